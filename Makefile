@@ -1,0 +1,66 @@
+# The single entry point for people and CI. `make run` and `make test` set everything up themselves.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PORT ?= 8080
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: help setup run serve test test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
+
+help:
+	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
+	@echo "make test   - set up and run the whole suite (lint, types, tests)"
+	@echo "make serve  - the local HTTP server only (PORT=$(PORT), 127.0.0.1)"
+	@echo "make synth  - synthesize the CDK stack into cdk.out (no Docker, no AWS credentials)"
+	@echo "make bench  - print the table of speed and AWS-call figures"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check uv
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group dev --group cdk
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m memo.local.cli chat
+
+serve: $(STAMP)
+	$(PY) -m memo.local.cli serve --port $(PORT)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+fmt: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy layers/shared/python functions infra app.py
+
+test: lint typecheck
+	$(PY) -m pytest -n 2 -q
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -q tests/unit
+
+test-integration: $(STAMP)
+	$(PY) -m pytest -q tests/integration
+
+test-infra: $(STAMP)
+	$(PY) -m pytest -q tests/infra
+
+test-e2e: $(STAMP)
+	$(PY) -m pytest -q tests/e2e
+
+synth: $(STAMP)
+	$(PY) app.py
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) cdk.out build .pytest_cache .mypy_cache .ruff_cache

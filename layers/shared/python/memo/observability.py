@@ -1,0 +1,55 @@
+"""The one observability module: Powertools Logger, Tracer and Metrics, plus PII masking.
+
+Log with keyword fields (`logger.info("HITL_CREATED", extra={...})` or `append_keys`), never f-strings.
+Phone numbers are masked by `mask_phone`; secrets are never logged.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+
+SERVICE = "memo"
+NAMESPACE = "Memo"
+
+logger = Logger(service=SERVICE)
+tracer = Tracer(service=SERVICE)
+metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+
+_DIGITS = re.compile(r"\+?\d[\d\s-]{6,}\d")
+
+
+def mask_phone(value: str | None) -> str:
+    """`972501234567` -> `97250*****67`: enough to correlate, not enough to dial."""
+    if not value:
+        return ""
+    digits = value.strip()
+    if len(digits) <= 4:
+        return "*" * len(digits)
+    keep_head = min(5, len(digits) // 3)
+    return digits[:keep_head] + "*" * (len(digits) - keep_head - 2) + digits[-2:]
+
+
+def mask_phones_in(text: str) -> str:
+    """Mask every phone-number-like run in free text (for error bodies echoed into logs)."""
+    return _DIGITS.sub(lambda m: mask_phone(re.sub(r"\D", "", m.group(0))), text)
+
+
+def count(name: str, value: float = 1, **dimensions: str) -> None:
+    """Add a count metric; dimensions stay low-cardinality (never a user id)."""
+    if dimensions:
+        for key, dim in dimensions.items():
+            metrics.add_dimension(name=key, value=dim)
+    metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def bind_turn(trace_id: str, thread_id: str, **extra: Any) -> None:
+    """Put traceId and threadId (masked) on every log line of the current turn."""
+    logger.append_keys(traceId=trace_id, threadId=mask_phone(thread_id), **extra)
+
+
+def unbind_turn() -> None:
+    logger.remove_keys(["traceId", "threadId", "hitlId"])
