@@ -1,0 +1,38 @@
+"""Conversation domain: the thread's profile, recent messages and what a turn loads."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Language = Literal["en", "he"]
+
+
+class UserProfile(BaseModel):
+    thread_id: str
+    language: Language = "en"
+    timezone: str = "UTC"
+    wa_id: str | None = None
+    user_id: str | None = None
+    name: str | None = None
+    created_at: datetime
+
+
+class MemoryMessage(BaseModel):
+    role: Literal["user", "assistant"]
+    text: str
+    at: datetime
+    kind: Literal["message", "hitl_question", "hitl_reply", "reminder"] = "message"
+    wamid: str | None = None
+
+
+class ThreadSnapshot(BaseModel):
+    """Everything a turn needs about its thread, loaded with one consistent query."""
+
+    thread_id: str
+    profile: UserProfile | None = None
+    recent: list[MemoryMessage] = Field(default_factory=list)  # oldest first
+    pending: dict[str, Any] | None = None  # the raw pendingHITL item, if any
+    latest_actions: list[dict[str, Any]] = Field(default_factory=list)  # most recent first

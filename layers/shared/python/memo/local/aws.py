@@ -1,0 +1,95 @@
+"""The local AWS: moto in-process by default, or any endpoint given by AWS_ENDPOINT_URL.
+
+Tables are created from the same `memo.tables` specs the CDK stack uses; the turn queue is a FIFO
+queue with a dead-letter queue, as deployed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+import boto3
+from botocore.exceptions import ClientError
+
+from memo import tables
+
+LOCAL_REGION = "us-east-1"
+MAX_RECEIVE_COUNT = 5
+
+
+@dataclass(frozen=True)
+class LocalResources:
+    queue_url: str
+    queue_arn: str
+    dlq_url: str
+    table_names: dict[str, str]
+
+
+def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
+    """moto needs credentials to sign with; never pick up a developer's real ones."""
+    environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    environ.setdefault("AWS_SECURITY_TOKEN", "testing")
+    environ.setdefault("AWS_SESSION_TOKEN", "testing")
+    environ.setdefault("AWS_DEFAULT_REGION", environ.get("AWS_REGION", LOCAL_REGION))
+    environ.setdefault("AWS_REGION", environ["AWS_DEFAULT_REGION"])
+
+
+def start_moto() -> Any:
+    """Start moto's in-process mock unless AWS_ENDPOINT_URL points at another AWS (returns the mock)."""
+    if os.environ.get("AWS_ENDPOINT_URL"):
+        return None
+    from moto import mock_aws
+
+    mock = mock_aws()
+    mock.start()
+    return mock
+
+
+def client(service: str) -> Any:
+    return boto3.session.Session().client(
+        service,  # type: ignore[call-overload]
+        region_name=os.environ.get("AWS_REGION", LOCAL_REGION),
+        endpoint_url=os.environ.get("AWS_ENDPOINT_URL") or None,
+    )
+
+
+def create_resources(prefix: str = "") -> LocalResources:
+    dynamodb = client("dynamodb")
+    names: dict[str, str] = {}
+    for spec in tables.ALL_TABLES:
+        name = prefix + spec.default_name
+        names[spec.env_var] = name
+        try:
+            dynamodb.create_table(**spec.create_table_kwargs(name))
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ResourceInUseException":
+                raise
+        if spec.ttl_attribute:
+            dynamodb.update_time_to_live(
+                TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute}
+            )
+    sqs = client("sqs")
+    dlq_url = sqs.create_queue(
+        QueueName=prefix + "memo-turns-dlq.fifo", Attributes={"FifoQueue": "true"}
+    )["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    queue_url = sqs.create_queue(
+        QueueName=prefix + tables.TURN_QUEUE_DEFAULT_NAME,
+        Attributes={
+            "FifoQueue": "true",
+            "ContentBasedDeduplication": "false",
+            "VisibilityTimeout": "60",
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}),
+        },
+    )["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return LocalResources(queue_url=queue_url, queue_arn=queue_arn, dlq_url=dlq_url, table_names=names)
+
+
+def sqs_client() -> Any:
+    return client("sqs")

@@ -1,0 +1,97 @@
+"""`python -m memo.local.cli serve|chat`: Memo on the local stack (moto, no AWS account, no LLM key).
+
+serve: the local HTTP server only (GET/POST /webhook, the Graph API sink), PORT default 8080.
+chat:  the local stack in-process plus an interactive terminal chat in which you are a WhatsApp user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+LOG_DIR = Path("data") / "local"
+
+
+def _quiet_logs_to_file() -> Path:
+    """The chat owns the terminal: Lambda logs go to a file, metrics are off."""
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    path = LOG_DIR / "memo.log"
+    from memo.observability import logger
+
+    stream = path.open("a", encoding="utf-8")
+    handler = logger.registered_handler
+    if isinstance(handler, logging.StreamHandler):
+        handler.setStream(stream)
+    return path
+
+
+def serve(port: int, host: str) -> int:
+    from memo.local.stack import LocalStack
+
+    stack = LocalStack(host=host, port=port)
+    stack.start()
+    assert stack.server is not None
+    print(f"Memo local stack on {stack.base_url} (GET/POST /webhook); Ctrl-C to stop.", flush=True)
+    print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}", flush=True)
+    try:
+        stack.server.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stack.stop()
+    return 0
+
+
+def chat(port: int, host: str, wa_id: str, name: str) -> int:
+    log_path = _quiet_logs_to_file()
+    from memo.local.chat import Chat
+    from memo.local.stack import LocalStack
+    from memo.local.whatsapp_user import WhatsAppUser
+
+    with LocalStack(host=host, port=port) as stack:
+        own_sink = os.environ["WHATSAPP_API_BASE_URL"].startswith(stack.base_url)
+        print(f"Memo on the local stack ({stack.base_url}). You are {name} (+{wa_id}) on WhatsApp.")
+        print("Type a message; answer buttons and lists by number; /quit to leave.")
+        print(f"Logs: {log_path}")
+        if not own_sink:
+            print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}, not to this chat.")
+        conversation = Chat(
+            base_url=stack.base_url,
+            app_secret=os.environ["WHATSAPP_APP_SECRET"],
+            sink=stack.sink,
+            user=WhatsAppUser(wa_id=wa_id, name=name),
+        )
+        while True:
+            try:
+                line = input("you> ")
+            except (EOFError, KeyboardInterrupt):
+                print()
+                break
+            if line.strip() in {"/quit", "/exit"}:
+                break
+            conversation.say(line)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="memo-local", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("serve", "chat"):
+        cmd = sub.add_parser(name)
+        cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8080")))
+        cmd.add_argument("--host", default="127.0.0.1")
+        if name == "chat":
+            cmd.add_argument("--wa-id", default="972501234567")
+            cmd.add_argument("--name", default="Dana")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args.port, args.host)
+    return chat(args.port, args.host, args.wa_id, args.name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The local HTTP server: API Gateway in front of the webhook handler, plus the Graph API sink.
+
+- GET/POST /webhook -> an API Gateway HTTP API v2 event -> the webhook Lambda handler, in-process.
+- POST /graph/<version>/<phone_number_id>/messages -> the sink (when WHATSAPP_API_BASE_URL is unset).
+- GET /_local/outbox?to=<id>&after=<index> -> what the sink holds (for chat clients in other processes).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from memo.local.context import LocalLambdaContext
+from memo.local.events import http_api_event
+from memo.local.functions import Handler
+from memo.local.sink import GraphSink
+
+GRAPH_PATH = re.compile(r"^/graph/[^/]+/(?P<phone>[^/]+)/messages$")
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
+
+
+class LocalServer:
+    def __init__(
+        self, *, host: str, port: int, webhook: Handler, sink: GraphSink, access_token: str
+    ) -> None:
+        self.sink = sink
+        outer = self
+
+        class RequestHandler(BaseHTTPRequestHandler):
+            server_version = "memo-local"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+                return  # quiet: the chat owns the terminal
+
+            def _read_body(self) -> bytes:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length > MAX_REQUEST_BYTES:
+                    raise ValueError("request too large")
+                return self.rfile.read(length) if length else b""
+
+            def _answer(self, status: int, body: bytes, content_type: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _json(self, status: int, value: Any) -> None:
+                self._answer(status, json.dumps(value).encode(), "application/json")
+
+            def _lambda(self, method: str) -> None:
+                url = urlsplit(self.path)
+                try:
+                    body = self._read_body()
+                except ValueError:
+                    self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": {"code": "PAYLOAD_TOO_LARGE"}})
+                    return
+                event = http_api_event(method, url.path, query=url.query, headers=dict(self.headers), body=body)
+                response = webhook(event, LocalLambdaContext())
+                headers = response.get("headers") or {}
+                content_type = headers.get("Content-Type") or headers.get("content-type") or "application/json"
+                self._answer(int(response["statusCode"]), str(response.get("body") or "").encode(), content_type)
+
+            def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+                url = urlsplit(self.path)
+                if url.path == "/webhook":
+                    self._lambda("GET")
+                elif url.path == "/_local/outbox":
+                    params = dict(parse_qsl(url.query))
+                    records = outer.sink.messages(to=params.get("to"), after=int(params.get("after", -1)))
+                    self._json(200, [{"index": r.index, "body": r.body} for r in records])
+                else:
+                    self._json(HTTPStatus.NOT_FOUND, {"error": {"code": "NOT_FOUND"}})
+
+            def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+                url = urlsplit(self.path)
+                if url.path == "/webhook":
+                    self._lambda("POST")
+                    return
+                match = GRAPH_PATH.match(url.path)
+                if not match:
+                    self._json(HTTPStatus.NOT_FOUND, {"error": {"code": "NOT_FOUND"}})
+                    return
+                if self.headers.get("Authorization") != f"Bearer {access_token}":
+                    self._json(HTTPStatus.UNAUTHORIZED, {"error": {"code": 190, "message": "Invalid OAuth access token"}})
+                    return
+                try:
+                    body = json.loads(self._read_body())
+                except (ValueError, json.JSONDecodeError):
+                    self._json(HTTPStatus.BAD_REQUEST, {"error": {"code": 100, "message": "Invalid parameter"}})
+                    return
+                message_id = outer.sink.record(match.group("phone"), body)
+                if body.get("status") == "read":
+                    self._json(200, {"success": True})
+                    return
+                to = body.get("to") or body.get("recipient")
+                self._json(200, {"messaging_product": "whatsapp", "contacts": [{"input": to, "wa_id": to}], "messages": [{"id": message_id}]})
+
+        self._httpd = ThreadingHTTPServer((host, port), RequestHandler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="memo-local-http", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Block until the server thread ends (Ctrl-C in `make serve`)."""
+        if self._thread is not None:
+            while self._thread.is_alive():
+                self._thread.join(timeout=1.0)
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()

@@ -1,0 +1,101 @@
+"""The local stack: moto (or AWS_ENDPOINT_URL), tables and queue, the HTTP server, sink and poller.
+
+Every configuration name of DESIGN.md is honoured: values already in the environment win; the local
+defaults below only fill what is unset. When WHATSAPP_API_BASE_URL is unset, replies go to the
+built-in Graph API sink served by the same HTTP server.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableMapping
+from typing import Any
+
+from memo.aws.clients import reset_clients
+from memo.config import reset_settings_cache
+from memo.local.aws import LocalResources, create_resources, sqs_client, start_moto, use_fake_credentials
+from memo.local.functions import load_handler
+from memo.local.poller import FifoPoller
+from memo.local.server import LocalServer
+from memo.local.sink import GraphSink
+from memo.runtime import reset_runtime
+
+LOCAL_DEFAULTS = {
+    "WHATSAPP_APP_SECRET": "local-app-secret",
+    "WHATSAPP_VERIFY_TOKEN": "local-verify-token",
+    "WHATSAPP_ACCESS_TOKEN": "local-access-token",
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_SERVICE_NAME": "memo",
+    "POWERTOOLS_METRICS_NAMESPACE": "Memo",
+}
+GRAPH_VERSION = "v21.0"
+
+
+class LocalStack:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        environ: MutableMapping[str, str] | None = None,
+        start_poller: bool = True,
+    ) -> None:
+        self._host = host
+        self._port = port
+        self._env = os.environ if environ is None else environ
+        self._start_poller = start_poller
+        self._mock: Any = None
+        self.sink = GraphSink()
+        self.server: LocalServer | None = None
+        self.poller: FifoPoller | None = None
+        self.resources: LocalResources | None = None
+
+    def start(self) -> LocalStack:
+        env = self._env
+        use_fake_credentials(env)
+        for key, value in LOCAL_DEFAULTS.items():
+            env.setdefault(key, value)
+        self._mock = start_moto()
+        reset_clients()
+        self.resources = create_resources()
+        env["TURN_QUEUE_URL"] = self.resources.queue_url
+        for var, name in self.resources.table_names.items():
+            env.setdefault(var, name)
+        webhook = load_handler("webhook")
+        self.server = LocalServer(
+            host=self._host,
+            port=self._port,
+            webhook=webhook,
+            sink=self.sink,
+            access_token=env["WHATSAPP_ACCESS_TOKEN"],
+        )
+        env.setdefault("WHATSAPP_API_BASE_URL", f"{self.server.base_url}/graph/{GRAPH_VERSION}")
+        reset_settings_cache()
+        reset_runtime()
+        self.poller = FifoPoller(sqs_client(), self.resources.queue_url, self.resources.queue_arn, webhook)
+        self.server.start()
+        if self._start_poller:
+            self.poller.start()
+        return self
+
+    @property
+    def base_url(self) -> str:
+        assert self.server is not None, "start() first"
+        return self.server.base_url
+
+    def stop(self) -> None:
+        if self.poller is not None:
+            self.poller.stop()
+        if self.server is not None:
+            self.server.stop()
+        if self._mock is not None:
+            self._mock.stop()
+        reset_clients()
+        reset_settings_cache()
+        reset_runtime()
+
+    def __enter__(self) -> LocalStack:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,94 @@
+"""Wiring of the webhook Lambda: adapters built lazily from settings, once per process.
+
+Handlers ask `WebhookRuntime.current()`; tests and the local stack build their own runtime (or call
+`reset_runtime()` after changing the environment).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any
+
+from memo.aws.clients import client_for
+from memo.aws.queue import SqsTurnQueue
+from memo.config import WebhookSettings
+from memo.conversation.store import DynamoConversationStore
+from memo.engine import EngineConfig, Responder, SmallTalkResponder, TurnEngine
+from memo.errors import MemoError
+from memo.whatsapp.sender import GraphApiSender
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ConfigurationError(MemoError):
+    code = "CONFIGURATION_ERROR"
+    http_status = 500
+
+
+class WebhookRuntime:
+    def __init__(self, settings: WebhookSettings) -> None:
+        self.settings = settings
+
+    @cached_property
+    def whatsapp(self) -> Any:
+        return self.settings.whatsapp.resolved()
+
+    @cached_property
+    def dynamodb(self) -> Any:
+        return client_for("dynamodb", self.settings.aws)
+
+    @cached_property
+    def queue(self) -> SqsTurnQueue:
+        if not self.settings.turn_queue_url:
+            raise ConfigurationError("TURN_QUEUE_URL is not set")
+        return SqsTurnQueue(client_for("sqs", self.settings.aws), self.settings.turn_queue_url)
+
+    @cached_property
+    def store(self) -> DynamoConversationStore:
+        return DynamoConversationStore(self.dynamodb, self.settings.conversation_table)
+
+    @cached_property
+    def sender(self) -> GraphApiSender:
+        wa = self.whatsapp
+        return GraphApiSender(
+            base_url=wa.api_base_url,
+            access_token=wa.access_token.get_secret_value(),
+            timeout=wa.send_timeout_seconds,
+            max_attempts=wa.send_max_attempts,
+        )
+
+    @cached_property
+    def responder(self) -> Responder:
+        return SmallTalkResponder()
+
+    @cached_property
+    def engine(self) -> TurnEngine:
+        return TurnEngine(
+            store=self.store,
+            sender=self.sender,
+            responder=self.responder,
+            clock=utc_now,
+            config=EngineConfig(
+                default_timezone=self.settings.default_timezone,
+                memory_ttl_seconds=self.settings.memory_ttl_seconds,
+                recent_messages_limit=self.settings.recent_messages_limit,
+            ),
+        )
+
+    @classmethod
+    def current(cls) -> WebhookRuntime:
+        global _current
+        if _current is None:
+            _current = cls(WebhookSettings.load())
+        return _current
+
+
+_current: WebhookRuntime | None = None
+
+
+def reset_runtime() -> None:
+    global _current
+    _current = None
