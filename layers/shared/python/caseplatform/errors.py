@@ -1,0 +1,146 @@
+"""Domain errors of the case platform.
+
+Every error carries the code of the seed's error table; `answers.error_answer` turns them into the
+`{status, code, ...}` shapes, by type, in one place. Nothing here knows about MCP, HTTP or storage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CasePlatformError(Exception):
+    """Base of every domain error; `code` is the stable, machine-checkable error code."""
+
+    code: str = "ERROR"
+
+    def fields(self) -> dict[str, Any]:
+        """Extra fields of the error answer (besides status and code)."""
+        return {}
+
+
+class CaseNotFound(CasePlatformError):
+    code = "NOT_FOUND"
+
+    def __init__(self, case_id: str) -> None:
+        super().__init__(f"case {case_id} not found")
+        self.case_id = case_id
+
+
+class AdapterNotFound(CasePlatformError):
+    code = "ADAPTER_NOT_FOUND"
+
+    def __init__(self, adapter_id: str) -> None:
+        super().__init__(f"no active schema for adapter {adapter_id}")
+        self.adapter_id = adapter_id
+
+    def fields(self) -> dict[str, Any]:
+        return {"adapter_id": self.adapter_id}
+
+
+class SchemaVersionNotFound(CasePlatformError):
+    code = "SCHEMA_VERSION_NOT_FOUND"
+
+    def __init__(self, adapter_id: str, schema_version: int) -> None:
+        super().__init__(f"adapter {adapter_id} has no schema version {schema_version}")
+        self.adapter_id = adapter_id
+        self.schema_version = schema_version
+
+    def fields(self) -> dict[str, Any]:
+        return {"adapter_id": self.adapter_id, "schema_version": self.schema_version}
+
+
+class SchemaVersionExists(CasePlatformError):
+    """A different schema is already registered under this (adapter_id, schema_version)."""
+
+    code = "SCHEMA_VERSION_EXISTS"
+
+    def __init__(self, adapter_id: str, schema_version: int) -> None:
+        super().__init__(f"adapter {adapter_id} already has a different schema version {schema_version}")
+        self.adapter_id = adapter_id
+        self.schema_version = schema_version
+
+    def fields(self) -> dict[str, Any]:
+        return {"adapter_id": self.adapter_id, "schema_version": self.schema_version}
+
+
+class _DetailedError(CasePlatformError):
+    def __init__(self, details: list[dict[str, str]]) -> None:
+        super().__init__(f"{self.code}: {len(details)} problem(s)")
+        self.details = details
+
+    def fields(self) -> dict[str, Any]:
+        return {"details": self.details}
+
+
+class PayloadInvalid(_DetailedError):
+    """The adapter payload does not match the adapter's active schema (or is too large)."""
+
+    code = "PAYLOAD_INVALID"
+
+
+class EnvelopeInvalid(_DetailedError):
+    """The canonical envelope (titles, actors, enums, size bounds, request_id) is not valid."""
+
+    code = "ENVELOPE_INVALID"
+
+
+class SchemaInvalid(_DetailedError):
+    """A schema given to register_adapter_schema is not a valid JSON Schema or x-hitl policy."""
+
+    code = "SCHEMA_INVALID"
+
+
+class InvalidStateTransition(CasePlatformError):
+    code = "INVALID_STATE_TRANSITION"
+
+    def __init__(self, from_state: str, requested_action: str) -> None:
+        super().__init__(f"{requested_action} is not allowed from {from_state}")
+        self.from_state = from_state
+        self.requested_action = requested_action
+
+    def fields(self) -> dict[str, Any]:
+        return {"from_state": self.from_state, "requested_action": self.requested_action}
+
+
+class AlreadyTerminal(CasePlatformError):
+    """A second terminal decision: the first one wins and is returned with the error."""
+
+    code = "ALREADY_TERMINAL"
+
+    def __init__(self, case_id: str, existing: dict[str, Any]) -> None:
+        super().__init__(f"case {case_id} already has a terminal decision")
+        self.case_id = case_id
+        self.existing = existing
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "existing_decision": self.existing}
+
+
+class QuestionRequired(CasePlatformError):
+    code = "QUESTION_REQUIRED"
+
+
+class AnswerRequired(CasePlatformError):
+    code = "ANSWER_REQUIRED"
+
+
+class IdempotencyConflict(CasePlatformError):
+    """The request_id was already used for a request with a different intent."""
+
+    code = "IDEMPOTENCY_CONFLICT"
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(f"request_id {request_id} was already used with a different payload")
+        self.request_id = request_id
+
+    def fields(self) -> dict[str, Any]:
+        return {"request_id": self.request_id}
+
+
+class InvalidCursor(CasePlatformError):
+    code = "INVALID_CURSOR"
+
+
+class ConcurrentModification(Exception):
+    """Raised by a store when an optimistic write lost a race; the store retries, callers never see it."""

@@ -1,0 +1,232 @@
+"""Domain model: the case envelope, events, the state projection, refs and adapter schemas.
+
+Times are epoch milliseconds UTC (`int`). Storage rows/items and wire (MCP) shapes are converted
+from and to these types explicitly, in the stores and in `answers`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Generic, Literal, TypeVar, get_args
+
+CaseStateName = Literal["pending", "needs_clarification", "approved", "rejected"]
+EventType = Literal[
+    "submitted",
+    "needs_clarification",
+    "clarification_provided",
+    "decision_recorded",
+    "decision_superseded",
+    "escalated",
+]
+Decision = Literal["approved", "rejected"]
+Priority = Literal["low", "normal", "high", "critical"]
+Confidence = Literal["high", "medium", "low"]
+ActorKind = Literal["operator", "agent", "system"]
+Action = Literal["submit_case", "request_clarification", "provide_clarification", "record_decision", "escalate"]
+
+STATES: tuple[str, ...] = get_args(CaseStateName)
+TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
+OPEN_STATES: tuple[str, ...] = ("pending", "needs_clarification")
+DECISIONS: tuple[str, ...] = get_args(Decision)
+PRIORITIES: tuple[str, ...] = get_args(Priority)
+PRIORITY_RANK: dict[str, int] = {"critical": 0, "high": 1, "normal": 2, "low": 3}
+
+T = TypeVar("T")
+
+
+def canonical_json(value: Any) -> str:
+    """The one serialization used for hashes, payload_json and event_json: sorted keys, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who submitted a case or acted on it. `id` is the authoritative principal id when known;
+    `name` and `role` are display fields supplied by the caller (identity assurance: caller-asserted)."""
+
+    name: str
+    role: str
+    kind: ActorKind = "agent"
+    id: str | None = None
+    team: str | None = None
+
+    @property
+    def principal(self) -> str:
+        """The key audit queries filter on: the id when present, else the display name."""
+        return self.id if self.id else self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "role": self.role, "id": self.id, "team": self.team}
+
+
+@dataclass(frozen=True)
+class Ref:
+    ref_type: str
+    ref_key: str
+    ref_value: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Case:
+    """The immutable envelope: written once at submission, never updated."""
+
+    case_id: str
+    schema_version: int
+    adapter_id: str
+    case_type: str
+    title: str
+    summary: str
+    payload: dict[str, Any]
+    payload_hash_sha256: str
+    submitter: Principal
+    priority: Priority
+    confidence: Confidence | None
+    created_at_ms: int
+    updated_at_ms: int
+
+    @property
+    def payload_json(self) -> str:
+        return canonical_json(self.payload)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One append-only event. `state_after` and `request_hash` make a retry answerable from the event
+    alone; `escalation_*` carry the SLA decision so the projection is a pure fold over events."""
+
+    event_id: str
+    case_id: str
+    event_type: EventType
+    notes: str
+    actor: Principal
+    created_at_ms: int
+    state_after: CaseStateName
+    decision_outcome: Decision | None = None
+    question: str | None = None
+    answer: str | None = None
+    supersedes_event_id: str | None = None
+    request_id: str | None = None
+    request_hash: str | None = None
+    escalation_due_at_ms: int | None = None
+    escalation_target: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event_id": self.event_id,
+            "case_id": self.case_id,
+            "event_type": self.event_type,
+            "decision_outcome": self.decision_outcome,
+            "notes": self.notes,
+            "question": self.question,
+            "answer": self.answer,
+            "actor": self.actor.to_dict(),
+            "supersedes_event_id": self.supersedes_event_id,
+            "request_id": self.request_id,
+            "request_hash": self.request_hash,
+            "state_after": self.state_after,
+            "escalation_due_at_ms": self.escalation_due_at_ms,
+            "escalation_target": self.escalation_target,
+            "created_at_ms": self.created_at_ms,
+        }
+
+    @property
+    def event_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        actor = data["actor"]
+        return cls(
+            event_id=data["event_id"],
+            case_id=data["case_id"],
+            event_type=data["event_type"],
+            decision_outcome=data.get("decision_outcome"),
+            notes=data["notes"],
+            question=data.get("question"),
+            answer=data.get("answer"),
+            actor=Principal(
+                kind=actor["kind"], name=actor["name"], role=actor["role"], id=actor.get("id"), team=actor.get("team")
+            ),
+            supersedes_event_id=data.get("supersedes_event_id"),
+            request_id=data.get("request_id"),
+            request_hash=data.get("request_hash"),
+            state_after=data["state_after"],
+            escalation_due_at_ms=data.get("escalation_due_at_ms"),
+            escalation_target=data.get("escalation_target"),
+            created_at_ms=int(data["created_at_ms"]),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Event:
+        return cls.from_dict(json.loads(text))
+
+
+@dataclass(frozen=True)
+class CaseState:
+    """The queue projection of one case (`hitl_state`), always equal to the fold of its events."""
+
+    case_id: str
+    current_state: CaseStateName
+    updated_at_ms: int
+    active_terminal_event_id: str | None = None
+    active_decision_outcome: Decision | None = None
+    needs_clarification_since_ms: int | None = None
+    escalation_due_at_ms: int | None = None
+    escalated_at_ms: int | None = None
+    escalation_target: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """A case with its projection: what queue queries return."""
+
+    case: Case
+    state: CaseState
+
+
+@dataclass(frozen=True)
+class SchemaRecord:
+    adapter_id: str
+    schema_version: int
+    schema: dict[str, Any]
+    is_active: bool
+    updated_at_ms: int
+
+    @property
+    def schema_json(self) -> str:
+        return canonical_json(self.schema)
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    items: list[T]
+    next_cursor: str | None = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a store returns for a mutating call: the event written now, or the earlier event of the
+    same request_id (`replayed`), whose request_hash the service compares."""
+
+    event: Event
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class NewCase:
+    case: Case
+    event: Event
+    state: CaseState
+    refs: tuple[Ref, ...] = field(default_factory=tuple)

@@ -1,0 +1,140 @@
+"""The interfaces the case service depends on: a store and a clock.
+
+Two stores implement `CaseStore` (SQLite, DynamoDB) and one conformance suite runs on both. A store
+owns atomicity: `create_case` and `append` write the event, the projection and the idempotency
+record together or not at all, and give the same guarantees on both backends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from caseplatform.model import (
+    Case,
+    CaseRecord,
+    CaseState,
+    Decision,
+    Event,
+    EventType,
+    NewCase,
+    Page,
+    Recorded,
+    Ref,
+    SchemaRecord,
+)
+
+Clock = Callable[[], int]
+
+
+def system_clock() -> int:
+    """Epoch milliseconds, UTC."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class CaseSnapshot:
+    """What a transition is decided on: the envelope, the live projection and the open question."""
+
+    case: Case
+    state: CaseState
+    open_question: str | None
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The event to append and the projection after it (always `statemachine.apply(state, event)`)."""
+
+    event: Event
+    state: CaseState
+
+
+Decide = Callable[[CaseSnapshot], Transition]
+
+
+class CaseStore(Protocol):
+    # --- adapter schema registry -------------------------------------------------------------
+    def put_schema(self, record: SchemaRecord) -> SchemaRecord:
+        """Store a new (inactive) version; the identical document again returns the stored record;
+        a different document under an existing version raises SchemaVersionExists."""
+        ...
+
+    def get_schema(self, adapter_id: str, schema_version: int) -> SchemaRecord | None: ...
+
+    def active_schema(self, adapter_id: str) -> SchemaRecord | None: ...
+
+    def list_schemas(self, adapter_id: str | None = None) -> list[SchemaRecord]: ...
+
+    def activate_schema(self, adapter_id: str, schema_version: int, now_ms: int) -> int | None:
+        """Make the version the only active one; returns the previously active version.
+        Raises AdapterNotFound (no version at all) or SchemaVersionNotFound."""
+        ...
+
+    # --- writes ---------------------------------------------------------------------------------
+    def create_case(self, new: NewCase) -> Recorded:
+        """Write envelope, submitted event, projection and refs atomically. A submitted event with the
+        same request_id (global scope) is returned instead, as `replayed`."""
+        ...
+
+    def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
+        """Atomically: if (case_id, request_id) already has an event, return it as `replayed`; else
+        call `decide` on the current snapshot and write its transition. Domain errors raised by
+        `decide` propagate and nothing is written. Raises CaseNotFound."""
+        ...
+
+    # --- reads ----------------------------------------------------------------------------------
+    def get_case(self, case_id: str) -> CaseRecord | None: ...
+
+    def list_events(self, case_id: str) -> list[Event]:
+        """The case's events in append order."""
+        ...
+
+    def list_refs(self, case_id: str) -> list[Ref]: ...
+
+    def list_cases(
+        self,
+        *,
+        state: str | None = None,
+        adapter_id: str | None = None,
+        priority: str | None = None,
+        limit: int,
+        cursor: str | None = None,
+    ) -> Page[CaseRecord]:
+        """Newest first (created_at_ms, then case_id, descending)."""
+        ...
+
+    def list_events_by_type(
+        self,
+        event_type: EventType,
+        *,
+        from_ms: int,
+        to_ms: int,
+        decision: Decision | None = None,
+        limit: int,
+        cursor: str | None = None,
+    ) -> Page[Event]:
+        """Events of a type with from_ms <= created_at_ms < to_ms, newest first."""
+        ...
+
+    def list_events_by_principal(
+        self, principal: str, *, from_ms: int, to_ms: int, limit: int, cursor: str | None = None
+    ) -> Page[Event]:
+        """Events whose actor's principal (id, else name) is `principal`, newest first."""
+        ...
+
+    def cases_by_ref(self, ref: Ref, *, limit: int, cursor: str | None = None) -> Page[str]: ...
+
+    def escalation_due(self, before_ms: int, *, limit: int, cursor: str | None = None) -> Page[CaseState]:
+        """Projections with escalation_due_at_ms <= before_ms, soonest first."""
+        ...
+
+    # --- projection maintenance -----------------------------------------------------------------
+    def iter_case_ids(self) -> Iterator[str]: ...
+
+    def list_states(self) -> list[CaseState]: ...
+
+    def replace_states(self, states: list[CaseState]) -> None:
+        """Replace the whole projection (rebuild)."""
+        ...

@@ -1,0 +1,141 @@
+"""Adapter schemas: validation of schema documents and payloads, per-adapter policy, upcasting.
+
+An adapter schema is a JSON Schema (draft 2020-12) document. Its `x-hitl` keyword (ignored by JSON
+Schema validators) carries the adapter's configuration, so policy lives in data, not code:
+
+    "x-hitl": {
+      "clarification_sla_days": 30,         # needs_clarification longer than this escalates
+      "sla_clock": "calendar",              # or "business" (Monday-Friday, UTC)
+      "escalation_target": "lgv-tier2",     # who is notified
+      "reescalation_interval_days": 7,      # repeat while unresolved; absent = escalate once
+      "upcast": {"rename": {"old": "new"}, "defaults": {"field": "value"}, "drop": ["gone"]}
+    }
+
+`upcast` describes how a payload of the previous version reads as this version; a version without
+it reads older payloads unchanged (backward-compatible additions need no upcaster).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from caseplatform.errors import PayloadInvalid
+from caseplatform.validation import error_details
+
+DAY_MS = 24 * 3600 * 1000
+DEFAULT_SLA_DAYS = 30
+DEFAULT_ESCALATION_TARGET = "adapter-owners"
+
+POLICY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "clarification_sla_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 3650},
+        "sla_clock": {"enum": ["calendar", "business"]},
+        "escalation_target": {"type": "string", "minLength": 1, "maxLength": 200},
+        "reescalation_interval_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 3650},
+        "upcast": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "rename": {"type": "object", "additionalProperties": {"type": "string"}},
+                "defaults": {"type": "object"},
+                "drop": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+}
+_POLICY_VALIDATOR = Draft202012Validator(POLICY_SCHEMA)
+
+
+@dataclass(frozen=True)
+class AdapterPolicy:
+    clarification_sla_days: float = DEFAULT_SLA_DAYS
+    sla_clock: Literal["calendar", "business"] = "calendar"
+    escalation_target: str = DEFAULT_ESCALATION_TARGET
+    reescalation_interval_days: float | None = None
+
+    def due_at(self, start_ms: int, days: float | None = None) -> int:
+        """When a clock started at `start_ms` runs out after `days` (default: the SLA)."""
+        span = self.clarification_sla_days if days is None else days
+        if self.sla_clock == "calendar":
+            return start_ms + round(span * DAY_MS)
+        return _add_business_days(start_ms, span)
+
+    def next_escalation_at(self, escalated_at_ms: int) -> int | None:
+        if self.reescalation_interval_days is None:
+            return None
+        return self.due_at(escalated_at_ms, self.reescalation_interval_days)
+
+
+def _add_business_days(start_ms: int, days: float) -> int:
+    """Count only Monday-Friday (UTC); whole days step over weekends, a fraction is added at the end."""
+    moment = datetime.fromtimestamp(start_ms / 1000, tz=UTC)
+    whole = int(days)
+    while moment.weekday() >= 5:  # a clock started on a weekend starts on Monday
+        moment = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    while whole > 0:
+        moment += timedelta(days=1)
+        if moment.weekday() < 5:
+            whole -= 1
+    moment += timedelta(days=days - int(days))
+    return int(moment.timestamp() * 1000)
+
+
+def policy_of(schema: dict[str, Any]) -> AdapterPolicy:
+    raw = schema.get("x-hitl") or {}
+    return AdapterPolicy(
+        clarification_sla_days=raw.get("clarification_sla_days", DEFAULT_SLA_DAYS),
+        sla_clock=raw.get("sla_clock", "calendar"),
+        escalation_target=raw.get("escalation_target", DEFAULT_ESCALATION_TARGET),
+        reescalation_interval_days=raw.get("reescalation_interval_days"),
+    )
+
+
+def check_schema_document(schema: Any) -> list[dict[str, str]]:
+    """Problems of a schema document given to register_adapter_schema (empty list: valid)."""
+    if not isinstance(schema, dict):
+        return [{"path": "$", "message": "schema_json must be a JSON object"}]
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return [{"path": exc.json_path, "message": exc.message[:300]}]
+    details = error_details(list(_POLICY_VALIDATOR.iter_errors(schema.get("x-hitl", {}))))
+    return [{"path": "$.x-hitl" + d["path"][1:], "message": d["message"]} for d in details]
+
+
+def validate_payload(schema: dict[str, Any], payload: dict[str, Any]) -> None:
+    details = error_details(list(Draft202012Validator(schema).iter_errors(payload)))
+    if details:
+        raise PayloadInvalid([{"path": "$.payload" + d["path"][1:], "message": d["message"]} for d in details])
+
+
+def upcast(payload: dict[str, Any], from_version: int, schemas: dict[int, dict[str, Any]], to_version: int) -> dict[str, Any]:
+    """Read a payload written under `from_version` as `to_version`, one version step at a time."""
+    result = dict(payload)
+    for version in range(from_version + 1, to_version + 1):
+        rules = (schemas.get(version, {}).get("x-hitl") or {}).get("upcast") or {}
+        for old, new in (rules.get("rename") or {}).items():
+            if old in result:
+                result[new] = result.pop(old)
+        for name in rules.get("drop") or []:
+            result.pop(name, None)
+        for name, value in (rules.get("defaults") or {}).items():
+            result.setdefault(name, value)
+    return result
+
+
+def default_adapter_schemas() -> dict[str, dict[str, Any]]:
+    """The adapters registered (version 1, active) on first start: every `adapters/<id>.v1.json`."""
+    found: dict[str, dict[str, Any]] = {}
+    for entry in resources.files("caseplatform.adapters").iterdir():
+        if entry.name.endswith(".v1.json"):
+            found[entry.name.removesuffix(".v1.json")] = json.loads(entry.read_text(encoding="utf-8"))
+    return found

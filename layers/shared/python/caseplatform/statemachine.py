@@ -1,0 +1,120 @@
+"""The transition matrix and the projection fold.
+
+Allowed (the seed's matrix):
+    pending             --request_clarification-->  needs_clarification
+    pending             --record_decision------->  approved | rejected
+    needs_clarification --provide_clarification-->  pending
+    needs_clarification --record_decision------->  approved | rejected
+and two self-loops that always append a new event (so they are never no-op writes):
+    needs_clarification --request_clarification-->  needs_clarification   (a new follow-up question
+                                                                              revision; the same open
+                                                                              question again is refused)
+    needs_clarification --escalate-------------->  needs_clarification   (system, SLA passed)
+Everything else is INVALID_STATE_TRANSITION, except a second record_decision on a terminal case,
+which is ALREADY_TERMINAL (first terminal decision wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from caseplatform.errors import InvalidStateTransition
+from caseplatform.model import TERMINAL_STATES, Action, CaseState, CaseStateName, Decision, Event, EventType
+
+_TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
+    ("pending", "request_clarification"): "needs_clarification",
+    ("pending", "record_decision"): None,  # None: the target is the decision itself
+    ("needs_clarification", "provide_clarification"): "pending",
+    ("needs_clarification", "record_decision"): None,
+    ("needs_clarification", "request_clarification"): "needs_clarification",
+    ("needs_clarification", "escalate"): "needs_clarification",
+}
+
+EVENT_OF_ACTION: dict[str, EventType] = {
+    "submit_case": "submitted",
+    "request_clarification": "needs_clarification",
+    "provide_clarification": "clarification_provided",
+    "record_decision": "decision_recorded",
+    "escalate": "escalated",
+}
+
+
+def is_allowed(from_state: str, action: str) -> bool:
+    return (from_state, action) in _TRANSITIONS
+
+
+def target_state(from_state: CaseStateName, action: Action, decision: Decision | None = None) -> CaseStateName:
+    """The state `action` leads to from `from_state`, or INVALID_STATE_TRANSITION.
+
+    The caller handles record_decision on a terminal case (ALREADY_TERMINAL) before asking.
+    """
+    if (from_state, action) not in _TRANSITIONS:
+        raise InvalidStateTransition(from_state=from_state, requested_action=action)
+    target = _TRANSITIONS[(from_state, action)]
+    if target is None:
+        if decision is None:
+            raise InvalidStateTransition(from_state=from_state, requested_action=action)
+        return decision
+    return target
+
+
+def apply(state: CaseState | None, event: Event) -> CaseState:
+    """Fold one event into the projection. Pure: the same events always give the same state."""
+    t = event.created_at_ms
+    if event.event_type == "submitted":
+        return CaseState(case_id=event.case_id, current_state="pending", updated_at_ms=t)
+    if state is None:
+        raise ValueError(f"event {event.event_id} of type {event.event_type} before submitted")
+    if event.event_type == "needs_clarification":
+        if state.current_state == "needs_clarification":  # a question revision keeps the SLA clock
+            return replace(state, updated_at_ms=t)
+        return replace(
+            state,
+            current_state="needs_clarification",
+            needs_clarification_since_ms=t,
+            escalation_due_at_ms=event.escalation_due_at_ms,
+            escalated_at_ms=None,
+            escalation_target=None,
+            updated_at_ms=t,
+        )
+    if event.event_type == "clarification_provided":
+        return replace(
+            state,
+            current_state="pending",
+            needs_clarification_since_ms=None,
+            escalation_due_at_ms=None,
+            updated_at_ms=t,
+        )
+    if event.event_type in ("decision_recorded", "decision_superseded"):
+        if event.decision_outcome is None:
+            raise ValueError(f"event {event.event_id} has no decision_outcome")
+        return replace(
+            state,
+            current_state=event.decision_outcome,
+            active_terminal_event_id=event.event_id,
+            active_decision_outcome=event.decision_outcome,
+            needs_clarification_since_ms=None,
+            escalation_due_at_ms=None,
+            updated_at_ms=t,
+        )
+    if event.event_type == "escalated":
+        return replace(
+            state,
+            escalated_at_ms=t,
+            escalation_target=event.escalation_target,
+            escalation_due_at_ms=event.escalation_due_at_ms,
+            updated_at_ms=t,
+        )
+    raise ValueError(f"unknown event type {event.event_type}")
+
+
+def project(events: Iterable[Event]) -> CaseState | None:
+    state: CaseState | None = None
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def is_terminal(state: str) -> bool:
+    return state in TERMINAL_STATES

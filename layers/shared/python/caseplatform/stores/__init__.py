@@ -1,0 +1,1 @@
+"""Store adapters behind `caseplatform.ports.CaseStore`: SQLite (embedded default) and DynamoDB."""

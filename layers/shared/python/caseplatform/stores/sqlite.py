@@ -1,0 +1,486 @@
+"""SQLite store (the embedded default): WAL, `BEGIN IMMEDIATE` write transactions, the plan's DDL.
+
+Every write path runs read-check-write inside one `BEGIN IMMEDIATE` transaction, so the transition
+is decided on state no other writer can change before the commit; the partial unique index on
+decision_recorded and UNIQUE(case_id, request_id) back that up at the schema level. Each thread
+gets its own connection (sqlite3 connections must not be shared between threads).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from caseplatform.errors import AdapterNotFound, CaseNotFound, SchemaVersionExists, SchemaVersionNotFound
+from caseplatform.model import (
+    Case,
+    CaseRecord,
+    CaseState,
+    Decision,
+    Event,
+    EventType,
+    NewCase,
+    Page,
+    Principal,
+    Recorded,
+    Ref,
+    SchemaRecord,
+)
+from caseplatform.ports import CaseSnapshot, Decide
+from caseplatform.stores import cursor as cursors
+
+BUSY_TIMEOUT_MS = 30_000
+
+_CASE_COLUMNS = (
+    "c.case_id, c.schema_version, c.adapter_id, c.case_type, c.title, c.summary, c.payload_json, "
+    "c.payload_hash_sha256, c.submitter_name, c.submitter_role, c.submitter_id, c.submitter_team, "
+    "c.priority, c.confidence, c.created_at_ms, c.updated_at_ms"
+)
+_STATE_COLUMNS = (
+    "s.case_id, s.current_state, s.updated_at_ms, s.active_terminal_event_id, s.active_decision_outcome, "
+    "s.needs_clarification_since_ms, s.escalation_due_at_ms, s.escalated_at_ms, s.escalation_target"
+)
+_STATE_FIELDS = (
+    "case_id",
+    "current_state",
+    "updated_at_ms",
+    "active_terminal_event_id",
+    "active_decision_outcome",
+    "needs_clarification_since_ms",
+    "escalation_due_at_ms",
+    "escalated_at_ms",
+    "escalation_target",
+)
+
+
+def _split_statements(script: str) -> list[str]:
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip() and not all(
+        part.strip().startswith("--") or not part.strip() for part in current.splitlines()
+    ):
+        raise ValueError("migration ends with an incomplete statement")
+    return statements
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every `migrations/NNNN_name.sql`, in order."""
+    found = []
+    for entry in resources.files("caseplatform.migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            version, _, name = entry.name.removesuffix(".sql").partition("_")
+            found.append((int(version), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def migrate(conn: sqlite3.Connection, now_ms: int) -> list[int]:
+    """Apply pending migrations, each in its own BEGIN IMMEDIATE transaction; returns what it applied."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS hitl_schema_migrations ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)"
+    )
+    applied = []
+    for version, name, sql in migrations():
+        with _transaction(conn):
+            done = conn.execute("SELECT 1 FROM hitl_schema_migrations WHERE version = ?", (version,)).fetchone()
+            if done:
+                continue
+            for statement in _split_statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO hitl_schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)",
+                (version, name, now_ms),
+            )
+            applied.append(version)
+    return applied
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    committed = False
+    try:
+        yield conn
+        conn.execute("COMMIT")
+        committed = True
+    finally:
+        if not committed:
+            conn.execute("ROLLBACK")
+
+
+class SqliteCaseStore:
+    def __init__(self, path: str | Path, *, now_ms: int = 0) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.applied_migrations = migrate(self._conn(), now_ms)
+
+    # ------------------------------------------------------------------ connections
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with _transaction(self._conn()) as conn:
+            yield conn
+
+    # ------------------------------------------------------------------ schema registry
+    def put_schema(self, record: SchemaRecord) -> SchemaRecord:
+        with self._write() as conn:
+            existing = self._schema(conn, record.adapter_id, record.schema_version)
+            if existing is not None:
+                if existing.schema != record.schema:
+                    raise SchemaVersionExists(record.adapter_id, record.schema_version)
+                return existing
+            conn.execute(
+                "INSERT INTO hitl_schema_registry (adapter_id, schema_version, schema_json, is_active, updated_at_ms)"
+                " VALUES (?, ?, ?, 0, ?)",
+                (record.adapter_id, record.schema_version, record.schema_json, record.updated_at_ms),
+            )
+        return SchemaRecord(record.adapter_id, record.schema_version, record.schema, False, record.updated_at_ms)
+
+    @staticmethod
+    def _schema_from_row(row: tuple[Any, ...]) -> SchemaRecord:
+        return SchemaRecord(row[0], int(row[1]), json.loads(row[2]), bool(row[3]), int(row[4]))
+
+    def _schema(self, conn: sqlite3.Connection, adapter_id: str, version: int) -> SchemaRecord | None:
+        row = conn.execute(
+            "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
+            " WHERE adapter_id = ? AND schema_version = ?",
+            (adapter_id, version),
+        ).fetchone()
+        return None if row is None else self._schema_from_row(row)
+
+    def get_schema(self, adapter_id: str, schema_version: int) -> SchemaRecord | None:
+        return self._schema(self._conn(), adapter_id, schema_version)
+
+    def active_schema(self, adapter_id: str) -> SchemaRecord | None:
+        row = (
+            self._conn()
+            .execute(
+                "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
+                " WHERE adapter_id = ? AND is_active = 1",
+                (adapter_id,),
+            )
+            .fetchone()
+        )
+        return None if row is None else self._schema_from_row(row)
+
+    def list_schemas(self, adapter_id: str | None = None) -> list[SchemaRecord]:
+        sql = "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
+        params: tuple[Any, ...] = ()
+        if adapter_id is not None:
+            sql += " WHERE adapter_id = ?"
+            params = (adapter_id,)
+        rows = self._conn().execute(sql + " ORDER BY adapter_id, schema_version", params).fetchall()
+        return [self._schema_from_row(row) for row in rows]
+
+    def activate_schema(self, adapter_id: str, schema_version: int, now_ms: int) -> int | None:
+        with self._write() as conn:
+            versions = {
+                row[0]: bool(row[1])
+                for row in conn.execute(
+                    "SELECT schema_version, is_active FROM hitl_schema_registry WHERE adapter_id = ?", (adapter_id,)
+                )
+            }
+            if not versions:
+                raise AdapterNotFound(adapter_id)
+            if schema_version not in versions:
+                raise SchemaVersionNotFound(adapter_id, schema_version)
+            previous = next((v for v, active in versions.items() if active), None)
+            if previous == schema_version:
+                return previous
+            conn.execute(
+                "UPDATE hitl_schema_registry SET is_active = 0, updated_at_ms = ? WHERE adapter_id = ? AND is_active = 1",
+                (now_ms, adapter_id),
+            )
+            conn.execute(
+                "UPDATE hitl_schema_registry SET is_active = 1, updated_at_ms = ?"
+                " WHERE adapter_id = ? AND schema_version = ?",
+                (now_ms, adapter_id, schema_version),
+            )
+            return previous
+
+    # ------------------------------------------------------------------ writes
+    def create_case(self, new: NewCase) -> Recorded:
+        case, event = new.case, new.event
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT event_json FROM hitl_events WHERE event_type = 'submitted' AND request_id = ?",
+                (event.request_id,),
+            ).fetchone()
+            if row is not None:
+                return Recorded(Event.from_json(row[0]), replayed=True)
+            conn.execute(
+                f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    case.case_id,
+                    case.schema_version,
+                    case.adapter_id,
+                    case.case_type,
+                    case.title,
+                    case.summary,
+                    case.payload_json,
+                    case.payload_hash_sha256,
+                    case.submitter.name,
+                    case.submitter.role,
+                    case.submitter.id,
+                    case.submitter.team,
+                    case.priority,
+                    case.confidence,
+                    case.created_at_ms,
+                    case.updated_at_ms,
+                ),
+            )
+            self._insert_event(conn, event)
+            self._insert_state(conn, new.state)
+            conn.executemany(
+                "INSERT INTO hitl_case_refs (case_id, ref_type, ref_key, ref_value) VALUES (?, ?, ?, ?)",
+                [(case.case_id, r.ref_type, r.ref_key, r.ref_value) for r in new.refs],
+            )
+        return Recorded(event)
+
+    def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT event_json FROM hitl_events WHERE case_id = ? AND request_id = ?", (case_id, request_id)
+            ).fetchone()
+            if row is not None:
+                return Recorded(Event.from_json(row[0]), replayed=True)
+            record = self._case_record(conn, case_id)
+            if record is None:
+                raise CaseNotFound(case_id)
+            question = None
+            if record.state.current_state == "needs_clarification":
+                found = conn.execute(
+                    "SELECT question FROM hitl_events WHERE case_id = ? AND event_type = 'needs_clarification'"
+                    " ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
+                    (case_id,),
+                ).fetchone()
+                question = found[0] if found else None
+            transition = decide(CaseSnapshot(record.case, record.state, question))
+            self._insert_event(conn, transition.event)
+            conn.execute("DELETE FROM hitl_state WHERE case_id = ?", (case_id,))
+            self._insert_state(conn, transition.state)
+        return Recorded(transition.event)
+
+    @staticmethod
+    def _insert_event(conn: sqlite3.Connection, event: Event) -> None:
+        conn.execute(
+            "INSERT INTO hitl_events (event_id, case_id, event_type, decision_outcome, notes, question, answer,"
+            " actor_kind, actor_name, actor_role, actor_id, actor_team, supersedes_event_id, request_id,"
+            " event_json, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                event.event_id,
+                event.case_id,
+                event.event_type,
+                event.decision_outcome,
+                event.notes,
+                event.question,
+                event.answer,
+                event.actor.kind,
+                event.actor.name,
+                event.actor.role,
+                event.actor.id,
+                event.actor.team,
+                event.supersedes_event_id,
+                event.request_id,
+                event.event_json,
+                event.created_at_ms,
+            ),
+        )
+
+    @staticmethod
+    def _insert_state(conn: sqlite3.Connection, state: CaseState) -> None:
+        values = state.to_dict()
+        conn.execute(
+            f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})",
+            tuple(values[name] for name in _STATE_FIELDS),
+        )
+
+    # ------------------------------------------------------------------ reads
+    @staticmethod
+    def _record_from_row(row: tuple[Any, ...]) -> CaseRecord:
+        case = Case(
+            case_id=row[0],
+            schema_version=int(row[1]),
+            adapter_id=row[2],
+            case_type=row[3],
+            title=row[4],
+            summary=row[5],
+            payload=json.loads(row[6]),
+            payload_hash_sha256=row[7],
+            submitter=Principal(kind="agent", name=row[8], role=row[9], id=row[10], team=row[11]),
+            priority=row[12],
+            confidence=row[13],
+            created_at_ms=int(row[14]),
+            updated_at_ms=int(row[15]),
+        )
+        return CaseRecord(case, CaseState(**dict(zip(_STATE_FIELDS, row[16:], strict=True))))
+
+    def _case_record(self, conn: sqlite3.Connection, case_id: str) -> CaseRecord | None:
+        row = conn.execute(
+            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"
+            " WHERE c.case_id = ?",
+            (case_id,),
+        ).fetchone()
+        return None if row is None else self._record_from_row(row)
+
+    def get_case(self, case_id: str) -> CaseRecord | None:
+        return self._case_record(self._conn(), case_id)
+
+    def list_events(self, case_id: str) -> list[Event]:
+        rows = self._conn().execute(
+            "SELECT event_json FROM hitl_events WHERE case_id = ? ORDER BY created_at_ms, rowid", (case_id,)
+        )
+        return [Event.from_json(row[0]) for row in rows]
+
+    def list_refs(self, case_id: str) -> list[Ref]:
+        rows = self._conn().execute(
+            "SELECT ref_type, ref_key, ref_value FROM hitl_case_refs WHERE case_id = ?"
+            " ORDER BY ref_type, ref_key, ref_value",
+            (case_id,),
+        )
+        return [Ref(*row) for row in rows]
+
+    def list_cases(
+        self,
+        *,
+        state: str | None = None,
+        adapter_id: str | None = None,
+        priority: str | None = None,
+        limit: int,
+        cursor: str | None = None,
+    ) -> Page[CaseRecord]:
+        where, params = ["1 = 1"], []
+        for column, value in (("s.current_state", state), ("c.adapter_id", adapter_id), ("c.priority", priority)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        after = cursors.decode_list(cursor, 2)
+        if after is not None:
+            where.append("(c.created_at_ms, c.case_id) < (?, ?)")
+            params.extend(after)
+        rows = self._conn().execute(
+            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"
+            f" WHERE {' AND '.join(where)} ORDER BY c.created_at_ms DESC, c.case_id DESC LIMIT ?",
+            (*params, limit + 1),
+        ).fetchall()
+        records = [self._record_from_row(row) for row in rows[:limit]]
+        next_cursor = None
+        if len(rows) > limit:
+            last = records[-1].case
+            next_cursor = cursors.encode([last.created_at_ms, last.case_id])
+        return Page(records, next_cursor)
+
+    def _event_page(self, where: str, params: list[Any], limit: int, cursor: str | None) -> Page[Event]:
+        after = cursors.decode_list(cursor, 2)
+        if after is not None:
+            where += " AND (created_at_ms, event_id) < (?, ?)"
+            params = [*params, *after]
+        rows = self._conn().execute(
+            f"SELECT event_json FROM hitl_events WHERE {where} ORDER BY created_at_ms DESC, event_id DESC LIMIT ?",
+            (*params, limit + 1),
+        ).fetchall()
+        events = [Event.from_json(row[0]) for row in rows[:limit]]
+        next_cursor = None
+        if len(rows) > limit:
+            next_cursor = cursors.encode([events[-1].created_at_ms, events[-1].event_id])
+        return Page(events, next_cursor)
+
+    def list_events_by_type(
+        self,
+        event_type: EventType,
+        *,
+        from_ms: int,
+        to_ms: int,
+        decision: Decision | None = None,
+        limit: int,
+        cursor: str | None = None,
+    ) -> Page[Event]:
+        where = "event_type = ? AND created_at_ms >= ? AND created_at_ms < ?"
+        params: list[Any] = [event_type, from_ms, to_ms]
+        if decision is not None:
+            where += " AND decision_outcome = ?"
+            params.append(decision)
+        return self._event_page(where, params, limit, cursor)
+
+    def list_events_by_principal(
+        self, principal: str, *, from_ms: int, to_ms: int, limit: int, cursor: str | None = None
+    ) -> Page[Event]:
+        where = "coalesce(actor_id, actor_name) = ? AND created_at_ms >= ? AND created_at_ms < ?"
+        return self._event_page(where, [principal, from_ms, to_ms], limit, cursor)
+
+    def cases_by_ref(self, ref: Ref, *, limit: int, cursor: str | None = None) -> Page[str]:
+        after = cursors.decode_list(cursor, 1)
+        rows = self._conn().execute(
+            "SELECT case_id FROM hitl_case_refs WHERE ref_type = ? AND ref_key = ? AND ref_value = ? AND case_id > ?"
+            " ORDER BY case_id LIMIT ?",
+            (ref.ref_type, ref.ref_key, ref.ref_value, after[0] if after else "", limit + 1),
+        ).fetchall()
+        ids = [row[0] for row in rows[:limit]]
+        return Page(ids, cursors.encode([ids[-1]]) if len(rows) > limit else None)
+
+    def escalation_due(self, before_ms: int, *, limit: int, cursor: str | None = None) -> Page[CaseState]:
+        where, params = "s.escalation_due_at_ms IS NOT NULL AND s.escalation_due_at_ms <= ?", [before_ms]
+        after = cursors.decode_list(cursor, 2)
+        if after is not None:
+            where += " AND (s.escalation_due_at_ms, s.case_id) > (?, ?)"
+            params.extend(after)
+        rows = self._conn().execute(
+            f"SELECT {_STATE_COLUMNS} FROM hitl_state s WHERE {where}"
+            " ORDER BY s.escalation_due_at_ms, s.case_id LIMIT ?",
+            (*params, limit + 1),
+        ).fetchall()
+        states = [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows[:limit]]
+        next_cursor = None
+        if len(rows) > limit:
+            next_cursor = cursors.encode([states[-1].escalation_due_at_ms, states[-1].case_id])
+        return Page(states, next_cursor)
+
+    # ------------------------------------------------------------------ projection maintenance
+    def iter_case_ids(self) -> Iterator[str]:
+        rows = self._conn().execute("SELECT case_id FROM hitl_cases ORDER BY created_at_ms, case_id").fetchall()
+        return iter([row[0] for row in rows])
+
+    def list_states(self) -> list[CaseState]:
+        rows = self._conn().execute(f"SELECT {_STATE_COLUMNS} FROM hitl_state s ORDER BY s.case_id").fetchall()
+        return [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows]
+
+    def replace_states(self, states: list[CaseState]) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM hitl_state")
+            for state in states:
+                self._insert_state(conn, state)
