@@ -138,6 +138,12 @@ class IdempotencyConflict(CasePlatformError):
         return {"request_id": self.request_id}
 
 
+class EscalationNotDue(CasePlatformError):
+    """Internal to the sweep: the case no longer needs escalating (resolved, or a racing sweep won)."""
+
+    code = "ESCALATION_NOT_DUE"
+
+
 class InvalidCursor(CasePlatformError):
     code = "INVALID_CURSOR"
 

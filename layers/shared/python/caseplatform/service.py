@@ -21,6 +21,7 @@ from caseplatform.errors import (
     AnswerRequired,
     CaseNotFound,
     EnvelopeInvalid,
+    EscalationNotDue,
     IdempotencyConflict,
     InvalidStateTransition,
     PayloadInvalid,
@@ -55,10 +56,6 @@ from jsonschema import Draft202012Validator
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 SYSTEM_ACTOR = Principal(kind="system", name="hitl-escalation-sweep", role="system", id="system:escalation")
-
-
-class EscalationNotDue(Exception):
-    """Internal: the case no longer needs escalating (resolved, or already escalated by a racing sweep)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +118,9 @@ class CaseService:
         self._clock = clock
         self._redact = redactor
         self._new_id = new_id
+
+    def clock(self) -> int:
+        return self._clock()
 
     # ------------------------------------------------------------------ adapter schema registry
     def register_adapter_schema(self, adapter_id: str, schema_version: int, schema_json: Any) -> SchemaRecord:
@@ -329,7 +329,7 @@ class CaseService:
                 escalation_due_at_ms=due,
             )
 
-        return self._append(case_id, request_id, request_hash, decide)
+        return self._append(case_id, request_id, request_hash, decide).event
 
     def provide_clarification(
         self, *, case_id: str, answer: str | None, notes: str, actor: dict[str, Any], request_id: str
@@ -354,7 +354,7 @@ class CaseService:
                 answer=clean_answer,
             )
 
-        return self._append(case_id, request_id, request_hash, decide)
+        return self._append(case_id, request_id, request_hash, decide).event
 
     def record_decision(
         self, *, case_id: str, decision: str, notes: str, actor: dict[str, Any], request_id: str
@@ -388,7 +388,7 @@ class CaseService:
             )
 
         try:
-            return self._append(case_id, request_id, request_hash, decide)
+            return self._append(case_id, request_id, request_hash, decide).event
         except AlreadyTerminal as exc:
             # The first terminal decision wins: answer with its full event (who, what, when).
             winner = next(
@@ -428,9 +428,10 @@ class CaseService:
             )
 
         try:
-            return self._append(state.case_id, request_id, request_hash, decide)
+            recorded = self._append(state.case_id, request_id, request_hash, decide)
         except EscalationNotDue:
             return None
+        return None if recorded.replayed else recorded.event
 
     # ------------------------------------------------------------------ internals of commands
     def _check_action(self, args: dict[str, Any], default_kind: str) -> Principal:
@@ -481,11 +482,11 @@ class CaseService:
         request_id: str,
         request_hash: str,
         decide: Callable[[CaseSnapshot], Transition],
-    ) -> Event:
-        recorded: Recorded = self.store.append(case_id, request_id, decide)
+    ) -> Recorded:
+        recorded = self.store.append(case_id, request_id, decide)
         if recorded.replayed and recorded.event.request_hash != request_hash:
             raise IdempotencyConflict(request_id)
-        return recorded.event
+        return recorded
 
     # ------------------------------------------------------------------ the minimum queries
     def list_reviewed(

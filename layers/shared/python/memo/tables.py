@@ -44,7 +44,9 @@ class TableSpec:
             if gsi.sort_key:
                 attributes.add(gsi.sort_key)
                 gsi_keys.append({"AttributeName": gsi.sort_key, "KeyType": "RANGE"})
-            gsis.append({"IndexName": gsi.name, "KeySchema": gsi_keys, "Projection": {"ProjectionType": "ALL"}})
+            gsis.append(
+                {"IndexName": gsi.name, "KeySchema": gsi_keys, "Projection": {"ProjectionType": "ALL"}}
+            )
         kwargs: dict[str, Any] = {
             "TableName": table_name or self.default_name,
             "KeySchema": key_schema,
@@ -76,7 +78,25 @@ IDEMPOTENCY = TableSpec(
     ttl_attribute="expiration",
 )
 
-ALL_TABLES: tuple[TableSpec, ...] = (CONVERSATION, IDEMPOTENCY)
+# The HITL case platform (caseplatform.stores.dynamodb): one table for cases (envelope + projection),
+# events, idempotency markers, refs and adapter schemas. The GSIs are overloaded per item type:
+#   GSI1 case by state / event by type / ref lookup; GSI2 case by adapter / event by principal;
+#   GSI3 all cases / all schemas; GSI4 (sparse) cases with an escalation due time.
+CASES = TableSpec(
+    logical_id="CasesTable",
+    env_var="CASES_TABLE_NAME",
+    default_name="hitl-cases",
+    partition_key="pk",
+    sort_key="sk",
+    gsis=(
+        GsiSpec("GSI1", "gsi1pk", "gsi1sk"),
+        GsiSpec("GSI2", "gsi2pk", "gsi2sk"),
+        GsiSpec("GSI3", "gsi3pk", "gsi3sk"),
+        GsiSpec("GSI4", "gsi4pk", "gsi4sk"),
+    ),
+)
+
+ALL_TABLES: tuple[TableSpec, ...] = (CONVERSATION, IDEMPOTENCY, CASES)
 
 # The FIFO queue between webhook ingress and the turn path.
 TURN_QUEUE_ENV_VAR = "TURN_QUEUE_URL"
