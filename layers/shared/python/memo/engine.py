@@ -80,7 +80,9 @@ class SmallTalkResponder:
         language = ctx.profile.language
         kind = smalltalk.classify(ctx.message.text)
         if kind is None:
-            return TurnOutcome(reply=Reply.plain(smalltalk.not_understood(language)), outcome="not_understood")
+            return TurnOutcome(
+                reply=Reply.plain(smalltalk.not_understood(language)), outcome="not_understood"
+            )
         text = smalltalk.reply(kind, language=language, local_now=ctx.local_now, name=ctx.profile.name)
         return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{kind}")
 
@@ -154,7 +156,9 @@ class TurnEngine:
         )
         updated = current.model_copy(
             update={
-                "language": detect_language(message.text, current.language) if message.actionable else current.language,
+                "language": detect_language(message.text, current.language)
+                if message.actionable
+                else current.language,
                 "wa_id": message.wa_id or current.wa_id,
                 "user_id": message.user_id or current.user_id,
                 "name": message.profile_name or current.name,

@@ -55,7 +55,7 @@ def build_app(runtime: WebhookRuntime) -> APIGatewayHttpResolver:
     def receive() -> Response[str]:
         event = app.current_event
         headers = {k.lower(): v for k, v in (event.headers or {}).items()}
-        body = raw_body(event.body, event.is_base64_encoded, settings.max_body_bytes)
+        body = raw_body(event.body, bool(event.is_base64_encoded), settings.max_body_bytes)
         result = accept_webhook(
             body,
             headers.get("x-hub-signature-256"),

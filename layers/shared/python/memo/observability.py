@@ -47,9 +47,16 @@ def count(name: str, value: float = 1, **dimensions: str) -> None:
 
 
 def bind_turn(trace_id: str, thread_id: str, **extra: Any) -> None:
-    """Put traceId and threadId (masked) on every log line of the current turn."""
-    logger.append_keys(traceId=trace_id, threadId=mask_phone(thread_id), **extra)
+    """Put traceId and threadId (masked) on every log line of the current turn.
+
+    Thread-local keys: the local stack runs ingress and turns on different threads of one process.
+    """
+    logger.thread_safe_append_keys(traceId=trace_id, threadId=mask_phone(thread_id), **extra)
+
+
+def bind_hitl(hitl_id: str) -> None:
+    logger.thread_safe_append_keys(hitlId=hitl_id)
 
 
 def unbind_turn() -> None:
-    logger.remove_keys(["traceId", "threadId", "hitlId"])
+    logger.thread_safe_remove_keys(["traceId", "threadId", "hitlId"])

@@ -30,5 +30,9 @@ class Reply(BaseModel):
     @classmethod
     def with_choices(cls, text: str, choices: list[Choice], *, list_button: str = "Choose") -> Reply:
         """Buttons when 1-3 short choices fit, otherwise a list message."""
-        fits_buttons = 0 < len(choices) <= 3 and all(len(c.title) <= 20 and not c.description for c in choices)
-        return cls(text=text, kind="buttons" if fits_buttons else "list", choices=choices, list_button=list_button)
+        fits_buttons = 0 < len(choices) <= 3 and all(
+            len(c.title) <= 20 and not c.description for c in choices
+        )
+        return cls(
+            text=text, kind="buttons" if fits_buttons else "list", choices=choices, list_button=list_button
+        )

@@ -43,12 +43,16 @@ class TurnProcessor:
         )
         self._local = threading.local()
 
-        @idempotent_function(
-            data_keyword_argument="message", persistence_store=persistence, config=self.config
-        )
         def run_turn(message: InboundMessage) -> dict[str, Any]:
             self._local.ran = True
             return runtime.engine.run(message).model_dump(mode="json")
+
+        # Powertools prefixes idempotency keys with the function's qualified name: keep it stable so
+        # records written before a deploy still match after it.
+        run_turn.__qualname__ = "turn"
+        run_turn = idempotent_function(
+            data_keyword_argument="message", persistence_store=persistence, config=self.config
+        )(run_turn)
 
         self._run_turn: Callable[..., dict[str, Any]] = run_turn
 
@@ -69,9 +73,12 @@ class TurnProcessor:
     def batch(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         self.config.register_lambda_context(context)
         processor = SqsFifoPartialProcessor(skip_group_on_error=True)
-        return process_partial_response(
+        # With ReportBatchItemFailures, "every record failed" is answered like any partial failure.
+        processor.raise_on_entire_batch_failure = False
+        response = process_partial_response(
             event=event, record_handler=self.record, processor=processor, context=context
         )
+        return dict(response)
 
 
 _processors: dict[int, TurnProcessor] = {}

@@ -15,12 +15,36 @@ from memo.conversation.model import Language
 SmallTalk = Literal["greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation"]
 
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
-    ("how_are_you", re.compile(r"how are (you|u)|how'?s it going|how do you do|what'?s up|מה שלומ|מה נשמע|מה קורה|מה העניינים|איך אתה", re.I)),
+    (
+        "how_are_you",
+        re.compile(
+            r"how are (you|u)|how'?s it going|how do you do|what'?s up|מה שלומ|מה נשמע|מה קורה|מה העניינים|איך אתה",
+            re.I,
+        ),
+    ),
     ("thanks", re.compile(r"\b(thanks|thank you|thx|ty|cheers|appreciate it)\b|תודה|תנקס", re.I)),
-    ("goodbye", re.compile(r"\b(bye|goodbye|see you|good night|cya|later)\b|ביי|להתראות|לילה טוב|יאללה ביי", re.I)),
-    ("identity", re.compile(r"who are you|what are you|what can you do|help\b|^\s*menu\s*$|מי אתה|מה אתה יודע|מה אתה יכול|עזרה", re.I)),
-    ("greeting", re.compile(r"^\W*(hi+|hello+|hey+|hiya|yo|howdy|good (morning|afternoon|evening)|morning|shalom)\b|^\W*(שלום|היי|הי|אהלן|הלו|בוקר טוב|ערב טוב|צהריים טובים|מה הולך)", re.I)),
-    ("affirmation", re.compile(r"^\W*(cool|nice|great|awesome|ok(ay)?|👍|😊|🙏|אחלה|מגניב|סבבה|יופי)\W*$", re.I)),
+    (
+        "goodbye",
+        re.compile(r"\b(bye|goodbye|see you|good night|cya|later)\b|ביי|להתראות|לילה טוב|יאללה ביי", re.I),
+    ),
+    (
+        "identity",
+        re.compile(
+            r"who are you|what are you|what can you do|help\b|^\s*menu\s*$|מי אתה|מה אתה יודע|מה אתה יכול|עזרה",
+            re.I,
+        ),
+    ),
+    (
+        "greeting",
+        re.compile(
+            r"^\W*(hi+|hello+|hey+|hiya|yo|howdy|good (morning|afternoon|evening)|morning|shalom)\b|^\W*(שלום|היי|הי|אהלן|הלו|בוקר טוב|ערב טוב|צהריים טובים|מה הולך)",
+            re.I,
+        ),
+    ),
+    (
+        "affirmation",
+        re.compile(r"^\W*(cool|nice|great|awesome|ok(ay)?|👍|😊|🙏|אחלה|מגניב|סבבה|יופי)\W*$", re.I),
+    ),
 )
 
 _CAPABILITIES = {
@@ -39,7 +63,15 @@ def classify(text: str) -> SmallTalk | None:
 def _part_of_day(local: datetime, language: Language) -> str:
     hour = local.hour
     if language == "he":
-        return "בוקר טוב" if 5 <= hour < 12 else "צהריים טובים" if 12 <= hour < 17 else "ערב טוב" if 17 <= hour < 22 else "לילה טוב"
+        return (
+            "בוקר טוב"
+            if 5 <= hour < 12
+            else "צהריים טובים"
+            if 12 <= hour < 17
+            else "ערב טוב"
+            if 17 <= hour < 22
+            else "לילה טוב"
+        )
     return "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
 
 

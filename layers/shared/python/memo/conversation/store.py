@@ -73,7 +73,13 @@ class DynamoConversationStore:
     def save_profile(self, profile: UserProfile) -> None:
         self._ddb.put_item(
             TableName=self._table,
-            Item=to_item({"pk": thread_pk(profile.thread_id), "sk": PROFILE_SK, "profile": profile.model_dump(mode="json")}),
+            Item=to_item(
+                {
+                    "pk": thread_pk(profile.thread_id),
+                    "sk": PROFILE_SK,
+                    "profile": profile.model_dump(mode="json"),
+                }
+            ),
         )
 
     def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None:

@@ -74,20 +74,26 @@ def create_resources(prefix: str = "") -> LocalResources:
                 TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute}
             )
     sqs = client("sqs")
-    dlq_url = sqs.create_queue(
-        QueueName=prefix + "memo-turns-dlq.fifo", Attributes={"FifoQueue": "true"}
-    )["QueueUrl"]
-    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    dlq_url = sqs.create_queue(QueueName=prefix + "memo-turns-dlq.fifo", Attributes={"FifoQueue": "true"})[
+        "QueueUrl"
+    ]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
     queue_url = sqs.create_queue(
         QueueName=prefix + tables.TURN_QUEUE_DEFAULT_NAME,
         Attributes={
             "FifoQueue": "true",
             "ContentBasedDeduplication": "false",
             "VisibilityTimeout": "60",
-            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}),
+            "RedrivePolicy": json.dumps(
+                {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}
+            ),
         },
     )["QueueUrl"]
-    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
     return LocalResources(queue_url=queue_url, queue_arn=queue_arn, dlq_url=dlq_url, table_names=names)
 
 

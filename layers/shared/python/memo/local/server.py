@@ -2,7 +2,8 @@
 
 - GET/POST /webhook -> an API Gateway HTTP API v2 event -> the webhook Lambda handler, in-process.
 - POST /graph/<version>/<phone_number_id>/messages -> the sink (when WHATSAPP_API_BASE_URL is unset).
-- GET /_local/outbox?to=<id>&after=<index> -> what the sink holds (for chat clients in other processes).
+- GET /_local/outbox?to=<id>&after=<index>[&wait=<seconds>] -> what the sink holds, optionally waiting
+  for the next reply (for chat clients and tests in other processes).
 """
 
 from __future__ import annotations
@@ -25,16 +26,14 @@ MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
 class LocalServer:
-    def __init__(
-        self, *, host: str, port: int, webhook: Handler, sink: GraphSink, access_token: str
-    ) -> None:
+    def __init__(self, *, host: str, port: int, webhook: Handler, sink: GraphSink, access_token: str) -> None:
         self.sink = sink
         outer = self
 
         class RequestHandler(BaseHTTPRequestHandler):
             server_version = "memo-local"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            def log_message(self, format: str, *args: Any) -> None:
                 return  # quiet: the chat owns the terminal
 
             def _read_body(self) -> bytes:
@@ -60,24 +59,36 @@ class LocalServer:
                 except ValueError:
                     self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": {"code": "PAYLOAD_TOO_LARGE"}})
                     return
-                event = http_api_event(method, url.path, query=url.query, headers=dict(self.headers), body=body)
+                event = http_api_event(
+                    method, url.path, query=url.query, headers=dict(self.headers), body=body
+                )
                 response = webhook(event, LocalLambdaContext())
                 headers = response.get("headers") or {}
-                content_type = headers.get("Content-Type") or headers.get("content-type") or "application/json"
-                self._answer(int(response["statusCode"]), str(response.get("body") or "").encode(), content_type)
+                content_type = (
+                    headers.get("Content-Type") or headers.get("content-type") or "application/json"
+                )
+                self._answer(
+                    int(response["statusCode"]), str(response.get("body") or "").encode(), content_type
+                )
 
-            def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+            def do_GET(self) -> None:
                 url = urlsplit(self.path)
                 if url.path == "/webhook":
                     self._lambda("GET")
                 elif url.path == "/_local/outbox":
                     params = dict(parse_qsl(url.query))
-                    records = outer.sink.messages(to=params.get("to"), after=int(params.get("after", -1)))
+                    after = int(params.get("after", -1))
+                    wait = min(float(params.get("wait", 0)), 60.0)
+                    to = params.get("to")
+                    if wait > 0 and to:
+                        records = outer.sink.wait_for(to=to, after=after, timeout=wait)
+                    else:
+                        records = outer.sink.messages(to=to, after=after)
                     self._json(200, [{"index": r.index, "body": r.body} for r in records])
                 else:
                     self._json(HTTPStatus.NOT_FOUND, {"error": {"code": "NOT_FOUND"}})
 
-            def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+            def do_POST(self) -> None:
                 url = urlsplit(self.path)
                 if url.path == "/webhook":
                     self._lambda("POST")
@@ -87,19 +98,31 @@ class LocalServer:
                     self._json(HTTPStatus.NOT_FOUND, {"error": {"code": "NOT_FOUND"}})
                     return
                 if self.headers.get("Authorization") != f"Bearer {access_token}":
-                    self._json(HTTPStatus.UNAUTHORIZED, {"error": {"code": 190, "message": "Invalid OAuth access token"}})
+                    self._json(
+                        HTTPStatus.UNAUTHORIZED,
+                        {"error": {"code": 190, "message": "Invalid OAuth access token"}},
+                    )
                     return
                 try:
                     body = json.loads(self._read_body())
                 except (ValueError, json.JSONDecodeError):
-                    self._json(HTTPStatus.BAD_REQUEST, {"error": {"code": 100, "message": "Invalid parameter"}})
+                    self._json(
+                        HTTPStatus.BAD_REQUEST, {"error": {"code": 100, "message": "Invalid parameter"}}
+                    )
                     return
                 message_id = outer.sink.record(match.group("phone"), body)
                 if body.get("status") == "read":
                     self._json(200, {"success": True})
                     return
                 to = body.get("to") or body.get("recipient")
-                self._json(200, {"messaging_product": "whatsapp", "contacts": [{"input": to, "wa_id": to}], "messages": [{"id": message_id}]})
+                self._json(
+                    200,
+                    {
+                        "messaging_product": "whatsapp",
+                        "contacts": [{"input": to, "wa_id": to}],
+                        "messages": [{"id": message_id}],
+                    },
+                )
 
         self._httpd = ThreadingHTTPServer((host, port), RequestHandler)
         self._httpd.daemon_threads = True

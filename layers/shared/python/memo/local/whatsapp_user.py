@@ -47,7 +47,10 @@ class WhatsAppUser:
             contact["user_id"] = self.user_id
         return {
             "messaging_product": "whatsapp",
-            "metadata": {"display_phone_number": DEFAULT_DISPLAY_NUMBER, "phone_number_id": self.phone_number_id},
+            "metadata": {
+                "display_phone_number": DEFAULT_DISPLAY_NUMBER,
+                "phone_number_id": self.phone_number_id,
+            },
             "contacts": [contact],
             "messages": messages,
         }
@@ -84,9 +87,17 @@ def status_payload(wamid: str, status: str, recipient: str) -> dict[str, Any]:
         [
             {
                 "messaging_product": "whatsapp",
-                "metadata": {"display_phone_number": DEFAULT_DISPLAY_NUMBER, "phone_number_id": DEFAULT_PHONE_NUMBER_ID},
+                "metadata": {
+                    "display_phone_number": DEFAULT_DISPLAY_NUMBER,
+                    "phone_number_id": DEFAULT_PHONE_NUMBER_ID,
+                },
                 "statuses": [
-                    {"id": wamid, "status": status, "timestamp": str(int(time.time())), "recipient_id": recipient}
+                    {
+                        "id": wamid,
+                        "status": status,
+                        "timestamp": str(int(time.time())),
+                        "recipient_id": recipient,
+                    }
                 ],
             }
         ]

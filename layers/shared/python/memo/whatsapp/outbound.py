@@ -79,7 +79,13 @@ def message_bodies(to: str, reply: Reply) -> list[dict[str, Any]]:
                 for c, t in zip(reply.choices, titles, strict=True)
             ]
         }
-        bodies.append({**base, "type": "interactive", "interactive": {"type": "button", "body": {"text": body}, "action": action}})
+        bodies.append(
+            {
+                **base,
+                "type": "interactive",
+                "interactive": {"type": "button", "body": {"text": body}, "action": action},
+            }
+        )
         return bodies
     if len(reply.choices) > MAX_LIST_ROWS:
         raise ValueError(f"{len(reply.choices)} list rows; WhatsApp allows {MAX_LIST_ROWS}")
@@ -93,8 +99,17 @@ def message_bodies(to: str, reply: Reply) -> list[dict[str, Any]]:
         if description:
             row["description"] = shorten(description, LIST_ROW_DESCRIPTION_LIMIT)
         rows.append(row)
-    action = {"button": shorten(reply.list_button, LIST_BUTTON_LIMIT), "sections": [{"title": shorten(reply.list_button, 24), "rows": rows}]}
-    bodies.append({**base, "type": "interactive", "interactive": {"type": "list", "body": {"text": body}, "action": action}})
+    action = {
+        "button": shorten(reply.list_button, LIST_BUTTON_LIMIT),
+        "sections": [{"title": shorten(reply.list_button, 24), "rows": rows}],
+    }
+    bodies.append(
+        {
+            **base,
+            "type": "interactive",
+            "interactive": {"type": "list", "body": {"text": body}, "action": action},
+        }
+    )
     return bodies
 
 

@@ -1,0 +1,54 @@
+"""Shared fixtures: a clean environment per test and the local stack on moto."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+pytest_plugins = ["tests.support.stack"]
+
+TEST_ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SECURITY_TOKEN": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_REGION": "us-east-1",
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+    "POWERTOOLS_LOG_LEVEL": "INFO",
+}
+# Configuration a developer may have exported must not leak into tests.
+CLEARED = (
+    "AWS_ENDPOINT_URL",
+    "AWS_PROFILE",
+    "WHATSAPP_APP_SECRET",
+    "WHATSAPP_VERIFY_TOKEN",
+    "WHATSAPP_ACCESS_TOKEN",
+    "WHATSAPP_API_BASE_URL",
+    "WHATSAPP_SECRET_ID",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_SECRET_ID",
+    "MEMO_PLANNER_MODEL",
+    "MEMO_INTERPRETER_MODEL",
+    "HITL_TTL_SECONDS",
+    "TURN_QUEUE_URL",
+    "CONVERSATION_TABLE_NAME",
+    "IDEMPOTENCY_TABLE_NAME",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_env() -> Iterator[None]:
+    saved = dict(os.environ)
+    for key in CLEARED:
+        os.environ.pop(key, None)
+    os.environ.update(TEST_ENV)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)

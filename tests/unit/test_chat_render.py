@@ -1,0 +1,53 @@
+"""The terminal chat shows buttons and lists as numbered choices and answers them by number."""
+
+from __future__ import annotations
+
+import io
+
+from memo.local.chat import Chat, render
+from memo.local.sink import GraphSink
+from memo.local.whatsapp_user import WhatsAppUser
+from memo.replies import Choice, Reply
+from memo.whatsapp.outbound import message_bodies
+
+
+def test_buttons_are_numbered() -> None:
+    reply = Reply.with_choices(
+        "Delete all 3 reminders?",
+        [
+            Choice(id="approve", title="Approve"),
+            Choice(id="edit", title="Edit"),
+            Choice(id="reject", title="Reject"),
+        ],
+    )
+    (body,) = message_bodies("1", reply)
+    text, choices = render(body)
+    assert text.splitlines()[:4] == ["Delete all 3 reminders?", "   1) Approve", "   2) Edit", "   3) Reject"]
+    assert [c.id for c in choices] == ["approve", "edit", "reject"]
+
+
+def test_list_rows_are_numbered_with_descriptions() -> None:
+    reply = Reply.with_choices(
+        "Which one?",
+        [Choice(id=f"r{i}", title=f"Call mom #{i}", description="tomorrow 17:00") for i in range(4)],
+    )
+    (body,) = message_bodies("1", reply)
+    text, choices = render(body)
+    assert "   4) Call mom #3 — tomorrow 17:00" in text
+    assert {c.kind for c in choices} == {"list"}
+
+
+def test_a_number_answers_the_last_choices_as_an_interactive_reply() -> None:
+    chat = Chat(
+        base_url="http://unused", app_secret="s", sink=GraphSink(), user=WhatsAppUser(), out=io.StringIO()
+    )
+    reply = Reply.with_choices(
+        "Sure?", [Choice(id="approve", title="Approve"), Choice(id="reject", title="Reject")]
+    )
+    _, chat._choices = render(message_bodies("1", reply)[0])
+    message = chat._message_for("2")
+    assert message["interactive"] == {
+        "type": "button_reply",
+        "button_reply": {"id": "reject", "title": "Reject"},
+    }
+    assert chat._message_for("2")["type"] == "text"
