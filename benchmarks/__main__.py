@@ -1,0 +1,32 @@
+"""Print the benchmark table: `make bench`."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from benchmarks.harness import Row
+
+SECTIONS = ("webhook", "caseplatform")
+
+
+def main() -> int:
+    rows: list[tuple[str, Row]] = []
+    for section in SECTIONS:
+        try:
+            module = importlib.import_module(f"benchmarks.{section}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"benchmarks.{section}":
+                raise
+            continue
+        rows.extend((section, row) for row in module.run())
+    width = max(len(name) for _, (name, _, _) in rows)
+    print(f"{'section':<13} {'figure':<{width}} {'value':>10}  unit")
+    print("-" * (width + 33))
+    for section, (name, value, unit) in rows:
+        print(f"{section:<13} {name:<{width}} {value:>10}  {unit}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Measuring helpers: AWS API calls counted at botocore's client, wall time, cold imports."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from botocore.client import BaseClient
+
+REPO = Path(__file__).resolve().parents[1]
+Row = tuple[str, str, str]
+
+
+class ApiCalls:
+    """Counts every AWS API call made through any botocore client while active."""
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+
+    @contextmanager
+    def counting(self) -> Iterator[ApiCalls]:
+        original = BaseClient._make_api_call  # noqa: SLF001 - the one place every call passes
+        calls = self.calls
+
+        def counted(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+            calls[f"{client.meta.service_model.service_name}:{operation}"] += 1
+            return original(client, operation, params)
+
+        BaseClient._make_api_call = counted  # type: ignore[method-assign]  # noqa: SLF001
+        try:
+            yield self
+        finally:
+            BaseClient._make_api_call = original  # type: ignore[method-assign]  # noqa: SLF001
+
+    @property
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:.1f}"
+
+
+def import_seconds(code: str, repeat: int = 7) -> float:
+    """Median wall time of `code` in a fresh interpreter (what a Lambda cold start imports)."""
+    probe = f"import time as _t; _s = _t.perf_counter(); {code}; print(_t.perf_counter() - _s)"
+    samples = []
+    for _ in range(repeat):
+        out = subprocess.run(  # noqa: S603 - our own interpreter and code
+            [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout
+        samples.append(float(out.strip().splitlines()[-1]))
+    return statistics.median(samples)
+
+
+def modules_after(code: str) -> int:
+    out = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", f"import sys; _b = set(sys.modules); {code}; print(len(set(sys.modules) - _b))"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return int(out.strip().splitlines()[-1])

@@ -1,0 +1,74 @@
+"""Webhook figures: cold import against the floor, ingress and a small-talk turn per message."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from benchmarks.harness import ApiCalls, Row, import_seconds, modules_after, ms, timed
+
+FLOOR = "import boto3, aws_lambda_powertools"
+HANDLER = (
+    "import importlib.util as u; s = u.spec_from_file_location('h', 'functions/webhook/handler.py'); "
+    "m = u.module_from_spec(s); s.loader.exec_module(m)"
+)
+MESSAGES = 40
+
+
+def run() -> list[Row]:
+    floor = import_seconds(FLOOR)
+    cold = import_seconds(HANDLER)
+    rows: list[Row] = [
+        ("floor: import boto3, aws_lambda_powertools", f"{floor * 1000:.0f}", "ms"),
+        ("webhook handler cold import", f"{cold * 1000:.0f}", "ms"),
+        ("webhook handler cold import / floor", f"{cold / floor:.2f}", "x"),
+        ("modules imported by the handler module", str(modules_after(HANDLER)), "modules"),
+    ]
+    rows.extend(_per_message())
+    return rows
+
+
+def _per_message() -> list[Row]:
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from memo.ingress import sign
+    from memo.local.context import LocalLambdaContext
+    from memo.local.events import http_api_event
+    from memo.local.functions import load_handler
+    from memo.local.stack import LocalStack
+    from memo.local.whatsapp_user import WhatsAppUser
+
+    with LocalStack(start_poller=False) as stack:
+        handler = load_handler("webhook")
+        secret = os.environ["WHATSAPP_APP_SECRET"]
+        assert stack.poller is not None
+        user = WhatsAppUser(wa_id="972500000099")
+        warm = json.dumps(user.payload(user.text("hi"))).encode()
+        handler(http_api_event("POST", "/webhook", headers={"X-Hub-Signature-256": sign(warm, secret)}, body=warm), LocalLambdaContext())
+        stack.poller.drain()  # warm: first turn pays the lazy imports
+
+        ingress_calls, turn_calls = ApiCalls(), ApiCalls()
+        ingress_samples: list[float] = []
+        turn_samples: list[float] = []
+        for i in range(MESSAGES):
+            body = json.dumps(user.payload(user.text(f"thanks {i}"))).encode()
+            event = http_api_event("POST", "/webhook", headers={"X-Hub-Signature-256": sign(body, secret)}, body=body)
+            with ingress_calls.counting():
+                ingress_samples += timed(lambda event=event: handler(event, LocalLambdaContext()), 1)
+            # The turn: one SQS batch holding this message, handled by the same Lambda handler.
+            with turn_calls.counting():
+                turn_samples += timed(lambda: stack.poller.drain(max_batches=1) if stack.poller else None, 1)
+        sqs_receive = sum(v for k, v in turn_calls.calls.items() if k.startswith("sqs:"))
+    return [
+        ("ingress: wall time per webhook POST (moto)", ms(ingress_samples), "ms"),
+        ("ingress: AWS calls per message", f"{ingress_calls.total / MESSAGES:.1f}", "calls"),
+        ("small-talk turn: wall time per message (moto, local sink)", ms(turn_samples), "ms"),
+        ("small-talk turn: AWS calls per message (handler)", f"{(turn_calls.total - sqs_receive) / MESSAGES:.1f}", "calls"),
+        ("small-talk turn: calls by operation", _ops(turn_calls, MESSAGES), ""),
+    ]
+
+
+def _ops(calls: ApiCalls, per: int) -> str:
+    return ", ".join(
+        f"{name} {count / per:g}" for name, count in sorted(calls.calls.items()) if not name.startswith("sqs:")
+    )
