@@ -1,0 +1,1 @@
+"""AWS CDK infrastructure of Memo: `MemoStack` and one construct per capability."""

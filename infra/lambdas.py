@@ -1,0 +1,284 @@
+"""Python Lambda functions and their two layers, built the same way for every function.
+
+- `SharedLayers`: the code layer (`layers/shared`: the `memo` and `caseplatform` packages) and the
+  dependencies layer (`[project].dependencies` of pyproject.toml, minus what the Lambda runtime ships),
+  built by `pip install --platform ...` on this machine. Docker is never used: the bundling image is
+  a placeholder and a failed local build raises `LocalBundlingError`.
+- `MemoFunction`: one Lambda function with its own role (no managed policies), its own log group
+  with retention, JSON logging, X-Ray active tracing, arm64, and the Powertools environment.
+  Permissions are added by the caller with `grant_*` on the resource it needs.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess  # nosec B404 - runs pip with a fixed argument list, no shell
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import jsii
+from aws_cdk import (
+    Acknowledgment,
+    AssetHashType,
+    BundlingOptions,
+    DockerImage,
+    Duration,
+    ILocalBundling,
+    Validations,
+)
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra.settings import PROJECT_ROOT
+
+# One runtime for every function and for the wheels of the dependencies layer.
+PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
+PYTHON_VERSION = "3.13"
+ARCHITECTURE = lambda_.Architecture.ARM_64
+# Lambda's Python 3.12+ runtimes run on Amazon Linux 2023 (glibc 2.34): every manylinux tag up to
+# 2_34 runs there. Listed explicitly because pip does not expand `--platform` to older tags.
+WHEEL_PLATFORMS = (
+    "manylinux2014_aarch64",
+    "manylinux_2_17_aarch64",
+    "manylinux_2_28_aarch64",
+    "manylinux_2_34_aarch64",
+)
+# Shipped by the Lambda Python runtime; not packaged, also when another dependency pulls them in.
+RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer"})
+
+PYPROJECT = PROJECT_ROOT / "pyproject.toml"
+SHARED_LAYER_DIR = PROJECT_ROOT / "layers" / "shared"
+DEPENDENCIES_LAYER_DIR = PROJECT_ROOT / "layers" / "dependencies"
+FUNCTIONS_DIR = PROJECT_ROOT / "functions"
+ASSET_EXCLUDES = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.pytest_cache", "**/.mypy_cache"]
+
+_APPLICATION_LOG_LEVELS: Mapping[str, lambda_.ApplicationLogLevel] = {
+    "DEBUG": lambda_.ApplicationLogLevel.DEBUG,
+    "INFO": lambda_.ApplicationLogLevel.INFO,
+    "WARNING": lambda_.ApplicationLogLevel.WARN,
+    "ERROR": lambda_.ApplicationLogLevel.ERROR,
+}
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+class LocalBundlingError(RuntimeError):
+    """The dependencies layer could not be built on this machine (Docker is never tried)."""
+
+
+def _normalized_name(requirement: str) -> str:
+    match = _NAME.match(requirement)
+    if not match:
+        raise ValueError(f"cannot read a package name from requirement {requirement!r}")
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower()
+
+
+def layer_dependencies(pyproject: Path = PYPROJECT) -> list[str]:
+    """`[project].dependencies` of pyproject.toml without the packages the Lambda runtime provides."""
+    with pyproject.open("rb") as handle:
+        project = tomllib.load(handle)["project"]
+    requirements: list[str] = project.get("dependencies", [])
+    return [r for r in requirements if _normalized_name(r) not in RUNTIME_PROVIDED]
+
+
+def pip_install_command(target: str, requirements: Sequence[str], python_version: str) -> list[str]:
+    """The pip command that fills `target` with Linux arm64 wheels for `python_version`."""
+    platforms = [arg for platform in WHEEL_PLATFORMS for arg in ("--platform", platform)]
+    return [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--no-compile",  # .pyc files of this machine's Python would be useless on the runtime
+        *platforms,
+        "--implementation",
+        "cp",
+        "--python-version",
+        python_version,
+        "--only-binary=:all:",
+        "--target",
+        target,
+        *requirements,
+    ]
+
+
+@jsii.implements(ILocalBundling)
+class PipLocalBundling:
+    """Builds the dependencies layer with pip on the synthesizing machine.
+
+    Returns True after a successful build; raises `LocalBundlingError` otherwise. It never returns
+    False, because False would make CDK fall back to Docker.
+    """
+
+    def __init__(self, requirements: Sequence[str], python_version: str) -> None:
+        self.requirements = list(requirements)
+        self.python_version = python_version
+
+    def try_bundle(self, output_dir: str, options: object = None) -> bool:
+        """jsii calls this with the output directory and the BundlingOptions (unused here)."""
+        target = Path(output_dir) / "python"
+        command = pip_install_command(str(target), self.requirements, self.python_version)
+        try:
+            result = subprocess.run(  # noqa: S603 - fixed argument list, no shell  # nosec B603
+                command, capture_output=True, text=True, check=False
+            )
+        except OSError as error:
+            raise LocalBundlingError(f"could not run pip to build the dependencies layer: {error}") from error
+        if result.returncode != 0:
+            output = (result.stderr or result.stdout).strip()[-4000:]
+            raise LocalBundlingError(
+                "building the dependencies layer with pip failed (exit code "
+                f"{result.returncode}); Docker is not used as a fallback. It needs network access to "
+                "PyPI (or a configured index). To synthesize without building layers, pass "
+                f"`-c bundle=false`.\ncommand: {' '.join(command)}\npip says:\n{output}"
+            )
+        _remove_packages(target, RUNTIME_PROVIDED)
+        return True
+
+
+def _remove_packages(site: Path, names: frozenset[str]) -> None:
+    """Drop packages (and their dist-info) that pip pulled in transitively but the runtime provides."""
+    for entry in site.iterdir():
+        stem = entry.name.split("-", 1)[0] if entry.name.endswith(".dist-info") else entry.name
+        if re.sub(r"[-_.]+", "-", stem).lower() in names and entry.is_dir():
+            shutil.rmtree(entry)
+
+
+class SharedLayers(Construct):
+    """The code layer and the dependencies layer that every Memo function uses."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, pyproject: Path = PYPROJECT) -> None:
+        super().__init__(scope, construct_id)
+        self.code = lambda_.LayerVersion(
+            self,
+            "Code",
+            description="Memo shared code: the memo and caseplatform packages",
+            code=lambda_.Code.from_asset(str(SHARED_LAYER_DIR), exclude=ASSET_EXCLUDES),
+            compatible_runtimes=[PYTHON_RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+        )
+        requirements = layer_dependencies(pyproject)
+        self.dependencies = lambda_.LayerVersion(
+            self,
+            "Dependencies",
+            description="Memo third-party dependencies: "
+            + ", ".join(_normalized_name(r) for r in requirements),
+            code=lambda_.Code.from_asset(
+                str(DEPENDENCIES_LAYER_DIR),
+                # The output decides the hash: the layer changes exactly when the installed packages do.
+                asset_hash_type=AssetHashType.OUTPUT,
+                bundling=BundlingOptions(
+                    # Required by the API, never pulled or run: PipLocalBundling always builds or raises.
+                    image=DockerImage.from_registry("unused-local-bundling-only"),
+                    # jsii hands the options over as one positional struct, not as the keyword
+                    # arguments of the generated ILocalBundling protocol, hence the cast.
+                    local=cast(ILocalBundling, PipLocalBundling(requirements, PYTHON_VERSION)),
+                ),
+            ),
+            compatible_runtimes=[PYTHON_RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+        )
+
+    @property
+    def layers(self) -> list[lambda_.ILayerVersion]:
+        return [self.dependencies, self.code]
+
+
+@dataclass(frozen=True)
+class FunctionDefaults:
+    """What every function of the stack shares."""
+
+    layers: Sequence[lambda_.ILayerVersion]
+    log_retention: logs.RetentionDays
+    log_level: str = "INFO"
+    metrics_namespace: str = "Memo"
+
+
+class MemoFunction(Construct):
+    """A Python Lambda function from `functions/<name>/handler.py` with entry `handler`.
+
+    `function`, `role` and `log_group` are exposed so the caller can grant access (`table.grant_*`,
+    `queue.grant_*`), add event sources and alarms. The role starts with no permissions beyond
+    writing its own log group and X-Ray segments.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        name: str,
+        defaults: FunctionDefaults,
+        description: str,
+        environment: Mapping[str, str] | None = None,
+        memory_size: int = 512,
+        timeout: Duration | None = None,
+        reserved_concurrency: int | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        code_dir = FUNCTIONS_DIR / name
+        if not (code_dir / "handler.py").is_file():
+            raise FileNotFoundError(f"{code_dir / 'handler.py'} does not exist")
+
+        self.log_group = logs.LogGroup(self, "Logs", retention=defaults.log_retention)
+        self.role = iam.Role(
+            self,
+            "Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"Memo {name} function",
+        )
+        self.log_group.grant_write(self.role)
+
+        env = {
+            "POWERTOOLS_SERVICE_NAME": f"memo-{name}",
+            "POWERTOOLS_METRICS_NAMESPACE": defaults.metrics_namespace,
+            "LOG_LEVEL": defaults.log_level,
+            **(environment or {}),
+        }
+        self.function = lambda_.Function(
+            self,
+            "Function",
+            description=description,
+            runtime=PYTHON_RUNTIME,
+            architecture=ARCHITECTURE,
+            handler="handler.handler",
+            code=lambda_.Code.from_asset(str(code_dir), exclude=ASSET_EXCLUDES),
+            layers=list(defaults.layers),
+            role=self.role,
+            memory_size=memory_size,
+            timeout=timeout or Duration.seconds(30),
+            reserved_concurrent_executions=reserved_concurrency,
+            tracing=lambda_.Tracing.ACTIVE,
+            logging_format=lambda_.LoggingFormat.JSON,
+            application_log_level_v2=_APPLICATION_LOG_LEVELS[defaults.log_level],
+            system_log_level_v2=lambda_.SystemLogLevel.WARN,
+            log_group=self.log_group,
+            environment=env,
+        )
+        Validations.of(self.role).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-IAM5[Resource::*]",
+                reason="X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) have no resource-level "
+                "permissions; they are the only statements on Resource '*'.",
+            )
+        )
+        Validations.of(self.function).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-L1",
+                reason=f"Pinned to {PYTHON_VERSION}: the dependencies layer's wheels are built for exactly "
+                "this runtime; moving to a newer one is a deliberate change with its own test run.",
+            )
+        )
+
+    @property
+    def function_name(self) -> str:
+        return self.function.function_name

@@ -1,0 +1,131 @@
+"""Deploy-time settings of the Memo stack, read once from CDK context.
+
+Every knob ops can turn is a context key, set in `cdk.json` or with `-c key=value` on the CDK CLI.
+Values given with `-c` arrive as strings, values from `cdk.json` keep their JSON type; both are
+accepted. The keys and their defaults are listed in `docs/deploy.md`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from aws_cdk import aws_logs as logs
+from constructs import Node
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# CDK's own context key: which stacks have their assets bundled ([] = none, the default is all).
+BUNDLING_STACKS_CONTEXT_KEY = "aws:cdk:bundling-stacks"
+
+_RETENTION_BY_DAYS: Mapping[int, logs.RetentionDays] = {
+    1: logs.RetentionDays.ONE_DAY,
+    3: logs.RetentionDays.THREE_DAYS,
+    5: logs.RetentionDays.FIVE_DAYS,
+    7: logs.RetentionDays.ONE_WEEK,
+    14: logs.RetentionDays.TWO_WEEKS,
+    30: logs.RetentionDays.ONE_MONTH,
+    60: logs.RetentionDays.TWO_MONTHS,
+    90: logs.RetentionDays.THREE_MONTHS,
+    120: logs.RetentionDays.FOUR_MONTHS,
+    150: logs.RetentionDays.FIVE_MONTHS,
+    180: logs.RetentionDays.SIX_MONTHS,
+    365: logs.RetentionDays.ONE_YEAR,
+    400: logs.RetentionDays.THIRTEEN_MONTHS,
+    545: logs.RetentionDays.EIGHTEEN_MONTHS,
+    731: logs.RetentionDays.TWO_YEARS,
+}
+
+
+class SettingsError(ValueError):
+    """A context value that cannot be used; the message names the key."""
+
+
+@dataclass(frozen=True)
+class StackSettings:
+    """What ops can configure per deployment. Defaults suit a first deployment."""
+
+    whatsapp_api_base_url: str = "https://graph.facebook.com/v21.0"
+    planner_model: str = "gpt-4o-mini"
+    interpreter_model: str = "gpt-4o-mini"
+    hitl_ttl_seconds: int = 300
+    default_timezone: str = "UTC"
+    log_level: str = "INFO"
+    log_retention_days: int = 30
+    alarm_email: str | None = None
+    api_throttle_rate_limit: int = 50
+    api_throttle_burst_limit: int = 100
+    turn_batch_size: int = 1
+    turn_max_concurrency: int = 10
+    webhook_reserved_concurrency: int | None = None
+
+    @property
+    def log_retention(self) -> logs.RetentionDays:
+        return _RETENTION_BY_DAYS[self.log_retention_days]
+
+    @classmethod
+    def from_context(cls, node: Node) -> StackSettings:
+        """Read every field from the construct tree's context; absent keys keep their default."""
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            raw = node.try_get_context(field.name)
+            if raw is None or raw == "":
+                continue
+            values[field.name] = _coerce(field.name, raw, str(field.type))
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        if self.log_retention_days not in _RETENTION_BY_DAYS:
+            allowed = ", ".join(str(d) for d in _RETENTION_BY_DAYS)
+            raise SettingsError(f"log_retention_days must be one of {allowed}")
+        if not self.whatsapp_api_base_url.startswith("https://"):
+            raise SettingsError("whatsapp_api_base_url must be an https:// URL")
+        if not 10 <= self.hitl_ttl_seconds <= 7 * 24 * 3600:
+            raise SettingsError("hitl_ttl_seconds must be between 10 and 604800")
+        if self.log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+            raise SettingsError("log_level must be DEBUG, INFO, WARNING or ERROR")
+        if not 1 <= self.turn_batch_size <= 10:
+            raise SettingsError("turn_batch_size must be between 1 and 10 (FIFO queue limit)")
+        if not 2 <= self.turn_max_concurrency <= 1000:
+            raise SettingsError("turn_max_concurrency must be between 2 and 1000")
+        if self.api_throttle_rate_limit < 1 or self.api_throttle_burst_limit < 1:
+            raise SettingsError("api throttle limits must be positive")
+
+
+def _coerce(name: str, raw: object, annotation: str) -> object:
+    # Field annotations are strings here (postponed evaluation): "int", "int | None", "str", ...
+    if annotation.startswith("bool"):
+        return parse_bool(name, raw)
+    if annotation.startswith("int"):
+        try:
+            return int(str(raw))
+        except ValueError:
+            raise SettingsError(f"context key {name!r} must be an integer, got {raw!r}") from None
+    return str(raw)
+
+
+def parse_bool(name: str, raw: object) -> bool:
+    text = str(raw).strip().lower()
+    if text in {"1", "true", "yes", "on"}:
+        return True
+    if text in {"0", "false", "no", "off"}:
+        return False
+    raise SettingsError(f"context key {name!r} must be true or false, got {raw!r}")
+
+
+def load_cdk_json_context(path: Path = PROJECT_ROOT / "cdk.json") -> dict[str, Any]:
+    """The `context` block of cdk.json.
+
+    The CDK CLI passes it to the app itself; `python app.py` and the tests read it here so that the
+    same feature flags apply however the app is synthesized.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    context = data.get("context", {})
+    if not isinstance(context, dict):
+        raise SettingsError(f"{path}: 'context' must be an object")
+    return context

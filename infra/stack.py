@@ -1,0 +1,111 @@
+"""The Memo stack: one stack composed of one construct per capability.
+
+    WhatsApp ──> WebhookIngress (HTTP API) ──> webhook MemoFunction ──> TurnQueue (FIFO) ──┐
+                                                    ^                                      │
+                                                    └──────── SQS event source ────────────┘
+    ConversationStore (DynamoDB), AppSecrets (Secrets Manager), Monitoring (alarms -> SNS)
+
+Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",
+defaults=self.function_defaults, ...)`, grant it what it uses (`self.store.table(SPEC).grant_*`,
+`self.secrets.grant_read`, ...) and `self.monitoring.watch_function("<Name>", fn.function)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_cdk import CfnOutput, Duration, Stack
+from constructs import Construct
+from memo import tables
+
+from infra.conversation_store import ConversationStore
+from infra.ingress import WebhookIngress
+from infra.lambdas import FunctionDefaults, MemoFunction, SharedLayers
+from infra.monitoring import Monitoring
+from infra.secrets import AppSecrets
+from infra.settings import StackSettings
+from infra.turn_queue import TurnQueue
+
+WEBHOOK_TIMEOUT = Duration.seconds(60)
+
+# What Powertools' DynamoDB idempotency persistence layer calls, and nothing more.
+IDEMPOTENCY_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
+
+
+class MemoStack(Stack):
+    """Memo's deployed backend. Settings come from CDK context unless passed in."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        settings: StackSettings | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault(
+            "description", "Memo: WhatsApp assistant backend with a human-in-the-loop control plane"
+        )
+        super().__init__(scope, construct_id, **kwargs)
+        self.settings = settings or StackSettings.from_context(self.node)
+
+        self.store = ConversationStore(self, "ConversationStore")
+        self.turn_queue = TurnQueue(self, "TurnQueue", consumer_timeout=WEBHOOK_TIMEOUT)
+        self.secrets = AppSecrets(self, "Secrets")
+        self.monitoring = Monitoring(self, "Monitoring", alarm_email=self.settings.alarm_email)
+        self.layers = SharedLayers(self, "Layers")
+        self.function_defaults = FunctionDefaults(
+            layers=self.layers.layers,
+            log_retention=self.settings.log_retention,
+            log_level=self.settings.log_level,
+        )
+
+        self.webhook = self._webhook_function()
+        self.ingress = WebhookIngress(
+            self,
+            "Ingress",
+            handler=self.webhook.function,
+            log_retention=self.settings.log_retention,
+            throttle_rate_limit=self.settings.api_throttle_rate_limit,
+            throttle_burst_limit=self.settings.api_throttle_burst_limit,
+        )
+        self.monitoring.watch_dead_letter_queue("TurnDeadLetterQueue", self.turn_queue.dead_letter_queue)
+
+        CfnOutput(self, "WebhookUrl", value=self.ingress.webhook_url, description="Callback URL for Meta")
+        CfnOutput(self, "WhatsAppSecretArn", value=self.secrets.whatsapp.secret_arn)
+        CfnOutput(self, "OpenAISecretArn", value=self.secrets.openai.secret_arn)
+        CfnOutput(self, "TurnQueueUrl", value=self.turn_queue.queue.queue_url)
+        CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn)
+
+    def _webhook_function(self) -> MemoFunction:
+        """Ingress path (HTTP API) and turn path (SQS FIFO) of one WhatsApp message."""
+        settings = self.settings
+        webhook = MemoFunction(
+            self,
+            "Webhook",
+            name="webhook",
+            defaults=self.function_defaults,
+            description="Memo WhatsApp webhook: ingress (HTTP API) and turns (SQS FIFO)",
+            memory_size=1024,
+            timeout=WEBHOOK_TIMEOUT,
+            reserved_concurrency=settings.webhook_reserved_concurrency,
+            environment={
+                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY),
+                tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
+                "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
+                "MEMO_PLANNER_MODEL": settings.planner_model,
+                "MEMO_INTERPRETER_MODEL": settings.interpreter_model,
+                "HITL_TTL_SECONDS": str(settings.hitl_ttl_seconds),
+                "MEMO_DEFAULT_TIMEZONE": settings.default_timezone,
+            },
+        )
+        function = webhook.function
+        self.store.table(tables.CONVERSATION).grant_read_write_data(function)
+        self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
+        self.turn_queue.grant_send(function)
+        self.turn_queue.add_consumer(
+            function, batch_size=settings.turn_batch_size, max_concurrency=settings.turn_max_concurrency
+        )
+        self.secrets.grant_read(function)
+        self.monitoring.watch_function("Webhook", function)
+        return webhook

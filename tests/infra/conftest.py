@@ -1,0 +1,90 @@
+"""One synthesis of the real app per test session (synth takes seconds), shared by the infra tests.
+
+The app is built by the same `build_app` as `app.py`, with bundling off (no pip, no network, no
+Docker). Synthesis runs the cdk-nag validation plugin; if it fails, the failure is kept for the nag
+test to report and the template written before validation is still inspected by the other tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aws_cdk import App, Validations
+from aws_cdk.assertions import Template
+
+from infra.application import STACK_NAME, build_app
+from infra.stack import MemoStack
+
+# Context that changes every default, used by the variant synthesis.
+OVERRIDES: Mapping[str, Any] = {
+    "bundle": "false",
+    "whatsapp_api_base_url": "https://graph.example.test/v99.0",
+    "planner_model": "planner-x",
+    "interpreter_model": "interpreter-y",
+    "hitl_ttl_seconds": "600",
+    "default_timezone": "Asia/Jerusalem",
+    "log_level": "DEBUG",
+    "log_retention_days": "90",
+    "alarm_email": "ops@example.test",
+    "webhook_reserved_concurrency": "20",
+    "turn_batch_size": "3",
+    "turn_max_concurrency": "5",
+    "api_throttle_rate_limit": "7",
+    "api_throttle_burst_limit": "9",
+}
+
+
+@dataclass
+class Synthesized:
+    app: App
+    stack: MemoStack
+    outdir: Path
+    template: Template
+    template_json: dict[str, Any]
+    synth_error: Exception | None
+
+    def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
+        return {
+            logical_id: resource
+            for logical_id, resource in self.template_json["Resources"].items()
+            if resource["Type"] == resource_type
+        }
+
+    def logical_id(self, construct: Any) -> str:
+        return str(self.stack.resolve(construct.node.default_child.logical_id))
+
+
+def synthesize(outdir: Path, context: Mapping[str, Any] | None = None) -> Synthesized:
+    app, stack = build_app(context={"bundle": "false", **(context or {})}, outdir=str(outdir), environ={})
+    error: Exception | None = None
+    try:
+        app.synth()
+    except RuntimeError as exc:  # ValidationFailed from the cdk-nag plugin; reported by the nag test
+        error = exc
+    template_json = json.loads((outdir / f"{STACK_NAME}.template.json").read_text())
+    return Synthesized(app, stack, outdir, Template.from_json(template_json), template_json, error)
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
+    return synthesize(tmp_path_factory.mktemp("cdk.out"))
+
+
+@pytest.fixture(scope="session")
+def variant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+    """The app with every context setting overridden and every nag acknowledgment switched off.
+
+    Used to check that settings reach the template, and that each acknowledgment in the code is
+    still needed (its finding shows up without it).
+    """
+    patcher = pytest.MonkeyPatch()
+    patcher.setattr(Validations, "acknowledge", lambda self, *rules: None)
+    try:
+        yield synthesize(tmp_path_factory.mktemp("cdk.out.variant"), OVERRIDES)
+    finally:
+        patcher.undo()

@@ -1,0 +1,540 @@
+"""The synthesized Memo stack: what ops deploy, checked resource by resource."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from aws_cdk.assertions import Match
+from cdk_nag import AwsSolutionsChecks
+from memo import tables
+from memo.config import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
+
+from infra.conversation_store import ConversationStore
+
+from .conftest import OVERRIDES, Synthesized
+
+WEBHOOK_ENV = {
+    "CONVERSATION_TABLE_NAME",
+    "IDEMPOTENCY_TABLE_NAME",
+    "TURN_QUEUE_URL",
+    "WHATSAPP_SECRET_ID",
+    "OPENAI_SECRET_ID",
+    "WHATSAPP_API_BASE_URL",
+    "MEMO_PLANNER_MODEL",
+    "MEMO_INTERPRETER_MODEL",
+    "HITL_TTL_SECONDS",
+    "MEMO_DEFAULT_TIMEZONE",
+    "POWERTOOLS_SERVICE_NAME",
+    "POWERTOOLS_METRICS_NAMESPACE",
+    "LOG_LEVEL",
+}
+CONVERSATION_TABLE_ACTIONS = {
+    "dynamodb:BatchGetItem",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:ConditionCheckItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:DescribeTable",
+    "dynamodb:GetItem",
+    "dynamodb:GetRecords",
+    "dynamodb:GetShardIterator",
+    "dynamodb:PutItem",
+    "dynamodb:Query",
+    "dynamodb:Scan",
+    "dynamodb:UpdateItem",
+}
+IDEMPOTENCY_TABLE_ACTIONS = {
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+}
+QUEUE_ACTIONS = {
+    "sqs:SendMessage",
+    "sqs:ReceiveMessage",
+    "sqs:DeleteMessage",
+    "sqs:ChangeMessageVisibility",
+    "sqs:GetQueueAttributes",
+    "sqs:GetQueueUrl",
+}
+SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
+LOG_ACTIONS = {"logs:CreateLogStream", "logs:PutLogEvents"}
+XRAY_ACTIONS = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _ref(logical_id: str) -> dict[str, str]:
+    return {"Ref": logical_id}
+
+
+def _arn(logical_id: str) -> dict[str, list[str]]:
+    return {"Fn::GetAtt": [logical_id, "Arn"]}
+
+
+def _only(resources: dict[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    assert len(resources) == 1, sorted(resources)
+    return next(iter(resources.items()))
+
+
+def _role_statements(synth: Synthesized, role_logical_id: str) -> list[dict[str, Any]]:
+    statements = []
+    for policy in synth.resources("AWS::IAM::Policy").values():
+        if _ref(role_logical_id) in policy["Properties"]["Roles"]:
+            statements.extend(policy["Properties"]["PolicyDocument"]["Statement"])
+    return statements
+
+
+def _actions_by_resource(statements: list[dict[str, Any]]) -> dict[str, set[str]]:
+    by_resource: dict[str, set[str]] = {}
+    for statement in statements:
+        assert statement["Effect"] == "Allow"
+        for resource in _as_list(statement["Resource"]):
+            key = json.dumps(resource, sort_keys=True)
+            by_resource.setdefault(key, set()).update(_as_list(statement["Action"]))
+    return by_resource
+
+
+# --- cdk-nag ---------------------------------------------------------------------------------------
+
+
+def test_synth_passes_cdk_nag_with_no_unacknowledged_findings(synthesized: Synthesized) -> None:
+    report = AwsSolutionsChecks().validate_scope(synthesized.stack)
+    findings = [
+        f"{violation.rule_name}: {[r.construct_path for r in violation.violating_resources]}"
+        for violation in report.violations
+    ]
+    assert findings == []
+    assert synthesized.synth_error is None, str(synthesized.synth_error)
+    validation_report = json.loads((synthesized.outdir / "validation-report.json").read_text())
+    assert [r for r in validation_report["pluginReports"] if r.get("violations")] == []
+
+
+def test_nag_plugin_is_registered_and_fails_synth_on_a_finding(variant: Synthesized) -> None:
+    # The variant has its acknowledgments switched off: the same plugin must now stop the synthesis.
+    assert variant.synth_error is not None
+    assert "ValidationFailed" in str(variant.synth_error)
+    assert "AwsSolutions-SMG4" in str(variant.synth_error)
+    validation_report = json.loads((variant.outdir / "validation-report.json").read_text())
+    assert any(
+        r["pluginName"] == "AwsSolutions" and r["violations"] for r in validation_report["pluginReports"]
+    )
+
+
+def _acknowledgments(synth: Synthesized) -> dict[tuple[str, str], str]:
+    metadata = json.loads((synth.outdir / f"{synth.stack.stack_name}.metadata.json").read_text())
+    found: dict[tuple[str, str], str] = {}
+    for path, entries in metadata.items():
+        for entry in entries:
+            if entry["type"] == "aws:cdk:acknowledged-rules":
+                for rule, reason in entry["data"].items():
+                    found[(path, rule.removeprefix("Annotation::"))] = reason
+    return found
+
+
+def test_every_acknowledgment_names_its_resource_and_gives_a_reason(synthesized: Synthesized) -> None:
+    acknowledgments = _acknowledgments(synthesized)
+    assert acknowledgments, "expected the documented acknowledgments"
+    for (path, rule), reason in acknowledgments.items():
+        assert path != f"/{synthesized.stack.stack_name}", f"{rule} is acknowledged for the whole stack"
+        assert rule.startswith("AwsSolutions-"), rule
+        assert len(reason) >= 40, f"{path} {rule}: reason too short: {reason!r}"
+
+
+def test_every_acknowledgment_is_still_needed(synthesized: Synthesized, variant: Synthesized) -> None:
+    """Without acknowledgments, exactly the acknowledged (resource, rule) pairs are reported."""
+    report = AwsSolutionsChecks().validate_scope(variant.stack)
+    reported = {
+        (rule_path, violation.rule_name)
+        for violation in report.violations
+        for rule_path in (r.construct_path for r in violation.violating_resources)
+    }
+    for path, rule in _acknowledgments(synthesized):
+        assert any(rp == rule and vp.startswith(path.lstrip("/")) for vp, rp in reported), (
+            f"acknowledgment {rule} on {path} is not needed any more"
+        )
+    acknowledged_rules = {rule for _, rule in _acknowledgments(synthesized)}
+    assert {rule for _, rule in reported} == acknowledged_rules
+
+
+# --- HTTP API ----------------------------------------------------------------------------------------
+
+
+def test_http_api_routes_get_and_post_webhook_to_the_webhook_function(synthesized: Synthesized) -> None:
+    function_id = synthesized.logical_id(synthesized.stack.webhook.function)
+    synthesized.template.resource_count_is("AWS::ApiGatewayV2::Api", 1)
+    synthesized.template.has_resource_properties("AWS::ApiGatewayV2::Api", {"ProtocolType": "HTTP"})
+    integration_id, integration = _only(synthesized.resources("AWS::ApiGatewayV2::Integration"))
+    assert integration["Properties"]["IntegrationType"] == "AWS_PROXY"
+    assert integration["Properties"]["PayloadFormatVersion"] == "2.0"
+    assert integration["Properties"]["IntegrationUri"] == _arn(function_id)
+
+    routes = {
+        r["Properties"]["RouteKey"]: r["Properties"]
+        for r in synthesized.resources("AWS::ApiGatewayV2::Route").values()
+    }
+    assert set(routes) == {"GET /webhook", "POST /webhook"}
+    for route in routes.values():
+        assert route["Target"] == {"Fn::Join": ["", ["integrations/", _ref(integration_id)]]}
+
+    permissions = synthesized.resources("AWS::Lambda::Permission").values()
+    assert {p["Properties"]["Principal"] for p in permissions} == {"apigateway.amazonaws.com"}
+    assert all(p["Properties"]["FunctionName"] == _arn(function_id) for p in permissions)
+
+
+def test_http_api_stage_logs_access_as_json_and_throttles(synthesized: Synthesized) -> None:
+    _, stage = _only(synthesized.resources("AWS::ApiGatewayV2::Stage"))
+    props = stage["Properties"]
+    assert props["StageName"] == "$default"
+    assert props["AutoDeploy"] is True
+    log_format = json.loads(props["AccessLogSettings"]["Format"])
+    assert log_format["requestId"] == "$context.requestId"
+    assert log_format["routeKey"] == "$context.routeKey"
+    assert not any("querystring" in v.lower() for v in log_format.values()), (
+        "hub.verify_token would be logged"
+    )
+    log_group_id = props["AccessLogSettings"]["DestinationArn"]["Fn::GetAtt"][0]
+    assert synthesized.template_json["Resources"][log_group_id]["Properties"]["RetentionInDays"] == 30
+    assert props["DefaultRouteSettings"] == {"ThrottlingBurstLimit": 100, "ThrottlingRateLimit": 50}
+
+
+def test_webhook_url_output_points_at_the_webhook_route(synthesized: Synthesized) -> None:
+    api_id = synthesized.logical_id(synthesized.stack.ingress.api)
+    output = synthesized.template_json["Outputs"]["WebhookUrl"]["Value"]
+    assert output == {
+        "Fn::Join": [
+            "",
+            [
+                "https://",
+                _ref(api_id),
+                ".execute-api.",
+                _ref("AWS::Region"),
+                ".",
+                _ref("AWS::URLSuffix"),
+                "/webhook",
+            ],
+        ]
+    }
+
+
+# --- Lambda ------------------------------------------------------------------------------------------
+
+
+def test_webhook_function_runtime_architecture_tracing_and_logging(synthesized: Synthesized) -> None:
+    function_id = synthesized.logical_id(synthesized.stack.webhook.function)
+    props = synthesized.template_json["Resources"][function_id]["Properties"]
+    assert props["Runtime"] in {"python3.12", "python3.13"}
+    assert props["Architectures"] == ["arm64"]
+    assert props["TracingConfig"] == {"Mode": "Active"}
+    assert props["Handler"] == "handler.handler"
+    assert props["LoggingConfig"]["LogFormat"] == "JSON"
+    assert props["LoggingConfig"]["ApplicationLogLevel"] == "INFO"
+    log_group_id = props["LoggingConfig"]["LogGroup"]["Ref"]
+    assert synthesized.template_json["Resources"][log_group_id]["Properties"]["RetentionInDays"] == 30
+    assert "ReservedConcurrentExecutions" not in props  # a new account has no concurrency to reserve
+    # The turn path's visibility timeout is six times the function timeout (SQS's recommendation).
+    _, queue = _queue_and_dead_letter_queue(synthesized)[0]
+    assert queue["Properties"]["VisibilityTimeout"] == 6 * props["Timeout"]
+
+
+def test_webhook_function_uses_the_code_layer_and_the_dependencies_layer(synthesized: Synthesized) -> None:
+    function_id = synthesized.logical_id(synthesized.stack.webhook.function)
+    layers = synthesized.template_json["Resources"][function_id]["Properties"]["Layers"]
+    layer_ids = {
+        synthesized.logical_id(synthesized.stack.layers.code),
+        synthesized.logical_id(synthesized.stack.layers.dependencies),
+    }
+    assert {layer["Ref"] for layer in layers} == layer_ids
+    for layer_id in layer_ids:
+        layer = synthesized.template_json["Resources"][layer_id]["Properties"]
+        assert layer["CompatibleRuntimes"] == ["python3.13"]
+        assert layer["CompatibleArchitectures"] == ["arm64"]
+
+
+def test_webhook_environment(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    function_id = synthesized.logical_id(stack.webhook.function)
+    env = synthesized.template_json["Resources"][function_id]["Properties"]["Environment"]["Variables"]
+    assert set(env) == WEBHOOK_ENV
+    assert env["CONVERSATION_TABLE_NAME"] == _ref(
+        synthesized.logical_id(stack.store.table(tables.CONVERSATION))
+    )
+    assert env["IDEMPOTENCY_TABLE_NAME"] == _ref(
+        synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY))
+    )
+    assert env["TURN_QUEUE_URL"] == _ref(synthesized.logical_id(stack.turn_queue.queue))
+    assert env["WHATSAPP_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.whatsapp))
+    assert env["OPENAI_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.openai))
+    assert env["WHATSAPP_API_BASE_URL"] == "https://graph.facebook.com/v21.0"
+    assert env["HITL_TTL_SECONDS"] == "300"
+    assert env["MEMO_DEFAULT_TIMEZONE"] == "UTC"
+    assert env["POWERTOOLS_SERVICE_NAME"] == "memo-webhook"
+    assert env["POWERTOOLS_METRICS_NAMESPACE"] == "Memo"
+
+
+def test_webhook_environment_names_are_read_by_the_webhook_settings() -> None:
+    """Every configuration name the stack sets is one `memo.config` reads (no silent typos)."""
+    known = {
+        field.alias
+        for model in (WebhookSettings, AwsSettings, WhatsAppSettings, LlmSettings)
+        for field in model.model_fields.values()
+        if field.alias
+    }
+    powertools = {"POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL"}
+    assert WEBHOOK_ENV - powertools <= known
+
+
+def test_context_settings_reach_the_template(variant: Synthesized) -> None:
+    function_id = variant.logical_id(variant.stack.webhook.function)
+    props = variant.template_json["Resources"][function_id]["Properties"]
+    env = props["Environment"]["Variables"]
+    assert env["WHATSAPP_API_BASE_URL"] == OVERRIDES["whatsapp_api_base_url"]
+    assert env["MEMO_PLANNER_MODEL"] == "planner-x"
+    assert env["MEMO_INTERPRETER_MODEL"] == "interpreter-y"
+    assert env["HITL_TTL_SECONDS"] == "600"
+    assert env["MEMO_DEFAULT_TIMEZONE"] == "Asia/Jerusalem"
+    assert env["LOG_LEVEL"] == "DEBUG"
+    assert props["LoggingConfig"]["ApplicationLogLevel"] == "DEBUG"
+    assert props["ReservedConcurrentExecutions"] == 20
+    for log_group in variant.resources("AWS::Logs::LogGroup").values():
+        assert log_group["Properties"]["RetentionInDays"] == 90
+    _, mapping = _only(variant.resources("AWS::Lambda::EventSourceMapping"))
+    assert mapping["Properties"]["BatchSize"] == 3
+    assert mapping["Properties"]["ScalingConfig"] == {"MaximumConcurrency": 5}
+    _, stage = _only(variant.resources("AWS::ApiGatewayV2::Stage"))
+    assert stage["Properties"]["DefaultRouteSettings"] == {
+        "ThrottlingBurstLimit": 9,
+        "ThrottlingRateLimit": 7,
+    }
+    variant.template.has_resource_properties(
+        "AWS::SNS::Subscription", {"Protocol": "email", "Endpoint": "ops@example.test"}
+    )
+
+
+# --- IAM ---------------------------------------------------------------------------------------------
+
+
+def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    role_id = synthesized.logical_id(stack.webhook.role)
+    role = synthesized.template_json["Resources"][role_id]["Properties"]
+    assert "ManagedPolicyArns" not in role
+    assert role["AssumeRolePolicyDocument"]["Statement"][0]["Principal"] == {
+        "Service": "lambda.amazonaws.com"
+    }
+
+    by_resource = _actions_by_resource(_role_statements(synthesized, role_id))
+    key = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731
+    expected = {
+        key(_arn(synthesized.logical_id(stack.webhook.log_group))): LOG_ACTIONS,
+        key("*"): XRAY_ACTIONS,
+        key(_arn(synthesized.logical_id(stack.store.table(tables.CONVERSATION)))): CONVERSATION_TABLE_ACTIONS,
+        key(_arn(synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY)))): IDEMPOTENCY_TABLE_ACTIONS,
+        key(_arn(synthesized.logical_id(stack.turn_queue.queue))): QUEUE_ACTIONS,
+        key(_ref(synthesized.logical_id(stack.secrets.whatsapp))): SECRET_ACTIONS,
+        key(_ref(synthesized.logical_id(stack.secrets.openai))): SECRET_ACTIONS,
+    }
+    assert by_resource == expected
+
+
+def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesized) -> None:
+    for policy_id, policy in synthesized.resources("AWS::IAM::Policy").items():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            for action in _as_list(statement["Action"]):
+                assert "*" not in action, f"{policy_id}: {action}"
+            if "*" in _as_list(statement["Resource"]):
+                assert set(_as_list(statement["Action"])) <= XRAY_ACTIONS, f"{policy_id}: {statement}"
+    for role_id, role in synthesized.resources("AWS::IAM::Role").items():
+        assert "ManagedPolicyArns" not in role["Properties"], role_id
+
+
+def test_webhook_role_cannot_touch_tables_it_does_not_use(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    role_id = synthesized.logical_id(stack.webhook.role)
+    granted = json.dumps(_role_statements(synthesized, role_id))
+    for spec in tables.ALL_TABLES:
+        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY):
+            assert synthesized.logical_id(stack.store.table(spec)) not in granted, spec.logical_id
+
+
+# --- DynamoDB ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", tables.ALL_TABLES, ids=lambda spec: spec.logical_id)
+def test_every_table_spec_is_deployed_as_specified(synthesized: Synthesized, spec: tables.TableSpec) -> None:
+    table_id = synthesized.logical_id(synthesized.stack.store.table(spec))
+    resource = synthesized.template_json["Resources"][table_id]
+    assert resource["Type"] == "AWS::DynamoDB::GlobalTable"
+    assert resource["DeletionPolicy"] == "Retain"
+    assert resource["UpdateReplacePolicy"] == "Retain"
+    props = resource["Properties"]
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    assert props["SSESpecification"]["SSEEnabled"] is True
+    assert [r["PointInTimeRecoverySpecification"] for r in props["Replicas"]] == [
+        {"PointInTimeRecoveryEnabled": True}
+    ]
+    if spec.ttl_attribute:
+        assert props["TimeToLiveSpecification"] == {"AttributeName": spec.ttl_attribute, "Enabled": True}
+    else:
+        assert "TimeToLiveSpecification" not in props
+    # Keys and indexes exactly as the local stack creates them from the same spec.
+    local = spec.create_table_kwargs()
+    assert props["KeySchema"] == local["KeySchema"]
+    assert (
+        sorted(props["AttributeDefinitions"], key=lambda a: a["AttributeName"])
+        == local["AttributeDefinitions"]
+    )
+    assert [(g["IndexName"], g["KeySchema"]) for g in props.get("GlobalSecondaryIndexes", [])] == [
+        (g["IndexName"], g["KeySchema"]) for g in local.get("GlobalSecondaryIndexes", [])
+    ]
+
+
+def test_conversation_store_builds_a_table_for_a_spec_added_later() -> None:
+    from aws_cdk import App, Stack
+    from aws_cdk.assertions import Template
+
+    added = tables.TableSpec(
+        logical_id="LaterTable",
+        env_var="LATER_TABLE_NAME",
+        default_name="later",
+        partition_key="pk",
+        sort_key="sk",
+        ttl_attribute="expiresAt",
+        gsis=(tables.GsiSpec("ByOwner", "owner"), tables.GsiSpec("ByState", "state", "updatedAt")),
+    )
+    stack = Stack(App(), "Later")
+    store = ConversationStore(stack, "Store", specs=(tables.CONVERSATION, added))
+    template = Template.from_stack(stack)
+    template.resource_count_is("AWS::DynamoDB::GlobalTable", 2)
+    template.has_resource_properties(
+        "AWS::DynamoDB::GlobalTable",
+        {
+            "TimeToLiveSpecification": {"AttributeName": "expiresAt", "Enabled": True},
+            "GlobalSecondaryIndexes": [
+                Match.object_like(
+                    {"IndexName": "ByOwner", "KeySchema": [{"AttributeName": "owner", "KeyType": "HASH"}]}
+                ),
+                Match.object_like({"IndexName": "ByState"}),
+            ],
+        },
+    )
+    assert set(store.environment(added)) == {"LATER_TABLE_NAME"}
+
+
+# --- SQS ---------------------------------------------------------------------------------------------
+
+
+def _queue_and_dead_letter_queue(synth: Synthesized) -> list[tuple[str, dict[str, Any]]]:
+    queue = synth.logical_id(synth.stack.turn_queue.queue)
+    dead_letter_queue = synth.logical_id(synth.stack.turn_queue.dead_letter_queue)
+    resources = synth.template_json["Resources"]
+    return [(queue, resources[queue]), (dead_letter_queue, resources[dead_letter_queue])]
+
+
+def test_turn_queue_is_fifo_without_content_dedup_and_redrives_to_a_fifo_dlq(
+    synthesized: Synthesized,
+) -> None:
+    (_, queue), (dlq_id, dlq) = _queue_and_dead_letter_queue(synthesized)
+    for props in (queue["Properties"], dlq["Properties"]):
+        assert props["FifoQueue"] is True
+        assert props["ContentBasedDeduplication"] is False  # the sender supplies the wamid
+        assert props["SqsManagedSseEnabled"] is True
+    assert queue["Properties"]["RedrivePolicy"] == {"deadLetterTargetArn": _arn(dlq_id), "maxReceiveCount": 3}
+    assert dlq["Properties"]["MessageRetentionPeriod"] == 14 * 24 * 3600
+
+
+def test_both_queues_refuse_requests_without_tls(synthesized: Synthesized) -> None:
+    queue_ids = {queue_id for queue_id, _ in _queue_and_dead_letter_queue(synthesized)}
+    protected = set()
+    for policy in synthesized.resources("AWS::SQS::QueuePolicy").values():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            if statement["Effect"] == "Deny" and statement["Condition"] == {
+                "Bool": {"aws:SecureTransport": "false"}
+            }:
+                protected.update(q["Ref"] for q in policy["Properties"]["Queues"])
+    assert protected == queue_ids
+
+
+def test_turn_queue_triggers_the_webhook_function_with_partial_batch_failures(
+    synthesized: Synthesized,
+) -> None:
+    _, mapping = _only(synthesized.resources("AWS::Lambda::EventSourceMapping"))
+    props = mapping["Properties"]
+    assert props["EventSourceArn"] == _arn(synthesized.logical_id(synthesized.stack.turn_queue.queue))
+    assert props["FunctionName"] == _ref(synthesized.logical_id(synthesized.stack.webhook.function))
+    assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert props["BatchSize"] == 1
+    assert props["ScalingConfig"] == {"MaximumConcurrency": 10}
+
+
+# --- Secrets -----------------------------------------------------------------------------------------
+
+
+def test_secrets_hold_no_secret_in_the_template_and_are_retained(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    resources = synthesized.template_json["Resources"]
+    whatsapp = resources[synthesized.logical_id(stack.secrets.whatsapp)]
+    openai = resources[synthesized.logical_id(stack.secrets.openai)]
+    generated = whatsapp["Properties"]["GenerateSecretString"]
+    assert generated["GenerateStringKey"] == "verify_token"
+    assert json.loads(generated["SecretStringTemplate"]) == {"app_secret": "", "access_token": ""}
+    assert json.loads(openai["Properties"]["SecretString"]) == {"api_key": ""}
+    for secret in (whatsapp, openai):
+        assert secret["DeletionPolicy"] == "Retain"
+
+
+# --- Monitoring --------------------------------------------------------------------------------------
+
+
+def _alarms_by_metric(synth: Synthesized) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (a["Properties"]["Namespace"], a["Properties"]["MetricName"]): a["Properties"]
+        for a in synth.resources("AWS::CloudWatch::Alarm").values()
+    }
+
+
+def test_alarms_watch_function_errors_throttles_and_dlq_depth(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    alarms = _alarms_by_metric(synthesized)
+    assert set(alarms) == {
+        ("AWS/Lambda", "Errors"),
+        ("AWS/Lambda", "Throttles"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+    }
+    function_ref = _ref(synthesized.logical_id(stack.webhook.function))
+    for metric in ("Errors", "Throttles"):
+        alarm = alarms[("AWS/Lambda", metric)]
+        assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": function_ref}]
+        assert alarm["Statistic"] == "Sum"
+        assert alarm["Threshold"] == 1
+        assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    dlq_alarm = alarms[("AWS/SQS", "ApproximateNumberOfMessagesVisible")]
+    dlq_id = synthesized.logical_id(stack.turn_queue.dead_letter_queue)
+    assert dlq_alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [dlq_id, "QueueName"]}}]
+    assert dlq_alarm["Threshold"] == 0
+    assert dlq_alarm["ComparisonOperator"] == "GreaterThanThreshold"
+
+
+def test_alarms_notify_an_encrypted_tls_only_topic(synthesized: Synthesized) -> None:
+    topic_id, topic = _only(synthesized.resources("AWS::SNS::Topic"))
+    assert "KmsMasterKeyId" in topic["Properties"]
+    for alarm in synthesized.resources("AWS::CloudWatch::Alarm").values():
+        assert alarm["Properties"]["AlarmActions"] == [_ref(topic_id)]
+        assert alarm["Properties"]["TreatMissingData"] == "notBreaching"
+    _, policy = _only(synthesized.resources("AWS::SNS::TopicPolicy"))
+    statements = policy["Properties"]["PolicyDocument"]["Statement"]
+    assert any(
+        s["Effect"] == "Deny" and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+        for s in statements
+    )
+    assert any(
+        s["Effect"] == "Allow"
+        and s["Principal"] == {"Service": "cloudwatch.amazonaws.com"}
+        and s["Action"] == "sns:Publish"
+        for s in statements
+    )
+    _, key = _only(synthesized.resources("AWS::KMS::Key"))
+    assert key["Properties"]["EnableKeyRotation"] is True
