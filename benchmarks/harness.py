@@ -26,18 +26,18 @@ class ApiCalls:
 
     @contextmanager
     def counting(self) -> Iterator[ApiCalls]:
-        original = BaseClient._make_api_call  # noqa: SLF001 - the one place every call passes
+        original = BaseClient._make_api_call
         calls = self.calls
 
         def counted(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
             calls[f"{client.meta.service_model.service_name}:{operation}"] += 1
             return original(client, operation, params)
 
-        BaseClient._make_api_call = counted  # type: ignore[method-assign]  # noqa: SLF001
+        BaseClient._make_api_call = counted  # type: ignore[method-assign]
         try:
             yield self
         finally:
-            BaseClient._make_api_call = original  # type: ignore[method-assign]  # noqa: SLF001
+            BaseClient._make_api_call = original  # type: ignore[method-assign]
 
     @property
     def total(self) -> int:
@@ -71,7 +71,11 @@ def import_seconds(code: str, repeat: int = 7) -> float:
 
 def modules_after(code: str) -> int:
     out = subprocess.run(  # noqa: S603
-        [sys.executable, "-c", f"import sys; _b = set(sys.modules); {code}; print(len(set(sys.modules) - _b))"],
+        [
+            sys.executable,
+            "-c",
+            f"import sys; _b = set(sys.modules); {code}; print(len(set(sys.modules) - _b))",
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -44,7 +44,12 @@ def _per_message() -> list[Row]:
         assert stack.poller is not None
         user = WhatsAppUser(wa_id="972500000099")
         warm = json.dumps(user.payload(user.text("hi"))).encode()
-        handler(http_api_event("POST", "/webhook", headers={"X-Hub-Signature-256": sign(warm, secret)}, body=warm), LocalLambdaContext())
+        handler(
+            http_api_event(
+                "POST", "/webhook", headers={"X-Hub-Signature-256": sign(warm, secret)}, body=warm
+            ),
+            LocalLambdaContext(),
+        )
         stack.poller.drain()  # warm: first turn pays the lazy imports
 
         ingress_calls, turn_calls = ApiCalls(), ApiCalls()
@@ -52,7 +57,9 @@ def _per_message() -> list[Row]:
         turn_samples: list[float] = []
         for i in range(MESSAGES):
             body = json.dumps(user.payload(user.text(f"thanks {i}"))).encode()
-            event = http_api_event("POST", "/webhook", headers={"X-Hub-Signature-256": sign(body, secret)}, body=body)
+            event = http_api_event(
+                "POST", "/webhook", headers={"X-Hub-Signature-256": sign(body, secret)}, body=body
+            )
             with ingress_calls.counting():
                 ingress_samples += timed(lambda event=event: handler(event, LocalLambdaContext()), 1)
             # The turn: one SQS batch holding this message, handled by the same Lambda handler.
@@ -63,12 +70,18 @@ def _per_message() -> list[Row]:
         ("ingress: wall time per webhook POST (moto)", ms(ingress_samples), "ms"),
         ("ingress: AWS calls per message", f"{ingress_calls.total / MESSAGES:.1f}", "calls"),
         ("small-talk turn: wall time per message (moto, local sink)", ms(turn_samples), "ms"),
-        ("small-talk turn: AWS calls per message (handler)", f"{(turn_calls.total - sqs_receive) / MESSAGES:.1f}", "calls"),
+        (
+            "small-talk turn: AWS calls per message (handler)",
+            f"{(turn_calls.total - sqs_receive) / MESSAGES:.1f}",
+            "calls",
+        ),
         ("small-talk turn: calls by operation", _ops(turn_calls, MESSAGES), ""),
     ]
 
 
 def _ops(calls: ApiCalls, per: int) -> str:
     return ", ".join(
-        f"{name} {count / per:g}" for name, count in sorted(calls.calls.items()) if not name.startswith("sqs:")
+        f"{name} {count / per:g}"
+        for name, count in sorted(calls.calls.items())
+        if not name.startswith("sqs:")
     )

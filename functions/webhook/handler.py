@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from memo.observability import logger, metrics, tracer
 from memo.runtime import WebhookRuntime
 

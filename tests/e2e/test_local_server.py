@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from memo.local.whatsapp_user import WhatsAppUser, post_webhook
 
 REPO = Path(__file__).resolve().parents[2]

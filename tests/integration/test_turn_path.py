@@ -10,12 +10,12 @@ import threading
 
 import boto3
 import pytest
+
 from memo.local.context import LocalLambdaContext
 from memo.local.events import sqs_event
 from memo.local.functions import load_handler
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser, envelope
-
 from tests.support.webhook import post
 
 

@@ -6,9 +6,9 @@ import json
 
 import boto3
 import pytest
+
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser, envelope, status_payload
-
 from tests.support.webhook import error_code, get, post
 
 

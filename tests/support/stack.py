@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
 

@@ -6,6 +6,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+
 from memo.conversation import smalltalk
 from memo.conversation.language import detect_language
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from memo.replies import Choice, Reply
 from memo.whatsapp.outbound import message_bodies, split_text
 

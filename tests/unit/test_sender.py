@@ -6,6 +6,7 @@ import json
 import urllib.error
 
 import pytest
+
 from memo.replies import Reply
 from memo.whatsapp.sender import GraphApiSender, WhatsAppSendError
 
