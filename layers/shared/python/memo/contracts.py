@@ -73,7 +73,7 @@ KNOWN_MISSING_FIELDS: frozenset[str] = frozenset(
     }
 )
 
-PENDING_HITL_VERSION = 1
+PENDING_HITL_VERSION: Literal[1] = 1
 
 
 class _Contract(BaseModel):

@@ -92,14 +92,18 @@ _HE_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:[בל]?-?)(?:(?P<after>מחרתיים)|(?P<tomorrow>מחר)|(?P<today>היום)|(?P<tonight>הערב|הלילה)|"
     r"(?:יום\s+)?(?P<weekday>ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?:\s+(?:הקרוב|הבא))?)(?=\s|$|[,.!?])",
 )
-_HE_WEEKDAY_NEEDS_YOM = re.compile(r"(?:^|\s)[בל]?-?יום\s+(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)|(?:^|\s)[בל]?-?שבת")
+_HE_WEEKDAY_NEEDS_YOM = re.compile(
+    r"(?:^|\s)[בל]?-?יום\s+(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)|(?:^|\s)[בל]?-?שבת"
+)
 _DATE_NAMED = re.compile(
     rf"\b(?:on\s+)?(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS_EN})|"
     rf"(?:{_MONTHS_EN})\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?\b",
     _FLAGS,
 )
 _DATE_NAMED_HE = re.compile(rf"(?:^|(?<=\s))[בל]?-?\d{{1,2}}\s+ב?(?:{_MONTHS_HE})(?:\s+\d{{4}})?")
-_DATE_NUMERIC = re.compile(r"(?:^|(?<=\s))(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])")
+_DATE_NUMERIC = re.compile(
+    r"(?:^|(?<=\s))(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])"
+)
 
 # Times of day.
 _EN_AMPM = re.compile(
@@ -110,13 +114,18 @@ _CLOCK = re.compile(
     r"(?:(?:\b(?:at|by|around|to)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?|בסביבות\s+))?"
     r"(?<![\d/.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d/])"
 )
-_EN_AT_HOUR = re.compile(r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.\d]|\s*(?:minutes?|hours?|days?))", _FLAGS)
+_EN_AT_HOUR = re.compile(
+    r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.\d]|\s*(?:minutes?|hours?|days?))", _FLAGS
+)
 _HE_AT_HOUR = re.compile(
-    r"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-|[בל](?=\d)|בסביבות\s+)(?P<h>\d{1,2})(?![:/.\d])(?!\s+ב?(?:" + _MONTHS_HE + "))"
+    r"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-|[בל](?=\d)|בסביבות\s+)(?P<h>\d{1,2})(?![:/.\d])(?!\s+ב?(?:"
+    + _MONTHS_HE
+    + "))"
 )
 _EN_NOON = re.compile(r"\b(?:at\s+)?(?P<w>noon|midday|midnight)\b", _FLAGS)
 _EN_PART = re.compile(
-    r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening))\b",
+    r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening)|"
+    r"(?P<p4>morning|afternoon|evening|night))\b",
     _FLAGS,
 )
 _HE_PART = re.compile(r"(?:(?<=\s)|^)(?P<p>בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)")
@@ -144,6 +153,7 @@ class ParsedWhen:
     day: date | None = None
     remainder: str = ""
     fragments: tuple[str, ...] = field(default_factory=tuple)
+    explicit_day: bool = False
 
     @property
     def has_time(self) -> bool:
@@ -285,7 +295,11 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
             match = pattern.search(scan.text)
             if not match:
                 continue
-            if match.group("weekday") and pattern is _HE_DAY and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0)):
+            if (
+                match.group("weekday")
+                and pattern is _HE_DAY
+                and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0))
+            ):
                 # A bare "שני"/"שלישי" is also "second"/"third"; only "יום שני" / "בשבת" are days.
                 continue
             today = now_local.date()
@@ -310,9 +324,13 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
     # 3. Parts of the day.
     for pattern in (_EN_PART, _HE_PART):
         match = pattern.search(scan.text)
+        if match and pattern is _EN_PART and match.group("p4") and day is None:
+            match = None  # a bare "morning" only counts after a day ("tomorrow morning")
         if match:
             if pattern is _EN_PART:
-                part = (match.group("p1") or match.group("p2") or match.group("p3")).lower()
+                part = (
+                    match.group("p1") or match.group("p2") or match.group("p3") or match.group("p4")
+                ).lower()
                 if match.group("p3") and day is None:
                     day = now_local.date()
             else:
@@ -324,6 +342,7 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
     hour: int | None = None
     minute = 0
     explicit_ampm = False
+    clock_form = False
     match = _EN_AMPM.search(scan.text)
     if match:
         h = int(match.group("h"))
@@ -343,7 +362,8 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
         match = _CLOCK.search(scan.text)
         if match:
             hour, minute = int(match.group("h")), int(match.group("m"))
-            explicit_ampm = hour == 0 or hour > 12
+            explicit_ampm = hour == 0 or hour > 12 or match.group("h").startswith("0")
+            clock_form = True
             scan.take(match)
     if hour is None:
         for pattern in (_EN_AT_HOUR, _HE_AT_HOUR):
@@ -357,7 +377,7 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
     if hour is not None and not explicit_ampm:
         if part is not None:
             hour = _apply_part(hour, "evening" if part == "tonight" else part)
-        elif 1 <= hour <= 7:
+        elif 1 <= hour <= 7 and not clock_form:
             hour += 12
     if hour is None and part is not None:
         hour = _PART_DEFAULTS[part]
@@ -366,10 +386,10 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
 
     # 5. Compose.
     when: datetime | None = None
+    explicit_day = day is not None or rel_delta is not None
     if rel_delta is not None and rel_has_time:
+        # An offset is an instant; a stray hour next to it ("in 2 hours at 5") is ignored.
         when = now_local + rel_delta
-        if hour is not None:  # "in 2 hours at 5" makes no sense; the offset wins
-            pass
     else:
         if rel_delta is not None:
             day = (now_local + rel_delta).date()
@@ -388,6 +408,7 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
         day=day if when is None else None,
         remainder=remainder,
         fragments=tuple(scan.fragments),
+        explicit_day=explicit_day,
     )
 
 
@@ -405,32 +426,25 @@ def _tidy(text: str) -> str:
     return text
 
 
-def parse_time_answer(text: str, *, now: datetime, timezone: str, language: str, day: date | None) -> datetime | None:
-    """Resolve a short answer ("5pm", "ב-17:00", "tomorrow at 9") to a time, on `day` if given.
+def parse_time_answer(
+    text: str, *, now: datetime, timezone: str, language: str, day: date | None
+) -> datetime | None:
+    """Resolve a short answer ("5pm", "ב-17:00", "17", "tomorrow at 9") to an aware datetime.
 
-    Used when a reminder's time was asked for: a bare time lands on the day already known.
+    Used when a reminder's time was asked for: a bare time lands on `day` (the day already known)
+    unless the answer names its own day.
     """
     parsed = extract_when(text, now=now, timezone=timezone, language=language)
     if parsed.when is None:
-        bare = re.fullmatch(r"\s*(\d{1,2})\s*", text)
+        bare = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
         if not bare or not 0 <= int(bare.group(1)) <= 23:
             return None
-        parsed = extract_when(f"at {bare.group(1)}", now=now, timezone=timezone, language="en")
+        clock = f"{bare.group(1)}:{bare.group(2)}" if bare.group(2) else bare.group(1)
+        parsed = extract_when(f"at {clock}", now=now, timezone=timezone, language="en")
         if parsed.when is None:
             return None
     when = parsed.when
-    if day is not None and not _names_a_day(text, now=now, timezone=timezone, language=language):
-        when = datetime.combine(day, when.astimezone(ZoneInfo(timezone)).timetz())
+    if day is not None and not parsed.explicit_day:
+        local = when.astimezone(ZoneInfo(timezone))
+        when = datetime.combine(day, local.time(), tzinfo=ZoneInfo(timezone))
     return when
-
-
-def _names_a_day(text: str, *, now: datetime, timezone: str, language: str) -> bool:
-    return bool(
-        _EN_DAY.search(text)
-        or (_HE_DAY.search(text) and not re.fullmatch(r".*(?:שני|שלישי|רביעי|חמישי|שישי|ראשון)\s*", text))
-        or _DATE_NAMED.search(text)
-        or _DATE_NAMED_HE.search(text)
-        or _DATE_NUMERIC.search(text)
-        or _EN_REL.search(text)
-        or _HE_REL.search(text)
-    )

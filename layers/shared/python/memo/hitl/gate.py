@@ -1,0 +1,373 @@
+"""The HITL gate, forward path: decide whether a turn must pause, and build the one PendingHITL.
+
+Planner trigger rules, in the seed's priority order (`planner_trigger`):
+1. missingFields has `intent_unclear`   -> intent_unclear       (clarification)
+2. confidence < 0.7                      -> low_confidence_plan  (clarification)
+3. missingFields not empty               -> missing_fields       (clarification)
+4. riskLevel == "high"                   -> high_risk            (approval)
+5. needsApproval                         -> needs_approval       (approval)
+6. otherwise no HITL.
+Entity disambiguation (`check_disambiguation`): unresolved `state.disambiguation` -> disambiguation.
+
+Options are built in code only (`memo.hitl.templates`); an optional `QuestionWriter` (e.g. an LLM)
+may reword the question text of planner HITLs and nothing else; disambiguation never uses it.
+The multi-HITL guard: when a pending question already exists, a new trigger logs
+HITL_DUPLICATE_ATTEMPT and is ignored; the existing question stays.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from memo.contracts import (
+    HITLExpectedInput,
+    HITLKind,
+    HITLPolicySource,
+    HITLReason,
+    HITLReturnTo,
+    HITLSource,
+    Language,
+    PendingHITL,
+    PendingHITLContext,
+    PendingHITLOption,
+    PlannerOutput,
+    PlanStep,
+    TurnState,
+)
+from memo.hitl import templates
+from memo.observability import logger, mask_phone
+
+#: Below this planner confidence the gate asks `low_confidence_plan`.
+CONFIDENCE_THRESHOLD = 0.7
+DEFAULT_TTL_SECONDS = 300
+
+KIND_BY_REASON: dict[HITLReason, HITLKind] = {
+    "intent_unclear": "clarification",
+    "missing_fields": "clarification",
+    "low_confidence_plan": "clarification",
+    "ambiguous_scope": "clarification",
+    "high_risk": "approval",
+    "needs_approval": "approval",
+    "confirmation": "approval",
+    "tool_requires_review": "approval",
+    "policy_violation": "approval",
+    "disambiguation": "disambiguation",
+}
+
+_RISKY_ACTIONS = ("delete_all", "clear", "delete", "remove", "send", "update")
+
+
+@dataclass(frozen=True)
+class QuestionDraft:
+    """What a `QuestionWriter` may reword: only `default_text` becomes the question."""
+
+    kind: HITLKind
+    reason: HITLReason
+    language: Language
+    default_text: str
+    summary: str
+
+
+#: Rewords a question; returns the new text, or None to keep the template. Must not raise.
+QuestionWriter = Callable[[QuestionDraft], str | None]
+
+
+@dataclass(frozen=True)
+class PlannerTrigger:
+    reason: HITLReason
+    kind: HITLKind
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """`state` carries `pendingHITL` when the turn must pause. `pending` is the question to send
+    when `created`; on a duplicate attempt it is the existing question and nothing is sent again."""
+
+    state: TurnState
+    pending: PendingHITL | None
+    created: bool = False
+    duplicate: bool = False
+
+    @property
+    def must_pause(self) -> bool:
+        return self.pending is not None
+
+
+def planner_trigger(output: PlannerOutput) -> PlannerTrigger | None:
+    """The planner HITL trigger, in the seed's priority order, or None to continue."""
+    reason: HITLReason | None = None
+    if "intent_unclear" in output.missing_fields:
+        reason = "intent_unclear"
+    elif output.confidence < CONFIDENCE_THRESHOLD:
+        reason = "low_confidence_plan"
+    elif output.missing_fields:
+        reason = "missing_fields"
+    elif output.risk_level == "high":
+        reason = "high_risk"
+    elif output.needs_approval:
+        reason = "needs_approval"
+    if reason is None:
+        return None
+    return PlannerTrigger(reason=reason, kind=KIND_BY_REASON[reason])
+
+
+def return_to_for(source: HITLSource, reason: HITLReason) -> HITLReturnTo:
+    """returnTo mapping: planner/intent_unclear -> planner replan; other planner and tool-policy
+    reasons -> resolver_router continue; entity_resolution -> entity_resolution apply_selection."""
+    if source == "entity_resolution":
+        return HITLReturnTo(node="entity_resolution", mode="apply_selection")
+    if source == "planner" and reason == "intent_unclear":
+        return HITLReturnTo(node="planner", mode="replan")
+    return HITLReturnTo(node="resolver_router", mode="continue")
+
+
+def policy_source_for(source: HITLSource, reason: HITLReason) -> HITLPolicySource | None:
+    """Who required an approval (audit); None for clarifications and disambiguation."""
+    if KIND_BY_REASON[reason] != "approval":
+        return None
+    if reason in ("tool_requires_review", "policy_violation") or source == "tool_policy":
+        return "tool_policy"
+    return "planner"
+
+
+def origin_step_id_for(output: PlannerOutput | None, reason: HITLReason) -> str:
+    """The triggering step: for approvals the riskiest step, otherwise the first; "planner" if none."""
+    if output is None or not output.plan:
+        return "planner"
+    if KIND_BY_REASON[reason] == "approval":
+        for action in _RISKY_ACTIONS:
+            for step in output.plan:
+                if step.action == action:
+                    return step.id
+    return output.plan[0].id
+
+
+def _expected_input_for(reason: HITLReason) -> HITLExpectedInput:
+    if KIND_BY_REASON[reason] == "approval" or reason == "low_confidence_plan":
+        return "yes_no"
+    return "free_text"
+
+
+def _options_for(reason: HITLReason, language: Language) -> list[PendingHITLOption] | None:
+    if KIND_BY_REASON[reason] == "approval":
+        return templates.approval_options(language)
+    if reason == "low_confidence_plan":
+        return templates.yes_no_options(language)
+    return None
+
+
+def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -> tuple[str, str]:
+    language = state.input.language
+    output = state.planner_output
+    summary = (
+        templates.describe_step(step, language, state.input.timezone)
+        if step is not None
+        else (templates.describe_plan(output, language, state.input.timezone) if output else "")
+    )
+    if reason == "intent_unclear":
+        return templates.intent_unclear_question(language, state.routing_suggestions), summary
+    if reason == "missing_fields":
+        return templates.missing_fields_question(language, output.missing_fields if output else []), summary
+    if reason == "low_confidence_plan":
+        return templates.low_confidence_question(language, summary), summary
+    if reason == "ambiguous_scope":
+        return templates.ambiguous_scope_question(language, summary), summary
+    return templates.approval_question(language, summary, reason), summary
+
+
+def _log_fields(state: TurnState) -> dict[str, str]:
+    return {"traceId": state.trace_id, "threadId": mask_phone(state.thread_id)}
+
+
+def _expire_if_needed(state: TurnState, now: datetime) -> TurnState:
+    """Defence in depth: a pending question past expiresAt never blocks or answers anything."""
+    pending = state.pending_hitl
+    if pending is None or not pending.is_expired(now):
+        return state
+    logger.info(
+        "HITL_EXPIRED",
+        extra={**_log_fields(state), "hitlId": pending.hitl_id, "originStepId": pending.origin_step_id},
+    )
+    return state.model_copy(update={"pending_hitl": None})
+
+
+def _install(state: TurnState, pending: PendingHITL) -> GateResult:
+    existing = state.pending_hitl
+    if existing is not None:
+        logger.warning(
+            "HITL_DUPLICATE_ATTEMPT",
+            extra={**_log_fields(state), "existingHitlId": existing.hitl_id, "newSource": pending.source},
+        )
+        return GateResult(state=state, pending=existing, created=False, duplicate=True)
+    logger.info(
+        "HITL_CREATED",
+        extra={
+            **_log_fields(state),
+            "hitlId": pending.hitl_id,
+            "kind": pending.kind,
+            "reason": pending.reason,
+            "source": pending.source,
+            "returnTo": pending.return_to.model_dump(mode="json"),
+        },
+    )
+    return GateResult(state=state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True)
+
+
+def build_planner_hitl(
+    state: TurnState,
+    reason: HITLReason,
+    *,
+    now: datetime,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    source: HITLSource = "planner",
+    origin_step_id: str | None = None,
+    hitl_id: str | None = None,
+    question_writer: QuestionWriter | None = None,
+) -> PendingHITL:
+    """Build (not install) a planner / tool-policy PendingHITL for `reason`."""
+    if reason == "disambiguation":
+        raise ValueError("disambiguation HITLs are built by build_disambiguation_hitl")
+    output = state.planner_output
+    origin = origin_step_id or origin_step_id_for(output, reason)
+    step = output.step(origin) if output is not None else None
+    question, summary = _question_for(state, reason, step)
+    kind = KIND_BY_REASON[reason]
+    if question_writer is not None:
+        worded = question_writer(
+            QuestionDraft(
+                kind=kind,
+                reason=reason,
+                language=state.input.language,
+                default_text=question,
+                summary=summary,
+            )
+        )
+        if isinstance(worded, str) and 0 < len(worded.strip()) <= 1000:
+            question = worded.strip()
+    context = PendingHITLContext(
+        missing_fields=list(output.missing_fields)
+        if output is not None and reason == "missing_fields"
+        else None,
+        step_fingerprint=step.fingerprint() if step is not None and kind == "approval" else None,
+    )
+    return PendingHITL(
+        hitl_id=hitl_id or str(uuid.uuid4()),
+        kind=kind,
+        source=source,
+        reason=reason,
+        origin_step_id=origin,
+        return_to=return_to_for(source, reason),
+        expected_input=_expected_input_for(reason),
+        question=question,
+        options=_options_for(reason, state.input.language),
+        policy_source=policy_source_for(source, reason),
+        expires_at=now + timedelta(seconds=ttl_seconds),
+        context=context,
+        created_at=now,
+    )
+
+
+def check_planner(
+    state: TurnState,
+    *,
+    now: datetime,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    hitl_id: str | None = None,
+    question_writer: QuestionWriter | None = None,
+) -> GateResult:
+    """After the planner (and the capability check): pause with a planner HITL if a rule fires."""
+    state = _expire_if_needed(state, now)
+    output = state.planner_output
+    if output is None:
+        raise ValueError("check_planner needs state.plannerOutput")
+    trigger = planner_trigger(output)
+    if trigger is None:
+        return GateResult(state=state, pending=state.pending_hitl)
+    pending = build_planner_hitl(
+        state,
+        trigger.reason,
+        now=now,
+        ttl_seconds=ttl_seconds,
+        hitl_id=hitl_id,
+        question_writer=question_writer,
+    )
+    return _install(state, pending)
+
+
+def request_tool_review(
+    state: TurnState,
+    *,
+    step_id: str,
+    reason: Literal["tool_requires_review", "policy_violation", "confirmation"],
+    now: datetime,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    hitl_id: str | None = None,
+) -> GateResult:
+    """A tool policy asks the user to approve one step (policySource tool_policy)."""
+    state = _expire_if_needed(state, now)
+    source: HITLSource = "planner" if reason == "confirmation" else "tool_policy"
+    pending = build_planner_hitl(
+        state,
+        reason,
+        now=now,
+        ttl_seconds=ttl_seconds,
+        source=source,
+        origin_step_id=step_id,
+        hitl_id=hitl_id,
+    )
+    return _install(state, pending)
+
+
+def needs_disambiguation(state: TurnState) -> bool:
+    """Unresolved candidates: a disambiguation whose step has no executor args yet."""
+    disambiguation = state.disambiguation
+    return disambiguation is not None and disambiguation.resolver_step_id not in state.executor_args
+
+
+def build_disambiguation_hitl(
+    state: TurnState, *, now: datetime, ttl_seconds: int = DEFAULT_TTL_SECONDS, hitl_id: str | None = None
+) -> PendingHITL:
+    """A template-only question with one option per candidate (at most 10); no LLM involved."""
+    disambiguation = state.disambiguation
+    if disambiguation is None:
+        raise ValueError("no disambiguation in state")
+    candidates = disambiguation.candidates[: templates.MAX_OPTIONS]
+    options = templates.candidate_options(candidates)
+    multiple = disambiguation.allow_multiple and len(options) > 1
+    return PendingHITL(
+        hitl_id=hitl_id or str(uuid.uuid4()),
+        kind="disambiguation",
+        source="entity_resolution",
+        reason="disambiguation",
+        origin_step_id=disambiguation.resolver_step_id,
+        return_to=return_to_for("entity_resolution", "disambiguation"),
+        expected_input="multi_choice" if multiple else "single_choice",
+        question=templates.disambiguation_question(state.input.language, options, multiple),
+        options=options,
+        policy_source=None,
+        expires_at=now + timedelta(seconds=ttl_seconds),
+        context=PendingHITLContext(
+            resolver_step_id=disambiguation.resolver_step_id,
+            original_args=dict(disambiguation.original_args),
+            candidates=list(candidates),
+            allow_multiple=multiple,
+            disambiguation_kind=disambiguation.disambiguation_kind,
+        ),
+        created_at=now,
+    )
+
+
+def check_disambiguation(
+    state: TurnState, *, now: datetime, ttl_seconds: int = DEFAULT_TTL_SECONDS, hitl_id: str | None = None
+) -> GateResult:
+    """After entity resolution: pause with a disambiguation question if candidates are unresolved."""
+    state = _expire_if_needed(state, now)
+    if not needs_disambiguation(state):
+        return GateResult(state=state, pending=state.pending_hitl)
+    return _install(
+        state, build_disambiguation_hitl(state, now=now, ttl_seconds=ttl_seconds, hitl_id=hitl_id)
+    )

@@ -1,0 +1,510 @@
+"""Resume, layer 3: a pure function from (paused turn, reply) to the next step of the turn.
+
+`resume(state, reply, now=..., interpreter=...)` reads `state.pendingHITL`, runs layer 1
+(`fastpath`) and, for planner HITLs only, layer 2 (`interpreter`), then applies the decision:
+
+| decision                    | state update                                                        | goto            |
+|-----------------------------|---------------------------------------------------------------------|-----------------|
+| continue                    | hitlResults[hitlId] written, pendingHITL cleared                    | returnTo        |
+| continue_with_modifications | + modifications merged into the origin step's constraints/changes, | resolver_router |
+|                             |   that step's resolverResults / executorArgs cleared                |                 |
+| switch_intent               | pendingHITL cleared, input.message = reply, plannerOutput and the   | planner         |
+|                             |   old plan's caches cleared                                         |                 |
+| cancel                      | pendingHITL cleared, hitlResults written; text = cancellation       | response        |
+| re_ask                      | nothing changes (same hitlId); text = nudge + question              | interrupt       |
+
+Plus two control outcomes: `edit_requested` (the user chose Edit on an approval: the same hitlId
+becomes a free_text "what should I change?" question; goto interrupt) and `expired`
+(`expiresAt` passed: HITL_EXPIRED, pendingHITL cleared, goto fresh_turn — process the message as a
+new request with a new traceId). returnTo -> goto: planner/replan -> planner,
+planner/continue and resolver_router/continue -> resolver_router,
+entity_resolution/apply_selection -> entity_resolution.
+
+Entity disambiguation is deterministic only: an option match continues, a cancel word cancels, a
+reply that looks like an answer but fits no option re-asks, anything else is switch_intent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Literal
+
+from memo.contracts import (
+    HITLReply,
+    HITLResultEntry,
+    InterpreterDecision,
+    InterpreterOutput,
+    InterpreterParsed,
+    PendingHITL,
+    PendingHITLContext,
+    PlannerOutput,
+    PlanStep,
+    TurnState,
+)
+from memo.hitl import fastpath, templates
+from memo.hitl.interpreter import (
+    Interpreter,
+    InterpreterInput,
+    RuleInterpreter,
+    normalize_modifications,
+    sanitize_modifications,
+)
+from memo.observability import logger, mask_phone
+from memo.planner.timeparse import extract_when
+
+Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "fresh_turn"]
+OutcomeDecision = InterpreterDecision | Literal["edit_requested", "expired"]
+
+_RAW_LOG_LIMIT = 200
+_UPDATE_ACTIONS = frozenset({"update"})
+
+
+@dataclass(frozen=True)
+class ResumeOutcome:
+    """Where the turn goes next.
+
+    - `state`: the updated TurnState (persist it / hand it on; `pendingHITL` is None unless
+      goto == "interrupt").
+    - `text`: what to send the user now (cancellation, nudge, Edit follow-up), if anything.
+    - `pending`: for goto == "interrupt", the pending question to keep (same hitlId); its
+      options are the buttons to send with `text`.
+    - `selected_ids`: for entity_resolution, the chosen candidates' entity ids, in option order.
+    """
+
+    goto: Goto
+    decision: OutcomeDecision
+    state: TurnState
+    text: str | None = None
+    pending: PendingHITL | None = None
+    selected_ids: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def consumed(self) -> bool:
+        """Whether the pending question was answered (delete it with a conditional write)."""
+        return self.goto != "interrupt"
+
+
+def goto_for(pending: PendingHITL) -> Goto:
+    node, mode = pending.return_to.node, pending.return_to.mode
+    if node == "planner" and mode == "replan":
+        return "planner"
+    if node == "entity_resolution":
+        return "entity_resolution"
+    return "resolver_router"
+
+
+class _Log:
+    def __init__(self, state: TurnState, pending: PendingHITL) -> None:
+        self.base = {
+            "traceId": state.trace_id,
+            "threadId": mask_phone(state.thread_id),
+            "hitlId": pending.hitl_id,
+        }
+
+    def info(self, event: str, **fields: Any) -> None:
+        logger.info(event, extra={**self.base, **fields})
+
+
+def resume(
+    state: TurnState,
+    reply: HITLReply,
+    *,
+    now: datetime,
+    interpreter: Interpreter | None = None,
+) -> ResumeOutcome:
+    """Apply the user's reply to the pending question of `state` (see the module table)."""
+    pending = state.pending_hitl
+    if pending is None:
+        raise ValueError("resume needs state.pendingHITL; with none, use the stale-reply guard")
+    log = _Log(state, pending)
+    raw = reply.text.strip() or (reply.interactive_id or "")
+
+    if pending.is_expired(now):
+        logger.info(
+            "HITL_EXPIRED",
+            extra={**log.base, "originStepId": pending.origin_step_id},
+        )
+        return ResumeOutcome(
+            goto="fresh_turn", decision="expired", state=state.model_copy(update={"pending_hitl": None})
+        )
+
+    if fastpath.is_stale_interactive(pending, reply):
+        return _re_ask(state, pending, raw, log)
+
+    if pending.kind == "disambiguation":
+        return _resume_disambiguation(state, pending, reply, raw, now, log)
+    return _resume_planner(state, pending, reply, raw, now, log, interpreter or RuleInterpreter())
+
+
+# --- disambiguation (deterministic only) ---------------------------------------------------------
+
+
+def _resume_disambiguation(
+    state: TurnState, pending: PendingHITL, reply: HITLReply, raw: str, now: datetime, log: _Log
+) -> ResumeOutcome:
+    found = fastpath.match(pending, reply)
+    if found is not None and found.option_ids:
+        candidates = (pending.context.candidates if pending.context else None) or []
+        by_option = {str(i): c.id for i, c in enumerate(candidates, start=1)}
+        selected = tuple(by_option.get(option_id, option_id) for option_id in found.option_ids)
+        parsed = {**found.parsed, "candidateIds": list(selected)}
+        log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=parsed)
+        outcome = _continue(state, pending, raw, parsed, None, now, log)
+        return ResumeOutcome(
+            goto=outcome.goto, decision="continue", state=outcome.state, selected_ids=selected
+        )
+    if fastpath.is_cancel(raw):
+        log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
+        return _cancel(state, pending, raw, None, now, log)
+    if fastpath.looks_like_hitl_answer(raw):
+        return _re_ask(state, pending, raw, log)
+    return _switch_intent(state, pending, raw, None, now, log)
+
+
+# --- planner HITL -------------------------------------------------------------------------------------
+
+
+def _origin_step(state: TurnState, pending: PendingHITL) -> PlanStep | None:
+    output = state.planner_output
+    return output.step(pending.origin_step_id) if output is not None else None
+
+
+def _resume_planner(
+    state: TurnState,
+    pending: PendingHITL,
+    reply: HITLReply,
+    raw: str,
+    now: datetime,
+    log: _Log,
+    interpreter: Interpreter,
+) -> ResumeOutcome:
+    editing = pending.context is not None and pending.context.awaiting == "edit_details"
+    if fastpath.is_cancel(raw):
+        log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
+        return _cancel(state, pending, raw, None, now, log)
+
+    if not editing:
+        found = fastpath.match(pending, reply)
+        if found is not None:
+            if found.option_ids == (templates.EDIT_ID,):
+                log.info("HITL_FAST_PATH_MATCH", decision="continue_with_modifications", parsed=found.parsed)
+                return _edit_requested(state, pending, log)
+            if found.approved is False:
+                log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed=found.parsed)
+                return _cancel(state, pending, raw, None, now, log)
+            filled = _fill_answer(state, pending, found.answer, now)
+            if filled is not None:
+                log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=found.parsed)
+                return _continue(filled, pending, raw, found.parsed, None, now, log)
+            # A free-text answer that does not fill the missing field goes to the interpreter.
+
+    step = _origin_step(state, pending)
+    interpreted = interpreter.interpret(
+        InterpreterInput(
+            pending=pending,
+            reply=raw,
+            language=state.input.language,
+            timezone=state.input.timezone,
+            now=now,
+            origin_step=step,
+        )
+    )
+    if editing and interpreted.decision in ("re_ask", "continue") and not interpreted.has_modifications:
+        interpreted = _bare_edit(raw, step, state, now) or interpreted
+    log.info(
+        "HITL_INTERPRETER_RESULT",
+        decision=interpreted.decision,
+        hasMods=interpreted.has_modifications,
+    )
+    parsed_value = interpreted.parsed.model_dump(mode="json", exclude_none=True) if interpreted.parsed else {}
+    decision = interpreted.decision
+    if decision == "cancel":
+        return _cancel(state, pending, raw, interpreted, now, log)
+    if decision == "switch_intent":
+        return _switch_intent(state, pending, raw, interpreted, now, log)
+    if decision == "continue_with_modifications":
+        mods = sanitize_modifications(interpreted.parsed.modifications if interpreted.parsed else None)
+        if step is None or not mods:
+            return _re_ask(state, pending, raw, log)
+        return _continue_with_modifications(state, pending, step, raw, mods, interpreted, now, log)
+    if decision == "continue":
+        if editing:
+            # "go ahead" after choosing Edit: the user changed their mind and approves as is.
+            return _continue(state, pending, raw, parsed_value, interpreted, now, log)
+        if interpreted.parsed is not None and interpreted.parsed.approved is False:
+            return _cancel(state, pending, raw, interpreted, now, log)
+        answer = (interpreted.parsed.answer if interpreted.parsed else None) or raw
+        filled = _fill_answer(state, pending, answer if pending.expected_input == "free_text" else None, now)
+        if filled is None:
+            return _re_ask(state, pending, raw, log)
+        return _continue(filled, pending, raw, parsed_value, interpreted, now, log)
+    return _re_ask(state, pending, raw, log)
+
+
+def _bare_edit(raw: str, step: PlanStep | None, state: TurnState, now: datetime) -> InterpreterOutput | None:
+    """After "what should I change?", a bare time/date ("6pm", "מחר ב-9") is the change."""
+    mods = sanitize_modifications(
+        normalize_modifications(
+            {"when": raw}, step=step, now=now, timezone=state.input.timezone, language=state.input.language
+        )
+    )
+    if not mods:
+        return None
+    return InterpreterOutput(
+        decision="continue_with_modifications",
+        parsed=InterpreterParsed(approved=True, answer=raw, modifications=mods),
+    )
+
+
+def _fill_answer(
+    state: TurnState, pending: PendingHITL, answer: str | None, now: datetime
+) -> TurnState | None:
+    """For missing_fields, write the answer into the origin step; None if it does not fill them.
+
+    Other reasons need no filling: the state is returned unchanged.
+    """
+    if pending.reason != "missing_fields" or answer is None:
+        return state
+    step = _origin_step(state, pending)
+    output = state.planner_output
+    if step is None or output is None:
+        return state
+    missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
+    constraints, changes = dict(step.constraints), dict(step.changes)
+    tz, language = state.input.timezone, state.input.language
+    updates_changes = step.action in _UPDATE_ACTIONS
+    bag = changes if updates_changes else constraints
+    needs_time = "reminder_time_required" in missing or "time_unclear" in missing
+    if needs_time:
+        parsed = extract_when(answer, now=now, timezone=tz, language=language)
+        known_day = _known_day(bag)
+        when = parsed.when
+        if when is not None and known_day is not None and not parsed.explicit_day:
+            when = datetime.combine(known_day, when.timetz())
+        if when is None or when <= now:
+            return None
+        bag["when"] = when.isoformat()
+        bag.pop("day", None)
+        if "reminder_title_required" in missing and not constraints.get("title"):
+            title = parsed.remainder.strip()
+            if not title:
+                return None
+            constraints["title"] = title
+    elif "reminder_title_required" in missing:
+        constraints["title"] = answer.strip()
+    elif "target_unclear" in missing or "which_one" in missing:
+        constraints["target"] = answer.strip()
+        constraints.pop("targetRef", None)
+    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
+    return _replace_step(state, output, new_step, clear_missing=True)
+
+
+def _known_day(bag: dict[str, Any]) -> date | None:
+    raw = bag.get("day")
+    if isinstance(raw, str):
+        try:
+            return date.fromisoformat(raw)
+        except ValueError:
+            return None
+    return None
+
+
+def _replace_step(
+    state: TurnState, output: PlannerOutput, step: PlanStep, *, clear_missing: bool
+) -> TurnState:
+    plan = [step if s.id == step.id else s for s in output.plan]
+    missing = [] if clear_missing else list(output.missing_fields)
+    new_output = output.model_copy(update={"plan": plan, "missing_fields": missing})
+    return state.model_copy(update={"planner_output": new_output})
+
+
+def merge_modifications(step: PlanStep, modifications: dict[str, Any]) -> PlanStep:
+    """Merge modifications into the step: keys the step already has keep their bag; new keys go to
+    `changes` for update steps (constraints select the target) and to `constraints` otherwise.
+    A new `when` replaces a date-only `day`."""
+    constraints, changes = dict(step.constraints), dict(step.changes)
+    update_like = step.action in _UPDATE_ACTIONS
+    for key, value in modifications.items():
+        if key in changes:
+            changes[key] = value
+        elif key in constraints and not (update_like and key == "title"):
+            constraints[key] = value
+        elif update_like:
+            changes[key] = value
+        else:
+            constraints[key] = value
+    if "when" in modifications:
+        constraints.pop("day", None)
+        changes.pop("day", None)
+    return step.model_copy(update={"constraints": constraints, "changes": changes})
+
+
+# --- transitions ----------------------------------------------------------------------------------
+
+
+def _entry(
+    pending: PendingHITL, raw: str, parsed: Any, interpreted: InterpreterOutput | None, now: datetime
+) -> HITLResultEntry:
+    return HITLResultEntry(
+        raw=raw, parsed=parsed, at=now, return_to=pending.return_to, interpreted=interpreted
+    )
+
+
+def _with_result(state: TurnState, pending: PendingHITL, entry: HITLResultEntry) -> TurnState:
+    return state.model_copy(
+        update={"pending_hitl": None, "hitl_results": {**state.hitl_results, pending.hitl_id: entry}}
+    )
+
+
+def _continue(
+    state: TurnState,
+    pending: PendingHITL,
+    raw: str,
+    parsed: Any,
+    interpreted: InterpreterOutput | None,
+    now: datetime,
+    log: _Log,
+) -> ResumeOutcome:
+    goto = goto_for(pending)
+    new_state = _with_result(state, pending, _entry(pending, raw, parsed, interpreted, now))
+    log.info(
+        "HITL_RESUME_VALID",
+        parsedResult=parsed,
+        returnTo=pending.return_to.model_dump(mode="json"),
+        goto=goto,
+    )
+    return ResumeOutcome(goto=goto, decision="continue", state=new_state)
+
+
+def _continue_with_modifications(
+    state: TurnState,
+    pending: PendingHITL,
+    step: PlanStep,
+    raw: str,
+    modifications: dict[str, Any],
+    interpreted: InterpreterOutput,
+    now: datetime,
+    log: _Log,
+) -> ResumeOutcome:
+    output = state.planner_output
+    assert output is not None  # a step was found in it
+    merged = merge_modifications(step, modifications)
+    satisfied = _satisfied_fields(merged)
+    plan = [merged if s.id == step.id else s for s in output.plan]
+    new_output = output.model_copy(
+        update={"plan": plan, "missing_fields": [f for f in output.missing_fields if f not in satisfied]}
+    )
+    resolver_results = {k: v for k, v in state.resolver_results.items() if k != step.id}
+    executor_args = {k: v for k, v in state.executor_args.items() if k != step.id}
+    parsed = {"approved": True, "modifications": modifications}
+    entry = _entry(pending, raw, parsed, interpreted, now)
+    new_state = state.model_copy(
+        update={
+            "planner_output": new_output,
+            "resolver_results": resolver_results,
+            "executor_args": executor_args,
+            "pending_hitl": None,
+            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
+        }
+    )
+    log.info("HITL_CONTINUE_WITH_MODIFICATIONS", modifications=modifications, originStepId=step.id)
+    log.info(
+        "HITL_RESUME_VALID",
+        parsedResult=parsed,
+        returnTo=pending.return_to.model_dump(mode="json"),
+        goto="resolver_router",
+    )
+    return ResumeOutcome(goto="resolver_router", decision="continue_with_modifications", state=new_state)
+
+
+def _satisfied_fields(step: PlanStep) -> set[str]:
+    satisfied: set[str] = set()
+    bags = (step.constraints, step.changes)
+    if any("when" in bag for bag in bags):
+        satisfied |= {"reminder_time_required", "time_unclear"}
+    if any(bag.get("title") for bag in bags):
+        satisfied.add("reminder_title_required")
+    return satisfied
+
+
+def _switch_intent(
+    state: TurnState,
+    pending: PendingHITL,
+    raw: str,
+    interpreted: InterpreterOutput | None,
+    now: datetime,
+    log: _Log,
+) -> ResumeOutcome:
+    entry = HITLResultEntry(
+        raw=raw, parsed={"switchIntent": True}, at=now, return_to=None, interpreted=interpreted
+    )
+    new_state = state.model_copy(
+        update={
+            "input": state.input.model_copy(update={"message": raw}),
+            "planner_output": None,
+            "routing_suggestions": [],
+            "resolver_results": {},
+            "executor_args": {},
+            "disambiguation": None,
+            "execution_results": {},
+            "pending_hitl": None,
+            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
+        }
+    )
+    log.info("HITL_SWITCH_INTENT", rawReply=raw[:_RAW_LOG_LIMIT])
+    return ResumeOutcome(goto="planner", decision="switch_intent", state=new_state)
+
+
+def _cancel(
+    state: TurnState,
+    pending: PendingHITL,
+    raw: str,
+    interpreted: InterpreterOutput | None,
+    now: datetime,
+    log: _Log,
+) -> ResumeOutcome:
+    entry = _entry(pending, raw, {"cancelled": True}, interpreted, now)
+    log.info("HITL_CANCELLED")
+    return ResumeOutcome(
+        goto="response",
+        decision="cancel",
+        state=_with_result(state, pending, entry),
+        text=templates.cancelled(state.input.language),
+    )
+
+
+def _re_ask(state: TurnState, pending: PendingHITL, raw: str, log: _Log) -> ResumeOutcome:
+    log.info("HITL_RE_ASK", rawReply=raw[:_RAW_LOG_LIMIT])
+    return ResumeOutcome(
+        goto="interrupt",
+        decision="re_ask",
+        state=state,
+        text=templates.nudge(pending, state.input.language),
+        pending=pending,
+    )
+
+
+def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log) -> ResumeOutcome:
+    language = state.input.language
+    context = (
+        pending.context.model_copy(update={"awaiting": "edit_details"})
+        if pending.context is not None
+        else PendingHITLContext(awaiting="edit_details")
+    )
+    follow_up = pending.model_copy(
+        update={
+            "expected_input": "free_text",
+            "options": None,
+            "question": templates.edit_prompt(language),
+            "context": context,
+        }
+    )
+    log.info("HITL_EDIT_REQUESTED", originStepId=pending.origin_step_id)
+    return ResumeOutcome(
+        goto="interrupt",
+        decision="edit_requested",
+        state=state.model_copy(update={"pending_hitl": follow_up}),
+        text=follow_up.question,
+        pending=follow_up,
+    )

@@ -1,0 +1,377 @@
+"""User-facing HITL texts in English and Hebrew, and the machine-built option sets.
+
+Everything a user reads about a pending question comes from here: the question for each reason,
+the re-ask nudge, the Edit follow-up, expiry, cancellation and the stale-reply answer, and a plain
+description of what a plan step would do (also the truthful "what I would do" reply while the
+executor does not exist yet).
+
+An LLM may word the question text only, through the `QuestionWriter` hook of `memo.hitl.gate`;
+options (ids, labels, count, order) are always built here, in code.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from memo.contracts import (
+    DisambiguationCandidate,
+    HITLReason,
+    Language,
+    PendingHITL,
+    PendingHITLOption,
+    PlannerOutput,
+    PlanStep,
+    RoutingSuggestion,
+)
+
+#: WhatsApp limits: a reply button title is at most 20 characters, a list row title 24, a list
+#: row description 72, and a list message at most 10 rows.
+BUTTON_TITLE_MAX = 20
+ROW_TITLE_MAX = 24
+ROW_DESCRIPTION_MAX = 72
+MAX_OPTIONS = 10
+
+APPROVE_ID = "approve"
+EDIT_ID = "edit"
+REJECT_ID = "reject"
+YES_ID = "yes"
+NO_ID = "no"
+
+_APPROVAL_LABELS: dict[Language, tuple[str, str, str]] = {
+    "en": ("Approve", "Edit", "Reject"),
+    "he": ("אישור", "עריכה", "דחייה"),
+}
+_YES_NO_LABELS: dict[Language, tuple[str, str]] = {"en": ("Yes", "No"), "he": ("כן", "לא")}
+
+_HE_WEEKDAYS = ("יום ב׳", "יום ג׳", "יום ד׳", "יום ה׳", "יום ו׳", "שבת", "יום א׳")
+_EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def approval_options(language: Language) -> list[PendingHITLOption]:
+    """Approve / Edit / Reject, in that order, as WhatsApp reply buttons."""
+    approve, edit, reject = _APPROVAL_LABELS[language]
+    return [
+        PendingHITLOption(id=APPROVE_ID, label=approve),
+        PendingHITLOption(id=EDIT_ID, label=edit),
+        PendingHITLOption(id=REJECT_ID, label=reject),
+    ]
+
+
+def yes_no_options(language: Language) -> list[PendingHITLOption]:
+    yes, no = _YES_NO_LABELS[language]
+    return [PendingHITLOption(id=YES_ID, label=yes), PendingHITLOption(id=NO_ID, label=no)]
+
+
+def candidate_options(candidates: list[DisambiguationCandidate]) -> list[PendingHITLOption]:
+    """One option per candidate (at most 10), id = the candidate's position ("1", "2", ...).
+
+    Positions, not entity ids, go to WhatsApp; `context.candidates` keeps the mapping to entity ids.
+    """
+    options: list[PendingHITLOption] = []
+    for index, candidate in enumerate(candidates[:MAX_OPTIONS], start=1):
+        label = shorten(candidate.label, ROW_TITLE_MAX)
+        detail = candidate.description or (candidate.label if label != candidate.label else None)
+        options.append(
+            PendingHITLOption(
+                id=str(index),
+                label=label,
+                description=shorten(detail, ROW_DESCRIPTION_MAX) if detail else None,
+            )
+        )
+    return options
+
+
+# --- dates -------------------------------------------------------------------------------------
+
+
+def format_when(value: datetime | date | str | None, language: Language, timezone: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            parsed: datetime | date = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
+        except ValueError:
+            return value
+        value = parsed
+    if isinstance(value, datetime):
+        local = value.astimezone(ZoneInfo(timezone)) if value.tzinfo else value
+        day = _format_day(local.date(), language)
+        return f"{day}, {local:%H:%M}" if language == "en" else f"{day} בשעה {local:%H:%M}"
+    return _format_day(value, language)
+
+
+def _format_day(day: date, language: Language) -> str:
+    if language == "he":
+        return f"{_HE_WEEKDAYS[day.weekday()]} {day.day}.{day.month}"
+    return f"{_EN_WEEKDAYS[day.weekday()]} {day.day} {_EN_MONTHS[day.month - 1]}"
+
+
+# --- describing a plan -------------------------------------------------------------------------
+
+
+def _q(text: Any, language: Language) -> str:
+    return f"„{text}”" if language == "he" else f"“{text}”"
+
+
+def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
+    """What the step would do, as a verb phrase ("delete all your reminders")."""
+    c, ch = step.constraints, step.changes
+    he = language == "he"
+    target = c.get("target") or c.get("title") or ""
+    when = format_when(ch.get("when") or c.get("when") or ch.get("day") or c.get("day"), language, timezone)
+    key = (step.capability, step.action)
+    if key == ("reminders", "create"):
+        title = _q(c.get("title", ""), language)
+        if he:
+            return f"לקבוע תזכורת {title}" + (f" ל{when}" if when else "")
+        return f"set a reminder {title}" + (f" for {when}" if when else "")
+    if key == ("reminders", "list"):
+        return "להציג את התזכורות שלך" if he else "show your reminders"
+    if key == ("reminders", "update"):
+        parts_en, parts_he = [], []
+        if "title" in ch:
+            parts_en.append(f"rename it to {_q(ch['title'], language)}")
+            parts_he.append(f"לשנות את השם ל{_q(ch['title'], language)}")
+        if when:
+            parts_en.append(f"move it to {when}")
+            parts_he.append(f"להזיז אותה ל{when}")
+        if he:
+            return f"לעדכן את התזכורת {_q(target, language)}" + (
+                ": " + " ו".join(parts_he) if parts_he else ""
+            )
+        return f"update the reminder {_q(target, language)}" + (
+            ": " + " and ".join(parts_en) if parts_en else ""
+        )
+    if key == ("reminders", "delete"):
+        return (
+            f"למחוק את התזכורת {_q(target, language)}"
+            if he
+            else f"delete the reminder {_q(target, language)}"
+        )
+    if key == ("reminders", "delete_all"):
+        return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
+    if key == ("notes", "save"):
+        text = _q(shorten(str(ch.get("text", "")), 60), language)
+        return f"לשמור את הפתק {text}" if he else f"save the note {text}"
+    if key == ("notes", "search"):
+        query = c.get("query") or ""
+        if he:
+            return f"לחפש בפתקים שלך {_q(query, language)}" if query else "להציג את הפתקים שלך"
+        return f"search your notes for {_q(query, language)}" if query else "show your notes"
+    if key == ("notes", "update"):
+        new = _q(ch.get("title", ""), language)
+        return (
+            f"לעדכן את הפתק {_q(target, language)} ל{new}"
+            if he
+            else f"change the note {_q(target, language)} to {new}"
+        )
+    if key == ("notes", "delete"):
+        return f"למחוק את הפתק {_q(target, language)}" if he else f"delete the note {_q(target, language)}"
+    if key == ("notes", "delete_all"):
+        return "למחוק את כל הפתקים שלך" if he else "delete all your notes"
+    if step.capability == "lists":
+        name = str(c.get("listName", ""))
+        items = ", ".join(str(i) for i in ch.get("items", []))
+        if step.action == "add":
+            return f"להוסיף {items} לרשימת {name}" if he else f"add {items} to your {name} list"
+        if step.action == "remove":
+            return f"להוריד {items} מרשימת {name}" if he else f"remove {items} from your {name} list"
+        if step.action == "show":
+            return f"להציג את רשימת {name}" if he else f"show your {name} list"
+        if step.action == "clear":
+            return f"לנקות את כל רשימת {name}" if he else f"clear your whole {name} list"
+    if step.capability == "calendar":
+        return "להשתמש ביומן שלך" if he else "use your calendar"
+    if step.capability == "email":
+        return "להשתמש במייל שלך" if he else "use your email"
+    if step.capability == "general":
+        return "לענות לך" if he else "reply to you"
+    return f"{step.capability}: {step.action}"
+
+
+def describe_plan(output: PlannerOutput, language: Language, timezone: str) -> str:
+    steps = [describe_step(step, language, timezone) for step in output.plan]
+    joiner = " ואז " if language == "he" else ", then "
+    return joiner.join(steps)
+
+
+def would_do(output: PlannerOutput, language: Language, timezone: str) -> str:
+    """A truthful reply while execution is not wired: what would be done, nothing claimed done."""
+    plan = describe_plan(output, language, timezone)
+    if language == "he":
+        return f"הייתי {plan} — אבל הביצוע עוד לא מחובר, אז לא שיניתי כלום."
+    return f"I would {plan} — but execution isn't connected yet, so nothing was changed."
+
+
+# --- questions ---------------------------------------------------------------------------------
+
+_MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
+    "reminder_time_required": {
+        "en": "When should I remind you? (e.g. “tomorrow at 17:00”)",
+        "he": "מתי להזכיר לך? (למשל „מחר ב-17:00”)",
+    },
+    "reminder_title_required": {"en": "What should I remind you about?", "he": "על מה להזכיר לך?"},
+    "time_unclear": {"en": "What time do you mean?", "he": "לאיזו שעה התכוונת?"},
+    "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
+    "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
+}
+
+_CAPABILITY_NAMES: dict[Language, dict[str, str]] = {
+    "en": {
+        "reminders": "set a reminder",
+        "notes": "save or find a note",
+        "lists": "update a list",
+        "calendar": "use your calendar",
+        "email": "use your email",
+        "general": "chat",
+    },
+    "he": {
+        "reminders": "לקבוע תזכורת",
+        "notes": "לשמור או למצוא פתק",
+        "lists": "לעדכן רשימה",
+        "calendar": "להשתמש ביומן",
+        "email": "להשתמש במייל",
+        "general": "לדבר",
+    },
+}
+
+
+def intent_unclear_question(language: Language, suggestions: list[RoutingSuggestion]) -> str:
+    names = _CAPABILITY_NAMES[language]
+    seen: list[str] = []
+    for suggestion in sorted(suggestions, key=lambda s: -s.confidence):
+        name = names.get(suggestion.capability)
+        if name and name not in seen:
+            seen.append(name)
+    if language == "he":
+        if seen:
+            return f"לא בטוח שהבנתי — רצית {' או '.join(seen[:2])}? ספר לי במילים אחרות."
+        return "לא בטוח שהבנתי — מה תרצה שאעשה? למשל לקבוע תזכורת, לשמור פתק או להוסיף לרשימה."
+    if seen:
+        return f"I'm not sure I understood — did you want to {' or '.join(seen[:2])}? Tell me in other words."
+    return (
+        "I'm not sure I understood — what would you like me to do? "
+        "For example: set a reminder, save a note or add to a list."
+    )
+
+
+def missing_fields_question(language: Language, missing: list[str]) -> str:
+    if "reminder_title_required" in missing and "reminder_time_required" in missing:
+        if language == "he":
+            return "על מה להזכיר לך, ומתי? (למשל „להתקשר לאמא מחר ב-17:00”)"
+        return "What should I remind you about, and when? (e.g. “call mom tomorrow at 17:00”)"
+    for field in missing:
+        if field in _MISSING_FIELD_QUESTIONS:
+            return _MISSING_FIELD_QUESTIONS[field][language]
+    return "חסר לי פרט — תוכל להשלים?" if language == "he" else "I need one more detail — can you fill it in?"
+
+
+def low_confidence_question(language: Language, summary: str) -> str:
+    if language == "he":
+        return f"רק מוודא — לרצונך {summary}?"
+    return f"Just to check — you want me to {summary}?"
+
+
+def approval_question(language: Language, summary: str, reason: HITLReason) -> str:
+    if language == "he":
+        head = (
+            "הפעולה הזאת דורשת בדיקה"
+            if reason in ("tool_requires_review", "policy_violation")
+            else "רגע לפני"
+        )
+        return f"{head}: אני עומד {summary}. לאשר, לערוך או לדחות?"
+    head = (
+        "This needs a check"
+        if reason in ("tool_requires_review", "policy_violation")
+        else "Before I go ahead"
+    )
+    return f"{head}: I'm about to {summary}. Approve, edit or reject?"
+
+
+def ambiguous_scope_question(language: Language, summary: str) -> str:
+    if language == "he":
+        return f"לא ברור לי על מה בדיוק {summary} — תוכל לפרט?"
+    return f"I'm not sure exactly what to include when I {summary} — can you say more precisely?"
+
+
+def disambiguation_question(
+    language: Language, options: list[PendingHITLOption], allow_multiple: bool
+) -> str:
+    lines = [
+        f"{option.id}. {option.label}" + (f" — {option.description}" if option.description else "")
+        for option in options
+    ]
+    listing = "\n".join(lines)
+    if language == "he":
+        head = (
+            "לאילו מהם התכוונת? אפשר לבחור כמה, למשל „1 3” או „כולם”."
+            if allow_multiple
+            else "לאיזה מהם התכוונת?"
+        )
+        return f"{head}\n{listing}\nאפשר לענות במספר."
+    head = (
+        'Which ones do you mean? You can pick several, e.g. "1 3" or "all".'
+        if allow_multiple
+        else "Which one do you mean?"
+    )
+    return f"{head}\n{listing}\nYou can reply with a number."
+
+
+def edit_prompt(language: Language) -> str:
+    if language == "he":
+        return "מה לשנות? למשל „תשנה את השעה ל-18:00” או „תשנה את השם ל...”."
+    return 'What should I change? For example "change the time to 6pm" or "change the title to ...".'
+
+
+def nudge(pending: PendingHITL, language: Language) -> str:
+    """The re-ask text: a short hint of what answer fits, then the same question."""
+    count = len(pending.options or [])
+    if pending.context is not None and pending.context.awaiting == "edit_details":
+        hint = "לא הבנתי מה לשנות." if language == "he" else "I couldn't tell what to change."
+    elif pending.kind == "approval":
+        hint = (
+            "לא הבנתי — אפשר לענות „אישור”, „עריכה” או „דחייה”."
+            if language == "he"
+            else 'Sorry, I didn\'t catch that — you can answer "approve", "edit" or "reject".'
+        )
+    elif pending.expected_input == "yes_no":
+        hint = (
+            "לא הבנתי — אפשר לענות כן או לא."
+            if language == "he"
+            else "Sorry, I didn't catch that — please answer yes or no."
+        )
+    elif pending.expected_input in ("single_choice", "multi_choice"):
+        hint = (
+            f"לא הבנתי — אפשר לענות במספר בין 1 ל-{count}."
+            if language == "he"
+            else f"Sorry, I didn't catch that — please reply with a number from 1 to {count}."
+        )
+    else:
+        hint = "לא הבנתי את התשובה." if language == "he" else "Sorry, I didn't catch that."
+    return f"{hint}\n{pending.question}"
+
+
+def expired(language: Language) -> str:
+    return (
+        "הבקשה הקודמת פגה — רוצה לנסות שוב?"
+        if language == "he"
+        else "That request expired — want to try again?"
+    )
+
+
+def cancelled(language: Language) -> str:
+    return "בסדר, ביטלתי. לא שיניתי כלום." if language == "he" else "OK, cancelled. Nothing was changed."
+
+
+def stale_reply(language: Language) -> str:
+    if language == "he":
+        return "אני לא מחכה לתשובה כרגע — מה תרצה לעשות?"
+    return "I'm not waiting on a question right now — what would you like to do?"

@@ -1,0 +1,127 @@
+"""The planner port: what a planner gets (`PlannerInput`) and returns (`PlannerResult`).
+
+Two planners implement `Planner`: `RulePlanner` (deterministic, English + Hebrew; the default with
+no OpenAI key and the fallback when the LLM fails) and `OpenAIPlanner`. Build one with
+`memo.planner.build_planner(settings)`.
+
+Plan step conventions (what resolvers can rely on), per capability/action:
+- reminders/create: constraints {title, when (ISO, aware)} or {title, day (ISO date)} when the
+  time is missing (then missingFields has `reminder_time_required`).
+- reminders/list: constraints {} or {day}.
+- reminders/update: constraints {target} (text that selects the reminder) and/or
+  {targetRef: "latest_action"} for "it/that"; changes {when} and/or {title}.
+- reminders/delete: constraints {target} or {targetRef}. reminders/delete_all: constraints {}.
+- notes/save: changes {text}. notes/search: constraints {query} ("" lists all).
+  notes/delete: constraints {target} or {targetRef}. notes/delete_all: constraints {}.
+- lists/add, lists/remove: constraints {listName}, changes {items: [..]}.
+  lists/show: constraints {listName}. lists/clear: constraints {listName}.
+- calendar/*, email/*: constraints {text}: there is no adapter; the capability check refuses them.
+- general/reply: constraints {kind: greeting|thanks|smalltalk|help} (conversation/meta intents).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, field_validator
+
+from memo.contracts import (
+    HITLResultEntry,
+    Language,
+    LatestAction,
+    PlannerOutput,
+    RecentMessage,
+    RoutingSuggestion,
+    TurnState,
+    hitl_result_for_replan,
+)
+
+#: Latest actions shown to a planner: the last three, most recent first.
+LATEST_ACTIONS_LIMIT = 3
+
+
+class PlannerInput(BaseModel):
+    """Everything a planner may look at. `clarification` is the user's answer to an
+    `intent_unclear` question when re-planning; `message` stays the original request."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    message: str
+    recent_messages: tuple[RecentMessage, ...] = ()
+    latest_actions: tuple[LatestAction, ...] = ()
+    now: AwareDatetime
+    timezone: str = "UTC"
+    language: Language = "en"
+    clarification: str | None = None
+
+    @field_validator("timezone")
+    @classmethod
+    def _iana(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown IANA timezone {value!r}") from exc
+        return value
+
+    @field_validator("latest_actions")
+    @classmethod
+    def _last_three(cls, value: tuple[LatestAction, ...]) -> tuple[LatestAction, ...]:
+        return tuple(value[:LATEST_ACTIONS_LIMIT])
+
+    @classmethod
+    def for_turn(
+        cls,
+        state: TurnState,
+        *,
+        now: datetime,
+        recent_messages: tuple[RecentMessage, ...] | list[RecentMessage] = (),
+        latest_actions: tuple[LatestAction, ...] | list[LatestAction] = (),
+    ) -> PlannerInput:
+        """Build the input from the turn state; picks up the re-plan clarification, if any."""
+        replan: HITLResultEntry | None = hitl_result_for_replan(state.hitl_results)
+        return cls(
+            message=state.input.message,
+            recent_messages=tuple(recent_messages),
+            latest_actions=tuple(latest_actions),
+            now=now,
+            timezone=state.input.timezone,
+            language=state.input.language,
+            clarification=replan.raw if replan is not None else None,
+        )
+
+
+@dataclass(frozen=True)
+class PlannerResult:
+    """A plan and the routing hints. `source` says which planner produced it; `fallback_reason`
+    is set when the LLM planner failed and the rule planner answered instead."""
+
+    output: PlannerOutput
+    routing_suggestions: list[RoutingSuggestion] = field(default_factory=list)
+    source: Literal["rules", "llm"] = "rules"
+    fallback_reason: str | None = None
+
+
+class Planner(Protocol):
+    def plan(self, inp: PlannerInput) -> PlannerResult: ...
+
+
+#: Actions that delete one entity / everything of a kind.
+DELETE_ACTIONS = frozenset({"delete"})
+BULK_DELETE_ACTIONS = frozenset({"delete_all", "clear"})
+
+
+def enforce_risk_policy(output: PlannerOutput) -> PlannerOutput:
+    """Deletes are high risk; bulk deletes are high risk and need approval, whatever a planner said."""
+    actions = {step.action for step in output.plan}
+    risk = output.risk_level
+    approval = output.needs_approval
+    if actions & (DELETE_ACTIONS | BULK_DELETE_ACTIONS):
+        risk = "high"
+    if actions & BULK_DELETE_ACTIONS:
+        approval = True
+    if risk == output.risk_level and approval == output.needs_approval:
+        return output
+    return output.model_copy(update={"risk_level": risk, "needs_approval": approval})
