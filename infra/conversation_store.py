@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
+
 from memo.tables import ALL_TABLES, TableSpec
 
 

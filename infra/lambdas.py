@@ -29,6 +29,7 @@ from aws_cdk import (
     DockerImage,
     Duration,
     ILocalBundling,
+    Stack,
     Validations,
 )
 from aws_cdk import aws_iam as iam
@@ -187,6 +188,13 @@ class SharedLayers(Construct):
             compatible_runtimes=[PYTHON_RUNTIME],
             compatible_architectures=[ARCHITECTURE],
         )
+
+        if not Stack.of(self).bundling_required:
+            Validations.of(self.dependencies).add_warning(
+                "memo:DependenciesLayerNotBuilt",
+                "Bundling is off (`-c bundle=false` or `python app.py`): the dependencies layer is a "
+                "placeholder and this cloud assembly must not be deployed.",
+            )
 
     @property
     def layers(self) -> list[lambda_.ILayerVersion]:

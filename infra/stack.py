@@ -16,7 +16,6 @@ from typing import Any
 
 from aws_cdk import CfnOutput, Duration, Stack
 from constructs import Construct
-from memo import tables
 
 from infra.conversation_store import ConversationStore
 from infra.ingress import WebhookIngress
@@ -25,6 +24,7 @@ from infra.monitoring import Monitoring
 from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
+from memo import tables
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
 

@@ -20,7 +20,11 @@ VISIBILITY_TIMEOUT_FACTOR = 6
 
 
 class TurnQueue(Construct):
-    """FIFO queue + FIFO dead-letter queue; SSL enforced, SQS-managed encryption."""
+    """FIFO queue + FIFO dead-letter queue; SSL enforced, SQS-managed encryption.
+
+    A turn that fails `max_receive_count` times moves to the dead-letter queue (and its thread moves
+    on); the default is the local stack's (`memo.local.aws.MAX_RECEIVE_COUNT`).
+    """
 
     def __init__(
         self,
@@ -28,7 +32,7 @@ class TurnQueue(Construct):
         construct_id: str,
         *,
         consumer_timeout: Duration,
-        max_receive_count: int = 3,
+        max_receive_count: int = 5,
     ) -> None:
         super().__init__(scope, construct_id)
         self.max_receive_count = max_receive_count

@@ -47,6 +47,15 @@ def _layers_stack(context: dict[str, Any], outdir: Path, pyproject: Path | None 
     return app
 
 
+def _warnings(app: App) -> list[str]:
+    return [
+        str(entry.data).split("[ack: Annotation::")[-1].rstrip("]")
+        for construct in app.node.find_all()
+        for entry in construct.node.metadata
+        if entry.type == "aws:cdk:warning"
+    ]
+
+
 def test_layer_dependencies_are_the_project_dependencies_minus_what_lambda_provides() -> None:
     with (PROJECT_ROOT / "pyproject.toml").open("rb") as handle:
         declared = tomllib.load(handle)["project"]["dependencies"]
@@ -90,6 +99,7 @@ def test_bundling_builds_the_layer_locally_and_drops_runtime_packages(
     installed = {p.name for s in staged for p in (s / "python").iterdir()}
     assert {"pydantic", "aws_lambda_powertools"} <= installed
     assert not installed & {"botocore", "s3transfer", "botocore-1.35.0.dist-info"}
+    assert _warnings(app) == []  # a built layer is deployable: no "not built" warning
 
 
 def test_failed_local_bundling_raises_a_clear_error_instead_of_using_docker(
@@ -120,8 +130,10 @@ def test_bundling_is_skipped_when_the_bundling_stacks_context_is_empty(
 ) -> None:
     pip = FakePip(returncode=1, stderr="must not run")
     monkeypatch.setattr(lambdas.subprocess, "run", pip)
-    _layers_stack({BUNDLING_STACKS_CONTEXT_KEY: []}, tmp_path / "out").synth()
+    app = _layers_stack({BUNDLING_STACKS_CONTEXT_KEY: []}, tmp_path / "out")
+    app.synth()
     assert pip.commands == []
+    assert _warnings(app) == ["memo:DependenciesLayerNotBuilt"]
 
 
 @pytest.mark.parametrize(
