@@ -55,21 +55,15 @@ class ConversationStore(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self._tables: dict[str, dynamodb.TableV2] = {}
-        self._specs: dict[str, TableSpec] = {}
         for spec in specs:
             if spec.logical_id in self._tables:
                 raise ValueError(f"two table specs share the logical id {spec.logical_id!r}")
             self._tables[spec.logical_id] = build_table(self, spec)
-            self._specs[spec.logical_id] = spec
 
     @property
     def tables(self) -> Mapping[str, dynamodb.TableV2]:
         """Tables by spec logical id."""
         return dict(self._tables)
-
-    @property
-    def specs(self) -> Sequence[TableSpec]:
-        return list(self._specs.values())
 
     def table(self, spec: TableSpec) -> dynamodb.TableV2:
         try:

@@ -286,7 +286,3 @@ class MemoFunction(Construct):
                 "this runtime; moving to a newer one is a deliberate change with its own test run.",
             )
         )
-
-    @property
-    def function_name(self) -> str:
-        return self.function.function_name
