@@ -149,14 +149,9 @@ def normalize_modifications(
         except ValueError:
             pass
     phrase = " ".join(v for v in (day_words, when_text, time_text) if isinstance(v, str))
-    parsed = extract_when(phrase, now=now, timezone=timezone, language=language)
+    parsed = extract_when(phrase, now=now, timezone=timezone, language=language, default_day=base_day)
     if parsed.when is not None:
-        when = parsed.when
-        if base_day is not None and not parsed.explicit_day:
-            when = datetime.combine(
-                base_day, when.astimezone(ZoneInfo(timezone)).time(), tzinfo=ZoneInfo(timezone)
-            )
-        mods["when"] = when.isoformat()
+        mods["when"] = parsed.when.isoformat()
     elif parsed.day is not None:
         if current_when is not None:
             mods["when"] = datetime.combine(
@@ -287,13 +282,15 @@ class RuleInterpreter:
                     parsed=InterpreterParsed(approved=True, answer=text, modifications=mods),
                 )
         context = inp.pending.context
-        if inp.pending.expected_input == "yes_no" and (context is None or context.awaiting != "edit_details"):
-            first = normalize(text).split(" ")[0] if normalize(text) else ""
-            if is_yes(first) and not is_no(text):
+        editing = context is not None and context.awaiting == "edit_details"
+        if inp.pending.expected_input == "yes_no" or editing:
+            words = re.sub(r"^(?:actually|in fact|on second thought|בעצם|האמת)\s+", "", normalize(text))
+            first = words.split(" ")[0] if words else ""
+            if is_yes(words) or (is_yes(first) and not is_no(words)):
                 return InterpreterOutput(
                     decision="continue", parsed=InterpreterParsed(approved=True, answer=text)
                 )
-            if is_no(first) and not is_yes(text):
+            if not editing and (is_no(words) or (is_no(first) and not is_yes(words))):
                 return InterpreterOutput(
                     decision="continue", parsed=InterpreterParsed(approved=False, answer=text)
                 )

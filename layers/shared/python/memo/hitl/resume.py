@@ -51,7 +51,7 @@ from memo.hitl.interpreter import (
     sanitize_modifications,
 )
 from memo.observability import logger, mask_phone
-from memo.planner.timeparse import extract_when
+from memo.planner.timeparse import extract_when, parse_time_answer
 
 Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "fresh_turn"]
 OutcomeDecision = InterpreterDecision | Literal["edit_requested", "expired"]
@@ -277,11 +277,10 @@ def _fill_answer(
     bag = changes if updates_changes else constraints
     needs_time = "reminder_time_required" in missing or "time_unclear" in missing
     if needs_time:
-        parsed = extract_when(answer, now=now, timezone=tz, language=language)
-        known_day = _known_day(bag)
+        parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
         when = parsed.when
-        if when is not None and known_day is not None and not parsed.explicit_day:
-            when = datetime.combine(known_day, when.timetz())
+        if when is None:
+            when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
         if when is None or when <= now:
             return None
         bag["when"] = when.isoformat()

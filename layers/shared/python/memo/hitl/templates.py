@@ -97,7 +97,9 @@ def format_when(value: datetime | date | str | None, language: Language, timezon
         return ""
     if isinstance(value, str):
         try:
-            parsed: datetime | date = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
+            parsed: datetime | date = (
+                datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
+            )
         except ValueError:
             return value
         value = parsed

@@ -259,8 +259,14 @@ def _apply_part(hour: int, part: str | None) -> int:
     return hour
 
 
-def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en") -> ParsedWhen:
-    """Find the date/time in `text`, resolved in `timezone` relative to `now` (aware)."""
+def extract_when(
+    text: str, *, now: datetime, timezone: str, language: str = "en", default_day: date | None = None
+) -> ParsedWhen:
+    """Find the date/time in `text`, resolved in `timezone` relative to `now` (aware).
+
+    `default_day` is the day a bare time belongs to (e.g. the reminder's day already known);
+    without it a bare time is today, or the next occurrence if already past.
+    """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     tz = ZoneInfo(timezone)
@@ -394,9 +400,9 @@ def extract_when(text: str, *, now: datetime, timezone: str, language: str = "en
         if rel_delta is not None:
             day = (now_local + rel_delta).date()
         if hour is not None:
-            base_day = day or now_local.date()
+            base_day = day or default_day or now_local.date()
             when = datetime.combine(base_day, time(hour, minute), tzinfo=tz)
-            if day is None and when <= now_local:
+            if day is None and default_day is None and when <= now_local:
                 if not explicit_ampm and hour < 12 and when + timedelta(hours=12) > now_local:
                     when = when + timedelta(hours=12)
                 else:
@@ -434,17 +440,11 @@ def parse_time_answer(
     Used when a reminder's time was asked for: a bare time lands on `day` (the day already known)
     unless the answer names its own day.
     """
-    parsed = extract_when(text, now=now, timezone=timezone, language=language)
-    if parsed.when is None:
-        bare = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
-        if not bare or not 0 <= int(bare.group(1)) <= 23:
-            return None
-        clock = f"{bare.group(1)}:{bare.group(2)}" if bare.group(2) else bare.group(1)
-        parsed = extract_when(f"at {clock}", now=now, timezone=timezone, language="en")
-        if parsed.when is None:
-            return None
-    when = parsed.when
-    if day is not None and not parsed.explicit_day:
-        local = when.astimezone(ZoneInfo(timezone))
-        when = datetime.combine(day, local.time(), tzinfo=ZoneInfo(timezone))
-    return when
+    parsed = extract_when(text, now=now, timezone=timezone, language=language, default_day=day)
+    if parsed.when is not None:
+        return parsed.when
+    bare = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
+    if not bare or not 0 <= int(bare.group(1)) <= 23:
+        return None
+    clock = f"{bare.group(1)}:{bare.group(2)}" if bare.group(2) else bare.group(1)
+    return extract_when(f"at {clock}", now=now, timezone=timezone, language="en", default_day=day).when
