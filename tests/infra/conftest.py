@@ -8,7 +8,7 @@ test to report and the template written before validation is still inspected by 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,7 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
 
 
 @pytest.fixture(scope="session")
-def variant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+def variant(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
     """The app with every context setting overridden and every nag acknowledgment switched off.
 
     Used to check that settings reach the template, and that each acknowledgment in the code is
@@ -85,6 +85,7 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
     patcher = pytest.MonkeyPatch()
     patcher.setattr(Validations, "acknowledge", lambda self, *rules: None)
     try:
-        yield synthesize(tmp_path_factory.mktemp("cdk.out.variant"), OVERRIDES)
+        # Acknowledgments are recorded while constructs are built, so the patch can end with synth.
+        return synthesize(tmp_path_factory.mktemp("cdk.out.variant"), OVERRIDES)
     finally:
         patcher.undo()
