@@ -53,7 +53,7 @@ def make_state(
     return TurnState(
         trace_id=trace_id,
         thread_id="972501234567",
-        input=TurnInput(message=message, language=language, timezone=TZ),  # type: ignore[arg-type]
+        input=TurnInput(message=message, language=language, timezone=TZ),
         planner_output=output,
     )
 
@@ -67,9 +67,9 @@ def plan(
     intent: str = "operation",
 ) -> PlannerOutput:
     return PlannerOutput(
-        intent_type=intent,  # type: ignore[arg-type]
+        intent_type=intent,
         confidence=confidence,
-        risk_level=risk,  # type: ignore[arg-type]
+        risk_level=risk,
         needs_approval=approval,
         missing_fields=missing or [],
         plan=list(steps),
@@ -85,7 +85,7 @@ def step(
 ) -> PlanStep:
     return PlanStep(
         id=step_id,
-        capability=capability,  # type: ignore[arg-type]
+        capability=capability,
         action=action,
         constraints=constraints or {},
         changes=changes or {},

@@ -24,8 +24,8 @@ def pending(expected: str, n: int = 3, labels: list[str] | None = None, hitl_id:
         source="entity_resolution",
         reason="disambiguation",
         origin_step_id="s1",
-        return_to={"node": "entity_resolution", "mode": "apply_selection"},  # type: ignore[arg-type]
-        expected_input=expected,  # type: ignore[arg-type]
+        return_to={"node": "entity_resolution", "mode": "apply_selection"},
+        expected_input=expected,
         question="Which?",
         options=options if expected != "free_text" else None,
         expires_at=NOW + timedelta(minutes=5),
@@ -40,7 +40,7 @@ def approval() -> PendingHITL:
         source="planner",
         reason="high_risk",
         origin_step_id="s1",
-        return_to={"node": "resolver_router", "mode": "continue"},  # type: ignore[arg-type]
+        return_to={"node": "resolver_router", "mode": "continue"},
         expected_input="yes_no",
         question="Approve?",
         options=[
@@ -235,8 +235,17 @@ def test_word_lists_do_not_overlap() -> None:
 # --- properties ---------------------------------------------------------------------------------
 
 _words = st.sampled_from(
-    sorted(fastpath.YES_WORDS | fastpath.NO_WORDS | fastpath.CANCEL_WORDS)
-    + ["1", "2", "and", ",", "כן", "לא", "!", "?"]
+    [
+        *sorted(fastpath.YES_WORDS | fastpath.NO_WORDS | fastpath.CANCEL_WORDS),
+        "1",
+        "2",
+        "and",
+        ",",
+        "כן",
+        "לא",
+        "!",
+        "?",
+    ]
 )
 _replies = st.one_of(st.text(max_size=30), st.lists(_words, max_size=4).map(" ".join))
 

@@ -18,8 +18,8 @@ from memo.contracts import (
 )
 from memo.hitl import gate
 from memo.hitl.fastpath import interactive_reply_id
-from memo.hitl.interpreter import InterpreterInput
-from memo.hitl.resume import merge_modifications, resume
+from memo.hitl.interpreter import Interpreter, InterpreterInput
+from memo.hitl.resume import ResumeOutcome, merge_modifications, resume
 from memo.planner.base import PlannerInput
 from memo.planner.rules import RulePlanner
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
@@ -59,8 +59,8 @@ def approval_state(language: str = "en") -> TurnState:
     return result.state
 
 
-def say(state: TurnState, text: str, **kwargs: object) -> object:
-    return resume(state, HITLReply(text=text), now=LATER, **kwargs)  # type: ignore[arg-type]
+def say(state: TurnState, text: str, interpreter: Interpreter | None = None) -> ResumeOutcome:
+    return resume(state, HITLReply(text=text), now=LATER, interpreter=interpreter)
 
 
 def test_approve_continues_to_the_resolvers(logs) -> None:
@@ -95,16 +95,16 @@ def test_approve_continues_to_the_resolvers(logs) -> None:
 @pytest.mark.parametrize("text", ["Reject", "no", "לא"])
 def test_reject_cancels(text: str, logs) -> None:
     outcome = say(approval_state(), text)
-    assert outcome.goto == "response" and outcome.decision == "cancel"  # type: ignore[attr-defined]
-    assert outcome.text == "OK, cancelled. Nothing was changed."  # type: ignore[attr-defined]
-    assert outcome.state.pending_hitl is None  # type: ignore[attr-defined]
-    assert outcome.state.hitl_results["h-1"].parsed == {"cancelled": True}  # type: ignore[attr-defined]
+    assert outcome.goto == "response" and outcome.decision == "cancel"
+    assert outcome.text == "OK, cancelled. Nothing was changed."
+    assert outcome.state.pending_hitl is None
+    assert outcome.state.hitl_results["h-1"].parsed == {"cancelled": True}
     assert logs.named("HITL_CANCELLED")[0]["hitlId"] == "h-1"
 
 
 def test_cancel_in_hebrew() -> None:
     outcome = say(approval_state("he"), "ביטול")
-    assert outcome.decision == "cancel" and outcome.text == "בסדר, ביטלתי. לא שיניתי כלום."  # type: ignore[attr-defined]
+    assert outcome.decision == "cancel" and outcome.text == "בסדר, ביטלתי. לא שיניתי כלום."
 
 
 def test_edit_asks_what_to_change_then_continues_with_modifications(logs) -> None:
@@ -125,8 +125,8 @@ def test_edit_asks_what_to_change_then_continues_with_modifications(logs) -> Non
     assert edit.state.pending_hitl == follow_up
 
     done = say(edit.state, "change the time to 6pm")
-    assert done.goto == "resolver_router" and done.decision == "continue_with_modifications"  # type: ignore[attr-defined]
-    new_state = done.state  # type: ignore[attr-defined]
+    assert done.goto == "resolver_router" and done.decision == "continue_with_modifications"
+    new_state = done.state
     s1 = new_state.planner_output.step("s1")
     assert s1.changes == {"when": "2024-05-02T18:00:00+03:00"} and s1.constraints == {"target": "call mom"}
     assert "s1" not in new_state.resolver_results and "s1" not in new_state.executor_args
@@ -141,33 +141,33 @@ def test_edit_asks_what_to_change_then_continues_with_modifications(logs) -> Non
 
 def test_edit_then_a_bare_time_is_the_change() -> None:
     edit = say(approval_state(), "edit")
-    done = say(edit.state, "7pm")  # type: ignore[attr-defined]
-    assert done.decision == "continue_with_modifications"  # type: ignore[attr-defined]
-    assert done.state.planner_output.step("s1").changes["when"] == "2024-05-02T19:00:00+03:00"  # type: ignore[attr-defined]
+    done = say(edit.state, "7pm")
+    assert done.decision == "continue_with_modifications"
+    assert done.state.planner_output.step("s1").changes["when"] == "2024-05-02T19:00:00+03:00"
 
 
 def test_edit_then_go_ahead_approves_as_is() -> None:
     edit = say(approval_state(), "edit")
-    done = say(edit.state, "actually yes go ahead")  # type: ignore[attr-defined]
-    assert done.goto == "resolver_router" and done.decision == "continue"  # type: ignore[attr-defined]
-    assert done.state.planner_output.step("s1").changes["when"] == "2024-05-02T17:00:00+03:00"  # type: ignore[attr-defined]
+    done = say(edit.state, "actually yes go ahead")
+    assert done.goto == "resolver_router" and done.decision == "continue"
+    assert done.state.planner_output.step("s1").changes["when"] == "2024-05-02T17:00:00+03:00"
 
 
 def test_edit_then_gibberish_re_asks_the_edit_question() -> None:
     edit = say(approval_state(), "edit")
-    again = say(edit.state, "hmm")  # type: ignore[attr-defined]
-    assert again.goto == "interrupt" and again.decision == "re_ask"  # type: ignore[attr-defined]
-    assert again.pending.context.awaiting == "edit_details"  # type: ignore[attr-defined]
-    assert "What should I change?" in again.text  # type: ignore[attr-defined]
+    again = say(edit.state, "hmm")
+    assert again.goto == "interrupt" and again.decision == "re_ask"
+    assert again.pending.context.awaiting == "edit_details"
+    assert "What should I change?" in again.text
 
 
 def test_yes_with_changes_in_one_message_english_and_hebrew() -> None:
     en = say(approval_state(), "yes, and change the title to Wedding")
-    assert en.decision == "continue_with_modifications"  # type: ignore[attr-defined]
-    assert en.state.planner_output.step("s1").changes["title"] == "Wedding"  # type: ignore[attr-defined]
+    assert en.decision == "continue_with_modifications"
+    assert en.state.planner_output.step("s1").changes["title"] == "Wedding"
     he = say(approval_state("he"), "כן, ותשנה את השם ל-חתונה")
-    assert he.decision == "continue_with_modifications"  # type: ignore[attr-defined]
-    assert he.state.planner_output.step("s1").changes["title"] == "חתונה"  # type: ignore[attr-defined]
+    assert he.decision == "continue_with_modifications"
+    assert he.state.planner_output.step("s1").changes["title"] == "חתונה"
 
 
 def test_switch_intent_during_an_approval(logs) -> None:
@@ -176,8 +176,8 @@ def test_switch_intent_during_an_approval(logs) -> None:
         [RoutingSuggestion(capability="reminders", confidence=0.9)],
     )
     outcome = say(state, "what's on my shopping list?")
-    assert outcome.goto == "planner" and outcome.decision == "switch_intent"  # type: ignore[attr-defined]
-    new_state = outcome.state  # type: ignore[attr-defined]
+    assert outcome.goto == "planner" and outcome.decision == "switch_intent"
+    new_state = outcome.state
     assert new_state.input.message == "what's on my shopping list?"
     assert new_state.planner_output is None and new_state.routing_suggestions == []
     assert (
@@ -190,13 +190,13 @@ def test_switch_intent_during_an_approval(logs) -> None:
 def test_re_ask_keeps_the_same_question_then_an_answer_continues(logs) -> None:
     state = approval_state()
     first = say(state, "hmm")
-    assert first.goto == "interrupt" and first.decision == "re_ask"  # type: ignore[attr-defined]
-    assert first.state == state and first.pending == state.pending_hitl  # type: ignore[attr-defined]
-    assert first.text.startswith("Sorry, I didn't catch that")  # type: ignore[attr-defined]
-    assert state.pending_hitl.question in first.text  # type: ignore[union-attr, attr-defined]
+    assert first.goto == "interrupt" and first.decision == "re_ask"
+    assert first.state == state and first.pending == state.pending_hitl
+    assert first.text.startswith("Sorry, I didn't catch that")
+    assert state.pending_hitl.question in first.text  # type: ignore[union-attr]
     assert logs.named("HITL_RE_ASK")[0]["rawReply"] == "hmm"
-    second = say(first.state, "ok")  # type: ignore[attr-defined]
-    assert second.decision == "continue" and second.state.hitl_results["h-1"].raw == "ok"  # type: ignore[attr-defined]
+    second = say(first.state, "ok")
+    assert second.decision == "continue" and second.state.hitl_results["h-1"].raw == "ok"
 
 
 def test_llm_interpreter_decision_is_used_when_the_fast_path_misses() -> None:
@@ -204,10 +204,10 @@ def test_llm_interpreter_decision_is_used_when_the_fast_path_misses() -> None:
         InterpreterOutput(decision="continue", parsed=InterpreterParsed(approved=True, answer="do it"))
     )
     outcome = say(approval_state(), "yes please, do it right away", interpreter=spy)
-    assert outcome.decision == "continue" and len(spy.calls) == 1  # type: ignore[attr-defined]
+    assert outcome.decision == "continue" and len(spy.calls) == 1
     call = spy.calls[0]
     assert call.origin_step is not None and call.origin_step.id == "s1" and call.timezone == "Asia/Jerusalem"
-    assert outcome.state.hitl_results["h-1"].interpreted.parsed.answer == "do it"  # type: ignore[attr-defined]
+    assert outcome.state.hitl_results["h-1"].interpreted.parsed.answer == "do it"
 
 
 def test_interpreter_modifications_are_sanitized_before_merging() -> None:
@@ -218,7 +218,7 @@ def test_interpreter_modifications_are_sanitized_before_merging() -> None:
         )
     )
     outcome = say(approval_state(), "sure but call it Gym", interpreter=spy)
-    s1 = outcome.state.planner_output.step("s1")  # type: ignore[attr-defined]
+    s1 = outcome.state.planner_output.step("s1")
     assert (
         s1.changes["title"] == "Gym" and "reminderId" not in s1.changes and "reminderId" not in s1.constraints
     )
@@ -230,7 +230,7 @@ def test_modifications_with_only_ids_re_ask() -> None:
             decision="continue_with_modifications", parsed=InterpreterParsed(modifications={"id": "x"})
         )
     )
-    assert say(approval_state(), "use id x", interpreter=spy).decision == "re_ask"  # type: ignore[attr-defined]
+    assert say(approval_state(), "use id x", interpreter=spy).decision == "re_ask"
 
 
 def test_expired_question_is_dropped_and_the_message_processed_fresh(logs) -> None:
@@ -270,8 +270,8 @@ def test_intent_unclear_clarification_replans_with_the_answer() -> None:
     )
     state = gate.check_planner(state, now=NOW, hitl_id="c-1").state
     outcome = say(state, "remind me to call mom tomorrow at 5pm")
-    assert outcome.goto == "planner" and outcome.decision == "continue"  # type: ignore[attr-defined]
-    replan_input = PlannerInput.for_turn(outcome.state, now=LATER)  # type: ignore[attr-defined]
+    assert outcome.goto == "planner" and outcome.decision == "continue"
+    replan_input = PlannerInput.for_turn(outcome.state, now=LATER)
     assert replan_input.message == "mom thing tomorrow"
     assert replan_input.clarification == "remind me to call mom tomorrow at 5pm"
     second = planner.plan(replan_input)
@@ -295,8 +295,8 @@ def test_missing_time_answer_fills_the_step(language: str, answer: str, expected
     )
     state = gate.check_planner(make_state(output, language=language), now=NOW, hitl_id="m-1").state
     outcome = say(state, answer)
-    assert outcome.goto == "resolver_router" and outcome.decision == "continue"  # type: ignore[attr-defined]
-    new_output = outcome.state.planner_output  # type: ignore[attr-defined]
+    assert outcome.goto == "resolver_router" and outcome.decision == "continue"
+    new_output = outcome.state.planner_output
     assert new_output.plan[0].constraints == {"title": "call mom", "when": expected}
     assert new_output.missing_fields == []
 
@@ -306,7 +306,7 @@ def test_missing_title_and_time_in_one_answer() -> None:
     state = gate.check_planner(make_state(output), now=NOW).state
     assert state.pending_hitl is not None and "about, and when" in state.pending_hitl.question
     outcome = say(state, "water the plants tomorrow at 8am")
-    assert outcome.state.planner_output.plan[0].constraints == {  # type: ignore[attr-defined]
+    assert outcome.state.planner_output.plan[0].constraints == {
         "title": "water the plants",
         "when": "2024-05-02T08:00:00+03:00",
     }
@@ -316,15 +316,15 @@ def test_a_missing_time_answer_without_a_time_is_re_asked() -> None:
     output = plan(step(constraints={"title": "call mom"}), missing=["reminder_time_required"])
     state = gate.check_planner(make_state(output), now=NOW).state
     outcome = say(state, "banana")
-    assert outcome.decision == "re_ask" and outcome.goto == "interrupt"  # type: ignore[attr-defined]
-    assert say(state, "never mind").decision == "cancel"  # type: ignore[attr-defined]
+    assert outcome.decision == "re_ask" and outcome.goto == "interrupt"
+    assert say(state, "never mind").decision == "cancel"
 
 
 def test_low_confidence_yes_continues_and_no_cancels() -> None:
     output = plan(step(action="delete", constraints={"target": "gym"}), confidence=0.55, risk="high")
     state = gate.check_planner(make_state(output), now=NOW).state
-    assert say(state, "yes").goto == "resolver_router"  # type: ignore[attr-defined]
-    assert say(state, "no").goto == "response"  # type: ignore[attr-defined]
+    assert say(state, "yes").goto == "resolver_router"
+    assert say(state, "no").goto == "response"
 
 
 # --- entity disambiguation -----------------------------------------------------------------------
@@ -342,8 +342,8 @@ def disambiguation_state(allow_multiple: bool = False, n: int = 3, language: str
 def test_disambiguation_choice_goes_to_entity_resolution_with_entity_ids(logs) -> None:
     spy = SpyInterpreter()
     outcome = say(disambiguation_state(), "2", interpreter=spy)
-    assert outcome.goto == "entity_resolution" and outcome.selected_ids == ("rem-2",)  # type: ignore[attr-defined]
-    entry = outcome.state.hitl_results["d-1"]  # type: ignore[attr-defined]
+    assert outcome.goto == "entity_resolution" and outcome.selected_ids == ("rem-2",)
+    entry = outcome.state.hitl_results["d-1"]
     assert entry.parsed["candidateIds"] == ["rem-2"] and entry.return_to.mode == "apply_selection"
     assert outcome.state.disambiguation is not None  # entity resolution applies the selection
     assert spy.calls == []
@@ -362,33 +362,33 @@ def test_disambiguation_choice_goes_to_entity_resolution_with_entity_ids(logs) -
 )
 def test_disambiguation_multi_choice(text: str, ids: tuple[str, ...]) -> None:
     outcome = say(disambiguation_state(allow_multiple=True), text)
-    assert outcome.selected_ids == ids  # type: ignore[attr-defined]
+    assert outcome.selected_ids == ids
 
 
 def test_disambiguation_both_and_hebrew_both() -> None:
     for text in ("both", "שניהם"):
         outcome = say(disambiguation_state(allow_multiple=True, n=2), text)
-        assert outcome.selected_ids == ("rem-1", "rem-2")  # type: ignore[attr-defined]
+        assert outcome.selected_ids == ("rem-1", "rem-2")
 
 
 def test_disambiguation_never_calls_an_llm_and_unmatched_text_switches_intent(logs) -> None:
     spy = SpyInterpreter()
     outcome = say(disambiguation_state(), "actually show my shopping list", interpreter=spy)
-    assert outcome.decision == "switch_intent" and outcome.goto == "planner"  # type: ignore[attr-defined]
-    assert outcome.state.disambiguation is None  # type: ignore[attr-defined]
+    assert outcome.decision == "switch_intent" and outcome.goto == "planner"
+    assert outcome.state.disambiguation is None
     assert spy.calls == []
 
 
 def test_disambiguation_wrong_number_re_asks_with_the_range() -> None:
     outcome = say(disambiguation_state(), "5")
-    assert outcome.decision == "re_ask"  # type: ignore[attr-defined]
-    assert "from 1 to 3" in outcome.text  # type: ignore[attr-defined]
+    assert outcome.decision == "re_ask"
+    assert "from 1 to 3" in outcome.text
     he = say(disambiguation_state(language="he"), "7")
-    assert "בין 1 ל-3" in he.text  # type: ignore[attr-defined]
+    assert "בין 1 ל-3" in he.text
 
 
 def test_disambiguation_cancel_word_cancels() -> None:
-    assert say(disambiguation_state(), "cancel").decision == "cancel"  # type: ignore[attr-defined]
+    assert say(disambiguation_state(), "cancel").decision == "cancel"
 
 
 # --- merge ---------------------------------------------------------------------------------------------

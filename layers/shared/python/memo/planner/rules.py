@@ -86,7 +86,7 @@ _REF_HE = r"זה|זאת|אותו|אותה|אותם|אותן|את זה|את זא�
 _REMINDER_EN = r"reminders?"
 _REMINDER_HE = r"ה?תזכור(?:ת|ות)"
 _NOTE_EN = r"notes?|memos?"
-_NOTE_HE = r"ה?(?:פתק|פתקים|הערה|הערות)"
+_NOTE_HE = r"ה?(?:פתקים|פתק|הערות|הערה)"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,169 @@
+"""The OpenAI planner against a local OpenAI-compatible server: the request, and every failure path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from memo.config import LlmSettings
+from memo.planner.llm import OpenAIPlanner
+from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.unit.planner.conftest import latest, pin
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+def settings(server: FakeOpenAI, **extra: str) -> LlmSettings:
+    return LlmSettings.model_validate(
+        {
+            "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": server.base_url,
+            "MEMO_PLANNER_MODEL": "planner-model-x",
+            "MEMO_LLM_TIMEOUT_SECONDS": "0.5",
+            "MEMO_LLM_MAX_RETRIES": "0",
+            **extra,
+        }
+    )
+
+
+def good_plan(**overrides: Any) -> dict[str, Any]:
+    answer = {
+        "intentType": "operation",
+        "confidence": 0.93,
+        "riskLevel": "low",
+        "needsApproval": False,
+        "missingFields": [],
+        "plan": [
+            {
+                "id": "s1",
+                "capability": "reminders",
+                "action": "create",
+                "constraints": [
+                    {"key": "title", "value": "call mom"},
+                    {"key": "when", "value": "2024-05-02T17:00:00+03:00"},
+                ],
+                "changes": [],
+                "dependsOn": [],
+            }
+        ],
+        "routingSuggestions": [
+            {"capability": "reminders", "action": "create", "confidence": 0.9, "reason": "remind"}
+        ],
+    }
+    answer.update(overrides)
+    return answer
+
+
+def _objects(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        if schema.get("type") == "object":
+            yield schema
+        for value in schema.values():
+            yield from _objects(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _objects(value)
+
+
+def test_good_answer_and_the_request_sent(server: FakeOpenAI) -> None:
+    server.script(Reply.json(good_plan()))
+    planner = OpenAIPlanner(settings(server))
+    result = planner.plan(
+        pin("remind me to call mom tomorrow at 5", actions=(latest("notes", "wifi password"),), language="en")
+    )
+    assert result.source == "llm" and result.fallback_reason is None
+    step = result.output.plan[0]
+    assert (step.capability, step.action) == ("reminders", "create")
+    assert step.constraints == {"title": "call mom", "when": "2024-05-02T17:00:00+03:00"}
+    assert result.routing_suggestions[0].capability == "reminders"
+
+    assert server.paths == ["/v1/chat/completions"]
+    body = server.requests[0]
+    assert body["model"] == "planner-model-x"
+    assert body["temperature"] == 0.0 and body["max_tokens"] == 800
+    response_format = body["response_format"]
+    assert response_format["type"] == "json_schema"
+    assert response_format["json_schema"]["strict"] is True
+    schema = response_format["json_schema"]["schema"]
+    assert set(schema["properties"]) == {
+        "intentType",
+        "confidence",
+        "riskLevel",
+        "needsApproval",
+        "missingFields",
+        "plan",
+        "routingSuggestions",
+    }
+    for obj in _objects(schema):  # strict mode: closed objects, every property required
+        assert obj.get("additionalProperties") is False
+        assert sorted(obj.get("required", [])) == sorted(obj.get("properties", {}))
+    user = body["messages"][1]["content"]
+    assert "## Latest Actions" in user and "notes/create: wifi password" in user
+    assert "2024-05-01T10:00:00+03:00" in user and "Asia/Jerusalem" in user and "## Language\nen" in user
+    assert "## Clarification" not in user
+
+
+def test_replan_sends_the_clarification(server: FakeOpenAI) -> None:
+    server.script(Reply.json(good_plan()))
+    OpenAIPlanner(settings(server)).plan(pin("mom thing", clarification="remind me to call her at 5"))
+    assert "## Clarification" in server.requests[0]["messages"][1]["content"]
+    assert "remind me to call her at 5" in server.requests[0]["messages"][1]["content"]
+
+
+def test_risk_policy_overrides_an_optimistic_llm(server: FakeOpenAI) -> None:
+    answer = good_plan(
+        riskLevel="low",
+        plan=[
+            {
+                "id": "s1",
+                "capability": "reminders",
+                "action": "delete_all",
+                "constraints": [],
+                "changes": [],
+                "dependsOn": [],
+            }
+        ],
+    )
+    server.script(Reply.json(answer))
+    output = OpenAIPlanner(settings(server)).plan(pin("wipe them")).output
+    assert output.risk_level == "high" and output.needs_approval
+
+
+def test_invented_time_is_dropped_and_asked_for(server: FakeOpenAI) -> None:
+    answer = good_plan()
+    answer["plan"][0]["constraints"][1]["value"] = "tomorrow-ish"
+    server.script(Reply.json(answer))
+    output = OpenAIPlanner(settings(server)).plan(pin("remind me to call mom")).output
+    assert "when" not in output.plan[0].constraints
+    assert output.missing_fields == ["reminder_time_required"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        (Reply.text("{not json"), "invalid_output"),
+        (Reply.json({"intentType": "dance"}), "invalid_output"),
+        (Reply.json(good_plan(plan=[{"id": "s1"}])), "invalid_output"),
+        (Reply.status(500), "InternalServerError"),
+        (Reply.status(429), "RateLimitError"),
+        (Reply.hang(), "timeout"),
+    ],
+)
+def test_failures_fall_back_to_the_rule_planner(server: FakeOpenAI, reply: Reply, reason: str) -> None:
+    server.script(reply)
+    result = OpenAIPlanner(settings(server)).plan(pin("delete all my reminders"))
+    assert result.source == "rules" and result.fallback_reason == reason
+    assert result.output.plan[0].action == "delete_all" and result.output.needs_approval
+    assert len(server.requests) == 1
+
+
+def test_retries_are_configured(server: FakeOpenAI) -> None:
+    server.script(Reply.status(500), Reply.json(good_plan()))
+    result = OpenAIPlanner(settings(server, MEMO_LLM_MAX_RETRIES="1")).plan(pin("remind me to call mom at 5"))
+    assert result.source == "llm" and len(server.requests) == 2

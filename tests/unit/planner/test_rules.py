@@ -1,0 +1,351 @@
+"""The rule planner: English and Hebrew commands, honest confidence and risk."""
+
+from __future__ import annotations
+
+import pytest
+
+from memo.config import LlmSettings
+from memo.contracts import PlannerOutput
+from memo.hitl import gate
+from memo.planner import RulePlanner, build_planner
+from memo.planner.llm import OpenAIPlanner
+from tests.unit.planner.conftest import latest, pin
+
+PLANNER = RulePlanner()
+
+
+def run(message: str, **kwargs: object) -> PlannerOutput:
+    return PLANNER.plan(pin(message, **kwargs)).output  # type: ignore[arg-type]
+
+
+def only(output: PlannerOutput) -> tuple[str, str, dict, dict]:
+    assert len(output.plan) == 1
+    s = output.plan[0]
+    return s.capability, s.action, s.constraints, s.changes
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "when"),
+    [
+        ("remind me to call mom tomorrow at 5pm", "call mom", "2024-05-02T17:00:00+03:00"),
+        ("Can you please remind me to buy milk at 6?", "buy milk", "2024-05-01T18:00:00+03:00"),
+        ("set a reminder to stretch in 30 minutes", "stretch", "2024-05-01T10:30:00+03:00"),
+        ("reminder: pay rent on May 3 at 10am", "pay rent", "2024-05-03T10:00:00+03:00"),
+        ("don't let me forget to water the plants tonight", "water the plants", "2024-05-01T20:00:00+03:00"),
+        ("call the bank at 3pm, remind me", "call the bank", "2024-05-01T15:00:00+03:00"),
+        ("תזכיר לי להתקשר לאמא מחר ב-17:00", "להתקשר לאמא", "2024-05-02T17:00:00+03:00"),
+        ("תזכירי לי לקנות חלב בעוד שעתיים", "לקנות חלב", "2024-05-01T12:00:00+03:00"),
+        ("תקבע לי תזכורת לשלם חשמל ביום שלישי בשעה 9", "לשלם חשמל", "2024-05-07T09:00:00+03:00"),
+        ("תזכיר לי שיש לי פגישה מחר ב-8 בבוקר", "יש לי פגישה", "2024-05-02T08:00:00+03:00"),
+    ],
+)
+def test_reminder_create(message: str, title: str, when: str) -> None:
+    output = run(message)
+    assert only(output) == ("reminders", "create", {"title": title, "when": when}, {})
+    assert (output.intent_type, output.risk_level, output.needs_approval, output.missing_fields) == (
+        "operation",
+        "low",
+        False,
+        [],
+    )
+    assert output.confidence >= 0.7
+    assert gate.planner_trigger(output) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "constraints"),
+    [
+        ("remind me to call mom tomorrow", {"title": "call mom", "day": "2024-05-02"}),
+        ("remind me to pay rent", {"title": "pay rent"}),
+        ("תזכיר לי מחר לקנות חלב", {"title": "לקנות חלב", "day": "2024-05-02"}),
+        ("תזכיר לי להתקשר לאמא", {"title": "להתקשר לאמא"}),
+    ],
+)
+def test_reminder_without_time_needs_the_time(message: str, constraints: dict) -> None:
+    output = run(message)
+    assert only(output)[2] == constraints
+    assert output.missing_fields == ["reminder_time_required"]
+    trigger = gate.planner_trigger(output)
+    assert trigger is not None and trigger.reason == "missing_fields"
+
+
+def test_reminder_without_a_title() -> None:
+    output = run("remind me tomorrow at 5pm")
+    assert output.missing_fields == ["reminder_title_required"]
+
+
+@pytest.mark.parametrize(
+    ("message", "constraints"),
+    [
+        ("what are my reminders", {}),
+        ("show me my reminders for tomorrow", {"day": "2024-05-02"}),
+        ("do I have any reminders?", {}),
+        ("my reminders", {}),
+        ("מה התזכורות שלי", {}),
+        ("תראה לי את התזכורות למחר", {"day": "2024-05-02"}),
+    ],
+)
+def test_reminder_list(message: str, constraints: dict) -> None:
+    output = run(message)
+    assert only(output) == ("reminders", "list", constraints, {})
+    assert output.risk_level == "low"
+
+
+@pytest.mark.parametrize(
+    ("message", "target"),
+    [
+        ("delete the reminder about call mom", "call mom"),
+        ("cancel my dentist reminder", "dentist"),
+        ("remove the reminder to buy milk", "buy milk"),
+        ("תמחק את התזכורת להתקשר לאמא", "להתקשר לאמא"),
+        ("תבטל את התזכורת על הפגישה", "הפגישה"),
+    ],
+)
+def test_reminder_delete_one_is_high_risk(message: str, target: str) -> None:
+    output = run(message)
+    assert only(output) == ("reminders", "delete", {"target": target}, {})
+    assert output.risk_level == "high" and not output.needs_approval
+    trigger = gate.planner_trigger(output)
+    assert trigger is not None and trigger.reason == "high_risk"
+
+
+@pytest.mark.parametrize(
+    ("message", "capability"),
+    [
+        ("delete all my reminders", "reminders"),
+        ("clear my reminders", "reminders"),
+        ("remove every reminder", "reminders"),
+        ("תמחק את כל התזכורות", "reminders"),
+        ("תנקה את התזכורות", "reminders"),
+        ("delete all my notes", "notes"),
+        ("תמחק את כל הפתקים", "notes"),
+    ],
+)
+def test_delete_all_is_high_risk_and_needs_approval(message: str, capability: str) -> None:
+    output = run(message)
+    assert only(output)[:2] == (capability, "delete_all")
+    assert output.risk_level == "high" and output.needs_approval
+
+
+@pytest.mark.parametrize(
+    ("message", "constraints", "changes"),
+    [
+        (
+            "move the reminder about call mom to 6pm",
+            {"target": "call mom"},
+            {"when": "2024-05-01T18:00:00+03:00"},
+        ),
+        (
+            "reschedule my dentist reminder to tomorrow at 10am",
+            {"target": "dentist"},
+            {"when": "2024-05-02T10:00:00+03:00"},
+        ),
+        (
+            "תזיז את התזכורת להתקשר לאמא ל-18:00",
+            {"target": "להתקשר לאמא"},
+            {"when": "2024-05-01T18:00:00+03:00"},
+        ),
+        ("תדחה את התזכורת על הפגישה למחר ב-9", {"target": "הפגישה"}, {"when": "2024-05-02T09:00:00+03:00"}),
+        ("rename the reminder call mom to call dad", {"target": "call mom"}, {"title": "call dad"}),
+        (
+            "תשנה את השם של התזכורת להתקשר לאמא ל-להתקשר לאבא",
+            {"target": "להתקשר לאמא"},
+            {"title": "להתקשר לאבא"},
+        ),
+    ],
+)
+def test_reminder_update(message: str, constraints: dict, changes: dict) -> None:
+    output = run(message)
+    assert only(output) == ("reminders", "update", constraints, changes)
+    assert output.risk_level == "medium" and output.missing_fields == []
+
+
+def test_reminder_move_without_a_new_time() -> None:
+    output = run("move the reminder about call mom")
+    assert output.missing_fields == ["time_unclear"]
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        ("note: the wifi password is 1234", "the wifi password is 1234"),
+        ("take a note that the car is on level 3", "the car is on level 3"),
+        ("remember that Dan's birthday is in June", "Dan's birthday is in June"),
+        ("write down: passport in the top drawer", "passport in the top drawer"),
+        ("תרשום שהסיסמה לוויפי היא 1234", "הסיסמה לוויפי היא 1234"),
+        ("תזכור שהרכב בקומה 3", "הרכב בקומה 3"),
+        ("פתק: לקנות מתנה לדנה", "לקנות מתנה לדנה"),
+    ],
+)
+def test_note_save(message: str, text: str) -> None:
+    output = run(message)
+    assert only(output) == ("notes", "save", {}, {"text": text})
+    assert output.risk_level == "low"
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("what did I note about wifi", "wifi"),
+        ("search my notes for passport", "passport"),
+        ("do I have a note about the car?", "the car"),
+        ("show my notes", ""),
+        ("מה רשמתי על הוויפי", "הוויפי"),
+        ("תחפש בפתקים סיסמה", "סיסמה"),
+    ],
+)
+def test_note_search(message: str, query: str) -> None:
+    assert only(run(message)) == ("notes", "search", {"query": query}, {})
+
+
+@pytest.mark.parametrize(
+    ("message", "target"), [("delete the note about wifi", "wifi"), ("תמחק את הפתק על הוויפי", "הוויפי")]
+)
+def test_note_delete(message: str, target: str) -> None:
+    output = run(message)
+    assert only(output) == ("notes", "delete", {"target": target}, {})
+    assert output.risk_level == "high"
+
+
+@pytest.mark.parametrize(
+    ("message", "action", "name", "items"),
+    [
+        ("add milk, eggs and bread to my shopping list", "add", "shopping", ["milk", "eggs", "bread"]),
+        ("put milk on the grocery list", "add", "shopping", ["milk"]),
+        ("add call the plumber to my todo list", "add", "todo", ["call the plumber"]),
+        ("תוסיף חלב וביצים לרשימת הקניות", "add", "קניות", ["חלב", "ביצים"]),
+        ("תוסיף לרשימת הקניות לחם", "add", "קניות", ["לחם"]),
+        ("remove milk from the shopping list", "remove", "shopping", ["milk"]),
+        ("cross off eggs from my shopping list", "remove", "shopping", ["eggs"]),
+        ("תוריד חלב מרשימת הקניות", "remove", "קניות", ["חלב"]),
+    ],
+)
+def test_list_items(message: str, action: str, name: str, items: list[str]) -> None:
+    output = run(message)
+    assert only(output) == ("lists", action, {"listName": name}, {"items": items})
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("what's on my shopping list", "shopping"),
+        ("show my todo list", "todo"),
+        ("מה ברשימת הקניות", "קניות"),
+        ("תראה לי את רשימת המשימות", "משימות"),
+    ],
+)
+def test_list_show(message: str, name: str) -> None:
+    assert only(run(message)) == ("lists", "show", {"listName": name}, {})
+
+
+def test_clearing_a_list_needs_approval() -> None:
+    output = run("clear my shopping list")
+    assert only(output)[:3] == ("lists", "clear", {"listName": "shopping"})
+    assert output.risk_level == "high" and output.needs_approval
+
+
+def test_referential_follow_ups_use_the_latest_action() -> None:
+    actions = (latest("reminders", "call mom"), latest("notes", "wifi password"))
+    delete = run("delete it", actions=actions)
+    assert only(delete) == ("reminders", "delete", {"targetRef": "latest_action", "target": "call mom"}, {})
+    assert delete.risk_level == "high" and delete.confidence >= 0.7
+    move = run("move it to 6", actions=actions)
+    assert only(move) == (
+        "reminders",
+        "update",
+        {"targetRef": "latest_action", "target": "call mom"},
+        {"when": "2024-05-01T18:00:00+03:00"},
+    )
+    he = run("תמחק את זה", actions=actions)
+    assert only(he)[:2] == ("reminders", "delete")
+    he_move = run("תזיז את זה למחר", actions=actions)
+    assert only(he_move)[3] == {"when": "2024-05-02T17:00:00+03:00"}  # the time of day is kept
+    rename = run("rename it to call grandma", actions=actions)
+    assert only(rename)[3] == {"title": "call grandma"}
+
+
+def test_referential_picks_the_most_recent_action() -> None:
+    actions = (latest("notes", "wifi password"), latest("reminders", "call mom"))
+    assert only(run("delete it", actions=actions))[:3] == (
+        "notes",
+        "delete",
+        {"targetRef": "latest_action", "target": "wifi password"},
+    )
+
+
+def test_referential_without_any_latest_action_is_unclear() -> None:
+    output = run("delete it")
+    assert output.missing_fields == ["intent_unclear"] and output.plan == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "intent"),
+    [
+        ("hi", "greeting", "conversation"),
+        ("Hello there!", "greeting", "conversation"),
+        ("good morning", "greeting", "conversation"),
+        ("thanks!", "thanks", "conversation"),
+        ("how are you?", "smalltalk", "conversation"),
+        ("what can you do", "help", "meta"),
+        ("שלום", "greeting", "conversation"),
+        ("תודה רבה", "thanks", "conversation"),
+        ("מה נשמע", "greeting", "conversation"),
+        ("מה אתה יודע לעשות", "help", "meta"),
+    ],
+)
+def test_conversation(message: str, kind: str, intent: str) -> None:
+    output = run(message)
+    assert output.intent_type == intent and only(output)[2] == {"kind": kind}
+    assert gate.planner_trigger(output) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "capability"),
+    [
+        ("schedule a meeting with Dan tomorrow at 3", "calendar"),
+        ("what's on my calendar today", "calendar"),
+        ("תקבע פגישה עם דני מחר", "calendar"),
+        ("send an email to Dan", "email"),
+        ("check my inbox", "email"),
+        ("תשלח מייל לדני", "email"),
+    ],
+)
+def test_calendar_and_email_map_to_their_capability(message: str, capability: str) -> None:
+    assert only(run(message))[0] == capability
+
+
+@pytest.mark.parametrize("message", ["asdkjh qwe", "the weather is nice", "hmm", "בננה"])
+def test_anything_else_is_intent_unclear(message: str) -> None:
+    result = PLANNER.plan(pin(message))
+    assert result.output.missing_fields == ["intent_unclear"] and result.output.plan == []
+    assert result.output.confidence < 0.7
+
+
+def test_unclear_keeps_routing_hints() -> None:
+    result = PLANNER.plan(pin("something about my shopping"))
+    assert [s.capability for s in result.routing_suggestions] == ["lists"]
+
+
+def test_a_noun_less_delete_is_a_guess_unless_a_recent_action_matches() -> None:
+    guess = run("delete groceries thing")
+    assert guess.confidence < 0.7 and guess.risk_level == "high"
+    assert gate.planner_trigger(guess).reason == "low_confidence_plan"  # type: ignore[union-attr]
+    matched = run("delete call mom", actions=(latest("reminders", "call mom"),))
+    assert matched.confidence >= 0.7 and only(matched)[:2] == ("reminders", "delete")
+
+
+def test_replan_uses_the_clarification() -> None:
+    result = PLANNER.plan(pin("mom thing", clarification="remind me to call her tomorrow at 5pm"))
+    assert only(result.output) == (
+        "reminders",
+        "create",
+        {"title": "call her", "when": "2024-05-02T17:00:00+03:00"},
+        {},
+    )
+    combined = PLANNER.plan(pin("add milk and eggs", clarification="to the shopping list"))
+    assert only(combined.output)[:3] == ("lists", "add", {"listName": "shopping"})
+
+
+def test_build_planner() -> None:
+    assert isinstance(build_planner(LlmSettings()), RulePlanner)
+    assert isinstance(build_planner(LlmSettings.model_validate({"OPENAI_API_KEY": "sk"})), OpenAIPlanner)

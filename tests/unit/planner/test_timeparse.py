@@ -1,0 +1,94 @@
+"""Dates and times in the user's timezone, English and Hebrew."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.planner.timeparse import extract_when, parse_time_answer
+from tests.unit.planner.conftest import NOW, TZ
+
+
+@pytest.mark.parametrize(
+    ("text", "when", "rest"),
+    [
+        ("call mom tomorrow at 5pm", "2024-05-02T17:00:00+03:00", "call mom"),
+        ("call mom tomorrow at 5", "2024-05-02T17:00:00+03:00", "call mom"),
+        ("buy milk at 9am", "2024-05-02T09:00:00+03:00", "buy milk"),  # 9am today has passed
+        ("buy milk at 9", "2024-05-01T21:00:00+03:00", "buy milk"),  # the next 9 o'clock
+        ("check the oven in 2 hours", "2024-05-01T12:00:00+03:00", "check the oven"),
+        ("stretch in half an hour", "2024-05-01T10:30:00+03:00", "stretch"),
+        ("call dad on friday at 8:30", "2024-05-03T08:30:00+03:00", "call dad"),
+        ("pay rent on May 3 at 10am", "2024-05-03T10:00:00+03:00", "pay rent"),
+        ("water plants on 3/5 at 18:00", "2024-05-03T18:00:00+03:00", "water plants"),
+        ("take pills tonight", "2024-05-01T20:00:00+03:00", "take pills"),
+        ("gym tomorrow morning", "2024-05-02T09:00:00+03:00", "gym"),
+        ("lunch at noon", "2024-05-01T12:00:00+03:00", "lunch"),
+        ("להתקשר לאמא מחר ב-17:00", "2024-05-02T17:00:00+03:00", "להתקשר לאמא"),
+        ("להתקשר לאמא מחר ב17:00", "2024-05-02T17:00:00+03:00", "להתקשר לאמא"),
+        ("לקנות חלב בעוד שעתיים", "2024-05-01T12:00:00+03:00", "לקנות חלב"),
+        ("לכבות את התנור בעוד 10 דקות", "2024-05-01T10:10:00+03:00", "לכבות את התנור"),
+        ("לשלם חשמל ביום שלישי בשעה 9", "2024-05-07T09:00:00+03:00", "לשלם חשמל"),
+        ("פגישה מחרתיים ב-8 בערב", "2024-05-03T20:00:00+03:00", "פגישה"),
+        ("לקנות מתנה ב-3 במאי ב-12:00", "2024-05-03T12:00:00+03:00", "לקנות מתנה"),
+        ("להתקשר לדני בשבת בשעה 20:00", "2024-05-04T20:00:00+03:00", "להתקשר לדני"),
+    ],
+)
+def test_full_date_and_time(text: str, when: str, rest: str) -> None:
+    parsed = extract_when(text, now=NOW, timezone=TZ, language="he" if text[0] > "z" else "en")
+    assert parsed.when is not None and parsed.when.isoformat() == when
+    assert parsed.remainder == rest
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("call mom tomorrow", date(2024, 5, 2)),
+        ("dentist next monday", date(2024, 5, 6)),
+        ("להתקשר לאמא מחר", date(2024, 5, 2)),
+        ("ביום שישי", date(2024, 5, 3)),
+    ],
+)
+def test_day_without_time(text: str, day: date) -> None:
+    parsed = extract_when(text, now=NOW, timezone=TZ, language="he" if text[0] > "z" else "en")
+    assert parsed.when is None and parsed.day == day and not parsed.has_time
+
+
+def test_nothing_found_and_bare_hebrew_ordinals_are_not_days() -> None:
+    assert not extract_when("call mom", now=NOW, timezone=TZ).found
+    assert not extract_when("שני דברים", now=NOW, timezone=TZ, language="he").found
+
+
+def test_times_are_in_the_users_timezone_across_dst() -> None:
+    new_york = "America/New_York"
+    now = datetime(2024, 3, 9, 12, 0, tzinfo=ZoneInfo(new_york))  # EST; DST starts the next day
+    parsed = extract_when("tomorrow at 9am", now=now, timezone=new_york)
+    assert parsed.when is not None and parsed.when.utcoffset() == timedelta(hours=-4)  # EDT after the switch
+    assert parsed.when.hour == 9
+
+
+def test_naive_now_is_refused() -> None:
+    with pytest.raises(ValueError, match="aware"):
+        extract_when("at 5", now=datetime(2024, 5, 1, 10, 0), timezone=TZ)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("5pm", "2024-05-03T17:00:00+03:00"),
+        ("17", "2024-05-03T17:00:00+03:00"),
+        ("9:30", "2024-05-03T09:30:00+03:00"),
+        ("ב-8 בבוקר", "2024-05-03T08:00:00+03:00"),
+        ("tomorrow at 6pm", "2024-05-02T18:00:00+03:00"),
+    ],
+)
+def test_time_answers_land_on_the_known_day(answer: str, expected: str) -> None:
+    when = parse_time_answer(answer, now=NOW, timezone=TZ, language="en", day=date(2024, 5, 3))
+    assert when is not None and when.isoformat() == expected
+
+
+def test_time_answer_that_is_no_time() -> None:
+    assert parse_time_answer("banana", now=NOW, timezone=TZ, language="en", day=None) is None
+    assert parse_time_answer("99", now=NOW, timezone=TZ, language="en", day=None) is None
