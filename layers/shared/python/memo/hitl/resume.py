@@ -36,6 +36,7 @@ from memo.contracts import (
     InterpreterDecision,
     InterpreterOutput,
     InterpreterParsed,
+    Language,
     PendingHITL,
     PendingHITLContext,
     PlannerOutput,
@@ -507,3 +508,16 @@ def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log) -> Resume
         text=follow_up.question,
         pending=follow_up,
     )
+
+
+def stale_reply_guard(reply: HITLReply, *, thread_id: str, language: Language) -> str | None:
+    """With no live pending question: a bare HITL-style answer ("yes", "2", "כן", a button) gets the
+    "not waiting on a question" text (HITL_STALE_REPLY is logged); anything else returns None and
+    is a fresh request."""
+    if not fastpath.looks_like_hitl_answer(reply.text, reply.interactive_id):
+        return None
+    raw = reply.text.strip() or (reply.interactive_id or "")
+    logger.info(
+        "HITL_STALE_REPLY", extra={"threadId": mask_phone(thread_id), "rawUserMessage": raw[:_RAW_LOG_LIMIT]}
+    )
+    return templates.stale_reply(language)
