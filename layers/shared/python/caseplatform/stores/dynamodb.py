@@ -438,10 +438,13 @@ class DynamoCaseStore:
             if state.current_state in TERMINAL_STATES and record.state.current_state not in TERMINAL_STATES:
                 guard = {"pk": pk, "sk": "TERMINAL", "event_id": event.event_id}
                 operations.append({"Put": self._put(guard, "attribute_not_exists(pk)")})
-            codes = self._transact(operations)
-            if codes is None:
+            if self._transact(operations) is None:
                 return Recorded(event)
-            # A racing writer changed the case (or used the same request_id): read again and re-decide.
+            # Cancelled: this request_id was used already (answer with its event), or a racing
+            # writer changed the case (read again and decide again).
+            replay = self._replay(pk, request_id)
+            if replay is not None:
+                return replay
             self._backoff(attempt)
         raise ConcurrentModification(f"append to {case_id} lost {MAX_ATTEMPTS} races")
 
