@@ -1,0 +1,131 @@
+"""Case platform figures for `make bench`.
+
+- submit+decide cycles per second on SQLite (a file database in a temp dir, WAL, one thread);
+- DynamoDB (moto) requests per mutating call, counted with botocore's `before-call` event hook.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import boto3
+from moto import mock_aws
+
+from caseplatform.errors import CasePlatformError
+from caseplatform.service import CaseService
+from caseplatform.stores.dynamodb import DynamoCaseStore
+from caseplatform.stores.sqlite import SqliteCaseStore
+from memo import tables
+
+CYCLES = 300
+PAYLOAD = {
+    "symptom": "LGV stops before dock 3",
+    "site": "Plant Haifa",
+    "lgv_id": "LGV-07",
+    "services_checked": ["nav-service"],
+    "evidence": ["nav-service restarted 3 times"],
+    "proposed_next_action": "Reload the reflector map",
+}
+AGENT = {"name": "lgv-chatbot", "role": "agent", "id": "agent:lgv"}
+OPERATOR = {"name": "Dana", "role": "engineer", "id": "op:dana"}
+
+
+def _submit(service: CaseService, request_id: str) -> str:
+    event, _ = service.submit_case(
+        adapter_id="lgv_troubleshooting",
+        case_type="incident",
+        title="LGV-07 navigation fault",
+        summary="Reload the reflector map",
+        payload=PAYLOAD,
+        submitter=AGENT,
+        request_id=request_id,
+    )
+    return event.case_id
+
+
+def _decide(service: CaseService, case_id: str, request_id: str, decision: str = "approved") -> None:
+    service.record_decision(case_id=case_id, decision=decision, notes="ok", actor=OPERATOR, request_id=request_id)
+
+
+def sqlite_cycles_per_second(cycles: int = CYCLES) -> float:
+    with tempfile.TemporaryDirectory(prefix="hitl-bench-") as directory:
+        store = SqliteCaseStore(Path(directory) / "hitl.db")
+        service = CaseService(store)
+        service.ensure_default_adapters()
+        _decide(service, _submit(service, "warm-up-submit"), "warm-up-decide")
+        start = time.perf_counter()
+        for index in range(cycles):
+            _decide(service, _submit(service, f"s-{index}"), f"d-{index}")
+        elapsed = time.perf_counter() - start
+        store.close()
+    return cycles / elapsed
+
+
+def dynamodb_requests_per_call() -> dict[str, int]:
+    """Requests each mutating call makes on the DynamoDB store (happy path and the usual errors)."""
+    counts: Counter[str] = Counter()
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        client.create_table(**tables.CASES.create_table_kwargs("bench-cases"))
+        service = CaseService(DynamoCaseStore("bench-cases", client))
+        service.ensure_default_adapters()
+
+        current: list[str] = []
+
+        def count(**_: Any) -> None:
+            if current:
+                counts[current[0]] += 1
+
+        client.meta.events.register("before-call.dynamodb", count)
+
+        def measure(name: str, call: Any) -> Any:
+            current[:] = [name]
+            try:
+                return call()
+            finally:
+                current.clear()
+
+        case_id = measure("submit_case", lambda: _submit(service, "s-1"))
+        measure(
+            "request_clarification (from pending)",
+            lambda: service.request_clarification(
+                case_id=case_id, question="Which map?", notes="", actor=AGENT, request_id="q-1"
+            ),
+        )
+        measure(
+            "provide_clarification",
+            lambda: service.provide_clarification(
+                case_id=case_id, answer="v12", notes="", actor=OPERATOR, request_id="a-1"
+            ),
+        )
+        measure("record_decision", lambda: _decide(service, case_id, "d-1"))
+        measure("record_decision retry (same request_id)", lambda: _decide(service, case_id, "d-1"))
+        measure(
+            "record_decision on a decided case (ALREADY_TERMINAL)",
+            lambda: _expect_error(lambda: _decide(service, case_id, "d-2", "rejected")),
+        )
+    return dict(counts)
+
+
+def _expect_error(call: Any) -> None:
+    try:
+        call()
+    except CasePlatformError:
+        return
+    raise AssertionError("expected a domain error")
+
+
+def run() -> list[tuple[str, str, str]]:
+    rows = [("sqlite submit+decide", f"{sqlite_cycles_per_second():.0f}", "cycles/s")]
+    for name, requests in dynamodb_requests_per_call().items():
+        rows.append((f"dynamodb {name}", str(requests), "requests/call"))
+    return rows
+
+
+if __name__ == "__main__":  # python -m benchmarks.caseplatform
+    for row in run():
+        print(*row, sep="\t")
