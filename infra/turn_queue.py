@@ -14,6 +14,8 @@ from aws_cdk import aws_lambda_event_sources as event_sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from memo import tables
+
 # SQS recommends a visibility timeout of at least six times the consumer's timeout, so that messages
 # are not handed out again while Lambda's poller still retries a throttled invocation.
 VISIBILITY_TIMEOUT_FACTOR = 6
@@ -23,7 +25,7 @@ class TurnQueue(Construct):
     """FIFO queue + FIFO dead-letter queue; SSL enforced, SQS-managed encryption.
 
     A turn that fails `max_receive_count` times moves to the dead-letter queue (and its thread moves
-    on); the default is the local stack's (`memo.local.aws.MAX_RECEIVE_COUNT`).
+    on); the default is the local stack's (`memo.tables.TURN_QUEUE_MAX_RECEIVE_COUNT`).
     """
 
     def __init__(
@@ -32,7 +34,7 @@ class TurnQueue(Construct):
         construct_id: str,
         *,
         consumer_timeout: Duration,
-        max_receive_count: int = 5,
+        max_receive_count: int = tables.TURN_QUEUE_MAX_RECEIVE_COUNT,
     ) -> None:
         super().__init__(scope, construct_id)
         self.max_receive_count = max_receive_count

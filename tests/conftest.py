@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest_plugins = ["tests.support.stack"]
+pytest_plugins = ["tests.support.stack", "tests.support.conversation"]
 
 TEST_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",

@@ -12,7 +12,6 @@ from cdk_nag import AwsSolutionsChecks
 from infra.conversation_store import ConversationStore
 from memo import tables
 from memo.config import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
-from memo.local.aws import MAX_RECEIVE_COUNT
 
 from .conftest import OVERRIDES, Synthesized
 
@@ -461,7 +460,7 @@ def test_turn_queue_is_fifo_without_content_dedup_and_redrives_to_a_fifo_dlq(
     # The same number of attempts as the local stack gives a turn before its dead-letter queue.
     assert queue["Properties"]["RedrivePolicy"] == {
         "deadLetterTargetArn": _arn(dlq_id),
-        "maxReceiveCount": MAX_RECEIVE_COUNT,
+        "maxReceiveCount": tables.TURN_QUEUE_MAX_RECEIVE_COUNT,
     }
     assert dlq["Properties"]["MessageRetentionPeriod"] == 14 * 24 * 3600
 

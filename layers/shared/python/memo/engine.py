@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel
 
 from memo.conversation import smalltalk
 from memo.conversation.language import detect_language
-from memo.conversation.model import MemoryMessage, ThreadSnapshot, UserProfile
+from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, UserProfile
 from memo.conversation.store import ConversationStore
 from memo.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, unbind_turn
@@ -48,10 +48,10 @@ class TurnContext:
 class TurnOutcome(BaseModel):
     """What the responder decided: the reply and how it should be remembered."""
 
-    reply: Reply
+    reply: Reply | None  # None: nothing to say (a lost race must not send a second answer)
     outcome: str
-    reply_kind: Literal["message", "hitl_question", "hitl_reply", "reminder"] = "message"
-    user_kind: Literal["message", "hitl_question", "hitl_reply", "reminder"] = "message"
+    reply_kind: MemoryKind = "message"
+    user_kind: MemoryKind = "message"
 
 
 class Responder(Protocol):
@@ -127,26 +127,26 @@ class TurnEngine:
             )
         logger.info("TURN_DONE", extra={"outcome": outcome.outcome, "messageType": message.type})
         # Memory first: a failed send must never lose what the turn decided.
-        self._store.append(
-            message.thread_id,
-            [
-                MemoryMessage(
-                    role="user",
-                    text=message.text or f"[{message.type}]",
-                    at=now,
-                    kind=outcome.user_kind,
-                    wamid=message.wamid,
-                ),
-                MemoryMessage(role="assistant", text=outcome.reply.text, at=now, kind=outcome.reply_kind),
-            ],
-            ttl_seconds=self._config.memory_ttl_seconds,
-        )
-        sent = self._send(message, outcome.reply)
+        remembered = [
+            MemoryMessage(
+                role="user",
+                text=message.text or f"[{message.type}]",
+                at=now,
+                kind=outcome.user_kind,
+                wamid=message.wamid,
+            )
+        ]
+        if outcome.reply is not None:
+            remembered.append(
+                MemoryMessage(role="assistant", text=outcome.reply.text, at=now, kind=outcome.reply_kind)
+            )
+        self._store.append(message.thread_id, remembered, ttl_seconds=self._config.memory_ttl_seconds)
+        sent = self._send(message, outcome.reply) if outcome.reply is not None else False
         return TurnResult(
             trace_id=trace_id,
             thread_id=message.thread_id,
             outcome=outcome.outcome,
-            reply_text=outcome.reply.text,
+            reply_text=outcome.reply.text if outcome.reply is not None else "",
             sent=sent,
         )
 

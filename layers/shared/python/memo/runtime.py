@@ -12,10 +12,14 @@ from typing import Any
 
 from memo.aws.clients import client_for
 from memo.aws.queue import SqsTurnQueue
-from memo.config import WebhookSettings
+from memo.config import LlmSettings, WebhookSettings
+from memo.conversation.pending import DynamoPendingStore
 from memo.conversation.store import DynamoConversationStore
-from memo.engine import EngineConfig, Responder, SmallTalkResponder, TurnEngine
+from memo.engine import EngineConfig, Responder, TurnEngine
 from memo.errors import MemoError
+from memo.hitl.interpreter import build_interpreter
+from memo.planner import build_planner
+from memo.turn import PlanningResponder
 from memo.whatsapp.sender import GraphApiSender
 
 
@@ -61,8 +65,21 @@ class WebhookRuntime:
         )
 
     @cached_property
+    def pending(self) -> DynamoPendingStore:
+        return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
+
+    @cached_property
+    def llm(self) -> LlmSettings:
+        return self.settings.llm.resolved()
+
+    @cached_property
     def responder(self) -> Responder:
-        return SmallTalkResponder()
+        return PlanningResponder(
+            pending=self.pending,
+            planner=build_planner(self.llm),
+            interpreter=build_interpreter(self.llm),
+            hitl_ttl_seconds=self.settings.hitl_ttl_seconds,
+        )
 
     @cached_property
     def engine(self) -> TurnEngine:

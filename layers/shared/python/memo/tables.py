@@ -101,3 +101,5 @@ ALL_TABLES: tuple[TableSpec, ...] = (CONVERSATION, IDEMPOTENCY, CASES)
 # The FIFO queue between webhook ingress and the turn path.
 TURN_QUEUE_ENV_VAR = "TURN_QUEUE_URL"
 TURN_QUEUE_DEFAULT_NAME = "memo-turns.fifo"
+# Receives before a failing turn moves to the dead-letter queue (and its thread moves on).
+TURN_QUEUE_MAX_RECEIVE_COUNT = 5

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Language = Literal["en", "he"]
+MemoryKind = Literal["message", "hitl_question", "hitl_reply", "reminder"]
 
 
 class UserProfile(BaseModel):
@@ -24,7 +25,7 @@ class MemoryMessage(BaseModel):
     role: Literal["user", "assistant"]
     text: str
     at: datetime
-    kind: Literal["message", "hitl_question", "hitl_reply", "reminder"] = "message"
+    kind: MemoryKind = "message"
     wamid: str | None = None
 
 

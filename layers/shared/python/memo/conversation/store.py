@@ -56,9 +56,10 @@ class DynamoConversationStore:
         messages: list[MemoryMessage] = []
         for raw in response.get("Items", []):
             item = from_item(raw)
-            if item.get("ttl") is not None and int(item["ttl"]) <= epoch:
-                continue  # expired, not yet deleted by DynamoDB's TTL sweeper
             sk = item["sk"]
+            # An expired PENDING item is kept: the turn logs HITL_EXPIRED and deletes it itself.
+            if sk != PENDING_SK and item.get("ttl") is not None and int(item["ttl"]) <= epoch:
+                continue  # expired, not yet deleted by DynamoDB's TTL sweeper
             if sk == PROFILE_SK:
                 snapshot.profile = UserProfile.model_validate(item["profile"])
             elif sk == PENDING_SK:

@@ -321,11 +321,15 @@ def _replace_step(
 
 def merge_modifications(step: PlanStep, modifications: dict[str, Any]) -> PlanStep:
     """Merge modifications into the step: keys the step already has keep their bag; new keys go to
-    `changes` for update steps (constraints select the target) and to `constraints` otherwise.
+    `changes` for update steps (constraints select the target) and to `constraints` otherwise; a
+    new title on a step that selects a `target` (delete, remove) replaces the target.
     A new `when` replaces a date-only `day`."""
     constraints, changes = dict(step.constraints), dict(step.changes)
     update_like = step.action in _UPDATE_ACTIONS
     for key, value in modifications.items():
+        if key == "title" and not update_like and "target" in constraints:
+            constraints["target"] = value  # on a delete/remove step, a new name picks another target
+            continue
         if key in changes:
             changes[key] = value
         elif key in constraints and not (update_like and key == "title"):

@@ -18,7 +18,6 @@ from botocore.exceptions import ClientError
 from memo import tables
 
 LOCAL_REGION = "us-east-1"
-MAX_RECEIVE_COUNT = 5
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def create_resources(prefix: str = "") -> LocalResources:
             "ContentBasedDeduplication": "false",
             "VisibilityTimeout": "60",
             "RedrivePolicy": json.dumps(
-                {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}
+                {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": tables.TURN_QUEUE_MAX_RECEIVE_COUNT}
             ),
         },
     )["QueueUrl"]

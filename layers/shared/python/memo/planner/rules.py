@@ -30,6 +30,7 @@ from memo.contracts import (
     RiskLevel,
     RoutingSuggestion,
 )
+from memo.conversation import smalltalk
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.timeparse import ParsedWhen, extract_when
 
@@ -150,7 +151,27 @@ class RulePlanner:
                 return found
             if found is not None:
                 return _result(found)
+        small_talk = _small_talk(text)
+        if small_talk is not None:
+            return _result(small_talk)
         return _unclear(stripped or text)
+
+
+def _small_talk(text: str) -> _Plan | None:
+    """Last resort before intent_unclear: what the conversation responder recognises as small talk
+    ("hi there", "bye", "see you later", ...), so the planner and the responder agree."""
+    kind = smalltalk.classify(text)
+    if kind is None:
+        return None
+    return _Plan(
+        capability="general",
+        action="reply",
+        confidence=0.9,
+        risk="low",
+        constraints={"kind": kind},
+        intent="meta" if kind == "identity" else "conversation",
+        pattern=f"smalltalk:{kind}",
+    )
 
 
 def _result(found: _Plan) -> PlannerResult:

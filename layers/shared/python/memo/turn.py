@@ -1,0 +1,234 @@
+"""The turn's control flow after context assembly: resume a paused question or plan a fresh request.
+
+DESIGN.md's order:
+  pending & live    -> resume: fast path -> interpreter -> transition (goto)
+  pending & expired -> HITL_EXPIRED, delete, treat the message as fresh
+  fresh             -> stale-reply guard -> planner -> capability check -> HITL gate
+                       -> resolvers -> entity resolution -> HITL gate -> executor
+The pendingHITL item is created only if none is live and consumed only once (conditional writes in
+`memo.conversation.pending`): a lost race is logged and nothing is sent, never a second question or
+a second answer.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from memo.contracts import HITLReply, LatestAction, PendingHITL, RecentMessage, TurnInput, TurnState
+from memo.conversation.model import Language, MemoryKind
+from memo.conversation.pending import DynamoPendingStore, PendingExists, PendingGone, state_from_item
+from memo.engine import SmallTalkResponder, TurnContext, TurnOutcome
+from memo.hitl import fastpath, gate, templates
+from memo.hitl.interpreter import Interpreter
+from memo.hitl.resume import ResumeOutcome, resume, stale_reply_guard
+from memo.observability import bind_hitl, logger, mask_phone
+from memo.planner import Planner, PlannerInput
+from memo.replies import Choice, Reply
+
+UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
+LATEST_ACTIONS_FOR_PLANNER = 3
+LIST_BUTTON: dict[Language, str] = {"en": "Choose", "he": "בחירה"}
+
+_CONNECT_ACCOUNT = {
+    "en": "To use your {what} I need access to your account, and it isn't connected yet. "
+    "For now I can help with reminders, notes and lists.",
+    "he": "כדי לעבוד עם {what} אני צריך גישה לחשבון שלך, והוא עדיין לא מחובר. "
+    "בינתיים אני יכול לעזור עם תזכורות, פתקים ורשימות.",
+}
+_CAPABILITY_NAMES = {
+    "en": {"calendar": "calendar", "email": "email"},
+    "he": {"calendar": "היומן", "email": "המייל"},
+}
+
+
+def connect_account_message(capabilities: set[str], language: Language) -> str:
+    names = _CAPABILITY_NAMES[language]
+    what = (" / " if language == "he" else " and ").join(names[c] for c in sorted(capabilities))
+    return _CONNECT_ACCOUNT[language].format(what=what)
+
+
+def question_reply(pending: PendingHITL, language: Language, text: str | None = None) -> Reply:
+    """The WhatsApp form of a pending question: buttons or a list when it has options."""
+    body = text or pending.question
+    if not pending.options:
+        return Reply.plain(body)
+    choices = [
+        Choice(
+            id=fastpath.interactive_reply_id(pending, option),
+            title=option.label,
+            description=option.description,
+        )
+        for option in pending.options
+    ]
+    return Reply.with_choices(body, choices, list_button=LIST_BUTTON[language])
+
+
+class PlanningResponder:
+    def __init__(
+        self,
+        *,
+        pending: DynamoPendingStore,
+        planner: Planner,
+        interpreter: Interpreter,
+        hitl_ttl_seconds: int,
+    ) -> None:
+        self._pending = pending
+        self._planner = planner
+        self._interpreter = interpreter
+        self._ttl = hitl_ttl_seconds
+        self._smalltalk = SmallTalkResponder()
+
+    def respond(self, ctx: TurnContext) -> TurnOutcome:
+        reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
+        item = ctx.snapshot.pending
+        if item is not None:
+            state = state_from_item(item)
+            pending = state.pending_hitl
+            if pending is not None and not pending.is_expired(ctx.now):
+                return self._resume(ctx, state, reply)
+            self._expire(ctx, state, pending)
+        guard = stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
+        if guard is not None:
+            return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")
+        return self._plan(ctx, self._fresh_state(ctx))
+
+    # --- fresh requests -------------------------------------------------------------------------
+
+    def _fresh_state(self, ctx: TurnContext) -> TurnState:
+        return TurnState(
+            trace_id=ctx.trace_id,
+            thread_id=ctx.message.thread_id,
+            input=TurnInput(
+                message=ctx.message.text,
+                language=ctx.profile.language,
+                timezone=ctx.profile.timezone,
+                whatsapp_message_id=ctx.message.wamid,
+            ),
+        )
+
+    def _plan(self, ctx: TurnContext, state: TurnState, *, user_kind: MemoryKind = "message") -> TurnOutcome:
+        result = self._planner.plan(
+            PlannerInput.for_turn(
+                state,
+                now=ctx.now,
+                recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
+                latest_actions=_latest_actions(ctx),
+            )
+        )
+        state = state.with_planner_result(result.output, result.routing_suggestions)
+        output = result.output
+        language = state.input.language
+        conversational = all(step.capability == "general" for step in output.plan)
+        if output.intent_type in ("conversation", "meta") and conversational and not output.missing_fields:
+            small = self._smalltalk.respond(ctx)
+            return small.model_copy(update={"user_kind": user_kind})
+        blocked: set[str] = {str(step.capability) for step in output.plan} & UNCONNECTED_CAPABILITIES
+        if blocked:
+            logger.info("CAPABILITY_BLOCKED", extra={"capabilities": sorted(blocked)})
+            return TurnOutcome(
+                reply=Reply.plain(connect_account_message(blocked, language)),
+                outcome="capability_blocked",
+                user_kind=user_kind,
+            )
+        checked = gate.check_planner(state, now=ctx.now, ttl_seconds=self._ttl)
+        if checked.must_pause:
+            return self._pause(ctx, checked, user_kind=user_kind)
+        return self._proceed(checked.state, user_kind=user_kind)
+
+    def _pause(self, ctx: TurnContext, checked: gate.GateResult, *, user_kind: MemoryKind) -> TurnOutcome:
+        pending = checked.pending
+        assert pending is not None
+        if checked.duplicate:
+            return TurnOutcome(reply=None, outcome="hitl_duplicate_attempt", user_kind=user_kind)
+        try:
+            self._pending.create(checked.state, now=ctx.now)
+        except PendingExists:
+            logger.warning(
+                "HITL_DUPLICATE_ATTEMPT",
+                extra={"existingHitlId": "stored", "newSource": pending.source, "lostRace": True},
+            )
+            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=user_kind)
+        return TurnOutcome(
+            reply=question_reply(pending, state_language(checked.state)),
+            outcome=f"hitl_{pending.kind}",
+            reply_kind="hitl_question",
+            user_kind=user_kind,
+        )
+
+    def _proceed(self, state: TurnState, *, user_kind: MemoryKind) -> TurnOutcome:
+        """Resolvers -> entity resolution -> executor. Until the executor lands, the turn ends with a
+        truthful account of what would be done; the frozen state is the seam to the executor."""
+        assert state.planner_output is not None
+        text = templates.would_do(state.planner_output, state.input.language, state.input.timezone)
+        logger.info("PLAN_READY", extra={"steps": [s.id for s in state.planner_output.plan]})
+        return TurnOutcome(reply=Reply.plain(text), outcome="planned", user_kind=user_kind)
+
+    # --- paused turns ---------------------------------------------------------------------------
+
+    def _expire(self, ctx: TurnContext, state: TurnState, pending: PendingHITL | None) -> None:
+        if pending is None:
+            return
+        logger.info(
+            "HITL_EXPIRED",
+            extra={
+                "traceId": state.trace_id,
+                "threadId": mask_phone(state.thread_id),
+                "hitlId": pending.hitl_id,
+                "originStepId": pending.origin_step_id,
+            },
+        )
+        try:
+            self._pending.consume(state.thread_id, pending.hitl_id)
+        except PendingGone:
+            logger.info("HITL_EXPIRED_ALREADY_GONE", extra={"hitlId": pending.hitl_id})
+
+    def _resume(self, ctx: TurnContext, state: TurnState, reply: HITLReply) -> TurnOutcome:
+        pending = state.pending_hitl
+        assert pending is not None
+        bind_hitl(pending.hitl_id)
+        outcome = resume(state, reply, now=ctx.now, interpreter=self._interpreter)
+        try:
+            if outcome.consumed:
+                self._pending.consume(state.thread_id, pending.hitl_id)
+            else:
+                self._pending.replace(outcome.state, expected_hitl_id=pending.hitl_id)
+        except PendingGone:
+            logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": outcome.goto})
+            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
+        return self._after_resume(ctx, outcome)
+
+    def _after_resume(self, ctx: TurnContext, outcome: ResumeOutcome) -> TurnOutcome:
+        state = outcome.state
+        if outcome.goto == "interrupt":
+            assert outcome.pending is not None
+            return TurnOutcome(
+                reply=question_reply(outcome.pending, state.input.language, outcome.text),
+                outcome=f"hitl_{outcome.decision}",
+                reply_kind="hitl_question",
+                user_kind="hitl_reply",
+            )
+        if outcome.goto == "response":
+            text = outcome.text or templates.cancelled(state.input.language)
+            return TurnOutcome(
+                reply=Reply.plain(text), outcome=f"hitl_{outcome.decision}", user_kind="hitl_reply"
+            )
+        if outcome.goto == "fresh_turn":
+            return self._plan(ctx, self._fresh_state(ctx))
+        if outcome.goto == "planner":
+            return self._plan(ctx, state, user_kind="hitl_reply")
+        # resolver_router / entity_resolution: the plan goes on to resolution and execution.
+        return self._proceed(state, user_kind="hitl_reply")
+
+
+def state_language(state: TurnState) -> Language:
+    return state.input.language
+
+
+def _latest_actions(ctx: TurnContext) -> list[LatestAction]:
+    actions: list[LatestAction] = []
+    for raw in ctx.snapshot.latest_actions[:LATEST_ACTIONS_FOR_PLANNER]:
+        try:
+            actions.append(LatestAction.model_validate(raw))
+        except ValidationError:
+            logger.warning("LATEST_ACTION_UNREADABLE")
+    return actions
