@@ -48,7 +48,9 @@ def _submit(service: CaseService, request_id: str) -> str:
 
 
 def _decide(service: CaseService, case_id: str, request_id: str, decision: str = "approved") -> None:
-    service.record_decision(case_id=case_id, decision=decision, notes="ok", actor=OPERATOR, request_id=request_id)
+    service.record_decision(
+        case_id=case_id, decision=decision, notes="ok", actor=OPERATOR, request_id=request_id
+    )
 
 
 def sqlite_cycles_per_second(cycles: int = CYCLES) -> float:

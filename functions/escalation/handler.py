@@ -52,6 +52,10 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     for case_event in result.escalated:
         logger.info(
             "HITL_ESCALATED",
-            extra={"caseId": case_event.case_id, "target": case_event.escalation_target, "eventId": case_event.event_id},
+            extra={
+                "caseId": case_event.case_id,
+                "target": case_event.escalation_target,
+                "eventId": case_event.event_id,
+            },
         )
     return {"checked": result.checked, "escalated": escalated}

@@ -40,7 +40,9 @@ def _app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
     status, response_headers, response_body = response
     payload = response_body if isinstance(response_body, bytes) else str(response_body).encode("utf-8")
     header_list = [(str(k), str(v)) for k, v in response_headers.items() if k.lower() != "content-length"]
-    start_response(f"{status} {_STATUS.get(status, 'Status')}", [*header_list, ("Content-Length", str(len(payload)))])
+    start_response(
+        f"{status} {_STATUS.get(status, 'Status')}", [*header_list, ("Content-Length", str(len(payload)))]
+    )
     return [payload]
 
 

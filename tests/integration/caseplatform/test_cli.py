@@ -37,7 +37,9 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def test_schema_register_activate_and_list(capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path) -> None:
+def test_schema_register_activate_and_list(
+    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path
+) -> None:
     schema_file = tmp_path / "it_ops.json"
     schema_file.write_text(json.dumps({"type": "object", "required": ["host"]}))
     code, answer = hitl(capsys, db, "schema", "register", "it_ops", "1", str(schema_file))
@@ -70,7 +72,9 @@ def test_queue_show_and_not_found(capsys: pytest.CaptureFixture[str], db: Path) 
 def test_drift_is_detected_and_rebuild_repairs_it(capsys: pytest.CaptureFixture[str], db: Path) -> None:
     assert hitl(capsys, db, "drift")[0] == 0
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE hitl_state SET current_state = 'approved' WHERE current_state = 'needs_clarification'")
+        conn.execute(
+            "UPDATE hitl_state SET current_state = 'approved' WHERE current_state = 'needs_clarification'"
+        )
     code, drift = hitl(capsys, db, "drift")
     assert code == 2
     assert drift["drifted"] is True
@@ -102,7 +106,10 @@ def test_export_with_manifest_and_checksums(
     again = tmp_path / f"again-{fmt}"
     hitl(capsys, db, "export", "--format", fmt, "--out", str(again))
     assert json.loads((again / "manifest.json").read_text())["files"] == manifest["files"]  # deterministic
-    assert hitl(capsys, db, "verify-export", str(out)) == (0, {"status": "success", "intact": True, "mismatched_files": []})
+    assert hitl(capsys, db, "verify-export", str(out)) == (
+        0,
+        {"status": "success", "intact": True, "mismatched_files": []},
+    )
     first_file = out / manifest["files"][0]["name"]
     first_file.write_text(first_file.read_text().replace("rejected", "approved"))
     code, verdict = hitl(capsys, db, "verify-export", str(out))

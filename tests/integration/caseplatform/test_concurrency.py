@@ -61,7 +61,9 @@ def test_threads_race_to_decide(store_factory: Callable[[], CaseStore]) -> None:
         case_id = submit(service)
         barrier = threading.Barrier(WORKERS)
 
-        def racer(index: int, case_id: str = case_id, barrier: threading.Barrier = barrier) -> tuple[str, str]:
+        def racer(
+            index: int, case_id: str = case_id, barrier: threading.Barrier = barrier
+        ) -> tuple[str, str]:
             store = store_factory()
             barrier.wait()
             return _decide(store, case_id, index)

@@ -41,9 +41,15 @@ from tests.unit.caseplatform.factories import (
 )
 
 
-def ask(service: CaseService, case_id: str, question: str = "Which reflector map version is loaded?", **kw: Any):
+def ask(
+    service: CaseService, case_id: str, question: str = "Which reflector map version is loaded?", **kw: Any
+):
     return service.request_clarification(
-        case_id=case_id, question=question, notes="need the map version", actor=AGENT, request_id=kw.pop("rid", request_id())
+        case_id=case_id,
+        question=question,
+        notes="need the map version",
+        actor=AGENT,
+        request_id=kw.pop("rid", request_id()),
     )
 
 
@@ -194,11 +200,15 @@ def test_question_and_answer_are_required(service: CaseService) -> None:
     case_id = submit(service)
     for question in (None, "", "   "):
         with pytest.raises(QuestionRequired):
-            service.request_clarification(case_id=case_id, question=question, notes="", actor=AGENT, request_id="q")
+            service.request_clarification(
+                case_id=case_id, question=question, notes="", actor=AGENT, request_id="q"
+            )
     ask(service, case_id)
     for answer in (None, "", "\n"):
         with pytest.raises(AnswerRequired):
-            service.provide_clarification(case_id=case_id, answer=answer, notes="", actor=OPERATOR, request_id="a")
+            service.provide_clarification(
+                case_id=case_id, answer=answer, notes="", actor=OPERATOR, request_id="a"
+            )
     assert [e.event_type for e in service.get_case_history(case_id)] == ["submitted", "needs_clarification"]
 
 
@@ -264,7 +274,10 @@ def _v2_schema(service: CaseService) -> dict[str, Any]:
     properties["vehicle_id"] = properties.pop("lgv_id")
     properties["shift"] = {"type": "string"}
     required = [("vehicle_id" if name == "lgv_id" else name) for name in schema["required"]]
-    hitl = {**schema["x-hitl"], "upcast": {"rename": {"lgv_id": "vehicle_id"}, "defaults": {"shift": "unknown"}}}
+    hitl = {
+        **schema["x-hitl"],
+        "upcast": {"rename": {"lgv_id": "vehicle_id"}, "defaults": {"shift": "unknown"}},
+    }
     return {**schema, "properties": properties, "required": required, "x-hitl": hitl}
 
 
@@ -382,7 +395,9 @@ def test_reviewed_audit_principal_ref_payload_and_stats(service: CaseService, cl
     ask(service, c)
 
     approved = service.list_reviewed(decision="approved")
-    assert [(e.case_id, r.case.title) for e, r in approved.items] == [(a, "LGV-07 navigation fault at dock 3")]
+    assert [(e.case_id, r.case.title) for e, r in approved.items] == [
+        (a, "LGV-07 navigation fault at dock 3")
+    ]
     all_reviewed = service.list_reviewed(from_ms=T0, to_ms=T0 + 2 * DAY_MS)
     assert {e.case_id for e, _ in all_reviewed.items} == {a, b}
     assert service.list_reviewed(from_ms=T0, to_ms=T0 + DAY_MS).items == []
@@ -399,7 +414,9 @@ def test_reviewed_audit_principal_ref_payload_and_stats(service: CaseService, cl
 
     assert service.cases_by_ref("ticket", "jira", "OPS-1").items == [a]
     assert sorted(service.cases_by_ref("neo4j_node", "lgv_id", "LGV-07").items) == sorted([b, c])
-    assert [r.case.case_id for r in service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09")] == [b]
+    assert [
+        r.case.case_id for r in service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09")
+    ] == [b]
 
     buckets = service.decision_stats(from_ms=T0, to_ms=T0 + 3 * DAY_MS)
     assert [(x.submitted, x.approved, x.rejected) for x in buckets] == [(3, 0, 0), (0, 1, 1), (0, 0, 0)]
@@ -511,9 +528,15 @@ def test_redaction_hook_applies_before_storage(store: CaseStore, clock: FakeCloc
 
     service = CaseService(store, clock=clock, redactor=mask_contacts)
     service.ensure_default_adapters()
-    case_id = submit(service, summary="call dana@example.com", payload=lgv_payload(evidence=["phone +972501234567"]))
+    case_id = submit(
+        service, summary="call dana@example.com", payload=lgv_payload(evidence=["phone +972501234567"])
+    )
     service.request_clarification(
-        case_id=case_id, question="Reach 0501234567?", notes="from dana@example.com", actor=AGENT, request_id="r-1"
+        case_id=case_id,
+        question="Reach 0501234567?",
+        notes="from dana@example.com",
+        actor=AGENT,
+        request_id="r-1",
     )
     view = service.get_case(case_id)
     assert view.record.case.summary == "call [redacted-email]"
@@ -523,6 +546,10 @@ def test_redaction_hook_applies_before_storage(store: CaseStore, clock: FakeCloc
     assert "dana@example.com" not in event.event_json
     # Deterministic redaction keeps retries idempotent.
     again = service.request_clarification(
-        case_id=case_id, question="Reach 0501234567?", notes="from dana@example.com", actor=AGENT, request_id="r-1"
+        case_id=case_id,
+        question="Reach 0501234567?",
+        notes="from dana@example.com",
+        actor=AGENT,
+        request_id="r-1",
     )
     assert again == event

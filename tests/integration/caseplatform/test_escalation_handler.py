@@ -53,7 +53,9 @@ def test_handler_escalates_overdue_cases_once(handler_module: ModuleType) -> Non
     seeding = CaseService(DynamoCaseStore("hitl-cases-lambda", client), clock=FakeClock(1_000_000_000_000))
     seeding.ensure_default_adapters()
     overdue = submit(seeding)
-    seeding.request_clarification(case_id=overdue, question="Which map?", notes="", actor=AGENT, request_id="q")
+    seeding.request_clarification(
+        case_id=overdue, question="Which map?", notes="", actor=AGENT, request_id="q"
+    )
     submit(seeding)  # pending: never escalated
 
     first: dict[str, Any] = handler_module.handler({"source": "aws.events"}, _Context())

@@ -128,10 +128,22 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
             # --- every error code of the seed
             codes = {}
             codes["ALREADY_TERMINAL"] = await _call(
-                client, "record_decision", case_id=case_id, decision="rejected", notes="", actor=OPERATOR, request_id="d-2"
+                client,
+                "record_decision",
+                case_id=case_id,
+                decision="rejected",
+                notes="",
+                actor=OPERATOR,
+                request_id="d-2",
             )
             codes["IDEMPOTENCY_CONFLICT"] = await _call(
-                client, "record_decision", case_id=case_id, decision="rejected", notes="", actor=OPERATOR, request_id="d-1"
+                client,
+                "record_decision",
+                case_id=case_id,
+                decision="rejected",
+                notes="",
+                actor=OPERATOR,
+                request_id="d-1",
             )
             codes["INVALID_STATE_TRANSITION"] = await _call(
                 client, "provide_clarification", case_id=case_id, answer="x", actor=OPERATOR, request_id="a-2"
@@ -140,12 +152,18 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
             codes["QUESTION_REQUIRED"] = await _call(
                 client, "request_clarification", case_id=second, actor=AGENT, request_id="q-2"
             )
-            await _call(client, "request_clarification", case_id=second, question="?", actor=AGENT, request_id="q-3")
+            await _call(
+                client, "request_clarification", case_id=second, question="?", actor=AGENT, request_id="q-3"
+            )
             codes["ANSWER_REQUIRED"] = await _call(
                 client, "provide_clarification", case_id=second, answer="  ", actor=OPERATOR, request_id="a-3"
             )
-            codes["ADAPTER_NOT_FOUND"] = await _call(client, "submit_case", **_submit_args("s-3", adapter_id="nope_adapter"))
-            codes["PAYLOAD_INVALID"] = await _call(client, "submit_case", **_submit_args("s-4", payload={"symptom": ""}))
+            codes["ADAPTER_NOT_FOUND"] = await _call(
+                client, "submit_case", **_submit_args("s-3", adapter_id="nope_adapter")
+            )
+            codes["PAYLOAD_INVALID"] = await _call(
+                client, "submit_case", **_submit_args("s-4", payload={"symptom": ""})
+            )
             not_found = await _call(client, "get_case", case_id="HITL-00000000-0000-4000-8000-000000000000")
 
             for code, answer in codes.items():
@@ -154,11 +172,18 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
             assert codes["INVALID_STATE_TRANSITION"]["requested_action"] == "provide_clarification"
             assert codes["ALREADY_TERMINAL"]["existing_decision"]["event_id"] == decided["event_id"]
             assert codes["PAYLOAD_INVALID"]["details"]
-            assert not_found == {"status": "not_found", "case_id": "HITL-00000000-0000-4000-8000-000000000000"}
+            assert not_found == {
+                "status": "not_found",
+                "case_id": "HITL-00000000-0000-4000-8000-000000000000",
+            }
 
             # --- admin tools
             registered = await _call(
-                client, "register_adapter_schema", adapter_id="it_ops", schema_version=1, schema_json={"type": "object"}
+                client,
+                "register_adapter_schema",
+                adapter_id="it_ops",
+                schema_version=1,
+                schema_json={"type": "object"},
             )
             assert registered["is_active"] is False
             activated = await _call(client, "activate_adapter_schema", adapter_id="it_ops", schema_version=1)
@@ -183,7 +208,12 @@ def test_stdout_carries_only_protocol(tmp_path: Path) -> None:
             },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_cases", "arguments": {}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "list_cases", "arguments": {}},
+        },
     ]
     process = subprocess.Popen(
         [str(HITL_MCP), "--db", str(tmp_path / "hitl.db")],
@@ -210,5 +240,10 @@ def test_stdout_carries_only_protocol(tmp_path: Path) -> None:
     messages.extend(json.loads(line) for line in rest.splitlines() if line.strip())
     assert all(m.get("jsonrpc") == "2.0" for m in messages)
     listed = next(m for m in messages if m.get("id") == 2)
-    assert listed["result"]["structuredContent"] == {"status": "success", "count": 0, "items": [], "next_cursor": None}
+    assert listed["result"]["structuredContent"] == {
+        "status": "success",
+        "count": 0,
+        "items": [],
+        "next_cursor": None,
+    }
     assert "HITL_MCP_START" in stderr

@@ -11,7 +11,13 @@ DAY_MS = 24 * 3600 * 1000
 T0 = 1_700_000_000_000  # 2023-11-14T22:13:20Z, a Tuesday
 
 AGENT = {"name": "lgv-chatbot", "role": "agent", "id": "agent:lgv"}
-OPERATOR = {"name": "Dana Levi", "role": "site engineer", "id": "op:dana", "team": "lgv-ops", "kind": "operator"}
+OPERATOR = {
+    "name": "Dana Levi",
+    "role": "site engineer",
+    "id": "op:dana",
+    "team": "lgv-ops",
+    "kind": "operator",
+}
 OTHER_OPERATOR = {"name": "Omer Cohen", "role": "site engineer", "id": "op:omer", "kind": "operator"}
 
 

@@ -27,7 +27,9 @@ def success(**fields: Any) -> dict[str, Any]:
     return {"status": "success", **fields}
 
 
-def items_answer(items: Sequence[T], render: Callable[[T], dict[str, Any]], next_cursor: str | None = None) -> dict[str, Any]:
+def items_answer(
+    items: Sequence[T], render: Callable[[T], dict[str, Any]], next_cursor: str | None = None
+) -> dict[str, Any]:
     return success(count=len(items), items=[render(item) for item in items], next_cursor=next_cursor)
 
 
@@ -119,7 +121,9 @@ def history_answer(case_id: str, events: list[Event]) -> dict[str, Any]:
     return {**items_answer(events, event_dict), "case_id": case_id}
 
 
-def schema_answer(record: SchemaRecord, previous_version: int | None = None, *, activated: bool = False) -> dict[str, Any]:
+def schema_answer(
+    record: SchemaRecord, previous_version: int | None = None, *, activated: bool = False
+) -> dict[str, Any]:
     answer = success(
         adapter_id=record.adapter_id,
         schema_version=record.schema_version,

@@ -38,7 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"SQLite database (default {DEFAULT_DB})")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    schema = commands.add_parser("schema", help="adapter schema registry").add_subparsers(dest="action", required=True)
+    schema = commands.add_parser("schema", help="adapter schema registry").add_subparsers(
+        dest="action", required=True
+    )
     register = schema.add_parser("register")
     register.add_argument("adapter_id")
     register.add_argument("schema_version", type=int)
@@ -89,14 +91,22 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
             try:
                 text = args.file.read_text(encoding="utf-8")
             except OSError as exc:
-                raise SchemaInvalid([{"path": "$", "message": f"cannot read {args.file}: {exc.strerror}"}]) from exc
-            return answers.schema_answer(service.register_adapter_schema(args.adapter_id, args.schema_version, text))
+                raise SchemaInvalid(
+                    [{"path": "$", "message": f"cannot read {args.file}: {exc.strerror}"}]
+                ) from exc
+            return answers.schema_answer(
+                service.register_adapter_schema(args.adapter_id, args.schema_version, text)
+            )
         if args.action == "activate":
             record, previous = service.activate_adapter_schema(args.adapter_id, args.schema_version)
             return answers.schema_answer(record, previous, activated=True)
         return answers.items_answer(
             service.store.list_schemas(args.adapter_id),
-            lambda r: {"adapter_id": r.adapter_id, "schema_version": r.schema_version, "is_active": r.is_active},
+            lambda r: {
+                "adapter_id": r.adapter_id,
+                "schema_version": r.schema_version,
+                "is_active": r.is_active,
+            },
         )
     if args.command == "queue":
         records = service.list_review_queue(
@@ -114,9 +124,15 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
         return _drift_answer(service.check_drift())
     if args.command == "escalate":
         result = sweep(service)
-        return answers.success(checked=result.checked, escalated=[answers.event_dict(e) for e in result.escalated])
+        return answers.success(
+            checked=result.checked, escalated=[answers.event_dict(e) for e in result.escalated]
+        )
     if args.command == "export":
-        return answers.success(manifest=export_cases(service, args.out, fmt=args.format, state=args.state, adapter_id=args.adapter))
+        return answers.success(
+            manifest=export_cases(
+                service, args.out, fmt=args.format, state=args.state, adapter_id=args.adapter
+            )
+        )
     bad = verify_export(args.dir)
     return answers.success(intact=not bad, mismatched_files=bad)
 

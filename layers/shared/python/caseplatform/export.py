@@ -128,9 +128,9 @@ def export_cases(
         event_rows = []
         for _, history in events:
             for event in history:
-                data = event_dict(event)
-                actor = data.pop("actor")
-                event_rows.append({**data, **{f"actor_{k}": v for k, v in actor.items()}})
+                row = event_dict(event)
+                actor = row.pop("actor")
+                event_rows.append({**row, **{f"actor_{k}": v for k, v in actor.items()}})
         contents["events.csv"] = (_csv(EVENT_COLUMNS, event_rows), len(event_rows))
     else:
         documents = [
@@ -144,21 +144,28 @@ def export_cases(
         ]
         for document in documents:
             document.pop("payload_json")
-        contents["cases.json"] = (json.dumps(documents, sort_keys=True, indent=1, ensure_ascii=False) + "\n", len(documents))
+        contents["cases.json"] = (
+            json.dumps(documents, sort_keys=True, indent=1, ensure_ascii=False) + "\n",
+            len(documents),
+        )
     files = []
     for name, (text, rows) in sorted(contents.items()):
         data = text.encode("utf-8")
         (out_dir / name).write_bytes(data)
         files.append(ExportedFile(name, rows, len(data), hashlib.sha256(data).hexdigest()))
-    manifest = {
+    manifest: dict[str, Any] = {
         "format": fmt,
         "filters": {"state": state, "adapter_id": adapter_id},
         "generated_at_ms": service.clock(),
         "cases": len(records),
         "files": [file.__dict__ for file in files],
     }
-    manifest["manifest_sha256"] = hashlib.sha256(canonical_json({k: manifest[k] for k in ("format", "filters", "cases", "files")}).encode()).hexdigest()
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    manifest["manifest_sha256"] = hashlib.sha256(
+        canonical_json({k: manifest[k] for k in ("format", "filters", "cases", "files")}).encode()
+    ).hexdigest()
+    (out_dir / "manifest.json").write_text(
+        json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     return manifest
 
 

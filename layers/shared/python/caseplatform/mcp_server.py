@@ -60,7 +60,9 @@ def build_server(service: CaseService) -> MCPServer:
     server: MCPServer = MCPServer(name="hitl-case-platform", instructions=INSTRUCTIONS)
 
     # ---------------------------------------------------------------- capture
-    @server.tool(description="Submit a case for review. submitter: {name, role, id?, team?}; refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low.")
+    @server.tool(
+        description="Submit a case for review. submitter: {name, role, id?, team?}; refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
+    )
     def submit_case(
         adapter_id: str,
         case_type: str,
@@ -90,11 +92,15 @@ def build_server(service: CaseService) -> MCPServer:
 
         return answer_call("submit_case", run)
 
-    @server.tool(description="A case: envelope, payload (read as the adapter's active schema version), refs and state.")
+    @server.tool(
+        description="A case: envelope, payload (read as the adapter's active schema version), refs and state."
+    )
     def get_case(case_id: str) -> CallToolResult:
         return answer_call("get_case", lambda: answers.case_answer(service.get_case(case_id)))
 
-    @server.tool(description="Cases newest first, filtered by state / adapter_id / priority; pass next_cursor back as cursor.")
+    @server.tool(
+        description="Cases newest first, filtered by state / adapter_id / priority; pass next_cursor back as cursor."
+    )
     def list_cases(
         state: str | None = None,
         adapter_id: str | None = None,
@@ -105,13 +111,17 @@ def build_server(service: CaseService) -> MCPServer:
         return answer_call(
             "list_cases",
             lambda: answers.page_answer(
-                service.list_cases(state=state, adapter_id=adapter_id, priority=priority, limit=limit, cursor=cursor),
+                service.list_cases(
+                    state=state, adapter_id=adapter_id, priority=priority, limit=limit, cursor=cursor
+                ),
                 answers.case_summary,
             ),
         )
 
     # ---------------------------------------------------------------- review / follow-up
-    @server.tool(description="Open cases (pending and needs_clarification) most urgent first: priority, then oldest.")
+    @server.tool(
+        description="Open cases (pending and needs_clarification) most urgent first: priority, then oldest."
+    )
     def list_review_queue(
         adapter_id: str | None = None, priority: str | None = None, state: str | None = None, limit: int = 50
     ) -> CallToolResult:
@@ -123,7 +133,9 @@ def build_server(service: CaseService) -> MCPServer:
             ),
         )
 
-    @server.tool(description="Ask a follow-up question: the case moves to needs_clarification (non-terminal). actor: {name, role, id?, team?, kind?: operator|agent}.")
+    @server.tool(
+        description="Ask a follow-up question: the case moves to needs_clarification (non-terminal). actor: {name, role, id?, team?, kind?: operator|agent}."
+    )
     def request_clarification(
         case_id: str, actor: dict[str, Any], request_id: str, question: str | None = None, notes: str = ""
     ) -> CallToolResult:
@@ -149,7 +161,9 @@ def build_server(service: CaseService) -> MCPServer:
             ),
         )
 
-    @server.tool(description="Record the terminal decision: approved or rejected. The first terminal decision wins.")
+    @server.tool(
+        description="Record the terminal decision: approved or rejected. The first terminal decision wins."
+    )
     def record_decision(
         case_id: str, decision: str, actor: dict[str, Any], request_id: str, notes: str = ""
     ) -> CallToolResult:
@@ -164,14 +178,22 @@ def build_server(service: CaseService) -> MCPServer:
 
     @server.tool(description="The case's append-only event history, oldest first.")
     def get_case_history(case_id: str) -> CallToolResult:
-        return answer_call("get_case_history", lambda: answers.history_answer(case_id, service.get_case_history(case_id)))
+        return answer_call(
+            "get_case_history", lambda: answers.history_answer(case_id, service.get_case_history(case_id))
+        )
 
     # ---------------------------------------------------------------- admin
-    @server.tool(description="Register a JSON Schema (draft 2020-12) version for an adapter; inactive until activated. Optional x-hitl keyword: SLA/escalation policy and upcast rules.")
-    def register_adapter_schema(adapter_id: str, schema_version: int, schema_json: dict[str, Any] | str) -> CallToolResult:
+    @server.tool(
+        description="Register a JSON Schema (draft 2020-12) version for an adapter; inactive until activated. Optional x-hitl keyword: SLA/escalation policy and upcast rules."
+    )
+    def register_adapter_schema(
+        adapter_id: str, schema_version: int, schema_json: dict[str, Any] | str
+    ) -> CallToolResult:
         return answer_call(
             "register_adapter_schema",
-            lambda: answers.schema_answer(service.register_adapter_schema(adapter_id, schema_version, schema_json)),
+            lambda: answers.schema_answer(
+                service.register_adapter_schema(adapter_id, schema_version, schema_json)
+            ),
         )
 
     @server.tool(description="Make a registered schema version the adapter's only active version.")
@@ -188,7 +210,9 @@ def build_server(service: CaseService) -> MCPServer:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="hitl-mcp", description="HITL case platform MCP server (stdio)")
     parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"SQLite database (default {DEFAULT_DB})")
-    parser.add_argument("--redact", choices=sorted(REDACTORS), default="none", help="ingestion redaction hook")
+    parser.add_argument(
+        "--redact", choices=sorted(REDACTORS), default="none", help="ingestion redaction hook"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = SqliteCaseStore(args.db)

@@ -24,7 +24,9 @@ Decision = Literal["approved", "rejected"]
 Priority = Literal["low", "normal", "high", "critical"]
 Confidence = Literal["high", "medium", "low"]
 ActorKind = Literal["operator", "agent", "system"]
-Action = Literal["submit_case", "request_clarification", "provide_clarification", "record_decision", "escalate"]
+Action = Literal[
+    "submit_case", "request_clarification", "provide_clarification", "record_decision", "escalate"
+]
 
 STATES: tuple[str, ...] = get_args(CaseStateName)
 TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
@@ -154,7 +156,11 @@ class Event:
             question=data.get("question"),
             answer=data.get("answer"),
             actor=Principal(
-                kind=actor["kind"], name=actor["name"], role=actor["role"], id=actor.get("id"), team=actor.get("team")
+                kind=actor["kind"],
+                name=actor["name"],
+                role=actor["role"],
+                id=actor.get("id"),
+                team=actor.get("team"),
             ),
             supersedes_event_id=data.get("supersedes_event_id"),
             request_id=data.get("request_id"),

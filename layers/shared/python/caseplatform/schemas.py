@@ -114,10 +114,14 @@ def check_schema_document(schema: Any) -> list[dict[str, str]]:
 def validate_payload(schema: dict[str, Any], payload: dict[str, Any]) -> None:
     details = error_details(list(Draft202012Validator(schema).iter_errors(payload)))
     if details:
-        raise PayloadInvalid([{"path": "$.payload" + d["path"][1:], "message": d["message"]} for d in details])
+        raise PayloadInvalid(
+            [{"path": "$.payload" + d["path"][1:], "message": d["message"]} for d in details]
+        )
 
 
-def upcast(payload: dict[str, Any], from_version: int, schemas: dict[int, dict[str, Any]], to_version: int) -> dict[str, Any]:
+def upcast(
+    payload: dict[str, Any], from_version: int, schemas: dict[int, dict[str, Any]], to_version: int
+) -> dict[str, Any]:
     """Read a payload written under `from_version` as `to_version`, one version step at a time."""
     result = dict(payload)
     for version in range(from_version + 1, to_version + 1):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import uuid4
 
+from jsonschema import Draft202012Validator
+
 from caseplatform import schemas, statemachine
 from caseplatform.errors import (
     AdapterNotFound,
@@ -50,8 +52,7 @@ from caseplatform.model import (
 )
 from caseplatform.ports import CaseSnapshot, CaseStore, Clock, Transition, system_clock
 from caseplatform.redaction import Redactor, no_redaction, redact_tree
-from caseplatform.validation import SUBMIT_SCHEMA, MAX_SCHEMA_BYTES, check_action, check_submit, error_details
-from jsonschema import Draft202012Validator
+from caseplatform.validation import MAX_SCHEMA_BYTES, SUBMIT_SCHEMA, check_action, check_submit, error_details
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -132,7 +133,9 @@ class CaseService:
         schema = schema_json
         if isinstance(schema_json, str):
             if len(schema_json.encode("utf-8")) > MAX_SCHEMA_BYTES:
-                raise SchemaInvalid([{"path": "$", "message": f"schema is larger than {MAX_SCHEMA_BYTES} bytes"}])
+                raise SchemaInvalid(
+                    [{"path": "$", "message": f"schema is larger than {MAX_SCHEMA_BYTES} bytes"}]
+                )
             schema = _parse_json(schema_json)
         problems = schemas.check_schema_document(schema)
         if problems:
@@ -141,7 +144,9 @@ class CaseService:
             SchemaRecord(adapter_id, schema_version, schema, is_active=False, updated_at_ms=self._clock())
         )
 
-    def activate_adapter_schema(self, adapter_id: str, schema_version: int) -> tuple[SchemaRecord, int | None]:
+    def activate_adapter_schema(
+        self, adapter_id: str, schema_version: int
+    ) -> tuple[SchemaRecord, int | None]:
         previous = self.store.activate_schema(adapter_id, schema_version, self._clock())
         record = self.store.get_schema(adapter_id, schema_version)
         if record is None:  # activate_schema checked it; a concurrent writer cannot delete versions
@@ -205,7 +210,11 @@ class CaseService:
         now = self._clock()
         case_id = f"HITL-{self._new_id()}"
         person = Principal(
-            kind="agent", name=submitter["name"], role=submitter["role"], id=submitter.get("id"), team=submitter.get("team")
+            kind="agent",
+            name=submitter["name"],
+            role=submitter["role"],
+            id=submitter.get("id"),
+            team=submitter.get("team"),
         )
         case = Case(
             case_id=case_id,
@@ -233,7 +242,9 @@ class CaseService:
             request_id=request_id,
             request_hash=request_hash,
         )
-        unique_refs = tuple(dict.fromkeys(Ref(r["ref_type"], r["ref_key"], r["ref_value"]) for r in refs or []))
+        unique_refs = tuple(
+            dict.fromkeys(Ref(r["ref_type"], r["ref_key"], r["ref_value"]) for r in refs or [])
+        )
         recorded = self.store.create_case(NewCase(case, event, statemachine.apply(None, event), unique_refs))
         if recorded.replayed:
             if recorded.event.request_hash != request_hash:
@@ -303,7 +314,13 @@ class CaseService:
     ) -> Event:
         if question is None or not question.strip():
             raise QuestionRequired("a clarification needs a question")
-        args = {"case_id": case_id, "question": question, "notes": notes, "actor": actor, "request_id": request_id}
+        args = {
+            "case_id": case_id,
+            "question": question,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
         person = self._check_action(args, default_kind="agent")
         request_hash = _intent_hash(args, "request_clarification")
         clean_question = self._redact(question)
@@ -336,7 +353,13 @@ class CaseService:
     ) -> Event:
         if answer is None or not answer.strip():
             raise AnswerRequired("a clarification needs an answer")
-        args = {"case_id": case_id, "answer": answer, "notes": notes, "actor": actor, "request_id": request_id}
+        args = {
+            "case_id": case_id,
+            "answer": answer,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
         person = self._check_action(args, default_kind="agent")
         request_hash = _intent_hash(args, "provide_clarification")
         clean_answer = self._redact(answer)
@@ -359,7 +382,13 @@ class CaseService:
     def record_decision(
         self, *, case_id: str, decision: str, notes: str, actor: dict[str, Any], request_id: str
     ) -> Event:
-        args = {"case_id": case_id, "decision": decision, "notes": notes, "actor": actor, "request_id": request_id}
+        args = {
+            "case_id": case_id,
+            "decision": decision,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
         person = self._check_action(args, default_kind="operator")
         request_hash = _intent_hash(args, "record_decision")
         outcome: Decision = "approved" if decision == "approved" else "rejected"
@@ -410,7 +439,11 @@ class CaseService:
 
         def decide(snap: CaseSnapshot) -> Transition:
             live = snap.state
-            if live.current_state != "needs_clarification" or live.escalation_due_at_ms != due or due > now_ms:
+            if (
+                live.current_state != "needs_clarification"
+                or live.escalation_due_at_ms != due
+                or due > now_ms
+            ):
                 raise EscalationNotDue(state.case_id)
             target = statemachine.target_state(live.current_state, "escalate")
             now = max(now_ms, live.updated_at_ms)
@@ -529,17 +562,34 @@ class CaseService:
         )
 
     def audit_decisions(
-        self, *, from_ms: int = 0, to_ms: int | None = None, limit: int | None = None, cursor: str | None = None
+        self,
+        *,
+        from_ms: int = 0,
+        to_ms: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
     ) -> Page[Event]:
         """Who decided what and when: decision events with their actors, newest first."""
         return self.store.list_events_by_type(
-            "decision_recorded", from_ms=from_ms, to_ms=self._until(to_ms), limit=clamp_limit(limit), cursor=cursor
+            "decision_recorded",
+            from_ms=from_ms,
+            to_ms=self._until(to_ms),
+            limit=clamp_limit(limit),
+            cursor=cursor,
         )
 
     def cases_by_ref(
-        self, ref_type: str, ref_key: str, ref_value: str, *, limit: int | None = None, cursor: str | None = None
+        self,
+        ref_type: str,
+        ref_key: str,
+        ref_value: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
     ) -> Page[str]:
-        return self.store.cases_by_ref(Ref(ref_type, ref_key, ref_value), limit=clamp_limit(limit), cursor=cursor)
+        return self.store.cases_by_ref(
+            Ref(ref_type, ref_key, ref_value), limit=clamp_limit(limit), cursor=cursor
+        )
 
     def cases_by_payload_field(
         self, adapter_id: str, field: str, value: Any, *, limit: int | None = None
@@ -660,7 +710,9 @@ def _parse_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SchemaInvalid([{"path": "$", "message": f"schema_json is not JSON: {exc.msg} at {exc.pos}"}]) from exc
+        raise SchemaInvalid(
+            [{"path": "$", "message": f"schema_json is not JSON: {exc.msg} at {exc.pos}"}]
+        ) from exc
 
 
 def _lookup(payload: Any, dotted: str) -> Any:

@@ -44,7 +44,9 @@ def is_allowed(from_state: str, action: str) -> bool:
     return (from_state, action) in _TRANSITIONS
 
 
-def target_state(from_state: CaseStateName, action: Action, decision: Decision | None = None) -> CaseStateName:
+def target_state(
+    from_state: CaseStateName, action: Action, decision: Decision | None = None
+) -> CaseStateName:
     """The state `action` leads to from `from_state`, or INVALID_STATE_TRANSITION.
 
     The caller handles record_decision on a terminal case (ALREADY_TERMINAL) before asking.

@@ -26,7 +26,12 @@ MAX_MESSAGE = 300
 _ID_PATTERN = "^[a-z][a-z0-9_]{1,63}$"
 _NON_BLANK = r"\S"
 
-_REQUEST_ID: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": MAX_REQUEST_ID, "pattern": _NON_BLANK}
+_REQUEST_ID: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_REQUEST_ID,
+    "pattern": _NON_BLANK,
+}
 _SHORT: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": _NON_BLANK}
 _OPTIONAL_SHORT: dict[str, Any] = {"type": ["string", "null"], "minLength": 1, "maxLength": 200}
 _PERSON: dict[str, Any] = {
@@ -62,7 +67,11 @@ SUBMIT_SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["ref_type", "ref_key", "ref_value"],
-                "properties": {"ref_type": _SHORT, "ref_key": _SHORT, "ref_value": {**_SHORT, "maxLength": 512}},
+                "properties": {
+                    "ref_type": _SHORT,
+                    "ref_key": _SHORT,
+                    "ref_value": {**_SHORT, "maxLength": 512},
+                },
             },
         },
         "request_id": _REQUEST_ID,
@@ -106,7 +115,9 @@ def check_submit(arguments: dict[str, Any]) -> list[dict[str, str]]:
     if isinstance(payload, dict):
         size = len(canonical_json(payload).encode("utf-8"))
         if size > MAX_PAYLOAD_BYTES:
-            details.append({"path": "$.payload", "message": f"payload is {size} bytes; the limit is {MAX_PAYLOAD_BYTES}"})
+            details.append(
+                {"path": "$.payload", "message": f"payload is {size} bytes; the limit is {MAX_PAYLOAD_BYTES}"}
+            )
     return details
 
 

@@ -190,7 +190,9 @@ class DynamoCaseStore:
         names = {"pk", "sk", *_INDEX_KEYS[index]}
         return cursors.encode({name: item[name] for name in sorted(names)})
 
-    def _query_all(self, key_condition: str, values: dict[str, Any], *, index: str | None = None) -> Iterator[dict[str, Any]]:
+    def _query_all(
+        self, key_condition: str, values: dict[str, Any], *, index: str | None = None
+    ) -> Iterator[dict[str, Any]]:
         cursor: str | None = None
         while True:
             page = self._query(key_condition, values, index=index, limit=500, cursor=cursor, forward=True)
@@ -231,7 +233,9 @@ class DynamoCaseStore:
             if existing is None or existing.schema != record.schema:
                 raise SchemaVersionExists(record.adapter_id, record.schema_version) from error
             return existing
-        return SchemaRecord(record.adapter_id, record.schema_version, record.schema, False, record.updated_at_ms)
+        return SchemaRecord(
+            record.adapter_id, record.schema_version, record.schema, False, record.updated_at_ms
+        )
 
     def get_schema(self, adapter_id: str, schema_version: int) -> SchemaRecord | None:
         item = self._get(f"ADAPTER#{adapter_id}", f"V#{schema_version:06d}")
@@ -245,7 +249,9 @@ class DynamoCaseStore:
         if adapter_id is None:
             items = self._query_all("gsi3pk = :p", {":p": "SCHEMAS"}, index="GSI3")
         else:
-            items = self._query_all("pk = :p AND begins_with(sk, :v)", {":p": f"ADAPTER#{adapter_id}", ":v": "V#"})
+            items = self._query_all(
+                "pk = :p AND begins_with(sk, :v)", {":p": f"ADAPTER#{adapter_id}", ":v": "V#"}
+            )
         return [self._schema_from_item(item) for item in items]
 
     def activate_schema(self, adapter_id: str, schema_version: int, now_ms: int) -> int | None:
@@ -353,7 +359,17 @@ class DynamoCaseStore:
             created_at_ms=int(item["created_at_ms"]),
             updated_at_ms=int(item["case_updated_at_ms"]),
         )
-        state = CaseState(case_id=case.case_id, **{name: item.get(name) for name in _STATE_FIELDS})
+        state = CaseState(
+            case_id=case.case_id,
+            current_state=item["current_state"],
+            updated_at_ms=int(item["updated_at_ms"]),
+            active_terminal_event_id=item.get("active_terminal_event_id"),
+            active_decision_outcome=item.get("active_decision_outcome"),
+            needs_clarification_since_ms=item.get("needs_clarification_since_ms"),
+            escalation_due_at_ms=item.get("escalation_due_at_ms"),
+            escalated_at_ms=item.get("escalated_at_ms"),
+            escalation_target=item.get("escalation_target"),
+        )
         return CaseRecord(case, state)
 
     def _event_items(self, event: Event, seq: int) -> list[dict[str, Any]]:
@@ -395,7 +411,12 @@ class DynamoCaseStore:
             *(
                 {
                     "Put": self._put(
-                        {"pk": _case_pk(case.case_id), "sk": _ref_key(ref), "gsi1pk": _ref_key(ref), "gsi1sk": case.case_id}
+                        {
+                            "pk": _case_pk(case.case_id),
+                            "sk": _ref_key(ref),
+                            "gsi1pk": _ref_key(ref),
+                            "gsi1sk": case.case_id,
+                        }
                     )
                 }
                 for ref in new.refs
@@ -426,11 +447,15 @@ class DynamoCaseStore:
                 raise
             event, state = transition.event, transition.state
             version, count = int(item["version"]), int(item["event_count"])
-            question = event.question if event.event_type == "needs_clarification" else item.get("open_question")
+            question = (
+                event.question if event.event_type == "needs_clarification" else item.get("open_question")
+            )
             if state.current_state != "needs_clarification":
                 question = None
             case_put = self._put(
-                self._case_item(record.case, state, version=version + 1, event_count=count + 1, open_question=question),
+                self._case_item(
+                    record.case, state, version=version + 1, event_count=count + 1, open_question=question
+                ),
                 "version = :v",
             )
             case_put["ExpressionAttributeValues"] = _serialize({":v": version})
@@ -487,7 +512,9 @@ class DynamoCaseStore:
                 priority is None or item["priority"] == priority
             )
 
-        page = self._query(condition, values, index=index, limit=limit, cursor=cursor, forward=False, keep=keep)
+        page = self._query(
+            condition, values, index=index, limit=limit, cursor=cursor, forward=False, keep=keep
+        )
         return Page([self._record_from_item(item) for item in page.items], page.next_cursor)
 
     def _events_between(
@@ -591,5 +618,7 @@ class DynamoCaseStore:
     def _open_question(self, state: CaseState) -> str | None:
         if state.current_state != "needs_clarification":
             return None
-        questions = [e.question for e in self.list_events(state.case_id) if e.event_type == "needs_clarification"]
+        questions = [
+            e.question for e in self.list_events(state.case_id) if e.event_type == "needs_clarification"
+        ]
         return questions[-1] if questions else None

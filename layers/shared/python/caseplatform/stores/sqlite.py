@@ -92,7 +92,9 @@ def migrate(conn: sqlite3.Connection, now_ms: int) -> list[int]:
     applied = []
     for version, name, sql in migrations():
         with _transaction(conn):
-            done = conn.execute("SELECT 1 FROM hitl_schema_migrations WHERE version = ?", (version,)).fetchone()
+            done = conn.execute(
+                "SELECT 1 FROM hitl_schema_migrations WHERE version = ?", (version,)
+            ).fetchone()
             if done:
                 continue
             for statement in _split_statements(sql):
@@ -168,7 +170,9 @@ class SqliteCaseStore:
                 " VALUES (?, ?, ?, 0, ?)",
                 (record.adapter_id, record.schema_version, record.schema_json, record.updated_at_ms),
             )
-        return SchemaRecord(record.adapter_id, record.schema_version, record.schema, False, record.updated_at_ms)
+        return SchemaRecord(
+            record.adapter_id, record.schema_version, record.schema, False, record.updated_at_ms
+        )
 
     @staticmethod
     def _schema_from_row(row: tuple[Any, ...]) -> SchemaRecord:
@@ -211,7 +215,8 @@ class SqliteCaseStore:
             versions = {
                 row[0]: bool(row[1])
                 for row in conn.execute(
-                    "SELECT schema_version, is_active FROM hitl_schema_registry WHERE adapter_id = ?", (adapter_id,)
+                    "SELECT schema_version, is_active FROM hitl_schema_registry WHERE adapter_id = ?",
+                    (adapter_id,),
                 )
             }
             if not versions:
@@ -243,7 +248,7 @@ class SqliteCaseStore:
             if row is not None:
                 return Recorded(Event.from_json(row[0]), replayed=True)
             conn.execute(
-                f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"
+                f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     case.case_id,
@@ -275,7 +280,8 @@ class SqliteCaseStore:
     def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
         with self._write() as conn:
             row = conn.execute(
-                "SELECT event_json FROM hitl_events WHERE case_id = ? AND request_id = ?", (case_id, request_id)
+                "SELECT event_json FROM hitl_events WHERE case_id = ? AND request_id = ?",
+                (case_id, request_id),
             ).fetchone()
             if row is not None:
                 return Recorded(Event.from_json(row[0]), replayed=True)
@@ -326,7 +332,7 @@ class SqliteCaseStore:
     def _insert_state(conn: sqlite3.Connection, state: CaseState) -> None:
         values = state.to_dict()
         conn.execute(
-            f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})",
+            f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})",  # noqa: S608 - fixed column/clause constants; values are bound parameters
             tuple(values[name] for name in _STATE_FIELDS),
         )
 
@@ -352,7 +358,7 @@ class SqliteCaseStore:
 
     def _case_record(self, conn: sqlite3.Connection, case_id: str) -> CaseRecord | None:
         row = conn.execute(
-            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"
+            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"  # noqa: S608 - fixed column/clause constants; values are bound parameters
             " WHERE c.case_id = ?",
             (case_id,),
         ).fetchone()
@@ -385,7 +391,11 @@ class SqliteCaseStore:
         cursor: str | None = None,
     ) -> Page[CaseRecord]:
         where, params = ["1 = 1"], []
-        for column, value in (("s.current_state", state), ("c.adapter_id", adapter_id), ("c.priority", priority)):
+        for column, value in (
+            ("s.current_state", state),
+            ("c.adapter_id", adapter_id),
+            ("c.priority", priority),
+        ):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
@@ -393,11 +403,15 @@ class SqliteCaseStore:
         if after is not None:
             where.append("(c.created_at_ms, c.case_id) < (?, ?)")
             params.extend(after)
-        rows = self._conn().execute(
-            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"
-            f" WHERE {' AND '.join(where)} ORDER BY c.created_at_ms DESC, c.case_id DESC LIMIT ?",
-            (*params, limit + 1),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+                f" WHERE {' AND '.join(where)} ORDER BY c.created_at_ms DESC, c.case_id DESC LIMIT ?",
+                (*params, limit + 1),
+            )
+            .fetchall()
+        )
         records = [self._record_from_row(row) for row in rows[:limit]]
         next_cursor = None
         if len(rows) > limit:
@@ -410,10 +424,14 @@ class SqliteCaseStore:
         if after is not None:
             where += " AND (created_at_ms, event_id) < (?, ?)"
             params = [*params, *after]
-        rows = self._conn().execute(
-            f"SELECT event_json FROM hitl_events WHERE {where} ORDER BY created_at_ms DESC, event_id DESC LIMIT ?",
-            (*params, limit + 1),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT event_json FROM hitl_events WHERE {where} ORDER BY created_at_ms DESC, event_id DESC LIMIT ?",  # noqa: S608 - fixed column/clause constants; values are bound parameters
+                (*params, limit + 1),
+            )
+            .fetchall()
+        )
         events = [Event.from_json(row[0]) for row in rows[:limit]]
         next_cursor = None
         if len(rows) > limit:
@@ -445,11 +463,15 @@ class SqliteCaseStore:
 
     def cases_by_ref(self, ref: Ref, *, limit: int, cursor: str | None = None) -> Page[str]:
         after = cursors.decode_list(cursor, 1)
-        rows = self._conn().execute(
-            "SELECT case_id FROM hitl_case_refs WHERE ref_type = ? AND ref_key = ? AND ref_value = ? AND case_id > ?"
-            " ORDER BY case_id LIMIT ?",
-            (ref.ref_type, ref.ref_key, ref.ref_value, after[0] if after else "", limit + 1),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT case_id FROM hitl_case_refs WHERE ref_type = ? AND ref_key = ? AND ref_value = ? AND case_id > ?"
+                " ORDER BY case_id LIMIT ?",
+                (ref.ref_type, ref.ref_key, ref.ref_value, after[0] if after else "", limit + 1),
+            )
+            .fetchall()
+        )
         ids = [row[0] for row in rows[:limit]]
         return Page(ids, cursors.encode([ids[-1]]) if len(rows) > limit else None)
 
@@ -459,11 +481,15 @@ class SqliteCaseStore:
         if after is not None:
             where += " AND (s.escalation_due_at_ms, s.case_id) > (?, ?)"
             params.extend(after)
-        rows = self._conn().execute(
-            f"SELECT {_STATE_COLUMNS} FROM hitl_state s WHERE {where}"
-            " ORDER BY s.escalation_due_at_ms, s.case_id LIMIT ?",
-            (*params, limit + 1),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {_STATE_COLUMNS} FROM hitl_state s WHERE {where}"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+                " ORDER BY s.escalation_due_at_ms, s.case_id LIMIT ?",
+                (*params, limit + 1),
+            )
+            .fetchall()
+        )
         states = [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows[:limit]]
         next_cursor = None
         if len(rows) > limit:
@@ -472,11 +498,15 @@ class SqliteCaseStore:
 
     # ------------------------------------------------------------------ projection maintenance
     def iter_case_ids(self) -> Iterator[str]:
-        rows = self._conn().execute("SELECT case_id FROM hitl_cases ORDER BY created_at_ms, case_id").fetchall()
+        rows = (
+            self._conn().execute("SELECT case_id FROM hitl_cases ORDER BY created_at_ms, case_id").fetchall()
+        )
         return iter([row[0] for row in rows])
 
     def list_states(self) -> list[CaseState]:
-        rows = self._conn().execute(f"SELECT {_STATE_COLUMNS} FROM hitl_state s ORDER BY s.case_id").fetchall()
+        rows = (
+            self._conn().execute(f"SELECT {_STATE_COLUMNS} FROM hitl_state s ORDER BY s.case_id").fetchall()  # noqa: S608 - fixed column/clause constants; values are bound parameters
+        )
         return [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows]
 
     def replace_states(self, states: list[CaseState]) -> None:
