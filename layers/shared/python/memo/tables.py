@@ -96,7 +96,28 @@ CASES = TableSpec(
     ),
 )
 
-ALL_TABLES: tuple[TableSpec, ...] = (CONVERSATION, IDEMPOTENCY, CASES)
+# The user's own items: reminders, notes and list items (pk = USER#<thread>, sk = REMINDER#<id>,
+# NOTE#<id>, LIST#<list key>#ITEM#<id>).
+ITEMS = TableSpec(
+    logical_id="ItemsTable",
+    env_var="ITEMS_TABLE_NAME",
+    default_name="memo-items",
+    partition_key="pk",
+    sort_key="sk",
+)
+
+# Executor idempotency ledger (pk = operationId = traceId:stepId; PII-safe) and the short-lived full
+# step results it points to (sk = RESULT), both expiring after the retry/redrive window.
+LEDGER = TableSpec(
+    logical_id="LedgerTable",
+    env_var="LEDGER_TABLE_NAME",
+    default_name="memo-ledger",
+    partition_key="pk",
+    sort_key="sk",
+    ttl_attribute="ttl",
+)
+
+ALL_TABLES: tuple[TableSpec, ...] = (CONVERSATION, IDEMPOTENCY, CASES, ITEMS, LEDGER)
 
 # The FIFO queue between webhook ingress and the turn path.
 TURN_QUEUE_ENV_VAR = "TURN_QUEUE_URL"

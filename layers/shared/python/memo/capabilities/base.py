@@ -1,0 +1,70 @@
+"""The capability port: what the executor calls to perform one resolved plan step.
+
+Implementations (reminders, notes, lists on DynamoDB) live next to this module; the executor Lambda
+only sees `CapabilityExecutor`. Args are the step's *resolved* executor args (entity ids already
+chosen by entity resolution); a capability never guesses a target.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+Language = Literal["en", "he"]
+
+
+class ExecutionContext(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    thread_id: str
+    trace_id: str
+    step_id: str
+    timezone: str = "UTC"
+    language: Language = "en"
+    now: AwareDatetime
+
+
+class ExecutionResult(BaseModel):
+    """The full result of one step. `data` may hold user content (PII): it travels in the execution
+    and is used to word the reply, but never goes into the idempotency ledger."""
+
+    model_config = ConfigDict(frozen=True)
+
+    success: bool
+    capability: str
+    action: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    external_ids: dict[str, str | list[str]] = Field(default_factory=dict)
+    summary: str = ""  # short, user-facing: what was done ("reminder “call mom”"), for latestActions
+    when: AwareDatetime | None = None
+    error_code: str | None = None  # e.g. NOT_FOUND, CAPABILITY_UNAVAILABLE, IDEMPOTENCY_MISSING_RESULT
+    error: str | None = None
+
+
+class CapabilityError(Exception):
+    """A step that cannot be performed for a reason the user should hear (not a transient fault)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class CapabilityExecutor(Protocol):
+    def execute(
+        self, capability: str, action: str, args: dict[str, Any], ctx: ExecutionContext
+    ) -> ExecutionResult:
+        """Perform the side effect once. Transient AWS faults raise (Step Functions retries);
+        a user-level failure returns `success=False` with an `error_code`."""
+
+
+class ReminderScheduler(Protocol):
+    """One EventBridge Scheduler one-time schedule per reminder, in the user's timezone."""
+
+    def schedule(self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str) -> str:
+        """Create or move the reminder's schedule; returns the schedule name."""
+
+    def cancel(self, schedule_name: str) -> None:
+        """Delete the schedule; deleting one that is already gone is not an error."""

@@ -1,0 +1,81 @@
+"""What travels through the executor state machine (Step Functions) — trimmed to what steps need.
+
+The webhook's turn starts one execution per turn: name = hash of traceId, input = `ExecutionInput`.
+The state machine runs `groups` in order and the steps of a group in parallel (Map); each step task
+invokes the executor Lambda with a `StepTask` and yields a `StepOutcome` (a Catch turns an error
+into a failed outcome); the responder Lambda gets a `ResponderInput` and writes the reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from memo.capabilities.base import ExecutionResult, Language
+
+EXECUTION_NAME_PREFIX = "turn-"
+MAX_EXECUTION_INPUT_BYTES = 256 * 1024
+
+
+def execution_name(trace_id: str) -> str:
+    """Step Functions names are <= 80 chars of [A-Za-z0-9-_]: a hash of the traceId fits."""
+    return EXECUTION_NAME_PREFIX + hashlib.sha256(trace_id.encode()).hexdigest()[:64]
+
+
+def args_hash(args: dict[str, Any]) -> str:
+    """Stable hash of resolved args (sorted keys, compact JSON): binds an approval to what it saw."""
+    canonical = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+
+class Approval(_Wire):
+    """What an approval saw: the step runs only if its args still hash to `args_hash`, before expiry."""
+
+    hitl_id: str
+    args_hash: str
+    expires_at: AwareDatetime
+    approved_by: str = "user"  # "user" (WhatsApp) or an operator principal (case platform)
+
+
+class StepTask(_Wire):
+    trace_id: str
+    thread_id: str
+    step_id: str
+    capability: str
+    action: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    args_hash: str
+    approval: Approval | None = None
+    timezone: str = "UTC"
+    language: Language = "en"
+
+
+class StepOutcome(_Wire):
+    step_id: str
+    result: ExecutionResult
+    replayed: bool = False  # the ledger already had it: no side effect this time
+
+
+class ExecutionInput(_Wire):
+    trace_id: str
+    thread_id: str
+    phone_number_id: str
+    language: Language = "en"
+    timezone: str = "UTC"
+    groups: list[list[StepTask]]  # dependency groups, in order; steps of a group run in parallel
+
+
+class ResponderInput(_Wire):
+    trace_id: str
+    thread_id: str
+    phone_number_id: str
+    language: Language = "en"
+    timezone: str = "UTC"
+    outcomes: list[StepOutcome]
