@@ -13,6 +13,7 @@ from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
@@ -20,6 +21,15 @@ from constructs import Construct
 from infra.conversation_store import build_table
 from infra.lambdas import FunctionDefaults, MemoFunction
 from memo.tables import CASES
+
+CASE_STORE_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:ConditionCheckItem",
+    "dynamodb:Query",
+)
 
 
 class CasePlatform(Construct):
@@ -46,7 +56,17 @@ class CasePlatform(Construct):
             timeout=Duration.minutes(5),
             reserved_concurrency=1,  # one sweep at a time (a second one would only find nothing to do)
         )
-        self.table.grant_read_write_data(self.escalation.function)
+        # Exactly what the DynamoDB case store calls (TransactWriteItems needs the per-item actions),
+        # on the table and its named indexes: no index wildcard.
+        self.escalation.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(CASE_STORE_ACTIONS),
+                resources=[
+                    self.table.table_arn,
+                    *(f"{self.table.table_arn}/index/{gsi.name}" for gsi in CASES.gsis),
+                ],
+            )
+        )
         self.schedule = events.Rule(
             self,
             "EscalationSchedule",

@@ -4,6 +4,7 @@
                                                     ^                                      │
                                                     └──────── SQS event source ────────────┘
     ConversationStore (DynamoDB), AppSecrets (Secrets Manager), Monitoring (alarms -> SNS)
+    CasePlatform: the HITL case platform's table and its hourly escalation sweep
 
 Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",
 defaults=self.function_defaults, ...)`, grant it what it uses (`self.store.table(SPEC).grant_*`,
@@ -17,6 +18,7 @@ from typing import Any
 from aws_cdk import CfnOutput, Duration, Stack
 from constructs import Construct
 
+from infra.case_platform import CasePlatform
 from infra.conversation_store import ConversationStore
 from infra.ingress import WebhookIngress
 from infra.lambdas import FunctionDefaults, MemoFunction, SharedLayers
@@ -70,6 +72,14 @@ class MemoStack(Stack):
             throttle_burst_limit=self.settings.api_throttle_burst_limit,
         )
         self.monitoring.watch_dead_letter_queue("TurnDeadLetterQueue", self.turn_queue.dead_letter_queue)
+        self.case_platform = CasePlatform(
+            self,
+            "CasePlatform",
+            code_layers=self.layers.layers,
+            table=self.store.table(tables.CASES),
+            log_retention=self.settings.log_retention,
+        )
+        self.monitoring.watch_function("Escalation", self.case_platform.escalation.function)
 
         CfnOutput(self, "WebhookUrl", value=self.ingress.webhook_url, description="Callback URL for Meta")
         CfnOutput(self, "WhatsAppSecretArn", value=self.secrets.whatsapp.secret_arn)
