@@ -1,0 +1,159 @@
+"""Named lists (shopping, todo, ...): add, remove, show, clear.
+
+A list exists as long as it has items; its name is normalised (`items.list_key`), and the reply
+shows it as the user wrote it. Adding an item that is already on the list (same normalised text)
+does not add it twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from pydantic import Field
+
+from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, quote, say
+from memo.capabilities.items import ListItem, list_key
+from memo.capabilities.store import ItemsRepository
+from memo.resolution.matching import normalize
+
+CAPABILITY = "lists"
+
+
+class AddListItemsArgs(Args):
+    list_name: str = Field(min_length=1)
+    items: list[str] = Field(min_length=1)
+
+
+class RemoveListItemsArgs(Args):
+    list_name: str = Field(min_length=1)
+    item_ids: list[str] = Field(min_length=1)
+    not_found: list[str] = Field(default_factory=list)  # the user's words that matched nothing
+
+
+class ShowListArgs(Args):
+    list_name: str = Field(min_length=1)
+
+
+class ClearListArgs(Args):
+    list_name: str = Field(min_length=1)
+
+
+def _texts(items: list[ListItem]) -> list[str]:
+    return [i.text for i in items]
+
+
+class ListOperations:
+    def __init__(self, repository: ItemsRepository, clock: Callable[[], datetime]) -> None:
+        self._repo = repository
+        self._clock = clock
+
+    def add(self, args: AddListItemsArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        existing = self._repo.list_items(ctx.thread_id, args.list_name)
+        present = {normalize(i.text) for i in existing}
+        existing_ids = {i.item_id for i in existing}
+        added: list[str] = []
+        already: list[str] = []
+        ids: list[str] = []
+        now = self._clock()
+        for index, raw in enumerate(args.items):
+            text = " ".join(raw.split())
+            item_id = entity_id(ctx, str(index))
+            if not text:
+                continue
+            if normalize(text) in present and item_id not in existing_ids:
+                already.append(text)
+                continue
+            item = ListItem(
+                item_id=item_id, thread_id=ctx.thread_id, list_name=args.list_name, text=text, created_at=now
+            )
+            self._repo.add_list_item(item)  # False on a retried step: the item is there already
+            present.add(normalize(text))
+            added.append(text)
+            ids.append(item_id)
+        contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
+        names = ", ".join(added) if added else ", ".join(already)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="add",
+            data={"listName": args.list_name, "added": added, "alreadyThere": already, "items": contents},
+            external_ids={"listItemIds": ids, "listKey": list_key(args.list_name)},
+            summary=say(
+                lang,
+                f"added {names} to the {args.list_name} list",
+                f"הוספתי {names} לרשימת {args.list_name}",
+            ),
+        )
+
+    def remove(self, args: RemoveListItemsArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        removed = [
+            gone
+            for item_id in args.item_ids
+            if (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id)) is not None
+        ]
+        if not removed:
+            return failure(
+                CAPABILITY,
+                "remove",
+                NOT_FOUND,
+                say(
+                    lang,
+                    f"Those items are no longer on the {args.list_name} list.",
+                    f"הפריטים האלה כבר לא ברשימת {args.list_name}.",
+                ),
+            )
+        contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
+        names = ", ".join(_texts(removed))
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="remove",
+            data={
+                "listName": args.list_name,
+                "removed": _texts(removed),
+                "notFound": list(args.not_found),
+                "items": contents,
+            },
+            external_ids={"listItemIds": [i.item_id for i in removed], "listKey": list_key(args.list_name)},
+            summary=say(
+                lang,
+                f"removed {names} from the {args.list_name} list",
+                f"הסרתי {names} מרשימת {args.list_name}",
+            ),
+        )
+
+    def show(self, args: ShowListArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        items = self._repo.list_items(ctx.thread_id, args.list_name)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="show",
+            data={"listName": args.list_name, "items": _texts(items)},
+            external_ids={"listKey": list_key(args.list_name)},
+            summary=say(
+                lang,
+                f"showed the {quote(args.list_name, lang)} list ({len(items)} items)",
+                f"הצגתי את רשימת {quote(args.list_name, lang)} ({len(items)} פריטים)",
+            ),
+        )
+
+    def clear(self, args: ClearListArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        cleared = self._repo.clear_list(ctx.thread_id, args.list_name)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="clear",
+            data={"listName": args.list_name, "count": len(cleared)},
+            external_ids={"listKey": list_key(args.list_name)},
+            summary=say(
+                lang,
+                f"cleared the {quote(args.list_name, lang)} list ({len(cleared)} items)",
+                f"ניקיתי את רשימת {quote(args.list_name, lang)} ({len(cleared)} פריטים)",
+            ),
+        )

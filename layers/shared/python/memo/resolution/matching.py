@@ -1,0 +1,212 @@
+"""Fuzzy matching of the user's words against their own items, in English and Hebrew.
+
+`normalize` folds case and Unicode forms, drops Hebrew niqqud/cantillation marks and punctuation
+(including geresh, gershayim and maqaf). `score(query, text)` compares normalised token sets with
+rapidfuzz; Hebrew one-letter prefixes (ה ו ל ב מ ש כ, and common two-letter combinations like וה
+or של) are stripped from longer words on both sides, so "החלב" finds "חלב" and "לאמא" finds "אמא".
+Generic words that name the kind of item ("reminder", "תזכורת", "the", "את") are not evidence and
+are ignored. Quantifiers ("all", "both", "כל", "שתי") mark a plural request (`is_plural`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from rapidfuzz import fuzz
+
+T = TypeVar("T")
+
+#: A candidate at or above this score is a match.
+MATCH_THRESHOLD = 80.0
+#: The best match wins alone when it is this far ahead of the runner-up (and at least STRONG).
+CLEAR_MARGIN = 12.0
+STRONG_MATCH = 88.0
+#: Close matches: within this distance of the best one.
+CLOSE_WINDOW = 15.0
+
+_MARKS = re.compile(r"[\u0591-\u05C7]")  # cantillation + niqqud (and meteg, rafe, dagesh...)
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+_HEBREW_WORD = re.compile(r"^[\u05D0-\u05EA]+$")
+_HE_PREFIX_1 = frozenset("הולבמשכ")
+_HE_PREFIX_2 = frozenset({"וה", "של", "לה", "מה", "שה", "בה", "כש", "וב", "ול", "ומ", "וש", "שב", "כה"})
+
+_STOPWORDS = frozenset(
+    {
+        # English
+        "the",
+        "a",
+        "an",
+        "my",
+        "of",
+        "about",
+        "reminder",
+        "reminders",
+        "note",
+        "notes",
+        "item",
+        "items",
+        "one",
+        "ones",
+        "all",
+        "both",
+        "every",
+        "each",
+        "those",
+        "these",
+        "them",
+        "that",
+        "this",
+        # Hebrew
+        "את",
+        "של",
+        "על",
+        "כל",
+        "תזכורת",
+        "תזכורות",
+        "התזכורת",
+        "התזכורות",
+        "פתק",
+        "פתקים",
+        "הפתק",
+        "הפתקים",
+        "שתי",
+        "שני",
+        "שתיהן",
+        "שניהם",
+        "כולם",
+        "כולן",
+        "זה",
+        "זאת",
+        "הזה",
+        "הזאת",
+    }
+)
+
+_PLURAL_WORDS = frozenset(
+    {
+        "all",
+        "both",
+        "every",
+        "each",
+        "reminders",
+        "notes",
+        "items",
+        "them",
+        "those",
+        "these",
+        "ones",
+        "כל",
+        "שתי",
+        "שני",
+        "שתיהן",
+        "שניהם",
+        "כולם",
+        "כולן",
+        "תזכורות",
+        "התזכורות",
+        "פתקים",
+        "הפתקים",
+    }
+)
+
+
+def normalize(text: str) -> str:
+    """Case-folded, NFKC, without niqqud and punctuation, single-spaced."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = folded.replace("\u05be", " ")  # maqaf joins words: treat it as a space
+    folded = _MARKS.sub("", folded)
+    folded = _PUNCT.sub(" ", folded)
+    return " ".join(folded.split())
+
+
+def _strip_prefix(token: str) -> str:
+    if not _HEBREW_WORD.match(token):
+        return token
+    if len(token) >= 5 and token[:2] in _HE_PREFIX_2:
+        return token[2:]
+    if len(token) >= 4 and token[0] in _HE_PREFIX_1:
+        return token[1:]
+    return token
+
+
+def tokens(text: str) -> list[str]:
+    """Content tokens of `text` (stopwords dropped); all tokens if only stopwords are left."""
+    words = normalize(text).split()
+    content = [w for w in words if w not in _STOPWORDS and _strip_prefix(w) not in _STOPWORDS]
+    return content or words
+
+
+def is_plural(text: str) -> bool:
+    """Whether the user's words ask for several items ("all the ...", "both", "התזכורות")."""
+    return any(w in _PLURAL_WORDS for w in normalize(text).split())
+
+
+def score(query: str, text: str) -> float:
+    """0..100: how well `text` (an item's title) matches what the user said (`query`)."""
+    q_tokens, t_tokens = tokens(query), tokens(text)
+    if not q_tokens or not t_tokens:
+        return 0.0
+    q_raw, t_raw = " ".join(q_tokens), " ".join(t_tokens)
+    q_stem = " ".join(_strip_prefix(t) for t in q_tokens)
+    t_stem = " ".join(_strip_prefix(t) for t in t_tokens)
+    best = 0.0
+    for a, b in ((q_raw, t_raw), (q_stem, t_stem), (q_raw, t_stem), (q_stem, t_raw)):
+        if a == b:
+            return 100.0
+        # token_set_ratio: "mom" is fully contained in "call mom"; ratio catches whole-title typos.
+        best = max(best, fuzz.token_set_ratio(a, b), fuzz.ratio(a, b))
+    return float(max(best, _tokenwise(q_tokens, t_tokens)))
+
+
+def _tokenwise(q_tokens: list[str], t_tokens: list[str]) -> float:
+    """Mean over the query's words of their best fuzzy match in the title: a typo in one word
+    ("dentst") of a longer title ("dentist appointment") still matches that word."""
+    total = 0.0
+    for q in q_tokens:
+        q_forms = {q, _strip_prefix(q)}
+        total += max(fuzz.ratio(qf, tf) for qf in q_forms for t in t_tokens for tf in (t, _strip_prefix(t)))
+    return total / len(q_tokens)
+
+
+@dataclass(frozen=True)
+class Scored(Generic[T]):
+    item: T
+    score: float
+
+
+@dataclass(frozen=True)
+class MatchOutcome(Generic[T]):
+    """`matches` are the close candidates, best first. `unique` is set when one clearly wins."""
+
+    matches: tuple[Scored[T], ...]
+    unique: T | None
+
+    @property
+    def found(self) -> bool:
+        return bool(self.matches)
+
+
+def rank(query: str, items: Iterable[T], label: Callable[[T], str]) -> list[Scored[T]]:
+    """Items scoring at least MATCH_THRESHOLD, best first (stable for equal scores)."""
+    scored = [Scored(item, score(query, label(item))) for item in items]
+    kept = [s for s in scored if s.score >= MATCH_THRESHOLD]
+    return sorted(kept, key=lambda s: -s.score)
+
+
+def match(query: str, items: Sequence[T], label: Callable[[T], str]) -> MatchOutcome[T]:
+    """Find `query` among `items`: none, one clear winner, or several close candidates."""
+    ranked = rank(query, items, label)
+    if not ranked:
+        return MatchOutcome(matches=(), unique=None)
+    top = ranked[0].score
+    close = tuple(s for s in ranked if s.score >= top - CLOSE_WINDOW)
+    if len(close) == 1:
+        return MatchOutcome(matches=close, unique=close[0].item)
+    runner_up = close[1].score
+    if top >= STRONG_MATCH and top - runner_up >= CLEAR_MARGIN:
+        return MatchOutcome(matches=close[:1], unique=close[0].item)
+    return MatchOutcome(matches=close, unique=None)
