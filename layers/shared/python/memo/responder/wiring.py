@@ -1,0 +1,67 @@
+"""Wiring of the responder Lambda: its settings (read once) and its adapters (built on first use)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from functools import cached_property, lru_cache
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memo import tables
+from memo.aws.clients import client_for
+from memo.config import AwsSettings, WhatsAppSettings
+from memo.responder.memory import DynamoResponderMemory
+from memo.whatsapp.sender import GraphApiSender
+
+
+class ResponderSettings(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+
+    aws: AwsSettings
+    whatsapp: WhatsAppSettings
+    conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
+    memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Self:
+        env = {k: v for k, v in environ.items() if v != ""}
+        nested: dict[str, Any] = {
+            "aws": AwsSettings.from_env(env),
+            "whatsapp": WhatsAppSettings.from_env(env).resolved(),
+        }
+        return cls.model_validate({**env, **nested})
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ResponderRuntime:
+    def __init__(self, settings: ResponderSettings) -> None:
+        self.settings = settings
+
+    @cached_property
+    def sender(self) -> GraphApiSender:
+        wa = self.settings.whatsapp
+        return GraphApiSender(
+            base_url=wa.api_base_url,
+            access_token=wa.access_token.get_secret_value(),
+            timeout=wa.send_timeout_seconds,
+            max_attempts=wa.send_max_attempts,
+        )
+
+    @cached_property
+    def memory(self) -> DynamoResponderMemory:
+        return DynamoResponderMemory(
+            client_for("dynamodb", self.settings.aws),
+            self.settings.conversation_table,
+            message_ttl_seconds=self.settings.memory_ttl_seconds,
+        )
+
+
+@lru_cache(maxsize=1)
+def runtime() -> ResponderRuntime:
+    return ResponderRuntime(ResponderSettings.from_env(os.environ))
