@@ -172,3 +172,53 @@ def test_unknown_shapes_fall_back_to_the_summary_not_to_invented_values() -> Non
     result = ok("s1", "reminders", "delete", summary="reminder “dentist”").result
     assert format_success(result, "en", "UTC") == "Done: reminder “dentist”."
     assert format_success(ok("s1", "general", "chat").result, "he", "UTC") == "בוצע."
+
+
+# --- the shapes memo.capabilities returns -------------------------------------------------------
+
+
+def test_capability_shapes_reminder_update_and_delete() -> None:
+    brief = {"id": "r1", "title": "dentist", "when": "2025-06-05T07:00:00+00:00"}
+    update = ok(
+        "s1",
+        "reminders",
+        "update",
+        data={"reminders": [{**brief, "previousTitle": "dentist"}], "missing": 0},
+        when=datetime(2025, 6, 5, 7, 0, tzinfo=UTC),
+    ).result
+    assert format_success(update, "en", "Asia/Jerusalem") == (
+        "Updated the reminder “dentist” — now for Thu 5 Jun, 10:00."
+    )
+    delete = ok("s1", "reminders", "delete", data={"deleted": [brief], "missing": 0}).result
+    assert format_success(delete, "en", "UTC") == "Deleted the reminder “dentist”."
+    assert format_success(delete, "he", "UTC") == "מחקתי את התזכורת „dentist”."
+    two = ok("s1", "reminders", "delete", data={"deleted": [brief, {**brief, "title": "gym"}]}).result
+    assert format_success(two, "en", "UTC") == "Deleted 2 reminders: “dentist”, “gym”."
+    everything = ok("s1", "reminders", "delete_all", data={"count": 4}).result
+    assert format_success(everything, "en", "UTC") == "Deleted 4 reminders."
+
+
+def test_capability_shapes_list_add_and_remove() -> None:
+    add = ok(
+        "s1",
+        "lists",
+        "add",
+        data={"listName": "shopping", "added": ["milk"], "alreadyThere": ["eggs"], "items": ["eggs", "milk"]},
+    ).result
+    assert format_success(add, "en", "UTC") == "Added milk to your shopping list. Already there: eggs."
+    assert format_success(add, "he", "UTC") == "הוספתי milk לרשימת shopping. כבר ברשימה: eggs."
+    remove = ok(
+        "s1",
+        "lists",
+        "remove",
+        data={"listName": "shopping", "removed": ["milk"], "notFound": [], "items": []},
+    ).result
+    assert format_success(remove, "en", "UTC") == "Removed milk from your shopping list."
+    cleared = ok("s1", "lists", "clear", data={"listName": "todo", "count": 2}).result
+    assert format_success(cleared, "en", "UTC") == "Cleared your todo list (2 items)."
+
+
+def test_time_in_the_past_is_explained() -> None:
+    result = failed("s1", "reminders", "create", "TIME_IN_PAST").result
+    assert format_failure(result, "en") == "I couldn't set the reminder: that time has already passed."
+    assert format_failure(result, "he") == "לא יכולתי לקבוע את התזכורת: הזמן הזה כבר עבר."

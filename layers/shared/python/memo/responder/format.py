@@ -8,10 +8,10 @@ Success lines are worded per capability and action from the result's `data` (fal
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
 - anything else: the step failed; we do not claim that nothing changed, because we do not know.
 
-`data` keys read (snake_case or camelCase): reminders `title`, `due_at`, `reminders`
-([{title, due_at}]), `deleted` (count), `titles`; notes `text`, `query`, `notes` ([{text}]),
-`deleted`; lists `list_name`, `items` ([str] or [{text}]), `deleted`; failures `target` / `query` /
-`title`. A missing key falls back to `summary`, never to an invented value.
+`data` keys read (those of `memo.capabilities`, snake_case or camelCase): reminders `title`,
+`when`, `reminders` ([{title, when}]), `deleted` (a count or the deleted items), `count`; notes
+`text`, `query`, `notes` ([{text}]); lists `listName`, `added`, `alreadyThere`, `removed`,
+`notFound`, `items` ([str] or [{text}]), `count`; failures `target` / `query` / `title`. A missing key falls back to `summary`, never to an invented value.
 """
 
 from __future__ import annotations
@@ -94,12 +94,19 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
         if he:
             return f"⏰ קבעתי תזכורת {_q(title, language)}" + (f" ל{when}." if when else ".")
         return f"⏰ Reminder set: {_q(title, language)}" + (f" for {when}." if when else ".")
+    rows = data.get("reminders")
+    if result.action == "update" and not title and isinstance(rows, list) and len(rows) == 1:
+        title = _get(rows[0], "title") if isinstance(rows[0], dict) else None
     if result.action == "update" and title:
         if he:
             return f"עדכנתי את התזכורת {_q(title, language)}" + (f" — עכשיו ל{when}." if when else ".")
         return f"Updated the reminder {_q(title, language)}" + (f" — now for {when}." if when else ".")
+    if result.action == "update" and isinstance(rows, list) and len(rows) > 1:
+        what = _count(len(rows), language, "reminder", "reminders", "תזכורת אחת", "תזכורות")
+        if he:
+            return f"עדכנתי {what}" + (f" — עכשיו ל{when}." if when else ".")
+        return f"Updated {what}" + (f" — now for {when}." if when else ".")
     if result.action == "list":
-        rows = data.get("reminders")
         if not isinstance(rows, list):
             return None
         if not rows:
@@ -121,20 +128,31 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
 def _deleted(
     data: dict[str, Any], language: Language, nouns: tuple[str, str, str, str], he_the: str
 ) -> str | None:
-    """How many were deleted (`deleted`), naming the one when there was one; None if unknown."""
+    """How many were deleted (`deleted`: a count or the deleted items; `count`), naming a single
+    one; None when the result does not say."""
     he = language == "he"
-    titles = _texts(data.get("titles"))
-    title = _get(data, "title", "text")
-    count = data.get("deleted")
-    n = count if isinstance(count, int) else len(titles) if titles else (1 if title else None)
+    deleted = data.get("deleted")
+    titles = _texts(deleted) or _texts(data.get("titles"))
+    if isinstance(deleted, int) and not isinstance(deleted, bool):
+        n: int | None = deleted
+    elif isinstance(data.get("count"), int):
+        n = int(data["count"])
+    elif isinstance(deleted, list):
+        n = len(deleted)
+    else:
+        n = 1 if _get(data, "title", "text") else None
+    title = titles[0] if len(titles) == 1 else _get(data, "title", "text")
     if n is None:
         return None
     if n == 0:
         return f"לא היו {nouns[3]} למחוק." if he else f"There were no {nouns[1]} to delete."
-    if n == 1 and (title or titles):
-        name = _q(title or titles[0], language)
+    if n == 1 and title:
+        name = _q(title, language)
         return f"מחקתי את {he_the} {name}." if he else f"Deleted the {nouns[0]} {name}."
     what = _count(n, language, *nouns)
+    if len(titles) == n:
+        names = ", ".join(_q(t, language) for t in titles)
+        return f"מחקתי {what}: {names}." if he else f"Deleted {what}: {names}."
     return f"מחקתי {what}." if he else f"Deleted {what}."
 
 
@@ -171,21 +189,42 @@ def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
 def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
     data, he = result.data, language == "he"
     name = _get(data, "list_name", "listName")
-    items = _texts(data.get("items"))
     if not name:
         return None
-    if result.action in ("add", "remove") and items:
-        joined = ", ".join(items)
-        if result.action == "add":
-            return f"הוספתי {joined} לרשימת {name}." if he else f"Added {joined} to your {name} list."
-        return f"הורדתי {joined} מרשימת {name}." if he else f"Removed {joined} from your {name} list."
+    if result.action in ("add", "remove"):
+        key = "added" if result.action == "add" else "removed"
+        changed = _texts(data[key]) if key in data else _texts(data.get("items"))
+        already = _texts(data.get("alreadyThere" if result.action == "add" else "notFound"))
+        parts: list[str] = []
+        if changed and result.action == "add":
+            parts.append(
+                f"הוספתי {', '.join(changed)} לרשימת {name}."
+                if he
+                else f"Added {', '.join(changed)} to your {name} list."
+            )
+        elif changed:
+            parts.append(
+                f"הורדתי {', '.join(changed)} מרשימת {name}."
+                if he
+                else f"Removed {', '.join(changed)} from your {name} list."
+            )
+        if already and result.action == "add":
+            parts.append(
+                f"כבר ברשימה: {', '.join(already)}." if he else f"Already there: {', '.join(already)}."
+            )
+        elif already:
+            parts.append(
+                f"לא היו ברשימה: {', '.join(already)}." if he else f"Not on it: {', '.join(already)}."
+            )
+        return " ".join(parts) or None
+    items = _texts(data.get("items"))
     if result.action == "show" and isinstance(data.get("items"), list):
         if not items:
             return f"רשימת {name} ריקה." if he else f"Your {name} list is empty."
         head = f"רשימת {name}:" if he else f"Your {name} list:"
         return f"{head}\n{_bullets(items)}"
     if result.action == "clear":
-        count = data.get("deleted")
+        count = data.get("count", data.get("deleted"))
         if isinstance(count, int):
             what = _count(count, language, "item", "items", "פריט אחד", "פריטים")
             return f"ניקיתי את רשימת {name} ({what})." if he else f"Cleared your {name} list ({what})."
@@ -281,6 +320,10 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
             reason_he = "זה צריך את האישור שלך קודם."
             reason_en = "it needs your approval first."
         return f"לא ביצעתי את הבקשה {action}: {reason_he}" if he else f"I didn't {action}: {reason_en}"
+    if code == "TIME_IN_PAST":
+        if he:
+            return f"לא יכולתי {action}: הזמן הזה כבר עבר."
+        return f"I couldn't {action}: that time has already passed."
     if code in ("CAPABILITY_UNAVAILABLE", "NOT_CONNECTED"):
         if he:
             return f"אני עוד לא יכול {action} — צריך לחבר את החשבון קודם."
