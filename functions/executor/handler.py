@@ -1,0 +1,30 @@
+"""Executor Lambda: one Step Functions task = one plan step (`StepTask` in, `StepOutcome` out).
+
+Wiring only: parse the task, bind the turn's log keys, run the step through the runtime's ledger
+and capabilities (built on first use), return the outcome as JSON. `StepInProgress` and
+`TransientStepFailure` propagate: the Lambda runtime reports their class name as the error type,
+which the state machine's Retry matches; anything else is caught there into a failed outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from memo.executor.contracts import StepTask
+from memo.executor.wiring import ExecutorRuntime
+from memo.observability import bind_turn, logger, metrics, tracer, unbind_turn
+
+
+@logger.inject_lambda_context(clear_state=True)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    task = StepTask.model_validate(event)
+    bind_turn(task.trace_id, task.thread_id, stepId=task.step_id)
+    try:
+        outcome = ExecutorRuntime.current().run(task)
+    finally:
+        unbind_turn()
+    return outcome.model_dump(mode="json")
