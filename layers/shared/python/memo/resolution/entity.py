@@ -1,0 +1,445 @@
+"""Entity resolution: from semantic resolver args to id-resolved executor args (machine-only).
+
+`resolve_entities(state, repository, now, latest_actions=...)` goes through the plan's steps that
+have a resolver result but no executor args yet:
+- a resolver error -> a failed `executionResults[stepId]` (no interrupt);
+- no target (create / save / add / list / show / clear / delete_all) -> the resolver's args;
+- a target -> matched against the user's own items (`memo.resolution.matching`, English and
+  Hebrew) or, for `targetRef: latest_action` ("it", "that", "זה"), against the ids of the most
+  recent matching latest action that still exist:
+    one match           -> `executorArgs[stepId]` with the ids;
+    several close ones  -> `state.disambiguation` (candidates with entity ids, labels and a short
+                           description; `allowMultiple` for a delete whose words are plural or
+                           "all the ..."; kind pick_one / pick_many) -> the caller runs the gate;
+    none                -> a failed `executionResults[stepId]` with NOT_FOUND and a user-facing
+                           explanation, and no interrupt.
+Only one disambiguation is open at a time: a second ambiguous step waits for the next call.
+
+On resume, `apply_selection(state, selected_ids, pending=...)` turns the answer into executor args
+using the candidates frozen in the pending question (never querying again) and clears
+`state.disambiguation`; then call `resolve_entities` again for the steps still open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
+
+from memo.capabilities.base import ExecutionResult
+from memo.capabilities.common import NOT_FOUND, quote, say
+from memo.capabilities.executor import ARGS_MODELS
+from memo.capabilities.items import ListItem, Note, Reminder
+from memo.contracts import (
+    Disambiguation,
+    DisambiguationCandidate,
+    DisambiguationKind,
+    Language,
+    LatestAction,
+    PendingHITL,
+    PlanStep,
+    TurnState,
+)
+from memo.hitl.templates import MAX_OPTIONS, format_when
+from memo.observability import logger, mask_phone
+from memo.resolution.matching import match, rank
+from memo.resolution.resolvers import ResolverResult, TargetKind, TargetQuery
+
+T = TypeVar("T")
+
+#: Which ids of a latest action's externalIds name entities of each kind.
+_REF_KEYS: dict[TargetKind, tuple[str, ...]] = {
+    "reminder": ("reminderId", "reminderIds"),
+    "note": ("noteId", "noteIds"),
+    "list_item": ("listItemIds", "listItemId"),
+}
+_CAPABILITY_OF: dict[TargetKind, str] = {"reminder": "reminders", "note": "notes", "list_item": "lists"}
+_MULTI_ACTIONS = frozenset({"delete", "remove"})
+
+
+class ItemsReader(Protocol):
+    """What entity resolution reads: the user's own items (`ItemsRepository` satisfies it)."""
+
+    def list_upcoming_reminders(self, thread_id: str, now: datetime) -> list[Reminder]: ...
+    def list_notes(self, thread_id: str) -> list[Note]: ...
+    def list_items(self, thread_id: str, list_name: str) -> list[ListItem]: ...
+
+
+class SelectionError(ValueError):
+    """A disambiguation answer that does not fit the frozen candidates."""
+
+
+@dataclass(frozen=True)
+class EntityResolution:
+    """The updated state, and what happened to each step this time."""
+
+    state: TurnState
+    resolved: tuple[str, ...] = ()
+    not_found: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+
+    @property
+    def disambiguation(self) -> Disambiguation | None:
+        return self.state.disambiguation
+
+    @property
+    def needs_hitl(self) -> bool:
+        d = self.state.disambiguation
+        return d is not None and d.resolver_step_id not in self.state.executor_args
+
+
+# --- outcomes of a lookup ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Found:
+    ids: list[str]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Ambiguous:
+    candidates: list[DisambiguationCandidate]
+    allow_multiple: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Missing:
+    message: str
+
+
+_Lookup = _Found | _Ambiguous | _Missing
+
+
+@dataclass(frozen=True)
+class _Entity(Generic[T]):
+    id: str
+    label: str
+    description: str | None
+    item: T
+
+
+# --- executor args ---------------------------------------------------------------------------------
+
+
+def executor_args_for(step: PlanStep, semantic_args: dict[str, Any], ids: Sequence[str]) -> dict[str, Any]:
+    """The executor args of a targeted step: the resolver's args plus the chosen entity ids."""
+    unique = list(dict.fromkeys(ids))
+    key = (step.capability, step.action)
+    args: dict[str, Any]
+    if key in (("reminders", "update"), ("reminders", "delete")):
+        args = {**semantic_args, "reminderIds": unique}
+    elif key == ("notes", "delete"):
+        args = {**semantic_args, "noteIds": unique}
+    elif key == ("lists", "remove"):
+        resolved = [str(i) for i in semantic_args.get("resolvedIds", [])]
+        args = {
+            "listName": semantic_args["listName"],
+            "itemIds": list(dict.fromkeys([*resolved, *unique])),
+            "notFound": list(semantic_args.get("notFound", [])),
+        }
+    else:
+        raise ValueError(f"{step.capability}/{step.action} takes no entity ids")
+    return ARGS_MODELS[key].model_validate(args).to_json()
+
+
+# --- entities per kind -----------------------------------------------------------------------------
+
+
+def _entities(
+    target: TargetQuery, repository: ItemsReader, state: TurnState, now: datetime
+) -> list[_Entity[Any]]:
+    """The user's items of the target's kind: upcoming reminders, notes, or one list's items."""
+    kind, thread_id = target.kind, state.thread_id
+    language, tz = state.input.language, state.input.timezone
+    if kind == "reminder":
+        reminders = repository.list_upcoming_reminders(thread_id, now)
+        return [_Entity(r.reminder_id, r.title, format_when(r.due_at, language, tz), r) for r in reminders]
+    if kind == "note":
+        notes = repository.list_notes(thread_id)
+        return [_Entity(n.note_id, n.text, format_when(n.created_at, language, tz), n) for n in notes]
+    items = repository.list_items(thread_id, target.list_name or "")
+    return [_Entity(i.item_id, i.text, i.list_name, i) for i in items]
+
+
+def _candidate(entity: _Entity[Any]) -> DisambiguationCandidate:
+    return DisambiguationCandidate(id=entity.id, label=entity.label, description=entity.description)
+
+
+_NOUNS: dict[TargetKind, tuple[str, str]] = {
+    "reminder": ("a reminder", "תזכורת"),
+    "note": ("a note", "פתק"),
+    "list_item": ("an item", "פריט"),
+}
+_NONE: dict[TargetKind, tuple[str, str]] = {
+    "reminder": ("You don't have any upcoming reminders.", "אין לך תזכורות פעילות."),
+    "note": ("You don't have any notes yet.", "אין לך עדיין פתקים."),
+    "list_item": ("That list is empty.", "הרשימה הזאת ריקה."),
+}
+
+
+def _not_found_text(kind: TargetKind, words: Sequence[str], language: Language) -> str:
+    noun_en, noun_he = _NOUNS[kind]
+    shown = ", ".join(quote(w, language) for w in words)
+    return say(
+        language, f"I couldn't find {noun_en} matching {shown}.", f"לא מצאתי {noun_he} שמתאים ל{shown}."
+    )
+
+
+def _by_text(
+    step: PlanStep, target: TargetQuery, entities: list[_Entity[Any]], language: Language
+) -> _Lookup:
+    text = target.text or ""
+    multi = target.plural and step.action in _MULTI_ACTIONS
+    if multi:
+        ranked = rank(text, entities, lambda e: e.label)
+        if not ranked:
+            return _Missing(_not_found_text(target.kind, [text], language))
+        if len(ranked) == 1:
+            return _Found([ranked[0].item.id])
+        return _Ambiguous([_candidate(s.item) for s in ranked[:MAX_OPTIONS]], allow_multiple=True)
+    outcome = match(text, entities, lambda e: e.label)
+    if outcome.unique is not None:
+        return _Found([outcome.unique.id])
+    if not outcome.found:
+        return _Missing(_not_found_text(target.kind, [text], language))
+    return _Ambiguous([_candidate(s.item) for s in outcome.matches[:MAX_OPTIONS]], allow_multiple=False)
+
+
+def _by_texts(target: TargetQuery, entities: list[_Entity[Any]], language: Language) -> _Lookup:
+    """Several list items ("remove milk and eggs"): each word is matched on its own."""
+    resolved: list[str] = []
+    missing: list[str] = []
+    ambiguous: dict[str, _Entity[Any]] = {}
+    for text in target.texts:
+        outcome = match(text, entities, lambda e: e.label)
+        if outcome.unique is not None:
+            resolved.append(outcome.unique.id)
+        elif outcome.found:
+            for scored in outcome.matches:
+                ambiguous.setdefault(scored.item.id, scored.item)
+        else:
+            missing.append(text)
+    for entity_id in resolved:
+        ambiguous.pop(entity_id, None)
+    if not resolved and not ambiguous:
+        return _Missing(_not_found_text(target.kind, missing, language))
+    extra = {"resolvedIds": resolved, "notFound": missing}
+    if ambiguous:
+        candidates = [_candidate(e) for e in list(ambiguous.values())[:MAX_OPTIONS]]
+        return _Ambiguous(candidates, allow_multiple=True, extra=extra)
+    return _Found(resolved, extra={"notFound": missing})
+
+
+def _ref_ids(kind: TargetKind, latest_actions: Sequence[LatestAction]) -> list[str] | None:
+    """Ids of the most recent latest action of the target's capability that names such entities."""
+    capability = _CAPABILITY_OF[kind]
+    for action in latest_actions:
+        if action.capability != capability or not action.external_ids:
+            continue
+        ids: list[str] = []
+        for key in _REF_KEYS[kind]:
+            value = action.external_ids.get(key)
+            if isinstance(value, str):
+                ids.append(value)
+            elif isinstance(value, list):
+                ids.extend(value)
+        if ids:
+            return ids
+    return None
+
+
+def _lookup(
+    step: PlanStep,
+    target: TargetQuery,
+    state: TurnState,
+    repository: ItemsReader,
+    now: datetime,
+    latest_actions: Sequence[LatestAction],
+) -> _Lookup:
+    language = state.input.language
+    entities = _entities(target, repository, state, now)
+    if target.ref == "latest_action":
+        ref_ids = _ref_ids(target.kind, latest_actions)
+        if ref_ids is not None:
+            alive = [e for e in entities if e.id in set(ref_ids)]
+            if not alive:
+                return _Missing(say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר."))
+            if len(alive) == 1 or step.action in _MULTI_ACTIONS:
+                return _Found([e.id for e in alive])
+            return _Ambiguous([_candidate(e) for e in alive[:MAX_OPTIONS]], allow_multiple=False)
+        if not target.text and not target.texts:
+            return _Missing(
+                say(
+                    language,
+                    "I'm not sure what you're referring to.",
+                    "לא בטוח למה התכוונת.",
+                )
+            )
+    if not entities:
+        en, he = _NONE[target.kind]
+        return _Missing(say(language, en, he))
+    if target.texts:
+        return _by_texts(target, entities, language)
+    return _by_text(step, target, entities, language)
+
+
+# --- the node ----------------------------------------------------------------------------------------
+
+
+def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnState:
+    result = ExecutionResult(
+        success=False, capability=step.capability, action=step.action, error_code=code, error=message
+    )
+    return state.with_execution_result(step.id, result.model_dump(mode="json"))
+
+
+def resolve_entities(
+    state: TurnState,
+    repository: ItemsReader,
+    now: datetime,
+    *,
+    latest_actions: Sequence[LatestAction] = (),
+) -> EntityResolution:
+    """Resolve the targets of the steps that have no executor args yet (see the module doc).
+
+    `latest_actions` are the thread's recent actions, most recent first (for "it/that").
+    """
+    output = state.planner_output
+    if output is None:
+        raise ValueError("resolve_entities needs state.plannerOutput")
+    log = {"traceId": state.trace_id, "threadId": mask_phone(state.thread_id)}
+    resolved: list[str] = []
+    not_found: list[str] = []
+    failed: list[str] = []
+    for step in output.plan:
+        if step.id in state.executor_args or step.id in state.execution_results:
+            continue
+        open_question = state.disambiguation
+        if open_question is not None and open_question.resolver_step_id == step.id:
+            continue  # waiting for the user's choice
+        raw = state.resolver_results.get(step.id)
+        if raw is None:
+            raise ValueError(f"step {step.id} has no resolver result: run resolve_all first")
+        result = ResolverResult.from_json(raw)
+        if result.error_code is not None:
+            state = _failed(state, step, result.error_code, result.error or "")
+            failed.append(step.id)
+            continue
+        if result.target is None:
+            state = state.with_executor_args(step.id, dict(result.args))
+            resolved.append(step.id)
+            continue
+        found = _lookup(step, result.target, state, repository, now, latest_actions)
+        if isinstance(found, _Found):
+            args = executor_args_for(step, {**result.args, **found.extra}, found.ids)
+            state = state.with_executor_args(step.id, args)
+            resolved.append(step.id)
+            logger.info("ENTITY_RESOLVED", extra={**log, "stepId": step.id, "count": len(found.ids)})
+        elif isinstance(found, _Missing):
+            state = _failed(state, step, NOT_FOUND, found.message)
+            not_found.append(step.id)
+            logger.info("ENTITY_NOT_FOUND", extra={**log, "stepId": step.id})
+        elif open_question is None:
+            kind: DisambiguationKind = "pick_many" if found.allow_multiple else "pick_one"
+            disambiguation = Disambiguation(
+                resolver_step_id=step.id,
+                candidates=found.candidates,
+                allow_multiple=found.allow_multiple,
+                disambiguation_kind=kind,
+                original_args={**result.args, **found.extra},
+            )
+            state = state.with_disambiguation(disambiguation)
+            logger.info(
+                "ENTITY_DISAMBIGUATION",
+                extra={
+                    **log,
+                    "stepId": step.id,
+                    "candidates": len(found.candidates),
+                    "allowMultiple": found.allow_multiple,
+                },
+            )
+    return EntityResolution(
+        state=state, resolved=tuple(resolved), not_found=tuple(not_found), failed=tuple(failed)
+    )
+
+
+# --- resume: apply the user's choice ---------------------------------------------------------------
+
+
+def selected_ids_from_results(state: TurnState, hitl_id: str | None = None) -> list[str]:
+    """The chosen candidate ids stored by the resume (`hitlResults[..].parsed.candidateIds`)."""
+    entries = [
+        (key, entry)
+        for key, entry in state.hitl_results.items()
+        if entry.return_to is not None
+        and entry.return_to.node == "entity_resolution"
+        and (hitl_id is None or key == hitl_id)
+    ]
+    if not entries:
+        return []
+    _, latest = max(entries, key=lambda pair: pair[1].at)
+    parsed = latest.parsed if isinstance(latest.parsed, dict) else {}
+    ids = parsed.get("candidateIds", [])
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+def apply_selection(
+    state: TurnState,
+    selected_ids: Sequence[str] | None = None,
+    *,
+    pending: PendingHITL | None = None,
+) -> TurnState:
+    """Write executor args for the disambiguated step from the user's choice and clear
+    `state.disambiguation`.
+
+    The candidates are the ones frozen in `pending.context` (the consumed pending question) or,
+    without it, in `state.disambiguation` (frozen in the same item). `selected_ids` default to the
+    resume's `hitlResults` entry. The repository is never queried: the ids chosen are the ids
+    shown. Raises SelectionError for ids that were not offered, or several ids for a pick_one.
+    """
+    context = pending.context if pending is not None else None
+    if context is not None and context.candidates and context.resolver_step_id:
+        step_id = context.resolver_step_id
+        candidates = list(context.candidates)
+        allow_multiple = bool(context.allow_multiple)
+        original_args = dict(context.original_args or {})
+    elif state.disambiguation is not None:
+        step_id = state.disambiguation.resolver_step_id
+        candidates = list(state.disambiguation.candidates)
+        allow_multiple = state.disambiguation.allow_multiple
+        original_args = dict(state.disambiguation.original_args)
+    else:
+        raise SelectionError("no disambiguation to apply a selection to")
+    chosen = (
+        list(selected_ids)
+        if selected_ids is not None
+        else selected_ids_from_results(state, pending.hitl_id if pending is not None else None)
+    )
+    chosen = list(dict.fromkeys(chosen))
+    offered = {c.id for c in candidates}
+    if not chosen:
+        raise SelectionError("no candidate was selected")
+    if any(i not in offered for i in chosen):
+        raise SelectionError("a selected id was not among the candidates")
+    if len(chosen) > 1 and not allow_multiple:
+        raise SelectionError("several candidates selected for a single choice")
+    output = state.planner_output
+    step = output.step(step_id) if output is not None else None
+    if step is None:
+        raise SelectionError(f"step {step_id} is not in the plan")
+    order = {c.id: index for index, c in enumerate(candidates)}
+    chosen.sort(key=order.__getitem__)
+    args = executor_args_for(step, original_args, chosen)
+    logger.info(
+        "ENTITY_SELECTION_APPLIED",
+        extra={
+            "traceId": state.trace_id,
+            "threadId": mask_phone(state.thread_id),
+            "stepId": step_id,
+            "count": len(chosen),
+        },
+    )
+    return state.with_executor_args(step_id, args).with_disambiguation(None)

@@ -1,0 +1,287 @@
+"""Resolvers: one per capability, from a plan step to semantic args (no storage access).
+
+A resolver reads the step's `constraints`/`changes` (the planner conventions of
+`memo.planner.base`) into a typed `ResolverResult`:
+- `args`: the semantic args in the executor's JSON shape (camelCase), without entity ids;
+- `target`: what entity resolution must find among the user's items (text, several texts for a
+  list removal, or `targetRef: latest_action` for "it/that"), or None when the step needs no
+  target (create / save / add / list / show / clear / delete_all) and `args` are already the
+  executor args;
+- `errorCode`/`error`: a step that cannot be performed as planned (no time for a reminder, an
+  unknown action); the error is user-facing, in the turn's language.
+The result is stored in `state.resolverResults[stepId]` together with the step's fingerprint,
+so a resume reuses it and a changed step is resolved again.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from memo.capabilities.common import INVALID_ARGS, UNSUPPORTED_ACTION, say
+from memo.capabilities.executor import ARGS_MODELS
+from memo.contracts import Language, PlanStep, TurnInput
+from memo.resolution.matching import is_plural
+
+TargetKind = Literal["reminder", "note", "list_item"]
+MISSING_TIME = "MISSING_TIME"
+MISSING_DETAILS = "MISSING_DETAILS"
+UNSUPPORTED_CAPABILITY = "UNSUPPORTED_CAPABILITY"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, frozen=True, extra="forbid"
+    )
+
+
+class TargetQuery(_Model):
+    """What entity resolution looks for: `text` (or `texts`, one per list item) and/or `ref`."""
+
+    kind: TargetKind
+    text: str | None = None
+    texts: list[str] = Field(default_factory=list)
+    ref: Literal["latest_action"] | None = None
+    plural: bool = False
+    list_name: str | None = None
+
+
+class ResolverResult(_Model):
+    step_id: str
+    capability: str
+    action: str
+    fingerprint: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    target: TargetQuery | None = None
+    error_code: str | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error_code is None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ResolverResult:
+        return cls.model_validate(raw)
+
+
+class Resolver(Protocol):
+    capability: str
+
+    def resolve(self, step: PlanStep, inp: TurnInput) -> ResolverResult: ...
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _result(step: PlanStep, **fields: Any) -> ResolverResult:
+    return ResolverResult(
+        step_id=step.id,
+        capability=step.capability,
+        action=step.action,
+        fingerprint=step.fingerprint(),
+        **fields,
+    )
+
+
+def _ready(step: PlanStep, args: dict[str, Any], language: Language) -> ResolverResult:
+    """A step that needs no entity resolution: its args are the executor args, checked here
+    against the action's args model so a malformed plan fails now, not in the executor."""
+    model = ARGS_MODELS.get((step.capability, step.action))
+    if model is None:
+        return _unsupported(step, language)
+    try:
+        checked = model.model_validate(args).to_json()
+    except ValidationError:
+        return _error(
+            step, INVALID_ARGS, language, "I didn't get all the details for that.", "חסרים לי פרטים בשביל זה."
+        )
+    return _result(step, args=checked)
+
+
+def _error(step: PlanStep, code: str, language: Language, en: str, he: str) -> ResolverResult:
+    return _result(step, error_code=code, error=say(language, en, he))
+
+
+def _unsupported(step: PlanStep, language: Language) -> ResolverResult:
+    return _error(
+        step, UNSUPPORTED_ACTION, language, "I can't do that yet.", "אני עדיין לא יודע לעשות את זה."
+    )
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return " ".join(value.split())
+    return None
+
+
+def _aware(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else None
+
+
+def _day(value: Any) -> date | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+def _target(step: PlanStep, kind: TargetKind, **extra: Any) -> TargetQuery | None:
+    """The step's target: `constraints.target` text and/or `constraints.targetRef`."""
+    c = step.constraints
+    text = _text(c.get("target"))
+    ref = "latest_action" if c.get("targetRef") == "latest_action" else None
+    if text is None and ref is None:
+        return None
+    return TargetQuery(kind=kind, text=text, ref=ref, plural=bool(text and is_plural(text)), **extra)
+
+
+def _no_target(step: PlanStep, language: Language, en: str, he: str) -> ResolverResult:
+    return _error(step, MISSING_DETAILS, language, en, he)
+
+
+# --- reminders ---------------------------------------------------------------------------------
+
+
+class ReminderResolver:
+    capability = "reminders"
+
+    def resolve(self, step: PlanStep, inp: TurnInput) -> ResolverResult:
+        lang = inp.language
+        c, ch = step.constraints, step.changes
+        if step.action == "create":
+            title = _text(c.get("title")) or _text(ch.get("title"))
+            when = _aware(c.get("when") or ch.get("when"))
+            if title is None:
+                return _no_target(step, lang, "What should I remind you about?", "על מה להזכיר לך?")
+            if when is None:
+                return _error(step, MISSING_TIME, lang, "When should I remind you?", "מתי להזכיר לך?")
+            return _ready(step, {"title": title, "when": when.isoformat()}, lang)
+        if step.action == "list":
+            day = _day(c.get("day"))
+            return _ready(step, {"day": day.isoformat()} if day else {}, lang)
+        if step.action == "update":
+            args: dict[str, Any] = {}
+            when = _aware(ch.get("when"))
+            title = _text(ch.get("title"))
+            if when is not None:
+                args["when"] = when.isoformat()
+            if title is not None:
+                args["title"] = title
+            if not args:
+                return _error(
+                    step,
+                    INVALID_ARGS,
+                    lang,
+                    "What should I change in the reminder?",
+                    "מה לשנות בתזכורת?",
+                )
+            target = _target(step, "reminder")
+            if target is None:
+                return _no_target(step, lang, "Which reminder should I change?", "איזו תזכורת לשנות?")
+            return _result(step, args=args, target=target)
+        if step.action == "delete":
+            target = _target(step, "reminder")
+            if target is None:
+                return _no_target(step, lang, "Which reminder should I delete?", "איזו תזכורת למחוק?")
+            return _result(step, target=target)
+        if step.action == "delete_all":
+            return _ready(step, {}, lang)
+        return _unsupported(step, lang)
+
+
+# --- notes -------------------------------------------------------------------------------------
+
+
+class NoteResolver:
+    capability = "notes"
+
+    def resolve(self, step: PlanStep, inp: TurnInput) -> ResolverResult:
+        lang = inp.language
+        c, ch = step.constraints, step.changes
+        if step.action == "save":
+            text = _text(ch.get("text")) or _text(c.get("text"))
+            if text is None:
+                return _no_target(step, lang, "What should the note say?", "מה לכתוב בפתק?")
+            return _ready(step, {"text": text}, lang)
+        if step.action == "search":
+            return _ready(step, {"query": _text(c.get("query")) or ""}, lang)
+        if step.action == "delete":
+            target = _target(step, "note")
+            if target is None:
+                return _no_target(step, lang, "Which note should I delete?", "איזה פתק למחוק?")
+            return _result(step, target=target)
+        if step.action == "delete_all":
+            return _ready(step, {}, lang)
+        return _unsupported(step, lang)
+
+
+# --- lists -------------------------------------------------------------------------------------
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return []
+    return [t for t in (_text(v) for v in value) if t]
+
+
+class ListResolver:
+    capability = "lists"
+
+    def resolve(self, step: PlanStep, inp: TurnInput) -> ResolverResult:
+        lang = inp.language
+        c, ch = step.constraints, step.changes
+        list_name = _text(c.get("listName"))
+        if step.action not in ("add", "remove", "show", "clear"):
+            return _unsupported(step, lang)
+        if list_name is None:
+            return _no_target(step, lang, "Which list do you mean?", "לאיזו רשימה התכוונת?")
+        if step.action == "add":
+            items = _items(ch.get("items") or c.get("items"))
+            if not items:
+                return _no_target(step, lang, "What should I add to the list?", "מה להוסיף לרשימה?")
+            return _ready(step, {"listName": list_name, "items": items}, lang)
+        if step.action == "remove":
+            texts = _items(ch.get("items") or c.get("items")) or _items(c.get("target"))
+            if not texts:
+                return _no_target(step, lang, "What should I remove from the list?", "מה להוריד מהרשימה?")
+            target = TargetQuery(
+                kind="list_item",
+                texts=texts,
+                plural=len(texts) > 1 or any(is_plural(t) for t in texts),
+                list_name=list_name,
+            )
+            return _result(step, args={"listName": list_name}, target=target)
+        return _ready(step, {"listName": list_name}, lang)
+
+
+def default_resolvers() -> dict[str, Resolver]:
+    """The resolvers of Memo's capabilities, by capability name."""
+    resolvers: list[Resolver] = [ReminderResolver(), NoteResolver(), ListResolver()]
+    return {r.capability: r for r in resolvers}
+
+
+def unsupported_capability(step: PlanStep, language: Language) -> ResolverResult:
+    return _error(
+        step,
+        UNSUPPORTED_CAPABILITY,
+        language,
+        "I can't do that here yet.",
+        "את זה אני עדיין לא יודע לעשות כאן.",
+    )
