@@ -39,7 +39,7 @@ fmt: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy layers/shared/python functions infra app.py
+	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks
 
 test: lint typecheck
 	$(PY) -m pytest -n 2 -q

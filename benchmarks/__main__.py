@@ -7,7 +7,7 @@ import sys
 
 from benchmarks.harness import Row
 
-SECTIONS = ("webhook", "caseplatform")
+SECTIONS = ("webhook", "turns", "caseplatform")
 
 
 def main() -> int:

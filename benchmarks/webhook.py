@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from benchmarks.harness import ApiCalls, Row, import_seconds, modules_after, ms, timed
 
@@ -60,8 +61,12 @@ def _per_message() -> list[Row]:
             event = http_api_event(
                 "POST", "/webhook", headers={"X-Hub-Signature-256": sign(body, secret)}, body=body
             )
+
+            def ingress(event: dict[str, Any] = event) -> None:
+                assert handler(event, LocalLambdaContext())["statusCode"] == 200
+
             with ingress_calls.counting():
-                ingress_samples += timed(lambda event=event: handler(event, LocalLambdaContext()), 1)
+                ingress_samples += timed(ingress, 1)
             # The turn: one SQS batch holding this message, handled by the same Lambda handler.
             with turn_calls.counting():
                 turn_samples += timed(lambda: stack.poller.drain(max_batches=1) if stack.poller else None, 1)

@@ -1,7 +1,8 @@
 """Webhook Lambda: API Gateway HTTP API (GET/POST /webhook) and the SQS FIFO turn path.
 
 Wiring only. The HTTP routes and the turn path are imported on first use, so each path pays only
-for its own imports at cold start.
+for its own imports at cold start. The turn path is traced with X-Ray subsegments; the ingress
+path is not (Lambda's own segment covers it), so Meta's 200 never waits for the X-Ray SDK import.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from memo.observability import logger, metrics, tracer
+from memo.observability import get_tracer, logger, metrics
 from memo.runtime import WebhookRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = WebhookRuntime.current()
@@ -23,7 +23,8 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if isinstance(records, list) and records and records[0].get("eventSource") == "aws:sqs":
         from memo.turn_path import processor_for
 
-        return processor_for(runtime).batch(event, context)
+        traced = get_tracer().capture_lambda_handler(processor_for(runtime).batch)
+        return traced(event, context)
 
     from memo.http_webhook import app_for
 

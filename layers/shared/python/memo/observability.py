@@ -7,6 +7,7 @@ Phone numbers are masked by `mask_phone`; secrets are never logged.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -16,8 +17,21 @@ SERVICE = "memo"
 NAMESPACE = "Memo"
 
 logger = Logger(service=SERVICE)
-tracer = Tracer(service=SERVICE)
 metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+
+
+@cache
+def get_tracer() -> Tracer:
+    """The Powertools Tracer, built on first use: importing the X-Ray SDK costs ~140 ms, which the
+    webhook's ingress path (Meta waits for its 200) does not pay; its turn path does."""
+    return Tracer(service=SERVICE)
+
+
+def __getattr__(name: str) -> Any:
+    # `from memo.observability import tracer` still works for handlers that trace every invocation.
+    if name == "tracer":
+        return get_tracer()
+    raise AttributeError(name)
 
 _DIGITS = re.compile(r"\+?\d[\d\s-]{6,}\d")
 

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memo.aws.clients import client_for
 from memo.aws.queue import SqsTurnQueue
 from memo.config import LlmSettings, WebhookSettings
-from memo.conversation.pending import DynamoPendingStore
-from memo.conversation.store import DynamoConversationStore
-from memo.engine import EngineConfig, Responder, TurnEngine
 from memo.errors import MemoError
-from memo.hitl.interpreter import build_interpreter
-from memo.planner import build_planner
-from memo.turn import PlanningResponder
-from memo.whatsapp.sender import GraphApiSender
+
+if TYPE_CHECKING:
+    # The turn path's modules are imported when the turn path first needs them, not at cold start.
+    from memo.conversation.pending import DynamoPendingStore
+    from memo.conversation.store import DynamoConversationStore
+    from memo.engine import Responder, TurnEngine
+    from memo.whatsapp.sender import GraphApiSender
 
 
 def utc_now() -> datetime:
@@ -52,10 +52,14 @@ class WebhookRuntime:
 
     @cached_property
     def store(self) -> DynamoConversationStore:
+        from memo.conversation.store import DynamoConversationStore
+
         return DynamoConversationStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
     def sender(self) -> GraphApiSender:
+        from memo.whatsapp.sender import GraphApiSender
+
         wa = self.whatsapp
         return GraphApiSender(
             base_url=wa.api_base_url,
@@ -66,6 +70,8 @@ class WebhookRuntime:
 
     @cached_property
     def pending(self) -> DynamoPendingStore:
+        from memo.conversation.pending import DynamoPendingStore
+
         return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
@@ -74,6 +80,10 @@ class WebhookRuntime:
 
     @cached_property
     def responder(self) -> Responder:
+        from memo.hitl.interpreter import build_interpreter
+        from memo.planner import build_planner
+        from memo.turn import PlanningResponder
+
         return PlanningResponder(
             pending=self.pending,
             planner=build_planner(self.llm),
@@ -83,6 +93,8 @@ class WebhookRuntime:
 
     @cached_property
     def engine(self) -> TurnEngine:
+        from memo.engine import EngineConfig, TurnEngine
+
         return TurnEngine(
             store=self.store,
             sender=self.sender,

@@ -45,6 +45,7 @@ class LocalStack:
         self._env = os.environ if environ is None else environ
         self._start_poller = start_poller
         self._mock: Any = None
+        self._saved_env: dict[str, str] | None = None
         self.sink = GraphSink()
         self.server: LocalServer | None = None
         self.poller: FifoPoller | None = None
@@ -52,6 +53,7 @@ class LocalStack:
 
     def start(self) -> LocalStack:
         env = self._env
+        self._saved_env = dict(env)
         use_fake_credentials(env)
         for key, value in LOCAL_DEFAULTS.items():
             env.setdefault(key, value)
@@ -90,6 +92,12 @@ class LocalStack:
             self.server.stop()
         if self._mock is not None:
             self._mock.stop()
+        # Put the environment back as it was: what this stack set pointed at what it just stopped.
+        if self._saved_env is not None:
+            for key in set(self._env) - set(self._saved_env):
+                del self._env[key]
+            self._env.update(self._saved_env)
+            self._saved_env = None
         reset_clients()
         reset_settings_cache()
         reset_runtime()

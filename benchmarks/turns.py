@@ -1,0 +1,114 @@
+"""Turn figures: a fresh planned turn and a fast-path HITL resume (wall time, AWS calls, modules).
+
+Wall time and AWS calls are medians over warm turns on the local stack (moto, local sink); the
+modules figures are what the *first* such turn imports in a fresh process (its cold-path cost).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from benchmarks.harness import REPO, ApiCalls, Row, ms
+
+if TYPE_CHECKING:
+    from tests.support.conversation import Conversation
+
+ROUNDS = 25
+PLANNED = "remind me to call mom tomorrow at 5pm"
+RISKY = "delete all my reminders"
+
+FIRST_TURN_MODULES = r"""
+import json, os, sys
+os.environ.update({"POWERTOOLS_METRICS_DISABLED": "true", "POWERTOOLS_LOG_LEVEL": "ERROR"})
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.conversation import Conversation
+
+with LocalStack(start_poller=False) as stack:
+    chat = Conversation(stack=stack, user=WhatsAppUser())
+    before = set(sys.modules)
+    chat.say(%(planned)r)
+    planned = set(sys.modules) - before
+    chat.say(%(risky)r)
+    before = set(sys.modules)
+    chat.say("yes")
+    resume = set(sys.modules) - before
+    print(json.dumps({"planned": len(planned), "resume": len(resume), "openai": "openai" in sys.modules}))
+"""
+
+
+def run() -> list[Row]:
+    rows = _warm()
+    out = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", FIRST_TURN_MODULES % {"planned": PLANNED, "risky": RISKY}],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")},
+    ).stdout
+    first = json.loads(out.strip().splitlines()[-1])
+    rows += [
+        ("first planned turn in a process: modules it imports", str(first["planned"]), "modules"),
+        ("first fast-path resume after it: modules it imports", str(first["resume"]), "modules"),
+        ("openai imported without a key", "yes" if first["openai"] else "no", ""),
+    ]
+    return rows
+
+
+def _warm() -> list[Row]:
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from memo.local.stack import LocalStack
+    from memo.local.whatsapp_user import WhatsAppUser
+    from tests.support.conversation import Conversation
+
+    planned_calls, resume_calls = ApiCalls(), ApiCalls()
+    planned_times: list[float] = []
+    resume_times: list[float] = []
+    with LocalStack(start_poller=False) as stack:
+        chat = Conversation(stack=stack, user=WhatsAppUser(wa_id="972500000098"))
+        chat.say(PLANNED)  # warm: lazy imports, clients
+        for _ in range(ROUNDS):
+            with planned_calls.counting():
+                planned_times.append(_turn_seconds(chat, PLANNED))
+            chat.say(RISKY)
+            with resume_calls.counting():
+                resume_times.append(_turn_seconds(chat, "yes"))
+    return [
+        ("fresh planned turn: wall time (moto, local sink)", ms(planned_times), "ms"),
+        ("fresh planned turn: AWS calls", f"{_handler_calls(planned_calls) / ROUNDS:.1f}", "calls"),
+        ("fast-path resume: wall time (moto, local sink)", ms(resume_times), "ms"),
+        ("fast-path resume: AWS calls", f"{_handler_calls(resume_calls) / ROUNDS:.1f}", "calls"),
+        ("fast-path resume: calls by operation", _ops(resume_calls), ""),
+    ]
+
+
+def _turn_seconds(chat: Conversation, text: str) -> float:
+    """Ingress is measured elsewhere: time only the turn (one SQS batch through the handler)."""
+    from tests.support.webhook import post
+
+    assert post(chat.user.payload(chat.user.text(text)))["statusCode"] == 200
+    assert chat.stack.poller is not None
+    start = time.perf_counter()
+    chat.stack.poller.drain()
+    elapsed = time.perf_counter() - start
+    assert chat.replies(), "the turn must answer"
+    return elapsed
+
+
+def _handler_calls(calls: ApiCalls) -> int:
+    return sum(v for k, v in calls.calls.items() if not k.startswith("sqs:"))
+
+
+def _ops(calls: ApiCalls) -> str:
+    return ", ".join(
+        f"{name.split(':')[1]} {count / ROUNDS:g}"
+        for name, count in sorted(calls.calls.items())
+        if not name.startswith("sqs:")
+    )
