@@ -51,18 +51,18 @@ def test_partial_failure_says_what_worked_and_what_did_not() -> None:
     )
 
 
-def test_total_failure_of_several_steps_claims_nothing_was_done() -> None:
+def test_total_failure_of_several_steps_claims_no_success() -> None:
     outcomes = (
         failed("s1", "notes", "save", "STEP_FAILED"),
         failed("s2", "lists", "show", "NOT_FOUND", data={"target": "groceries"}),
     )
     text = reply_text(*outcomes)
     assert text.startswith("I couldn't do any of it:\n❌ ")
-    assert "I couldn't save the note — something went wrong on my side." in text
+    assert "Something went wrong when I tried to save the note, and I can't confirm it went through." in text
     assert "✅" not in text
     he = reply_text(*outcomes, language="he")
     assert he.startswith("לא הצלחתי לבצע אף אחד מהם:\n❌ ")
-    assert "לא הצלחתי לשמור את הפתק — משהו השתבש אצלי." in he
+    assert "משהו השתבש כשניסיתי לשמור את הפתק, ואין לי אישור שזה הצליח." in he
 
 
 def test_single_failure_is_its_own_line_without_a_header() -> None:

@@ -6,7 +6,8 @@ Success lines are worded per capability and action from the result's `data` (fal
 - APPROVAL_*: the executor refused the step (expired, or its args changed after approval), so it
   was not performed.
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
-- anything else: the step failed; we do not claim that nothing changed, because we do not know.
+- anything else (STEP_FAILED from the state machine's Catch, a timeout): something went wrong and
+  we cannot confirm the step went through; we claim neither that it did nor that nothing changed.
 
 `data` keys read (those of `memo.capabilities`, snake_case or camelCase): reminders `title`,
 `when`, `reminders` ([{title, when}]), `deleted` (a count or the deleted items), `count`; notes
@@ -328,9 +329,10 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
         if he:
             return f"אני עוד לא יכול {action} — צריך לחבר את החשבון קודם."
         return f"I can't {action} yet — connect your account first."
+    # A step that failed for an unknown reason (STEP_FAILED, a timeout) may or may not have acted.
     if he:
-        return f"לא הצלחתי {action} — משהו השתבש אצלי."
-    return f"I couldn't {action} — something went wrong on my side."
+        return f"משהו השתבש כשניסיתי {action}, ואין לי אישור שזה הצליח."
+    return f"Something went wrong when I tried to {action}, and I can't confirm it went through."
 
 
 # --- the whole turn ----------------------------------------------------------------------------

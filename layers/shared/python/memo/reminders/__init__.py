@@ -1,0 +1,1 @@
+"""Reminder delivery: the EventBridge Scheduler target that sends a due reminder on WhatsApp."""

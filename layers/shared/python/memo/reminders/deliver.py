@@ -1,0 +1,197 @@
+"""Deliver one due reminder: the EventBridge Scheduler target.
+
+Event: the schedule's target input, `{"threadId": ..., "reminderId": ...}` (see
+`memo.capabilities.scheduler`); everything else is read from the items table.
+
+Flow: load the reminder -> nothing to do if it is gone, sent, cancelled or not yet due (a schedule
+left behind by a move) -> claim it -> the 24-hour window decides the message: inside it a text
+"⏰ Reminder: <title>" in the user's language, outside it the configured template with the title as
+its body parameter -> mark it sent -> remember it in the conversation (kind "reminder").
+
+Why claim/complete (and not "mark sent, then send"): EventBridge Scheduler delivers at least once,
+and a WhatsApp message cannot be taken back, so the claim comes BEFORE the send: a conditional write
+that only one delivery of an occurrence (reminder id + due time) can win; the loser is a no-op. So a
+reminder is never sent twice by two deliveries. "Mark sent first" would make a failed send look
+delivered and lose the reminder. With a claim:
+- a send that certainly failed (`WhatsAppSendError`) releases the claim and raises, so the
+  invocation fails (Lambda retries it, the Errors alarm fires, the DLQ keeps it after the retries);
+- a crash between the send and `complete` leaves the claim in place: a later delivery does NOT send
+  again (it logs REMINDER_CLAIM_HELD). The crash itself is a failed invocation (alarm), so the
+  reminder is never lost silently; it is at most left "claimed", visible in the item.
+The remaining duplicate risk is outside our process: a send that timed out after Meta accepted it is
+a `WhatsAppSendError`, released and retried.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memo.conversation.model import Language, MemoryMessage
+from memo.errors import MemoError
+from memo.observability import count, logger, mask_phone
+from memo.reminders.store import StoredReminder, ThreadWindow
+from memo.reminders.template import TemplateMessage
+from memo.replies import Reply
+from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
+
+# A schedule may fire a little early or a clock may be a little behind; later than this means the
+# reminder was moved and this is its old schedule (the new one will deliver it).
+EARLY_TOLERANCE = timedelta(minutes=2)
+
+DeliveryOutcome = Literal["sent", "missing", "already_sent", "cancelled", "not_due", "claimed"]
+
+
+class ReminderEvent(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+
+    thread_id: str = Field(alias="threadId", min_length=1)
+    reminder_id: str = Field(alias="reminderId", min_length=1)
+
+
+class DeliveryResult(BaseModel):
+    outcome: DeliveryOutcome
+    reminder_id: str
+    mode: Literal["text", "template"] | None = None
+    message_ids: list[str] = Field(default_factory=list)
+
+
+class ReminderDeliveryFailed(MemoError):
+    """The WhatsApp send failed; the claim was released so a retry can deliver the reminder."""
+
+    code = "REMINDER_DELIVERY_FAILED"
+
+
+class ReminderUndeliverable(MemoError):
+    """Nothing to send from: no business phone number id on the reminder or in configuration."""
+
+    code = "REMINDER_UNDELIVERABLE"
+
+
+class ReminderItems(Protocol):
+    def load(self, thread_id: str, reminder_id: str) -> StoredReminder | None: ...
+
+    def claim(self, stored: StoredReminder, *, claim_id: str, now: datetime) -> bool: ...
+
+    def complete(self, stored: StoredReminder, *, claim_id: str, sent_at: datetime) -> bool: ...
+
+    def release(self, stored: StoredReminder, *, claim_id: str, error: str) -> bool: ...
+
+
+class ReminderConversation(Protocol):
+    def window(self, thread_id: str, *, now: datetime) -> ThreadWindow: ...
+
+    def record(self, thread_id: str, message: MemoryMessage) -> None: ...
+
+
+class ReminderSender(Protocol):
+    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage: ...
+
+    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage: ...
+
+
+def reminder_text(title: str, language: Language) -> str:
+    return f"⏰ תזכורת: {title}" if language == "he" else f"⏰ Reminder: {title}"
+
+
+def deliver(
+    event: Mapping[str, Any],
+    *,
+    items: ReminderItems,
+    conversation: ReminderConversation,
+    sender: ReminderSender,
+    clock: Callable[[], datetime],
+    template_name: str,
+    template_language: Mapping[str, str],
+    default_phone_number_id: str | None = None,
+) -> DeliveryResult:
+    """Send the reminder of `event` once. `template_language` maps the profile's language ("en",
+    "he") to the template's language code; `default_phone_number_id` is used for reminders stored
+    without the business number the user wrote to."""
+    request = ReminderEvent.model_validate(event)
+    logger.thread_safe_append_keys(threadId=mask_phone(request.thread_id), reminderId=request.reminder_id)
+    try:
+        return _deliver(
+            request,
+            items=items,
+            conversation=conversation,
+            sender=sender,
+            now=clock(),
+            template_name=template_name,
+            template_language=template_language,
+            default_phone_number_id=default_phone_number_id,
+        )
+    finally:
+        logger.thread_safe_remove_keys(["threadId", "reminderId"])
+
+
+def _deliver(
+    request: ReminderEvent,
+    *,
+    items: ReminderItems,
+    conversation: ReminderConversation,
+    sender: ReminderSender,
+    now: datetime,
+    template_name: str,
+    template_language: Mapping[str, str],
+    default_phone_number_id: str | None,
+) -> DeliveryResult:
+    def skipped(outcome: DeliveryOutcome) -> DeliveryResult:
+        logger.info("REMINDER_SKIPPED", extra={"outcome": outcome})
+        count("RemindersSkipped")
+        return DeliveryResult(outcome=outcome, reminder_id=request.reminder_id)
+
+    stored = items.load(request.thread_id, request.reminder_id)
+    if stored is None:
+        return skipped("missing")
+    reminder = stored.reminder
+    if reminder.status == "sent":
+        return skipped("already_sent")
+    if reminder.status == "cancelled":
+        return skipped("cancelled")
+    if reminder.due_at > now + EARLY_TOLERANCE:
+        return skipped("not_due")
+    phone_number_id = reminder.phone_number_id or default_phone_number_id
+    if not phone_number_id:
+        logger.error("REMINDER_UNDELIVERABLE", extra={"reason": "no phone number id"})
+        raise ReminderUndeliverable("no WhatsApp phone number id for this reminder")
+
+    claim_id = uuid.uuid4().hex
+    if not items.claim(stored, claim_id=claim_id, now=now):
+        if stored.claimed_for == stored.due_key:
+            logger.warning("REMINDER_CLAIM_HELD", extra={"claimedFor": stored.claimed_for})
+        return skipped("claimed")
+
+    window = conversation.window(reminder.thread_id, now=now)
+    text = reminder_text(reminder.title, window.language)
+    mode: Literal["text", "template"] = "text" if window.is_open(now) else "template"
+    try:
+        if mode == "text":
+            sent = sender.send(phone_number_id, reminder.thread_id, Reply.plain(text))
+        else:
+            template = TemplateMessage(
+                name=template_name,
+                language_code=template_language.get(window.language, window.language),
+                body_parameters=[reminder.title],
+            )
+            sent = sender.send_template(phone_number_id, reminder.thread_id, template)
+    except WhatsAppSendError as exc:
+        log_send_failure(exc, what=f"reminder_{mode}")
+        items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
+        raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
+
+    if not items.complete(stored, claim_id=claim_id, sent_at=now):
+        # Sent, but the reminder was deleted or moved while we sent it: nothing to mark.
+        logger.warning("REMINDER_CHANGED_WHILE_SENDING")
+    conversation.record(
+        reminder.thread_id, MemoryMessage(role="assistant", text=text, at=now, kind="reminder")
+    )
+    logger.info("REMINDER_SENT", extra={"mode": mode})
+    count("RemindersSent")
+    return DeliveryResult(
+        outcome="sent", reminder_id=reminder.reminder_id, mode=mode, message_ids=sent.message_ids
+    )

@@ -1,0 +1,229 @@
+"""Reminder delivery over fakes: window, template, idempotency, failures."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memo.capabilities.items import Reminder
+from memo.conversation.model import MemoryMessage
+from memo.reminders.deliver import ReminderDeliveryFailed, ReminderUndeliverable, deliver
+from memo.reminders.store import StoredReminder, ThreadWindow
+from memo.reminders.template import TemplateMessage, template_body
+from memo.replies import Reply
+from memo.whatsapp.sender import SentMessage, WhatsAppSendError
+
+NOW = datetime(2025, 6, 3, 9, 0, tzinfo=UTC)
+THREAD = "972501234567"
+EVENT = {"threadId": THREAD, "reminderId": "r1"}
+
+
+def reminder(**changes) -> Reminder:  # type: ignore[no-untyped-def]
+    values = {
+        "reminder_id": "r1",
+        "thread_id": THREAD,
+        "title": "call mom",
+        "due_at": NOW,
+        "timezone": "Asia/Jerusalem",
+        "created_at": NOW - timedelta(days=1),
+        "phone_number_id": "PN1",
+        **changes,
+    }
+    return Reminder.model_validate(values)
+
+
+@dataclass
+class FakeItems:
+    """The claim semantics of DynamoReminderItems, in memory."""
+
+    stored: StoredReminder | None
+    claim_id: str | None = None
+    released: list[str] = field(default_factory=list)
+
+    def load(self, thread_id: str, reminder_id: str) -> StoredReminder | None:
+        return self.stored
+
+    def claim(self, stored: StoredReminder, *, claim_id: str, now: datetime) -> bool:
+        current = self.stored
+        if current is None or current.reminder.status != "scheduled" or current.claimed_for == stored.due_key:
+            return False
+        self.claim_id = claim_id
+        self.stored = replace(current, claimed_for=stored.due_key)
+        return True
+
+    def complete(self, stored: StoredReminder, *, claim_id: str, sent_at: datetime) -> bool:
+        assert self.stored is not None
+        if claim_id != self.claim_id:
+            return False
+        sent = self.stored.reminder.model_copy(update={"status": "sent", "sent_at": sent_at})
+        self.stored = replace(self.stored, reminder=sent)
+        return True
+
+    def release(self, stored: StoredReminder, *, claim_id: str, error: str) -> bool:
+        assert self.stored is not None and claim_id == self.claim_id
+        self.released.append(error)
+        self.stored = replace(self.stored, claimed_for=None)
+        self.claim_id = None
+        return True
+
+
+@dataclass
+class FakeConversation:
+    window_: ThreadWindow
+    recorded: list[MemoryMessage] = field(default_factory=list)
+
+    def window(self, thread_id: str, *, now: datetime) -> ThreadWindow:
+        return self.window_
+
+    def record(self, thread_id: str, message: MemoryMessage) -> None:
+        self.recorded.append(message)
+
+
+@dataclass
+class FakeSender:
+    fail_with: int | None = None
+    texts: list[tuple[str, str, Reply]] = field(default_factory=list)
+    templates: list[tuple[str, str, TemplateMessage]] = field(default_factory=list)
+
+    def _check(self) -> None:
+        if self.fail_with is not None:
+            raise WhatsAppSendError("nope", status=400, meta_code=self.fail_with, attempts=1)
+
+    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage:
+        self._check()
+        self.texts.append((phone_number_id, to, reply))
+        return SentMessage(message_ids=["wamid.text"])
+
+    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage:
+        self._check()
+        self.templates.append((phone_number_id, to, template))
+        return SentMessage(message_ids=["wamid.tpl"])
+
+
+def stored(r: Reminder | None = None) -> StoredReminder:
+    r = r or reminder()
+    return StoredReminder(reminder=r, due_key=r.due_at.isoformat(), claimed_for=None)
+
+
+def open_window(language: str = "en") -> FakeConversation:
+    return FakeConversation(ThreadWindow(language=language, last_user_message_at=NOW - timedelta(hours=3)))  # type: ignore[arg-type]
+
+
+def closed_window(language: str = "en") -> FakeConversation:
+    return FakeConversation(ThreadWindow(language=language, last_user_message_at=NOW - timedelta(hours=25)))  # type: ignore[arg-type]
+
+
+def run(items, conversation, sender, **kwargs):  # type: ignore[no-untyped-def]
+    return deliver(
+        EVENT,
+        items=items,
+        conversation=conversation,
+        sender=sender,
+        clock=lambda: NOW,
+        template_name=kwargs.pop("template_name", "memo_reminder_v2"),
+        template_language={"en": "en_US", "he": "he"},
+        **kwargs,
+    )
+
+
+def test_inside_the_window_a_text_in_the_users_language_is_sent_marked_and_remembered() -> None:
+    items, conversation, sender = FakeItems(stored()), open_window("he"), FakeSender()
+    result = run(items, conversation, sender)
+    assert (result.outcome, result.mode, result.message_ids) == ("sent", "text", ["wamid.text"])
+    [(pn, to, reply)] = sender.texts
+    assert (pn, to, reply.text) == ("PN1", THREAD, "⏰ תזכורת: call mom")
+    assert items.stored is not None and items.stored.reminder.status == "sent"
+    [memory] = conversation.recorded
+    assert (memory.kind, memory.role, memory.text) == ("reminder", "assistant", "⏰ תזכורת: call mom")
+
+
+def test_outside_the_window_the_configured_template_carries_the_title() -> None:
+    sender = FakeSender()
+    result = run(FakeItems(stored()), closed_window(), sender)
+    assert result.mode == "template" and sender.texts == []
+    [(_, to, template)] = sender.templates
+    assert template == TemplateMessage(
+        name="memo_reminder_v2", language_code="en_US", body_parameters=["call mom"]
+    )
+    assert to == THREAD
+
+
+def test_a_user_who_never_wrote_gets_the_template() -> None:
+    sender = FakeSender()
+    run(FakeItems(stored()), FakeConversation(ThreadWindow(language="en", last_user_message_at=None)), sender)
+    assert len(sender.templates) == 1
+
+
+def test_delivered_twice_sends_once() -> None:
+    items, conversation, sender = FakeItems(stored()), open_window(), FakeSender()
+    first = run(items, conversation, sender)
+    second = run(items, conversation, sender)
+    assert (first.outcome, second.outcome) == ("sent", "already_sent")
+    assert len(sender.texts) == 1 and len(conversation.recorded) == 1
+
+
+def test_a_second_delivery_while_the_first_holds_the_claim_does_not_send() -> None:
+    items, sender = FakeItems(stored()), FakeSender()
+    held = stored()
+    items.stored = replace(held, claimed_for=held.due_key)  # claimed, never completed (a crash)
+    assert run(items, open_window(), sender).outcome == "claimed"
+    assert sender.texts == []
+
+
+@pytest.mark.parametrize(
+    ("item", "outcome"),
+    [
+        (None, "missing"),
+        (stored(reminder(status="sent", sent_at=NOW)), "already_sent"),
+        (stored(reminder(status="cancelled")), "cancelled"),
+        (stored(reminder(due_at=NOW + timedelta(hours=1))), "not_due"),
+    ],
+)
+def test_nothing_is_sent_when_there_is_nothing_to_deliver(item, outcome) -> None:  # type: ignore[no-untyped-def]
+    sender = FakeSender()
+    assert run(FakeItems(item), open_window(), sender).outcome == outcome
+    assert sender.texts == [] and sender.templates == []
+
+
+def test_a_failed_send_is_logged_released_and_raised_so_it_is_retried(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    items, conversation = FakeItems(stored()), closed_window()
+    with caplog.at_level(logging.ERROR), pytest.raises(ReminderDeliveryFailed):
+        run(items, conversation, FakeSender(fail_with=132001))
+    assert items.released == ["WHATSAPP_132001"]
+    assert items.stored is not None and items.stored.reminder.status == "scheduled"
+    assert any(getattr(r, "metaErrorCode", None) == 132001 for r in caplog.records)
+    assert conversation.recorded == []
+    retried = FakeSender()
+    assert run(items, conversation, retried).outcome == "sent" and len(retried.templates) == 1
+
+
+def test_no_phone_number_id_anywhere_is_an_error_not_a_silent_skip() -> None:
+    items = FakeItems(stored(reminder(phone_number_id=None)))
+    with pytest.raises(ReminderUndeliverable):
+        run(items, open_window(), FakeSender())
+    sender = FakeSender()
+    run(items, open_window(), sender, default_phone_number_id="PN-default")
+    assert sender.texts[0][0] == "PN-default"
+
+
+def test_template_body_is_metas_shape() -> None:
+    body = template_body(
+        THREAD, TemplateMessage(name="memo_reminder", language_code="he", body_parameters=["a\nb   c"])
+    )
+    assert body == {
+        "messaging_product": "whatsapp",
+        "recipient_type": "individual",
+        "to": THREAD,
+        "type": "template",
+        "template": {
+            "name": "memo_reminder",
+            "language": {"code": "he"},
+            "components": [{"type": "body", "parameters": [{"type": "text", "text": "a b c"}]}],
+        },
+    }
+    assert template_body("US.123", TemplateMessage(name="x", language_code="en"))["recipient"] == "US.123"
