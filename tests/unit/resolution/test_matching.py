@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import pytest
+
+from memo.resolution.matching import MATCH_THRESHOLD, is_plural, match, normalize, score
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("call mon", "Call mom"),  # typo
+        ("dentst", "Dentist appointment"),  # typo inside a longer title
+        ("MOM", "call mom!"),  # case and punctuation
+        ("החלב", "חלב"),  # Hebrew definite article
+        ("לאמא", "להתקשר לאמא"),  # prefix lamed
+        ("ולחלב", "חלב"),  # two-letter prefix ו+ל
+        ("רופא שיניים", "תור לרופא השיניים"),
+        ("גַּן", "גן"),  # niqqud
+        ("תור לרופה", "תור לרופא שיניים"),  # Hebrew typo
+    ],
+)
+def test_matches_despite_typos_case_prefixes_and_niqqud(query: str, title: str) -> None:
+    assert score(query, title) >= MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("mom", "buy milk"),
+        ("call mom", "call dad"),
+        ("לחם", "חלב"),
+        ("בדיקת דם", "בדיקת שתן"),
+        ("eggs", "milk"),
+    ],
+)
+def test_unrelated_titles_do_not_match(query: str, title: str) -> None:
+    assert score(query, title) < MATCH_THRESHOLD
+
+
+def test_normalize_drops_niqqud_punctuation_and_maqaf() -> None:
+    assert normalize("שָׁלוֹם, עוֹלָם!") == "שלום עולם"
+    assert normalize("בית־ספר") == "בית ספר"
+    assert normalize("  Call   MOM. ") == "call mom"
+
+
+@pytest.mark.parametrize(
+    ("text", "plural"),
+    [
+        ("all the reminders about mom", True),
+        ("both dentist reminders", True),
+        ("כל התזכורות של אמא", True),
+        ("the reminder about mom", False),
+        ("התזכורת לאמא", False),
+    ],
+)
+def test_plural_words(text: str, plural: bool) -> None:
+    assert is_plural(text) is plural
+
+
+def test_match_one_clear_winner_several_close_or_none() -> None:
+    titles = ["call mom", "call dad", "meeting with dan", "meeting with ron"]
+    assert match("call mom", titles, str).unique == "call mom"
+    several = match("meeting", titles, str)
+    assert several.unique is None
+    assert [s.item for s in several.matches] == ["meeting with dan", "meeting with ron"]
+    assert not match("dentist", titles, str).found

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from memo.contracts import TurnInput
+from memo.resolution.resolvers import ListResolver, NoteResolver, ReminderResolver
+from tests.unit.resolution.helpers import step
+
+EN = TurnInput(message="m", language="en", timezone="Asia/Jerusalem")
+HE = TurnInput(message="m", language="he", timezone="Asia/Jerusalem")
+
+
+def test_reminder_create_needs_no_entity_resolution() -> None:
+    result = ReminderResolver().resolve(
+        step(
+            "s1",
+            "reminders",
+            "create",
+            constraints={"title": " call  mom ", "when": "2026-03-10T18:00:00+02:00"},
+        ),
+        EN,
+    )
+    assert result.ok and result.target is None
+    assert result.args == {"title": "call mom", "when": "2026-03-10T18:00:00+02:00"}
+
+
+def test_reminder_create_without_a_time_fails_in_the_users_language() -> None:
+    result = ReminderResolver().resolve(
+        step("s1", "reminders", "create", constraints={"title": "x", "day": "2026-03-11"}), HE
+    )
+    assert result.error_code == "MISSING_TIME"
+    assert result.error == "מתי להזכיר לך?"
+
+
+def test_reminder_update_has_a_target_and_the_changes() -> None:
+    result = ReminderResolver().resolve(
+        step(
+            "s1",
+            "reminders",
+            "update",
+            constraints={"target": "dentist"},
+            changes={"when": "2026-03-12T10:00:00+02:00"},
+        ),
+        EN,
+    )
+    assert result.args == {"when": "2026-03-12T10:00:00+02:00"}
+    assert result.target is not None and result.target.text == "dentist" and not result.target.plural
+
+
+def test_delete_with_plural_words_and_latest_action_reference() -> None:
+    plural = ReminderResolver().resolve(
+        step("s1", "reminders", "delete", constraints={"target": "all the reminders about mom"}), EN
+    )
+    assert plural.target is not None and plural.target.plural
+    ref = NoteResolver().resolve(
+        step("s2", "notes", "delete", constraints={"targetRef": "latest_action"}), EN
+    )
+    assert ref.target is not None and ref.target.ref == "latest_action" and ref.target.text is None
+
+
+def test_list_remove_matches_each_item_on_its_own() -> None:
+    result = ListResolver().resolve(
+        step(
+            "s1", "lists", "remove", constraints={"listName": "Shopping"}, changes={"items": ["milk", "eggs"]}
+        ),
+        EN,
+    )
+    assert result.target is not None
+    assert result.target.texts == ["milk", "eggs"] and result.target.list_name == "Shopping"
+    assert result.target.plural
+
+
+def test_unknown_action_is_unsupported() -> None:
+    result = NoteResolver().resolve(step("s1", "notes", "archive"), EN)
+    assert result.error_code == "UNSUPPORTED_ACTION"
