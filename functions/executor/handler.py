@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.executor.contracts import StepTask
 from memo.executor.wiring import ExecutorRuntime
-from memo.observability import bind_turn, logger, metrics, tracer, unbind_turn
+from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -27,4 +27,8 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         outcome = ExecutorRuntime.current().run(task)
     finally:
         unbind_turn()
+    if outcome.replayed:
+        count("ExecutorStepsReplayed")
+    else:
+        count("ExecutorStepsSucceeded" if outcome.result.success else "ExecutorStepsFailed")
     return outcome.model_dump(mode="json")

@@ -1,0 +1,62 @@
+"""moto with the ledger table (from the shared spec), and the executor runtime with fakes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from memo import tables
+from memo.aws.clients import reset_clients
+from memo.executor.ledger import DynamoLedger
+from memo.executor.settings import ExecutorSettings, reset_executor_settings
+from memo.executor.wiring import ExecutorRuntime, reset_runtime, use_runtime
+from tests.unit.executor.fakes import Clock, CountingCapabilities
+
+DAY = 24 * 3600
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    with mock_aws():
+        reset_clients()
+        yield
+    reset_clients()
+
+
+@pytest.fixture
+def dynamodb(aws: None) -> Any:
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    client.create_table(**tables.LEDGER.create_table_kwargs())
+    return client
+
+
+@pytest.fixture
+def ledger(dynamodb: Any) -> DynamoLedger:
+    return DynamoLedger(
+        dynamodb, tables.LEDGER.default_name, ttl_seconds=14 * DAY, result_ttl_seconds=2 * DAY
+    )
+
+
+@pytest.fixture
+def capabilities() -> CountingCapabilities:
+    return CountingCapabilities()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def runtime(dynamodb: Any, capabilities: CountingCapabilities, clock: Clock) -> Iterator[ExecutorRuntime]:
+    """The executor Lambda's runtime from its settings, with the fake capabilities and clock."""
+    reset_executor_settings()
+    runtime = ExecutorRuntime(ExecutorSettings.load(), capabilities=capabilities, clock=clock)
+    use_runtime(runtime)
+    yield runtime
+    reset_runtime()
+    reset_executor_settings()

@@ -1,0 +1,138 @@
+"""Fakes for the executor's ports: a capability executor that counts side effects, an in-memory
+ledger with the same conditional semantics as the DynamoDB one, and a settable clock."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.executor.contracts import Approval, StepTask, args_hash
+from memo.executor.ledger import (
+    Claim,
+    ClaimLost,
+    LedgerEntry,
+    OperationAlreadyClaimed,
+    result_hash,
+)
+
+T0 = datetime(2025, 3, 2, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self, now: datetime = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@dataclass
+class CountingCapabilities:
+    """Each successful call is one side effect; `fail_with` makes the next calls raise instead."""
+
+    side_effects: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    calls: int = 0
+    fail_with: list[BaseException] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def execute(
+        self, capability: str, action: str, args: dict[str, Any], ctx: ExecutionContext
+    ) -> ExecutionResult:
+        with self.lock:
+            self.calls += 1
+            if self.fail_with:
+                raise self.fail_with.pop(0)
+            self.side_effects.append((capability, action, args))
+            count = len(self.side_effects)
+        return ExecutionResult(
+            success=True,
+            capability=capability,
+            action=action,
+            data={"title": args.get("title", ""), "n": count},
+            external_ids={"reminderId": f"r-{ctx.step_id}"},
+            summary=f"done {ctx.step_id}",
+        )
+
+
+class MemoryLedger:
+    def __init__(self) -> None:
+        self.entries: dict[str, LedgerEntry] = {}
+        self.results: dict[str, ExecutionResult] = {}
+
+    def get(self, operation_id: str) -> LedgerEntry | None:
+        return self.entries.get(operation_id)
+
+    def claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> Claim:
+        if operation_id in self.entries:
+            raise OperationAlreadyClaimed(operation_id)
+        attempt = uuid.uuid4().hex
+        self.entries[operation_id] = LedgerEntry(
+            operation_id=operation_id,
+            capability=capability,
+            step_id=step_id,
+            args_hash=args_hash,
+            at=at,
+            status="in_progress",
+            attempt_id=attempt,
+        )
+        return Claim(operation_id, attempt)
+
+    def _held(self, claim: Claim) -> LedgerEntry:
+        entry = self.entries.get(claim.operation_id)
+        if entry is None or entry.status != "in_progress" or entry.attempt_id != claim.attempt_id:
+            raise ClaimLost(claim.operation_id)
+        return entry
+
+    def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
+        entry = self._held(claim)
+        self.results[claim.operation_id] = result
+        self.entries[claim.operation_id] = replace(
+            entry,
+            status="completed",
+            success=result.success,
+            result_hash=result_hash(result),
+            external_ids=dict(result.external_ids),
+            completed_at=at,
+        )
+
+    def release(self, claim: Claim) -> None:
+        self._held(claim)
+        del self.entries[claim.operation_id]
+
+    def result(self, operation_id: str) -> ExecutionResult | None:
+        return self.results.get(operation_id)
+
+
+def task(
+    step_id: str = "s1",
+    *,
+    trace_id: str = "wamid.T1",
+    args: dict[str, Any] | None = None,
+    approval: Approval | None = None,
+    capability: str = "reminders",
+    action: str = "create",
+) -> StepTask:
+    values = args if args is not None else {"title": "call mom", "when": "2025-03-02T18:00:00+00:00"}
+    return StepTask(
+        trace_id=trace_id,
+        thread_id="972501234567",
+        step_id=step_id,
+        capability=capability,
+        action=action,
+        args=values,
+        args_hash=args_hash(values),
+        approval=approval,
+    )
+
+
+def approval_for(args: dict[str, Any], *, expires_at: datetime) -> Approval:
+    return Approval(hitl_id="h-1", args_hash=args_hash(args), expires_at=expires_at)

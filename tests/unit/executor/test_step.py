@@ -1,0 +1,267 @@
+"""run_step: each plan step performs its side effect at most once, and only while its approval
+still covers it — whatever re-runs it (Step Functions retry or redrive, a redelivered turn, a resume)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from botocore.exceptions import ClientError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memo.capabilities.base import CapabilityError
+from memo.executor.ledger import operation_id
+from memo.executor.step import (
+    APPROVAL_ARGS_CHANGED,
+    APPROVAL_EXPIRED,
+    IDEMPOTENCY_MISSING_RESULT,
+    StepInProgress,
+    TransientStepFailure,
+    run_step,
+)
+from tests.support.conversation import LogEvents
+
+from .fakes import T0, Clock, CountingCapabilities, MemoryLedger, approval_for, task
+
+LEASE = 90
+
+
+def run(step, capabilities, ledger, clock):
+    return run_step(step, capabilities=capabilities, ledger=ledger, clock=clock, lease_seconds=LEASE)
+
+
+@pytest.fixture
+def capabilities() -> CountingCapabilities:
+    return CountingCapabilities()
+
+
+@pytest.fixture
+def ledger() -> MemoryLedger:
+    return MemoryLedger()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def test_first_run_executes_once_and_records_a_pii_safe_entry(capabilities, ledger, clock) -> None:
+    outcome = run(task(), capabilities, ledger, clock)
+
+    assert outcome.result.success and not outcome.replayed
+    assert len(capabilities.side_effects) == 1
+    entry = ledger.get(operation_id("wamid.T1", "s1"))
+    assert entry is not None and entry.status == "completed" and entry.success is True
+    assert entry.external_ids == {"reminderId": "r-s1"}
+    assert "call mom" not in repr(entry)  # the user's words stay out of the ledger
+
+
+def test_a_rerun_after_completion_replays_the_stored_result(capabilities, ledger, clock, log_events) -> None:
+    first = run(task(), capabilities, ledger, clock)
+    clock.advance(minutes=3)
+    again = run(task(), capabilities, ledger, clock)
+
+    assert len(capabilities.side_effects) == 1
+    assert again.replayed and again.result == first.result
+    assert log_events.named("STEP_REPLAYED")
+
+
+def test_a_completed_entry_without_its_result_is_a_safe_failure(
+    capabilities, ledger, clock, log_events: LogEvents
+) -> None:
+    run(task(), capabilities, ledger, clock)
+    ledger.results.clear()  # the RESULT item expired or was lost
+
+    outcome = run(task(), capabilities, ledger, clock)
+
+    assert not outcome.result.success
+    assert outcome.result.error_code == IDEMPOTENCY_MISSING_RESULT
+    assert len(capabilities.side_effects) == 1
+    assert log_events.named(IDEMPOTENCY_MISSING_RESULT)[0]["reason"] == "result_missing"
+
+
+def test_a_claim_held_by_a_running_attempt_makes_the_rerun_wait(capabilities, ledger, clock) -> None:
+    ledger.claim(
+        operation_id("wamid.T1", "s1"), capability="reminders", step_id="s1", args_hash="x", at=clock()
+    )
+    clock.advance(seconds=LEASE - 1)
+
+    with pytest.raises(StepInProgress):
+        run(task(), capabilities, ledger, clock)
+    assert capabilities.calls == 0
+
+
+def test_a_claim_left_by_a_crashed_attempt_is_never_run_again(
+    capabilities, ledger, clock, log_events
+) -> None:
+    ledger.claim(
+        operation_id("wamid.T1", "s1"), capability="reminders", step_id="s1", args_hash="x", at=clock()
+    )
+    clock.advance(seconds=LEASE + 1)
+
+    outcome = run(task(), capabilities, ledger, clock)
+
+    assert outcome.result.error_code == IDEMPOTENCY_MISSING_RESULT
+    assert capabilities.calls == 0
+    assert log_events.named(IDEMPOTENCY_MISSING_RESULT)[0]["reason"] == "attempt_abandoned"
+
+
+def test_args_changed_after_approval_are_refused(capabilities, ledger, clock, log_events) -> None:
+    approved = {"reminder_ids": ["r-1"]}
+    edited = {"reminder_ids": ["r-1", "r-2"]}
+    step = task(
+        args=edited,
+        action="delete",
+        approval=approval_for(approved, expires_at=T0 + timedelta(minutes=5)),
+    )
+
+    outcome = run(step, capabilities, ledger, clock)
+
+    assert outcome.result.error_code == APPROVAL_ARGS_CHANGED and not outcome.result.success
+    assert capabilities.calls == 0
+    assert ledger.entries == {}  # nothing claimed: a corrected plan can still run this step
+    assert log_events.named(APPROVAL_ARGS_CHANGED)
+
+
+def test_an_expired_approval_is_refused(capabilities, ledger, clock) -> None:
+    args = {"reminder_ids": ["r-1"]}
+    step = task(args=args, action="delete", approval=approval_for(args, expires_at=T0 + timedelta(minutes=5)))
+    clock.advance(minutes=5, seconds=1)
+
+    outcome = run(step, capabilities, ledger, clock)
+
+    assert outcome.result.error_code == APPROVAL_EXPIRED
+    assert capabilities.calls == 0
+
+
+def test_a_live_approval_of_the_same_args_runs_the_step(capabilities, ledger, clock) -> None:
+    args = {"reminder_ids": ["r-1"]}
+    step = task(
+        args=args, action="delete", approval=approval_for(dict(args), expires_at=T0 + timedelta(minutes=5))
+    )
+    clock.advance(minutes=4, seconds=59)
+
+    outcome = run(step, capabilities, ledger, clock)
+
+    assert outcome.result.success
+    assert capabilities.side_effects == [("reminders", "delete", args)]
+
+
+def test_an_approved_step_that_already_ran_is_replayed_even_after_expiry(capabilities, ledger, clock) -> None:
+    args = {"reminder_ids": ["r-1"]}
+    step = task(args=args, action="delete", approval=approval_for(args, expires_at=T0 + timedelta(minutes=5)))
+    run(step, capabilities, ledger, clock)
+    clock.advance(hours=1)  # a redrive long after the approval expired
+
+    outcome = run(step, capabilities, ledger, clock)
+
+    assert outcome.replayed and outcome.result.success
+    assert len(capabilities.side_effects) == 1
+
+
+def test_a_capability_error_is_a_recorded_failed_result(capabilities, ledger, clock) -> None:
+    capabilities.fail_with.append(CapabilityError("NOT_FOUND", "No such reminder"))
+
+    first = run(task(), capabilities, ledger, clock)
+    again = run(task(), capabilities, ledger, clock)
+
+    assert first.result.error_code == "NOT_FOUND" and first.result.error == "No such reminder"
+    assert again.replayed and again.result == first.result
+    assert capabilities.calls == 1
+
+
+def test_a_transient_fault_releases_the_claim_for_the_retry(capabilities, ledger, clock) -> None:
+    throttled = ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "PutItem")
+    capabilities.fail_with.append(throttled)
+
+    with pytest.raises(TransientStepFailure):
+        run(task(), capabilities, ledger, clock)
+    assert ledger.entries == {}
+
+    retried = run(task(), capabilities, ledger, clock)  # Step Functions' Retry
+    assert retried.result.success and not retried.replayed
+    assert len(capabilities.side_effects) == 1
+
+
+def test_an_unexpected_error_keeps_the_claim_so_the_step_is_not_repeated(capabilities, ledger, clock) -> None:
+    capabilities.fail_with.append(RuntimeError("bug after a write?"))
+
+    with pytest.raises(RuntimeError):
+        run(task(), capabilities, ledger, clock)
+    clock.advance(seconds=LEASE + 1)
+    redriven = run(task(), capabilities, ledger, clock)
+
+    assert redriven.result.error_code == IDEMPOTENCY_MISSING_RESULT
+    assert capabilities.calls == 1
+
+
+def test_losing_the_claim_race_answers_from_the_winner(capabilities, ledger, clock) -> None:
+    winner = CountingCapabilities()
+    op = operation_id("wamid.T1", "s1")
+
+    class RacingLedger(MemoryLedger):
+        """The first read sees nothing; the concurrent attempt completes before our claim."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.reads = 0
+
+        def get(self, operation_id: str):
+            self.reads += 1
+            if self.reads == 1:
+                run_step(task(), capabilities=winner, ledger=ledger_view, clock=clock)
+                return None
+            return super().get(operation_id)
+
+    racing = RacingLedger()
+    ledger_view = MemoryLedger()
+    ledger_view.entries, ledger_view.results = racing.entries, racing.results
+
+    outcome = run(task(), capabilities, racing, clock)
+
+    assert outcome.replayed and outcome.result.success
+    assert capabilities.calls == 0 and len(winner.side_effects) == 1
+    assert racing.get(op) is not None
+
+
+def test_steps_of_one_turn_are_separate_operations(capabilities, ledger, clock) -> None:
+    run(task("s1"), capabilities, ledger, clock)
+    run(task("s2"), capabilities, ledger, clock)
+    run(task("s1", trace_id="wamid.T2"), capabilities, ledger, clock)
+
+    assert len(capabilities.side_effects) == 3
+
+
+RERUN = st.sampled_from(["rerun", "rerun", "transient", "crash", "wait_short", "wait_long", "lose_result"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(RERUN, min_size=1, max_size=12))
+def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
+    capabilities, ledger, clock = CountingCapabilities(), MemoryLedger(), Clock()
+    completed = None
+    for event in events:
+        if event == "transient":
+            capabilities.fail_with.append(ClientError({"Error": {"Code": "InternalServerError"}}, "PutItem"))
+        elif event == "crash":
+            capabilities.fail_with.append(RuntimeError("crash"))
+        elif event == "wait_short":
+            clock.advance(seconds=LEASE // 3)
+            continue
+        elif event == "wait_long":
+            clock.advance(seconds=LEASE * 2)
+            continue
+        elif event == "lose_result":
+            ledger.results.clear()
+            continue
+        try:
+            outcome = run(task(), capabilities, ledger, clock)
+        except (StepInProgress, TransientStepFailure, RuntimeError):
+            continue
+        if outcome.result.success:
+            if completed is not None:
+                assert outcome.replayed and outcome.result == completed
+            completed = outcome.result
+        capabilities.fail_with.clear()
+    assert len(capabilities.side_effects) <= 1
