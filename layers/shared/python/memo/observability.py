@@ -33,6 +33,7 @@ def __getattr__(name: str) -> Any:
         return get_tracer()
     raise AttributeError(name)
 
+
 _DIGITS = re.compile(r"\+?\d[\d\s-]{6,}\d")
 
 
