@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
 from memo.reminders.deliver import deliver
-from memo.reminders.wiring import runtime, utc_now
+from memo.reminders.wiring import runtime
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -25,7 +25,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         items=wiring.items,
         conversation=wiring.conversation,
         sender=wiring.sender,
-        clock=utc_now,
+        clock=wiring.clock,
         template_name=settings.template_name,
         template_language=settings.template_languages,
         default_phone_number_id=settings.default_phone_number_id,

@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from memo.observability import logger, metrics, tracer
 from memo.responder.join import responder_input
 from memo.responder.respond import respond
-from memo.responder.wiring import runtime, utc_now
+from memo.responder.wiring import runtime
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -21,5 +21,5 @@ from memo.responder.wiring import runtime, utc_now
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     wiring = runtime()
-    result = respond(responder_input(event), sender=wiring.sender, memory=wiring.memory, clock=utc_now)
+    result = respond(responder_input(event), sender=wiring.sender, memory=wiring.memory, clock=wiring.clock)
     return result.model_dump(mode="json")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from typing import Any, Self
@@ -59,8 +59,11 @@ def utc_now() -> datetime:
 
 
 class ReminderRuntime:
-    def __init__(self, settings: ReminderSettings) -> None:
+    """Adapters built on first use; `clock` is the seam the local runtime's fake clock replaces."""
+
+    def __init__(self, settings: ReminderSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
         self.settings = settings
+        self.clock = clock
 
     @cached_property
     def dynamodb(self) -> Any:

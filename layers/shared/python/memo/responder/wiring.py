@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from typing import Any, Self
@@ -40,8 +40,11 @@ def utc_now() -> datetime:
 
 
 class ResponderRuntime:
-    def __init__(self, settings: ResponderSettings) -> None:
+    """Adapters built on first use; `clock` is the seam the local runtime's fake clock replaces."""
+
+    def __init__(self, settings: ResponderSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
         self.settings = settings
+        self.clock = clock
 
     @cached_property
     def sender(self) -> GraphApiSender:
