@@ -1,0 +1,218 @@
+"""The executor workflow: the Standard state machine that runs a turn's plan, and its two functions.
+
+    turn ──StartExecution(name = hash of traceId)──> state machine (infra/statemachine/executor.asl.json)
+        groups in order ─> steps in parallel ─> executor Lambda per step (Retry, Catch -> failed step)
+        ─> responder Lambda (join, wording, WhatsApp reply, memory)
+
+The definition is the same ASL file the local runtime runs on moto (`memo.local.stepfunctions`),
+loaded with `DefinitionBody.from_file` and the functions' ARNs as substitutions. Logging (level
+ALL, without execution data: the input holds the user's words) and X-Ray tracing are on; alarms fire
+on failed and timed-out executions.
+
+Least privilege:
+- executor: the ledger table (the item actions of `DynamoLedger`), the items table (the actions of
+  the items repository), CreateSchedule/UpdateSchedule/DeleteSchedule on the reminders' schedule
+  group only, and iam:PassRole of the Scheduler's role to the Scheduler only;
+- responder: the conversation table and reading the WhatsApp secret;
+- state machine: invoking these two functions, its log delivery and X-Ray.
+The scheduler pieces (group, role, target) come from the reminders construct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from aws_cdk import Acknowledgment, Duration, Stack, Validations
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from infra.conversation_store import ConversationStore
+from infra.lambdas import FunctionDefaults, MemoFunction
+from infra.secrets import WHATSAPP_SECRET_ENV_VAR
+from memo import tables
+from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
+from memo.executor.starter import STATE_MACHINE_ENV_VAR
+
+ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json"
+
+# What `memo.executor.ledger.DynamoLedger` calls (TransactWriteItems needs the per-item actions).
+LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
+# What `memo.capabilities.store.DynamoItemsRepository` calls.
+ITEMS_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:Query",
+    "dynamodb:BatchWriteItem",
+)
+SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule")
+EXECUTOR_TIMEOUT = Duration.seconds(60)
+# A claim younger than this may still be running (see memo.executor.step): the Lambda timeout plus slack.
+STEP_LEASE_SECONDS = EXECUTOR_TIMEOUT.to_seconds() + 30
+RESPONDER_TIMEOUT = Duration.seconds(60)
+# A turn's whole plan, retries included; a hung execution times out (and alarms) instead of lingering.
+EXECUTION_TIMEOUT = Duration.minutes(30)
+
+
+class ExecutorWorkflow(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        defaults: FunctionDefaults,
+        store: ConversationStore,
+        whatsapp_secret: secretsmanager.ISecret,
+        whatsapp_api_base_url: str,
+        schedule_group_name: str,
+        scheduler_role: iam.IRole,
+        reminder_target: lambda_.IFunction,
+        alarm_topic: sns.ITopic | None = None,
+        responder_environment: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+
+        self.executor = MemoFunction(
+            self,
+            "Executor",
+            name="executor",
+            defaults=defaults,
+            description="Memo executor: one plan step, exactly once (idempotency ledger, approval binding)",
+            timeout=EXECUTOR_TIMEOUT,
+            environment={
+                **store.environment(tables.LEDGER, tables.ITEMS),
+                SCHEDULE_GROUP_ENV_VAR: schedule_group_name,
+                SCHEDULE_ROLE_ENV_VAR: scheduler_role.role_arn,
+                SCHEDULE_TARGET_ENV_VAR: reminder_target.function_arn,
+                "MEMO_STEP_LEASE_SECONDS": str(int(STEP_LEASE_SECONDS)),
+            },
+        )
+        executor_role = self.executor.role
+        store.table(tables.LEDGER).grant(executor_role, *LEDGER_ACTIONS)
+        store.table(tables.ITEMS).grant(executor_role, *ITEMS_ACTIONS)
+        schedules_arn = stack.format_arn(
+            service="scheduler", resource="schedule", resource_name=f"{schedule_group_name}/*"
+        )
+        executor_role.add_to_principal_policy(
+            iam.PolicyStatement(actions=list(SCHEDULE_ACTIONS), resources=[schedules_arn])
+        )
+        executor_role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["iam:PassRole"],
+                resources=[scheduler_role.role_arn],
+                conditions={"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+            )
+        )
+        Validations.of(executor_role).acknowledge(
+            Acknowledgment(
+                id=f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/{schedule_group_name}/*]",
+                reason="One schedule per reminder, named after it: the executor creates, moves and deletes "
+                "schedules of the reminders' group only.",
+            )
+        )
+
+        self.responder = MemoFunction(
+            self,
+            "Responder",
+            name="responder",
+            defaults=defaults,
+            description="Memo responder: join the step outcomes, word the reply, send it, update memory",
+            timeout=RESPONDER_TIMEOUT,
+            environment={
+                **store.environment(tables.CONVERSATION),
+                WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
+                "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
+                **(responder_environment or {}),
+            },
+        )
+        store.table(tables.CONVERSATION).grant_read_write_data(self.responder.role)
+        whatsapp_secret.grant_read(self.responder.role)
+
+        self.log_group = logs.LogGroup(
+            self,
+            "Logs",
+            # The vended-logs prefix keeps CloudWatch Logs' resource policy small (AWS recommendation).
+            log_group_name=f"/aws/vendedlogs/states/{stack.stack_name}-executor",
+            retention=defaults.log_retention,
+        )
+        self.state_machine = sfn.StateMachine(
+            self,
+            "StateMachine",
+            state_machine_type=sfn.StateMachineType.STANDARD,
+            definition_body=sfn.DefinitionBody.from_file(str(ASL_PATH)),
+            definition_substitutions={
+                "ExecutorFunctionArn": self.executor.function.function_arn,
+                "ResponderFunctionArn": self.responder.function.function_arn,
+            },
+            logs=sfn.LogOptions(
+                destination=self.log_group,
+                level=sfn.LogLevel.ALL,
+                include_execution_data=False,  # inputs and outputs hold the user's words
+            ),
+            tracing_enabled=True,
+            timeout=EXECUTION_TIMEOUT,
+            comment="Memo executor: a turn's plan, step by step, then the reply",
+        )
+        for function in (self.executor.function, self.responder.function):
+            function.grant_invoke(self.state_machine.role)
+        Validations.of(self.state_machine.role).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-IAM5[Resource::*]",
+                reason="Step Functions log delivery (logs:*LogDelivery*, DescribeLogGroups/ResourcePolicies) "
+                "and X-Ray (PutTraceSegments, GetSamplingRules...) have no resource-level permissions.",
+            ),
+            *(
+                Acknowledgment(
+                    id=f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(fn.node.default_child)}.Arn>:*]",  # type: ignore[arg-type]
+                    reason="lambda:InvokeFunction on the function's versions and aliases, as `grant_invoke` "
+                    "writes it; only these two functions.",
+                )
+                for fn in (self.executor.function, self.responder.function)
+            ),
+        )
+
+        period = Duration.minutes(5)
+        self.alarms = [
+            cloudwatch.Alarm(
+                self,
+                "ExecutionsFailed",
+                metric=self.state_machine.metric_failed(period=period, statistic=cloudwatch.Stats.SUM),
+                alarm_description="Memo executor: executions failed (a turn got no reply)",
+                threshold=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                evaluation_periods=1,
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+            ),
+            cloudwatch.Alarm(
+                self,
+                "ExecutionsTimedOut",
+                metric=self.state_machine.metric_timed_out(period=period, statistic=cloudwatch.Stats.SUM),
+                alarm_description="Memo executor: executions timed out",
+                threshold=1,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                evaluation_periods=1,
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+            ),
+        ]
+        if alarm_topic is not None:
+            action = cloudwatch_actions.SnsAction(alarm_topic)
+            for alarm in self.alarms:
+                alarm.add_alarm_action(action)
+                alarm.add_ok_action(action)
+
+    def environment(self) -> dict[str, str]:
+        """For the function that starts executions (the webhook's turn path)."""
+        return {STATE_MACHINE_ENV_VAR: self.state_machine.state_machine_arn}
+
+    def grant_start(self, grantee: iam.IGrantable) -> iam.Grant:
+        return self.state_machine.grant_start_execution(grantee)
