@@ -16,6 +16,7 @@ from memo.local.stepfunctions import (
     ASL_PATH,
     LambdaServiceFault,
     LocalStepFunctions,
+    LocalStepFunctionsUnavailable,
     install,
     render_definition,
 )
@@ -156,6 +157,27 @@ def test_a_step_retried_after_it_already_ran_has_no_second_side_effect(
     by_step = {o.step_id: o for o in response.outcomes}
     assert by_step["s1"].replayed and by_step["s1"].result.success
     assert not by_step["s2"].replayed
+
+
+def test_install_publishes_the_machine_and_needs_in_process_moto(aws: None, recorder: Recorder) -> None:
+    handlers = {"executor": recorder.executor, "responder": recorder.responder}
+    with pytest.raises(LocalStepFunctionsUnavailable):
+        install({**ENV, "AWS_ENDPOINT_URL": "http://127.0.0.1:5000"}, handlers=handlers)
+    with pytest.raises(ValueError, match="handlers"):
+        install(dict(ENV), handlers={"executor": recorder.executor})
+
+    env = dict(ENV)
+    glue = install(env, handlers=handlers)
+    try:
+        assert env["EXECUTOR_STATE_MACHINE_ARN"] == glue.state_machine_arn
+        described = glue.sfn.describe_state_machine(stateMachineArn=glue.state_machine_arn)
+        assert described["type"] == "STANDARD"
+        assert (
+            '"FunctionName": "arn:aws:lambda:us-east-1:123456789012:function:memo-executor"'
+            in (described["definition"])
+        )
+    finally:
+        glue.close()
 
 
 def test_the_definition_needs_every_substitution() -> None:
