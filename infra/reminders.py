@@ -1,0 +1,128 @@
+"""Reminders: the EventBridge Scheduler group, the reminders Lambda (the schedules' target) and the
+role the Scheduler assumes to invoke it.
+
+    executor Lambda ── CreateSchedule (group, role) ──> Scheduler group ── at(...) in the user's zone
+        ──> scheduler role ── lambda:InvokeFunction ──> reminders Lambda ──> WhatsApp
+                                                            │ failed after Lambda's async retries
+                                                            └──> dead-letter queue (alarmed)
+
+The executor workflow construct creates the schedules; it takes `group_name`, `scheduler_role` and
+`function` from here (and needs iam:PassRole on the role). Least privilege for the Lambda: the items
+table GetItem/UpdateItem (read the reminder, claim and mark it sent with conditional updates), the
+conversation table Query/BatchWriteItem (profile and 24-hour window; the reminder in memory), the
+WhatsApp secret read, and sending to its own dead-letter queue.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Acknowledgment, Duration, Stack, Validations
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_destinations as destinations
+from aws_cdk import aws_scheduler as scheduler
+from aws_cdk import aws_sqs as sqs
+from constructs import Construct
+
+from infra.lambdas import FunctionDefaults, MemoFunction
+from infra.monitoring import Monitoring
+from infra.secrets import WHATSAPP_SECRET_ENV_VAR, AppSecrets
+from memo import tables
+
+DEFAULT_GROUP_NAME = "memo-reminders"  # the local runtime's group (memo.local.ticker) too
+SCHEDULER_PRINCIPAL = "scheduler.amazonaws.com"
+ITEMS_ACTIONS = ("dynamodb:GetItem", "dynamodb:UpdateItem")
+CONVERSATION_ACTIONS = ("dynamodb:Query", "dynamodb:BatchWriteItem")
+REMINDERS_TIMEOUT = Duration.seconds(30)
+# Lambda's asynchronous invocation retries (the Scheduler invokes its Lambda target asynchronously).
+ASYNC_RETRY_ATTEMPTS = 2
+
+
+class Reminders(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        defaults: FunctionDefaults,
+        items_table: dynamodb.ITableV2,
+        conversation_table: dynamodb.ITableV2,
+        app_secrets: AppSecrets,
+        whatsapp_api_base_url: str,
+        template_name: str = "memo_reminder",
+        template_languages: str = "en=en,he=he",
+        phone_number_id: str | None = None,
+        schedule_group_name: str = DEFAULT_GROUP_NAME,
+        monitoring: Monitoring | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+
+        self.group = scheduler.ScheduleGroup(self, "Group", schedule_group_name=schedule_group_name)
+        self.group_name = schedule_group_name
+        self.group_arn = self.group.schedule_group_arn
+
+        self.dead_letter_queue = sqs.Queue(
+            self,
+            "DeadLetterQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        Validations.of(self.dead_letter_queue).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-SQS3",
+                reason="This queue is the dead-letter destination of the reminders Lambda's async invocations.",
+            )
+        )
+
+        environment = {
+            **{
+                spec.env_var: table.table_name
+                for spec, table in ((tables.ITEMS, items_table), (tables.CONVERSATION, conversation_table))
+            },
+            WHATSAPP_SECRET_ENV_VAR: app_secrets.whatsapp.secret_arn,
+            "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
+            "WHATSAPP_REMINDER_TEMPLATE": template_name,
+            "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": template_languages,
+        }
+        if phone_number_id:
+            environment["WHATSAPP_PHONE_NUMBER_ID"] = phone_number_id
+        self.lambda_function = MemoFunction(
+            self,
+            "Function",
+            name="reminders",
+            defaults=defaults,
+            description="Memo reminders: the Scheduler target that sends a due reminder on WhatsApp",
+            timeout=REMINDERS_TIMEOUT,
+            environment=environment,
+        )
+        self.function: lambda_.Function = self.lambda_function.function
+        self.function.configure_async_invoke(
+            retry_attempts=ASYNC_RETRY_ATTEMPTS,
+            on_failure=destinations.SqsDestination(self.dead_letter_queue),
+        )
+        role = self.lambda_function.role
+        items_table.grant(role, *ITEMS_ACTIONS)
+        conversation_table.grant(role, *CONVERSATION_ACTIONS)
+        app_secrets.whatsapp.grant_read(role)
+
+        self.scheduler_role = iam.Role(
+            self,
+            "SchedulerRole",
+            description="EventBridge Scheduler: invoke the Memo reminders function",
+            assumed_by=iam.ServicePrincipal(
+                SCHEDULER_PRINCIPAL,
+                conditions={
+                    "StringEquals": {"aws:SourceAccount": stack.account},
+                    "ArnEquals": {"aws:SourceArn": self.group_arn},
+                },
+            ),
+        )
+        self.scheduler_role.add_to_principal_policy(
+            iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.function.function_arn])
+        )
+
+        if monitoring is not None:
+            monitoring.watch_function("Reminders", self.function)
+            monitoring.watch_dead_letter_queue("ReminderDeadLetterQueue", self.dead_letter_queue)
