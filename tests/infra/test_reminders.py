@@ -28,7 +28,7 @@ class Built:
         self.store = store
         self.secrets = secrets
         self.template = Template.from_stack(stack)
-        self.json: dict[str, Any] = self.template.to_json()
+        self.json: dict[str, Any] = dict(self.template.to_json())
 
     def logical_id(self, construct: Any) -> str:
         child = getattr(construct.node, "default_child", None) or construct

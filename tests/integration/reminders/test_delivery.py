@@ -47,7 +47,7 @@ def create_reminder(aws: LocalAws, title: str, at: datetime, *, timezone: str = 
 def user_wrote(aws: LocalAws, at: datetime, *, language: str = "en") -> None:
     store = DynamoConversationStore(aws.dynamodb, tables.CONVERSATION.default_name)
     store.save_profile(
-        UserProfile(thread_id=THREAD, language=language, timezone="Asia/Jerusalem", created_at=at)  # type: ignore[arg-type]
+        UserProfile(thread_id=THREAD, language=language, timezone="Asia/Jerusalem", created_at=at)
     )
     store.append(THREAD, [MemoryMessage(role="user", text="hi", at=at)], ttl_seconds=10**8)
 

@@ -21,7 +21,7 @@ THREAD = "972501234567"
 EVENT = {"threadId": THREAD, "reminderId": "r1"}
 
 
-def reminder(**changes) -> Reminder:  # type: ignore[no-untyped-def]
+def reminder(**changes) -> Reminder:
     values = {
         "reminder_id": "r1",
         "thread_id": THREAD,
@@ -116,7 +116,7 @@ def closed_window(language: str = "en") -> FakeConversation:
     return FakeConversation(ThreadWindow(language=language, last_user_message_at=NOW - timedelta(hours=25)))  # type: ignore[arg-type]
 
 
-def run(items, conversation, sender, **kwargs):  # type: ignore[no-untyped-def]
+def run(items, conversation, sender, **kwargs):
     return deliver(
         EVENT,
         items=items,
@@ -182,7 +182,7 @@ def test_a_second_delivery_while_the_first_holds_the_claim_does_not_send() -> No
         (stored(reminder(due_at=NOW + timedelta(hours=1))), "not_due"),
     ],
 )
-def test_nothing_is_sent_when_there_is_nothing_to_deliver(item, outcome) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_is_sent_when_there_is_nothing_to_deliver(item, outcome) -> None:
     sender = FakeSender()
     assert run(FakeItems(item), open_window(), sender).outcome == outcome
     assert sender.texts == [] and sender.templates == []

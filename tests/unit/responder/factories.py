@@ -47,7 +47,7 @@ def request(*outcomes: StepOutcome, language: str = "en", timezone: str = "Asia/
         trace_id="wamid.T1",
         thread_id=THREAD,
         phone_number_id="PN1",
-        language=language,  # type: ignore[arg-type]
+        language=language,
         timezone=timezone,
         outcomes=list(outcomes),
     )

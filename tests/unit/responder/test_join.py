@@ -6,7 +6,7 @@ from memo.responder.join import flatten_outcomes, join, responder_input
 from tests.unit.responder.factories import failed, ok, reminder_created, request
 
 
-def _dump(outcome):  # type: ignore[no-untyped-def]
+def _dump(outcome):
     return outcome.model_dump(mode="json")
 
 
@@ -43,7 +43,7 @@ def test_flatten_drops_nulls_of_skipped_branches() -> None:
         ([failed("s1", "notes", "delete", "NOT_FOUND")], "failed"),
     ],
 )
-def test_join_status(outcomes, status) -> None:  # type: ignore[no-untyped-def]
+def test_join_status(outcomes, status) -> None:
     assert join(outcomes).status == status
 
 

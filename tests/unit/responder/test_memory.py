@@ -12,7 +12,7 @@ from memo.responder.memory import current_actions, latest_action_entries, merge_
 from tests.unit.responder.factories import NOW, failed, ok, reminder_created
 
 
-def entry(n: int, *, age: timedelta = timedelta(0)) -> dict:  # type: ignore[type-arg]
+def entry(n: int, *, age: timedelta = timedelta(0)) -> dict:
     created = NOW - age
     return {
         "createdAt": created.isoformat(),
@@ -24,7 +24,7 @@ def entry(n: int, *, age: timedelta = timedelta(0)) -> dict:  # type: ignore[typ
 
 
 def test_eleven_actions_keep_the_ten_newest_newest_first() -> None:
-    stored: list[dict] = []  # type: ignore[type-arg]
+    stored: list[dict] = []
     for n in range(11):
         stored = merge_latest_actions(stored, [entry(n, age=timedelta(minutes=11 - n))], now=NOW)
     assert [e["summary"] for e in stored] == [f"note {n}" for n in range(10, 0, -1)]
@@ -69,7 +69,7 @@ def test_readers_see_the_three_newest_in_scope() -> None:
 
 @given(st.lists(st.integers(min_value=0, max_value=24 * 60), max_size=30))
 def test_merge_invariants(ages: list[int]) -> None:
-    stored: list[dict] = []  # type: ignore[type-arg]
+    stored: list[dict] = []
     for n, minutes in enumerate(ages):
         stored = merge_latest_actions(stored, [entry(n, age=timedelta(minutes=minutes))], now=NOW)
     created = [e["createdAt"] for e in stored]

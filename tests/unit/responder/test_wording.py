@@ -12,7 +12,7 @@ from memo.responder.writer import write
 from tests.unit.responder.factories import failed, ok, reminder_created
 
 
-def reply_text(*outcomes, language="en", timezone="Asia/Jerusalem") -> str:  # type: ignore[no-untyped-def]
+def reply_text(*outcomes, language="en", timezone="Asia/Jerusalem") -> str:
     return write(format_joined(join(outcomes), language, timezone)).text
 
 
