@@ -70,7 +70,7 @@ def _respond(
         log_send_failure(exc, what="responder_reply")
         meta_code = exc.meta_code
 
-    memory.record_reply(request.thread_id, reply.text, at=now)
+    # Actions first: they are what the planner resolves "it" against, and their write is idempotent.
     entries = latest_action_entries(
         joined.outcomes if joined.status != "empty" else (),
         [line.text for line in formatted.lines] if joined.status != "empty" else [],
@@ -79,6 +79,7 @@ def _respond(
     )
     if entries:
         memory.record_actions(request.thread_id, entries, now=now)
+    memory.record_reply(request.thread_id, reply.text, at=now)
     return ResponderResult(
         trace_id=request.trace_id,
         status=joined.status,
