@@ -27,6 +27,8 @@ class Conversation:
         assert response["statusCode"] == 200, response
         assert self.stack.poller is not None
         self.stack.poller.drain()
+        if self.stack.stepfunctions is not None:
+            self.stack.stepfunctions.wait_all()  # plans run on Step Functions; the responder replies
         return self.replies()
 
     def replies(self) -> list[str]:

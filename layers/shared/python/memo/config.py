@@ -98,6 +98,8 @@ class WebhookSettings(_EnvModel):
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
     idempotency_table: str = Field(default=tables.IDEMPOTENCY.default_name, alias="IDEMPOTENCY_TABLE_NAME")
     turn_queue_url: str | None = Field(default=None, alias="TURN_QUEUE_URL")
+    items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME")
+    executor_state_machine_arn: str | None = Field(default=None, alias="EXECUTOR_STATE_MACHINE_ARN")
     max_body_bytes: int = Field(default=256 * 1024, alias="MEMO_MAX_BODY_BYTES", ge=1024)
     # Longer than Meta's 7-day retry window, so a very late redelivery is still a duplicate.
     idempotency_expiry_seconds: int = Field(default=8 * 24 * 3600, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")

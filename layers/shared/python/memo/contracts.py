@@ -329,6 +329,9 @@ class TurnState(_Contract):
     executor_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
     disambiguation: Disambiguation | None = None
     pending_hitl: PendingHITL | None = Field(default=None, alias="pendingHITL")
+    # The approval question answered "approve" in this turn, kept so the executor can bind it to
+    # the resolved args even when a disambiguation question came in between.
+    approved_hitl: PendingHITL | None = Field(default=None, alias="approvedHITL")
     hitl_results: dict[str, HITLResultEntry] = Field(default_factory=dict)
     execution_results: dict[str, dict[str, Any]] = Field(default_factory=dict)
 

@@ -6,6 +6,7 @@ Handlers ask `WebhookRuntime.current()`; tests and the local stack build their o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -15,11 +16,14 @@ from memo.aws.queue import SqsTurnQueue
 from memo.config import LlmSettings, WebhookSettings
 from memo.errors import MemoError
 
+# The turn path's modules are imported when the turn path first needs them, not at cold start.
 if TYPE_CHECKING:
-    # The turn path's modules are imported when the turn path first needs them, not at cold start.
+    from memo.capabilities.store import DynamoItemsRepository
     from memo.conversation.pending import DynamoPendingStore
     from memo.conversation.store import DynamoConversationStore
     from memo.engine import Responder, TurnEngine
+    from memo.executor.contracts import ExecutionInput
+    from memo.turn import ExecutionPort
     from memo.whatsapp.sender import GraphApiSender
 
 
@@ -32,9 +36,17 @@ class ConfigurationError(MemoError):
     http_status = 500
 
 
+class _ExecutorNotConfigured:
+    """Without EXECUTOR_STATE_MACHINE_ARN a plan cannot run: say so at the first plan, not at import."""
+
+    def start(self, execution: ExecutionInput) -> None:
+        raise ConfigurationError("EXECUTOR_STATE_MACHINE_ARN is not set: plans cannot be executed")
+
+
 class WebhookRuntime:
-    def __init__(self, settings: WebhookSettings) -> None:
+    def __init__(self, settings: WebhookSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
         self.settings = settings
+        self.clock = clock
 
     @cached_property
     def whatsapp(self) -> Any:
@@ -75,6 +87,21 @@ class WebhookRuntime:
         return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
+    def items(self) -> DynamoItemsRepository:
+        from memo.capabilities.store import DynamoItemsRepository
+
+        return DynamoItemsRepository(self.dynamodb, self.settings.items_table)
+
+    @cached_property
+    def executions(self) -> ExecutionPort:
+        arn = self.settings.executor_state_machine_arn
+        if not arn:
+            return _ExecutorNotConfigured()
+        from memo.executor.starter import ExecutionStarter
+
+        return ExecutionStarter(client_for("stepfunctions", self.settings.aws), arn)
+
+    @cached_property
     def llm(self) -> LlmSettings:
         return self.settings.llm.resolved()
 
@@ -88,6 +115,8 @@ class WebhookRuntime:
             pending=self.pending,
             planner=build_planner(self.llm),
             interpreter=build_interpreter(self.llm),
+            items=self.items,
+            executions=self.executions,
             hitl_ttl_seconds=self.settings.hitl_ttl_seconds,
         )
 
@@ -99,7 +128,7 @@ class WebhookRuntime:
             store=self.store,
             sender=self.sender,
             responder=self.responder,
-            clock=utc_now,
+            clock=self.clock,
             config=EngineConfig(
                 default_timezone=self.settings.default_timezone,
                 memory_ttl_seconds=self.settings.memory_ttl_seconds,
@@ -121,3 +150,9 @@ _current: WebhookRuntime | None = None
 def reset_runtime() -> None:
     global _current
     _current = None
+
+
+def use_runtime(runtime: WebhookRuntime) -> None:
+    """The local stack installs a runtime with its own clock."""
+    global _current
+    _current = runtime

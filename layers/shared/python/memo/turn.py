@@ -12,18 +12,30 @@ a second answer.
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from pydantic import ValidationError
 
 from memo.contracts import HITLReply, LatestAction, PendingHITL, RecentMessage, TurnInput, TurnState
 from memo.conversation.model import Language, MemoryKind
 from memo.conversation.pending import DynamoPendingStore, PendingExists, PendingGone, state_from_item
 from memo.engine import SmallTalkResponder, TurnContext, TurnOutcome
+from memo.executor.contracts import Approval, ExecutionInput, StepTask, args_hash
 from memo.hitl import fastpath, gate, templates
 from memo.hitl.interpreter import Interpreter
 from memo.hitl.resume import ResumeOutcome, resume, stale_reply_guard
 from memo.observability import bind_hitl, logger, mask_phone
 from memo.planner import Planner, PlannerInput
 from memo.replies import Choice, Reply
+from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
+from memo.resolution.router import dependency_groups, resolve_all
+
+
+class ExecutionPort(Protocol):
+    """Starts the executor state machine for a turn (one execution per traceId)."""
+
+    def start(self, execution: ExecutionInput) -> Any: ...
+
 
 UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
 LATEST_ACTIONS_FOR_PLANNER = 3
@@ -70,9 +82,13 @@ class PlanningResponder:
         pending: DynamoPendingStore,
         planner: Planner,
         interpreter: Interpreter,
+        items: ItemsReader,
+        executions: ExecutionPort,
         hitl_ttl_seconds: int,
     ) -> None:
         self._pending = pending
+        self._items = items
+        self._executions = executions
         self._planner = planner
         self._interpreter = interpreter
         self._ttl = hitl_ttl_seconds
@@ -133,7 +149,7 @@ class PlanningResponder:
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=self._ttl)
         if checked.must_pause:
             return self._pause(ctx, checked, user_kind=user_kind)
-        return self._proceed(checked.state, user_kind=user_kind)
+        return self._proceed(ctx, checked.state, user_kind=user_kind)
 
     def _pause(self, ctx: TurnContext, checked: gate.GateResult, *, user_kind: MemoryKind) -> TurnOutcome:
         pending = checked.pending
@@ -155,13 +171,82 @@ class PlanningResponder:
             user_kind=user_kind,
         )
 
-    def _proceed(self, state: TurnState, *, user_kind: MemoryKind) -> TurnOutcome:
-        """Resolvers -> entity resolution -> executor. Until the executor lands, the turn ends with a
-        truthful account of what would be done; the frozen state is the seam to the executor."""
-        assert state.planner_output is not None
-        text = templates.would_do(state.planner_output, state.input.language, state.input.timezone)
-        logger.info("PLAN_READY", extra={"steps": [s.id for s in state.planner_output.plan]})
-        return TurnOutcome(reply=Reply.plain(text), outcome="planned", user_kind=user_kind)
+    def _proceed(
+        self,
+        ctx: TurnContext,
+        state: TurnState,
+        *,
+        user_kind: MemoryKind,
+        approved: PendingHITL | None = None,
+    ) -> TurnOutcome:
+        """Resolvers (cached per step) -> entity resolution -> HITL gate -> executor."""
+        state = resolve_all(state)
+        resolution = resolve_entities(state, self._items, ctx.now, latest_actions=_latest_actions(ctx))
+        state = resolution.state
+        if resolution.needs_hitl:
+            checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=self._ttl)
+            if checked.must_pause:
+                return self._pause(ctx, checked, user_kind=user_kind)
+        return self._execute(ctx, state, user_kind=user_kind, approved=approved)
+
+    def _execute(
+        self, ctx: TurnContext, state: TurnState, *, user_kind: MemoryKind, approved: PendingHITL | None
+    ) -> TurnOutcome:
+        """Start the executor for every resolved step; steps that failed resolution (not found) are
+        answered here, at once, and never reach the executor."""
+        output = state.planner_output
+        assert output is not None
+        groups: list[list[StepTask]] = []
+        for group in dependency_groups(output.plan):
+            tasks = [
+                self._task(state, step.id, step.capability, step.action, approved)
+                for step in group
+                if step.id in state.executor_args and step.id not in state.execution_results
+            ]
+            if tasks:
+                groups.append(tasks)
+        failures = [_failure_text(result) for result in state.execution_results.values()]
+        if groups:
+            self._executions.start(
+                ExecutionInput(
+                    trace_id=state.trace_id,
+                    thread_id=state.thread_id,
+                    phone_number_id=ctx.message.phone_number_id,
+                    language=state.input.language,
+                    timezone=state.input.timezone,
+                    groups=groups,
+                )
+            )
+        text = "\n".join(f for f in failures if f)
+        outcome = "executing" if groups else "nothing_to_execute"
+        if not text:
+            if groups:  # the responder answers when the steps are done
+                return TurnOutcome(reply=None, outcome=outcome, user_kind=user_kind)
+            text = templates.would_do(output, state.input.language, state.input.timezone)
+        return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
+
+    def _task(
+        self, state: TurnState, step_id: str, capability: str, action: str, approved: PendingHITL | None
+    ) -> StepTask:
+        args = state.executor_args[step_id]
+        digest = args_hash(args)
+        approval = None
+        if approved is not None and approved.origin_step_id in (step_id, "planner"):
+            # The approval is bound to exactly these resolved args and to its own expiry: the
+            # executor refuses the step if either no longer holds when it actually runs.
+            approval = Approval(hitl_id=approved.hitl_id, args_hash=digest, expires_at=approved.expires_at)
+        return StepTask(
+            trace_id=state.trace_id,
+            thread_id=state.thread_id,
+            step_id=step_id,
+            capability=capability,
+            action=action,
+            args=args,
+            args_hash=digest,
+            approval=approval,
+            timezone=state.input.timezone,
+            language=state.input.language,
+        )
 
     # --- paused turns ---------------------------------------------------------------------------
 
@@ -195,9 +280,9 @@ class PlanningResponder:
         except PendingGone:
             logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": outcome.goto})
             return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
-        return self._after_resume(ctx, outcome)
+        return self._after_resume(ctx, outcome, pending)
 
-    def _after_resume(self, ctx: TurnContext, outcome: ResumeOutcome) -> TurnOutcome:
+    def _after_resume(self, ctx: TurnContext, outcome: ResumeOutcome, answered: PendingHITL) -> TurnOutcome:
         state = outcome.state
         if outcome.goto == "interrupt":
             assert outcome.pending is not None
@@ -216,8 +301,22 @@ class PlanningResponder:
             return self._plan(ctx, self._fresh_state(ctx))
         if outcome.goto == "planner":
             return self._plan(ctx, state, user_kind="hitl_reply")
-        # resolver_router / entity_resolution: the plan goes on to resolution and execution.
-        return self._proceed(state, user_kind="hitl_reply")
+        if outcome.goto == "entity_resolution":
+            state = apply_selection(state, outcome.selected_ids, pending=answered)
+            return self._proceed(ctx, state, user_kind="hitl_reply", approved=_approval_in(state))
+        # resolver_router: the plan goes on to resolution and execution.
+        if answered.kind == "approval":
+            state = state.model_copy(update={"approved_hitl": answered})
+        return self._proceed(ctx, state, user_kind="hitl_reply", approved=_approval_in(state))
+
+
+def _approval_in(state: TurnState) -> PendingHITL | None:
+    """An approval answered earlier in this turn stays bound to the steps it approved."""
+    return state.approved_hitl
+
+
+def _failure_text(result: dict[str, Any]) -> str:
+    return str(result.get("error") or "")
 
 
 def state_language(state: TurnState) -> Language:

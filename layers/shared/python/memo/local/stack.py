@@ -8,16 +8,27 @@ built-in Graph API sink served by the same HTTP server.
 from __future__ import annotations
 
 import os
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
+from datetime import UTC, datetime
 from typing import Any
 
 from memo.aws.clients import reset_clients
 from memo.config import reset_settings_cache
-from memo.local.aws import LocalResources, create_resources, sqs_client, start_moto, use_fake_credentials
+from memo.local.aws import (
+    LOCAL_REGION,
+    LocalResources,
+    client,
+    create_resources,
+    sqs_client,
+    start_moto,
+    use_fake_credentials,
+)
 from memo.local.functions import load_handler
 from memo.local.poller import FifoPoller
 from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
+from memo.local.stepfunctions import LocalStepFunctions, install
+from memo.local.ticker import ReminderTicker
 from memo.runtime import reset_runtime
 
 LOCAL_DEFAULTS = {
@@ -31,6 +42,25 @@ LOCAL_DEFAULTS = {
 GRAPH_VERSION = "v21.0"
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _reset_runtimes() -> None:
+    """Forget every Lambda's cached settings and adapters (they point at a stack that is gone)."""
+    from memo.executor import wiring as executor_wiring
+    from memo.executor.settings import reset_executor_settings
+    from memo.reminders import wiring as reminders_wiring
+    from memo.responder import wiring as responder_wiring
+
+    reset_settings_cache()
+    reset_runtime()
+    reset_executor_settings()
+    executor_wiring.reset_runtime()
+    responder_wiring.runtime.cache_clear()
+    reminders_wiring.runtime.cache_clear()
+
+
 class LocalStack:
     def __init__(
         self,
@@ -39,7 +69,9 @@ class LocalStack:
         port: int = 0,
         environ: MutableMapping[str, str] | None = None,
         start_poller: bool = True,
+        clock: Callable[[], datetime] = _utc_now,
     ) -> None:
+        self._clock = clock
         self._host = host
         self._port = port
         self._env = os.environ if environ is None else environ
@@ -49,6 +81,8 @@ class LocalStack:
         self.sink = GraphSink()
         self.server: LocalServer | None = None
         self.poller: FifoPoller | None = None
+        self.stepfunctions: LocalStepFunctions | None = None
+        self.ticker: ReminderTicker | None = None
         self.resources: LocalResources | None = None
 
     def start(self) -> LocalStack:
@@ -63,6 +97,18 @@ class LocalStack:
         env["TURN_QUEUE_URL"] = self.resources.queue_url
         for var, name in self.resources.table_names.items():
             env.setdefault(var, name)
+        for key, value in self._reminder_env().items():
+            env.setdefault(key, value)
+        self.stepfunctions = install(
+            env, handlers={"executor": load_handler("executor"), "responder": load_handler("responder")}
+        )
+        self.ticker = ReminderTicker(
+            scheduler=client("scheduler"),
+            group_name=env["REMINDER_SCHEDULE_GROUP"],
+            handler=load_handler("reminders"),
+            clock=self._clock,
+        )
+        self.ticker.ensure_group()
         webhook = load_handler("webhook")
         self.server = LocalServer(
             host=self._host,
@@ -72,13 +118,23 @@ class LocalStack:
             access_token=env["WHATSAPP_ACCESS_TOKEN"],
         )
         env.setdefault("WHATSAPP_API_BASE_URL", f"{self.server.base_url}/graph/{GRAPH_VERSION}")
-        reset_settings_cache()
-        reset_runtime()
+        self._install_runtimes()
         self.poller = FifoPoller(sqs_client(), self.resources.queue_url, self.resources.queue_arn, webhook)
         self.server.start()
         if self._start_poller:
             self.poller.start()
+            self.ticker.start()
         return self
+
+    @staticmethod
+    def _reminder_env() -> dict[str, str]:
+        """Where reminders are scheduled. Locally the ticker fires due schedules itself, so the
+        target and role only have to be well-formed ARNs."""
+        return {
+            "REMINDER_SCHEDULE_GROUP": "memo-reminders",
+            "REMINDER_TARGET_ARN": f"arn:aws:lambda:{LOCAL_REGION}:123456789012:function:memo-reminders",
+            "REMINDER_SCHEDULER_ROLE_ARN": "arn:aws:iam::123456789012:role/memo-reminders-scheduler",
+        }
 
     @property
     def base_url(self) -> str:
@@ -86,10 +142,14 @@ class LocalStack:
         return self.server.base_url
 
     def stop(self) -> None:
+        if self.ticker is not None:
+            self.ticker.stop()
         if self.poller is not None:
             self.poller.stop()
         if self.server is not None:
             self.server.stop()
+        if self.stepfunctions is not None:
+            self.stepfunctions.close()
         if self._mock is not None:
             self._mock.stop()
         # Put the environment back as it was: what this stack set pointed at what it just stopped.
@@ -99,8 +159,24 @@ class LocalStack:
             self._env.update(self._saved_env)
             self._saved_env = None
         reset_clients()
-        reset_settings_cache()
-        reset_runtime()
+        _reset_runtimes()
+
+    def _install_runtimes(self) -> None:
+        """Every Lambda's runtime is rebuilt from this stack's environment and shares its clock."""
+        _reset_runtimes()
+        from memo.config import WebhookSettings
+        from memo.executor import wiring as executor_wiring
+        from memo.executor.settings import ExecutorSettings
+        from memo.reminders import wiring as reminders_wiring
+        from memo.responder import wiring as responder_wiring
+        from memo.runtime import WebhookRuntime, use_runtime
+
+        use_runtime(WebhookRuntime(WebhookSettings.load(), clock=self._clock))
+        executor_wiring.use_runtime(
+            executor_wiring.ExecutorRuntime(ExecutorSettings.load(), clock=self._clock)
+        )
+        responder_wiring.runtime().clock = self._clock
+        reminders_wiring.runtime().clock = self._clock
 
     def __enter__(self) -> LocalStack:
         return self.start()

@@ -169,6 +169,11 @@ class LocalStepFunctions:
                     self._finished_more_than(seen), timeout=min(remaining, STATUS_RECHECK_SECONDS)
                 )
 
+    def wait_all(self, *, timeout: float = 60.0) -> list[dict[str, Any]]:
+        """Block until no execution of the state machine is running (tests: "the turn is done")."""
+        running = self.sfn.list_executions(stateMachineArn=self.state_machine_arn, statusFilter="RUNNING")
+        return [self.wait(e["executionArn"], timeout=timeout) for e in running.get("executions", [])]
+
     def _finished_more_than(self, seen: int) -> Callable[[], bool]:
         return lambda: len(self.dispatcher.invocations) != seen
 

@@ -10,7 +10,8 @@ Plan step conventions (what resolvers can rely on), per capability/action:
 - reminders/list: constraints {} or {day}.
 - reminders/update: constraints {target} (text that selects the reminder) and/or
   {targetRef: "latest_action"} for "it/that"; changes {when} and/or {title}.
-- reminders/delete: constraints {target} or {targetRef}. reminders/delete_all: constraints {}.
+- reminders/delete: constraints {target} or {targetRef}, plus {plural: true} when the words name
+  several ("the call reminders"): entity resolution then offers a multi choice. reminders/delete_all: constraints {}.
 - notes/save: changes {text}. notes/search: constraints {query} ("" lists all).
   notes/delete: constraints {target} or {targetRef}. notes/delete_all: constraints {}.
 - lists/add, lists/remove: constraints {listName}, changes {items: [..]}.

@@ -505,6 +505,8 @@ def _reminder_update(text: str, inp: PlannerInput) -> _Plan | None:
     return None
 
 
+_PLURAL_NOUN = re.compile(r"\breminders\b|\bnotes\b|תזכורות|פתקים", _I)
+
 _RE_REMINDER_DELETE = (
     re.compile(
         rf"^(?:{_DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?{_REMINDER_EN}\b\s*(?P<target>.*)$", _I
@@ -519,6 +521,8 @@ def _reminder_delete(text: str, inp: PlannerInput) -> _Plan | None:
         match = pattern.search(text)
         if match:
             constraints, missing, confidence = _target_constraints(match.group("target"), inp, "reminders")
+            if _PLURAL_NOUN.search(match.group(0)):
+                constraints = {**constraints, "plural": True}  # "the call reminders": maybe several
             return _Plan(
                 capability="reminders",
                 action="delete",

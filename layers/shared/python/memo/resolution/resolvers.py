@@ -147,7 +147,8 @@ def _target(step: PlanStep, kind: TargetKind, **extra: Any) -> TargetQuery | Non
     ref = "latest_action" if c.get("targetRef") == "latest_action" else None
     if text is None and ref is None:
         return None
-    return TargetQuery(kind=kind, text=text, ref=ref, plural=bool(text and is_plural(text)), **extra)
+    plural = c.get("plural") is True or bool(text and is_plural(text))
+    return TargetQuery(kind=kind, text=text, ref=ref, plural=plural, **extra)
 
 
 def _no_target(step: PlanStep, language: Language, en: str, he: str) -> ResolverResult:
