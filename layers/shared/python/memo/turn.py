@@ -29,6 +29,7 @@ from memo.planner import Planner, PlannerInput
 from memo.replies import Choice, Reply
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
+from memo.responder.memory import current_actions
 
 
 class ExecutionPort(Protocol):
@@ -199,7 +200,9 @@ class PlanningResponder:
         groups: list[list[StepTask]] = []
         for group in dependency_groups(output.plan):
             tasks = [
-                self._task(state, step.id, step.capability, step.action, approved)
+                self._task(
+                    state, step.id, step.capability, step.action, approved, ctx.message.phone_number_id
+                )
                 for step in group
                 if step.id in state.executor_args and step.id not in state.execution_results
             ]
@@ -226,7 +229,13 @@ class PlanningResponder:
         return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
 
     def _task(
-        self, state: TurnState, step_id: str, capability: str, action: str, approved: PendingHITL | None
+        self,
+        state: TurnState,
+        step_id: str,
+        capability: str,
+        action: str,
+        approved: PendingHITL | None,
+        phone_number_id: str,
     ) -> StepTask:
         args = state.executor_args[step_id]
         digest = args_hash(args)
@@ -246,6 +255,7 @@ class PlanningResponder:
             approval=approval,
             timezone=state.input.timezone,
             language=state.input.language,
+            phone_number_id=phone_number_id,
         )
 
     # --- paused turns ---------------------------------------------------------------------------
@@ -324,10 +334,9 @@ def state_language(state: TurnState) -> Language:
 
 
 def _latest_actions(ctx: TurnContext) -> list[LatestAction]:
-    actions: list[LatestAction] = []
-    for raw in ctx.snapshot.latest_actions[:LATEST_ACTIONS_FOR_PLANNER]:
-        try:
-            actions.append(LatestAction.model_validate(raw))
-        except ValidationError:
-            logger.warning("LATEST_ACTION_UNREADABLE")
-    return actions
+    """The planner sees the last 3 actions of the 12-hour scope, newest first."""
+    try:
+        return current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_FOR_PLANNER)
+    except ValidationError:
+        logger.warning("LATEST_ACTIONS_UNREADABLE")
+        return []

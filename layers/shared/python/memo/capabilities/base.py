@@ -24,6 +24,7 @@ class ExecutionContext(BaseModel):
     timezone: str = "UTC"
     language: Language = "en"
     now: AwareDatetime
+    phone_number_id: str | None = None  # the business number the user wrote to (reminders reply from it)
 
 
 class ExecutionResult(BaseModel):

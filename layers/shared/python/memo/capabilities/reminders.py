@@ -99,7 +99,7 @@ class ReminderOperations:
             timezone=ctx.timezone,
             schedule_name=name,
             created_at=now,
-            phone_number_id=args.phone_number_id,
+            phone_number_id=args.phone_number_id or ctx.phone_number_id,
         )
         if not self._repo.put_reminder(reminder):
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})

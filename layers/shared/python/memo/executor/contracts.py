@@ -55,6 +55,7 @@ class StepTask(_Wire):
     approval: Approval | None = None
     timezone: str = "UTC"
     language: Language = "en"
+    phone_number_id: str | None = None
 
 
 class StepOutcome(_Wire):

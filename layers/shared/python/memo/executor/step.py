@@ -169,6 +169,7 @@ def run_step(
         timezone=task.timezone,
         language=task.language,
         now=now,
+        phone_number_id=task.phone_number_id,
     )
     try:
         result = capabilities.execute(task.capability, task.action, dict(task.args), ctx)
