@@ -8,6 +8,7 @@ accepted. The keys and their defaults are listed in `docs/deploy.md`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -40,6 +41,13 @@ _RETENTION_BY_DAYS: Mapping[int, logs.RetentionDays] = {
 }
 
 
+# EventBridge Scheduler group names; WhatsApp template names (lowercase letters, digits, underscores).
+_SCHEDULE_GROUP_NAME = re.compile(r"^[0-9A-Za-z._-]{1,64}$")
+_TEMPLATE_NAME = re.compile(r"^[a-z0-9_]{1,512}$")
+# "en=en_US,he=he": a profile language -> the template's language code (memo.reminders.wiring reads it).
+_TEMPLATE_LANGUAGE_PAIR = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)?=[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?$")
+
+
 class SettingsError(ValueError):
     """A context value that cannot be used; the message names the key."""
 
@@ -61,6 +69,10 @@ class StackSettings:
     turn_batch_size: int = 1
     turn_max_concurrency: int = 10
     webhook_reserved_concurrency: int | None = None
+    reminder_schedule_group: str = "memo-reminders"
+    reminder_template_name: str = "memo_reminder"
+    reminder_template_languages: str = "en=en,he=he"
+    whatsapp_phone_number_id: str | None = None
 
     @property
     def log_retention(self) -> logs.RetentionDays:
@@ -95,6 +107,23 @@ class StackSettings:
             raise SettingsError("turn_max_concurrency must be between 2 and 1000")
         if self.api_throttle_rate_limit < 1 or self.api_throttle_burst_limit < 1:
             raise SettingsError("api throttle limits must be positive")
+        if not _SCHEDULE_GROUP_NAME.match(self.reminder_schedule_group):
+            raise SettingsError(
+                "reminder_schedule_group must be 1 to 64 letters, digits, '.', '_' or '-' "
+                "(an EventBridge Scheduler group name)"
+            )
+        if not _TEMPLATE_NAME.match(self.reminder_template_name):
+            raise SettingsError(
+                "reminder_template_name must be a WhatsApp template name: lowercase letters, digits, '_'"
+            )
+        pairs = self.reminder_template_languages.split(",")
+        if not all(_TEMPLATE_LANGUAGE_PAIR.match(pair.strip()) for pair in pairs):
+            raise SettingsError(
+                "reminder_template_languages must be language=code pairs separated by commas, "
+                "e.g. en=en_US,he=he"
+            )
+        if self.whatsapp_phone_number_id is not None and not self.whatsapp_phone_number_id.isdigit():
+            raise SettingsError("whatsapp_phone_number_id must be the phone number's numeric id")
 
 
 def _coerce(name: str, raw: object, annotation: str) -> object:

@@ -6,6 +6,14 @@
     ConversationStore (DynamoDB), AppSecrets (Secrets Manager), Monitoring (alarms -> SNS)
     CasePlatform: the HITL case platform's table and its hourly escalation sweep
 
+    turn path ──StartExecution──> ExecutorWorkflow (Standard state machine: executor Lambda per
+        step, then the responder Lambda) ── executor CreateSchedule ──> Reminders (Scheduler group,
+        scheduler role) ── at the reminder's time ──> reminders Lambda ──> WhatsApp
+
+The webhook starts executions of exactly that state machine and reads (GetItem/Query) the items
+table for entity resolution; only the executor writes items. Every function is watched by
+Monitoring: Reminders watches its own function and dead-letter queue, the stack the others.
+
 Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",
 defaults=self.function_defaults, ...)`, grant it what it uses (`self.store.table(SPEC).grant_*`,
 `self.secrets.grant_read`, ...) and `self.monitoring.watch_function("<Name>", fn.function)`.
@@ -20,9 +28,11 @@ from constructs import Construct
 
 from infra.case_platform import CasePlatform
 from infra.conversation_store import ConversationStore
+from infra.executor_workflow import ExecutorWorkflow
 from infra.ingress import WebhookIngress
 from infra.lambdas import FunctionDefaults, MemoFunction, SharedLayers
 from infra.monitoring import Monitoring
+from infra.reminders import Reminders
 from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
@@ -32,6 +42,8 @@ WEBHOOK_TIMEOUT = Duration.seconds(60)
 
 # What Powertools' DynamoDB idempotency persistence layer calls, and nothing more.
 IDEMPOTENCY_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
+# Entity resolution reads the user's items (`DynamoItemsRepository` get/list); it never writes them.
+WEBHOOK_ITEMS_ACTIONS = ("dynamodb:GetItem", "dynamodb:Query")
 
 
 class MemoStack(Stack):
@@ -62,6 +74,36 @@ class MemoStack(Stack):
             log_level=self.settings.log_level,
         )
 
+        self.reminders = Reminders(
+            self,
+            "Reminders",
+            defaults=self.function_defaults,
+            items_table=self.store.table(tables.ITEMS),
+            conversation_table=self.store.table(tables.CONVERSATION),
+            app_secrets=self.secrets,
+            whatsapp_api_base_url=self.settings.whatsapp_api_base_url,
+            template_name=self.settings.reminder_template_name,
+            template_languages=self.settings.reminder_template_languages,
+            phone_number_id=self.settings.whatsapp_phone_number_id,
+            schedule_group_name=self.settings.reminder_schedule_group,
+            monitoring=self.monitoring,  # watches the reminders function and its dead-letter queue
+        )
+        self.executor_workflow = ExecutorWorkflow(
+            self,
+            "ExecutorWorkflow",
+            defaults=self.function_defaults,
+            store=self.store,
+            whatsapp_secret=self.secrets.whatsapp,
+            whatsapp_api_base_url=self.settings.whatsapp_api_base_url,
+            schedule_group_name=self.reminders.group_name,
+            scheduler_role=self.reminders.scheduler_role,
+            reminder_target=self.reminders.function,
+            alarm_topic=self.monitoring.topic,  # failed and timed-out executions
+        )
+        # The workflow alarms on executions, not on its functions: those are watched here.
+        self.monitoring.watch_function("Executor", self.executor_workflow.executor.function)
+        self.monitoring.watch_function("Responder", self.executor_workflow.responder.function)
+
         self.webhook = self._webhook_function()
         self.ingress = WebhookIngress(
             self,
@@ -86,6 +128,18 @@ class MemoStack(Stack):
         CfnOutput(self, "OpenAISecretArn", value=self.secrets.openai.secret_arn)
         CfnOutput(self, "TurnQueueUrl", value=self.turn_queue.queue.queue_url)
         CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn)
+        CfnOutput(
+            self,
+            "ExecutorStateMachineArn",
+            value=self.executor_workflow.state_machine.state_machine_arn,
+            description="The executor state machine: a turn's plan, step by step, then the reply",
+        )
+        CfnOutput(
+            self,
+            "ReminderScheduleGroupName",
+            value=self.reminders.group.schedule_group_name,
+            description="EventBridge Scheduler group holding one schedule per pending reminder",
+        )
 
     def _webhook_function(self) -> MemoFunction:
         """Ingress path (HTTP API) and turn path (SQS FIFO) of one WhatsApp message."""
@@ -100,7 +154,8 @@ class MemoStack(Stack):
             timeout=WEBHOOK_TIMEOUT,
             reserved_concurrency=settings.webhook_reserved_concurrency,
             environment={
-                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY),
+                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS),
+                **self.executor_workflow.environment(),
                 tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
                 "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
                 "MEMO_PLANNER_MODEL": settings.planner_model,
@@ -112,6 +167,8 @@ class MemoStack(Stack):
         function = webhook.function
         self.store.table(tables.CONVERSATION).grant_read_write_data(function)
         self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
+        self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
+        self.executor_workflow.grant_start(function)
         self.turn_queue.grant_send(function)
         self.turn_queue.add_consumer(
             function, batch_size=settings.turn_batch_size, max_concurrency=settings.turn_max_concurrency

@@ -20,7 +20,9 @@ from aws_cdk.assertions import Template
 from infra.application import STACK_NAME, build_app
 from infra.stack import MemoStack
 
-# Context that changes every default, used by the variant synthesis.
+# Context that changes every default, used by the variant synthesis. Except `reminder_schedule_group`:
+# the executor's acknowledgment names the group's schedules, and the variant's findings are compared
+# with the default synthesis's acknowledgments (test_schedule_group_name_comes_from_context covers it).
 OVERRIDES: Mapping[str, Any] = {
     "bundle": "false",
     "whatsapp_api_base_url": "https://graph.example.test/v99.0",
@@ -36,6 +38,9 @@ OVERRIDES: Mapping[str, Any] = {
     "turn_max_concurrency": "5",
     "api_throttle_rate_limit": "7",
     "api_throttle_burst_limit": "9",
+    "reminder_template_name": "memo_reminder_v2",
+    "reminder_template_languages": "en=en_US,he=he",
+    "whatsapp_phone_number_id": "1234567890",
 }
 
 

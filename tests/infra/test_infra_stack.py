@@ -6,18 +6,25 @@ import json
 from typing import Any
 
 import pytest
-from aws_cdk.assertions import Match
+from aws_cdk import App, CfnElement
+from aws_cdk.assertions import Match, Template
 from cdk_nag import AwsSolutionsChecks
 
+from infra.application import STACK_NAME
 from infra.conversation_store import ConversationStore
+from infra.settings import BUNDLING_STACKS_CONTEXT_KEY, SettingsError, StackSettings
+from infra.stack import MemoStack
 from memo import tables
 from memo.config import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
+from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
 
 from .conftest import OVERRIDES, Synthesized
 
 WEBHOOK_ENV = {
     "CONVERSATION_TABLE_NAME",
     "IDEMPOTENCY_TABLE_NAME",
+    "ITEMS_TABLE_NAME",
+    "EXECUTOR_STATE_MACHINE_ARN",
     "TURN_QUEUE_URL",
     "WHATSAPP_SECRET_ID",
     "OPENAI_SECRET_ID",
@@ -58,9 +65,29 @@ QUEUE_ACTIONS = {
     "sqs:GetQueueAttributes",
     "sqs:GetQueueUrl",
 }
+# Entity resolution reads the user's items; writing them is the executor's job alone.
+WEBHOOK_ITEMS_ACTIONS = {"dynamodb:GetItem", "dynamodb:Query"}
 SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
 LOG_ACTIONS = {"logs:CreateLogStream", "logs:PutLogEvents"}
 XRAY_ACTIONS = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+# What a state machine with logging and tracing needs on Resource '*' (no resource-level permissions).
+STATE_MACHINE_WILDCARD_ACTIONS = {
+    "logs:CreateLogDelivery",
+    "logs:GetLogDelivery",
+    "logs:UpdateLogDelivery",
+    "logs:DeleteLogDelivery",
+    "logs:ListLogDeliveries",
+    "logs:PutResourcePolicy",
+    "logs:DescribeResourcePolicies",
+    "logs:DescribeLogGroups",
+    "xray:PutTraceSegments",
+    "xray:PutTelemetryRecords",
+    "xray:GetSamplingRules",
+    "xray:GetSamplingTargets",
+}
+# One per function of the stack: the webhook, the escalation sweep, the executor workflow's two and
+# the reminders function.
+FUNCTION_COUNT = 5
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -168,7 +195,7 @@ def test_every_acknowledgment_is_still_needed(synthesized: Synthesized, variant:
         for rule_path in (r.construct_path for r in violation.violating_resources)
     }
     for path, rule in _acknowledgments(synthesized):
-        assert any(rp == rule and vp.startswith(path.lstrip("/")) for vp, rp in reported), (
+        assert any(rp == rule and (vp or "").startswith(path.lstrip("/")) for vp, rp in reported), (
             f"acknowledgment {rule} on {path} is not needed any more"
         )
     acknowledged_rules = {rule for _, rule in _acknowledgments(synthesized)}
@@ -284,6 +311,10 @@ def test_webhook_environment(synthesized: Synthesized) -> None:
     assert env["IDEMPOTENCY_TABLE_NAME"] == _ref(
         synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY))
     )
+    assert env["ITEMS_TABLE_NAME"] == _ref(synthesized.logical_id(stack.store.table(tables.ITEMS)))
+    assert env["EXECUTOR_STATE_MACHINE_ARN"] == _ref(
+        synthesized.logical_id(stack.executor_workflow.state_machine)
+    )
     assert env["TURN_QUEUE_URL"] == _ref(synthesized.logical_id(stack.turn_queue.queue))
     assert env["WHATSAPP_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.whatsapp))
     assert env["OPENAI_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.openai))
@@ -304,6 +335,9 @@ def test_webhook_environment_names_are_read_by_the_webhook_settings() -> None:
     }
     powertools = {"POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL"}
     assert WEBHOOK_ENV - powertools <= known
+    # The two names the turn path needs to resolve entities and start the executor.
+    webhook_own = {field.alias for field in WebhookSettings.model_fields.values()}
+    assert {"ITEMS_TABLE_NAME", "EXECUTOR_STATE_MACHINE_ARN"} <= webhook_own
 
 
 def test_context_settings_reach_the_template(variant: Synthesized) -> None:
@@ -352,6 +386,8 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
         key("*"): XRAY_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.CONVERSATION)))): CONVERSATION_TABLE_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY)))): IDEMPOTENCY_TABLE_ACTIONS,
+        key(_arn(synthesized.logical_id(stack.store.table(tables.ITEMS)))): WEBHOOK_ITEMS_ACTIONS,
+        key(_ref(synthesized.logical_id(stack.executor_workflow.state_machine))): {"states:StartExecution"},
         key(_arn(synthesized.logical_id(stack.turn_queue.queue))): QUEUE_ACTIONS,
         key(_ref(synthesized.logical_id(stack.secrets.whatsapp))): SECRET_ACTIONS,
         key(_ref(synthesized.logical_id(stack.secrets.openai))): SECRET_ACTIONS,
@@ -360,12 +396,19 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
 
 
 def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesized) -> None:
+    state_machine_role = _ref(synthesized.logical_id(synthesized.stack.executor_workflow.state_machine.role))
     for policy_id, policy in synthesized.resources("AWS::IAM::Policy").items():
+        # Only the state machine's role also needs log delivery and X-Ray sampling on Resource '*'.
+        allowed_on_any = (
+            STATE_MACHINE_WILDCARD_ACTIONS
+            if policy["Properties"]["Roles"] == [state_machine_role]
+            else XRAY_ACTIONS
+        )
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             for action in _as_list(statement["Action"]):
                 assert "*" not in action, f"{policy_id}: {action}"
             if "*" in _as_list(statement["Resource"]):
-                assert set(_as_list(statement["Action"])) <= XRAY_ACTIONS, f"{policy_id}: {statement}"
+                assert set(_as_list(statement["Action"])) <= allowed_on_any, f"{policy_id}: {statement}"
     for role_id, role in synthesized.resources("AWS::IAM::Role").items():
         assert "ManagedPolicyArns" not in role["Properties"], role_id
 
@@ -375,8 +418,19 @@ def test_webhook_role_cannot_touch_tables_it_does_not_use(synthesized: Synthesiz
     role_id = synthesized.logical_id(stack.webhook.role)
     granted = json.dumps(_role_statements(synthesized, role_id))
     for spec in tables.ALL_TABLES:
-        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY):
+        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS):
             assert synthesized.logical_id(stack.store.table(spec)) not in granted, spec.logical_id
+
+
+def test_webhook_role_never_writes_items(synthesized: Synthesized) -> None:
+    """The items table (and any index of it) is read by the webhook with GetItem and Query, nothing else."""
+    stack = synthesized.stack
+    items_id = synthesized.logical_id(stack.store.table(tables.ITEMS))
+    on_items = set()
+    for statement in _role_statements(synthesized, synthesized.logical_id(stack.webhook.role)):
+        if items_id in json.dumps(statement["Resource"]):
+            on_items.update(_as_list(statement["Action"]))
+    assert on_items == WEBHOOK_ITEMS_ACTIONS
 
 
 # --- DynamoDB ----------------------------------------------------------------------------------------
@@ -412,8 +466,7 @@ def test_every_table_spec_is_deployed_as_specified(synthesized: Synthesized, spe
 
 
 def test_conversation_store_builds_a_table_for_a_spec_added_later() -> None:
-    from aws_cdk import App, Stack
-    from aws_cdk.assertions import Template
+    from aws_cdk import Stack
 
     added = tables.TableSpec(
         logical_id="LaterTable",
@@ -469,9 +522,13 @@ def test_turn_queue_is_fifo_without_content_dedup_and_redrives_to_a_fifo_dlq(
     assert dlq["Properties"]["MessageRetentionPeriod"] == 14 * 24 * 3600
 
 
-def test_both_queues_refuse_requests_without_tls(synthesized: Synthesized) -> None:
-    queue_ids = {queue_id for queue_id, _ in _queue_and_dead_letter_queue(synthesized)}
-    protected = set()
+def test_every_queue_refuses_requests_without_tls(synthesized: Synthesized) -> None:
+    queue_ids = set(synthesized.resources("AWS::SQS::Queue"))
+    assert queue_ids == {
+        *(queue_id for queue_id, _ in _queue_and_dead_letter_queue(synthesized)),
+        synthesized.logical_id(synthesized.stack.reminders.dead_letter_queue),
+    }
+    protected: set[str] = set()
     for policy in synthesized.resources("AWS::SQS::QueuePolicy").values():
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             if statement["Effect"] == "Deny" and statement["Condition"] == {
@@ -527,8 +584,10 @@ def _alarms_by_metric(synth: Synthesized) -> dict[tuple[str, str, str], dict[str
 def test_alarms_watch_every_functions_errors_and_throttles_and_dlq_depth(synthesized: Synthesized) -> None:
     stack = synthesized.stack
     alarms = _alarms_by_metric(synthesized)
+    # One alarm per metric: a function watched twice (by its construct and the stack) shows up here.
+    assert len(alarms) == len(synthesized.resources("AWS::CloudWatch::Alarm"))
     function_ids = list(synthesized.resources("AWS::Lambda::Function"))
-    assert function_ids
+    assert len(function_ids) == FUNCTION_COUNT
     for function_id in function_ids:
         for metric in ("Errors", "Throttles"):
             alarm = alarms[("AWS/Lambda", metric, json.dumps(_ref(function_id), sort_keys=True))]
@@ -547,6 +606,12 @@ def test_alarms_watch_every_functions_errors_and_throttles_and_dlq_depth(synthes
     assert dlq_alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [dlq_id, "QueueName"]}}]
     assert dlq_alarm["Threshold"] == 0
     assert dlq_alarm["ComparisonOperator"] == "GreaterThanThreshold"
+    reminders_dlq_id = synthesized.logical_id(stack.reminders.dead_letter_queue)
+    assert (
+        "AWS/SQS",
+        "ApproximateNumberOfMessagesVisible",
+        json.dumps({"Fn::GetAtt": [reminders_dlq_id, "QueueName"]}, sort_keys=True),
+    ) in alarms
 
 
 def test_alarms_notify_an_encrypted_tls_only_topic(synthesized: Synthesized) -> None:
@@ -569,3 +634,223 @@ def test_alarms_notify_an_encrypted_tls_only_topic(synthesized: Synthesized) -> 
     )
     _, key = _only(synthesized.resources("AWS::KMS::Key"))
     assert key["Properties"]["EnableKeyRotation"] is True
+
+
+# --- Executor workflow and reminders --------------------------------------------------------------
+
+
+def _state_machine(synth: Synthesized) -> tuple[str, dict[str, Any]]:
+    state_machine_id, state_machine = _only(synth.resources("AWS::StepFunctions::StateMachine"))
+    assert state_machine_id == synth.logical_id(synth.stack.executor_workflow.state_machine)
+    return state_machine_id, state_machine["Properties"]
+
+
+def test_state_machine_is_standard_with_logging_and_tracing(synthesized: Synthesized) -> None:
+    workflow = synthesized.stack.executor_workflow
+    _, props = _state_machine(synthesized)
+    assert props["StateMachineType"] == "STANDARD"
+    assert props["TracingConfiguration"] == {"Enabled": True}
+    log_group_id = synthesized.logical_id(workflow.log_group)
+    assert props["LoggingConfiguration"] == {
+        "Destinations": [{"CloudWatchLogsLogGroup": {"LogGroupArn": _arn(log_group_id)}}],
+        "IncludeExecutionData": False,  # the execution input holds the user's words
+        "Level": "ALL",
+    }
+    assert synthesized.template_json["Resources"][log_group_id]["Properties"]["RetentionInDays"] == 30
+    # The deployed ASL's tasks are the stack's executor and responder functions.
+    assert props["DefinitionSubstitutions"] == {
+        "ExecutorFunctionArn": _arn(synthesized.logical_id(workflow.executor.function)),
+        "ResponderFunctionArn": _arn(synthesized.logical_id(workflow.responder.function)),
+    }
+
+
+def _statements_with_action_prefix(synth: Synthesized, prefix: str) -> dict[str, list[dict[str, Any]]]:
+    """Statements granting any action starting with `prefix`, by the policy's role logical ids."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for policy in synth.resources("AWS::IAM::Policy").values():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            if any(action.startswith(prefix) for action in _as_list(statement["Action"])):
+                for role in policy["Properties"]["Roles"]:
+                    found.setdefault(role["Ref"], []).append(statement)
+    for role_id, role in synth.resources("AWS::IAM::Role").items():
+        for inline in role["Properties"].get("Policies", []):
+            for statement in inline["PolicyDocument"]["Statement"]:
+                if any(action.startswith(prefix) for action in _as_list(statement["Action"])):
+                    found.setdefault(role_id, []).append(statement)
+    return found
+
+
+def test_only_the_webhook_may_start_executions(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    state_machine_id = synthesized.logical_id(stack.executor_workflow.state_machine)
+    granted = _statements_with_action_prefix(synthesized, "states:")
+    assert granted == {
+        synthesized.logical_id(stack.webhook.role): [
+            {"Action": "states:StartExecution", "Effect": "Allow", "Resource": _ref(state_machine_id)}
+        ]
+    }
+
+
+def test_scheduler_role_may_only_invoke_the_reminders_function(synthesized: Synthesized) -> None:
+    reminders = synthesized.stack.reminders
+    role_id = synthesized.logical_id(reminders.scheduler_role)
+    group_id = synthesized.logical_id(reminders.group)
+    role = synthesized.template_json["Resources"][role_id]["Properties"]
+    assert "Policies" not in role
+    assert role["AssumeRolePolicyDocument"]["Statement"] == [
+        {
+            "Action": "sts:AssumeRole",
+            "Effect": "Allow",
+            "Principal": {"Service": "scheduler.amazonaws.com"},
+            "Condition": {
+                "StringEquals": {"aws:SourceAccount": _ref("AWS::AccountId")},
+                "ArnEquals": {"aws:SourceArn": _arn(group_id)},
+            },
+        }
+    ]
+    assert _role_statements(synthesized, role_id) == [
+        {
+            "Action": "lambda:InvokeFunction",
+            "Effect": "Allow",
+            "Resource": _arn(synthesized.logical_id(reminders.function)),
+        }
+    ]
+    # No other role of the stack can be assumed by the Scheduler.
+    scheduler_roles = [
+        rid
+        for rid, r in synthesized.resources("AWS::IAM::Role").items()
+        if any(
+            s["Principal"].get("Service") == "scheduler.amazonaws.com"
+            for s in r["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+        )
+    ]
+    assert scheduler_roles == [role_id]
+
+
+def test_only_the_executor_may_pass_the_scheduler_role_and_only_to_the_scheduler(
+    synthesized: Synthesized,
+) -> None:
+    stack = synthesized.stack
+    scheduler_role_arn = _arn(synthesized.logical_id(stack.reminders.scheduler_role))
+    assert _statements_with_action_prefix(synthesized, "iam:") == {
+        synthesized.logical_id(stack.executor_workflow.executor.role): [
+            {
+                "Action": "iam:PassRole",
+                "Effect": "Allow",
+                "Resource": scheduler_role_arn,
+                "Condition": {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+            }
+        ]
+    }
+    schedules = _statements_with_action_prefix(synthesized, "scheduler:")
+    assert list(schedules) == [synthesized.logical_id(stack.executor_workflow.executor.role)]
+
+
+def test_executor_creates_schedules_in_the_reminders_group_for_the_reminders_function(
+    synthesized: Synthesized,
+) -> None:
+    stack = synthesized.stack
+    executor_id = synthesized.logical_id(stack.executor_workflow.executor.function)
+    env = synthesized.template_json["Resources"][executor_id]["Properties"]["Environment"]["Variables"]
+    assert env[SCHEDULE_GROUP_ENV_VAR] == "memo-reminders"
+    assert env[SCHEDULE_ROLE_ENV_VAR] == _arn(synthesized.logical_id(stack.reminders.scheduler_role))
+    assert env[SCHEDULE_TARGET_ENV_VAR] == _arn(synthesized.logical_id(stack.reminders.function))
+    _, group = _only(synthesized.resources("AWS::Scheduler::ScheduleGroup"))
+    assert group["Properties"]["Name"] == "memo-reminders"
+
+
+def test_reminders_function_gets_the_template_settings(synthesized: Synthesized) -> None:
+    function_id = synthesized.logical_id(synthesized.stack.reminders.function)
+    env = synthesized.template_json["Resources"][function_id]["Properties"]["Environment"]["Variables"]
+    assert env["WHATSAPP_REMINDER_TEMPLATE"] == "memo_reminder"
+    assert env["WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"] == "en=en,he=he"
+    assert "WHATSAPP_PHONE_NUMBER_ID" not in env
+    assert env["WHATSAPP_API_BASE_URL"] == "https://graph.facebook.com/v21.0"
+
+
+def test_reminder_context_settings_reach_the_template(variant: Synthesized) -> None:
+    function_id = variant.logical_id(variant.stack.reminders.function)
+    env = variant.template_json["Resources"][function_id]["Properties"]["Environment"]["Variables"]
+    assert env["WHATSAPP_REMINDER_TEMPLATE"] == OVERRIDES["reminder_template_name"]
+    assert env["WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"] == OVERRIDES["reminder_template_languages"]
+    assert env["WHATSAPP_PHONE_NUMBER_ID"] == OVERRIDES["whatsapp_phone_number_id"]
+    assert env["WHATSAPP_API_BASE_URL"] == OVERRIDES["whatsapp_api_base_url"]
+    responder_id = variant.logical_id(variant.stack.executor_workflow.responder.function)
+    responder_env = variant.template_json["Resources"][responder_id]["Properties"]["Environment"]["Variables"]
+    assert responder_env["WHATSAPP_API_BASE_URL"] == OVERRIDES["whatsapp_api_base_url"]
+
+
+def test_schedule_group_name_comes_from_context() -> None:
+    """Two deployments in one account and region need two groups; the name reaches every user of it."""
+    app = App(context={BUNDLING_STACKS_CONTEXT_KEY: []})
+    stack = MemoStack(app, STACK_NAME, settings=StackSettings(reminder_schedule_group="memo-staging"))
+    resources = Template.from_stack(stack).to_json()["Resources"]
+
+    def of_type(kind: str) -> list[dict[str, Any]]:
+        return [r["Properties"] for r in resources.values() if r["Type"] == kind]
+
+    assert [g["Name"] for g in of_type("AWS::Scheduler::ScheduleGroup")] == ["memo-staging"]
+    executor = stack.executor_workflow.executor.function.node.default_child
+    assert isinstance(executor, CfnElement)
+    env = resources[stack.resolve(executor.logical_id)]["Properties"]["Environment"]["Variables"]
+    assert env[SCHEDULE_GROUP_ENV_VAR] == "memo-staging"
+    (schedules_arn,) = [
+        statement["Resource"]
+        for policy in of_type("AWS::IAM::Policy")
+        for statement in policy["PolicyDocument"]["Statement"]
+        if "scheduler:CreateSchedule" in _as_list(statement["Action"])
+    ]
+    assert schedules_arn["Fn::Join"][1][-1] == ":schedule/memo-staging/*"
+
+
+def test_failed_and_timed_out_executions_alarm_to_the_topic(synthesized: Synthesized) -> None:
+    state_machine_id, _ = _state_machine(synthesized)
+    topic_id = synthesized.logical_id(synthesized.stack.monitoring.topic)
+    alarms = _alarms_by_metric(synthesized)
+    for metric in ("ExecutionsFailed", "ExecutionsTimedOut"):
+        alarm = alarms[("AWS/States", metric, json.dumps(_ref(state_machine_id), sort_keys=True))]
+        assert alarm["Dimensions"] == [{"Name": "StateMachineArn", "Value": _ref(state_machine_id)}]
+        assert alarm["Statistic"] == "Sum"
+        assert alarm["Threshold"] == 1
+        assert alarm["AlarmActions"] == [_ref(topic_id)]
+        assert alarm["OKActions"] == [_ref(topic_id)]
+
+
+def test_outputs_name_the_state_machine_and_the_schedule_group(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    outputs = synthesized.template_json["Outputs"]
+    assert outputs["ExecutorStateMachineArn"]["Value"] == _ref(
+        synthesized.logical_id(stack.executor_workflow.state_machine)
+    )
+    assert outputs["ReminderScheduleGroupName"]["Value"] == "memo-reminders"
+
+
+@pytest.mark.parametrize(
+    ("context", "message"),
+    [
+        ({"reminder_schedule_group": "memo reminders"}, "reminder_schedule_group"),
+        ({"reminder_schedule_group": "x" * 65}, "reminder_schedule_group"),
+        ({"reminder_template_name": "Memo-Reminder"}, "reminder_template_name"),
+        ({"reminder_template_languages": "en"}, "reminder_template_languages"),
+        ({"reminder_template_languages": "en=en_US,he="}, "reminder_template_languages"),
+        ({"whatsapp_phone_number_id": "+972 50"}, "whatsapp_phone_number_id"),
+    ],
+)
+def test_bad_reminder_settings_stop_the_synthesis(context: dict[str, Any], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        StackSettings.from_context(App(context=context).node)
+
+
+def test_reminder_settings_from_cli_strings() -> None:
+    settings = StackSettings.from_context(
+        App(
+            context={
+                "reminder_schedule_group": "memo-staging",
+                "reminder_template_languages": "en=en_US, he=he",
+                "whatsapp_phone_number_id": 1234567890,  # cdk.json may hold it as a number
+            }
+        ).node
+    )
+    assert settings.reminder_schedule_group == "memo-staging"
+    assert settings.reminder_template_languages == "en=en_US, he=he"
+    assert settings.whatsapp_phone_number_id == "1234567890"
