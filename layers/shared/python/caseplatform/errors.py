@@ -117,6 +117,25 @@ class AlreadyTerminal(CasePlatformError):
         return {"case_id": self.case_id, "existing_decision": self.existing}
 
 
+class DuplicateApprover(CasePlatformError):
+    """This principal's approval is already counted; the same principal twice is not two approvers."""
+
+    code = "DUPLICATE_APPROVER"
+
+    def __init__(self, case_id: str, principal: str, approvals: int, required: int) -> None:
+        super().__init__(
+            f"{principal} already approved case {case_id}; {approvals} of {required} approvals so far,"
+            " another reviewer must approve"
+        )
+        self.case_id = case_id
+        self.principal = principal
+        self.approvals = approvals
+        self.required = required
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "approvals": self.approvals, "required_approvers": self.required}
+
+
 class QuestionRequired(CasePlatformError):
     code = "QUESTION_REQUIRED"
 

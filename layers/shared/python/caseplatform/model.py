@@ -19,13 +19,19 @@ EventType = Literal[
     "decision_recorded",
     "decision_superseded",
     "escalated",
+    "approval_vote",
 ]
 Decision = Literal["approved", "rejected"]
 Priority = Literal["low", "normal", "high", "critical"]
 Confidence = Literal["high", "medium", "low"]
 ActorKind = Literal["operator", "agent", "system"]
 Action = Literal[
-    "submit_case", "request_clarification", "provide_clarification", "record_decision", "escalate"
+    "submit_case",
+    "request_clarification",
+    "provide_clarification",
+    "record_decision",
+    "record_approval_vote",
+    "escalate",
 ]
 
 STATES: tuple[str, ...] = get_args(CaseStateName)
@@ -120,8 +126,17 @@ class Event:
     request_hash: str | None = None
     escalation_due_at_ms: int | None = None
     escalation_target: str | None = None
+    # An approval (vote or decision) with reviewer edits: the payload as approved. Absent otherwise,
+    # so events without edits serialize exactly as before.
+    approved_payload: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        data = self._base_dict()
+        if self.approved_payload is not None:
+            data["approved_payload"] = self.approved_payload
+        return data
+
+    def _base_dict(self) -> dict[str, Any]:
         return {
             "event_id": self.event_id,
             "case_id": self.case_id,
@@ -169,6 +184,7 @@ class Event:
             escalation_due_at_ms=data.get("escalation_due_at_ms"),
             escalation_target=data.get("escalation_target"),
             created_at_ms=int(data["created_at_ms"]),
+            approved_payload=data.get("approved_payload"),
         )
 
     @classmethod

@@ -8,6 +8,7 @@ Schema validators) carries the adapter's configuration, so policy lives in data,
       "sla_clock": "calendar",              # or "business" (Monday-Friday, UTC)
       "escalation_target": "lgv-tier2",     # who is notified
       "reescalation_interval_days": 7,      # repeat while unresolved; absent = escalate once
+      "required_approvers": 2,              # distinct principals who must approve (default 1)
       "upcast": {"rename": {"old": "new"}, "defaults": {"field": "value"}, "drop": ["gone"]}
     }
 
@@ -41,6 +42,7 @@ POLICY_SCHEMA: dict[str, Any] = {
         "sla_clock": {"enum": ["calendar", "business"]},
         "escalation_target": {"type": "string", "minLength": 1, "maxLength": 200},
         "reescalation_interval_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 3650},
+        "required_approvers": {"type": "integer", "minimum": 1, "maximum": 5},
         "upcast": {
             "type": "object",
             "additionalProperties": False,
@@ -61,6 +63,7 @@ class AdapterPolicy:
     sla_clock: Literal["calendar", "business"] = "calendar"
     escalation_target: str = DEFAULT_ESCALATION_TARGET
     reescalation_interval_days: float | None = None
+    required_approvers: int = 1
 
     def due_at(self, start_ms: int, days: float | None = None) -> int:
         """When a clock started at `start_ms` runs out after `days` (default: the SLA)."""
@@ -96,6 +99,7 @@ def policy_of(schema: dict[str, Any]) -> AdapterPolicy:
         sla_clock=raw.get("sla_clock", "calendar"),
         escalation_target=raw.get("escalation_target", DEFAULT_ESCALATION_TARGET),
         reescalation_interval_days=raw.get("reescalation_interval_days"),
+        required_approvers=raw.get("required_approvers", 1),
     )
 
 

@@ -22,6 +22,7 @@ from caseplatform.errors import (
     AlreadyTerminal,
     AnswerRequired,
     CaseNotFound,
+    DuplicateApprover,
     EnvelopeInvalid,
     EscalationNotDue,
     IdempotencyConflict,
@@ -52,7 +53,14 @@ from caseplatform.model import (
 )
 from caseplatform.ports import CaseSnapshot, CaseStore, Clock, Transition, system_clock
 from caseplatform.redaction import Redactor, no_redaction, redact_tree
-from caseplatform.validation import MAX_SCHEMA_BYTES, SUBMIT_SCHEMA, check_action, check_submit, error_details
+from caseplatform.validation import (
+    MAX_PAYLOAD_BYTES,
+    MAX_SCHEMA_BYTES,
+    SUBMIT_SCHEMA,
+    check_action,
+    check_submit,
+    error_details,
+)
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -67,6 +75,15 @@ class CaseView:
     refs: list[Ref]
     payload: dict[str, Any]
     read_as_schema_version: int
+
+
+@dataclass(frozen=True)
+class ApprovalStatus:
+    """Where a case stands on its adapter's multi-approver policy: the approvals needed and the votes
+    recorded so far (each `approval_vote` event, oldest first)."""
+
+    required_approvers: int
+    votes: list[Event]
 
 
 @dataclass(frozen=True)
@@ -395,15 +412,7 @@ class CaseService:
 
         def decide(snap: CaseSnapshot) -> Transition:
             state = snap.state
-            if state.current_state in TERMINAL_STATES:
-                raise AlreadyTerminal(
-                    case_id,
-                    {
-                        "event_id": state.active_terminal_event_id,
-                        "decision": state.active_decision_outcome,
-                        "decided_at_ms": state.updated_at_ms,
-                    },
-                )
+            _refuse_terminal(state)
             target = statemachine.target_state(state.current_state, "record_decision", outcome)
             return self._transition(
                 snap,
@@ -416,6 +425,11 @@ class CaseService:
                 decision_outcome=outcome,
             )
 
+        return self._append_decision(case_id, request_id, request_hash, decide)
+
+    def _append_decision(
+        self, case_id: str, request_id: str, request_hash: str, decide: Callable[[CaseSnapshot], Transition]
+    ) -> Event:
         try:
             return self._append(case_id, request_id, request_hash, decide).event
         except AlreadyTerminal as exc:
@@ -426,6 +440,100 @@ class CaseService:
             if winner is None:
                 raise
             raise AlreadyTerminal(case_id, _decision_summary(winner)) from exc
+
+    def record_approval(
+        self,
+        *,
+        case_id: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        edited_payload: dict[str, Any] | None = None,
+    ) -> Event:
+        """An operator approves, optionally with an edited payload (validated against the adapter's
+        active schema). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
+        approve the same payload: until then each approval is an `approval_vote` event and the case
+        stays open; the approval that completes the count is the `decision_recorded` (approved) event,
+        carrying `approved_payload` when edited. The same principal twice is DUPLICATE_APPROVER and
+        writes nothing. A rejection (record_decision) ends the case whatever the votes."""
+        args = {"case_id": case_id, "notes": notes, "actor": actor, "request_id": request_id}
+        person = self._check_action(args, default_kind="operator")
+        if person.kind != "operator":
+            raise EnvelopeInvalid([{"path": "$.actor.kind", "message": "only an operator approves"}])
+        view = self.get_case(case_id)
+        edited = None
+        if edited_payload is not None:
+            edited = self._checked_edit(view, edited_payload)
+        approved_hash = sha256_hex(canonical_json(view.payload if edited is None else edited))
+        request_hash = _intent_hash({**args, "edited_payload": edited_payload}, "record_approval")
+
+        def approved_hash_of(vote: Event) -> str:
+            return sha256_hex(canonical_json(vote.approved_payload or view.payload))
+
+        def decide(snap: CaseSnapshot) -> Transition:
+            state = snap.state
+            _refuse_terminal(state)
+            required = self._policy(snap.case.adapter_id, snap.case.schema_version).required_approvers
+            # Read inside the store's write: SQLite holds the write lock; on DynamoDB a vote written
+            # meanwhile bumps the case version, the transaction is cancelled and this runs again.
+            voters = {
+                vote.actor.principal
+                for vote in self.store.list_events(case_id)
+                if vote.event_type == "approval_vote" and approved_hash_of(vote) == approved_hash
+            }
+            if person.principal in voters:
+                raise DuplicateApprover(case_id, person.principal, len(voters), required)
+            now = self._now(snap)
+            request = (request_id, request_hash)
+            if len(voters) + 1 >= required:
+                target = statemachine.target_state(state.current_state, "record_decision", "approved")
+                return self._transition(
+                    snap,
+                    "decision_recorded",
+                    target,
+                    now,
+                    person,
+                    notes,
+                    request,
+                    decision_outcome="approved",
+                    approved_payload=edited,
+                )
+            target = statemachine.target_state(state.current_state, "record_approval_vote")
+            return self._transition(
+                snap, "approval_vote", target, now, person, notes, request, approved_payload=edited
+            )
+
+        return self._append_decision(case_id, request_id, request_hash, decide)
+
+    def _checked_edit(self, view: CaseView, edited_payload: dict[str, Any]) -> dict[str, Any] | None:
+        """The edited payload, redacted and valid for the adapter's active schema; None when the edit
+        changes nothing."""
+        if not isinstance(edited_payload, dict):
+            raise PayloadInvalid([{"path": "$.payload", "message": "the edited payload must be an object"}])
+        size = len(canonical_json(edited_payload).encode("utf-8"))
+        if size > MAX_PAYLOAD_BYTES:
+            raise PayloadInvalid(
+                [
+                    {
+                        "path": "$.payload",
+                        "message": f"payload is {size} bytes; the limit is {MAX_PAYLOAD_BYTES}",
+                    }
+                ]
+            )
+        active = self.store.active_schema(view.record.case.adapter_id)
+        if active is None:
+            raise AdapterNotFound(view.record.case.adapter_id)
+        clean = redact_tree(edited_payload, self._redact)
+        schemas.validate_payload(active.schema, clean)
+        return None if canonical_json(clean) == canonical_json(view.payload) else clean
+
+    def approval_status(self, case_id: str) -> ApprovalStatus:
+        record = self.store.get_case(case_id)
+        if record is None:
+            raise CaseNotFound(case_id)
+        policy = self._policy(record.case.adapter_id, record.case.schema_version)
+        votes = [e for e in self.store.list_events(case_id) if e.event_type == "approval_vote"]
+        return ApprovalStatus(policy.required_approvers, votes)
 
     # ------------------------------------------------------------------ escalation
     def escalate(self, state: CaseState, now_ms: int) -> Event | None:
@@ -680,6 +788,18 @@ class CaseService:
         before = self.check_drift()
         self.store.replace_states(self.recompute_projection())
         return before
+
+
+def _refuse_terminal(state: CaseState) -> None:
+    if state.current_state in TERMINAL_STATES:
+        raise AlreadyTerminal(
+            state.case_id,
+            {
+                "event_id": state.active_terminal_event_id,
+                "decision": state.active_decision_outcome,
+                "decided_at_ms": state.updated_at_ms,
+            },
+        )
 
 
 def _decision_summary(event: Event) -> dict[str, Any]:

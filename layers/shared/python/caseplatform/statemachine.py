@@ -10,6 +10,9 @@ and two self-loops that always append a new event (so they are never no-op write
                                                                               revision; the same open
                                                                               question again is refused)
     needs_clarification --escalate-------------->  needs_clarification   (system, SLA passed)
+and one event that records without moving the case (multi-approver adapters):
+    pending | needs_clarification --record_approval_vote-->  unchanged   (one reviewer's approval
+                                                                              while more are needed)
 Everything else is INVALID_STATE_TRANSITION, except a second record_decision on a terminal case,
 which is ALREADY_TERMINAL (first terminal decision wins).
 """
@@ -29,6 +32,8 @@ _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("needs_clarification", "record_decision"): None,
     ("needs_clarification", "request_clarification"): "needs_clarification",
     ("needs_clarification", "escalate"): "needs_clarification",
+    ("pending", "record_approval_vote"): "pending",
+    ("needs_clarification", "record_approval_vote"): "needs_clarification",
 }
 
 EVENT_OF_ACTION: dict[str, EventType] = {
@@ -37,6 +42,7 @@ EVENT_OF_ACTION: dict[str, EventType] = {
     "provide_clarification": "clarification_provided",
     "record_decision": "decision_recorded",
     "escalate": "escalated",
+    "record_approval_vote": "approval_vote",
 }
 
 
@@ -100,6 +106,8 @@ def apply(state: CaseState | None, event: Event) -> CaseState:
             escalation_due_at_ms=None,
             updated_at_ms=t,
         )
+    if event.event_type == "approval_vote":
+        return replace(state, updated_at_ms=t)
     if event.event_type == "escalated":
         return replace(
             state,

@@ -1,0 +1,259 @@
+"""The review logic: the case platform's commands and queries, as an authenticated principal, with
+per-adapter authorization. The HTTP API, MCP over HTTP and the web page all go through here.
+
+Every command checks the caller's right on the case's adapter before anything is written, acts as
+the principal (never a caller-supplied actor) and scopes the caller's request_id by the principal's
+id, so one reviewer's retry can never replay another reviewer's answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+from caseplatform import answers
+from caseplatform.errors import EnvelopeInvalid
+from caseplatform.model import OPEN_STATES, CaseRecord, Event
+from caseplatform.review.auth import AGENT, REVIEWER, Forbidden, Principal, Role
+from caseplatform.service import CaseService, CaseView
+
+HUMAN_INPUT_ADAPTER = "human_input"
+STRUCTURED_DECISIONS = ("approve", "edit", "reject")
+QueueState = Literal["open", "pending", "needs_clarification", "approved", "rejected"]
+MINUTE_MS = 60_000
+
+
+@dataclass(frozen=True)
+class QueueQuery:
+    state: QueueState = "open"
+    adapter_id: str | None = None
+    priority: str | None = None
+    min_age_minutes: int | None = None
+    limit: int = 50
+    cursor: str | None = None
+
+
+def ensure_review_adapters(cases: CaseService) -> list[str]:
+    """Register and activate version 1 of `human_input` (request_human_input's question cases) when it
+    has no active schema yet; returns the adapters it added."""
+    if cases.store.active_schema(HUMAN_INPUT_ADAPTER) is not None:
+        return []
+    if cases.store.get_schema(HUMAN_INPUT_ADAPTER, 1) is None:
+        text = resources.files("caseplatform.review").joinpath(f"{HUMAN_INPUT_ADAPTER}.v1.json").read_text()
+        cases.register_adapter_schema(HUMAN_INPUT_ADAPTER, 1, json.loads(text))
+    cases.activate_adapter_schema(HUMAN_INPUT_ADAPTER, 1)
+    return [HUMAN_INPUT_ADAPTER]
+
+
+def scoped_request_id(who: Principal, request_id: str) -> str:
+    """The request_id the case platform stores: the caller's id scoped by the principal."""
+    return f"{who.sub}:{request_id}"
+
+
+def decision_of(events: list[Event]) -> dict[str, Any] | None:
+    """The terminal decision of a case, for pollers: outcome, who, when, notes, approved payload."""
+    for event in events:
+        if event.event_type == "decision_recorded":
+            return {
+                "event_id": event.event_id,
+                "decision": event.decision_outcome,
+                "decided_at_ms": event.created_at_ms,
+                "actor": {"name": event.actor.name, "id": event.actor.id, "kind": event.actor.kind},
+                "notes": event.notes,
+                "approved_payload": event.approved_payload,
+            }
+    return None
+
+
+class ReviewService:
+    def __init__(self, cases: CaseService) -> None:
+        self.cases = cases
+
+    # ------------------------------------------------------------------ reads
+    def readable(self, who: Principal, adapter_id: str) -> bool:
+        return who.may(REVIEWER, adapter_id) or who.may(AGENT, adapter_id)
+
+    def _case(self, who: Principal, case_id: str, *roles: Role) -> CaseView:
+        view = self.cases.get_case(case_id)
+        adapter = view.record.case.adapter_id
+        if not any(who.may(role, adapter) for role in roles):
+            raise Forbidden(f"{who.sub} may not act on {adapter} cases")
+        return view
+
+    def queue(self, who: Principal, query: QueueQuery) -> dict[str, Any]:
+        """Open cases most urgent first (state open/pending/needs_clarification), or decided cases
+        newest first with a cursor. Only adapters the caller may read; filtering by another adapter
+        is Forbidden."""
+        if query.adapter_id is not None and not self.readable(who, query.adapter_id):
+            raise Forbidden(f"{who.sub} may not read {query.adapter_id} cases")
+        max_created = None
+        if query.min_age_minutes is not None:
+            max_created = self.cases.clock() - query.min_age_minutes * MINUTE_MS
+
+        def keep(record: CaseRecord) -> bool:
+            return self.readable(who, record.case.adapter_id) and (
+                max_created is None or record.case.created_at_ms <= max_created
+            )
+
+        if query.state == "open" or query.state in OPEN_STATES:
+            found = self.cases.list_review_queue(
+                adapter_id=query.adapter_id,
+                priority=query.priority,
+                state=None if query.state == "open" else query.state,
+                limit=200,
+            )
+            return answers.items_answer([r for r in found if keep(r)][: query.limit], answers.case_summary)
+        page = self.cases.list_cases(
+            state=query.state,
+            adapter_id=query.adapter_id,
+            priority=query.priority,
+            limit=query.limit,
+            cursor=query.cursor,
+        )
+        return answers.items_answer(
+            [r for r in page.items if keep(r)], answers.case_summary, page.next_cursor
+        )
+
+    def case(self, who: Principal, case_id: str) -> dict[str, Any]:
+        """The case, its history, its terminal decision and where it stands on the approver policy."""
+        view = self._case(who, case_id, REVIEWER, AGENT)
+        history = self.cases.get_case_history(case_id)
+        status = self.cases.approval_status(case_id)
+        answer = answers.case_answer(view)
+        answer["history"] = [answers.event_dict(e) for e in history]
+        answer["decision"] = decision_of(history)
+        answer["approvals"] = {
+            "required": status.required_approvers,
+            "votes": [
+                {
+                    "event_id": v.event_id,
+                    "actor": {"name": v.actor.name, "id": v.actor.id},
+                    "at_ms": v.created_at_ms,
+                    "edited": v.approved_payload is not None,
+                }
+                for v in status.votes
+            ],
+        }
+        answer["may_review"] = who.may(REVIEWER, view.record.case.adapter_id)
+        return answer
+
+    def history(self, who: Principal, case_id: str) -> dict[str, Any]:
+        self._case(who, case_id, REVIEWER, AGENT)
+        return answers.history_answer(case_id, self.cases.get_case_history(case_id))
+
+    # ------------------------------------------------------------------ reviewer commands
+    def approve(
+        self,
+        who: Principal,
+        case_id: str,
+        *,
+        request_id: str,
+        notes: str = "",
+        payload: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        self._case(who, case_id, REVIEWER)
+        event = self.cases.record_approval(
+            case_id=case_id,
+            notes=notes,
+            actor=who.actor("operator"),
+            request_id=scoped_request_id(who, request_id),
+            edited_payload=payload,
+        )
+        return self._decision_answer(event)
+
+    def reject(self, who: Principal, case_id: str, *, request_id: str, reason: str) -> dict[str, Any]:
+        if not reason.strip():
+            raise EnvelopeInvalid([{"path": "$.reason", "message": "a rejection needs a reason"}])
+        self._case(who, case_id, REVIEWER)
+        event = self.cases.record_decision(
+            case_id=case_id,
+            decision="rejected",
+            notes=reason,
+            actor=who.actor("operator"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return self._decision_answer(event)
+
+    def clarify(
+        self, who: Principal, case_id: str, *, request_id: str, question: str, notes: str = ""
+    ) -> dict[str, Any]:
+        self._case(who, case_id, REVIEWER)
+        event = self.cases.request_clarification(
+            case_id=case_id,
+            question=question,
+            notes=notes,
+            actor=who.actor("operator"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return answers.transition_answer(event)
+
+    def _decision_answer(self, event: Event) -> dict[str, Any]:
+        answer = answers.transition_answer(event)
+        status = self.cases.approval_status(event.case_id)
+        answer["approvals"] = {
+            "required": status.required_approvers,
+            "recorded": len(status.votes) + (1 if event.decision_outcome == "approved" else 0),
+        }
+        if event.approved_payload is not None:
+            answer["approved_payload"] = event.approved_payload
+        return answer
+
+    # ------------------------------------------------------------------ agent commands
+    def submit(self, who: Principal, *, request_id: str, **case: Any) -> dict[str, Any]:
+        who.require(AGENT, case["adapter_id"])
+        event, created = self.cases.submit_case(
+            **case,
+            submitter={"name": who.name, "role": "agent", "id": who.sub},
+            request_id=scoped_request_id(who, request_id),
+        )
+        return answers.submit_answer(event, created)
+
+    def provide_clarification(
+        self, who: Principal, case_id: str, *, request_id: str, answer: str, notes: str = ""
+    ) -> dict[str, Any]:
+        self._case(who, case_id, AGENT)
+        event = self.cases.provide_clarification(
+            case_id=case_id,
+            answer=answer,
+            notes=notes,
+            actor=who.actor("agent"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return answers.transition_answer(event)
+
+    def request_human_input(
+        self,
+        who: Principal,
+        *,
+        questions: list[str],
+        request_id: str,
+        allowed_decisions: list[str] | None = None,
+        title: str | None = None,
+        prompt: str | None = None,
+        context: dict[str, Any] | None = None,
+        priority: str = "normal",
+    ) -> dict[str, Any]:
+        """Open a question case (adapter `human_input`); the agent polls it with get_case."""
+        payload: dict[str, Any] = {
+            "questions": questions,
+            "allowed_decisions": list(allowed_decisions or STRUCTURED_DECISIONS),
+        }
+        if prompt:
+            payload["prompt"] = prompt
+        if context is not None:
+            payload["context"] = context
+        first = questions[0] if questions and isinstance(questions[0], str) else "input"
+        answer = self.submit(
+            who,
+            request_id=request_id,
+            adapter_id=HUMAN_INPUT_ADAPTER,
+            case_type="question",
+            title=(title or first)[:200] or "input",
+            summary=prompt or "The agent needs your input on the following questions.",
+            payload=payload,
+            priority=priority,
+        )
+        answer["poll"] = "call get_case(case_id) until current_state is approved or rejected"
+        return answer
