@@ -51,3 +51,22 @@ def test_a_number_answers_the_last_choices_as_an_interactive_reply() -> None:
         "button_reply": {"id": "reject", "title": "Reject"},
     }
     assert chat._message_for("2")["type"] == "text"
+
+
+def test_a_message_that_arrives_on_its_own_is_printed_at_the_prompt() -> None:
+    sink, out = GraphSink(), io.StringIO()
+    chat = Chat(base_url="http://unused", app_secret="s", sink=sink, user=WhatsAppUser(), out=out)
+    chat.start_printer()
+    try:
+        reminder = {
+            "messaging_product": "whatsapp",
+            "to": "972501234567",
+            "type": "text",
+            "text": {"body": "⏰ Reminder: stretch"},
+        }
+        sink.record("100000000000001", reminder)
+        with chat._printed:
+            assert chat._printed.wait_for(lambda: chat._seen >= 0, timeout=5)
+    finally:
+        chat.stop_printer()
+    assert out.getvalue() == "\nmemo> ⏰ Reminder: stretch\nyou> "

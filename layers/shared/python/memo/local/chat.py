@@ -7,10 +7,11 @@ Graph API sink. Reply buttons and list messages are shown as numbered choices: a
 from __future__ import annotations
 
 import sys
+import threading
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from memo.local.sink import GraphSink
+from memo.local.sink import GraphSink, SentRecord
 from memo.local.whatsapp_user import WhatsAppUser, post_webhook
 
 REPLY_TIMEOUT = 30.0
@@ -54,6 +55,9 @@ def render(body: dict[str, Any]) -> tuple[str, list[ShownChoice]]:
 
 
 class Chat:
+    """Sends what you type; prints everything Memo sends you, including messages that arrive on
+    their own (a reminder at its time), from a background printer."""
+
     def __init__(
         self, *, base_url: str, app_secret: str, sink: GraphSink, user: WhatsAppUser, out: TextIO = sys.stdout
     ) -> None:
@@ -64,30 +68,75 @@ class Chat:
         self._out = out
         self._choices: list[ShownChoice] = []
         self._seen = sink.last_index
+        self._printed = threading.Condition()
+        self._stop = threading.Event()
+        self._printer: threading.Thread | None = None
+        self._last_printed: list[str] = []
+        self._awaiting = False
 
     def say(self, line: str) -> list[str]:
-        """Send one line as the user; return the replies as printed."""
+        """Send one line as the user; return the replies as printed (waits for the first one)."""
         line = line.strip()
         if not line:
             return []
         message = self._message_for(line)
+        with self._printed:
+            before = self._seen
+            self._awaiting = True
         status, body = post_webhook(self._base_url, self._user.payload(message), app_secret=self._secret)
         if status != 200:
             return self._print([f"[webhook answered {status}: {body}]"])
+        if self._printer is not None:
+            return self._wait_printed(before)
         return self.collect()
 
     def collect(self, timeout: float = REPLY_TIMEOUT) -> list[str]:
+        """Print what arrived after the last printed message (waiting up to `timeout` for it)."""
         records = self._sink.wait_for(to=self._user.wa_id, after=self._seen, timeout=timeout)
         if not records:
             return self._print(["[no reply yet]"])
-        self._seen = records[-1].index
+        return self._show(records)
+
+    def start_printer(self) -> None:
+        """Print Memo's messages as they arrive, also when you are not typing (reminders)."""
+
+        def loop() -> None:
+            while not self._stop.is_set():
+                records = self._sink.wait_for(to=self._user.wa_id, after=self._seen, timeout=0.5)
+                if records:
+                    # Unprompted messages (a reminder) interrupt the prompt; replies to a line do not.
+                    self._show(records, prompt=not self._awaiting)
+
+        self._printer = threading.Thread(target=loop, name="memo-chat-printer", daemon=True)
+        self._printer.start()
+
+    def stop_printer(self) -> None:
+        self._stop.set()
+        if self._printer is not None:
+            self._printer.join(timeout=2)
+
+    def _wait_printed(self, before: int) -> list[str]:
+        with self._printed:
+            try:
+                if not self._printed.wait_for(lambda: self._seen > before, timeout=REPLY_TIMEOUT):
+                    return self._print(["[no reply yet]"])
+                return self._last_printed
+            finally:
+                self._awaiting = False
+
+    def _show(self, records: list[SentRecord], *, prompt: bool = False) -> list[str]:
         printed: list[str] = []
         for record in records:
             text, choices = render(record.body)
             if choices:
                 self._choices = choices
             printed.append(text)
-        return self._print(printed)
+        with self._printed:
+            self._print(printed, prompt=prompt)
+            self._seen = records[-1].index
+            self._last_printed = printed
+            self._printed.notify_all()
+        return printed
 
     def _message_for(self, line: str) -> dict[str, Any]:
         if line.isdigit() and 1 <= int(line) <= len(self._choices):
@@ -99,8 +148,12 @@ class Chat:
         self._choices = []
         return self._user.text(line)
 
-    def _print(self, texts: list[str]) -> list[str]:
+    def _print(self, texts: list[str], *, prompt: bool = False) -> list[str]:
         for text in texts:
-            self._out.write("memo> " + text.replace("\n", "\n      ") + "\n")
+            # A message that arrives while you are at the prompt starts on its own line.
+            lead = "\n" if prompt else ""
+            self._out.write(lead + "memo> " + text.replace("\n", "\n      ") + "\n")
+        if prompt and texts:
+            self._out.write("you> ")
         self._out.flush()
         return texts

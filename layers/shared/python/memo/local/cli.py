@@ -56,6 +56,7 @@ def chat(port: int, host: str, wa_id: str, name: str) -> int:
         own_sink = os.environ["WHATSAPP_API_BASE_URL"].startswith(stack.base_url)
         print(f"Memo on the local stack ({stack.base_url}). You are {name} (+{wa_id}) on WhatsApp.")
         print("Type a message; answer buttons and lists by number; /quit to leave.")
+        print("Reminders arrive here at their time (try: remind me to stretch in 1 minute).")
         print(f"Logs: {log_path}")
         if not own_sink:
             print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}, not to this chat.")
@@ -65,6 +66,7 @@ def chat(port: int, host: str, wa_id: str, name: str) -> int:
             sink=stack.sink,
             user=WhatsAppUser(wa_id=wa_id, name=name),
         )
+        conversation.start_printer()
         while True:
             try:
                 line = input("you> ")
@@ -74,6 +76,7 @@ def chat(port: int, host: str, wa_id: str, name: str) -> int:
             if line.strip() in {"/quit", "/exit"}:
                 break
             conversation.say(line)
+        conversation.stop_printer()
     return 0
 
 
