@@ -168,3 +168,19 @@ def test_threads_writing_at_once_keep_every_action(local_aws: LocalAws) -> None:
         thread.join()
     assert errors == []
     assert sorted(a["summary"] for a in stored_actions(local_aws)) == ["op0", "op1", "op2", "op3"]
+
+
+def test_the_reply_claim_is_single_use_and_invisible_to_the_thread_load(local_aws: LocalAws) -> None:
+    from datetime import UTC, datetime
+
+    from memo.conversation.store import DynamoConversationStore
+
+    table = "memo-conversation"
+    memory = DynamoResponderMemory(local_aws.dynamodb, table, message_ttl_seconds=3600)
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    assert memory.claim_reply("972500000001", "wamid.T9", now=now) is True
+    assert memory.claim_reply("972500000001", "wamid.T9", now=now) is False
+    memory.release_reply("972500000001", "wamid.T9")
+    assert memory.claim_reply("972500000001", "wamid.T9", now=now) is True
+    snapshot = DynamoConversationStore(local_aws.dynamodb, table).load("972500000001", now=now, limit=5)
+    assert snapshot.recent == [] and snapshot.pending is None and snapshot.profile is None

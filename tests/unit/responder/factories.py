@@ -72,6 +72,16 @@ class FakeMemory:
     def __init__(self) -> None:
         self.replies: list[tuple[str, str]] = []
         self.actions: list[dict[str, Any]] = []
+        self.claims: set[tuple[str, str]] = set()
+
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+        if (thread_id, trace_id) in self.claims:
+            return False
+        self.claims.add((thread_id, trace_id))
+        return True
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        self.claims.discard((thread_id, trace_id))
 
     def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
         self.replies.append((thread_id, text))

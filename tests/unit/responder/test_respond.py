@@ -51,3 +51,22 @@ def test_total_failure_records_the_reply_but_no_action() -> None:
     )
     assert result.status == "failed" and result.actions_recorded == 0
     assert memory.actions == [] and memory.replies[0][1].startswith("לא מצאתי תזכורת")
+
+
+def test_a_redriven_execution_does_not_send_the_reply_twice() -> None:
+    sender, memory = FakeSender(), FakeMemory()
+    first = respond(request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW)
+    again = respond(request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW)
+    assert first.sent and not again.sent
+    assert len(sender.sent) == 1 and len(memory.replies) == 1
+    assert [a["operationId"] for a in memory.actions] == ["wamid.T1:s1"]  # still recorded once
+
+
+def test_a_failed_send_gives_the_claim_back_so_a_redrive_can_answer() -> None:
+    memory = FakeMemory()
+    respond(
+        request(reminder_created()), sender=FakeSender(fail_with=131047), memory=memory, clock=lambda: NOW
+    )
+    sender = FakeSender()
+    retried = respond(request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW)
+    assert retried.sent and len(sender.sent) == 1

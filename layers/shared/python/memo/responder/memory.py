@@ -40,7 +40,19 @@ class LatestActionsConflict(MemoError):
     code = "LATEST_ACTIONS_CONFLICT"
 
 
+# One reply per turn: the claim outlives Step Functions' redrive window (14 days).
+REPLY_CLAIM_PREFIX = "CLAIM#REPLY#"
+REPLY_CLAIM_TTL = timedelta(days=14)
+
+
 class ResponderMemory(Protocol):
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+        """True for the first responder of this turn; False if the turn was already answered
+        (a redriven execution must not send the reply twice)."""
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        """Give the claim back after a send that failed for good, so a redrive can try again."""
+
     def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None: ...
 
     def record_actions(
@@ -121,6 +133,28 @@ class DynamoResponderMemory:
         self._table = table_name
         self._ttl = message_ttl_seconds
         self._store = DynamoConversationStore(dynamodb, table_name)
+
+    def _claim_key(self, thread_id: str, trace_id: str) -> dict[str, Any]:
+        # "CLAIM#..." sorts before "MSG#", so the turn's one-query thread load never reads claims.
+        return {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{REPLY_CLAIM_PREFIX}{trace_id}"}}
+
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+        item = {
+            **self._claim_key(thread_id, trace_id),
+            "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
+        }
+        try:
+            self._ddb.put_item(
+                TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(pk)"
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            return False
+        return True
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        self._ddb.delete_item(TableName=self._table, Key=self._claim_key(thread_id, trace_id))
 
     def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
         message = MemoryMessage(role="assistant", text=text, at=at, kind="message")

@@ -1,8 +1,10 @@
 """The responder of one turn: join -> format -> write -> send -> memory update.
 
-The reply goes to the thread (the WhatsApp user) from the business number the user wrote to. A send
-that fails for good is logged with Meta's error code and does not stop the memory update: what the
-turn did (its latestActions) must be remembered even when the user could not be told.
+The reply goes to the thread (the WhatsApp user) from the business number the user wrote to, once per
+turn: a conditional claim on the turn's traceId comes first, so a redriven execution does not send it
+again. A send that fails for good is logged with Meta's error code, gives the claim back, and does not
+stop the memory update: what the turn did (its latestActions) must be remembered even when the user
+could not be told.
 """
 
 from __future__ import annotations
@@ -63,12 +65,18 @@ def _respond(
     count(f"Responder{joined.status.capitalize()}")
 
     sent, message_ids, meta_code = False, [], None
-    try:
-        message_ids = sender.send(request.phone_number_id, request.thread_id, reply).message_ids
-        sent = True
-    except WhatsAppSendError as exc:
-        log_send_failure(exc, what="responder_reply")
-        meta_code = exc.meta_code
+    first = memory.claim_reply(request.thread_id, request.trace_id, now=now)
+    if not first:
+        # A redriven execution (or a responder retry) after the reply went out: say nothing twice.
+        logger.info("RESPONDER_ALREADY_REPLIED")
+    else:
+        try:
+            message_ids = sender.send(request.phone_number_id, request.thread_id, reply).message_ids
+            sent = True
+        except WhatsAppSendError as exc:
+            log_send_failure(exc, what="responder_reply")
+            meta_code = exc.meta_code
+            memory.release_reply(request.thread_id, request.trace_id)
 
     # Actions first: they are what the planner resolves "it" against, and their write is idempotent.
     entries = latest_action_entries(
@@ -79,7 +87,8 @@ def _respond(
     )
     if entries:
         memory.record_actions(request.thread_id, entries, now=now)
-    memory.record_reply(request.thread_id, reply.text, at=now)
+    if first:
+        memory.record_reply(request.thread_id, reply.text, at=now)
     return ResponderResult(
         trace_id=request.trace_id,
         status=joined.status,
