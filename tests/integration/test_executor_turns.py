@@ -301,3 +301,30 @@ def _three_calls(dana: Conversation) -> None:
     dana.say("remind me to call mom tomorrow at 5pm")
     dana.say("remind me to call dad tomorrow at 6pm")
     dana.say("remind me to call the bank tomorrow at 7pm")
+
+
+def test_delete_all_deletes_the_set_that_was_approved(
+    dana: Conversation, local: LocalStack, log_events: LogEvents
+) -> None:
+    dana.say("remind me to call mom tomorrow at 5pm")
+    dana.say("delete all my reminders")
+    dana.tap(APPROVE)  # approved while "all" is one reminder
+    (started,) = [e for e in log_events.named("EXECUTION_STARTED")][-1:]
+    assert started["steps"] == 1
+    assert dana.say("show my reminders") == "You have no upcoming reminders."
+    # A later execution pinned to an older set leaves newer reminders alone.
+    dana.say("remind me to call dad tomorrow at 6pm")
+    (dad,) = _reminder_ids(local, dana.user.wa_id)
+    args = {"reminderIds": ["gone-already"]}
+    task = StepTask(
+        trace_id="wamid.pinned",
+        thread_id=dana.user.wa_id,
+        step_id="s1",
+        capability="reminders",
+        action="delete_all",
+        args=args,
+        args_hash=args_hash(args),
+    )
+    _run(local, task)
+    dana.replies()
+    assert _reminder_ids(local, dana.user.wa_id) == [dad]

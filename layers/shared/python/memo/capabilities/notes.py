@@ -33,7 +33,8 @@ class DeleteNotesArgs(Args):
 
 
 class DeleteAllNotesArgs(Args):
-    pass
+    # The notes "all" meant when the plan was resolved (and approved); None: every note.
+    note_ids: list[str] | None = None
 
 
 def _brief(note: Note) -> dict[str, str]:
@@ -110,11 +111,12 @@ class NoteOperations:
 
     def delete_all(self, args: DeleteAllNotesArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
-        deleted = [
-            n.note_id
-            for n in self._repo.list_notes(ctx.thread_id)
-            if self._repo.delete_note(ctx.thread_id, n.note_id) is not None
-        ]
+        ids = (
+            [n.note_id for n in self._repo.list_notes(ctx.thread_id)]
+            if args.note_ids is None
+            else args.note_ids
+        )
+        deleted = [note_id for note_id in ids if self._repo.delete_note(ctx.thread_id, note_id) is not None]
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,

@@ -53,7 +53,9 @@ class DeleteRemindersArgs(Args):
 
 
 class DeleteAllRemindersArgs(Args):
-    pass
+    # The reminders "all" meant when the plan was resolved (and approved): a reminder created
+    # afterwards is not deleted by an older approval. None: every reminder (no pinned set).
+    reminder_ids: list[str] | None = None
 
 
 def _brief(reminder: Reminder) -> dict[str, str]:
@@ -220,7 +222,12 @@ class ReminderOperations:
     def delete_all(self, args: DeleteAllRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         deleted: list[str] = []
-        for reminder in self._repo.list_reminders(ctx.thread_id):
+        if args.reminder_ids is None:
+            reminders = self._repo.list_reminders(ctx.thread_id)
+        else:
+            found = (self._repo.get_reminder(ctx.thread_id, rid) for rid in args.reminder_ids)
+            reminders = [r for r in found if r is not None]
+        for reminder in reminders:
             if reminder.status == "scheduled":
                 self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
             if self._repo.delete_reminder(ctx.thread_id, reminder.reminder_id) is not None:

@@ -66,6 +66,18 @@ class ItemsReader(Protocol):
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]: ...
 
 
+def _pinned_set(step: PlanStep, state: TurnState, repository: ItemsReader, now: datetime) -> dict[str, Any]:
+    """ "Delete all" means the items there are now: their ids go into the executor args, so the
+    approval's args hash covers exactly this set."""
+    if step.capability == "reminders":
+        return {
+            "reminderIds": [r.reminder_id for r in repository.list_upcoming_reminders(state.thread_id, now)]
+        }
+    if step.capability == "notes":
+        return {"noteIds": [n.note_id for n in repository.list_notes(state.thread_id)]}
+    return {}
+
+
 class SelectionError(ValueError):
     """A disambiguation answer that does not fit the frozen candidates."""
 
@@ -329,7 +341,10 @@ def resolve_entities(
             failed.append(step.id)
             continue
         if result.target is None:
-            state = state.with_executor_args(step.id, dict(result.args))
+            args = dict(result.args)
+            if step.action == "delete_all":
+                args.update(_pinned_set(step, state, repository, now))
+            state = state.with_executor_args(step.id, args)
             resolved.append(step.id)
             continue
         found = _lookup(step, result.target, state, repository, now, latest_actions)
