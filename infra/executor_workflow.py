@@ -14,7 +14,10 @@ Least privilege:
   the items repository), CreateSchedule/UpdateSchedule/DeleteSchedule on the reminders' schedule
   group only, and iam:PassRole of the Scheduler's role to the Scheduler only;
 - responder: the conversation table and reading the WhatsApp secret;
-- state machine: invoking these two functions, its log delivery and X-Ray.
+- review submit (the `.waitForTaskToken` task of a step the review policy sends to an operator):
+  the case platform's store actions on the cases table and its indexes, and PutItem on the ledger
+  table for `REVIEW#` keys only (the task token, kept server-side);
+- state machine: invoking these three functions, its log delivery and X-Ray.
 The scheduler pieces (group, role, target) come from the reminders construct.
 """
 
@@ -34,12 +37,14 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from infra.case_platform import CASE_STORE_ACTIONS
 from infra.conversation_store import ConversationStore
 from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR
 from memo import tables
 from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
+from memo.review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 
 ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json"
 
@@ -59,6 +64,7 @@ EXECUTOR_TIMEOUT = Duration.seconds(60)
 # A claim younger than this may still be running (see memo.executor.step): the Lambda timeout plus slack.
 STEP_LEASE_SECONDS = EXECUTOR_TIMEOUT.to_seconds() + 30
 RESPONDER_TIMEOUT = Duration.seconds(60)
+REVIEW_SUBMIT_TIMEOUT = Duration.seconds(30)
 # A turn's whole plan, retries included; a hung execution times out (and alarms) instead of lingering.
 EXECUTION_TIMEOUT = Duration.minutes(30)
 
@@ -78,6 +84,7 @@ class ExecutorWorkflow(Construct):
         reminder_target: lambda_.IFunction,
         alarm_topic: sns.ITopic | None = None,
         responder_environment: Mapping[str, str] | None = None,
+        review_environment: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
@@ -138,6 +145,35 @@ class ExecutorWorkflow(Construct):
         store.table(tables.CONVERSATION).grant_read_write_data(self.responder.role)
         whatsapp_secret.grant_read(self.responder.role)
 
+        self.review_submit = MemoFunction(
+            self,
+            "ReviewSubmit",
+            name="review_submit",
+            defaults=defaults,
+            description="Memo review submit: a step sent to operator review becomes a case; its task token stays server-side",
+            timeout=REVIEW_SUBMIT_TIMEOUT,
+            environment={**store.environment(tables.LEDGER, tables.CASES), **(review_environment or {})},
+        )
+        cases_table = store.table(tables.CASES)
+        self.review_submit.role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=list(CASE_STORE_ACTIONS),
+                resources=[
+                    cases_table.table_arn,
+                    *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
+                ],
+            )
+        )
+        self.review_submit.role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:PutItem"],
+                resources=[store.table(tables.LEDGER).table_arn],
+                conditions={
+                    "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{REVIEW_TOKEN_KEY_PREFIX}*"]}
+                },
+            )
+        )
+
         self.log_group = logs.LogGroup(
             self,
             "Logs",
@@ -153,6 +189,7 @@ class ExecutorWorkflow(Construct):
             definition_substitutions={
                 "ExecutorFunctionArn": self.executor.function.function_arn,
                 "ResponderFunctionArn": self.responder.function.function_arn,
+                "ReviewSubmitFunctionArn": self.review_submit.function.function_arn,
             },
             logs=sfn.LogOptions(
                 destination=self.log_group,
@@ -163,7 +200,7 @@ class ExecutorWorkflow(Construct):
             timeout=EXECUTION_TIMEOUT,
             comment="Memo executor: a turn's plan, step by step, then the reply",
         )
-        for function in (self.executor.function, self.responder.function):
+        for function in (self.executor.function, self.responder.function, self.review_submit.function):
             function.grant_invoke(self.state_machine.role)
         Validations.of(self.state_machine.role).acknowledge(
             Acknowledgment(
@@ -175,9 +212,9 @@ class ExecutorWorkflow(Construct):
                 Acknowledgment(
                     id=f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(fn.node.default_child)}.Arn>:*]",  # type: ignore[arg-type]
                     reason="lambda:InvokeFunction on the function's versions and aliases, as `grant_invoke` "
-                    "writes it; only these two functions.",
+                    "writes it; only these three functions.",
                 )
-                for fn in (self.executor.function, self.responder.function)
+                for fn in (self.executor.function, self.responder.function, self.review_submit.function)
             ),
         )
 

@@ -103,6 +103,7 @@ class MemoStack(Stack):
         # The workflow alarms on executions, not on its functions: those are watched here.
         self.monitoring.watch_function("Executor", self.executor_workflow.executor.function)
         self.monitoring.watch_function("Responder", self.executor_workflow.responder.function)
+        self.monitoring.watch_function("ReviewSubmit", self.executor_workflow.review_submit.function)
 
         self.webhook = self._webhook_function()
         self.ingress = WebhookIngress(

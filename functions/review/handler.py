@@ -20,6 +20,7 @@ from caseplatform.review.api import ApiConfig, build_app
 from caseplatform.review.approvals import ReviewService
 from caseplatform.review.settings import ReviewSettings, build_review
 from memo.observability import logger, tracer
+from memo.review.wiring import ReviewBridgeSettings, decision_listeners
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +32,8 @@ def settings() -> ReviewSettings:
 def review() -> ReviewService:
     config = settings()
     client = boto3.client("dynamodb") if config.store == "dynamodb" else None
-    return build_review(config, client)
+    # Memo's decision listener: a decided memo_operation case answers its waiting step's task token.
+    return build_review(config, client, decision_listeners(ReviewBridgeSettings.from_env(os.environ)))
 
 
 @lru_cache(maxsize=1)

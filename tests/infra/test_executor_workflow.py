@@ -124,6 +124,9 @@ def test_the_deployed_definition_is_the_local_asl_file(built: Built) -> None:
     assert substitutions["ResponderFunctionArn"] == {
         "Fn::GetAtt": [built.logical_id(built.workflow.responder.function), "Arn"]
     }
+    assert substitutions["ReviewSubmitFunctionArn"] == {
+        "Fn::GetAtt": [built.logical_id(built.workflow.review_submit.function), "Arn"]
+    }
 
 
 def test_standard_workflow_with_logging_and_tracing(built: Built) -> None:
@@ -254,7 +257,7 @@ def test_responder_role_reaches_only_the_conversation_table_and_whatsapp_secret(
     assert built.logical_id(built.secrets.openai) not in resources
 
 
-def test_state_machine_role_invokes_only_the_two_functions(built: Built) -> None:
+def test_state_machine_role_invokes_only_its_three_functions(built: Built) -> None:
     role = built.workflow.state_machine.role
     statements = built.statements(role)
     invoked = json.dumps(
@@ -263,9 +266,10 @@ def test_state_machine_role_invokes_only_the_two_functions(built: Built) -> None
     functions = {
         built.logical_id(built.workflow.executor.function),
         built.logical_id(built.workflow.responder.function),
+        built.logical_id(built.workflow.review_submit.function),
     }
     assert all(f in invoked for f in functions)
-    assert invoked.count("Fn::GetAtt") == 4  # each function and its versions (`:*`), nothing else
+    assert invoked.count("Fn::GetAtt") == 6  # each function and its versions (`:*`), nothing else
     assert built.actions(role) - {"lambda:InvokeFunction"} <= {
         "logs:CreateLogDelivery",
         "logs:GetLogDelivery",
@@ -311,3 +315,10 @@ def test_no_unacknowledged_cdk_nag_findings(built: Built) -> None:
         for violation in report.violations
     ]
     assert findings == []
+
+
+def test_review_submit_may_write_only_review_token_keys_of_the_ledger(built: Built) -> None:
+    statements = built.statements(built.workflow.review_submit.role)
+    (ledger,) = [s for s in statements if _as_list(s["Action"]) == ["dynamodb:PutItem"]]
+    assert ledger["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["REVIEW#*"]}}
+    assert not any("states:" in action for s in statements for action in _as_list(s["Action"]))

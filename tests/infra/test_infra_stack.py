@@ -85,9 +85,9 @@ STATE_MACHINE_WILDCARD_ACTIONS = {
     "xray:GetSamplingRules",
     "xray:GetSamplingTargets",
 }
-# One per function of the stack: the webhook, the escalation sweep, the executor workflow's two and
+# One per function of the stack: the webhook, the escalation sweep, the executor workflow's three and
 # the reminders function.
-FUNCTION_COUNT = 5
+FUNCTION_COUNT = 6
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -661,6 +661,7 @@ def test_state_machine_is_standard_with_logging_and_tracing(synthesized: Synthes
     assert props["DefinitionSubstitutions"] == {
         "ExecutorFunctionArn": _arn(synthesized.logical_id(workflow.executor.function)),
         "ResponderFunctionArn": _arn(synthesized.logical_id(workflow.responder.function)),
+        "ReviewSubmitFunctionArn": _arn(synthesized.logical_id(workflow.review_submit.function)),
     }
 
 

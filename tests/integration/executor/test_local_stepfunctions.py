@@ -184,5 +184,8 @@ def test_the_definition_needs_every_substitution() -> None:
     with pytest.raises(ValueError, match="ResponderFunctionArn"):
         render_definition({"ExecutorFunctionArn": "arn:aws:lambda:us-east-1:1:function:x"})
 
-    rendered = render_definition({"ExecutorFunctionArn": "arn:e", "ResponderFunctionArn": "arn:r"}, ASL_PATH)
+    rendered = render_definition(
+        {"ExecutorFunctionArn": "arn:e", "ResponderFunctionArn": "arn:r", "ReviewSubmitFunctionArn": "arn:s"},
+        ASL_PATH,
+    )
     assert "${" not in rendered and '"arn:e"' in rendered and '"arn:r"' in rendered

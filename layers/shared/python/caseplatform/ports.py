@@ -54,6 +54,15 @@ class Transition:
 Decide = Callable[[CaseSnapshot], Transition]
 
 
+class CaseListener(Protocol):
+    """Told about every event a command of `CaseService` wrote, after the write (the extension point
+    for integrations: e.g. resuming the workflow that submitted the case). Also told again when a
+    command is replayed by its request_id, so a caller's retry re-delivers a notification that failed.
+    What it raises propagates to the caller; the event stays written."""
+
+    def on_event(self, case: Case, event: Event) -> None: ...
+
+
 class CaseStore(Protocol):
     # --- adapter schema registry -------------------------------------------------------------
     def put_schema(self, record: SchemaRecord) -> SchemaRecord:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import uuid4
@@ -51,7 +51,7 @@ from caseplatform.model import (
     canonical_json,
     sha256_hex,
 )
-from caseplatform.ports import CaseSnapshot, CaseStore, Clock, Transition, system_clock
+from caseplatform.ports import CaseListener, CaseSnapshot, CaseStore, Clock, Transition, system_clock
 from caseplatform.redaction import Redactor, no_redaction, redact_tree
 from caseplatform.validation import (
     MAX_PAYLOAD_BYTES,
@@ -131,11 +131,13 @@ class CaseService:
         clock: Clock = system_clock,
         redactor: Redactor = no_redaction,
         new_id: Callable[[], str] = lambda: str(uuid4()),
+        listeners: Sequence[CaseListener] = (),
     ) -> None:
         self.store = store
         self._clock = clock
         self._redact = redactor
         self._new_id = new_id
+        self._listeners = tuple(listeners)
 
     def clock(self) -> int:
         return self._clock()
@@ -627,7 +629,17 @@ class CaseService:
         recorded = self.store.append(case_id, request_id, decide)
         if recorded.replayed and recorded.event.request_hash != request_hash:
             raise IdempotencyConflict(request_id)
+        self._notify(recorded.event)
         return recorded
+
+    def _notify(self, event: Event) -> None:
+        if not self._listeners:
+            return
+        record = self.store.get_case(event.case_id)
+        if record is None:  # the event was just written, so its case exists
+            raise CaseNotFound(event.case_id)
+        for listener in self._listeners:
+            listener.on_event(record.case, event)
 
     # ------------------------------------------------------------------ the minimum queries
     def list_reviewed(

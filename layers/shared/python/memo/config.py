@@ -105,6 +105,9 @@ class WebhookSettings(_EnvModel):
     idempotency_expiry_seconds: int = Field(default=8 * 24 * 3600, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
     memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
     recent_messages_limit: int = Field(default=20, alias="MEMO_RECENT_MESSAGES", ge=1, le=100)
+    # Operator review (memo.review.policy): the policy document or file, and the wait's timeout.
+    review_policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
+    review_timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS", ge=1)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:

@@ -109,6 +109,7 @@ class WebhookRuntime:
     def responder(self) -> Responder:
         from memo.hitl.interpreter import build_interpreter
         from memo.planner import build_planner
+        from memo.review.policy import load_policy
         from memo.turn import PlanningResponder
 
         return PlanningResponder(
@@ -118,6 +119,9 @@ class WebhookRuntime:
             items=self.items,
             executions=self.executions,
             hitl_ttl_seconds=self.settings.hitl_ttl_seconds,
+            review_policy=load_policy(
+                self.settings.review_policy_source, timeout_seconds=self.settings.review_timeout_seconds
+            ),
         )
 
     @cached_property

@@ -30,6 +30,7 @@ from memo.replies import Choice, Reply
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
 from memo.responder.memory import current_actions
+from memo.review.policy import DEFAULT_POLICY, ReviewPolicy
 
 
 class ExecutionPort(Protocol):
@@ -47,6 +48,11 @@ _CONNECT_ACCOUNT = {
     "For now I can help with reminders, notes and lists.",
     "he": "כדי לעבוד עם {what} אני צריך גישה לחשבון שלך, והוא עדיין לא מחובר. "
     "בינתיים אני יכול לעזור עם תזכורות, פתקים ורשימות.",
+}
+_SENT_TO_REVIEW = {
+    "en": "🕵️ This needs a quick check by one of our operators before I do it. "
+    "I'll message you as soon as it's decided.",
+    "he": "🕵️ הבקשה צריכה בדיקה קצרה של אחד המפעילים שלנו לפני שאבצע אותה. אעדכן אותך ברגע שתתקבל החלטה.",
 }
 _CAPABILITY_NAMES = {
     "en": {"calendar": "calendar", "email": "email"},
@@ -86,7 +92,9 @@ class PlanningResponder:
         items: ItemsReader,
         executions: ExecutionPort,
         hitl_ttl_seconds: int,
+        review_policy: ReviewPolicy = DEFAULT_POLICY,
     ) -> None:
+        self._review = review_policy
         self._pending = pending
         self._items = items
         self._executions = executions
@@ -220,8 +228,13 @@ class PlanningResponder:
                     groups=groups,
                 )
             )
+        reviewed = [task.step_id for group in groups for task in group if task.review is not None]
+        if reviewed:
+            # The turn says it now; the responder answers once the operator decided (or it expired).
+            logger.info("REVIEW_REQUIRED", extra={"stepIds": reviewed})
+            failures.append(_SENT_TO_REVIEW[state.input.language])
         text = "\n".join(f for f in failures if f)
-        outcome = "executing" if groups else "nothing_to_execute"
+        outcome = ("awaiting_review" if reviewed else "executing") if groups else "nothing_to_execute"
         if not text:
             if groups:  # the responder answers when the steps are done
                 return TurnOutcome(reply=None, outcome=outcome, user_kind=user_kind)
@@ -244,6 +257,8 @@ class PlanningResponder:
             # The approval is bound to exactly these resolved args and to its own expiry: the
             # executor refuses the step if either no longer holds when it actually runs.
             approval = Approval(hitl_id=approved.hitl_id, args_hash=digest, expires_at=approved.expires_at)
+        bound_reason = approved.reason if approval is not None and approved is not None else None
+        review = self._review.ticket(capability, action, args, approved_reason=bound_reason)
         return StepTask(
             trace_id=state.trace_id,
             thread_id=state.thread_id,
@@ -256,6 +271,7 @@ class PlanningResponder:
             timezone=state.input.timezone,
             language=state.input.language,
             phone_number_id=phone_number_id,
+            review=review,
         )
 
     # --- paused turns ---------------------------------------------------------------------------

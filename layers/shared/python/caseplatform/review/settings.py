@@ -3,11 +3,12 @@ os.environ), and the service they build."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from caseplatform.ports import CaseListener
 from caseplatform.redaction import REDACTORS
 from caseplatform.review.approvals import ReviewService, ensure_review_adapters
 from caseplatform.service import CaseService
@@ -37,8 +38,11 @@ class ReviewSettings(BaseModel):
         return cls.model_validate({k: v for k, v in environ.items() if v != ""})
 
 
-def build_review(settings: ReviewSettings, dynamodb_client: Any = None) -> ReviewService:
-    """The review service over the configured store; default adapters registered on first use."""
+def build_review(
+    settings: ReviewSettings, dynamodb_client: Any = None, listeners: Sequence[CaseListener] = ()
+) -> ReviewService:
+    """The review service over the configured store; default adapters registered on first use.
+    `listeners` are told about every event a decision writes (e.g. resuming a waiting workflow)."""
     if settings.store == "sqlite":
         from caseplatform.stores.sqlite import SqliteCaseStore
 
@@ -47,7 +51,7 @@ def build_review(settings: ReviewSettings, dynamodb_client: Any = None) -> Revie
         from caseplatform.stores.dynamodb import DynamoCaseStore
 
         store = DynamoCaseStore(str(settings.cases_table_name), dynamodb_client)
-    cases = CaseService(store, redactor=REDACTORS[settings.redact])
+    cases = CaseService(store, redactor=REDACTORS[settings.redact], listeners=listeners)
     cases.ensure_default_adapters()
     ensure_review_adapters(cases)
     return ReviewService(cases)

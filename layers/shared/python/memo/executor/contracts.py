@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from memo.capabilities.base import ExecutionResult, Language
+from memo.review.policy import ReviewTicket
 
 EXECUTION_NAME_PREFIX = "turn-"
 MAX_EXECUTION_INPUT_BYTES = 256 * 1024
@@ -56,6 +57,9 @@ class StepTask(_Wire):
     timezone: str = "UTC"
     language: Language = "en"
     phone_number_id: str | None = None
+    # Set when the review policy sends the step to an operator: the state machine then waits for the
+    # operator's decision (a `.waitForTaskToken` task) and runs the approved StepTask it gets back.
+    review: ReviewTicket | None = None
 
 
 class StepOutcome(_Wire):

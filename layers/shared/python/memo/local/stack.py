@@ -52,8 +52,10 @@ def _reset_runtimes() -> None:
     from memo.executor.settings import reset_executor_settings
     from memo.reminders import wiring as reminders_wiring
     from memo.responder import wiring as responder_wiring
+    from memo.review import wiring as review_wiring
 
     reset_settings_cache()
+    review_wiring.use_runtime(None)
     reset_runtime()
     reset_executor_settings()
     executor_wiring.reset_runtime()
@@ -100,7 +102,12 @@ class LocalStack:
         for key, value in self._reminder_env().items():
             env.setdefault(key, value)
         self.stepfunctions = install(
-            env, handlers={"executor": load_handler("executor"), "responder": load_handler("responder")}
+            env,
+            handlers={
+                "executor": load_handler("executor"),
+                "responder": load_handler("responder"),
+                "review_submit": load_handler("review_submit"),
+            },
         )
         self.ticker = ReminderTicker(
             scheduler=client("scheduler"),
@@ -177,6 +184,13 @@ class LocalStack:
         )
         responder_wiring.runtime().clock = self._clock
         reminders_wiring.runtime().clock = self._clock
+        from memo.review import wiring as review_wiring
+
+        review_wiring.use_runtime(
+            review_wiring.SubmitRuntime(
+                review_wiring.ReviewBridgeSettings.from_env(self._env), clock=self._clock
+            )
+        )
 
     def __enter__(self) -> LocalStack:
         return self.start()

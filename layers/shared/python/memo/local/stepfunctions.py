@@ -36,11 +36,16 @@ from memo.local.functions import REPO_ROOT, Handler
 ASL_PATH = REPO_ROOT / "infra" / "statemachine" / "executor.asl.json"
 EXECUTOR_SUBSTITUTION = "ExecutorFunctionArn"
 RESPONDER_SUBSTITUTION = "ResponderFunctionArn"
+REVIEW_SUBMIT_SUBSTITUTION = "ReviewSubmitFunctionArn"
 # Logical handler name (the directory under functions/) -> (local function name, ASL substitution).
 FUNCTIONS: Mapping[str, tuple[str, str]] = {
     "executor": ("memo-executor", EXECUTOR_SUBSTITUTION),
     "responder": ("memo-responder", RESPONDER_SUBSTITUTION),
+    "review_submit": ("memo-review-submit", REVIEW_SUBMIT_SUBSTITUTION),
 }
+# Handlers `install` needs; without a review_submit handler a step sent to review fails (as a
+# function error) and the responder says so.
+REQUIRED_FUNCTIONS = frozenset({"executor", "responder"})
 STATE_MACHINE_NAME = "memo-executor"
 ROLE_NAME = "memo-executor-local"
 MOTO_CONFIG: dict[str, Any] = {
@@ -233,11 +238,20 @@ def _create_state_machine(sfn: Any, definition: str, role_arn: str) -> str:
     )
 
 
+def _send_task_failure_with_cause(self: Any) -> Any:
+    from moto.core.responses import EmptyResult
+
+    self.stepfunction_backend.send_task_failure(
+        self._get_param("taskToken"), error=self._get_param("error"), cause=self._get_param("cause")
+    )
+    return EmptyResult()
+
+
 def install(env: MutableMapping[str, str], *, handlers: Mapping[str, Handler]) -> LocalStepFunctions:
     """Run the executor state machine on the in-process moto (already started).
 
-    `handlers` maps "executor" and "responder" to handler callables (`load_handler(name)` for the
-    real ones). Sets EXECUTOR_STATE_MACHINE_ARN in `env`. Returns the running glue; `close()` it
+    `handlers` maps "executor", "responder" and optionally "review_submit" to handler callables
+    (`load_handler(name)` for the real ones). Sets EXECUTOR_STATE_MACHINE_ARN in `env`. Returns the running glue; `close()` it
     before moto stops.
     """
     if env.get("AWS_ENDPOINT_URL"):
@@ -245,17 +259,26 @@ def install(env: MutableMapping[str, str], *, handlers: Mapping[str, Handler]) -
             "the local executor state machine runs on in-process moto only; unset AWS_ENDPOINT_URL"
         )
     unknown = set(handlers) - set(FUNCTIONS)
-    if unknown or len(handlers) != len(FUNCTIONS):
-        raise ValueError(f"handlers must be exactly {sorted(FUNCTIONS)}, got {sorted(handlers)}")
+    if unknown or not set(handlers) >= REQUIRED_FUNCTIONS:
+        raise ValueError(
+            f"handlers must be {sorted(REQUIRED_FUNCTIONS)} and optionally review_submit, got {sorted(handlers)}"
+        )
 
     from moto.awslambda_simple.models import lambda_simple_backends
     from moto.core import DEFAULT_ACCOUNT_ID
     from moto.core.config import default_user_config
+    from moto.stepfunctions.responses import StepFunctionResponse
 
     restore: list[Any] = []
     config = patch.dict(default_user_config, MOTO_CONFIG)
     config.start()
     restore.append(config.stop)
+
+    # moto's SendTaskFailure handler drops `cause` (the backend takes it): pass it on, so a Catch sees
+    # the operator's reason as Step Functions gives it.
+    failure = patch.object(StepFunctionResponse, "send_task_failure", _send_task_failure_with_cause)
+    failure.start()
+    restore.append(failure.stop)
 
     region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1"
     backend = lambda_simple_backends[DEFAULT_ACCOUNT_ID][region]

@@ -5,6 +5,8 @@ Success lines are worded per capability and action from the result's `data` (fal
 - NOT_FOUND: nothing matched, so the step was not performed (true: there was no target).
 - APPROVAL_*: the executor refused the step (expired, or its args changed after approval), so it
   was not performed.
+- REVIEW_REJECTED: an operator rejected the step (it was not performed); the operator's reason is
+  passed on. REVIEW_EXPIRED: no operator decided in time (it was not performed).
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
 - anything else (STEP_FAILED from the state machine's Catch, a timeout): something went wrong and
   we cannot confirm the step went through; we claim neither that it did nor that nothing changed.
@@ -300,6 +302,17 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
             return f"{found}, אז לא יכולתי {action}."
         found = f"I couldn't find {thing_en}" + (f" matching {_q(target, language)}" if target else "")
         return f"{found}, so I couldn't {action}."
+    if code == "REVIEW_REJECTED":
+        reason = (result.error or "").strip()
+        if he:
+            return f"המפעיל לא אישר {action}, אז לא ביצעתי את זה." + (f" הסיבה: {reason}" if reason else "")
+        return f"An operator didn't approve this, so I didn't {action}." + (
+            f" Their reason: {reason}" if reason else ""
+        )
+    if code == "REVIEW_EXPIRED":
+        if he:
+            return f"הבקשה {action} פגה לפני שמפעיל בדק אותה, אז לא ביצעתי אותה. אפשר לבקש שוב."
+        return f"Your request to {action} expired before an operator reviewed it, so I didn't do it. Ask again if you still want it."
     if code == "IDEMPOTENCY_MISSING_RESULT":
         if he:
             return (

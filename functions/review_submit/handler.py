@@ -1,0 +1,31 @@
+"""Review submit Lambda: the `.waitForTaskToken` task of a step that policy sends to an operator.
+
+Wiring only: parse `{task, task_token}`, bind the turn's log keys, submit the case and keep the
+token server-side (`memo.review.submit`). The state machine then waits for the operator's decision,
+which the review Lambda's listener turns into SendTaskSuccess / SendTaskFailure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
+from memo.review.submit import SubmitRequest
+from memo.review.wiring import SubmitRuntime
+
+
+@logger.inject_lambda_context(clear_state=True)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    request = SubmitRequest.model_validate(event)
+    task = request.task
+    bind_turn(task.trace_id, task.thread_id, stepId=task.step_id)
+    try:
+        result = SubmitRuntime.current().submit(request)
+    finally:
+        unbind_turn()
+    count("ReviewCasesSubmitted")
+    return result.model_dump(mode="json")
