@@ -50,6 +50,7 @@ def test_schema_register_activate_and_list(
     assert {(s["adapter_id"], s["is_active"]) for s in answer["items"]} == {
         ("it_ops", True),
         ("lgv_troubleshooting", True),
+        ("memo_operation", True),
     }
     code, answer = hitl(capsys, db, "schema", "activate", "it_ops", "7")
     assert (code, answer["code"]) == (1, "SCHEMA_VERSION_NOT_FOUND")
@@ -142,4 +143,8 @@ def test_installed_script_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert [s["adapter_id"] for s in json.loads(done.stdout)["items"]] == ["lgv_troubleshooting"]
+    # The adapters registered by default: the LGV agent's and Memo's own operations.
+    assert [s["adapter_id"] for s in json.loads(done.stdout)["items"]] == [
+        "lgv_troubleshooting",
+        "memo_operation",
+    ]
