@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -21,7 +21,8 @@ from memo.local.whatsapp_user import WhatsAppUser
 from memo.review.wiring import ReviewBridgeSettings, decision_listeners
 from tests.integration.review.harness import ReviewClient, token
 from tests.support.clock import FakeClock
-from tests.support.conversation import Conversation
+from tests.support.conversation import Conversation, LogEvents
+from tests.support.conversation import log_events as log_events  # the fixture
 from tests.support.webhook import post
 
 START = datetime(2026, 11, 22, 7, 0, tzinfo=UTC)
@@ -291,3 +292,161 @@ def test_the_task_token_is_never_shown(dana: Conversation, local: LocalStack, ap
     assert task_token not in json.dumps(api.review.cases.get_case_history(case_id), default=str)
     _finish(dana, local)
     assert dana.replies() == ["Deleted the reminder “call mom”."]
+
+
+# --- clarification through the user (issue 6, item 3) ----------------------------------------------
+
+ASKED = "Which mom do you mean, your mother or the contact named Mom?"
+
+
+def _answer(dana: Conversation, local: LocalStack, text: str) -> list[str]:
+    """The user's message while the step still waits for the operator (no wait_all: it would block)."""
+    response = post(dana.user.payload(dana.user.text(text)))
+    assert response["statusCode"] == 200
+    assert local.poller is not None
+    local.poller.drain()
+    return dana.replies()
+
+
+def _pending_item(thread: str) -> dict[str, Any] | None:
+    item: dict[str, Any] | None = (
+        boto3.client("dynamodb", region_name="us-east-1")
+        .get_item(
+            TableName="memo-conversation",
+            Key={"pk": {"S": f"THREAD#{thread}"}, "sk": {"S": "PENDING"}},
+            ConsistentRead=True,
+        )
+        .get("Item")
+    )
+    return item
+
+
+def _ask(api: ReviewClient, case_id: str, question: str = ASKED, request_id: str = "q1") -> Any:
+    return api.call(
+        "POST",
+        f"/review/cases/{case_id}/clarify",
+        bearer=ALICE,
+        body={"request_id": request_id, "question": question},
+    )
+
+
+def _other_user_with_the_same_number() -> WhatsAppUser:
+    return WhatsAppUser(phone_number_id="100000000000777")
+
+
+@pytest.fixture
+def sam(local: LocalStack) -> Conversation:
+    """A user who writes to a second business phone number id."""
+    return Conversation(stack=local, user=_other_user_with_the_same_number())
+
+
+def test_clarification_round_trip_through_whatsapp(
+    sam: Conversation, local: LocalStack, api: ReviewClient, clock: FakeClock
+) -> None:
+    _ask_delete_call_mom(sam, local)
+    case_id = _only_case(api)["case"]["case_id"]
+    asked = _ask(api, case_id)
+    assert asked.status == 200 and asked.body["current_state"] == "needs_clarification"
+    # The user gets the operator's question on WhatsApp, from the number they wrote to.
+    (record,) = local.sink.messages(to=sam.user.wa_id, after=sam.seen)
+    assert record.phone_number_id == "100000000000777"
+    (question,) = sam.replies()
+    assert "The operator reviewing your request asks:" in question and ASKED in question
+    stored = _pending_item(sam.user.wa_id)
+    assert stored is not None
+    pending = json.loads(stored["state"]["S"])["pendingHITL"]
+    assert pending["kind"] == "clarification" and pending["source"] == "operator"
+    assert pending["reason"] == "operator_question" and pending["expectedInput"] == "free_text"
+    assert pending["returnTo"] == {"node": "case", "mode": "provide_clarification"}
+    assert pending["context"]["caseId"] == case_id
+    (token_item,) = _token_items()
+    assert token_item["taskToken"]["S"] not in json.dumps(stored)  # never the task token
+    # Not the 5-minute HITL TTL: the question lives as long as the operator's wait (a day).
+    expires = datetime.fromisoformat(pending["expiresAt"])
+    assert expires - clock() > timedelta(hours=23)
+    # The user answers: the answer goes to the case, which is pending again.
+    clock.advance(minutes=10)
+    told = _answer(sam, local, "My mother, the reminder I made yesterday")
+    assert told == ["I've passed that on to the reviewer. I'll message you as soon as it's decided."]
+    assert _pending_item(sam.user.wa_id) is None
+    case = api.call("GET", f"/review/cases/{case_id}", bearer=ALICE).body
+    assert case["state"]["current_state"] == "pending"
+    provided = [e for e in case["history"] if e["event_type"] == "clarification_provided"]
+    assert len(provided) == 1
+    assert provided[0]["answer"] == "My mother, the reminder I made yesterday"
+    assert provided[0]["actor"]["kind"] == "agent" and provided[0]["actor"]["role"] == "requester"
+    assert sam.user.wa_id not in json.dumps(case)  # neither the number nor the thread in the case
+    # The operator approves: the step runs once and the user is told.
+    runs_before = len(_executor_runs_of(local, "delete"))
+    approved = api.call("POST", f"/review/cases/{case_id}/approve", bearer=ALICE, body={"request_id": "a1"})
+    assert approved.status == 200 and approved.body["current_state"] == "approved"
+    (done,) = _finish(sam, local)
+    assert done["status"] == "SUCCEEDED"
+    assert sam.replies() == ["Deleted the reminder “call mom”."]
+    assert len(_executor_runs_of(local, "delete")) == runs_before + 1
+    assert _reminders(sam.user.wa_id) == []
+
+
+def test_a_live_question_of_the_user_is_not_overwritten_and_the_case_keeps_waiting(
+    dana: Conversation, local: LocalStack, api: ReviewClient, log_events: LogEvents
+) -> None:
+    _ask_delete_call_mom(dana, local)
+    case_id = _only_case(api)["case"]["case_id"]
+    # The user is in the middle of another question of their own.
+    question = _answer(dana, local, "remind me to water the plants")
+    assert question and "when" in question[0].lower()
+    before = _pending_item(dana.user.wa_id)
+    assert before is not None
+    asked = _ask(api, case_id)
+    assert asked.status == 200
+    assert dana.replies() == []  # nothing relayed
+    assert _pending_item(dana.user.wa_id) == before  # not overwritten
+    assert "HITL_DUPLICATE_ATTEMPT" in log_events.names()
+    case = api.call("GET", f"/review/cases/{case_id}", bearer=ALICE).body
+    assert case["state"]["current_state"] == "needs_clarification"
+
+
+def test_a_cancel_word_declines_to_answer_and_the_case_stays_with_the_operator(
+    dana: Conversation, local: LocalStack, api: ReviewClient
+) -> None:
+    _ask_delete_call_mom(dana, local)
+    case_id = _only_case(api)["case"]["case_id"]
+    assert _ask(api, case_id).status == 200
+    dana.replies()
+    (told,) = _answer(dana, local, "cancel")
+    assert told.startswith("OK, I didn't pass anything on.")
+    assert _pending_item(dana.user.wa_id) is None
+    case = api.call("GET", f"/review/cases/{case_id}", bearer=ALICE).body
+    assert case["state"]["current_state"] == "needs_clarification"
+    assert not [e for e in case["history"] if e["event_type"] == "clarification_provided"]
+    # The operator may still decide without an answer.
+    rejected = api.call(
+        "POST",
+        f"/review/cases/{case_id}/reject",
+        bearer=ALICE,
+        body={"request_id": "r1", "reason": "Unclear."},
+    )
+    assert rejected.status == 200
+    _finish(dana, local)
+    (reply,) = dana.replies()
+    assert "Unclear." in reply
+    assert len(_reminders(dana.user.wa_id)) == 1
+
+
+def test_a_decision_withdraws_the_open_question_so_the_next_message_is_fresh(
+    dana: Conversation, local: LocalStack, api: ReviewClient
+) -> None:
+    _ask_delete_call_mom(dana, local)
+    case_id = _only_case(api)["case"]["case_id"]
+    assert _ask(api, case_id).status == 200
+    dana.replies()
+    assert _pending_item(dana.user.wa_id) is not None
+    approved = api.call("POST", f"/review/cases/{case_id}/approve", bearer=ALICE, body={"request_id": "a1"})
+    assert approved.status == 200
+    assert _pending_item(dana.user.wa_id) is None
+    _finish(dana, local)
+    assert dana.replies() == ["Deleted the reminder “call mom”."]
+    # Not taken as an answer to the withdrawn question: a fresh request.
+    assert "call dad" in dana.say("remind me to call dad tomorrow at 6pm")
+    history = api.call("GET", f"/review/cases/{case_id}", bearer=ALICE).body["history"]
+    assert not [e for e in history if e["event_type"] == "clarification_provided"]

@@ -108,6 +108,9 @@ class WebhookSettings(_EnvModel):
     # Operator review (memo.review.policy): the policy document or file, and the wait's timeout.
     review_policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
     review_timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS", ge=1)
+    # The user's answer to an operator's question goes to the case (memo.review.clarify).
+    cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
+    cases_redact: str = Field(default="none", alias="HITL_REDACT")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:

@@ -31,7 +31,8 @@ from pydantic.alias_generators import to_camel
 
 Language = Literal["en", "he"]
 HITLKind = Literal["clarification", "approval", "disambiguation"]
-HITLSource = Literal["planner", "entity_resolution", "tool_policy"]
+# "operator": a reviewer of the case platform asks the user (relayed by memo.review.clarify).
+HITLSource = Literal["planner", "entity_resolution", "tool_policy", "operator"]
 HITLReason = Literal[
     "intent_unclear",
     "missing_fields",
@@ -43,11 +44,12 @@ HITLReason = Literal[
     "tool_requires_review",
     "ambiguous_scope",
     "policy_violation",
+    "operator_question",
 ]
 HITLExpectedInput = Literal["yes_no", "single_choice", "multi_choice", "free_text"]
 HITLPolicySource = Literal["risk_engine", "planner", "tool_policy", "entity_policy"]
-HITLReturnNode = Literal["planner", "resolver_router", "entity_resolution"]
-HITLReturnMode = Literal["replan", "continue", "apply_selection"]
+HITLReturnNode = Literal["planner", "resolver_router", "entity_resolution", "case"]
+HITLReturnMode = Literal["replan", "continue", "apply_selection", "provide_clarification"]
 InterpreterDecision = Literal["continue", "continue_with_modifications", "switch_intent", "cancel", "re_ask"]
 INTERPRETER_DECISIONS: tuple[InterpreterDecision, ...] = (
     "continue",
@@ -177,6 +179,8 @@ _VALID_RETURNS: frozenset[tuple[str, str]] = frozenset(
         ("planner", "continue"),
         ("resolver_router", "continue"),
         ("entity_resolution", "apply_selection"),
+        # An operator's question: the answer goes back to the case (provide_clarification).
+        ("case", "provide_clarification"),
     }
 )
 
@@ -233,6 +237,8 @@ class PendingHITLContext(_Contract):
     disambiguation_kind: DisambiguationKind | None = None
     missing_fields: list[str] | None = None
     step_fingerprint: str | None = None
+    # An operator's question (returnTo case): the case platform case it belongs to. Never a task token.
+    case_id: str | None = None
     awaiting: Literal["answer", "edit_details"] = "answer"
 
 

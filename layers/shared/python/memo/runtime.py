@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from memo.conversation.store import DynamoConversationStore
     from memo.engine import Responder, TurnEngine
     from memo.executor.contracts import ExecutionInput
+    from memo.review.clarify import CaseClarifications
     from memo.turn import ExecutionPort
     from memo.whatsapp.sender import GraphApiSender
 
@@ -102,6 +103,20 @@ class WebhookRuntime:
         return ExecutionStarter(client_for("stepfunctions", self.settings.aws), arn)
 
     @cached_property
+    def operator_answers(self) -> CaseClarifications:
+        """The user's answers to operators' questions, recorded on the case platform's cases table."""
+        from caseplatform.redaction import REDACTORS
+        from caseplatform.service import CaseService
+        from caseplatform.stores.dynamodb import DynamoCaseStore
+        from memo.review.clarify import CaseClarifications
+
+        redact = self.settings.cases_redact
+        if redact not in REDACTORS:
+            raise ConfigurationError(f"HITL_REDACT must be one of {sorted(REDACTORS)}")
+        store = DynamoCaseStore(self.settings.cases_table, self.dynamodb)
+        return CaseClarifications(CaseService(store, redactor=REDACTORS[redact]))
+
+    @cached_property
     def llm(self) -> LlmSettings:
         return self.settings.llm.resolved()
 
@@ -122,6 +137,7 @@ class WebhookRuntime:
             review_policy=load_policy(
                 self.settings.review_policy_source, timeout_seconds=self.settings.review_timeout_seconds
             ),
+            operator_answers=self.operator_answers,
         )
 
     @cached_property

@@ -5,6 +5,9 @@ DESIGN.md's order:
   pending & expired -> HITL_EXPIRED, delete, treat the message as fresh
   fresh             -> stale-reply guard -> planner -> capability check -> HITL gate
                        -> resolvers -> entity resolution -> HITL gate -> executor
+An operator's question (returnTo case, `memo.review.clarify`) is answered on the case first
+(provide_clarification, idempotent per question) and consumed after, so a failed call leaves the
+question for the redelivered message.
 The pendingHITL item is created only if none is live and consumed only once (conditional writes in
 `memo.conversation.pending`): a lost race is logged and nothing is sent, never a second question or
 a second answer.
@@ -20,6 +23,7 @@ from memo.contracts import HITLReply, LatestAction, PendingHITL, RecentMessage, 
 from memo.conversation.model import Language, MemoryKind
 from memo.conversation.pending import DynamoPendingStore, PendingExists, PendingGone, state_from_item
 from memo.engine import SmallTalkResponder, TurnContext, TurnOutcome
+from memo.errors import MemoError
 from memo.executor.contracts import Approval, ExecutionInput, StepTask, args_hash
 from memo.hitl import fastpath, gate, templates
 from memo.hitl.interpreter import Interpreter
@@ -30,6 +34,7 @@ from memo.replies import Choice, Reply
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
 from memo.responder.memory import current_actions
+from memo.review.clarify import OperatorAnswers
 from memo.review.policy import DEFAULT_POLICY, ReviewPolicy
 
 
@@ -37,6 +42,11 @@ class ExecutionPort(Protocol):
     """Starts the executor state machine for a turn (one execution per traceId)."""
 
     def start(self, execution: ExecutionInput) -> Any: ...
+
+
+class OperatorAnswersNotConfigured(MemoError):
+    code = "OPERATOR_ANSWERS_NOT_CONFIGURED"
+    http_status = 500
 
 
 UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
@@ -93,8 +103,10 @@ class PlanningResponder:
         executions: ExecutionPort,
         hitl_ttl_seconds: int,
         review_policy: ReviewPolicy = DEFAULT_POLICY,
+        operator_answers: OperatorAnswers | None = None,
     ) -> None:
         self._review = review_policy
+        self._operator_answers = operator_answers
         self._pending = pending
         self._items = items
         self._executions = executions
@@ -298,6 +310,8 @@ class PlanningResponder:
         assert pending is not None
         bind_hitl(pending.hitl_id)
         outcome = resume(state, reply, now=ctx.now, interpreter=self._interpreter)
+        if outcome.goto == "case":
+            return self._answer_operator(state, outcome, pending)
         try:
             if outcome.consumed:
                 self._pending.consume(state.thread_id, pending.hitl_id)
@@ -307,6 +321,41 @@ class PlanningResponder:
             logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": outcome.goto})
             return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
         return self._after_resume(ctx, outcome, pending)
+
+    def _answer_operator(self, state: TurnState, outcome: ResumeOutcome, pending: PendingHITL) -> TurnOutcome:
+        """The user answered an operator's question: the answer goes to the case, then the question
+        is consumed. Request id per question, so a redelivered message replays, never answers twice."""
+        if self._operator_answers is None:
+            raise OperatorAnswersNotConfigured(
+                "an operator's question was answered but no case port is wired"
+            )
+        language = state.input.language
+        case_id = pending.context.case_id if pending.context is not None else None
+        answer = outcome.state.hitl_results[pending.hitl_id].raw
+        result = (
+            self._operator_answers.answer(
+                case_id,
+                answer,
+                request_id=f"memo:clarification:{pending.hitl_id}",
+                requester_ref=f"memo:requester:{state.trace_id}",
+            )
+            if case_id
+            else "too_late"
+        )
+        if result == "conflict":
+            logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": "case"})
+            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
+        try:
+            self._pending.consume(state.thread_id, pending.hitl_id)
+        except PendingGone:
+            logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": "case"})
+            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
+        text = (
+            templates.operator_answer_passed_on(language)
+            if result == "passed_on"
+            else templates.operator_answer_too_late(language)
+        )
+        return TurnOutcome(reply=Reply.plain(text), outcome=f"hitl_operator_{result}", user_kind="hitl_reply")
 
     def _after_resume(self, ctx: TurnContext, outcome: ResumeOutcome, answered: PendingHITL) -> TurnOutcome:
         state = outcome.state

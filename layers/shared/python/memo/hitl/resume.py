@@ -20,6 +20,12 @@ new request with a new traceId). returnTo -> goto: planner/replan -> planner,
 planner/continue and resolver_router/continue -> resolver_router,
 entity_resolution/apply_selection -> entity_resolution.
 
+An operator's question (source operator, returnTo case/provide_clarification, free_text) is
+deterministic too: any non-empty text continues with goto `case` (the turn hands the answer to the
+case platform); a cancel word consumes the question without answering it (goto response, text: the
+operator's question is still open — operators decide, the user cannot reject their own case);
+an empty reply re-asks.
+
 Entity disambiguation is deterministic only: an option match continues, a cancel word cancels, a
 reply that looks like an answer but fits no option re-asks, anything else is switch_intent.
 """
@@ -54,7 +60,9 @@ from memo.hitl.interpreter import (
 from memo.observability import logger, mask_phone
 from memo.planner.timeparse import extract_when, parse_time_answer
 
-Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "fresh_turn"]
+Goto = Literal[
+    "planner", "resolver_router", "entity_resolution", "response", "interrupt", "fresh_turn", "case"
+]
 OutcomeDecision = InterpreterDecision | Literal["edit_requested", "expired"]
 
 _RAW_LOG_LIMIT = 200
@@ -92,6 +100,8 @@ def goto_for(pending: PendingHITL) -> Goto:
         return "planner"
     if node == "entity_resolution":
         return "entity_resolution"
+    if node == "case":
+        return "case"
     return "resolver_router"
 
 
@@ -133,6 +143,8 @@ def resume(
     if fastpath.is_stale_interactive(pending, reply):
         return _re_ask(state, pending, raw, log)
 
+    if pending.return_to.node == "case":
+        return _resume_operator_question(state, pending, raw, now, log)
     if pending.kind == "disambiguation":
         return _resume_disambiguation(state, pending, reply, raw, now, log)
     return _resume_planner(state, pending, reply, raw, now, log, interpreter or RuleInterpreter())
@@ -161,6 +173,28 @@ def _resume_disambiguation(
     if fastpath.looks_like_hitl_answer(raw):
         return _re_ask(state, pending, raw, log)
     return _switch_intent(state, pending, raw, None, now, log)
+
+
+# --- an operator's question ---------------------------------------------------------------------
+
+
+def _resume_operator_question(
+    state: TurnState, pending: PendingHITL, raw: str, now: datetime, log: _Log
+) -> ResumeOutcome:
+    if fastpath.is_cancel(raw):
+        log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
+        entry = _entry(pending, raw, {"cancelled": True}, None, now)
+        log.info("HITL_CANCELLED")
+        return ResumeOutcome(
+            goto="response",
+            decision="cancel",
+            state=_with_result(state, pending, entry),
+            text=templates.operator_question_declined(state.input.language),
+        )
+    if not raw:
+        return _re_ask(state, pending, raw, log)
+    log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed={"via": "free_text"})
+    return _continue(state, pending, raw, {"answer": raw}, None, now, log)
 
 
 # --- planner HITL -------------------------------------------------------------------------------------

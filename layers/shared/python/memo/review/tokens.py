@@ -2,7 +2,10 @@
 
 One item per case on the ledger table (`memo.tables.LEDGER`): `pk = REVIEW#<case id>`,
 `sk = TASK_TOKEN`, holding the token and the StepTask that waits for the operator (the token is never
-in the case, its payload, an API answer or a URL). Only the review submit Lambda writes it; only
+in the case, its payload, an API answer or a URL). The StepTask is also the case's only link back to
+the user: their thread id (phone number) and the phone number id they wrote to stay here, never in
+the case, so an operator's question can be relayed to them (`memo.review.clarify`). `waitsUntil` is
+when the wait times out. Only the review submit Lambda writes it; only
 the review Lambda's decision listener reads and deletes it (IAM limits both to `REVIEW#` keys).
 """
 
@@ -26,6 +29,7 @@ class WaitingStep:
     case_id: str
     task_token: str
     task: StepTask
+    waits_until: datetime | None = None  # None for items written before it was stored
 
 
 class TokenStore(Protocol):
@@ -56,6 +60,7 @@ class DynamoTokenStore:
                     "sk": TOKEN_SK,
                     "taskToken": waiting.task_token,
                     "task": waiting.task.model_dump_json(exclude_none=True),
+                    "waitsUntil": expires_at.isoformat(),
                     "ttl": int((expires_at + GRACE).timestamp()),
                 }
             ),
@@ -68,10 +73,12 @@ class DynamoTokenStore:
         if item is None:
             return None
         values = from_item(item)
+        waits_until = values.get("waitsUntil")
         return WaitingStep(
             case_id=case_id,
             task_token=str(values["taskToken"]),
             task=StepTask.model_validate_json(str(values["task"])),
+            waits_until=datetime.fromisoformat(str(waits_until)) if waits_until else None,
         )
 
     def delete(self, case_id: str) -> None:

@@ -2,8 +2,10 @@
 
 - `SubmitRuntime`: the review submit Lambda (case service on the cases table, token store on the
   ledger table, the policy's adapter configuration applied once per process).
-- `decision_listeners(environ)`: the case platform listeners the review Lambda installs, so a
-  decision on a `memo_operation` case answers the waiting step's task token.
+- `decision_listeners(settings)`: the case platform listeners the review Lambda installs, so a
+  decision on a `memo_operation` case answers the waiting step's task token, and an operator's
+  question is relayed to the WhatsApp user (conversation table + WhatsApp sender; the WhatsApp
+  secrets are resolved on the first relayed question, not at cold start).
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo import tables
 from memo.aws.clients import client_for
-from memo.config import AwsSettings
+from memo.config import AwsSettings, WhatsAppSettings
+from memo.conversation.store import DynamoConversationStore
 from memo.review.cases import ensure_memo_adapter
+from memo.review.clarify import ClarificationRelay, DynamoQuestionStore
 from memo.review.listener import TaskTokenBridge
 from memo.review.policy import REVIEW_POLICY_ENV_VAR, REVIEW_TIMEOUT_ENV_VAR, ReviewPolicy, load_policy
 from memo.review.submit import SubmitRequest, SubmitResult, submit_for_review
 from memo.review.tokens import DynamoTokenStore
+from memo.whatsapp.sender import GraphApiSender, Sender
 
 Clock = Callable[[], datetime]
 
@@ -43,11 +48,18 @@ class ReviewBridgeSettings(BaseModel):
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     policy_source: str | None = Field(default=None, alias=REVIEW_POLICY_ENV_VAR)
     timeout_seconds: int | None = Field(default=None, alias=REVIEW_TIMEOUT_ENV_VAR)
+    # The clarification relay (review Lambda only): the user's thread and the WhatsApp sender.
+    whatsapp: WhatsAppSettings
+    conversation_table: str = Field(
+        default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME", min_length=3
+    )
+    memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:
         env = {k: v for k, v in environ.items() if v != ""}
-        return cls.model_validate({**env, "aws": AwsSettings.from_env(env)})
+        nested = {"aws": AwsSettings.from_env(env), "whatsapp": WhatsAppSettings.from_env(env)}
+        return cls.model_validate({**env, **nested})
 
     @cached_property
     def policy(self) -> ReviewPolicy:
@@ -89,12 +101,45 @@ def use_runtime(runtime: SubmitRuntime | None) -> None:
     _current = runtime
 
 
+class _LazySender:
+    """The WhatsApp sender, built (secrets resolved) on the first relayed question."""
+
+    def __init__(self, settings: WhatsAppSettings) -> None:
+        self._settings = settings
+        self._sender: GraphApiSender | None = None
+
+    def __call__(self) -> Sender:
+        if self._sender is None:
+            wa = self._settings.resolved()
+            self._sender = GraphApiSender(
+                base_url=wa.api_base_url,
+                access_token=wa.access_token.get_secret_value(),
+                timeout=wa.send_timeout_seconds,
+                max_attempts=wa.send_max_attempts,
+            )
+        return self._sender
+
+
 def decision_listeners(settings: ReviewBridgeSettings, *, clock: Clock = utc_now) -> list[CaseListener]:
-    """The listener that answers waiting steps' task tokens (review Lambda)."""
+    """The listeners of the review Lambda: decisions answer waiting steps' task tokens; operators'
+    questions are relayed to the WhatsApp user."""
+    dynamodb = client_for("dynamodb", settings.aws)
+    tokens = DynamoTokenStore(dynamodb, settings.ledger_table)
     bridge = TaskTokenBridge(
-        tokens=DynamoTokenStore(client_for("dynamodb", settings.aws), settings.ledger_table),
+        tokens=tokens,
         sfn_client=client_for("stepfunctions", settings.aws),
         clock=clock,
         approval_ttl_seconds=settings.policy.approval_ttl_seconds,
     )
-    return [bridge]
+    relay = ClarificationRelay(
+        tokens=tokens,
+        questions=DynamoQuestionStore(dynamodb, settings.conversation_table),
+        sender=_LazySender(settings.whatsapp),
+        memory=DynamoConversationStore(dynamodb, settings.conversation_table),
+        clock=clock,
+        timeout_seconds=settings.policy.timeout_seconds,
+        memory_ttl_seconds=settings.memory_ttl_seconds,
+    )
+    # The relay first: on a decision it withdraws an open question before the bridge deletes the
+    # ledger item that maps the case to the user's thread.
+    return [relay, bridge]
