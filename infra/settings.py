@@ -17,6 +17,8 @@ from typing import Any
 from aws_cdk import aws_logs as logs
 from constructs import Node
 
+from memo.review.policy import ReviewPolicyInvalid, load_policy
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # CDK's own context key: which stacks have their assets bundled ([] = none, the default is all).
@@ -46,6 +48,9 @@ _SCHEDULE_GROUP_NAME = re.compile(r"^[0-9A-Za-z._-]{1,64}$")
 _TEMPLATE_NAME = re.compile(r"^[a-z0-9_]{1,512}$")
 # "en=en_US,he=he": a profile language -> the template's language code (memo.reminders.wiring reads it).
 _TEMPLATE_LANGUAGE_PAIR = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)?=[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?$")
+# A Cognito domain prefix: lowercase letters, digits and hyphens, no leading or trailing hyphen.
+_DOMAIN_PREFIX = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+_DOMAIN_PREFIX_RESERVED = ("aws", "amazon", "cognito")
 
 
 class SettingsError(ValueError):
@@ -73,6 +78,12 @@ class StackSettings:
     reminder_template_name: str = "memo_reminder"
     reminder_template_languages: str = "en=en,he=he"
     whatsapp_phone_number_id: str | None = None
+    # The reviewers' Cognito hosted UI: https://<prefix>.auth.<region>.amazoncognito.com (unique per
+    # region); unset -> memo-review-<account id>.
+    review_domain_prefix: str | None = None
+    # MEMO_REVIEW_POLICY of the webhook, the review submit and the review functions (one JSON document;
+    # a JSON object in cdk.json); unset -> the default policy of memo.review.policy.
+    review_policy: str | None = None
 
     @property
     def log_retention(self) -> logs.RetentionDays:
@@ -124,12 +135,34 @@ class StackSettings:
             )
         if self.whatsapp_phone_number_id is not None and not self.whatsapp_phone_number_id.isdigit():
             raise SettingsError("whatsapp_phone_number_id must be the phone number's numeric id")
+        if self.review_domain_prefix is not None and (
+            not _DOMAIN_PREFIX.match(self.review_domain_prefix)
+            or any(word in self.review_domain_prefix for word in _DOMAIN_PREFIX_RESERVED)
+        ):
+            raise SettingsError(
+                "review_domain_prefix must be a Cognito domain prefix: 1 to 63 lowercase letters, digits "
+                "or '-', not starting or ending with '-', without 'aws', 'amazon' or 'cognito'"
+            )
+        if self.review_policy is not None:
+            _validate_review_policy(self.review_policy)
+
+
+def _validate_review_policy(text: str) -> None:
+    # A file path would name a file of the synthesizing machine, absent from the functions.
+    if not text.lstrip().startswith("{"):
+        raise SettingsError("review_policy must be a JSON object (the review policy document)")
+    try:
+        load_policy(text)
+    except ReviewPolicyInvalid as error:
+        raise SettingsError(f"review_policy: {error}") from None
 
 
 def _coerce(name: str, raw: object, annotation: str) -> object:
     # Field annotations are strings here (postponed evaluation): "int", "int | None", "str", ...
     if annotation.startswith("bool"):
         return parse_bool(name, raw)
+    if isinstance(raw, dict):  # a JSON object in cdk.json (the review policy)
+        return json.dumps(raw, separators=(",", ":"))
     if annotation.startswith("int"):
         try:
             return int(str(raw))

@@ -5,13 +5,16 @@
                                                     └──────── SQS event source ────────────┘
     ConversationStore (DynamoDB), AppSecrets (Secrets Manager), Monitoring (alarms -> SNS)
     CasePlatform: the HITL case platform's table and its hourly escalation sweep
+    Review: the review Lambda on the same HTTP API (/review...), Cognito user pool + JWT authorizer;
+        a decision answers the waiting step's task token (SendTaskSuccess / SendTaskFailure)
 
     turn path ──StartExecution──> ExecutorWorkflow (Standard state machine: executor Lambda per
         step, then the responder Lambda) ── executor CreateSchedule ──> Reminders (Scheduler group,
         scheduler role) ── at the reminder's time ──> reminders Lambda ──> WhatsApp
 
-The webhook starts executions of exactly that state machine and reads (GetItem/Query) the items
-table for entity resolution; only the executor writes items. Every function is watched by
+The webhook starts executions of exactly that state machine, reads (GetItem/Query) the items
+table for entity resolution (only the executor writes items) and records users' answers to
+operators' questions on the cases table. Every function is watched by
 Monitoring: Reminders watches its own function and dead-letter queue, the stack the others.
 
 Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",
@@ -24,19 +27,22 @@ from __future__ import annotations
 from typing import Any
 
 from aws_cdk import CfnOutput, Duration, Stack
+from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from infra.case_platform import CasePlatform
+from infra.case_platform import CASE_STORE_ACTIONS, CasePlatform
 from infra.conversation_store import ConversationStore
 from infra.executor_workflow import ExecutorWorkflow
 from infra.ingress import WebhookIngress
 from infra.lambdas import FunctionDefaults, MemoFunction, SharedLayers
 from infra.monitoring import Monitoring
 from infra.reminders import Reminders
+from infra.review import Review
 from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
 from memo import tables
+from memo.review.policy import REVIEW_POLICY_ENV_VAR
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
 
@@ -62,6 +68,10 @@ class MemoStack(Stack):
         )
         super().__init__(scope, construct_id, **kwargs)
         self.settings = settings or StackSettings.from_context(self.node)
+        # One review policy for the functions that read it: the webhook (turn), review submit, review.
+        self.review_environment = (
+            {REVIEW_POLICY_ENV_VAR: self.settings.review_policy} if self.settings.review_policy else {}
+        )
 
         self.store = ConversationStore(self, "ConversationStore")
         self.turn_queue = TurnQueue(self, "TurnQueue", consumer_timeout=WEBHOOK_TIMEOUT)
@@ -99,6 +109,7 @@ class MemoStack(Stack):
             scheduler_role=self.reminders.scheduler_role,
             reminder_target=self.reminders.function,
             alarm_topic=self.monitoring.topic,  # failed and timed-out executions
+            review_environment=self.review_environment,
         )
         # The workflow alarms on executions, not on its functions: those are watched here.
         self.monitoring.watch_function("Executor", self.executor_workflow.executor.function)
@@ -123,6 +134,20 @@ class MemoStack(Stack):
             log_retention=self.settings.log_retention,
         )
         self.monitoring.watch_function("Escalation", self.case_platform.escalation.function)
+        self.review = Review(
+            self,
+            "Review",
+            defaults=self.function_defaults,
+            http_api=self.ingress.api,
+            cases_table=self.store.table(tables.CASES),
+            ledger_table=self.store.table(tables.LEDGER),
+            conversation_table=self.store.table(tables.CONVERSATION),
+            whatsapp_secret=self.secrets.whatsapp,
+            whatsapp_api_base_url=self.settings.whatsapp_api_base_url,
+            monitoring=self.monitoring,  # watches the review function
+            domain_prefix=self.settings.review_domain_prefix,
+            environment=self.review_environment,
+        )
 
         CfnOutput(self, "WebhookUrl", value=self.ingress.webhook_url, description="Callback URL for Meta")
         CfnOutput(self, "WhatsAppSecretArn", value=self.secrets.whatsapp.secret_arn)
@@ -135,6 +160,15 @@ class MemoStack(Stack):
             value=self.executor_workflow.state_machine.state_machine_arn,
             description="The executor state machine: a turn's plan, step by step, then the reply",
         )
+        CfnOutput(self, "ReviewUrl", value=self.review.review_url, description="The reviewer web page")
+        CfnOutput(
+            self,
+            "ReviewLoginUrl",
+            value=self.review.login_url,
+            description="Cognito hosted-UI sign-in for reviewers; it returns to the reviewer page",
+        )
+        CfnOutput(self, "UserPoolId", value=self.review.user_pool.user_pool_id)
+        CfnOutput(self, "UserPoolClientId", value=self.review.client.user_pool_client_id)
         CfnOutput(
             self,
             "ReminderScheduleGroupName",
@@ -155,7 +189,7 @@ class MemoStack(Stack):
             timeout=WEBHOOK_TIMEOUT,
             reserved_concurrency=settings.webhook_reserved_concurrency,
             environment={
-                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS),
+                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES),
                 **self.executor_workflow.environment(),
                 tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
                 "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
@@ -163,12 +197,24 @@ class MemoStack(Stack):
                 "MEMO_INTERPRETER_MODEL": settings.interpreter_model,
                 "HITL_TTL_SECONDS": str(settings.hitl_ttl_seconds),
                 "MEMO_DEFAULT_TIMEZONE": settings.default_timezone,
+                **self.review_environment,
             },
         )
         function = webhook.function
         self.store.table(tables.CONVERSATION).grant_read_write_data(function)
         self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
         self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
+        # The user's answer to an operator's question goes to its case (memo.review.clarify).
+        cases_table = self.store.table(tables.CASES)
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(CASE_STORE_ACTIONS),
+                resources=[
+                    cases_table.table_arn,
+                    *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
+                ],
+            )
+        )
         self.executor_workflow.grant_start(function)
         self.turn_queue.grant_send(function)
         self.turn_queue.add_consumer(

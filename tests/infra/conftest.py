@@ -41,6 +41,8 @@ OVERRIDES: Mapping[str, Any] = {
     "reminder_template_name": "memo_reminder_v2",
     "reminder_template_languages": "en=en_US,he=he",
     "whatsapp_phone_number_id": "1234567890",
+    "review_domain_prefix": "memo-review-staging",
+    "review_policy": '{"rules": [{"action": "delete", "min_items": 3}], "approval_ttl_seconds": 900}',
 }
 
 

@@ -12,6 +12,7 @@ from cdk_nag import AwsSolutionsChecks
 
 from infra.application import STACK_NAME
 from infra.conversation_store import ConversationStore
+from infra.review import AUTHORIZED_ROUTES, PUBLIC_ROUTES, TASK_TOKEN_ACTIONS
 from infra.settings import BUNDLING_STACKS_CONTEXT_KEY, SettingsError, StackSettings
 from infra.stack import MemoStack
 from memo import tables
@@ -24,6 +25,7 @@ WEBHOOK_ENV = {
     "CONVERSATION_TABLE_NAME",
     "IDEMPOTENCY_TABLE_NAME",
     "ITEMS_TABLE_NAME",
+    "CASES_TABLE_NAME",
     "EXECUTOR_STATE_MACHINE_ARN",
     "TURN_QUEUE_URL",
     "WHATSAPP_SECRET_ID",
@@ -67,6 +69,15 @@ QUEUE_ACTIONS = {
 }
 # Entity resolution reads the user's items; writing them is the executor's job alone.
 WEBHOOK_ITEMS_ACTIONS = {"dynamodb:GetItem", "dynamodb:Query"}
+# The case store (infra/case_platform.py): the webhook records users' answers to operators' questions.
+CASE_STORE_ACTIONS = {
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:ConditionCheckItem",
+    "dynamodb:Query",
+}
 SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
 LOG_ACTIONS = {"logs:CreateLogStream", "logs:PutLogEvents"}
 XRAY_ACTIONS = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
@@ -85,9 +96,9 @@ STATE_MACHINE_WILDCARD_ACTIONS = {
     "xray:GetSamplingRules",
     "xray:GetSamplingTargets",
 }
-# One per function of the stack: the webhook, the escalation sweep, the executor workflow's three and
-# the reminders function.
-FUNCTION_COUNT = 6
+# One per function of the stack: the webhook, the escalation sweep, the executor workflow's three, the
+# reminders function and the review function.
+FUNCTION_COUNT = 7
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -209,18 +220,31 @@ def test_http_api_routes_get_and_post_webhook_to_the_webhook_function(synthesize
     function_id = synthesized.logical_id(synthesized.stack.webhook.function)
     synthesized.template.resource_count_is("AWS::ApiGatewayV2::Api", 1)
     synthesized.template.has_resource_properties("AWS::ApiGatewayV2::Api", {"ProtocolType": "HTTP"})
-    integration_id, integration = _only(synthesized.resources("AWS::ApiGatewayV2::Integration"))
+    integrations = synthesized.resources("AWS::ApiGatewayV2::Integration")
+    # One integration per function behind the API: the webhook's and the review function's.
+    assert {json.dumps(i["Properties"]["IntegrationUri"], sort_keys=True) for i in integrations.values()} == {
+        json.dumps(_arn(function_id), sort_keys=True),
+        json.dumps(_arn(synthesized.logical_id(synthesized.stack.review.function.function)), sort_keys=True),
+    }
+    integration_id, integration = _only(
+        {k: i for k, i in integrations.items() if i["Properties"]["IntegrationUri"] == _arn(function_id)}
+    )
     assert integration["Properties"]["IntegrationType"] == "AWS_PROXY"
     assert integration["Properties"]["PayloadFormatVersion"] == "2.0"
-    assert integration["Properties"]["IntegrationUri"] == _arn(function_id)
 
     routes = {
         r["Properties"]["RouteKey"]: r["Properties"]
         for r in synthesized.resources("AWS::ApiGatewayV2::Route").values()
     }
-    assert set(routes) == {"GET /webhook", "POST /webhook"}
-    for route in routes.values():
-        assert route["Target"] == {"Fn::Join": ["", ["integrations/", _ref(integration_id)]]}
+    review_routes = {f"{method} {path}" for method, path in (*PUBLIC_ROUTES, *AUTHORIZED_ROUTES)}
+    assert set(routes) == {"GET /webhook", "POST /webhook", *review_routes}
+    webhook_target = {"Fn::Join": ["", ["integrations/", _ref(integration_id)]]}
+    assert {key for key, route in routes.items() if route["Target"] == webhook_target} == {
+        "GET /webhook",
+        "POST /webhook",
+    }
+    for key in ("GET /webhook", "POST /webhook"):
+        assert routes[key].get("AuthorizationType", "NONE") == "NONE"  # Meta sends no token
 
     permissions = [
         p
@@ -312,6 +336,7 @@ def test_webhook_environment(synthesized: Synthesized) -> None:
         synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY))
     )
     assert env["ITEMS_TABLE_NAME"] == _ref(synthesized.logical_id(stack.store.table(tables.ITEMS)))
+    assert env["CASES_TABLE_NAME"] == _ref(synthesized.logical_id(stack.store.table(tables.CASES)))
     assert env["EXECUTOR_STATE_MACHINE_ARN"] == _ref(
         synthesized.logical_id(stack.executor_workflow.state_machine)
     )
@@ -380,6 +405,7 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
     }
 
     by_resource = _actions_by_resource(_role_statements(synthesized, role_id))
+    cases_arn = _arn(synthesized.logical_id(stack.store.table(tables.CASES)))
     key = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731
     expected = {
         key(_arn(synthesized.logical_id(stack.webhook.log_group))): LOG_ACTIONS,
@@ -387,6 +413,11 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
         key(_arn(synthesized.logical_id(stack.store.table(tables.CONVERSATION)))): CONVERSATION_TABLE_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY)))): IDEMPOTENCY_TABLE_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.ITEMS)))): WEBHOOK_ITEMS_ACTIONS,
+        key(cases_arn): CASE_STORE_ACTIONS,
+        **{
+            key({"Fn::Join": ["", [cases_arn, f"/index/{gsi.name}"]]}): CASE_STORE_ACTIONS
+            for gsi in tables.CASES.gsis
+        },
         key(_ref(synthesized.logical_id(stack.executor_workflow.state_machine))): {"states:StartExecution"},
         key(_arn(synthesized.logical_id(stack.turn_queue.queue))): QUEUE_ACTIONS,
         key(_ref(synthesized.logical_id(stack.secrets.whatsapp))): SECRET_ACTIONS,
@@ -396,14 +427,17 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
 
 
 def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesized) -> None:
-    state_machine_role = _ref(synthesized.logical_id(synthesized.stack.executor_workflow.state_machine.role))
+    stack = synthesized.stack
+    state_machine_role = _ref(synthesized.logical_id(stack.executor_workflow.state_machine.role))
+    review_role = _ref(synthesized.logical_id(stack.review.function.role))
     for policy_id, policy in synthesized.resources("AWS::IAM::Policy").items():
-        # Only the state machine's role also needs log delivery and X-Ray sampling on Resource '*'.
-        allowed_on_any = (
-            STATE_MACHINE_WILDCARD_ACTIONS
-            if policy["Properties"]["Roles"] == [state_machine_role]
-            else XRAY_ACTIONS
-        )
+        # Only the state machine's role also needs log delivery and X-Ray sampling on Resource '*', and
+        # only the review role answers task tokens (no resource-level permissions either).
+        allowed_on_any = XRAY_ACTIONS
+        if policy["Properties"]["Roles"] == [state_machine_role]:
+            allowed_on_any = STATE_MACHINE_WILDCARD_ACTIONS
+        elif policy["Properties"]["Roles"] == [review_role]:
+            allowed_on_any = XRAY_ACTIONS | set(TASK_TOKEN_ACTIONS)
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             for action in _as_list(statement["Action"]):
                 assert "*" not in action, f"{policy_id}: {action}"
@@ -418,7 +452,7 @@ def test_webhook_role_cannot_touch_tables_it_does_not_use(synthesized: Synthesiz
     role_id = synthesized.logical_id(stack.webhook.role)
     granted = json.dumps(_role_statements(synthesized, role_id))
     for spec in tables.ALL_TABLES:
-        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS):
+        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES):
             assert synthesized.logical_id(stack.store.table(spec)) not in granted, spec.logical_id
 
 
@@ -681,14 +715,28 @@ def _statements_with_action_prefix(synth: Synthesized, prefix: str) -> dict[str,
     return found
 
 
-def test_only_the_webhook_may_start_executions(synthesized: Synthesized) -> None:
+def test_only_the_webhook_may_start_executions_and_only_the_review_function_answers_tasks(
+    synthesized: Synthesized,
+) -> None:
     stack = synthesized.stack
     state_machine_id = synthesized.logical_id(stack.executor_workflow.state_machine)
-    granted = _statements_with_action_prefix(synthesized, "states:")
+    granted = {
+        role_id: {
+            (action, json.dumps(statement["Resource"], sort_keys=True))
+            for statement in statements
+            for action in _as_list(statement["Action"])
+            if action.startswith("states:")
+        }
+        for role_id, statements in _statements_with_action_prefix(synthesized, "states:").items()
+    }
     assert granted == {
-        synthesized.logical_id(stack.webhook.role): [
-            {"Action": "states:StartExecution", "Effect": "Allow", "Resource": _ref(state_machine_id)}
-        ]
+        synthesized.logical_id(stack.webhook.role): {
+            ("states:StartExecution", json.dumps(_ref(state_machine_id), sort_keys=True))
+        },
+        # A task token names no resource: IAM allows these two on '*' only (see infra/review.py).
+        synthesized.logical_id(stack.review.function.role): {
+            (action, '"*"') for action in TASK_TOKEN_ACTIONS
+        },
     }
 
 
