@@ -8,7 +8,7 @@ import sys
 
 from benchmarks.harness import Row
 
-SECTIONS = ("webhook", "turns", "caseplatform")
+SECTIONS = ("webhook", "turns", "caseplatform", "review")
 
 
 def main() -> int:
