@@ -114,3 +114,25 @@ def test_make_run_chat_speaks_both_languages() -> None:
     replies = [line for line in result.stdout.splitlines() if "memo> " in line]
     assert len(replies) == 2, result.stdout
     assert "I'm Memo" in replies[0] and "Memo" in replies[1] and "תזכורות" in replies[1]
+
+
+def test_the_reviewer_page_and_api_are_served_locally_with_dev_tokens(server: str) -> None:
+    from caseplatform.review import devtokens
+    from memo.local.stack import LOCAL_REVIEW_DEV_SECRET
+
+    with urllib.request.urlopen(f"{server}/review/", timeout=10) as page:
+        assert page.status == 200 and b"<html" in page.read().lower()
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server}/review/me", timeout=10)
+    assert refused.value.code == 401
+    token = devtokens.issue(
+        LOCAL_REVIEW_DEV_SECRET,
+        sub="alice",
+        name="Alice",
+        groups=["reviewers:memo_operation"],
+        ttl_seconds=600,
+    )
+    request = urllib.request.Request(f"{server}/review/me", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=10) as me:
+        body = json.loads(me.read())
+    assert me.status == 200 and "Alice" in json.dumps(body)

@@ -1,6 +1,8 @@
 """The local HTTP server: API Gateway in front of the webhook handler, plus the Graph API sink.
 
 - GET/POST /webhook -> an API Gateway HTTP API v2 event -> the webhook Lambda handler, in-process.
+- GET/POST /review/... -> the review Lambda handler (reviewer page, review API, MCP over HTTP); there
+  is no API Gateway authorizer locally, so it checks dev tokens signed with REVIEW_DEV_JWT_SECRET.
 - POST /graph/<version>/<phone_number_id>/messages -> the sink (when WHATSAPP_API_BASE_URL is unset).
 - GET /_local/outbox?to=<id>&after=<index>[&wait=<seconds>] -> what the sink holds, optionally waiting
   for the next reply (for chat clients and tests in other processes).
@@ -26,7 +28,16 @@ MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
 class LocalServer:
-    def __init__(self, *, host: str, port: int, webhook: Handler, sink: GraphSink, access_token: str) -> None:
+    def __init__(
+        self,
+        *,
+        host: str,
+        port: int,
+        webhook: Handler,
+        sink: GraphSink,
+        access_token: str,
+        review: Handler | None = None,
+    ) -> None:
         self.sink = sink
         outer = self
 
@@ -52,7 +63,7 @@ class LocalServer:
             def _json(self, status: int, value: Any) -> None:
                 self._answer(status, json.dumps(value).encode(), "application/json")
 
-            def _lambda(self, method: str) -> None:
+            def _lambda(self, method: str, function: Handler = webhook) -> None:
                 url = urlsplit(self.path)
                 try:
                     body = self._read_body()
@@ -62,7 +73,7 @@ class LocalServer:
                 event = http_api_event(
                     method, url.path, query=url.query, headers=dict(self.headers), body=body
                 )
-                response = webhook(event, LocalLambdaContext())
+                response = function(event, LocalLambdaContext())
                 headers = response.get("headers") or {}
                 content_type = (
                     headers.get("Content-Type") or headers.get("content-type") or "application/json"
@@ -75,6 +86,8 @@ class LocalServer:
                 url = urlsplit(self.path)
                 if url.path == "/webhook":
                     self._lambda("GET")
+                elif review is not None and url.path.startswith("/review"):
+                    self._lambda("GET", review)
                 elif url.path == "/_local/outbox":
                     params = dict(parse_qsl(url.query))
                     after = int(params.get("after", -1))
@@ -92,6 +105,9 @@ class LocalServer:
                 url = urlsplit(self.path)
                 if url.path == "/webhook":
                     self._lambda("POST")
+                    return
+                if review is not None and url.path.startswith("/review"):
+                    self._lambda("POST", review)
                     return
                 match = GRAPH_PATH.match(url.path)
                 if not match:

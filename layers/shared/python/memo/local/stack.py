@@ -31,7 +31,12 @@ from memo.local.stepfunctions import LocalStepFunctions, install
 from memo.local.ticker import ReminderTicker
 from memo.runtime import reset_runtime
 
+# Signs the local reviewer tokens (`python -m caseplatform.review.devtokens`); never set when deployed.
+LOCAL_REVIEW_DEV_SECRET = "local-review-dev-secret-0123456789abcdef"  # noqa: S105 - local only
+
 LOCAL_DEFAULTS = {
+    "REVIEW_STORE": "dynamodb",
+    "REVIEW_DEV_JWT_SECRET": LOCAL_REVIEW_DEV_SECRET,
     "WHATSAPP_APP_SECRET": "local-app-secret",
     "WHATSAPP_VERIFY_TOKEN": "local-verify-token",
     "WHATSAPP_ACCESS_TOKEN": "local-access-token",
@@ -50,12 +55,16 @@ def _reset_runtimes() -> None:
     """Forget every Lambda's cached settings and adapters (they point at a stack that is gone)."""
     from memo.executor import wiring as executor_wiring
     from memo.executor.settings import reset_executor_settings
+    from memo.local.functions import load_module
     from memo.reminders import wiring as reminders_wiring
     from memo.responder import wiring as responder_wiring
     from memo.review import wiring as review_wiring
 
     reset_settings_cache()
     review_wiring.use_runtime(None)
+    review = load_module("review")
+    for cached in (review.settings, review.review, review.app):
+        cached.cache_clear()
     reset_runtime()
     reset_executor_settings()
     executor_wiring.reset_runtime()
@@ -123,6 +132,7 @@ class LocalStack:
             webhook=webhook,
             sink=self.sink,
             access_token=env["WHATSAPP_ACCESS_TOKEN"],
+            review=load_handler("review"),
         )
         env.setdefault("WHATSAPP_API_BASE_URL", f"{self.server.base_url}/graph/{GRAPH_VERSION}")
         self._install_runtimes()
