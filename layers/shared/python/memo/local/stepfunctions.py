@@ -16,6 +16,7 @@ In-process moto only: with AWS_ENDPOINT_URL set, the Lambda tasks would run in a
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -247,6 +248,18 @@ def _send_task_failure_with_cause(self: Any) -> Any:
     return EmptyResult()
 
 
+class _IsPresentNoise(logging.Filter):
+    """moto's ASL engine evaluates `IsPresent` on a missing path by raising and catching
+    NoSuchJsonPathError, and logs that as an error although the Choice is valid and works; keep that
+    one message out of the chat (every other error of the engine still shows)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "NoSuchJsonPathError" not in record.getMessage()
+
+
+_EVAL_LOGGER = "moto.stepfunctions.parser.asl.component.eval_component"
+
+
 def install(env: MutableMapping[str, str], *, handlers: Mapping[str, Handler]) -> LocalStepFunctions:
     """Run the executor state machine on the in-process moto (already started).
 
@@ -270,6 +283,9 @@ def install(env: MutableMapping[str, str], *, handlers: Mapping[str, Handler]) -
     from moto.stepfunctions.responses import StepFunctionResponse
 
     restore: list[Any] = []
+    noise, eval_logger = _IsPresentNoise(), logging.getLogger(_EVAL_LOGGER)
+    eval_logger.addFilter(noise)
+    restore.append(lambda: eval_logger.removeFilter(noise))
     config = patch.dict(default_user_config, MOTO_CONFIG)
     config.start()
     restore.append(config.stop)
