@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
@@ -87,7 +87,32 @@ class LlmSettings(_EnvModel):
         return self.model_copy(update={"openai_api_key": SecretStr(key)}) if key else self
 
 
-class WebhookSettings(_EnvModel):
+class FunctionSettings(_EnvModel):
+    """The settings of one function: its own fields, read from the environment, and the shared groups
+    it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
+    read from the same environment.
+
+    The WhatsApp secrets are resolved on first use (`WhatsAppSettings.resolved()`), unless the
+    function sets `resolve_whatsapp_on_load` (it sends on every invocation).
+    """
+
+    resolve_whatsapp_on_load: ClassVar[bool] = False
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Self:
+        env = {k: v for k, v in environ.items() if v != ""}
+        nested: dict[str, Any] = {}
+        for name, field in cls.model_fields.items():
+            group = field.annotation
+            if isinstance(group, type) and issubclass(group, _EnvModel):
+                settings = group.from_env(env)
+                if cls.resolve_whatsapp_on_load and isinstance(settings, WhatsAppSettings):
+                    settings = settings.resolved()
+                nested[name] = settings
+        return cls.model_validate({**env, **nested})
+
+
+class WebhookSettings(FunctionSettings):
     """Settings of the webhook Lambda (ingress path and turn path)."""
 
     aws: AwsSettings
@@ -111,16 +136,6 @@ class WebhookSettings(_EnvModel):
     # The user's answer to an operator's question goes to the case (memo.review.clarify).
     cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
     cases_redact: str = Field(default="none", alias="HITL_REDACT")
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Self:
-        env = {k: v for k, v in environ.items() if v != ""}
-        nested: dict[str, Any] = {
-            "aws": AwsSettings.from_env(env),
-            "whatsapp": WhatsAppSettings.from_env(env),
-            "llm": LlmSettings.from_env(env),
-        }
-        return cls.model_validate({**env, **nested})
 
     @classmethod
     def load(cls) -> WebhookSettings:

@@ -6,13 +6,12 @@ Handlers ask `WebhookRuntime.current()`; tests and the local stack build their o
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.clients import client_for
 from memo.aws.queue import SqsTurnQueue
+from memo.clock import Clock, utc_now
 from memo.config import LlmSettings, WebhookSettings
 from memo.errors import MemoError
 
@@ -28,10 +27,6 @@ if TYPE_CHECKING:
     from memo.whatsapp.sender import GraphApiSender
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 class ConfigurationError(MemoError):
     code = "CONFIGURATION_ERROR"
     http_status = 500
@@ -45,7 +40,7 @@ class _ExecutorNotConfigured:
 
 
 class WebhookRuntime:
-    def __init__(self, settings: WebhookSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, settings: WebhookSettings, *, clock: Clock = utc_now) -> None:
         self.settings = settings
         self.clock = clock
 

@@ -7,14 +7,12 @@ items table and the EventBridge Scheduler group, target (the reminders Lambda) a
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from memo import tables
-from memo.config import AwsSettings
+from memo.config import AwsSettings, FunctionSettings
 
 SCHEDULE_GROUP_ENV_VAR = "REMINDER_SCHEDULE_GROUP"
 SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda
@@ -25,9 +23,7 @@ DAY_SECONDS = 24 * 3600
 DEFAULT_LEDGER_TTL_SECONDS = 14 * DAY_SECONDS
 
 
-class ExecutorSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
-
+class ExecutorSettings(FunctionSettings):
     aws: AwsSettings
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
@@ -49,11 +45,6 @@ class ExecutorSettings(BaseModel):
     # A claim younger than this may belong to an attempt that is still running: a re-run waits for
     # it (StepInProgress, retried by Step Functions) instead of answering; older means it crashed.
     step_lease_seconds: int = Field(default=90, alias="MEMO_STEP_LEASE_SECONDS", ge=1, le=900)
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Self:
-        env = {k: v for k, v in environ.items() if v != ""}
-        return cls.model_validate({**env, "aws": AwsSettings.from_env(env)})
 
     @classmethod
     def load(cls) -> ExecutorSettings:

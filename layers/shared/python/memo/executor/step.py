@@ -21,12 +21,12 @@ a later re-run ends in the safe failure instead of repeating an effect that may 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.capabilities.base import CapabilityError, CapabilityExecutor, ExecutionContext, ExecutionResult
+from memo.clock import Clock
 from memo.executor.contracts import StepOutcome, StepTask, args_hash
 from memo.executor.ledger import (
     COMPLETED,
@@ -37,8 +37,6 @@ from memo.executor.ledger import (
     operation_id,
 )
 from memo.observability import logger
-
-Clock = Callable[[], datetime]
 
 IDEMPOTENCY_MISSING_RESULT = "IDEMPOTENCY_MISSING_RESULT"
 APPROVAL_ARGS_CHANGED = "APPROVAL_ARGS_CHANGED"

@@ -7,20 +7,16 @@ The handler asks `ExecutorRuntime.current()`. Tests and the local stack build th
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import cached_property
 
 from memo.aws.clients import client_for
 from memo.capabilities.base import CapabilityExecutor
+from memo.clock import Clock, utc_now
 from memo.errors import MemoError
 from memo.executor.contracts import StepOutcome, StepTask
 from memo.executor.ledger import DynamoLedger
 from memo.executor.settings import SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR, ExecutorSettings
-from memo.executor.step import Clock, run_step
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+from memo.executor.step import run_step
 
 
 class ExecutorConfigurationError(MemoError):

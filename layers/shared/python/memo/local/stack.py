@@ -8,11 +8,11 @@ built-in Graph API sink served by the same HTTP server.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, MutableMapping
-from datetime import UTC, datetime
+from collections.abc import MutableMapping
 from typing import Any
 
 from memo.aws.clients import reset_clients
+from memo.clock import Clock, utc_now
 from memo.config import reset_settings_cache
 from memo.local.aws import (
     LOCAL_REGION,
@@ -47,10 +47,6 @@ LOCAL_DEFAULTS = {
 GRAPH_VERSION = "v21.0"
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _reset_runtimes() -> None:
     """Forget every Lambda's cached settings and adapters (they point at a stack that is gone)."""
     from memo.executor import wiring as executor_wiring
@@ -80,7 +76,7 @@ class LocalStack:
         port: int = 0,
         environ: MutableMapping[str, str] | None = None,
         start_poller: bool = True,
-        clock: Callable[[], datetime] = _utc_now,
+        clock: Clock = utc_now,
     ) -> None:
         self._clock = clock
         self._host = host

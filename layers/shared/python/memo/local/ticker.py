@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from botocore.exceptions import ClientError
 
+from memo.clock import Clock, utc_now
 from memo.errors import MemoError
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import Handler, load_handler
@@ -38,10 +38,6 @@ from memo.observability import logger
 
 DEFAULT_GROUP = "memo-reminders"
 _AT = re.compile(r"^at\((?P<when>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def due_time(expression: str, timezone: str | None) -> datetime | None:
@@ -72,7 +68,7 @@ class ReminderTicker:
         scheduler: Any,
         group_name: str = DEFAULT_GROUP,
         handler: Handler | None = None,
-        clock: Callable[[], datetime] = utc_now,
+        clock: Clock = utc_now,
         interval: float = 1.0,
         max_attempts: int = 3,
     ) -> None:

@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Any, Self
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from memo import tables
 from memo.aws.clients import client_for
-from memo.config import AwsSettings, WhatsAppSettings
+from memo.clock import Clock, utc_now
+from memo.config import AwsSettings, FunctionSettings, WhatsAppSettings
 from memo.reminders.store import DynamoReminderConversation, DynamoReminderItems
 from memo.reminders.template import TemplateSender
 
 DEFAULT_TEMPLATE = "memo_reminder"
 
 
-class ReminderSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+class ReminderSettings(FunctionSettings):
+    resolve_whatsapp_on_load = True
 
     aws: AwsSettings
     whatsapp: WhatsAppSettings
@@ -44,24 +43,11 @@ class ReminderSettings(BaseModel):
             raise ValueError("expected language=code pairs, e.g. en=en_US,he=he")
         return {k.strip(): v.strip() for k, v in pairs}
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Self:
-        env = {k: v for k, v in environ.items() if v != ""}
-        nested: dict[str, Any] = {
-            "aws": AwsSettings.from_env(env),
-            "whatsapp": WhatsAppSettings.from_env(env).resolved(),
-        }
-        return cls.model_validate({**env, **nested})
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
 
 class ReminderRuntime:
     """Adapters built on first use; `clock` is the seam the local runtime's fake clock replaces."""
 
-    def __init__(self, settings: ReminderSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, settings: ReminderSettings, *, clock: Clock = utc_now) -> None:
         self.settings = settings
         self.clock = clock
 

@@ -3,46 +3,31 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from memo import tables
 from memo.aws.clients import client_for
-from memo.config import AwsSettings, WhatsAppSettings
+from memo.clock import Clock, utc_now
+from memo.config import AwsSettings, FunctionSettings, WhatsAppSettings
 from memo.responder.memory import DynamoResponderMemory
 from memo.whatsapp.sender import GraphApiSender
 
 
-class ResponderSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+class ResponderSettings(FunctionSettings):
+    resolve_whatsapp_on_load = True
 
     aws: AwsSettings
     whatsapp: WhatsAppSettings
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
     memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Self:
-        env = {k: v for k, v in environ.items() if v != ""}
-        nested: dict[str, Any] = {
-            "aws": AwsSettings.from_env(env),
-            "whatsapp": WhatsAppSettings.from_env(env).resolved(),
-        }
-        return cls.model_validate({**env, **nested})
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
 
 class ResponderRuntime:
     """Adapters built on first use; `clock` is the seam the local runtime's fake clock replaces."""
 
-    def __init__(self, settings: ResponderSettings, *, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, settings: ResponderSettings, *, clock: Clock = utc_now) -> None:
         self.settings = settings
         self.clock = clock
 

@@ -11,19 +11,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from functools import cached_property
-from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from caseplatform.ports import CaseListener
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo import tables
 from memo.aws.clients import client_for
-from memo.config import AwsSettings, WhatsAppSettings
+from memo.clock import Clock, utc_now
+from memo.config import AwsSettings, FunctionSettings, WhatsAppSettings
 from memo.conversation.store import DynamoConversationStore
 from memo.review.cases import ensure_memo_adapter
 from memo.review.clarify import ClarificationRelay, DynamoQuestionStore
@@ -33,16 +31,8 @@ from memo.review.submit import SubmitRequest, SubmitResult, submit_for_review
 from memo.review.tokens import DynamoTokenStore
 from memo.whatsapp.sender import GraphApiSender, Sender
 
-Clock = Callable[[], datetime]
 
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-class ReviewBridgeSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
-
+class ReviewBridgeSettings(FunctionSettings):
     aws: AwsSettings
     cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
@@ -54,12 +44,6 @@ class ReviewBridgeSettings(BaseModel):
         default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME", min_length=3
     )
     memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Self:
-        env = {k: v for k, v in environ.items() if v != ""}
-        nested = {"aws": AwsSettings.from_env(env), "whatsapp": WhatsAppSettings.from_env(env)}
-        return cls.model_validate({**env, **nested})
 
     @cached_property
     def policy(self) -> ReviewPolicy:
