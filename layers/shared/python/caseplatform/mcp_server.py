@@ -34,12 +34,19 @@ INSTRUCTIONS = (
     "mutating tool needs a request_id: retrying with the same request_id returns the first answer."
 )
 
+# Tools both surfaces (stdio here, HTTP in `caseplatform.review.mcp_http`) describe the same way.
+LIST_REVIEW_QUEUE_DESCRIPTION = (
+    "Open cases (pending and needs_clarification) most urgent first: priority, then oldest."
+)
+GET_CASE_HISTORY_DESCRIPTION = "The case's append-only event history, oldest first."
+
 log = logging.getLogger("caseplatform.mcp")
 
 
-def _result(answer: dict[str, Any]) -> CallToolResult:
+def tool_result(answer: dict[str, Any], *, ensure_ascii: bool = False) -> CallToolResult:
+    """An answer as a tool result: structured content, the same JSON as text, `isError` on errors."""
     return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(answer, ensure_ascii=False))],
+        content=[TextContent(type="text", text=json.dumps(answer, ensure_ascii=ensure_ascii))],
         structured_content=answer,
         is_error=answer.get("status") == "error",
     )
@@ -53,7 +60,7 @@ def answer_call(tool: str, produce: Callable[[], dict[str, Any]]) -> CallToolRes
     except CasePlatformError as error:
         answer = answers.error_answer(error)
     log.info("HITL_TOOL", extra={"tool": tool, "status": answer["status"], "code": answer.get("code")})
-    return _result(answer)
+    return tool_result(answer)
 
 
 def build_server(service: CaseService) -> MCPServer:
@@ -119,9 +126,7 @@ def build_server(service: CaseService) -> MCPServer:
         )
 
     # ---------------------------------------------------------------- review / follow-up
-    @server.tool(
-        description="Open cases (pending and needs_clarification) most urgent first: priority, then oldest."
-    )
+    @server.tool(description=LIST_REVIEW_QUEUE_DESCRIPTION)
     def list_review_queue(
         adapter_id: str | None = None, priority: str | None = None, state: str | None = None, limit: int = 50
     ) -> CallToolResult:
@@ -176,7 +181,7 @@ def build_server(service: CaseService) -> MCPServer:
             ),
         )
 
-    @server.tool(description="The case's append-only event history, oldest first.")
+    @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
     def get_case_history(case_id: str) -> CallToolResult:
         return answer_call(
             "get_case_history", lambda: answers.history_answer(case_id, service.get_case_history(case_id))

@@ -13,12 +13,13 @@ there is no `actor` / `submitter` argument; the actor is the principal the reque
 and every tool checks the principal's right on the case's adapter. `record_decision(approved)` goes
 through the adapter's approver policy. Admin tools (schema registry) are not served over HTTP.
 `request_human_input` opens a `human_input` case an agent then polls with `get_case`.
+What both surfaces share comes from `caseplatform.mcp_server`: the instructions, the descriptions of
+the tools described alike, domain errors turned into answers (`answer_call`) and `tool_result`.
 """
 
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -28,10 +29,16 @@ from typing import Any
 import anyio
 from mcp.server import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 
 from caseplatform import answers
-from caseplatform.mcp_server import INSTRUCTIONS, answer_call
+from caseplatform.mcp_server import (
+    GET_CASE_HISTORY_DESCRIPTION,
+    INSTRUCTIONS,
+    LIST_REVIEW_QUEUE_DESCRIPTION,
+    answer_call,
+    tool_result,
+)
 from caseplatform.review.approvals import QueueQuery, ReviewService
 from caseplatform.review.auth import AuthError, Principal
 
@@ -55,11 +62,7 @@ def _answer(tool: str, produce: Callable[[], dict[str, Any]]) -> CallToolResult:
     except AuthError as error:
         answer = {"status": "error", "code": error.code, "message": str(error)}
         log.info("HITL_TOOL", extra={"tool": tool, "status": "error", "code": error.code})
-        return CallToolResult(
-            content=[TextContent(type="text", text=json.dumps(answer))],
-            structured_content=answer,
-            is_error=True,
-        )
+        return tool_result(answer, ensure_ascii=True)
 
 
 def _who() -> Principal:
@@ -158,9 +161,7 @@ def build_server() -> MCPServer:
 
         return _answer("list_cases", run)
 
-    @server.tool(
-        description="Open cases (pending and needs_clarification) most urgent first: priority, then oldest."
-    )
+    @server.tool(description=LIST_REVIEW_QUEUE_DESCRIPTION)
     def list_review_queue(
         adapter_id: str | None = None, priority: str | None = None, state: str | None = None, limit: int = 50
     ) -> CallToolResult:
@@ -210,7 +211,7 @@ def build_server() -> MCPServer:
 
         return _answer("record_decision", run)
 
-    @server.tool(description="The case's append-only event history, oldest first.")
+    @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
     def get_case_history(case_id: str) -> CallToolResult:
         return _answer("get_case_history", lambda: _service().history(_who(), case_id))
 
