@@ -11,13 +11,10 @@ a dev token issued by `caseplatform.review.devtokens` for `REVIEW_DEV_JWT_SECRET
 
 from __future__ import annotations
 
-import base64
 import json
 import shutil
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,11 +23,11 @@ import boto3
 import pytest
 
 from caseplatform.review import devtokens
-from memo.local.events import http_api_event
 from memo.local.functions import load_module
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.conversation import Conversation
+from tests.support.lambda_http import api_gateway_server
 from tests.support.webhook import post
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -71,49 +68,6 @@ def _forget(review: ModuleType) -> None:
         cached.cache_clear()
 
 
-@contextmanager
-def review_lambda_server(review: ModuleType) -> Iterator[str]:
-    """HTTP on 127.0.0.1 (ephemeral port) -> API Gateway v2 events -> the review Lambda handler."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            body = self.rfile.read(length) if length else b""
-            path, _, query = self.path.partition("?")
-            event = http_api_event(
-                self.command, path, query=query, headers=dict(self.headers.items()), body=body
-            )
-            result = review.handler(event, LambdaContext())
-            text = result.get("body") or ""
-            payload = base64.b64decode(text) if result.get("isBase64Encoded") else text.encode("utf-8")
-            self.send_response(int(result["statusCode"]))
-            for key, value in (result.get("headers") or {}).items():
-                if key.lower() != "content-length":
-                    self.send_header(key, str(value))
-            for key, values in (result.get("multiValueHeaders") or {}).items():
-                for value in values:
-                    self.send_header(key, str(value))
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        do_GET = _serve
-        do_POST = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
 @pytest.fixture
 def local(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalStack]:
     monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
@@ -128,7 +82,7 @@ def site(local: LocalStack) -> Iterator[str]:
     review = load_module("review")
     _forget(review)
     try:
-        with review_lambda_server(review) as url:
+        with api_gateway_server(lambda event: review.handler(event, LambdaContext())) as url:
             yield url
     finally:
         _forget(review)

@@ -14,7 +14,8 @@ from memo.aws.clients import reset_clients
 from memo.executor.ledger import DynamoLedger
 from memo.executor.settings import ExecutorSettings, reset_executor_settings
 from memo.executor.wiring import ExecutorRuntime, reset_runtime, use_runtime
-from tests.unit.executor.fakes import Clock, CountingCapabilities
+from tests.support.clock import FakeClock
+from tests.unit.executor.fakes import T0, CountingCapabilities
 
 DAY = 24 * 3600
 
@@ -47,12 +48,12 @@ def capabilities() -> CountingCapabilities:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(T0)
 
 
 @pytest.fixture
-def runtime(dynamodb: Any, capabilities: CountingCapabilities, clock: Clock) -> Iterator[ExecutorRuntime]:
+def runtime(dynamodb: Any, capabilities: CountingCapabilities, clock: FakeClock) -> Iterator[ExecutorRuntime]:
     """The executor Lambda's runtime from its settings, with the fake capabilities and clock."""
     reset_executor_settings()
     runtime = ExecutorRuntime(ExecutorSettings.load(), capabilities=capabilities, clock=clock)

@@ -12,8 +12,9 @@ from memo.executor.contracts import StepOutcome
 from memo.executor.step import StepInProgress
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
+from tests.support.clock import FakeClock
 from tests.support.conversation import LogEvents
-from tests.unit.executor.fakes import T0, Clock, CountingCapabilities, approval_for, task
+from tests.unit.executor.fakes import T0, CountingCapabilities, approval_for, task
 
 
 def invoke(event: dict[str, Any]) -> StepOutcome:
@@ -62,7 +63,7 @@ def test_an_edit_after_approval_is_refused(capabilities: CountingCapabilities) -
 
 @pytest.mark.usefixtures("runtime")
 def test_an_approval_that_expired_before_execution_is_refused(
-    capabilities: CountingCapabilities, clock: Clock
+    capabilities: CountingCapabilities, clock: FakeClock
 ) -> None:
     args = {"reminder_ids": ["r-1"]}
     approval = approval_for(args, expires_at=T0 + timedelta(minutes=5))

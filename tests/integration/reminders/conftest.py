@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
@@ -19,21 +19,11 @@ from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
 from memo.reminders import wiring as reminders_wiring
 from memo.responder import wiring as responder_wiring
+from tests.support.clock import FakeClock
 
 TOKEN = "sink-token"
 START = datetime(2025, 6, 3, 6, 0, tzinfo=UTC)  # 09:00 in Jerusalem
 THREAD = "972501234567"
-
-
-class FakeClock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 @dataclass

@@ -5,11 +5,9 @@ Gateway v2 events, and a small local HTTP server that turns real HTTP requests i
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -19,6 +17,7 @@ from caseplatform.review.api import ApiConfig, build_app
 from caseplatform.review.approvals import ReviewService, ensure_review_adapters
 from caseplatform.service import CaseService
 from memo.local.events import http_api_event
+from tests.support.lambda_http import api_gateway_server
 
 DEV_SECRET = "dev-secret-for-tests-0123456789abcdef"
 OTHER_SECRET = "another-secret-nobody-configured-0123456789"
@@ -104,43 +103,8 @@ class ReviewClient:
 def local_server(client: ReviewClient) -> Iterator[str]:
     """A local HTTP server on 127.0.0.1 (ephemeral port) whose requests become API Gateway v2 events
     for the review resolver; yields the base URL."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            body = self.rfile.read(length) if length else b""
-            path, _, query = self.path.partition("?")
-            event = http_api_event(
-                self.command, path, query=query, headers=dict(self.headers.items()), body=body
-            )
-            result = client.app.resolve(event, LambdaContext())  # type: ignore[arg-type]
-            payload = (result.get("body") or "").encode("utf-8")
-            self.send_response(int(result["statusCode"]))
-            for key, value in (result.get("headers") or {}).items():
-                self.send_header(key, str(value))
-            for key, values in (result.get("multiValueHeaders") or {}).items():
-                for value in values:
-                    self.send_header(key, str(value))
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        do_GET = _serve
-        do_POST = _serve
-        do_DELETE = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with api_gateway_server(lambda event: client.app.resolve(event, LambdaContext())) as url:  # type: ignore[arg-type]
+        yield url
 
 
 ServiceFactory = Callable[[], ReviewService]

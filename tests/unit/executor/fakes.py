@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
@@ -20,17 +20,6 @@ from memo.executor.ledger import (
 )
 
 T0 = datetime(2025, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self, now: datetime = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 @dataclass

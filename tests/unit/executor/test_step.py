@@ -20,9 +20,10 @@ from memo.executor.step import (
     TransientStepFailure,
     run_step,
 )
+from tests.support.clock import FakeClock
 from tests.support.conversation import LogEvents
 
-from .fakes import T0, Clock, CountingCapabilities, MemoryLedger, approval_for, task
+from .fakes import T0, CountingCapabilities, MemoryLedger, approval_for, task
 
 LEASE = 90
 
@@ -42,8 +43,8 @@ def ledger() -> MemoryLedger:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(T0)
 
 
 def test_first_run_executes_once_and_records_a_pii_safe_entry(capabilities, ledger, clock) -> None:
@@ -239,7 +240,7 @@ RERUN = st.sampled_from(["rerun", "rerun", "transient", "crash", "wait_short", "
 @settings(max_examples=150, deadline=None)
 @given(st.lists(RERUN, min_size=1, max_size=12))
 def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
-    capabilities, ledger, clock = CountingCapabilities(), MemoryLedger(), Clock()
+    capabilities, ledger, clock = CountingCapabilities(), MemoryLedger(), FakeClock(T0)
     completed = None
     for event in events:
         if event == "transient":
