@@ -68,13 +68,7 @@ class WebhookRuntime:
     def sender(self) -> GraphApiSender:
         from memo.whatsapp.sender import GraphApiSender
 
-        wa = self.whatsapp
-        return GraphApiSender(
-            base_url=wa.api_base_url,
-            access_token=wa.access_token.get_secret_value(),
-            timeout=wa.send_timeout_seconds,
-            max_attempts=wa.send_max_attempts,
-        )
+        return GraphApiSender.from_settings(self.whatsapp)
 
     @cached_property
     def pending(self) -> DynamoPendingStore:

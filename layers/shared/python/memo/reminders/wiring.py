@@ -57,13 +57,7 @@ class ReminderRuntime:
 
     @cached_property
     def sender(self) -> TemplateSender:
-        wa = self.settings.whatsapp
-        return TemplateSender(
-            base_url=wa.api_base_url,
-            access_token=wa.access_token.get_secret_value(),
-            timeout=wa.send_timeout_seconds,
-            max_attempts=wa.send_max_attempts,
-        )
+        return TemplateSender.from_settings(self.settings.whatsapp)
 
     @cached_property
     def items(self) -> DynamoReminderItems:

@@ -33,13 +33,7 @@ class ResponderRuntime:
 
     @cached_property
     def sender(self) -> GraphApiSender:
-        wa = self.settings.whatsapp
-        return GraphApiSender(
-            base_url=wa.api_base_url,
-            access_token=wa.access_token.get_secret_value(),
-            timeout=wa.send_timeout_seconds,
-            max_attempts=wa.send_max_attempts,
-        )
+        return GraphApiSender.from_settings(self.settings.whatsapp)
 
     @cached_property
     def memory(self) -> DynamoResponderMemory:

@@ -94,13 +94,7 @@ class _LazySender:
 
     def __call__(self) -> Sender:
         if self._sender is None:
-            wa = self._settings.resolved()
-            self._sender = GraphApiSender(
-                base_url=wa.api_base_url,
-                access_token=wa.access_token.get_secret_value(),
-                timeout=wa.send_timeout_seconds,
-                max_attempts=wa.send_max_attempts,
-            )
+            self._sender = GraphApiSender.from_settings(self._settings.resolved())
         return self._sender
 
 

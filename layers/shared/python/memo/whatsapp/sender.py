@@ -13,13 +13,16 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from pydantic import BaseModel
 
 from memo.observability import count, logger
 from memo.replies import Reply
 from memo.whatsapp.outbound import message_bodies, read_receipt
+
+if TYPE_CHECKING:
+    from memo.config import WhatsAppSettings
 
 RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
 
@@ -76,6 +79,16 @@ class GraphApiSender:
         self._base_delay = base_delay
         self._transport = transport
         self._sleep = sleep
+
+    @classmethod
+    def from_settings(cls, settings: WhatsAppSettings) -> Self:
+        """The sender a Lambda builds from its WhatsApp settings (secrets already resolved)."""
+        return cls(
+            base_url=settings.api_base_url,
+            access_token=settings.access_token.get_secret_value(),
+            timeout=settings.send_timeout_seconds,
+            max_attempts=settings.send_max_attempts,
+        )
 
     def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage:
         ids: list[str] = []
