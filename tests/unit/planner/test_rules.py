@@ -349,3 +349,16 @@ def test_replan_uses_the_clarification() -> None:
 def test_build_planner() -> None:
     assert isinstance(build_planner(LlmSettings()), RulePlanner)
     assert isinstance(build_planner(LlmSettings.model_validate({"OPENAI_API_KEY": "sk"})), OpenAIPlanner)
+
+
+def test_it_names_what_the_latest_action_quoted() -> None:
+    """The question about "it" reads "the reminder “call mom”", not the whole stored summary."""
+    from memo.planner.rules import RulePlanner
+    from tests.unit.planner.conftest import latest, pin
+
+    created = latest(summary="reminder “call mom” for Mon 23 Nov, 17:00")
+    step = RulePlanner().plan(pin("delete it", actions=(created,))).output.plan[0]
+    assert step.constraints == {"targetRef": "latest_action", "target": "call mom"}
+    hebrew = latest(summary="תזכורת „להתקשר לאמא” ליום ב׳")
+    step = RulePlanner().plan(pin("תמחק את זה", actions=(hebrew,))).output.plan[0]
+    assert step.constraints["target"] == "להתקשר לאמא"

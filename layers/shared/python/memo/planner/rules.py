@@ -60,6 +60,16 @@ _EN_TITLE_LEAD = r"to|about|that|for|of|re|regarding|called|named"
 _HE_TITLE_LEAD = r"על|לגבי|בנושא|של"
 
 
+_QUOTED = re.compile(r"[“\"„']([^”\"“']+)[”\"“']")
+
+
+def _named_in(summary: str) -> str:
+    """What a latest action's summary names ("reminder “call mom” for Mon 17:00" -> "call mom"), so a
+    question about "it" reads naturally; the whole summary when nothing is quoted."""
+    match = _QUOTED.search(summary)
+    return match.group(1).strip() if match else summary
+
+
 def _title(text: str) -> str:
     text = _strip_lead(text, _EN_TITLE_LEAD)
     text = _strip_lead(text, _HE_TITLE_LEAD)
@@ -421,7 +431,7 @@ def _target_constraints(
         return {"target": _title(target)}, (), CONFIDENT
     latest = _latest(inp, capability)
     if latest is not None:
-        return {"targetRef": "latest_action", "target": latest.summary}, (), REFERENTIAL
+        return {"targetRef": "latest_action", "target": _named_in(latest.summary)}, (), REFERENTIAL
     return {}, ("target_unclear",), CONFIDENT
 
 
@@ -845,7 +855,7 @@ def _referential(text: str, inp: PlannerInput) -> _Plan | PlannerResult | None:
             action="delete",
             confidence=REFERENTIAL,
             risk="high",
-            constraints={"targetRef": "latest_action", "target": latest.summary},
+            constraints={"targetRef": "latest_action", "target": _named_in(latest.summary)},
             pattern="ref:delete",
         )
     rename = _RE_REF_RENAME.match(text)
@@ -857,7 +867,7 @@ def _referential(text: str, inp: PlannerInput) -> _Plan | PlannerResult | None:
             action="update",
             confidence=REFERENTIAL,
             risk="medium",
-            constraints={"targetRef": "latest_action", "target": latest.summary},
+            constraints={"targetRef": "latest_action", "target": _named_in(latest.summary)},
             changes={"title": _title(rename.group("new"))},
             pattern="ref:rename",
         )
@@ -882,7 +892,7 @@ def _referential(text: str, inp: PlannerInput) -> _Plan | PlannerResult | None:
             action="update",
             confidence=REFERENTIAL if reminder is latest else 0.75,
             risk="medium",
-            constraints={"targetRef": "latest_action", "target": reminder.summary},
+            constraints={"targetRef": "latest_action", "target": _named_in(reminder.summary)},
             changes=changes,
             missing=() if when is not None else ("reminder_time_required",),
             pattern="ref:move",
