@@ -123,6 +123,8 @@ def test_edit_asks_what_to_change_then_continues_with_modifications(logs) -> Non
     )
     assert edit.text is not None and edit.text.startswith("What should I change?")
     assert edit.state.pending_hitl == follow_up
+    # The follow-up gets its own full TTL from the moment Edit was chosen.
+    assert follow_up.expires_at == LATER + (pending.expires_at - pending.created_at)
 
     done = say(edit.state, "change the time to 6pm")
     assert done.goto == "resolver_router" and done.decision == "continue_with_modifications"

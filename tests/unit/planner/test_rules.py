@@ -362,3 +362,32 @@ def test_it_names_what_the_latest_action_quoted() -> None:
     hebrew = latest(summary="תזכורת „להתקשר לאמא” ליום ב׳")
     step = RulePlanner().plan(pin("תמחק את זה", actions=(hebrew,))).output.plan[0]
     assert step.constraints["target"] == "להתקשר לאמא"
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("what is the wifi password", "wifi password"),
+        ("whats my passport number?", "passport number"),
+        ("where's the spare key", "spare key"),
+        ("מה הסיסמה של הוויפי?", "הסיסמה של הוויפי"),
+    ],
+)
+def test_a_question_about_something_told_before_searches_the_notes(message: str, query: str) -> None:
+    from memo.planner.rules import RulePlanner
+    from tests.unit.planner.conftest import pin
+
+    output = RulePlanner().plan(pin(message)).output
+    assert [(s.capability, s.action, s.constraints) for s in output.plan] == [
+        ("notes", "search", {"query": query})
+    ]
+    assert output.confidence >= 0.7 and output.risk_level == "low"
+
+
+@pytest.mark.parametrize("message", ["what time is it", "what's up", "מה שלומך", "what are my reminders"])
+def test_other_what_questions_are_not_note_searches(message: str) -> None:
+    from memo.planner.rules import RulePlanner
+    from tests.unit.planner.conftest import pin
+
+    output = RulePlanner().plan(pin(message)).output
+    assert all(s.capability != "notes" for s in output.plan)

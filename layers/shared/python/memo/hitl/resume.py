@@ -224,7 +224,7 @@ def _resume_planner(
         if found is not None:
             if found.option_ids == (templates.EDIT_ID,):
                 log.info("HITL_FAST_PATH_MATCH", decision="continue_with_modifications", parsed=found.parsed)
-                return _edit_requested(state, pending, log)
+                return _edit_requested(state, pending, log, now)
             if found.approved is False:
                 log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed=found.parsed)
                 return _cancel(state, pending, raw, None, now, log)
@@ -523,7 +523,9 @@ def _re_ask(state: TurnState, pending: PendingHITL, raw: str, log: _Log) -> Resu
     )
 
 
-def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log) -> ResumeOutcome:
+def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: datetime) -> ResumeOutcome:
+    """Edit on an approval: the same hitlId asks what to change, with a fresh TTL of its own length
+    (the user is typing the details now; the first question's clock must not cut them off)."""
     language = state.input.language
     context = (
         pending.context.model_copy(update={"awaiting": "edit_details"})
@@ -536,6 +538,7 @@ def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log) -> Resume
             "options": None,
             "question": templates.edit_prompt(language),
             "context": context,
+            "expires_at": now + (pending.expires_at - pending.created_at),
         }
     )
     log.info("HITL_EDIT_REQUESTED", originStepId=pending.origin_step_id)

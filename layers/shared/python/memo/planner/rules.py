@@ -154,6 +154,7 @@ class RulePlanner:
             _email,
             _referential,
             _noun_less_delete,
+            _recall,
         )
         for matcher in matchers:
             found = matcher(stripped or text, inp)
@@ -758,6 +759,33 @@ def _note_search(text: str, inp: PlannerInput) -> _Plan | None:
                 risk="low",
                 constraints={"query": query},
                 pattern="notes:search",
+            )
+    return None
+
+
+# "what's the wifi password?" / "מה הסיסמה של הוויפי?": a question about something the user told Memo
+# is a note search. Only "the/my/our ..." (Hebrew: a definite noun) so "what time is it" stays unclear.
+_RE_RECALL = (
+    re.compile(
+        r"^(?:what(?:'s|’s|\s+is|\s+was|\s+are|\s+were)|whats|where(?:'s|’s|\s+is|\s+are)|"
+        r"(?:do\s+you\s+)?remember|remind\s+me\s+what)\s+(?:my|the|our)\s+(?P<q>.+?)\s*\??$",
+        _I,
+    ),
+    re.compile(r"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>ה\S{2,}.*?)\s*\??$"),
+)
+
+
+def _recall(text: str, inp: PlannerInput) -> _Plan | None:
+    for pattern in _RE_RECALL:
+        match = pattern.search(text)
+        if match:
+            return _Plan(
+                capability="notes",
+                action="search",
+                confidence=0.75,
+                risk="low",
+                constraints={"query": _clean(match.group("q"))},
+                pattern="notes:recall",
             )
     return None
 
