@@ -216,6 +216,10 @@ class CaseRecord:
 
     case: Case
     state: CaseState
+    # What the store read (DynamoDB: the CASE item, with its version), so a write later in the same
+    # request can start from this read; the write stays conditioned on the case being unchanged.
+    # Not part of the record's value.
+    revision: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -87,10 +87,17 @@ class CaseStore(Protocol):
         same request_id (global scope) is returned instead, as `replayed`."""
         ...
 
-    def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
+    def append(
+        self, case_id: str, request_id: str, decide: Decide, *, seen: CaseRecord | None = None
+    ) -> Recorded:
         """Atomically: if (case_id, request_id) already has an event, return it as `replayed`; else
         call `decide` on the current snapshot and write its transition. Domain errors raised by
-        `decide` propagate and nothing is written. Raises CaseNotFound."""
+        `decide` propagate and nothing is written. Raises CaseNotFound.
+
+        `seen` is the case as this store's `get_case` read it earlier in the same request: a store
+        may decide a first attempt on it instead of reading again, but only writes if the case is
+        still unchanged (else it reads and decides again), and only lets a domain error of `decide`
+        propagate when it was decided on the live case."""
         ...
 
     # --- reads ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import uuid4
@@ -87,6 +87,24 @@ class ApprovalStatus:
 
 
 @dataclass(frozen=True)
+class Approval:
+    """An approval as recorded: its event (a vote or the completing decision) and where the case
+    stands on the approver policy right after it."""
+
+    event: Event
+    status: ApprovalStatus
+
+
+@dataclass(frozen=True)
+class CaseDetail:
+    """A case as read with its history and its standing on the approver policy, from one read each."""
+
+    view: CaseView
+    history: list[Event]
+    status: ApprovalStatus
+
+
+@dataclass(frozen=True)
 class DriftReport:
     live_hash: str
     recomputed_hash: str
@@ -138,6 +156,10 @@ class CaseService:
         self._redact = redactor
         self._new_id = new_id
         self._listeners = tuple(listeners)
+        # Schema documents by adapter and version. A registered version never changes (put_schema
+        # refuses a different document under an existing version), so they are kept for the life of
+        # the service; which version is active can change from any process and is always read.
+        self._documents: dict[str, dict[int, dict[str, Any]]] = {}
 
     def clock(self) -> int:
         return self._clock()
@@ -159,6 +181,7 @@ class CaseService:
         problems = schemas.check_schema_document(schema)
         if problems:
             raise SchemaInvalid(problems)
+        self._documents.pop(adapter_id, None)
         return self.store.put_schema(
             SchemaRecord(adapter_id, schema_version, schema, is_active=False, updated_at_ms=self._clock())
         )
@@ -167,6 +190,7 @@ class CaseService:
         self, adapter_id: str, schema_version: int
     ) -> tuple[SchemaRecord, int | None]:
         previous = self.store.activate_schema(adapter_id, schema_version, self._clock())
+        self._documents.pop(adapter_id, None)
         record = self.store.get_schema(adapter_id, schema_version)
         if record is None:  # activate_schema checked it; a concurrent writer cannot delete versions
             raise SchemaVersionNotFound(adapter_id, schema_version)
@@ -184,8 +208,26 @@ class CaseService:
         return added
 
     def _policy(self, adapter_id: str, fallback_version: int) -> schemas.AdapterPolicy:
-        record = self.store.active_schema(adapter_id) or self.store.get_schema(adapter_id, fallback_version)
-        return schemas.policy_of(record.schema if record else {})
+        return self._policy_of(self.store.active_schema(adapter_id), adapter_id, fallback_version)
+
+    def _policy_of(
+        self, active: SchemaRecord | None, adapter_id: str, fallback_version: int
+    ) -> schemas.AdapterPolicy:
+        """The policy of the active schema (as read by the caller), else of the case's own version."""
+        if active is not None:
+            return schemas.policy_of(active.schema)
+        return schemas.policy_of(
+            self._documents_of(adapter_id, (fallback_version,)).get(fallback_version, {})
+        )
+
+    def _documents_of(self, adapter_id: str, needed: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The adapter's schema documents by version, read from the store only when one of `needed`
+        is not known yet (a version missing from the store is read again next time)."""
+        known = self._documents.get(adapter_id)
+        if known is None or any(version not in known for version in needed):
+            known = {r.schema_version: r.schema for r in self.store.list_schemas(adapter_id)}
+            self._documents[adapter_id] = known
+        return known
 
     # ------------------------------------------------------------------ capture
     def submit_case(
@@ -274,15 +316,40 @@ class CaseService:
             return recorded.event, stored.case
         return recorded.event, case
 
-    def get_case(self, case_id: str) -> CaseView:
+    def get_case(self, case_id: str, *, seen: CaseRecord | None = None) -> CaseView:
+        """The case read as its adapter's active schema version. `seen`: the case as read earlier in
+        the same request (get_record), not read again."""
+        record = self._record(case_id, seen)
+        return self._view(record, self.store.active_schema(record.case.adapter_id), refs=True)
+
+    def get_record(self, case_id: str) -> CaseRecord:
+        """The case and its projection as stored (no payload upcast, no refs); raises CaseNotFound."""
         record = self.store.get_case(case_id)
         if record is None:
             raise CaseNotFound(case_id)
-        versions = {r.schema_version: r.schema for r in self.store.list_schemas(record.case.adapter_id)}
+        return record
+
+    def get_case_detail(self, case_id: str, *, seen: CaseRecord | None = None) -> CaseDetail:
+        """get_case, get_case_history and approval_status of one case, reading each thing once."""
+        record = self._record(case_id, seen)
         active = self.store.active_schema(record.case.adapter_id)
-        read_as = max(record.case.schema_version, active.schema_version if active else 0)
-        payload = schemas.upcast(record.case.payload, record.case.schema_version, versions, read_as)
-        return CaseView(record, self.store.list_refs(case_id), payload, read_as)
+        view = self._view(record, active, refs=True)
+        history = self.store.list_events(case_id)
+        return CaseDetail(view, history, self._status(record.case, active, history))
+
+    def _record(self, case_id: str, seen: CaseRecord | None) -> CaseRecord:
+        return seen if seen is not None and seen.case.case_id == case_id else self.get_record(case_id)
+
+    def _view(self, record: CaseRecord, active: SchemaRecord | None, *, refs: bool) -> CaseView:
+        case = record.case
+        read_as = max(case.schema_version, active.schema_version if active else 0)
+        payload = case.payload
+        if read_as > case.schema_version:
+            versions = self._documents_of(case.adapter_id, range(case.schema_version + 1, read_as + 1))
+            payload = schemas.upcast(case.payload, case.schema_version, versions, read_as)
+        else:
+            payload = dict(payload)
+        return CaseView(record, self.store.list_refs(case.case_id) if refs else [], payload, read_as)
 
     def get_case_history(self, case_id: str) -> list[Event]:
         if self.store.get_case(case_id) is None:
@@ -329,7 +396,14 @@ class CaseService:
 
     # ------------------------------------------------------------------ review / follow-up
     def request_clarification(
-        self, *, case_id: str, question: str | None, notes: str, actor: dict[str, Any], request_id: str
+        self,
+        *,
+        case_id: str,
+        question: str | None,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
     ) -> Event:
         if question is None or not question.strip():
             raise QuestionRequired("a clarification needs a question")
@@ -365,10 +439,17 @@ class CaseService:
                 escalation_due_at_ms=due,
             )
 
-        return self._append(case_id, request_id, request_hash, decide).event
+        return self._append(case_id, request_id, request_hash, decide, seen).event
 
     def provide_clarification(
-        self, *, case_id: str, answer: str | None, notes: str, actor: dict[str, Any], request_id: str
+        self,
+        *,
+        case_id: str,
+        answer: str | None,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
     ) -> Event:
         if answer is None or not answer.strip():
             raise AnswerRequired("a clarification needs an answer")
@@ -396,11 +477,20 @@ class CaseService:
                 answer=clean_answer,
             )
 
-        return self._append(case_id, request_id, request_hash, decide).event
+        return self._append(case_id, request_id, request_hash, decide, seen).event
 
     def record_decision(
-        self, *, case_id: str, decision: str, notes: str, actor: dict[str, Any], request_id: str
+        self,
+        *,
+        case_id: str,
+        decision: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
     ) -> Event:
+        """Approve or reject outright (no approver policy). `seen`: the case as read earlier in the
+        same request (get_record); the write is still decided and guarded on the live case."""
         args = {
             "case_id": case_id,
             "decision": decision,
@@ -427,13 +517,18 @@ class CaseService:
                 decision_outcome=outcome,
             )
 
-        return self._append_decision(case_id, request_id, request_hash, decide)
+        return self._append_decision(case_id, request_id, request_hash, decide, seen).event
 
     def _append_decision(
-        self, case_id: str, request_id: str, request_hash: str, decide: Callable[[CaseSnapshot], Transition]
-    ) -> Event:
+        self,
+        case_id: str,
+        request_id: str,
+        request_hash: str,
+        decide: Callable[[CaseSnapshot], Transition],
+        seen: CaseRecord | None = None,
+    ) -> Recorded:
         try:
-            return self._append(case_id, request_id, request_hash, decide).event
+            return self._append(case_id, request_id, request_hash, decide, seen)
         except AlreadyTerminal as exc:
             # The first terminal decision wins: answer with its full event (who, what, when).
             winner = next(
@@ -452,22 +547,48 @@ class CaseService:
         request_id: str,
         edited_payload: dict[str, Any] | None = None,
     ) -> Event:
+        """An operator approves; see `approve`."""
+        return self.approve(
+            case_id=case_id, notes=notes, actor=actor, request_id=request_id, edited_payload=edited_payload
+        ).event
+
+    def approve(
+        self,
+        *,
+        case_id: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        edited_payload: dict[str, Any] | None = None,
+        seen: CaseRecord | None = None,
+    ) -> Approval:
         """An operator approves, optionally with an edited payload (validated against the adapter's
         active schema). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
         approve the same payload: until then each approval is an `approval_vote` event and the case
         stays open; the approval that completes the count is the `decision_recorded` (approved) event,
         carrying `approved_payload` when edited. The same principal twice is DUPLICATE_APPROVER and
-        writes nothing. A rejection (record_decision) ends the case whatever the votes."""
+        writes nothing. A rejection (record_decision) ends the case whatever the votes.
+
+        Returns the event and where the case stands on the policy right after it. `seen`: the case
+        as read earlier in the same request (get_record); the write is still decided and guarded on
+        the live case. The active schema is read once and serves the payload, the edit and the policy."""
         args = {"case_id": case_id, "notes": notes, "actor": actor, "request_id": request_id}
         person = self._check_action(args, default_kind="operator")
         if person.kind != "operator":
             raise EnvelopeInvalid([{"path": "$.actor.kind", "message": "only an operator approves"}])
-        view = self.get_case(case_id)
+        record = self._record(case_id, seen)
+        active = self.store.active_schema(record.case.adapter_id)
+        view = self._view(record, active, refs=False)
         edited = None
         if edited_payload is not None:
-            edited = self._checked_edit(view, edited_payload)
+            edited = self._checked_edit(view, active, edited_payload)
         approved_hash = sha256_hex(canonical_json(view.payload if edited is None else edited))
         request_hash = _intent_hash({**args, "edited_payload": edited_payload}, "record_approval")
+        # The envelope (adapter, schema version) never changes, so neither does the policy read here.
+        required = self._policy_of(
+            active, record.case.adapter_id, record.case.schema_version
+        ).required_approvers
+        read: list[list[Event]] = []  # the events the last decide read
 
         def approved_hash_of(vote: Event) -> str:
             return sha256_hex(canonical_json(vote.approved_payload or view.payload))
@@ -475,12 +596,13 @@ class CaseService:
         def decide(snap: CaseSnapshot) -> Transition:
             state = snap.state
             _refuse_terminal(state)
-            required = self._policy(snap.case.adapter_id, snap.case.schema_version).required_approvers
             # Read inside the store's write: SQLite holds the write lock; on DynamoDB a vote written
             # meanwhile bumps the case version, the transaction is cancelled and this runs again.
+            events = self.store.list_events(case_id)
+            read[:] = [events]
             voters = {
                 vote.actor.principal
-                for vote in self.store.list_events(case_id)
+                for vote in events
                 if vote.event_type == "approval_vote" and approved_hash_of(vote) == approved_hash
             }
             if person.principal in voters:
@@ -505,9 +627,21 @@ class CaseService:
                 snap, "approval_vote", target, now, person, notes, request, approved_payload=edited
             )
 
-        return self._append_decision(case_id, request_id, request_hash, decide)
+        recorded = self._append_decision(case_id, request_id, request_hash, decide, record)
+        if recorded.replayed or not read:
+            # An earlier request's event: where the case stands now, read as approval_status does.
+            return Approval(
+                recorded.event, self._status(record.case, active, self.store.list_events(case_id))
+            )
+        # Written now, on the events this decide read (unchanged since: the write was guarded).
+        votes = [e for e in read[0] if e.event_type == "approval_vote"]
+        if recorded.event.event_type == "approval_vote":
+            votes.append(recorded.event)
+        return Approval(recorded.event, ApprovalStatus(required, votes))
 
-    def _checked_edit(self, view: CaseView, edited_payload: dict[str, Any]) -> dict[str, Any] | None:
+    def _checked_edit(
+        self, view: CaseView, active: SchemaRecord | None, edited_payload: dict[str, Any]
+    ) -> dict[str, Any] | None:
         """The edited payload, redacted and valid for the adapter's active schema; None when the edit
         changes nothing."""
         if not isinstance(edited_payload, dict):
@@ -522,20 +656,24 @@ class CaseService:
                     }
                 ]
             )
-        active = self.store.active_schema(view.record.case.adapter_id)
         if active is None:
             raise AdapterNotFound(view.record.case.adapter_id)
         clean = redact_tree(edited_payload, self._redact)
         schemas.validate_payload(active.schema, clean)
         return None if canonical_json(clean) == canonical_json(view.payload) else clean
 
-    def approval_status(self, case_id: str) -> ApprovalStatus:
-        record = self.store.get_case(case_id)
-        if record is None:
-            raise CaseNotFound(case_id)
-        policy = self._policy(record.case.adapter_id, record.case.schema_version)
-        votes = [e for e in self.store.list_events(case_id) if e.event_type == "approval_vote"]
-        return ApprovalStatus(policy.required_approvers, votes)
+    def approval_status(self, case_id: str, *, seen: CaseRecord | None = None) -> ApprovalStatus:
+        """`seen`: the case as read earlier in the same request; only its envelope (adapter and
+        schema version, which never change) is used, the votes are read now."""
+        record = self._record(case_id, seen)
+        active = self.store.active_schema(record.case.adapter_id)
+        return self._status(record.case, active, self.store.list_events(case_id))
+
+    def _status(self, case: Case, active: SchemaRecord | None, events: list[Event]) -> ApprovalStatus:
+        policy = self._policy_of(active, case.adapter_id, case.schema_version)
+        return ApprovalStatus(
+            policy.required_approvers, [e for e in events if e.event_type == "approval_vote"]
+        )
 
     # ------------------------------------------------------------------ escalation
     def escalate(self, state: CaseState, now_ms: int) -> Event | None:
@@ -625,21 +763,27 @@ class CaseService:
         request_id: str,
         request_hash: str,
         decide: Callable[[CaseSnapshot], Transition],
+        seen: CaseRecord | None = None,
     ) -> Recorded:
-        recorded = self.store.append(case_id, request_id, decide)
+        if seen is not None and seen.case.case_id != case_id:
+            seen = None
+        recorded = self.store.append(case_id, request_id, decide, seen=seen)
         if recorded.replayed and recorded.event.request_hash != request_hash:
             raise IdempotencyConflict(request_id)
-        self._notify(recorded.event)
+        self._notify(recorded.event, None if seen is None else seen.case)
         return recorded
 
-    def _notify(self, event: Event) -> None:
+    def _notify(self, event: Event, case: Case | None = None) -> None:
+        """`case`: the envelope as read earlier in the request (an append never changes it)."""
         if not self._listeners:
             return
-        record = self.store.get_case(event.case_id)
-        if record is None:  # the event was just written, so its case exists
-            raise CaseNotFound(event.case_id)
+        if case is None:
+            record = self.store.get_case(event.case_id)
+            if record is None:  # the event was just written, so its case exists
+                raise CaseNotFound(event.case_id)
+            case = record.case
         for listener in self._listeners:
-            listener.on_event(record.case, event)
+            listener.on_event(case, event)
 
     # ------------------------------------------------------------------ the minimum queries
     def list_reviewed(

@@ -17,7 +17,7 @@ from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
 from caseplatform.review.auth import AGENT, REVIEWER, Forbidden, Principal, Role
-from caseplatform.service import CaseService, CaseView
+from caseplatform.service import ApprovalStatus, CaseService
 
 HUMAN_INPUT_ADAPTER = "human_input"
 STRUCTURED_DECISIONS = ("approve", "edit", "reject")
@@ -75,12 +75,14 @@ class ReviewService:
     def readable(self, who: Principal, adapter_id: str) -> bool:
         return who.may(REVIEWER, adapter_id) or who.may(AGENT, adapter_id)
 
-    def _case(self, who: Principal, case_id: str, *roles: Role) -> CaseView:
-        view = self.cases.get_case(case_id)
-        adapter = view.record.case.adapter_id
+    def _case(self, who: Principal, case_id: str, *roles: Role) -> CaseRecord:
+        """The case as stored, once the caller may act on its adapter in one of `roles`. Commands
+        pass it down (`seen`), so the request reads the case once; their writes stay guarded."""
+        record = self.cases.get_record(case_id)
+        adapter = record.case.adapter_id
         if not any(who.may(role, adapter) for role in roles):
             raise Forbidden(f"{who.sub} may not act on {adapter} cases")
-        return view
+        return record
 
     def queue(self, who: Principal, query: QueueQuery) -> dict[str, Any]:
         """Open cases most urgent first (state open/pending/needs_clarification), or decided cases
@@ -118,9 +120,9 @@ class ReviewService:
 
     def case(self, who: Principal, case_id: str) -> dict[str, Any]:
         """The case, its history, its terminal decision and where it stands on the approver policy."""
-        view = self._case(who, case_id, REVIEWER, AGENT)
-        history = self.cases.get_case_history(case_id)
-        status = self.cases.approval_status(case_id)
+        record = self._case(who, case_id, REVIEWER, AGENT)
+        detail = self.cases.get_case_detail(case_id, seen=record)
+        view, history, status = detail.view, detail.history, detail.status
         answer = answers.case_answer(view)
         answer["history"] = [answers.event_dict(e) for e in history]
         answer["decision"] = decision_of(history)
@@ -140,8 +142,8 @@ class ReviewService:
         return answer
 
     def history(self, who: Principal, case_id: str) -> dict[str, Any]:
-        self._case(who, case_id, REVIEWER, AGENT)
-        return answers.history_answer(case_id, self.cases.get_case_history(case_id))
+        self._case(who, case_id, REVIEWER, AGENT)  # the case exists: its events are all to read
+        return answers.history_answer(case_id, self.cases.store.list_events(case_id))
 
     # ------------------------------------------------------------------ reviewer commands
     def approve(
@@ -153,45 +155,47 @@ class ReviewService:
         notes: str = "",
         payload: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        self._case(who, case_id, REVIEWER)
-        event = self.cases.record_approval(
+        record = self._case(who, case_id, REVIEWER)
+        approval = self.cases.approve(
             case_id=case_id,
             notes=notes,
             actor=who.actor("operator"),
             request_id=scoped_request_id(who, request_id),
             edited_payload=payload,
+            seen=record,
         )
-        return self._decision_answer(event)
+        return self._decision_answer(approval.event, approval.status)
 
     def reject(self, who: Principal, case_id: str, *, request_id: str, reason: str) -> dict[str, Any]:
         if not reason.strip():
             raise EnvelopeInvalid([{"path": "$.reason", "message": "a rejection needs a reason"}])
-        self._case(who, case_id, REVIEWER)
+        record = self._case(who, case_id, REVIEWER)
         event = self.cases.record_decision(
             case_id=case_id,
             decision="rejected",
             notes=reason,
             actor=who.actor("operator"),
             request_id=scoped_request_id(who, request_id),
+            seen=record,
         )
-        return self._decision_answer(event)
+        return self._decision_answer(event, self.cases.approval_status(case_id, seen=record))
 
     def clarify(
         self, who: Principal, case_id: str, *, request_id: str, question: str, notes: str = ""
     ) -> dict[str, Any]:
-        self._case(who, case_id, REVIEWER)
+        record = self._case(who, case_id, REVIEWER)
         event = self.cases.request_clarification(
             case_id=case_id,
             question=question,
             notes=notes,
             actor=who.actor("operator"),
             request_id=scoped_request_id(who, request_id),
+            seen=record,
         )
         return answers.transition_answer(event)
 
-    def _decision_answer(self, event: Event) -> dict[str, Any]:
+    def _decision_answer(self, event: Event, status: ApprovalStatus) -> dict[str, Any]:
         answer = answers.transition_answer(event)
-        status = self.cases.approval_status(event.case_id)
         answer["approvals"] = {
             "required": status.required_approvers,
             "recorded": len(status.votes) + (1 if event.decision_outcome == "approved" else 0),
@@ -213,13 +217,14 @@ class ReviewService:
     def provide_clarification(
         self, who: Principal, case_id: str, *, request_id: str, answer: str, notes: str = ""
     ) -> dict[str, Any]:
-        self._case(who, case_id, AGENT)
+        record = self._case(who, case_id, AGENT)
         event = self.cases.provide_clarification(
             case_id=case_id,
             answer=answer,
             notes=notes,
             actor=who.actor("agent"),
             request_id=scoped_request_id(who, request_id),
+            seen=record,
         )
         return answers.transition_answer(event)
 

@@ -337,7 +337,7 @@ class DynamoCaseStore:
         return item
 
     @staticmethod
-    def _record_from_item(item: dict[str, Any]) -> CaseRecord:
+    def _record_from_item(item: dict[str, Any], *, revision: dict[str, Any] | None = None) -> CaseRecord:
         case = Case(
             case_id=item["case_id"],
             schema_version=int(item["schema_version"]),
@@ -370,7 +370,7 @@ class DynamoCaseStore:
             escalated_at_ms=item.get("escalated_at_ms"),
             escalation_target=item.get("escalation_target"),
         )
-        return CaseRecord(case, state)
+        return CaseRecord(case, state, revision)
 
     def _event_items(self, event: Event, seq: int) -> list[dict[str, Any]]:
         pk = _case_pk(event.case_id)
@@ -430,17 +430,30 @@ class DynamoCaseStore:
             return Recorded(Event.from_json(existing["event_json"]), replayed=True)
         raise ConcurrentModification(f"submit_case transaction cancelled: {codes}")
 
-    def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
+    def append(
+        self, case_id: str, request_id: str, decide: Decide, *, seen: CaseRecord | None = None
+    ) -> Recorded:
         pk = _case_pk(case_id)
-        for attempt in range(MAX_ATTEMPTS):
-            item = self._get(pk, "CASE")
+        # The caller's earlier read of the CASE item (this request's), tried first instead of a read:
+        # the write below is conditioned on its version, so a stale one only costs a cancelled
+        # transaction; a domain error decided on it is checked again on the live item.
+        earlier = seen.revision if seen is not None else None
+        item = earlier if isinstance(earlier, dict) and earlier.get("pk") == pk else None
+        attempt = 0
+        while attempt < MAX_ATTEMPTS:
+            live = item is None
             if item is None:
-                raise CaseNotFound(case_id)
+                item = self._get(pk, "CASE")
+                if item is None:
+                    raise CaseNotFound(case_id)
             record = self._record_from_item(item)
             snapshot = CaseSnapshot(record.case, record.state, item.get("open_question"))
             try:
                 transition = decide(snapshot)
             except CasePlatformError:
+                if not live:  # decided on the earlier read: decide again on the live case
+                    item = None
+                    continue
                 replay = self._replay(pk, request_id)
                 if replay is not None:
                     return replay
@@ -470,7 +483,10 @@ class DynamoCaseStore:
             replay = self._replay(pk, request_id)
             if replay is not None:
                 return replay
-            self._backoff(attempt)
+            item = None
+            if live:
+                self._backoff(attempt)
+                attempt += 1
         raise ConcurrentModification(f"append to {case_id} lost {MAX_ATTEMPTS} races")
 
     def _replay(self, pk: str, request_id: str) -> Recorded | None:
@@ -480,7 +496,7 @@ class DynamoCaseStore:
     # ------------------------------------------------------------------ reads
     def get_case(self, case_id: str) -> CaseRecord | None:
         item = self._get(_case_pk(case_id), "CASE")
-        return None if item is None else self._record_from_item(item)
+        return None if item is None else self._record_from_item(item, revision=item)
 
     def list_events(self, case_id: str) -> list[Event]:
         items = self._query_all("pk = :p AND begins_with(sk, :e)", {":p": _case_pk(case_id), ":e": "EV#"})

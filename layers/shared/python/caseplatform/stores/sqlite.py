@@ -277,7 +277,10 @@ class SqliteCaseStore:
             )
         return Recorded(event)
 
-    def append(self, case_id: str, request_id: str, decide: Decide) -> Recorded:
+    def append(
+        self, case_id: str, request_id: str, decide: Decide, *, seen: CaseRecord | None = None
+    ) -> Recorded:
+        # `seen` is not needed: reading the case under the write lock costs next to nothing.
         with self._write() as conn:
             row = conn.execute(
                 "SELECT event_json FROM hitl_events WHERE case_id = ? AND request_id = ?",
