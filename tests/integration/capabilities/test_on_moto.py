@@ -204,3 +204,59 @@ def test_executor_on_moto_from_create_to_delete_by_name(
     assert deleted.success and repo.get_reminder(THREAD, rid) is None
     with pytest.raises(ClientError):
         get_schedule(aws, name)
+
+
+class _Throttled:
+    """A DynamoDB client whose batch writes leave items unprocessed `times` times, then pass through."""
+
+    def __init__(self, real: object, times: int) -> None:
+        self._real = real
+        self._times = times
+        self.batches = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._real, name)
+
+    def batch_write_item(self, **kwargs: object) -> dict[str, object]:
+        self.batches += 1
+        if self._times > 0:
+            self._times -= 1
+            return {"UnprocessedItems": kwargs["RequestItems"]}
+        return self._real.batch_write_item(**kwargs)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_clearing_a_list_retries_unprocessed_deletes_with_backoff_and_gives_up_clearly() -> None:
+    from datetime import UTC, datetime
+
+    import boto3
+    from moto import mock_aws
+
+    from memo import tables
+    from memo.capabilities.items import ListItem
+    from memo.capabilities.store import DynamoItemsRepository, UnprocessedWrites
+
+    with mock_aws():
+        real = boto3.client("dynamodb", region_name="us-east-1")
+        real.create_table(**tables.ITEMS.create_table_kwargs("items-throttled"))
+        now = datetime(2026, 11, 22, tzinfo=UTC)
+        seed = DynamoItemsRepository(real, "items-throttled")
+        for i in range(3):
+            seed.add_list_item(
+                ListItem(item_id=f"i{i}", thread_id="t", list_name="shopping", text=f"x{i}", created_at=now)
+            )
+
+        delays: list[float] = []
+        flaky = _Throttled(real, times=2)
+        repo = DynamoItemsRepository(flaky, "items-throttled", sleep=delays.append)
+        assert len(repo.clear_list("t", "shopping")) == 3
+        assert flaky.batches == 3 and delays == [0.05, 0.1]
+        assert repo.list_items("t", "shopping") == []
+
+        for i in range(2):
+            seed.add_list_item(
+                ListItem(item_id=f"j{i}", thread_id="t", list_name="shopping", text=f"y{i}", created_at=now)
+            )
+        stuck = DynamoItemsRepository(_Throttled(real, times=99), "items-throttled", sleep=delays.append)
+        with pytest.raises(UnprocessedWrites) as gave_up:
+            stuck.clear_list("t", "shopping")
+        assert gave_up.value.count == 2

@@ -15,7 +15,7 @@ when the reminder is no longer `scheduled` (a second Scheduler delivery). Every 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
@@ -103,9 +103,12 @@ def _iso(value: datetime) -> str:
 class DynamoItemsRepository:
     """`ItemsRepository` on one DynamoDB table (pk = USER#<thread>, sk = kind-specific)."""
 
-    def __init__(self, dynamodb_client: Any, table_name: str) -> None:
+    def __init__(
+        self, dynamodb_client: Any, table_name: str, *, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
         self._ddb = dynamodb_client
         self._table = table_name
+        self._sleep = sleep  # backoff between retries of unprocessed batch deletes (injectable for tests)
 
     # --- generic helpers ---------------------------------------------------------------------
 
@@ -311,7 +314,7 @@ class DynamoItemsRepository:
             pending = response.get("UnprocessedItems") or {}
             if not pending:
                 return
-            time.sleep(_BATCH_BACKOFF_SECONDS * 2**attempt)
+            self._sleep(_BATCH_BACKOFF_SECONDS * 2**attempt)
         raise UnprocessedWrites(len(pending.get(self._table, [])))
 
 
