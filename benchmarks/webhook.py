@@ -32,7 +32,7 @@ def run() -> list[Row]:
 def _per_message() -> list[Row]:
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from memo.ingress import sign
+    from memo.ingress.webhook import sign
     from memo.local.context import LocalLambdaContext
     from memo.local.events import http_api_event
     from memo.local.functions import load_handler

@@ -44,7 +44,7 @@ from infra.secrets import WHATSAPP_SECRET_ENV_VAR
 from memo import tables
 from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
-from memo.review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
+from memo.operator_review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 
 ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json"
 

@@ -5,7 +5,7 @@
             ├─ cases table (the case store)
             ├─ ledger table, REVIEW#<case id> items only: the waiting step's task token (get, delete)
             ├─ Step Functions SendTaskSuccess / SendTaskFailure: the decision resumes the waiting step
-            └─ an operator's question to the WhatsApp user (memo.review.clarify): the user's thread on
+            └─ an operator's question to the WhatsApp user (memo.operator_review.clarify): the user's thread on
                the conversation table (pendingHITL, memory) and the WhatsApp secret
 
 Routes: `GET /review` (the page; API Gateway also routes `/review/` here), `GET /review/openapi.json`
@@ -48,8 +48,8 @@ from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.monitoring import Monitoring
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR
 from memo import tables
-from memo.review.cases import ADAPTER_ID as MEMO_OPERATION_ADAPTER
-from memo.review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
+from memo.operator_review.cases import ADAPTER_ID as MEMO_OPERATION_ADAPTER
+from memo.operator_review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 
 REVIEW_PATH = "/review"
 # The reviewer page, and the API's description: no data, no authorizer.
@@ -69,11 +69,11 @@ AUTHORIZED_ROUTES: tuple[tuple[str, str], ...] = (
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/clarify"),
     ("POST", f"{REVIEW_PATH}/mcp"),
 )
-# What `memo.review.tokens.DynamoTokenStore` calls for the decision listener (it never writes).
+# What `memo.operator_review.tokens.DynamoTokenStore` calls for the decision listener (it never writes).
 TOKEN_LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:DeleteItem")
-# What `memo.review.listener.TaskTokenBridge` calls; it sends no heartbeats.
+# What `memo.operator_review.listener.TaskTokenBridge` calls; it sends no heartbeats.
 TASK_TOKEN_ACTIONS = ("states:SendTaskSuccess", "states:SendTaskFailure")
-# What `memo.review.clarify.ClarificationRelay` calls on the user's thread: the pendingHITL's
+# What `memo.operator_review.clarify.ClarificationRelay` calls on the user's thread: the pendingHITL's
 # conditional create / replace / consume and its consistent read (`DynamoQuestionStore`), and the
 # question appended to the user's memory (`DynamoConversationStore.append`).
 CONVERSATION_ACTIONS = (

@@ -1,7 +1,7 @@
 """Secrets Manager secrets: WhatsApp Cloud API credentials and the OpenAI API key.
 
 Both are JSON objects, read by the functions through Powertools parameters (cached), see
-`memo.config`. Nothing secret is in the template:
+`memo.settings`. Nothing secret is in the template:
 - WhatsApp `{"app_secret", "verify_token", "access_token"}`: `verify_token` is generated here (it is
   ours; ops give it to Meta), `app_secret` and `access_token` start empty and are filled by ops.
 - OpenAI `{"api_key"}` starts empty, which means "no LLM": Memo runs its rule planner until ops set it.
@@ -16,7 +16,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
-# Names of environment variables (read by memo.config), not secrets.
+# Names of environment variables (read by memo.settings), not secrets.
 WHATSAPP_SECRET_ENV_VAR = "WHATSAPP_SECRET_ID"  # noqa: S105
 OPENAI_SECRET_ENV_VAR = "OPENAI_SECRET_ID"  # noqa: S105
 

@@ -17,7 +17,7 @@ from typing import Any
 from aws_cdk import aws_logs as logs
 from constructs import Node
 
-from memo.review.policy import ReviewPolicyInvalid, load_policy
+from memo.operator_review.policy import ReviewPolicyInvalid, load_policy
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +46,7 @@ _RETENTION_BY_DAYS: Mapping[int, logs.RetentionDays] = {
 # EventBridge Scheduler group names; WhatsApp template names (lowercase letters, digits, underscores).
 _SCHEDULE_GROUP_NAME = re.compile(r"^[0-9A-Za-z._-]{1,64}$")
 _TEMPLATE_NAME = re.compile(r"^[a-z0-9_]{1,512}$")
-# "en=en_US,he=he": a profile language -> the template's language code (memo.reminders.wiring reads it).
+# "en=en_US,he=he": a profile language -> the template's language code (memo.wiring.reminders reads it).
 _TEMPLATE_LANGUAGE_PAIR = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)?=[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?$")
 # A Cognito domain prefix: lowercase letters, digits and hyphens, no leading or trailing hyphen.
 _DOMAIN_PREFIX = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
@@ -82,7 +82,7 @@ class StackSettings:
     # region); unset -> memo-review-<account id>.
     review_domain_prefix: str | None = None
     # MEMO_REVIEW_POLICY of the webhook, the review submit and the review functions (one JSON document;
-    # a JSON object in cdk.json); unset -> the default policy of memo.review.policy.
+    # a JSON object in cdk.json); unset -> the default policy of memo.operator_review.policy.
     review_policy: str | None = None
 
     @property

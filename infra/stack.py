@@ -42,7 +42,7 @@ from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
 from memo import tables
-from memo.review.policy import REVIEW_POLICY_ENV_VAR
+from memo.operator_review.policy import REVIEW_POLICY_ENV_VAR
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
 
@@ -204,7 +204,7 @@ class MemoStack(Stack):
         self.store.table(tables.CONVERSATION).grant_read_write_data(function)
         self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
         self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
-        # The user's answer to an operator's question goes to its case (memo.review.clarify).
+        # The user's answer to an operator's question goes to its case (memo.operator_review.clarify).
         cases_table = self.store.table(tables.CASES)
         function.add_to_role_policy(
             iam.PolicyStatement(

@@ -13,8 +13,8 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.executor.contracts import StepTask
-from memo.executor.wiring import ExecutorRuntime
 from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
+from memo.wiring.executor import ExecutorRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)

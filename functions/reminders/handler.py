@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
 from memo.reminders.deliver import deliver
-from memo.reminders.wiring import runtime
+from memo.wiring.reminders import runtime
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -11,9 +11,9 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
-from memo.responder.join import responder_input
-from memo.responder.respond import respond
-from memo.responder.wiring import runtime
+from memo.reply.join import responder_input
+from memo.reply.respond import respond
+from memo.wiring.reply import runtime
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -20,7 +20,7 @@ from caseplatform.review.api import ApiConfig, build_app
 from caseplatform.review.approvals import ReviewService
 from caseplatform.review.settings import ReviewSettings, build_review
 from memo.observability import logger, tracer
-from memo.review.wiring import ReviewBridgeSettings, decision_listeners
+from memo.wiring.operator_review import ReviewBridgeSettings, decision_listeners
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """Review submit Lambda: the `.waitForTaskToken` task of a step that policy sends to an operator.
 
 Wiring only: parse `{task, task_token}`, bind the turn's log keys, submit the case and keep the
-token server-side (`memo.review.submit`). The state machine then waits for the operator's decision,
+token server-side (`memo.operator_review.submit`). The state machine then waits for the operator's decision,
 which the review Lambda's listener turns into SendTaskSuccess / SendTaskFailure.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
-from memo.review.submit import SubmitRequest
-from memo.review.wiring import SubmitRuntime
+from memo.operator_review.submit import SubmitRequest
+from memo.wiring.operator_review import SubmitRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -12,7 +12,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import get_tracer, logger, metrics
-from memo.runtime import WebhookRuntime
+from memo.wiring.webhook import WebhookRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -21,11 +21,11 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = WebhookRuntime.current()
     records = event.get("Records")
     if isinstance(records, list) and records and records[0].get("eventSource") == "aws:sqs":
-        from memo.turn_path import processor_for
+        from memo.turn.consumer import processor_for
 
         traced = get_tracer().capture_lambda_handler(processor_for(runtime).batch)
         return traced(event, context)
 
-    from memo.http_webhook import app_for
+    from memo.ingress.http import app_for
 
     return app_for(runtime).resolve(event, context)

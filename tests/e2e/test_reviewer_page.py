@@ -15,7 +15,7 @@ import pytest
 from caseplatform.review.approvals import ReviewService
 from caseplatform.service import CaseService
 from caseplatform.stores.sqlite import SqliteCaseStore
-from tests.integration.review.harness import ReviewClient, local_server, seed_adapters, token
+from tests.integration.caseplatform.review.harness import ReviewClient, local_server, seed_adapters, token
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

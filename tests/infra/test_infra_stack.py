@@ -16,8 +16,8 @@ from infra.review import AUTHORIZED_ROUTES, PUBLIC_ROUTES, TASK_TOKEN_ACTIONS
 from infra.settings import BUNDLING_STACKS_CONTEXT_KEY, SettingsError, StackSettings
 from infra.stack import MemoStack
 from memo import tables
-from memo.config import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
 from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
+from memo.settings import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
 
 from .conftest import OVERRIDES, Synthesized
 
@@ -351,7 +351,7 @@ def test_webhook_environment(synthesized: Synthesized) -> None:
 
 
 def test_webhook_environment_names_are_read_by_the_webhook_settings() -> None:
-    """Every configuration name the stack sets is one `memo.config` reads (no silent typos)."""
+    """Every configuration name the stack sets is one `memo.settings` reads (no silent typos)."""
     known = {
         field.alias
         for model in (WebhookSettings, AwsSettings, WhatsAppSettings, LlmSettings)

@@ -14,8 +14,8 @@ from caseplatform.review.settings import ReviewSettings
 from infra.application import STACK_NAME
 from infra.settings import PROJECT_ROOT, SettingsError, StackSettings
 from memo import tables
-from memo.config import WhatsAppSettings
-from memo.review.wiring import ReviewBridgeSettings
+from memo.settings import WhatsAppSettings
+from memo.wiring.operator_review import ReviewBridgeSettings
 
 from .conftest import OVERRIDES, Synthesized
 

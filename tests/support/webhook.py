@@ -6,7 +6,7 @@ import base64
 import json
 from typing import Any
 
-from memo.ingress import sign
+from memo.ingress.webhook import sign
 from memo.local.context import LocalLambdaContext
 from memo.local.events import http_api_event
 from memo.local.functions import load_handler

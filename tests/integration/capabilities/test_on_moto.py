@@ -13,11 +13,11 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 
 from memo.capabilities.base import CapabilityError, ExecutionContext
-from memo.capabilities.executor import DynamoCapabilityExecutor
+from memo.capabilities.dispatch import DynamoCapabilityExecutor
 from memo.capabilities.items import ListItem, Reminder
 from memo.capabilities.scheduler import EventBridgeReminderScheduler, schedule_name_for
 from memo.capabilities.store import DynamoItemsRepository
-from memo.contracts import PlannerOutput, PlanStep, TurnInput, TurnState
+from memo.domain import PlannerOutput, PlanStep, TurnInput, TurnState
 from memo.resolution.entity import resolve_entities
 from memo.resolution.router import resolve_all
 from memo.tables import ITEMS

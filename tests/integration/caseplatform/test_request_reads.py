@@ -19,7 +19,7 @@ from caseplatform.review.auth import principal_from_claims
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from tests.integration.caseplatform.conftest import TABLE, create_cases_table
-from tests.integration.review.harness import seed_adapters
+from tests.integration.caseplatform.review.harness import seed_adapters
 from tests.unit.caseplatform.factories import OPERATOR, OTHER_OPERATOR, FakeClock, submit
 
 THIRD_OPERATOR = {"name": "Tal Bar", "role": "site engineer", "id": "op:tal", "kind": "operator"}

@@ -13,7 +13,7 @@ from memo import tables
 from memo.aws.clients import reset_clients
 from memo.executor.ledger import DynamoLedger
 from memo.executor.settings import ExecutorSettings, reset_executor_settings
-from memo.executor.wiring import ExecutorRuntime, reset_runtime, use_runtime
+from memo.wiring.executor import ExecutorRuntime, reset_runtime, use_runtime
 from tests.support.clock import FakeClock
 from tests.unit.executor.fakes import T0, CountingCapabilities
 

@@ -17,8 +17,8 @@ from memo import tables
 from memo.aws.clients import reset_clients
 from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
-from memo.reminders import wiring as reminders_wiring
-from memo.responder import wiring as responder_wiring
+from memo.wiring import reminders as reminders_wiring
+from memo.wiring import reply as responder_wiring
 from tests.support.clock import FakeClock
 
 TOKEN = "sink-token"

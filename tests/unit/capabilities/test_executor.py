@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from memo.capabilities.base import ExecutionContext
-from memo.capabilities.executor import DynamoCapabilityExecutor
+from memo.capabilities.dispatch import DynamoCapabilityExecutor
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 
 THREAD = "972501234567"

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from memo.contracts import PlannerOutput, PlanStep, TurnInput, TurnState
+from memo.domain import PlannerOutput, PlanStep, TurnInput, TurnState
 
 TZ = "Asia/Jerusalem"
 NOW = datetime(2024, 5, 1, 10, 0, tzinfo=ZoneInfo(TZ))  # a Wednesday

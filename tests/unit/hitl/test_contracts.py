@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from pydantic import ValidationError
 
-from memo.contracts import (
+from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
     HITLResultEntry,

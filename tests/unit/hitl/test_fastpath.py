@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memo.contracts import HITLReply, PendingHITL, PendingHITLOption
+from memo.domain import HITLReply, PendingHITL, PendingHITLOption
 from memo.hitl import fastpath
 from memo.hitl.fastpath import interactive_reply_id, looks_like_hitl_answer, match, parse_yes_no
 from tests.unit.hitl.conftest import NOW

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memo.contracts import Disambiguation, DisambiguationCandidate
+from memo.domain import Disambiguation, DisambiguationCandidate
 from memo.hitl import gate
 from memo.hitl.gate import QuestionDraft
 from tests.unit.hitl.conftest import NOW, make_state, plan, step

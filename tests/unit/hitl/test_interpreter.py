@@ -6,8 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memo.config import LlmSettings
-from memo.contracts import PendingHITL, PlanStep
+from memo.domain import PendingHITL, PlanStep
 from memo.hitl import gate
 from memo.hitl.interpreter import (
     ALLOWED_MODIFICATION_FIELDS,
@@ -19,6 +18,7 @@ from memo.hitl.interpreter import (
     parse_modifications,
     sanitize_modifications,
 )
+from memo.settings import LlmSettings
 from tests.unit.hitl.conftest import NOW, TZ, make_state, plan, step
 
 STEP = step(

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from memo.config import LlmSettings
-from memo.contracts import HITLReply
+from memo.domain import HITLReply
 from memo.hitl import gate
 from memo.hitl.interpreter import InterpreterInput, OpenAIInterpreter
 from memo.hitl.resume import resume
+from memo.settings import LlmSettings
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.unit.hitl.conftest import NOW, TZ, make_state, plan, step
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from memo.contracts import (
+from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
     HITLReply,

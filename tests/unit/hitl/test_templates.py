@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memo.contracts import HITLReply
+from memo.domain import HITLReply
 from memo.hitl import templates
 from memo.hitl.resume import stale_reply_guard
 from tests.unit.hitl.conftest import TZ, plan, step

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.contracts import LatestAction
+from memo.domain import LatestAction
 from memo.planner.base import PlannerInput
 
 TZ = "Asia/Jerusalem"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from memo.config import LlmSettings
 from memo.planner.llm import OpenAIPlanner
+from memo.settings import LlmSettings
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.unit.planner.conftest import latest, pin
 

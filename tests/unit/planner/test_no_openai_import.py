@@ -18,8 +18,8 @@ import json, sys
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.config import LlmSettings
-from memo.contracts import HITLReply, TurnInput, TurnState
+from memo.settings import LlmSettings
+from memo.domain import HITLReply, TurnInput, TurnState
 from memo.hitl import gate
 from memo.hitl.interpreter import build_interpreter
 from memo.hitl.resume import resume
@@ -60,7 +60,7 @@ def test_rule_planner_and_fast_path_do_not_import_openai(key: str) -> None:
 def test_the_check_can_fail_when_openai_is_used() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "layers" / "shared" / "python")}
     code = (
-        "import sys\nfrom memo.config import LlmSettings\nfrom memo.planner.llm import openai_client\n"
+        "import sys\nfrom memo.settings import LlmSettings\nfrom memo.planner.llm import openai_client\n"
         "openai_client(LlmSettings.model_validate({'OPENAI_API_KEY': 'k'}))\nprint('openai' in sys.modules)"
     )
     done = subprocess.run(

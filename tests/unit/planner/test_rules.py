@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from memo.config import LlmSettings
-from memo.contracts import PlannerOutput
+from memo.domain import PlannerOutput
 from memo.hitl import gate
 from memo.planner import RulePlanner, build_planner
 from memo.planner.llm import OpenAIPlanner
+from memo.settings import LlmSettings
 from tests.unit.planner.conftest import latest, pin
 
 PLANNER = RulePlanner()

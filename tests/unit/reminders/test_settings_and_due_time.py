@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from memo.local.ticker import due_time
-from memo.reminders.wiring import ReminderSettings
+from memo.wiring.reminders import ReminderSettings
 
 
 def test_at_expressions_are_read_in_their_timezone() -> None:

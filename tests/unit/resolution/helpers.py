@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memo.capabilities.items import ListItem, Note, Reminder
-from memo.contracts import PlannerOutput, PlanStep, TurnInput, TurnState
+from memo.domain import PlannerOutput, PlanStep, TurnInput, TurnState
 from tests.unit.capabilities.fakes import FakeItemsRepository
 
 THREAD = "972501234567"

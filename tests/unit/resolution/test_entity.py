@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from memo.contracts import HITLReply, LatestAction, TurnState
+from memo.domain import HITLReply, LatestAction, TurnState
 from memo.hitl import gate
 from memo.hitl.resume import resume
 from memo.resolution.entity import EntityResolution, SelectionError, apply_selection, resolve_entities

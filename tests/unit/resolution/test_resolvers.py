@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from memo.contracts import TurnInput
+from memo.domain import TurnInput
 from memo.resolution.resolvers import ListResolver, NoteResolver, ReminderResolver
 from tests.unit.resolution.helpers import step
 

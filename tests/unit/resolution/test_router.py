@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from memo.contracts import PlanStep, TurnInput
+from memo.domain import PlanStep, TurnInput
 from memo.resolution.resolvers import ResolverResult, default_resolvers
 from memo.resolution.router import DependencyCycle, dependency_groups, resolve_all
 from tests.unit.resolution.helpers import state_for, step

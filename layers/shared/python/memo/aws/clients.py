@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
-from memo.config import AwsSettings
+from memo.settings import AwsSettings
 
 _RETRIES = Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=3, read_timeout=10)
 

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from memo.errors import EnqueueFailed
-from memo.inbound import InboundMessage
+from memo.ingress.inbound import InboundMessage
 from memo.observability import logger
 
 SQS_BATCH = 10

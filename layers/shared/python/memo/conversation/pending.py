@@ -14,8 +14,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from memo.aws.dynamo import to_item
-from memo.contracts import PendingHITL, TurnState
 from memo.conversation.store import PENDING_SK, thread_pk
+from memo.domain import PendingHITL, TurnState
 from memo.errors import MemoError
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from memo.capabilities.base import ExecutionResult, Language
-from memo.review.policy import ReviewTicket
+from memo.operator_review.policy import ReviewTicket
 
 EXECUTION_NAME_PREFIX = "turn-"
 MAX_EXECUTION_INPUT_BYTES = 256 * 1024

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pydantic import Field
 
 from memo import tables
-from memo.config import AwsSettings, FunctionSettings
+from memo.settings import AwsSettings, FunctionSettings
 
 SCHEDULE_GROUP_ENV_VAR = "REMINDER_SCHEDULE_GROUP"
 SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from memo.contracts import HITLReply, PendingHITL, PendingHITLOption
+from memo.domain import HITLReply, PendingHITL, PendingHITLOption
 
 Via = Literal["yes_no", "option", "interactive", "index", "multi", "free_text"]
 

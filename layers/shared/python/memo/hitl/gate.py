@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from memo.contracts import (
+from memo.domain import (
     HITLExpectedInput,
     HITLKind,
     HITLPolicySource,

@@ -26,8 +26,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memo.config import LlmSettings
-from memo.contracts import (
+from memo.domain import (
     InterpreterOutput,
     InterpreterParsed,
     Language,
@@ -37,6 +36,7 @@ from memo.contracts import (
 from memo.hitl.fastpath import is_cancel, is_no, is_yes, normalize
 from memo.observability import logger
 from memo.planner.timeparse import extract_when, parse_time_answer
+from memo.settings import LlmSettings
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
 
-from memo.contracts import (
+from memo.domain import (
     HITLReply,
     HITLResultEntry,
     InterpreterDecision,

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from memo.contracts import (
+from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
     Language,
@@ -379,7 +379,7 @@ def stale_reply(language: Language) -> str:
     return "I'm not waiting on a question right now — what would you like to do?"
 
 
-# --- an operator's question, relayed through WhatsApp (memo.review.clarify) -----------------------
+# --- an operator's question, relayed through WhatsApp (memo.operator_review.clarify) -----------------------
 
 
 def operator_question(language: Language, question: str) -> str:

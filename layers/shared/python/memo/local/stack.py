@@ -13,7 +13,6 @@ from typing import Any
 
 from memo.aws.clients import reset_clients
 from memo.clock import Clock, utc_now
-from memo.config import reset_settings_cache
 from memo.local.aws import (
     LOCAL_REGION,
     LocalResources,
@@ -29,7 +28,8 @@ from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
 from memo.local.stepfunctions import LocalStepFunctions, install
 from memo.local.ticker import ReminderTicker
-from memo.runtime import reset_runtime
+from memo.settings import reset_settings_cache
+from memo.wiring.webhook import reset_runtime
 
 # Signs the local reviewer tokens (`python -m caseplatform.review.devtokens`); never set when deployed.
 LOCAL_REVIEW_DEV_SECRET = "local-review-dev-secret-0123456789abcdef"  # noqa: S105 - local only
@@ -49,12 +49,12 @@ GRAPH_VERSION = "v21.0"
 
 def _reset_runtimes() -> None:
     """Forget every Lambda's cached settings and adapters (they point at a stack that is gone)."""
-    from memo.executor import wiring as executor_wiring
     from memo.executor.settings import reset_executor_settings
     from memo.local.functions import load_module
-    from memo.reminders import wiring as reminders_wiring
-    from memo.responder import wiring as responder_wiring
-    from memo.review import wiring as review_wiring
+    from memo.wiring import executor as executor_wiring
+    from memo.wiring import operator_review as review_wiring
+    from memo.wiring import reminders as reminders_wiring
+    from memo.wiring import reply as responder_wiring
 
     reset_settings_cache()
     review_wiring.use_runtime(None)
@@ -177,12 +177,12 @@ class LocalStack:
     def _install_runtimes(self) -> None:
         """Every Lambda's runtime is rebuilt from this stack's environment and shares its clock."""
         _reset_runtimes()
-        from memo.config import WebhookSettings
-        from memo.executor import wiring as executor_wiring
         from memo.executor.settings import ExecutorSettings
-        from memo.reminders import wiring as reminders_wiring
-        from memo.responder import wiring as responder_wiring
-        from memo.runtime import WebhookRuntime, use_runtime
+        from memo.settings import WebhookSettings
+        from memo.wiring import executor as executor_wiring
+        from memo.wiring import reminders as reminders_wiring
+        from memo.wiring import reply as responder_wiring
+        from memo.wiring.webhook import WebhookRuntime, use_runtime
 
         use_runtime(WebhookRuntime(WebhookSettings.load(), clock=self._clock))
         executor_wiring.use_runtime(
@@ -190,7 +190,7 @@ class LocalStack:
         )
         responder_wiring.runtime().clock = self._clock
         reminders_wiring.runtime().clock = self._clock
-        from memo.review import wiring as review_wiring
+        from memo.wiring import operator_review as review_wiring
 
         review_wiring.use_runtime(
             review_wiring.SubmitRuntime(

@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from memo.ingress import sign
+from memo.ingress.webhook import sign
 
 DEFAULT_PHONE_NUMBER_ID = "100000000000001"
 DEFAULT_DISPLAY_NUMBER = "15550001111"

@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, field_validator
 
-from memo.contracts import (
+from memo.domain import (
     HITLResultEntry,
     Language,
     LatestAction,

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memo.config import LlmSettings
-from memo.contracts import PlannerOutput, PlanStep, RoutingSuggestion
+from memo.domain import PlannerOutput, PlanStep, RoutingSuggestion
 from memo.observability import logger
 from memo.planner.base import Planner, PlannerInput, PlannerResult, enforce_risk_policy
 from memo.planner.rules import RulePlanner
+from memo.settings import LlmSettings
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from memo.contracts import (
+from memo.conversation import smalltalk
+from memo.domain import (
     Capability,
     IntentType,
     LatestAction,
@@ -30,7 +31,6 @@ from memo.contracts import (
     RiskLevel,
     RoutingSuggestion,
 )
-from memo.conversation import smalltalk
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.timeparse import ParsedWhen, extract_when
 

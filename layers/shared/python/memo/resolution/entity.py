@@ -29,9 +29,9 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND, quote, say
-from memo.capabilities.executor import ARGS_MODELS
+from memo.capabilities.dispatch import ARGS_MODELS
 from memo.capabilities.items import ListItem, Note, Reminder
-from memo.contracts import (
+from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
     DisambiguationKind,

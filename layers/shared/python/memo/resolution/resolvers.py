@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from memo.capabilities.common import INVALID_ARGS, UNSUPPORTED_ACTION, say
-from memo.capabilities.executor import ARGS_MODELS
-from memo.contracts import Language, PlanStep, TurnInput
+from memo.capabilities.dispatch import ARGS_MODELS
+from memo.domain import Language, PlanStep, TurnInput
 from memo.resolution.matching import is_plural
 
 TargetKind = Literal["reminder", "note", "list_item"]

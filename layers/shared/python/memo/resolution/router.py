@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from memo.contracts import PlanStep, TurnInput, TurnState
+from memo.domain import PlanStep, TurnInput, TurnState
 from memo.observability import logger, mask_phone
 from memo.resolution.resolvers import Resolver, ResolverResult, default_resolvers, unsupported_capability
 

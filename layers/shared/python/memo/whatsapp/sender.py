@@ -22,7 +22,7 @@ from memo.replies import Reply
 from memo.whatsapp.outbound import message_bodies, read_receipt
 
 if TYPE_CHECKING:
-    from memo.config import WhatsAppSettings
+    from memo.settings import WhatsAppSettings
 
 RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
 

@@ -1,0 +1,86 @@
+"""Memo on the case platform: the `memo_operation` adapter kept in line with the review policy, and
+the case a waiting step submits (PII-minimised)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from caseplatform.service import CaseService
+from memo.executor.contracts import StepTask
+from memo.operator_review.policy import AdapterConfig, item_count
+
+ADAPTER_ID = "memo_operation"
+SUBMITTER = {"name": "Memo", "role": "agent", "id": "memo:executor"}
+
+
+def adapter_schema(config: AdapterConfig) -> dict[str, Any]:
+    """The packaged `memo_operation` schema with the policy's `x-hitl` (SLA, approvers)."""
+    text = (
+        resources.files("caseplatform.adapters").joinpath(f"{ADAPTER_ID}.v1.json").read_text(encoding="utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    schema["x-hitl"] = config.x_hitl()
+    return schema
+
+
+def ensure_memo_adapter(cases: CaseService, config: AdapterConfig) -> int:
+    """Make the active `memo_operation` schema carry the policy's adapter configuration: registered
+    (version 1) when absent, a new version when the configuration changed; returns the active version.
+    Idempotent; two Lambdas doing it at once register the identical document."""
+    cases.ensure_default_adapters()
+    wanted = adapter_schema(config)
+    active = cases.store.active_schema(ADAPTER_ID)
+    if active is not None and active.schema == wanted:
+        return active.schema_version
+    versions = [record for record in cases.store.list_schemas(ADAPTER_ID)]
+    same = next((r for r in versions if r.schema == wanted), None)
+    version = same.schema_version if same else max((r.schema_version for r in versions), default=0) + 1
+    if same is None:
+        cases.register_adapter_schema(ADAPTER_ID, version, wanted)
+    cases.activate_adapter_schema(ADAPTER_ID, version)
+    return version
+
+
+def summary_of(task: StepTask) -> str:
+    """What the operator reads first: capability, action, how many items. No item texts, no phone."""
+    count = item_count(task.args)
+    noun = "item" if count == 1 else "items"
+    return f"Memo wants to {task.action} {count} {task.capability} {noun} for a user."
+
+
+def payload_of(task: StepTask) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "capability": task.capability,
+        "action": task.action,
+        "summary": summary_of(task),
+        "argsHash": task.args_hash,
+        "traceId": task.trace_id,
+        "stepId": task.step_id,
+        "args": dict(task.args),
+    }
+    if task.review is not None:
+        payload["rule"] = task.review.rule
+    return payload
+
+
+def submit_request_id(task: StepTask) -> str:
+    """One case per waiting step, whatever the retries: the ledger's operation id, namespaced."""
+    return f"memo:{task.trace_id}:{task.step_id}"
+
+
+def submit_case(cases: CaseService, task: StepTask) -> str:
+    """Submit (idempotently) the case for a waiting step; returns its case id."""
+    priority = task.review.priority if task.review is not None else "normal"
+    _, case = cases.submit_case(
+        adapter_id=ADAPTER_ID,
+        case_type=f"{task.capability}_{task.action}",
+        title=f"{task.capability}: {task.action} ({item_count(task.args)})",
+        summary=summary_of(task),
+        payload=payload_of(task),
+        submitter=SUBMITTER,
+        request_id=submit_request_id(task),
+        priority=priority,
+    )
+    return case.case_id

@@ -1,0 +1,379 @@
+"""Format: one user-facing line per step outcome, in the user's language, dates in their timezone.
+
+Success lines are worded per capability and action from the result's `data` (falling back to its
+`summary`); failure lines are worded per error code, and say only what is known:
+- NOT_FOUND: nothing matched, so the step was not performed (true: there was no target).
+- APPROVAL_*: the executor refused the step (expired, or its args changed after approval), so it
+  was not performed.
+- REVIEW_REJECTED: an operator rejected the step (it was not performed); the operator's reason is
+  passed on. REVIEW_EXPIRED: no operator decided in time (it was not performed).
+- IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
+- anything else (STEP_FAILED from the state machine's Catch, a timeout): something went wrong and
+  we cannot confirm the step went through; we claim neither that it did nor that nothing changed.
+
+`data` keys read (those of `memo.capabilities`, snake_case or camelCase): reminders `title`,
+`when`, `reminders` ([{title, when}]), `deleted` (a count or the deleted items), `count`; notes
+`text`, `query`, `notes` ([{text}]); lists `listName`, `added`, `alreadyThere`, `removed`,
+`notFound`, `items` ([str] or [{text}]), `count`; failures `target` / `query` / `title`. A missing key falls back to `summary`, never to an invented value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memo.capabilities.base import ExecutionResult, Language
+from memo.hitl.templates import format_when
+from memo.reply.join import Joined, JoinStatus
+
+OK_MARK = "✅"
+FAILED_MARK = "❌"
+
+
+@dataclass(frozen=True)
+class Line:
+    ok: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class Formatted:
+    status: JoinStatus
+    header: str | None
+    lines: tuple[Line, ...]
+
+
+def _q(text: Any, language: Language) -> str:
+    return f"„{text}”" if language == "he" else f"“{text}”"
+
+
+def _get(data: dict[str, Any], *names: str) -> Any:
+    for name in names:
+        value = data.get(name)
+        if value not in (None, "", []):
+            return value
+    return None
+
+
+def _count(n: int, language: Language, one_en: str, many_en: str, one_he: str, many_he: str) -> str:
+    if language == "he":
+        return one_he if n == 1 else f"{n} {many_he}"
+    return f"1 {one_en}" if n == 1 else f"{n} {many_en}"
+
+
+def _texts(values: Any) -> list[str]:
+    """Item texts from [str] or [{text|title|name}]."""
+    if not isinstance(values, list):
+        return []
+    out: list[str] = []
+    for value in values:
+        if isinstance(value, dict):
+            text = _get(value, "text", "title", "name")
+            if text is not None:
+                out.append(str(text))
+        elif value not in (None, ""):
+            out.append(str(value))
+    return out
+
+
+def _when(result: ExecutionResult, data: dict[str, Any], language: Language, timezone: str) -> str:
+    value: datetime | str | None = result.when or _get(data, "due_at", "dueAt", "when")
+    return format_when(value, language, timezone)
+
+
+def _bullets(lines: list[str]) -> str:
+    return "\n".join(f"• {line}" for line in lines)
+
+
+# --- success -----------------------------------------------------------------------------------
+
+
+def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) -> str | None:
+    data, he = result.data, language == "he"
+    title = _get(data, "title")
+    when = _when(result, data, language, timezone)
+    if result.action == "create" and title:
+        if he:
+            return f"⏰ קבעתי תזכורת {_q(title, language)}" + (f" ל{when}." if when else ".")
+        return f"⏰ Reminder set: {_q(title, language)}" + (f" for {when}." if when else ".")
+    rows = data.get("reminders")
+    if result.action == "update" and not title and isinstance(rows, list) and len(rows) == 1:
+        title = _get(rows[0], "title") if isinstance(rows[0], dict) else None
+    if result.action == "update" and title:
+        if he:
+            return f"עדכנתי את התזכורת {_q(title, language)}" + (f" — עכשיו ל{when}." if when else ".")
+        return f"Updated the reminder {_q(title, language)}" + (f" — now for {when}." if when else ".")
+    if result.action == "update" and isinstance(rows, list) and len(rows) > 1:
+        what = _count(len(rows), language, "reminder", "reminders", "תזכורת אחת", "תזכורות")
+        if he:
+            return f"עדכנתי {what}" + (f" — עכשיו ל{when}." if when else ".")
+        return f"Updated {what}" + (f" — now for {when}." if when else ".")
+    if result.action == "list":
+        if not isinstance(rows, list):
+            return None
+        if not rows:
+            return "אין לך תזכורות קרובות." if he else "You have no upcoming reminders."
+        shown = []
+        for row in rows:
+            if not isinstance(row, dict):
+                continue
+            row_when = format_when(_get(row, "due_at", "dueAt", "when"), language, timezone)
+            row_title = _q(_get(row, "title") or "", language)
+            shown.append(f"{row_title} — {row_when}" if row_when else row_title)
+        head = "התזכורות שלך:" if he else "Your reminders:"
+        return f"{head}\n{_bullets(shown)}"
+    if result.action in ("delete", "delete_all"):
+        return _deleted(data, language, ("reminder", "reminders", "תזכורת אחת", "תזכורות"), "התזכורת")
+    return None
+
+
+def _deleted(
+    data: dict[str, Any], language: Language, nouns: tuple[str, str, str, str], he_the: str
+) -> str | None:
+    """How many were deleted (`deleted`: a count or the deleted items; `count`), naming a single
+    one; None when the result does not say."""
+    he = language == "he"
+    deleted = data.get("deleted")
+    titles = _texts(deleted) or _texts(data.get("titles"))
+    if isinstance(deleted, int) and not isinstance(deleted, bool):
+        n: int | None = deleted
+    elif isinstance(data.get("count"), int):
+        n = int(data["count"])
+    elif isinstance(deleted, list):
+        n = len(deleted)
+    else:
+        n = 1 if _get(data, "title", "text") else None
+    title = titles[0] if len(titles) == 1 else _get(data, "title", "text")
+    if n is None:
+        return None
+    if n == 0:
+        return f"לא היו {nouns[3]} למחוק." if he else f"There were no {nouns[1]} to delete."
+    if n == 1 and title:
+        name = _q(title, language)
+        return f"מחקתי את {he_the} {name}." if he else f"Deleted the {nouns[0]} {name}."
+    what = _count(n, language, *nouns)
+    if len(titles) == n:
+        names = ", ".join(_q(t, language) for t in titles)
+        return f"מחקתי {what}: {names}." if he else f"Deleted {what}: {names}."
+    return f"מחקתי {what}." if he else f"Deleted {what}."
+
+
+def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
+    data, he = result.data, language == "he"
+    if result.action == "save":
+        text = _get(data, "text")
+        if not text:
+            return None
+        return (
+            f"📝 שמרתי את הפתק {_q(text, language)}." if he else f"📝 Saved your note {_q(text, language)}."
+        )
+    if result.action == "search":
+        notes = data.get("notes")
+        if not isinstance(notes, list):
+            return None
+        query = _get(data, "query")
+        found = _texts(notes)
+        if not found:
+            if he:
+                return "לא מצאתי פתקים" + (f" שמתאימים ל{_q(query, language)}." if query else ".")
+            return "I found no notes" + (f" matching {_q(query, language)}." if query else ".")
+        what = _count(len(found), language, "note", "notes", "פתק אחד", "פתקים")
+        if he:
+            head = f"מצאתי {what}" + (f" עבור {_q(query, language)}:" if query else ":")
+        else:
+            head = f"Found {what}" + (f" for {_q(query, language)}:" if query else ":")
+        return f"{head}\n{_bullets(found)}"
+    if result.action in ("delete", "delete_all"):
+        return _deleted(data, language, ("note", "notes", "פתק אחד", "פתקים"), "הפתק")
+    return None
+
+
+def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
+    data, he = result.data, language == "he"
+    name = _get(data, "list_name", "listName")
+    if not name:
+        return None
+    if result.action in ("add", "remove"):
+        key = "added" if result.action == "add" else "removed"
+        changed = _texts(data[key]) if key in data else _texts(data.get("items"))
+        already = _texts(data.get("alreadyThere" if result.action == "add" else "notFound"))
+        parts: list[str] = []
+        if changed and result.action == "add":
+            parts.append(
+                f"הוספתי {', '.join(changed)} לרשימת {name}."
+                if he
+                else f"Added {', '.join(changed)} to your {name} list."
+            )
+        elif changed:
+            parts.append(
+                f"הורדתי {', '.join(changed)} מרשימת {name}."
+                if he
+                else f"Removed {', '.join(changed)} from your {name} list."
+            )
+        if already and result.action == "add":
+            parts.append(
+                f"כבר ברשימה: {', '.join(already)}." if he else f"Already there: {', '.join(already)}."
+            )
+        elif already:
+            parts.append(
+                f"לא היו ברשימה: {', '.join(already)}." if he else f"Not on it: {', '.join(already)}."
+            )
+        return " ".join(parts) or None
+    items = _texts(data.get("items"))
+    if result.action == "show" and isinstance(data.get("items"), list):
+        if not items:
+            return f"רשימת {name} ריקה." if he else f"Your {name} list is empty."
+        head = f"רשימת {name}:" if he else f"Your {name} list:"
+        return f"{head}\n{_bullets(items)}"
+    if result.action == "clear":
+        count = data.get("count", data.get("deleted"))
+        if isinstance(count, int):
+            what = _count(count, language, "item", "items", "פריט אחד", "פריטים")
+            return f"ניקיתי את רשימת {name} ({what})." if he else f"Cleared your {name} list ({what})."
+        return f"ניקיתי את רשימת {name}." if he else f"Cleared your {name} list."
+    return None
+
+
+def format_success(result: ExecutionResult, language: Language, timezone: str) -> str:
+    text: str | None = None
+    if result.capability == "reminders":
+        text = _reminders_ok(result, language, timezone)
+    elif result.capability == "notes":
+        text = _notes_ok(result, language)
+    elif result.capability == "lists":
+        text = _lists_ok(result, language)
+    if text is not None:
+        return text
+    summary = result.summary.strip()
+    if language == "he":
+        return f"בוצע: {summary}." if summary else "בוצע."
+    return f"Done: {summary}." if summary else "Done."
+
+
+# --- failure -----------------------------------------------------------------------------------
+
+_ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("reminders", "create"): ("set the reminder", "לקבוע את התזכורת"),
+    ("reminders", "list"): ("list your reminders", "להציג את התזכורות שלך"),
+    ("reminders", "update"): ("update the reminder", "לעדכן את התזכורת"),
+    ("reminders", "delete"): ("delete the reminder", "למחוק את התזכורת"),
+    ("reminders", "delete_all"): ("delete your reminders", "למחוק את התזכורות שלך"),
+    ("notes", "save"): ("save the note", "לשמור את הפתק"),
+    ("notes", "search"): ("search your notes", "לחפש בפתקים שלך"),
+    ("notes", "update"): ("update the note", "לעדכן את הפתק"),
+    ("notes", "delete"): ("delete the note", "למחוק את הפתק"),
+    ("notes", "delete_all"): ("delete your notes", "למחוק את הפתקים שלך"),
+    ("lists", "add"): ("add to your list", "להוסיף לרשימה"),
+    ("lists", "remove"): ("remove from your list", "להוריד מהרשימה"),
+    ("lists", "show"): ("show your list", "להציג את הרשימה"),
+    ("lists", "clear"): ("clear your list", "לנקות את הרשימה"),
+}
+_CAPABILITY_ACTIONS: dict[str, tuple[str, str]] = {
+    "calendar": ("use your calendar", "להשתמש ביומן שלך"),
+    "email": ("use your email", "להשתמש במייל שלך"),
+}
+# (English, Hebrew noun, Hebrew "that matches" in the noun's gender)
+_THINGS: dict[str, tuple[str, str, str]] = {
+    "reminders": ("a reminder", "תזכורת", "שמתאימה"),
+    "notes": ("a note", "פתק", "שמתאים"),
+    "lists": ("an item", "פריט", "שמתאים"),
+}
+
+
+def _action_phrase(result: ExecutionResult, language: Language) -> str:
+    en, he = _ACTIONS.get(
+        (result.capability, result.action),
+        _CAPABILITY_ACTIONS.get(result.capability, ("do that", "לעשות את זה")),
+    )
+    return he if language == "he" else en
+
+
+def format_failure(result: ExecutionResult, language: Language) -> str:
+    he = language == "he"
+    action = _action_phrase(result, language)
+    code = result.error_code or ""
+    data = result.data
+    if code == "NOT_FOUND":
+        thing_en, thing_he, matching_he = _THINGS.get(result.capability, ("anything", "משהו", "שמתאים"))
+        target = _get(data, "target", "query", "title", "text")
+        if he:
+            found = f"לא מצאתי {thing_he}" + (f" {matching_he} ל{_q(target, language)}" if target else "")
+            return f"{found}, אז לא יכולתי {action}."
+        found = f"I couldn't find {thing_en}" + (f" matching {_q(target, language)}" if target else "")
+        return f"{found}, so I couldn't {action}."
+    if code == "REVIEW_REJECTED":
+        reason = (result.error or "").strip()
+        if he:
+            return f"המפעיל לא אישר {action}, אז לא ביצעתי את זה." + (f" הסיבה: {reason}" if reason else "")
+        return f"An operator didn't approve this, so I didn't {action}." + (
+            f" Their reason: {reason}" if reason else ""
+        )
+    if code == "REVIEW_EXPIRED":
+        if he:
+            return f"הבקשה {action} פגה לפני שמפעיל בדק אותה, אז לא ביצעתי אותה. אפשר לבקש שוב."
+        return f"Your request to {action} expired before an operator reviewed it, so I didn't do it. Ask again if you still want it."
+    if code == "IDEMPOTENCY_MISSING_RESULT":
+        if he:
+            return (
+                f"ייתכן שכבר ניסיתי {action} קודם, אבל אין לי אישור אם זה הצליח — "
+                "כדאי לבדוק לפני שמבקשים שוב."
+            )
+        return (
+            f"I may already have tried to {action} earlier, but I can't confirm whether it went "
+            "through — please check before asking again."
+        )
+    if code.startswith("APPROVAL_"):
+        if "EXPIRED" in code:
+            reason_he = "האישור שלך פג לפני שהספקתי. אפשר לבקש שוב."
+            reason_en = "your approval expired before I got to it. Ask again if you still want it."
+        elif any(word in code for word in ("CHANGED", "MISMATCH", "DRIFT", "HASH")):
+            reason_he = "הפרטים השתנו אחרי שאישרת, אז צריך לאשר שוב."
+            reason_en = "the details changed after you approved, so it needs your approval again."
+        else:
+            reason_he = "זה צריך את האישור שלך קודם."
+            reason_en = "it needs your approval first."
+        return f"לא ביצעתי את הבקשה {action}: {reason_he}" if he else f"I didn't {action}: {reason_en}"
+    if code == "TIME_IN_PAST":
+        if he:
+            return f"לא יכולתי {action}: הזמן הזה כבר עבר."
+        return f"I couldn't {action}: that time has already passed."
+    if code in ("CAPABILITY_UNAVAILABLE", "NOT_CONNECTED"):
+        if he:
+            return f"אני עוד לא יכול {action} — צריך לחבר את החשבון קודם."
+        return f"I can't {action} yet — connect your account first."
+    # A step that failed for an unknown reason (STEP_FAILED, a timeout) may or may not have acted.
+    if he:
+        return f"משהו השתבש כשניסיתי {action}, ואין לי אישור שזה הצליח."
+    return f"Something went wrong when I tried to {action}, and I can't confirm it went through."
+
+
+# --- the whole turn ----------------------------------------------------------------------------
+
+_HEADERS: dict[JoinStatus, tuple[str | None, str | None]] = {
+    "complete": (None, None),
+    "partial": ("I did part of it:", "עשיתי רק חלק:"),
+    "failed": ("I couldn't do any of it:", "לא הצלחתי לבצע אף אחד מהם:"),
+    "empty": (None, None),
+}
+
+
+def format_joined(joined: Joined, language: Language, timezone: str) -> Formatted:
+    if joined.status == "empty":
+        text = (
+            "לא עשיתי כלום — לא היה מה לבצע."
+            if language == "he"
+            else "I didn't do anything — there was nothing to run."
+        )
+        return Formatted(status="empty", header=None, lines=(Line(ok=False, text=text),))
+    lines = tuple(
+        Line(ok=True, text=format_success(o.result, language, timezone))
+        if o.result.success
+        else Line(ok=False, text=format_failure(o.result, language))
+        for o in joined.outcomes
+    )
+    en, he = _HEADERS[joined.status]
+    header = he if language == "he" else en
+    if joined.status == "failed" and len(lines) == 1:
+        header = None  # one failed step: its own line says it
+    return Formatted(status=joined.status, header=header, lines=lines)

@@ -1,0 +1,92 @@
+"""The turn path: SQS FIFO batch -> Powertools idempotency (key = wamid) -> turn engine.
+
+FIFO partial failures: a failed record fails only its own message group (the thread) for this batch;
+other threads go on. A message already turned (same wamid, redelivered by Meta or by SQS) returns the
+stored result without a second turn; one whose turn is in progress elsewhere fails its record so SQS
+redelivers it after the first finishes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.idempotency import (
+    DynamoDBPersistenceLayer,
+    IdempotencyConfig,
+    idempotent_function,
+)
+from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from memo.ingress.inbound import InboundMessage
+from memo.observability import count, logger
+from memo.wiring.webhook import WebhookRuntime
+
+
+class TurnProcessor:
+    """One per runtime: holds the idempotency config and the idempotent turn function."""
+
+    def __init__(self, runtime: WebhookRuntime) -> None:
+        self._runtime = runtime
+        self.config = IdempotencyConfig(
+            event_key_jmespath="wamid",
+            raise_on_no_idempotency_key=True,
+            expires_after_seconds=runtime.settings.idempotency_expiry_seconds,
+        )
+        persistence = DynamoDBPersistenceLayer(
+            table_name=runtime.settings.idempotency_table,
+            boto3_client=runtime.dynamodb,
+        )
+        self._local = threading.local()
+
+        def run_turn(message: InboundMessage) -> dict[str, Any]:
+            self._local.ran = True
+            return runtime.engine.run(message).model_dump(mode="json")
+
+        # Powertools prefixes idempotency keys with the function's qualified name: keep it stable so
+        # records written before a deploy still match after it.
+        run_turn.__qualname__ = "turn"
+        run_turn = idempotent_function(
+            data_keyword_argument="message", persistence_store=persistence, config=self.config
+        )(run_turn)
+
+        self._run_turn: Callable[..., dict[str, Any]] = run_turn
+
+    def record(self, record: SQSRecord) -> dict[str, Any]:
+        message = InboundMessage.model_validate_json(record.body)
+        self._local.ran = False
+        try:
+            result = self._run_turn(message=message)
+        except IdempotencyAlreadyInProgressError:
+            count("DuplicatesInProgress")
+            logger.info("TURN_IN_PROGRESS_ELSEWHERE", extra={"traceId": message.wamid})
+            raise
+        if not self._local.ran:
+            count("DuplicatesSkipped")
+            logger.info("DUPLICATE_SKIPPED", extra={"traceId": message.wamid})
+        return result
+
+    def batch(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        self.config.register_lambda_context(context)
+        processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+        # With ReportBatchItemFailures, "every record failed" is answered like any partial failure.
+        processor.raise_on_entire_batch_failure = False
+        response = process_partial_response(
+            event=event, record_handler=self.record, processor=processor, context=context
+        )
+        return dict(response)
+
+
+_processors: dict[int, TurnProcessor] = {}
+
+
+def processor_for(runtime: WebhookRuntime) -> TurnProcessor:
+    key = id(runtime)
+    if key not in _processors:
+        _processors.clear()
+        _processors[key] = TurnProcessor(runtime)
+    return _processors[key]

@@ -1,0 +1,61 @@
+"""Language detection and small talk, in English and Hebrew."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.conversation import smalltalk
+from memo.text.language import detect_language
+
+MORNING = datetime(2026, 11, 22, 8, 30, tzinfo=ZoneInfo("Asia/Jerusalem"))
+
+
+@pytest.mark.parametrize(
+    ("text", "default", "expected"),
+    [
+        ("hello there", "he", "en"),
+        ("שלום מה נשמע", "en", "he"),
+        ("תזכיר לי call mom", "en", "he"),
+        ("👍", "he", "he"),
+        ("5", "en", "en"),
+    ],
+)
+def test_language_follows_the_script(text: str, default: str, expected: str) -> None:
+    assert detect_language(text, default) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("hi!", "greeting"),
+        ("Good morning", "greeting"),
+        ("שלום", "greeting"),
+        ("בוקר טוב", "greeting"),
+        ("how are you?", "how_are_you"),
+        ("מה נשמע?", "how_are_you"),
+        ("thanks a lot", "thanks"),
+        ("תודה רבה", "thanks"),
+        ("who are you", "identity"),
+        ("מה אתה יודע לעשות?", "identity"),
+        ("bye", "goodbye"),
+        ("להתראות", "goodbye"),
+        ("the quarterly numbers look off", None),
+    ],
+)
+def test_small_talk_is_recognised_in_both_languages(text: str, kind: str | None) -> None:
+    assert smalltalk.classify(text) == kind
+
+
+def test_greeting_uses_the_local_time_of_day_and_the_first_name() -> None:
+    text = smalltalk.reply("greeting", language="en", local_now=MORNING, name="Dana Levi")
+    assert text.startswith("Good morning, Dana!")
+    hebrew = smalltalk.reply("greeting", language="he", local_now=MORNING.replace(hour=20), name=None)
+    assert hebrew.startswith("ערב טוב!")
+
+
+def test_text_only_notice_is_in_the_users_language() -> None:
+    assert "text" in smalltalk.unsupported_type("en")
+    assert "טקסט" in smalltalk.unsupported_type("he")

@@ -1,0 +1,93 @@
+"""Step outcomes and fakes for the responder tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memo.capabilities.base import ExecutionResult
+from memo.executor.contracts import ResponderInput, StepOutcome
+from memo.replies import Reply
+from memo.whatsapp.sender import SentMessage, WhatsAppSendError
+
+NOW = datetime(2025, 6, 3, 12, 0, tzinfo=UTC)  # a Tuesday
+THREAD = "972501234567"
+
+
+def ok(step_id: str, capability: str, action: str, **fields: Any) -> StepOutcome:
+    return StepOutcome(
+        step_id=step_id,
+        result=ExecutionResult(success=True, capability=capability, action=action, **fields),
+    )
+
+
+def failed(step_id: str, capability: str, action: str, code: str, **fields: Any) -> StepOutcome:
+    return StepOutcome(
+        step_id=step_id,
+        result=ExecutionResult(
+            success=False, capability=capability, action=action, error_code=code, **fields
+        ),
+    )
+
+
+def reminder_created(step_id: str = "s1", title: str = "call mom") -> StepOutcome:
+    return ok(
+        step_id,
+        "reminders",
+        "create",
+        data={"title": title},
+        summary=f"reminder “{title}”",
+        when=datetime(2025, 6, 4, 14, 0, tzinfo=UTC),
+        external_ids={"reminderId": f"r-{step_id}"},
+    )
+
+
+def request(*outcomes: StepOutcome, language: str = "en", timezone: str = "Asia/Jerusalem") -> ResponderInput:
+    return ResponderInput(
+        trace_id="wamid.T1",
+        thread_id=THREAD,
+        phone_number_id="PN1",
+        language=language,
+        timezone=timezone,
+        outcomes=list(outcomes),
+    )
+
+
+class FakeSender:
+    def __init__(self, *, fail_with: int | None = None) -> None:
+        self.sent: list[tuple[str, str, Reply]] = []
+        self.fail_with = fail_with
+
+    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage:
+        if self.fail_with is not None:
+            raise WhatsAppSendError("rejected", status=400, meta_code=self.fail_with, attempts=1)
+        self.sent.append((phone_number_id, to, reply))
+        return SentMessage(message_ids=[f"wamid.out.{len(self.sent)}"])
+
+    def mark_read(self, phone_number_id: str, wamid: str) -> None:
+        return None
+
+
+class FakeMemory:
+    def __init__(self) -> None:
+        self.replies: list[tuple[str, str]] = []
+        self.actions: list[dict[str, Any]] = []
+        self.claims: set[tuple[str, str]] = set()
+
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+        if (thread_id, trace_id) in self.claims:
+            return False
+        self.claims.add((thread_id, trace_id))
+        return True
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        self.claims.discard((thread_id, trace_id))
+
+    def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
+        self.replies.append((thread_id, text))
+
+    def record_actions(self, thread_id: str, actions: Any, *, now: datetime) -> list[dict[str, Any]]:
+        from memo.reply.memory import merge_latest_actions
+
+        self.actions = merge_latest_actions(self.actions, list(actions), now=now)
+        return self.actions
