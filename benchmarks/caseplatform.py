@@ -12,12 +12,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import boto3
 from moto import mock_aws
 
 from caseplatform.errors import CasePlatformError
 from caseplatform.service import CaseService
-from caseplatform.stores.dynamodb import DynamoCaseStore
+from caseplatform.stores.dynamodb import DynamoCaseStore, dynamodb_client
 from caseplatform.stores.sqlite import SqliteCaseStore
 from memo import tables
 
@@ -71,7 +70,7 @@ def dynamodb_requests_per_call() -> dict[str, int]:
     """Requests each mutating call makes on the DynamoDB store (happy path and the usual errors)."""
     counts: Counter[str] = Counter()
     with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
+        client = dynamodb_client(region="us-east-1")
         client.create_table(**tables.CASES.create_table_kwargs("bench-cases"))
         service = CaseService(DynamoCaseStore("bench-cases", client))
         service.ensure_default_adapters()

@@ -42,15 +42,15 @@ from infra.conversation_store import ConversationStore
 from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR
 from memo import tables
-from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
+from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
-from memo.operator_review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
+from memo.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
 
 ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json"
 
-# What `memo.executor.ledger.DynamoLedger` calls (TransactWriteItems needs the per-item actions).
+# What `memo.aws.ledger_table.DynamoLedger` calls (TransactWriteItems needs the per-item actions).
 LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
-# What `memo.capabilities.store.DynamoItemsRepository` calls.
+# What `memo.aws.items_table.DynamoItemsRepository` calls.
 ITEMS_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",

@@ -1,8 +1,8 @@
 """Python Lambda functions and their two layers, built the same way for every function.
 
-- `SharedLayers`: the code layer (`layers/shared`: the `memo` and `caseplatform` packages) and the
-  dependencies layer (`[project].dependencies` of pyproject.toml, minus what the Lambda runtime ships),
-  built by `pip install --platform ...` on this machine. Docker is never used: the bundling image is
+- `SharedLayers`: the code layer (`layers/shared`: the `memo` and `caseplatform` packages, without the
+  local runtime `memo.local`) and the dependencies layer (`[project].dependencies` of pyproject.toml,
+  minus what the Lambda runtime ships), built by `pip install --platform ...` on this machine. Docker is never used: the bundling image is
   a placeholder and a failed local build raises `LocalBundlingError`.
 - `MemoFunction`: one Lambda function with its own role (no managed policies), its own log group
   with retention, JSON logging, X-Ray active tracing, arm64, and the Powertools environment.
@@ -59,6 +59,8 @@ SHARED_LAYER_DIR = PROJECT_ROOT / "layers" / "shared"
 DEPENDENCIES_LAYER_DIR = PROJECT_ROOT / "layers" / "dependencies"
 FUNCTIONS_DIR = PROJECT_ROOT / "functions"
 ASSET_EXCLUDES = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.pytest_cache", "**/.mypy_cache"]
+# The local runtime (moto, the HTTP server, the fake Step Functions) never runs in a Lambda.
+SHARED_LAYER_EXCLUDES = [*ASSET_EXCLUDES, "python/memo/local"]
 
 _APPLICATION_LOG_LEVELS: Mapping[str, lambda_.ApplicationLogLevel] = {
     "DEBUG": lambda_.ApplicationLogLevel.DEBUG,
@@ -163,7 +165,7 @@ class SharedLayers(Construct):
             self,
             "Code",
             description="Memo shared code: the memo and caseplatform packages",
-            code=lambda_.Code.from_asset(str(SHARED_LAYER_DIR), exclude=ASSET_EXCLUDES),
+            code=lambda_.Code.from_asset(str(SHARED_LAYER_DIR), exclude=SHARED_LAYER_EXCLUDES),
             compatible_runtimes=[PYTHON_RUNTIME],
             compatible_architectures=[ARCHITECTURE],
         )

@@ -48,8 +48,8 @@ from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.monitoring import Monitoring
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR
 from memo import tables
+from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.operator_review.cases import ADAPTER_ID as MEMO_OPERATION_ADAPTER
-from memo.operator_review.tokens import KEY_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 
 REVIEW_PATH = "/review"
 # The reviewer page, and the API's description: no data, no authorizer.
@@ -69,12 +69,12 @@ AUTHORIZED_ROUTES: tuple[tuple[str, str], ...] = (
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/clarify"),
     ("POST", f"{REVIEW_PATH}/mcp"),
 )
-# What `memo.operator_review.tokens.DynamoTokenStore` calls for the decision listener (it never writes).
+# What `memo.aws.ledger_table.DynamoTokenStore` calls for the decision listener (it never writes).
 TOKEN_LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:DeleteItem")
-# What `memo.operator_review.listener.TaskTokenBridge` calls; it sends no heartbeats.
+# What `memo.aws.stepfunctions.StepFunctionsTasks` calls; it sends no heartbeats.
 TASK_TOKEN_ACTIONS = ("states:SendTaskSuccess", "states:SendTaskFailure")
 # What `memo.operator_review.clarify.ClarificationRelay` calls on the user's thread: the pendingHITL's
-# conditional create / replace / consume and its consistent read (`DynamoQuestionStore`), and the
+# conditional create / replace / consume and its consistent read (`DynamoPendingStore`), and the
 # question appended to the user's memory (`DynamoConversationStore.append`).
 CONVERSATION_ACTIONS = (
     "dynamodb:GetItem",

@@ -46,7 +46,8 @@ _RETENTION_BY_DAYS: Mapping[int, logs.RetentionDays] = {
 # EventBridge Scheduler group names; WhatsApp template names (lowercase letters, digits, underscores).
 _SCHEDULE_GROUP_NAME = re.compile(r"^[0-9A-Za-z._-]{1,64}$")
 _TEMPLATE_NAME = re.compile(r"^[a-z0-9_]{1,512}$")
-# "en=en_US,he=he": a profile language -> the template's language code (memo.wiring.reminders reads it).
+# "en=en_US,he=he": a profile language -> the template's language code (memo.settings.RemindersSettings
+# reads it).
 _TEMPLATE_LANGUAGE_PAIR = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)?=[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?$")
 # A Cognito domain prefix: lowercase letters, digits and hyphens, no leading or trailing hyphen.
 _DOMAIN_PREFIX = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")

@@ -1,9 +1,6 @@
-"""Executor Lambda: one Step Functions task = one plan step (`StepTask` in, `StepOutcome` out).
-
-Wiring only: parse the task, bind the turn's log keys, run the step through the runtime's ledger
-and capabilities (built on first use), return the outcome as JSON. `StepInProgress` and
-`TransientStepFailure` propagate: the Lambda runtime reports their class name as the error type,
-which the state machine's Retry matches; anything else is caught there into a failed outcome.
+"""Executor Lambda: one Step Functions task = one plan step (`StepTask` in, `StepOutcome` out). Wiring
+only. `StepInProgress` and `TransientStepFailure` propagate: Lambda reports their class name as the
+error type, which the state machine's Retry matches; anything else is caught there into a failed outcome.
 """
 
 from __future__ import annotations
@@ -13,6 +10,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.executor.contracts import StepTask
+from memo.executor.step import run_step
 from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
 from memo.wiring.executor import ExecutorRuntime
 
@@ -21,10 +19,16 @@ from memo.wiring.executor import ExecutorRuntime
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    task = StepTask.model_validate(event)
+    task, runtime = StepTask.model_validate(event), ExecutorRuntime.current()
     bind_turn(task.trace_id, task.thread_id, stepId=task.step_id)
     try:
-        outcome = ExecutorRuntime.current().run(task)
+        outcome = run_step(
+            task,
+            capabilities=runtime.capabilities,
+            ledger=runtime.ledger,
+            clock=runtime.clock,
+            lease_seconds=runtime.settings.step_lease_seconds,
+        )
     finally:
         unbind_turn()
     if outcome.replayed:

@@ -1,7 +1,8 @@
 """Responder Lambda: the executor state machine's last task. Wiring only.
 
 Event: a `ResponderInput` (trace_id, thread_id, phone_number_id, language, timezone, outcomes) whose
-`outcomes` (`StepOutcome`s: step_id, result, replayed) are flat or nested per dependency group, optionally wrapped in `{"Payload": ...}`.
+`outcomes` (`StepOutcome`s: step_id, result, replayed) are flat or nested per dependency group,
+optionally wrapped in `{"Payload": ...}`.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from memo.observability import logger, metrics, tracer
 from memo.reply.join import responder_input
 from memo.reply.respond import respond
-from memo.wiring.reply import runtime
+from memo.wiring.reply import ReplyRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    wiring = runtime()
-    result = respond(responder_input(event), sender=wiring.sender, memory=wiring.memory, clock=wiring.clock)
+    runtime = ReplyRuntime.current()
+    result = respond(
+        responder_input(event), sender=runtime.sender, memory=runtime.memory, clock=runtime.clock
+    )
     return result.model_dump(mode="json")

@@ -12,19 +12,19 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import bind_turn, count, logger, metrics, tracer, unbind_turn
-from memo.operator_review.submit import SubmitRequest
-from memo.wiring.operator_review import SubmitRuntime
+from memo.operator_review.submit import SubmitRequest, submit_for_review
+from memo.wiring.review_submit import ReviewSubmitRuntime
 
 
 @logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    request = SubmitRequest.model_validate(event)
+    request, runtime = SubmitRequest.model_validate(event), ReviewSubmitRuntime.current()
     task = request.task
     bind_turn(task.trace_id, task.thread_id, stepId=task.step_id)
     try:
-        result = SubmitRuntime.current().submit(request)
+        result = submit_for_review(request, cases=runtime.cases, tokens=runtime.tokens, clock=runtime.clock)
     finally:
         unbind_turn()
     count("ReviewCasesSubmitted")

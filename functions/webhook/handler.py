@@ -21,11 +21,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = WebhookRuntime.current()
     records = event.get("Records")
     if isinstance(records, list) and records and records[0].get("eventSource") == "aws:sqs":
-        from memo.turn.consumer import processor_for
-
-        traced = get_tracer().capture_lambda_handler(processor_for(runtime).batch)
+        traced = get_tracer().capture_lambda_handler(runtime.turns.batch)
         return traced(event, context)
-
-    from memo.ingress.http import app_for
-
-    return app_for(runtime).resolve(event, context)
+    return runtime.http_app.resolve(event, context)

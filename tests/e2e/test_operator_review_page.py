@@ -16,7 +16,6 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import boto3
@@ -62,12 +61,6 @@ class LambdaContext:
     aws_request_id = "local-request"
 
 
-def _forget(review: ModuleType) -> None:
-    """The handler caches its settings and service per process; each test has its own stack."""
-    for cached in (review.settings, review.review, review.app):
-        cached.cache_clear()
-
-
 @pytest.fixture
 def local(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalStack]:
     monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
@@ -79,13 +72,10 @@ def local(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalStack]:
 
 @pytest.fixture
 def site(local: LocalStack) -> Iterator[str]:
+    # The review Lambda's runtime is the one this test's stack installed (and forgets when it stops).
     review = load_module("review")
-    _forget(review)
-    try:
-        with api_gateway_server(lambda event: review.handler(event, LambdaContext())) as url:
-            yield url
-    finally:
-        _forget(review)
+    with api_gateway_server(lambda event: review.handler(event, LambdaContext())) as url:
+        yield url
 
 
 @pytest.fixture

@@ -156,3 +156,21 @@ def test_build_app_skips_bundling_outside_the_cli(tmp_path: Path) -> None:
     assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) == []
     app, _ = build_app(outdir=str(tmp_path), environ={"CDK_OUTDIR": str(tmp_path)})
     assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) is None
+
+
+def test_the_code_layer_ships_memo_and_caseplatform_without_the_local_runtime(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lambdas.subprocess, "run", FakePip())
+    assembly = _layers_stack({}, tmp_path / "out").synth()
+    code = [
+        asset / "python"
+        for asset in Path(assembly.directory).glob("asset.*")
+        if (asset / "python" / "memo").is_dir()
+    ]
+    assert len(code) == 1
+    shipped = {path.relative_to(code[0]).as_posix() for path in code[0].rglob("*")}
+    assert {"memo/wiring/webhook.py", "caseplatform/service.py", "memo/settings.py"} <= shipped
+    assert not [path for path in shipped if path.startswith("memo/local")]
+    assert not [path for path in shipped if "__pycache__" in path or path.endswith(".pyc")]
+    assert (PROJECT_ROOT / "layers/shared/python/memo/local/stack.py").is_file()  # excluded, not absent

@@ -16,8 +16,15 @@ from infra.review import AUTHORIZED_ROUTES, PUBLIC_ROUTES, TASK_TOKEN_ACTIONS
 from infra.settings import BUNDLING_STACKS_CONTEXT_KEY, SettingsError, StackSettings
 from infra.stack import MemoStack
 from memo import tables
-from memo.executor.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
-from memo.settings import AwsSettings, LlmSettings, WebhookSettings, WhatsAppSettings
+from memo.settings import (
+    SCHEDULE_GROUP_ENV_VAR,
+    SCHEDULE_ROLE_ENV_VAR,
+    SCHEDULE_TARGET_ENV_VAR,
+    AwsSettings,
+    LlmSettings,
+    WebhookSettings,
+    WhatsAppSettings,
+)
 
 from .conftest import OVERRIDES, Synthesized
 

@@ -10,12 +10,10 @@ import pytest
 from aws_cdk import App
 from cdk_nag import AwsSolutionsChecks
 
-from caseplatform.review.settings import ReviewSettings
 from infra.application import STACK_NAME
 from infra.settings import PROJECT_ROOT, SettingsError, StackSettings
 from memo import tables
-from memo.settings import WhatsAppSettings
-from memo.wiring.operator_review import ReviewBridgeSettings
+from memo.settings import AwsSettings, ReviewSettings, WhatsAppSettings
 
 from .conftest import OVERRIDES, Synthesized
 
@@ -191,20 +189,20 @@ def test_review_function_environment_is_exactly_what_its_settings_read(synthesiz
     assert env["WHATSAPP_SECRET_ID"] == _ref(ids["whatsapp"])
     assert env["WHATSAPP_API_BASE_URL"] == "https://graph.facebook.com/v21.0"
     assert env["POWERTOOLS_SERVICE_NAME"] == "memo-review"
-    # Every deployed variable is one the handler's or the decision listener's settings read.
+    # Every deployed variable is one the review Lambda's settings read.
     read = {
         field.alias
-        for model in (ReviewSettings, ReviewBridgeSettings, WhatsAppSettings)
+        for model in (ReviewSettings, AwsSettings, WhatsAppSettings)
         for field in model.model_fields.values()
         if field.alias
     }
     assert set(env) - {"POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL"} <= read
-    # And they are enough for both to start.
+    # And they are enough for it to start (the review API and the decision listeners).
     plain = {key: (value if isinstance(value, str) else "resolved-at-deploy") for key, value in env.items()}
-    assert ReviewSettings.from_env(plain).store == "dynamodb"
-    bridge = ReviewBridgeSettings.from_env(plain)
-    assert bridge.ledger_table == bridge.conversation_table == "resolved-at-deploy"
-    assert bridge.whatsapp.secret_id == "resolved-at-deploy"
+    settings = ReviewSettings.from_env(plain)
+    assert settings.store == "dynamodb"
+    assert settings.ledger_table == settings.conversation_table == "resolved-at-deploy"
+    assert settings.whatsapp.secret_id == "resolved-at-deploy"
 
 
 def test_no_function_is_deployed_with_the_dev_token_secret(synthesized: Synthesized) -> None:

@@ -12,11 +12,12 @@ import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
+from memo.aws.items_table import DynamoItemsRepository
+from memo.aws.scheduler import EventBridgeReminderScheduler
 from memo.capabilities.base import CapabilityError, ExecutionContext
-from memo.capabilities.dispatch import DynamoCapabilityExecutor
+from memo.capabilities.dispatch import CapabilityDispatcher
 from memo.capabilities.items import ListItem, Reminder
-from memo.capabilities.scheduler import EventBridgeReminderScheduler, schedule_name_for
-from memo.capabilities.store import DynamoItemsRepository
+from memo.capabilities.scheduler import schedule_name_for
 from memo.domain import PlannerOutput, PlanStep, TurnInput, TurnState
 from memo.resolution.entity import resolve_entities
 from memo.resolution.router import resolve_all
@@ -173,7 +174,7 @@ def ctx(step_id: str) -> ExecutionContext:
 def test_executor_on_moto_from_create_to_delete_by_name(
     aws: dict[str, Any], repo: DynamoItemsRepository, reminder_scheduler: EventBridgeReminderScheduler
 ) -> None:
-    executor = DynamoCapabilityExecutor(repo, reminder_scheduler, lambda: NOW)
+    executor = CapabilityDispatcher(repo, reminder_scheduler, lambda: NOW)
     when = (NOW + timedelta(hours=3)).isoformat()
     created = executor.execute(
         "reminders", "create", {"title": "Dentist appointment", "when": when}, ctx("s1")
@@ -232,8 +233,9 @@ def test_clearing_a_list_retries_unprocessed_deletes_with_backoff_and_gives_up_c
     from moto import mock_aws
 
     from memo import tables
+    from memo.aws.items_table import DynamoItemsRepository
     from memo.capabilities.items import ListItem
-    from memo.capabilities.store import DynamoItemsRepository, UnprocessedWrites
+    from memo.errors import UnprocessedWrites
 
     with mock_aws():
         real = boto3.client("dynamodb", region_name="us-east-1")

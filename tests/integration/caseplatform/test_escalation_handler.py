@@ -12,10 +12,13 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from pydantic import ValidationError
 
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
+from memo.aws.clients import reset_clients
+from memo.settings import ConfigurationError, EscalationSettings
+from memo.wiring import reset_runtime
+from memo.wiring.escalation import EscalationRuntime
 from tests.integration.caseplatform.conftest import create_cases_table
 from tests.unit.caseplatform.factories import AGENT, FakeClock, submit
 
@@ -42,9 +45,11 @@ def handler_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     monkeypatch.setenv("CASES_TABLE_NAME", "hitl-cases-lambda")
     with mock_aws():
         module = _load_handler()
+        reset_clients()
+        reset_runtime(EscalationRuntime)
         yield module
-        module.settings.cache_clear()
-        module.service.cache_clear()
+        reset_runtime(EscalationRuntime)
+        reset_clients()
 
 
 def test_handler_escalates_overdue_cases_once(handler_module: ModuleType) -> None:
@@ -68,7 +73,6 @@ def test_handler_escalates_overdue_cases_once(handler_module: ModuleType) -> Non
 
 
 def test_settings_need_the_table_name() -> None:
-    module = _load_handler()
-    with pytest.raises(ValidationError):
-        module.EscalationSettings.from_env({})
-    assert module.EscalationSettings.from_env({"CASES_TABLE_NAME": "t-cases"}).max_cases == 1000
+    with pytest.raises(ConfigurationError, match="CASES_TABLE_NAME"):
+        EscalationSettings.from_env({})
+    assert EscalationSettings.from_env({"CASES_TABLE_NAME": "t-cases"}).max_cases == 1000

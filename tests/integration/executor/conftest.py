@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,9 +12,10 @@ from moto import mock_aws
 
 from memo import tables
 from memo.aws.clients import reset_clients
-from memo.executor.ledger import DynamoLedger
-from memo.executor.settings import ExecutorSettings, reset_executor_settings
-from memo.wiring.executor import ExecutorRuntime, reset_runtime, use_runtime
+from memo.aws.ledger_table import DynamoLedger
+from memo.settings import ExecutorSettings
+from memo.wiring import reset_runtime, use_runtime
+from memo.wiring.executor import ExecutorRuntime
 from tests.support.clock import FakeClock
 from tests.unit.executor.fakes import T0, CountingCapabilities
 
@@ -55,9 +57,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def runtime(dynamodb: Any, capabilities: CountingCapabilities, clock: FakeClock) -> Iterator[ExecutorRuntime]:
     """The executor Lambda's runtime from its settings, with the fake capabilities and clock."""
-    reset_executor_settings()
-    runtime = ExecutorRuntime(ExecutorSettings.load(), capabilities=capabilities, clock=clock)
+    runtime = ExecutorRuntime(ExecutorSettings.from_env(os.environ), capabilities=capabilities, clock=clock)
     use_runtime(runtime)
     yield runtime
-    reset_runtime()
-    reset_executor_settings()
+    reset_runtime(ExecutorRuntime)

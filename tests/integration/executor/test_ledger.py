@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from memo import tables
+from memo.aws.ledger_table import DynamoLedger
 from memo.capabilities.base import ExecutionResult
-from memo.executor.ledger import ClaimLost, DynamoLedger, OperationAlreadyClaimed, result_hash
+from memo.executor.ledger import ClaimLost, OperationAlreadyClaimed, result_hash
 from tests.unit.executor.fakes import T0
 
 OP = "wamid.T1:s1"

@@ -4,6 +4,7 @@ reminder ticker, on a fake clock."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -124,8 +125,9 @@ def test_hebrew_reminder_and_list(dana: Conversation) -> None:
 
 @pytest.fixture
 def llm(monkeypatch: pytest.MonkeyPatch, local: LocalStack) -> Iterator[FakeOpenAI]:
-    from memo.settings import reset_settings_cache
-    from memo.wiring.webhook import WebhookRuntime, use_runtime
+    from memo.settings import WebhookSettings
+    from memo.wiring import use_runtime
+    from memo.wiring.webhook import WebhookRuntime
 
     with FakeOpenAI() as server:
         for key, value in {
@@ -134,10 +136,7 @@ def llm(monkeypatch: pytest.MonkeyPatch, local: LocalStack) -> Iterator[FakeOpen
             "MEMO_LLM_MAX_RETRIES": "0",
         }.items():
             monkeypatch.setenv(key, value)
-        reset_settings_cache()
-        from memo.settings import WebhookSettings
-
-        use_runtime(WebhookRuntime(WebhookSettings.load(), clock=local._clock))
+        use_runtime(WebhookRuntime(WebhookSettings.from_env(os.environ), clock=local._clock))
         yield server
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import boto3
 
-from memo.conversation.pending import DynamoPendingStore
+from memo.aws.conversation_table import DynamoPendingStore
 from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,

@@ -13,12 +13,9 @@ from typing import Any
 import boto3
 import pytest
 
-from caseplatform.review.approvals import ReviewService, ensure_review_adapters
-from caseplatform.service import CaseService
-from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
-from memo.wiring.operator_review import ReviewBridgeSettings, decision_listeners
+from memo.wiring.review import ReviewRuntime
 from tests.integration.caseplatform.review.harness import ReviewClient, token
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation, LogEvents
@@ -59,19 +56,11 @@ def dana(local: LocalStack) -> Conversation:
 
 
 @pytest.fixture
-def api(local: LocalStack, clock: FakeClock) -> ReviewClient:
-    """The review API as the review Lambda builds it: the case store on DynamoDB (moto) and Memo's
-    decision listener (task tokens on the ledger table, Step Functions on moto)."""
-    import os
-
-    settings = ReviewBridgeSettings.from_env(os.environ)
-    cases = CaseService(
-        DynamoCaseStore(settings.cases_table, boto3.client("dynamodb", region_name="us-east-1")),
-        listeners=decision_listeners(settings, clock=clock),
-    )
-    cases.ensure_default_adapters()
-    ensure_review_adapters(cases)
-    return ReviewClient(ReviewService(cases))
+def api(local: LocalStack) -> ReviewClient:
+    """The review API as the review Lambda builds it (the runtime the stack installed, on its clock):
+    the case store on DynamoDB (moto) and Memo's decision listener (task tokens on the ledger table,
+    Step Functions on moto)."""
+    return ReviewClient(ReviewRuntime.current().review)
 
 
 def _wait_for(local: LocalStack, predicate: Callable[[], bool], timeout: float = 30.0) -> None:

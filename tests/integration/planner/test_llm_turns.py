@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from memo.settings import reset_settings_cache
-from memo.wiring.webhook import reset_runtime
+from memo.wiring import reset_runtime
+from memo.wiring.webhook import WebhookRuntime
 from tests.support.conversation import Conversation, LogEvents
 from tests.support.fake_openai import FakeOpenAI, Reply
 
@@ -24,8 +24,7 @@ def llm(monkeypatch: pytest.MonkeyPatch, chat: Conversation) -> Iterator[FakeOpe
         monkeypatch.setenv("MEMO_INTERPRETER_MODEL", "interpreter-y")
         monkeypatch.setenv("MEMO_LLM_TIMEOUT_SECONDS", "2")
         monkeypatch.setenv("MEMO_LLM_MAX_RETRIES", "0")
-        reset_settings_cache()
-        reset_runtime()
+        reset_runtime(WebhookRuntime)
         yield server
 
 

@@ -17,8 +17,10 @@ from memo import tables
 from memo.aws.clients import reset_clients
 from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
-from memo.wiring import reminders as reminders_wiring
-from memo.wiring import reply as responder_wiring
+from memo.settings import RemindersSettings, ReplySettings
+from memo.wiring import reset_runtime, use_runtime
+from memo.wiring.reminders import RemindersRuntime
+from memo.wiring.reply import ReplyRuntime
 from tests.support.clock import FakeClock
 
 TOKEN = "sink-token"
@@ -44,10 +46,8 @@ class LocalAws:
 
     def use_clock(self) -> None:
         """Handlers built from the environment, sharing the test's fake clock."""
-        reminders_wiring.runtime.cache_clear()
-        responder_wiring.runtime.cache_clear()
-        reminders_wiring.runtime().clock = self.clock
-        responder_wiring.runtime().clock = self.clock
+        use_runtime(RemindersRuntime(RemindersSettings.from_env(os.environ), clock=self.clock))
+        use_runtime(ReplyRuntime(ReplySettings.from_env(os.environ), clock=self.clock))
 
 
 def _unused_webhook(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -84,8 +84,8 @@ def local_aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalAws]:
     finally:
         server.stop()
         reset_clients()
-        reminders_wiring.runtime.cache_clear()
-        responder_wiring.runtime.cache_clear()
+        reset_runtime(RemindersRuntime)
+        reset_runtime(ReplyRuntime)
         os.environ.pop("WHATSAPP_ACCESS_TOKEN", None)
 
 

@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 
 from memo import tables
+from memo.aws.conversation_table import DynamoConversationStore
+from memo.aws.items_table import DynamoItemsRepository, reminder_sk, user_pk
+from memo.aws.scheduler import EventBridgeReminderScheduler
 from memo.capabilities.base import ExecutionContext
-from memo.capabilities.items import reminder_sk, user_pk
 from memo.capabilities.reminders import CreateReminderArgs, ReminderOperations
-from memo.capabilities.scheduler import EventBridgeReminderScheduler
-from memo.capabilities.store import DynamoItemsRepository
 from memo.conversation.model import MemoryMessage, UserProfile
-from memo.conversation.store import DynamoConversationStore
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
 from memo.local.ticker import ReminderTicker

@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from memo import tables
+from memo.aws.items_table import DynamoItemsRepository, DynamoReminderItems
 from memo.capabilities.items import Reminder
-from memo.capabilities.store import DynamoItemsRepository
-from memo.reminders.store import DynamoReminderItems
 from tests.integration.reminders.conftest import START, THREAD, LocalAws
 
 

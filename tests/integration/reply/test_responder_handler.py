@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from memo import tables
-from memo.conversation.store import ACTIONS_SK, DynamoConversationStore, thread_pk
+from memo.aws.conversation_table import ACTIONS_SK, DynamoConversationStore, DynamoResponderMemory, thread_pk
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
-from memo.reply.memory import DynamoResponderMemory, LatestActionsConflict
+from memo.reply.memory import LatestActionsConflict
 from tests.integration.reminders.conftest import THREAD, LocalAws
 
 CONTEXT = LocalLambdaContext(function_name="responder")
@@ -173,7 +173,7 @@ def test_threads_writing_at_once_keep_every_action(local_aws: LocalAws) -> None:
 def test_the_reply_claim_is_single_use_and_invisible_to_the_thread_load(local_aws: LocalAws) -> None:
     from datetime import UTC, datetime
 
-    from memo.conversation.store import DynamoConversationStore
+    from memo.aws.conversation_table import DynamoConversationStore
 
     table = "memo-conversation"
     memory = DynamoResponderMemory(local_aws.dynamodb, table, message_ttl_seconds=3600)

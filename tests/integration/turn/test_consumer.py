@@ -163,11 +163,10 @@ def test_a_failed_send_keeps_the_turns_memory(
 ) -> None:
     monkeypatch.setenv("WHATSAPP_API_BASE_URL", "http://127.0.0.1:9/graph/v21.0")  # nothing listens there
     monkeypatch.setenv("WHATSAPP_SEND_MAX_ATTEMPTS", "1")
-    from memo.settings import reset_settings_cache
-    from memo.wiring.webhook import reset_runtime
+    from memo.wiring import reset_runtime
+    from memo.wiring.webhook import WebhookRuntime
 
-    reset_settings_cache()
-    reset_runtime()
+    reset_runtime(WebhookRuntime)
     post(user.payload(user.text("hello")))
     assert stack.poller is not None
     stack.poller.drain()

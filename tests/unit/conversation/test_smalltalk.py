@@ -1,4 +1,4 @@
-"""Language detection and small talk, in English and Hebrew."""
+"""Small talk, in English and Hebrew."""
 
 from __future__ import annotations
 
@@ -8,23 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from memo.conversation import smalltalk
-from memo.text.language import detect_language
 
 MORNING = datetime(2026, 11, 22, 8, 30, tzinfo=ZoneInfo("Asia/Jerusalem"))
-
-
-@pytest.mark.parametrize(
-    ("text", "default", "expected"),
-    [
-        ("hello there", "he", "en"),
-        ("שלום מה נשמע", "en", "he"),
-        ("תזכיר לי call mom", "en", "he"),
-        ("👍", "he", "he"),
-        ("5", "en", "en"),
-    ],
-)
-def test_language_follows_the_script(text: str, default: str, expected: str) -> None:
-    assert detect_language(text, default) == expected  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
+from memo.aws.stepfunctions import ExecutionStarter
+from memo.errors import TransientFault
 from memo.executor.contracts import MAX_EXECUTION_INPUT_BYTES, ExecutionInput, execution_name
-from memo.executor.starter import ExecutionInputTooLarge, ExecutionStarter, InvalidExecutionInput
+from memo.executor.starter import ExecutionInputTooLarge, InvalidExecutionInput
 
 from .fakes import task
 
@@ -56,8 +58,8 @@ def test_execution_already_exists_is_success() -> None:
     assert started.execution_arn.endswith(f":execution:memo-executor:{execution_name('wamid.T1')}")
 
 
-def test_other_start_errors_propagate() -> None:
-    with pytest.raises(ClientError):
+def test_other_start_errors_propagate_as_domain_faults() -> None:
+    with pytest.raises(TransientFault):
         ExecutionStarter(FakeSfn("ThrottlingException"), MACHINE).start(execution([task()]))
 
 

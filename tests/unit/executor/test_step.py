@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from botocore.exceptions import ClientError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.capabilities.base import CapabilityError
+from memo.errors import ServiceFault, TransientFault
 from memo.executor.ledger import operation_id
 from memo.executor.step import (
     APPROVAL_ARGS_CHANGED,
@@ -173,8 +173,7 @@ def test_a_capability_error_is_a_recorded_failed_result(capabilities, ledger, cl
 
 
 def test_a_transient_fault_releases_the_claim_for_the_retry(capabilities, ledger, clock) -> None:
-    throttled = ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "PutItem")
-    capabilities.fail_with.append(throttled)
+    capabilities.fail_with.append(TransientFault("AWS call failed transiently (ThrottlingException)"))
 
     with pytest.raises(TransientStepFailure):
         run(task(), capabilities, ledger, clock)
@@ -183,6 +182,14 @@ def test_a_transient_fault_releases_the_claim_for_the_retry(capabilities, ledger
     retried = run(task(), capabilities, ledger, clock)  # Step Functions' Retry
     assert retried.result.success and not retried.replayed
     assert len(capabilities.side_effects) == 1
+
+
+def test_any_aws_fault_of_a_capability_releases_the_claim(capabilities, ledger, clock) -> None:
+    capabilities.fail_with.append(ServiceFault("AWS call failed (AccessDeniedException)"))
+
+    with pytest.raises(TransientStepFailure):
+        run(task(), capabilities, ledger, clock)
+    assert ledger.entries == {}
 
 
 def test_an_unexpected_error_keeps_the_claim_so_the_step_is_not_repeated(capabilities, ledger, clock) -> None:
@@ -244,7 +251,7 @@ def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
     completed = None
     for event in events:
         if event == "transient":
-            capabilities.fail_with.append(ClientError({"Error": {"Code": "InternalServerError"}}, "PutItem"))
+            capabilities.fail_with.append(TransientFault("AWS call failed transiently (InternalServerError)"))
         elif event == "crash":
             capabilities.fail_with.append(RuntimeError("crash"))
         elif event == "wait_short":

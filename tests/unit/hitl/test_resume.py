@@ -19,7 +19,8 @@ from memo.domain import (
 from memo.hitl import gate
 from memo.hitl.fastpath import interactive_reply_id
 from memo.hitl.interpreter import Interpreter, InterpreterInput
-from memo.hitl.resume import ResumeOutcome, merge_modifications, resume
+from memo.hitl.plan_edits import merge_modifications
+from memo.hitl.resume import ResumeOutcome, resume
 from memo.planner.base import PlannerInput
 from memo.planner.rules import RulePlanner
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
@@ -235,17 +236,11 @@ def test_modifications_with_only_ids_re_ask() -> None:
     assert say(approval_state(), "use id x", interpreter=spy).decision == "re_ask"
 
 
-def test_expired_question_is_dropped_and_the_message_processed_fresh(logs) -> None:
-    state = approval_state()
-    outcome = resume(state, HITLReply(text="yes"), now=NOW + timedelta(minutes=6))
-    assert outcome.goto == "fresh_turn" and outcome.decision == "expired"
-    assert outcome.state.pending_hitl is None and "h-1" not in outcome.state.hitl_results
-    expired = logs.named("HITL_EXPIRED")[0]
-    assert (
-        expired["hitlId"] == "h-1"
-        and expired["originStepId"] == "s1"
-        and expired["traceId"] == "wamid.TRACE1"
-    )
+def test_an_expired_question_cannot_be_resumed() -> None:
+    # The caller drops an expired question (HITL_EXPIRED) and treats the message as fresh:
+    # tests/unit/turn/test_control.py.
+    with pytest.raises(ValueError, match="live"):
+        resume(approval_state(), HITLReply(text="yes"), now=NOW + timedelta(minutes=6))
 
 
 def test_a_stale_button_re_asks() -> None:

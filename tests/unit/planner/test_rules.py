@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memo.conversation import smalltalk
 from memo.domain import PlannerOutput
 from memo.hitl import gate
 from memo.planner import RulePlanner, build_planner
@@ -297,6 +298,32 @@ def test_conversation(message: str, kind: str, intent: str) -> None:
     output = run(message)
     assert output.intent_type == intent and only(output)[2] == {"kind": kind}
     assert gate.planner_trigger(output) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "hi",
+        "hello memo",
+        "sup",
+        "how are things",
+        "how does this work",
+        "much appreciated",
+        "great, thanks",
+        "menu",
+        "מה המצב",
+        "מה את יודעת לעשות",
+        "איך זה עובד",
+        "תנקיו",
+        "good night",
+        "אחלה",
+    ],
+)
+def test_what_the_planner_calls_small_talk_the_responder_answers(message: str) -> None:
+    """One lexicon: a message planned as conversation never gets the "not understood" reply."""
+    output = run(message)
+    assert output.intent_type in ("conversation", "meta") and only(output)[0] == "general"
+    assert smalltalk.classify(message) is not None
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from pydantic import ValidationError
 
 from memo.local.ticker import due_time
-from memo.wiring.reminders import ReminderSettings
+from memo.settings import ConfigurationError, RemindersSettings
 
 
 def test_at_expressions_are_read_in_their_timezone() -> None:
@@ -18,7 +17,7 @@ def test_at_expressions_are_read_in_their_timezone() -> None:
 
 
 def test_reminder_settings_from_the_environment() -> None:
-    settings = ReminderSettings.from_env(
+    settings = RemindersSettings.from_env(
         {
             "WHATSAPP_REMINDER_TEMPLATE": "reminder_v3",
             "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": "en=en_US, he=he",
@@ -30,6 +29,6 @@ def test_reminder_settings_from_the_environment() -> None:
     assert settings.template_languages == {"en": "en_US", "he": "he"}
     assert settings.items_table == "items-x"
     assert settings.whatsapp.api_base_url == "http://sink/v1"
-    assert ReminderSettings.from_env({}).template_languages == {"en": "en", "he": "he"}
-    with pytest.raises(ValidationError):
-        ReminderSettings.from_env({"WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": "en"})
+    assert RemindersSettings.from_env({}).template_languages == {"en": "en", "he": "he"}
+    with pytest.raises(ConfigurationError, match="WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"):
+        RemindersSettings.from_env({"WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": "en"})

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from caseplatform.errors import CaseNotFound, CasePlatformError
 from caseplatform.model import Case, CaseRecord, CaseState, Event, Page, SchemaRecord
-from caseplatform.service import CaseView
+from caseplatform.queries import CaseView
 
 T = TypeVar("T")
 

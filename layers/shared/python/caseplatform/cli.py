@@ -27,7 +27,8 @@ from caseplatform import answers
 from caseplatform.errors import CasePlatformError, SchemaInvalid
 from caseplatform.escalation import sweep
 from caseplatform.export import export_cases, verify_export
-from caseplatform.service import CaseService, DriftReport
+from caseplatform.projection import DriftReport
+from caseplatform.service import CaseService
 from caseplatform.stores.sqlite import SqliteCaseStore
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"

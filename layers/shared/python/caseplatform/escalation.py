@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from caseplatform.model import Event
-from caseplatform.service import MAX_LIMIT, CaseService
+from caseplatform.queries import MAX_LIMIT
+from caseplatform.service import CaseService
 
 
 @dataclass(frozen=True)

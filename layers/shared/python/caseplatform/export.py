@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from caseplatform.answers import event_dict
 from caseplatform.model import CaseRecord, canonical_json
-from caseplatform.service import MAX_LIMIT, CaseService
+from caseplatform.queries import MAX_LIMIT
+from caseplatform.service import CaseService
 
 CASE_COLUMNS = (
     "case_id",

@@ -34,10 +34,8 @@ Action = Literal[
     "escalate",
 ]
 
-STATES: tuple[str, ...] = get_args(CaseStateName)
 TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
 OPEN_STATES: tuple[str, ...] = ("pending", "needs_clarification")
-DECISIONS: tuple[str, ...] = get_args(Decision)
 PRIORITIES: tuple[str, ...] = get_args(Priority)
 PRIORITY_RANK: dict[str, int] = {"critical": 0, "high": 1, "normal": 2, "low": 3}
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from caseplatform.errors import InvalidStateTransition
-from caseplatform.model import TERMINAL_STATES, Action, CaseState, CaseStateName, Decision, Event, EventType
+from caseplatform.model import Action, CaseState, CaseStateName, Decision, Event
 
 _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("pending", "request_clarification"): "needs_clarification",
@@ -35,19 +35,6 @@ _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("pending", "record_approval_vote"): "pending",
     ("needs_clarification", "record_approval_vote"): "needs_clarification",
 }
-
-EVENT_OF_ACTION: dict[str, EventType] = {
-    "submit_case": "submitted",
-    "request_clarification": "needs_clarification",
-    "provide_clarification": "clarification_provided",
-    "record_decision": "decision_recorded",
-    "escalate": "escalated",
-    "record_approval_vote": "approval_vote",
-}
-
-
-def is_allowed(from_state: str, action: str) -> bool:
-    return (from_state, action) in _TRANSITIONS
 
 
 def target_state(
@@ -124,7 +111,3 @@ def project(events: Iterable[Event]) -> CaseState | None:
     for event in events:
         state = apply(state, event)
     return state
-
-
-def is_terminal(state: str) -> bool:
-    return state in TERMINAL_STATES

@@ -27,9 +27,10 @@ from typing import Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from memo.text.language import Language
+
 # --- literals -------------------------------------------------------------------------------
 
-Language = Literal["en", "he"]
 HITLKind = Literal["clarification", "approval", "disambiguation"]
 # "operator": a reviewer of the case platform asks the user (relayed by memo.operator_review.clarify).
 HITLSource = Literal["planner", "entity_resolution", "tool_policy", "operator"]
@@ -51,29 +52,10 @@ HITLPolicySource = Literal["risk_engine", "planner", "tool_policy", "entity_poli
 HITLReturnNode = Literal["planner", "resolver_router", "entity_resolution", "case"]
 HITLReturnMode = Literal["replan", "continue", "apply_selection", "provide_clarification"]
 InterpreterDecision = Literal["continue", "continue_with_modifications", "switch_intent", "cancel", "re_ask"]
-INTERPRETER_DECISIONS: tuple[InterpreterDecision, ...] = (
-    "continue",
-    "continue_with_modifications",
-    "switch_intent",
-    "cancel",
-    "re_ask",
-)
 IntentType = Literal["operation", "conversation", "meta"]
 RiskLevel = Literal["low", "medium", "high"]
 Capability = Literal["reminders", "notes", "lists", "calendar", "email", "general"]
 DisambiguationKind = Literal["pick_one", "pick_many", "recurring_scope", "conflict_override"]
-
-#: Known `PlannerOutput.missingFields` values (the seed's list plus Memo's reminder title).
-KNOWN_MISSING_FIELDS: frozenset[str] = frozenset(
-    {
-        "reminder_time_required",
-        "reminder_title_required",
-        "target_unclear",
-        "time_unclear",
-        "which_one",
-        "intent_unclear",
-    }
-)
 
 PENDING_HITL_VERSION: Literal[1] = 1
 
@@ -272,8 +254,11 @@ class PendingHITL(_Contract):
                 raise ValueError("option ids must be unique")
         return self
 
-    def is_expired(self, now: datetime) -> bool:
-        return now >= self.expires_at
+    def is_live(self, now: datetime) -> bool:
+        """Whether the question can still be answered at `now`: the one rule of HITL expiry.
+
+        DynamoDB's TTL deletes late, so every reader of a pending question asks this."""
+        return now < self.expires_at
 
 
 class InterpreterParsed(_Contract):

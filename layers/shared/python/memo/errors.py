@@ -51,3 +51,37 @@ class EnqueueFailed(MemoError):
 
     code = "ENQUEUE_FAILED"
     http_status = 503
+
+
+class ConditionFailed(MemoError):
+    """A conditional write lost: the item was not in the state the write required. Adapters turn it
+    into the caller's own outcome (a domain error such as `PendingExists`, or a plain result)."""
+
+    code = "CONDITION_FAILED"
+    http_status = 409
+
+
+class ServiceFault(MemoError):
+    """An AWS call failed for a reason no adapter turns into a domain outcome (access denied, a
+    missing table, a rejected request, or a `TransientFault`)."""
+
+    code = "SERVICE_FAULT"
+    http_status = 500
+
+
+class TransientFault(ServiceFault):
+    """Throttling, a 5xx answer, a timeout or a lost connection: the same call may succeed if retried."""
+
+    code = "TRANSIENT_FAULT"
+    http_status = 503
+
+
+class UnprocessedWrites(MemoError):
+    """DynamoDB kept returning unprocessed items of a batch write after the bounded retries."""
+
+    code = "UNPROCESSED_WRITES"
+    http_status = 503
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} writes left unprocessed")
+        self.count = count

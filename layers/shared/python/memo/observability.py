@@ -6,7 +6,6 @@ Phone numbers are masked by `mask_phone`; secrets are never logged.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -34,9 +33,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-_DIGITS = re.compile(r"\+?\d[\d\s-]{6,}\d")
-
-
 def mask_phone(value: str | None) -> str:
     """`972501234567` -> `97250*****67`: enough to correlate, not enough to dial."""
     if not value:
@@ -46,11 +42,6 @@ def mask_phone(value: str | None) -> str:
         return "*" * len(digits)
     keep_head = min(5, len(digits) // 3)
     return digits[:keep_head] + "*" * (len(digits) - keep_head - 2) + digits[-2:]
-
-
-def mask_phones_in(text: str) -> str:
-    """Mask every phone-number-like run in free text (for error bodies echoed into logs)."""
-    return _DIGITS.sub(lambda m: mask_phone(re.sub(r"\D", "", m.group(0))), text)
 
 
 def count(name: str, value: float = 1, **dimensions: str) -> None:

@@ -1,27 +1,55 @@
-"""Configuration: one pydantic settings model per function, read once from the environment.
+"""Configuration: every Lambda's settings model, read from the environment once per container.
 
-Logic never reads `os.environ`; handlers call `WebhookSettings.load()` (cached) and pass values down.
-The configuration names of DESIGN.md are fixed (tests outside the repo rely on them):
-WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, WHATSAPP_ACCESS_TOKEN, WHATSAPP_API_BASE_URL,
-OPENAI_API_KEY, OPENAI_BASE_URL, MEMO_PLANNER_MODEL, MEMO_INTERPRETER_MODEL, HITL_TTL_SECONDS,
-AWS_ENDPOINT_URL.
+Logic never reads `os.environ`: each Lambda's runtime (`memo.wiring.<lambda>`) reads its
+`FunctionSettings` subclass once, on first use, and passes the values down. Settings that are invalid
+or missing raise `ConfigurationError`, naming the variables.
+
+The shared groups (`AwsSettings`, `WhatsAppSettings`, `LlmSettings`) are declared as fields of a
+function's settings and read from the same environment. The configuration names of DESIGN.md are
+fixed (tests outside the repo rely on them): WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN,
+WHATSAPP_ACCESS_TOKEN, WHATSAPP_API_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, MEMO_PLANNER_MODEL,
+MEMO_INTERPRETER_MODEL, HITL_TTL_SECONDS, AWS_ENDPOINT_URL.
 
 Deployed, the secrets are not in the environment: `WHATSAPP_SECRET_ID` / `OPENAI_SECRET_ID` name
-Secrets Manager secrets (JSON) that are fetched through Powertools parameters and cached.
+Secrets Manager secrets (JSON) that `memo.aws.secrets` fetches on first use and merges in with
+`with_secrets`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any, ClassVar, Self
+from typing import Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from memo import tables
+from memo.errors import MemoError
 
-SECRET_CACHE_SECONDS = 300
+DAY_SECONDS = 24 * 3600
+MEMORY_TTL_SECONDS = 30 * DAY_SECONDS
+# Step Functions keeps a Standard execution redrivable for 14 days after it started.
+DEFAULT_LEDGER_TTL_SECONDS = 14 * DAY_SECONDS
+
+SCHEDULE_GROUP_ENV_VAR = "REMINDER_SCHEDULE_GROUP"
+SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda
+SCHEDULE_ROLE_ENV_VAR = "REMINDER_SCHEDULER_ROLE_ARN"  # the role the Scheduler assumes to invoke it
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+class ConfigurationError(MemoError):
+    """The configuration is invalid, or a setting a runtime needs is missing; the message names it."""
+
+    code = "CONFIGURATION_ERROR"
+    http_status = 500
 
 
 class _EnvModel(BaseModel):
@@ -30,7 +58,18 @@ class _EnvModel(BaseModel):
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:
         # Empty strings count as unset, as in most twelve-factor tooling.
-        return cls.model_validate({k: v for k, v in environ.items() if v != ""})
+        return _validated(cls, {k: v for k, v in environ.items() if v != ""})
+
+
+def _validated(model: type[_Model], values: Mapping[str, Any]) -> _Model:
+    try:
+        return model.model_validate(values)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in issue['loc']) or model.__name__}: {issue['msg']}"
+            for issue in error.errors()
+        )
+        raise ConfigurationError(f"invalid configuration of {model.__name__}: {problems}") from error
 
 
 class AwsSettings(_EnvModel):
@@ -52,11 +91,8 @@ class WhatsAppSettings(_EnvModel):
         object.__setattr__(self, "api_base_url", self.api_base_url.rstrip("/"))
         return self
 
-    def resolved(self) -> WhatsAppSettings:
-        """Fill the secrets from Secrets Manager when deployed (WHATSAPP_SECRET_ID), cached."""
-        if not self.secret_id:
-            return self
-        values = _secret_json(self.secret_id)
+    def with_secrets(self, values: Mapping[str, str]) -> WhatsAppSettings:
+        """These settings with the secrets of the WHATSAPP_SECRET_ID secret (its JSON object) filled in."""
         return self.model_copy(
             update={
                 "app_secret": SecretStr(values.get("app_secret", self.app_secret.get_secret_value())),
@@ -79,24 +115,16 @@ class LlmSettings(_EnvModel):
     def enabled(self) -> bool:
         return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
 
-    def resolved(self) -> LlmSettings:
-        if not self.secret_id or self.enabled:
-            return self
-        values = _secret_json(self.secret_id)
+    def with_secrets(self, values: Mapping[str, str]) -> LlmSettings:
+        """These settings with the `api_key` of the OPENAI_SECRET_ID secret, when it has one."""
         key = values.get("api_key")
         return self.model_copy(update={"openai_api_key": SecretStr(key)}) if key else self
 
 
 class FunctionSettings(_EnvModel):
-    """The settings of one function: its own fields, read from the environment, and the shared groups
+    """The settings of one Lambda: its own fields, read from the environment, and the shared groups
     it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
-    read from the same environment.
-
-    The WhatsApp secrets are resolved on first use (`WhatsAppSettings.resolved()`), unless the
-    function sets `resolve_whatsapp_on_load` (it sends on every invocation).
-    """
-
-    resolve_whatsapp_on_load: ClassVar[bool] = False
+    read from the same environment."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:
@@ -105,20 +133,17 @@ class FunctionSettings(_EnvModel):
         for name, field in cls.model_fields.items():
             group = field.annotation
             if isinstance(group, type) and issubclass(group, _EnvModel):
-                settings = group.from_env(env)
-                if cls.resolve_whatsapp_on_load and isinstance(settings, WhatsAppSettings):
-                    settings = settings.resolved()
-                nested[name] = settings
-        return cls.model_validate({**env, **nested})
+                nested[name] = group.from_env(env)
+        return _validated(cls, {**env, **nested})
 
 
 class WebhookSettings(FunctionSettings):
-    """Settings of the webhook Lambda (ingress path and turn path)."""
+    """The webhook Lambda (ingress path and turn path)."""
 
     aws: AwsSettings
     whatsapp: WhatsAppSettings
     llm: LlmSettings
-    hitl_ttl_seconds: int = Field(default=300, alias="HITL_TTL_SECONDS", ge=10, le=7 * 24 * 3600)
+    hitl_ttl_seconds: int = Field(default=300, alias="HITL_TTL_SECONDS", ge=10, le=7 * DAY_SECONDS)
     default_timezone: str = Field(default="UTC", alias="MEMO_DEFAULT_TIMEZONE")
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
     idempotency_table: str = Field(default=tables.IDEMPOTENCY.default_name, alias="IDEMPOTENCY_TABLE_NAME")
@@ -127,8 +152,8 @@ class WebhookSettings(FunctionSettings):
     executor_state_machine_arn: str | None = Field(default=None, alias="EXECUTOR_STATE_MACHINE_ARN")
     max_body_bytes: int = Field(default=256 * 1024, alias="MEMO_MAX_BODY_BYTES", ge=1024)
     # Longer than Meta's 7-day retry window, so a very late redelivery is still a duplicate.
-    idempotency_expiry_seconds: int = Field(default=8 * 24 * 3600, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
-    memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+    idempotency_expiry_seconds: int = Field(default=8 * DAY_SECONDS, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
+    memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
     recent_messages_limit: int = Field(default=20, alias="MEMO_RECENT_MESSAGES", ge=1, le=100)
     # Operator review (memo.operator_review.policy): the policy document or file, and the wait's timeout.
     review_policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
@@ -137,25 +162,114 @@ class WebhookSettings(FunctionSettings):
     cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
     cases_redact: str = Field(default="none", alias="HITL_REDACT")
 
+
+class ExecutorSettings(FunctionSettings):
+    """The executor Lambda (one Step Functions step task): the ledger's table and retention, and what
+    the capabilities need: the items table and the EventBridge Scheduler group, target and role."""
+
+    aws: AwsSettings
+    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
+    items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
+    schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
+    schedule_target_arn: str | None = Field(default=None, alias=SCHEDULE_TARGET_ENV_VAR)
+    schedule_role_arn: str | None = Field(default=None, alias=SCHEDULE_ROLE_ENV_VAR)
+    # The PII-safe ledger entry: how long a re-run (retry, redrive, redelivery) is still recognised.
+    ledger_ttl_seconds: int = Field(
+        default=DEFAULT_LEDGER_TTL_SECONDS, alias="MEMO_LEDGER_TTL_SECONDS", ge=3600, le=365 * DAY_SECONDS
+    )
+    # The full result (may hold user content): how long a re-run can still be answered with it.
+    # Shorter than the ledger means a late redrive gets a safe IDEMPOTENCY_MISSING_RESULT failure.
+    result_ttl_seconds: int = Field(
+        default=DEFAULT_LEDGER_TTL_SECONDS,
+        alias="MEMO_LEDGER_RESULT_TTL_SECONDS",
+        ge=600,
+        le=365 * DAY_SECONDS,
+    )
+    # A claim younger than this may belong to an attempt that is still running: a re-run waits for
+    # it (StepInProgress, retried by Step Functions) instead of answering; older means it crashed.
+    step_lease_seconds: int = Field(default=90, alias="MEMO_STEP_LEASE_SECONDS", ge=1, le=900)
+
+
+class ReplySettings(FunctionSettings):
+    """The responder Lambda (the executor's last task: the reply to the user)."""
+
+    aws: AwsSettings
+    whatsapp: WhatsAppSettings
+    conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
+    memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+
+
+class RemindersSettings(FunctionSettings):
+    """The reminders Lambda (the EventBridge Scheduler target: a reminder's WhatsApp template)."""
+
+    aws: AwsSettings
+    whatsapp: WhatsAppSettings
+    items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME")
+    conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
+    memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+    template_name: str = Field(default="memo_reminder", alias="WHATSAPP_REMINDER_TEMPLATE", min_length=1)
+    # "en=en_US,he=he": the profile's language -> the template's language code.
+    template_languages: dict[str, str] = Field(
+        default_factory=lambda: {"en": "en", "he": "he"}, alias="WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"
+    )
+    default_phone_number_id: str | None = Field(default=None, alias="WHATSAPP_PHONE_NUMBER_ID")
+
+    @field_validator("template_languages", mode="before")
     @classmethod
-    def load(cls) -> WebhookSettings:
-        return _load_webhook_settings()
+    def _pairs(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        pairs = [part.split("=", 1) for part in value.split(",") if part.strip()]
+        if any(len(pair) != 2 or not pair[0].strip() or not pair[1].strip() for pair in pairs):
+            raise ValueError("expected language=code pairs, e.g. en=en_US,he=he")
+        return {k.strip(): v.strip() for k, v in pairs}
 
 
-@lru_cache(maxsize=1)
-def _load_webhook_settings() -> WebhookSettings:
-    return WebhookSettings.from_env(os.environ)
+class ReviewSubmitSettings(FunctionSettings):
+    """The review submit Lambda: the case on the cases table, the task token on the ledger table."""
+
+    aws: AwsSettings
+    cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
+    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
+    policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
+    timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS")
 
 
-def reset_settings_cache() -> None:
-    """Tests and the local stack change the environment between runs."""
-    _load_webhook_settings.cache_clear()
+class ReviewSettings(FunctionSettings):
+    """The review Lambda: the case store the API serves, and Memo's decision listeners (task tokens on
+    the ledger table; an operator's question relayed to the user's thread over WhatsApp)."""
+
+    aws: AwsSettings
+    whatsapp: WhatsAppSettings
+    store: Literal["dynamodb", "sqlite"] = Field(default="dynamodb", alias="REVIEW_STORE")
+    cases_table_name: str | None = Field(default=None, alias="CASES_TABLE_NAME", min_length=3)
+    sqlite_path: str = Field(default="data/hitl/hitl.db", alias="HITL_DB_PATH")
+    redact: str = Field(default="none", alias="HITL_REDACT")
+    # Local only: verify HS256 dev tokens when a request has no API Gateway authorizer context.
+    dev_jwt_secret: str | None = Field(default=None, alias="REVIEW_DEV_JWT_SECRET", min_length=32)
+    login_url: str | None = Field(default=None, alias="REVIEW_LOGIN_URL")
+    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
+    policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
+    timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS")
+    conversation_table: str = Field(
+        default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME", min_length=3
+    )
+    memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        from caseplatform.redaction import REDACTORS
+
+        if self.store == "dynamodb" and not self.cases_table_name:
+            raise ValueError("CASES_TABLE_NAME is required with REVIEW_STORE=dynamodb")
+        if self.redact not in REDACTORS:
+            raise ValueError(f"HITL_REDACT must be one of {sorted(REDACTORS)}")
+        return self
 
 
-def _secret_json(secret_id: str) -> dict[str, str]:
-    from aws_lambda_powertools.utilities import parameters
+class EscalationSettings(FunctionSettings):
+    """The escalation Lambda (an EventBridge schedule): the cases table it sweeps, and how far."""
 
-    value = parameters.get_secret(secret_id, transform="json", max_age=SECRET_CACHE_SECONDS)
-    if not isinstance(value, dict):
-        raise ValueError(f"secret {secret_id} is not a JSON object")
-    return {str(k): str(v) for k, v in value.items()}
+    aws: AwsSettings
+    cases_table_name: str = Field(alias="CASES_TABLE_NAME", min_length=3)
+    max_cases: int = Field(default=1000, alias="HITL_ESCALATION_MAX_CASES", ge=1, le=100_000)

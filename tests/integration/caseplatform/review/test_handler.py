@@ -12,9 +12,11 @@ from types import ModuleType
 import boto3
 import pytest
 from moto import mock_aws
-from pydantic import ValidationError
 
-from caseplatform.review.settings import ReviewSettings
+from memo.aws.clients import reset_clients
+from memo.settings import ConfigurationError, ReviewSettings
+from memo.wiring import reset_runtime
+from memo.wiring.review import ReviewRuntime
 from tests.integration.caseplatform.conftest import create_cases_table
 from tests.integration.caseplatform.review.harness import LambdaContext, ReviewClient, token
 
@@ -32,11 +34,15 @@ def handler_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+        reset_clients()
+        reset_runtime(ReviewRuntime)
         yield module
+        reset_runtime(ReviewRuntime)
+        reset_clients()
 
 
 def test_submit_and_decide_through_the_handler(handler_module: ModuleType) -> None:
-    review = handler_module.review()
+    review = ReviewRuntime.current().review
     event, _ = review.cases.submit_case(
         adapter_id="human_input",
         case_type="question",
@@ -61,9 +67,9 @@ def test_submit_and_decide_through_the_handler(handler_module: ModuleType) -> No
 
 
 def test_settings_need_a_table_for_dynamodb_and_a_long_dev_secret() -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigurationError, match="CASES_TABLE_NAME"):
         ReviewSettings.from_env({})
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigurationError, match="REVIEW_DEV_JWT_SECRET"):
         ReviewSettings.from_env({"REVIEW_STORE": "sqlite", "REVIEW_DEV_JWT_SECRET": "short"})
     local = ReviewSettings.from_env({"REVIEW_STORE": "sqlite", "HITL_DB_PATH": "/tmp/x.db"})
     assert (local.store, local.dev_jwt_secret) == ("sqlite", None)

@@ -16,8 +16,9 @@ from typing import Any, Literal
 from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
+from caseplatform.queries import ApprovalStatus
 from caseplatform.review.auth import AGENT, REVIEWER, Forbidden, Principal, Role
-from caseplatform.service import ApprovalStatus, CaseService
+from caseplatform.service import CaseService
 
 HUMAN_INPUT_ADAPTER = "human_input"
 STRUCTURED_DECISIONS = ("approve", "edit", "reject")

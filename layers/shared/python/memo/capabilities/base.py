@@ -8,11 +8,11 @@ chosen by entity resolution); a capability never guesses a target.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-Language = Literal["en", "he"]
+from memo.text.language import Language
 
 
 class ExecutionContext(BaseModel):

@@ -1,4 +1,4 @@
-"""Small helpers shared by the capability operations: args models, wording, deterministic ids."""
+"""Small helpers shared by the capability operations: args models, bilingual wording, deterministic ids."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from memo.capabilities.base import ExecutionContext, ExecutionResult, Language
+from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.text.language import Language
 
 NOT_FOUND = "NOT_FOUND"
 INVALID_ARGS = "INVALID_ARGS"
@@ -30,10 +31,6 @@ class Args(BaseModel):
 
 def say(language: Language, en: str, he: str) -> str:
     return he if language == "he" else en
-
-
-def quote(text: str, language: Language) -> str:
-    return f"„{text}”" if language == "he" else f"“{text}”"
 
 
 def entity_id(ctx: ExecutionContext, suffix: str = "") -> str:

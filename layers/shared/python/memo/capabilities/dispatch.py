@@ -1,4 +1,4 @@
-"""`DynamoCapabilityExecutor`: the `CapabilityExecutor` for reminders, notes and lists.
+"""`CapabilityDispatcher`: routes a step to the operation of its capability (reminders, notes, lists).
 
 `execute(capability, action, args, ctx)` validates the step's resolved executor args against the
 action's args model and performs the side effect once. Outcomes:
@@ -6,8 +6,8 @@ action's args model and performs the side effect once. Outcomes:
 - a user-level failure (the target vanished, a time in the past, args that do not fit the action,
   an unknown capability/action, a `CapabilityError`) -> `success=False` with `error_code` and a
   user-facing `error` in the step's language;
-- transient AWS faults (`ClientError` other than the conditional/not-found codes the adapters map)
-  raise, so the Step Functions Retry owns them.
+- AWS faults (a `ServiceFault`: what the adapters do not turn into a result) raise, so the Step
+  Functions Retry owns them.
 Calendar and email never get here: the turn's capability check refuses them first.
 """
 
@@ -66,7 +66,9 @@ ARGS_MODELS: dict[tuple[str, str], type[Args]] = {
 Operation = Callable[[Any, ExecutionContext], ExecutionResult]
 
 
-class DynamoCapabilityExecutor:
+class CapabilityDispatcher:
+    """Each (capability, action) to the operation that performs it, over the items repository and the scheduler."""
+
     def __init__(
         self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
     ) -> None:

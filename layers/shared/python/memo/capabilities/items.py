@@ -1,8 +1,7 @@
-"""The user's items as stored in the items table (`memo.tables.ITEMS`), and their keys.
+"""The user's items: reminders, notes and list items.
 
-pk = USER#<thread id>; sk = REMINDER#<id> | NOTE#<id> | LIST#<list key>#ITEM#<id>.
-These models are the storage shape shared by the capabilities (which write them) and the reminders
-Lambda (which delivers them); the DynamoDB adapter converts with `memo.aws.dynamo`.
+These models are shared by the capabilities (which write them) and the reminders Lambda (which
+delivers them); `memo.aws.items_table` stores them in the items table and owns its keys.
 """
 
 from __future__ import annotations
@@ -14,29 +13,9 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 ReminderStatus = Literal["scheduled", "sent", "cancelled"]
 
 
-def user_pk(thread_id: str) -> str:
-    return f"USER#{thread_id}"
-
-
-def reminder_sk(reminder_id: str) -> str:
-    return f"REMINDER#{reminder_id}"
-
-
-def note_sk(note_id: str) -> str:
-    return f"NOTE#{note_id}"
-
-
 def list_key(name: str) -> str:
     """Lists are addressed by a normalised name: "Shopping " and "shopping" are one list."""
     return " ".join(name.casefold().split())
-
-
-def list_item_sk(list_name: str, item_id: str) -> str:
-    return f"LIST#{list_key(list_name)}#ITEM#{item_id}"
-
-
-def list_prefix(list_name: str) -> str:
-    return f"LIST#{list_key(list_name)}#ITEM#"
 
 
 class _Item(BaseModel):

@@ -13,10 +13,11 @@ from datetime import datetime
 from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
-from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, quote, say
+from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say
 from memo.capabilities.items import ListItem, list_key
 from memo.capabilities.store import ItemsRepository
-from memo.resolution.matching import normalize
+from memo.text.matching import normalize
+from memo.text.wording import quote
 
 CAPABILITY = "lists"
 

@@ -8,11 +8,12 @@ from datetime import datetime
 from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
-from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, quote, say
+from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say
 from memo.capabilities.items import Note
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
-from memo.resolution.matching import rank
+from memo.text.matching import rank
+from memo.text.wording import quote
 
 CAPABILITY = "notes"
 #: Search results returned to the reply.

@@ -15,13 +15,15 @@ from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, Field, model_validator
 
-from memo.capabilities.base import ExecutionContext, ExecutionResult, Language, ReminderScheduler
-from memo.capabilities.common import NOT_FOUND, TIME_IN_PAST, Args, entity_id, failure, quote, say
+from memo.capabilities.base import ExecutionContext, ExecutionResult, ReminderScheduler
+from memo.capabilities.common import NOT_FOUND, TIME_IN_PAST, Args, entity_id, failure, say
 from memo.capabilities.items import Reminder
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
-from memo.hitl.templates import format_when
 from memo.observability import logger
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.wording import quote
 
 CAPABILITY = "reminders"
 

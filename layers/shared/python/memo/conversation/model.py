@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Language = Literal["en", "he"]
+from memo.text.language import Language
+
 MemoryKind = Literal["message", "hitl_question", "hitl_reply", "reminder"]
 
 

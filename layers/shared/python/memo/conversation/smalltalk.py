@@ -1,50 +1,118 @@
 """Small talk: greetings, thanks, "how are you", "who are you", goodbyes — in English and Hebrew.
 
-Replies are friendly, use the user's WhatsApp profile name when Meta sent one, and greet by the time
-of day in the user's timezone.
+This module holds the one small-talk lexicon (the rule planner's conversation matcher builds on it
+too), `classify` for a message, and the replies. Replies are friendly, use the user's WhatsApp
+profile name when Meta sent one, and greet by the time of day in the user's timezone.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from memo.conversation.model import Language
+from memo.text.language import Language
 
 SmallTalk = Literal["greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation"]
 
+
+# --- the lexicon -------------------------------------------------------------------------------
+# The one list of small-talk words. `classify` below and the rule planner's conversation matcher
+# (`memo.planner.intents.conversation`) both build their patterns from it, so what the planner
+# calls small talk the responder recognises too. Entries are regex fragments.
+
+
+@dataclass(frozen=True)
+class Words:
+    """The phrases of one kind, English and Hebrew, as regex fragments."""
+
+    en: tuple[str, ...]
+    he: tuple[str, ...]
+
+    @property
+    def any(self) -> str:
+        return "|".join(self.en + self.he)
+
+    @property
+    def any_en(self) -> str:
+        return "|".join(self.en)
+
+    @property
+    def any_he(self) -> str:
+        return "|".join(self.he)
+
+
+#: Hebrew "how are you" phrases that open a chat the way "hi" does ("מה נשמע?" is a greeting).
+HE_OPENING_QUESTIONS = ("מה נשמע", "מה קורה", "מה שלומך", "מה המצב")
+
+GREETINGS = Words(
+    en=(
+        r"hi+",
+        r"hello+",
+        r"hey+",
+        "hiya",
+        "heya",
+        "yo",
+        "howdy",
+        r"good (?:morning|afternoon|evening)",
+        "morning",
+        "shalom",
+    ),
+    he=("שלום", "היי", "הי", "אהלן(?: וסהלן)?", "הלו", "בוקר טוב", "ערב טוב", "צהריים טובים", "מה הולך"),
+)
+HOW_ARE_YOU = Words(
+    en=(
+        r"how are (?:you|u)(?: doing)?(?: today)?",
+        r"how'?s it going",
+        "how do you do",
+        r"what'?s up",
+        r"\bsup\b",
+        "how are things",
+    ),
+    he=(*HE_OPENING_QUESTIONS, r"מה שלומ\w*", "מה העניינים", "איך אתה"),
+)
+THANKS = Words(
+    en=("thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "much appreciated"),
+    he=("תודה(?: רבה)?(?: לך)?", "תנקס", "תנקיו"),
+)
+IDENTITY = Words(
+    en=(
+        "who are you",
+        "what are you",
+        "what can you do",
+        "what do you do",
+        "how does this work",
+        "how do you work",
+        r"help\b",
+        r"^\s*menu\s*$",
+    ),
+    he=("מי אתה", "מה (?:אתה|את) (?:יודע|יודעת|יכול|יכולה)(?: לעשות)?", "איך זה עובד", "עזרה"),
+)
+GOODBYES = Words(
+    en=("bye", "goodbye", "see you", "good night", "cya", "later"),
+    he=("ביי", "להתראות", "לילה טוב", "יאללה ביי"),
+)
+AFFIRMATIONS = Words(
+    en=("cool", "nice", "great", "awesome", r"ok(?:ay)?", "👍", "😊", "🙏"),
+    he=("אחלה", "מגניב", "סבבה", "יופי"),
+)
+#: What may come before a thank-you ("great, thanks").
+THANKS_LEADS = Words(
+    en=(r"ok(?:ay)?", "great", "awesome", "perfect", "cool", "nice"), he=("מעולה", "יופי", "סבבה", "אחלה")
+)
+#: Whom a greeting may name ("hi there", "hey memo").
+ADDRESSEES = Words(en=("there", "memo", "everyone", "friend", "you"), he=("ממו",))
+#: What may follow a thank-you ("thanks so much").
+THANKS_TAILS = Words(en=("so much", "a lot", "memo", "again"), he=("ממו",))
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
-    (
-        "how_are_you",
-        re.compile(
-            r"how are (you|u)|how'?s it going|how do you do|what'?s up|מה שלומ|מה נשמע|מה קורה|מה העניינים|איך אתה",
-            re.I,
-        ),
-    ),
-    ("thanks", re.compile(r"\b(thanks|thank you|thx|ty|cheers|appreciate it)\b|תודה|תנקס", re.I)),
-    (
-        "goodbye",
-        re.compile(r"\b(bye|goodbye|see you|good night|cya|later)\b|ביי|להתראות|לילה טוב|יאללה ביי", re.I),
-    ),
-    (
-        "identity",
-        re.compile(
-            r"who are you|what are you|what can you do|help\b|^\s*menu\s*$|מי אתה|מה אתה יודע|מה אתה יכול|עזרה",
-            re.I,
-        ),
-    ),
-    (
-        "greeting",
-        re.compile(
-            r"^\W*(hi+|hello+|hey+|hiya|yo|howdy|good (morning|afternoon|evening)|morning|shalom)\b|^\W*(שלום|היי|הי|אהלן|הלו|בוקר טוב|ערב טוב|צהריים טובים|מה הולך)",
-            re.I,
-        ),
-    ),
-    (
-        "affirmation",
-        re.compile(r"^\W*(cool|nice|great|awesome|ok(ay)?|👍|😊|🙏|אחלה|מגניב|סבבה|יופי)\W*$", re.I),
-    ),
+    ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
+    ("thanks", re.compile(rf"\b(?:{THANKS.any_en})\b|{THANKS.any_he}", re.I)),
+    ("goodbye", re.compile(rf"\b(?:{GOODBYES.any_en})\b|{GOODBYES.any_he}", re.I)),
+    ("identity", re.compile(IDENTITY.any, re.I)),
+    ("greeting", re.compile(rf"^\W*(?:{GREETINGS.any_en})\b|^\W*(?:{GREETINGS.any_he})", re.I)),
+    ("affirmation", re.compile(rf"^\W*(?:{AFFIRMATIONS.any})\W*$", re.I)),
 )
 
 _CAPABILITIES = {

@@ -1,6 +1,7 @@
 """What travels through the executor state machine (Step Functions) — trimmed to what steps need.
 
-The webhook's turn starts one execution per turn: name = hash of traceId, input = `ExecutionInput`.
+The webhook's turn starts one execution per turn through an `ExecutionPort`: name = hash of traceId,
+input = `ExecutionInput` (built by `memo.executor.tasks`).
 The state machine runs `groups` in order and the steps of a group in parallel (Map); each step task
 invokes the executor Lambda with a `StepTask` and yields a `StepOutcome` (a Catch turns an error
 into a failed outcome); the responder Lambda gets a `ResponderInput` and writes the reply.
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from memo.capabilities.base import ExecutionResult, Language
-from memo.operator_review.policy import ReviewTicket
+from memo.capabilities.base import ExecutionResult
+from memo.text.language import Language
 
 EXECUTION_NAME_PREFIX = "turn-"
 MAX_EXECUTION_INPUT_BYTES = 256 * 1024
@@ -34,6 +35,20 @@ def args_hash(args: dict[str, Any]) -> str:
 
 class _Wire(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+
+Priority = Literal["low", "normal", "high", "critical"]
+
+
+class ReviewTicket(BaseModel):
+    """Why a step waits for an operator (`memo.operator_review.policy` decides); travels with the
+    StepTask (`StepTask.review`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rule: str
+    priority: Priority = "normal"
+    timeout_seconds: int = Field(ge=1, le=365 * 24 * 3600)
 
 
 class Approval(_Wire):
@@ -84,3 +99,9 @@ class ResponderInput(_Wire):
     language: Language = "en"
     timezone: str = "UTC"
     outcomes: list[StepOutcome]
+
+
+class ExecutionPort(Protocol):
+    """Starts the executor state machine for a turn (one execution per traceId)."""
+
+    def start(self, execution: ExecutionInput) -> Any: ...

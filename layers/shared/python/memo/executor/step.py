@@ -13,9 +13,10 @@
    expired), the operation is claimed by a conditional put, the capability runs once, and the result
    is stored with the completed entry.
 
-A capability that raises a transient AWS fault has, by the `CapabilityExecutor` contract, not done
-its side effect (or does it idempotently when run again): its claim is released and
-`TransientStepFailure` is raised for Step Functions to retry. Any other exception keeps the claim, so
+A capability whose AWS call failed (a `ServiceFault` from an adapter: throttling, a 5xx, a timeout,
+or any other refused call) has, by the `CapabilityExecutor` contract, not done its side effect (or
+does it idempotently when run again): its claim is released and `TransientStepFailure` is raised for
+Step Functions to retry. Any other exception keeps the claim, so
 a later re-run ends in the safe failure instead of repeating an effect that may have happened.
 """
 
@@ -23,10 +24,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from memo.capabilities.base import CapabilityError, CapabilityExecutor, ExecutionContext, ExecutionResult
 from memo.clock import Clock
+from memo.errors import ServiceFault
 from memo.executor.contracts import StepOutcome, StepTask, args_hash
 from memo.executor.ledger import (
     COMPLETED,
@@ -55,7 +55,7 @@ class StepInProgress(StepRetryable):
 
 
 class TransientStepFailure(StepRetryable):
-    """The capability hit a transient AWS fault before doing its side effect; the claim was released."""
+    """The capability's AWS call failed before doing its side effect; the claim was released."""
 
 
 def _failed(task: StepTask, code: str, message: str) -> StepOutcome:
@@ -179,7 +179,7 @@ def run_step(
             error_code=exc.code,
             error=exc.message,
         )
-    except (ClientError, BotoCoreError) as exc:
+    except ServiceFault as exc:
         try:
             ledger.release(claim)
         except ClaimLost:

@@ -30,7 +30,6 @@ from memo.domain import (
     HITLReason,
     HITLReturnTo,
     HITLSource,
-    Language,
     PendingHITL,
     PendingHITLContext,
     PendingHITLOption,
@@ -40,6 +39,7 @@ from memo.domain import (
 )
 from memo.hitl import templates
 from memo.observability import logger, mask_phone
+from memo.text.language import Language
 
 #: Below this planner confidence the gate asks `low_confidence_plan`.
 CONFIDENCE_THRESHOLD = 0.7
@@ -183,15 +183,23 @@ def _log_fields(state: TurnState) -> dict[str, str]:
     return {"traceId": state.trace_id, "threadId": mask_phone(state.thread_id)}
 
 
-def _expire_if_needed(state: TurnState, now: datetime) -> TurnState:
-    """Defence in depth: a pending question past expiresAt never blocks or answers anything."""
+def expired_question(state: TurnState, now: datetime) -> PendingHITL | None:
+    """The pending question of `state` if it is past its expiry at `now` (HITL_EXPIRED is logged);
+    None when there is none or it is live (`PendingHITL.is_live`)."""
     pending = state.pending_hitl
-    if pending is None or not pending.is_expired(now):
-        return state
+    if pending is None or pending.is_live(now):
+        return None
     logger.info(
         "HITL_EXPIRED",
         extra={**_log_fields(state), "hitlId": pending.hitl_id, "originStepId": pending.origin_step_id},
     )
+    return pending
+
+
+def _expire_if_needed(state: TurnState, now: datetime) -> TurnState:
+    """Defence in depth: a pending question past expiresAt never blocks or answers anything."""
+    if expired_question(state, now) is None:
+        return state
     return state.model_copy(update={"pending_hitl": None})
 
 

@@ -26,17 +26,12 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memo.domain import (
-    InterpreterOutput,
-    InterpreterParsed,
-    Language,
-    PendingHITL,
-    PlanStep,
-)
+from memo.domain import InterpreterOutput, InterpreterParsed, PendingHITL, PlanStep
 from memo.hitl.fastpath import is_cancel, is_no, is_yes, normalize
 from memo.observability import logger
 from memo.planner.timeparse import extract_when, parse_time_answer
 from memo.settings import LlmSettings
+from memo.text.language import Language
 
 if TYPE_CHECKING:
     from openai import OpenAI

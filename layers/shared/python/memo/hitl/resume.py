@@ -1,7 +1,9 @@
-"""Resume, layer 3: a pure function from (paused turn, reply) to the next step of the turn.
+"""Resume: the routing of a reply to a paused turn, a pure function to the next step of the turn.
 
-`resume(state, reply, now=..., interpreter=...)` reads `state.pendingHITL`, runs layer 1
-(`fastpath`) and, for planner HITLs only, layer 2 (`interpreter`), then applies the decision:
+`resume(state, reply, now=..., interpreter=...)` reads the live `state.pendingHITL` (the caller
+checks `PendingHITL.is_live` first), runs layer 1 (`fastpath`) and, for planner HITLs only, layer 2
+(`interpreter`), then applies the decision (layer 3; the plan itself is edited by
+`memo.hitl.plan_edits`):
 
 | decision                    | state update                                                        | goto            |
 |-----------------------------|---------------------------------------------------------------------|-----------------|
@@ -13,11 +15,9 @@
 | cancel                      | pendingHITL cleared, hitlResults written; text = cancellation       | response        |
 | re_ask                      | nothing changes (same hitlId); text = nudge + question              | interrupt       |
 
-Plus two control outcomes: `edit_requested` (the user chose Edit on an approval: the same hitlId
-becomes a free_text "what should I change?" question; goto interrupt) and `expired`
-(`expiresAt` passed: HITL_EXPIRED, pendingHITL cleared, goto fresh_turn — process the message as a
-new request with a new traceId). returnTo -> goto: planner/replan -> planner,
-planner/continue and resolver_router/continue -> resolver_router,
+Plus one control outcome: `edit_requested` (the user chose Edit on an approval: the same hitlId
+becomes a free_text "what should I change?" question; goto interrupt). returnTo -> goto:
+planner/replan -> planner, planner/continue and resolver_router/continue -> resolver_router,
 entity_resolution/apply_selection -> entity_resolution.
 
 An operator's question (source operator, returnTo case/provide_clarification, free_text) is
@@ -33,7 +33,7 @@ reply that looks like an answer but fits no option re-asks, anything else is swi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from memo.domain import (
@@ -42,31 +42,21 @@ from memo.domain import (
     InterpreterDecision,
     InterpreterOutput,
     InterpreterParsed,
-    Language,
     PendingHITL,
     PendingHITLContext,
-    PlannerOutput,
     PlanStep,
     TurnState,
 )
 from memo.hitl import fastpath, templates
-from memo.hitl.interpreter import (
-    Interpreter,
-    InterpreterInput,
-    RuleInterpreter,
-    normalize_modifications,
-    sanitize_modifications,
-)
+from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter, sanitize_modifications
+from memo.hitl.plan_edits import apply_modifications, bare_edit, fill_answer, origin_step
 from memo.observability import logger, mask_phone
-from memo.planner.timeparse import extract_when, parse_time_answer
+from memo.text.language import Language
 
-Goto = Literal[
-    "planner", "resolver_router", "entity_resolution", "response", "interrupt", "fresh_turn", "case"
-]
-OutcomeDecision = InterpreterDecision | Literal["edit_requested", "expired"]
+Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "case"]
+OutcomeDecision = InterpreterDecision | Literal["edit_requested"]
 
 _RAW_LOG_LIMIT = 200
-_UPDATE_ACTIONS = frozenset({"update"})
 
 
 @dataclass(frozen=True)
@@ -124,21 +114,14 @@ def resume(
     now: datetime,
     interpreter: Interpreter | None = None,
 ) -> ResumeOutcome:
-    """Apply the user's reply to the pending question of `state` (see the module table)."""
+    """Apply the user's reply to the live pending question of `state` (see the module table)."""
     pending = state.pending_hitl
     if pending is None:
         raise ValueError("resume needs state.pendingHITL; with none, use the stale-reply guard")
+    if not pending.is_live(now):
+        raise ValueError("resume needs a live pendingHITL; an expired one is dropped by the caller")
     log = _Log(state, pending)
     raw = reply.text.strip() or (reply.interactive_id or "")
-
-    if pending.is_expired(now):
-        logger.info(
-            "HITL_EXPIRED",
-            extra={**log.base, "originStepId": pending.origin_step_id},
-        )
-        return ResumeOutcome(
-            goto="fresh_turn", decision="expired", state=state.model_copy(update={"pending_hitl": None})
-        )
 
     if fastpath.is_stale_interactive(pending, reply):
         return _re_ask(state, pending, raw, log)
@@ -200,11 +183,6 @@ def _resume_operator_question(
 # --- planner HITL -------------------------------------------------------------------------------------
 
 
-def _origin_step(state: TurnState, pending: PendingHITL) -> PlanStep | None:
-    output = state.planner_output
-    return output.step(pending.origin_step_id) if output is not None else None
-
-
 def _resume_planner(
     state: TurnState,
     pending: PendingHITL,
@@ -228,13 +206,13 @@ def _resume_planner(
             if found.approved is False:
                 log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed=found.parsed)
                 return _cancel(state, pending, raw, None, now, log)
-            filled = _fill_answer(state, pending, found.answer, now)
+            filled = fill_answer(state, pending, found.answer, now)
             if filled is not None:
                 log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=found.parsed)
                 return _continue(filled, pending, raw, found.parsed, None, now, log)
             # A free-text answer that does not fill the missing field goes to the interpreter.
 
-    step = _origin_step(state, pending)
+    step = origin_step(state, pending)
     interpreted = interpreter.interpret(
         InterpreterInput(
             pending=pending,
@@ -246,7 +224,12 @@ def _resume_planner(
         )
     )
     if editing and interpreted.decision in ("re_ask", "continue") and not interpreted.has_modifications:
-        interpreted = _bare_edit(raw, step, state, now) or interpreted
+        edit = bare_edit(raw, step, state, now)
+        if edit is not None:
+            interpreted = InterpreterOutput(
+                decision="continue_with_modifications",
+                parsed=InterpreterParsed(approved=True, answer=raw, modifications=edit),
+            )
     log.info(
         "HITL_INTERPRETER_RESULT",
         decision=interpreted.decision,
@@ -270,112 +253,11 @@ def _resume_planner(
         if interpreted.parsed is not None and interpreted.parsed.approved is False:
             return _cancel(state, pending, raw, interpreted, now, log)
         answer = (interpreted.parsed.answer if interpreted.parsed else None) or raw
-        filled = _fill_answer(state, pending, answer if pending.expected_input == "free_text" else None, now)
+        filled = fill_answer(state, pending, answer if pending.expected_input == "free_text" else None, now)
         if filled is None:
             return _re_ask(state, pending, raw, log)
         return _continue(filled, pending, raw, parsed_value, interpreted, now, log)
     return _re_ask(state, pending, raw, log)
-
-
-def _bare_edit(raw: str, step: PlanStep | None, state: TurnState, now: datetime) -> InterpreterOutput | None:
-    """After "what should I change?", a bare time/date ("6pm", "מחר ב-9") is the change."""
-    mods = sanitize_modifications(
-        normalize_modifications(
-            {"when": raw}, step=step, now=now, timezone=state.input.timezone, language=state.input.language
-        )
-    )
-    if not mods:
-        return None
-    return InterpreterOutput(
-        decision="continue_with_modifications",
-        parsed=InterpreterParsed(approved=True, answer=raw, modifications=mods),
-    )
-
-
-def _fill_answer(
-    state: TurnState, pending: PendingHITL, answer: str | None, now: datetime
-) -> TurnState | None:
-    """For missing_fields, write the answer into the origin step; None if it does not fill them.
-
-    Other reasons need no filling: the state is returned unchanged.
-    """
-    if pending.reason != "missing_fields" or answer is None:
-        return state
-    step = _origin_step(state, pending)
-    output = state.planner_output
-    if step is None or output is None:
-        return state
-    missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
-    constraints, changes = dict(step.constraints), dict(step.changes)
-    tz, language = state.input.timezone, state.input.language
-    updates_changes = step.action in _UPDATE_ACTIONS
-    bag = changes if updates_changes else constraints
-    needs_time = "reminder_time_required" in missing or "time_unclear" in missing
-    if needs_time:
-        parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
-        when = parsed.when
-        if when is None:
-            when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
-        if when is None or when <= now:
-            return None
-        bag["when"] = when.isoformat()
-        bag.pop("day", None)
-        if "reminder_title_required" in missing and not constraints.get("title"):
-            title = parsed.remainder.strip()
-            if not title:
-                return None
-            constraints["title"] = title
-    elif "reminder_title_required" in missing:
-        constraints["title"] = answer.strip()
-    elif "target_unclear" in missing or "which_one" in missing:
-        constraints["target"] = answer.strip()
-        constraints.pop("targetRef", None)
-    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
-    return _replace_step(state, output, new_step, clear_missing=True)
-
-
-def _known_day(bag: dict[str, Any]) -> date | None:
-    raw = bag.get("day")
-    if isinstance(raw, str):
-        try:
-            return date.fromisoformat(raw)
-        except ValueError:
-            return None
-    return None
-
-
-def _replace_step(
-    state: TurnState, output: PlannerOutput, step: PlanStep, *, clear_missing: bool
-) -> TurnState:
-    plan = [step if s.id == step.id else s for s in output.plan]
-    missing = [] if clear_missing else list(output.missing_fields)
-    new_output = output.model_copy(update={"plan": plan, "missing_fields": missing})
-    return state.model_copy(update={"planner_output": new_output})
-
-
-def merge_modifications(step: PlanStep, modifications: dict[str, Any]) -> PlanStep:
-    """Merge modifications into the step: keys the step already has keep their bag; new keys go to
-    `changes` for update steps (constraints select the target) and to `constraints` otherwise; a
-    new title on a step that selects a `target` (delete, remove) replaces the target.
-    A new `when` replaces a date-only `day`."""
-    constraints, changes = dict(step.constraints), dict(step.changes)
-    update_like = step.action in _UPDATE_ACTIONS
-    for key, value in modifications.items():
-        if key == "title" and not update_like and "target" in constraints:
-            constraints["target"] = value  # on a delete/remove step, a new name picks another target
-            continue
-        if key in changes:
-            changes[key] = value
-        elif key in constraints and not (update_like and key == "title"):
-            constraints[key] = value
-        elif update_like:
-            changes[key] = value
-        else:
-            constraints[key] = value
-    if "when" in modifications:
-        constraints.pop("day", None)
-        changes.pop("day", None)
-    return step.model_copy(update={"constraints": constraints, "changes": changes})
 
 
 # --- transitions ----------------------------------------------------------------------------------
@@ -425,27 +307,9 @@ def _continue_with_modifications(
     now: datetime,
     log: _Log,
 ) -> ResumeOutcome:
-    output = state.planner_output
-    assert output is not None  # a step was found in it
-    merged = merge_modifications(step, modifications)
-    satisfied = _satisfied_fields(merged)
-    plan = [merged if s.id == step.id else s for s in output.plan]
-    new_output = output.model_copy(
-        update={"plan": plan, "missing_fields": [f for f in output.missing_fields if f not in satisfied]}
-    )
-    resolver_results = {k: v for k, v in state.resolver_results.items() if k != step.id}
-    executor_args = {k: v for k, v in state.executor_args.items() if k != step.id}
     parsed = {"approved": True, "modifications": modifications}
     entry = _entry(pending, raw, parsed, interpreted, now)
-    new_state = state.model_copy(
-        update={
-            "planner_output": new_output,
-            "resolver_results": resolver_results,
-            "executor_args": executor_args,
-            "pending_hitl": None,
-            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
-        }
-    )
+    new_state = _with_result(apply_modifications(state, step, modifications), pending, entry)
     log.info("HITL_CONTINUE_WITH_MODIFICATIONS", modifications=modifications, originStepId=step.id)
     log.info(
         "HITL_RESUME_VALID",
@@ -454,16 +318,6 @@ def _continue_with_modifications(
         goto="resolver_router",
     )
     return ResumeOutcome(goto="resolver_router", decision="continue_with_modifications", state=new_state)
-
-
-def _satisfied_fields(step: PlanStep) -> set[str]:
-    satisfied: set[str] = set()
-    bags = (step.constraints, step.changes)
-    if any("when" in bag for bag in bags):
-        satisfied |= {"reminder_time_required", "time_unclear"}
-    if any(bag.get("title") for bag in bags):
-        satisfied.add("reminder_title_required")
-    return satisfied
 
 
 def _switch_intent(

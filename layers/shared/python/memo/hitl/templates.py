@@ -11,24 +11,23 @@ options (ids, labels, count, order) are always built here, in code.
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any
-from zoneinfo import ZoneInfo
-
 from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
-    Language,
     PendingHITL,
     PendingHITLOption,
     PlannerOutput,
     PlanStep,
     RoutingSuggestion,
 )
+from memo.hitl.fastpath import interactive_reply_id
+from memo.replies import Choice, Reply
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.wording import quote, shorten
 
-#: WhatsApp limits: a reply button title is at most 20 characters, a list row title 24, a list
-#: row description 72, and a list message at most 10 rows.
-BUTTON_TITLE_MAX = 20
+#: WhatsApp limits: a list row title is at most 24 characters, a list row description 72, and a
+#: list message at most 10 rows.
 ROW_TITLE_MAX = 24
 ROW_DESCRIPTION_MAX = 72
 MAX_OPTIONS = 10
@@ -44,15 +43,6 @@ _APPROVAL_LABELS: dict[Language, tuple[str, str, str]] = {
     "he": ("אישור", "עריכה", "דחייה"),
 }
 _YES_NO_LABELS: dict[Language, tuple[str, str]] = {"en": ("Yes", "No"), "he": ("כן", "לא")}
-
-_HE_WEEKDAYS = ("יום ב׳", "יום ג׳", "יום ד׳", "יום ה׳", "יום ו׳", "שבת", "יום א׳")
-_EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def shorten(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def approval_options(language: Language) -> list[PendingHITLOption]:
@@ -89,38 +79,7 @@ def candidate_options(candidates: list[DisambiguationCandidate]) -> list[Pending
     return options
 
 
-# --- dates -------------------------------------------------------------------------------------
-
-
-def format_when(value: datetime | date | str | None, language: Language, timezone: str) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        try:
-            parsed: datetime | date = (
-                datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
-            )
-        except ValueError:
-            return value
-        value = parsed
-    if isinstance(value, datetime):
-        local = value.astimezone(ZoneInfo(timezone)) if value.tzinfo else value
-        day = _format_day(local.date(), language)
-        return f"{day}, {local:%H:%M}" if language == "en" else f"{day} בשעה {local:%H:%M}"
-    return _format_day(value, language)
-
-
-def _format_day(day: date, language: Language) -> str:
-    if language == "he":
-        return f"{_HE_WEEKDAYS[day.weekday()]} {day.day}.{day.month}"
-    return f"{_EN_WEEKDAYS[day.weekday()]} {day.day} {_EN_MONTHS[day.month - 1]}"
-
-
 # --- describing a plan -------------------------------------------------------------------------
-
-
-def _q(text: Any, language: Language) -> str:
-    return f"„{text}”" if language == "he" else f"“{text}”"
 
 
 def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
@@ -131,7 +90,7 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
     when = format_when(ch.get("when") or c.get("when") or ch.get("day") or c.get("day"), language, timezone)
     key = (step.capability, step.action)
     if key == ("reminders", "create"):
-        title = _q(c.get("title", ""), language)
+        title = quote(c.get("title", ""), language)
         if he:
             return f"לקבוע תזכורת {title}" + (f" ל{when}" if when else "")
         return f"set a reminder {title}" + (f" for {when}" if when else "")
@@ -140,43 +99,45 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
     if key == ("reminders", "update"):
         parts_en, parts_he = [], []
         if "title" in ch:
-            parts_en.append(f"rename it to {_q(ch['title'], language)}")
-            parts_he.append(f"לשנות את השם ל{_q(ch['title'], language)}")
+            parts_en.append(f"rename it to {quote(ch['title'], language)}")
+            parts_he.append(f"לשנות את השם ל{quote(ch['title'], language)}")
         if when:
             parts_en.append(f"move it to {when}")
             parts_he.append(f"להזיז אותה ל{when}")
         if he:
-            return f"לעדכן את התזכורת {_q(target, language)}" + (
+            return f"לעדכן את התזכורת {quote(target, language)}" + (
                 ": " + " ו".join(parts_he) if parts_he else ""
             )
-        return f"update the reminder {_q(target, language)}" + (
+        return f"update the reminder {quote(target, language)}" + (
             ": " + " and ".join(parts_en) if parts_en else ""
         )
     if key == ("reminders", "delete"):
         return (
-            f"למחוק את התזכורת {_q(target, language)}"
+            f"למחוק את התזכורת {quote(target, language)}"
             if he
-            else f"delete the reminder {_q(target, language)}"
+            else f"delete the reminder {quote(target, language)}"
         )
     if key == ("reminders", "delete_all"):
         return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
     if key == ("notes", "save"):
-        text = _q(shorten(str(ch.get("text", "")), 60), language)
+        text = quote(shorten(str(ch.get("text", "")), 60), language)
         return f"לשמור את הפתק {text}" if he else f"save the note {text}"
     if key == ("notes", "search"):
         query = c.get("query") or ""
         if he:
-            return f"לחפש בפתקים שלך {_q(query, language)}" if query else "להציג את הפתקים שלך"
-        return f"search your notes for {_q(query, language)}" if query else "show your notes"
+            return f"לחפש בפתקים שלך {quote(query, language)}" if query else "להציג את הפתקים שלך"
+        return f"search your notes for {quote(query, language)}" if query else "show your notes"
     if key == ("notes", "update"):
-        new = _q(ch.get("title", ""), language)
+        new = quote(ch.get("title", ""), language)
         return (
-            f"לעדכן את הפתק {_q(target, language)} ל{new}"
+            f"לעדכן את הפתק {quote(target, language)} ל{new}"
             if he
-            else f"change the note {_q(target, language)} to {new}"
+            else f"change the note {quote(target, language)} to {new}"
         )
     if key == ("notes", "delete"):
-        return f"למחוק את הפתק {_q(target, language)}" if he else f"delete the note {_q(target, language)}"
+        return (
+            f"למחוק את הפתק {quote(target, language)}" if he else f"delete the note {quote(target, language)}"
+        )
     if key == ("notes", "delete_all"):
         return "למחוק את כל הפתקים שלך" if he else "delete all your notes"
     if step.capability == "lists":
@@ -410,3 +371,47 @@ def operator_answer_too_late(language: Language) -> str:
     if language == "he":
         return "המפעיל כבר לא ממתין לתשובה הזו, אז לא העברתי אותה."
     return "The operator is no longer waiting for that answer, so I didn't pass it on."
+
+
+# --- the turn's own answers and the WhatsApp form of a question (memo.turn.control) ---------------
+
+_LIST_BUTTON: dict[Language, str] = {"en": "Choose", "he": "בחירה"}
+_CONNECT_ACCOUNT = {
+    "en": "To use your {what} I need access to your account, and it isn't connected yet. "
+    "For now I can help with reminders, notes and lists.",
+    "he": "כדי לעבוד עם {what} אני צריך גישה לחשבון שלך, והוא עדיין לא מחובר. "
+    "בינתיים אני יכול לעזור עם תזכורות, פתקים ורשימות.",
+}
+_CAPABILITY_NAMES = {
+    "en": {"calendar": "calendar", "email": "email"},
+    "he": {"calendar": "היומן", "email": "המייל"},
+}
+
+
+def question_reply(pending: PendingHITL, language: Language, text: str | None = None) -> Reply:
+    """The WhatsApp form of a pending question: buttons or a list when it has options."""
+    body = text or pending.question
+    if not pending.options:
+        return Reply.plain(body)
+    choices = [
+        Choice(id=interactive_reply_id(pending, option), title=option.label, description=option.description)
+        for option in pending.options
+    ]
+    return Reply.with_choices(body, choices, list_button=_LIST_BUTTON[language])
+
+
+def connect_account(capabilities: set[str], language: Language) -> str:
+    """The plan needs a capability whose account is not connected (calendar, email)."""
+    names = _CAPABILITY_NAMES[language]
+    what = (" / " if language == "he" else " and ").join(names[c] for c in sorted(capabilities))
+    return _CONNECT_ACCOUNT[language].format(what=what)
+
+
+def sent_to_review(language: Language) -> str:
+    """A step of the plan waits for an operator's decision; the reply Lambda answers after it."""
+    if language == "he":
+        return "🕵️ הבקשה צריכה בדיקה קצרה של אחד המפעילים שלנו לפני שאבצע אותה. אעדכן אותך ברגע שתתקבל החלטה."
+    return (
+        "🕵️ This needs a quick check by one of our operators before I do it. "
+        "I'll message you as soon as it's decided."
+    )

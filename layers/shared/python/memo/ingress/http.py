@@ -9,13 +9,14 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 
 from memo.errors import MalformedPayload, MemoError, PayloadTooLarge
-from memo.ingress.webhook import accept_webhook, verify_handshake
+from memo.ingress.webhook import TurnQueue, accept_webhook, verify_handshake
 from memo.observability import logger
-from memo.wiring.webhook import WebhookRuntime
+from memo.settings import WhatsAppSettings
 
 
 def _error(exc: MemoError) -> Response[str]:
@@ -41,27 +42,33 @@ def raw_body(body: str | None, is_base64: bool, max_bytes: int) -> bytes:
         raise MalformedPayload("body is marked base64 but is not valid base64") from exc
 
 
-def build_app(runtime: WebhookRuntime) -> APIGatewayHttpResolver:
+def build_app(
+    *,
+    whatsapp: Callable[[], WhatsAppSettings],
+    queue: Callable[[], TurnQueue],
+    max_body_bytes: int,
+) -> APIGatewayHttpResolver:
+    """The routes over their adapters; `whatsapp` and `queue` are asked for on first use, so the
+    secrets are looked up and the queue client built only when a request needs them."""
     app = APIGatewayHttpResolver()
-    settings = runtime.settings
 
     @app.get("/webhook")
     def verify() -> Response[str]:
         params = app.current_event.query_string_parameters or {}
-        challenge = verify_handshake(params, runtime.whatsapp.verify_token.get_secret_value())
+        challenge = verify_handshake(params, whatsapp().verify_token.get_secret_value())
         return Response(status_code=200, content_type=content_types.TEXT_PLAIN, body=challenge)
 
     @app.post("/webhook")
     def receive() -> Response[str]:
         event = app.current_event
         headers = {k.lower(): v for k, v in (event.headers or {}).items()}
-        body = raw_body(event.body, bool(event.is_base64_encoded), settings.max_body_bytes)
+        body = raw_body(event.body, bool(event.is_base64_encoded), max_body_bytes)
         result = accept_webhook(
             body,
             headers.get("x-hub-signature-256"),
-            app_secret=runtime.whatsapp.app_secret.get_secret_value(),
-            max_body_bytes=settings.max_body_bytes,
-            queue=runtime.queue,
+            app_secret=whatsapp().app_secret.get_secret_value(),
+            max_body_bytes=max_body_bytes,
+            queue=queue(),
         )
         return Response(
             status_code=200,
@@ -75,14 +82,3 @@ def build_app(runtime: WebhookRuntime) -> APIGatewayHttpResolver:
         return _error(exc)
 
     return app
-
-
-_apps: dict[int, APIGatewayHttpResolver] = {}
-
-
-def app_for(runtime: WebhookRuntime) -> APIGatewayHttpResolver:
-    key = id(runtime)
-    if key not in _apps:
-        _apps.clear()
-        _apps[key] = build_app(runtime)
-    return _apps[key]

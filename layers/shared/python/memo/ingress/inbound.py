@@ -13,10 +13,6 @@ from memo.whatsapp.models import WaContact, WaMessage, WebhookPayload
 
 # Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
 ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})
-MEDIA_TYPES = frozenset(
-    {"image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "voice"}
-)
-STATUS_VALUES = frozenset({"sent", "delivered", "read", "failed", "deleted", "warning"})
 
 
 class InboundMessage(BaseModel):

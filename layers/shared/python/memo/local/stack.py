@@ -28,8 +28,14 @@ from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
 from memo.local.stepfunctions import LocalStepFunctions, install
 from memo.local.ticker import ReminderTicker
-from memo.settings import reset_settings_cache
-from memo.wiring.webhook import reset_runtime
+from memo.wiring import LambdaRuntime, reset_runtime, use_runtime
+from memo.wiring.escalation import EscalationRuntime
+from memo.wiring.executor import ExecutorRuntime
+from memo.wiring.reminders import RemindersRuntime
+from memo.wiring.reply import ReplyRuntime
+from memo.wiring.review import ReviewRuntime
+from memo.wiring.review_submit import ReviewSubmitRuntime
+from memo.wiring.webhook import WebhookRuntime
 
 # Signs the local reviewer tokens (`python -m caseplatform.review.devtokens`); never set when deployed.
 LOCAL_REVIEW_DEV_SECRET = "local-review-dev-secret-0123456789abcdef"  # noqa: S105 - local only
@@ -46,26 +52,15 @@ LOCAL_DEFAULTS = {
 }
 GRAPH_VERSION = "v21.0"
 
-
-def _reset_runtimes() -> None:
-    """Forget every Lambda's cached settings and adapters (they point at a stack that is gone)."""
-    from memo.executor.settings import reset_executor_settings
-    from memo.local.functions import load_module
-    from memo.wiring import executor as executor_wiring
-    from memo.wiring import operator_review as review_wiring
-    from memo.wiring import reminders as reminders_wiring
-    from memo.wiring import reply as responder_wiring
-
-    reset_settings_cache()
-    review_wiring.use_runtime(None)
-    review = load_module("review")
-    for cached in (review.settings, review.review, review.app):
-        cached.cache_clear()
-    reset_runtime()
-    reset_executor_settings()
-    executor_wiring.reset_runtime()
-    responder_wiring.runtime.cache_clear()
-    reminders_wiring.runtime.cache_clear()
+RUNTIMES: tuple[type[LambdaRuntime[Any]], ...] = (
+    WebhookRuntime,
+    ExecutorRuntime,
+    ReplyRuntime,
+    RemindersRuntime,
+    ReviewSubmitRuntime,
+    ReviewRuntime,
+    EscalationRuntime,
+)
 
 
 class LocalStack:
@@ -172,31 +167,14 @@ class LocalStack:
             self._env.update(self._saved_env)
             self._saved_env = None
         reset_clients()
-        _reset_runtimes()
+        # Forget every Lambda's settings and adapters: they point at the stack that is gone.
+        reset_runtime()
 
     def _install_runtimes(self) -> None:
-        """Every Lambda's runtime is rebuilt from this stack's environment and shares its clock."""
-        _reset_runtimes()
-        from memo.executor.settings import ExecutorSettings
-        from memo.settings import WebhookSettings
-        from memo.wiring import executor as executor_wiring
-        from memo.wiring import reminders as reminders_wiring
-        from memo.wiring import reply as responder_wiring
-        from memo.wiring.webhook import WebhookRuntime, use_runtime
-
-        use_runtime(WebhookRuntime(WebhookSettings.load(), clock=self._clock))
-        executor_wiring.use_runtime(
-            executor_wiring.ExecutorRuntime(ExecutorSettings.load(), clock=self._clock)
-        )
-        responder_wiring.runtime().clock = self._clock
-        reminders_wiring.runtime().clock = self._clock
-        from memo.wiring import operator_review as review_wiring
-
-        review_wiring.use_runtime(
-            review_wiring.SubmitRuntime(
-                review_wiring.ReviewBridgeSettings.from_env(self._env), clock=self._clock
-            )
-        )
+        """Every Lambda's runtime is built from this stack's environment and shares its clock."""
+        reset_runtime()
+        for runtime in RUNTIMES:
+            use_runtime(runtime(runtime.settings_model.from_env(self._env), clock=self._clock))
 
     def __enter__(self) -> LocalStack:
         return self.start()

@@ -29,8 +29,9 @@ from unittest.mock import patch
 import boto3
 from botocore.exceptions import ClientError
 
+from memo.aws.stepfunctions import ExecutionStarter
 from memo.executor.contracts import ExecutionInput
-from memo.executor.starter import STATE_MACHINE_ENV_VAR, ExecutionStarter, StartedExecution
+from memo.executor.starter import STATE_MACHINE_ENV_VAR, StartedExecution
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import REPO_ROOT, Handler
 

@@ -35,16 +35,15 @@ from caseplatform.errors import AlreadyTerminal, CaseNotFound, IdempotencyConfli
 from caseplatform.model import Case, Event
 from caseplatform.service import CaseService
 from caseplatform.validation import MAX_TEXT
-from memo.aws.dynamo import from_item, to_item
 from memo.conversation.model import MemoryMessage
-from memo.conversation.pending import DynamoPendingStore, PendingExists, PendingGone, state_from_item
-from memo.conversation.store import PENDING_SK, thread_pk
-from memo.domain import HITLReturnTo, Language, PendingHITL, PendingHITLContext, TurnInput, TurnState
+from memo.conversation.pending import PendingExists, PendingGone, PendingStore
+from memo.domain import HITLReturnTo, PendingHITL, PendingHITLContext, TurnInput, TurnState
 from memo.hitl import templates
 from memo.observability import logger, mask_phone
 from memo.operator_review.cases import ADAPTER_ID
 from memo.operator_review.tokens import TokenStore
 from memo.replies import Reply
+from memo.text.language import Language
 from memo.whatsapp.sender import Sender
 
 OPERATOR_RETURN = HITLReturnTo(node="case", mode="provide_clarification")
@@ -73,25 +72,22 @@ class MemoryWriter(Protocol):
     def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None: ...
 
 
-class DynamoQuestionStore:
-    """Conditional writes of `memo.conversation.pending`, plus a consistent read of the live
-    question to tell a replay or a revision of the same case from another question."""
+class ReadablePendingStore(PendingStore, Protocol):
+    def current(self, thread_id: str) -> TurnState | None:
+        """The thread's stored pending turn (a consistent read), expired or not."""
 
-    def __init__(self, dynamodb: Any, table_name: str) -> None:
-        self._db = dynamodb
-        self._table = table_name
-        self._pending = DynamoPendingStore(dynamodb, table_name)
+
+class PendingQuestionStore:
+    """`QuestionStore` on the thread's pending question: its conditional writes, plus a consistent
+    read of the live question to tell a replay or a revision of the same case from another question."""
+
+    def __init__(self, pending: ReadablePendingStore) -> None:
+        self._pending = pending
 
     def _live(self, thread_id: str, now: datetime) -> PendingHITL | None:
-        item = self._db.get_item(
-            TableName=self._table,
-            Key=to_item({"pk": thread_pk(thread_id), "sk": PENDING_SK}),
-            ConsistentRead=True,
-        ).get("Item")
-        if item is None:
-            return None
-        pending = state_from_item(from_item(item)).pending_hitl
-        return pending if pending is not None and not pending.is_expired(now) else None
+        state = self._pending.current(thread_id)
+        pending = state.pending_hitl if state is not None else None
+        return pending if pending is not None and pending.is_live(now) else None
 
     def withdraw(self, thread_id: str, case_id: str, *, now: datetime) -> str | None:
         live = self._live(thread_id, now)

@@ -9,28 +9,46 @@ Runs in the review Lambda (the only function allowed to answer task tokens). On 
   (ledger) and its drift check holds against exactly what the operator approved;
 - rejected -> SendTaskFailure(error REVIEW_REJECTED, cause = the operator's reason);
 - the token is deleted once answered. A token Step Functions no longer knows (the wait timed out,
-  the execution ended: TaskTimedOut / InvalidToken / TaskDoesNotExist) is logged and deleted, never
-  retried; a missing token item is logged. Other AWS errors propagate: the decision is recorded,
-  and the reviewer's retry (same request_id) replays it and notifies again.
+  the execution ended: `TaskGone`) is logged and deleted, never retried; a missing token item is
+  logged. Other errors propagate: the decision is recorded, and the reviewer's retry (same
+  request_id) replays it and notifies again. The Step Functions adapter is
+  `memo.aws.stepfunctions.StepFunctionsTasks`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
-
-from botocore.exceptions import ClientError
+from typing import Any, Protocol
 
 from caseplatform.model import Case, Event
+from memo.errors import MemoError
 from memo.executor.contracts import Approval, StepTask, args_hash
 from memo.observability import logger
 from memo.operator_review.cases import ADAPTER_ID
 from memo.operator_review.tokens import TokenStore
 
 REVIEW_REJECTED = "REVIEW_REJECTED"
-GONE_TOKEN_ERRORS = frozenset({"TaskTimedOut", "InvalidToken", "TaskDoesNotExist"})
 MAX_CAUSE_CHARS = 32_000
+
+
+class TaskGone(MemoError):
+    """Step Functions no longer knows the task token (the wait timed out, the execution ended)."""
+
+    code = "REVIEW_TASK_GONE"
+    http_status = 410
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the task token is gone ({reason})")
+        self.reason = reason
+
+
+class TaskAnswers(Protocol):
+    """Answers to a step waiting on a task token; both raise `TaskGone`."""
+
+    def succeed(self, task_token: str, output: str) -> None: ...
+
+    def fail(self, task_token: str, *, error: str, cause: str) -> None: ...
 
 
 def operator_principal(event: Event) -> str:
@@ -60,12 +78,12 @@ class TaskTokenBridge:
         self,
         *,
         tokens: TokenStore,
-        sfn_client: Any,
+        tasks: TaskAnswers,
         clock: Callable[[], datetime],
         approval_ttl_seconds: int,
     ) -> None:
         self._tokens = tokens
-        self._sfn = sfn_client
+        self._tasks = tasks
         self._clock = clock
         self._ttl = approval_ttl_seconds
 
@@ -82,21 +100,16 @@ class TaskTokenBridge:
                 task = approved_task(
                     waiting.task, case, event, now=self._clock(), approval_ttl_seconds=self._ttl
                 )
-                self._sfn.send_task_success(
-                    taskToken=waiting.task_token, output=task.model_dump_json(exclude_none=True)
-                )
+                self._tasks.succeed(waiting.task_token, task.model_dump_json(exclude_none=True))
                 fields["edited"] = task.args_hash != waiting.task.args_hash
             else:
-                self._sfn.send_task_failure(
-                    taskToken=waiting.task_token,
+                self._tasks.fail(
+                    waiting.task_token,
                     error=REVIEW_REJECTED,
                     cause=(event.notes or "rejected by the operator")[:MAX_CAUSE_CHARS],
                 )
-        except ClientError as exc:
-            code = exc.response.get("Error", {}).get("Code", "")
-            if code not in GONE_TOKEN_ERRORS:
-                raise
-            logger.warning("REVIEW_TOKEN_GONE", extra={**fields, "error": code})
+        except TaskGone as exc:
+            logger.warning("REVIEW_TOKEN_GONE", extra={**fields, "error": exc.reason})
         else:
             logger.info("REVIEW_TASK_ANSWERED", extra=fields)
         self._tokens.delete(case.case_id)

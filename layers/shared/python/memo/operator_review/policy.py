@@ -36,12 +36,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memo.errors import MemoError
+from memo.executor.contracts import Priority, ReviewTicket
 
 REVIEW_POLICY_ENV_VAR = "MEMO_REVIEW_POLICY"
 REVIEW_TIMEOUT_ENV_VAR = "MEMO_REVIEW_TIMEOUT_SECONDS"
 ANY = "*"
 ReviewReason = Literal["tool_requires_review", "policy_violation"]
-Priority = Literal["low", "normal", "high", "critical"]
 
 
 class ReviewPolicyInvalid(MemoError):
@@ -81,14 +81,6 @@ class AdapterConfig(_Config):
 
     def x_hitl(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
-
-
-class ReviewTicket(_Config):
-    """Why a step waits for an operator; travels with the StepTask (`StepTask.review`)."""
-
-    rule: str
-    priority: Priority = "normal"
-    timeout_seconds: int = Field(ge=1, le=365 * 24 * 3600)
 
 
 class ReviewPolicy(_Config):

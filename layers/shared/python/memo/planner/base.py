@@ -31,7 +31,6 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, field_validator
 
 from memo.domain import (
     HITLResultEntry,
-    Language,
     LatestAction,
     PlannerOutput,
     RecentMessage,
@@ -39,6 +38,7 @@ from memo.domain import (
     TurnState,
     hitl_result_for_replan,
 )
+from memo.text.language import Language
 
 #: Latest actions shown to a planner: the last three, most recent first.
 LATEST_ACTIONS_LIMIT = 3

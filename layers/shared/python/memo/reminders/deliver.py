@@ -31,12 +31,13 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memo.conversation.model import Language, MemoryMessage
+from memo.conversation.model import MemoryMessage
 from memo.errors import MemoError
 from memo.observability import count, logger, mask_phone
 from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
+from memo.text.language import Language
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
 
 # A schedule may fire a little early or a clock may be a little behind; later than this means the

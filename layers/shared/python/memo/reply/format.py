@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memo.capabilities.base import ExecutionResult, Language
-from memo.hitl.templates import format_when
+from memo.capabilities.base import ExecutionResult
 from memo.reply.join import Joined, JoinStatus
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.wording import quote
 
 OK_MARK = "✅"
 FAILED_MARK = "❌"
@@ -42,10 +44,6 @@ class Formatted:
     status: JoinStatus
     header: str | None
     lines: tuple[Line, ...]
-
-
-def _q(text: Any, language: Language) -> str:
-    return f"„{text}”" if language == "he" else f"“{text}”"
 
 
 def _get(data: dict[str, Any], *names: str) -> Any:
@@ -95,15 +93,15 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
     when = _when(result, data, language, timezone)
     if result.action == "create" and title:
         if he:
-            return f"⏰ קבעתי תזכורת {_q(title, language)}" + (f" ל{when}." if when else ".")
-        return f"⏰ Reminder set: {_q(title, language)}" + (f" for {when}." if when else ".")
+            return f"⏰ קבעתי תזכורת {quote(title, language)}" + (f" ל{when}." if when else ".")
+        return f"⏰ Reminder set: {quote(title, language)}" + (f" for {when}." if when else ".")
     rows = data.get("reminders")
     if result.action == "update" and not title and isinstance(rows, list) and len(rows) == 1:
         title = _get(rows[0], "title") if isinstance(rows[0], dict) else None
     if result.action == "update" and title:
         if he:
-            return f"עדכנתי את התזכורת {_q(title, language)}" + (f" — עכשיו ל{when}." if when else ".")
-        return f"Updated the reminder {_q(title, language)}" + (f" — now for {when}." if when else ".")
+            return f"עדכנתי את התזכורת {quote(title, language)}" + (f" — עכשיו ל{when}." if when else ".")
+        return f"Updated the reminder {quote(title, language)}" + (f" — now for {when}." if when else ".")
     if result.action == "update" and isinstance(rows, list) and len(rows) > 1:
         what = _count(len(rows), language, "reminder", "reminders", "תזכורת אחת", "תזכורות")
         if he:
@@ -119,7 +117,7 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
             if not isinstance(row, dict):
                 continue
             row_when = format_when(_get(row, "due_at", "dueAt", "when"), language, timezone)
-            row_title = _q(_get(row, "title") or "", language)
+            row_title = quote(_get(row, "title") or "", language)
             shown.append(f"{row_title} — {row_when}" if row_when else row_title)
         head = "התזכורות שלך:" if he else "Your reminders:"
         return f"{head}\n{_bullets(shown)}"
@@ -150,11 +148,11 @@ def _deleted(
     if n == 0:
         return f"לא היו {nouns[3]} למחוק." if he else f"There were no {nouns[1]} to delete."
     if n == 1 and title:
-        name = _q(title, language)
+        name = quote(title, language)
         return f"מחקתי את {he_the} {name}." if he else f"Deleted the {nouns[0]} {name}."
     what = _count(n, language, *nouns)
     if len(titles) == n:
-        names = ", ".join(_q(t, language) for t in titles)
+        names = ", ".join(quote(t, language) for t in titles)
         return f"מחקתי {what}: {names}." if he else f"Deleted {what}: {names}."
     return f"מחקתי {what}." if he else f"Deleted {what}."
 
@@ -166,7 +164,9 @@ def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
         if not text:
             return None
         return (
-            f"📝 שמרתי את הפתק {_q(text, language)}." if he else f"📝 Saved your note {_q(text, language)}."
+            f"📝 שמרתי את הפתק {quote(text, language)}."
+            if he
+            else f"📝 Saved your note {quote(text, language)}."
         )
     if result.action == "search":
         notes = data.get("notes")
@@ -176,13 +176,13 @@ def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
         found = _texts(notes)
         if not found:
             if he:
-                return "לא מצאתי פתקים" + (f" שמתאימים ל{_q(query, language)}." if query else ".")
-            return "I found no notes" + (f" matching {_q(query, language)}." if query else ".")
+                return "לא מצאתי פתקים" + (f" שמתאימים ל{quote(query, language)}." if query else ".")
+            return "I found no notes" + (f" matching {quote(query, language)}." if query else ".")
         what = _count(len(found), language, "note", "notes", "פתק אחד", "פתקים")
         if he:
-            head = f"מצאתי {what}" + (f" עבור {_q(query, language)}:" if query else ":")
+            head = f"מצאתי {what}" + (f" עבור {quote(query, language)}:" if query else ":")
         else:
-            head = f"Found {what}" + (f" for {_q(query, language)}:" if query else ":")
+            head = f"Found {what}" + (f" for {quote(query, language)}:" if query else ":")
         return f"{head}\n{_bullets(found)}"
     if result.action in ("delete", "delete_all"):
         return _deleted(data, language, ("note", "notes", "פתק אחד", "פתקים"), "הפתק")
@@ -298,9 +298,9 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
         thing_en, thing_he, matching_he = _THINGS.get(result.capability, ("anything", "משהו", "שמתאים"))
         target = _get(data, "target", "query", "title", "text")
         if he:
-            found = f"לא מצאתי {thing_he}" + (f" {matching_he} ל{_q(target, language)}" if target else "")
+            found = f"לא מצאתי {thing_he}" + (f" {matching_he} ל{quote(target, language)}" if target else "")
             return f"{found}, אז לא יכולתי {action}."
-        found = f"I couldn't find {thing_en}" + (f" matching {_q(target, language)}" if target else "")
+        found = f"I couldn't find {thing_en}" + (f" matching {quote(target, language)}" if target else "")
         return f"{found}, so I couldn't {action}."
     if code == "REVIEW_REJECTED":
         reason = (result.error or "").strip()

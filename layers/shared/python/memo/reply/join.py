@@ -48,10 +48,6 @@ class Joined:
     outcomes: tuple[StepOutcome, ...]  # plan order, one per step
 
     @property
-    def succeeded(self) -> list[StepOutcome]:
-        return [o for o in self.outcomes if o.result.success]
-
-    @property
     def failed(self) -> list[StepOutcome]:
         return [o for o in self.outcomes if not o.result.success]
 

@@ -2,13 +2,12 @@
 
 latestActions (`memo-runtime-state-and-types.md`): one entry per successful step (createdAt,
 capability, action, summary, when, externalIds), most recent first, at most 10 per thread, and only
-from the last 12 hours. They live in the conversation table item `sk = RECENT_ACTIONS` as
-`{"actions": [...], "version": n}`; the planner reads the first 3.
+from the last 12 hours; the planner reads the first 3.
 
-Two responders of one thread may finish at the same time (two turns' executions). The item is
-therefore written read-merge-put with a version condition (`attribute_not_exists(pk)` for the first
-write): the loser of a race re-reads and merges again, so no action is lost. Each entry also carries
-its `operationId` (traceId:stepId), so a responder re-run by Step Functions does not add it twice.
+Two responders of one thread may finish at the same time (two turns' executions), so the adapter
+(`memo.aws.conversation_table.DynamoResponderMemory`) merges with `merge_latest_actions` under a
+version condition and merges again when it loses. Each entry also carries its `operationId`
+(traceId:stepId), so a responder re-run by Step Functions does not add it twice.
 """
 
 from __future__ import annotations
@@ -17,12 +16,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
-from memo.aws.dynamo import from_item, to_item
-from memo.conversation.model import MemoryMessage
-from memo.conversation.store import ACTIONS_SK, DynamoConversationStore, thread_pk
 from memo.domain import LatestAction
 from memo.errors import MemoError
 from memo.executor.contracts import StepOutcome
@@ -30,7 +25,6 @@ from memo.observability import logger
 
 LATEST_ACTIONS_MAX = 10
 LATEST_ACTIONS_SCOPE = timedelta(hours=12)
-WRITE_ATTEMPTS = 5
 OPERATION_ID = "operationId"
 
 
@@ -41,7 +35,6 @@ class LatestActionsConflict(MemoError):
 
 
 # One reply per turn: the claim outlives Step Functions' redrive window (14 days).
-REPLY_CLAIM_PREFIX = "CLAIM#REPLY#"
 REPLY_CLAIM_TTL = timedelta(days=14)
 
 
@@ -92,7 +85,7 @@ def latest_action_entries(
     return entries
 
 
-def _created_at(entry: dict[str, Any]) -> datetime | None:
+def entry_created_at(entry: dict[str, Any]) -> datetime | None:
     raw = entry.get("createdAt")
     if not isinstance(raw, str):
         return None
@@ -113,7 +106,7 @@ def merge_latest_actions(
     cutoff = now - LATEST_ACTIONS_SCOPE
     kept: list[tuple[datetime, dict[str, Any]]] = []
     for entry in [*fresh, *existing]:
-        created = _created_at(entry)
+        created = entry_created_at(entry)
         if created is not None and created > cutoff:
             kept.append((created, entry))
     kept.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties keep new-before-old
@@ -123,77 +116,3 @@ def merge_latest_actions(
 def current_actions(raw: Sequence[dict[str, Any]], *, now: datetime, limit: int = 3) -> list[LatestAction]:
     """What a reader (the planner's context) should see: in scope, newest first, `limit` of them."""
     return [LatestAction.model_validate(entry) for entry in merge_latest_actions(raw, [], now=now)[:limit]]
-
-
-class DynamoResponderMemory:
-    """The responder's memory on the conversation table (`memo.conversation.store` layout)."""
-
-    def __init__(self, dynamodb: Any, table_name: str, *, message_ttl_seconds: int) -> None:
-        self._ddb = dynamodb
-        self._table = table_name
-        self._ttl = message_ttl_seconds
-        self._store = DynamoConversationStore(dynamodb, table_name)
-
-    def _claim_key(self, thread_id: str, trace_id: str) -> dict[str, Any]:
-        # "CLAIM#..." sorts before "MSG#", so the turn's one-query thread load never reads claims.
-        return {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{REPLY_CLAIM_PREFIX}{trace_id}"}}
-
-    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
-        item = {
-            **self._claim_key(thread_id, trace_id),
-            "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
-        }
-        try:
-            self._ddb.put_item(
-                TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(pk)"
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
-            return False
-        return True
-
-    def release_reply(self, thread_id: str, trace_id: str) -> None:
-        self._ddb.delete_item(TableName=self._table, Key=self._claim_key(thread_id, trace_id))
-
-    def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
-        message = MemoryMessage(role="assistant", text=text, at=at, kind="message")
-        self._store.append(thread_id, [message], ttl_seconds=self._ttl)
-
-    def record_actions(
-        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
-    ) -> list[dict[str, Any]]:
-        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
-        for _ in range(WRITE_ATTEMPTS):
-            raw = self._ddb.get_item(TableName=self._table, Key=key, ConsistentRead=True).get("Item")
-            item = from_item(raw) if raw else None
-            merged = merge_latest_actions(item.get("actions", []) if item else [], actions, now=now)
-            version = int(item.get("version", 0)) if item else 0
-            condition: dict[str, Any]
-            if item is None:
-                condition = {"ConditionExpression": "attribute_not_exists(pk)"}
-            elif "version" not in item:
-                condition = {"ConditionExpression": "attribute_not_exists(version)"}
-            else:
-                condition = {
-                    "ConditionExpression": "version = :v",
-                    "ExpressionAttributeValues": {":v": {"N": str(version)}},
-                }
-            newest = max((c for c in map(_created_at, merged) if c is not None), default=now)
-            stored = {
-                "pk": thread_pk(thread_id),
-                "sk": ACTIONS_SK,
-                "actions": merged,
-                "version": version + 1,
-                # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
-                "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
-            }
-            try:
-                self._ddb.put_item(TableName=self._table, Item=to_item(stored), **condition)
-            except ClientError as exc:
-                if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                    raise
-                logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
-                continue
-            return merged
-        raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {WRITE_ATTEMPTS} attempts")

@@ -4,7 +4,7 @@
 have a resolver result but no executor args yet:
 - a resolver error -> a failed `executionResults[stepId]` (no interrupt);
 - no target (create / save / add / list / show / clear / delete_all) -> the resolver's args;
-- a target -> matched against the user's own items (`memo.resolution.matching`, English and
+- a target -> matched against the user's own items (`memo.text.matching`, English and
   Hebrew) or, for `targetRef: latest_action` ("it", "that", "זה"), against the ids of the most
   recent matching latest action that still exist:
     one match           -> `executorArgs[stepId]` with the ids;
@@ -28,23 +28,25 @@ from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from memo.capabilities.base import ExecutionResult
-from memo.capabilities.common import NOT_FOUND, quote, say
+from memo.capabilities.common import NOT_FOUND, say
 from memo.capabilities.dispatch import ARGS_MODELS
 from memo.capabilities.items import ListItem, Note, Reminder
 from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
     DisambiguationKind,
-    Language,
     LatestAction,
     PendingHITL,
     PlanStep,
     TurnState,
 )
-from memo.hitl.templates import MAX_OPTIONS, format_when
+from memo.hitl.templates import MAX_OPTIONS
 from memo.observability import logger, mask_phone
-from memo.resolution.matching import match, rank
 from memo.resolution.resolvers import ResolverResult, TargetKind, TargetQuery
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.matching import match, rank
+from memo.text.wording import quote
 
 T = TypeVar("T")
 

@@ -23,8 +23,9 @@ from pydantic.alias_generators import to_camel
 
 from memo.capabilities.common import INVALID_ARGS, UNSUPPORTED_ACTION, say
 from memo.capabilities.dispatch import ARGS_MODELS
-from memo.domain import Language, PlanStep, TurnInput
-from memo.resolution.matching import is_plural
+from memo.domain import PlanStep, TurnInput
+from memo.text.language import Language
+from memo.text.matching import is_plural
 
 TargetKind = Literal["reminder", "note", "list_item"]
 MISSING_TIME = "MISSING_TIME"

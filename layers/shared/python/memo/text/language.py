@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from memo.conversation.model import Language
+from typing import Literal
+
+Language = Literal["en", "he"]
 
 
 def detect_language(text: str, default: Language) -> Language:

@@ -14,38 +14,40 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
+from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
+from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger
-from memo.wiring.webhook import WebhookRuntime
+from memo.turn.engine import TurnResult
 
 
 class TurnProcessor:
-    """One per runtime: holds the idempotency config and the idempotent turn function."""
+    """One per runtime: holds the idempotency config and the idempotent turn function.
 
-    def __init__(self, runtime: WebhookRuntime) -> None:
-        self._runtime = runtime
+    `turn` runs one message's turn (the engine's `run`); `persistence` is where Powertools keeps the
+    idempotency records (`memo.aws.idempotency`), each kept `expiry_seconds`.
+    """
+
+    def __init__(
+        self,
+        turn: Callable[[InboundMessage], TurnResult],
+        *,
+        persistence: BasePersistenceLayer,
+        expiry_seconds: int,
+    ) -> None:
         self.config = IdempotencyConfig(
             event_key_jmespath="wamid",
             raise_on_no_idempotency_key=True,
-            expires_after_seconds=runtime.settings.idempotency_expiry_seconds,
-        )
-        persistence = DynamoDBPersistenceLayer(
-            table_name=runtime.settings.idempotency_table,
-            boto3_client=runtime.dynamodb,
+            expires_after_seconds=expiry_seconds,
         )
         self._local = threading.local()
 
         def run_turn(message: InboundMessage) -> dict[str, Any]:
             self._local.ran = True
-            return runtime.engine.run(message).model_dump(mode="json")
+            return turn(message).model_dump(mode="json")
 
         # Powertools prefixes idempotency keys with the function's qualified name: keep it stable so
         # records written before a deploy still match after it.
@@ -79,14 +81,3 @@ class TurnProcessor:
             event=event, record_handler=self.record, processor=processor, context=context
         )
         return dict(response)
-
-
-_processors: dict[int, TurnProcessor] = {}
-
-
-def processor_for(runtime: WebhookRuntime) -> TurnProcessor:
-    key = id(runtime)
-    if key not in _processors:
-        _processors.clear()
-        _processors[key] = TurnProcessor(runtime)
-    return _processors[key]

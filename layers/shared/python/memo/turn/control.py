@@ -1,8 +1,8 @@
 """The turn's control flow after context assembly: resume a paused question or plan a fresh request.
 
-DESIGN.md's order:
+`TurnControl` is the webhook's `TurnHandler` (`memo.turn.engine`). DESIGN.md's order:
   pending & live    -> resume: fast path -> interpreter -> transition (goto)
-  pending & expired -> HITL_EXPIRED, delete, treat the message as fresh
+  pending & expired -> HITL_EXPIRED, delete, treat the message as fresh (`PendingHITL.is_live`)
   fresh             -> stale-reply guard -> planner -> capability check -> HITL gate
                        -> resolvers -> entity resolution -> HITL gate -> executor
 An operator's question (returnTo case, `memo.operator_review.clarify`) is answered on the case first
@@ -10,38 +10,34 @@ An operator's question (returnTo case, `memo.operator_review.clarify`) is answer
 question for the redelivered message.
 The pendingHITL item is created only if none is live and consumed only once (conditional writes in
 `memo.conversation.pending`): a lost race is logged and nothing is sent, never a second question or
-a second answer.
+a second answer. What the user reads comes from `memo.hitl.templates`; the executor's input is built
+by `memo.executor.tasks`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import ValidationError
 
-from memo.conversation.model import Language, MemoryKind
-from memo.conversation.pending import DynamoPendingStore, PendingExists, PendingGone, state_from_item
+from memo.conversation.model import MemoryKind
+from memo.conversation.pending import PendingExists, PendingGone, PendingStore, state_from_item
 from memo.domain import HITLReply, LatestAction, PendingHITL, RecentMessage, TurnInput, TurnState
 from memo.errors import MemoError
-from memo.executor.contracts import Approval, ExecutionInput, StepTask, args_hash
-from memo.hitl import fastpath, gate, templates
+from memo.executor.contracts import ExecutionPort
+from memo.executor.tasks import build_execution
+from memo.hitl import gate, templates
 from memo.hitl.interpreter import Interpreter
 from memo.hitl.resume import ResumeOutcome, resume, stale_reply_guard
-from memo.observability import bind_hitl, logger, mask_phone
+from memo.observability import bind_hitl, logger
 from memo.operator_review.clarify import OperatorAnswers
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.planner import Planner, PlannerInput
-from memo.replies import Choice, Reply
+from memo.replies import Reply
 from memo.reply.memory import current_actions
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
-from memo.turn.engine import SmallTalkResponder, TurnContext, TurnOutcome
-
-
-class ExecutionPort(Protocol):
-    """Starts the executor state machine for a turn (one execution per traceId)."""
-
-    def start(self, execution: ExecutionInput) -> Any: ...
+from memo.turn.engine import SmallTalkHandler, TurnContext, TurnOutcome
 
 
 class OperatorAnswersNotConfigured(MemoError):
@@ -51,52 +47,15 @@ class OperatorAnswersNotConfigured(MemoError):
 
 UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
 LATEST_ACTIONS_FOR_PLANNER = 3
-LIST_BUTTON: dict[Language, str] = {"en": "Choose", "he": "בחירה"}
-
-_CONNECT_ACCOUNT = {
-    "en": "To use your {what} I need access to your account, and it isn't connected yet. "
-    "For now I can help with reminders, notes and lists.",
-    "he": "כדי לעבוד עם {what} אני צריך גישה לחשבון שלך, והוא עדיין לא מחובר. "
-    "בינתיים אני יכול לעזור עם תזכורות, פתקים ורשימות.",
-}
-_SENT_TO_REVIEW = {
-    "en": "🕵️ This needs a quick check by one of our operators before I do it. "
-    "I'll message you as soon as it's decided.",
-    "he": "🕵️ הבקשה צריכה בדיקה קצרה של אחד המפעילים שלנו לפני שאבצע אותה. אעדכן אותך ברגע שתתקבל החלטה.",
-}
-_CAPABILITY_NAMES = {
-    "en": {"calendar": "calendar", "email": "email"},
-    "he": {"calendar": "היומן", "email": "המייל"},
-}
 
 
-def connect_account_message(capabilities: set[str], language: Language) -> str:
-    names = _CAPABILITY_NAMES[language]
-    what = (" / " if language == "he" else " and ").join(names[c] for c in sorted(capabilities))
-    return _CONNECT_ACCOUNT[language].format(what=what)
+class TurnControl:
+    """Resumes the thread's live pending question, or plans the message as a new request."""
 
-
-def question_reply(pending: PendingHITL, language: Language, text: str | None = None) -> Reply:
-    """The WhatsApp form of a pending question: buttons or a list when it has options."""
-    body = text or pending.question
-    if not pending.options:
-        return Reply.plain(body)
-    choices = [
-        Choice(
-            id=fastpath.interactive_reply_id(pending, option),
-            title=option.label,
-            description=option.description,
-        )
-        for option in pending.options
-    ]
-    return Reply.with_choices(body, choices, list_button=LIST_BUTTON[language])
-
-
-class PlanningResponder:
     def __init__(
         self,
         *,
-        pending: DynamoPendingStore,
+        pending: PendingStore,
         planner: Planner,
         interpreter: Interpreter,
         items: ItemsReader,
@@ -113,17 +72,18 @@ class PlanningResponder:
         self._planner = planner
         self._interpreter = interpreter
         self._ttl = hitl_ttl_seconds
-        self._smalltalk = SmallTalkResponder()
+        self._smalltalk = SmallTalkHandler()
 
-    def respond(self, ctx: TurnContext) -> TurnOutcome:
+    def handle(self, ctx: TurnContext) -> TurnOutcome:
         reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
         item = ctx.snapshot.pending
         if item is not None:
             state = state_from_item(item)
-            pending = state.pending_hitl
-            if pending is not None and not pending.is_expired(ctx.now):
+            expired = gate.expired_question(state, ctx.now)
+            if expired is not None:
+                self._discard(state.thread_id, expired)
+            elif state.pending_hitl is not None:
                 return self._resume(ctx, state, reply)
-            self._expire(ctx, state, pending)
         guard = stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
         if guard is not None:
             return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")
@@ -157,13 +117,13 @@ class PlanningResponder:
         language = state.input.language
         conversational = all(step.capability == "general" for step in output.plan)
         if output.intent_type in ("conversation", "meta") and conversational and not output.missing_fields:
-            small = self._smalltalk.respond(ctx)
+            small = self._smalltalk.handle(ctx)
             return small.model_copy(update={"user_kind": user_kind})
         blocked: set[str] = {str(step.capability) for step in output.plan} & UNCONNECTED_CAPABILITIES
         if blocked:
             logger.info("CAPABILITY_BLOCKED", extra={"capabilities": sorted(blocked)})
             return TurnOutcome(
-                reply=Reply.plain(connect_account_message(blocked, language)),
+                reply=Reply.plain(templates.connect_account(blocked, language)),
                 outcome="capability_blocked",
                 user_kind=user_kind,
             )
@@ -186,7 +146,7 @@ class PlanningResponder:
             )
             return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=user_kind)
         return TurnOutcome(
-            reply=question_reply(pending, state_language(checked.state)),
+            reply=templates.question_reply(pending, checked.state.input.language),
             outcome=f"hitl_{pending.kind}",
             reply_kind="hitl_question",
             user_kind=user_kind,
@@ -217,91 +177,36 @@ class PlanningResponder:
         answered here, at once, and never reach the executor."""
         output = state.planner_output
         assert output is not None
-        groups: list[list[StepTask]] = []
-        for group in dependency_groups(output.plan):
-            tasks = [
-                self._task(
-                    state, step.id, step.capability, step.action, approved, ctx.message.phone_number_id
-                )
-                for step in group
-                if step.id in state.executor_args and step.id not in state.execution_results
-            ]
-            if tasks:
-                groups.append(tasks)
+        execution = build_execution(
+            state,
+            dependency_groups(output.plan),
+            phone_number_id=ctx.message.phone_number_id,
+            approved=approved,
+            review_policy=self._review,
+        )
         failures = [_failure_text(result) for result in state.execution_results.values()]
-        if groups:
-            self._executions.start(
-                ExecutionInput(
-                    trace_id=state.trace_id,
-                    thread_id=state.thread_id,
-                    phone_number_id=ctx.message.phone_number_id,
-                    language=state.input.language,
-                    timezone=state.input.timezone,
-                    groups=groups,
-                )
-            )
+        if execution is not None:
+            self._executions.start(execution)
+        groups = execution.groups if execution is not None else []
         reviewed = [task.step_id for group in groups for task in group if task.review is not None]
         if reviewed:
-            # The turn says it now; the responder answers once the operator decided (or it expired).
+            # The turn says it now; the reply Lambda answers once the operator decided (or it expired).
             logger.info("REVIEW_REQUIRED", extra={"stepIds": reviewed})
-            failures.append(_SENT_TO_REVIEW[state.input.language])
+            failures.append(templates.sent_to_review(state.input.language))
         text = "\n".join(f for f in failures if f)
         outcome = ("awaiting_review" if reviewed else "executing") if groups else "nothing_to_execute"
         if not text:
-            if groups:  # the responder answers when the steps are done
+            if groups:  # the reply Lambda answers when the steps are done
                 return TurnOutcome(reply=None, outcome=outcome, user_kind=user_kind)
             text = templates.would_do(output, state.input.language, state.input.timezone)
         return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
 
-    def _task(
-        self,
-        state: TurnState,
-        step_id: str,
-        capability: str,
-        action: str,
-        approved: PendingHITL | None,
-        phone_number_id: str,
-    ) -> StepTask:
-        args = state.executor_args[step_id]
-        digest = args_hash(args)
-        approval = None
-        if approved is not None and approved.origin_step_id in (step_id, "planner"):
-            # The approval is bound to exactly these resolved args and to its own expiry: the
-            # executor refuses the step if either no longer holds when it actually runs.
-            approval = Approval(hitl_id=approved.hitl_id, args_hash=digest, expires_at=approved.expires_at)
-        bound_reason = approved.reason if approval is not None and approved is not None else None
-        review = self._review.ticket(capability, action, args, approved_reason=bound_reason)
-        return StepTask(
-            trace_id=state.trace_id,
-            thread_id=state.thread_id,
-            step_id=step_id,
-            capability=capability,
-            action=action,
-            args=args,
-            args_hash=digest,
-            approval=approval,
-            timezone=state.input.timezone,
-            language=state.input.language,
-            phone_number_id=phone_number_id,
-            review=review,
-        )
-
     # --- paused turns ---------------------------------------------------------------------------
 
-    def _expire(self, ctx: TurnContext, state: TurnState, pending: PendingHITL | None) -> None:
-        if pending is None:
-            return
-        logger.info(
-            "HITL_EXPIRED",
-            extra={
-                "traceId": state.trace_id,
-                "threadId": mask_phone(state.thread_id),
-                "hitlId": pending.hitl_id,
-                "originStepId": pending.origin_step_id,
-            },
-        )
+    def _discard(self, thread_id: str, pending: PendingHITL) -> None:
+        """Delete an expired question (HITL_EXPIRED is already logged); the message is then fresh."""
         try:
-            self._pending.consume(state.thread_id, pending.hitl_id)
+            self._pending.consume(thread_id, pending.hitl_id)
         except PendingGone:
             logger.info("HITL_EXPIRED_ALREADY_GONE", extra={"hitlId": pending.hitl_id})
 
@@ -362,7 +267,7 @@ class PlanningResponder:
         if outcome.goto == "interrupt":
             assert outcome.pending is not None
             return TurnOutcome(
-                reply=question_reply(outcome.pending, state.input.language, outcome.text),
+                reply=templates.question_reply(outcome.pending, state.input.language, outcome.text),
                 outcome=f"hitl_{outcome.decision}",
                 reply_kind="hitl_question",
                 user_kind="hitl_reply",
@@ -372,8 +277,6 @@ class PlanningResponder:
             return TurnOutcome(
                 reply=Reply.plain(text), outcome=f"hitl_{outcome.decision}", user_kind="hitl_reply"
             )
-        if outcome.goto == "fresh_turn":
-            return self._plan(ctx, self._fresh_state(ctx))
         if outcome.goto == "planner":
             return self._plan(ctx, state, user_kind="hitl_reply")
         if outcome.goto == "entity_resolution":
@@ -392,10 +295,6 @@ def _approval_in(state: TurnState) -> PendingHITL | None:
 
 def _failure_text(result: dict[str, Any]) -> str:
     return str(result.get("error") or "")
-
-
-def state_language(state: TurnState) -> Language:
-    return state.input.language
 
 
 def _latest_actions(ctx: TurnContext) -> list[LatestAction]:

@@ -6,8 +6,9 @@ Order of a turn (DESIGN.md):
   pending & expired -> HITL_EXPIRED, delete, treat as fresh
   fresh             -> context -> reply context -> planner -> capability check -> HITL gate
                        -> resolvers -> entity resolution -> HITL gate -> executor
-The steps after "context" are supplied by a `Responder`; this module owns what every turn does
-around them: trace/thread binding, read receipt, profile and language, memory, and the send.
+The steps after "context" are decided by a `TurnHandler` (the webhook's is
+`memo.turn.control.TurnControl`); this module owns what every turn does around them: trace/thread
+binding, read receipt, profile and language, memory, and the send.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
 
 @dataclass(frozen=True)
 class TurnContext:
-    """What the responder sees: the message, who sent it, and the thread as loaded."""
+    """What the turn handler sees: the message, who sent it, and the thread as loaded."""
 
     message: InboundMessage
     trace_id: str
@@ -46,7 +47,7 @@ class TurnContext:
 
 
 class TurnOutcome(BaseModel):
-    """What the responder decided: the reply and how it should be remembered."""
+    """What the turn handler decided: the reply and how it should be remembered."""
 
     reply: Reply | None  # None: nothing to say (a lost race must not send a second answer)
     outcome: str
@@ -54,8 +55,10 @@ class TurnOutcome(BaseModel):
     user_kind: MemoryKind = "message"
 
 
-class Responder(Protocol):
-    def respond(self, ctx: TurnContext) -> TurnOutcome: ...
+class TurnHandler(Protocol):
+    """Decides one actionable turn: what to answer (or nothing) and how to remember it."""
+
+    def handle(self, ctx: TurnContext) -> TurnOutcome: ...
 
 
 class TurnResult(BaseModel):
@@ -73,10 +76,10 @@ class EngineConfig:
     recent_messages_limit: int
 
 
-class SmallTalkResponder:
-    """Conversation-only responder: friendly small talk, honest about what it did not understand."""
+class SmallTalkHandler:
+    """Conversation-only turn handler: friendly small talk, honest about what it did not understand."""
 
-    def respond(self, ctx: TurnContext) -> TurnOutcome:
+    def handle(self, ctx: TurnContext) -> TurnOutcome:
         language = ctx.profile.language
         kind = smalltalk.classify(ctx.message.text)
         if kind is None:
@@ -93,13 +96,13 @@ class TurnEngine:
         *,
         store: ConversationStore,
         sender: Sender,
-        responder: Responder,
+        handler: TurnHandler,
         clock: Callable[[], datetime],
         config: EngineConfig,
     ) -> None:
         self._store = store
         self._sender = sender
-        self._responder = responder
+        self._handler = handler
         self._clock = clock
         self._config = config
 
@@ -119,7 +122,7 @@ class TurnEngine:
         profile = self._profile(snapshot.profile, message, now)
         ctx = TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now)
         if message.actionable:
-            outcome = self._responder.respond(ctx)
+            outcome = self._handler.handle(ctx)
         else:
             count("UnsupportedMessages")
             outcome = TurnOutcome(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from memo.replies import Choice, Reply
+from memo.text.wording import shorten
 
 TEXT_LIMIT = 4096
 INTERACTIVE_BODY_LIMIT = 1024
@@ -20,11 +21,6 @@ LIST_ROW_TITLE_LIMIT = 24
 LIST_ROW_DESCRIPTION_LIMIT = 72
 LIST_BUTTON_LIMIT = 20
 MAX_LIST_ROWS = 10
-
-
-def shorten(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:

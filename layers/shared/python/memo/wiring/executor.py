@@ -1,27 +1,16 @@
-"""Wiring of the executor Lambda: adapters built lazily from `ExecutorSettings`, once per process.
-
-The handler asks `ExecutorRuntime.current()`. Tests and the local stack build their own runtime
-(with a fake `CapabilityExecutor`, a fixed clock) and install it with `use_runtime`, or call
-`reset_runtime()` after changing the environment.
-"""
+"""Wiring of the executor Lambda (`memo.wiring` pattern): the ledger and the capabilities,
+built on first use. Tests pass a fake `CapabilityExecutor`."""
 
 from __future__ import annotations
 
 from functools import cached_property
 
 from memo.aws.clients import client_for
+from memo.aws.ledger_table import DynamoLedger
 from memo.capabilities.base import CapabilityExecutor
 from memo.clock import Clock, utc_now
-from memo.errors import MemoError
-from memo.executor.contracts import StepOutcome, StepTask
-from memo.executor.ledger import DynamoLedger
-from memo.executor.settings import SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR, ExecutorSettings
-from memo.executor.step import run_step
-
-
-class ExecutorConfigurationError(MemoError):
-    code = "CONFIGURATION_ERROR"
-    http_status = 500
+from memo.settings import SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR, ConfigurationError, ExecutorSettings
+from memo.wiring import LambdaRuntime
 
 
 def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityExecutor:
@@ -35,13 +24,13 @@ def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityEx
         if not value
     ]
     if missing or settings.schedule_target_arn is None or settings.schedule_role_arn is None:
-        raise ExecutorConfigurationError(f"the executor needs {', '.join(missing)} to schedule reminders")
+        raise ConfigurationError(f"the executor needs {', '.join(missing)} to schedule reminders")
 
-    from memo.capabilities.dispatch import DynamoCapabilityExecutor
-    from memo.capabilities.scheduler import EventBridgeReminderScheduler
-    from memo.capabilities.store import DynamoItemsRepository
+    from memo.aws.items_table import DynamoItemsRepository
+    from memo.aws.scheduler import EventBridgeReminderScheduler
+    from memo.capabilities.dispatch import CapabilityDispatcher
 
-    return DynamoCapabilityExecutor(
+    return CapabilityDispatcher(
         DynamoItemsRepository(client_for("dynamodb", settings.aws), settings.items_table),
         EventBridgeReminderScheduler(
             client_for("scheduler", settings.aws),
@@ -53,7 +42,9 @@ def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityEx
     )
 
 
-class ExecutorRuntime:
+class ExecutorRuntime(LambdaRuntime[ExecutorSettings]):
+    settings_model = ExecutorSettings
+
     def __init__(
         self,
         settings: ExecutorSettings,
@@ -61,9 +52,8 @@ class ExecutorRuntime:
         capabilities: CapabilityExecutor | None = None,
         clock: Clock = utc_now,
     ) -> None:
-        self.settings = settings
+        super().__init__(settings, clock=clock)
         self._capabilities = capabilities
-        self.clock = clock
 
     @cached_property
     def ledger(self) -> DynamoLedger:
@@ -79,32 +69,3 @@ class ExecutorRuntime:
         if self._capabilities is not None:
             return self._capabilities
         return build_capabilities(self.settings, self.clock)
-
-    def run(self, task: StepTask) -> StepOutcome:
-        return run_step(
-            task,
-            capabilities=self.capabilities,
-            ledger=self.ledger,
-            clock=self.clock,
-            lease_seconds=self.settings.step_lease_seconds,
-        )
-
-    @classmethod
-    def current(cls) -> ExecutorRuntime:
-        global _current
-        if _current is None:
-            _current = cls(ExecutorSettings.load())
-        return _current
-
-
-_current: ExecutorRuntime | None = None
-
-
-def use_runtime(runtime: ExecutorRuntime) -> None:
-    global _current
-    _current = runtime
-
-
-def reset_runtime() -> None:
-    global _current
-    _current = None

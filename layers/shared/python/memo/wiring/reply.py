@@ -1,39 +1,24 @@
-"""Wiring of the responder Lambda: its settings (read once) and its adapters (built on first use)."""
+"""Wiring of the responder Lambda (`memo.wiring` pattern): the WhatsApp sender and the
+conversation memory, built on first use."""
 
 from __future__ import annotations
 
-import os
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from pydantic import Field
-
-from memo import tables
 from memo.aws.clients import client_for
-from memo.clock import Clock, utc_now
-from memo.reply.memory import DynamoResponderMemory
-from memo.settings import AwsSettings, FunctionSettings, WhatsAppSettings
+from memo.aws.conversation_table import DynamoResponderMemory
+from memo.aws.secrets import resolve_whatsapp
+from memo.settings import ReplySettings
 from memo.whatsapp.sender import GraphApiSender
+from memo.wiring import LambdaRuntime
 
 
-class ResponderSettings(FunctionSettings):
-    resolve_whatsapp_on_load = True
-
-    aws: AwsSettings
-    whatsapp: WhatsAppSettings
-    conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
-    memory_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
-
-
-class ResponderRuntime:
-    """Adapters built on first use; `clock` is the seam the local runtime's fake clock replaces."""
-
-    def __init__(self, settings: ResponderSettings, *, clock: Clock = utc_now) -> None:
-        self.settings = settings
-        self.clock = clock
+class ReplyRuntime(LambdaRuntime[ReplySettings]):
+    settings_model = ReplySettings
 
     @cached_property
     def sender(self) -> GraphApiSender:
-        return GraphApiSender.from_settings(self.settings.whatsapp)
+        return GraphApiSender.from_settings(resolve_whatsapp(self.settings.whatsapp))
 
     @cached_property
     def memory(self) -> DynamoResponderMemory:
@@ -42,8 +27,3 @@ class ResponderRuntime:
             self.settings.conversation_table,
             message_ttl_seconds=self.settings.memory_ttl_seconds,
         )
-
-
-@lru_cache(maxsize=1)
-def runtime() -> ResponderRuntime:
-    return ResponderRuntime(ResponderSettings.from_env(os.environ))

@@ -1,7 +1,7 @@
-"""Wiring of the webhook Lambda: adapters built lazily from settings, once per process.
+"""Wiring of the webhook Lambda (`memo.wiring` pattern): its adapters, built on first use.
 
-Handlers ask `WebhookRuntime.current()`; tests and the local stack build their own runtime (or call
-`reset_runtime()` after changing the environment).
+The ingress path needs only the WhatsApp secrets and the queue; the turn path's modules are imported
+when the turn path first asks for its adapters, not at cold start.
 """
 
 from __future__ import annotations
@@ -11,25 +11,20 @@ from typing import TYPE_CHECKING, Any
 
 from memo.aws.clients import client_for
 from memo.aws.queue import SqsTurnQueue
-from memo.clock import Clock, utc_now
-from memo.errors import MemoError
-from memo.settings import LlmSettings, WebhookSettings
+from memo.settings import ConfigurationError, LlmSettings, WebhookSettings, WhatsAppSettings
+from memo.wiring import LambdaRuntime
 
 # The turn path's modules are imported when the turn path first needs them, not at cold start.
 if TYPE_CHECKING:
-    from memo.capabilities.store import DynamoItemsRepository
-    from memo.conversation.pending import DynamoPendingStore
-    from memo.conversation.store import DynamoConversationStore
-    from memo.executor.contracts import ExecutionInput
+    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+    from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore
+    from memo.aws.items_table import DynamoItemsRepository
+    from memo.executor.contracts import ExecutionInput, ExecutionPort
     from memo.operator_review.clarify import CaseClarifications
-    from memo.turn.control import ExecutionPort
-    from memo.turn.engine import Responder, TurnEngine
+    from memo.turn.consumer import TurnProcessor
+    from memo.turn.engine import TurnEngine, TurnHandler
     from memo.whatsapp.sender import GraphApiSender
-
-
-class ConfigurationError(MemoError):
-    code = "CONFIGURATION_ERROR"
-    http_status = 500
 
 
 class _ExecutorNotConfigured:
@@ -39,14 +34,37 @@ class _ExecutorNotConfigured:
         raise ConfigurationError("EXECUTOR_STATE_MACHINE_ARN is not set: plans cannot be executed")
 
 
-class WebhookRuntime:
-    def __init__(self, settings: WebhookSettings, *, clock: Clock = utc_now) -> None:
-        self.settings = settings
-        self.clock = clock
+class WebhookRuntime(LambdaRuntime[WebhookSettings]):
+    settings_model = WebhookSettings
 
     @cached_property
-    def whatsapp(self) -> Any:
-        return self.settings.whatsapp.resolved()
+    def whatsapp(self) -> WhatsAppSettings:
+        from memo.aws.secrets import resolve_whatsapp
+
+        return resolve_whatsapp(self.settings.whatsapp)
+
+    @cached_property
+    def http_app(self) -> APIGatewayHttpResolver:
+        """The ingress path: GET/POST /webhook."""
+        from memo.ingress.http import build_app
+
+        return build_app(
+            whatsapp=lambda: self.whatsapp,
+            queue=lambda: self.queue,
+            max_body_bytes=self.settings.max_body_bytes,
+        )
+
+    @cached_property
+    def turns(self) -> TurnProcessor:
+        """The turn path: a FIFO batch, each message turned once (idempotency keyed by its wamid)."""
+        from memo.aws.idempotency import idempotency_store
+        from memo.turn.consumer import TurnProcessor
+
+        return TurnProcessor(
+            lambda message: self.engine.run(message),
+            persistence=idempotency_store(self.dynamodb, self.settings.idempotency_table),
+            expiry_seconds=self.settings.idempotency_expiry_seconds,
+        )
 
     @cached_property
     def dynamodb(self) -> Any:
@@ -60,7 +78,7 @@ class WebhookRuntime:
 
     @cached_property
     def store(self) -> DynamoConversationStore:
-        from memo.conversation.store import DynamoConversationStore
+        from memo.aws.conversation_table import DynamoConversationStore
 
         return DynamoConversationStore(self.dynamodb, self.settings.conversation_table)
 
@@ -72,13 +90,13 @@ class WebhookRuntime:
 
     @cached_property
     def pending(self) -> DynamoPendingStore:
-        from memo.conversation.pending import DynamoPendingStore
+        from memo.aws.conversation_table import DynamoPendingStore
 
         return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
     def items(self) -> DynamoItemsRepository:
-        from memo.capabilities.store import DynamoItemsRepository
+        from memo.aws.items_table import DynamoItemsRepository
 
         return DynamoItemsRepository(self.dynamodb, self.settings.items_table)
 
@@ -87,7 +105,7 @@ class WebhookRuntime:
         arn = self.settings.executor_state_machine_arn
         if not arn:
             return _ExecutorNotConfigured()
-        from memo.executor.starter import ExecutionStarter
+        from memo.aws.stepfunctions import ExecutionStarter
 
         return ExecutionStarter(client_for("stepfunctions", self.settings.aws), arn)
 
@@ -107,16 +125,18 @@ class WebhookRuntime:
 
     @cached_property
     def llm(self) -> LlmSettings:
-        return self.settings.llm.resolved()
+        from memo.aws.secrets import resolve_llm
+
+        return resolve_llm(self.settings.llm)
 
     @cached_property
-    def responder(self) -> Responder:
+    def turn_handler(self) -> TurnHandler:
         from memo.hitl.interpreter import build_interpreter
         from memo.operator_review.policy import load_policy
         from memo.planner import build_planner
-        from memo.turn.control import PlanningResponder
+        from memo.turn.control import TurnControl
 
-        return PlanningResponder(
+        return TurnControl(
             pending=self.pending,
             planner=build_planner(self.llm),
             interpreter=build_interpreter(self.llm),
@@ -136,7 +156,7 @@ class WebhookRuntime:
         return TurnEngine(
             store=self.store,
             sender=self.sender,
-            responder=self.responder,
+            handler=self.turn_handler,
             clock=self.clock,
             config=EngineConfig(
                 default_timezone=self.settings.default_timezone,
@@ -144,24 +164,3 @@ class WebhookRuntime:
                 recent_messages_limit=self.settings.recent_messages_limit,
             ),
         )
-
-    @classmethod
-    def current(cls) -> WebhookRuntime:
-        global _current
-        if _current is None:
-            _current = cls(WebhookSettings.load())
-        return _current
-
-
-_current: WebhookRuntime | None = None
-
-
-def reset_runtime() -> None:
-    global _current
-    _current = None
-
-
-def use_runtime(runtime: WebhookRuntime) -> None:
-    """The local stack installs a runtime with its own clock."""
-    global _current
-    _current = runtime

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from memo.capabilities.base import ExecutionContext
-from memo.capabilities.dispatch import DynamoCapabilityExecutor
+from memo.capabilities.dispatch import CapabilityDispatcher
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 
 THREAD = "972501234567"
@@ -25,8 +25,8 @@ def scheduler() -> FakeScheduler:
 
 
 @pytest.fixture
-def executor(repo: FakeItemsRepository, scheduler: FakeScheduler) -> DynamoCapabilityExecutor:
-    return DynamoCapabilityExecutor(repo, scheduler, lambda: NOW)
+def executor(repo: FakeItemsRepository, scheduler: FakeScheduler) -> CapabilityDispatcher:
+    return CapabilityDispatcher(repo, scheduler, lambda: NOW)
 
 
 def ctx(step_id: str = "s1", language: Any = "en", trace: str = "wamid.1") -> ExecutionContext:
@@ -41,7 +41,7 @@ def ctx(step_id: str = "s1", language: Any = "en", trace: str = "wamid.1") -> Ex
 
 
 def test_create_reminder_writes_the_item_and_its_schedule(
-    executor: DynamoCapabilityExecutor, repo: FakeItemsRepository, scheduler: FakeScheduler
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
 ) -> None:
     result = executor.execute("reminders", "create", {"title": "call mom", "when": LATER}, ctx())
     assert result.success
@@ -57,7 +57,7 @@ def test_create_reminder_writes_the_item_and_its_schedule(
 
 
 def test_a_retried_create_makes_no_second_reminder(
-    executor: DynamoCapabilityExecutor, repo: FakeItemsRepository, scheduler: FakeScheduler
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
 ) -> None:
     first = executor.execute("reminders", "create", {"title": "call mom", "when": LATER}, ctx())
     second = executor.execute("reminders", "create", {"title": "call mom", "when": LATER}, ctx())
@@ -66,7 +66,7 @@ def test_a_retried_create_makes_no_second_reminder(
 
 
 def test_create_in_the_past_is_refused_in_hebrew(
-    executor: DynamoCapabilityExecutor, repo: FakeItemsRepository
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
 ) -> None:
     result = executor.execute(
         "reminders",
@@ -79,7 +79,7 @@ def test_create_in_the_past_is_refused_in_hebrew(
 
 
 def test_move_rename_and_delete_follow_the_schedule(
-    executor: DynamoCapabilityExecutor, repo: FakeItemsRepository, scheduler: FakeScheduler
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
 ) -> None:
     created = executor.execute("reminders", "create", {"title": "call mom", "when": LATER}, ctx())
     rid = created.external_ids["reminderId"]
@@ -105,14 +105,14 @@ def test_move_rename_and_delete_follow_the_schedule(
     assert name not in scheduler.schedules and not repo.reminders
 
 
-def test_a_vanished_target_is_not_found(executor: DynamoCapabilityExecutor) -> None:
+def test_a_vanished_target_is_not_found(executor: CapabilityDispatcher) -> None:
     result = executor.execute("reminders", "delete", {"reminderIds": ["gone"]}, ctx())
     assert not result.success and result.error_code == "NOT_FOUND"
     assert result.error == "I couldn't find that reminder anymore."
 
 
 def test_list_and_delete_all_reminders(
-    executor: DynamoCapabilityExecutor, repo: FakeItemsRepository, scheduler: FakeScheduler
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
 ) -> None:
     executor.execute("reminders", "create", {"title": "a", "when": LATER}, ctx("s1"))
     executor.execute("reminders", "create", {"title": "b", "when": "2026-03-12T09:00:00+02:00"}, ctx("s2"))
@@ -124,7 +124,7 @@ def test_list_and_delete_all_reminders(
     assert cleared.data["count"] == 2 and not repo.reminders and not scheduler.schedules
 
 
-def test_notes_save_search_delete(executor: DynamoCapabilityExecutor, repo: FakeItemsRepository) -> None:
+def test_notes_save_search_delete(executor: CapabilityDispatcher, repo: FakeItemsRepository) -> None:
     saved = executor.execute("notes", "save", {"text": "wifi password is hunter2"}, ctx("s1"))
     executor.execute("notes", "save", {"text": "גן: להביא כובע"}, ctx("s2"))
     found = executor.execute("notes", "search", {"query": "wifi pasword"}, ctx("s3"))
@@ -136,7 +136,7 @@ def test_notes_save_search_delete(executor: DynamoCapabilityExecutor, repo: Fake
     assert executor.execute("notes", "delete_all", {}, ctx("s6")).data["count"] == 1
 
 
-def test_lists_add_remove_show_clear(executor: DynamoCapabilityExecutor) -> None:
+def test_lists_add_remove_show_clear(executor: CapabilityDispatcher) -> None:
     added = executor.execute("lists", "add", {"listName": "Shopping", "items": ["milk", "eggs"]}, ctx("s1"))
     assert added.data["items"] == ["milk", "eggs"]
     again = executor.execute("lists", "add", {"listName": "shopping ", "items": ["Milk"]}, ctx("s2"))
@@ -152,7 +152,7 @@ def test_lists_add_remove_show_clear(executor: DynamoCapabilityExecutor) -> None
     assert executor.execute("lists", "show", {"listName": "shopping"}, ctx("s6")).data["items"] == []
 
 
-def test_bad_args_and_unknown_actions_fail_without_raising(executor: DynamoCapabilityExecutor) -> None:
+def test_bad_args_and_unknown_actions_fail_without_raising(executor: CapabilityDispatcher) -> None:
     bad = executor.execute("reminders", "update", {"reminderIds": ["x"]}, ctx())
     assert not bad.success and bad.error_code == "INVALID_ARGS"
     unknown = executor.execute("calendar", "create", {}, ctx(language="he"))

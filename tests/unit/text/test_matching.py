@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from memo.resolution.matching import MATCH_THRESHOLD, is_plural, match, normalize, score
+from memo.text.matching import MATCH_THRESHOLD, is_plural, match, normalize, score
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,413 @@
+"""The write side of the platform: submit a case, then act on it (clarification asked and answered,
+decision, approval, escalation).
+
+Every command on an existing case goes through one pipeline:
+    accept     check the envelope and the actor, hash the request's intent, redact the notes;
+    decide     the store reads the case snapshot and calls the command's pure decision
+               (`caseplatform.decisions`), once per attempt;
+    append     the store writes the event and the projection atomically (or returns the earlier
+               event of the same request_id, which must carry the same intent);
+    notify     the listeners hear about the event.
+A decision refused as ALREADY_TERMINAL is answered with the decision that won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from caseplatform import decisions, schemas
+from caseplatform.decisions import Intent, Stamp
+from caseplatform.errors import (
+    AdapterNotFound,
+    AlreadyTerminal,
+    AnswerRequired,
+    CaseNotFound,
+    EnvelopeInvalid,
+    EscalationNotDue,
+    IdempotencyConflict,
+    PayloadInvalid,
+    QuestionRequired,
+)
+from caseplatform.model import (
+    Case,
+    CaseRecord,
+    CaseState,
+    Decision,
+    Event,
+    Recorded,
+    SchemaRecord,
+    canonical_json,
+)
+from caseplatform.ports import CaseListener, CaseSnapshot, CaseStore, Clock, Transition
+from caseplatform.queries import ApprovalStatus, CaseQueries, CaseView
+from caseplatform.redaction import Redactor, redact_tree
+from caseplatform.registry import SchemaRegistry
+from caseplatform.validation import MAX_PAYLOAD_BYTES, check_action, check_submit
+
+Decide = Callable[[CaseSnapshot, Stamp], Transition]
+
+
+@dataclass(frozen=True)
+class Approval:
+    """An approval as recorded: its event (a vote or the completing decision) and where the case
+    stands on the approver policy right after it."""
+
+    event: Event
+    status: ApprovalStatus
+
+
+class CaseCommands:
+    def __init__(
+        self,
+        store: CaseStore,
+        registry: SchemaRegistry,
+        queries: CaseQueries,
+        *,
+        clock: Clock,
+        redactor: Redactor,
+        new_id: Callable[[], str],
+        listeners: Sequence[CaseListener],
+    ) -> None:
+        self._store = store
+        self._registry = registry
+        self._queries = queries
+        self._clock = clock
+        self._redact = redactor
+        self._new_id = new_id
+        self._listeners = tuple(listeners)
+
+    # ------------------------------------------------------------------ capture
+    def submit_case(
+        self,
+        *,
+        adapter_id: str,
+        case_type: str,
+        title: str,
+        summary: str,
+        payload: dict[str, Any],
+        submitter: dict[str, Any],
+        request_id: str,
+        priority: str = "normal",
+        confidence: str | None = None,
+        refs: list[dict[str, Any]] | None = None,
+    ) -> tuple[Event, Case]:
+        """Open a case. Idempotent by request_id across all cases (the same intent again answers
+        with the case it opened)."""
+        arguments: dict[str, Any] = {
+            "adapter_id": adapter_id,
+            "case_type": case_type,
+            "title": title,
+            "summary": summary,
+            "payload": payload,
+            "submitter": submitter,
+            "request_id": request_id,
+            "priority": priority,
+            "confidence": confidence,
+            "refs": refs if refs is not None else [],
+        }
+        details = check_submit(arguments)
+        if details:
+            payload_details = [d for d in details if d["path"].startswith("$.payload")]
+            if payload_details == details:
+                raise PayloadInvalid(details)
+            raise EnvelopeInvalid(details)
+        request_hash = decisions.intent_hash(arguments, "submit_case")
+        active = self._registry.active(adapter_id)
+        if active is None:
+            raise AdapterNotFound(adapter_id)
+        clean_payload = redact_tree(payload, self._redact)
+        schemas.validate_payload(active.schema, clean_payload)
+        now = self._clock()
+        case_id = f"HITL-{self._new_id()}"
+        new = decisions.new_case(
+            arguments,
+            schema_version=active.schema_version,
+            payload=clean_payload,
+            title=self._redact(title),
+            summary=self._redact(summary),
+            case_id=case_id,
+            stamp=Stamp(f"HEV-{self._new_id()}", now),
+            request_hash=request_hash,
+        )
+        recorded = self._store.create_case(new)
+        if recorded.replayed:
+            if recorded.event.request_hash != request_hash:
+                raise IdempotencyConflict(request_id)
+            stored = self._store.get_case(recorded.event.case_id)
+            if stored is None:  # the store returned its event, so the envelope exists
+                raise CaseNotFound(recorded.event.case_id)
+            return recorded.event, stored.case
+        return recorded.event, new.case
+
+    # ------------------------------------------------------------------ review / follow-up
+    def request_clarification(
+        self,
+        *,
+        case_id: str,
+        question: str | None,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
+    ) -> Event:
+        if question is None or not question.strip():
+            raise QuestionRequired("a clarification needs a question")
+        args = {
+            "case_id": case_id,
+            "question": question,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
+        intent = self._accept(args, "request_clarification", default_kind="agent")
+        clean_question = self._redact(question)
+
+        def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            return decisions.request_clarification(
+                snap, stamp, intent=intent, question=clean_question, policy=self._policy
+            )
+
+        return self._run(intent, decide, seen).event
+
+    def provide_clarification(
+        self,
+        *,
+        case_id: str,
+        answer: str | None,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
+    ) -> Event:
+        if answer is None or not answer.strip():
+            raise AnswerRequired("a clarification needs an answer")
+        args = {
+            "case_id": case_id,
+            "answer": answer,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
+        intent = self._accept(args, "provide_clarification", default_kind="agent")
+        clean_answer = self._redact(answer)
+
+        def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            return decisions.provide_clarification(snap, stamp, intent=intent, answer=clean_answer)
+
+        return self._run(intent, decide, seen).event
+
+    def record_decision(
+        self,
+        *,
+        case_id: str,
+        decision: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
+    ) -> Event:
+        """Approve or reject outright (no approver policy). `seen`: the case as read earlier in the
+        same request (get_record); the write is still decided and guarded on the live case."""
+        args = {
+            "case_id": case_id,
+            "decision": decision,
+            "notes": notes,
+            "actor": actor,
+            "request_id": request_id,
+        }
+        intent = self._accept(args, "record_decision", default_kind="operator")
+        outcome: Decision = "approved" if decision == "approved" else "rejected"
+
+        def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            return decisions.record_decision(snap, stamp, intent=intent, outcome=outcome)
+
+        return self._run(intent, decide, seen).event
+
+    def record_approval(
+        self,
+        *,
+        case_id: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        edited_payload: dict[str, Any] | None = None,
+    ) -> Event:
+        """An operator approves; see `approve`."""
+        return self.approve(
+            case_id=case_id, notes=notes, actor=actor, request_id=request_id, edited_payload=edited_payload
+        ).event
+
+    def approve(
+        self,
+        *,
+        case_id: str,
+        notes: str,
+        actor: dict[str, Any],
+        request_id: str,
+        edited_payload: dict[str, Any] | None = None,
+        seen: CaseRecord | None = None,
+    ) -> Approval:
+        """An operator approves, optionally with an edited payload (validated against the adapter's
+        active schema). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
+        approve the same payload: until then each approval is an `approval_vote` event and the case
+        stays open; the approval that completes the count is the `decision_recorded` (approved) event,
+        carrying `approved_payload` when edited. The same principal twice is DUPLICATE_APPROVER and
+        writes nothing. A rejection (record_decision) ends the case whatever the votes.
+
+        Returns the event and where the case stands on the policy right after it. `seen`: the case
+        as read earlier in the same request (get_record); the write is still decided and guarded on
+        the live case. The active schema is read once and serves the payload, the edit and the policy."""
+        args = {"case_id": case_id, "notes": notes, "actor": actor, "request_id": request_id}
+        intent = self._accept(
+            args,
+            "record_approval",
+            default_kind="operator",
+            hashed={**args, "edited_payload": edited_payload},
+        )
+        if intent.actor.kind != "operator":
+            raise EnvelopeInvalid([{"path": "$.actor.kind", "message": "only an operator approves"}])
+        record = self._queries.record(case_id, seen)
+        active = self._registry.active(record.case.adapter_id)
+        view = self._queries.view(record, active, refs=False)
+        edited = None if edited_payload is None else self._checked_edit(view, active, edited_payload)
+        # The envelope (adapter, schema version) never changes, so neither does the policy read here.
+        required = self._registry.policy_of(
+            active, record.case.adapter_id, record.case.schema_version
+        ).required_approvers
+        read: list[list[Event]] = []  # the events the last decision read
+
+        def events() -> list[Event]:
+            # Read inside the store's write: SQLite holds the write lock; on DynamoDB a vote written
+            # meanwhile bumps the case version, the transaction is cancelled and this runs again.
+            history = self._store.list_events(case_id)
+            read[:] = [history]
+            return history
+
+        def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            return decisions.approve(
+                snap,
+                stamp,
+                intent=intent,
+                payload=view.payload,
+                edited=edited,
+                required=required,
+                events=events,
+            )
+
+        recorded = self._run(intent, decide, record)
+        if recorded.replayed or not read:
+            # An earlier request's event: where the case stands now, read as approval_status does.
+            return Approval(
+                recorded.event, self._queries.status(record.case, active, self._store.list_events(case_id))
+            )
+        # Written now, on the events this decision read (unchanged since: the write was guarded).
+        votes = [e for e in read[0] if e.event_type == "approval_vote"]
+        if recorded.event.event_type == "approval_vote":
+            votes.append(recorded.event)
+        return Approval(recorded.event, ApprovalStatus(required, votes))
+
+    # ------------------------------------------------------------------ escalation
+    def escalate(self, state: CaseState, now_ms: int) -> Event | None:
+        """Append an escalation event to one due case; None when it is no longer due (a racing sweep or
+        an operator got there first). Idempotent per (case, due time)."""
+        due = state.escalation_due_at_ms
+        if due is None:
+            return None
+        intent = decisions.escalation_intent(state.case_id, due)
+
+        def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            return decisions.escalate(
+                snap, stamp, intent=intent, due=due, policy=self._policy, redact=self._redact
+            )
+
+        try:
+            recorded = self._run(intent, decide, clock=lambda: now_ms)
+        except EscalationNotDue:
+            return None
+        return None if recorded.replayed else recorded.event
+
+    # ------------------------------------------------------------------ the pipeline
+    def _accept(
+        self, args: dict[str, Any], action: str, *, default_kind: str, hashed: dict[str, Any] | None = None
+    ) -> Intent:
+        """The prologue: `args` checked against the action envelope, the actor, the intent's hash
+        (of `hashed` when the intent carries more than the envelope), the notes redacted."""
+        details = check_action(args)
+        if details:
+            raise EnvelopeInvalid(details)
+        return Intent(
+            case_id=args["case_id"],
+            actor=decisions.principal_of(args["actor"], default_kind),
+            notes=self._redact(args["notes"]),
+            request_id=args["request_id"],
+            request_hash=decisions.intent_hash(args if hashed is None else hashed, action),
+        )
+
+    def _run(
+        self, intent: Intent, decide: Decide, seen: CaseRecord | None = None, *, clock: Clock | None = None
+    ) -> Recorded:
+        """Decide on the case snapshot and append, as one atomic step of the store; then notify.
+        `seen`: the case as read earlier in the same request (the store still guards the write on
+        the live case). `clock`: the time the decision is taken at, when not the service's."""
+        case_id = intent.case_id
+        tick = self._clock if clock is None else clock
+        if seen is not None and seen.case.case_id != case_id:
+            seen = None
+
+        def attempt(snap: CaseSnapshot) -> Transition:
+            return decide(snap, Stamp(f"HEV-{self._new_id()}", tick()))
+
+        try:
+            recorded = self._store.append(case_id, intent.request_id, attempt, seen=seen)
+        except AlreadyTerminal as exc:
+            # The first terminal decision wins: answer with its full event (who, what, when).
+            winner = next(
+                (e for e in self._store.list_events(case_id) if e.event_id == exc.existing["event_id"]), None
+            )
+            if winner is None:
+                raise
+            raise AlreadyTerminal(case_id, decisions.decision_summary(winner)) from exc
+        if recorded.replayed and recorded.event.request_hash != intent.request_hash:
+            raise IdempotencyConflict(intent.request_id)
+        self._notify(recorded.event, None if seen is None else seen.case)
+        return recorded
+
+    def _notify(self, event: Event, case: Case | None = None) -> None:
+        """`case`: the envelope as read earlier in the request (an append never changes it)."""
+        if not self._listeners:
+            return
+        if case is None:
+            record = self._store.get_case(event.case_id)
+            if record is None:  # the event was just written, so its case exists
+                raise CaseNotFound(event.case_id)
+            case = record.case
+        for listener in self._listeners:
+            listener.on_event(case, event)
+
+    def _policy(self, case: Case) -> schemas.AdapterPolicy:
+        return self._registry.policy(case.adapter_id, case.schema_version)
+
+    def _checked_edit(
+        self, view: CaseView, active: SchemaRecord | None, edited_payload: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The edited payload, redacted and valid for the adapter's active schema; None when the edit
+        changes nothing."""
+        if not isinstance(edited_payload, dict):
+            raise PayloadInvalid([{"path": "$.payload", "message": "the edited payload must be an object"}])
+        size = len(canonical_json(edited_payload).encode("utf-8"))
+        if size > MAX_PAYLOAD_BYTES:
+            raise PayloadInvalid(
+                [
+                    {
+                        "path": "$.payload",
+                        "message": f"payload is {size} bytes; the limit is {MAX_PAYLOAD_BYTES}",
+                    }
+                ]
+            )
+        if active is None:
+            raise AdapterNotFound(view.record.case.adapter_id)
+        clean = redact_tree(edited_payload, self._redact)
+        schemas.validate_payload(active.schema, clean)
+        return None if canonical_json(clean) == canonical_json(view.payload) else clean

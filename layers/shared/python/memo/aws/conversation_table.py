@@ -1,0 +1,280 @@
+"""The conversation table (`memo.tables.CONVERSATION`): the only module that knows its keys.
+
+One partition per thread, `pk = THREAD#<thread id>`. Sort keys are chosen so one descending,
+consistent Query returns every singleton item first, then the most recent messages:
+`RECENT_ACTIONS` > `PROFILE` > `PENDING` > `MSG#<epoch ms>#<seq>#<wamid>`; the reply claims
+(`CLAIM#REPLY#<trace id>`) sort below `MSG#` and are never read by that query. Messages carry a TTL;
+DynamoDB deletes late, so reads also drop what has expired.
+
+- `DynamoConversationStore`: the `ConversationStore` port (thread snapshot, profile, messages);
+- `DynamoPendingStore`: the `PendingStore` port: the one `PENDING` item of a thread (`pendingHITL`
+  and the turn's frozen state, TTL = `expiresAt`), created and consumed by conditional writes;
+- `DynamoResponderMemory`: the reply Lambda's `ResponderMemory` (reply claim, reply, latestActions).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
+from memo.aws.faults import call
+from memo.conversation.model import MemoryMessage, ThreadSnapshot, UserProfile
+from memo.conversation.pending import PendingExists, PendingGone, state_from_item
+from memo.domain import PendingHITL, TurnState
+from memo.errors import ConditionFailed
+from memo.observability import logger
+from memo.reply.memory import (
+    LATEST_ACTIONS_SCOPE,
+    REPLY_CLAIM_TTL,
+    LatestActionsConflict,
+    entry_created_at,
+    merge_latest_actions,
+)
+
+PROFILE_SK = "PROFILE"
+PENDING_SK = "PENDING"
+ACTIONS_SK = "RECENT_ACTIONS"
+MESSAGE_PREFIX = "MSG#"
+# One reply per turn: "CLAIM#..." sorts before "MSG#", so the thread load never reads claims.
+REPLY_CLAIM_PREFIX = "CLAIM#REPLY#"
+SINGLETONS = 3
+# Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
+ACTIONS_WRITE_ATTEMPTS = 5
+
+
+def thread_pk(thread_id: str) -> str:
+    return f"THREAD#{thread_id}"
+
+
+def _message_items(
+    thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int
+) -> list[dict[str, Any]]:
+    items = []
+    for seq, message in enumerate(messages):
+        at_ms = int(message.at.astimezone(UTC).timestamp() * 1000)
+        item = {
+            "pk": thread_pk(thread_id),
+            "sk": f"{MESSAGE_PREFIX}{at_ms:013d}#{seq}#{message.wamid or ''}",
+            "message": message.model_dump(mode="json"),
+            "ttl": int(message.at.timestamp()) + ttl_seconds,
+        }
+        items.append(to_item(item))
+    return items
+
+
+class DynamoConversationStore:
+    def __init__(
+        self, dynamodb: Any, table_name: str, *, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+        self._sleep = sleep  # backoff between retries of unprocessed batch writes
+
+    def load(self, thread_id: str, *, now: datetime, limit: int) -> ThreadSnapshot:
+        response = call(
+            self._ddb.query,
+            TableName=self._table,
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": {"S": thread_pk(thread_id)}},
+            ScanIndexForward=False,
+            ConsistentRead=True,
+            Limit=limit + SINGLETONS,
+        )
+        snapshot = ThreadSnapshot(thread_id=thread_id)
+        epoch = int(now.timestamp())
+        messages: list[MemoryMessage] = []
+        for raw in response.get("Items", []):
+            item = from_item(raw)
+            sk = item["sk"]
+            # An expired PENDING item is kept: the turn logs HITL_EXPIRED and deletes it itself.
+            if sk != PENDING_SK and item.get("ttl") is not None and int(item["ttl"]) <= epoch:
+                continue  # expired, not yet deleted by DynamoDB's TTL sweeper
+            if sk == PROFILE_SK:
+                snapshot.profile = UserProfile.model_validate(item["profile"])
+            elif sk == PENDING_SK:
+                snapshot.pending = item
+            elif sk == ACTIONS_SK:
+                snapshot.latest_actions = list(item.get("actions", []))
+            elif sk.startswith(MESSAGE_PREFIX) and len(messages) < limit:
+                messages.append(MemoryMessage.model_validate(item["message"]))
+        snapshot.recent = list(reversed(messages))
+        return snapshot
+
+    def save_profile(self, profile: UserProfile) -> None:
+        item = {
+            "pk": thread_pk(profile.thread_id),
+            "sk": PROFILE_SK,
+            "profile": profile.model_dump(mode="json"),
+        }
+        call(self._ddb.put_item, TableName=self._table, Item=to_item(item))
+
+    def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None:
+        if not messages:
+            return
+        requests = [
+            {"PutRequest": {"Item": item}}
+            for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
+        ]
+        batch_write(self._ddb, self._table, requests, sleep=self._sleep)
+
+
+class DynamoPendingStore:
+    """Whoever loses a race gets a domain error (`PendingExists` / `PendingGone`) and must neither ask
+    a second question nor apply a second answer."""
+
+    def __init__(self, dynamodb: Any, table_name: str) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+
+    def _item(self, state: TurnState, pending: PendingHITL) -> dict[str, Any]:
+        return to_item(
+            {
+                "pk": thread_pk(state.thread_id),
+                "sk": PENDING_SK,
+                "hitlId": pending.hitl_id,
+                "expiresAt": pending.expires_at.isoformat(),
+                "ttl": int(pending.expires_at.timestamp()),
+                "state": state.to_json(),
+            }
+        )
+
+    def create(self, state: TurnState, *, now: datetime) -> None:
+        """Persist a new pending question; an expired leftover may be overwritten, a live one not."""
+        try:
+            conditional_write(
+                self._ddb.put_item,
+                TableName=self._table,
+                Item=self._item(state, _pending_of(state)),
+                ConditionExpression="attribute_not_exists(pk) OR #ttl <= :now",
+                ExpressionAttributeNames={"#ttl": "ttl"},
+                ExpressionAttributeValues={":now": {"N": str(int(now.timestamp()))}},
+            )
+        except ConditionFailed as exc:
+            raise PendingExists("a live pending question already exists") from exc
+
+    def replace(self, state: TurnState, *, expected_hitl_id: str) -> None:
+        """Rewrite the pending question in place (a re-ask keeps the same hitlId)."""
+        try:
+            conditional_write(
+                self._ddb.put_item,
+                TableName=self._table,
+                Item=self._item(state, _pending_of(state)),
+                ConditionExpression="hitlId = :id",
+                ExpressionAttributeValues={":id": {"S": expected_hitl_id}},
+            )
+        except ConditionFailed as exc:
+            raise PendingGone(f"pending {expected_hitl_id} is no longer there") from exc
+
+    def consume(self, thread_id: str, hitl_id: str) -> None:
+        """Take the pending question for answering: exactly one caller succeeds."""
+        try:
+            conditional_write(
+                self._ddb.delete_item,
+                TableName=self._table,
+                Key=to_item({"pk": thread_pk(thread_id), "sk": PENDING_SK}),
+                ConditionExpression="hitlId = :id",
+                ExpressionAttributeValues={":id": {"S": hitl_id}},
+            )
+        except ConditionFailed as exc:
+            raise PendingGone(f"pending {hitl_id} was already consumed") from exc
+
+    def current(self, thread_id: str) -> TurnState | None:
+        """The stored pending turn of the thread (consistent read), expired or not."""
+        item = call(
+            self._ddb.get_item,
+            TableName=self._table,
+            Key=to_item({"pk": thread_pk(thread_id), "sk": PENDING_SK}),
+            ConsistentRead=True,
+        ).get("Item")
+        return state_from_item(from_item(item)) if item is not None else None
+
+
+def _pending_of(state: TurnState) -> PendingHITL:
+    if state.pending_hitl is None:
+        raise ValueError("the turn state has no pendingHITL to persist")
+    return state.pending_hitl
+
+
+class DynamoResponderMemory:
+    """latestActions are written read-merge-put with a version condition (`attribute_not_exists(pk)`
+    for the first write): the loser of a race re-reads and merges again, so no action is lost."""
+
+    def __init__(
+        self,
+        dynamodb: Any,
+        table_name: str,
+        *,
+        message_ttl_seconds: int,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+        self._ttl = message_ttl_seconds
+        self._store = DynamoConversationStore(dynamodb, table_name, sleep=sleep)
+
+    def _claim_key(self, thread_id: str, trace_id: str) -> dict[str, Any]:
+        return {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{REPLY_CLAIM_PREFIX}{trace_id}"}}
+
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+        item = {
+            **self._claim_key(thread_id, trace_id),
+            "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
+        }
+        try:
+            conditional_write(
+                self._ddb.put_item,
+                TableName=self._table,
+                Item=item,
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        call(self._ddb.delete_item, TableName=self._table, Key=self._claim_key(thread_id, trace_id))
+
+    def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
+        message = MemoryMessage(role="assistant", text=text, at=at, kind="message")
+        self._store.append(thread_id, [message], ttl_seconds=self._ttl)
+
+    def record_actions(
+        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> list[dict[str, Any]]:
+        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
+        for _ in range(ACTIONS_WRITE_ATTEMPTS):
+            raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
+            item = from_item(raw) if raw else None
+            merged = merge_latest_actions(item.get("actions", []) if item else [], actions, now=now)
+            version = int(item.get("version", 0)) if item else 0
+            condition: dict[str, Any]
+            if item is None:
+                condition = {"ConditionExpression": "attribute_not_exists(pk)"}
+            elif "version" not in item:
+                condition = {"ConditionExpression": "attribute_not_exists(version)"}
+            else:
+                condition = {
+                    "ConditionExpression": "version = :v",
+                    "ExpressionAttributeValues": {":v": {"N": str(version)}},
+                }
+            newest = max((c for c in map(entry_created_at, merged) if c is not None), default=now)
+            stored = {
+                "pk": thread_pk(thread_id),
+                "sk": ACTIONS_SK,
+                "actions": merged,
+                "version": version + 1,
+                # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
+                "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
+            }
+            try:
+                conditional_write(
+                    self._ddb.put_item, TableName=self._table, Item=to_item(stored), **condition
+                )
+            except ConditionFailed:
+                logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
+                continue
+            return merged
+        raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")

@@ -1,0 +1,227 @@
+"""The ledger table (`memo.tables.LEDGER`): the executor's idempotency ledger and the review task tokens.
+
+Two items per operation (operationId = traceId:stepId, `memo.executor.ledger`):
+
+- `sk = LEDGER`: the PII-safe entry — capability, stepId, argsHash, at, status (`in_progress` while an
+  attempt holds the claim, then `completed` with success, resultHash and externalIds);
+- `sk = RESULT`: the full `ExecutionResult` (may hold user content), written in the same transaction
+  that completes the entry.
+
+Both carry a `ttl` (epoch seconds). One more item per waiting review (`memo.operator_review.tokens`):
+`pk = REVIEW#<case id>`, `sk = TASK_TOKEN`, holding the Step Functions task token and the StepTask
+that waits for the operator; IAM limits the review Lambdas to `REVIEW#` keys.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from memo.aws.dynamo import conditional_write, from_item, to_item
+from memo.aws.faults import call
+from memo.capabilities.base import ExecutionResult
+from memo.errors import ConditionFailed
+from memo.executor.contracts import StepTask
+from memo.executor.ledger import (
+    COMPLETED,
+    IN_PROGRESS,
+    Claim,
+    ClaimLost,
+    LedgerEntry,
+    OperationAlreadyClaimed,
+    result_hash,
+)
+from memo.operator_review.tokens import WaitingStep
+
+ENTRY_SK = "LEDGER"
+RESULT_SK = "RESULT"
+REVIEW_TOKEN_PREFIX = "REVIEW#"  # noqa: S105 - a key prefix, not a secret
+TOKEN_SK = "TASK_TOKEN"  # noqa: S105 - a sort key name, not a secret
+# A token item is kept a day past the wait's timeout (DynamoDB TTL deletes late; readers do not depend on it).
+TOKEN_GRACE = timedelta(days=1)
+
+
+class DynamoLedger:
+    """The executor's `Ledger`: a conditional put claims, a transaction completes (`ClaimLost` when
+    the entry is no longer this attempt's), a conditional delete releases."""
+
+    def __init__(
+        self,
+        dynamodb: Any,
+        table_name: str,
+        *,
+        ttl_seconds: int,
+        result_ttl_seconds: int,
+    ) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+        self._ttl = timedelta(seconds=ttl_seconds)
+        self._result_ttl = timedelta(seconds=result_ttl_seconds)
+
+    def _key(self, operation_id: str, sk: str) -> dict[str, Any]:
+        return to_item({"pk": operation_id, "sk": sk})
+
+    def get(self, operation_id: str) -> LedgerEntry | None:
+        response = call(
+            self._ddb.get_item,
+            TableName=self._table,
+            Key=self._key(operation_id, ENTRY_SK),
+            ConsistentRead=True,
+        )
+        if "Item" not in response:
+            return None
+        item = from_item(response["Item"])
+        completed_at = item.get("completedAt")
+        return LedgerEntry(
+            operation_id=operation_id,
+            capability=item["capability"],
+            step_id=item["stepId"],
+            args_hash=item["argsHash"],
+            at=datetime.fromisoformat(item["at"]),
+            status="completed" if item["status"] == COMPLETED else "in_progress",
+            attempt_id=item["attempt"],
+            success=item.get("success"),
+            result_hash=item.get("resultHash"),
+            external_ids=item.get("externalIds", {}),
+            completed_at=datetime.fromisoformat(completed_at) if completed_at else None,
+        )
+
+    def claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> Claim:
+        attempt_id = uuid.uuid4().hex
+        item = {
+            "pk": operation_id,
+            "sk": ENTRY_SK,
+            "capability": capability,
+            "stepId": step_id,
+            "argsHash": args_hash,
+            "at": at.isoformat(),
+            "status": IN_PROGRESS,
+            "attempt": attempt_id,
+            "ttl": int((at + self._ttl).timestamp()),
+        }
+        try:
+            conditional_write(
+                self._ddb.put_item,
+                TableName=self._table,
+                Item=to_item(item),
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed as exc:
+            raise OperationAlreadyClaimed(f"operation {operation_id} is already claimed") from exc
+        return Claim(operation_id=operation_id, attempt_id=attempt_id)
+
+    def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
+        result_item = {
+            "pk": claim.operation_id,
+            "sk": RESULT_SK,
+            "result": result.model_dump_json(),
+            "ttl": int((at + self._result_ttl).timestamp()),
+        }
+        values = to_item(
+            {
+                ":completed": COMPLETED,
+                ":in_progress": IN_PROGRESS,
+                ":attempt": claim.attempt_id,
+                ":success": result.success,
+                ":hash": result_hash(result),
+                ":ids": dict(result.external_ids),
+                ":at": at.isoformat(),
+            }
+        )
+        try:
+            conditional_write(
+                self._ddb.transact_write_items,
+                TransactItems=[
+                    {"Put": {"TableName": self._table, "Item": to_item(result_item)}},
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": self._key(claim.operation_id, ENTRY_SK),
+                            "UpdateExpression": "SET #status = :completed, success = :success, "
+                            "resultHash = :hash, externalIds = :ids, completedAt = :at",
+                            "ConditionExpression": "#status = :in_progress AND attempt = :attempt",
+                            "ExpressionAttributeNames": {"#status": "status"},
+                            "ExpressionAttributeValues": values,
+                        }
+                    },
+                ],
+            )
+        except ConditionFailed as exc:
+            raise ClaimLost(f"operation {claim.operation_id}: the claim is gone") from exc
+
+    def release(self, claim: Claim) -> None:
+        try:
+            conditional_write(
+                self._ddb.delete_item,
+                TableName=self._table,
+                Key=self._key(claim.operation_id, ENTRY_SK),
+                ConditionExpression="#status = :in_progress AND attempt = :attempt",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues=to_item(
+                    {":in_progress": IN_PROGRESS, ":attempt": claim.attempt_id}
+                ),
+            )
+        except ConditionFailed as exc:
+            raise ClaimLost(f"operation {claim.operation_id}: the claim is gone") from exc
+
+    def result(self, operation_id: str) -> ExecutionResult | None:
+        response = call(
+            self._ddb.get_item,
+            TableName=self._table,
+            Key=self._key(operation_id, RESULT_SK),
+            ConsistentRead=True,
+        )
+        if "Item" not in response:
+            return None
+        return ExecutionResult.model_validate_json(from_item(response["Item"])["result"])
+
+
+def _token_key(case_id: str) -> dict[str, Any]:
+    return to_item({"pk": REVIEW_TOKEN_PREFIX + case_id, "sk": TOKEN_SK})
+
+
+class DynamoTokenStore:
+    """The review `TokenStore`: one item per case, `pk = REVIEW#<case id>`, `sk = TASK_TOKEN`."""
+
+    def __init__(self, client: Any, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    def put(self, waiting: WaitingStep, *, expires_at: datetime) -> None:
+        """Unconditional: a retried submit (a new attempt of the wait task) brings a new token for the
+        same case, and only the newest one can still be answered."""
+        call(
+            self._db.put_item,
+            TableName=self._table,
+            Item=to_item(
+                {
+                    "pk": REVIEW_TOKEN_PREFIX + waiting.case_id,
+                    "sk": TOKEN_SK,
+                    "taskToken": waiting.task_token,
+                    "task": waiting.task.model_dump_json(exclude_none=True),
+                    "waitsUntil": expires_at.isoformat(),
+                    "ttl": int((expires_at + TOKEN_GRACE).timestamp()),
+                }
+            ),
+        )
+
+    def get(self, case_id: str) -> WaitingStep | None:
+        item = call(
+            self._db.get_item, TableName=self._table, Key=_token_key(case_id), ConsistentRead=True
+        ).get("Item")
+        if item is None:
+            return None
+        values = from_item(item)
+        waits_until = values.get("waitsUntil")
+        return WaitingStep(
+            case_id=case_id,
+            task_token=str(values["taskToken"]),
+            task=StepTask.model_validate_json(str(values["task"])),
+            waits_until=datetime.fromisoformat(str(waits_until)) if waits_until else None,
+        )
+
+    def delete(self, case_id: str) -> None:
+        call(self._db.delete_item, TableName=self._table, Key=_token_key(case_id))

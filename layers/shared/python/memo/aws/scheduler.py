@@ -1,0 +1,116 @@
+"""EventBridge Scheduler: the `ReminderScheduler` port, one one-time schedule per reminder.
+
+Each schedule (`memo.capabilities.scheduler` names it and writes its `at(...)` expression) is in the
+configured group, with `ScheduleExpressionTimezone` set to the user's IANA zone, `FlexibleTimeWindow`
+OFF (delivered within the minute) and `ActionAfterCompletion` DELETE (no leftovers once fired). The
+target (the reminders Lambda) receives `{"threadId": ..., "reminderId": ...}` and reads the rest
+from the items table, so no message text travels through the Scheduler.
+
+`schedule` creates the schedule, and on ConflictException (it exists: a move, or a retried create)
+replaces it with `update_schedule`, which needs the full definition again; an update that finds
+the schedule gone (it already fired and deleted itself) creates it. `cancel` ignores a schedule
+that is already gone. A ValidationException (e.g. an unknown timezone) is not transient: it
+becomes a `CapabilityError`; every other error a `TransientFault` / `ServiceFault` for the caller's
+retry policy.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfoNotFoundError
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from memo.aws.faults import call, error_code, fault
+from memo.capabilities.base import CapabilityError
+from memo.capabilities.scheduler import SCHEDULE_REJECTED, at_expression, schedule_name_for
+from memo.observability import logger
+
+CONFLICT = "ConflictException"
+NOT_FOUND = "ResourceNotFoundException"
+VALIDATION = "ValidationException"
+
+
+def _rejected_or_fault(exc: ClientError, *, expected: str) -> None:
+    """Return when `exc` is the `expected` code; raise the domain error for any other."""
+    code = error_code(exc)
+    if code == VALIDATION:
+        raise CapabilityError(SCHEDULE_REJECTED, "the schedule was rejected") from exc
+    if code != expected:
+        raise fault(exc) from exc
+
+
+class EventBridgeReminderScheduler:
+    def __init__(self, scheduler_client: Any, *, group_name: str, target_arn: str, role_arn: str) -> None:
+        self._client = scheduler_client
+        self._group = group_name
+        self._target_arn = target_arn
+        self._role_arn = role_arn
+
+    def _definition(
+        self, *, name: str, reminder_id: str, thread_id: str, at: datetime, timezone: str
+    ) -> dict[str, Any]:
+        try:
+            expression = at_expression(at, timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise CapabilityError(SCHEDULE_REJECTED, "unknown timezone") from exc
+        return {
+            "Name": name,
+            "GroupName": self._group,
+            "ScheduleExpression": expression,
+            "ScheduleExpressionTimezone": timezone,
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "ActionAfterCompletion": "DELETE",
+            "State": "ENABLED",
+            "Target": {
+                "Arn": self._target_arn,
+                "RoleArn": self._role_arn,
+                "Input": json.dumps(
+                    {"threadId": thread_id, "reminderId": reminder_id}, separators=(",", ":")
+                ),
+            },
+        }
+
+    def schedule(self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str) -> str:
+        """Create or move the reminder's schedule; returns its name."""
+        name = schedule_name_for(reminder_id)
+        definition = self._definition(
+            name=name, reminder_id=reminder_id, thread_id=thread_id, at=at, timezone=timezone
+        )
+        try:
+            self._client.create_schedule(**definition)
+            logger.info("REMINDER_SCHEDULED", extra={"scheduleName": name, "timezone": timezone})
+            return name
+        except ClientError as exc:
+            _rejected_or_fault(exc, expected=CONFLICT)
+        except BotoCoreError as exc:
+            raise fault(exc) from exc
+        return self._update(definition)
+
+    def _update(self, definition: dict[str, Any]) -> str:
+        name = str(definition["Name"])
+        try:
+            self._client.update_schedule(**definition)
+        except ClientError as exc:
+            _rejected_or_fault(exc, expected=NOT_FOUND)
+            # Gone between our create and update (it fired and deleted itself): create it again.
+            call(self._client.create_schedule, **definition)
+        except BotoCoreError as exc:
+            raise fault(exc) from exc
+        logger.info("REMINDER_SCHEDULE_MOVED", extra={"scheduleName": name})
+        return name
+
+    def cancel(self, schedule_name: str) -> None:
+        """Delete the schedule; one that is already gone (fired, or deleted before) is fine."""
+        try:
+            self._client.delete_schedule(Name=schedule_name, GroupName=self._group)
+        except ClientError as exc:
+            if error_code(exc) != NOT_FOUND:
+                raise fault(exc) from exc
+            logger.info("REMINDER_SCHEDULE_ALREADY_GONE", extra={"scheduleName": schedule_name})
+            return
+        except BotoCoreError as exc:
+            raise fault(exc) from exc
+        logger.info("REMINDER_SCHEDULE_DELETED", extra={"scheduleName": schedule_name})

@@ -1,0 +1,150 @@
+"""Plan edits: pure functions that apply a HITL answer to the turn's frozen plan.
+
+`memo.hitl.resume` decides *what* an answer means; these functions change the plan accordingly:
+- `fill_answer`: a missing_fields answer ("5pm", "call mom") written into the origin step;
+- `merge_modifications` / `apply_modifications`: an approval's changes ("yes but at 6pm") merged into
+  the origin step, with that step's resolver/executor caches cleared so it is resolved again;
+- `bare_edit`: after "what should I change?", a bare time/date ("6pm", "מחר ב-9") read as the change.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
+from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
+from memo.planner.timeparse import extract_when, parse_time_answer
+
+_UPDATE_ACTIONS = frozenset({"update"})
+
+
+def origin_step(state: TurnState, pending: PendingHITL) -> PlanStep | None:
+    """The plan step the question was asked about, if the plan has it."""
+    output = state.planner_output
+    return output.step(pending.origin_step_id) if output is not None else None
+
+
+def bare_edit(raw: str, step: PlanStep | None, state: TurnState, now: datetime) -> dict[str, Any] | None:
+    """The modifications a bare time/date reply stands for ({"when": ...}); None if it is not one."""
+    mods = sanitize_modifications(
+        normalize_modifications(
+            {"when": raw}, step=step, now=now, timezone=state.input.timezone, language=state.input.language
+        )
+    )
+    return mods or None
+
+
+def fill_answer(
+    state: TurnState, pending: PendingHITL, answer: str | None, now: datetime
+) -> TurnState | None:
+    """For missing_fields, write the answer into the origin step; None if it does not fill them.
+
+    Other reasons need no filling: the state is returned unchanged.
+    """
+    if pending.reason != "missing_fields" or answer is None:
+        return state
+    step = origin_step(state, pending)
+    output = state.planner_output
+    if step is None or output is None:
+        return state
+    missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
+    constraints, changes = dict(step.constraints), dict(step.changes)
+    tz, language = state.input.timezone, state.input.language
+    updates_changes = step.action in _UPDATE_ACTIONS
+    bag = changes if updates_changes else constraints
+    needs_time = "reminder_time_required" in missing or "time_unclear" in missing
+    if needs_time:
+        parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
+        when = parsed.when
+        if when is None:
+            when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
+        if when is None or when <= now:
+            return None
+        bag["when"] = when.isoformat()
+        bag.pop("day", None)
+        if "reminder_title_required" in missing and not constraints.get("title"):
+            title = parsed.remainder.strip()
+            if not title:
+                return None
+            constraints["title"] = title
+    elif "reminder_title_required" in missing:
+        constraints["title"] = answer.strip()
+    elif "target_unclear" in missing or "which_one" in missing:
+        constraints["target"] = answer.strip()
+        constraints.pop("targetRef", None)
+    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
+    return _replace_step(state, output, new_step)
+
+
+def _known_day(bag: dict[str, Any]) -> date | None:
+    raw = bag.get("day")
+    if isinstance(raw, str):
+        try:
+            return date.fromisoformat(raw)
+        except ValueError:
+            return None
+    return None
+
+
+def _replace_step(state: TurnState, output: PlannerOutput, step: PlanStep) -> TurnState:
+    """The plan with `step` in place of its namesake; the answer filled every missing field."""
+    plan = [step if s.id == step.id else s for s in output.plan]
+    new_output = output.model_copy(update={"plan": plan, "missing_fields": []})
+    return state.model_copy(update={"planner_output": new_output})
+
+
+def merge_modifications(step: PlanStep, modifications: dict[str, Any]) -> PlanStep:
+    """Merge modifications into the step: keys the step already has keep their bag; new keys go to
+    `changes` for update steps (constraints select the target) and to `constraints` otherwise; a
+    new title on a step that selects a `target` (delete, remove) replaces the target.
+    A new `when` replaces a date-only `day`."""
+    constraints, changes = dict(step.constraints), dict(step.changes)
+    update_like = step.action in _UPDATE_ACTIONS
+    for key, value in modifications.items():
+        if key == "title" and not update_like and "target" in constraints:
+            constraints["target"] = value  # on a delete/remove step, a new name picks another target
+            continue
+        if key in changes:
+            changes[key] = value
+        elif key in constraints and not (update_like and key == "title"):
+            constraints[key] = value
+        elif update_like:
+            changes[key] = value
+        else:
+            constraints[key] = value
+    if "when" in modifications:
+        constraints.pop("day", None)
+        changes.pop("day", None)
+    return step.model_copy(update={"constraints": constraints, "changes": changes})
+
+
+def apply_modifications(state: TurnState, step: PlanStep, modifications: dict[str, Any]) -> TurnState:
+    """The state with `modifications` merged into `step` (which must be in the plan): the missing
+    fields they satisfy are dropped and the step's resolver results and executor args cleared."""
+    output = state.planner_output
+    if output is None:
+        raise ValueError("apply_modifications needs a plan holding the step")
+    merged = merge_modifications(step, modifications)
+    satisfied = _satisfied_fields(merged)
+    plan = [merged if s.id == step.id else s for s in output.plan]
+    new_output = output.model_copy(
+        update={"plan": plan, "missing_fields": [f for f in output.missing_fields if f not in satisfied]}
+    )
+    return state.model_copy(
+        update={
+            "planner_output": new_output,
+            "resolver_results": {k: v for k, v in state.resolver_results.items() if k != step.id},
+            "executor_args": {k: v for k, v in state.executor_args.items() if k != step.id},
+        }
+    )
+
+
+def _satisfied_fields(step: PlanStep) -> set[str]:
+    satisfied: set[str] = set()
+    bags = (step.constraints, step.changes)
+    if any("when" in bag for bag in bags):
+        satisfied |= {"reminder_time_required", "time_unclear"}
+    if any(bag.get("title") for bag in bags):
+        satisfied.add("reminder_title_required")
+    return satisfied

@@ -1,0 +1,115 @@
+"""Follow-ups that point back at the latest actions: "delete it", "move it to 6", "תמחק את זה",
+and a noun-less "delete X" matched against what was just done."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.lexicon import (
+    DELETE_EN,
+    DELETE_HE,
+    MOVE_EN,
+    MOVE_HE,
+    REF_EN,
+    REF_HE,
+    RENAME_EN,
+    as_title,
+    named_in,
+)
+from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, parse_when, unclear
+
+_RE_REF_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I)
+_RE_REF_MOVE = re.compile(rf"^(?:{MOVE_EN}|{MOVE_HE})\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I)
+_RE_REF_RENAME = re.compile(
+    rf"^(?:(?:{RENAME_EN})\s+(?:{REF_EN})\s+(?:to|as)?|(?:תשנה|שנה|תקרא|תקראי)\s+(?:ל|את\s+השם\s+של\s+)?(?:{REF_HE})\s+ל-?)\s*(?P<new>.+)$",
+    re.I,
+)
+
+
+def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
+    latest = latest_action(inp)
+    if _RE_REF_DELETE.match(text):
+        if latest is None:
+            # "delete it" with nothing recent to point at: ask what the user means.
+            return unclear(text)
+        return Match(
+            capability=latest.capability,
+            action="delete",
+            confidence=REFERENTIAL,
+            risk="high",
+            constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+            pattern="ref:delete",
+        )
+    rename = _RE_REF_RENAME.match(text)
+    if rename:
+        if latest is None:
+            return unclear(text)
+        return Match(
+            capability=latest.capability,
+            action="update",
+            confidence=REFERENTIAL,
+            risk="medium",
+            constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+            changes={"title": as_title(rename.group("new"))},
+            pattern="ref:rename",
+        )
+    move = _RE_REF_MOVE.match(text)
+    if move:
+        parsed = parse_when(move.group("rest"), inp)
+        reminder = latest_action(inp, "reminders")
+        if not parsed.found:
+            return None
+        if reminder is None:
+            return unclear(text)
+        when = parsed.when
+        if when is None and parsed.day is not None and reminder.when is not None:
+            # "move it to friday": keep the reminder's time of day.
+            kept = reminder.when.astimezone(ZoneInfo(inp.timezone)).time()
+            when = datetime.combine(parsed.day, kept, tzinfo=ZoneInfo(inp.timezone))
+        changes: dict[str, object] = {"when": iso(when)} if when is not None else {}
+        if when is None and parsed.day is not None:
+            changes["day"] = parsed.day.isoformat()
+        return Match(
+            capability="reminders",
+            action="update",
+            confidence=REFERENTIAL if reminder is latest else 0.75,
+            risk="medium",
+            constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
+            changes=changes,
+            missing=() if when is not None else ("reminder_time_required",),
+            pattern="ref:move",
+        )
+    return None
+
+
+_RE_BARE_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:the\s+|my\s+|את\s+)?(?P<target>.+)$", re.I)
+
+
+def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
+    match = _RE_BARE_DELETE.match(text)
+    if not match:
+        return None
+    target = as_title(match.group("target"))
+    from rapidfuzz import fuzz
+
+    for action in inp.latest_actions:
+        if fuzz.partial_ratio(target.lower(), action.summary.lower()) >= 80:
+            return Match(
+                capability=action.capability,
+                action="delete",
+                confidence=0.8,
+                risk="high",
+                constraints={"target": target},
+                pattern="delete:latest_match",
+            )
+    return Match(
+        capability="reminders",
+        action="delete",
+        confidence=GUESS,
+        risk="high",
+        constraints={"target": target},
+        pattern="delete:guess",
+    )

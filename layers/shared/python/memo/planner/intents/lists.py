@@ -1,0 +1,146 @@
+"""List commands: add and remove items, show a list, clear a whole list."""
+
+from __future__ import annotations
+
+import re
+
+from memo.domain import RiskLevel
+from memo.planner.base import PlannerInput
+from memo.planner.lexicon import clean, has_hebrew
+from memo.planner.match import CONFIDENT, GUESS, Match
+
+_LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
+
+
+def _items(raw: str) -> list[str]:
+    raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", clean(raw), flags=re.I)
+    parts = re.split(r"\s*,\s*|\s+and\s+|\s*&\s*|\s+ו-?(?=\S)|\s+וגם\s+", raw, flags=re.I)
+    return [p for p in (clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts) if p]
+
+
+def _list_name(raw: str) -> str:
+    name = clean(raw).lower()
+    name = re.sub(r"\s+list$", "", name)
+    if has_hebrew(name) and name.startswith("ה") and len(name) > 3:
+        name = name[1:]
+    return {"grocery": "shopping", "groceries": "shopping", "to-do": "todo", "to do": "todo"}.get(name, name)
+
+
+_KNOWN_LISTS = r"shopping|grocery|groceries|todo|to-do|to do|packing|wish|movies|books"
+
+_RE_LIST_ADD = (
+    re.compile(
+        rf"^(?:add|put|throw|stick)\s+(?P<items>.+?)\s+(?:to|on|onto|in|into)\s+{_LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+)?list\s+(?P<name>[\w\-]+)", re.I
+    ),
+    re.compile(
+        rf"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto)\s+(?:my\s+|the\s+)?(?P<name>{_KNOWN_LISTS})\b", re.I
+    ),
+    re.compile(
+        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|רשום|תשים|שים)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        r"(?:ל|אל\s+ה|ב)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?\s*$"
+    ),
+    re.compile(
+        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|הכנס|תרשום|רשום)\s+(?:ל|ב)רשימ(?:ת|ה)\s+(?:של\s+)?(?P<name>\S+)\s+(?:את\s+)?(?P<items>.+)$"
+    ),
+)
+_RE_LIST_REMOVE = (
+    re.compile(
+        rf"^(?:remove|delete|take|cross|strike)\s+(?:off\s+)?(?P<items>.+?)\s+(?:off|from|out of|on)\s+{_LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:remove|delete|take|cross)\s+(?:off\s+)?(?P<items>.+?)\s+(?:off|from)\s+(?:my\s+|the\s+)?(?P<name>{_KNOWN_LISTS})\b",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תוריד|תורידי|הורד|להוריד|תמחק|תמחקי|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        r"(?:מ|מה)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?\s*$"
+    ),
+)
+_RE_LIST_SHOW = (
+    re.compile(
+        rf"^(?:show|read|list|see|view|get|open|give|send|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check)"
+        rf"\s+(?:me\s+)?(?:on|in)?\s*{_LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
+    re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
+    re.compile(
+        r"^(?:מה\s+(?:יש\s+)?(?:ב|על\s+ה)|מה\s+ב|תראה\s+(?:לי\s+)?(?:את\s+)?|תראי\s+(?:לי\s+)?(?:את\s+)?|הראה\s+(?:לי\s+)?(?:את\s+)?|"
+        r"תציג\s+(?:לי\s+)?(?:את\s+)?|תקריא\s+(?:לי\s+)?(?:את\s+)?)?רשימת\s+(?P<name>\S+)\s*\??$"
+    ),
+)
+_RE_LIST_CLEAR = (
+    re.compile(
+        rf"^(?:clear|empty|wipe|delete|reset)\s+(?:out\s+)?(?:all\s+of\s+)?{_LIST_NAME_EN}\s+list\b", re.I
+    ),
+    re.compile(
+        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*(?P<name>\S+)?\s*$"
+    ),
+)
+
+
+def add(text: str, inp: PlannerInput) -> Match | None:
+    return _list_items(text, _RE_LIST_ADD, "add", "low")
+
+
+def remove(text: str, inp: PlannerInput) -> Match | None:
+    return _list_items(text, _RE_LIST_REMOVE, "remove", "medium")
+
+
+def _list_items(
+    text: str, patterns: tuple[re.Pattern[str], ...], action: str, risk: RiskLevel
+) -> Match | None:
+    for pattern in patterns:
+        match = pattern.search(text)
+        if not match:
+            continue
+        items = _items(match.group("items"))
+        name = match.group("name")
+        missing: tuple[str, ...] = () if items else ("target_unclear",)
+        return Match(
+            capability="lists",
+            action=action,
+            confidence=CONFIDENT if name else 0.8,
+            risk=risk,
+            constraints={"listName": _list_name(name) if name else "default"},
+            changes={"items": items},
+            missing=missing,
+            pattern=f"lists:{action}",
+        )
+    return None
+
+
+def show(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_LIST_SHOW:
+        match = pattern.search(text)
+        if match:
+            return Match(
+                capability="lists",
+                action="show",
+                confidence=CONFIDENT,
+                risk="low",
+                constraints={"listName": _list_name(match.group("name"))},
+                pattern="lists:show",
+            )
+    return None
+
+
+def clear(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_LIST_CLEAR:
+        match = pattern.search(text)
+        if match:
+            name = match.group("name")
+            return Match(
+                capability="lists",
+                action="clear",
+                confidence=CONFIDENT if name else GUESS,
+                risk="high",
+                constraints={"listName": _list_name(name) if name else "default"},
+                needs_approval=True,
+                pattern="lists:clear",
+            )
+    return None

@@ -1,0 +1,140 @@
+"""Note commands: save, search (and questions about something noted), delete."""
+
+from __future__ import annotations
+
+import re
+
+from memo.planner.base import PlannerInput
+from memo.planner.lexicon import DELETE_EN, DELETE_HE, NOTE_EN, NOTE_HE, clean
+from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
+
+_RE_NOTE_SAVE = (
+    re.compile(r"^(?:note|memo)\s*[:\-]\s*(?P<text>.+)$", re.I),
+    re.compile(
+        r"^(?:take|make|save|add|write|create|jot)\s+(?:down\s+)?(?:a\s+|this\s+|the\s+)?(?:quick\s+)?note\s*(?:that|saying|:|-)?\s*(?P<text>.+)$",
+        re.I,
+    ),
+    re.compile(r"^note\s+(?:that|down)\s*:?\s*(?P<text>.+)$", re.I),
+    re.compile(r"^(?:write|jot)\s+(?:this\s+)?down\s*:?\s*(?P<text>.+)$", re.I),
+    re.compile(r"^(?:remember|save)\s+(?:that|this)\s*:?\s*(?P<text>.+)$", re.I),
+    re.compile(
+        r"^(?:תרשום|תרשמי|רשום|לרשום|תכתוב|תכתבי|כתוב|תשמור|תשמרי|שמור|לשמור|תזכור|תזכרי|זכור)\s+"
+        r"(?:לי\s+)?(?:פתק\s+)?(?:ש-?|:\s*)(?P<text>.+)$"
+    ),
+    re.compile(r"^(?:תרשום|רשום|תכתוב|כתוב|תשמור|שמור)\s+(?:לי\s+)?פתק\s*:?\s*(?P<text>.+)$"),
+    re.compile(r"^(?:פתק|הערה)\s*[:\-]\s*(?P<text>.+)$"),
+)
+
+
+def save(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_NOTE_SAVE:
+        match = pattern.search(text)
+        if match:
+            body = clean(match.group("text"))
+            return Match(
+                capability="notes",
+                action="save",
+                confidence=CONFIDENT if body else GUESS,
+                risk="low",
+                constraints={},
+                changes={"text": body},
+                missing=() if body else ("target_unclear",),
+                pattern="notes:save",
+            )
+    return None
+
+
+_RE_NOTE_SEARCH = (
+    re.compile(
+        r"^(?:what\s+did\s+i\s+(?:note|write|save|jot)(?:\s+down)?|what\s+do\s+i\s+have\s+(?:noted|written)(?:\s+down)?)"
+        r"\s*(?:about|on|for|regarding|re)?\s*(?P<q>.*?)\??$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:find|search|look\s+up|look\s+for|show|get|check|list|read)\s+(?:me\s+)?(?:in\s+)?(?:my\s+|the\s+|all\s+(?:my\s+)?)?(?:{NOTE_EN})"
+        r"\s*(?:about|on|for|regarding|with|mentioning|that\s+mention)?\s*(?P<q>.*?)\??$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:do\s+i\s+have|is\s+there)\s+(?:a|any)\s+(?:{NOTE_EN})\s*(?:about|on|for|with)?\s*(?P<q>.*?)\??$",
+        re.I,
+    ),
+    re.compile(rf"^(?:my\s+)?(?:{NOTE_EN})\s*\??$", re.I),
+    re.compile(r"^מה\s+(?:רשמתי|כתבתי|שמרתי)\s*(?:על|לגבי|בנושא|בקשר\s+ל)?\s*(?P<q>.*?)\??$"),
+    re.compile(
+        rf"^(?:תחפש|תחפשי|חפש|לחפש|תמצא|תמצאי|מצא|תראה|תראי|הראה|תציג)\s+(?:לי\s+)?(?:את\s+)?(?:ב)?(?:כל\s+)?{NOTE_HE}\s*"
+        r"(?:על|של|לגבי|עם|בנושא)?\s*(?P<q>.*?)\??$"
+    ),
+    re.compile(r"^(?:ה)?(?:פתקים|הערות)\s+שלי\s*\??$"),
+)
+
+
+def search(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_NOTE_SEARCH:
+        match = pattern.search(text)
+        if match:
+            query = clean(match.groupdict().get("q") or "")
+            return Match(
+                capability="notes",
+                action="search",
+                confidence=CONFIDENT,
+                risk="low",
+                constraints={"query": query},
+                pattern="notes:search",
+            )
+    return None
+
+
+# "what's the wifi password?" / "מה הסיסמה של הוויפי?": a question about something the user told Memo
+# is a note search. Only "the/my/our ..." (Hebrew: a definite noun) so "what time is it" stays unclear.
+_RE_RECALL = (
+    re.compile(
+        r"^(?:what(?:'s|’s|\s+is|\s+was|\s+are|\s+were)|whats|where(?:'s|’s|\s+is|\s+are)|"
+        r"(?:do\s+you\s+)?remember|remind\s+me\s+what)\s+(?:my|the|our)\s+(?P<q>.+?)\s*\??$",
+        re.I,
+    ),
+    re.compile(r"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>ה\S{2,}.*?)\s*\??$"),
+)
+
+
+def recall(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_RECALL:
+        match = pattern.search(text)
+        if match:
+            return Match(
+                capability="notes",
+                action="search",
+                confidence=0.75,
+                risk="low",
+                constraints={"query": clean(match.group("q"))},
+                pattern="notes:recall",
+            )
+    return None
+
+
+_RE_NOTE_DELETE = (
+    re.compile(
+        rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:note|memo)\b\s*(?:about|on|for|regarding|with|that\s+says|saying)?\s*(?P<target>.*)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?ה?(?:פתק|הערה)\s*(?:על|של|לגבי|ש)?\s*(?P<target>.*)$"
+    ),
+)
+
+
+def delete(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_NOTE_DELETE:
+        match = pattern.search(text)
+        if match:
+            constraints, missing, confidence = target_constraints(match.group("target"), inp, "notes")
+            return Match(
+                capability="notes",
+                action="delete",
+                confidence=confidence,
+                risk="high",
+                constraints=constraints,
+                missing=missing,
+                pattern="notes:delete",
+            )
+    return None

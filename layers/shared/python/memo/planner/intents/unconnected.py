@@ -1,0 +1,49 @@
+"""Calendar and email requests. There are no adapters for them: the capability check refuses them."""
+
+from __future__ import annotations
+
+import re
+
+from memo.planner.base import PlannerInput
+from memo.planner.match import Match
+
+_RE_CALENDAR = re.compile(
+    r"\b(?:calendar|meeting|meetings|appointment|appointments|event|events|agenda|schedule\s+a)\b|יומן|פגישה|פגישות|אירוע|אירועים",
+    re.I,
+)
+_RE_CALENDAR_CREATE = re.compile(
+    r"\b(?:add|schedule|book|set\s+up|create|put|arrange|plan)\b|תקבע|תקבעי|קבע|תוסיף|הוסף|תיצור|צור|תכניס",
+    re.I,
+)
+_RE_EMAIL = re.compile(r"\b(?:e-?mails?|inbox|gmail|outlook)\b|מייל|אימייל|דוא\"ל|דואר\s+אלקטרוני", re.I)
+_RE_EMAIL_SEND = re.compile(
+    r"\b(?:send|write|reply|compose|draft|forward)\b|תשלח|שלח|תכתוב|כתוב|תענה|ענה", re.I
+)
+
+
+def calendar(text: str, inp: PlannerInput) -> Match | None:
+    if not _RE_CALENDAR.search(text):
+        return None
+    create = bool(_RE_CALENDAR_CREATE.search(text))
+    return Match(
+        capability="calendar",
+        action="create_event" if create else "list_events",
+        confidence=0.8,
+        risk="medium" if create else "low",
+        constraints={"text": text},
+        pattern="calendar",
+    )
+
+
+def email(text: str, inp: PlannerInput) -> Match | None:
+    if not _RE_EMAIL.search(text):
+        return None
+    send = bool(_RE_EMAIL_SEND.search(text))
+    return Match(
+        capability="email",
+        action="send" if send else "list",
+        confidence=0.8,
+        risk="high" if send else "low",
+        constraints={"text": text},
+        pattern="email",
+    )

@@ -1,0 +1,66 @@
+"""The rule planner's words: English and Hebrew verbs, nouns and politeness, and the small text
+helpers every intent matcher uses (cleaning, titles, what a summary names). Entries are regex
+fragments, matched case-insensitively."""
+
+from __future__ import annotations
+
+import re
+
+_HEBREW = re.compile(r"[\u0590-\u05FF]")
+
+
+def has_hebrew(text: str) -> bool:
+    return bool(_HEBREW.search(text))
+
+
+def clean(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return text.strip(" \"'“”‘’.,!?;:-")
+
+
+def strip_lead(text: str, words: str) -> str:
+    return clean(re.sub(rf"^(?:{words})\s+", "", clean(text), flags=re.I))
+
+
+_EN_TITLE_LEAD = r"to|about|that|for|of|re|regarding|called|named"
+_HE_TITLE_LEAD = r"על|לגבי|בנושא|של"
+
+
+_QUOTED = re.compile(r"[“\"„']([^”\"“']+)[”\"“']")
+
+
+def named_in(summary: str) -> str:
+    """What a latest action's summary names ("reminder “call mom” for Mon 17:00" -> "call mom"), so a
+    question about "it" reads naturally; the whole summary when nothing is quoted."""
+    match = _QUOTED.search(summary)
+    return match.group(1).strip() if match else summary
+
+
+def as_title(text: str) -> str:
+    text = strip_lead(text, _EN_TITLE_LEAD)
+    text = strip_lead(text, _HE_TITLE_LEAD)
+    if text.startswith("ש") and len(text) > 3 and " " in text:
+        text = text[1:]
+    return clean(text)
+
+
+# --- command words ------------------------------------------------------------------------
+
+POLITE_EN = (
+    r"^(?:(?:hey|hi|ok|okay|so)\s+)?(?:memo[,:]?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+"
+    r"(?:please\s+)?)?(?:please\s+)?(?:i\s+(?:want|need|would like)\s+(?:you\s+)?to\s+)?"
+)
+POLITE_HE = r"^(?:(?:היי|הי|אהלן)\s+)?(?:בבקשה\s+)?(?:(?:אתה\s+)?(?:יכול|תוכל|יכולה|תוכלי)\s+(?:בבקשה\s+)?)?"
+
+DELETE_EN = r"delete|remove|cancel|erase|drop|get rid of|clear|wipe"
+DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות"
+MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
+MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"
+RENAME_EN = r"rename|retitle|call"
+REF_EN = r"it|that|this|that one|this one|the last one|the last|them"
+REF_HE = r"זה|זאת|אותו|אותה|אותם|אותן|את זה|את זאת|את האחרון|את האחרונה|האחרון|האחרונה"
+
+REMINDER_EN = r"reminders?"
+REMINDER_HE = r"ה?תזכור(?:ת|ות)"
+NOTE_EN = r"notes?|memos?"
+NOTE_HE = r"ה?(?:פתקים|פתק|הערות|הערה)"

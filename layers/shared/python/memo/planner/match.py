@@ -1,0 +1,134 @@
+"""What a rule matcher finds (`Match`) and how it becomes a `PlannerResult`; the helpers matchers
+share to read times, the latest actions and "it/that" targets.
+
+Confidence is set honestly: a complete, explicit command CONFIDENT; a referential follow-up resolved
+from the latest action REFERENTIAL; a guess GUESS, so the HITL gate asks `low_confidence_plan`;
+nothing recognisable UNCLEAR with `intent_unclear`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memo.domain import (
+    Capability,
+    IntentType,
+    LatestAction,
+    PlannerOutput,
+    PlanStep,
+    RiskLevel,
+    RoutingSuggestion,
+)
+from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.lexicon import REF_EN, REF_HE, as_title, clean, has_hebrew, named_in
+from memo.planner.timeparse import ParsedWhen, extract_when
+
+CONFIDENT = 0.9
+REFERENTIAL = 0.85
+GUESS = 0.55
+UNCLEAR = 0.2
+
+
+@dataclass(frozen=True)
+class Match:
+    capability: Capability
+    action: str
+    confidence: float
+    risk: RiskLevel
+    constraints: dict[str, object]
+    changes: dict[str, object] | None = None
+    missing: tuple[str, ...] = ()
+    needs_approval: bool = False
+    intent: IntentType = "operation"
+    pattern: str = ""
+
+
+def iso(when: datetime) -> str:
+    return when.isoformat()
+
+
+def to_result(found: Match) -> PlannerResult:
+    steps = (
+        []
+        if found.capability == "general" and found.intent == "operation"
+        else [
+            PlanStep(
+                id="s1",
+                capability=found.capability,
+                action=found.action,
+                constraints=dict(found.constraints),
+                changes=dict(found.changes or {}),
+            )
+        ]
+    )
+    output = PlannerOutput(
+        intent_type=found.intent,
+        confidence=found.confidence,
+        risk_level=found.risk,
+        needs_approval=found.needs_approval,
+        missing_fields=list(found.missing),
+        plan=steps,
+    )
+    suggestion = RoutingSuggestion(
+        capability=found.capability,
+        action=found.action,
+        confidence=found.confidence,
+        reason=found.pattern,
+    )
+    return PlannerResult(output=output, routing_suggestions=[suggestion], source="rules")
+
+
+_HINTS: tuple[tuple[Capability, str, re.Pattern[str]], ...] = (
+    ("reminders", "create", re.compile(r"remind|reminder|תזכ|alarm|don't forget|לא לשכוח", re.I)),
+    ("notes", "save", re.compile(r"\bnote|write down|פתק|רשום|תרשום|remember", re.I)),
+    ("lists", "add", re.compile(r"\blist\b|shopping|groceries|רשימ|קניות", re.I)),
+    ("calendar", "create_event", re.compile(r"calendar|meeting|appointment|יומן|פגיש", re.I)),
+    ("email", "send", re.compile(r"e-?mail|inbox|מייל", re.I)),
+)
+
+
+def unclear(text: str) -> PlannerResult:
+    hints = [
+        RoutingSuggestion(capability=cap, action=action, confidence=0.4, reason="keyword")
+        for cap, action, pattern in _HINTS
+        if pattern.search(text)
+    ]
+    output = PlannerOutput(
+        intent_type="operation",
+        confidence=UNCLEAR,
+        risk_level="low",
+        needs_approval=False,
+        missing_fields=["intent_unclear"],
+        plan=[],
+    )
+    return PlannerResult(output=output, routing_suggestions=hints, source="rules")
+
+
+def parse_when(text: str, inp: PlannerInput) -> ParsedWhen:
+    return extract_when(text, now=inp.now, timezone=inp.timezone, language="he" if has_hebrew(text) else "en")
+
+
+def latest_action(inp: PlannerInput, capability: Capability | None = None) -> LatestAction | None:
+    for action in inp.latest_actions:
+        if capability is None or action.capability == capability:
+            return action
+    return None
+
+
+def is_ref(target: str) -> bool:
+    bare = clean(target).lower()
+    return bool(re.fullmatch(rf"(?:{REF_EN}|{REF_HE})", bare, re.I)) or bare == ""
+
+
+def target_constraints(
+    target: str, inp: PlannerInput, capability: Capability
+) -> tuple[dict[str, object], tuple[str, ...], float]:
+    """Constraints that select the entity, the missing fields, and the confidence."""
+    if not is_ref(target):
+        return {"target": as_title(target)}, (), CONFIDENT
+    latest = latest_action(inp, capability)
+    if latest is not None:
+        return {"targetRef": "latest_action", "target": named_in(latest.summary)}, (), REFERENTIAL
+    return {}, ("target_unclear",), CONFIDENT

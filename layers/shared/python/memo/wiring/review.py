@@ -1,0 +1,103 @@
+"""Wiring of the review Lambda (`memo.wiring` pattern): the review service on the configured
+case store, Memo's decision listeners, and the API resolver, built on first use.
+
+The listeners: a decision on a `memo_operation` case answers the waiting step's task token, and an
+operator's question is relayed to the WhatsApp user (the WhatsApp secrets are resolved on the first
+relayed question, not at cold start).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+from caseplatform.ports import CaseListener, CaseStore
+from caseplatform.redaction import REDACTORS
+from caseplatform.review.api import ApiConfig, build_app
+from caseplatform.review.approvals import ReviewService, ensure_review_adapters
+from caseplatform.service import CaseService
+from memo.aws.clients import client_for
+from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore
+from memo.aws.ledger_table import DynamoTokenStore
+from memo.aws.secrets import resolve_whatsapp
+from memo.aws.stepfunctions import StepFunctionsTasks
+from memo.operator_review.clarify import ClarificationRelay, PendingQuestionStore
+from memo.operator_review.listener import TaskTokenBridge
+from memo.operator_review.policy import ReviewPolicy, load_policy
+from memo.settings import ReviewSettings, WhatsAppSettings
+from memo.whatsapp.sender import GraphApiSender, Sender
+from memo.wiring import LambdaRuntime
+
+
+class _LazySender:
+    """The WhatsApp sender, built (secrets resolved) on the first relayed question."""
+
+    def __init__(self, settings: WhatsAppSettings) -> None:
+        self._settings = settings
+        self._sender: GraphApiSender | None = None
+
+    def __call__(self) -> Sender:
+        if self._sender is None:
+            self._sender = GraphApiSender.from_settings(resolve_whatsapp(self._settings))
+        return self._sender
+
+
+class ReviewRuntime(LambdaRuntime[ReviewSettings]):
+    settings_model = ReviewSettings
+
+    @cached_property
+    def dynamodb(self) -> Any:
+        return client_for("dynamodb", self.settings.aws)
+
+    @cached_property
+    def policy(self) -> ReviewPolicy:
+        return load_policy(self.settings.policy_source, timeout_seconds=self.settings.timeout_seconds)
+
+    @cached_property
+    def store(self) -> CaseStore:
+        if self.settings.store == "sqlite":
+            from caseplatform.stores.sqlite import SqliteCaseStore
+
+            return SqliteCaseStore(self.settings.sqlite_path)
+        from caseplatform.stores.dynamodb import DynamoCaseStore
+
+        return DynamoCaseStore(str(self.settings.cases_table_name), self.dynamodb)
+
+    @cached_property
+    def listeners(self) -> list[CaseListener]:
+        """Decisions answer waiting steps' task tokens; operators' questions are relayed to the user."""
+        settings = self.settings
+        tokens = DynamoTokenStore(self.dynamodb, settings.ledger_table)
+        bridge = TaskTokenBridge(
+            tokens=tokens,
+            tasks=StepFunctionsTasks(client_for("stepfunctions", settings.aws)),
+            clock=self.clock,
+            approval_ttl_seconds=self.policy.approval_ttl_seconds,
+        )
+        relay = ClarificationRelay(
+            tokens=tokens,
+            questions=PendingQuestionStore(DynamoPendingStore(self.dynamodb, settings.conversation_table)),
+            sender=_LazySender(settings.whatsapp),
+            memory=DynamoConversationStore(self.dynamodb, settings.conversation_table),
+            clock=self.clock,
+            timeout_seconds=self.policy.timeout_seconds,
+            memory_ttl_seconds=settings.memory_ttl_seconds,
+        )
+        # The relay first: on a decision it withdraws an open question before the bridge deletes the
+        # ledger item that maps the case to the user's thread.
+        return [relay, bridge]
+
+    @cached_property
+    def review(self) -> ReviewService:
+        """The review service; the default adapters and `human_input` registered on first use."""
+        cases = CaseService(self.store, redactor=REDACTORS[self.settings.redact], listeners=self.listeners)
+        cases.ensure_default_adapters()
+        ensure_review_adapters(cases)
+        return ReviewService(cases)
+
+    @cached_property
+    def app(self) -> APIGatewayHttpResolver:
+        config = ApiConfig(dev_secret=self.settings.dev_jwt_secret, login_url=self.settings.login_url)
+        return build_app(lambda: self.review, config)

@@ -1,0 +1,33 @@
+"""Dates and times as the user reads them, in their language and timezone."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from memo.text.dates import format_when
+
+
+def test_a_time_is_shown_in_the_users_timezone() -> None:
+    when = datetime(2024, 5, 6, 14, 0, tzinfo=UTC)
+    assert format_when(when, "en", "Asia/Jerusalem") == "Mon 6 May, 17:00"
+    assert format_when(when, "he", "Asia/Jerusalem") == "יום ב׳ 6.5 בשעה 17:00"
+
+
+def test_a_day_has_no_time_of_day() -> None:
+    assert format_when(date(2024, 5, 11), "en", "UTC") == "Sat 11 May"
+    assert format_when(date(2024, 5, 11), "he", "UTC") == "שבת 11.5"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-05-06T14:00:00+00:00", "Mon 6 May, 17:00"),
+        ("2024-05-07", "Tue 7 May"),
+        ("tomorrow evening", "tomorrow evening"),
+        (None, ""),
+    ],
+)
+def test_iso_text_is_parsed_and_anything_else_is_kept(value: str | None, expected: str) -> None:
+    assert format_when(value, "en", "Asia/Jerusalem") == expected

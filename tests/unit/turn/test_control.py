@@ -1,0 +1,295 @@
+"""The turn's control flow on fakes: what the user gets back, which pending question is kept or
+consumed, and which execution starts with which args."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from memo.capabilities.items import ListItem, Note, Reminder
+from memo.conversation.model import ThreadSnapshot, UserProfile
+from memo.conversation.pending import PendingExists, PendingGone
+from memo.domain import PlannerOutput, TurnState
+from memo.executor.contracts import ExecutionInput
+from memo.hitl.interpreter import RuleInterpreter
+from memo.hitl.templates import question_reply
+from memo.ingress.inbound import InboundMessage
+from memo.planner.base import PlannerInput, PlannerResult
+from memo.turn.control import TurnControl
+from memo.turn.engine import TurnContext, TurnOutcome
+from tests.unit.hitl.conftest import NOW, TZ, plan, step
+
+THREAD = "972501234567"
+TOMORROW_5PM = (NOW + timedelta(days=1)).replace(hour=17).isoformat()
+
+
+@dataclass
+class FakePendingStore:
+    """The conversation table's PENDING item: at most one question per thread."""
+
+    lose_create: bool = False  # another turn created a question first (PendingExists)
+    gone: bool = False  # another delivery already consumed the question (PendingGone)
+    created: list[TurnState] = field(default_factory=list)
+    replaced: list[TurnState] = field(default_factory=list)
+    consumed: list[tuple[str, str]] = field(default_factory=list)
+
+    def create(self, state: TurnState, *, now: Any) -> None:
+        if self.lose_create:
+            raise PendingExists("a live pending question already exists")
+        self.created.append(state)
+
+    def replace(self, state: TurnState, *, expected_hitl_id: str) -> None:
+        if self.gone:
+            raise PendingGone(f"pending {expected_hitl_id} is no longer there")
+        self.replaced.append(state)
+
+    def consume(self, thread_id: str, hitl_id: str) -> None:
+        if self.gone:
+            raise PendingGone(f"pending {hitl_id} was already consumed")
+        self.consumed.append((thread_id, hitl_id))
+
+
+@dataclass
+class FakePlanner:
+    output: PlannerOutput
+    calls: list[PlannerInput] = field(default_factory=list)
+
+    def plan(self, inp: PlannerInput) -> PlannerResult:
+        self.calls.append(inp)
+        return PlannerResult(output=self.output)
+
+
+@dataclass
+class FakeExecutions:
+    started: list[ExecutionInput] = field(default_factory=list)
+
+    def start(self, execution: ExecutionInput) -> None:
+        self.started.append(execution)
+
+
+@dataclass
+class FakeItems:
+    reminders: list[Reminder] = field(default_factory=list)
+
+    def list_upcoming_reminders(self, thread_id: str, now: Any) -> list[Reminder]:
+        return list(self.reminders)
+
+    def list_notes(self, thread_id: str) -> list[Note]:
+        return []
+
+    def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
+        return []
+
+
+def reminder(reminder_id: str = "r1", title: str = "call mom") -> Reminder:
+    return Reminder(
+        reminder_id=reminder_id,
+        thread_id=THREAD,
+        title=title,
+        due_at=NOW + timedelta(days=1),
+        timezone=TZ,
+        created_at=NOW,
+    )
+
+
+CREATE = plan(step(action="create", constraints={"title": "call mom", "when": TOMORROW_5PM}))
+DELETE_ALL = plan(step(action="delete_all"), risk="high", approval=True)
+
+
+@dataclass
+class Turn:
+    planner: FakePlanner
+    pending: FakePendingStore = field(default_factory=FakePendingStore)
+    executions: FakeExecutions = field(default_factory=FakeExecutions)
+    items: FakeItems = field(default_factory=FakeItems)
+
+    @property
+    def control(self) -> TurnControl:
+        return TurnControl(
+            pending=self.pending,
+            planner=self.planner,
+            interpreter=RuleInterpreter(),
+            items=self.items,
+            executions=self.executions,
+            hitl_ttl_seconds=300,
+        )
+
+    def say(
+        self,
+        text: str = "",
+        *,
+        reply_id: str | None = None,
+        paused: TurnState | None = None,
+        at: Any = NOW,
+        wamid: str = "wamid.TURN2",
+    ) -> TurnOutcome:
+        message = InboundMessage(
+            wamid=wamid,
+            thread_id=THREAD,
+            phone_number_id="PNID",
+            timestamp=int(at.timestamp()),
+            type="interactive" if reply_id else "text",
+            text=text,
+            reply_id=reply_id,
+        )
+        snapshot = ThreadSnapshot(
+            thread_id=THREAD,
+            pending={"state": paused.to_json()} if paused is not None else None,
+        )
+        profile = UserProfile(thread_id=THREAD, language="en", timezone=TZ, created_at=NOW)
+        ctx = TurnContext(message=message, trace_id=wamid, profile=profile, snapshot=snapshot, now=at)
+        return self.control.handle(ctx)
+
+
+def paused_delete_all(turn: Turn) -> TurnState:
+    """Ask the approval of "delete all my reminders" and return the state the store kept."""
+    asked = turn.say("delete all my reminders", wamid="wamid.TURN1")
+    assert asked.outcome == "hitl_approval" and len(turn.pending.created) == 1
+    turn.planner.calls.clear()
+    return turn.pending.created.pop()
+
+
+def test_a_fresh_plan_starts_one_execution_with_the_resolved_args() -> None:
+    turn = Turn(FakePlanner(CREATE))
+    outcome = turn.say("remind me to call mom tomorrow at 5pm")
+    assert outcome.reply is None and outcome.outcome == "executing"  # the reply Lambda answers
+    (execution,) = turn.executions.started
+    assert (execution.trace_id, execution.thread_id, execution.phone_number_id) == (
+        "wamid.TURN2",
+        THREAD,
+        "PNID",
+    )
+    ((task,),) = execution.groups
+    assert (task.capability, task.action, task.approval, task.review) == ("reminders", "create", None, None)
+    assert task.args["title"] == "call mom"
+    assert not turn.pending.created
+
+
+def test_a_plan_needing_approval_creates_the_question_and_sends_it_with_buttons() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL))
+    outcome = turn.say("delete all my reminders")
+    (stored,) = turn.pending.created
+    pending = stored.pending_hitl
+    assert pending is not None and pending.kind == "approval" and pending.reason == "high_risk"
+    assert outcome.outcome == "hitl_approval" and outcome.reply_kind == "hitl_question"
+    assert outcome.reply is not None and "delete all your reminders" in outcome.reply.text
+    assert [c.title for c in outcome.reply.choices] == ["Approve", "Edit", "Reject"]
+    assert not turn.executions.started
+
+
+def test_a_lost_create_race_sends_nothing(logs) -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), pending=FakePendingStore(lose_create=True))
+    outcome = turn.say("delete all my reminders")
+    assert outcome.reply is None and outcome.outcome == "hitl_lost_race"
+    assert not turn.executions.started
+    assert logs.named("HITL_DUPLICATE_ATTEMPT")[0]["lostRace"] is True
+
+
+def test_an_approval_consumes_the_question_and_starts_the_approved_execution() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    pending = paused.pending_hitl
+    assert pending is not None
+    approve = question_reply(pending, "en").choices[0].id
+    outcome = turn.say(reply_id=approve, paused=paused)
+    assert turn.pending.consumed == [(THREAD, pending.hitl_id)]
+    assert outcome.reply is None and outcome.outcome == "executing" and outcome.user_kind == "hitl_reply"
+    ((task,),) = turn.executions.started[0].groups
+    assert task.action == "delete_all" and task.args["reminderIds"] == ["r1"]
+    assert task.approval is not None and task.approval.hitl_id == pending.hitl_id
+    assert task.approval.args_hash == task.args_hash
+    assert not turn.planner.calls  # the frozen plan is resumed, not planned again
+
+
+def test_an_answer_to_a_question_already_consumed_sends_nothing(logs) -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    turn.pending.gone = True
+    outcome = turn.say("yes", paused=paused)
+    assert outcome.reply is None and outcome.outcome == "hitl_lost_race"
+    assert not turn.executions.started
+    assert logs.named("HITL_RESUME_LOST_RACE")[0]["goto"] == "resolver_router"
+
+
+def test_a_re_ask_keeps_the_same_question_in_place() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL))
+    paused = paused_delete_all(turn)
+    outcome = turn.say("hmm maybe", paused=paused)
+    assert outcome.outcome == "hitl_re_ask" and outcome.reply is not None
+    assert [c.title for c in outcome.reply.choices] == ["Approve", "Edit", "Reject"]
+    (kept,) = turn.pending.replaced
+    assert kept.pending_hitl == paused.pending_hitl and not turn.pending.consumed
+
+
+def test_reject_cancels_and_starts_nothing() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    outcome = turn.say("no", paused=paused)
+    assert outcome.reply is not None and outcome.reply.text == "OK, cancelled. Nothing was changed."
+    assert outcome.outcome == "hitl_cancel" and len(turn.pending.consumed) == 1
+    assert not turn.executions.started
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yes", "I'm not waiting on a question right now — what would you like to do?"),
+        ("remind me to call mom tomorrow at 5pm", None),
+    ],
+)
+def test_an_expired_question_is_deleted_and_the_message_is_fresh(
+    logs, text: str, expected: str | None
+) -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    pending = paused.pending_hitl
+    assert pending is not None
+    turn.planner.output = CREATE
+    outcome = turn.say(text, paused=paused, at=pending.expires_at + timedelta(seconds=1))
+    expired = logs.named("HITL_EXPIRED")[0]
+    assert (expired["hitlId"], expired["originStepId"], expired["traceId"]) == (
+        pending.hitl_id,
+        pending.origin_step_id,
+        "wamid.TURN1",
+    )
+    assert turn.pending.consumed == [(THREAD, pending.hitl_id)]
+    assert not logs.named("HITL_RESUME_VALID")
+    if expected is not None:  # a bare "yes" approves nothing any more
+        assert outcome.reply is not None and outcome.reply.text == expected
+        assert not turn.executions.started and not turn.planner.calls
+    else:  # a new request is planned and run
+        assert outcome.outcome == "executing" and turn.planner.calls
+        ((task,),) = turn.executions.started[0].groups
+        assert task.action == "create" and task.approval is None
+
+
+def test_an_expired_question_already_deleted_by_another_delivery_is_fine(logs) -> None:
+    turn = Turn(FakePlanner(DELETE_ALL))
+    paused = paused_delete_all(turn)
+    pending = paused.pending_hitl
+    assert pending is not None
+    turn.pending.gone = True
+    turn.planner.output = CREATE
+    outcome = turn.say("remind me to call mom tomorrow at 5pm", paused=paused, at=pending.expires_at)
+    assert logs.named("HITL_EXPIRED_ALREADY_GONE")[0]["hitlId"] == pending.hitl_id
+    assert outcome.outcome == "executing"
+
+
+def test_a_stale_yes_gets_the_not_waiting_text_and_is_not_planned(logs) -> None:
+    turn = Turn(FakePlanner(CREATE))
+    outcome = turn.say("yes")
+    assert outcome.outcome == "stale_reply" and outcome.reply is not None
+    assert outcome.reply.text == "I'm not waiting on a question right now — what would you like to do?"
+    assert not turn.planner.calls and not turn.executions.started
+    assert logs.named("HITL_STALE_REPLY")[0]["rawUserMessage"] == "yes"
+
+
+def test_a_plan_on_an_unconnected_account_says_so() -> None:
+    turn = Turn(FakePlanner(plan(step(capability="calendar", action="create"))))
+    outcome = turn.say("add a meeting to my calendar")
+    assert outcome.outcome == "capability_blocked" and outcome.reply is not None
+    assert outcome.reply.text.startswith("To use your calendar I need access to your account")
+    assert not turn.executions.started
