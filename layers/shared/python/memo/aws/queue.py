@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memo.errors import EnqueueFailed
-from memo.ingress.inbound import InboundMessage
 from memo.observability import logger
+
+if TYPE_CHECKING:
+    from memo.ingress.inbound import InboundMessage
 
 SQS_BATCH = 10
 MAX_DEDUP_ID = 128
