@@ -120,6 +120,20 @@ def test_a_second_start_of_the_same_turn_is_a_no_op(
     assert len(recorder.responses) == 1
 
 
+def test_wait_all_reports_each_execution_once_even_one_that_ended_before_it_was_called(
+    fake_glue: LocalStepFunctions,
+) -> None:
+    first = fake_glue.start(plan([task("c")], trace_id="wamid.T1"))
+    fake_glue.wait(first.execution_arn)  # ended before wait_all looks: still reported
+    (done,) = fake_glue.wait_all(timeout=60)
+    assert done["executionArn"] == first.execution_arn and done["status"] == "SUCCEEDED"
+
+    second = fake_glue.start(plan([task("d", trace_id="wamid.T2")], trace_id="wamid.T2"))
+    (done,) = fake_glue.wait_all(timeout=60)
+    assert done["executionArn"] == second.execution_arn
+    assert fake_glue.wait_all(timeout=60) == []
+
+
 @pytest.fixture
 def real_glue(runtime: Any, recorder: Recorder) -> Iterator[LocalStepFunctions]:
     """The real executor handler (ledger on moto, counting capabilities); the first invocation of

@@ -147,6 +147,7 @@ class LocalStepFunctions:
         self.dispatcher = dispatcher
         self.starter = ExecutionStarter(sfn, state_machine_arn)
         self._restore = restore
+        self._reported: set[str] = set()
 
     @property
     def invocations(self) -> list[Invocation]:
@@ -177,9 +178,17 @@ class LocalStepFunctions:
                 )
 
     def wait_all(self, *, timeout: float = 60.0) -> list[dict[str, Any]]:
-        """Block until no execution of the state machine is running (tests: "the turn is done")."""
-        running = self.sfn.list_executions(stateMachineArn=self.state_machine_arn, statusFilter="RUNNING")
-        return [self.wait(e["executionArn"], timeout=timeout) for e in running.get("executions", [])]
+        """Block until no execution of the state machine is running (tests: "the turn is done").
+
+        Returns the executions that ended since the last call, oldest first, whether they were still
+        running at this call or had already finished on moto's worker thread before it."""
+        listed = self.sfn.list_executions(stateMachineArn=self.state_machine_arn).get("executions", [])
+        new = sorted(
+            (e for e in listed if e["executionArn"] not in self._reported), key=lambda e: e["startDate"]
+        )
+        done = [self.wait(e["executionArn"], timeout=timeout) for e in new]
+        self._reported.update(e["executionArn"] for e in new)
+        return done
 
     def _finished_more_than(self, seen: int) -> Callable[[], bool]:
         return lambda: len(self.dispatcher.invocations) != seen
