@@ -75,9 +75,6 @@ class FakeItemsRepository:
         self.notes[key] = note
         return True
 
-    def get_note(self, thread_id: str, note_id: str) -> Note | None:
-        return self.notes.get((thread_id, note_id))
-
     def list_notes(self, thread_id: str) -> list[Note]:
         self.reads += 1
         notes = [n for (t, _), n in self.notes.items() if t == thread_id]
@@ -98,11 +95,6 @@ class FakeItemsRepository:
         wanted = list_key(list_name)
         found = [i for (t, k, _), i in self.items.items() if t == thread_id and k == wanted]
         return sorted(found, key=lambda i: i.created_at)
-
-    def list_all_list_items(self, thread_id: str) -> list[ListItem]:
-        return sorted(
-            (i for (t, _, _), i in self.items.items() if t == thread_id), key=lambda i: i.created_at
-        )
 
     def remove_list_item(self, thread_id: str, list_name: str, item_id: str) -> ListItem | None:
         return self.items.pop((thread_id, list_key(list_name), item_id), None)

@@ -227,9 +227,6 @@ class DynamoItemsRepository:
     def put_note(self, note: Note) -> bool:
         return self._put_new(user_pk(note.thread_id), note_sk(note.note_id), "note", _dump(note))
 
-    def get_note(self, thread_id: str, note_id: str) -> Note | None:
-        return self._get(user_pk(thread_id), note_sk(note_id), Note)
-
     def list_notes(self, thread_id: str) -> list[Note]:
         """All notes, newest first."""
         notes = [_model(Note, raw) for raw in self._query(user_pk(thread_id), NOTE_PREFIX)]
@@ -247,10 +244,6 @@ class DynamoItemsRepository:
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
         """The items of one list, oldest first (the order they were added)."""
         items = [_model(ListItem, raw) for raw in self._query(user_pk(thread_id), list_prefix(list_name))]
-        return sorted(items, key=lambda i: i.created_at)
-
-    def list_all_list_items(self, thread_id: str) -> list[ListItem]:
-        items = [_model(ListItem, raw) for raw in self._query(user_pk(thread_id), "LIST#")]
         return sorted(items, key=lambda i: i.created_at)
 
     def remove_list_item(self, thread_id: str, list_name: str, item_id: str) -> ListItem | None:
