@@ -182,13 +182,34 @@ class LocalStepFunctions:
 
         Returns the executions that ended since the last call, oldest first, whether they were still
         running at this call or had already finished on moto's worker thread before it."""
-        listed = self.sfn.list_executions(stateMachineArn=self.state_machine_arn).get("executions", [])
-        new = sorted(
-            (e for e in listed if e["executionArn"] not in self._reported), key=lambda e: e["startDate"]
-        )
+        new = sorted(self._unreported(), key=lambda e: e["startDate"])
         done = [self.wait(e["executionArn"], timeout=timeout) for e in new]
         self._reported.update(e["executionArn"] for e in new)
         return done
+
+    def _unreported(self) -> list[dict[str, Any]]:
+        """The running executions, and the newest ones (Step Functions lists newest first) down to the
+        first already reported: every older one was reported by an earlier call, so the cost stays
+        with what is new, not with the history."""
+        found = {
+            e["executionArn"]: e
+            for e in self.sfn.list_executions(
+                stateMachineArn=self.state_machine_arn, statusFilter="RUNNING"
+            ).get("executions", [])
+        }
+        request: dict[str, Any] = {"stateMachineArn": self.state_machine_arn, "maxResults": 10}
+        reached_reported = False
+        while not reached_reported:
+            page = self.sfn.list_executions(**request)
+            for execution in page.get("executions", []):
+                if execution["executionArn"] in self._reported:
+                    reached_reported = True
+                    break
+                found[execution["executionArn"]] = execution
+            if not page.get("nextToken"):
+                break
+            request["nextToken"] = page["nextToken"]
+        return [e for arn, e in found.items() if arn not in self._reported]
 
     def _finished_more_than(self, seen: int) -> Callable[[], bool]:
         return lambda: len(self.dispatcher.invocations) != seen
