@@ -61,7 +61,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         from memo.turn.consumer import TurnProcessor
 
         return TurnProcessor(
-            lambda message: self.engine.run(message),
+            self.engine.run,
             persistence=idempotency_store(self.dynamodb, self.settings.idempotency_table),
             expiry_seconds=self.settings.idempotency_expiry_seconds,
         )
