@@ -7,6 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from memo.local.aws import serialise_moto
+
+# Every in-process moto in the suite takes one request at a time, as real AWS would look to a
+# caller: otherwise concurrency tests would report moto's own races (see serialise_moto).
+serialise_moto()
+
 pytest_plugins = ["tests.support.stack", "tests.support.conversation"]
 
 TEST_ENV = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,11 +39,38 @@ def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
     environ.setdefault("AWS_REGION", environ["AWS_DEFAULT_REGION"])
 
 
+_MOTO_LOCK = threading.RLock()
+
+
+def serialise_moto() -> None:
+    """Let one request at a time into in-process moto.
+
+    moto's backends are not thread-safe: a cancelled TransactWriteItems restores a snapshot of the
+    table and so erases what another thread wrote meanwhile. Real DynamoDB does not do that, so
+    without this lock a concurrency test, or the local stack under load, reports lost writes that
+    production would never see. Idempotent: the request path is wrapped once per process.
+    """
+    from moto.core.botocore_stubber import BotocoreStubber
+
+    if getattr(BotocoreStubber.process_request, "_memo_serialised", False):
+        return
+    unlocked = BotocoreStubber.process_request
+
+    def process_request(self: BotocoreStubber, request: Any) -> Any:
+        with _MOTO_LOCK:
+            return unlocked(self, request)
+
+    process_request._memo_serialised = True  # type: ignore[attr-defined]
+    BotocoreStubber.process_request = process_request  # type: ignore[method-assign]
+
+
 def start_moto() -> Any:
     """Start moto's in-process mock unless AWS_ENDPOINT_URL points at another AWS (returns the mock)."""
     if os.environ.get("AWS_ENDPOINT_URL"):
         return None
     from moto import mock_aws
+
+    serialise_moto()
 
     mock = mock_aws()
     mock.start()
