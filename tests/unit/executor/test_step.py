@@ -273,3 +273,43 @@ def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
             completed = outcome.result
         capabilities.fail_with.clear()
     assert len(capabilities.side_effects) <= 1
+
+
+class FlakyCompletion(MemoryLedger):
+    """A ledger whose completion write fails `failures` times after the side effect happened."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+
+    def complete(self, claim, result, *, at) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise TransientFault("AWS call failed transiently (ProvisionedThroughputExceededException)")
+        super().complete(claim, result, at=at)
+
+
+def test_a_failed_completion_is_retried_in_place_and_the_person_hears_the_truth(clock, log_events) -> None:
+    capabilities, ledger, waits = CountingCapabilities(), FlakyCompletion(failures=2), []
+
+    outcome = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=waits.append)
+
+    assert outcome.result.success and len(capabilities.side_effects) == 1
+    assert ledger.get(operation_id("wamid.T1", "s1")).status == "completed"
+    assert len(waits) == 2 and log_events.named("STEP_COMPLETION_RETRY")
+    again = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=waits.append)
+    assert again.replayed and len(capabilities.side_effects) == 1
+
+
+def test_a_ledger_that_stays_down_still_reports_the_done_side_effect_and_never_repeats_it(
+    clock, log_events
+) -> None:
+    capabilities, ledger = CountingCapabilities(), FlakyCompletion(failures=99)
+
+    outcome = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=lambda _: None)
+
+    assert outcome.result.success  # not "couldn't confirm": the reminder exists
+    assert log_events.named("STEP_COMPLETION_UNRECORDED")
+    clock.advance(seconds=LEASE + 1)
+    rerun = run(task(), capabilities, ledger, clock)  # a redrive finds the claim, never runs again
+    assert not rerun.result.success and len(capabilities.side_effects) == 1

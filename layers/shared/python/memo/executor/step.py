@@ -11,7 +11,8 @@
      so whether its side effect happened is unknown: a safe failure `IDEMPOTENCY_MISSING_RESULT`.
 2. Otherwise the approval binding is checked (args still hash to what was approved, approval not
    expired), the operation is claimed by a conditional put, the capability runs once, and the result
-   is stored with the completed entry.
+   is stored with the completed entry (that write is retried in place: the side effect has happened,
+   so the person is told the truth even if the ledger stays unreachable).
 
 A capability whose AWS call failed (a `ServiceFault` from an adapter: throttling, a 5xx, a timeout,
 or any other refused call) has, by the `CapabilityExecutor` contract, not done its side effect (or
@@ -22,6 +23,8 @@ a later re-run ends in the safe failure instead of repeating an effect that may 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memo.capabilities.base import CapabilityError, CapabilityExecutor, ExecutionContext, ExecutionResult
@@ -30,6 +33,7 @@ from memo.errors import ServiceFault
 from memo.executor.contracts import StepOutcome, StepTask, args_hash
 from memo.executor.ledger import (
     COMPLETED,
+    Claim,
     ClaimLost,
     Ledger,
     LedgerEntry,
@@ -43,6 +47,8 @@ APPROVAL_ARGS_CHANGED = "APPROVAL_ARGS_CHANGED"
 APPROVAL_EXPIRED = "APPROVAL_EXPIRED"
 ARGS_HASH_MISMATCH = "ARGS_HASH_MISMATCH"
 DEFAULT_LEASE_SECONDS = 90
+# Waits between attempts to record a completed step (three more tries, about 1.4 s in all).
+COMPLETE_BACKOFF_SECONDS = (0.2, 0.4, 0.8)
 
 
 class StepRetryable(Exception):
@@ -128,6 +134,35 @@ def _from_ledger(
     )
 
 
+def _complete(
+    ledger: Ledger,
+    claim: Claim,
+    result: ExecutionResult,
+    *,
+    clock: Clock,
+    sleep: Callable[[float], None],
+    step_id: str,
+) -> None:
+    """Record the result of a side effect that has happened, retrying in place.
+
+    The capability already ran: failing the step now would tell the person "couldn't confirm" about
+    an item that exists, and a retry of the step would only find its own claim. So the write is
+    retried here; if the ledger stays unreachable, the true result still goes back to the person and
+    the entry keeps its claim, which makes any later re-run a safe failure rather than a repeat.
+    """
+    for attempt, delay in enumerate((*COMPLETE_BACKOFF_SECONDS, None), start=1):
+        try:
+            ledger.complete(claim, result, at=clock())
+            return
+        except ServiceFault as exc:
+            fields = {"operationId": claim.operation_id, "stepId": step_id, "attempt": attempt}
+            if delay is None:
+                logger.error("STEP_COMPLETION_UNRECORDED", extra={**fields, "error": type(exc).__name__})
+                return
+            logger.warning("STEP_COMPLETION_RETRY", extra={**fields, "error": type(exc).__name__})
+            sleep(delay)
+
+
 def run_step(
     task: StepTask,
     *,
@@ -135,6 +170,7 @@ def run_step(
     ledger: Ledger,
     clock: Clock,
     lease_seconds: int = DEFAULT_LEASE_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> StepOutcome:
     op_id = operation_id(task.trace_id, task.step_id)
     computed_hash = args_hash(task.args)
@@ -190,7 +226,7 @@ def run_step(
         )
         raise TransientStepFailure(f"operation {op_id}: transient fault ({type(exc).__name__})") from exc
 
-    ledger.complete(claim, result, at=clock())
+    _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
     logger.info(
         "STEP_EXECUTED",
         extra={
