@@ -11,6 +11,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
 SERVICE = "memo"
 NAMESPACE = "Memo"
@@ -45,7 +46,13 @@ def mask_phone(value: str | None) -> str:
 
 
 def count(name: str, value: float = 1, **dimensions: str) -> None:
-    """Add a count metric; dimensions stay low-cardinality (never a user id)."""
+    """Add a count metric; dimensions stay low-cardinality (never a user id).
+
+    Nothing is kept while metrics are disabled (the local stack, tests): Powertools would otherwise
+    accumulate the values it never flushes and print them once 100 pile up, into the terminal chat.
+    """
+    if is_metrics_disabled():
+        return
     if dimensions:
         for key, dim in dimensions.items():
             metrics.add_dimension(name=key, value=dim)

@@ -10,14 +10,17 @@ import argparse
 import logging
 import os
 import sys
+import warnings
 from pathlib import Path
 
 LOG_DIR = Path("data") / "local"
 
 
 def _quiet_logs_to_file() -> Path:
-    """The chat owns the terminal: Lambda logs go to a file, metrics are off."""
+    """The chat owns the terminal: Lambda logs go to a file, metrics are off (and so is Powertools'
+    warning that a flush found no metrics, which every handler call would otherwise print)."""
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
     LOG_DIR.mkdir(parents=True, exist_ok=True)
     path = LOG_DIR / "memo.log"
     from memo.observability import logger
