@@ -9,11 +9,12 @@ CHROMIUM ?= /usr/bin/chromium
 export PYTHONDONTWRITEBYTECODE := 1
 export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 
-.PHONY: help setup browser run serve test test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
+.PHONY: help setup browser run reset serve test test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
 
 help:
 	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
 	@echo "make test   - set up and run the whole suite (lint, types, tests)"
+	@echo "make reset  - forget the chat's saved local data (data/local/state.json)"
 	@echo "make serve  - the local HTTP server only (PORT=$(PORT), 127.0.0.1)"
 	@echo "make synth  - synthesize the CDK stack into cdk.out (no Docker, no AWS credentials)"
 	@echo "make bench  - print the table of speed and AWS-call figures"
@@ -43,6 +44,9 @@ browser:
 
 run: $(STAMP)
 	$(PY) -m memo.local.cli chat
+
+reset: $(STAMP)
+	$(PY) -m memo.local.cli reset
 
 serve: $(STAMP)
 	$(PY) -m memo.local.cli serve --port $(PORT)

@@ -1,7 +1,11 @@
 """`python -m memo.local.cli serve|chat`: Memo on the local stack (moto, no AWS account, no LLM key).
 
 serve: the local HTTP server only (GET/POST /webhook, the Graph API sink), PORT default 8080.
+       Starts empty every time.
 chat:  the local stack in-process plus an interactive terminal chat in which you are a WhatsApp user.
+       Its data (reminders, notes, lists, questions, cases) is kept in data/local/state.json across
+       restarts.
+reset: delete that saved state.
 """
 
 from __future__ import annotations
@@ -52,15 +56,16 @@ def serve(port: int, host: str) -> int:
 def chat(port: int, host: str, wa_id: str, name: str) -> int:
     log_path = _quiet_logs_to_file()
     from memo.local.chat import Chat
+    from memo.local.persist import STATE_FILE
     from memo.local.stack import LocalStack
     from memo.local.whatsapp_user import WhatsAppUser
 
-    with LocalStack(host=host, port=port) as stack:
+    with LocalStack(host=host, port=port, state_file=STATE_FILE) as stack:
         own_sink = os.environ["WHATSAPP_API_BASE_URL"].startswith(stack.base_url)
         print(f"Memo on the local stack ({stack.base_url}). You are {name} (+{wa_id}) on WhatsApp.")
         print("Type a message; answer buttons and lists by number; /quit to leave.")
         print("Reminders arrive here at their time (try: remind me to stretch in 1 minute).")
-        print(f"Logs: {log_path}")
+        print(f"Logs: {log_path}; your data is kept in {STATE_FILE} (make reset to start over)")
         if not own_sink:
             print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}, not to this chat.")
         conversation = Chat(
@@ -79,6 +84,7 @@ def chat(port: int, host: str, wa_id: str, name: str) -> int:
             if line.strip() in {"/quit", "/exit"}:
                 break
             conversation.say(line)
+            stack.save_state()
         conversation.stop_printer()
     return 0
 
@@ -86,6 +92,7 @@ def chat(port: int, host: str, wa_id: str, name: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="memo-local", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("reset", help="delete the chat's saved local state")
     for name in ("serve", "chat"):
         cmd = sub.add_parser(name)
         cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8080")))
@@ -94,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
             cmd.add_argument("--wa-id", default="972501234567")
             cmd.add_argument("--name", default="Dana")
     args = parser.parse_args(argv)
+    if args.command == "reset":
+        from memo.local import persist
+
+        path = persist.STATE_FILE
+        print(f"Deleted {path}." if persist.reset(path) else f"Nothing to delete: {path} does not exist.")
+        return 0
     if args.command == "serve":
         return serve(args.port, args.host)
     return chat(args.port, args.host, args.wa_id, args.name)

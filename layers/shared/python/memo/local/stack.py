@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import MutableMapping
+from pathlib import Path
 from typing import Any
 
 from memo.aws.clients import reset_clients
 from memo.clock import Clock, utc_now
+from memo.local import persist
 from memo.local.aws import (
     LOCAL_REGION,
     LocalResources,
@@ -72,8 +74,10 @@ class LocalStack:
         environ: MutableMapping[str, str] | None = None,
         start_poller: bool = True,
         clock: Clock = utc_now,
+        state_file: Path | None = None,
     ) -> None:
         self._clock = clock
+        self._state_file = state_file
         self._host = host
         self._port = port
         self._env = os.environ if environ is None else environ
@@ -116,6 +120,8 @@ class LocalStack:
             clock=self._clock,
         )
         self.ticker.ensure_group()
+        if self._state_file is not None:
+            persist.load(self._state_file, self.resources.table_names)
         webhook = load_handler("webhook")
         self.server = LocalServer(
             host=self._host,
@@ -149,6 +155,12 @@ class LocalStack:
         assert self.server is not None, "start() first"
         return self.server.base_url
 
+    def save_state(self) -> None:
+        """Write the tables and schedules to the state file, when this stack keeps one."""
+        if self._state_file is None or self.resources is None:
+            return
+        persist.save(self._state_file, self.resources.table_names, self._env.get("REMINDER_SCHEDULE_GROUP"))
+
     def stop(self) -> None:
         if self.ticker is not None:
             self.ticker.stop()
@@ -158,6 +170,7 @@ class LocalStack:
             self.server.stop()
         if self.stepfunctions is not None:
             self.stepfunctions.close()
+        self.save_state()
         if self._mock is not None:
             self._mock.stop()
         # Put the environment back as it was: what this stack set pointed at what it just stopped.
