@@ -58,16 +58,22 @@ def ms(samples: list[float]) -> str:
     return f"{statistics.median(samples) * 1000:.1f}"
 
 
-def import_seconds(code: str, repeat: int = 7) -> float:
-    """Median wall time of `code` in a fresh interpreter (what a Lambda cold start imports)."""
+def _import_once(code: str) -> float:
     probe = f"import time as _t; _s = _t.perf_counter(); {code}; print(_t.perf_counter() - _s)"
-    samples = []
+    out = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def best_imports(*codes: str, repeat: int = 7) -> list[float]:
+    """Best wall time of each `code` in a fresh interpreter, the runs interleaved (a, b, a, b, ...)
+    so that a busy moment of the machine weighs on all of them alike."""
+    best = [float("inf")] * len(codes)
     for _ in range(repeat):
-        out = subprocess.run(  # noqa: S603 - our own interpreter and code
-            [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout
-        samples.append(float(out.strip().splitlines()[-1]))
-    return statistics.median(samples)
+        for index, code in enumerate(codes):
+            best[index] = min(best[index], _import_once(code))
+    return best
 
 
 def modules_after(code: str) -> int:
