@@ -98,11 +98,12 @@ def test_a_duplicate_delivery_is_answered_once(server: str) -> None:
     assert _replies(server, user.wa_id, after=first[-1]["index"], wait=1.5) == []
 
 
-def test_make_run_chat_speaks_both_languages() -> None:
+def test_make_run_chat_speaks_both_languages(tmp_path: Path) -> None:
     env = {**os.environ, "PORT": "0"}
     env.pop("WHATSAPP_API_BASE_URL", None)
+    state = tmp_path / "state.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memo.local.cli", "chat", "--port", "0"],
+        [sys.executable, "-m", "memo.local.cli", "chat", "--port", "0", "--state", str(state)],
         cwd=REPO,
         env=env,
         input="hello\nשלום\n/quit\n",
@@ -114,6 +115,7 @@ def test_make_run_chat_speaks_both_languages() -> None:
     replies = [line for line in result.stdout.splitlines() if "memo> " in line]
     assert len(replies) == 2, result.stdout
     assert "I'm Memo" in replies[0] and "Memo" in replies[1] and "תזכורות" in replies[1]
+    assert state.exists()  # what was said is kept for the next `make run`
 
 
 def test_the_reviewer_page_and_api_are_served_locally_with_dev_tokens(server: str) -> None:

@@ -53,19 +53,18 @@ def serve(port: int, host: str) -> int:
     return 0
 
 
-def chat(port: int, host: str, wa_id: str, name: str) -> int:
+def chat(port: int, host: str, wa_id: str, name: str, state: Path) -> int:
     log_path = _quiet_logs_to_file()
     from memo.local.chat import Chat
-    from memo.local.persist import STATE_FILE
     from memo.local.stack import LocalStack
     from memo.local.whatsapp_user import WhatsAppUser
 
-    with LocalStack(host=host, port=port, state_file=STATE_FILE) as stack:
+    with LocalStack(host=host, port=port, state_file=state) as stack:
         own_sink = os.environ["WHATSAPP_API_BASE_URL"].startswith(stack.base_url)
         print(f"Memo on the local stack ({stack.base_url}). You are {name} (+{wa_id}) on WhatsApp.")
         print("Type a message; answer buttons and lists by number; /quit to leave.")
         print("Reminders arrive here at their time (try: remind me to stretch in 1 minute).")
-        print(f"Logs: {log_path}; your data is kept in {STATE_FILE} (make reset to start over)")
+        print(f"Logs: {log_path}; your data is kept in {state} (make reset to start over)")
         if not own_sink:
             print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}, not to this chat.")
         conversation = Chat(
@@ -100,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         if name == "chat":
             cmd.add_argument("--wa-id", default="972501234567")
             cmd.add_argument("--name", default="Dana")
+            cmd.add_argument(
+                "--state", type=Path, default=None, help="saved local data (data/local/state.json)"
+            )
     args = parser.parse_args(argv)
     if args.command == "reset":
         from memo.local import persist
@@ -109,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "serve":
         return serve(args.port, args.host)
-    return chat(args.port, args.host, args.wa_id, args.name)
+    from memo.local import persist
+
+    return chat(args.port, args.host, args.wa_id, args.name, args.state or persist.STATE_FILE)
 
 
 if __name__ == "__main__":
