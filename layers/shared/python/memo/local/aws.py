@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
 
 
 _MOTO_LOCK = threading.RLock()
+_UNLOCKED_HOST = re.compile(r"https?://lambda\.")
 
 
 def serialise_moto() -> None:
@@ -57,6 +59,11 @@ def serialise_moto() -> None:
     unlocked = BotocoreStubber.process_request
 
     def process_request(self: BotocoreStubber, request: Any) -> Any:
+        if _UNLOCKED_HOST.match(request.url):
+            # A Lambda invoke runs one of our handlers (see memo.local.stepfunctions), whose own AWS
+            # calls take the lock one by one; holding it for the whole handler would stall the
+            # webhook and every other thread for the handler's duration.
+            return unlocked(self, request)
         with _MOTO_LOCK:
             return unlocked(self, request)
 
