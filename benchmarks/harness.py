@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -18,11 +19,25 @@ REPO = Path(__file__).resolve().parents[1]
 Row = tuple[str, str, str]
 
 
+DYNAMODB_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
+DYNAMODB_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"})
+
+
+def _size(document: Any) -> int:
+    """Bytes of a request or response as JSON on the wire (DynamoDB's protocol is JSON)."""
+    if isinstance(document, dict):
+        document = {k: v for k, v in document.items() if k != "ResponseMetadata"}
+    return len(json.dumps(document, default=str, separators=(",", ":")).encode())
+
+
 class ApiCalls:
-    """Counts every AWS API call made through any botocore client while active."""
+    """Counts every AWS API call made through any botocore client while active, and the DynamoDB
+    bytes: what the writes send and what the reads bring back."""
 
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()
+        self.dynamodb_written = 0
+        self.dynamodb_read = 0
 
     @contextmanager
     def counting(self) -> Iterator[ApiCalls]:
@@ -31,8 +46,14 @@ class ApiCalls:
         calls = self.calls
 
         def counted(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-            calls[f"{client.meta.service_model.service_name}:{operation}"] += 1
-            return original(client, operation, params)
+            service = client.meta.service_model.service_name
+            calls[f"{service}:{operation}"] += 1
+            if service == "dynamodb" and operation in DYNAMODB_WRITES:
+                self.dynamodb_written += _size(params)
+            response = original(client, operation, params)
+            if service == "dynamodb" and operation in DYNAMODB_READS:
+                self.dynamodb_read += _size(response)
+            return response
 
         setattr(BaseClient, "_make_api_call", counted)  # noqa: B010
         try:
@@ -43,6 +64,9 @@ class ApiCalls:
     @property
     def total(self) -> int:
         return sum(self.calls.values())
+
+    def count(self, prefix: str) -> int:
+        return sum(n for name, n in self.calls.items() if name.startswith(prefix))
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> list[float]:

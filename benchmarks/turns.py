@@ -69,9 +69,11 @@ def _warm() -> list[Row]:
     from tests.support.conversation import Conversation
 
     planned_calls, resume_calls, whole_calls = ApiCalls(), ApiCalls(), ApiCalls()
+    round_trip, round_trip_job = ApiCalls(), ApiCalls()
     planned_times: list[float] = []
     resume_times: list[float] = []
     whole_times: list[float] = []
+    round_trip_times: list[float] = []
     with LocalStack(start_poller=False) as stack:
         chat = Conversation(stack=stack, user=WhatsAppUser(wa_id="972500000098"))
         chat.say(PLANNED)  # warm: lazy imports, clients
@@ -82,11 +84,15 @@ def _warm() -> list[Row]:
             chat.replies()
             with whole_calls.counting():
                 whole_times.append(_turn_seconds(chat, PLANNED, through_executor=True))
-            chat.say(RISKY)
-            with resume_calls.counting():
-                resume_times.append(_turn_seconds(chat, "yes"))
-            _wait_for_executions(chat)
-            chat.replies()
+            with round_trip_job.counting():
+                with round_trip.counting():
+                    asked = _turn_seconds(chat, RISKY)
+                    assert chat.replies(), "the question must be asked"
+                    with resume_calls.counting():
+                        answered = _turn_seconds(chat, "yes")
+                round_trip_times.append(asked + answered)
+                _wait_for_executions(chat)
+                assert chat.replies(), "the responder must answer"
     return [
         ("planned turn, webhook Lambda only: wall time (moto)", ms(planned_times), "ms"),
         (
@@ -104,6 +110,29 @@ def _warm() -> list[Row]:
             "calls",
         ),
         ("fast-path resume: calls by operation", _ops(resume_calls), ""),
+        ("HITL round trip (question + answer), webhook Lambda: wall time (moto)", ms(round_trip_times), "ms"),
+        (
+            "HITL round trip (question + answer), webhook Lambda: DynamoDB requests",
+            f"{round_trip.count('dynamodb:') / ROUNDS:.1f}",
+            "requests",
+        ),
+        (
+            "HITL round trip: DynamoDB bytes written",
+            f"{round_trip.dynamodb_written / ROUNDS / 1024:.1f}",
+            "KB",
+        ),
+        ("HITL round trip: DynamoDB bytes read", f"{round_trip.dynamodb_read / ROUNDS / 1024:.1f}", "KB"),
+        ("HITL round trip: calls by operation", _ops(round_trip), ""),
+        (
+            "whole HITL job (question, answer, execution, reply): DynamoDB requests",
+            f"{round_trip_job.count('dynamodb:') / ROUNDS:.1f}",
+            "requests",
+        ),
+        (
+            "whole HITL job: AWS calls of our Lambdas",
+            f"{_handler_calls(round_trip_job) / ROUNDS:.1f}",
+            "calls",
+        ),
     ]
 
 
