@@ -90,6 +90,7 @@ def _warm() -> list[Row]:
                     assert chat.replies(), "the question must be asked"
                     with resume_calls.counting():
                         answered = _turn_seconds(chat, "yes")
+                resume_times.append(answered)
                 round_trip_times.append(asked + answered)
                 _wait_for_executions(chat)
                 assert chat.replies(), "the responder must answer"
