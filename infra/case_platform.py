@@ -1,26 +1,42 @@
-"""The HITL case platform in the stack: its DynamoDB table and the scheduled escalation sweep.
+"""The HITL case platform in the stack: its DynamoDB table, the scheduled escalation sweep, the
+escalation topic and the platform's alarms.
 
-`CasePlatform(scope, id, *, code_layers, table=None)`: pass the table built from
+`CasePlatform(scope, id, *, code_layers, table=None, alarm_topic=None)`: pass the table built from
 `memo.tables.CASES` when the stack already has it (the table construct builds every spec of
 ALL_TABLES); without one, the construct builds it from the same spec. The escalation function
 (`functions/escalation/handler.py`) runs every `sweep_interval` on an EventBridge schedule with
-read/write access to that table only.
+read/write access to that table only, and publishes each escalation to `escalation_topic` (SNS,
+encrypted, TLS only; ops subscribe e-mail or chat endpoints to it). Once a day the same function
+checks the projection for drift (`{"job": "drift"}`). Alarms (to `alarm_topic`): cases past their
+clarification SLA, an escalation notice the topic refused, projection drift.
 """
 
 from __future__ import annotations
 
 from aws_cdk import Duration
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from infra.conversation_store import build_table
 from infra.lambdas import FunctionDefaults, MemoFunction
+from memo.observability import NAMESPACE, SERVICE
 from memo.tables import CASES
+
+# Metrics the escalation function emits (memo.operator_review.escalation), each alarmed when > 0.
+PLATFORM_ALARMS = (
+    ("CasesPastSla", "HitlCasesPastSla", "HITL cases wait for a clarification past their SLA"),
+    ("EscalationNotifyFailed", "HitlEscalationNotifyFailed", "An HITL escalation notice was not delivered"),
+    ("ProjectionDrift", "HitlProjectionDrift", "The HITL case projection differs from its events"),
+)
 
 CASE_STORE_ACTIONS = (
     "dynamodb:GetItem",
@@ -42,16 +58,28 @@ class CasePlatform(Construct):
         table: dynamodb.ITableV2 | None = None,
         sweep_interval: Duration | None = None,
         log_retention: logs.RetentionDays = logs.RetentionDays.ONE_MONTH,
+        alarm_topic: sns.ITopic | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         self.table: dynamodb.ITableV2 = table if table is not None else build_table(self, CASES)
+        # Lambda publishes with the AWS-managed SNS key (only CloudWatch alarms need a customer key).
+        self.escalation_topic = sns.Topic(
+            self,
+            "EscalationTopic",
+            display_name="HITL escalations",
+            master_key=kms.Alias.from_alias_name(self, "SnsKey", "alias/aws/sns"),
+            enforce_ssl=True,
+        )
         self.escalation = MemoFunction(
             self,
             "Escalation",
             name="escalation",
             defaults=FunctionDefaults(layers=code_layers, log_retention=log_retention),
             description="HITL case platform: escalate needs_clarification cases past their adapter SLA",
-            environment={CASES.env_var: self.table.table_name},
+            environment={
+                CASES.env_var: self.table.table_name,
+                "ESCALATION_TOPIC_ARN": self.escalation_topic.topic_arn,
+            },
             memory_size=256,
             timeout=Duration.minutes(5),
             reserved_concurrency=1,  # one sweep at a time (a second one would only find nothing to do)
@@ -74,3 +102,47 @@ class CasePlatform(Construct):
             schedule=events.Schedule.rate(sweep_interval or Duration.hours(1)),
             targets=[targets.LambdaFunction(self.escalation.function, retry_attempts=2)],
         )
+        # Publish only: the AWS-managed SNS key's own policy lets principals of the account use it
+        # through SNS, so no KMS action is granted (grant_publish would add kms:* on key/*).
+        self.escalation.function.add_to_role_policy(
+            iam.PolicyStatement(actions=["sns:Publish"], resources=[self.escalation_topic.topic_arn])
+        )
+        self.drift_schedule = events.Rule(
+            self,
+            "DriftSchedule",
+            description="Check the HITL case projection for drift",
+            schedule=events.Schedule.rate(Duration.days(1)),
+            targets=[
+                targets.LambdaFunction(
+                    self.escalation.function,
+                    event=events.RuleTargetInput.from_object({"job": "drift"}),
+                    retry_attempts=2,
+                )
+            ],
+        )
+        self.alarms: list[cloudwatch.Alarm] = []
+        for alarm_id, metric_name, description in PLATFORM_ALARMS:
+            alarm = cloudwatch.Alarm(
+                self,
+                alarm_id,
+                metric=cloudwatch.Metric(
+                    namespace=NAMESPACE,
+                    metric_name=metric_name,
+                    dimensions_map={"service": SERVICE},
+                    statistic=cloudwatch.Stats.MAXIMUM,
+                    period=Duration.hours(1),
+                ),
+                alarm_description=description,
+                threshold=0,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                evaluation_periods=1,
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+            )
+            if alarm_topic is not None:
+                alarm.add_alarm_action(cloudwatch_actions.SnsAction(alarm_topic))
+                alarm.add_ok_action(cloudwatch_actions.SnsAction(alarm_topic))
+            self.alarms.append(alarm)
+
+    def link_reviews(self, review_url: str) -> None:
+        """Escalation notices link to the reviewer page (`<review_url>#case=<id>`)."""
+        self.escalation.function.add_environment("REVIEW_URL", review_url)

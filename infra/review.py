@@ -41,6 +41,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
+from caseplatform.query_tools import QUERY_TOOLS
 from caseplatform.review.approvals import HUMAN_INPUT_ADAPTER
 from caseplatform.schemas import default_adapter_schemas
 from infra.case_platform import CASE_STORE_ACTIONS
@@ -67,8 +68,13 @@ AUTHORIZED_ROUTES: tuple[tuple[str, str], ...] = (
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/approve"),
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/reject"),
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/clarify"),
+    ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/decide"),
     ("POST", f"{REVIEW_PATH}/mcp"),
+    # The plan's queries 3-9 (`caseplatform.query_tools`), one route each.
+    *(("GET", f"{REVIEW_PATH}/queries/{name}") for name in QUERY_TOOLS),
 )
+# What the case view (`memo.operator_review.view`) calls on the items table: get a reminder, list notes.
+ITEM_VIEW_ACTIONS = ("dynamodb:GetItem", "dynamodb:Query")
 # What `memo.aws.ledger_table.DynamoTokenStore` calls for the decision listener (it never writes).
 TOKEN_LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:DeleteItem")
 # What `memo.aws.stepfunctions.StepFunctionsTasks` calls; it sends no heartbeats.
@@ -81,6 +87,7 @@ CONVERSATION_ACTIONS = (
     "dynamodb:PutItem",
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
+    "dynamodb:Query",  # the case view: the user's request and the turns before it
 )
 # Every adapter the review Lambda registers on first use.
 REVIEW_ADAPTERS: tuple[str, ...] = tuple(sorted({*default_adapter_schemas(), HUMAN_INPUT_ADAPTER}))
@@ -106,6 +113,7 @@ class Review(Construct):
         cases_table: dynamodb.ITableV2,
         ledger_table: dynamodb.ITableV2,
         conversation_table: dynamodb.ITableV2,
+        items_table: dynamodb.ITableV2 | None = None,
         whatsapp_secret: secretsmanager.ISecret,
         whatsapp_api_base_url: str,
         monitoring: Monitoring,
@@ -198,10 +206,16 @@ class Review(Construct):
                 WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
                 "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
                 "REVIEW_LOGIN_URL": self.login_url,
+                **({tables.ITEMS.env_var: items_table.table_name} if items_table is not None else {}),
                 **(environment or {}),
             },
         )
         role = self.function.role
+        if items_table is not None:
+            # The case view reads a waiting step's items (titles, times): reads only.
+            role.add_to_principal_policy(
+                iam.PolicyStatement(actions=list(ITEM_VIEW_ACTIONS), resources=[items_table.table_arn])
+            )
         role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=list(CASE_STORE_ACTIONS),

@@ -131,8 +131,10 @@ def test_review_a_queue_in_the_browser(page: Any, site: tuple[str, ReviewClient]
     open_case(page, edited)
     page.click("#edit")
     page.fill("#edit-payload", '{"action": "delete_notes", "count": 0}')
-    page.click("#save-edit")
-    message(page).to_contain_text("The edited payload is not valid: $.payload.count")
+    # Validated live against the adapter's schema: the error is shown and nothing can be sent.
+    sync_api.expect(page.locator("#edit-errors")).to_contain_text("$.count must be at least 1")
+    sync_api.expect(page.locator("#save-edit")).to_be_disabled()
+    sync_api.expect(page.locator("#edit-diff")).to_contain_text("count: 12 → 0")
     sync_api.expect(page.locator("#case-state")).to_have_text("pending")
     page.fill("#edit-payload", '{"action": "delete_notes", "count": 2}')
     page.click("#save-edit")
@@ -191,4 +193,4 @@ def test_a_bad_token_is_refused(page: Any, site: tuple[str, ReviewClient]) -> No
     page.click("#sign-in")
     message(page).to_contain_text("sign in again")
     sync_api.expect(page.locator("#signin")).to_be_visible()
-    sync_api.expect(page.locator("#who")).to_have_text("nobody")
+    sync_api.expect(page.locator("#signed-in")).to_be_hidden()  # no "Signed in as nobody" beside "Sign out"

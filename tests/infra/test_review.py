@@ -10,6 +10,7 @@ import pytest
 from aws_cdk import App
 from cdk_nag import AwsSolutionsChecks
 
+from caseplatform.query_tools import QUERY_TOOLS
 from infra.application import STACK_NAME
 from infra.settings import PROJECT_ROOT, SettingsError, StackSettings
 from memo import tables
@@ -25,7 +26,9 @@ AUTHORIZED = {
     "POST /review/cases/{case_id}/approve",
     "POST /review/cases/{case_id}/reject",
     "POST /review/cases/{case_id}/clarify",
+    "POST /review/cases/{case_id}/decide",
     "POST /review/mcp",
+    *(f"GET /review/queries/{name}" for name in QUERY_TOOLS),
 }
 REVIEW_ENV = {
     "POWERTOOLS_SERVICE_NAME",
@@ -38,6 +41,7 @@ REVIEW_ENV = {
     "WHATSAPP_SECRET_ID",
     "WHATSAPP_API_BASE_URL",
     "REVIEW_LOGIN_URL",
+    "ITEMS_TABLE_NAME",  # the case view reads a waiting step's items
 }
 CASE_STORE_ACTIONS = {
     "dynamodb:GetItem",
@@ -86,6 +90,7 @@ def _ids(synth: Synthesized) -> dict[str, str]:
         "cases": synth.logical_id(synth.stack.store.table(tables.CASES)),
         "ledger": synth.logical_id(synth.stack.store.table(tables.LEDGER)),
         "conversation": synth.logical_id(synth.stack.store.table(tables.CONVERSATION)),
+        "items": synth.logical_id(synth.stack.store.table(tables.ITEMS)),
         "whatsapp": synth.logical_id(synth.stack.secrets.whatsapp),
     }
 
@@ -270,7 +275,10 @@ def test_review_role_has_exactly_the_permissions_the_review_lambda_uses(synthesi
             "dynamodb:PutItem",
             "dynamodb:DeleteItem",
             "dynamodb:BatchWriteItem",
+            "dynamodb:Query",  # the case view's conversation context
         },
+        # The case view: a waiting step's reminders and notes, read only.
+        (json.dumps(_arn(ids["items"])), "null"): {"dynamodb:GetItem", "dynamodb:Query"},
         (json.dumps(_ref(ids["whatsapp"])), "null"): {
             "secretsmanager:GetSecretValue",
             "secretsmanager:DescribeSecret",
@@ -312,30 +320,41 @@ def test_review_role_touches_no_other_table(synthesized: Synthesized) -> None:
     ids = _ids(synthesized)
     granted = json.dumps(_role_statements(synthesized, ids["role"]))
     for spec in tables.ALL_TABLES:
-        if spec not in (tables.CASES, tables.LEDGER, tables.CONVERSATION):
+        if spec not in (tables.CASES, tables.LEDGER, tables.CONVERSATION, tables.ITEMS):
             assert synthesized.logical_id(synthesized.stack.store.table(spec)) not in granted, spec.logical_id
 
 
-def _grants_send_task(statement: dict[str, Any]) -> bool:
+def _grants_send_task(statement: dict[str, Any], actions: tuple[str, ...] = SEND_TASK_ACTIONS) -> bool:
     return statement["Effect"] == "Allow" and any(
         fnmatchcase(send.lower(), action.lower())
         for action in _as_list(statement.get("Action", []))
-        for send in SEND_TASK_ACTIONS
+        for send in actions
     )
 
 
-def test_only_the_review_lambda_may_send_task_success_or_failure(synthesized: Synthesized) -> None:
-    """Only the review Lambda may send task success/failure for this state machine (wildcards included)."""
+def _roles_granted(synthesized: Synthesized, actions: tuple[str, ...]) -> set[str]:
     roles: set[str] = set()
     for policy in synthesized.resources("AWS::IAM::Policy").values():
-        if any(_grants_send_task(s) for s in policy["Properties"]["PolicyDocument"]["Statement"]):
+        if any(_grants_send_task(s, actions) for s in policy["Properties"]["PolicyDocument"]["Statement"]):
             roles.update(r["Ref"] for r in policy["Properties"]["Roles"])
     for role_id, role in synthesized.resources("AWS::IAM::Role").items():
         for inline in role["Properties"].get("Policies", []):
-            if any(_grants_send_task(s) for s in inline["PolicyDocument"]["Statement"]):
+            if any(_grants_send_task(s, actions) for s in inline["PolicyDocument"]["Statement"]):
                 roles.add(role_id)
+    return roles
+
+
+def test_only_the_review_lambda_may_let_a_reviewed_step_run(synthesized: Synthesized) -> None:
+    """Only the review Lambda may send task success (or heartbeats) for this state machine, wildcards
+    included; the webhook may only send a failure: a user withdrawing a request can stop a step, never
+    start one."""
     assert synthesized.resources("AWS::IAM::ManagedPolicy") == {}
-    assert roles == {_ids(synthesized)["role"]}
+    review_role = _ids(synthesized)["role"]
+    webhook_role = synthesized.logical_id(synthesized.stack.webhook.role)
+    assert _roles_granted(synthesized, ("states:SendTaskSuccess", "states:SendTaskHeartbeat")) == {
+        review_role
+    }
+    assert _roles_granted(synthesized, ("states:SendTaskFailure",)) == {review_role, webhook_role}
 
 
 def test_send_task_check_sees_wildcards() -> None:

@@ -1,4 +1,6 @@
-"""The MCP server through the SDK's own client over stdio, spawning `.venv/bin/hitl-mcp --db <tmp>`."""
+"""The MCP server through the SDK's own client over stdio, spawning `.venv/bin/hitl-mcp --db <tmp>`:
+one server configured as the agent (`--actor agent:lgv --actor-kind agent`) and one as the operator
+(`--actor op:dana`), on the same database."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.unit.caseplatform.factories import AGENT, OPERATOR, lgv_payload
+from tests.unit.caseplatform.factories import lgv_payload
 
 HITL_MCP = Path(sys.executable).parent / "hitl-mcp"
 SEED_TOOLS = {
@@ -31,8 +33,31 @@ SEED_TOOLS = {
 pytestmark = pytest.mark.slow
 
 
-def _params(db: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=str(HITL_MCP), args=["--db", str(db)])
+QUERY_TOOLS = {
+    "list_reviewed",
+    "list_by_principal",
+    "cases_by_ref",
+    "cases_by_payload_field",
+    "decision_stats",
+    "audit_decisions",
+    "clarification_backlog",
+    "escalations_due",
+}
+AGENT_ARGS = [
+    "--actor",
+    "agent:lgv",
+    "--actor-name",
+    "lgv-chatbot",
+    "--actor-role",
+    "agent",
+    "--actor-kind",
+    "agent",
+]
+OPERATOR_ARGS = ["--actor", "op:dana", "--actor-name", "Dana Levi", "--actor-role", "site engineer"]
+
+
+def _params(db: Path, actor: list[str] | None = None) -> StdioServerParameters:
+    return StdioServerParameters(command=str(HITL_MCP), args=["--db", str(db), *(actor or OPERATOR_ARGS)])
 
 
 async def _call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -51,7 +76,6 @@ def _submit_args(request_id: str, **overrides: Any) -> dict[str, Any]:
         "title": "LGV-07 navigation fault",
         "summary": "Reload the reflector map",
         "payload": lgv_payload(),
-        "submitter": AGENT,
         "request_id": request_id,
         "priority": "high",
         "confidence": "low",
@@ -64,26 +88,25 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
     db = tmp_path / "hitl.db"
 
     async def scenario() -> None:
-        async with Client(_params(db)) as client:
+        async with Client(_params(db, AGENT_ARGS)) as agent, Client(_params(db)) as client:
             tools = {tool.name for tool in (await client.list_tools()).tools}
-            assert tools >= SEED_TOOLS
+            assert tools >= SEED_TOOLS | QUERY_TOOLS
 
             empty = await _call(client, "list_review_queue")
             assert (empty["status"], empty["count"], empty["items"]) == ("success", 0, [])
 
-            submitted = await _call(client, "submit_case", **_submit_args("s-1"))
+            submitted = await _call(agent, "submit_case", **_submit_args("s-1"))
             assert submitted["status"] == "success"
             assert submitted["current_state"] == "pending"
             case_id = submitted["case_id"]
-            assert await _call(client, "submit_case", **_submit_args("s-1")) == submitted
+            assert await _call(agent, "submit_case", **_submit_args("s-1")) == submitted
 
             asked = await _call(
-                client,
+                agent,
                 "request_clarification",
                 case_id=case_id,
                 question="Which reflector map version is loaded?",
                 notes="missing map version",
-                actor=AGENT,
                 request_id="q-1",
             )
             assert asked["current_state"] == "needs_clarification"
@@ -96,7 +119,6 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
                 case_id=case_id,
                 answer="v12, loaded yesterday",
                 notes="",
-                actor=OPERATOR,
                 request_id="a-1",
             )
             assert answered["current_state"] == "pending"
@@ -107,7 +129,6 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
                 case_id=case_id,
                 decision="approved",
                 notes="map reload is safe",
-                actor=OPERATOR,
                 request_id="d-1",
             )
             assert (decided["current_state"], decided["decision"]) == ("approved", "approved")
@@ -119,6 +140,49 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
                 "clarification_provided",
                 "decision_recorded",
             ]
+            # The trust boundary: the actors are the configured ones, recorded as local-unverified.
+            actors = [(e["actor"]["id"], e["actor"].get("assurance")) for e in history["items"]]
+            assert actors == [
+                ("agent:lgv", "local-unverified"),
+                ("agent:lgv", "local-unverified"),
+                ("op:dana", "local-unverified"),
+                ("op:dana", "local-unverified"),
+            ]
+            # The agent's server cannot approve (only an operator does), nor the submitter its own case.
+            own = (await _call(agent, "submit_case", **_submit_args("s-own")))["case_id"]
+            refused = await _call(agent, "record_decision", case_id=own, decision="approve", request_id="x-1")
+            assert refused["code"] == "ENVELOPE_INVALID"
+            # The queries 3-9 as tools.
+            audit = await _call(client, "audit_decisions", limit=10)
+            assert [e["case_id"] for e in audit["items"]] == [case_id]
+            assert (await _call(client, "list_reviewed", decision="approved"))["items"][0][
+                "case_id"
+            ] == case_id
+            mine = await _call(client, "list_by_principal", principal="op:dana", limit=1)
+            assert mine["count"] == 1 and mine["next_cursor"] is not None
+            more = await _call(
+                client, "list_by_principal", principal="op:dana", limit=1, cursor=mine["next_cursor"]
+            )
+            assert more["items"][0]["event_id"] != mine["items"][0]["event_id"]
+            by_ref = await _call(
+                client, "cases_by_ref", ref_type="neo4j_node", ref_key="lgv_id", ref_value="LGV-07"
+            )
+            assert case_id in [i["case_id"] for i in by_ref["items"]]
+            by_field = await _call(
+                client,
+                "cases_by_payload_field",
+                adapter_id="lgv_troubleshooting",
+                field="lgv_id",
+                value="LGV-07",
+            )
+            assert case_id in [i["case_id"] for i in by_field["items"]]
+            stats = await _call(client, "decision_stats", from_ms=0, to_ms=2**42, bucket_ms=2**41)
+            assert sum(b["approved"] for b in stats["buckets"]) == 1
+            assert (await _call(client, "clarification_backlog"))["count"] == 0
+            assert (await _call(client, "escalations_due", within_ms=1))["count"] == 0
+            bad = await _call(client, "decision_stats", from_ms=10, to_ms=5)
+            assert bad["code"] == "ENVELOPE_INVALID"
+
             case = await _call(client, "get_case", case_id=case_id)
             assert case["case"]["payload"] == lgv_payload()
             assert case["state"]["current_state"] == "approved"
@@ -133,7 +197,6 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
                 case_id=case_id,
                 decision="rejected",
                 notes="",
-                actor=OPERATOR,
                 request_id="d-2",
             )
             codes["IDEMPOTENCY_CONFLICT"] = await _call(
@@ -142,21 +205,18 @@ def test_seed_flow_and_every_error_code_over_stdio(tmp_path: Path) -> None:
                 case_id=case_id,
                 decision="rejected",
                 notes="",
-                actor=OPERATOR,
                 request_id="d-1",
             )
             codes["INVALID_STATE_TRANSITION"] = await _call(
-                client, "provide_clarification", case_id=case_id, answer="x", actor=OPERATOR, request_id="a-2"
+                client, "provide_clarification", case_id=case_id, answer="x", request_id="a-2"
             )
-            second = (await _call(client, "submit_case", **_submit_args("s-2")))["case_id"]
+            second = (await _call(agent, "submit_case", **_submit_args("s-2")))["case_id"]
             codes["QUESTION_REQUIRED"] = await _call(
-                client, "request_clarification", case_id=second, actor=AGENT, request_id="q-2"
+                agent, "request_clarification", case_id=second, request_id="q-2"
             )
-            await _call(
-                client, "request_clarification", case_id=second, question="?", actor=AGENT, request_id="q-3"
-            )
+            await _call(agent, "request_clarification", case_id=second, question="?", request_id="q-3")
             codes["ANSWER_REQUIRED"] = await _call(
-                client, "provide_clarification", case_id=second, answer="  ", actor=OPERATOR, request_id="a-3"
+                client, "provide_clarification", case_id=second, answer="  ", request_id="a-3"
             )
             codes["ADAPTER_NOT_FOUND"] = await _call(
                 client, "submit_case", **_submit_args("s-3", adapter_id="nope_adapter")

@@ -7,17 +7,20 @@
     hitl show CASE_ID                                      the case and its history
     hitl rebuild                                           recompute hitl_state from the events
     hitl drift                                             compare live vs recomputed projection (exit 2 on drift)
-    hitl escalate                                          run the escalation sweep now
+    hitl escalate [--notify-file F] [--review-url URL]     run the escalation sweep now; notices to F
     hitl export --format csv|json --out DIR [--state S] [--adapter A]
     hitl verify-export DIR                                 check an export against its manifest
 
-Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer.
+Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer,
+exit 2 on a usage error (an unknown option or filter value: state, priority, limit, an adapter
+without a schema). Output into a closed pipe (`hitl queue | head -1`) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,13 +28,26 @@ from typing import Any
 
 from caseplatform import answers
 from caseplatform.errors import CasePlatformError, SchemaInvalid
-from caseplatform.escalation import sweep
+from caseplatform.escalation import JsonLinesSink, case_link, sweep
 from caseplatform.export import export_cases, verify_export
+from caseplatform.model import OPEN_STATES, PRIORITIES
 from caseplatform.projection import DriftReport
 from caseplatform.service import CaseService
 from caseplatform.stores.sqlite import SqliteCaseStore
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
+STATES = ("pending", "needs_clarification", "approved", "rejected")
+NOTICES_FILE = "escalations.jsonl"
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 200:
+        raise argparse.ArgumentTypeError(f"{value} is not between 1 and 200")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,21 +70,27 @@ def _parser() -> argparse.ArgumentParser:
 
     queue = commands.add_parser("queue", help="the review queue")
     queue.add_argument("--adapter")
-    queue.add_argument("--priority")
-    queue.add_argument("--state")
-    queue.add_argument("--limit", type=int, default=50)
+    queue.add_argument("--priority", choices=PRIORITIES)
+    queue.add_argument("--state", choices=OPEN_STATES)
+    queue.add_argument("--limit", type=_limit, default=50)
 
     show = commands.add_parser("show", help="a case with its history")
     show.add_argument("case_id")
 
     commands.add_parser("rebuild", help="recompute the projection from the events")
     commands.add_parser("drift", help="check projection drift")
-    commands.add_parser("escalate", help="run the escalation sweep")
+    escalate = commands.add_parser("escalate", help="run the escalation sweep")
+    escalate.add_argument(
+        "--notify-file",
+        type=Path,
+        help=f"append each escalation notice to this JSON-lines file (default: {NOTICES_FILE} next to --db)",
+    )
+    escalate.add_argument("--review-url", help="the reviewer page; notices link to <url>#case=<id>")
 
     export = commands.add_parser("export", help="export cases with a manifest and checksums")
     export.add_argument("--format", choices=["csv", "json"], required=True)
     export.add_argument("--out", type=Path, required=True)
-    export.add_argument("--state")
+    export.add_argument("--state", choices=STATES)
     export.add_argument("--adapter")
 
     verify = commands.add_parser("verify-export", help="check an export against its manifest")
@@ -124,9 +146,14 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "drift":
         return _drift_answer(service.check_drift())
     if args.command == "escalate":
-        result = sweep(service)
+        notices = args.notify_file or args.db.parent / NOTICES_FILE
+        result = sweep(service, notifier=JsonLinesSink(notices), link=case_link(args.review_url))
         return answers.success(
-            checked=result.checked, escalated=[answers.event_dict(e) for e in result.escalated]
+            checked=result.checked,
+            escalated=[answers.event_dict(e) for e in result.escalated],
+            notified=[n.case_id for n in result.notified],
+            notify_failed=result.failed_notifications,
+            notices_file=str(notices),
         )
     if args.command == "export":
         return answers.success(
@@ -139,23 +166,42 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     store = SqliteCaseStore(args.db)
     try:
         service = CaseService(store)
         service.ensure_default_adapters()
+        adapter = getattr(args, "adapter", None)
+        if adapter is not None and store.active_schema(adapter) is None:
+            known = ", ".join(sorted({r.adapter_id for r in store.list_schemas(None)}))
+            parser.error(f"no adapter {adapter!r} (known: {known})")  # exits 2
         try:
             answer = run(service, args)
         except CasePlatformError as error:
             answer = answers.error_answer(error)
     finally:
         store.close()
-    print(json.dumps(answer, indent=1, ensure_ascii=False))
+    if not _emit(json.dumps(answer, indent=1, ensure_ascii=False)):
+        return 0
     if answer["status"] != "success":
         return 1
     if answer.get("drifted") or answer.get("intact") is False:
         return 2
     return 0
+
+
+def _emit(text: str) -> bool:
+    """Print the answer; False when the reader closed the pipe (`| head`): then stdout is pointed at
+    /dev/null so the interpreter's final flush does not raise either, and the command ends quietly."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from caseplatform import decisions, schemas
-from caseplatform.decisions import Intent, Stamp
+from caseplatform.decisions import Intent, Stamp, Verdict
 from caseplatform.errors import (
     AdapterNotFound,
     AlreadyTerminal,
     AnswerRequired,
     CaseNotFound,
+    DecisionNotAllowed,
     EnvelopeInvalid,
     EscalationNotDue,
     IdempotencyConflict,
@@ -31,10 +32,10 @@ from caseplatform.errors import (
     QuestionRequired,
 )
 from caseplatform.model import (
+    STRUCTURED_DECISIONS,
     Case,
     CaseRecord,
     CaseState,
-    Decision,
     Event,
     Recorded,
     SchemaRecord,
@@ -217,13 +218,97 @@ class CaseCommands:
             "actor": actor,
             "request_id": request_id,
         }
+        if decision == "approved":
+            # Every approval goes through the approver policy (required approvers, no self-approval).
+            return self.approve(
+                case_id=case_id, notes=notes, actor=actor, request_id=request_id, seen=seen
+            ).event
+        return self._reject(args, verdict=Verdict("reject"), seen=seen)
+
+    def decide(
+        self,
+        *,
+        case_id: str,
+        decision: str,
+        feedback: str = "",
+        answers: Any = None,
+        payload: dict[str, Any] | None = None,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
+    ) -> Approval | Event:
+        """A reviewer's structured decision `{decision, feedback, answers}` (decision: approve, edit,
+        reject, respond), limited to the case's allowed decisions:
+            approve   the payload as submitted (the approver policy applies)   -> approved
+            edit      an edited `payload`, which must differ and be valid       -> approved
+            reject    `feedback` is the reason (required)                       -> rejected
+            respond   `feedback` and/or `answers` go back to the submitter; what the case asked for
+                      does not run                                             -> rejected
+        `feedback` and `answers` are recorded on the event. Returns the Approval for approve/edit."""
+        if decision not in STRUCTURED_DECISIONS:
+            raise EnvelopeInvalid(
+                [
+                    {
+                        "path": "$.decision",
+                        "message": f"decision must be one of {', '.join(STRUCTURED_DECISIONS)}",
+                    }
+                ]
+            )
+        verdict = Verdict(decision, feedback or None, answers)  # type: ignore[arg-type]
+        if decision in ("approve", "edit"):
+            if decision == "edit" and payload is None:
+                raise EnvelopeInvalid([{"path": "$.payload", "message": "an edit needs the edited payload"}])
+            if decision == "approve" and payload is not None:
+                raise EnvelopeInvalid(
+                    [{"path": "$.payload", "message": "approve takes no payload; use edit to change it"}]
+                )
+            return self.approve(
+                case_id=case_id,
+                notes=feedback,
+                actor=actor,
+                request_id=request_id,
+                edited_payload=payload,
+                seen=seen,
+                verdict=verdict,
+            )
+        if payload is not None:
+            raise EnvelopeInvalid([{"path": "$.payload", "message": f"{decision} takes no payload"}])
+        if decision == "reject" and not feedback.strip():
+            raise EnvelopeInvalid([{"path": "$.feedback", "message": "a rejection needs a reason"}])
+        if decision == "respond" and not feedback.strip() and not answers:
+            raise EnvelopeInvalid([{"path": "$.feedback", "message": "a response needs feedback or answers"}])
+        args = {
+            "case_id": case_id,
+            "decision": "rejected",
+            "structured_decision": decision,
+            "feedback": feedback,
+            "notes": feedback,
+            "actor": actor,
+            "request_id": request_id,
+        }
+        if answers is not None:
+            args["answers"] = answers
+        return self._reject(args, verdict=verdict, seen=seen)
+
+    def _reject(self, args: dict[str, Any], *, verdict: Verdict, seen: CaseRecord | None) -> Event:
+        """End the case `rejected` (a rejection or a response), within its allowed decisions."""
         intent = self._accept(args, "record_decision", default_kind="operator")
-        outcome: Decision = "approved" if decision == "approved" else "rejected"
+        record = self._queries.record(intent.case_id, seen)
+        self._check_allowed(record, verdict.decision or "reject")
 
         def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
-            return decisions.record_decision(snap, stamp, intent=intent, outcome=outcome)
+            return decisions.record_decision(snap, stamp, intent=intent, outcome="rejected", verdict=verdict)
 
-        return self._run(intent, decide, seen).event
+        return self._run(intent, decide, record).event
+
+    def allowed_decisions(self, record: CaseRecord) -> tuple[str, ...]:
+        """The structured decisions a reviewer may take on this case."""
+        return self._policy(record.case).allowed_for(record.case.payload)
+
+    def _check_allowed(self, record: CaseRecord, decision: str) -> None:
+        allowed = self.allowed_decisions(record)
+        if decision not in allowed:
+            raise DecisionNotAllowed(record.case.case_id, decision, allowed)
 
     def record_approval(
         self,
@@ -248,6 +333,7 @@ class CaseCommands:
         request_id: str,
         edited_payload: dict[str, Any] | None = None,
         seen: CaseRecord | None = None,
+        verdict: Verdict | None = None,
     ) -> Approval:
         """An operator approves, optionally with an edited payload (validated against the adapter's
         active schema). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
@@ -273,9 +359,15 @@ class CaseCommands:
         view = self._queries.view(record, active, refs=False)
         edited = None if edited_payload is None else self._checked_edit(view, active, edited_payload)
         # The envelope (adapter, schema version) never changes, so neither does the policy read here.
-        required = self._registry.policy_of(
-            active, record.case.adapter_id, record.case.schema_version
-        ).required_approvers
+        policy = self._registry.policy_of(active, record.case.adapter_id, record.case.schema_version)
+        allowed = policy.allowed_for(record.case.payload)
+        if verdict is None:
+            verdict = Verdict("approve" if edited is None else "edit")
+        elif verdict.decision == "edit" and edited is None:
+            raise DecisionNotAllowed(case_id, "edit", allowed, "the edit changes nothing; approve instead")
+        if verdict.decision not in allowed:
+            raise DecisionNotAllowed(case_id, verdict.decision or "approve", allowed)
+        required = policy.required_approvers
         read: list[list[Event]] = []  # the events the last decision read
 
         def events() -> list[Event]:
@@ -294,6 +386,7 @@ class CaseCommands:
                 edited=edited,
                 required=required,
                 events=events,
+                verdict=verdict,
             )
 
         recorded = self._run(intent, decide, record)

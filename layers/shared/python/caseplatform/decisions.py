@@ -16,8 +16,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from caseplatform import statemachine
-from caseplatform.errors import AlreadyTerminal, DuplicateApprover, EscalationNotDue, InvalidStateTransition
+from caseplatform.errors import (
+    AlreadyTerminal,
+    DuplicateApprover,
+    EscalationNotDue,
+    InvalidStateTransition,
+    SelfApproval,
+)
 from caseplatform.model import (
+    DEFAULT_ASSURANCE,
     TERMINAL_STATES,
     Case,
     CaseState,
@@ -28,6 +35,7 @@ from caseplatform.model import (
     NewCase,
     Principal,
     Ref,
+    StructuredDecision,
     canonical_json,
     sha256_hex,
 )
@@ -35,7 +43,9 @@ from caseplatform.ports import CaseSnapshot, Transition
 from caseplatform.redaction import Redactor
 from caseplatform.schemas import AdapterPolicy
 
-SYSTEM_ACTOR = Principal(kind="system", name="hitl-escalation-sweep", role="system", id="system:escalation")
+SYSTEM_ACTOR = Principal(
+    kind="system", name="hitl-escalation-sweep", role="system", id="system:escalation", assurance="system"
+)
 
 PolicyOf = Callable[[Case], AdapterPolicy]
 
@@ -50,6 +60,22 @@ class Intent:
     notes: str
     request_id: str
     request_hash: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a reviewer's structured decision records besides the outcome (`{decision, feedback,
+    answers}`); empty for callers that record a bare approved/rejected."""
+
+    decision: StructuredDecision | None = None
+    feedback: str | None = None
+    answers: Any = None
+
+    def fields(self) -> dict[str, Any]:
+        return {"decision": self.decision, "feedback": self.feedback, "answers": self.answers}
+
+
+NO_VERDICT = Verdict()
 
 
 @dataclass(frozen=True)
@@ -75,6 +101,7 @@ def principal_of(actor: dict[str, Any], default_kind: str) -> Principal:
         role=actor["role"],
         id=actor.get("id"),
         team=actor.get("team"),
+        assurance=actor.get("assurance", DEFAULT_ASSURANCE),
     )
 
 
@@ -99,6 +126,7 @@ def new_case(
         role=submitter["role"],
         id=submitter.get("id"),
         team=submitter.get("team"),
+        assurance=submitter.get("assurance", DEFAULT_ASSURANCE),
     )
     now = stamp.clock_ms
     case = Case(
@@ -110,7 +138,7 @@ def new_case(
         summary=summary,
         payload=payload,
         payload_hash_sha256=sha256_hex(canonical_json(payload)),
-        submitter=person,
+        submitter=replace(person, assurance=None),  # the envelope's columns; the event records it
         priority=arguments["priority"],
         confidence=arguments["confidence"],
         created_at_ms=now,
@@ -162,12 +190,24 @@ def provide_clarification(snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, a
     )
 
 
-def record_decision(snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, outcome: Decision) -> Transition:
-    """Approve or reject outright; a decided case is ALREADY_TERMINAL (the first decision wins)."""
+def record_decision(
+    snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, outcome: Decision, verdict: Verdict = NO_VERDICT
+) -> Transition:
+    """Approve or reject outright; a decided case is ALREADY_TERMINAL (the first decision wins).
+    The case's submitter may not approve it (SELF_APPROVAL)."""
     refuse_terminal(snap.state)
+    if outcome == "approved":
+        refuse_self_approval(snap.case, intent.actor)
     target = statemachine.target_state(snap.state.current_state, "record_decision", outcome)
     return _transition(
-        snap, stamp, intent, "decision_recorded", target, _now(snap, stamp), decision_outcome=outcome
+        snap,
+        stamp,
+        intent,
+        "decision_recorded",
+        target,
+        _now(snap, stamp),
+        decision_outcome=outcome,
+        **verdict.fields(),
     )
 
 
@@ -180,12 +220,14 @@ def approve(
     edited: dict[str, Any] | None,
     required: int,
     events: Callable[[], list[Event]],
+    verdict: Verdict = NO_VERDICT,
 ) -> Transition:
     """One operator's approval of `edited` (else of the case's `payload` as read now). Approvals of
     the same payload by distinct principals count; the one reaching `required` decides the case
     (approved), the ones before it are votes. The same principal twice is DUPLICATE_APPROVER.
     `events`: the case's history, read only once the case is known to be open."""
     refuse_terminal(snap.state)
+    refuse_self_approval(snap.case, intent.actor)
     approved_hash = _payload_hash(payload if edited is None else edited)
     voters = {
         vote.actor.principal
@@ -208,9 +250,12 @@ def approve(
             now,
             decision_outcome="approved",
             approved_payload=edited,
+            **verdict.fields(),
         )
     target = statemachine.target_state(current, "record_approval_vote")
-    return _transition(snap, stamp, intent, "approval_vote", target, now, approved_payload=edited)
+    return _transition(
+        snap, stamp, intent, "approval_vote", target, now, approved_payload=edited, **verdict.fields()
+    )
 
 
 # ------------------------------------------------------------------ escalation
@@ -260,6 +305,12 @@ def refuse_terminal(state: CaseState) -> None:
                 "decided_at_ms": state.updated_at_ms,
             },
         )
+
+
+def refuse_self_approval(case: Case, actor: Principal) -> None:
+    """SELF_APPROVAL when the approving principal is the one who submitted the case."""
+    if actor.principal == case.submitter.principal:
+        raise SelfApproval(case.case_id, actor.principal)
 
 
 def decision_summary(event: Event) -> dict[str, Any]:

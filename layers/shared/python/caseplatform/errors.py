@@ -136,6 +136,40 @@ class DuplicateApprover(CasePlatformError):
         return {"case_id": self.case_id, "approvals": self.approvals, "required_approvers": self.required}
 
 
+class SelfApproval(CasePlatformError):
+    """The principal who submitted a case may not approve it (on any surface), even when it is also a
+    reviewer of the adapter. Rejecting (or asking) is still allowed: it can only narrow what runs."""
+
+    code = "SELF_APPROVAL"
+
+    def __init__(self, case_id: str, principal: str) -> None:
+        super().__init__(
+            f"{principal} submitted case {case_id} and may not approve it; another reviewer must"
+        )
+        self.case_id = case_id
+        self.principal = principal
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id}
+
+
+class DecisionNotAllowed(CasePlatformError):
+    """The decision is not among the case's `allowed_decisions` (or lacks what it needs)."""
+
+    code = "DECISION_NOT_ALLOWED"
+
+    def __init__(self, case_id: str, decision: str, allowed: tuple[str, ...], reason: str = "") -> None:
+        super().__init__(
+            reason or f"{decision} is not allowed on case {case_id}; allowed: {', '.join(allowed)}"
+        )
+        self.case_id = case_id
+        self.decision = decision
+        self.allowed = allowed
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "decision": self.decision, "allowed_decisions": list(self.allowed)}
+
+
 class QuestionRequired(CasePlatformError):
     code = "QUESTION_REQUIRED"
 

@@ -1,7 +1,14 @@
 """The case platform's MCP server (stdio): the plan's tool surface over a `CaseService`.
 
-`hitl-mcp --db PATH` (default `data/hitl/hitl.db`, relative to the working directory) serves the
-SQLite store. stdout carries nothing but the protocol; logs go to stderr.
+`hitl-mcp --db PATH --actor ID [--actor-name N] [--actor-role R] [--actor-kind operator|agent]`
+(default database `data/hitl/hitl.db`, relative to the working directory) serves the SQLite store.
+stdout carries nothing but the protocol; logs go to stderr.
+
+Trust boundary: whoever can start this process can act as anyone, so the actor of every event is
+the one the process was configured with (`--actor`, default the OS login name), never an argument a
+tool caller supplies, and every event records assurance `local-unverified`. The approver policy
+applies as on every surface: `record_decision(approved)` counts toward the adapter's required
+approvers, the submitter may not approve its own case, and only the case's allowed decisions pass.
 
 Every tool returns the plan's shapes as structured content (and the same JSON as text):
 `{"status": "success", ...}`, `{"status": "error", "code": ...}` (with `isError` set) or
@@ -11,6 +18,7 @@ Every tool returns the plan's shapes as structured content (and the same JSON as
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import logging
 import sys
@@ -23,9 +31,12 @@ from mcp.types import CallToolResult, TextContent
 
 from caseplatform import answers
 from caseplatform.errors import CasePlatformError
+from caseplatform.model import Event
+from caseplatform.query_tools import register_query_tools, run_query
 from caseplatform.redaction import REDACTORS
 from caseplatform.service import CaseService
 from caseplatform.stores.sqlite import SqliteCaseStore
+from caseplatform.version import platform_version
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
 INSTRUCTIONS = (
@@ -39,6 +50,26 @@ LIST_REVIEW_QUEUE_DESCRIPTION = (
     "Open cases (pending and needs_clarification) most urgent first: priority, then oldest."
 )
 GET_CASE_HISTORY_DESCRIPTION = "The case's append-only event history, oldest first."
+RECORD_DECISION_DESCRIPTION = (
+    "Record a decision. The decision schema: decision approve|edit|reject|respond, feedback, answers, "
+    "and for edit the edited payload; only the case's allowed_decisions are accepted. approve/edit "
+    "count toward the adapter's required approvers (the submitter may never approve its own case); "
+    "reject needs feedback (the reason); respond sends feedback/answers back and ends the case without "
+    "approving it. approved|rejected (notes = the reason) still work. The first terminal decision wins."
+)
+
+
+def answers_of_transition(event: Event) -> dict[str, Any]:
+    """A decision's answer: the transition, plus the structured decision when one was recorded."""
+    answer = answers.transition_answer(event)
+    for name, key in (("decision", "structured_decision"), ("feedback", "feedback"), ("answers", "answers")):
+        value = getattr(event, name)
+        if value is not None:
+            answer[key] = value
+    if event.approved_payload is not None:
+        answer["approved_payload"] = event.approved_payload
+    return answer
+
 
 log = logging.getLogger("caseplatform.mcp")
 
@@ -63,12 +94,29 @@ def answer_call(tool: str, produce: Callable[[], dict[str, Any]]) -> CallToolRes
     return tool_result(answer)
 
 
-def build_server(service: CaseService) -> MCPServer:
-    server: MCPServer = MCPServer(name="hitl-case-platform", instructions=INSTRUCTIONS)
+def local_actor(
+    actor_id: str, *, name: str | None = None, role: str = "operator", kind: str = "operator"
+) -> dict[str, Any]:
+    """The configured principal of a stdio server: every event it writes is this actor's."""
+    return {
+        "name": name or actor_id,
+        "role": role,
+        "id": actor_id,
+        "kind": kind,
+        "assurance": "local-unverified",
+    }
+
+
+def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
+    """The stdio tools, acting as `actor` (`local_actor`); submissions are the actor's as an agent."""
+    submitter: dict[str, Any] = {k: actor[k] for k in ("name", "role", "id", "assurance") if k in actor}
+    server: MCPServer = MCPServer(
+        name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
+    )
 
     # ---------------------------------------------------------------- capture
     @server.tool(
-        description="Submit a case for review. submitter: {name, role, id?, team?}; refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
+        description="Submit a case for review as this server's configured actor. refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
     )
     def submit_case(
         adapter_id: str,
@@ -76,7 +124,6 @@ def build_server(service: CaseService) -> MCPServer:
         title: str,
         summary: str,
         payload: dict[str, Any],
-        submitter: dict[str, Any],
         request_id: str,
         priority: str = "normal",
         confidence: str | None = None,
@@ -139,23 +186,27 @@ def build_server(service: CaseService) -> MCPServer:
         )
 
     @server.tool(
-        description="Ask a follow-up question: the case moves to needs_clarification (non-terminal). actor: {name, role, id?, team?, kind?: operator|agent}."
+        description="Ask a follow-up question: the case moves to needs_clarification (non-terminal)."
     )
     def request_clarification(
-        case_id: str, actor: dict[str, Any], request_id: str, question: str | None = None, notes: str = ""
+        case_id: str, request_id: str, question: str | None = None, notes: str = ""
     ) -> CallToolResult:
         return answer_call(
             "request_clarification",
             lambda: answers.transition_answer(
                 service.request_clarification(
-                    case_id=case_id, question=question, notes=notes, actor=actor, request_id=request_id
+                    case_id=case_id,
+                    question=question,
+                    notes=notes,
+                    actor=actor,
+                    request_id=request_id,
                 )
             ),
         )
 
     @server.tool(description="Answer the open question: the case returns to pending.")
     def provide_clarification(
-        case_id: str, actor: dict[str, Any], request_id: str, answer: str | None = None, notes: str = ""
+        case_id: str, request_id: str, answer: str | None = None, notes: str = ""
     ) -> CallToolResult:
         return answer_call(
             "provide_clarification",
@@ -166,26 +217,44 @@ def build_server(service: CaseService) -> MCPServer:
             ),
         )
 
-    @server.tool(
-        description="Record the terminal decision: approved or rejected. The first terminal decision wins."
-    )
+    @server.tool(description=RECORD_DECISION_DESCRIPTION)
     def record_decision(
-        case_id: str, decision: str, actor: dict[str, Any], request_id: str, notes: str = ""
+        case_id: str,
+        decision: str,
+        request_id: str,
+        notes: str = "",
+        feedback: str = "",
+        answers: list[str] | dict[str, str] | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> CallToolResult:
-        return answer_call(
-            "record_decision",
-            lambda: answers.transition_answer(
-                service.record_decision(
-                    case_id=case_id, decision=decision, notes=notes, actor=actor, request_id=request_id
+        def run() -> dict[str, Any]:
+            if decision in ("approved", "rejected"):
+                return answers_of_transition(
+                    service.record_decision(
+                        case_id=case_id, decision=decision, notes=notes, actor=actor, request_id=request_id
+                    )
                 )
-            ),
-        )
+            done = service.decide(
+                case_id=case_id,
+                decision=decision,
+                feedback=feedback or notes,
+                answers=answers,
+                payload=payload,
+                actor=actor,
+                request_id=request_id,
+            )
+            return answers_of_transition(done if isinstance(done, Event) else done.event)
+
+        return answer_call("record_decision", run)
 
     @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
     def get_case_history(case_id: str) -> CallToolResult:
         return answer_call(
             "get_case_history", lambda: answers.history_answer(case_id, service.get_case_history(case_id))
         )
+
+    # ---------------------------------------------------------------- the plan's queries 3-9
+    register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
 
     # ---------------------------------------------------------------- admin
     @server.tool(
@@ -218,14 +287,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--redact", choices=sorted(REDACTORS), default="none", help="ingestion redaction hook"
     )
+    parser.add_argument(
+        "--actor",
+        default=None,
+        help="the principal id every event of this server is recorded under (default: the OS login name)",
+    )
+    parser.add_argument("--actor-name", help="its display name (default: the id)")
+    parser.add_argument("--actor-role", default="operator", help="its role (default: operator)")
+    parser.add_argument(
+        "--actor-kind", choices=["operator", "agent"], default="operator", help="operator (decides) or agent"
+    )
     args = parser.parse_args(argv)
+    actor_id = args.actor or getpass.getuser()
+    if not actor_id.strip() or len(actor_id) > 200:
+        parser.error("--actor must be 1-200 characters")
+    actor = local_actor(actor_id, name=args.actor_name, role=args.actor_role, kind=args.actor_kind)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = SqliteCaseStore(args.db)
     service = CaseService(store, redactor=REDACTORS[args.redact])
     added = service.ensure_default_adapters()
-    log.info("HITL_MCP_START", extra={"db": str(args.db), "default_adapters_added": added})
+    log.info(
+        "HITL_MCP_START",
+        extra={
+            "db": str(args.db),
+            "default_adapters_added": added,
+            "actor": actor_id,
+            "assurance": "local-unverified",
+        },
+    )
     try:
-        build_server(service).run("stdio")
+        build_server(service, actor).run("stdio")
     finally:
         store.close()
 

@@ -22,6 +22,17 @@ EventType = Literal[
     "approval_vote",
 ]
 Decision = Literal["approved", "rejected"]
+# The reviewer's structured decision (the decision schema `{decision, feedback, answers}`): approve
+# as submitted, edit (approve an edited payload), reject, or respond (send feedback/answers back to
+# the submitter without approving what it asked for: the case ends `rejected`, nothing runs).
+StructuredDecision = Literal["approve", "edit", "reject", "respond"]
+# How far the identity of an event's actor was verified: a JWT checked by API Gateway or by the
+# review Lambda (`jwt`); an in-stack Lambda authenticated by its IAM role (`service`); configured on a
+# local stdio/CLI process or asserted by an in-process caller, not verified (`local-unverified`, the
+# default); the platform itself (`system`).
+Assurance = Literal["jwt", "service", "local-unverified", "system"]
+ASSURANCES: tuple[str, ...] = get_args(Assurance)
+DEFAULT_ASSURANCE: Assurance = "local-unverified"
 Priority = Literal["low", "normal", "high", "critical"]
 Confidence = Literal["high", "medium", "low"]
 ActorKind = Literal["operator", "agent", "system"]
@@ -37,6 +48,7 @@ Action = Literal[
 TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
 OPEN_STATES: tuple[str, ...] = ("pending", "needs_clarification")
 PRIORITIES: tuple[str, ...] = get_args(Priority)
+STRUCTURED_DECISIONS: tuple[str, ...] = get_args(StructuredDecision)
 PRIORITY_RANK: dict[str, int] = {"critical": 0, "high": 1, "normal": 2, "low": 3}
 
 T = TypeVar("T")
@@ -61,6 +73,9 @@ class Principal:
     kind: ActorKind = "agent"
     id: str | None = None
     team: str | None = None
+    # Set by the surface that authenticated the actor, never by the caller; absent on records written
+    # before assurance was recorded (so their canonical JSON is unchanged).
+    assurance: Assurance | None = None
 
     @property
     def principal(self) -> str:
@@ -68,7 +83,27 @@ class Principal:
         return self.id if self.id else self.name
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "role": self.role, "id": self.id, "team": self.team}
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "name": self.name,
+            "role": self.role,
+            "id": self.id,
+            "team": self.team,
+        }
+        if self.assurance is not None:
+            data["assurance"] = self.assurance
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Principal:
+        return cls(
+            kind=data["kind"],
+            name=data["name"],
+            role=data["role"],
+            id=data.get("id"),
+            team=data.get("team"),
+            assurance=data.get("assurance"),
+        )
 
 
 @dataclass(frozen=True)
@@ -127,11 +162,22 @@ class Event:
     # An approval (vote or decision) with reviewer edits: the payload as approved. Absent otherwise,
     # so events without edits serialize exactly as before.
     approved_payload: dict[str, Any] | None = None
+    # The structured decision of a `decision_recorded` / `approval_vote` event (approve, edit, reject,
+    # respond), the reviewer's feedback and answers. Absent on events written without them.
+    decision: StructuredDecision | None = None
+    feedback: str | None = None
+    answers: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         data = self._base_dict()
         if self.approved_payload is not None:
             data["approved_payload"] = self.approved_payload
+        if self.decision is not None:
+            data["decision"] = self.decision
+        if self.feedback is not None:
+            data["feedback"] = self.feedback
+        if self.answers is not None:
+            data["answers"] = self.answers
         return data
 
     def _base_dict(self) -> dict[str, Any]:
@@ -168,13 +214,7 @@ class Event:
             notes=data["notes"],
             question=data.get("question"),
             answer=data.get("answer"),
-            actor=Principal(
-                kind=actor["kind"],
-                name=actor["name"],
-                role=actor["role"],
-                id=actor.get("id"),
-                team=actor.get("team"),
-            ),
+            actor=Principal.from_dict(actor),
             supersedes_event_id=data.get("supersedes_event_id"),
             request_id=data.get("request_id"),
             request_hash=data.get("request_hash"),
@@ -183,6 +223,9 @@ class Event:
             escalation_target=data.get("escalation_target"),
             created_at_ms=int(data["created_at_ms"]),
             approved_payload=data.get("approved_payload"),
+            decision=data.get("decision"),
+            feedback=data.get("feedback"),
+            answers=data.get("answers"),
         )
 
     @classmethod

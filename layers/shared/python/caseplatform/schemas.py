@@ -9,6 +9,8 @@ Schema validators) carries the adapter's configuration, so policy lives in data,
       "escalation_target": "lgv-tier2",     # who is notified
       "reescalation_interval_days": 7,      # repeat while unresolved; absent = escalate once
       "required_approvers": 2,              # distinct principals who must approve (default 1)
+      "allowed_decisions": ["approve", "reject"],  # of approve|edit|reject|respond (default all);
+                                            # a payload's own `allowed_decisions` list wins
       "upcast": {"rename": {"old": "new"}, "defaults": {"field": "value"}, "drop": ["gone"]}
     }
 
@@ -28,6 +30,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from caseplatform.errors import PayloadInvalid
+from caseplatform.model import STRUCTURED_DECISIONS
 from caseplatform.validation import error_details
 
 DAY_MS = 24 * 3600 * 1000
@@ -43,6 +46,12 @@ POLICY_SCHEMA: dict[str, Any] = {
         "escalation_target": {"type": "string", "minLength": 1, "maxLength": 200},
         "reescalation_interval_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 3650},
         "required_approvers": {"type": "integer", "minimum": 1, "maximum": 5},
+        "allowed_decisions": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"enum": list(STRUCTURED_DECISIONS)},
+        },
         "upcast": {
             "type": "object",
             "additionalProperties": False,
@@ -64,6 +73,15 @@ class AdapterPolicy:
     escalation_target: str = DEFAULT_ESCALATION_TARGET
     reescalation_interval_days: float | None = None
     required_approvers: int = 1
+    allowed_decisions: tuple[str, ...] = STRUCTURED_DECISIONS
+
+    def allowed_for(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        """The decisions a reviewer may take on a case: the payload's own `allowed_decisions` (a
+        question case names them) when it lists known decisions, else the adapter's."""
+        named = payload.get("allowed_decisions")
+        if isinstance(named, list) and named and all(d in STRUCTURED_DECISIONS for d in named):
+            return tuple(d for d in STRUCTURED_DECISIONS if d in named)
+        return self.allowed_decisions
 
     def due_at(self, start_ms: int, days: float | None = None) -> int:
         """When a clock started at `start_ms` runs out after `days` (default: the SLA)."""
@@ -100,6 +118,9 @@ def policy_of(schema: dict[str, Any]) -> AdapterPolicy:
         escalation_target=raw.get("escalation_target", DEFAULT_ESCALATION_TARGET),
         reescalation_interval_days=raw.get("reescalation_interval_days"),
         required_approvers=raw.get("required_approvers", 1),
+        allowed_decisions=tuple(
+            d for d in STRUCTURED_DECISIONS if d in raw.get("allowed_decisions", STRUCTURED_DECISIONS)
+        ),
     )
 
 

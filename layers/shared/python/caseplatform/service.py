@@ -133,6 +133,32 @@ class CaseService:
             case_id=case_id, decision=decision, notes=notes, actor=actor, request_id=request_id, seen=seen
         )
 
+    def decide(
+        self,
+        *,
+        case_id: str,
+        decision: str,
+        feedback: str = "",
+        answers: Any = None,
+        payload: dict[str, Any] | None = None,
+        actor: dict[str, Any],
+        request_id: str,
+        seen: CaseRecord | None = None,
+    ) -> Approval | Event:
+        return self.commands.decide(
+            case_id=case_id,
+            decision=decision,
+            feedback=feedback,
+            answers=answers,
+            payload=payload,
+            actor=actor,
+            request_id=request_id,
+            seen=seen,
+        )
+
+    def allowed_decisions(self, record: CaseRecord) -> tuple[str, ...]:
+        return self.commands.allowed_decisions(record)
+
     def record_approval(
         self,
         *,

@@ -12,7 +12,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from caseplatform.model import PRIORITIES, canonical_json
+from caseplatform.model import ASSURANCES, PRIORITIES, STRUCTURED_DECISIONS, canonical_json
 
 MAX_TITLE = 200
 MAX_SUMMARY = 4000
@@ -39,6 +39,8 @@ _PERSON: dict[str, Any] = {
     "role": _SHORT,
     "id": _OPTIONAL_SHORT,
     "team": _OPTIONAL_SHORT,
+    # Set by the surface that authenticated the person (never taken from a remote caller).
+    "assurance": {"enum": list(ASSURANCES)},
 }
 
 SUBMIT_SCHEMA: dict[str, Any] = {
@@ -90,6 +92,9 @@ ACTION_SCHEMA: dict[str, Any] = {
         "question": {"type": "string", "maxLength": MAX_TEXT},
         "answer": {"type": "string", "maxLength": MAX_TEXT},
         "decision": {"enum": ["approved", "rejected"]},
+        "structured_decision": {"enum": list(STRUCTURED_DECISIONS)},
+        "feedback": {"type": "string", "maxLength": MAX_TEXT},
+        "answers": {"type": ["array", "object"]},
         "actor": {
             "type": "object",
             "additionalProperties": False,

@@ -12,6 +12,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from caseplatform.query_tools import QUERY_TOOLS
 from caseplatform.service import CaseService
 from tests.integration.caseplatform.review.harness import ReviewClient, local_server, token
 
@@ -27,6 +28,7 @@ HTTP_TOOLS = {
     "provide_clarification",
     "record_decision",
     "get_case_history",
+    *QUERY_TOOLS,  # the plan's queries 3-9 (reviewers:* only)
 }
 
 

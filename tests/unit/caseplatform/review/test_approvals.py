@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from caseplatform.errors import AlreadyTerminal, DuplicateApprover, PayloadInvalid, SchemaInvalid
+from caseplatform.errors import (
+    AlreadyTerminal,
+    DuplicateApprover,
+    PayloadInvalid,
+    SchemaInvalid,
+    SelfApproval,
+)
 from caseplatform.review.approvals import ReviewService
 from caseplatform.review.auth import Forbidden, Principal, principal_from_claims
 from caseplatform.service import CaseService
@@ -134,3 +140,40 @@ def test_request_human_input_opens_a_question_case(review: ReviewService, cases:
 def test_required_approvers_is_bounded_in_the_schema(cases: CaseService) -> None:
     with pytest.raises(SchemaInvalid):
         cases.register_adapter_schema("too_many", 1, {"type": "object", "x-hitl": {"required_approvers": 0}})
+
+
+def test_request_ids_of_subs_with_colons_never_collide(review: ReviewService, cases: CaseService) -> None:
+    # Stored as "<sub>:<request_id>", sub "x:y" + id "z" and sub "x" + id "y:z" were the same key: the
+    # second reviewer's approval replayed (or conflicted with) the first one's.
+    colon = reviewer("x:y", "reviewers:two_person")
+    plain = reviewer("x", "reviewers:two_person")
+    case_id = _case(review)
+    first = review.approve(colon, case_id, request_id="z")
+    second = review.approve(plain, case_id, request_id="y:z")
+    assert first["event_id"] != second["event_id"]
+    assert second["current_state"] == "approved"
+    keys = [e.request_id for e in cases.get_case_history(case_id)[1:]]
+    assert keys == ["3:x:y:z", "1:x:y:z"]
+
+
+def test_a_reviewer_who_submitted_the_case_may_not_approve_it(
+    review: ReviewService, cases: CaseService
+) -> None:
+    both = reviewer("pat", "agents:ops_change", "reviewers:ops_change")
+    answer = review.submit(
+        both,
+        request_id="own",
+        adapter_id="ops_change",
+        case_type="operation",
+        title="Delete notes",
+        summary="s",
+        payload={"action": "delete_notes", "count": 1},
+    )
+    case_id = str(answer["case_id"])
+    with pytest.raises(SelfApproval):
+        review.approve(both, case_id, request_id="a1")
+    with pytest.raises(SelfApproval):
+        review.decide(both, case_id, request_id="a2", decision="approve")
+    assert review.case(both, case_id)["own_case"] is True
+    assert _types(cases, case_id) == ["submitted"]
+    assert review.approve(ANN, case_id, request_id="a3")["current_state"] == "approved"

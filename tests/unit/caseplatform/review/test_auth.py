@@ -111,4 +111,5 @@ def test_authorization_is_per_adapter_and_role() -> None:
         "role": "reviewer",
         "id": "s",
         "team": None,
+        "assurance": "jwt",
     }

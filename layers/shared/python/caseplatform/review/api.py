@@ -37,14 +37,18 @@ from caseplatform.errors import (
     CaseNotFound,
     CasePlatformError,
     ConcurrentModification,
+    DecisionNotAllowed,
     DuplicateApprover,
     IdempotencyConflict,
     InvalidStateTransition,
     PayloadInvalid,
+    SelfApproval,
 )
+from caseplatform.query_tools import QUERY_ARGUMENTS, QUERY_TOOLS
 from caseplatform.review import mcp_http
 from caseplatform.review.approvals import QueueQuery, ReviewService
 from caseplatform.review.auth import AuthError, Forbidden, Principal, Unauthenticated, authenticate
+from caseplatform.version import platform_version
 
 log = logging.getLogger("caseplatform.review")
 
@@ -69,6 +73,18 @@ class ApproveRequest(_Request):
 class RejectRequest(_Request):
     request_id: str = REQUEST_ID
     reason: str = Field(min_length=1, max_length=4000, pattern=r"\S")
+
+
+class DecideRequest(_Request):
+    """The decision schema: `{decision, feedback, answers}` (plus the edited `payload` of an edit)."""
+
+    request_id: str = REQUEST_ID
+    decision: Literal["approve", "edit", "reject", "respond"]
+    feedback: str = Field(default="", max_length=4000)
+    answers: list[str] | dict[str, str] | None = Field(default=None)
+    payload: dict[str, Any] | None = Field(
+        default=None, description="edit only: the edited payload, valid for the adapter's schema"
+    )
 
 
 class ClarifyRequest(_Request):
@@ -112,6 +128,11 @@ class CaseDetail(BaseModel):
     decision: dict[str, Any] | None
     approvals: Approvals
     may_review: bool
+    allowed_decisions: list[str] = Field(default_factory=list)
+    own_case: bool = False
+    view: dict[str, Any] | None = None
+    adapter_schema: dict[str, Any] | None = None
+    final_payload: dict[str, Any] | None = None
 
 
 class DecisionResult(BaseModel):
@@ -145,7 +166,9 @@ STATUS_OF: tuple[tuple[type[Exception], int], ...] = (
     (AdapterNotFound, 404),
     (AlreadyTerminal, 409),
     (InvalidStateTransition, 409),
+    (SelfApproval, 403),
     (DuplicateApprover, 409),
+    (DecisionNotAllowed, 409),
     (IdempotencyConflict, 409),
     (PayloadInvalid, 422),
     (CasePlatformError, 400),
@@ -261,7 +284,7 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
 
     @app.get(f"{PREFIX}/openapi.json", include_in_schema=False)
     def openapi() -> Response[str]:
-        schema = app.get_openapi_json_schema(title="Case review API", version="1.0.0")
+        schema = app.get_openapi_json_schema(title="Case review API", version=platform_version())
         return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=schema)
 
     @app.get(f"{PREFIX}/me", summary="The signed-in principal")
@@ -303,6 +326,24 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
         log.info("REVIEW_DECISION", extra=_decision_log(who, answer))
         return DecisionResult.model_validate(answer)
 
+    @app.post(
+        f"{PREFIX}/cases/<case_id>/decide",
+        summary="A structured decision: approve, edit (with the payload), reject or respond",
+    )
+    def decide(case_id: str, body: Annotated[DecideRequest, Body()]) -> DecisionResult:
+        who = caller()
+        answer = review().decide(
+            who,
+            case_id,
+            request_id=body.request_id,
+            decision=body.decision,
+            feedback=body.feedback,
+            answers=body.answers,
+            payload=body.payload,
+        )
+        log.info("REVIEW_DECISION", extra=_decision_log(who, answer))
+        return DecisionResult.model_validate(answer)
+
     @app.post(f"{PREFIX}/cases/<case_id>/clarify", summary="Ask the submitter a question")
     def clarify(case_id: str, body: Annotated[ClarifyRequest, Body()]) -> DecisionResult:
         who = caller()
@@ -311,6 +352,57 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
         )
         log.info("REVIEW_DECISION", extra=_decision_log(who, answer))
         return DecisionResult.model_validate(answer)
+
+    @app.get(f"{PREFIX}/queries/<name>", summary="The plan's queries 3-9 (reviewers:* only)")
+    def query(
+        name: str,
+        decision: Annotated[Literal["approved", "rejected"] | None, Query()] = None,
+        principal: Annotated[str | None, Query(max_length=200)] = None,
+        ref_type: Annotated[str | None, Query(max_length=200)] = None,
+        ref_key: Annotated[str | None, Query(max_length=200)] = None,
+        ref_value: Annotated[str | None, Query(max_length=512)] = None,
+        adapter_id: Annotated[str | None, Query(max_length=64)] = None,
+        field: Annotated[str | None, Query(max_length=200)] = None,
+        value: Annotated[str | None, Query(max_length=512)] = None,
+        from_ms: Annotated[int, Query(ge=0)] = 0,
+        to_ms: Annotated[int | None, Query(ge=0)] = None,
+        bucket_ms: Annotated[int | None, Query(ge=60_000)] = None,
+        within_ms: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Response[str]:
+        if name not in QUERY_TOOLS:
+            return _json(404, {"status": "error", "code": "NOT_FOUND", "message": f"no query {name!r}"})
+        given = {
+            "decision": decision,
+            "principal": principal,
+            "ref_type": ref_type,
+            "ref_key": ref_key,
+            "ref_value": ref_value,
+            "adapter_id": adapter_id,
+            "field": field,
+            "value": value,
+            "from_ms": from_ms,
+            "to_ms": to_ms,
+            "bucket_ms": bucket_ms,
+            "within_ms": within_ms,
+            "limit": limit,
+            "cursor": cursor,
+        }
+        needed = QUERY_ARGUMENTS[name]
+        missing = [arg for arg in needed if given.get(arg) is None]
+        if missing:
+            details = [{"path": f"query.{arg}", "message": "required"} for arg in missing]
+            return _json(
+                400,
+                {
+                    "status": "error",
+                    "code": "REQUEST_INVALID",
+                    "message": "invalid request",
+                    "details": details,
+                },
+            )
+        return _json(200, review().query(caller(), name, given))
 
     @app.post(f"{PREFIX}/mcp", include_in_schema=False)
     def mcp() -> Response[str]:
@@ -325,7 +417,7 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
         )
         return Response(status_code=reply.status, body=reply.body, headers=reply.headers)
 
-    app.enable_swagger(path=f"{PREFIX}/swagger", title="Case review API", version="1.0.0")
+    app.enable_swagger(path=f"{PREFIX}/swagger", title="Case review API", version=platform_version())
     return app
 
 

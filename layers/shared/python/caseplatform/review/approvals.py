@@ -9,6 +9,7 @@ id, so one reviewer's retry can never replay another reviewer's answer.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
@@ -17,8 +18,10 @@ from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
 from caseplatform.queries import ApprovalStatus
+from caseplatform.query_tools import run_query
 from caseplatform.review.auth import AGENT, REVIEWER, Forbidden, Principal, Role
 from caseplatform.service import CaseService
+from caseplatform.views import ViewProvider, build_view
 
 HUMAN_INPUT_ADAPTER = "human_input"
 STRUCTURED_DECISIONS = ("approve", "edit", "reject")
@@ -49,8 +52,10 @@ def ensure_review_adapters(cases: CaseService) -> list[str]:
 
 
 def scoped_request_id(who: Principal, request_id: str) -> str:
-    """The request_id the case platform stores: the caller's id scoped by the principal."""
-    return f"{who.sub}:{request_id}"
+    """The request_id the case platform stores: the caller's id scoped by the principal, as
+    `<len(sub)>:<sub>:<request_id>`. The length prefix makes the split unambiguous when a sub (or the
+    request_id) contains ':' (`a:b` + `c` and `a` + `b:c` are different keys)."""
+    return f"{len(who.sub)}:{who.sub}:{request_id}"
 
 
 def decision_of(events: list[Event]) -> dict[str, Any] | None:
@@ -64,13 +69,18 @@ def decision_of(events: list[Event]) -> dict[str, Any] | None:
                 "actor": {"name": event.actor.name, "id": event.actor.id, "kind": event.actor.kind},
                 "notes": event.notes,
                 "approved_payload": event.approved_payload,
+                "structured_decision": event.decision,
+                "feedback": event.feedback,
+                "answers": event.answers,
             }
     return None
 
 
 class ReviewService:
-    def __init__(self, cases: CaseService) -> None:
+    def __init__(self, cases: CaseService, *, views: Mapping[str, ViewProvider] | None = None) -> None:
+        """`views`: per adapter, a client's read-time addition to the case view (`caseplatform.views`)."""
         self.cases = cases
+        self._views = dict(views or {})
 
     # ------------------------------------------------------------------ reads
     def readable(self, who: Principal, adapter_id: str) -> bool:
@@ -140,6 +150,17 @@ class ReviewService:
             ],
         }
         answer["may_review"] = who.may(REVIEWER, view.record.case.adapter_id)
+        answer["allowed_decisions"] = list(self.cases.allowed_decisions(record))
+        answer["own_case"] = record.case.submitter.principal == who.sub
+        answer["view"] = build_view(view.record, view.payload, self._views)
+        active = self.cases.store.active_schema(record.case.adapter_id)
+        answer["adapter_schema"] = active.schema if active is not None else None  # live edit validation
+        decided = answer["decision"]
+        answer["final_payload"] = (
+            (decided.get("approved_payload") or view.payload)
+            if decided is not None and decided["decision"] == "approved"
+            else None
+        )
         return answer
 
     def history(self, who: Principal, case_id: str) -> dict[str, Any]:
@@ -181,6 +202,34 @@ class ReviewService:
         )
         return self._decision_answer(event, self.cases.approval_status(case_id, seen=record))
 
+    def decide(
+        self,
+        who: Principal,
+        case_id: str,
+        *,
+        request_id: str,
+        decision: str,
+        feedback: str = "",
+        answers: Any = None,
+        payload: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The structured decision `{decision: approve|edit|reject|respond, feedback, answers}`
+        (`CaseService.decide`), within the case's allowed decisions."""
+        record = self._case(who, case_id, REVIEWER)
+        done = self.cases.decide(
+            case_id=case_id,
+            decision=decision,
+            feedback=feedback,
+            answers=answers,
+            payload=payload,
+            actor=who.actor("operator"),
+            request_id=scoped_request_id(who, request_id),
+            seen=record,
+        )
+        if isinstance(done, Event):
+            return self._decision_answer(done, self.cases.approval_status(case_id, seen=record))
+        return self._decision_answer(done.event, done.status)
+
     def clarify(
         self, who: Principal, case_id: str, *, request_id: str, question: str, notes: str = ""
     ) -> dict[str, Any]:
@@ -203,14 +252,32 @@ class ReviewService:
         }
         if event.approved_payload is not None:
             answer["approved_payload"] = event.approved_payload
+        # `decision` stays the outcome (approved/rejected); the reviewer's structured decision is
+        # `structured_decision` (approve/edit/reject/respond), with its feedback and answers.
+        for name, key in (
+            ("decision", "structured_decision"),
+            ("feedback", "feedback"),
+            ("answers", "answers"),
+        ):
+            value = getattr(event, name)
+            if value is not None:
+                answer[key] = value
         return answer
+
+    # ------------------------------------------------------------------ the plan's queries 3-9
+    def query(self, who: Principal, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """One of the cross-case queries (`caseplatform.query_tools`). They span every adapter (audit,
+        stats, principals), so they need the right to review every adapter (`reviewers:*`)."""
+        if not who.may(REVIEWER, "*"):
+            raise Forbidden(f"{who.sub} may not run cross-adapter queries (needs reviewers:*)")
+        return run_query(self.cases, name, args)
 
     # ------------------------------------------------------------------ agent commands
     def submit(self, who: Principal, *, request_id: str, **case: Any) -> dict[str, Any]:
         who.require(AGENT, case["adapter_id"])
         event, created = self.cases.submit_case(
             **case,
-            submitter={"name": who.name, "role": "agent", "id": who.sub},
+            submitter={"name": who.name, "role": "agent", "id": who.sub, "assurance": "jwt"},
             request_id=scoped_request_id(who, request_id),
         )
         return answers.submit_answer(event, created)

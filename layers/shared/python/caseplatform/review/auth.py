@@ -69,7 +69,10 @@ class Principal:
     def actor(self, kind: Literal["operator", "agent"]) -> dict[str, Any]:
         """The case platform actor of this principal's actions."""
         role = "reviewer" if kind == "operator" else "agent"
-        return Actor(name=self.name, role=role, kind=kind, id=self.sub).to_dict() | {"team": None}
+        # Both a gateway-verified and a dev-verified token are checked JWTs: assurance `jwt`.
+        return Actor(name=self.name, role=role, kind=kind, id=self.sub, assurance="jwt").to_dict() | {
+            "team": None
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {

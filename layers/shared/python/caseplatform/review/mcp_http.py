@@ -39,8 +39,10 @@ from caseplatform.mcp_server import (
     answer_call,
     tool_result,
 )
+from caseplatform.query_tools import register_query_tools
 from caseplatform.review.approvals import QueueQuery, ReviewService
 from caseplatform.review.auth import AuthError, Principal
+from caseplatform.version import platform_version
 
 log = logging.getLogger("caseplatform.review.mcp")
 
@@ -75,7 +77,9 @@ def _service() -> ReviewService:
 
 @cache
 def build_server() -> MCPServer:
-    server: MCPServer = MCPServer(name="hitl-case-platform", instructions=INSTRUCTIONS)
+    server: MCPServer = MCPServer(
+        name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
+    )
 
     @server.tool(
         description="Submit a case for review as the signed-in agent. refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
@@ -194,22 +198,35 @@ def build_server() -> MCPServer:
         )
 
     @server.tool(
-        description="Record a decision (reviewers): approved (counts toward the adapter's required approvers) or rejected (notes = the reason). The first terminal decision wins."
+        description="Record a decision (reviewers). The decision schema: decision approve|edit|reject|respond, feedback, answers, and for edit the edited payload; only the case's allowed_decisions (see get_case) are accepted. approve/edit count toward the adapter's required approvers; reject needs feedback (the reason); respond sends feedback/answers back and ends the case without approving it. The older approved|rejected (notes = the reason) still work. The first terminal decision wins."
     )
-    def record_decision(case_id: str, decision: str, request_id: str, notes: str = "") -> CallToolResult:
+    def record_decision(
+        case_id: str,
+        decision: str,
+        request_id: str,
+        notes: str = "",
+        feedback: str = "",
+        answers: list[str] | dict[str, str] | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> CallToolResult:
         def run() -> dict[str, Any]:
             if decision == "approved":
                 return _service().approve(_who(), case_id, request_id=request_id, notes=notes)
             if decision == "rejected":
                 return _service().reject(_who(), case_id, request_id=request_id, reason=notes)
-            return {
-                "status": "error",
-                "code": "ENVELOPE_INVALID",
-                "message": "decision must be approved or rejected",
-                "details": [{"path": "$.decision", "message": f"{decision!r} is not approved|rejected"}],
-            }
+            return _service().decide(
+                _who(),
+                case_id,
+                request_id=request_id,
+                decision=decision,
+                feedback=feedback or notes,
+                answers=answers,
+                payload=payload,
+            )
 
         return _answer("record_decision", run)
+
+    register_query_tools(server, _answer, lambda name, args: _service().query(_who(), name, args))
 
     @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
     def get_case_history(case_id: str) -> CallToolResult:

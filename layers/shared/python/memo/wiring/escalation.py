@@ -1,13 +1,18 @@
 """Wiring of the escalation Lambda (`memo.wiring` pattern): the case service on the DynamoDB
-cases table, built on first use."""
+cases table and the escalation notifier (the SNS topic deployed, a JSON-lines file locally), built
+on first use."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from pathlib import Path
 
+from caseplatform.escalation import JsonLinesSink, Notifier, case_link
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.aws.clients import client_for
+from memo.aws.notifications import SnsEscalationNotifier
 from memo.settings import EscalationSettings
 from memo.wiring import LambdaRuntime
 
@@ -17,6 +22,20 @@ class EscalationRuntime(LambdaRuntime[EscalationSettings]):
 
     @cached_property
     def cases(self) -> CaseService:
+        # The runtime's clock (the local stack's fake clock), in the platform's epoch milliseconds.
         return CaseService(
-            DynamoCaseStore(self.settings.cases_table_name, client_for("dynamodb", self.settings.aws))
+            DynamoCaseStore(self.settings.cases_table_name, client_for("dynamodb", self.settings.aws)),
+            clock=lambda: int(self.clock().timestamp() * 1000),
         )
+
+    @cached_property
+    def notifier(self) -> Notifier | None:
+        if self.settings.topic_arn:
+            return SnsEscalationNotifier(self.settings.topic_arn, client_for("sns", self.settings.aws))
+        if self.settings.sink_path:
+            return JsonLinesSink(Path(self.settings.sink_path))
+        return None
+
+    @cached_property
+    def link(self) -> Callable[[str], str | None]:
+        return case_link(self.settings.review_url)

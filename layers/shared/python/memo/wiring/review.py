@@ -20,12 +20,15 @@ from caseplatform.review.approvals import ReviewService, ensure_review_adapters
 from caseplatform.service import CaseService
 from memo.aws.clients import client_for
 from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore
+from memo.aws.items_table import DynamoItemsRepository
 from memo.aws.ledger_table import DynamoTokenStore
 from memo.aws.secrets import resolve_whatsapp
 from memo.aws.stepfunctions import StepFunctionsTasks
+from memo.operator_review.cases import ADAPTER_ID
 from memo.operator_review.clarify import ClarificationRelay, PendingQuestionStore
 from memo.operator_review.listener import TaskTokenBridge
 from memo.operator_review.policy import ReviewPolicy, load_policy
+from memo.operator_review.view import MemoCaseView
 from memo.settings import ReviewSettings, WhatsAppSettings
 from memo.whatsapp.sender import GraphApiSender, Sender
 from memo.wiring import LambdaRuntime
@@ -70,16 +73,18 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
         """Decisions answer waiting steps' task tokens; operators' questions are relayed to the user."""
         settings = self.settings
         tokens = DynamoTokenStore(self.dynamodb, settings.ledger_table)
+        sender = _LazySender(settings.whatsapp)  # one per container: the secret is resolved once
         bridge = TaskTokenBridge(
             tokens=tokens,
             tasks=StepFunctionsTasks(client_for("stepfunctions", settings.aws)),
             clock=self.clock,
             approval_ttl_seconds=self.policy.approval_ttl_seconds,
+            sender=sender,  # tells the user when an operator's edit changed the step
         )
         relay = ClarificationRelay(
             tokens=tokens,
             questions=PendingQuestionStore(DynamoPendingStore(self.dynamodb, settings.conversation_table)),
-            sender=_LazySender(settings.whatsapp),
+            sender=sender,
             memory=DynamoConversationStore(self.dynamodb, settings.conversation_table),
             clock=self.clock,
             timeout_seconds=self.policy.timeout_seconds,
@@ -95,7 +100,14 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
         cases = CaseService(self.store, redactor=REDACTORS[self.settings.redact], listeners=self.listeners)
         cases.ensure_default_adapters()
         ensure_review_adapters(cases)
-        return ReviewService(cases)
+        items = DynamoItemsRepository(self.dynamodb, self.settings.items_table)
+        view = MemoCaseView(
+            DynamoTokenStore(self.dynamodb, self.settings.ledger_table),
+            items,
+            conversation=DynamoConversationStore(self.dynamodb, self.settings.conversation_table),
+            clock=self.clock,
+        )
+        return ReviewService(cases, views={ADAPTER_ID: view})
 
     @cached_property
     def app(self) -> APIGatewayHttpResolver:
