@@ -98,6 +98,24 @@ class Monitoring(Construct):
             comparison=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         )
 
+    def watch_count(self, construct_id: str, *, metric_name: str, description: str) -> None:
+        """Alarm as soon as Memo's own count metric `metric_name` (namespace Memo, service memo) rises."""
+        from memo.observability import NAMESPACE, SERVICE
+
+        self._alarm(
+            construct_id,
+            metric=cloudwatch.Metric(
+                namespace=NAMESPACE,
+                metric_name=metric_name,
+                dimensions_map={"service": SERVICE},
+                statistic=cloudwatch.Stats.SUM,
+                period=Duration.minutes(5),
+            ),
+            description=description,
+            threshold=1,
+            comparison=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        )
+
     def watch_dead_letter_queue(self, name: str, queue: sqs.IQueue) -> None:
         """Alarm as soon as one message waits in the dead-letter queue `queue`."""
         self._alarm(

@@ -57,16 +57,17 @@ def test_hebrew_small_talk_is_answered_in_hebrew(stack: LocalStack, user: WhatsA
 
 
 @pytest.mark.parametrize(
-    "kind",
-    ["image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "unsupported"],
+    "kind", ["image", "video", "document", "sticker", "location", "contacts", "order", "unsupported"]
 )
-def test_non_text_messages_get_one_polite_text_only_reply(
-    stack: LocalStack, user: WhatsAppUser, kind: str
-) -> None:
+def test_non_text_messages_get_one_polite_text_only_reply(stack: LocalStack, kind: str) -> None:
+    # A new user Memo has read no word from is answered in the language of the number's country.
+    user = WhatsAppUser(wa_id="15551234567")
     post(user.payload(user.message(kind, {kind: {"id": "m1"}})))
     assert stack.poller is not None
     stack.poller.drain()
-    assert _texts(stack) == ["For now I can only read text messages 🙏 Could you type that for me?"]
+    assert _texts(stack, "15551234567") == [
+        "For now I can only read text messages 🙏 Could you type that for me?"
+    ]
 
 
 def test_the_text_only_reply_follows_the_users_language(stack: LocalStack, user: WhatsAppUser) -> None:

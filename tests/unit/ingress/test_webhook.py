@@ -83,13 +83,22 @@ def test_malformed_json_and_non_whatsapp_bodies_are_400s() -> None:
     assert queue.messages == []
 
 
-def test_status_callbacks_are_acknowledged_and_not_enqueued() -> None:
+def test_status_callbacks_are_acknowledged_and_only_failures_are_followed_up() -> None:
     queue = RecordingQueue()
-    for status in ("sent", "delivered", "read", "failed"):
+    for status in ("sent", "delivered", "read"):
         body = json.dumps(status_payload("wamid.X", status, "972501234567")).encode()
         result = _accept(body, sign(body, SECRET), queue)
         assert (result.enqueued, result.statuses) == (0, 1)
     assert queue.messages == []
+    body = json.dumps(status_payload("wamid.X", "failed", "972501234567")).encode()
+    result = _accept(body, sign(body, SECRET), queue)
+    assert (result.enqueued, result.statuses) == (1, 1)
+    [follow_up] = queue.messages
+    assert (follow_up.wamid, follow_up.event, follow_up.target_id) == (
+        "status.failed.wamid.X",
+        "status.failed",
+        "wamid.X",
+    )
 
 
 def test_handshake_returns_the_challenge_only_for_the_right_token() -> None:
@@ -104,3 +113,50 @@ def test_handshake_returns_the_challenge_only_for_the_right_token() -> None:
             verify_handshake(bad, "tok")
     with pytest.raises(VerificationFailed):
         verify_handshake(params, "")  # no token configured: never verify
+
+
+def test_json_nested_past_the_parser_or_with_a_giant_integer_is_a_400_not_a_500() -> None:
+    queue = RecordingQueue()
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(MalformedPayload, match="nested"):
+        _accept(deep, sign(deep, SECRET), queue, limit=1_000_000)
+    giant = b'{"object": "whatsapp_business_account", "n": ' + b"9" * 5000 + b"}"
+    with pytest.raises(MalformedPayload):
+        _accept(giant, sign(giant, SECRET), queue)
+    assert queue.messages == []
+
+
+def test_a_lone_surrogate_is_replaced_and_the_other_messages_of_the_body_still_go_through() -> None:
+    user = WhatsAppUser(name="Dana")
+    payload = user.payload(user.text("remind me to call mom PLACEHOLDER"), user.text("hi"))
+    payload["entry"][0]["changes"][0]["value"]["contacts"][0]["profile"]["name"] = "PROFILE"
+    text = json.dumps(payload).replace("PLACEHOLDER", "\\ud800").replace("PROFILE", "Dana \\udfff")
+    body = text.encode()
+    queue = RecordingQueue()
+
+    result = _accept(body, sign(body, SECRET), queue)
+
+    assert result.enqueued == 2
+    first, second = queue.messages
+    assert first.text == "remind me to call mom \ufffd" and first.profile_name == "Dana \ufffd"
+    assert second.text == "hi"
+    for message in queue.messages:
+        InboundMessage.model_validate_json(message.model_dump_json())  # what SQS carries
+
+
+def test_a_valid_surrogate_pair_escape_stays_the_character_it_names() -> None:
+    user = WhatsAppUser()
+    body = json.dumps(user.payload(user.text("thanks \U0001f600")), ensure_ascii=True).encode()
+    assert b"\\ud83d\\ude00" in body
+    queue = RecordingQueue()
+    _accept(body, sign(body, SECRET), queue)
+    assert queue.messages[0].text == "thanks \U0001f600"
+
+
+def test_a_profile_name_of_150_kb_is_cut_to_a_display_name() -> None:
+    user = WhatsAppUser(name="N" * 150_000)
+    body = json.dumps(user.payload(user.text("hi"))).encode()
+    queue = RecordingQueue()
+    _accept(body, sign(body, SECRET), queue, limit=1_000_000)
+    name = queue.messages[0].profile_name
+    assert name is not None and len(name) <= 64

@@ -59,3 +59,14 @@ def test_a_long_interactive_body_is_sent_as_text_first() -> None:
 def test_business_scoped_ids_are_addressed_as_recipient() -> None:
     (body,) = message_bodies("US.13491208655302741918", Reply.plain("hi"))
     assert body["recipient"] == "US.13491208655302741918" and "to" not in body
+
+
+def test_a_huge_text_is_at_most_three_messages_and_says_it_was_cut() -> None:
+    from memo.whatsapp.outbound import MAX_PARTS, TEXT_LIMIT, TRUNCATION_NOTE, split_text
+
+    parts = split_text("word " * 40_000)  # ~200 KB: 49 messages before
+
+    assert len(parts) == MAX_PARTS
+    assert all(len(part) <= TEXT_LIMIT for part in parts)
+    assert parts[-1].endswith(TRUNCATION_NOTE)
+    assert split_text("short") == ["short"]

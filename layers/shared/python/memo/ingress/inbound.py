@@ -3,12 +3,18 @@
 An `InboundMessage` is what travels on the FIFO queue from ingress to the turn path: one per user
 message, whatever the batch it came in. Its thread is the user: the phone number (`from` / `wa_id`)
 when Meta sends it, else the business-scoped user id (BSUID).
+
+Each message names its row of the event table (`memo.whatsapp.events`), which says what the turn does
+with it. Within one webhook batch only the first message per user that gets the "text only" reply
+keeps `reply_unsupported`: an album of three photos is answered once.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from memo.text.wording import shorten
+from memo.whatsapp.events import EventRow, Handling, message_key, row
 from memo.whatsapp.models import WaContact, WaMessage, WebhookPayload
 
 # Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
@@ -30,15 +36,48 @@ class InboundMessage(BaseModel):
     reply_title: str | None = None
     context_id: str | None = None  # the message this one replies to
     profile_name: str | None = None
+    event: str = ""  # the event table's key ("" on messages enqueued before the table existed)
+    target_id: str | None = None  # the message a reaction, edit or revoke names
+    emoji: str | None = None  # a reaction's emoji ("" when it was removed)
+    group_id: str | None = None  # a group chat's id: never answered privately
+    new_wa_id: str | None = None  # user_changed_number: the user's new number
+    media_id: str | None = None  # audio: the Graph API media id
+    media_mime: str | None = None
+    media_size: int | None = None
+    voice: bool = False
+    error_codes: list[int] = []  # `unsupported` messages: Meta's error codes
+    reply_unsupported: bool = True  # False: this batch already answers this user's "text only"
 
     @property
     def actionable(self) -> bool:
-        return self.type in ACTIONABLE_TYPES and bool(self.text or self.reply_id)
+        return self.handling == "turn" and bool(self.text or self.reply_id)
+
+    @property
+    def row(self) -> EventRow:
+        if self.event:
+            return row(self.event)
+        # Enqueued before the event table: text types were turned, the rest answered "text only".
+        return row(self.type if self.type in ACTIONABLE_TYPES else "other")
+
+    @property
+    def handling(self) -> Handling:
+        return self.row.handling
 
 
 class ParsedWebhook(BaseModel):
     messages: list[InboundMessage]
     statuses: int
+
+
+# WhatsApp display names are short; a longer one is junk or an attack, and it is echoed in greetings.
+PROFILE_NAME_LIMIT = 64
+
+
+def _profile_name(name: str | None) -> str | None:
+    if name is None:
+        return None
+    name = " ".join(name.split())
+    return shorten(name, PROFILE_NAME_LIMIT) if name else None
 
 
 def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
@@ -56,7 +95,19 @@ def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
                 converted = _convert(message, _contact_for(message, value.contacts), phone_number_id)
                 if converted is not None:
                     messages.append(converted)
-    return ParsedWebhook(messages=messages, statuses=statuses)
+    return ParsedWebhook(messages=_one_text_only_reply_per_user(messages), statuses=statuses)
+
+
+def _one_text_only_reply_per_user(messages: list[InboundMessage]) -> list[InboundMessage]:
+    answered: set[str] = set()
+    kept: list[InboundMessage] = []
+    for message in messages:
+        if message.handling == "text_only" and message.group_id is None:
+            if message.thread_id in answered:
+                message = message.model_copy(update={"reply_unsupported": False})
+            answered.add(message.thread_id)
+        kept.append(message)
+    return kept
 
 
 def _contact_for(message: WaMessage, contacts: list[WaContact]) -> WaContact | None:
@@ -79,6 +130,7 @@ def _convert(message: WaMessage, contact: WaContact | None, phone_number_id: str
         timestamp = int(message.timestamp)
     except ValueError:
         timestamp = 0
+    audio = message.audio or message.voice
     return InboundMessage(
         wamid=message.id,
         thread_id=thread_id,
@@ -91,8 +143,28 @@ def _convert(message: WaMessage, contact: WaContact | None, phone_number_id: str
         reply_id=reply_id,
         reply_title=reply_title,
         context_id=message.context.id if message.context else None,
-        profile_name=contact.profile.name if contact and contact.profile else None,
+        profile_name=_profile_name(contact.profile.name if contact and contact.profile else None),
+        event=message_key(message),
+        target_id=_target(message),
+        emoji=(message.reaction.emoji or "") if message.reaction is not None else None,
+        group_id=message.group_id,
+        new_wa_id=message.system.new_wa_id if message.system is not None else None,
+        media_id=audio.id if audio is not None else None,
+        media_mime=audio.mime_type if audio is not None else None,
+        media_size=audio.file_size if audio is not None else None,
+        voice=bool(audio is not None and (audio.voice or message.voice is not None)),
+        error_codes=[e.code for e in message.errors if e.code is not None],
     )
+
+
+def _target(message: WaMessage) -> str | None:
+    if message.reaction is not None:
+        return message.reaction.message_id
+    if message.edit is not None:
+        return message.edit.original_message_id or (message.context.id if message.context else None)
+    if message.revoke is not None:
+        return message.revoke.original_message_id or (message.context.id if message.context else None)
+    return None
 
 
 def _content(message: WaMessage) -> tuple[str, str | None, str | None]:
@@ -104,4 +176,7 @@ def _content(message: WaMessage) -> tuple[str, str | None, str | None]:
             return choice.title, choice.id, choice.title
     if message.type == "button" and message.button is not None:
         return message.button.text, message.button.payload, message.button.text
+    if message.type == "edit" and message.edit is not None and message.edit.message is not None:
+        edited = message.edit.message.text
+        return (edited.body if edited is not None else ""), None, None
     return "", None, None

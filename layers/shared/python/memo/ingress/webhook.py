@@ -3,7 +3,8 @@
 Order of checks on POST (each failure is final and writes nothing):
 size bound (413) -> signature present (401) and valid (403) -> JSON (400) -> WhatsApp shape (400)
 -> enqueue every message of every entry/change on the FIFO queue -> 200.
-Status callbacks (sent/delivered/read/failed) are acknowledged and ignored.
+Statuses and account-level errors are logged with Meta's codes (`memo.ingress.statuses`); a `failed`
+status is also enqueued, for the turn path's follow-up (a reminder's retry).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,7 +27,9 @@ from memo.errors import (
     VerificationFailed,
 )
 from memo.ingress.inbound import InboundMessage, parse_webhook
+from memo.ingress.statuses import report
 from memo.observability import count, logger
+from memo.text.wording import shorten
 from memo.whatsapp.models import WebhookPayload
 
 SIGNATURE_PREFIX = "sha256="
@@ -68,6 +72,23 @@ def verify_handshake(params: Mapping[str, str], verify_token: str) -> str:
     return challenge
 
 
+# A JSON escape of a UTF-16 surrogate (\ud800-\udfff). A valid pair decodes to one character; a
+# lone one decodes to a string that cannot be encoded again, which would fail the enqueue of the
+# whole batch (and Meta would retry it forever): such characters become U+FFFD.
+_LONE_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+    return value
+
+
 def accept_webhook(
     body: bytes,
     signature: str | None,
@@ -81,18 +102,27 @@ def accept_webhook(
     verify_signature(body, signature, app_secret)
     try:
         document = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MalformedPayload(f"body is not valid JSON: {exc}") from exc
+    except (UnicodeDecodeError, ValueError) as exc:  # ValueError: also an integer of 4,300+ digits
+        raise MalformedPayload(f"body is not valid JSON: {shorten(str(exc), 200)}") from exc
+    except RecursionError as exc:
+        raise MalformedPayload(f"body is nested deeper than JSON parsing allows ({len(body)} bytes)") from exc
+    if _LONE_SURROGATE_ESCAPE.search(body):
+        document = _without_lone_surrogates(document)
     try:
         payload = WebhookPayload.model_validate(document)
     except ValidationError as exc:
         fields = sorted({".".join(str(p) for p in err["loc"]) or "body" for err in exc.errors()})
         raise NotAWhatsAppPayload(f"not a WhatsApp webhook payload: invalid {', '.join(fields[:5])}") from exc
     parsed = parse_webhook(payload)
-    if parsed.messages:
-        queue.enqueue(parsed.messages)
+    follow_ups = report(payload)
+    if parsed.messages or follow_ups:
+        queue.enqueue(parsed.messages + follow_ups)
     count("MessagesReceived", len(parsed.messages))
     if parsed.statuses:
-        count("StatusCallbacksIgnored", parsed.statuses)
-    logger.info("WEBHOOK_ACCEPTED", extra={"messages": len(parsed.messages), "statuses": parsed.statuses})
-    return IngressResult(enqueued=len(parsed.messages), statuses=parsed.statuses)
+        count("StatusCallbacks", parsed.statuses)
+    enqueued = len(parsed.messages) + len(follow_ups)
+    logger.info(
+        "WEBHOOK_ACCEPTED",
+        extra={"messages": len(parsed.messages), "statuses": parsed.statuses, "enqueued": enqueued},
+    )
+    return IngressResult(enqueued=enqueued, statuses=parsed.statuses)

@@ -24,6 +24,8 @@ from memo.local.functions import Handler
 from memo.local.sink import GraphSink
 
 GRAPH_PATH = re.compile(r"^/graph/[^/]+/(?P<phone>[^/]+)/messages$")
+MEDIA_PATH = re.compile(r"^/graph/[^/]+/(?P<media>[0-9]+)$")  # GET /{media-id}: the media's URL
+MEDIA_DOWNLOAD_PATH = re.compile(r"^/_local/media/(?P<media>[0-9]+)$")  # that URL
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
@@ -98,8 +100,36 @@ class LocalServer:
                     else:
                         records = outer.sink.messages(to=to, after=after)
                     self._json(200, [{"index": r.index, "body": r.body} for r in records])
+                elif MEDIA_PATH.match(url.path) or MEDIA_DOWNLOAD_PATH.match(url.path):
+                    self._media(url.path)
                 else:
                     self._json(HTTPStatus.NOT_FOUND, {"error": {"code": "NOT_FOUND"}})
+
+            def _media(self, path: str) -> None:
+                """Meta's two-step media download: the media id's URL, then its bytes (both with the
+                access token), from what the sink holds."""
+                if self.headers.get("Authorization") != f"Bearer {access_token}":
+                    self._json(HTTPStatus.UNAUTHORIZED, {"error": {"code": 190, "message": "Invalid OAuth"}})
+                    return
+                lookup = MEDIA_PATH.match(path)
+                found = lookup or MEDIA_DOWNLOAD_PATH.match(path)
+                media_id = found.group("media") if found else ""
+                media = outer.sink.media(media_id)
+                if media is None:
+                    self._json(HTTPStatus.NOT_FOUND, {"error": {"code": 100, "message": "Unknown media id"}})
+                elif lookup:
+                    self._json(
+                        200,
+                        {
+                            "messaging_product": "whatsapp",
+                            "url": f"http://{self.headers.get('Host')}/_local/media/{media_id}",
+                            "mime_type": media.mime_type,
+                            "file_size": len(media.data),
+                            "id": media_id,
+                        },
+                    )
+                else:
+                    self._answer(200, media.data, media.mime_type)
 
             def do_POST(self) -> None:
                 url = urlsplit(self.path)

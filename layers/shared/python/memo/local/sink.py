@@ -14,6 +14,7 @@ class SentRecord:
     index: int
     phone_number_id: str
     body: dict[str, Any]
+    message_id: str = ""  # what the Graph API answered (`messages[0].id`)
 
     @property
     def to(self) -> str:
@@ -24,18 +25,39 @@ class SentRecord:
         return self.body.get("status") == "read"
 
 
+@dataclass(frozen=True)
+class StoredMedia:
+    data: bytes
+    mime_type: str
+
+
 class GraphSink:
     def __init__(self) -> None:
         self._records: list[SentRecord] = []
         self._cond = threading.Condition()
         self._ids = itertools.count(1)
+        self._media: dict[str, StoredMedia] = {}
+
+    def add_media(self, data: bytes, mime_type: str) -> str:
+        """Hold a media file a simulated user sends (a voice note); returns its Graph API media id."""
+        with self._cond:
+            media_id = f"{len(self._media) + 1:015d}"
+            self._media[media_id] = StoredMedia(data=data, mime_type=mime_type)
+        return media_id
+
+    def media(self, media_id: str) -> StoredMedia | None:
+        with self._cond:
+            return self._media.get(media_id)
 
     def record(self, phone_number_id: str, body: dict[str, Any]) -> str:
         with self._cond:
             index = len(self._records)
-            self._records.append(SentRecord(index=index, phone_number_id=phone_number_id, body=body))
+            message_id = f"wamid.local.{next(self._ids)}"
+            self._records.append(
+                SentRecord(index=index, phone_number_id=phone_number_id, body=body, message_id=message_id)
+            )
             self._cond.notify_all()
-        return f"wamid.local.{next(self._ids)}"
+        return message_id
 
     def messages(self, *, to: str | None = None, after: int = -1) -> list[SentRecord]:
         with self._cond:

@@ -8,7 +8,7 @@ than a list holds is a programming error, not something to truncate silently.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from memo.replies import Choice, Reply
 from memo.text.wording import shorten
@@ -23,11 +23,21 @@ LIST_BUTTON_LIMIT = 20
 MAX_LIST_ROWS = 10
 
 
-def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
-    """Split on paragraph, line or word boundaries so no part exceeds `limit`."""
+# One reply is at most this many WhatsApp messages; what does not fit is cut with a note.
+MAX_PARTS = 3
+TRUNCATION_NOTE = "… (cut: too long for WhatsApp)"
+
+
+def split_text(text: str, limit: int = TEXT_LIMIT, *, max_parts: int = MAX_PARTS) -> list[str]:
+    """Split on paragraph, line or word boundaries so no part exceeds `limit`; at most `max_parts`
+    parts, the last one ending with a note when the text had to be cut (a 150 KB profile name must
+    not become 37 messages)."""
     parts: list[str] = []
     rest = text.strip()
     while len(rest) > limit:
+        if len(parts) == max_parts - 1:
+            parts.append(rest[: limit - len(TRUNCATION_NOTE)].rstrip() + TRUNCATION_NOTE)
+            return parts
         window = rest[:limit]
         cut = max(window.rfind("\n\n"), window.rfind("\n"), window.rfind(" "))
         if cut < limit // 2:
@@ -57,9 +67,12 @@ def _recipient(to: str) -> dict[str, str]:
     return {"to": to} if to.isdigit() else {"recipient": to}
 
 
-def message_bodies(to: str, reply: Reply) -> list[dict[str, Any]]:
-    """The Graph API bodies that deliver `reply`, in order."""
-    base: dict[str, Any] = {"messaging_product": "whatsapp", "recipient_type": "individual", **_recipient(to)}
+def message_bodies(
+    to: str, reply: Reply, *, recipient_type: Literal["individual", "group"] = "individual"
+) -> list[dict[str, Any]]:
+    """The Graph API bodies that deliver `reply`, in order (to a group: `to` is the group id)."""
+    recipient = {"to": to} if recipient_type == "group" else _recipient(to)
+    base: dict[str, Any] = {"messaging_product": "whatsapp", "recipient_type": recipient_type, **recipient}
     if reply.kind == "text" or not reply.choices:
         return [{**base, "type": "text", "text": {"body": part}} for part in split_text(reply.text)]
     # An interactive body holds 1024 chars: anything longer goes first as text.

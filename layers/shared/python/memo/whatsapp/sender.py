@@ -44,6 +44,8 @@ class Sender(Protocol):
 
     def mark_read(self, phone_number_id: str, wamid: str) -> None: ...
 
+    def send_to_group(self, phone_number_id: str, group_id: str, reply: Reply) -> SentMessage: ...
+
 
 class Transport(Protocol):
     def __call__(
@@ -99,6 +101,14 @@ class GraphApiSender:
 
     def mark_read(self, phone_number_id: str, wamid: str) -> None:
         self._post(phone_number_id, read_receipt(wamid))
+
+    def send_to_group(self, phone_number_id: str, group_id: str, reply: Reply) -> SentMessage:
+        """A text into a group chat (`recipient_type: group`): only ever an answer in that group."""
+        ids: list[str] = []
+        for body in message_bodies(group_id, reply, recipient_type="group"):
+            response = self._post(phone_number_id, body)
+            ids.extend(m.get("id", "") for m in response.get("messages", []) if isinstance(m, dict))
+        return SentMessage(message_ids=ids)
 
     def _post(self, phone_number_id: str, body: dict[str, Any]) -> dict[str, Any]:
         url = f"{self._base_url}/{phone_number_id}/messages"

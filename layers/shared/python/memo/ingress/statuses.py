@@ -1,0 +1,96 @@
+"""Statuses and account-level errors of a webhook batch: logged with Meta's codes, counted per code.
+
+`sent`, `delivered` and `read` are logged (`WHATSAPP_STATUS`). A `failed` status is a warning
+(`WHATSAPP_DELIVERY_FAILED`) with Meta's code, title, details and the message id, counted in the
+`DeliveryFailed_<code>` metric, and becomes a follow-up `InboundMessage` (event `status.failed`) for
+the turn path: that is where a reminder's failed delivery is marked and retried, exactly once (the
+FIFO dedup id and the turn's idempotency key are `status.failed.<message id>`). Account-level errors
+(`value.errors`, e.g. 130429 rate limit) are logged (`WHATSAPP_ACCOUNT_ERROR`) and counted per code;
+changes of other webhook fields are logged by name (`WEBHOOK_FIELD_IGNORED`).
+"""
+
+from __future__ import annotations
+
+from memo.ingress.inbound import InboundMessage
+from memo.observability import count, logger, mask_phone
+from memo.whatsapp.models import WaError, WaStatus, WebhookPayload
+
+FAILED_PREFIX = "status.failed."
+
+
+def _codes(errors: list[WaError]) -> list[int]:
+    return [e.code for e in errors if e.code is not None]
+
+
+def report(payload: WebhookPayload) -> list[InboundMessage]:
+    """Log every status and account-level error; the follow-ups of `failed` statuses."""
+    follow_ups: list[InboundMessage] = []
+    for entry in payload.entry:
+        for change in entry.changes:
+            value = change.value
+            if change.field != "messages":
+                logger.info("WEBHOOK_FIELD_IGNORED", extra={"field": change.field})
+            for error in value.errors:
+                count(f"AccountError_{error.code}")
+                logger.warning(
+                    "WHATSAPP_ACCOUNT_ERROR",
+                    extra={
+                        "metaErrorCode": error.code,
+                        "title": error.title,
+                        "errorMessage": error.message,
+                        "details": error.details,
+                    },
+                )
+            phone_number_id = value.metadata.phone_number_id if value.metadata else entry.id
+            for status in value.statuses:
+                follow_up = _status(status, phone_number_id)
+                if follow_up is not None:
+                    follow_ups.append(follow_up)
+    return follow_ups
+
+
+def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
+    if status.status != "failed":
+        logger.info(
+            "WHATSAPP_STATUS",
+            extra={
+                "status": status.status,
+                "messageId": status.id,
+                "recipient": mask_phone(status.recipient_id),
+            },
+        )
+        return None
+    codes = _codes(status.errors)
+    first = status.errors[0] if status.errors else WaError()
+    for code in codes or [0]:
+        count(f"DeliveryFailed_{code}")
+    logger.warning(
+        "WHATSAPP_DELIVERY_FAILED",
+        extra={
+            "messageId": status.id,
+            "metaErrorCode": first.code,
+            "metaErrorCodes": codes,
+            "title": first.title,
+            "errorMessage": first.message,
+            "details": first.details,
+            "recipient": mask_phone(status.recipient_id),
+        },
+    )
+    if not status.recipient_id:
+        return None
+    try:
+        timestamp = int(status.timestamp)
+    except ValueError:
+        timestamp = 0
+    return InboundMessage(
+        wamid=f"{FAILED_PREFIX}{status.id}",
+        thread_id=status.recipient_id,
+        wa_id=status.recipient_id if status.recipient_id.isdigit() else None,
+        phone_number_id=phone_number_id,
+        timestamp=timestamp,
+        type="status",
+        event="status.failed",
+        target_id=status.id,
+        error_codes=codes,
+        reply_unsupported=False,
+    )

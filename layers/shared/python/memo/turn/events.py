@@ -1,0 +1,150 @@
+"""What the turn says and decides for the event table's non-text rows (`memo.whatsapp.events`).
+
+The words (welcome, group, voice) in English and Hebrew, the language of a user Memo has never read
+a word from (the number's country), and the two narrow ways a non-text event answers the open
+question: a 👍/✅ reaction on that question's own message when its one safe default is "yes", and an
+edit of the message the question is waiting on.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memo.conversation.model import ThreadSnapshot
+from memo.conversation.pending import state_from_item
+from memo.domain import PendingHITL, TurnState
+from memo.ingress.inbound import InboundMessage
+from memo.text.language import Language
+from memo.whatsapp.events import REACTION_YES
+from memo.whatsapp.tracking import OutboundRecord
+
+# Country calling codes whose users Memo greets in Hebrew before it has read a word from them.
+HEBREW_COUNTRY_CODES = ("972",)
+
+# "Memo" or "ממו" as a word: how a group member addresses Memo.
+_ADDRESSED = re.compile(r"(?<![\w@])@?(?:memo|ממו)(?!\w)", re.IGNORECASE)
+
+
+def country_language(wa_id: str | None, default: Language) -> Language:
+    if wa_id and wa_id.startswith(HEBREW_COUNTRY_CODES):
+        return "he"
+    return default
+
+
+def addressed_to_memo(text: str) -> bool:
+    return bool(_ADDRESSED.search(text))
+
+
+def welcome(language: Language, name: str | None) -> str:
+    first = (name or "").split()[0] if name and name.strip() else ""
+    if language == "he":
+        return (
+            f"היי{' ' + first if first else ''}! כאן Memo 👋 אני שומר בשבילך תזכורות, פתקים ורשימות, "
+            "ממש כאן בוואטסאפ. אפשר לנסות למשל:\n"
+            "• תזכיר לי להתקשר לאמא מחר ב-18:00\n"
+            "• תוסיף חלב לרשימת הקניות\n"
+            "• מה התזכורות שלי?"
+        )
+    return (
+        f"Hi{' ' + first if first else ''}! I'm Memo 👋 I keep your reminders, notes and lists, right "
+        "here in WhatsApp. Try for example:\n"
+        "• remind me to call mom tomorrow at 6pm\n"
+        "• add milk to my shopping list\n"
+        "• show my reminders"
+    )
+
+
+def group_reply(language: Language) -> str:
+    if language == "he":
+        return "היי! אני עובד רק בצ'אט פרטי 🙂 כתבו לי ישירות ואשמח לעזור."
+    return "Hi! I only work in private chats 🙂 Message me directly and I'll gladly help."
+
+
+def voice_unavailable(language: Language) -> str:
+    if language == "he":
+        return "אני עוד לא יכול להקשיב להודעות קוליות 🎙️ אפשר לכתוב לי את זה?"
+    return "I can't listen to voice messages yet 🎙️ Could you type that for me?"
+
+
+def voice_too_long(language: Language) -> str:
+    if language == "he":
+        return "ההודעה הקולית ארוכה מדי בשבילי 🙏 אפשר לשלוח הודעה קצרה יותר, או לכתוב לי?"
+    return "That voice message is too long for me 🙏 Could you send a shorter one, or type it?"
+
+
+def voice_not_understood(language: Language) -> str:
+    if language == "he":
+        return "לא הצלחתי להבין את ההודעה הקולית 🙏 אפשר לנסות שוב או לכתוב לי?"
+    return "I couldn't make out that voice message 🙏 Could you try again, or type it?"
+
+
+def heard(transcript: str, language: Language) -> str:
+    """The transcript quoted back, before a reply to a risky request made by voice."""
+    return f"🎙️ שמעתי: “{transcript}”" if language == "he" else f"🎙️ I heard: “{transcript}”"
+
+
+def _live_pending(snapshot: ThreadSnapshot, now: datetime) -> tuple[TurnState, PendingHITL] | None:
+    if snapshot.pending is None:
+        return None
+    state = state_from_item(snapshot.pending)
+    pending = state.pending_hitl
+    if pending is None or not pending.is_live(now):
+        return None
+    return state, pending
+
+
+# Actions whose "yes" is never a reaction's to give: they remove, overwrite or send something.
+_UNSAFE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove", "send", "update"})
+
+
+def has_single_safe_default(state: TurnState, pending: PendingHITL) -> bool:
+    """A yes/no question whose "yes" only lets a plan Memo already described go ahead, that is not
+    an approval, and whose plan is low-risk and only adds (a reminder, a note, a list item): a
+    reaction may say that "yes". A delete, a bulk change or anything risky needs a real answer."""
+    output = state.planner_output
+    return (
+        pending.expected_input == "yes_no"
+        and pending.kind != "approval"
+        and output is not None
+        and output.risk_level != "high"
+        and not any(step.action in _UNSAFE_ACTIONS for step in output.plan)
+    )
+
+
+def reaction_answer(
+    message: InboundMessage, snapshot: ThreadSnapshot, question: OutboundRecord | None, now: datetime
+) -> InboundMessage | None:
+    """The reaction as a typed "yes", when it may be one; None: the reaction stays silent."""
+    if message.emoji not in REACTION_YES or question is None:
+        return None
+    live = _live_pending(snapshot, now)
+    if live is None:
+        return None
+    state, pending = live
+    if not (
+        question.kind == "hitl_question"
+        and question.thread_id == message.thread_id
+        and question.at >= pending.created_at
+        and has_single_safe_default(state, pending)
+    ):
+        return None
+    return message.model_copy(update={"type": "text", "event": "text", "text": "yes"})
+
+
+def edit_answer(message: InboundMessage, snapshot: ThreadSnapshot, now: datetime) -> InboundMessage | None:
+    """The edited text as the answer, when the edit names the message the open question is waiting
+    on: the request that asked it, or the user's last message since it was asked."""
+    if not message.text or not message.target_id:
+        return None
+    live = _live_pending(snapshot, now)
+    if live is None:
+        return None
+    state, pending = live
+    waiting_on = {state.trace_id}
+    since = [m for m in snapshot.recent if m.role == "user" and m.wamid and m.at >= pending.created_at]
+    if since:
+        waiting_on.add(str(since[-1].wamid))
+    if message.target_id not in waiting_on:
+        return None
+    return message.model_copy(update={"type": "text", "event": "text"})

@@ -1,0 +1,191 @@
+"""The event table: every message and status type of the WhatsApp Cloud API and what Memo does with it.
+
+One place. Ingress (`memo.ingress.inbound`) names each inbound message's row (`message_event`); the
+turn engine (`memo.turn.engine`) acts on the row's `handling`; statuses and account-level errors are
+handled at ingress (`memo.ingress.statuses`). `docs/whatsapp-events.md` shows this table; a test
+checks that both list the same rows.
+
+Handlings:
+- `turn`: text Memo acts on (planner or the pending question);
+- `text_only`: a polite "text only" reply, at most one per user per webhook batch;
+- `silent`: logged, never answered;
+- `welcome`: the greeting with examples;
+- `voice`: fetched, transcribed, then handled as the text it says;
+- `reaction`: silent, except a 👍/✅ on Memo's open yes/no question (see `REACTION_YES`);
+- `edit`: silent, except an edit of the message the pending question is waiting on (the new answer);
+- `changed_number`: the user's data moves to the new number; not answered;
+- `delivery_failed`: a `failed` status, followed up on the turn path (a reminder's retry).
+A message with a `group_id` is never handled as a private message (see `GROUP_ROW`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from memo.whatsapp.models import WaMessage
+
+Handling = Literal[
+    "turn", "text_only", "silent", "welcome", "voice", "reaction", "edit", "changed_number", "delivery_failed"
+]
+
+
+@dataclass(frozen=True)
+class EventRow:
+    key: str  # the message `type` (with its subtype after a dot where Meta has one)
+    handling: Handling
+    log: str  # the log event Memo writes for it
+    does: str  # what Memo does, in words (the documentation's column)
+
+
+MESSAGE_EVENTS: tuple[EventRow, ...] = (
+    EventRow("text", "turn", "TURN_DONE", "Planned or taken as the answer to the open question."),
+    EventRow(
+        "interactive.button_reply",
+        "turn",
+        "TURN_DONE",
+        "The tapped button's id answers the open question (its title is the text).",
+    ),
+    EventRow(
+        "interactive.list_reply",
+        "turn",
+        "TURN_DONE",
+        "The chosen list row's id answers the open question (its title is the text).",
+    ),
+    EventRow(
+        "interactive.nfm_reply",
+        "text_only",
+        "UNSUPPORTED_MESSAGE",
+        "Memo sends no Flows: one polite 'text only' reply per batch.",
+    ),
+    EventRow(
+        "interactive.call_permission_reply",
+        "silent",
+        "EVENT_IGNORED",
+        "Memo makes no calls: logged, no reply.",
+    ),
+    EventRow("button", "turn", "TURN_DONE", "A template's quick-reply button: its text is handled as text."),
+    EventRow(
+        "reaction",
+        "reaction",
+        "REACTION_RECEIVED",
+        "Silent; a 👍/✅ on Memo's open yes/no question (that very message) is a 'yes'.",
+    ),
+    EventRow("image", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("video", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow(
+        "audio",
+        "voice",
+        "VOICE_NOTE",
+        "Transcribed (with an OpenAI key) and handled as text; without a key, a clear reply.",
+    ),
+    EventRow("document", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("sticker", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("location", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("contacts", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("order", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow(
+        "system.user_changed_number",
+        "changed_number",
+        "NUMBER_CHANGED",
+        "Profile, reminders (and their schedules), notes, lists and the open question move to the "
+        "new number, once; no reply.",
+    ),
+    EventRow(
+        "system.customer_identity_changed",
+        "silent",
+        "EVENT_IGNORED",
+        "Logged, no reply.",
+    ),
+    EventRow("system", "silent", "EVENT_IGNORED", "Any other system notice: logged, no reply."),
+    EventRow(
+        "request_welcome",
+        "welcome",
+        "WELCOME_SENT",
+        "The user opened the chat for the first time: the greeting with examples.",
+    ),
+    EventRow(
+        "edit",
+        "edit",
+        "MESSAGE_EDITED",
+        "Silent; an edit of the message the open question is waiting on is the new answer.",
+    ),
+    EventRow("revoke", "silent", "EVENT_IGNORED", "The user deleted a message: logged, no reply."),
+    EventRow(
+        "unsupported",
+        "text_only",
+        "UNSUPPORTED_MESSAGE",
+        "A type the Cloud API cannot pass on: its error codes are logged; one 'text only' reply per batch.",
+    ),
+    EventRow(
+        "other",
+        "text_only",
+        "UNSUPPORTED_MESSAGE",
+        "Any type not in this table: logged with its type; one 'text only' reply per batch.",
+    ),
+)
+
+GROUP_ROW = EventRow(
+    "group",
+    "silent",
+    "GROUP_MESSAGE_IGNORED",
+    "Any message with a group_id: ignored (logged with the group id) unless Memo is addressed by name; "
+    "then one short answer in the group. Never a private reply, never a private question.",
+)
+
+STATUS_EVENTS: tuple[EventRow, ...] = (
+    EventRow("status.sent", "silent", "WHATSAPP_STATUS", "Logged."),
+    EventRow("status.delivered", "silent", "WHATSAPP_STATUS", "Logged."),
+    EventRow("status.read", "silent", "WHATSAPP_STATUS", "Logged."),
+    EventRow(
+        "status.failed",
+        "delivery_failed",
+        "WHATSAPP_DELIVERY_FAILED",
+        "Warning with Meta's code, title and message id; metric per code. A failed reminder is "
+        "marked undelivered and retried once as a template when the code means the 24-hour window "
+        "closed (131047, 131026), else an alarm metric.",
+    ),
+    EventRow(
+        "account.errors",
+        "silent",
+        "WHATSAPP_ACCOUNT_ERROR",
+        "Account-level errors (e.g. 130429 rate limit) logged with their codes; metric per code.",
+    ),
+    EventRow(
+        "account.other_field",
+        "silent",
+        "WEBHOOK_FIELD_IGNORED",
+        "Any other webhook field (templates, account updates, ...): logged with its name.",
+    ),
+)
+
+_BY_KEY = {row.key: row for row in MESSAGE_EVENTS + STATUS_EVENTS}
+
+# Reactions that mean "yes" on an open yes/no question (skin tones of 👍 included).
+REACTION_YES = frozenset({"👍", "✅", "✔️", "✔", "👍🏻", "👍🏼", "👍🏽", "👍🏾", "👍🏿"})
+
+
+def row(key: str) -> EventRow:
+    return _BY_KEY.get(key) or _BY_KEY["other"]
+
+
+# Status error codes that mean "outside the 24-hour customer service window": a template reaches the
+# user where free-form text cannot (re-engagement message, and the older 131026 "undeliverable").
+OUTSIDE_WINDOW_CODES = frozenset({131047, 131026})
+
+
+def message_key(message: WaMessage) -> str:
+    """The event table's key of one inbound message."""
+    if message.type == "interactive" and message.interactive is not None:
+        return f"interactive.{message.interactive.type}"
+    if message.type == "system":
+        kind = message.system.type if message.system is not None else None
+        specific = f"system.{kind}"
+        return specific if specific in _BY_KEY else "system"
+    if message.type == "voice":
+        return "audio"
+    return message.type if message.type in _BY_KEY else "other"
+
+
+def message_event(message: WaMessage) -> EventRow:
+    return row(message_key(message))
