@@ -18,6 +18,7 @@ help:
 	@echo "make serve  - the local HTTP server only (PORT=$(PORT), 127.0.0.1)"
 	@echo "make synth  - synthesize the CDK stack into cdk.out (no Docker, no AWS credentials)"
 	@echo "make bench  - print the table of speed and AWS-call figures"
+	@echo "make eval   - score the planner on the labelled English and Hebrew messages"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +83,10 @@ synth: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# The rule planner (and the OpenAI planner when OPENAI_API_KEY is set) on benchmarks/eval/utterances.txt.
+eval: $(STAMP)
+	$(PY) -m benchmarks.eval
 
 clean:
 	rm -rf $(VENV) cdk.out build .pytest_cache .mypy_cache .ruff_cache

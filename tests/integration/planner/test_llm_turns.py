@@ -88,9 +88,17 @@ def test_a_failing_llm_planner_falls_back_to_the_rules(
     assert log_events.named("PLANNER_FALLBACK")
 
 
+def _one_reminder(llm: FakeOpenAI, chat: Conversation) -> None:
+    """A reminder to delete (the planner LLM fails, the rules plan it): an approval lists what it
+    deletes, and "delete all" with nothing to delete asks nothing."""
+    llm.script(Reply.status(500))
+    assert "call mom" in chat.say("remind me to call mom tomorrow at 5pm")
+
+
 def test_the_interpreter_llm_decides_an_unclear_approval_reply(
     llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
 ) -> None:
+    _one_reminder(llm, chat)
     llm.script(Reply.json(plan("reminders", "delete_all", {}, risk="high", approval=True)))
     question = chat.say("get rid of every reminder I have")
     assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"], question
@@ -104,16 +112,18 @@ def test_the_interpreter_llm_decides_an_unclear_approval_reply(
 
 
 def test_a_fast_path_answer_never_calls_an_llm(llm: FakeOpenAI, chat: Conversation) -> None:
+    _one_reminder(llm, chat)
     llm.script(Reply.json(plan("reminders", "delete_all", {}, risk="high", approval=True)))
     chat.say("clear out my reminders please")
     calls = len(llm.requests)
-    assert chat.tap(1) == "There were no reminders to delete."
+    assert chat.tap(1) == "Deleted 1 reminder."
     assert len(llm.requests) == calls
 
 
 def test_an_unknown_interpreter_decision_re_asks(
     llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
 ) -> None:
+    _one_reminder(llm, chat)
     llm.script(Reply.json(plan("reminders", "delete_all", {}, risk="high", approval=True)))
     chat.say("clear out my reminders please")
     llm.script(Reply.json({"decision": "approve_everything", "parsed": None}))
@@ -131,6 +141,7 @@ from tests.support.conversation import Conversation
 
 with LocalStack(start_poller=False) as stack:
     chat = Conversation(stack=stack, user=WhatsAppUser())
+    chat.say("remind me to call mom tomorrow at 5pm")
     question = chat.say("delete all my reminders")
     answer = chat.say("yes")
     print(json.dumps({"question": question, "answer": answer, "openai": "openai" in sys.modules}))
@@ -158,5 +169,5 @@ def test_without_a_key_a_whole_turn_and_a_fast_path_resume_never_import_openai()
     )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert "delete all your reminders" in result["question"]
-    assert result["answer"] == "There were no reminders to delete."
+    assert result["answer"] == "Deleted 1 reminder."
     assert result["openai"] is False

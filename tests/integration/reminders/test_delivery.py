@@ -77,7 +77,14 @@ def test_a_reminder_is_delivered_at_its_time_and_not_before(
     assert fired.event == {"threadId": THREAD, "reminderId": reminder_id}
     assert fired.result["outcome"] == "sent" and fired.result["mode"] == "text"
     [body] = bodies(local_aws)
-    assert body["type"] == "text" and body["text"]["body"] == "⏰ Reminder: call mom"
+    assert body["type"] == "interactive" and body["interactive"]["body"]["text"] == "⏰ Reminder: call mom"
+    buttons = body["interactive"]["action"]["buttons"]
+    assert [b["reply"]["title"] for b in buttons] == ["Done ✅", "Snooze 10 min", "Snooze 1 hour"]
+    assert [b["reply"]["id"] for b in buttons] == [
+        f"reminder:done:{reminder_id}",
+        f"reminder:snooze:10:{reminder_id}",
+        f"reminder:snooze:60:{reminder_id}",
+    ]
     assert local_aws.scheduler.list_schedules(GroupName=GROUP)["Schedules"] == []  # deleted after firing
 
     stored = local_aws.item(tables.ITEMS, user_pk(THREAD), reminder_sk(reminder_id))
@@ -147,7 +154,7 @@ def test_a_failed_send_is_logged_and_retried_by_the_next_tick(
     local_aws.use_clock()
     [retried] = ticker.tick()
     assert retried.result["outcome"] == "sent"
-    assert [b["text"]["body"] for b in bodies(local_aws)] == ["⏰ Reminder: water plants"]
+    assert [b["interactive"]["body"]["text"] for b in bodies(local_aws)] == ["⏰ Reminder: water plants"]
 
 
 def test_a_moved_reminder_is_delivered_at_its_new_time_only(
@@ -195,4 +202,4 @@ def test_the_background_ticker_delivers_and_stops(local_aws: LocalAws, ticker: R
         [record] = local_aws.sink.wait_for(to=THREAD, after=-1, timeout=10, quiet=0.2)
     finally:
         background.stop()
-    assert record.body["text"]["body"] == "⏰ Reminder: stretch"
+    assert record.body["interactive"]["body"]["text"] == "⏰ Reminder: stretch"

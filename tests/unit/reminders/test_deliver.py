@@ -54,10 +54,16 @@ class FakeItems:
         self.stored = replace(current, claimed_for=stored.due_key)
         return True
 
-    def complete(self, stored: StoredReminder, *, claim_id: str, sent_at: datetime) -> bool:
+    def complete(
+        self, stored: StoredReminder, *, claim_id: str, sent_at: datetime, next_due: datetime | None = None
+    ) -> bool:
         assert self.stored is not None
         if claim_id != self.claim_id:
             return False
+        if next_due is not None:  # a repeating reminder moves on to its next occurrence
+            moved = self.stored.reminder.model_copy(update={"due_at": next_due, "sent_at": sent_at})
+            self.stored = replace(self.stored, reminder=moved, due_key=next_due.isoformat())
+            return True
         sent = self.stored.reminder.model_copy(update={"status": "sent", "sent_at": sent_at})
         self.stored = replace(self.stored, reminder=sent)
         return True

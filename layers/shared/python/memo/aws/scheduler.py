@@ -1,4 +1,9 @@
-"""EventBridge Scheduler: the `ReminderScheduler` port, one one-time schedule per reminder.
+"""EventBridge Scheduler: the `ReminderScheduler` port, one schedule per reminder.
+
+A one-time reminder has an `at(...)` schedule; a repeating one ONE recurring schedule (`cron(...)` or
+`rate(...)` from `memo.capabilities.scheduler.recurring_expression`, with `StartDate` at its first
+occurrence and `EndDate` after its last when the series ends). Both use the same API calls on the
+same group, so the executor's permissions are the same for both.
 
 Each schedule (`memo.capabilities.scheduler` names it and writes its `at(...)` expression) is in the
 configured group, with `ScheduleExpressionTimezone` set to the user's IANA zone, `FlexibleTimeWindow`
@@ -25,7 +30,12 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.aws.faults import call, error_code, fault
 from memo.capabilities.base import CapabilityError
-from memo.capabilities.scheduler import SCHEDULE_REJECTED, at_expression, schedule_name_for
+from memo.capabilities.scheduler import (
+    SCHEDULE_REJECTED,
+    at_expression,
+    recurring_expression,
+    schedule_name_for,
+)
 from memo.observability import logger
 
 CONFLICT = "ConflictException"
@@ -50,16 +60,32 @@ class EventBridgeReminderScheduler:
         self._role_arn = role_arn
 
     def _definition(
-        self, *, name: str, reminder_id: str, thread_id: str, at: datetime, timezone: str
+        self,
+        *,
+        name: str,
+        reminder_id: str,
+        thread_id: str,
+        at: datetime,
+        timezone: str,
+        recurrence: str | None = None,
     ) -> dict[str, Any]:
+        window: dict[str, Any] = {}
         try:
-            expression = at_expression(at, timezone)
+            if recurrence is None:
+                expression = at_expression(at, timezone)
+            else:
+                recurring = recurring_expression(recurrence, timezone)
+                expression = recurring.expression
+                window["StartDate"] = recurring.start
+                if recurring.end is not None:
+                    window["EndDate"] = recurring.end
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise CapabilityError(SCHEDULE_REJECTED, "unknown timezone") from exc
+            raise CapabilityError(SCHEDULE_REJECTED, "unknown timezone or unsupported series") from exc
         return {
             "Name": name,
             "GroupName": self._group,
             "ScheduleExpression": expression,
+            **window,
             "ScheduleExpressionTimezone": timezone,
             "FlexibleTimeWindow": {"Mode": "OFF"},
             "ActionAfterCompletion": "DELETE",
@@ -73,11 +99,24 @@ class EventBridgeReminderScheduler:
             },
         }
 
-    def schedule(self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str) -> str:
-        """Create or move the reminder's schedule; returns its name."""
+    def schedule(
+        self,
+        *,
+        reminder_id: str,
+        thread_id: str,
+        at: datetime,
+        timezone: str,
+        recurrence: str | None = None,
+    ) -> str:
+        """Create or move the reminder's schedule (recurring for a series); returns its name."""
         name = schedule_name_for(reminder_id)
         definition = self._definition(
-            name=name, reminder_id=reminder_id, thread_id=thread_id, at=at, timezone=timezone
+            name=name,
+            reminder_id=reminder_id,
+            thread_id=thread_id,
+            at=at,
+            timezone=timezone,
+            recurrence=recurrence,
         )
         try:
             self._client.create_schedule(**definition)

@@ -9,20 +9,31 @@ the job. Args carry ids chosen by entity resolution; a reminder that vanished si
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, Field, model_validator
 
-from memo.capabilities.base import ExecutionContext, ExecutionResult, ReminderScheduler
-from memo.capabilities.common import NOT_FOUND, TIME_IN_PAST, Args, entity_id, failure, say
+from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult, ReminderScheduler
+from memo.capabilities.common import (
+    NOT_FOUND,
+    TIME_IN_PAST,
+    Args,
+    entity_id,
+    failure,
+    say,
+    undo_data,
+    undo_for,
+)
 from memo.capabilities.items import Reminder
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.recurrence import describe, first_occurrence, moved, next_occurrence, series
 from memo.text.wording import quote
 
 CAPABILITY = "reminders"
@@ -32,6 +43,8 @@ class CreateReminderArgs(Args):
     title: str = Field(min_length=1)
     when: AwareDatetime
     phone_number_id: str | None = None
+    #: an RRULE value ("FREQ=WEEKLY;BYDAY=MO"): the reminder repeats, `when` is its first time
+    recurrence: str | None = Field(default=None, pattern=r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
 
 
 class ListRemindersArgs(Args):
@@ -41,13 +54,28 @@ class ListRemindersArgs(Args):
 class UpdateReminderArgs(Args):
     reminder_ids: list[str] = Field(min_length=1)
     when: AwareDatetime | None = None
+    #: a time of day alone ("HH:MM"): each reminder keeps its day, in its own timezone
+    time: str | None = Field(default=None, pattern=r"^(?:[01]\d|2[0-3]):[0-5]\d$")
+    #: a day alone: each reminder keeps its time of day
+    day: date | None = None
     title: str | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
-        if self.when is None and self.title is None:
+        if self.when is None and self.title is None and self.time is None and self.day is None:
             raise ValueError("an update needs a new time or a new title")
+        if self.when is not None and (self.time is not None or self.day is not None):
+            raise ValueError("a full time replaces the day and the time of day")
         return self
+
+
+class SnoozeReminderArgs(Args):
+    reminder_id: str = Field(min_length=1)
+    minutes: int = Field(ge=1, le=24 * 60)
+
+
+class DoneReminderArgs(Args):
+    reminder_id: str = Field(min_length=1)
 
 
 class DeleteRemindersArgs(Args):
@@ -60,8 +88,46 @@ class DeleteAllRemindersArgs(Args):
     reminder_ids: list[str] | None = None
 
 
-def _brief(reminder: Reminder) -> dict[str, str]:
-    return {"id": reminder.reminder_id, "title": reminder.title, "when": reminder.due_at.isoformat()}
+def _brief(reminder: Reminder, language: Language = "en") -> dict[str, str]:
+    brief = {"id": reminder.reminder_id, "title": reminder.title, "when": reminder.due_at.isoformat()}
+    if reminder.recurrence is not None:
+        brief["repeats"] = describe(reminder.recurrence, language)
+    return brief
+
+
+#: A reminder id with the part of a repeating reminder it means: "<id>~occurrence" (the next time
+#: only) or "<id>~series" (all of them); entity resolution writes them when the user chose.
+OCCURRENCE = "occurrence"
+SERIES = "series"
+_SCOPE_SEPARATOR = "~"
+
+
+def scoped_id(reminder_id: str, scope: str) -> str:
+    return f"{reminder_id}{_SCOPE_SEPARATOR}{scope}"
+
+
+def split_scoped(value: str) -> tuple[str, str | None]:
+    """(reminder id, scope or None)."""
+    base, separator, scope = value.rpartition(_SCOPE_SEPARATOR)
+    if separator and scope in (OCCURRENCE, SERIES):
+        return base, scope
+    return value, None
+
+
+def _in_past(action: str, language: Language) -> ExecutionResult:
+    return failure(
+        CAPABILITY, action, TIME_IN_PAST, say(language, "That time has already passed.", "הזמן הזה כבר עבר.")
+    )
+
+
+def _rejected(language: Language, recurrence: str | None) -> str:
+    if recurrence is None:
+        return say(language, "I couldn't schedule that reminder.", "לא הצלחתי לתזמן את התזכורת.")
+    return say(
+        language,
+        "I can't repeat a reminder that way — try e.g. “every Monday at 9”.",
+        "אני לא יכול לחזור על תזכורת בצורה הזאת — נסו למשל „כל יום שני ב-9”.",
+    )
 
 
 def _not_found(action: str, language: Language) -> ExecutionResult:
@@ -92,34 +158,62 @@ class ReminderOperations:
                 say(lang, "That time has already passed.", "הזמן הזה כבר עבר."),
             )
         reminder_id = entity_id(ctx)
-        name = self._scheduler.schedule(
-            reminder_id=reminder_id, thread_id=ctx.thread_id, at=args.when, timezone=ctx.timezone
-        )
+        when, recurrence = args.when, None
+        if args.recurrence is not None:
+            recurrence = series(args.recurrence, args.when, ctx.timezone)
+            if recurrence is None:
+                return failure(
+                    CAPABILITY,
+                    "create",
+                    TIME_IN_PAST,
+                    say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
+                )
+            when = first_occurrence(recurrence, ctx.timezone)
+        try:
+            name = self._scheduler.schedule(
+                reminder_id=reminder_id,
+                thread_id=ctx.thread_id,
+                at=when,
+                timezone=ctx.timezone,
+                recurrence=recurrence,
+            )
+        except CapabilityError as exc:
+            return failure(CAPABILITY, "create", exc.code, _rejected(lang, recurrence))
         reminder = Reminder(
             reminder_id=reminder_id,
             thread_id=ctx.thread_id,
             title=args.title,
-            due_at=args.when,
+            due_at=when,
             timezone=ctx.timezone,
             schedule_name=name,
             created_at=now,
             phone_number_id=args.phone_number_id or ctx.phone_number_id,
+            recurrence=recurrence,
         )
         if not self._repo.put_reminder(reminder):
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
-        when_text = format_when(args.when, lang, ctx.timezone)
+        when_text = format_when(when, lang, ctx.timezone)
+        data: dict[str, object] = {"title": args.title, "when": when.isoformat(), "timezone": ctx.timezone}
+        summary = say(
+            lang,
+            f"reminder {quote(args.title, lang)} for {when_text}",
+            f"תזכורת {quote(args.title, lang)} ל{when_text}",
+        )
+        if recurrence is not None:
+            data["repeats"] = describe(recurrence, lang)
+            summary = say(
+                lang,
+                f"reminder {quote(args.title, lang)} {data['repeats']}",
+                f"תזכורת {quote(args.title, lang)} {data['repeats']}",
+            )
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="create",
-            data={"title": args.title, "when": args.when.isoformat(), "timezone": ctx.timezone},
+            data=data,
             external_ids={"reminderId": reminder_id},
-            summary=say(
-                lang,
-                f"reminder {quote(args.title, lang)} for {when_text}",
-                f"תזכורת {quote(args.title, lang)} ל{when_text}",
-            ),
-            when=args.when,
+            summary=summary,
+            when=when,
         )
 
     def list(self, args: ListRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
@@ -128,7 +222,10 @@ class ReminderOperations:
         if args.day is not None:
             zone = ZoneInfo(ctx.timezone)
             reminders = [r for r in reminders if r.due_at.astimezone(zone).date() == args.day]
-        data: dict[str, object] = {"reminders": [_brief(r) for r in reminders], "timezone": ctx.timezone}
+        data: dict[str, object] = {
+            "reminders": [_brief(r, lang) for r in reminders],
+            "timezone": ctx.timezone,
+        }
         if args.day is not None:
             data["day"] = args.day.isoformat()
         return ExecutionResult(
@@ -143,33 +240,31 @@ class ReminderOperations:
         lang = ctx.language
         now = self._clock()
         if args.when is not None and args.when <= now:
-            return failure(
-                CAPABILITY,
-                "update",
-                TIME_IN_PAST,
-                say(lang, "That time has already passed.", "הזמן הזה כבר עבר."),
-            )
+            return _in_past("update", lang)
         updated: list[dict[str, str]] = []
         ids: list[str] = []
-        for reminder_id in args.reminder_ids:
+        for scoped in args.reminder_ids:
+            reminder_id, scope = split_scoped(scoped)
             before = self._repo.get_reminder(ctx.thread_id, reminder_id)
             if before is None:
                 continue
-            name: str | None = None
-            if args.when is not None:
-                name = self._scheduler.schedule(
-                    reminder_id=reminder_id, thread_id=ctx.thread_id, at=args.when, timezone=before.timezone
-                )
-            after = self._repo.update_reminder(
-                ctx.thread_id, reminder_id, title=args.title, due_at=args.when, schedule_name=name
-            )
-            if after is None:
-                if name is not None:
-                    self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
+            if before.recurrence is not None and scope == OCCURRENCE:
+                outcome = self._move_occurrence(before, args, ctx, now)
+            elif before.recurrence is not None:
+                outcome = self._move_series(before, args, now, lang)
+            else:
+                outcome = self._move_one(before, args, now, lang)
+            if isinstance(outcome, ExecutionResult):
+                return outcome
+            if outcome is None:
                 continue
-            ids.append(reminder_id)
+            ids.append(outcome.reminder_id)
             updated.append(
-                {**_brief(after), "previousTitle": before.title, "previousWhen": before.due_at.isoformat()}
+                {
+                    **_brief(outcome, lang),
+                    "previousTitle": before.title,
+                    "previousWhen": before.due_at.isoformat(),
+                }
             )
         if not updated:
             return _not_found("update", lang)
@@ -193,17 +288,131 @@ class ReminderOperations:
             when=datetime.fromisoformat(first["when"]),
         )
 
+    def _new_time(self, reminder: Reminder, args: UpdateReminderArgs) -> datetime | None:
+        """The reminder's new time: a full time, or its own day / time of day with the other part
+        changed, in its own timezone (a time alone keeps the day, a day alone keeps the time)."""
+        if args.when is not None:
+            return args.when
+        if args.time is None and args.day is None:
+            return None
+        zone = ZoneInfo(reminder.timezone)
+        local = reminder.due_at.astimezone(zone)
+        at = time.fromisoformat(args.time) if args.time is not None else local.time()
+        return datetime.combine(args.day or local.date(), at, tzinfo=zone)
+
+    def _move_one(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        when = self._new_time(before, args)
+        if when is not None and when <= now:
+            return _in_past("update", lang)
+        name: str | None = None
+        if when is not None:
+            name = self._scheduler.schedule(
+                reminder_id=before.reminder_id, thread_id=before.thread_id, at=when, timezone=before.timezone
+            )
+        after = self._repo.update_reminder(
+            before.thread_id, before.reminder_id, title=args.title, due_at=when, schedule_name=name
+        )
+        if after is None and name is not None:
+            self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
+        return after
+
+    def _move_series(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        assert before.recurrence is not None
+        if args.when is None and args.time is None and args.day is None:
+            return self._repo.update_reminder(before.thread_id, before.reminder_id, title=args.title)
+        zone = ZoneInfo(before.timezone)
+        local = args.when.astimezone(zone) if args.when is not None else None
+        at = time.fromisoformat(args.time) if args.time is not None else (local.time() if local else None)
+        day = args.day or (local.date() if local else None)
+        recurrence = moved(before.recurrence, before.timezone, now=now, day=day, at=at)
+        if recurrence is None:
+            return _in_past("update", lang)
+        when = first_occurrence(recurrence, before.timezone)
+        name = self._scheduler.schedule(
+            reminder_id=before.reminder_id,
+            thread_id=before.thread_id,
+            at=when,
+            timezone=before.timezone,
+            recurrence=recurrence,
+        )
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            recurrence=recurrence,
+        )
+
+    def _move_occurrence(
+        self, before: Reminder, args: UpdateReminderArgs, ctx: ExecutionContext, now: datetime
+    ) -> Reminder | ExecutionResult | None:
+        """Only the next time of a repeating reminder: the series skips it and a one-time reminder
+        takes its place at the new time (and with the new title)."""
+        when = self._new_time(before, args) or before.due_at
+        if when <= now:
+            return _in_past("update", ctx.language)
+        single = self._one_time_copy(before, ctx, when=when, title=args.title or before.title, now=now)
+        self._skip(before, now)
+        return single
+
+    def _one_time_copy(
+        self, source: Reminder, ctx: ExecutionContext, *, when: datetime, title: str, now: datetime
+    ) -> Reminder:
+        reminder_id = entity_id(ctx, source.reminder_id)
+        name = self._scheduler.schedule(
+            reminder_id=reminder_id, thread_id=source.thread_id, at=when, timezone=source.timezone
+        )
+        single = Reminder(
+            reminder_id=reminder_id,
+            thread_id=source.thread_id,
+            title=title,
+            due_at=when,
+            timezone=source.timezone,
+            schedule_name=name,
+            created_at=now,
+            phone_number_id=source.phone_number_id,
+        )
+        if not self._repo.put_reminder(single):
+            logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
+        return single
+
+    def _skip(self, reminder: Reminder, now: datetime) -> Reminder | None:
+        """The series goes on from the occurrence after its next one; a series with nothing left
+        is deleted (its schedule first)."""
+        assert reminder.recurrence is not None
+        after = max(reminder.due_at, now)
+        following = next_occurrence(reminder.recurrence, reminder.timezone, after)
+        if following is None:
+            self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+            return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
+        return self._repo.update_reminder(reminder.thread_id, reminder.reminder_id, due_at=following)
+
     def delete(self, args: DeleteRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        undo = undo_for(ctx, self._clock())  # tombstoned: "Undo" can restore it for 10 minutes
         deleted: list[dict[str, str]] = []
-        for reminder_id in args.reminder_ids:
+        skipped: list[dict[str, str]] = []
+        for scoped in args.reminder_ids:
+            reminder_id, scope = split_scoped(scoped)
             reminder = self._repo.get_reminder(ctx.thread_id, reminder_id)
             if reminder is None:
                 continue
+            if reminder.recurrence is not None and scope == OCCURRENCE:
+                # "this one": the series skips its next time and goes on.
+                after = self._skip(reminder, self._clock())
+                skipped.append({**_brief(reminder, lang), "next": after.due_at.isoformat() if after else ""})
+                continue
             self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder_id))
-            gone = self._repo.delete_reminder(ctx.thread_id, reminder_id)
+            gone = self._repo.delete_reminder(ctx.thread_id, reminder_id, undo=undo)
             if gone is not None:
-                deleted.append(_brief(gone))
+                deleted.append(_brief(gone, lang))
+        if skipped and not deleted:
+            return self._skipped_result(skipped, ctx)
         if not deleted:
             return _not_found("delete", lang)
         ids = [d["id"] for d in deleted]
@@ -216,13 +425,36 @@ class ReminderOperations:
                 "deleted": deleted,
                 "missing": len(args.reminder_ids) - len(deleted),
                 "timezone": ctx.timezone,
+                **undo_data(undo),
             },
             external_ids={"reminderId": ids[0]} if len(ids) == 1 else {"reminderIds": ids},
             summary=say(lang, f"deleted reminder {titles}", f"מחקתי את התזכורת {titles}"),
         )
 
+    def _skipped_result(
+        self, skipped: builtins.list[dict[str, str]], ctx: ExecutionContext
+    ) -> ExecutionResult:
+        lang = ctx.language
+        first = skipped[0]
+        occurrence = format_when(first["when"], lang, ctx.timezone)
+        following = format_when(first["next"], lang, ctx.timezone) if first["next"] else ""
+        en = f"skipped {quote(first['title'], lang)} on {occurrence}"
+        he = f"דילגתי על {quote(first['title'], lang)} ב{occurrence}"
+        if following:
+            en += f"; the next one is {following}"
+            he += f"; הבאה ב{following}"
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="delete",
+            data={"skipped": skipped, "timezone": ctx.timezone},
+            external_ids={"reminderId": first["id"]},
+            summary=say(lang, en, he),
+        )
+
     def delete_all(self, args: DeleteAllRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        undo = undo_for(ctx, self._clock())
         deleted: list[str] = []
         if args.reminder_ids is None:
             reminders = self._repo.list_reminders(ctx.thread_id)
@@ -232,15 +464,85 @@ class ReminderOperations:
         for reminder in reminders:
             if reminder.status == "scheduled":
                 self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-            if self._repo.delete_reminder(ctx.thread_id, reminder.reminder_id) is not None:
+            if self._repo.delete_reminder(ctx.thread_id, reminder.reminder_id, undo=undo) is not None:
                 deleted.append(reminder.reminder_id)
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="delete_all",
-            data={"count": len(deleted)},
+            data={"count": len(deleted), **(undo_data(undo) if deleted else {})},
             external_ids={"reminderIds": deleted} if deleted else {},
             summary=say(
                 lang, f"deleted all reminders ({len(deleted)})", f"מחקתי את כל התזכורות ({len(deleted)})"
             ),
+        )
+
+    def snooze(self, args: SnoozeReminderArgs, ctx: ExecutionContext) -> ExecutionResult:
+        """ "Snooze 10 min" on a delivered reminder: a one-time reminder again, `minutes` from now.
+        A one-time reminder is moved; a repeating one keeps its series and gets a one-time copy."""
+        lang = ctx.language
+        now = self._clock()
+        reminder = self._repo.get_reminder(ctx.thread_id, args.reminder_id)
+        if reminder is None:
+            return _not_found("snooze", lang)
+        when = (now + timedelta(minutes=args.minutes)).replace(second=0, microsecond=0)
+        if reminder.recurrence is not None:
+            snoozed: Reminder | None = self._one_time_copy(
+                reminder, ctx, when=when, title=reminder.title, now=now
+            )
+        else:
+            name = self._scheduler.schedule(
+                reminder_id=reminder.reminder_id, thread_id=ctx.thread_id, at=when, timezone=reminder.timezone
+            )
+            snoozed = self._repo.update_reminder(
+                ctx.thread_id, reminder.reminder_id, due_at=when, schedule_name=name
+            )
+            if snoozed is None:
+                self._scheduler.cancel(name)
+                return _not_found("snooze", lang)
+        assert snoozed is not None
+        when_text = format_when(when, lang, ctx.timezone)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="snooze",
+            data={**_brief(snoozed, lang), "minutes": args.minutes, "timezone": ctx.timezone},
+            external_ids={"reminderId": snoozed.reminder_id},
+            summary=say(
+                lang,
+                f"I'll remind you about {quote(reminder.title, lang)} again at {when_text}",
+                f"אזכיר שוב על {quote(reminder.title, lang)} ב{when_text}",
+            ),
+            when=when,
+        )
+
+    def done(self, args: DoneReminderArgs, ctx: ExecutionContext) -> ExecutionResult:
+        """ "Done" on a delivered reminder: a one-time reminder is finished (a pending snooze is
+        cancelled); a repeating one finishes this occurrence only, and its series goes on."""
+        lang = ctx.language
+        reminder = self._repo.get_reminder(ctx.thread_id, args.reminder_id)
+        if reminder is None:
+            return _not_found("done", lang)
+        data: dict[str, object] = {**_brief(reminder, lang), "timezone": ctx.timezone}
+        title = quote(reminder.title, lang)
+        if reminder.recurrence is None:
+            if reminder.status == "scheduled":  # snoozed, then done: no second delivery
+                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+                self._repo.mark_reminder_sent(ctx.thread_id, reminder.reminder_id, sent_at=self._clock())
+            summary = say(lang, f"marked {title} done", f"סימנתי את {title} כבוצע")
+        else:
+            following = format_when(reminder.due_at, lang, ctx.timezone)
+            data["next"] = reminder.due_at.isoformat()
+            summary = say(
+                lang,
+                f"marked {title} done for this time; the next one is {following}",
+                f"סימנתי את {title} כבוצע להפעם; הבאה ב{following}",
+            )
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="done",
+            data=data,
+            external_ids={"reminderId": reminder.reminder_id},
+            summary=summary,
         )

@@ -1,17 +1,24 @@
-"""A reminder's one-time schedule: its name and its `at(...)` expression.
+"""A reminder's schedule: its name, its one-time `at(...)` expression, or its recurring one.
 
 Each reminder gets the schedule `reminder-<id>`, with the expression `at(YYYY-MM-DDTHH:MM:SS)` written
 in the user's local time and the user's IANA zone as the schedule's timezone (so daylight-saving
 shifts are the Scheduler's business). The EventBridge Scheduler adapter of the `ReminderScheduler`
 port is `memo.aws.scheduler.EventBridgeReminderScheduler`.
+
+A repeating reminder has ONE recurring schedule under the same name: `recurring_expression` turns
+its series (RFC 5545 RRULE, `memo.text.recurrence`) into `cron(...)` or `rate(...)` with a start
+and end date; the reminders Lambda then advances the reminder to its next occurrence.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
+
+from memo.text.recurrence import first_occurrence, last_occurrence, rule_part
 
 SCHEDULE_PREFIX = "reminder-"
 MAX_SCHEDULE_NAME = 64
@@ -34,3 +41,64 @@ def at_expression(at: datetime, timezone: str) -> str:
         raise ValueError("a reminder time must be timezone-aware")
     local = at.astimezone(ZoneInfo(timezone))
     return f"at({local:%Y-%m-%dT%H:%M}:00)"
+
+
+@dataclass(frozen=True)
+class RecurringExpression:
+    """One recurring schedule for a series: `cron(...)` or `rate(...)` in the series' timezone,
+    from `start` (its first occurrence) to `end` (after its last one; None: no end)."""
+
+    expression: str
+    start: datetime
+    end: datetime | None
+
+
+_CRON_DAYS = {"MO": "MON", "TU": "TUE", "WE": "WED", "TH": "THU", "FR": "FRI", "SA": "SAT", "SU": "SUN"}
+
+
+def _rate(n: int, unit: str) -> str:
+    return f"rate({n} {unit if n == 1 else unit + 's'})"
+
+
+def recurring_expression(series_text: str, timezone: str) -> RecurringExpression:
+    """The Scheduler expression of a series (`memo.text.recurrence`). Daily, weekly (on given days),
+    monthly (on a day of the month) and yearly series are cron in the user's zone, so 08:00 stays
+    08:00 across daylight-saving changes; every N minutes / hours, every N days and every N weeks on
+    one day are `rate(...)` from the first occurrence. ValueError for what one schedule cannot say
+    (every other week on several days)."""
+    zone = ZoneInfo(timezone)
+    start = first_occurrence(series_text, timezone)
+    parts = rule_part(series_text)
+    freq = parts.get("FREQ", "")
+    n = int(parts.get("INTERVAL", "1"))
+    days = [d[-2:] for d in parts.get("BYDAY", "").split(",") if d]
+    minute, hour = start.minute, start.hour
+    if freq == "MINUTELY":
+        expression = _rate(n, "minute")
+    elif freq == "HOURLY":
+        expression = _rate(n, "hour")
+    elif freq == "DAILY":
+        expression = f"cron({minute} {hour} * * ? *)" if n == 1 else _rate(n, "day")
+    elif freq == "WEEKLY":
+        if n == 1:
+            names = (
+                ",".join(_CRON_DAYS[d] for d in days)
+                if days
+                else _CRON_DAYS[("MO", "TU", "WE", "TH", "FR", "SA", "SU")[start.weekday()]]
+            )
+            expression = f"cron({minute} {hour} ? * {names} *)"
+        elif len(days) <= 1:
+            expression = _rate(7 * n, "day")
+        else:
+            raise ValueError("every N weeks on several days is not one schedule")
+    elif freq == "MONTHLY":
+        day = int(parts.get("BYMONTHDAY", str(start.day)))
+        months = "*" if n == 1 else f"{start.month}/{n}"
+        expression = f"cron({minute} {hour} {day} {months} ? *)"
+    elif freq == "YEARLY":
+        expression = f"cron({minute} {hour} {start.day} {start.month} ? *)"
+    else:
+        raise ValueError(f"unsupported frequency {freq!r}")
+    last = last_occurrence(series_text, timezone)
+    end = (last + timedelta(minutes=1)).astimezone(UTC) if last is not None else None
+    return RecurringExpression(expression=expression, start=start.astimezone(zone).astimezone(UTC), end=end)

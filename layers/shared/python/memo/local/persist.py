@@ -15,10 +15,12 @@ import contextlib
 import json
 import os
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memo.local.aws import client
+from memo.local.ticker import restorable
 
 STATE_FILE = Path("data") / "local" / "state.json"
 FORMAT = 1
@@ -112,9 +114,11 @@ def load(path: Path, table_names: Mapping[str, str]) -> int:
             dynamodb.batch_write_item(RequestItems={name: requests})
             restored += len(requests)
     scheduler = client("scheduler")
+    now = datetime.now(UTC)
     for schedule in state["schedules"]:
         with contextlib.suppress(scheduler.exceptions.ConflictException):
-            scheduler.create_schedule(**schedule)
+            # A repeating reminder's schedule started in the past: from its next time (memo.local.ticker).
+            scheduler.create_schedule(**restorable(schedule, now))
     return restored
 
 

@@ -1,10 +1,12 @@
 """The local ticker: EventBridge Scheduler's part in the local runtime.
 
-It lists the one-time schedules of the reminders' schedule group (on moto, or whatever
-AWS_ENDPOINT_URL points at), and for each whose `at(...)` time, read in its
+It lists the schedules of the reminders' schedule group (on moto, or whatever AWS_ENDPOINT_URL
+points at), and for each one-time schedule whose `at(...)` time, read in its
 ScheduleExpressionTimezone, has come, invokes the reminders handler with the target's Input as the
 event (what the Scheduler sends), then deletes the schedule (ActionAfterCompletion DELETE; a schedule
-kept after completion is remembered so it fires once).
+kept after completion is remembered so it fires once). A recurring schedule (`cron(...)` or
+`rate(...)`, a repeating reminder) fires once for each of its times, in its timezone and between its
+StartDate and EndDate, that came since the previous tick, on the same (fake) clock.
 
 A handler that fails with a domain error (`MemoError`, e.g. the WhatsApp send failed) or an AWS error
 is tried again on the next ticks, up to `max_attempts` in all (Lambda's async invoke: 1 + 2 retries),
@@ -24,7 +26,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -51,6 +53,105 @@ def due_time(expression: str, timezone: str | None) -> datetime | None:
     except (ZoneInfoNotFoundError, ValueError):
         return None
     return datetime.fromisoformat(match.group("when")).replace(tzinfo=zone)
+
+
+_RATE = re.compile(r"^rate\((?P<n>\d+)\s+(?P<unit>minutes?|hours?|days?)\)$")
+_CRON = re.compile(r"^cron\((?P<fields>[^)]+)\)$")
+_DOW = {"SUN": 1, "MON": 2, "TUE": 3, "WED": 4, "THU": 5, "FRI": 6, "SAT": 7}
+_RATE_UNITS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1), "day": timedelta(days=1)}
+
+
+def _cron_values(field: str, low: int, high: int, names: dict[str, int] | None = None) -> set[int] | None:
+    """The values of one cron field; None for "*" / "?" (any)."""
+    if field in ("*", "?"):
+        return None
+    values: set[int] = set()
+    for part in field.split(","):
+        base, _, step_text = part.partition("/")
+        step = int(step_text) if step_text else 1
+
+        def value(token: str) -> int:
+            return names[token.upper()] if names and token.upper() in names else int(token)
+
+        if base == "*":
+            start, end = low, high
+        elif "-" in base:
+            first, last = base.split("-", 1)
+            start, end = value(first), value(last)
+        else:
+            start = value(base)
+            end = high if step_text else start
+        values.update(range(start, end + 1, step))
+    return values
+
+
+def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -> list[datetime]:
+    """The instants in (after, until] of a six-field Scheduler cron expression, in `zone`."""
+    minute, hour, dom, month, dow, year = fields.split()
+    minutes = _cron_values(minute, 0, 59) or set(range(60))
+    hours = _cron_values(hour, 0, 23) or set(range(24))
+    days = _cron_values(dom, 1, 31)
+    months = _cron_values(month, 1, 12)
+    weekdays = _cron_values(dow, 1, 7, _DOW)
+    years = _cron_values(year, 1970, 2199)
+    found: list[datetime] = []
+    day = after.astimezone(zone).date()
+    last = until.astimezone(zone).date()
+    while day <= last:
+        cron_weekday = (day.isoweekday() % 7) + 1  # SUN=1 ... SAT=7
+        if (
+            (days is None or day.day in days)
+            and (months is None or day.month in months)
+            and (weekdays is None or cron_weekday in weekdays)
+            and (years is None or day.year in years)
+        ):
+            for h in sorted(hours):
+                for m in sorted(minutes):
+                    instant = datetime(day.year, day.month, day.day, h, m, tzinfo=zone)
+                    if after < instant <= until:
+                        found.append(instant)
+        day += timedelta(days=1)
+    return found
+
+
+def recurring_times(
+    expression: str,
+    timezone: str | None,
+    *,
+    start: datetime | None,
+    end: datetime | None,
+    after: datetime,
+    until: datetime,
+) -> list[datetime]:
+    """The occurrences in (after, until] of a recurring `rate(...)` / `cron(...)` expression, within
+    the schedule's StartDate/EndDate ([] for a one-time expression or an unknown zone)."""
+    try:
+        zone = ZoneInfo(timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return []
+    if start is not None:
+        after = max(after, start - timedelta(microseconds=1))
+    if end is not None:
+        until = min(until, end)
+    if until <= after:
+        return []
+    rate = _RATE.match(expression.strip())
+    if rate is not None:
+        if start is None:
+            return []
+        step = int(rate.group("n")) * _RATE_UNITS[rate.group("unit").rstrip("s")]
+        skipped = max(0, int((after - start) / step))
+        instant = start + skipped * step
+        found: list[datetime] = []
+        while instant <= until:
+            if instant > after:
+                found.append(instant)
+            instant += step
+        return found
+    cron = _CRON.match(expression.strip())
+    if cron is not None:
+        return _cron_times(cron.group("fields"), zone, after, until)
+    return []
 
 
 @dataclass(frozen=True)
@@ -80,6 +181,7 @@ class ReminderTicker:
         self._max_attempts = max_attempts
         self._attempts: dict[str, int] = {}
         self._completed: set[tuple[str, str]] = set()
+        self._recurring_seen: dict[tuple[str, str], datetime] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -124,11 +226,62 @@ class ReminderTicker:
                         continue  # deleted since it was listed (the reminder was deleted)
                     raise
                 expression = schedule.get("ScheduleExpression", "")
+                if not expression.startswith("at("):
+                    fired += self._fire_recurring(name, expression, schedule, now)
+                    continue
                 when = due_time(expression, schedule.get("ScheduleExpressionTimezone"))
                 if when is None or when > now or (name, expression) in self._completed:
                     continue
                 fired.append(self._fire(name, expression, schedule))
             return fired
+
+    def _fire_recurring(
+        self, name: str, expression: str, schedule: dict[str, Any], now: datetime
+    ) -> list[Fired]:
+        """A recurring schedule fires once for each of its times that came since the last tick (the
+        first tick that sees it looks back to its StartDate); a failed invocation is retried on the
+        next ticks like a one-time one, then given up for that time."""
+        key = (name, expression)
+        since = self._recurring_seen.get(key)
+        if since is None:
+            since = schedule.get("StartDate") or now
+            since = since - timedelta(microseconds=1)
+        times = recurring_times(
+            expression,
+            schedule.get("ScheduleExpressionTimezone"),
+            start=schedule.get("StartDate"),
+            end=schedule.get("EndDate"),
+            after=since,
+            until=now,
+        )
+        fired: list[Fired] = []
+        for instant in times:
+            result = self._invoke(name, schedule)
+            fired.append(result)
+            if result.error is not None and self._attempts.get(name, 0) > 0:
+                self._recurring_seen[key] = instant - timedelta(microseconds=1)
+                return fired  # retried from this time on the next tick
+            self._recurring_seen[key] = instant
+        if not times:
+            self._recurring_seen.setdefault(key, since)
+        return fired
+
+    def _invoke(self, name: str, schedule: dict[str, Any]) -> Fired:
+        event = json.loads(schedule.get("Target", {}).get("Input") or "{}")
+        context = LocalLambdaContext(function_name="memo-reminders-local")
+        try:
+            result = self._reminders_handler()(event, context)
+        except (MemoError, ClientError) as exc:
+            attempts = self._attempts.get(name, 0) + 1
+            self._attempts[name] = attempts
+            if attempts < self._max_attempts:
+                logger.warning("LOCAL_REMINDER_RETRY", extra={"schedule": name, "attempt": attempts})
+            else:
+                logger.error("LOCAL_REMINDER_GIVEN_UP", extra={"schedule": name, "attempts": attempts})
+                self._attempts.pop(name, None)
+            return Fired(name=name, event=event, result=None, error=type(exc).__name__)
+        self._attempts.pop(name, None)
+        return Fired(name=name, event=event, result=result)
 
     def _fire(self, name: str, expression: str, schedule: dict[str, Any]) -> Fired:
         event = json.loads(schedule.get("Target", {}).get("Input") or "{}")
@@ -178,3 +331,19 @@ class ReminderTicker:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+
+def restorable(schedule: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A saved schedule as it can be created again at `now` (the local stack's restart): the
+    Scheduler refuses a StartDate in the past, so a recurring schedule's start moves to its next
+    time (a rate keeps its phase); a one-time schedule is returned as it is."""
+    start = schedule.get("StartDate")
+    expression = str(schedule.get("ScheduleExpression", ""))
+    if not isinstance(start, datetime) or start > now or expression.startswith("at("):
+        return schedule
+    rate = _RATE.match(expression.strip())
+    if rate is None:  # cron: the expression alone says when
+        return {k: v for k, v in schedule.items() if k != "StartDate"}
+    step = int(rate.group("n")) * _RATE_UNITS[rate.group("unit").rstrip("s")]
+    skipped = int((now - start) / step) + 1
+    return {**schedule, "StartDate": start + skipped * step}

@@ -15,7 +15,10 @@ Plan step conventions (what resolvers can rely on), per capability/action:
 - notes/save: changes {text}. notes/search: constraints {query} ("" lists all).
   notes/delete: constraints {target} or {targetRef}. notes/delete_all: constraints {}.
 - lists/add, lists/remove: constraints {listName}, changes {items: [..]}.
-  lists/show: constraints {listName}. lists/clear: constraints {listName}.
+  lists/show: constraints {listName}. lists/clear: constraints {listName}. lists/show_all: {}
+  ("what lists do I have?"). A listName is the user's own words; the items table folds synonyms
+  and languages into one list (`memo.capabilities.items.list_key`).
+- Several requests in one message are several steps ("s1", "s2", ...), in the order written.
 - calendar/*, email/*: constraints {text}: there is no adapter; the capability check refuses them.
 - general/reply: constraints {kind: greeting|thanks|smalltalk|help} (conversation/meta intents).
 """

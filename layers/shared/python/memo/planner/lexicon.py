@@ -19,7 +19,7 @@ def clean(text: str) -> str:
 
 
 def strip_lead(text: str, words: str) -> str:
-    return clean(re.sub(rf"^(?:{words})\s+", "", clean(text), flags=re.I))
+    return clean(re.sub(rf"^(?:{words})(?:\s+|$)", "", clean(text), flags=re.I))
 
 
 _EN_TITLE_LEAD = r"to|about|that|for|of|re|regarding|called|named"
@@ -36,12 +36,37 @@ def named_in(summary: str) -> str:
     return match.group(1).strip() if match else summary
 
 
+#: Words that are manners, not content: never part of a title.
+_FILLER = re.compile(
+    r"(?:^|(?<=\s))(?:please|pls|plz|kindly|thanks|thank\s+you|thx|בבקשה|תודה(?:\s+רבה)?)(?=\s|$|[,.!?])",
+    re.I,
+)
+_FILLER_EDGES = re.compile(
+    r"^(?:just|also|and|then|ok|okay|אז|גם)\s+|^(?:to\s+)?(?:self|myself)\s*[:,\-]\s*|\s+(?:for\s+me|ok|okay|lol|בשבילי)$",
+    re.I,
+)
+
+
+def unshout(text: str) -> str:
+    """A title typed in capitals ("CALL MOM") in lower case; mixed case ("call Dan at IKEA") as typed."""
+    letters = [ch for ch in text if ch.isalpha() and ch.isascii()]
+    if len(letters) >= 3 and all(ch.isupper() for ch in letters):
+        return text.lower()
+    return text
+
+
 def as_title(text: str) -> str:
-    text = strip_lead(text, _EN_TITLE_LEAD)
+    """What a reminder or item is called: without the lead word ("to", "about", "על"), manners
+    ("please", "thanks"), and shouting."""
+    text = clean(_FILLER.sub(" ", text))
+    for _ in range(2):
+        text = clean(_FILLER_EDGES.sub("", text))
+    for _ in range(2):  # "for to leave" (a time taken from between them) -> "leave"
+        text = strip_lead(text, _EN_TITLE_LEAD)
     text = strip_lead(text, _HE_TITLE_LEAD)
     if text.startswith("ש") and len(text) > 3 and " " in text:
         text = text[1:]
-    return clean(text)
+    return unshout(clean(text))
 
 
 # --- command words ------------------------------------------------------------------------
@@ -50,7 +75,7 @@ POLITE_EN = (
     r"^(?:(?:hey|hi|ok|okay|so)\s+)?(?:memo[,:]?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+"
     r"(?:please\s+)?)?(?:please\s+)?(?:i\s+(?:want|need|would like)\s+(?:you\s+)?to\s+)?"
 )
-POLITE_HE = r"^(?:(?:היי|הי|אהלן)\s+)?(?:בבקשה\s+)?(?:(?:אתה\s+)?(?:יכול|תוכל|יכולה|תוכלי)\s+(?:בבקשה\s+)?)?"
+POLITE_HE = r"^(?:(?:היי|הי|אהלן)\s+)?(?:בבקשה\s+)?(?:אפשר\s+)?(?:(?:אתה\s+)?(?:יכול|תוכל|יכולה|תוכלי)\s+(?:בבקשה\s+)?)?"
 
 DELETE_EN = r"delete|remove|cancel|erase|drop|get rid of|clear|wipe"
 DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות"

@@ -152,7 +152,7 @@ Turn the user's message into a plan. Capabilities and actions:
 - reminders: create {constraints: title, when}, list {constraints: day?}, update {constraints: target | targetRef; changes: when?, title?},
   delete {constraints: target | targetRef}, delete_all {}
 - notes: save {changes: text}, search {constraints: query}, delete {constraints: target | targetRef}, delete_all {}
-- lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName}
+- lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות")
 - calendar, email: any action, constraints {text} (they are refused later if not connected)
 - general: reply {constraints: kind = greeting|thanks|smalltalk|help} for conversation/meta intents
 Rules:
@@ -163,7 +163,12 @@ Rules:
   and target = its summary. Only use intent_unclear when no latest action is plausible and the request is unclear.
 - confidence is honest (0..1). riskLevel: create/read low, update medium, any delete high.
   Deleting everything (delete_all, clear) is high risk and needsApproval true.
-- Step ids are "s1", "s2", ...; dependsOn lists ids of earlier steps the step needs.
+- Step ids are "s1", "s2", ...; dependsOn lists ids of earlier steps the step needs. Several requests in one
+  message ("remind me to X at 4pm and add flour to my shopping list") are several steps, in the order written.
+- The requested action wins over greetings, thanks and things mentioned in passing ("I have a meeting tomorrow
+  so remind me to call the plumber at 8" is a reminder). Read typos and chat spelling as meant ("remnd", "tmrw").
+- Titles and items are the user's words without filler ("please", "thanks"), without the time words, and in
+  lower case when the message is typed in capitals.
 - routingSuggestions: the capabilities this message most likely belongs to, best first.
 - Never invent entity ids."""
 

@@ -5,9 +5,21 @@ imports `openai`. Matching is by patterns over verbs and nouns (not a fixed list
 dates and times are resolved in the user's timezone (`timeparse`), and referential follow-ups
 ("delete it", "move it to 6", "תמחק את זה") use the most recent `LatestAction`.
 
-A message is cleaned of politeness ("could you please ..."), then the matchers of
-`memo.planner.intents` are tried in the order of `MATCHERS`; the first that recognises the message
-makes the plan. Then small talk, then intent_unclear (`memo.planner.match` sets the confidence).
+How a message is read (`memo.planner.normalize` does the first two):
+1. A message that is only small talk ("hi", "thanks!") is conversation.
+2. Chat abbreviations and typos of keywords are fixed ("remnd me tmrw" -> "remind me tomorrow"); the
+   greeting before the request and the thanks after it are set aside ("hi, ... thx").
+3. The matchers of `memo.planner.intents` are tried in the order of `MATCHERS` on the request,
+   cleaned of politeness ("could you please ..."); the first that recognises it makes the plan.
+4. The requested action wins over incidental words: when the whole message is no reminder, note or
+   list command (a meeting mentioned in passing, a pleasantry), each clause from a sentence break,
+   a conjunction or an imperative ("remind me", "תזכיר לי") on is tried, and the first clause that
+   is such a command makes the plan.
+5. Several requests in one message become several plan steps: the command is split at "and",
+   "also", a sentence break or the Hebrew "ו" when both sides are complete commands on their own
+   ("remind me to X at 4pm and to Y at 10am" -> two reminders; "... and add flour to my shopping
+   list" -> a reminder and a list edit). A side that would need a question keeps the message whole.
+6. Then small talk, then intent_unclear (`memo.planner.match` sets the confidence).
 
 Risk and approval: creates and reads are low risk, updates medium, deletes high; deleting
 everything (reminders, notes, a whole list) is high risk and needs approval.
@@ -16,38 +28,90 @@ everything (reminders, notes, a whole list) is high risk and needs approval.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from memo.domain import PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
 from memo.planner.base import PlannerInput, PlannerResult
-from memo.planner.intents import conversation, followups, lists, notes, reminders, unconnected
+from memo.planner.intents import conversation, daily, followups, lists, notes, reminders, unconnected
 from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean
 from memo.planner.match import Match, to_result, unclear
+from memo.planner.normalize import fix_typos, strip_pleasantries
 
 Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 
 #: The order matters: specific commands before general ones ("delete all reminders" before
 #: "delete X", "clear the shopping list" before list edits), follow-ups and guesses last.
 MATCHERS: tuple[Matcher, ...] = (
-    conversation.chat,
     reminders.delete_all,
     lists.clear,
+    lists.show_all,
+    daily.reminders_word,
     reminders.show,
+    daily.alarm,
     reminders.create,
     reminders.rename,
     reminders.move,
+    notes.delete_named,
     reminders.delete,
     lists.add,
     lists.remove,
     lists.show,
+    daily.agenda,
     notes.delete,
     notes.search,
     notes.save,
+    notes.where,
     unconnected.calendar,
     unconnected.email,
     followups.referential,
     followups.noun_less_delete,
     notes.recall,
 )
+
+#: Capabilities whose commands are requests Memo performs; a match on anything else (a calendar
+#: word, a guess, a question about a note) gives way to a clause that is such a command.
+_ACTIONABLE = frozenset({"reminders", "notes", "lists"})
+_WEAK_PATTERNS = frozenset({"notes:recall", "delete:guess", "calendar", "email"})
+
+#: Where a request may start inside a longer message: after a sentence break or a conjunction,
+#: or at an imperative.
+_CLAUSE_START = re.compile(
+    r"(?:[,.;:!?\n]+\s*|\s+(?=(?:so|but|and|also|then|now|anyway|just|pls|please|can\s+you|could\s+you|"
+    r"would\s+you|will\s+you|remind\s+me|set\s+(?:a|an|me\s+a)\s+(?:reminder|alarm)|add|put|note|"
+    r"take\s+a\s+note|delete|remove|cancel|show|אז|אבל|ו?תזכיר|ו?תזכירי|ו?תוסיף|ו?תוסיפי|ו?תרשום|"
+    r"ו?תרשמי|ו?תמחק|ו?תמחקי|ו?תבטל|אפשר|בבקשה)\b))",
+    re.I,
+)
+_CLAUSE_LEAD = re.compile(
+    r"^(?:(?:so|but|and|also|then|now|anyway|just|אז|אבל)\s+)+|^ו(?=תזכיר|תוסיף|תרשום|תרשמי|תמחק|תבטל)", re.I
+)
+
+#: Where a second request may start: "and", "also", "then", a sentence break; Hebrew "וגם", "ואז",
+#: or "ו" glued to the next command.
+_SPLIT = re.compile(
+    r"\s*[.;!?\n]+\s*(?:(?:and|also|then|plus)\s+)*|\s*,?\s+(?:and(?:\s+(?:also|then))?|also|then|plus)\s+"
+    r"|\s*,?\s+(?:וגם|ואז|וכן)\s+|\s*,?\s+ו(?=\S{2,})",
+    re.I,
+)
+_EN_INFINITIVE = re.compile(r"^to\s+\S", re.I)
+_HE_INFINITIVE = re.compile(r"^ל[\u05D0-\u05EA]{2,}")
+
+_RISK_ORDER: dict[RiskLevel, int] = {"low": 0, "medium": 1, "high": 2}
+
+
+def _politeness_stripped(text: str) -> str:
+    stripped = clean(re.sub(POLITE_HE, "", re.sub(POLITE_EN, "", text, flags=re.I)))
+    return stripped or text
+
+
+def _is_command(found: Match | PlannerResult | None) -> bool:
+    return (
+        isinstance(found, Match) and found.capability in _ACTIONABLE and found.pattern not in _WEAK_PATTERNS
+    )
+
+
+def _is_complete(found: Match | PlannerResult | None) -> bool:
+    return _is_command(found) and isinstance(found, Match) and not found.missing
 
 
 class RulePlanner:
@@ -64,14 +128,105 @@ class RulePlanner:
 
     def _plan_text(self, message: str, inp: PlannerInput) -> PlannerResult:
         text = clean(message)
-        stripped = clean(re.sub(POLITE_HE, "", re.sub(POLITE_EN, "", text, flags=re.I)))
-        for matcher in MATCHERS:
-            found = matcher(stripped or text, inp)
-            if isinstance(found, PlannerResult):
-                return found
-            if found is not None:
-                return to_result(found)
+        fixed = fix_typos(text)
+        for candidate in (text, fixed):
+            chat = conversation.chat(candidate, inp)
+            if chat is not None:
+                return to_result(chat)
+        request = clean(strip_pleasantries(fixed))
+        first = self._match(request, inp)
+        if _is_command(first):
+            assert isinstance(first, Match)
+            return _to_plan(self._requests(request, first, inp))
+        several = self._split(request, inp, 0)
+        if several:
+            return _to_plan(several)
+        for start in _clause_starts(request):
+            clause = clean(_CLAUSE_LEAD.sub("", request[start:]))
+            found = self._match(clause, inp)
+            if _is_command(found):
+                assert isinstance(found, Match)
+                return _to_plan(self._requests(clause, found, inp))
+        if isinstance(first, PlannerResult):
+            return first
+        if first is not None:
+            return to_result(first)
         small_talk = conversation.small_talk(text)
         if small_talk is not None:
             return to_result(small_talk)
-        return unclear(stripped or text)
+        return unclear(_politeness_stripped(request))
+
+    def _match(self, text: str, inp: PlannerInput) -> Match | PlannerResult | None:
+        stripped = _politeness_stripped(text)
+        for matcher in MATCHERS:
+            found = matcher(stripped, inp)
+            if found is not None:
+                return found
+        return None
+
+    def _requests(self, text: str, found: Match, inp: PlannerInput, depth: int = 0) -> list[Match]:
+        """`found` for `text`, or the several complete requests `text` holds, in order."""
+        return self._split(text, inp, depth) or [found]
+
+    def _split(self, text: str, inp: PlannerInput, depth: int) -> list[Match]:
+        """The complete requests `text` holds when it holds two or more; else []."""
+        if depth >= 4:
+            return []
+        for split in _SPLIT.finditer(text):
+            left, right = text[: split.start()], text[split.end() :]
+            if not left.strip() or not right.strip():
+                continue
+            left_match = self._match(left, inp)
+            if not _is_complete(left_match):
+                continue
+            assert isinstance(left_match, Match)
+            for variant in _continuations(right, left_match, text):
+                right_match = self._match(variant, inp)
+                if _is_complete(right_match):
+                    assert isinstance(right_match, Match)
+                    return [left_match, *self._requests(variant, right_match, inp, depth + 1)]
+        return []
+
+
+def _clause_starts(text: str) -> list[int]:
+    return sorted({m.end() for m in _CLAUSE_START.finditer(text) if 0 < m.end() < len(text)})
+
+
+def _continuations(right: str, left: Match, whole: str) -> list[str]:
+    """The second request as written, and, after a reminder, "to X at 10" read as "remind me to X
+    at 10" (Hebrew: "ל..." as "תזכיר לי ל...")."""
+    variants = [right]
+    if left.capability == "reminders" and left.action == "create":
+        if _EN_INFINITIVE.match(right):
+            variants.append(f"remind me {right}")
+        elif _HE_INFINITIVE.match(right):
+            variants.append(f"תזכיר לי {right}")
+    return variants
+
+
+def _to_plan(found: Sequence[Match]) -> PlannerResult:
+    if len(found) == 1:
+        return to_result(found[0])
+    steps = [
+        PlanStep(
+            id=f"s{index}",
+            capability=match.capability,
+            action=match.action,
+            constraints=dict(match.constraints),
+            changes=dict(match.changes or {}),
+        )
+        for index, match in enumerate(found, start=1)
+    ]
+    output = PlannerOutput(
+        intent_type="operation",
+        confidence=min(m.confidence for m in found),
+        risk_level=max((m.risk for m in found), key=lambda r: _RISK_ORDER[r]),
+        needs_approval=any(m.needs_approval for m in found),
+        missing_fields=[],
+        plan=steps,
+    )
+    suggestions = [
+        RoutingSuggestion(capability=m.capability, action=m.action, confidence=m.confidence, reason=m.pattern)
+        for m in found
+    ]
+    return PlannerResult(output=output, routing_suggestions=suggestions, source="rules")

@@ -7,8 +7,18 @@ the message with those fragments removed (the reminder's title). Calendar dates 
 or numbers are resolved by `dateparser`; the rest is small, explicit arithmetic, because
 dateparser alone drops parts of compound phrases such as "מחר ב-17:00".
 
+Recurrence ("every day at 8am", "כל יום ראשון") is found first by `memo.text.recurrence` and
+returned as an RRULE value with the first occurrence as `when`. A time that does not exist
+("at 25:00") or a day in the past ("yesterday") is removed from the title and reported as
+`problem`, so the reminder asks instead of guessing.
+
 Rules a user would expect:
 - a time with no day is today, or tomorrow if that time has already passed;
+- a part of the day alone ("in the morning", "בערב") is its default time (morning 09:00, noon
+  12:00, afternoon 15:00, evening 19:00, tonight 20:00, night 21:00), the next one to come;
+- hour words count ("at five", "half past six", "בשמונה", "שלוש וחצי", "רבע לשבע");
+- "on the 1st" is the next 1st of a month; 12/25 and 25/12 are read in the user's order
+  (month first in the Americas, day first elsewhere), and the other order when only it is a date;
 - an hour from 1 to 7 without am/pm means the afternoon ("at 5" is 17:00);
 - a day with no time is reported as date-only (`has_time=False`), so a reminder can ask for it,
   except parts of the day that name a time ("tonight" 20:00, "tomorrow morning" 09:00).
@@ -19,7 +29,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import Literal
 from zoneinfo import ZoneInfo
+
+from memo.text.recurrence import Recurrence, default_start, find_recurrence, series
+
+TimeProblem = Literal["invalid_time", "past"]
 
 _FLAGS = re.IGNORECASE
 
@@ -70,6 +85,7 @@ _MONTHS_EN = (
 _MONTHS_HE = "ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר"
 
 # Relative offsets.
+_EN_REL_HALF = re.compile(r"\bin\s+(?:an|one)\s+hour\s+and\s+a\s+half\b", _FLAGS)
 _EN_REL = re.compile(
     r"\bin\s+(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|"
     r"a couple of|a few|half an)\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b",
@@ -83,7 +99,7 @@ _HE_REL = re.compile(
 # Days.
 _EN_DAY = re.compile(
     r"\b(?:(?:on|for|to|until)\s+)?(?:(?P<after>the\s+day\s+after\s+tomorrow|day\s+after\s+tomorrow)|"
-    r"(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<today>today)|(?P<tonight>tonight)|"
+    r"(?P<tomorrow>tomm?orr?ow|tmrw|tmrow|tmr|2morrow|2moro)|(?P<today>today)|(?P<tonight>tonight)|"
     r"(?:(?:next|this|coming)\s+)?(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"mon|tues|tue|wed|thurs|thu|fri|sat|sun)\b)",
     _FLAGS,
@@ -141,6 +157,66 @@ _HE_PART_MAP = {
 }
 
 
+# Hour words.
+_EN_HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+_EN_HOURS = "|".join(_EN_HOUR_WORDS)
+_EN_MINUTE_WORDS = {
+    "o'clock": 0,
+    "oclock": 0,
+    "fifteen": 15,
+    "thirty": 30,
+    "forty five": 45,
+    "forty-five": 45,
+}
+_EN_WORD_TIME = re.compile(
+    rf"\b(?:at|by|around)\s+(?P<h>{_EN_HOURS})(?:\s+(?P<m>o'?clock|fifteen|thirty|forty[- ]five))?\b", _FLAGS
+)
+_EN_PAST_TO = re.compile(
+    rf"\b(?:(?:at|by|around)\s+)?(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|five|ten|twenty)\s+(?P<rel>past|after|to|before)\s+"
+    rf"(?P<h>\d{{1,2}}|{_EN_HOURS})\b",
+    _FLAGS,
+)
+_HE_HOUR_WORDS = {
+    "אחת עשרה": 11, "אחת-עשרה": 11, "שתים עשרה": 12, "שתיים עשרה": 12, "שתים-עשרה": 12,
+    "אחת": 1, "שתיים": 2, "שתים": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7,
+    "שמונה": 8, "תשע": 9, "עשר": 10,
+}  # fmt: skip
+_HE_HOURS = "|".join(_HE_HOUR_WORDS)
+_HE_FRACTIONS = {"וחצי": 30, "ורבע": 15, "ועשרה": 10, "ועשרים": 20, "וחמישה": 5, "וחמש": 5, "ועשר": 10}
+_HE_FRACTION = "|".join(_HE_FRACTIONS)
+_HE_WORD_TIME = re.compile(
+    rf"(?:(?<=\s)|^)(?:(?:בשעה\s+|ב-?|ל-?|בסביבות\s+)(?P<h>{_HE_HOURS})(?:\s+(?P<f>{_HE_FRACTION}))?"
+    rf"|(?P<h2>{_HE_HOURS})\s+(?P<f2>{_HE_FRACTION})"
+    rf"|(?:בשעה\s+|ב-?)?רבע\s+ל-?(?P<h3>{_HE_HOURS}))(?=\s|$|[,.!?])"
+)
+_HE_CLOCK_FRACTION = re.compile(
+    rf"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?)(?P<h>\d{{1,2}})\s+(?P<f>{_HE_FRACTION})(?=\s|$|[,.!?])"
+)
+
+# Times that do not exist, and days that have passed.
+_INVALID_TIME = re.compile(
+    r"(?:(?:\b(?:at|by|around)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?))?"
+    r"(?<![\d/.])(?:(?P<h>2[4-9]|[3-9]\d):(?P<m>\d{2})|(?P<h2>\d{1,2}):(?P<m2>[6-9]\d)"
+    r"|(?P<h3>1[3-9]|2\d)\s*(?:a\.?m\.?|p\.?m\.?)(?=\W|$)|\b(?:at|by)\s+(?P<h4>2[5-9]|[3-9]\d)\b(?![:/.\d]|\s*(?:minutes?|hours?|days?)))",
+    _FLAGS,
+)
+_PAST_DAY = re.compile(
+    r"\b(?:yesterday|the\s+day\s+before\s+yesterday|last\s+(?:night|week|month|year|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|\d+\s+(?:minutes?|hours?|days?|weeks?)\s+ago)\b"
+    r"|(?:(?<=\s)|^)(?:אתמול|שלשום|בשבוע\s+שעבר|"
+    r"לפני\s+(?:\d+\s+(?:דקות|שעות|ימים|שבועות)|שעתיים|יומיים|שבועיים|שעה|יום|שבוע))(?=\s|$|[,.!?])",
+    _FLAGS,
+)
+_ORDINAL_DAY = re.compile(
+    r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\s+(?:every|each)\b)"
+    r"|(?:(?<=\s)|^)[בל]-?(?P<d2>\d{1,2})\s+לחודש(?=\s|$|[,.!?])",
+    _FLAGS,
+)
+
+
 @dataclass(frozen=True)
 class ParsedWhen:
     """The resolved date/time of a message and the message without it.
@@ -154,6 +230,12 @@ class ParsedWhen:
     remainder: str = ""
     fragments: tuple[str, ...] = field(default_factory=tuple)
     explicit_day: bool = False
+    #: the RRULE value of a repeating time ("FREQ=WEEKLY;BYDAY=MO"); `when` is its first occurrence
+    recurrence: str | None = None
+    #: a time that does not exist ("at 25:00") or has passed ("yesterday"): ask, never guess
+    problem: TimeProblem | None = None
+    #: a time of day was named ("at 6pm"), and a day ("tomorrow", "on friday", "in 2 days")
+    named_time: bool = False
 
     @property
     def has_time(self) -> bool:
@@ -161,7 +243,23 @@ class ParsedWhen:
 
     @property
     def found(self) -> bool:
-        return self.when is not None or self.day is not None
+        return (
+            self.when is not None
+            or self.day is not None
+            or self.recurrence is not None
+            or self.problem is not None
+        )
+
+    def change(self) -> dict[str, str]:
+        """What a move changes: {"when"} for a day and a time, {"time": "HH:MM"} for a time alone
+        (the reminder keeps its day), {"day"} for a day alone (it keeps its time of day)."""
+        if self.when is not None:
+            if self.named_time and not self.explicit_day:
+                return {"time": f"{self.when:%H:%M}"}
+            return {"when": self.when.isoformat()}
+        if self.day is not None:
+            return {"day": self.day.isoformat()}
+        return {}
 
 
 @dataclass
@@ -170,8 +268,10 @@ class _Scan:
     fragments: list[str] = field(default_factory=list)
 
     def take(self, match: re.Match[str]) -> None:
-        self.fragments.append(match.group(0).strip())
-        start, end = match.span()
+        self.take_span(*match.span())
+
+    def take_span(self, start: int, end: int) -> None:
+        self.fragments.append(self.text[start:end].strip())
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]
 
 
@@ -259,6 +359,108 @@ def _apply_part(hour: int, part: str | None) -> int:
     return hour
 
 
+def _numeric_date(match: re.Match[str], *, today: date, timezone: str) -> date | None:
+    """12/25 or 25/12: the user's order first (month first in the Americas), then the other."""
+    a, b = int(match.group(1)), int(match.group(2))
+    raw_year = match.group(3)
+    year = (int(raw_year) + (2000 if len(raw_year) == 2 else 0)) if raw_year else today.year
+    orders = ((a, b), (b, a)) if timezone.startswith("America/") else ((b, a), (a, b))
+    for month, day in orders:
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if raw_year is None and found < today:
+            try:
+                found = date(year + 1, month, day)
+            except ValueError:
+                continue
+        return found
+    return None
+
+
+def _ordinal_date(day_of_month: int, today: date) -> date | None:
+    """The next date with this day of the month, today included."""
+    year, month = today.year, today.month
+    for _ in range(13):
+        try:
+            found = date(year, month, day_of_month)
+        except ValueError:
+            found = None
+        if found is not None and found >= today:
+            return found
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+    return None
+
+
+def _en_hour(word: str) -> int:
+    return _EN_HOUR_WORDS.get(word.lower()) or int(word)
+
+
+def _past_to(match: re.Match[str]) -> tuple[int, int] | None:
+    q = match.group("q").lower()
+    minutes = 30 if q == "half" else 15 if q.endswith("quarter") else _EN_NUMBERS.get(q) or int(q)
+    hour = _en_hour(match.group("h"))
+    if not 1 <= hour <= 12 or not 0 < minutes < 60:
+        return None
+    if match.group("rel").lower() in ("past", "after"):
+        return hour, minutes
+    return (hour - 1 or 12), 60 - minutes
+
+
+def _find_time(scan: _Scan) -> tuple[int, int, bool, bool] | None:
+    """The time of day: (hour, minute, explicit am/pm or 24-hour, clock form)."""
+    match = _EN_AMPM.search(scan.text)
+    if match and 1 <= int(match.group("h")) <= 12:
+        h = int(match.group("h"))
+        ampm = match.group("ampm").lower()
+        scan.take(match)
+        return (h % 12) + (12 if ampm.startswith("p") else 0), int(match.group("m") or 0), True, False
+    match = _EN_NOON.search(scan.text)
+    if match:
+        scan.take(match)
+        return (0 if match.group("w").lower() == "midnight" else 12), 0, True, False
+    match = _CLOCK.search(scan.text)
+    if match:
+        hour, minute = int(match.group("h")), int(match.group("m"))
+        scan.take(match)
+        return hour, minute, hour == 0 or hour > 12 or match.group("h").startswith("0"), True
+    match = _EN_PAST_TO.search(scan.text)
+    if match:
+        found = _past_to(match)
+        if found is not None:
+            scan.take(match)
+            return found[0], found[1], False, False
+    match = _EN_WORD_TIME.search(scan.text)
+    if match:
+        scan.take(match)
+        minute_word = (match.group("m") or "o'clock").lower().replace("-", " ")
+        return _EN_HOUR_WORDS[match.group("h").lower()], _EN_MINUTE_WORDS.get(minute_word, 0), False, False
+    match = _HE_CLOCK_FRACTION.search(scan.text)
+    if match and 0 <= int(match.group("h")) <= 23:
+        scan.take(match)
+        hour = int(match.group("h"))
+        return hour, _HE_FRACTIONS[match.group("f")], hour == 0 or hour > 12, False
+    match = _HE_WORD_TIME.search(scan.text)
+    if match:
+        scan.take(match)
+        if match.group("h3"):
+            hour = _HE_HOUR_WORDS[match.group("h3")]
+            return (hour - 1 or 12), 45, False, False
+        word = match.group("h") or match.group("h2")
+        fraction = match.group("f") or match.group("f2")
+        return _HE_HOUR_WORDS[word], _HE_FRACTIONS[fraction] if fraction else 0, False, False
+    for pattern in (_EN_AT_HOUR, _HE_AT_HOUR):
+        match = pattern.search(scan.text)
+        if match and 0 <= int(match.group("h")) <= 23:
+            hour = int(match.group("h"))
+            scan.take(match)
+            return hour, 0, hour == 0 or hour > 12, False
+    return None
+
+
 def extract_when(
     text: str, *, now: datetime, timezone: str, language: str = "en", default_day: date | None = None
 ) -> ParsedWhen:
@@ -271,22 +473,45 @@ def extract_when(
         raise ValueError("now must be timezone-aware")
     tz = ZoneInfo(timezone)
     now_local = now.astimezone(tz)
+    today = now_local.date()
     scan = _Scan(text)
+    problem: TimeProblem | None = None
+
+    # 0. Repetition ("every day", "כל יום ראשון"), and what cannot be a reminder time.
+    repeat: Recurrence | None = None
+    found_repeat = find_recurrence(scan.text, timezone=timezone, now_local=now_local, language=language)
+    if found_repeat is not None:
+        repeat = found_repeat.recurrence
+        for start, end in sorted(found_repeat.spans, reverse=True):
+            scan.take_span(start, end)
+    match = _INVALID_TIME.search(scan.text)
+    if match:
+        problem = "invalid_time"
+        scan.take(match)
+    match = _PAST_DAY.search(scan.text)
+    if match:
+        problem = problem or "past"
+        scan.take(match)
 
     # 1. Relative offsets ("in 2 hours", "בעוד שעתיים").
     rel_delta: timedelta | None = None
     rel_has_time = False
+    match = _EN_REL_HALF.search(scan.text)
+    if match:
+        rel_delta, rel_has_time = timedelta(minutes=90), True
+        scan.take(match)
     for pattern, conv in ((_HE_REL, _he_rel_delta), (_EN_REL, _en_rel_delta)):
+        if rel_delta is not None:
+            break
         match = pattern.search(scan.text)
         if match:
             rel_delta, rel_has_time = conv(match)
             scan.take(match)
-            break
 
     # 2. The day.
     day: date | None = None
-    part: str | None = None
-    for pattern in (_DATE_NAMED, _DATE_NAMED_HE, _DATE_NUMERIC):
+    part: str | None = repeat.part if repeat is not None else None
+    for pattern in (_DATE_NAMED, _DATE_NAMED_HE):
         match = pattern.search(scan.text)
         if match:
             resolved = _parse_calendar_date(
@@ -296,6 +521,18 @@ def extract_when(
                 day = resolved
                 scan.take(match)
                 break
+    if day is None:
+        match = _DATE_NUMERIC.search(scan.text)
+        if match:
+            day = _numeric_date(match, today=today, timezone=timezone)
+            if day is None:
+                problem = problem or "invalid_time"
+            scan.take(match)
+    if day is None:
+        match = _ORDINAL_DAY.search(scan.text)
+        if match:
+            day = _ordinal_date(int(match.group("d") or match.group("d2")), today)
+            scan.take(match)
     if day is None:
         for pattern in (_EN_DAY, _HE_DAY):
             match = pattern.search(scan.text)
@@ -308,7 +545,6 @@ def extract_when(
             ):
                 # A bare "שני"/"שלישי" is also "second"/"third"; only "יום שני" / "בשבת" are days.
                 continue
-            today = now_local.date()
             if match.group("after"):
                 day = today + timedelta(days=2)
             elif match.group("tomorrow"):
@@ -326,11 +562,12 @@ def extract_when(
                 day = _next_weekday(today, weekday)
             scan.take(match)
             break
+    named_day = day is not None
 
     # 3. Parts of the day.
     for pattern in (_EN_PART, _HE_PART):
         match = pattern.search(scan.text)
-        if match and pattern is _EN_PART and match.group("p4") and day is None:
+        if match and pattern is _EN_PART and match.group("p4") and day is None and repeat is None:
             match = None  # a bare "morning" only counts after a day ("tomorrow morning")
         if match:
             if pattern is _EN_PART:
@@ -338,7 +575,7 @@ def extract_when(
                     match.group("p1") or match.group("p2") or match.group("p3") or match.group("p4")
                 ).lower()
                 if match.group("p3") and day is None:
-                    day = now_local.date()
+                    day = today
             else:
                 part = _HE_PART_MAP[match.group("p")]
             scan.take(match)
@@ -349,37 +586,13 @@ def extract_when(
     minute = 0
     explicit_ampm = False
     clock_form = False
-    match = _EN_AMPM.search(scan.text)
-    if match:
-        h = int(match.group("h"))
-        if 1 <= h <= 12:
-            ampm = match.group("ampm").lower()
-            hour = (h % 12) + (12 if ampm.startswith("p") else 0)
-            minute = int(match.group("m") or 0)
-            explicit_ampm = True
-            scan.take(match)
-    if hour is None:
-        match = _EN_NOON.search(scan.text)
-        if match:
-            hour = 0 if match.group("w").lower() == "midnight" else 12
-            explicit_ampm = True
-            scan.take(match)
-    if hour is None:
-        match = _CLOCK.search(scan.text)
-        if match:
-            hour, minute = int(match.group("h")), int(match.group("m"))
-            explicit_ampm = hour == 0 or hour > 12 or match.group("h").startswith("0")
-            clock_form = True
-            scan.take(match)
-    if hour is None:
-        for pattern in (_EN_AT_HOUR, _HE_AT_HOUR):
-            match = pattern.search(scan.text)
-            if match and 0 <= int(match.group("h")) <= 23:
-                hour = int(match.group("h"))
-                explicit_ampm = hour == 0 or hour > 12
-                scan.take(match)
-                break
-
+    found_time = _find_time(scan)
+    if found_time is not None:
+        hour, minute, explicit_ampm, clock_form = found_time
+        if not 0 <= hour <= 23:
+            hour, problem = None, problem or "invalid_time"
+    named_time = hour is not None
+    part_default = False
     if hour is not None and not explicit_ampm:
         if part is not None:
             hour = _apply_part(hour, "evening" if part == "tonight" else part)
@@ -387,12 +600,11 @@ def extract_when(
             hour += 12
     if hour is None and part is not None:
         hour = _PART_DEFAULTS[part]
-        if day is None:
-            day = now_local.date()
+        part_default = True
 
     # 5. Compose.
     when: datetime | None = None
-    explicit_day = day is not None or rel_delta is not None
+    explicit_day = named_day or rel_delta is not None
     if rel_delta is not None and rel_has_time:
         # An offset is an instant; a stray hour next to it ("in 2 hours at 5") is ignored.
         when = now_local + rel_delta
@@ -400,14 +612,40 @@ def extract_when(
         if rel_delta is not None:
             day = (now_local + rel_delta).date()
         if hour is not None:
-            base_day = day or default_day or now_local.date()
+            base_day = day or default_day or today
             when = datetime.combine(base_day, time(hour, minute), tzinfo=tz)
-            if day is None and default_day is None and when <= now_local:
-                if not explicit_ampm and hour < 12 and when + timedelta(hours=12) > now_local:
+            if day is None and default_day is None and when <= now_local and repeat is None:
+                if (
+                    not explicit_ampm
+                    and not part_default
+                    and hour < 12
+                    and when + timedelta(hours=12) > now_local
+                ):
                     when = when + timedelta(hours=12)
                 else:
                     when = when + timedelta(days=1)
+            elif named_day and when <= now_local and repeat is None:
+                problem = problem or "past"  # "today at 9am" at 10:00
             day = None
+
+    # 6. A repetition starts at its first occurrence from now (or from the day named).
+    rule: str | None = None
+    if repeat is not None:
+        rule = repeat.rule
+        if when is None and not repeat.needs_time_of_day:
+            when = default_start(repeat, now_local)
+        if when is not None:
+            first_from = when if when > now_local else when + timedelta(days=1)
+            text_series = series(rule, first_from, timezone)
+            if text_series is None:
+                problem = problem or "past"  # "until" before its first occurrence
+                when = None
+            else:
+                first = datetime.strptime(text_series.split("\n")[0][8:], "%Y%m%dT%H%M%S")
+                when = first.replace(tzinfo=tz)
+        day = None
+    if problem is not None:
+        when, day = None, None
     remainder = _tidy(scan.text)
     return ParsedWhen(
         when=when,
@@ -415,6 +653,9 @@ def extract_when(
         remainder=remainder,
         fragments=tuple(scan.fragments),
         explicit_day=explicit_day,
+        recurrence=rule,
+        problem=problem,
+        named_time=named_time,
     )
 
 

@@ -5,8 +5,11 @@ Event: the schedule's target input, `{"threadId": ..., "reminderId": ...}` (see
 
 Flow: load the reminder -> nothing to do if it is gone, sent, cancelled or not yet due (a schedule
 left behind by a move) -> claim it -> the 24-hour window decides the message: inside it a text
-"⏰ Reminder: <title>" in the user's language, outside it the configured template with the title as
-its body parameter -> mark it sent -> remember it in the conversation (kind "reminder").
+"⏰ Reminder: <title>" in the user's language with the buttons "Done", "Snooze 10 min" and "Snooze 1
+hour" (`memo.reminders.buttons`), outside it the configured template with the title as its body
+parameter -> mark it sent (a repeating reminder instead moves on to its next occurrence, so the same
+claim rules hold for every occurrence; its one recurring schedule fires again) -> remember it in the
+conversation (kind "reminder").
 
 Why claim/complete (and not "mark sent, then send"): EventBridge Scheduler delivers at least once,
 and a WhatsApp message cannot be taken back, so the claim comes BEFORE the send: a conditional write
@@ -34,10 +37,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from memo.conversation.model import MemoryMessage
 from memo.errors import MemoError
 from memo.observability import count, logger, mask_phone
+from memo.reminders.buttons import buttons
 from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
 from memo.text.language import Language
+from memo.text.recurrence import next_occurrence
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
 
 # A schedule may fire a little early or a clock may be a little behind; later than this means the
@@ -78,7 +83,9 @@ class ReminderItems(Protocol):
 
     def claim(self, stored: StoredReminder, *, claim_id: str, now: datetime) -> bool: ...
 
-    def complete(self, stored: StoredReminder, *, claim_id: str, sent_at: datetime) -> bool: ...
+    def complete(
+        self, stored: StoredReminder, *, claim_id: str, sent_at: datetime, next_due: datetime | None = None
+    ) -> bool: ...
 
     def release(self, stored: StoredReminder, *, claim_id: str, error: str) -> bool: ...
 
@@ -172,7 +179,8 @@ def _deliver(
     mode: Literal["text", "template"] = "text" if window.is_open(now) else "template"
     try:
         if mode == "text":
-            sent = sender.send(phone_number_id, reminder.thread_id, Reply.plain(text))
+            reply = Reply.with_choices(text, buttons(reminder.reminder_id, window.language))
+            sent = sender.send(phone_number_id, reminder.thread_id, reply)
         else:
             template = TemplateMessage(
                 name=template_name,
@@ -185,7 +193,12 @@ def _deliver(
         items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
         raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
 
-    if not items.complete(stored, claim_id=claim_id, sent_at=now):
+    next_due = (
+        next_occurrence(reminder.recurrence, reminder.timezone, max(now, reminder.due_at))
+        if reminder.recurrence is not None
+        else None
+    )
+    if not items.complete(stored, claim_id=claim_id, sent_at=now, next_due=next_due):
         # Sent, but the reminder was deleted or moved while we sent it: nothing to mark.
         logger.warning("REMINDER_CHANGED_WHILE_SENDING")
     conversation.record(

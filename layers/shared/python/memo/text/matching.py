@@ -210,3 +210,61 @@ def match(query: str, items: Sequence[T], label: Callable[[T], str]) -> MatchOut
     if top >= STRONG_MATCH and top - runner_up >= CLEAR_MARGIN:
         return MatchOutcome(matches=close[:1], unique=close[0].item)
     return MatchOutcome(matches=close, unique=None)
+
+
+# --- list names ------------------------------------------------------------------------------
+# One list, many names: what a user calls their shopping list in English or Hebrew is one list. The
+# key is the canonical name; the user's own words are kept for display.
+
+_LIST_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "shopping": (
+        "shopping",
+        "shop",
+        "grocery",
+        "groceries",
+        "supermarket",
+        "super market",
+        "grocery store",
+        "store",
+        "food shopping",
+        "קניות",
+        "הקניות",
+        "סופר",
+        "הסופר",
+        "סופרמרקט",
+        "מכולת",
+        "המכולת",
+    ),
+    "todo": (
+        "todo",
+        "to do",
+        "to-do",
+        "todos",
+        "to dos",
+        "to-dos",
+        "tasks",
+        "task",
+        "things to do",
+        "משימות",
+        "המשימות",
+        "מטלות",
+        "המטלות",
+        "דברים לעשות",
+    ),
+    "packing": ("packing", "pack", "trip", "אריזה", "האריזה", "ציוד"),
+    "movies": ("movies", "movie", "films", "film", "to watch", "watch", "סרטים", "הסרטים"),
+    "books": ("books", "book", "reading", "to read", "ספרים", "הספרים", "קריאה"),
+    "gifts": ("gifts", "gift", "presents", "present", "מתנות", "המתנות"),
+    "wish": ("wish", "wishlist", "wish list", "משאלות", "המשאלות"),
+}
+_LIST_CANONICAL = {normalize(word): key for key, words in _LIST_SYNONYMS.items() for word in words}
+_LIST_SUFFIX = re.compile(r"\s+(?:list|lists)$|^(?:רשימת|רשימה\s+של)\s+")
+
+
+def list_synonym(name: str) -> str | None:
+    """The canonical name of a list `name` is a synonym of ("groceries", "supermarket", "רשימת
+    הקניות", "סופר" are all "shopping"; "to-do", "משימות" are "todo"), or None for any other name."""
+    folded = _LIST_SUFFIX.sub("", normalize(name)).strip()
+    if folded in _LIST_CANONICAL:
+        return _LIST_CANONICAL[folded]
+    return _LIST_CANONICAL.get(_strip_prefix(folded)) if " " not in folded else None

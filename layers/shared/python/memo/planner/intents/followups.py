@@ -72,6 +72,10 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         changes: dict[str, object] = {"when": iso(when)} if when is not None else {}
         if when is None and parsed.day is not None:
             changes["day"] = parsed.day.isoformat()
+        if "time" in parsed.change():
+            # "change it to 6pm": a time alone keeps the reminder's day (each in its own timezone).
+            changes = dict(parsed.change())
+            when = parsed.when
         return Match(
             capability="reminders",
             action="update",

@@ -23,10 +23,13 @@ def _list_name(raw: str) -> str:
     name = re.sub(r"\s+list$", "", name)
     if has_hebrew(name) and name.startswith("ה") and len(name) > 3:
         name = name[1:]
-    return {"grocery": "shopping", "groceries": "shopping", "to-do": "todo", "to do": "todo"}.get(name, name)
+    # The user's own words: the items table folds synonyms and languages into one list
+    # (`memo.text.matching.list_synonym`), and the reply shows the name as the user wrote it.
+    return name
 
 
-_KNOWN_LISTS = r"shopping|grocery|groceries|todo|to-do|to do|packing|wish|movies|books"
+_KNOWN_LISTS = r"shopping|grocery|groceries|supermarket|todo|to-do|to do|packing|wish|movies|books"
+_KNOWN_LISTS_HE = r"קניות|הקניות|סופר|הסופר|סופרמרקט|מכולת|המכולת|משימות|המשימות|מטלות"
 
 _RE_LIST_ADD = (
     re.compile(
@@ -36,6 +39,8 @@ _RE_LIST_ADD = (
     re.compile(
         r"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+)?list\s+(?P<name>[\w\-]+)", re.I
     ),
+    # "todo: call the plumber", "shopping: milk, eggs", "קניות: חלב"
+    re.compile(rf"^(?P<name>{_KNOWN_LISTS}|{_KNOWN_LISTS_HE})(?:\s+list)?\s*[:\-]\s*(?P<items>.+)$", re.I),
     re.compile(
         rf"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto)\s+(?:my\s+|the\s+)?(?P<name>{_KNOWN_LISTS})\b", re.I
     ),
@@ -45,6 +50,14 @@ _RE_LIST_ADD = (
     ),
     re.compile(
         r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|הכנס|תרשום|רשום)\s+(?:ל|ב)רשימ(?:ת|ה)\s+(?:של\s+)?(?P<name>\S+)\s+(?:את\s+)?(?P<items>.+)$"
+    ),
+    re.compile(
+        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|תרשמי|רשום|תשים|תשימי|שים)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        rf"(?:ל|ב)-?(?P<name>{_KNOWN_LISTS_HE})\s*$"
+    ),
+    re.compile(
+        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|תרשמי|רשום|תשים|תשימי|שים)\s+(?:לי\s+)?"
+        rf"(?:ל|ב)-?(?P<name>{_KNOWN_LISTS_HE})\s+(?:את\s+)?(?P<items>.+)$"
     ),
 )
 _RE_LIST_REMOVE = (
@@ -63,11 +76,20 @@ _RE_LIST_REMOVE = (
 )
 _RE_LIST_SHOW = (
     re.compile(
-        rf"^(?:show|read|list|see|view|get|open|give|send|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check)"
+        rf"^(?:show|read|list|see|view|get|open|give|send|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check|"
+        rf"what\s+do\s+(?:i|we)\s+need(?:\s+to\s+(?:buy|get))?(?:\s+(?:from|at))?)"
         rf"\s+(?:me\s+)?(?:on|in)?\s*{_LIST_NAME_EN}\s+list\b",
         re.I,
     ),
     re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
+    re.compile(
+        r"^what\s+do\s+(?:i|we)\s+need(?:\s+to\s+(?:buy|get))?\s+(?:from|at|in)\s+(?:the\s+)?"
+        r"(?P<name>supermarket|grocery\s+store|grocery|store|shop)\s*\??$",
+        re.I,
+    ),
+    re.compile(
+        rf"^מה\s+(?:צריך|צריכים|חסר|יש)\s+(?:לי\s+)?(?:לקנות\s+)?(?:ב|ל|מה)-?(?P<name>{_KNOWN_LISTS_HE})\s*\??$"
+    ),
     re.compile(
         r"^(?:מה\s+(?:יש\s+)?(?:ב|על\s+ה)|מה\s+ב|תראה\s+(?:לי\s+)?(?:את\s+)?|תראי\s+(?:לי\s+)?(?:את\s+)?|הראה\s+(?:לי\s+)?(?:את\s+)?|"
         r"תציג\s+(?:לי\s+)?(?:את\s+)?|תקריא\s+(?:לי\s+)?(?:את\s+)?)?רשימת\s+(?P<name>\S+)\s*\??$"
@@ -83,12 +105,22 @@ _RE_LIST_CLEAR = (
 )
 
 
+#: "the list for the supermarket" says what "the supermarket list" says.
+_LIST_FOR = re.compile(
+    r"\b(?:the|my|our)\s+list\s+(?:for|of)\s+(?:the\s+)?(?P<name>[\w\-' ]{1,30}?)(?=\s*[?.!]*$)", re.I
+)
+
+
+def _list_for(text: str) -> str:
+    return _LIST_FOR.sub(lambda m: f"the {m.group('name')} list", text)
+
+
 def add(text: str, inp: PlannerInput) -> Match | None:
-    return _list_items(text, _RE_LIST_ADD, "add", "low")
+    return _list_items(_list_for(text), _RE_LIST_ADD, "add", "low")
 
 
 def remove(text: str, inp: PlannerInput) -> Match | None:
-    return _list_items(text, _RE_LIST_REMOVE, "remove", "medium")
+    return _list_items(_list_for(text), _RE_LIST_REMOVE, "remove", "medium")
 
 
 def _list_items(
@@ -115,6 +147,7 @@ def _list_items(
 
 
 def show(text: str, inp: PlannerInput) -> Match | None:
+    text = _list_for(text)
     for pattern in _RE_LIST_SHOW:
         match = pattern.search(text)
         if match:
@@ -129,11 +162,45 @@ def show(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+_ITEMS_FROM = re.compile(r"\b(?:from|off|out\s+of)\b", re.I)
+
+
+_RE_ALL_LISTS = (
+    re.compile(
+        r"^(?:(?:show|list|see|view|get|give|send|check|read)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:my|the|our)\s+lists|"
+        r"(?:what|which)\s+lists\s+(?:do\s+(?:i|we)\s+have|have\s+i\s+got|are\s+there|exist)|"
+        r"(?:all\s+)?my\s+lists|what\s+are\s+my\s+lists|lists)\s*\??$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:(?:תראה|תראי|הראה|תציג|תציגי)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?הרשימות(?:\s+שלי)?|"
+        r"(?:אילו|איזה|מה\s+ה)\s*רשימות\s+(?:יש\s+לי|יש)|(?:כל\s+)?הרשימות\s+שלי|רשימות)\s*\??$"
+    ),
+)
+
+
+def show_all(text: str, inp: PlannerInput) -> Match | None:
+    """ "show my lists" / "what lists do I have?" / "אילו רשימות יש לי": every list and its size."""
+    if not any(pattern.search(clean(text)) for pattern in _RE_ALL_LISTS):
+        return None
+    return Match(
+        capability="lists",
+        action="show_all",
+        confidence=CONFIDENT,
+        risk="low",
+        constraints={},
+        pattern="lists:show_all",
+    )
+
+
 def clear(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_LIST_CLEAR:
         match = pattern.search(text)
         if match:
             name = match.group("name")
+            if name and _ITEMS_FROM.search(name):
+                return None  # "delete coffee from my shopping list": items, not the list
+
             return Match(
                 capability="lists",
                 action="clear",

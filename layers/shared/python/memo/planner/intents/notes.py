@@ -10,6 +10,7 @@ from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
 
 _RE_NOTE_SAVE = (
     re.compile(r"^(?:note|memo)\s*[:\-]\s*(?P<text>.+)$", re.I),
+    re.compile(r"^(?:note|memo)\s+to\s+(?:self|myself)\s*[:\-,]?\s*(?P<text>.+)$", re.I),
     re.compile(
         r"^(?:take|make|save|add|write|create|jot)\s+(?:down\s+)?(?:a\s+|this\s+|the\s+)?(?:quick\s+)?note\s*(?:that|saying|:|-)?\s*(?P<text>.+)$",
         re.I,
@@ -94,13 +95,22 @@ _RE_RECALL = (
         re.I,
     ),
     re.compile(r"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>ה\S{2,}.*?)\s*\??$"),
+    # "what's Noa's shoe size?": something of someone the user told Memo about.
+    re.compile(
+        r"^(?:what(?:'s|’s|\s+is|\s+was)|whats|where(?:'s|’s|\s+is))\s+(?P<q>\w+(?:'s|’s)\s+\w.*?)\s*\??$",
+        re.I,
+    ),
 )
+
+
+#: Questions about the world, not about something the user noted.
+_NOT_RECALL = re.compile(r"^(?:time|date|day|weather|temperature|news|score)\b", re.I)
 
 
 def recall(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_RECALL:
         match = pattern.search(text)
-        if match:
+        if match and not _NOT_RECALL.match(match.group("q")):
             return Match(
                 capability="notes",
                 action="search",
@@ -121,6 +131,64 @@ _RE_NOTE_DELETE = (
         rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?ה?(?:פתק|הערה)\s*(?:על|של|לגבי|ש)?\s*(?P<target>.*)$"
     ),
 )
+
+
+_RE_NOTE_DELETE_NAMED = (
+    re.compile(
+        rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+(?:note|memo)s?\s*$", re.I
+    ),
+)
+
+
+def delete_named(text: str, inp: PlannerInput) -> Match | None:
+    """ "delete the wifi note": the note named before the noun."""
+    for pattern in _RE_NOTE_DELETE_NAMED:
+        match = pattern.search(text)
+        if match:
+            constraints, missing, confidence = target_constraints(match.group("target"), inp, "notes")
+            return Match(
+                capability="notes",
+                action="delete",
+                confidence=confidence,
+                risk="high",
+                constraints=constraints,
+                missing=missing,
+                pattern="notes:delete",
+            )
+    return None
+
+
+# "where did I park?" / "where did I put my keys" / "איפה החניתי": the answer is in a note.
+_RE_WHERE = (
+    re.compile(
+        r"^where\s+(?:did|do)\s+i\s+(?P<verb>park(?:ed)?|put|leave|left|hide|hid|keep|store)\b\s*(?:the\s+|my\s+|our\s+)?"
+        r"(?P<q>.*?)\s*\??$",
+        re.I,
+    ),
+    re.compile(r"^איפה\s+(?P<verb>החניתי|חניתי|שמתי|השארתי|הנחתי|החבאתי)\s*(?:את\s+)?(?P<q>.*?)\s*\??$"),
+)
+#: A "where did I park" question has no object: the verb is what the note says ("I parked on
+#: level 2", "החניתי בקומה 2").
+_PARKING = {"park": "park", "parked": "park", "החניתי": "החניתי", "חניתי": "חניתי"}
+
+
+def where(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_WHERE:
+        match = pattern.search(text)
+        if match:
+            verb = match.group("verb").lower()
+            query = clean(match.group("q")) or _PARKING.get(verb, "")
+            if not query:
+                return None
+            return Match(
+                capability="notes",
+                action="search",
+                confidence=CONFIDENT,
+                risk="low",
+                constraints={"query": query},
+                pattern="notes:where",
+            )
+    return None
 
 
 def delete(text: str, inp: PlannerInput) -> Match | None:

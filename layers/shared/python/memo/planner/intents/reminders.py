@@ -103,13 +103,32 @@ _RE_REMIND = (
 )
 
 
-def create(text: str, inp: PlannerInput) -> Match | None:
-    rest: str | None = None
+#: "in 20 minutes remind me to ...", "מחר בשמונה תזכיר לי ...": the time comes first.
+_RE_TIME_FIRST = re.compile(
+    r"^(?P<pre>.{1,60}?)[,:]?\s+(?:remind\s+me|תזכיר\s+לי|תזכירי\s+לי)\b[:,]?\s*(?P<rest>.+)$", re.I
+)
+
+#: The question a time problem asks first (then the time itself, `reminder_time_required`).
+TIME_PROBLEMS = {"invalid_time": "time_invalid", "past": "time_in_past"}
+
+
+def _remind_rest(text: str, inp: PlannerInput) -> str | None:
+    match = _RE_TIME_FIRST.match(text)
+    if match:
+        pre = parse_when(match.group("pre"), inp)
+        # Only time words before "remind me": "I have a meeting tomorrow so remind me ..." is a
+        # sentence about something else, then the request (the planner reads that clause alone).
+        if pre.found and not re.sub(r"[\W_]+", "", pre.remainder):
+            return f"{match.group('rest')} {match.group('pre')}"
     for pattern in _RE_REMIND:
         match = pattern.search(text)
         if match:
-            rest = next((g for g in match.groups() if g is not None), "")
-            break
+            return next((g for g in match.groups() if g is not None), "")
+    return None
+
+
+def create(text: str, inp: PlannerInput) -> Match | None:
+    rest = _remind_rest(text, inp)
     if rest is None:
         return None
     parsed = parse_when(rest, inp)
@@ -118,7 +137,11 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     missing: list[str] = []
     if not title:
         missing.append("reminder_title_required")
-    if parsed.when is not None and parsed.when > inp.now:
+    if parsed.recurrence is not None:
+        constraints["recurrence"] = parsed.recurrence
+    if parsed.problem is not None:
+        missing += [TIME_PROBLEMS[parsed.problem], "reminder_time_required"]
+    elif parsed.when is not None and parsed.when > inp.now:
         constraints["when"] = iso(parsed.when)
     else:
         if parsed.day is not None:
@@ -190,17 +213,16 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         if not match:
             continue
         rest = re.sub(rf"\b{REMINDER_EN}\b", " ", match.group("rest"), flags=re.I)
-        parsed = parse_when(rest, inp)
+        parsed = parse_when(strip_scope(rest), inp)
         target = as_title(parsed.remainder)
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
-        changes: dict[str, object] = {}
+        constraints = {**constraints, **scope_of(text)}
+        # A time alone keeps the reminder's day, a day alone keeps its time (in its timezone).
+        changes: dict[str, object] = dict(parsed.change())
         missing_fields = list(missing)
-        if parsed.when is not None:
-            changes["when"] = iso(parsed.when)
-        elif parsed.day is not None:
-            changes["day"] = parsed.day.isoformat()
-            missing_fields.append("reminder_time_required")
-        else:
+        if parsed.problem is not None:
+            missing_fields += [TIME_PROBLEMS[parsed.problem], "time_unclear"]
+        elif not changes:
             missing_fields.append("time_unclear")
         return Match(
             capability="reminders",
@@ -215,6 +237,37 @@ def move(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+_SCOPE_OCCURRENCE = re.compile(
+    r"\b(?:(?:just|only)\s+(?:this|the\s+next|the\s+upcoming|today'?s|tomorrow'?s)(?:\s+one)?|this\s+one|"
+    r"(?:this|the\s+next)\s+occurrence|skip\s+(?:the\s+)?next)\b"
+    r"|רק\s+(?:את\s+)?(?:הפעם\s+הזאת|הפעם\s+הזו|הקרובה|הבאה|של\s+היום|של\s+מחר)",
+    re.I,
+)
+_SCOPE_SERIES = re.compile(
+    r"\b(?:the\s+whole\s+series|the\s+entire\s+series|all\s+(?:of\s+)?(?:them|the\s+occurrences)|"
+    r"every\s+one\s+of\s+them|for\s+good|the\s+series|(?:all\s+)?future\s+ones)\b"
+    r"|את\s+כל\s+הסדרה|כל\s+הסדרה|לתמיד|את\s+כולן",
+    re.I,
+)
+
+
+def scope_of(text: str) -> dict[str, object]:
+    """`{"scope": "occurrence" | "series"}` when the words say which part of a recurring reminder
+    ("just this one", "the whole series", "רק הפעם הזאת", "את כל הסדרה"); else nothing, and a
+    recurring target gets the question."""
+    if _SCOPE_OCCURRENCE.search(text):
+        return {"scope": "occurrence"}
+    if _SCOPE_SERIES.search(text):
+        return {"scope": "series"}
+    return {}
+
+
+def strip_scope(text: str) -> str:
+    """The target words without the scope words."""
+    text = _SCOPE_OCCURRENCE.sub(" ", text)
+    return " ".join(_SCOPE_SERIES.sub(" ", text).split()).strip(" ,.-—")
+
+
 _PLURAL_NOUN = re.compile(r"\breminders\b|\bnotes\b|תזכורות|פתקים", re.I)
 
 _RE_REMINDER_DELETE = (
@@ -227,12 +280,16 @@ _RE_REMINDER_DELETE = (
 
 
 def delete(text: str, inp: PlannerInput) -> Match | None:
+    scope = scope_of(text)
+    core = strip_scope(text) if scope else text
     for pattern in _RE_REMINDER_DELETE:
-        match = pattern.search(text)
+        match = pattern.search(core)
         if match:
-            constraints, missing, confidence = target_constraints(match.group("target"), inp, "reminders")
+            target_words = strip_scope(match.group("target"))
+            constraints, missing, confidence = target_constraints(target_words, inp, "reminders")
             if _PLURAL_NOUN.search(match.group(0)):
                 constraints = {**constraints, "plural": True}  # "the call reminders": maybe several
+            constraints = {**constraints, **scope}
             return Match(
                 capability="reminders",
                 action="delete",

@@ -1,0 +1,283 @@
+"""Score a planner on the labelled utterances of `utterances.txt`.
+
+Each line of the set is `expected | message | fields`:
+- expected: `capability.action` for each plan step, joined by `+` ("reminders.create+lists.add");
+  `general.reply` for small talk; `unclear` for a message that must get intent_unclear.
+- fields (optional, `; `-separated `key=value`, `2:key=value` for the second step):
+  `title`, `when` (local `YYYY-MM-DDTHH:MM` in the case's timezone), `day` (`YYYY-MM-DD`), `time` (`HH:MM`: a new time of day
+  that keeps a reminder's day),
+  `recurrence` (the RRULE, "FREQ=WEEKLY;BYDAY=MO", or `none`), `list` (compared by the list's
+  canonical key, so "groceries" and "קניות" are one list), `items` (comma-separated), `query`,
+  `target`, `text` (a note), `kind`, `missing` (comma-separated missing fields; none when absent), `tz`.
+Every message is planned at Wednesday 1 May 2024, 10:00 in Asia/Jerusalem unless `tz` says otherwise.
+
+Categories (a message counts in each category its labels speak about; `overall` needs all of them):
+capability, action, missing (the missing fields), times (when/day), recurrence, content (title,
+list, items, query, target, kind). Accuracy is printed per category and per language.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.items import list_key
+from memo.domain import PlannerOutput, PlanStep
+from memo.planner.base import Planner, PlannerInput
+from memo.planner.rules import RulePlanner
+from memo.text.language import detect_language
+from memo.text.matching import normalize
+
+SET = Path(__file__).with_name("utterances.txt")
+NOW = datetime(2024, 5, 1, 10, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))
+CATEGORIES = ("capability", "action", "missing", "times", "recurrence", "content")
+#: The bar of `make eval`: overall and per category.
+OVERALL_BAR = 0.95
+CATEGORY_BAR = 0.90
+_CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind")
+
+
+@dataclass(frozen=True)
+class Case:
+    line: int
+    message: str
+    steps: tuple[tuple[str, str], ...]  # (capability, action); () for intent_unclear
+    fields: tuple[dict[str, str], ...]  # per step
+    missing: frozenset[str]
+    timezone: str = "Asia/Jerusalem"
+
+    @property
+    def language(self) -> str:
+        return detect_language(self.message, "en")
+
+
+@dataclass
+class Score:
+    hits: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    totals: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    failures: list[tuple[Case, list[str], PlannerOutput]] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)
+
+    def add(self, category: str, ok: bool) -> None:
+        self.totals[category] += 1
+        self.hits[category] += int(ok)
+
+    def rate(self, category: str) -> float:
+        total = self.totals[category]
+        return self.hits[category] / total if total else 1.0
+
+
+def load(path: Path = SET) -> list[Case]:
+    cases: list[Case] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) not in (2, 3):
+            raise ValueError(f"{path.name}:{number}: expected 'expected | message | fields'")
+        expected, message = parts[0], parts[1]
+        steps = () if expected == "unclear" else tuple(_step(s, number) for s in expected.split("+"))
+        per_step: list[dict[str, str]] = [{} for _ in range(max(1, len(steps)))]
+        missing: set[str] = set()
+        timezone = "Asia/Jerusalem"
+        for item in parts[2].split("; ") if len(parts) == 3 and parts[2] else []:
+            key, _, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            index = 0
+            if re.match(r"^\d+:", key):
+                index, key = int(key.split(":")[0]) - 1, key.split(":", 1)[1]
+            if key == "missing":
+                missing |= {m for m in value.split(",") if m}
+            elif key == "tz":
+                timezone = value
+            else:
+                per_step[index][key] = value
+        if expected == "unclear":
+            missing.add("intent_unclear")
+        cases.append(Case(number, message, steps, tuple(per_step), frozenset(missing), timezone))
+    return cases
+
+
+def _step(spec: str, number: int) -> tuple[str, str]:
+    capability, _, action = spec.strip().partition(".")
+    if not action:
+        raise ValueError(f"utterances.txt:{number}: {spec!r} is not capability.action")
+    return capability, action
+
+
+def _local(value: object, timezone: str) -> str | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return parsed.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%dT%H:%M")
+
+
+def _get(step: PlanStep, key: str) -> object:
+    return step.changes.get(key, step.constraints.get(key))
+
+
+def _same_text(expected: str, actual: object) -> bool:
+    return isinstance(actual, str) and normalize(expected) == normalize(actual)
+
+
+def judge(case: Case, output: PlannerOutput, score: Score) -> list[str]:
+    """Adds the case to `score`'s categories; returns what was wrong (empty: all right)."""
+    wrong: list[str] = []
+
+    def check(category: str, ok: bool, what: str) -> None:
+        score.add(category, ok)
+        if not ok:
+            wrong.append(what)
+
+    got = tuple((str(s.capability), s.action) for s in output.plan)
+    if not case.steps:
+        got_caps = tuple(c for c, _ in got)
+        check("capability", not output.plan, f"capability: expected none, got {got_caps}")
+        check("action", not output.plan, "action: expected none")
+        check("missing", "intent_unclear" in output.missing_fields, f"missing: {output.missing_fields}")
+        return wrong
+    check(
+        "capability",
+        tuple(c for c, _ in got) == tuple(c for c, _ in case.steps),
+        f"capability: expected {[c for c, _ in case.steps]}, got {[c for c, _ in got]}",
+    )
+    check("action", got == case.steps, f"action: expected {list(case.steps)}, got {list(got)}")
+    if case.steps != (("general", "reply"),):
+        check(
+            "missing",
+            set(output.missing_fields) == set(case.missing),
+            f"missing: expected {sorted(case.missing)}, got {output.missing_fields}",
+        )
+    steps = list(output.plan)
+    for index, expected in enumerate(case.fields):
+        step = steps[index] if index < len(steps) else None
+        if "when" in expected or "day" in expected or "time" in expected:
+            want = (expected.get("when"), expected.get("day"), expected.get("time"))
+            have = (
+                (_local(_get(step, "when"), case.timezone), _get(step, "day"), _get(step, "time"))
+                if step is not None
+                else (None, None, None)
+            )
+            check("times", want == have, f"times[{index + 1}]: expected {want}, got {have}")
+        if "recurrence" in expected:
+            want_rule = None if expected["recurrence"] == "none" else expected["recurrence"]
+            have_rule = _get(step, "recurrence") if step is not None else None
+            check(
+                "recurrence",
+                want_rule == have_rule,
+                f"recurrence[{index + 1}]: expected {want_rule}, got {have_rule}",
+            )
+        for key in _CONTENT_KEYS:
+            if key not in expected:
+                continue
+            want_value = expected[key]
+            if step is None:
+                check("content", False, f"{key}[{index + 1}]: no step")
+                continue
+            if key == "list":
+                have_value = _get(step, "listName")
+                ok = isinstance(have_value, str) and list_key(have_value) == list_key(want_value)
+            elif key == "items":
+                have_value = _get(step, "items")
+                ok = isinstance(have_value, list) and [normalize(str(i)) for i in have_value] == [
+                    normalize(i) for i in want_value.split(",")
+                ]
+            else:
+                have_value = _get(step, key)
+                ok = _same_text(want_value, have_value)
+            check("content", ok, f"{key}[{index + 1}]: expected {want_value!r}, got {have_value!r}")
+    return wrong
+
+
+def evaluate(planner: Planner, cases: Sequence[Case]) -> tuple[Score, dict[str, Score]]:
+    overall = Score()
+    by_language: dict[str, Score] = defaultdict(Score)
+    for case in cases:
+        inp = PlannerInput(
+            message=case.message,
+            now=NOW,
+            timezone=case.timezone,
+            language="he" if case.language == "he" else "en",
+        )
+        started = time.perf_counter()
+        output = planner.plan(inp).output
+        overall.latencies_ms.append((time.perf_counter() - started) * 1000)
+        wrong = judge(case, output, overall)
+        judge(case, output, by_language[case.language])
+        overall.add("overall", not wrong)
+        by_language[case.language].add("overall", not wrong)
+        if wrong:
+            overall.failures.append((case, wrong, output))
+    return overall, by_language
+
+
+def report(name: str, score: Score, by_language: dict[str, Score], *, verbose: bool) -> bool:
+    print(f"\n{name}: {score.totals['overall']} messages")
+    print(
+        f"{'category':<12} {'accuracy':>9} {'n':>5}   "
+        + "   ".join(f"{lang:>12}" for lang in sorted(by_language))
+    )
+    passed = score.rate("overall") >= OVERALL_BAR
+    for category in ("overall", *CATEGORIES):
+        rate = score.rate(category)
+        if category != "overall":
+            passed &= rate >= CATEGORY_BAR
+        per_language = "   ".join(
+            f"{by_language[lang].rate(category):>8.1%} {by_language[lang].totals[category]:>3}"
+            for lang in sorted(by_language)
+        )
+        print(f"{category:<12} {rate:>9.1%} {score.totals[category]:>5}   {per_language}")
+    if score.latencies_ms:
+        print(f"planning time: median {statistics.median(score.latencies_ms):.2f} ms per message")
+    if verbose or not passed:
+        for case, wrong, output in score.failures:
+            steps = [(s.capability, s.action, {**s.constraints, **s.changes}) for s in output.plan]
+            print(
+                f"  line {case.line}: {case.message!r}\n    "
+                + "; ".join(wrong)
+                + f"\n    got {steps} {output.missing_fields}"
+            )
+    print(
+        f"bar: overall >= {OVERALL_BAR:.0%}, every category >= {CATEGORY_BAR:.0%}: "
+        + ("PASS" if passed else "FAIL")
+    )
+    return passed
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    verbose = "-v" in argv or "--verbose" in argv
+    cases = load()
+    score, by_language = evaluate(RulePlanner(), cases)
+    passed = report("rule planner", score, by_language, verbose=verbose)
+    llm = llm_planner(os.environ)
+    if llm is not None:
+        llm_score, llm_languages = evaluate(llm, cases)
+        report("OpenAI planner", llm_score, llm_languages, verbose=verbose)
+    else:
+        print("\nOpenAI planner: skipped (OPENAI_API_KEY is not set)")
+    return 0 if passed else 1
+
+
+def llm_planner(environ: Mapping[str, str]) -> Planner | None:
+    """The OpenAI planner as Memo configures it (`OPENAI_API_KEY`, `OPENAI_BASE_URL`,
+    `MEMO_PLANNER_MODEL`), or None without a key. Its score is printed, not held to the bar."""
+    from memo.settings import LlmSettings
+
+    settings = LlmSettings.from_env(environ)
+    if not settings.enabled:
+        return None
+    from memo.planner.llm import OpenAIPlanner
+
+    return OpenAIPlanner(settings)

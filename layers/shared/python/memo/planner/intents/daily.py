@@ -1,0 +1,134 @@
+"""Questions and requests people send every day that are not phrased as a command on a noun:
+"what do I have tomorrow?", "תזכורות", "set an alarm for 6am", "wake me up at 7", "תעיר אותי ב-6".
+
+An agenda question lists the reminders of the day it names (Memo's reminders are the user's
+agenda; there is no calendar adapter). An alarm is a reminder: its title is what the message says
+it is for, else "alarm" ("השכמה" in Hebrew).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memo.planner.base import PlannerInput
+from memo.planner.lexicon import as_title, clean, has_hebrew
+from memo.planner.match import CONFIDENT, Match, iso, parse_when
+
+_RE_AGENDA = (
+    re.compile(
+        r"^(?:(?:what(?:'s|’s|\s+is)?|whats)\s+(?:do\s+i\s+have|have\s+i\s+got|is\s+on|on|planned|happening|up|"
+        r"my\s+(?:day|schedule|plan|agenda)(?:\s+look\s+like)?|(?:my\s+)?plan)|what\s+have\s+i\s+got|"
+        r"anything(?:\s+(?:on|planned|for\s+me))?|do\s+i\s+have\s+anything(?:\s+(?:on|planned))?|"
+        r"am\s+i\s+(?:free|busy)|what'?s\s+(?:the\s+)?plan|how\s+does\s+my\s+day\s+look)\b(?P<rest>.*)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:מה\s+(?:יש\s+לי|קורה|מתוכנן|על\s+הלו\"?״?ז|התוכניות\s+שלי|בתוכנית|הלו\"?״?ז\s+שלי)|"
+        r"יש\s+לי\s+משהו|אני\s+פנוי|אני\s+פנויה)(?P<rest>.*)$"
+    ),
+)
+#: What may remain of an agenda question once its day is read: nothing that names something else.
+_AGENDA_REST = re.compile(
+    r"^(?:for\s+)?(?:me|planned|scheduled|on|today|then|my\s+plate|my\s+schedule|my\s+agenda)?\s*$", re.I
+)
+_AGENDA_REST_HE = re.compile(r"^(?:לי|בתוכנית|מתוכנן)?\s*$")
+
+
+def agenda(text: str, inp: PlannerInput) -> Match | None:
+    """ "what do I have tomorrow?" -> the reminders of that day."""
+    for pattern in _RE_AGENDA:
+        match = pattern.search(clean(text))
+        if not match:
+            continue
+        parsed = parse_when(match.group("rest"), inp)
+        day = parsed.day or (parsed.when.date() if parsed.when else None)
+        rest = clean(parsed.remainder)
+        if day is None or not (_AGENDA_REST_HE if has_hebrew(text) else _AGENDA_REST).match(rest):
+            return None
+        return Match(
+            capability="reminders",
+            action="list",
+            confidence=CONFIDENT,
+            risk="low",
+            constraints={"day": day.isoformat()},
+            pattern="reminders:agenda",
+        )
+    return None
+
+
+_RE_REMINDERS_WORD = re.compile(r"^(?:ה)?תזכורות(?:\s+שלי)?\s*\??$|^(?:my\s+)?reminders\s*\??$", re.I)
+
+
+def reminders_word(text: str, inp: PlannerInput) -> Match | None:
+    """ "תזכורות" / "reminders?" alone: the reminders list."""
+    if not _RE_REMINDERS_WORD.match(clean(text)):
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        constraints={},
+        pattern="reminders:list",
+    )
+
+
+_RE_ALARM = (
+    re.compile(
+        r"^(?:set|make|put|create|add)\s+(?:me\s+)?(?:an?\s+|my\s+)?alarm(?:\s+clock)?\b(?P<rest>.*)$"
+        r"|^alarm\b[:,]?(?P<rest2>.*)$"
+        r"|^wake\s+me(?:\s+up)?\b(?P<rest3>.*)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:(?:תכוון|תכווני|כוון|תגדיר|תגדירי|הגדר|תשים|תשימי|שים)\s+(?:לי\s+)?(?:שעון\s+)?(?:מעורר|התראה|אזעקה)(?P<rest>.*)$"
+        r"|^(?:תעיר|תעירי|הער)\s+אותי(?P<rest2>.*)$|^שעון\s+מעורר(?P<rest3>.*)$)"
+    ),
+)
+
+
+_DAYTIME_MARK = re.compile(
+    r"\d\s*(?:a\.?m|p\.?m)\b|\b(?:evening|night|tonight|afternoon|noon)\b|בערב|בלילה|אחה|בצהריים|הערב", re.I
+)
+_BARE_HOUR = re.compile(
+    r"(?<![\d:/.])((\d{1,2})(?::\d{2})?)(?![\d:/.]|\s*(?:minutes?|hours?|min|h\b|דקות|שעות))"
+)
+
+
+def alarm(text: str, inp: PlannerInput) -> Match | None:
+    """ "set an alarm for 6am" / "wake me up at 7" / "תעיר אותי ב-6": a reminder at that time."""
+    for pattern in _RE_ALARM:
+        match = pattern.search(clean(text))
+        if not match:
+            continue
+        rest = next((g for g in match.groups() if g is not None), "")
+        rest = re.sub(r"(?:^|(?<=\s))(?:for|at|to|ל-?|ב-?)\s*(?=\d)", " at ", rest, flags=re.I)
+        if not _DAYTIME_MARK.search(rest):
+            # An alarm at "7" or "7:00" is 7 in the morning unless the words say otherwise.
+            rest = _BARE_HOUR.sub(
+                lambda m: f"{m.group(1)}am" if int(m.group(2)) <= 12 else m.group(1), rest, count=1
+            )
+        parsed = parse_when(rest, inp)
+        title = as_title(
+            re.sub(r"^(?:up|so\s+(?:that\s+)?i\s+can)\s+", "", clean(parsed.remainder), flags=re.I)
+        )
+        if not title:
+            title = "השכמה" if has_hebrew(text) else "alarm"
+        constraints: dict[str, object] = {"title": title}
+        missing: tuple[str, ...] = ()
+        if parsed.when is not None and parsed.when > inp.now:
+            constraints["when"] = iso(parsed.when)
+        else:
+            if parsed.day is not None:
+                constraints["day"] = parsed.day.isoformat()
+            missing = ("reminder_time_required",)
+        return Match(
+            capability="reminders",
+            action="create",
+            confidence=CONFIDENT,
+            risk="low",
+            constraints=constraints,
+            missing=missing,
+            pattern="reminders:alarm",
+        )
+    return None

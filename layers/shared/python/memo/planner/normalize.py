@@ -1,0 +1,210 @@
+"""What people type, made plannable before any matcher runs.
+
+- `fix_typos`: chat abbreviations spelled out ("tmrw", "pls", "u", "2nite") and typos of the
+  planner's own keywords corrected ("remnd" -> "remind", "tomorow" -> "tomorrow", "shoping" ->
+  "shopping"). Only a short list of distinctive keywords is corrected (Damerau-Levenshtein with
+  rapidfuzz: one edit, two for words of eight letters or more), and real words one edit away from
+  them ("shipping", "remote", "remainder", "mourning", ...) are left alone, so a title never changes
+  meaning. Case and punctuation are kept.
+- `strip_pleasantries`: the greeting before a request and the thanks/please after it ("hi memo, ...",
+  "... thx", "... 🙏", "..., תודה") are not part of the request.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+#: Chat spellings -> words the matchers know (lower case keys; whole tokens only).
+ABBREVIATIONS: dict[str, str] = {
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrow": "tomorrow",
+    "tmw": "tomorrow",
+    "2morrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2mrw": "tomorrow",
+    "tomoz": "tomorrow",
+    "2day": "today",
+    "2nite": "tonight",
+    "tonite": "tonight",
+    "pls": "please",
+    "plz": "please",
+    "plss": "please",
+    "thx": "thanks",
+    "thnx": "thanks",
+    "tnx": "thanks",
+    "thanx": "thanks",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "rmnd": "remind",
+    "rmd": "remind",
+    "remindme": "remind me",
+    "hrs": "hours",
+    "hr": "hour",
+    "mins": "minutes",
+    "min": "minutes",
+    "appt": "appointment",
+    "b4": "before",
+    "wanna": "want to",
+    "gotta": "have to",
+    "תזכירלי": "תזכיר לי",
+    "תזכרלי": "תזכיר לי",
+    "תזכיריל": "תזכירי לי",
+}
+
+#: The keywords whose typos are corrected. Short or common words ("note", "list", "add") are not:
+#: one edit away from them are too many words a title may hold.
+KEYWORDS: tuple[str, ...] = (
+    "remind",
+    "reminder",
+    "reminders",
+    "tomorrow",
+    "tonight",
+    "delete",
+    "shopping",
+    "groceries",
+    "grocery",
+    "minutes",
+    "please",
+    "thanks",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "afternoon",
+    "evening",
+    "remember",
+    "reschedule",
+    "rename",
+    "appointment",
+    "birthday",
+    "alarm",
+)
+
+#: Real words one edit away from a keyword: never "corrected".
+_REAL_WORDS = frozenset(
+    {
+        "shipping",
+        "chopping",
+        "whopping",
+        "stopping",
+        "mourning",
+        "remainder",
+        "remainders",
+        "reminded",
+        "reminds",
+        "deleted",
+        "deletes",
+        "pleased",
+        "pleases",
+        "thank",
+        "thanked",
+        "evenings",
+        "mondays",
+        "tuesdays",
+        "wednesdays",
+        "thursdays",
+        "fridays",
+        "saturdays",
+        "sundays",
+        "afternoons",
+        "minute",
+        "renamed",
+        "remembered",
+        "remembers",
+        "birthdays",
+        "alarms",
+        "alarmed",
+        "remote",
+        "reminiscent",
+        "grocer",
+        "grocers",
+        "tonights",
+        "evening's",
+        "sunday's",
+        "monday's",
+        "friday's",
+        "todays",
+        "thanksgiving",
+        "schedule",
+        "scheduled",
+        "schedules",
+    }
+)
+
+_TOKEN = re.compile(r"[A-Za-z0-9\u0590-\u05FF']+")
+
+
+def _correct(word: str) -> str | None:
+    lower = word.lower()
+    if lower in ABBREVIATIONS:
+        return ABBREVIATIONS[lower]
+    if len(lower) < 5 or not lower.isascii() or not lower.isalpha() or lower in _REAL_WORDS:
+        return None
+    if lower in KEYWORDS:
+        return None
+    best: str | None = None
+    best_distance = 3
+    for keyword in KEYWORDS:
+        if abs(len(keyword) - len(lower)) > 2:
+            continue
+        allowed = 2 if len(keyword) >= 8 else 1
+        distance = DamerauLevenshtein.distance(lower, keyword, score_cutoff=allowed)
+        if distance == 2 and lower[0] != keyword[0]:
+            continue  # two edits and another first letter: another word ("schedule", not "reschedule")
+        if distance <= allowed and distance < best_distance:
+            best, best_distance = keyword, distance
+    return best
+
+
+def _keep_case(original: str, fixed: str) -> str:
+    if original.isupper() and len(original) > 1:
+        return fixed.upper()
+    if original[:1].isupper():
+        return fixed[:1].upper() + fixed[1:]
+    return fixed
+
+
+#: "cal mom" after "to": a short typo that only a neighbour makes certain.
+_TO_CAL = re.compile(r"\b(to|and)\s+cal\b", re.I)
+
+
+def fix_typos(text: str) -> str:
+    """`text` with chat abbreviations spelled out and typos of the planner's keywords corrected."""
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(0)
+        fixed = _correct(word)
+        return word if fixed is None else _keep_case(word, fixed)
+
+    text = _TOKEN.sub(replace, text)
+    return _TO_CAL.sub(lambda m: f"{m.group(1)} call", text)
+
+
+_GREETING = re.compile(
+    r"^(?:(?:hi|hey|hello|hiya|yo|morning|good\s+(?:morning|afternoon|evening)|heya|"
+    r"היי|הי|שלום|אהלן|בוקר\s+טוב|ערב\s+טוב|צהריים\s+טובים)"
+    r"(?:\s+(?:there|memo|again|מממו|ממו))?\s*[,!.:;]*\s+)",
+    re.I,
+)
+_THANKS_TAIL = re.compile(
+    r"(?:[\s,.;!-]*(?:thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much|in\s+advance))?|"
+    r"thx|ty|cheers|please|kindly|ok\?|okay\?|"
+    r"תודה(?:\s+רבה)?(?:\s+מראש)?|בבקשה|תודה\s+לך|"
+    r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+|:\)|:-\))[\s.!]*)+$",
+    re.I,
+)
+
+
+def strip_pleasantries(text: str) -> str:
+    """The request without the greeting before it and the thanks or please after it; the text
+    itself when nothing else would be left."""
+    core = _GREETING.sub("", text, count=1)
+    core = _THANKS_TAIL.sub("", core).strip(" ,.;:-")
+    return core or text

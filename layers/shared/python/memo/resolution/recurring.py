@@ -1,0 +1,79 @@
+"""Repeating reminders in entity resolution: "this one or the whole series?".
+
+A delete or a time change that finds exactly one reminder, a repeating one, and whose words did not
+say which part ("just this one", "the whole series", "רק הפעם הזאת", "כל הסדרה") asks: a
+`recurring_scope` disambiguation with two candidates, the next occurrence and the series. The
+candidates' ids are the reminder id with its scope (`memo.capabilities.reminders.scoped_id`), so the
+usual selection path turns the answer into executor args the capability reads. A rename applies to
+the series and asks nothing. A scope the words named is written into the ids directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from memo.capabilities.common import say
+from memo.capabilities.items import Reminder
+from memo.capabilities.reminders import OCCURRENCE, SERIES, scoped_id
+from memo.domain import DisambiguationCandidate, PlanStep
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.recurrence import describe
+
+_SCOPED_ACTIONS = frozenset({"update", "delete"})
+
+
+def with_scope(semantic_args: dict[str, Any], ids: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """The args without `scope`, and the ids carrying it (a one-time reminder ignores it)."""
+    args = dict(semantic_args)
+    scope = args.pop("scope", None)
+    if scope not in (OCCURRENCE, SERIES):
+        return args, list(ids)
+    return args, [scoped_id(i, str(scope)) for i in ids]
+
+
+def scope_question(
+    step: PlanStep,
+    semantic_args: dict[str, Any],
+    ids: Sequence[str],
+    reminders: Callable[[], Sequence[Reminder]],
+    *,
+    language: Language,
+    timezone: str,
+) -> list[DisambiguationCandidate] | None:
+    """The two candidates to ask between, or None when nothing needs asking. `reminders` loads the
+    user's upcoming reminders, and is called only when the step could need the question."""
+    if step.capability != "reminders" or step.action not in _SCOPED_ACTIONS or len(ids) != 1:
+        return None
+    if "scope" in semantic_args:
+        return None
+    if step.action == "update" and not {"when", "time", "day"} & semantic_args.keys():
+        return None  # a new title is the series' title
+    reminder = next((r for r in reminders() if r.reminder_id == ids[0]), None)
+    if reminder is None or reminder.recurrence is None:
+        return None
+    next_time = format_when(reminder.due_at, language, timezone)
+    return [
+        DisambiguationCandidate(
+            id=scoped_id(reminder.reminder_id, OCCURRENCE),
+            label=say(language, "This one", "רק הפעם הזאת"),
+            description=f"{reminder.title} — {next_time}",
+        ),
+        DisambiguationCandidate(
+            id=scoped_id(reminder.reminder_id, SERIES),
+            label=say(language, "The whole series", "כל הסדרה"),
+            description=f"{reminder.title} — {describe(reminder.recurrence, language)}",
+        ),
+    ]
+
+
+def upcoming(repository: Any, thread_id: str, now: datetime) -> Callable[[], list[Reminder]]:
+    """The loader of the user's upcoming reminders (`ItemsReader.list_upcoming_reminders`)."""
+
+    def load() -> list[Reminder]:
+        reminders: list[Reminder] = repository.list_upcoming_reminders(thread_id, now)
+        return reminders
+
+    return load

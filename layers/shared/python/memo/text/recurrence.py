@@ -1,0 +1,505 @@
+"""Recurring times: "every day at 8am", "every Monday", "כל יום ראשון", "every 2 hours until Friday".
+
+`find_recurrence(text)` finds the repetition phrase of a message (English and Hebrew) and returns
+a `Recurrence` with the spans to remove from the title; the time of day ("at 8am") is left for the
+time parser (`memo.planner.timeparse`), which calls this module first.
+
+A series is stored as RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
+
+    DTSTART:20261124T080000
+    RRULE:FREQ=WEEKLY;BYDAY=MO
+
+`DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
+reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
+`series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
+`describe` words it for the user ("every Monday at 09:00", "כל יום שני ב-09:00").
+
+Weekdays: "weekdays" are Monday to Friday, and Sunday to Thursday in Israel (Asia/Jerusalem).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from dateutil.rrule import rrule, rrulestr
+
+from memo.text.language import Language
+
+Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
+
+_FLAGS = re.IGNORECASE
+_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_EN_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_HE_DAY_NAMES = ("שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון")
+
+_EN_WEEKDAY_WORDS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
+    "sunday": 6, "sun": 6,
+}  # fmt: skip
+_HE_WEEKDAY_WORDS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
+_EN_COUNT_WORDS = {"other": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
+
+_EN_DAY = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)"
+)
+_HE_DAY = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)"
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """A repetition without its start: the RRULE's parts. `part` is a part of the day the phrase
+    named ("every morning"), for the time parser's defaults."""
+
+    freq: Frequency
+    interval: int = 1
+    weekdays: tuple[int, ...] = ()  # 0 = Monday
+    month_day: int | None = None
+    count: int | None = None
+    until: date | None = None
+    part: str | None = None
+
+    @property
+    def needs_time_of_day(self) -> bool:
+        return self.freq not in ("MINUTELY", "HOURLY")
+
+    @property
+    def rule(self) -> str:
+        """The RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=5"."""
+        parts = [f"FREQ={self.freq}"]
+        if self.interval > 1:
+            parts.append(f"INTERVAL={self.interval}")
+        if self.weekdays:
+            parts.append("BYDAY=" + ",".join(_CODES[d] for d in sorted(self.weekdays)))
+        if self.month_day is not None:
+            parts.append(f"BYMONTHDAY={self.month_day}")
+        if self.count is not None:
+            parts.append(f"COUNT={self.count}")
+        if self.until is not None:
+            parts.append(f"UNTIL={self.until:%Y%m%d}T235959")
+        return ";".join(parts)
+
+
+@dataclass(frozen=True)
+class RecurrenceMatch:
+    recurrence: Recurrence
+    spans: tuple[tuple[int, int], ...]
+
+
+# --- finding the phrase ---------------------------------------------------------------------------
+
+_EN_EVERY = r"(?:every|each|once\s+(?:a|every|per))"
+_EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "weekdays",
+        re.compile(
+            r"\b(?:(?:every|each|on)\s+weekdays?|every\s+work\s*day|on\s+work\s*days|weekdays)\b", _FLAGS
+        ),
+    ),
+    (
+        "weekly_days",
+        re.compile(
+            rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>{_EN_DAY}(?:\s*(?:,|and|&)\s*{_EN_DAY})*)"
+            rf"|on\s+(?P<plural>{_EN_DAY}s(?:\s*(?:,|and|&)\s*{_EN_DAY}s)*))\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        "every_n",
+        re.compile(
+            r"\bevery\s+(?P<n>\d{1,3}|other|two|three|four|five|six|ten|twelve)\s+"
+            r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        "month_day",
+        re.compile(
+            r"\b(?:(?:on\s+)?the\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:every|each)\s+month"
+            r"|(?:every|each)\s+month\s+on\s+the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+            r"|monthly\s+on\s+the\s+(?P<d3>\d{1,2})(?:st|nd|rd|th)?"
+            r"|(?:every|each)\s+(?P<d4>\d{1,2})(?:st|nd|rd|th))\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        "every_part",
+        re.compile(r"\b(?:every|each)\s+(?P<part>morning|afternoon|evening|night)\b", _FLAGS),
+    ),
+    (
+        "every_unit",
+        re.compile(
+            rf"\b(?:{_EN_EVERY}\s+(?P<unit>minute|hour|day|week|month|year)"
+            r"|(?P<adverb>hourly|daily|weekly|monthly|yearly|annually))\b",
+            _FLAGS,
+        ),
+    ),
+)
+
+_HE_START = r"(?:(?<=\s)|^)"
+_HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("weekdays", re.compile(_HE_START + r"(?:(?:ב)?כל\s+יום\s+חול|בימי\s+חול|בימות\s+השבוע)")),
+    (
+        "weekly_days",
+        re.compile(
+            _HE_START
+            + rf"(?:(?:ב)?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:\s*(?:,|ו)\s*(?:יום\s+)?{_HE_DAY})*)"
+            + rf"|בימי\s+(?P<plural>{_HE_DAY}(?:\s*(?:,|ו)\s*{_HE_DAY})*))(?=\s|$|[,.!?])"
+        ),
+    ),
+    (
+        "every_n",
+        re.compile(
+            _HE_START
+            + r"(?:ב)?כל\s+(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
+            + r"|(?P<dual>רבע\s+שעה|חצי\s+שעה|שעתיים|יומיים|שבועיים|חודשיים|שנתיים))(?=\s|$|[,.!?])"
+        ),
+    ),
+    (
+        "month_day",
+        re.compile(_HE_START + r"(?:ב-?|ה-?)(?P<d1>\d{1,2})\s+(?:ל|ב)כל\s+חודש"),
+    ),
+    ("every_part", re.compile(_HE_START + r"(?:ב)?כל\s+(?P<part>בוקר|ערב|לילה|צהריים)(?=\s|$|[,.!?])")),
+    (
+        "every_unit",
+        re.compile(
+            _HE_START
+            + r"(?:(?:ב)?כל\s+(?P<unit>שעה|יום|שבוע|חודש|שנה)|מדי\s+(?P<unit2>שעה|יום|שבוע|חודש|שנה)"
+            + r"|פעם\s+ב(?P<unit3>שעה|יום|שבוע|חודש|שנה))(?=\s|$|[,.!?])"
+        ),
+    ),
+)
+
+_EN_COUNT = re.compile(
+    r"\b(?:for\s+)?(?P<n>\d{1,3}|two|three|four|five|six|ten|twelve)\s+times\b"
+    r"|\bfor\s+(?P<n2>\d{1,3}|two|three|four|five|six|ten|twelve)\s+(?P<unit>days|weeks|months)\b",
+    _FLAGS,
+)
+_HE_COUNT = re.compile(_HE_START + r"(?P<n>\d{1,3})\s+פעמים")
+_EN_UNTIL = re.compile(r"\b(?:until|till|through|thru)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))", _FLAGS)
+_HE_UNTIL = re.compile(_HE_START + r"עד\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))")
+
+_UNIT_FREQ: dict[str, Frequency] = {
+    "minute": "MINUTELY", "min": "MINUTELY", "hour": "HOURLY", "hr": "HOURLY", "day": "DAILY",
+    "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY", "hourly": "HOURLY", "daily": "DAILY",
+    "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY", "annually": "YEARLY",
+    "דקות": "MINUTELY", "שעה": "HOURLY", "שעות": "HOURLY", "יום": "DAILY", "ימים": "DAILY",
+    "שבוע": "WEEKLY", "שבועות": "WEEKLY", "חודש": "MONTHLY", "חודשים": "MONTHLY", "שנה": "YEARLY",
+    "שנים": "YEARLY",
+}  # fmt: skip
+_HE_DUALS: dict[str, tuple[Frequency, int]] = {
+    "רבע שעה": ("MINUTELY", 15),
+    "חצי שעה": ("MINUTELY", 30),
+    "שעתיים": ("HOURLY", 2),
+    "יומיים": ("DAILY", 2),
+    "שבועיים": ("WEEKLY", 2),
+    "חודשיים": ("MONTHLY", 2),
+    "שנתיים": ("YEARLY", 2),
+}
+_PART_WORDS = {"בוקר": "morning", "ערב": "evening", "לילה": "night", "צהריים": "noon"}
+
+
+def _unit_freq(unit: str) -> Frequency:
+    word = unit.lower()
+    if word in _UNIT_FREQ:
+        return _UNIT_FREQ[word]
+    return _UNIT_FREQ[word.rstrip("s")]
+
+
+def _count_word(word: str) -> int:
+    word = word.lower()
+    return _EN_COUNT_WORDS[word] if word in _EN_COUNT_WORDS else int(word)
+
+
+def _weekday_list(words: str, table: dict[str, int]) -> tuple[int, ...]:
+    found: list[int] = []
+    for token in re.findall(r"[^\s,&]+", words):
+        key = token.lower().removeprefix("ו")
+        if key.endswith("s") and key[:-1] in table:
+            key = key[:-1]
+        if key in table and table[key] not in found:
+            found.append(table[key])
+    return tuple(found)
+
+
+def _workweek(timezone: str) -> tuple[int, ...]:
+    return (6, 0, 1, 2, 3) if timezone == "Asia/Jerusalem" else (0, 1, 2, 3, 4)
+
+
+def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | None:
+    groups = match.groupdict()
+    if kind == "weekdays":
+        return Recurrence("WEEKLY", weekdays=_workweek(timezone))
+    if kind == "weekly_days":
+        words = groups.get("days") or groups.get("plural") or ""
+        table = _HE_WEEKDAY_WORDS if re.search(r"[\u0590-\u05ff]", words) else _EN_WEEKDAY_WORDS
+        days = _weekday_list(words, table)
+        if not days:
+            return None
+        other = bool(groups.get("other"))
+        if other and len(days) > 1:
+            return None  # "every other Monday and Tuesday": one schedule cannot say it
+        return Recurrence("WEEKLY", interval=2 if other else 1, weekdays=days)
+    if kind == "every_n":
+        if groups.get("dual"):
+            freq, n = _HE_DUALS[" ".join(groups["dual"].split())]
+            return Recurrence(freq, interval=n)
+        n = _count_word(groups["n"])
+        freq = _unit_freq(groups["unit"])
+        if n < 1 or (freq == "MINUTELY" and n < 5):
+            return None  # more often than every 5 minutes is not a reminder
+        return Recurrence(freq, interval=n)
+    if kind == "month_day":
+        day = int(next(groups[k] for k in ("d1", "d2", "d3", "d4") if groups.get(k)))
+        return Recurrence("MONTHLY", month_day=day) if 1 <= day <= 31 else None
+    if kind == "every_part":
+        part = groups["part"].lower()
+        return Recurrence("DAILY", part=_PART_WORDS.get(part, part))
+    unit = groups.get("unit") or groups.get("unit2") or groups.get("unit3") or groups.get("adverb") or ""
+    freq = _unit_freq(unit)
+    if freq == "MINUTELY":
+        return None
+    return Recurrence(freq)
+
+
+def find_recurrence(
+    text: str, *, timezone: str, now_local: datetime, language: str = "en"
+) -> RecurrenceMatch | None:
+    """The repetition phrase of `text`, if any, with its end ("until Friday", "5 times")."""
+    for table in (_HE_PATTERNS, _EN_PATTERNS):
+        for kind, pattern in table:
+            match = pattern.search(text)
+            if match is None:
+                continue
+            recurrence = _from_match(kind, match, timezone)
+            if recurrence is None:
+                continue
+            spans = [match.span()]
+            masked = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+            recurrence, extra = _with_end(recurrence, masked, now_local=now_local, language=language)
+            return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans + extra))
+    return None
+
+
+def _with_end(
+    recurrence: Recurrence, text: str, *, now_local: datetime, language: str
+) -> tuple[Recurrence, list[tuple[int, int]]]:
+    spans: list[tuple[int, int]] = []
+    for pattern in (_EN_COUNT, _HE_COUNT):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        if groups.get("n2"):
+            count = _count_for_span(recurrence, _count_word(groups["n2"]), groups["unit"].lower())
+        else:
+            count = _count_word(groups["n"])
+        if count and count > 0:
+            recurrence = replace(recurrence, count=count)
+            spans.append(match.span())
+            break
+    if recurrence.count is None:
+        for pattern in (_EN_UNTIL, _HE_UNTIL):
+            match = pattern.search(text)
+            if match is None:
+                continue
+            words = match.group("what").split()
+            for size in range(min(len(words), 4), 0, -1):
+                until = _until_day(" ".join(words[:size]), now_local=now_local, language=language)
+                if until is None:
+                    continue
+                recurrence = replace(recurrence, until=until)
+                tail = re.match(
+                    r"\s*" + r"\s+".join(re.escape(w) for w in words[:size]), text[match.start("what") :]
+                )
+                end = match.start("what") + (tail.end() if tail else len(match.group("what")))
+                spans.append((match.start(), end))
+                break
+            if recurrence.until is not None:
+                break
+    return recurrence, spans
+
+
+def _count_for_span(recurrence: Recurrence, n: int, unit: str) -> int | None:
+    """ "every day for 2 weeks" is 14 occurrences; other combinations are not counted."""
+    per = {"DAILY": {"days": 1, "weeks": 7}, "WEEKLY": {"weeks": 1}, "MONTHLY": {"months": 1}}
+    factor = per.get(recurrence.freq, {}).get(unit)
+    if factor is None or recurrence.weekdays:
+        return None
+    return max(1, n * factor // recurrence.interval)
+
+
+def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:
+    import dateparser
+
+    cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", words.strip(), flags=_FLAGS)
+    cleaned = re.sub(r"^(?:the|next|this)\s+", "", cleaned, flags=_FLAGS)
+    parsed = dateparser.parse(
+        cleaned,
+        languages=["he", "en"] if language == "he" else ["en", "he"],
+        settings={"RELATIVE_BASE": now_local.replace(tzinfo=None), "PREFER_DATES_FROM": "future"},
+    )
+    if parsed is None or parsed.date() < now_local.date():
+        return None
+    return parsed.date()
+
+
+# --- a series: its text, its occurrences, its words ------------------------------------------------
+
+
+def series(rule: str, first: datetime, timezone: str) -> str | None:
+    """The stored series of RRULE value `rule` whose first occurrence is the first one at or after
+    `first` (aware): "DTSTART:<local>\\nRRULE:<rule>". None when the rule has no occurrence."""
+    local = first.astimezone(ZoneInfo(timezone)).replace(tzinfo=None, second=0, microsecond=0)
+    probe = rrulestr(f"DTSTART:{local:%Y%m%dT%H%M%S}\nRRULE:{rule}")
+    assert isinstance(probe, rrule)
+    start = probe.after(local, inc=True)
+    if start is None:
+        return None
+    return f"DTSTART:{start:%Y%m%dT%H%M%S}\nRRULE:{rule}"
+
+
+def _parse(series_text: str) -> rrule:
+    parsed = rrulestr(series_text)
+    if not isinstance(parsed, rrule):
+        raise ValueError("a series is one RRULE")
+    return parsed
+
+
+def is_valid_series(series_text: str) -> bool:
+    try:
+        _parse(series_text)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def first_occurrence(series_text: str, timezone: str) -> datetime:
+    start = _parse(series_text)._dtstart
+    return start.replace(tzinfo=ZoneInfo(timezone))
+
+
+def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetime | None:
+    """The first occurrence strictly after `after` (aware), in `timezone`; None when it ended."""
+    zone = ZoneInfo(timezone)
+    local = after.astimezone(zone).replace(tzinfo=None)
+    found = _parse(series_text).after(local, inc=False)
+    return found.replace(tzinfo=zone) if found is not None else None
+
+
+def last_occurrence(series_text: str, timezone: str) -> datetime | None:
+    """The last occurrence of a series with COUNT or UNTIL; None when it never ends."""
+    rule = _parse(series_text)
+    if rule._count is None and rule._until is None:
+        return None
+    occurrences = list(rule)
+    return occurrences[-1].replace(tzinfo=ZoneInfo(timezone)) if occurrences else None
+
+
+def rule_part(series_text: str) -> dict[str, str]:
+    """The RRULE's NAME=VALUE pairs."""
+    line = next((x for x in series_text.splitlines() if x.startswith("RRULE:")), "")
+    return dict(pair.split("=", 1) for pair in line.removeprefix("RRULE:").split(";") if "=" in pair)
+
+
+def describe(series_text: str, language: Language) -> str:
+    """ "every Monday at 09:00", "every day at 08:00", "every 2 hours", "כל יום שני ב-09:00"."""
+    parts = rule_part(series_text)
+    start = _parse(series_text)._dtstart
+    clock = f"{start:%H:%M}"
+    freq = parts.get("FREQ", "DAILY")
+    interval = int(parts.get("INTERVAL", "1"))
+    days = [_CODES.index(c[-2:]) for c in parts.get("BYDAY", "").split(",") if c]
+    he = language == "he"
+    if freq in ("MINUTELY", "HOURLY"):
+        unit_en = "minutes" if freq == "MINUTELY" else "hours"
+        if he:
+            text = (
+                ("כל שעה" if interval == 1 else f"כל {interval} שעות")
+                if freq == "HOURLY"
+                else f"כל {interval} דקות"
+            )
+        else:
+            text = f"every {interval} {unit_en}" if interval > 1 else f"every {unit_en[:-1]}"
+    elif freq == "DAILY":
+        if he:
+            text = "כל יום" if interval == 1 else f"כל {interval} ימים"
+        else:
+            text = "every day" if interval == 1 else f"every {interval} days"
+        text += f" ב-{clock}" if he else f" at {clock}"
+    elif freq == "WEEKLY":
+        days = days or [start.weekday()]
+        if sorted(days) in ([0, 1, 2, 3, 4], [0, 1, 2, 3, 6]):
+            text = "כל יום חול" if he else "every weekday"
+        elif he:
+            names = " ו".join(_HE_DAY_NAMES[d] for d in days)
+            text = ("כל שבועיים ביום " if interval == 2 else "כל יום ") + names
+        else:
+            names = " and ".join(_EN_DAY_NAMES[d] for d in days)
+            text = ("every other " if interval == 2 else "every ") + names
+            if interval > 2:
+                text = f"every {interval} weeks on {names}"
+        text += f" ב-{clock}" if he else f" at {clock}"
+    elif freq == "MONTHLY":
+        day = int(parts.get("BYMONTHDAY", str(start.day)))
+        text = f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
+    else:
+        text = (
+            f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
+            if he
+            else f"every year on {start:%d %b} at {clock}"
+        )
+    if "COUNT" in parts:
+        text += f", {parts['COUNT']} פעמים" if he else f", {parts['COUNT']} times"
+    elif "UNTIL" in parts:
+        until = datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").date()
+        text += f", עד {until.day}.{until.month}" if he else f", until {until:%a %-d %b}"
+    return text
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def default_start(recurrence: Recurrence, now_local: datetime) -> datetime:
+    """The first occurrence of an hourly or minutely series that named no time: one interval on."""
+    step = (
+        timedelta(hours=recurrence.interval)
+        if recurrence.freq == "HOURLY"
+        else timedelta(minutes=recurrence.interval)
+    )
+    return (now_local + step).replace(second=0, microsecond=0)
+
+
+def start_of(day: date, at: time, timezone: str) -> datetime:
+    return datetime.combine(day, at, tzinfo=ZoneInfo(timezone))
+
+
+def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, at: time | None) -> str | None:
+    """The series moved to a new time of day and/or a new day (a weekly series moves to that
+    weekday, a monthly one to that day of the month), starting from its next occurrence after
+    `now`; None when it has none left."""
+    zone = ZoneInfo(timezone)
+    parts = rule_part(series_text)
+    current = next_occurrence(series_text, timezone, now) or first_occurrence(series_text, timezone)
+    local = current.astimezone(zone)
+    new_time = at or local.time()
+    if day is not None:
+        if parts.get("FREQ") == "WEEKLY" and len(parts.get("BYDAY", "").split(",")) <= 1:
+            parts["BYDAY"] = _CODES[day.weekday()]
+        if parts.get("FREQ") == "MONTHLY":
+            parts["BYMONTHDAY"] = str(day.day)
+        candidate = datetime.combine(day, new_time, tzinfo=zone)
+    else:
+        candidate = datetime.combine(local.date(), new_time, tzinfo=zone)
+    if candidate <= now:
+        candidate = datetime.combine(now.astimezone(zone).date(), new_time, tzinfo=zone)
+        if candidate <= now:
+            candidate += timedelta(days=1)
+    rule = ";".join(f"{k}={v}" for k, v in parts.items())
+    return series(rule, candidate, timezone)

@@ -1,0 +1,47 @@
+"""A tap on a delivered reminder's "Done" / "Snooze 10 min" / "Snooze 1 hour" (`memo.reminders.buttons`).
+
+A turn of its own, answered before anything else: one executor step (`reminders/done` or
+`reminders/snooze`) for the reminder the button names. The executor's ledger runs it at most once
+per tap (keyed by the tap's message id), the snooze is a one-time schedule, and the responder tells
+the user what happened. A pending question of the thread is left as it is.
+"""
+
+from __future__ import annotations
+
+from memo.executor.contracts import ExecutionInput, ExecutionPort, StepTask, args_hash
+from memo.observability import logger
+from memo.reminders.buttons import ReminderButton
+from memo.turn.engine import TurnContext, TurnOutcome
+
+BUTTON_STEP_ID = "reminder_button"
+
+
+def button_execution(ctx: TurnContext, button: ReminderButton) -> ExecutionInput:
+    args = button.args()
+    language, timezone = ctx.profile.language, ctx.profile.timezone
+    task = StepTask(
+        trace_id=ctx.trace_id,
+        thread_id=ctx.message.thread_id,
+        step_id=BUTTON_STEP_ID,
+        capability="reminders",
+        action=button.action,
+        args=args,
+        args_hash=args_hash(args),
+        timezone=timezone,
+        language=language,
+        phone_number_id=ctx.message.phone_number_id,
+    )
+    return ExecutionInput(
+        trace_id=ctx.trace_id,
+        thread_id=ctx.message.thread_id,
+        phone_number_id=ctx.message.phone_number_id,
+        language=language,
+        timezone=timezone,
+        groups=[[task]],
+    )
+
+
+def handle_button(ctx: TurnContext, button: ReminderButton, executions: ExecutionPort) -> TurnOutcome:
+    executions.start(button_execution(ctx, button))
+    logger.info("REMINDER_BUTTON", extra={"action": button.action, "reminderId": button.reminder_id})
+    return TurnOutcome(reply=None, outcome=f"reminder_{button.action}")

@@ -1,0 +1,114 @@
+"""One recurring schedule per repeating reminder: its expression, window, and the local ticker's
+reading of cron and rate expressions (what EventBridge Scheduler does, on the fake clock)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.capabilities.scheduler import recurring_expression
+from memo.local.ticker import recurring_times, restorable
+from memo.text.recurrence import series
+
+TZ = "Asia/Jerusalem"
+ZONE = ZoneInfo(TZ)
+START = datetime(2026, 3, 10, 8, 0, tzinfo=ZONE)  # Tuesday
+
+
+def expression_of(rule: str, first: datetime = START) -> str:
+    text = series(rule, first, TZ)
+    assert text is not None
+    return recurring_expression(text, TZ).expression
+
+
+@pytest.mark.parametrize(
+    ("rule", "expression"),
+    [
+        ("FREQ=DAILY", "cron(0 8 * * ? *)"),
+        ("FREQ=DAILY;INTERVAL=3", "rate(3 days)"),
+        ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "cron(0 8 ? * MON,TUE,WED,THU,FRI *)"),
+        ("FREQ=WEEKLY", "cron(0 8 ? * TUE *)"),
+        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "rate(14 days)"),
+        ("FREQ=MONTHLY;BYMONTHDAY=15", "cron(0 8 15 * ? *)"),
+        ("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=10", "cron(0 8 10 3/3 ? *)"),
+        ("FREQ=YEARLY", "cron(0 8 10 3 ? *)"),
+        ("FREQ=HOURLY", "rate(1 hour)"),
+        ("FREQ=HOURLY;INTERVAL=2", "rate(2 hours)"),
+        ("FREQ=MINUTELY;INTERVAL=30", "rate(30 minutes)"),
+    ],
+)
+def test_expressions(rule: str, expression: str) -> None:
+    assert expression_of(rule) == expression
+
+
+def test_window_starts_at_the_first_time_and_ends_after_the_last() -> None:
+    text = series("FREQ=DAILY;COUNT=3", START, TZ)
+    assert text is not None
+    window = recurring_expression(text, TZ)
+    assert window.start == START.astimezone(UTC)
+    assert window.end == datetime(2026, 3, 12, 8, 1, tzinfo=ZONE).astimezone(UTC)
+    endless = series("FREQ=DAILY", START, TZ)
+    assert endless is not None and recurring_expression(endless, TZ).end is None
+
+
+def test_what_one_schedule_cannot_say_is_refused() -> None:
+    text = series("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", START, TZ)
+    assert text is not None
+    with pytest.raises(ValueError, match="several days"):
+        recurring_expression(text, TZ)
+
+
+def test_cron_times_in_the_schedules_zone_and_window() -> None:
+    times = recurring_times(
+        "cron(0 8 ? * MON,THU *)",
+        TZ,
+        start=START.astimezone(UTC),
+        end=None,
+        after=START - timedelta(days=1),
+        until=START + timedelta(days=7),
+    )
+    assert times == [datetime(2026, 3, 12, 8, 0, tzinfo=ZONE), datetime(2026, 3, 16, 8, 0, tzinfo=ZONE)]
+
+
+def test_cron_keeps_wall_clock_time_across_daylight_saving() -> None:
+    new_york = ZoneInfo("America/New_York")
+    times = recurring_times(
+        "cron(30 7 * * ? *)",
+        "America/New_York",
+        start=None,
+        end=None,
+        after=datetime(2026, 3, 7, 0, 0, tzinfo=new_york),  # DST starts on 8 March 2026
+        until=datetime(2026, 3, 8, 12, 0, tzinfo=new_york),
+    )
+    assert [t.hour for t in times] == [7, 7] and times[0].utcoffset() != times[1].utcoffset()
+
+
+def test_rate_times_count_from_the_start_and_stop_at_the_end() -> None:
+    start = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+    times = recurring_times(
+        "rate(2 hours)",
+        TZ,
+        start=start,
+        end=start + timedelta(hours=5),
+        after=start + timedelta(minutes=30),
+        until=start + timedelta(days=1),
+    )
+    assert times == [start + timedelta(hours=2), start + timedelta(hours=4)]
+    assert (
+        recurring_times("at(2026-03-10T09:00:00)", TZ, start=None, end=None, after=start, until=start) == []
+    )
+
+
+def test_a_saved_recurring_schedule_can_be_created_again_later() -> None:
+    start = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
+    now = start + timedelta(days=3, hours=1)
+    cron = {"ScheduleExpression": "cron(0 8 * * ? *)", "StartDate": start, "Name": "reminder-r1"}
+    assert restorable(cron, now) == {"ScheduleExpression": "cron(0 8 * * ? *)", "Name": "reminder-r1"}
+    rate = {"ScheduleExpression": "rate(2 days)", "StartDate": start}
+    assert restorable(rate, now)["StartDate"] == start + timedelta(days=4)  # the rate keeps its phase
+    once = {"ScheduleExpression": "at(2026-03-10T08:00:00)", "StartDate": start}
+    assert restorable(once, now) is once
+    future = {"ScheduleExpression": "cron(0 8 * * ? *)", "StartDate": now + timedelta(days=1)}
+    assert restorable(future, now) is future

@@ -1,0 +1,81 @@
+"""The user's timezone: from the phone number's country, or from what the user says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement, zone_for_place
+
+
+@pytest.mark.parametrize(
+    ("wa_id", "zone"),
+    [
+        ("972501234567", "Asia/Jerusalem"),
+        ("+972 3 612 3456", "Asia/Jerusalem"),
+        ("447700900123", "Europe/London"),
+        ("12125550100", "America/New_York"),
+        ("14155550100", "America/Los_Angeles"),
+        ("4915112345678", "Europe/Berlin"),
+        ("33612345678", "Europe/Paris"),
+    ],
+)
+def test_a_phone_number_gives_its_countrys_timezone(wa_id: str, zone: str) -> None:
+    assert phone_timezone(wa_id) == zone
+
+
+@pytest.mark.parametrize("wa_id", [None, "", "123", "not a number", "99999999999"])
+def test_no_timezone_for_what_is_not_a_known_number(wa_id: str | None) -> None:
+    assert phone_timezone(wa_id) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("my timezone is London", "Europe/London"),
+        ("My time zone is Europe/London", "Europe/London"),
+        ("I'm in New York", "America/New_York"),
+        ("i am now in tokyo", "Asia/Tokyo"),
+        ("set my timezone to Paris", "Europe/Paris"),
+        ("I moved to Berlin.", "Europe/Berlin"),
+        ("use pacific time", "America/Los_Angeles"),
+        ("i live in tel aviv", "Asia/Jerusalem"),
+        ("אני בניו יורק", "America/New_York"),
+        ("אני נמצאת בלונדון", "Europe/London"),
+        ("אזור הזמן שלי הוא לונדון", "Europe/London"),
+        ("עברתי לברלין", "Europe/Berlin"),
+    ],
+)
+def test_a_statement_sets_the_timezone(text: str, zone: str) -> None:
+    assert timezone_statement(text) == zone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in a meeting",
+        "אני בפגישה",
+        "I am in the car",
+        "remind me to call London at 5",
+        "my timezone is Narnia",
+    ],
+)
+def test_anything_else_is_no_timezone_statement(text: str) -> None:
+    assert timezone_statement(text) is None
+
+
+def test_places_and_zone_names() -> None:
+    assert zone_for_place("Europe/Madrid") == "Europe/Madrid"
+    assert zone_for_place("los angeles") == "America/Los_Angeles"
+    assert zone_for_place("Sao Paulo") == "America/Sao_Paulo"
+    assert zone_for_place("Gotham") is None
+
+
+def test_the_confirmation_names_the_zone_and_the_time_there() -> None:
+    now = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
+    assert timezone_set_reply("Europe/London", "en", now) == (
+        "Done 👍 From now on times are in Europe/London. It's 10:00 there now."
+    )
+    assert "Europe/London" in timezone_set_reply("Europe/London", "he", now)
+    assert "10:00" in timezone_set_reply("Europe/London", "he", now)
