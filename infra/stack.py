@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_cdk import CfnOutput, Duration, Stack
+from aws_cdk import Acknowledgment, CfnOutput, Duration, Stack, Validations
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
@@ -42,14 +42,27 @@ from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
 from memo import tables
+from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX
 from memo.operator_review.policy import REVIEW_POLICY_ENV_VAR
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
 
 # What Powertools' DynamoDB idempotency persistence layer calls, and nothing more.
 IDEMPOTENCY_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
-# Entity resolution reads the user's items (`DynamoItemsRepository` get/list); it never writes them.
-WEBHOOK_ITEMS_ACTIONS = ("dynamodb:GetItem", "dynamodb:Query")
+# Entity resolution reads the user's items (`DynamoItemsRepository` get/list). The turn writes them
+# only to follow WhatsApp events: a changed number moves them (`memo.aws.number_move`), a failed
+# reminder delivery is marked on its item (`memo.aws.reminder_failures`).
+WEBHOOK_ITEMS_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+)
+# A changed number re-points the user's reminder schedules at the new number.
+WEBHOOK_SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule")
+# A user's withdrawal of a request waiting for an operator: the task token item (REVIEW# keys only).
+WITHDRAW_LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:DeleteItem")
 
 
 class MemoStack(Stack):
@@ -132,6 +145,7 @@ class MemoStack(Stack):
             code_layers=self.layers.layers,
             table=self.store.table(tables.CASES),
             log_retention=self.settings.log_retention,
+            alarm_topic=self.monitoring.topic,  # past SLA, undelivered escalation notice, drift
         )
         self.monitoring.watch_function("Escalation", self.case_platform.escalation.function)
         self.review = Review(
@@ -142,6 +156,7 @@ class MemoStack(Stack):
             cases_table=self.store.table(tables.CASES),
             ledger_table=self.store.table(tables.LEDGER),
             conversation_table=self.store.table(tables.CONVERSATION),
+            items_table=self.store.table(tables.ITEMS),  # the case view's items
             whatsapp_secret=self.secrets.whatsapp,
             whatsapp_api_base_url=self.settings.whatsapp_api_base_url,
             monitoring=self.monitoring,  # watches the review function
@@ -160,7 +175,14 @@ class MemoStack(Stack):
             value=self.executor_workflow.state_machine.state_machine_arn,
             description="The executor state machine: a turn's plan, step by step, then the reply",
         )
+        self.case_platform.link_reviews(self.review.review_url)
         CfnOutput(self, "ReviewUrl", value=self.review.review_url, description="The reviewer web page")
+        CfnOutput(
+            self,
+            "EscalationTopicArn",
+            value=self.case_platform.escalation_topic.topic_arn,
+            description="HITL escalation notices: subscribe the operators' e-mail or chat here",
+        )
         CfnOutput(
             self,
             "ReviewLoginUrl",
@@ -189,7 +211,9 @@ class MemoStack(Stack):
             timeout=WEBHOOK_TIMEOUT,
             reserved_concurrency=settings.webhook_reserved_concurrency,
             environment={
-                **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES),
+                **self.store.environment(
+                    tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER
+                ),
                 **self.executor_workflow.environment(),
                 tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
                 "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
@@ -197,10 +221,49 @@ class MemoStack(Stack):
                 "MEMO_INTERPRETER_MODEL": settings.interpreter_model,
                 "HITL_TTL_SECONDS": str(settings.hitl_ttl_seconds),
                 "MEMO_DEFAULT_TIMEZONE": settings.default_timezone,
+                # A changed number re-points schedules; a failed reminder is retried as its template.
+                "REMINDER_SCHEDULE_GROUP": self.reminders.group_name,
+                "REMINDER_TARGET_ARN": self.reminders.function.function_arn,
+                "REMINDER_SCHEDULER_ROLE_ARN": self.reminders.scheduler_role.role_arn,
+                "WHATSAPP_REMINDER_TEMPLATE": settings.reminder_template_name,
+                "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": settings.reminder_template_languages,
                 **self.review_environment,
             },
         )
         function = webhook.function
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(WEBHOOK_SCHEDULE_ACTIONS),
+                resources=[
+                    Stack.of(self).format_arn(
+                        service="scheduler",
+                        resource="schedule",
+                        resource_name=f"{self.reminders.group_name}/*",
+                    )
+                ],
+            )
+        )
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["iam:PassRole"],
+                resources=[self.reminders.scheduler_role.role_arn],
+                conditions={"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+            )
+        )
+        Validations.of(webhook.role).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:"
+                f"schedule/{self.reminders.group_name}/*]",
+                reason="A changed number re-points the user's reminder schedules; schedule names are per "
+                "reminder, so the resource is the reminders' schedule group, never another group.",
+            )
+        )
+        # A reminder Meta failed to deliver for any reason but the closed 24-hour window.
+        self.monitoring.watch_count(
+            "ReminderDeliveryFailed",
+            metric_name="ReminderDeliveryFailed",
+            description="Memo reminders: Meta reported a reminder undelivered and it was not retried",
+        )
         self.store.table(tables.CONVERSATION).grant_read_write_data(function)
         self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
         self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
@@ -213,6 +276,25 @@ class MemoStack(Stack):
                     cases_table.table_arn,
                     *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
                 ],
+            )
+        )
+        # "cancel that" withdraws a request waiting for an operator (memo.operator_review.withdraw): the
+        # waiting step's task token, on REVIEW# ledger items only, is read, failed and deleted.
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(WITHDRAW_LEDGER_ACTIONS),
+                resources=[self.store.table(tables.LEDGER).table_arn],
+                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{REVIEW_TOKEN_PREFIX}*"]}},
+            )
+        )
+        function.add_to_role_policy(iam.PolicyStatement(actions=["states:SendTaskFailure"], resources=["*"]))
+        Validations.of(webhook.role).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-IAM5[Resource::*]",
+                reason="states:SendTaskFailure has no resource types in the Service Authorization Reference "
+                "(a task token names no resource), so IAM allows only '*'; the token is read from REVIEW# "
+                "ledger items only. X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) are the "
+                "other '*' statements.",
             )
         )
         self.executor_workflow.grant_start(function)

@@ -33,6 +33,7 @@ WEBHOOK_ENV = {
     "IDEMPOTENCY_TABLE_NAME",
     "ITEMS_TABLE_NAME",
     "CASES_TABLE_NAME",
+    "LEDGER_TABLE_NAME",
     "EXECUTOR_STATE_MACHINE_ARN",
     "TURN_QUEUE_URL",
     "WHATSAPP_SECRET_ID",
@@ -42,6 +43,12 @@ WEBHOOK_ENV = {
     "MEMO_INTERPRETER_MODEL",
     "HITL_TTL_SECONDS",
     "MEMO_DEFAULT_TIMEZONE",
+    # A changed number re-points reminder schedules; a failed reminder is retried as its template.
+    "REMINDER_SCHEDULE_GROUP",
+    "REMINDER_TARGET_ARN",
+    "REMINDER_SCHEDULER_ROLE_ARN",
+    "WHATSAPP_REMINDER_TEMPLATE",
+    "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES",
     "POWERTOOLS_SERVICE_NAME",
     "POWERTOOLS_METRICS_NAMESPACE",
     "LOG_LEVEL",
@@ -74,8 +81,16 @@ QUEUE_ACTIONS = {
     "sqs:GetQueueAttributes",
     "sqs:GetQueueUrl",
 }
-# Entity resolution reads the user's items; writing them is the executor's job alone.
-WEBHOOK_ITEMS_ACTIONS = {"dynamodb:GetItem", "dynamodb:Query"}
+# Entity resolution reads the user's items; the turn writes them only to follow WhatsApp events (a
+# changed number moves them, a failed reminder delivery is marked on its item); plans write through
+# the executor alone.
+WEBHOOK_ITEMS_ACTIONS = {
+    "dynamodb:GetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+}
 # The case store (infra/case_platform.py): the webhook records users' answers to operators' questions.
 CASE_STORE_ACTIONS = {
     "dynamodb:GetItem",
@@ -118,6 +133,17 @@ def _ref(logical_id: str) -> dict[str, str]:
 
 def _arn(logical_id: str) -> dict[str, list[str]]:
     return {"Fn::GetAtt": [logical_id, "Arn"]}
+
+
+def _executor_schedules_arn(synth: Synthesized) -> Any:
+    """The schedules the executor may create (the reminders' group), as the template writes it."""
+    executor = synth.logical_id(synth.stack.executor_workflow.executor.role)
+    (arn,) = {
+        json.dumps(statement["Resource"], sort_keys=True)
+        for statement in _role_statements(synth, executor)
+        if "scheduler:CreateSchedule" in _as_list(statement["Action"])
+    }
+    return json.loads(arn)
 
 
 def _only(resources: dict[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
@@ -416,7 +442,13 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
     key = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731
     expected = {
         key(_arn(synthesized.logical_id(stack.webhook.log_group))): LOG_ACTIONS,
-        key("*"): XRAY_ACTIONS,
+        # A user's withdrawal fails the waiting step's task token (no resource-level permission).
+        key("*"): XRAY_ACTIONS | {"states:SendTaskFailure"},
+        # ...read from and deleted on REVIEW# ledger items only (checked below).
+        key(_arn(synthesized.logical_id(stack.store.table(tables.LEDGER)))): {
+            "dynamodb:GetItem",
+            "dynamodb:DeleteItem",
+        },
         key(_arn(synthesized.logical_id(stack.store.table(tables.CONVERSATION)))): CONVERSATION_TABLE_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY)))): IDEMPOTENCY_TABLE_ACTIONS,
         key(_arn(synthesized.logical_id(stack.store.table(tables.ITEMS)))): WEBHOOK_ITEMS_ACTIONS,
@@ -429,6 +461,9 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
         key(_arn(synthesized.logical_id(stack.turn_queue.queue))): QUEUE_ACTIONS,
         key(_ref(synthesized.logical_id(stack.secrets.whatsapp))): SECRET_ACTIONS,
         key(_ref(synthesized.logical_id(stack.secrets.openai))): SECRET_ACTIONS,
+        # A changed number re-points the user's schedules (the reminders' group only).
+        key(_executor_schedules_arn(synthesized)): {"scheduler:CreateSchedule", "scheduler:UpdateSchedule"},
+        key(_arn(synthesized.logical_id(stack.reminders.scheduler_role))): {"iam:PassRole"},
     }
     assert by_resource == expected
 
@@ -437,6 +472,7 @@ def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesize
     stack = synthesized.stack
     state_machine_role = _ref(synthesized.logical_id(stack.executor_workflow.state_machine.role))
     review_role = _ref(synthesized.logical_id(stack.review.function.role))
+    webhook_role = _ref(synthesized.logical_id(stack.webhook.role))
     for policy_id, policy in synthesized.resources("AWS::IAM::Policy").items():
         # Only the state machine's role also needs log delivery and X-Ray sampling on Resource '*', and
         # only the review role answers task tokens (no resource-level permissions either).
@@ -445,6 +481,8 @@ def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesize
             allowed_on_any = STATE_MACHINE_WILDCARD_ACTIONS
         elif policy["Properties"]["Roles"] == [review_role]:
             allowed_on_any = XRAY_ACTIONS | set(TASK_TOKEN_ACTIONS)
+        elif policy["Properties"]["Roles"] == [webhook_role]:  # a user's withdrawal fails a waiting task
+            allowed_on_any = XRAY_ACTIONS | {"states:SendTaskFailure"}
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             for action in _as_list(statement["Action"]):
                 assert "*" not in action, f"{policy_id}: {action}"
@@ -459,12 +497,19 @@ def test_webhook_role_cannot_touch_tables_it_does_not_use(synthesized: Synthesiz
     role_id = synthesized.logical_id(stack.webhook.role)
     granted = json.dumps(_role_statements(synthesized, role_id))
     for spec in tables.ALL_TABLES:
-        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES):
+        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER):
             assert synthesized.logical_id(stack.store.table(spec)) not in granted, spec.logical_id
+    # The ledger only for a withdrawal's task token: REVIEW# items, never the executor's entries.
+    ledger_id = synthesized.logical_id(stack.store.table(tables.LEDGER))
+    on_ledger = [s for s in _role_statements(synthesized, role_id) if ledger_id in json.dumps(s["Resource"])]
+    assert [s["Condition"] for s in on_ledger] == [
+        {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["REVIEW#*"]}}
+    ]
 
 
-def test_webhook_role_never_writes_items(synthesized: Synthesized) -> None:
-    """The items table (and any index of it) is read by the webhook with GetItem and Query, nothing else."""
+def test_webhook_role_writes_items_only_item_by_item(synthesized: Synthesized) -> None:
+    """The items table (and any index of it): the webhook reads with GetItem and Query and writes one
+    item at a time (a changed number, a failed delivery); never a Scan or a batch."""
     stack = synthesized.stack
     items_id = synthesized.logical_id(stack.store.table(tables.ITEMS))
     on_items = set()
@@ -656,12 +701,25 @@ def test_alarms_watch_every_functions_errors_and_throttles_and_dlq_depth(synthes
 
 
 def test_alarms_notify_an_encrypted_tls_only_topic(synthesized: Synthesized) -> None:
-    topic_id, topic = _only(synthesized.resources("AWS::SNS::Topic"))
+    # The other topic of the stack is the HITL escalation topic (tests/infra/test_case_platform.py).
+    topic_id, topic = _only(
+        {
+            k: v
+            for k, v in synthesized.resources("AWS::SNS::Topic").items()
+            if v["Properties"].get("DisplayName") == "Memo alarms"
+        }
+    )
     assert "KmsMasterKeyId" in topic["Properties"]
     for alarm in synthesized.resources("AWS::CloudWatch::Alarm").values():
         assert alarm["Properties"]["AlarmActions"] == [_ref(topic_id)]
         assert alarm["Properties"]["TreatMissingData"] == "notBreaching"
-    _, policy = _only(synthesized.resources("AWS::SNS::TopicPolicy"))
+    _, policy = _only(
+        {
+            k: v
+            for k, v in synthesized.resources("AWS::SNS::TopicPolicy").items()
+            if v["Properties"]["Topics"] == [_ref(topic_id)]
+        }
+    )
     statements = policy["Properties"]["PolicyDocument"]["Statement"]
     assert any(
         s["Effect"] == "Deny" and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
@@ -738,7 +796,9 @@ def test_only_the_webhook_may_start_executions_and_only_the_review_function_answ
     }
     assert granted == {
         synthesized.logical_id(stack.webhook.role): {
-            ("states:StartExecution", json.dumps(_ref(state_machine_id), sort_keys=True))
+            ("states:StartExecution", json.dumps(_ref(state_machine_id), sort_keys=True)),
+            # A user's withdrawal ("cancel that") fails the waiting task: failure only, never success.
+            ("states:SendTaskFailure", '"*"'),
         },
         # A task token names no resource: IAM allows these two on '*' only (see infra/review.py).
         synthesized.logical_id(stack.review.function.role): {
@@ -783,23 +843,27 @@ def test_scheduler_role_may_only_invoke_the_reminders_function(synthesized: Synt
     assert scheduler_roles == [role_id]
 
 
-def test_only_the_executor_may_pass_the_scheduler_role_and_only_to_the_scheduler(
+def test_only_the_executor_and_the_webhook_may_pass_the_scheduler_role_and_only_to_the_scheduler(
     synthesized: Synthesized,
 ) -> None:
+    """The executor schedules reminders; the webhook re-points them when a user changes number."""
     stack = synthesized.stack
     scheduler_role_arn = _arn(synthesized.logical_id(stack.reminders.scheduler_role))
-    assert _statements_with_action_prefix(synthesized, "iam:") == {
-        synthesized.logical_id(stack.executor_workflow.executor.role): [
-            {
-                "Action": "iam:PassRole",
-                "Effect": "Allow",
-                "Resource": scheduler_role_arn,
-                "Condition": {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
-            }
-        ]
-    }
+    pass_role = [
+        {
+            "Action": "iam:PassRole",
+            "Effect": "Allow",
+            "Resource": scheduler_role_arn,
+            "Condition": {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+        }
+    ]
+    executor = synthesized.logical_id(stack.executor_workflow.executor.role)
+    webhook = synthesized.logical_id(stack.webhook.role)
+    assert _statements_with_action_prefix(synthesized, "iam:") == {executor: pass_role, webhook: pass_role}
     schedules = _statements_with_action_prefix(synthesized, "scheduler:")
-    assert list(schedules) == [synthesized.logical_id(stack.executor_workflow.executor.role)]
+    assert sorted(schedules) == sorted([executor, webhook])
+    for statement in schedules[webhook]:
+        assert "scheduler:DeleteSchedule" not in _as_list(statement["Action"])
 
 
 def test_executor_creates_schedules_in_the_reminders_group_for_the_reminders_function(
@@ -850,13 +914,15 @@ def test_schedule_group_name_comes_from_context() -> None:
     assert isinstance(executor, CfnElement)
     env = resources[stack.resolve(executor.logical_id)]["Properties"]["Environment"]["Variables"]
     assert env[SCHEDULE_GROUP_ENV_VAR] == "memo-staging"
-    (schedules_arn,) = [
+    schedules_arns = [
         statement["Resource"]
         for policy in of_type("AWS::IAM::Policy")
         for statement in policy["PolicyDocument"]["Statement"]
         if "scheduler:CreateSchedule" in _as_list(statement["Action"])
     ]
-    assert schedules_arn["Fn::Join"][1][-1] == ":schedule/memo-staging/*"
+    assert len(schedules_arns) == 2  # the executor's and the webhook's (a changed number)
+    for schedules_arn in schedules_arns:
+        assert schedules_arn["Fn::Join"][1][-1] == ":schedule/memo-staging/*"
 
 
 def test_failed_and_timed_out_executions_alarm_to_the_topic(synthesized: Synthesized) -> None:

@@ -83,11 +83,11 @@ def test_delete_with_approval_removes_the_reminder_and_its_schedule(
 
 def test_three_matching_reminders_pick_one(dana: Conversation) -> None:
     _three_calls(dana)
-    dana.say("delete the call reminder")
-    listed = dana.tap(APPROVE)
+    listed = dana.say("delete the call reminder")  # pick first, then approve that exact item
     assert "Which one" in listed
     assert [c.title.split(" — ")[0] for c in dana.choices] == ["call mom", "call dad", "call the bank"]
-    assert dana.tap(2) == "Deleted the reminder “call dad”."
+    assert "I'm about to delete 1 reminder:\n1. “call dad”" in dana.tap(2)
+    assert dana.tap(APPROVE) == "Deleted the reminder “call dad”."
     remaining = dana.say("show my reminders")
     assert "call mom" in remaining and "call the bank" in remaining and "call dad" not in remaining
 
@@ -95,15 +95,14 @@ def test_three_matching_reminders_pick_one(dana: Conversation) -> None:
 def test_three_matching_reminders_pick_two(dana: Conversation) -> None:
     _three_calls(dana)
     dana.say("delete the call reminders")
-    dana.tap(APPROVE)
-    assert dana.say("1 3") == "Deleted 2 reminders: “call mom”, “call the bank”."
+    assert "I'm about to delete 2 reminders:" in dana.say("1 3")
+    assert dana.tap(APPROVE) == "Deleted 2 reminders: “call mom”, “call the bank”."
     assert "call dad" in dana.say("show my reminders")
 
 
 def test_three_matching_reminders_switch_intent(dana: Conversation, log_events: LogEvents) -> None:
     _three_calls(dana)
-    dana.say("delete the call reminder")
-    dana.tap(APPROVE)
+    assert "Which one" in dana.say("delete the call reminder")
     reply = dana.say("add milk to my shopping list")
     assert reply == "Added milk to your shopping list."
     assert log_events.named("HITL_SWITCH_INTENT")
@@ -242,7 +241,8 @@ def _reminder_ids(local: LocalStack, thread: str) -> list[str]:
         KeyConditionExpression="pk = :pk AND begins_with(sk, :r)",
         ExpressionAttributeValues={":pk": {"S": f"USER#{thread}"}, ":r": {"S": "REMINDER#"}},
     )["Items"]
-    return [i["sk"]["S"].removeprefix("REMINDER#") for i in items]
+    # A deleted reminder waiting for a possible "Undo" (undo_key) is gone for the user.
+    return [i["sk"]["S"].removeprefix("REMINDER#") for i in items if "undo_key" not in i]
 
 
 def test_args_changed_after_approval_are_refused(

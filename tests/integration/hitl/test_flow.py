@@ -70,11 +70,18 @@ def test_approve_a_high_risk_plan_with_a_button(
 
 
 def test_typed_yes_approves_and_reject_cancels(chat: Conversation, log_events: LogEvents) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
-    assert chat.say("yes") == "There were no reminders to delete."
-    chat.say("delete all my notes")
+    assert chat.say("yes") == "Deleted 1 reminder."
+    chat.say("save a note: the wifi password is hunter2")
+    assert "wifi" in chat.say("delete all my notes")
     assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
     assert len(log_events.named("HITL_CANCELLED")) == 1
+
+
+def test_delete_all_with_nothing_to_delete_asks_nothing(chat: Conversation, stack: LocalStack) -> None:
+    assert chat.say("delete all my reminders") == "There were no reminders to delete."
+    assert _pending_item(stack) is None
 
 
 def test_edit_asks_what_to_change_then_continues_with_modifications(
@@ -85,8 +92,11 @@ def test_edit_asks_what_to_change_then_continues_with_modifications(
     chat.say("delete the dentist reminder")
     follow_up = chat.tap(EDIT)
     assert follow_up.startswith("What should I change?")
-    done = chat.say("change the title to orthodontist")
-    assert done == "Deleted the reminder “the orthodontist”."
+    shown_again = chat.say("change the title to orthodontist")
+    # Edit loops back: the change is resolved and shown again; nothing is deleted before approval.
+    assert shown_again.startswith("Before I go ahead: I'm about to delete 1 reminder:")
+    assert "orthodontist" in shown_again and "dentist —" not in shown_again
+    assert chat.tap(APPROVE) == "Deleted the reminder “the orthodontist”."
     assert "dentist" in chat.say("show my reminders")
     modified = log_events.named("HITL_CONTINUE_WITH_MODIFICATIONS")[0]
     assert modified["modifications"] == {"title": "orthodontist"}
@@ -96,6 +106,7 @@ def test_edit_asks_what_to_change_then_continues_with_modifications(
 def test_wrong_input_for_an_approval_re_asks_with_the_same_question(
     chat: Conversation, stack: LocalStack, log_events: LogEvents
 ) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
     hitl_id = log_events.named("HITL_CREATED")[0]["hitlId"]
     nudge = chat.say("purple elephants")
@@ -104,12 +115,13 @@ def test_wrong_input_for_an_approval_re_asks_with_the_same_question(
     assert log_events.named("HITL_RE_ASK")[0]["hitlId"] == hitl_id
     item = _pending_item(stack)
     assert item is not None and item["hitlId"]["S"] == hitl_id
-    assert chat.tap(APPROVE) == "There were no reminders to delete."
+    assert chat.tap(APPROVE) == "Deleted 1 reminder."
 
 
 def test_switch_intent_during_an_approval(
     chat: Conversation, stack: LocalStack, log_events: LogEvents
 ) -> None:
+    chat.say("remind me to pay the bank tomorrow at 9am")
     chat.say("delete all my reminders")
     reply = chat.say("remind me to call mom tomorrow at 5pm")
     assert "call mom" in reply and "17:00" in reply
@@ -119,6 +131,7 @@ def test_switch_intent_during_an_approval(
 
 
 def test_cancel_in_hebrew(chat: Conversation, log_events: LogEvents) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     question = chat.say("תמחק את כל התזכורות שלי")
     assert "התזכורות" in question
     assert len(chat.choices) == 3
@@ -156,25 +169,28 @@ def test_intent_unclear_clarification_then_replan(chat: Conversation, log_events
 def test_expired_question_is_dropped_and_the_message_is_processed_fresh(
     chat: Conversation, stack: LocalStack, log_events: LogEvents
 ) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
     _age_pending(stack, seconds=301)
     reply = chat.say("yes")
-    # The question is gone, so a bare "yes" is a stale reply, not an approval.
-    assert reply.startswith("I'm not waiting on a question")
+    # The question is gone, so a late "yes" approves nothing: it gets the expiry message.
+    assert reply.startswith("That request expired — want to try again?")
+    assert [c.title for c in chat.choices] == ["Try again"]
     expired = log_events.named("HITL_EXPIRED")[0]
     assert expired["originStepId"] and expired["hitlId"]
-    assert _pending_item(stack) is None
     assert not log_events.named("HITL_RESUME_VALID")
+    assert "call mom" in chat.say("show my reminders")  # nothing was deleted
 
 
 def test_a_duplicate_delivery_of_the_answer_is_applied_once(
     chat: Conversation, log_events: LogEvents
 ) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
     answer = chat.user.text("yes")
     first = chat.deliver(answer)
     again = chat.deliver(answer)  # Meta redelivers the same wamid
-    assert first == ["There were no reminders to delete."]
+    assert first == ["Deleted 1 reminder."]
     assert again == []
     assert len(log_events.named("HITL_RESUME_VALID")) == 1
 
@@ -182,13 +198,15 @@ def test_a_duplicate_delivery_of_the_answer_is_applied_once(
 def test_a_tap_on_an_old_questions_button_does_not_answer_the_new_one(
     chat: Conversation, log_events: LogEvents
 ) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("save a note: the wifi password is hunter2")
     chat.say("delete all my reminders")
     old_choices = list(chat.choices)
     chat.tap(REJECT)
     chat.say("delete all my notes")
     chat.choices = old_choices
     reply = chat.tap(APPROVE)  # the first question's Approve button
-    assert "delete all your notes" in reply  # re-asked, not approved
+    assert "delete all your notes (1)" in reply  # re-asked, not approved
     assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"]
 
 
@@ -208,17 +226,21 @@ def test_every_multi_choice_form_through_the_webhook(
     for reply, count, expected in forms:
         for hour, who in zip((5, 6, 7), callers[:count], strict=False):
             chat.say(f"remind me to call {who} tomorrow at {hour}pm")
-        chat.say("delete the call reminders")
-        chat.tap(APPROVE)
+        chat.say("delete the call reminders")  # several match: pick first, then approve that set
         assert [c.title.split(" — ")[0] for c in chat.choices] == [f"call {w}" for w in callers[:count]]
-        answer = chat.say(reply)
-        names = ", ".join(f"“call {w}”" for w in expected)
-        assert answer == f"Deleted {len(expected)} reminders: {names}.", (reply, answer)
+        approval = chat.say(reply)
         valid = log_events.named("HITL_RESUME_VALID")[-1]
         assert len(valid["parsedResult"]["candidateIds"]) == len(expected)
         assert valid["goto"] == "entity_resolution"
-        chat.say("delete all my reminders")  # start the next form from an empty list
-        chat.tap(APPROVE)
+        assert f"delete {len(expected)} reminders:" in approval, (reply, approval)
+        assert all(f"“call {w}”" in approval for w in expected)
+        assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"]
+        answer = chat.tap(APPROVE)
+        names = ", ".join(f"“call {w}”" for w in expected)
+        assert answer == f"Deleted {len(expected)} reminders: {names}.", (reply, answer)
+        if len(expected) < count:
+            chat.say("delete all my reminders")  # start the next form from an empty list
+            chat.tap(APPROVE)
     assert _pending_item(stack) is None
 
 
@@ -238,13 +260,16 @@ def test_two_hitl_triggers_in_one_run_never_make_a_second_question(
         _seed_multi_choice(stack, thread_id, count=2)
         return snapshot
 
+    chat.say("remind me to call mom tomorrow at 5pm")
     store.load = load_then_race  # type: ignore[method-assign]
     try:
         replies = chat.deliver(chat.user.text("delete all my reminders"))
     finally:
         store.load = original  # type: ignore[method-assign]
-    assert replies == []
-    assert log_events.named("HITL_DUPLICATE_ATTEMPT")
+    # One question at a time: the open one is sent again (never a second one), its id logged.
+    assert len(replies) == 1 and replies[0].startswith("There's still an open question")
+    assert "Call #1" in replies[0]
+    assert log_events.named("HITL_DUPLICATE_ATTEMPT")[-1]["existingHitlId"] == "seeded"
     item = _pending_item(stack)
     assert item is not None and item["hitlId"]["S"] == "seeded"
 
@@ -265,10 +290,11 @@ def test_a_whole_conversation_in_hebrew(chat: Conversation, stack: LocalStack) -
 
 
 def test_questions_and_answers_are_kept_in_memory(chat: Conversation, stack: LocalStack) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
     chat.say("purple")
     chat.tap(APPROVE)
-    remembered = _memory(stack)
+    remembered = _memory(stack)[2:]  # after the reminder's request and its confirmation
     assert [(role, kind) for role, kind, _ in remembered] == [
         ("user", "message"),
         ("assistant", "hitl_question"),

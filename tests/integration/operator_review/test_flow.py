@@ -127,7 +127,8 @@ def _reminders(thread: str) -> list[dict[str, Any]]:
         KeyConditionExpression="pk = :pk AND begins_with(sk, :r)",
         ExpressionAttributeValues={":pk": {"S": f"USER#{thread}"}, ":r": {"S": "REMINDER#"}},
     )["Items"]
-    return items
+    # A deleted reminder waiting for a possible "Undo" (undo_key) is gone for the user.
+    return [i for i in items if "undo_key" not in i]
 
 
 def _token_items() -> list[dict[str, Any]]:
@@ -210,7 +211,8 @@ def test_approved_with_edits_runs_the_edited_args_under_the_operators_approval(
     )
     assert answer.status == 200 and answer.body["approved_payload"]["args"]["reminderIds"] == [dad]
     _finish(dana, local)
-    (reply,) = dana.replies()
+    told, reply = dana.replies()  # first what the operator changed, then what ran
+    assert told.startswith("An operator changed") and "before it ran" in told, told
     assert reply == "Deleted the reminder “call dad”."
     remaining = [i["sk"]["S"].removeprefix("REMINDER#") for i in _reminders(dana.user.wa_id)]
     assert dad not in remaining and len(remaining) == 1

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memo.capabilities.items import ListItem, Note, Reminder, list_key
+from memo.capabilities.items import ListItem, Note, Reminder, Tombstone, list_key
+
+Item = Reminder | Note | ListItem
 
 
 class FakeItemsRepository:
@@ -15,6 +17,24 @@ class FakeItemsRepository:
         self.notes: dict[tuple[str, str], Note] = {}
         self.items: dict[tuple[str, str, str], ListItem] = {}
         self.reads = 0
+        # Tombstoned items by (thread, undo key): the item and its window's end.
+        self.bin: dict[tuple[str, str], list[tuple[Item, datetime]]] = {}
+
+    def _bury(self, thread_id: str, item: Item | None, undo: Tombstone | None) -> None:
+        if item is not None and undo is not None:
+            self.bin.setdefault((thread_id, undo.key), []).append((item, undo.until))
+
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Item]:
+        buried = self.bin.pop((thread_id, undo_key), [])
+        restored = [item for item, until in buried if until > now]
+        for item in restored:
+            if isinstance(item, Reminder):
+                self.reminders[(thread_id, item.reminder_id)] = item
+            elif isinstance(item, Note):
+                self.notes[(thread_id, item.note_id)] = item
+            else:
+                self.items[(thread_id, list_key(item.list_name), item.item_id)] = item
+        return restored
 
     def put_reminder(self, reminder: Reminder) -> bool:
         key = (reminder.thread_id, reminder.reminder_id)
@@ -41,11 +61,14 @@ class FakeItemsRepository:
         title: str | None = None,
         due_at: datetime | None = None,
         schedule_name: str | None = None,
+        recurrence: str | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
         update: dict[str, object] = {}
+        if recurrence is not None:
+            update["recurrence"] = recurrence
         if title is not None:
             update["title"] = title
         if due_at is not None:
@@ -56,8 +79,12 @@ class FakeItemsRepository:
         self.reminders[(thread_id, reminder_id)] = new
         return new
 
-    def delete_reminder(self, thread_id: str, reminder_id: str) -> Reminder | None:
-        return self.reminders.pop((thread_id, reminder_id), None)
+    def delete_reminder(
+        self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None
+    ) -> Reminder | None:
+        gone = self.reminders.pop((thread_id, reminder_id), None)
+        self._bury(thread_id, gone, undo)
+        return gone
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         current = self.reminders.get((thread_id, reminder_id))
@@ -80,8 +107,10 @@ class FakeItemsRepository:
         notes = [n for (t, _), n in self.notes.items() if t == thread_id]
         return sorted(notes, key=lambda n: n.created_at, reverse=True)
 
-    def delete_note(self, thread_id: str, note_id: str) -> Note | None:
-        return self.notes.pop((thread_id, note_id), None)
+    def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
+        gone = self.notes.pop((thread_id, note_id), None)
+        self._bury(thread_id, gone, undo)
+        return gone
 
     def add_list_item(self, item: ListItem) -> bool:
         key = (item.thread_id, list_key(item.list_name), item.item_id)
@@ -96,13 +125,31 @@ class FakeItemsRepository:
         found = [i for (t, k, _), i in self.items.items() if t == thread_id and k == wanted]
         return sorted(found, key=lambda i: i.created_at)
 
-    def remove_list_item(self, thread_id: str, list_name: str, item_id: str) -> ListItem | None:
-        return self.items.pop((thread_id, list_key(list_name), item_id), None)
+    def all_list_items(self, thread_id: str) -> list[ListItem]:
+        self.reads += 1
+        found = [i for (t, _, _), i in self.items.items() if t == thread_id]
+        return sorted(found, key=lambda i: i.created_at)
 
-    def clear_list(self, thread_id: str, list_name: str) -> list[ListItem]:
+    def remove_list_item(
+        self, thread_id: str, list_name: str, item_id: str, *, undo: Tombstone | None = None
+    ) -> ListItem | None:
+        gone = self.items.pop((thread_id, list_key(list_name), item_id), None)
+        self._bury(thread_id, gone, undo)
+        return gone
+
+    def clear_list(
+        self,
+        thread_id: str,
+        list_name: str,
+        *,
+        item_ids: list[str] | None = None,
+        undo: Tombstone | None = None,
+    ) -> list[ListItem]:
         items = self.list_items(thread_id, list_name)
+        if item_ids is not None:
+            items = [i for i in items if i.item_id in set(item_ids)]
         for item in items:
-            self.remove_list_item(thread_id, list_name, item.item_id)
+            self.remove_list_item(thread_id, list_name, item.item_id, undo=undo)
         return items
 
 
@@ -112,11 +159,19 @@ class FakeScheduler:
 
     schedules: dict[str, tuple[str, str, datetime, str]] = field(default_factory=dict)
     calls: list[tuple[str, str]] = field(default_factory=list)
+    #: the series of each recurring schedule, by name (a one-time schedule has none)
+    series: dict[str, str] = field(default_factory=dict)
 
-    def schedule(self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str) -> str:
+    def schedule(
+        self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str, recurrence: str | None = None
+    ) -> str:
         name = f"reminder-{reminder_id}"
         self.calls.append(("schedule", name))
         self.schedules[name] = (reminder_id, thread_id, at, timezone)
+        if recurrence is not None:
+            self.series[name] = recurrence
+        else:
+            self.series.pop(name, None)
         return name
 
     def cancel(self, schedule_name: str) -> None:

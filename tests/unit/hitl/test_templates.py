@@ -12,7 +12,7 @@ def test_stale_reply_guard_answers_bare_answers_and_logs(logs) -> None:
     text = stale_reply_guard(HITLReply(text="yes"), thread_id="972501234567", language="en")
     assert text == "I'm not waiting on a question right now — what would you like to do?"
     he = stale_reply_guard(HITLReply(text="כן"), thread_id="972501234567", language="he")
-    assert he == "אני לא מחכה לתשובה כרגע — מה תרצה לעשות?"
+    assert he == "אני לא מחכה לתשובה כרגע — במה אפשר לעזור?"
     assert stale_reply_guard(
         HITLReply(text="", interactive_id="old:approve"), thread_id="9725", language="en"
     )

@@ -105,11 +105,37 @@ def test_the_timeout_override_wins_and_is_range_checked() -> None:
         load_policy(None, timeout_seconds=0)
 
 
-def test_item_count_is_the_largest_list_or_one() -> None:
+def test_item_count_counts_the_items_the_step_names() -> None:
     assert item_count({}) == 1
     assert item_count({"title": "x"}) == 1
-    assert item_count({"reminderIds": IDS[:3], "tags": IDS[:5]}) == 5
+    assert item_count({"reminderIds": IDS[:3], "tags": IDS[:5]}) == 3  # ids, not any list
     assert item_count({"reminderIds": []}) == 0
+    assert item_count({"tags": IDS[:5]}) == 5
+    # A removal by name: the words that matched nothing are not items.
+    assert item_count({"listName": "s", "itemIds": IDS[:2], "notFound": IDS[:7]}) == 2
+    # Clearing a list counts the items pinned at resolution, not 1.
+    assert item_count({"listName": "shopping", "itemIds": IDS[:12]}) == 12
+
+
+@pytest.mark.parametrize(
+    ("capability", "action", "key", "extra"),
+    [
+        ("reminders", "delete", "reminderIds", {}),
+        ("reminders", "delete_all", "reminderIds", {}),
+        ("notes", "delete_all", "noteIds", {}),
+        ("lists", "clear", "itemIds", {"listName": "shopping"}),
+        ("lists", "remove", "itemIds", {"listName": "shopping", "notFound": []}),
+    ],
+)
+def test_the_default_policy_fires_on_what_deletes_really_touch(
+    capability: str, action: str, key: str, extra: dict[str, object]
+) -> None:
+    assert DEFAULT_POLICY.ticket(capability, action, {**extra, key: IDS[:10]}) is None
+    ticket = DEFAULT_POLICY.ticket(capability, action, {**extra, key: IDS[:12]})
+    if action == "remove":
+        assert ticket is None  # the default policy reviews deletes and clears only
+    else:
+        assert ticket is not None and ticket.priority == "high"
 
 
 @pytest.mark.parametrize(

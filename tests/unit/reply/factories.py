@@ -67,12 +67,16 @@ class FakeSender:
     def mark_read(self, phone_number_id: str, wamid: str) -> None:
         return None
 
+    def send_to_group(self, phone_number_id: str, group_id: str, reply: Reply) -> SentMessage:
+        return self.send(phone_number_id, group_id, reply)
+
 
 class FakeMemory:
     def __init__(self) -> None:
         self.replies: list[tuple[str, str]] = []
         self.actions: list[dict[str, Any]] = []
         self.claims: set[tuple[str, str]] = set()
+        self.quotes: dict[str, list[dict[str, Any]]] = {}
 
     def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
         if (thread_id, trace_id) in self.claims:
@@ -91,3 +95,7 @@ class FakeMemory:
 
         self.actions = merge_latest_actions(self.actions, list(actions), now=now)
         return self.actions
+
+    def record_quote(self, thread_id: str, message_ids: Any, actions: Any, *, now: datetime) -> None:
+        for message_id in message_ids:
+            self.quotes[message_id] = list(actions)

@@ -70,3 +70,54 @@ def test_a_failed_send_gives_the_claim_back_so_a_redrive_can_answer() -> None:
     sender = FakeSender()
     retried = respond(request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW)
     assert retried.sent and len(sender.sent) == 1
+
+
+class FlakyMemory(FakeMemory):
+    """The memory table refuses writes `failures` times (throttling beyond the SDK's retries)."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+        self.order: list[str] = []
+
+    def _maybe_fail(self) -> None:
+        from memo.errors import TransientFault
+
+        if self.failures:
+            self.failures -= 1
+            raise TransientFault("AWS call failed transiently (ThrottlingException)")
+
+    def record_actions(self, thread_id, actions, *, now):
+        self._maybe_fail()
+        self.order.append("actions")
+        return super().record_actions(thread_id, actions, now=now)
+
+    def claim_reply(self, thread_id, trace_id, *, now):
+        self.order.append("claim")
+        return super().claim_reply(thread_id, trace_id, now=now)
+
+
+def test_the_actions_are_remembered_before_the_reply_goes_out_even_through_throttling() -> None:
+    sender, memory, waits = FakeSender(), FlakyMemory(failures=2), []
+
+    result = respond(
+        request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW, sleep=waits.append
+    )
+
+    assert result.sent and len(sender.sent) == 1
+    assert memory.order[:2] == ["actions", "claim"]  # "delete it" works the moment the reply arrives
+    assert [a["operationId"] for a in memory.actions] == ["wamid.T1:s1"] and len(waits) == 2
+
+
+def test_a_memory_table_that_stays_down_still_lets_the_reply_out_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sender, memory = FakeSender(), FlakyMemory(failures=99)
+
+    with caplog.at_level(logging.ERROR):
+        result = respond(
+            request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW, sleep=lambda _: None
+        )
+
+    assert result.sent and len(sender.sent) == 1
+    assert any(r.getMessage() == "RESPONDER_MEMORY_UNRECORDED" for r in caplog.records)

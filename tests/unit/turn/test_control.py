@@ -32,6 +32,7 @@ class FakePendingStore:
 
     lose_create: bool = False  # another turn created a question first (PendingExists)
     gone: bool = False  # another delivery already consumed the question (PendingGone)
+    stored: TurnState | None = None  # the question that won the race (`current`)
     created: list[TurnState] = field(default_factory=list)
     replaced: list[TurnState] = field(default_factory=list)
     consumed: list[tuple[str, str]] = field(default_factory=list)
@@ -50,6 +51,9 @@ class FakePendingStore:
         if self.gone:
             raise PendingGone(f"pending {hitl_id} was already consumed")
         self.consumed.append((thread_id, hitl_id))
+
+    def current(self, thread_id: str) -> TurnState | None:
+        return self.stored
 
 
 @dataclass
@@ -169,23 +173,53 @@ def test_a_fresh_plan_starts_one_execution_with_the_resolved_args() -> None:
 
 
 def test_a_plan_needing_approval_creates_the_question_and_sends_it_with_buttons() -> None:
-    turn = Turn(FakePlanner(DELETE_ALL))
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder(), reminder("r2", "call dad")]))
     outcome = turn.say("delete all my reminders")
     (stored,) = turn.pending.created
     pending = stored.pending_hitl
     assert pending is not None and pending.kind == "approval" and pending.reason == "high_risk"
     assert outcome.outcome == "hitl_approval" and outcome.reply_kind == "hitl_question"
-    assert outcome.reply is not None and "delete all your reminders" in outcome.reply.text
+    assert outcome.reply is not None and "delete all your reminders (2)" in outcome.reply.text
+    assert "1. “call mom”" in outcome.reply.text and "2. “call dad”" in outcome.reply.text
     assert [c.title for c in outcome.reply.choices] == ["Approve", "Edit", "Reject"]
+    assert stored.executor_args["s1"] == {"reminderIds": ["r1", "r2"]}  # pinned to what is shown
     assert not turn.executions.started
 
 
-def test_a_lost_create_race_sends_nothing(logs) -> None:
-    turn = Turn(FakePlanner(DELETE_ALL), pending=FakePendingStore(lose_create=True))
+def test_delete_all_with_nothing_to_delete_asks_nothing() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL))
+    outcome = turn.say("delete all my reminders")
+    assert not turn.pending.created and outcome.outcome == "executing"
+    ((task,),) = turn.executions.started[0].groups
+    assert task.args == {"reminderIds": []}
+
+
+def test_a_lost_create_race_sends_the_existing_question_again(logs) -> None:
+    winner = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    existing = paused_delete_all(winner)
+    assert existing.pending_hitl is not None
+    turn = Turn(
+        FakePlanner(DELETE_ALL),
+        pending=FakePendingStore(lose_create=True, stored=existing),
+        items=FakeItems([reminder()]),
+    )
+    outcome = turn.say("delete all my reminders")
+    assert outcome.outcome == "hitl_duplicate_attempt" and outcome.reply is not None
+    assert outcome.reply.text.startswith("There's still an open question")
+    assert existing.pending_hitl.question in outcome.reply.text
+    assert [c.title for c in outcome.reply.choices] == ["Approve", "Edit", "Reject"]
+    assert not turn.executions.started
+    logged = logs.named("HITL_DUPLICATE_ATTEMPT")[0]
+    assert logged["lostRace"] is True and logged["existingHitlId"] == existing.pending_hitl.hitl_id
+
+
+def test_a_lost_race_with_the_winner_gone_again_sends_nothing(logs) -> None:
+    turn = Turn(
+        FakePlanner(DELETE_ALL), pending=FakePendingStore(lose_create=True), items=FakeItems([reminder()])
+    )
     outcome = turn.say("delete all my reminders")
     assert outcome.reply is None and outcome.outcome == "hitl_lost_race"
     assert not turn.executions.started
-    assert logs.named("HITL_DUPLICATE_ATTEMPT")[0]["lostRace"] is True
 
 
 def test_an_approval_consumes_the_question_and_starts_the_approved_execution() -> None:
@@ -215,7 +249,7 @@ def test_an_answer_to_a_question_already_consumed_sends_nothing(logs) -> None:
 
 
 def test_a_re_ask_keeps_the_same_question_in_place() -> None:
-    turn = Turn(FakePlanner(DELETE_ALL))
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
     paused = paused_delete_all(turn)
     outcome = turn.say("hmm maybe", paused=paused)
     assert outcome.outcome == "hitl_re_ask" and outcome.reply is not None
@@ -236,7 +270,7 @@ def test_reject_cancels_and_starts_nothing() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("yes", "I'm not waiting on a question right now — what would you like to do?"),
+        ("yes", "That request expired — want to try again?"),
         ("remind me to call mom tomorrow at 5pm", None),
     ],
 )
@@ -257,8 +291,9 @@ def test_an_expired_question_is_deleted_and_the_message_is_fresh(
     )
     assert turn.pending.consumed == [(THREAD, pending.hitl_id)]
     assert not logs.named("HITL_RESUME_VALID")
-    if expected is not None:  # a bare "yes" approves nothing any more
+    if expected is not None:  # a bare "yes" approves nothing any more: it is offered a retry
         assert outcome.reply is not None and outcome.reply.text == expected
+        assert [c.title for c in outcome.reply.choices] == ["Try again"]
         assert not turn.executions.started and not turn.planner.calls
     else:  # a new request is planned and run
         assert outcome.outcome == "executing" and turn.planner.calls
@@ -267,7 +302,7 @@ def test_an_expired_question_is_deleted_and_the_message_is_fresh(
 
 
 def test_an_expired_question_already_deleted_by_another_delivery_is_fine(logs) -> None:
-    turn = Turn(FakePlanner(DELETE_ALL))
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
     paused = paused_delete_all(turn)
     pending = paused.pending_hitl
     assert pending is not None

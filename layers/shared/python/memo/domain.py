@@ -221,7 +221,8 @@ class PendingHITLContext(_Contract):
     step_fingerprint: str | None = None
     # An operator's question (returnTo case): the case platform case it belongs to. Never a task token.
     case_id: str | None = None
-    awaiting: Literal["answer", "edit_details"] = "answer"
+    # "retry": the expiry message's "Try again" offer (its state holds the original request).
+    awaiting: Literal["answer", "edit_details", "retry"] = "answer"
 
 
 class PendingHITL(_Contract):

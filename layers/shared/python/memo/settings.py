@@ -161,6 +161,29 @@ class WebhookSettings(FunctionSettings):
     # The user's answer to an operator's question goes to the case (memo.operator_review.clarify).
     cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
     cases_redact: str = Field(default="none", alias="HITL_REDACT")
+    # A user's withdrawal ("cancel that") fails the waiting step's task token, kept on the ledger table
+    # (memo.operator_review.withdraw).
+    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
+    # Voice notes (memo.whatsapp.media): the OpenAI transcription model, and the largest audio file
+    # fetched (bigger ones are refused politely before their bytes are read).
+    transcription_model: str = Field(default="gpt-4o-mini-transcribe", alias="MEMO_TRANSCRIPTION_MODEL")
+    media_max_bytes: int = Field(default=5 * 1024 * 1024, alias="MEMO_MEDIA_MAX_BYTES", ge=1024)
+    # A changed number (memo.aws.number_move) re-points the user's reminder schedules; a reminder whose
+    # delivery failed outside the 24-hour window is sent again as this template.
+    schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
+    schedule_target_arn: str | None = Field(default=None, alias=SCHEDULE_TARGET_ENV_VAR)
+    schedule_role_arn: str | None = Field(default=None, alias=SCHEDULE_ROLE_ENV_VAR)
+    reminder_template_name: str = Field(
+        default="memo_reminder", alias="WHATSAPP_REMINDER_TEMPLATE", min_length=1
+    )
+    reminder_template_languages: dict[str, str] = Field(
+        default_factory=lambda: {"en": "en", "he": "he"}, alias="WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"
+    )
+
+    @field_validator("reminder_template_languages", mode="before")
+    @classmethod
+    def _template_pairs(cls, value: Any) -> Any:
+        return RemindersSettings._pairs(value)  # the reminders Lambda's parsing of the same variable
 
 
 class ExecutorSettings(FunctionSettings):
@@ -255,6 +278,8 @@ class ReviewSettings(FunctionSettings):
         default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME", min_length=3
     )
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+    # The case view resolves a waiting step's items (titles, times) at read time.
+    items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
 
     @model_validator(mode="after")
     def _complete(self) -> Self:
@@ -273,3 +298,9 @@ class EscalationSettings(FunctionSettings):
     aws: AwsSettings
     cases_table_name: str = Field(alias="CASES_TABLE_NAME", min_length=3)
     max_cases: int = Field(default=1000, alias="HITL_ESCALATION_MAX_CASES", ge=1, le=100_000)
+    # Where escalation notices go: the SNS topic (deployed; ops subscribe e-mail or chat to it), or a
+    # JSON-lines file a person can read (local). Neither: the escalated event and log line only.
+    topic_arn: str | None = Field(default=None, alias="ESCALATION_TOPIC_ARN", min_length=20)
+    sink_path: str | None = Field(default=None, alias="HITL_ESCALATION_SINK", min_length=1)
+    # The reviewer page; a notice links to `<REVIEW_URL>#case=<case id>`.
+    review_url: str | None = Field(default=None, alias="REVIEW_URL", min_length=8)

@@ -97,13 +97,15 @@ CASES = TableSpec(
 )
 
 # The user's own items: reminders, notes and list items (pk = USER#<thread>, sk = REMINDER#<id>,
-# NOTE#<id>, LIST#<list key>#ITEM#<id>).
+# NOTE#<id>, LIST#<list key>#ITEM#<id>). Only a deleted item waiting for a possible "Undo" has a `ttl`
+# (its undo window's end): DynamoDB purges it afterwards.
 ITEMS = TableSpec(
     logical_id="ItemsTable",
     env_var="ITEMS_TABLE_NAME",
     default_name="memo-items",
     partition_key="pk",
     sort_key="sk",
+    ttl_attribute="ttl",
 )
 
 # Executor idempotency ledger (pk = operationId = traceId:stepId; PII-safe) and the short-lived full

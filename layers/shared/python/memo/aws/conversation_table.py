@@ -3,13 +3,18 @@
 One partition per thread, `pk = THREAD#<thread id>`. Sort keys are chosen so one descending,
 consistent Query returns every singleton item first, then the most recent messages:
 `RECENT_ACTIONS` > `PROFILE` > `PENDING` > `MSG#<epoch ms>#<seq>#<wamid>`; the reply claims
-(`CLAIM#REPLY#<trace id>`) sort below `MSG#` and are never read by that query. Messages carry a TTL;
+(`CLAIM#REPLY#<trace id>`) and the items each sent message named (`CTX#<message id>`, for replies
+that quote it: `memo.reply.quotes`) sort below `MSG#` and are never read by that query. Messages carry a TTL;
 DynamoDB deletes late, so reads also drop what has expired.
 
 - `DynamoConversationStore`: the `ConversationStore` port (thread snapshot, profile, messages);
 - `DynamoPendingStore`: the `PendingStore` port: the one `PENDING` item of a thread (`pendingHITL`
   and the turn's frozen state, TTL = `expiresAt`), created and consumed by conditional writes;
-- `DynamoResponderMemory`: the reply Lambda's `ResponderMemory` (reply claim, reply, latestActions).
+- `DynamoResponderMemory`: the reply Lambda's `ResponderMemory` (reply claim, reply, latestActions,
+  the items its reply named);
+- `DynamoQuotes`: the `QuoteStore` port (`memo.reply.quotes`): the items a sent message named;
+- `DynamoReviewWaits`: the `ReviewWaits` port (`memo.operator_review.withdraw`): the thread's requests
+  waiting for an operator (`AWAIT#REVIEWS`, below `MSG#` too), so the user can withdraw one.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.conversation.model import MemoryMessage, ThreadSnapshot, UserProfile
 from memo.conversation.pending import PendingExists, PendingGone, state_from_item
-from memo.domain import PendingHITL, TurnState
+from memo.domain import LatestAction, PendingHITL, TurnState
 from memo.errors import ConditionFailed
 from memo.observability import logger
+from memo.operator_review.waits import ReviewWait
 from memo.reply.memory import (
     LATEST_ACTIONS_SCOPE,
     REPLY_CLAIM_TTL,
@@ -33,6 +39,7 @@ from memo.reply.memory import (
     entry_created_at,
     merge_latest_actions,
 )
+from memo.reply.quotes import parse_quoted
 
 PROFILE_SK = "PROFILE"
 PENDING_SK = "PENDING"
@@ -40,6 +47,11 @@ ACTIONS_SK = "RECENT_ACTIONS"
 MESSAGE_PREFIX = "MSG#"
 # One reply per turn: "CLAIM#..." sorts before "MSG#", so the thread load never reads claims.
 REPLY_CLAIM_PREFIX = "CLAIM#REPLY#"
+TURN_CLAIM_PREFIX = "CLAIM#TURN#"
+# The items a sent message named, by its WhatsApp message id; "CTX#" also sorts below "MSG#".
+QUOTE_PREFIX = "CTX#"
+# The thread's requests waiting for an operator; "AWAIT#" sorts below "MSG#" as well.
+REVIEW_WAITS_SK = "AWAIT#REVIEWS"
 SINGLETONS = 3
 # Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
 ACTIONS_WRITE_ATTEMPTS = 5
@@ -119,6 +131,38 @@ class DynamoConversationStore:
             for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
         ]
         batch_write(self._ddb, self._table, requests, sleep=self._sleep)
+
+    def record_turn(
+        self, thread_id: str, wamid: str, messages: list[MemoryMessage], *, ttl_seconds: int
+    ) -> bool:
+        """One transaction: the turn's claim (`CLAIM#TURN#<wamid>`, kept as long as the memory)
+        and its messages. A rerun of the same message (SQS redelivery after a crash, or after a lost
+        idempotency write) finds the claim and writes nothing, and its reply is not sent again. The
+        claim sorts below the messages, so the thread's load never reads it."""
+        claim = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{TURN_CLAIM_PREFIX}{wamid}"}}
+        if messages:
+            claim["ttl"] = {"N": str(int(messages[0].at.timestamp()) + ttl_seconds)}
+        puts = [
+            {"Put": {"TableName": self._table, "Item": item}}
+            for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
+        ]
+        try:
+            conditional_write(
+                self._ddb.transact_write_items,
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": claim,
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
+                    },
+                    *puts,
+                ],
+            )
+        except ConditionFailed:
+            return False
+        return True
 
 
 class DynamoPendingStore:
@@ -241,6 +285,11 @@ class DynamoResponderMemory:
         message = MemoryMessage(role="assistant", text=text, at=at, kind="message")
         self._store.append(thread_id, [message], ttl_seconds=self._ttl)
 
+    def record_quote(
+        self, thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> None:
+        DynamoQuotes(self._ddb, self._table).remember(thread_id, message_ids, actions, now=now)
+
     def record_actions(
         self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
     ) -> list[dict[str, Any]]:
@@ -278,3 +327,110 @@ class DynamoResponderMemory:
                 continue
             return merged
         raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
+
+
+class DynamoQuotes:
+    """`QuoteStore`: one `CTX#<message id>` item per sent message that named items, kept as long as
+    latest actions (12 hours, TTL; reads drop expired items themselves)."""
+
+    def __init__(
+        self, dynamodb: Any, table_name: str, *, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+        self._sleep = sleep
+
+    def remember(
+        self, thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> None:
+        ttl = int((now + LATEST_ACTIONS_SCOPE).timestamp())
+        requests = [
+            {
+                "PutRequest": {
+                    "Item": to_item(
+                        {
+                            "pk": thread_pk(thread_id),
+                            "sk": f"{QUOTE_PREFIX}{message_id}",
+                            "actions": list(actions),
+                            "ttl": ttl,
+                        }
+                    )
+                }
+            }
+            for message_id in dict.fromkeys(message_ids)
+        ]
+        if requests:
+            batch_write(self._ddb, self._table, requests, sleep=self._sleep)
+
+    def recall(self, thread_id: str, message_id: str, *, now: datetime) -> list[LatestAction]:
+        raw = call(
+            self._ddb.get_item,
+            TableName=self._table,
+            Key=to_item({"pk": thread_pk(thread_id), "sk": f"{QUOTE_PREFIX}{message_id}"}),
+        ).get("Item")
+        if raw is None:
+            return []
+        item = from_item(raw)
+        if int(item.get("ttl", 0)) <= int(now.timestamp()):
+            return []
+        return parse_quoted(item.get("actions", []))
+
+
+class DynamoReviewWaits:
+    """`ReviewWaits`: one item per thread holding its waits (a list, appended to; entries past their
+    end are dropped on read, and the item's TTL is the latest end)."""
+
+    def __init__(self, dynamodb: Any, table_name: str) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+
+    def _key(self, thread_id: str) -> dict[str, Any]:
+        return to_item({"pk": thread_pk(thread_id), "sk": REVIEW_WAITS_SK})
+
+    def remember(self, thread_id: str, wait: ReviewWait) -> None:
+        entry = {"traceId": wait.trace_id, "stepIds": list(wait.step_ids), "until": wait.until.isoformat()}
+        call(
+            self._ddb.update_item,
+            TableName=self._table,
+            Key=self._key(thread_id),
+            UpdateExpression="SET waits = list_append(if_not_exists(waits, :none), :new), #ttl = :ttl",
+            ExpressionAttributeNames={"#ttl": "ttl"},
+            ExpressionAttributeValues=to_item(
+                {":none": [], ":new": [entry], ":ttl": int(wait.until.timestamp())}
+            ),
+        )
+
+    def _load(self, thread_id: str) -> list[dict[str, Any]]:
+        raw = call(
+            self._ddb.get_item, TableName=self._table, Key=self._key(thread_id), ConsistentRead=True
+        ).get("Item")
+        return list(from_item(raw).get("waits", [])) if raw else []
+
+    def live(self, thread_id: str, *, now: datetime) -> list[ReviewWait]:
+        waits: list[ReviewWait] = []
+        for entry in self._load(thread_id):
+            try:
+                until = datetime.fromisoformat(str(entry["until"]))
+                wait = ReviewWait(
+                    trace_id=str(entry["traceId"]),
+                    step_ids=tuple(str(i) for i in entry["stepIds"]),
+                    until=until,
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+            if until > now:
+                waits.append(wait)
+        return list(reversed(waits))
+
+    def forget(self, thread_id: str, trace_id: str) -> None:
+        kept = [entry for entry in self._load(thread_id) if entry.get("traceId") != trace_id]
+        if kept:
+            call(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=self._key(thread_id),
+                UpdateExpression="SET waits = :kept",
+                ExpressionAttributeValues=to_item({":kept": kept}),
+            )
+        else:
+            call(self._ddb.delete_item, TableName=self._table, Key=self._key(thread_id))

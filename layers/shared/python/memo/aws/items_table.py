@@ -11,6 +11,13 @@ so that string order is time order.
   `mark_reminder_sent` returns False when the reminder is no longer `scheduled`. Throttling and
   service faults come out as `TransientFault` / `ServiceFault`: the caller's retry policy owns them.
 - `DynamoReminderItems`: the reminders Lambda's claim / complete / release of one delivery.
+
+Undo: a delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the turn's
+traceId, `undo_until`, and the table's TTL attribute `ttl` = `undo_until`; a reminder also becomes
+`cancelled`, its previous status kept in `undo_status`, so no delivery can claim it). Every read of
+this adapter skips tombstoned items, so for the user they are gone; `restore` brings back the items of
+one undo key while `undo_until` has not passed (a conditional write per item: two undos restore each
+item once); DynamoDB's TTL purges the rest.
 """
 
 from __future__ import annotations
@@ -24,14 +31,16 @@ from pydantic import BaseModel
 
 from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
 from memo.aws.faults import call
-from memo.capabilities.items import ListItem, Note, Reminder, list_key
+from memo.capabilities.items import ListItem, Note, Reminder, Tombstone, list_key
 from memo.errors import ConditionFailed
 from memo.observability import logger, mask_phone
 from memo.reminders.store import StoredReminder
 
 REMINDER_PREFIX = "REMINDER#"
+UNDO_KEY = "undo_key"
+_UNDO_ATTRIBUTES = (UNDO_KEY, "undo_until", "undo_status", "ttl")
 NOTE_PREFIX = "NOTE#"
-_KEY_ATTRIBUTES = ("pk", "sk", "kind")
+_KEY_ATTRIBUTES = ("pk", "sk", "kind", *_UNDO_ATTRIBUTES)
 
 
 def user_pk(thread_id: str) -> str:
@@ -98,7 +107,7 @@ class DynamoItemsRepository:
             self._ddb.get_item, TableName=self._table, Key=to_item({"pk": pk, "sk": sk}), ConsistentRead=True
         )
         raw = response.get("Item")
-        return _model(model, raw) if raw else None
+        return _model(model, raw) if raw and UNDO_KEY not in raw else None
 
     def _query(self, pk: str, prefix: str) -> Iterator[dict[str, Any]]:
         kwargs: dict[str, Any] = {
@@ -109,25 +118,107 @@ class DynamoItemsRepository:
         }
         while True:
             response = call(self._ddb.query, **kwargs)
-            yield from response.get("Items", [])
+            yield from (raw for raw in response.get("Items", []) if UNDO_KEY not in raw)
             last = response.get("LastEvaluatedKey")
             if not last:
                 return
             kwargs["ExclusiveStartKey"] = last
 
-    def _delete_existing(self, pk: str, sk: str, model: type[M]) -> M | None:
+    def _delete_existing(self, pk: str, sk: str, model: type[M], undo: Tombstone | None = None) -> M | None:
+        if undo is not None:
+            return self._tombstone(pk, sk, model, undo)
         try:
             response = conditional_write(
                 self._ddb.delete_item,
                 TableName=self._table,
                 Key=to_item({"pk": pk, "sk": sk}),
-                ConditionExpression="attribute_exists(pk)",
+                ConditionExpression="attribute_exists(pk) AND attribute_not_exists(undo_key)",
                 ReturnValues="ALL_OLD",
             )
         except ConditionFailed:
             return None
         raw = response.get("Attributes")
         return _model(model, raw) if raw else None
+
+    def _tombstone(self, pk: str, sk: str, model: type[M], undo: Tombstone) -> M | None:
+        """Mark a live item deleted-but-restorable (see the module doc); None if it is gone."""
+        sets = ["undo_key = :key", "undo_until = :until", "#ttl = :ttl"]
+        names = {"#ttl": "ttl"}
+        values: dict[str, Any] = {
+            ":key": undo.key,
+            ":until": _iso(undo.until),
+            ":ttl": int(undo.until.timestamp()),
+        }
+        if model is Reminder:
+            # Both operands read the item as it was: the previous status is kept for a restore.
+            sets += ["undo_status = #status", "#status = :cancelled"]
+            names["#status"] = "status"
+            values[":cancelled"] = "cancelled"
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": pk, "sk": sk}),
+                UpdateExpression="SET " + ", ".join(sets),
+                ConditionExpression="attribute_exists(pk) AND attribute_not_exists(undo_key)",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=to_item(values),
+                ReturnValues="ALL_OLD",
+            )
+        except ConditionFailed:
+            return None
+        raw = response.get("Attributes")
+        return _model(model, raw) if raw else None
+
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Reminder | Note | ListItem]:
+        """Bring back every item tombstoned under `undo_key` whose undo window is still open; each
+        item once (a conditional write), so a second undo, or a racing one, restores nothing."""
+        pk = user_pk(thread_id)
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk",
+            "FilterExpression": "undo_key = :key",
+            "ExpressionAttributeValues": to_item({":pk": pk, ":key": undo_key}),
+            "ConsistentRead": True,
+        }
+        restored: list[Reminder | Note | ListItem] = []
+        while True:
+            response = call(self._ddb.query, **kwargs)
+            for raw in response.get("Items", []):
+                item = self._restore_one(from_item(raw), undo_key, now)
+                if item is not None:
+                    restored.append(item)
+            last = response.get("LastEvaluatedKey")
+            if not last:
+                return restored
+            kwargs["ExclusiveStartKey"] = last
+
+    def _restore_one(
+        self, values: dict[str, Any], undo_key: str, now: datetime
+    ) -> Reminder | Note | ListItem | None:
+        model = _RESTORABLE.get(str(values.get("kind")))
+        if model is None:
+            return None
+        names = {"#ttl": "ttl"}
+        expression = "REMOVE undo_key, undo_until, #ttl"
+        if model is Reminder:
+            expression = "SET #status = undo_status " + expression + ", undo_status"
+            names["#status"] = "status"
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
+                UpdateExpression=expression,
+                ConditionExpression="undo_key = :key AND undo_until > :now",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=to_item({":key": undo_key, ":now": _iso(now)}),
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed:
+            return None  # restored by another undo, or its window closed
+        restored: Reminder | Note | ListItem = _model(model, response["Attributes"])
+        return restored
 
     # --- reminders ---------------------------------------------------------------------------
 
@@ -158,8 +249,10 @@ class DynamoItemsRepository:
         title: str | None = None,
         due_at: datetime | None = None,
         schedule_name: str | None = None,
+        recurrence: str | None = None,
     ) -> Reminder | None:
-        """Rename and/or move a reminder; a move makes it `scheduled` again. None if it is gone."""
+        """Rename and/or move a reminder (and replace a repeating one's series); a move makes it
+        `scheduled` again. None if it is gone."""
         sets: list[str] = []
         removes: list[str] = []
         values: dict[str, Any] = {}
@@ -177,6 +270,9 @@ class DynamoItemsRepository:
         if schedule_name is not None:
             sets.append("schedule_name = :schedule_name")
             values[":schedule_name"] = schedule_name
+        if recurrence is not None:
+            sets.append("recurrence = :recurrence")
+            values[":recurrence"] = recurrence
         if not sets:
             return self.get_reminder(thread_id, reminder_id)
         expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
@@ -184,7 +280,7 @@ class DynamoItemsRepository:
             "TableName": self._table,
             "Key": to_item({"pk": user_pk(thread_id), "sk": reminder_sk(reminder_id)}),
             "UpdateExpression": expression,
-            "ConditionExpression": "attribute_exists(pk)",
+            "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(undo_key)",
             "ExpressionAttributeValues": to_item(values),
             "ReturnValues": "ALL_NEW",
         }
@@ -196,9 +292,11 @@ class DynamoItemsRepository:
             return None
         return _model(Reminder, response["Attributes"])
 
-    def delete_reminder(self, thread_id: str, reminder_id: str) -> Reminder | None:
-        """Delete and return the reminder; None if it was already gone."""
-        return self._delete_existing(user_pk(thread_id), reminder_sk(reminder_id), Reminder)
+    def delete_reminder(
+        self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None
+    ) -> Reminder | None:
+        """Delete (or, with `undo`, tombstone) and return the reminder; None if it was already gone."""
+        return self._delete_existing(user_pk(thread_id), reminder_sk(reminder_id), Reminder, undo)
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         """`scheduled` -> `sent`, once: False when it is not scheduled (already sent, cancelled, gone)."""
@@ -232,8 +330,8 @@ class DynamoItemsRepository:
         notes = [_model(Note, raw) for raw in self._query(user_pk(thread_id), NOTE_PREFIX)]
         return sorted(notes, key=lambda n: n.created_at, reverse=True)
 
-    def delete_note(self, thread_id: str, note_id: str) -> Note | None:
-        return self._delete_existing(user_pk(thread_id), note_sk(note_id), Note)
+    def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
+        return self._delete_existing(user_pk(thread_id), note_sk(note_id), Note, undo)
 
     # --- lists -------------------------------------------------------------------------------
 
@@ -246,19 +344,47 @@ class DynamoItemsRepository:
         items = [_model(ListItem, raw) for raw in self._query(user_pk(thread_id), list_prefix(list_name))]
         return sorted(items, key=lambda i: i.created_at)
 
-    def remove_list_item(self, thread_id: str, list_name: str, item_id: str) -> ListItem | None:
-        return self._delete_existing(user_pk(thread_id), list_item_sk(list_name, item_id), ListItem)
+    def all_list_items(self, thread_id: str) -> list[ListItem]:
+        """The items of every list of the user ("what lists do I have?"), oldest first."""
+        items = [_model(ListItem, raw) for raw in self._query(user_pk(thread_id), "LIST#")]
+        return sorted(items, key=lambda i: i.created_at)
 
-    def clear_list(self, thread_id: str, list_name: str) -> list[ListItem]:
-        """Delete every item of the list; returns what was deleted."""
+    def remove_list_item(
+        self, thread_id: str, list_name: str, item_id: str, *, undo: Tombstone | None = None
+    ) -> ListItem | None:
+        return self._delete_existing(user_pk(thread_id), list_item_sk(list_name, item_id), ListItem, undo)
+
+    def clear_list(
+        self,
+        thread_id: str,
+        list_name: str,
+        *,
+        item_ids: list[str] | None = None,
+        undo: Tombstone | None = None,
+    ) -> list[ListItem]:
+        """Delete every item of the list (only `item_ids` of them when given; with `undo`, tombstone
+        them one by one); returns what was deleted."""
         items = self.list_items(thread_id, list_name)
+        if item_ids is not None:
+            pinned = set(item_ids)
+            items = [i for i in items if i.item_id in pinned]
         pk = user_pk(thread_id)
+        if undo is not None:
+            gone = (self._tombstone(pk, list_item_sk(i.list_name, i.item_id), ListItem, undo) for i in items)
+            return [i for i in gone if i is not None]
         requests = [
             {"DeleteRequest": {"Key": to_item({"pk": pk, "sk": list_item_sk(i.list_name, i.item_id)})}}
             for i in items
         ]
         batch_write(self._ddb, self._table, requests, sleep=self._sleep)
         return items
+
+
+_RESTORABLE: dict[str, type[Reminder] | type[Note] | type[ListItem]] = {
+    "reminder": Reminder,
+    "note": Note,
+    "list_item": ListItem,
+}
 
 
 def _dump(model: BaseModel) -> dict[str, Any]:
@@ -333,8 +459,28 @@ class DynamoReminderItems:
             ),
         )
 
-    def complete(self, stored: StoredReminder, *, claim_id: str, sent_at: datetime) -> bool:
-        """`scheduled` -> `sent` under our claim; False if the reminder changed or vanished meanwhile."""
+    def complete(
+        self, stored: StoredReminder, *, claim_id: str, sent_at: datetime, next_due: datetime | None = None
+    ) -> bool:
+        """`scheduled` -> `sent` under our claim; False if the reminder changed or vanished meanwhile.
+        With `next_due` (a repeating reminder) it stays `scheduled` and moves to its next occurrence,
+        so that occurrence's delivery can claim it and this one's cannot claim it again."""
+        if next_due is not None:
+            return self._update(
+                stored.reminder,
+                UpdateExpression="SET due_at = :next, sent_at = :sent_at",
+                ConditionExpression="#status = :scheduled AND delivery_claim_id = :c AND due_at = :due",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues=to_item(
+                    {
+                        ":next": next_due.astimezone(UTC).isoformat(),
+                        ":scheduled": "scheduled",
+                        ":sent_at": sent_at.astimezone(UTC).isoformat(),
+                        ":c": claim_id,
+                        ":due": stored.due_key,
+                    }
+                ),
+            )
         return self._update(
             stored.reminder,
             UpdateExpression="SET #status = :sent, sent_at = :sent_at",

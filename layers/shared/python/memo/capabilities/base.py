@@ -62,10 +62,20 @@ class CapabilityExecutor(Protocol):
 
 
 class ReminderScheduler(Protocol):
-    """One EventBridge Scheduler one-time schedule per reminder, in the user's timezone."""
+    """One EventBridge Scheduler schedule per reminder (one-time, or recurring for a series), in the
+    user's timezone."""
 
-    def schedule(self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str) -> str:
-        """Create or move the reminder's schedule; returns the schedule name."""
+    def schedule(
+        self,
+        *,
+        reminder_id: str,
+        thread_id: str,
+        at: datetime,
+        timezone: str,
+        recurrence: str | None = None,
+    ) -> str:
+        """Create or move the reminder's schedule; returns the schedule name. With `recurrence` (a
+        series, `memo.text.recurrence`) it is one recurring schedule instead of a one-time one."""
 
     def cancel(self, schedule_name: str) -> None:
         """Delete the schedule; deleting one that is already gone is not an error."""

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.capabilities.items import Tombstone
 from memo.text.language import Language
 
 NOT_FOUND = "NOT_FOUND"
+#: How long a delete or clear done by Memo can be undone ("Undo" on its confirmation).
+UNDO_WINDOW = timedelta(minutes=10)
+#: `ExecutionResult.data` key of a destructive step that can be undone: the window's end (ISO 8601).
+UNDO_UNTIL = "undoUntil"
 INVALID_ARGS = "INVALID_ARGS"
 TIME_IN_PAST = "TIME_IN_PAST"
 UNSUPPORTED_ACTION = "UNSUPPORTED_ACTION"
@@ -44,3 +50,14 @@ def failure(capability: str, action: str, code: str, message: str) -> ExecutionR
     return ExecutionResult(
         success=False, capability=capability, action=action, error_code=code, error=message
     )
+
+
+def undo_for(ctx: ExecutionContext, now: datetime) -> Tombstone:
+    """The tombstone of a delete in this step: restorable by the turn's undo until the window ends.
+    Keyed by the turn (traceId): one "Undo" brings back everything that turn deleted."""
+    return Tombstone(key=ctx.trace_id, until=now + UNDO_WINDOW)
+
+
+def undo_data(undo: Tombstone) -> dict[str, str]:
+    """What a destructive step's result carries so the reply can offer "Undo"."""
+    return {UNDO_UNTIL: undo.until.isoformat()}

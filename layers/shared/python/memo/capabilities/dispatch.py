@@ -1,4 +1,5 @@
-"""`CapabilityDispatcher`: routes a step to the operation of its capability (reminders, notes, lists).
+"""`CapabilityDispatcher`: routes a step to the operation of its capability (reminders, notes, lists,
+and `items/undo`, the "Undo" of a delete: `memo.capabilities.undo`).
 
 `execute(capability, action, args, ctx)` validates the step's resolved executor args against the
 action's args model and performs the side effect once. Outcomes:
@@ -26,6 +27,7 @@ from memo.capabilities.lists import (
     ClearListArgs,
     ListOperations,
     RemoveListItemsArgs,
+    ShowAllListsArgs,
     ShowListArgs,
 )
 from memo.capabilities.notes import (
@@ -39,11 +41,14 @@ from memo.capabilities.reminders import (
     CreateReminderArgs,
     DeleteAllRemindersArgs,
     DeleteRemindersArgs,
+    DoneReminderArgs,
     ListRemindersArgs,
     ReminderOperations,
+    SnoozeReminderArgs,
     UpdateReminderArgs,
 )
 from memo.capabilities.store import ItemsRepository
+from memo.capabilities.undo import UndoArgs, UndoOperations
 from memo.observability import logger, mask_phone
 
 #: (capability, action) -> the args model of that action.
@@ -60,7 +65,11 @@ ARGS_MODELS: dict[tuple[str, str], type[Args]] = {
     ("lists", "add"): AddListItemsArgs,
     ("lists", "remove"): RemoveListItemsArgs,
     ("lists", "show"): ShowListArgs,
+    ("lists", "show_all"): ShowAllListsArgs,
     ("lists", "clear"): ClearListArgs,
+    ("items", "undo"): UndoArgs,
+    ("reminders", "snooze"): SnoozeReminderArgs,
+    ("reminders", "done"): DoneReminderArgs,
 }
 
 Operation = Callable[[Any, ExecutionContext], ExecutionResult]
@@ -75,6 +84,7 @@ class CapabilityDispatcher:
         reminders = ReminderOperations(repository, scheduler, clock)
         notes = NoteOperations(repository, clock)
         lists = ListOperations(repository, clock)
+        undo = UndoOperations(repository, scheduler, clock)
         self._operations: dict[tuple[str, str], Operation] = {
             ("reminders", "create"): reminders.create,
             ("reminders", "list"): reminders.list,
@@ -88,7 +98,11 @@ class CapabilityDispatcher:
             ("lists", "add"): lists.add,
             ("lists", "remove"): lists.remove,
             ("lists", "show"): lists.show,
+            ("lists", "show_all"): lists.show_all,
             ("lists", "clear"): lists.clear,
+            ("items", "undo"): undo.undo,
+            ("reminders", "snooze"): reminders.snooze,
+            ("reminders", "done"): reminders.done,
         }
 
     def execute(

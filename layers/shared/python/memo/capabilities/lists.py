@@ -13,7 +13,7 @@ from datetime import datetime
 from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
-from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say
+from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, undo_data, undo_for
 from memo.capabilities.items import ListItem, list_key
 from memo.capabilities.store import ItemsRepository
 from memo.text.matching import normalize
@@ -39,6 +39,13 @@ class ShowListArgs(Args):
 
 class ClearListArgs(Args):
     list_name: str = Field(min_length=1)
+    # The items the list held when the plan was resolved (and approved): an item added afterwards
+    # is not cleared by an older approval. None: every item of the list (no pinned set).
+    item_ids: list[str] | None = None
+
+
+class ShowAllListsArgs(Args):
+    """ "what lists do I have?": no arguments."""
 
 
 def _texts(items: list[ListItem]) -> list[str]:
@@ -91,10 +98,12 @@ class ListOperations:
 
     def remove(self, args: RemoveListItemsArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        undo = undo_for(ctx, self._clock())
         removed = [
             gone
             for item_id in args.item_ids
-            if (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id)) is not None
+            if (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id, undo=undo))
+            is not None
         ]
         if not removed:
             return failure(
@@ -118,6 +127,7 @@ class ListOperations:
                 "removed": _texts(removed),
                 "notFound": list(args.not_found),
                 "items": contents,
+                **undo_data(undo),
             },
             external_ids={"listItemIds": [i.item_id for i in removed], "listKey": list_key(args.list_name)},
             summary=say(
@@ -143,14 +153,38 @@ class ListOperations:
             ),
         )
 
+    def show_all(self, args: ShowAllListsArgs, ctx: ExecutionContext) -> ExecutionResult:
+        """Every list that has items: its name as the user last wrote it, and how many items."""
+        lang = ctx.language
+        names: dict[str, str] = {}
+        counts: dict[str, int] = {}
+        for item in self._repo.all_list_items(ctx.thread_id):  # oldest first
+            key = list_key(item.list_name)
+            names[key] = item.list_name  # the newest item's words
+            counts[key] = counts.get(key, 0) + 1
+        shown = [{"name": names[key], "count": counts[key]} for key in names]
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="show_all",
+            data={"lists": shown},
+            external_ids={"listKeys": list(names)},
+            summary=say(lang, f"showed your lists ({len(shown)})", f"הצגתי את הרשימות ({len(shown)})"),
+        )
+
     def clear(self, args: ClearListArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
-        cleared = self._repo.clear_list(ctx.thread_id, args.list_name)
+        undo = undo_for(ctx, self._clock())
+        cleared = self._repo.clear_list(ctx.thread_id, args.list_name, item_ids=args.item_ids, undo=undo)
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="clear",
-            data={"listName": args.list_name, "count": len(cleared)},
+            data={
+                "listName": args.list_name,
+                "count": len(cleared),
+                **(undo_data(undo) if cleared else {}),
+            },
             external_ids={"listKey": list_key(args.list_name)},
             summary=say(
                 lang,

@@ -8,7 +8,7 @@ from datetime import datetime
 from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
-from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say
+from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, undo_data, undo_for
 from memo.capabilities.items import Note
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
@@ -87,10 +87,11 @@ class NoteOperations:
 
     def delete(self, args: DeleteNotesArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        undo = undo_for(ctx, self._clock())
         deleted = [
             gone
             for note_id in args.note_ids
-            if (gone := self._repo.delete_note(ctx.thread_id, note_id)) is not None
+            if (gone := self._repo.delete_note(ctx.thread_id, note_id, undo=undo)) is not None
         ]
         if not deleted:
             return failure(
@@ -105,7 +106,11 @@ class NoteOperations:
             success=True,
             capability=CAPABILITY,
             action="delete",
-            data={"deleted": [_brief(n) for n in deleted], "missing": len(args.note_ids) - len(deleted)},
+            data={
+                "deleted": [_brief(n) for n in deleted],
+                "missing": len(args.note_ids) - len(deleted),
+                **undo_data(undo),
+            },
             external_ids={"noteId": ids[0]} if len(ids) == 1 else {"noteIds": ids},
             summary=say(lang, f"deleted note {texts}", f"מחקתי את הפתק {texts}"),
         )
@@ -117,12 +122,17 @@ class NoteOperations:
             if args.note_ids is None
             else args.note_ids
         )
-        deleted = [note_id for note_id in ids if self._repo.delete_note(ctx.thread_id, note_id) is not None]
+        undo = undo_for(ctx, self._clock())
+        deleted = [
+            note_id
+            for note_id in ids
+            if self._repo.delete_note(ctx.thread_id, note_id, undo=undo) is not None
+        ]
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="delete_all",
-            data={"count": len(deleted)},
+            data={"count": len(deleted), **(undo_data(undo) if deleted else {})},
             external_ids={"noteIds": deleted} if deleted else {},
             summary=say(lang, f"deleted all notes ({len(deleted)})", f"מחקתי את כל הפתקים ({len(deleted)})"),
         )

@@ -16,6 +16,9 @@ class UserProfile(BaseModel):
     thread_id: str
     language: Language = "en"
     timezone: str = "UTC"
+    #: where `timezone` came from: the deployment's default, the phone number's country, or the user
+    #: ("my timezone is London"); only the user's own choice is never replaced.
+    timezone_source: Literal["default", "phone", "user"] = "default"
     wa_id: str | None = None
     user_id: str | None = None
     name: str | None = None

@@ -40,6 +40,10 @@ class PendingStore(Protocol):
     def consume(self, thread_id: str, hitl_id: str) -> None:
         """Take the pending question for answering: exactly one caller succeeds (`PendingGone`)."""
 
+    def current(self, thread_id: str) -> TurnState | None:
+        """The stored pending turn of the thread (consistent read), expired or not: what the
+        multi-HITL guard sends again when a second question lost the race."""
+
 
 def state_from_item(item: dict[str, Any]) -> TurnState:
     """The frozen turn state of a loaded pending item (`ThreadSnapshot.pending`)."""

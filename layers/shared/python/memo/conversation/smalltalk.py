@@ -117,7 +117,7 @@ _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
 
 _CAPABILITIES = {
     "en": "I can set reminders, keep notes and manage your lists — just tell me what you need.",
-    "he": "אני יכול לקבוע תזכורות, לשמור פתקים ולנהל רשימות — פשוט תגיד לי מה צריך.",
+    "he": "אני יכול לקבוע תזכורות, לשמור פתקים ולנהל רשימות — פשוט לכתוב לי מה צריך.",
 }
 
 
@@ -152,7 +152,7 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "how_are_you": "מצוין, תודה ששאלת! 😊 איך אני יכול לעזור היום?",
             "thanks": "בכיף! אני כאן אם צריך עוד משהו.",
             "identity": f"אני Memo, העוזר שלך בוואטסאפ. {_CAPABILITIES['he']}",
-            "goodbye": "להתראות! כתוב לי מתי שתרצה.",
+            "goodbye": "להתראות! אפשר לכתוב לי בכל זמן.",
             "affirmation": "👍 אם צריך משהו — אני כאן.",
         }
         return texts[kind]
@@ -166,6 +166,35 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "affirmation": "👍 Just say the word if you need anything.",
     }
     return texts[kind]
+
+
+#: Bare acknowledgements: with no question pending they get a short friendly answer, never the
+#: stale-reply text (that one is for bare confirmations and choices: "yes", "2", "כן").
+_ACKNOWLEDGEMENTS = frozenset(
+    {
+        "ok", "okay", "k", "kk", "okey", "oki", "ok thanks", "okay thanks", "ok thank you", "sure", "alright",
+        "all right", "fine", "cool", "great", "nice", "perfect", "awesome", "got it", "noted", "ok cool",
+        "sounds good", "good", "thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much",
+        "אוקיי", "אוקי", "אוקיי תודה", "סבבה", "סבבה תודה", "תודה", "תודה רבה", "יופי", "אחלה", "מעולה", "מצוין",
+        "טוב", "בסדר", "הבנתי", "קיבלתי", "מגניב", "סגור",
+    }
+)  # fmt: skip
+_ACK_EMOJI = frozenset({"👍", "👌", "🙏", "😊", "🙂", "👏", "💪", "❤", "❤️", "🆗", "✅"})
+_ACK_PUNCT = re.compile(r"[\s.,!?;:\"'“”‘’()…~*_-]+")
+
+
+def acknowledgement(text: str) -> SmallTalk | None:
+    """ "thanks" or "affirmation" for a bare acknowledgement ("ok", "👍", "thanks", "סבבה"), else None."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    emoji = "".join(ch for ch in stripped if not ch.isspace()).replace("\ufe0f", "")
+    if emoji and all(ch in _ACK_EMOJI or ch == "\u2764" for ch in emoji):
+        return "affirmation"
+    words = " ".join(_ACK_PUNCT.sub(" ", stripped.casefold()).split())
+    if words not in _ACKNOWLEDGEMENTS:
+        return None
+    return "thanks" if _PATTERNS[1][1].search(words) else "affirmation"
 
 
 def unsupported_type(language: Language) -> str:

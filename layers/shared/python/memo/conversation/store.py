@@ -19,3 +19,10 @@ class ConversationStore(Protocol):
     def save_profile(self, profile: UserProfile) -> None: ...
 
     def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None: ...
+
+    def record_turn(
+        self, thread_id: str, wamid: str, messages: list[MemoryMessage], *, ttl_seconds: int
+    ) -> bool:
+        """Remember one inbound message's turn and claim its reply, in one write: False (nothing
+        written) when a turn of this message was already recorded, so its reply is not sent twice."""
+        ...

@@ -12,7 +12,9 @@ Entity disambiguation (`check_disambiguation`): unresolved `state.disambiguation
 Options are built in code only (`memo.hitl.templates`); an optional `QuestionWriter` (e.g. an LLM)
 may reword the question text of planner HITLs and nothing else; disambiguation never uses it.
 The multi-HITL guard: when a pending question already exists, a new trigger logs
-HITL_DUPLICATE_ATTEMPT and is ignored; the existing question stays.
+HITL_DUPLICATE_ATTEMPT (with the existing hitlId) and is not installed; the existing question stays
+and the turn sends it again. Approvals of plans are built after resolution (`build_approval_hitl`:
+the question lists the exact items); the expiry message's "Try again" is `build_retry_hitl`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from memo.domain import (
+    DisambiguationCandidate,
     HITLExpectedInput,
     HITLKind,
     HITLPolicySource,
@@ -343,7 +346,8 @@ def build_disambiguation_hitl(
     disambiguation = state.disambiguation
     if disambiguation is None:
         raise ValueError("no disambiguation in state")
-    candidates = disambiguation.candidates[: templates.MAX_OPTIONS]
+    # Every match is kept in the context ("all" means all of them); the list shows the first rows.
+    candidates = list(disambiguation.candidates)
     options = templates.candidate_options(candidates)
     multiple = disambiguation.allow_multiple and len(options) > 1
     return PendingHITL(
@@ -354,7 +358,9 @@ def build_disambiguation_hitl(
         origin_step_id=disambiguation.resolver_step_id,
         return_to=return_to_for("entity_resolution", "disambiguation"),
         expected_input="multi_choice" if multiple else "single_choice",
-        question=templates.disambiguation_question(state.input.language, options, multiple),
+        question=templates.disambiguation_question(
+            state.input.language, options, multiple, total=len(candidates)
+        ),
         options=options,
         policy_source=None,
         expires_at=now + timedelta(seconds=ttl_seconds),
@@ -367,6 +373,87 @@ def build_disambiguation_hitl(
         ),
         created_at=now,
     )
+
+
+def approval_trigger(output: PlannerOutput | None) -> PlannerTrigger | None:
+    """The plan's approval trigger (high_risk / needs_approval) once no clarification is due."""
+    if output is None:
+        return None
+    trigger = planner_trigger(output)
+    return trigger if trigger is not None and trigger.kind == "approval" else None
+
+
+def build_approval_hitl(
+    state: TurnState,
+    reason: HITLReason,
+    *,
+    origin_step_id: str,
+    items: list[DisambiguationCandidate],
+    now: datetime,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    hitl_id: str | None = None,
+) -> PendingHITL:
+    """The approval of a resolved step (resolve, then ask): the question lists `items`, the exact
+    things the step will touch, and the context keeps them so an answer can only narrow them."""
+    output = state.planner_output
+    step = output.step(origin_step_id) if output is not None else None
+    if step is None:
+        raise ValueError(f"step {origin_step_id} is not in the plan")
+    language = state.input.language
+    return PendingHITL(
+        hitl_id=hitl_id or str(uuid.uuid4()),
+        kind="approval",
+        source="planner",
+        reason=reason,
+        origin_step_id=origin_step_id,
+        return_to=return_to_for("planner", reason),
+        expected_input="yes_no",
+        question=templates.approval_items_question(language, step, items, reason, state.input.timezone),
+        options=templates.approval_options(language),
+        policy_source=policy_source_for("planner", reason),
+        expires_at=now + timedelta(seconds=ttl_seconds),
+        context=PendingHITLContext(
+            resolver_step_id=origin_step_id,
+            candidates=list(items) or None,
+            step_fingerprint=step.fingerprint(),
+        ),
+        created_at=now,
+    )
+
+
+def build_retry_hitl(
+    expired: TurnState, *, now: datetime, ttl_seconds: int = DEFAULT_TTL_SECONDS, hitl_id: str | None = None
+) -> TurnState:
+    """A late answer to an expired question: the expiry message with one "Try again" button, as a
+    fresh question whose state is the original request (same traceId), re-planned when tapped."""
+    language = expired.input.language
+    pending = PendingHITL(
+        hitl_id=hitl_id or str(uuid.uuid4()),
+        kind="clarification",
+        source="planner",
+        reason="confirmation",
+        origin_step_id="planner",
+        return_to=HITLReturnTo(node="planner", mode="replan"),
+        expected_input="yes_no",
+        question=templates.expired(language),
+        options=templates.retry_options(language),
+        expires_at=now + timedelta(seconds=ttl_seconds),
+        context=PendingHITLContext(awaiting="retry"),
+        created_at=now,
+    )
+    fresh = TurnState(trace_id=expired.trace_id, thread_id=expired.thread_id, input=expired.input)
+    logger.info(
+        "HITL_CREATED",
+        extra={
+            **_log_fields(fresh),
+            "hitlId": pending.hitl_id,
+            "kind": pending.kind,
+            "reason": "expired_retry",
+            "source": pending.source,
+            "returnTo": pending.return_to.model_dump(mode="json"),
+        },
+    )
+    return fresh.model_copy(update={"pending_hitl": pending})
 
 
 def check_disambiguation(

@@ -306,17 +306,30 @@ def _starts_with_cancel(text: str) -> bool:
 
 def _is_new_request(text: str, inp: InterpreterInput) -> bool:
     """A complete, confident request for something else (the rule planner agrees)."""
+    return is_complete_request(
+        text, now=inp.now, timezone=inp.timezone, language=inp.language, allow_missing=True
+    )
+
+
+def is_complete_request(
+    text: str, *, now: datetime, timezone: str, language: Language, allow_missing: bool = False
+) -> bool:
+    """Whether `text` is a complete request on its own: the rule planner reads it as an operation
+    (or a meta request) with confidence, a plan and no missing field. Used while a question is open:
+    such a message is a new request (switch_intent), never the answer. `allow_missing`: a request
+    that still lacks a detail (a time) counts too (the interpreter's reading of an approval reply)."""
     from memo.planner.base import PlannerInput
     from memo.planner.rules import RulePlanner
 
-    result = RulePlanner().plan(
-        PlannerInput(message=text, now=inp.now, timezone=inp.timezone, language=inp.language)
-    )
+    if not text.strip():
+        return False
+    result = RulePlanner().plan(PlannerInput(message=text, now=now, timezone=timezone, language=language))
     output = result.output
     return (
         output.intent_type in ("operation", "meta")
         and output.confidence >= 0.85
         and "intent_unclear" not in output.missing_fields
+        and (allow_missing or not output.missing_fields)
         and bool(output.plan)
     )
 

@@ -148,3 +148,18 @@ def _satisfied_fields(step: PlanStep) -> set[str]:
     if any(bag.get("title") for bag in bags):
         satisfied.add("reminder_title_required")
     return satisfied
+
+
+#: Fields a destructive step can take from an edit: only another name picks another target.
+_TARGET_FIELDS = frozenset({"title", "text", "query"})
+_DESTRUCTIVE = frozenset({"delete", "delete_all", "clear", "remove"})
+
+
+def edit_problem(step: PlanStep, modifications: dict[str, Any]) -> list[str]:
+    """The fields of an edit that make no sense for the step's action (a new time for a delete, any
+    change to "delete all"); empty when the edit can be applied and shown again for approval."""
+    if step.action not in _DESTRUCTIVE:
+        return []
+    if step.action in ("delete_all", "clear") or "target" not in step.constraints:
+        return sorted(modifications)
+    return sorted(key for key in modifications if key not in _TARGET_FIELDS)

@@ -28,14 +28,29 @@ an empty reply re-asks.
 
 Entity disambiguation is deterministic only: an option match continues, a cancel word cancels, a
 reply that looks like an answer but fits no option re-asks, anything else is switch_intent.
+"all" selects every candidate, also those beyond the rows the list message could show.
+
+Answers can only narrow (see docs/hitl-answers.md). An approval lists the items it covers
+(`context.candidates`); a reply that keeps some of them ("only 1 and 3", "not the one for dad",
+"yes but only tomorrow's") continues with `selected_ids` = the kept subset; one that narrows but
+picks nothing re-asks. `approved` is True only when the answer approves what it saw (a yes, the
+Approve button, a narrowed subset); an edit (continue_with_modifications, or a narrowing typed after
+Edit) has `approved` False, so the turn resolves the changed plan and asks again. An edit that makes
+no sense for the action (a time for a delete) is explained and the same approval is asked again.
+A yes with a qualifier the rules cannot map ("yes but only X") re-asks; it never approves the set.
+A complete new request while a free-text question (or an operator's question) is open is
+switch_intent, planned as its own request; an operator's question stays open (`keeps_question`).
+The expiry message's "Try again" (`context.awaiting == "retry"`) re-plans the original request.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from memo.conversation import smalltalk
 from memo.domain import (
     HITLReply,
     HITLResultEntry,
@@ -47,14 +62,20 @@ from memo.domain import (
     PlanStep,
     TurnState,
 )
-from memo.hitl import fastpath, templates
-from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter, sanitize_modifications
-from memo.hitl.plan_edits import apply_modifications, bare_edit, fill_answer, origin_step
+from memo.hitl import fastpath, narrowing, templates
+from memo.hitl.interpreter import (
+    Interpreter,
+    InterpreterInput,
+    RuleInterpreter,
+    is_complete_request,
+    sanitize_modifications,
+)
+from memo.hitl.plan_edits import apply_modifications, bare_edit, edit_problem, fill_answer, origin_step
 from memo.observability import logger, mask_phone
-from memo.text.language import Language
+from memo.text.language import Language, detect_language
 
 Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "case"]
-OutcomeDecision = InterpreterDecision | Literal["edit_requested"]
+OutcomeDecision = InterpreterDecision | Literal["edit_requested", "narrowed"]
 
 _RAW_LOG_LIMIT = 200
 
@@ -68,7 +89,11 @@ class ResumeOutcome:
     - `text`: what to send the user now (cancellation, nudge, Edit follow-up), if anything.
     - `pending`: for goto == "interrupt", the pending question to keep (same hitlId); its
       options are the buttons to send with `text`.
-    - `selected_ids`: for entity_resolution, the chosen candidates' entity ids, in option order.
+    - `selected_ids`: for entity_resolution, the chosen candidates' entity ids, in option order;
+      for resolver_router, the subset of an approval's items the answer keeps (empty: all shown).
+    - `approved`: the answer approves what it saw (never set for an edit: that is asked again).
+    - `keeps_question`: a new request while an operator's question is open: the question stays.
+    - `feedback`: the reason given with a rejection.
     """
 
     goto: Goto
@@ -77,11 +102,14 @@ class ResumeOutcome:
     text: str | None = None
     pending: PendingHITL | None = None
     selected_ids: tuple[str, ...] = field(default_factory=tuple)
+    approved: bool = False
+    keeps_question: bool = False
+    feedback: str | None = None
 
     @property
     def consumed(self) -> bool:
         """Whether the pending question was answered (delete it with a conditional write)."""
-        return self.goto != "interrupt"
+        return self.goto != "interrupt" and not self.keeps_question
 
 
 def goto_for(pending: PendingHITL) -> Goto:
@@ -128,6 +156,8 @@ def resume(
 
     if pending.return_to.node == "case":
         return _resume_operator_question(state, pending, raw, now, log)
+    if pending.context is not None and pending.context.awaiting == "retry":
+        return _resume_retry(state, pending, reply, raw, now, log)
     if pending.kind == "disambiguation":
         return _resume_disambiguation(state, pending, reply, raw, now, log)
     return _resume_planner(state, pending, reply, raw, now, log, interpreter or RuleInterpreter())
@@ -144,6 +174,8 @@ def _resume_disambiguation(
         candidates = (pending.context.candidates if pending.context else None) or []
         by_option = {str(i): c.id for i, c in enumerate(candidates, start=1)}
         selected = tuple(by_option.get(option_id, option_id) for option_id in found.option_ids)
+        if found.via == "multi" and fastpath.normalize(raw) in fastpath.ALL_WORDS:
+            selected = tuple(c.id for c in candidates)  # "all" is every match, not the rows shown
         parsed = {**found.parsed, "candidateIds": list(selected)}
         log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=parsed)
         outcome = _continue(state, pending, raw, parsed, None, now, log)
@@ -176,8 +208,47 @@ def _resume_operator_question(
         )
     if not raw:
         return _re_ask(state, pending, raw, log)
+    if _is_new_request(raw, state, now):
+        switched = _switch_intent(state, pending, raw, None, now, log)
+        return ResumeOutcome(
+            goto="planner", decision="switch_intent", state=switched.state, keeps_question=True
+        )
     log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed={"via": "free_text"})
     return _continue(state, pending, raw, {"answer": raw}, None, now, log)
+
+
+def _is_new_request(raw: str, state: TurnState, now: datetime) -> bool:
+    """A message that is a complete request on its own, read in its own language."""
+    return is_complete_request(
+        raw, now=now, timezone=state.input.timezone, language=detect_language(raw, state.input.language)
+    )
+
+
+# --- the expiry message's "Try again" -------------------------------------------------------------
+
+
+def _resume_retry(
+    state: TurnState, pending: PendingHITL, reply: HITLReply, raw: str, now: datetime, log: _Log
+) -> ResumeOutcome:
+    found = fastpath.match(pending, reply)
+    if (found is not None and found.option_ids == (templates.RETRY_ID,)) or fastpath.parse_yes_no(
+        raw
+    ) is True:
+        log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed={"retry": True})
+        entry = _entry(pending, raw, {"retry": True}, None, now)
+        return ResumeOutcome(goto="planner", decision="continue", state=_with_result(state, pending, entry))
+    if fastpath.is_cancel(raw) or fastpath.parse_yes_no(raw) is False:
+        log.info("HITL_CANCELLED")
+        entry = _entry(pending, raw, {"cancelled": True}, None, now)
+        return ResumeOutcome(
+            goto="response",
+            decision="cancel",
+            state=_with_result(state, pending, entry),
+            text=templates.retry_declined(state.input.language),
+        )
+    if reply.interactive_id is not None or fastpath.looks_like_hitl_answer(raw):
+        return _re_ask(state, pending, raw, log)
+    return _switch_intent(state, pending, raw, None, now, log)
 
 
 # --- planner HITL -------------------------------------------------------------------------------------
@@ -193,9 +264,20 @@ def _resume_planner(
     interpreter: Interpreter,
 ) -> ResumeOutcome:
     editing = pending.context is not None and pending.context.awaiting == "edit_details"
+    approval = pending.kind == "approval"
     if fastpath.is_cancel(raw):
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return _cancel(state, pending, raw, None, now, log)
+
+    if (
+        pending.expected_input == "free_text"
+        and not editing
+        and pending.return_to.node != "planner"
+        and reply.interactive_id is None
+        and _is_new_request(raw, state, now)
+    ):
+        # "remind me at noon to eat" while "when?" is open: its own request, not the answer.
+        return _switch_intent(state, pending, raw, None, now, log)
 
     if not editing:
         found = fastpath.match(pending, reply)
@@ -209,10 +291,19 @@ def _resume_planner(
             filled = fill_answer(state, pending, found.answer, now)
             if filled is not None:
                 log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=found.parsed)
-                return _continue(filled, pending, raw, found.parsed, None, now, log)
+                outcome = _continue(filled, pending, raw, found.parsed, None, now, log)
+                return _approved(outcome) if approval else outcome
             # A free-text answer that does not fill the missing field goes to the interpreter.
 
     step = origin_step(state, pending)
+    if approval and reply.interactive_id is None:
+        shown = (pending.context.candidates if pending.context else None) or []
+        narrowed = narrowing.parse(
+            raw, shown, now=now, timezone=state.input.timezone, language=state.input.language
+        )
+        if narrowed is not None:
+            return _narrowed(state, pending, raw, narrowed, editing, now, log)
+
     interpreted = interpreter.interpret(
         InterpreterInput(
             pending=pending,
@@ -245,19 +336,120 @@ def _resume_planner(
         mods = sanitize_modifications(interpreted.parsed.modifications if interpreted.parsed else None)
         if step is None or not mods:
             return _re_ask(state, pending, raw, log)
+        if approval:
+            problem = edit_problem(step, mods)
+            if problem:
+                log.info("HITL_EDIT_NOT_APPLICABLE", fields=problem, originStepId=step.id)
+                note = templates.edit_not_applicable(step, problem, state.input.language)
+                return _back_to_approval(state, pending, note, now, log)
         return _continue_with_modifications(state, pending, step, raw, mods, interpreted, now, log)
     if decision == "continue":
         if editing:
             # "go ahead" after choosing Edit: the user changed their mind and approves as is.
-            return _continue(state, pending, raw, parsed_value, interpreted, now, log)
+            if narrowing.has_qualifier(raw):
+                return _re_ask(state, pending, raw, log)
+            return _approved(_continue(state, pending, raw, parsed_value, interpreted, now, log))
         if interpreted.parsed is not None and interpreted.parsed.approved is False:
-            return _cancel(state, pending, raw, interpreted, now, log)
+            return _cancel(state, pending, raw, interpreted, now, log, feedback=_rejection_reason(raw))
+        if approval and narrowing.has_qualifier(raw):
+            # "yes but only X" that no rule could map: asking again is the only safe answer.
+            return _re_ask(state, pending, raw, log)
         answer = (interpreted.parsed.answer if interpreted.parsed else None) or raw
         filled = fill_answer(state, pending, answer if pending.expected_input == "free_text" else None, now)
         if filled is None:
             return _re_ask(state, pending, raw, log)
-        return _continue(filled, pending, raw, parsed_value, interpreted, now, log)
+        outcome = _continue(filled, pending, raw, parsed_value, interpreted, now, log)
+        return _approved(outcome) if approval else outcome
     return _re_ask(state, pending, raw, log)
+
+
+def _approved(outcome: ResumeOutcome) -> ResumeOutcome:
+    return ResumeOutcome(goto=outcome.goto, decision=outcome.decision, state=outcome.state, approved=True)
+
+
+def _narrowed(
+    state: TurnState,
+    pending: PendingHITL,
+    raw: str,
+    narrowed: narrowing.Narrowing,
+    editing: bool,
+    now: datetime,
+    log: _Log,
+) -> ResumeOutcome:
+    """An answer that keeps some of the approval's items: approved as is, or (typed after Edit)
+    applied and shown again for approval. Nothing kept, or nothing understood: asked again."""
+    language = state.input.language
+    if narrowed.unresolved or narrowed.empty:
+        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:_RAW_LOG_LIMIT], empty=narrowed.empty)
+        hint = (
+            templates.narrowing_empty(language) if narrowed.empty else templates.narrowing_unclear(language)
+        )
+        return _re_ask(state, pending, raw, log, hint=hint)
+    parsed = {"approved": not editing, "keptIds": list(narrowed.ids)}
+    new_state = _with_result(state, pending, _entry(pending, raw, parsed, None, now))
+    log.info("HITL_NARROWED", kept=len(narrowed.ids), approved=not editing)
+    log.info(
+        "HITL_RESUME_VALID",
+        parsedResult=parsed,
+        returnTo=pending.return_to.model_dump(mode="json"),
+        goto="resolver_router",
+    )
+    return ResumeOutcome(
+        goto="resolver_router",
+        decision="narrowed",
+        state=new_state,
+        selected_ids=narrowed.ids,
+        approved=not editing,
+    )
+
+
+def _back_to_approval(
+    state: TurnState, pending: PendingHITL, note: str, now: datetime, log: _Log
+) -> ResumeOutcome:
+    """The same approval (same hitlId, same items), asked again after `note` explained why."""
+    step = origin_step(state, pending)
+    language = state.input.language
+    context = pending.context or PendingHITLContext()
+    items = list(context.candidates or [])
+    question = (
+        templates.approval_items_question(language, step, items, pending.reason, state.input.timezone)
+        if step is not None
+        else pending.question
+    )
+    again = pending.model_copy(
+        update={
+            "expected_input": "yes_no",
+            "options": templates.approval_options(language),
+            "question": question,
+            "context": context.model_copy(update={"awaiting": "answer"}),
+        }
+    )
+    log.info("HITL_RE_ASK", rawReply="", reason="edit_not_applicable")
+    return ResumeOutcome(
+        goto="interrupt",
+        decision="re_ask",
+        state=state.model_copy(update={"pending_hitl": again}),
+        text=f"{note}\n{question}",
+        pending=again,
+    )
+
+
+_REJECT_LEAD = re.compile(
+    r"^(?:no|nope|nah|reject(?:ed)?|don'?t|do not|לא|דחייה|תדחה|תדחי|אל תעשה|אל תעשי)\b[\s,.:;!-]*"
+    r"(?:because|since|as|cause|'cause|כי|מכיוון ש|בגלל ש)?\s*",
+    re.I,
+)
+
+
+def _rejection_reason(raw: str) -> str | None:
+    """The reason a rejection gives ("no, I still need them" -> "I still need them"), if any."""
+    match = _REJECT_LEAD.match(raw.strip())
+    if match is None:
+        return None
+    reason = raw.strip()[match.end() :].strip(" .,!")
+    if not reason or fastpath.parse_yes_no(reason) is not None:
+        return None
+    return reason[:_RAW_LOG_LIMIT]
 
 
 # --- transitions ----------------------------------------------------------------------------------
@@ -355,26 +547,30 @@ def _cancel(
     interpreted: InterpreterOutput | None,
     now: datetime,
     log: _Log,
+    *,
+    feedback: str | None = None,
 ) -> ResumeOutcome:
-    entry = _entry(pending, raw, {"cancelled": True}, interpreted, now)
-    log.info("HITL_CANCELLED")
+    parsed: dict[str, Any] = {"cancelled": True}
+    if feedback:
+        parsed["feedback"] = feedback
+    entry = _entry(pending, raw, parsed, interpreted, now)
+    log.info("HITL_CANCELLED", **({"feedback": feedback} if feedback else {}))
+    language = state.input.language
     return ResumeOutcome(
         goto="response",
         decision="cancel",
         state=_with_result(state, pending, entry),
-        text=templates.cancelled(state.input.language),
+        text=templates.rejected_with_reason(language) if feedback else templates.cancelled(language),
+        feedback=feedback,
     )
 
 
-def _re_ask(state: TurnState, pending: PendingHITL, raw: str, log: _Log) -> ResumeOutcome:
+def _re_ask(
+    state: TurnState, pending: PendingHITL, raw: str, log: _Log, *, hint: str | None = None
+) -> ResumeOutcome:
     log.info("HITL_RE_ASK", rawReply=raw[:_RAW_LOG_LIMIT])
-    return ResumeOutcome(
-        goto="interrupt",
-        decision="re_ask",
-        state=state,
-        text=templates.nudge(pending, state.input.language),
-        pending=pending,
-    )
+    text = f"{hint}\n{pending.question}" if hint else templates.nudge(pending, state.input.language)
+    return ResumeOutcome(goto="interrupt", decision="re_ask", state=state, text=text, pending=pending)
 
 
 def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: datetime) -> ResumeOutcome:
@@ -406,9 +602,11 @@ def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: date
 
 
 def stale_reply_guard(reply: HITLReply, *, thread_id: str, language: Language) -> str | None:
-    """With no live pending question: a bare HITL-style answer ("yes", "2", "כן", a button) gets the
-    "not waiting on a question" text (HITL_STALE_REPLY is logged); anything else returns None and
-    is a fresh request."""
+    """With no live pending question: a bare confirmation or choice ("yes", "2", "כן", a button)
+    gets the "not waiting on a question" text (HITL_STALE_REPLY is logged); anything else returns
+    None: an acknowledgement ("ok", "👍", "thanks") gets small talk, the rest is a fresh request."""
+    if reply.interactive_id is None and smalltalk.acknowledgement(reply.text) is not None:
+        return None  # "ok", "👍", "thanks": a friendly acknowledgement, not a stale answer
     if not fastpath.looks_like_hitl_answer(reply.text, reply.interactive_id):
         return None
     raw = reply.text.strip() or (reply.interactive_id or "")

@@ -183,6 +183,15 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
     },
     "reminder_title_required": {"en": "What should I remind you about?", "he": "על מה להזכיר לך?"},
     "time_unclear": {"en": "What time do you mean?", "he": "לאיזו שעה התכוונת?"},
+    # A time that does not exist ("at 25:00") or has passed ("yesterday"): asked, never guessed.
+    "time_invalid": {
+        "en": "That time doesn't exist — when should it be? (e.g. “tomorrow at 17:00”)",
+        "he": "השעה הזאת לא קיימת — מתי לקבוע? (למשל „מחר ב-17:00”)",
+    },
+    "time_in_past": {
+        "en": "That time has already passed — when should it be? (e.g. “tomorrow at 17:00”)",
+        "he": "הזמן הזה כבר עבר — מתי לקבוע? (למשל „מחר ב-17:00”)",
+    },
     "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
     "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
 }
@@ -216,8 +225,8 @@ def intent_unclear_question(language: Language, suggestions: list[RoutingSuggest
             seen.append(name)
     if language == "he":
         if seen:
-            return f"לא בטוח שהבנתי — רצית {' או '.join(seen[:2])}? ספר לי במילים אחרות."
-        return "לא בטוח שהבנתי — מה תרצה שאעשה? למשל לקבוע תזכורת, לשמור פתק או להוסיף לרשימה."
+            return f"לא בטוח שהבנתי — רצית {' או '.join(seen[:2])}? אפשר לנסח במילים אחרות?"
+        return "לא בטוח שהבנתי — מה לעשות? למשל לקבוע תזכורת, לשמור פתק או להוסיף לרשימה."
     if seen:
         return f"I'm not sure I understood — did you want to {' or '.join(seen[:2])}? Tell me in other words."
     return (
@@ -266,12 +275,21 @@ def ambiguous_scope_question(language: Language, summary: str) -> str:
 
 
 def disambiguation_question(
-    language: Language, options: list[PendingHITLOption], allow_multiple: bool
+    language: Language, options: list[PendingHITLOption], allow_multiple: bool, total: int | None = None
 ) -> str:
+    """The picker's text: the listed options, and how many more matched when there were more than
+    a list message holds ("all" still means every match)."""
     lines = [
         f"{option.id}. {option.label}" + (f" — {option.description}" if option.description else "")
         for option in options
     ]
+    more = (total or len(options)) - len(options)
+    if more > 0:
+        lines.append(
+            f"…ועוד {more}. „כולם” = כל {total} התוצאות."
+            if language == "he"
+            else f"…and {more} more. “all” means all {total} of them."
+        )
     listing = "\n".join(lines)
     if language == "he":
         head = (
@@ -286,6 +304,146 @@ def disambiguation_question(
         else "Which one do you mean?"
     )
     return f"{head}\n{listing}\nYou can reply with a number."
+
+
+#: An approval lists at most this many items; the rest are counted ("…and 4 more").
+APPROVAL_ITEMS_SHOWN = 10
+_ITEM_NOUNS: dict[str, tuple[str, str, str, str]] = {
+    # capability: (en singular, en plural, he singular "one", he plural)
+    "reminders": ("reminder", "reminders", "תזכורת אחת", "תזכורות"),
+    "notes": ("note", "notes", "פתק אחד", "פתקים"),
+    "lists": ("item", "items", "פריט אחד", "פריטים"),
+}
+
+
+def count_items(capability: str, count: int, language: Language) -> str:
+    """ "3 reminders" / "1 reminder" / "3 תזכורות" / "תזכורת אחת"."""
+    en_one, en_many, he_one, he_many = _ITEM_NOUNS.get(capability, ("item", "items", "פריט אחד", "פריטים"))
+    if language == "he":
+        return he_one if count == 1 else f"{count} {he_many}"
+    return f"1 {en_one}" if count == 1 else f"{count} {en_many}"
+
+
+def _items_action(step: PlanStep, count: int, language: Language, timezone: str) -> str:
+    """What the step does to the listed items, as a verb phrase ("delete 3 reminders")."""
+    he = language == "he"
+    counted = count_items(step.capability, count, language)
+    name = str(step.constraints.get("listName", ""))
+    if step.action == "delete_all":
+        _, en_many, _, he_many = _ITEM_NOUNS.get(step.capability, ("item", "items", "", "פריטים"))
+        return f"למחוק את כל ה{he_many} שלך ({count})" if he else f"delete all your {en_many} ({count})"
+    if step.action in ("delete",):
+        return f"למחוק {counted}" if he else f"delete {counted}"
+    if step.action == "remove":
+        return f"להוריד {counted} מרשימת {name}" if he else f"remove {counted} from your {name} list"
+    if step.action == "clear":
+        return f"לנקות את רשימת {name} ({counted})" if he else f"clear your {name} list ({counted})"
+    if step.action == "update":
+        change = describe_step(step, language, timezone).split(": ", 1)
+        tail = f": {change[1]}" if len(change) == 2 else ""
+        return f"לעדכן {counted}{tail}" if he else f"update {counted}{tail}"
+    return describe_step(step, language, timezone)
+
+
+def item_lines(candidates: list[DisambiguationCandidate], language: Language) -> str:
+    """ "1. “call mom” — Tue 5 May, 17:00" per item, at most APPROVAL_ITEMS_SHOWN, then how many more."""
+    lines = [
+        f"{index}. {quote(shorten(c.label, 60), language)}" + (f" — {c.description}" if c.description else "")
+        for index, c in enumerate(candidates[:APPROVAL_ITEMS_SHOWN], start=1)
+    ]
+    more = len(candidates) - APPROVAL_ITEMS_SHOWN
+    if more > 0:
+        lines.append(f"…ועוד {more}" if language == "he" else f"…and {more} more")
+    return "\n".join(lines)
+
+
+def approval_items_question(
+    language: Language,
+    step: PlanStep,
+    candidates: list[DisambiguationCandidate],
+    reason: HITLReason,
+    timezone: str,
+) -> str:
+    """The approval of a resolved step: the concrete items it touches, never the search words."""
+    if not candidates:
+        return approval_question(language, describe_step(step, language, timezone), reason)
+    action = _items_action(step, len(candidates), language, timezone)
+    listing = item_lines(candidates, language)
+    several = len(candidates) > 1
+    if language == "he":
+        head = (
+            "הפעולה הזאת דורשת בדיקה"
+            if reason in ("tool_requires_review", "policy_violation")
+            else "רגע לפני"
+        )
+        tail = "לאשר, לערוך או לדחות?" + (
+            " אפשר גם להשאיר רק חלק, למשל „רק 1 ו-3” או „חוץ מ-2”." if several else ""
+        )
+        return f"{head}: אני עומד {action}:\n{listing}\n{tail}"
+    head = (
+        "This needs a check"
+        if reason in ("tool_requires_review", "policy_violation")
+        else "Before I go ahead"
+    )
+    tail = "Approve, edit or reject?" + (
+        ' You can also keep only some, e.g. "only 1 and 3" or "not 2".' if several else ""
+    )
+    return f"{head}: I'm about to {action}:\n{listing}\n{tail}"
+
+
+def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -> str:
+    """An edit that makes no sense for the action (a new time for a delete): explained, never run."""
+    timely = any(f in ("when", "day", "time", "date", "recurrence", "duration") for f in fields)
+    deleting = step.action in ("delete", "delete_all")
+    if language == "he":
+        what = "מחיקה" if deleting else "ניקוי" if step.action == "clear" else "הסרה"
+        reason = f"ל{what} אין שעה לשנות." if timely else f"את זה אי אפשר לשנות ב{what}."
+        return f"{reason} לא שיניתי ולא מחקתי כלום. אפשר לאשר, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)."
+    what = "a delete" if deleting else "clearing a list" if step.action == "clear" else "a removal"
+    reason = f"There's no time to change on {what}." if timely else f"That can't be changed on {what}."
+    return (
+        f"{reason} Nothing was changed or deleted. You can approve, reject, "
+        'or keep only some (e.g. "only 1" or "not 2").'
+    )
+
+
+def narrowing_unclear(language: Language) -> str:
+    if language == "he":
+        return "לא הבנתי אילו מהם להשאיר, אז לא עשיתי כלום. אפשר לענות במספרים, למשל „רק 1 ו-3”."
+    return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
+
+
+def narrowing_empty(language: Language) -> str:
+    if language == "he":
+        return "זה לא משאיר אף פריט, אז לא עשיתי כלום."
+    return "That leaves nothing, so I haven't done anything."
+
+
+def items_changed(gone: list[str], renamed: list[tuple[str, str]], language: Language) -> str:
+    """What changed since the question was asked: said before the question is asked again."""
+    parts: list[str] = []
+    for label in gone:
+        parts.append(
+            f"{quote(label, language)} נמחק בינתיים"
+            if language == "he"
+            else f"{quote(label, language)} was deleted meanwhile"
+        )
+    for old, new in renamed:
+        parts.append(
+            f"{quote(old, language)} נקרא עכשיו {quote(new, language)}"
+            if language == "he"
+            else f"{quote(old, language)} is now called {quote(new, language)}"
+        )
+    joined = "; ".join(parts)
+    if language == "he":
+        return f"משהו השתנה מאז ששאלתי ({joined}), אז לא עשיתי כלום ובדקתי שוב."
+    return f"Something changed since I asked ({joined}), so I haven't done anything and looked again."
+
+
+def rejected_with_reason(language: Language) -> str:
+    if language == "he":
+        return "בסדר, ביטלתי. לא שיניתי כלום. תודה שהסברת — רשמתי את זה."
+    return "OK, cancelled. Nothing was changed. Thanks for telling me why — I've noted it."
 
 
 def edit_prompt(language: Language) -> str:
@@ -330,13 +488,33 @@ def expired(language: Language) -> str:
     )
 
 
+RETRY_ID = "retry"
+_RETRY_LABEL: dict[Language, str] = {"en": "Try again", "he": "לנסות שוב"}
+
+
+def retry_options(language: Language) -> list[PendingHITLOption]:
+    """The one "Try again" button of the expiry message: it re-plans the original request."""
+    return [PendingHITLOption(id=RETRY_ID, label=_RETRY_LABEL[language])]
+
+
+def retry_declined(language: Language) -> str:
+    return "בסדר, השארתי את זה ככה." if language == "he" else "OK, I'll leave it."
+
+
+def existing_question(language: Language, question: str) -> str:
+    """The multi-HITL guard: one question at a time, so the open one is asked again."""
+    if language == "he":
+        return f"יש עוד שאלה פתוחה, נסיים אותה קודם:\n{question}"
+    return f"There's still an open question — let's finish it first:\n{question}"
+
+
 def cancelled(language: Language) -> str:
     return "בסדר, ביטלתי. לא שיניתי כלום." if language == "he" else "OK, cancelled. Nothing was changed."
 
 
 def stale_reply(language: Language) -> str:
     if language == "he":
-        return "אני לא מחכה לתשובה כרגע — מה תרצה לעשות?"
+        return "אני לא מחכה לתשובה כרגע — במה אפשר לעזור?"
     return "I'm not waiting on a question right now — what would you like to do?"
 
 

@@ -46,8 +46,9 @@ def ensure_memo_adapter(cases: CaseService, config: AdapterConfig) -> int:
 def summary_of(task: StepTask) -> str:
     """What the operator reads first: capability, action, how many items. No item texts, no phone."""
     count = item_count(task.args)
-    noun = "item" if count == 1 else "items"
-    return f"Memo wants to {task.action} {count} {task.capability} {noun} for a user."
+    verb = task.action.replace("_", " ")  # delete_all -> "delete all"
+    kind = task.capability.removesuffix("s") if count == 1 else task.capability
+    return f"Memo will {verb} {count} {kind} of a user once approved."
 
 
 def payload_of(task: StepTask) -> dict[str, Any]:
@@ -70,6 +71,15 @@ def submit_request_id(task: StepTask) -> str:
     return f"memo:{task.trace_id}:{task.step_id}"
 
 
+#: The ref every Memo case carries: the waiting step's operation id (traceId:stepId, PII-free).
+STEP_REF_TYPE = "memo_step"
+STEP_REF_KEY = "operationId"
+
+
+def step_ref(trace_id: str, step_id: str) -> dict[str, str]:
+    return {"ref_type": STEP_REF_TYPE, "ref_key": STEP_REF_KEY, "ref_value": f"{trace_id}:{step_id}"}
+
+
 def submit_case(cases: CaseService, task: StepTask) -> str:
     """Submit (idempotently) the case for a waiting step; returns its case id."""
     priority = task.review.priority if task.review is not None else "normal"
@@ -81,6 +91,8 @@ def submit_case(cases: CaseService, task: StepTask) -> str:
         payload=payload_of(task),
         submitter=SUBMITTER,
         request_id=submit_request_id(task),
+        # How the user's withdrawal finds the case (memo.operator_review.withdraw): no user data.
+        refs=[step_ref(task.trace_id, task.step_id)],
         priority=priority,
     )
     return case.case_id

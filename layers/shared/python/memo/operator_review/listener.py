@@ -26,7 +26,10 @@ from memo.errors import MemoError
 from memo.executor.contracts import Approval, StepTask, args_hash
 from memo.observability import logger
 from memo.operator_review.cases import ADAPTER_ID
+from memo.operator_review.policy import item_count
 from memo.operator_review.tokens import TokenStore
+from memo.replies import Reply
+from memo.whatsapp.sender import Sender, WhatsAppSendError
 
 REVIEW_REJECTED = "REVIEW_REJECTED"
 MAX_CAUSE_CHARS = 32_000
@@ -73,6 +76,26 @@ def approved_task(
     )
 
 
+def changed_by_operator_text(original: StepTask, approved: StepTask) -> str:
+    """What the user is told when an operator changed the request before it ran: what now runs."""
+    before, after = item_count(original.args), item_count(approved.args)
+    noun = original.capability
+    verb = original.action.split("_")[0]  # delete_all -> delete: what runs is the narrowed set
+    if original.language == "he":
+        if before != after:
+            return f"נציג שינה את הבקשה שלך לפני הביצוע: אבצע {verb} על {after} מתוך {before} ({noun})."
+        return f"נציג שינה את הבקשה שלך לפני הביצוע ({noun}, {original.action}); התוצאה תגיע מיד."
+    if before != after:
+        return (
+            f"An operator changed your request before it ran: I'll {verb} {after} of the {before} {noun} "
+            "you asked about."
+        )
+    return (
+        f"An operator changed the details of your request ({noun}, {original.action.replace('_', ' ')}) "
+        "before it ran; the result follows."
+    )
+
+
 class TaskTokenBridge:
     def __init__(
         self,
@@ -81,11 +104,14 @@ class TaskTokenBridge:
         tasks: TaskAnswers,
         clock: Callable[[], datetime],
         approval_ttl_seconds: int,
+        sender: Callable[[], Sender] | None = None,
     ) -> None:
+        """`sender`: tells the WhatsApp user when an operator's edit changed what runs."""
         self._tokens = tokens
         self._tasks = tasks
         self._clock = clock
         self._ttl = approval_ttl_seconds
+        self._sender = sender
 
     def on_event(self, case: Case, event: Event) -> None:
         if case.adapter_id != ADAPTER_ID or event.event_type != "decision_recorded":
@@ -102,6 +128,8 @@ class TaskTokenBridge:
                 )
                 self._tasks.succeed(waiting.task_token, task.model_dump_json(exclude_none=True))
                 fields["edited"] = task.args_hash != waiting.task.args_hash
+                if fields["edited"]:
+                    self._tell_user(waiting.task, task)
             else:
                 self._tasks.fail(
                     waiting.task_token,
@@ -113,3 +141,16 @@ class TaskTokenBridge:
         else:
             logger.info("REVIEW_TASK_ANSWERED", extra=fields)
         self._tokens.delete(case.case_id)
+
+    def _tell_user(self, original: StepTask, approved: StepTask) -> None:
+        """Before the edited step's result arrives: the operator changed the request, and what runs now.
+        A failed send is logged; the decision stands (the result message still follows)."""
+        if self._sender is None or original.phone_number_id is None:
+            return
+        text = changed_by_operator_text(original, approved)
+        try:
+            self._sender().send(original.phone_number_id, original.thread_id, Reply.plain(text))
+        except (WhatsAppSendError, OSError) as exc:  # the step already runs; its result still follows
+            logger.warning(
+                "REVIEW_EDIT_NOTICE_FAILED", extra={"traceId": original.trace_id, "error": str(exc)}
+            )

@@ -17,8 +17,10 @@ submit Lambda) and validated by pydantic, so a bad policy fails at start, never 
     }
 
 - a rule matches a step by capability and action (`*` matches any) and, with `min_items`, only when
-  the step acts on at least that many items: the largest list among the resolved args (e.g.
-  `reminderIds`), or 1 when none is a list. "Deletes more than 10 items" is `min_items: 11`.
+  the step acts on at least that many items: the items its resolved args name (`reminderIds`,
+  `noteIds`, `itemIds`: a delete by name, "delete all" and clearing a list all carry the ids entity
+  resolution pinned), else its largest list argument, else 1. "Deletes more than 10 items" is
+  `min_items: 11`.
 - `reasons`: an approval question the user answered in this turn with one of these planner reasons
   (policySource `tool_policy`) sends the step it approved to operator review as well.
 - `timeout_seconds`: how long the executor waits for the operator (the wait task's TimeoutSeconds;
@@ -115,9 +117,17 @@ DEFAULT_POLICY = ReviewPolicy(
 )
 
 
+#: The args that name the items a step touches (entity ids pinned by entity resolution).
+ITEM_ID_KEYS = ("reminderIds", "noteIds", "itemIds")
+
+
 def item_count(args: dict[str, Any]) -> int:
-    """How many items a step acts on: its largest list argument, or 1."""
-    sizes = [len(value) for value in args.values() if isinstance(value, list)]
+    """How many items a step acts on: the ids it names (`ITEM_ID_KEYS`), else its largest list
+    argument, else 1. Words that matched nothing (`notFound`) are not items."""
+    named = [len(value) for key in ITEM_ID_KEYS if isinstance(value := args.get(key), list)]
+    if named:
+        return max(named)
+    sizes = [len(value) for key, value in args.items() if isinstance(value, list) and key != "notFound"]
     return max(sizes, default=1)
 
 

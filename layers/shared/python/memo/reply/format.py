@@ -7,6 +7,8 @@ Success lines are worded per capability and action from the result's `data` (fal
   was not performed.
 - REVIEW_REJECTED: an operator rejected the step (it was not performed); the operator's reason is
   passed on. REVIEW_EXPIRED: no operator decided in time (it was not performed).
+- NOTHING_TO_UNDO: the undo step's own user-facing error (an "Undo" with nothing left to restore).
+- REVIEW_WITHDRAWN: the user withdrew the request while it waited for an operator (not performed).
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
 - anything else (STEP_FAILED from the state machine's Catch, a timeout): something went wrong and
   we cannot confirm the step went through; we claim neither that it did nor that nothing changed.
@@ -91,6 +93,20 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
     data, he = result.data, language == "he"
     title = _get(data, "title")
     when = _when(result, data, language, timezone)
+    repeats = _get(data, "repeats")
+    if result.action == "create" and title and repeats:
+        # A repeating reminder: how it repeats, then its first time.
+        if he:
+            return f"🔁 קבעתי תזכורת {quote(title, language)} {repeats}" + (
+                f" (הראשונה: {when})." if when else "."
+            )
+        return f"🔁 Reminder set: {quote(title, language)} {repeats}" + (
+            f" (first: {when})." if when else "."
+        )
+    if result.action in ("snooze", "done") or data.get("skipped"):
+        summary = result.summary.strip()  # worded by the capability (memo.capabilities.reminders)
+        mark = "⏰" if result.action == "snooze" else "✅"
+        return f"{mark} {summary[:1].upper()}{summary[1:]}." if summary else None
     if result.action == "create" and title:
         if he:
             return f"⏰ קבעתי תזכורת {quote(title, language)}" + (f" ל{when}." if when else ".")
@@ -118,6 +134,9 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
                 continue
             row_when = format_when(_get(row, "due_at", "dueAt", "when"), language, timezone)
             row_title = quote(_get(row, "title") or "", language)
+            row_repeats = _get(row, "repeats")
+            if row_repeats:  # a repeating reminder: how it repeats, and its next time
+                row_when = f"{row_repeats} ({'הבאה: ' if he else 'next: '}{row_when})"
             shown.append(f"{row_title} — {row_when}" if row_when else row_title)
         head = "התזכורות שלך:" if he else "Your reminders:"
         return f"{head}\n{_bullets(shown)}"
@@ -191,6 +210,8 @@ def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
 
 def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
     data, he = result.data, language == "he"
+    if result.action == "show_all" and isinstance(data.get("lists"), list):
+        return _all_lists(data["lists"], language)
     name = _get(data, "list_name", "listName")
     if not name:
         return None
@@ -235,9 +256,43 @@ def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
     return None
 
 
+def _all_lists(lists: list[Any], language: Language) -> str:
+    """ "what lists do I have?": each list with its number of items."""
+    he = language == "he"
+    if not lists:
+        if he:
+            return "אין עדיין רשימות. אפשר להתחיל למשל ב: תוסיף חלב לרשימת הקניות"
+        return "You have no lists yet. Try: add milk to my shopping list"
+    lines = [
+        f"{entry.get('name')} ({_count(int(entry.get('count', 0)), language, 'item', 'items', 'פריט אחד', 'פריטים')})"
+        for entry in lists
+        if isinstance(entry, dict)
+    ]
+    return f"{'הרשימות שלך:' if he else 'Your lists:'}\n{_bullets(lines)}"
+
+
+def _undo_ok(result: ExecutionResult, language: Language) -> str | None:
+    """ "Undo" of a delete: what came back, and which reminders' times passed while deleted."""
+    restored = _texts(result.data.get("restored"))
+    if not restored:
+        return None
+    names = ", ".join(quote(t, language) for t in restored)
+    passed = _texts(result.data.get("timePassed"))
+    late = ", ".join(quote(t, language) for t in passed)
+    if language == "he":
+        text = f"↩️ ביטלתי את המחיקה ושחזרתי את {names}."
+        return text + (f" הזמן של {late} כבר עבר בינתיים, אז לא תישלח עליו תזכורת." if passed else "")
+    text = f"↩️ Undone: {names} {'is' if len(restored) == 1 else 'are'} back."
+    return text + (
+        f" The time of {late} passed meanwhile, so no reminder will fire for it." if passed else ""
+    )
+
+
 def format_success(result: ExecutionResult, language: Language, timezone: str) -> str:
     text: str | None = None
-    if result.capability == "reminders":
+    if result.action == "undo":
+        text = _undo_ok(result, language)
+    elif result.capability == "reminders":
         text = _reminders_ok(result, language, timezone)
     elif result.capability == "notes":
         text = _notes_ok(result, language)
@@ -309,6 +364,12 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
         return f"An operator didn't approve this, so I didn't {action}." + (
             f" Their reason: {reason}" if reason else ""
         )
+    if code == "NOTHING_TO_UNDO" and result.error:
+        return result.error  # worded by the step itself (memo.capabilities.undo)
+    if code == "REVIEW_WITHDRAWN":
+        if he:
+            return f"ביטלת את הבקשה {action}, אז לא עשיתי את זה. שום דבר לא השתנה."
+        return f"You withdrew the request, so I didn't {action}. Nothing was changed."
     if code == "REVIEW_EXPIRED":
         if he:
             return f"הבקשה {action} פגה לפני שמפעיל בדק אותה, אז לא ביצעתי אותה. אפשר לבקש שוב."

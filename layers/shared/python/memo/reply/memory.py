@@ -53,6 +53,12 @@ class ResponderMemory(Protocol):
     ) -> list[dict[str, Any]]:
         """Merge `actions` (newest first) into the thread's latestActions; returns what is stored."""
 
+    def record_quote(
+        self, thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> None:
+        """Keep which items the sent messages named, for a reply that quotes one of them
+        (`memo.reply.quotes`)."""
+
 
 def latest_action_entries(
     outcomes: Sequence[StepOutcome], summaries: Sequence[str], *, trace_id: str, now: datetime

@@ -5,22 +5,35 @@ turn: a conditional claim on the turn's traceId comes first, so a redriven execu
 again. A send that fails for good is logged with Meta's error code, gives the claim back, and does not
 stop the memory update: what the turn did (its latestActions) must be remembered even when the user
 could not be told.
+
+The latestActions are written *before* the send, retried in place: once the reply is out, a failed
+write would leave "delete it" with nothing to mean, and no retry of the responder could repair it
+(its claim says it already replied). What can only be written after the send (the quoted-reply record
+of the message ids Meta returned, the reply in the recent messages) is written best effort: the reply
+has gone, so the responder does not fail for them.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel
 
+from memo.errors import ServiceFault
 from memo.executor.contracts import ResponderInput
 from memo.observability import bind_turn, count, logger, unbind_turn
 from memo.reply.format import format_joined
 from memo.reply.join import JoinStatus, join
-from memo.reply.memory import ResponderMemory, latest_action_entries
+from memo.reply.memory import LatestActionsConflict, ResponderMemory, latest_action_entries
+from memo.reply.quotes import listing_entries
+from memo.reply.undo import with_undo
 from memo.reply.writer import write
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
+
+# Waits between attempts of a memory write (three more tries, about 1.4 s in all).
+MEMORY_BACKOFF_SECONDS = (0.2, 0.4, 0.8)
 
 
 class ResponderResult(BaseModel):
@@ -39,20 +52,43 @@ def respond(
     sender: Sender,
     memory: ResponderMemory,
     clock: Callable[[], datetime],
+    sleep: Callable[[float], None] = time.sleep,
 ) -> ResponderResult:
     bind_turn(request.trace_id, request.thread_id)
     try:
-        return _respond(request, sender=sender, memory=memory, now=clock())
+        return _respond(request, sender=sender, memory=memory, now=clock(), sleep=sleep)
     finally:
         unbind_turn()
 
 
+def _in_place(write: Callable[[], object], what: str, *, sleep: Callable[[float], None]) -> bool:
+    """Run one memory write, retried in place on a fault; False (logged) when it never succeeds."""
+    for attempt, delay in enumerate((*MEMORY_BACKOFF_SECONDS, None), start=1):
+        try:
+            write()
+            return True
+        except (ServiceFault, LatestActionsConflict) as exc:
+            fields = {"what": what, "attempt": attempt, "error": type(exc).__name__}
+            if delay is None:
+                logger.error("RESPONDER_MEMORY_UNRECORDED", extra=fields)
+                return False
+            logger.warning("RESPONDER_MEMORY_RETRY", extra=fields)
+            sleep(delay)
+    return False
+
+
 def _respond(
-    request: ResponderInput, *, sender: Sender, memory: ResponderMemory, now: datetime
+    request: ResponderInput,
+    *,
+    sender: Sender,
+    memory: ResponderMemory,
+    now: datetime,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> ResponderResult:
     joined = join(request.outcomes)
     formatted = format_joined(joined, request.language, request.timezone)
-    reply = write(formatted)
+    # A delete or clear that can be undone gets the "Undo" button (10 minutes).
+    reply = with_undo(write(formatted), joined.outcomes, trace_id=request.trace_id, language=request.language)
     logger.info(
         "RESPONDER_JOINED",
         extra={
@@ -63,6 +99,16 @@ def _respond(
         },
     )
     count(f"Responder{joined.status.capitalize()}")
+
+    # Actions first: they are what the planner resolves "it" against, and their write is idempotent.
+    entries = latest_action_entries(
+        joined.outcomes if joined.status != "empty" else (),
+        [line.text for line in formatted.lines] if joined.status != "empty" else [],
+        trace_id=request.trace_id,
+        now=now,
+    )
+    if entries:
+        _in_place(lambda: memory.record_actions(request.thread_id, entries, now=now), "actions", sleep=sleep)
 
     sent, message_ids, meta_code = False, [], None
     first = memory.claim_reply(request.thread_id, request.trace_id, now=now)
@@ -78,17 +124,14 @@ def _respond(
             meta_code = exc.meta_code
             memory.release_reply(request.thread_id, request.trace_id)
 
-    # Actions first: they are what the planner resolves "it" against, and their write is idempotent.
-    entries = latest_action_entries(
-        joined.outcomes if joined.status != "empty" else (),
-        [line.text for line in formatted.lines] if joined.status != "empty" else [],
-        trace_id=request.trace_id,
-        now=now,
-    )
-    if entries:
-        memory.record_actions(request.thread_id, entries, now=now)
+    # The items this reply names, under its WhatsApp message ids: a reply quoting it means them.
+    named = [*entries, *listing_entries(joined.outcomes, now=now)] if joined.status != "empty" else []
+    if message_ids and named:
+        _in_place(
+            lambda: memory.record_quote(request.thread_id, message_ids, named, now=now), "quote", sleep=sleep
+        )
     if first:
-        memory.record_reply(request.thread_id, reply.text, at=now)
+        _in_place(lambda: memory.record_reply(request.thread_id, reply.text, at=now), "reply", sleep=sleep)
     return ResponderResult(
         trace_id=request.trace_id,
         status=joined.status,

@@ -5,8 +5,9 @@ have a resolver result but no executor args yet:
 - a resolver error -> a failed `executionResults[stepId]` (no interrupt);
 - no target (create / save / add / list / show / clear / delete_all) -> the resolver's args;
 - a target -> matched against the user's own items (`memo.text.matching`, English and
-  Hebrew) or, for `targetRef: latest_action` ("it", "that", "זה"), against the ids of the most
-  recent matching latest action that still exist:
+  Hebrew) or, for `targetRef: latest_action` ("it", "that", "זה"), against the ids named by the
+  message the user quoted (WhatsApp reply-to: several -> which one?), else of the most recent
+  matching latest action, that still exist:
     one match           -> `executorArgs[stepId]` with the ids;
     several close ones  -> `state.disambiguation` (candidates with entity ids, labels and a short
                            description; `allowMultiple` for a delete whose words are plural or
@@ -42,6 +43,7 @@ from memo.domain import (
 )
 from memo.hitl.templates import MAX_OPTIONS
 from memo.observability import logger, mask_phone
+from memo.resolution import recurring
 from memo.resolution.resolvers import ResolverResult, TargetKind, TargetQuery
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -58,6 +60,8 @@ _REF_KEYS: dict[TargetKind, tuple[str, ...]] = {
 }
 _CAPABILITY_OF: dict[TargetKind, str] = {"reminder": "reminders", "note": "notes", "list_item": "lists"}
 _MULTI_ACTIONS = frozenset({"delete", "remove"})
+#: Actions on "everything": the items there are at resolution are pinned into the args.
+_PINNED_ACTIONS = frozenset({"delete_all", "clear"})
 
 
 class ItemsReader(Protocol):
@@ -68,15 +72,20 @@ class ItemsReader(Protocol):
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]: ...
 
 
-def _pinned_set(step: PlanStep, state: TurnState, repository: ItemsReader, now: datetime) -> dict[str, Any]:
-    """ "Delete all" means the items there are now: their ids go into the executor args, so the
-    approval's args hash covers exactly this set."""
+def _pinned_set(
+    step: PlanStep, state: TurnState, repository: ItemsReader, now: datetime, args: dict[str, Any]
+) -> dict[str, Any]:
+    """ "Delete all" and "clear the list" mean the items there are now: their ids go into the
+    executor args, so the approval's args hash covers exactly this set and the review policy counts
+    what the step really touches."""
     if step.capability == "reminders":
         return {
             "reminderIds": [r.reminder_id for r in repository.list_upcoming_reminders(state.thread_id, now)]
         }
     if step.capability == "notes":
         return {"noteIds": [n.note_id for n in repository.list_notes(state.thread_id)]}
+    if step.capability == "lists" and isinstance(args.get("listName"), str):
+        return {"itemIds": [i.item_id for i in repository.list_items(state.thread_id, args["listName"])]}
     return {}
 
 
@@ -144,6 +153,8 @@ def executor_args_for(step: PlanStep, semantic_args: dict[str, Any], ids: Sequen
     key = (step.capability, step.action)
     args: dict[str, Any]
     if key in (("reminders", "update"), ("reminders", "delete")):
+        # "just this one" / "the whole series" of a repeating reminder travels in its id.
+        semantic_args, unique = recurring.with_scope(semantic_args, unique)
         args = {**semantic_args, "reminderIds": unique}
     elif key == ("notes", "delete"):
         args = {**semantic_args, "noteIds": unique}
@@ -213,7 +224,8 @@ def _by_text(
             return _Missing(_not_found_text(target.kind, [text], language))
         if len(ranked) == 1:
             return _Found([ranked[0].item.id])
-        return _Ambiguous([_candidate(s.item) for s in ranked[:MAX_OPTIONS]], allow_multiple=True)
+        # Every match, however many: the picker lists the first rows and "all" means all of them.
+        return _Ambiguous([_candidate(s.item) for s in ranked], allow_multiple=True)
     outcome = match(text, entities, lambda e: e.label)
     if outcome.unique is not None:
         return _Found([outcome.unique.id])
@@ -265,6 +277,28 @@ def _ref_ids(kind: TargetKind, latest_actions: Sequence[LatestAction]) -> list[s
     return None
 
 
+def _quoted_lookup(
+    step: PlanStep,
+    target: TargetQuery,
+    entities: list[_Entity[Any]],
+    quoted: Sequence[LatestAction],
+    language: Language,
+) -> _Lookup | None:
+    """ "it/that" in a reply quoting one of Memo's messages: the items that message named come first.
+    One still there -> it; several -> ask which (unless the words are plural: "delete them"); none of
+    them left -> say so. None when the quoted message named no item of the target's kind."""
+    ref_ids = _ref_ids(target.kind, quoted)
+    if ref_ids is None:
+        return None
+    wanted = set(ref_ids)
+    alive = [e for e in entities if e.id in wanted]
+    if not alive:
+        return _Missing(say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר."))
+    if len(alive) == 1 or (target.plural and step.action in _MULTI_ACTIONS):
+        return _Found([e.id for e in alive])
+    return _Ambiguous([_candidate(e) for e in alive[:MAX_OPTIONS]], allow_multiple=False)
+
+
 def _lookup(
     step: PlanStep,
     target: TargetQuery,
@@ -272,9 +306,14 @@ def _lookup(
     repository: ItemsReader,
     now: datetime,
     latest_actions: Sequence[LatestAction],
+    quoted: Sequence[LatestAction] = (),
 ) -> _Lookup:
     language = state.input.language
     entities = _entities(target, repository, state, now)
+    if target.ref == "latest_action" and quoted:
+        bound = _quoted_lookup(step, target, entities, quoted, language)
+        if bound is not None:
+            return bound
     if target.ref == "latest_action":
         ref_ids = _ref_ids(target.kind, latest_actions)
         if ref_ids is not None:
@@ -316,10 +355,13 @@ def resolve_entities(
     now: datetime,
     *,
     latest_actions: Sequence[LatestAction] = (),
+    quoted: Sequence[LatestAction] = (),
 ) -> EntityResolution:
     """Resolve the targets of the steps that have no executor args yet (see the module doc).
 
-    `latest_actions` are the thread's recent actions, most recent first (for "it/that").
+    `latest_actions` are the thread's recent actions, most recent first (for "it/that");
+    `quoted` the items named by the message of Memo's that the user's message replies to (WhatsApp's
+    `context.id`, `memo.reply.quotes`), which "it/that" binds to first.
     """
     output = state.planner_output
     if output is None:
@@ -344,12 +386,30 @@ def resolve_entities(
             continue
         if result.target is None:
             args = dict(result.args)
-            if step.action == "delete_all":
-                args.update(_pinned_set(step, state, repository, now))
+            if step.action in _PINNED_ACTIONS:
+                args.update(_pinned_set(step, state, repository, now, args))
             state = state.with_executor_args(step.id, args)
             resolved.append(step.id)
             continue
-        found = _lookup(step, result.target, state, repository, now, latest_actions)
+        found = _lookup(step, result.target, state, repository, now, latest_actions, quoted)
+        scope_candidates = (
+            recurring.scope_question(
+                step,
+                {**result.args, **found.extra},
+                found.ids,
+                recurring.upcoming(repository, state.thread_id, now),
+                language=state.input.language,
+                timezone=state.input.timezone,
+            )
+            if isinstance(found, _Found) and step.capability == "reminders"
+            else None
+        )
+        if scope_candidates is not None and isinstance(found, _Found):
+            # A repeating reminder: "this one or the whole series?" (a single choice).
+            found = _Ambiguous(candidates=scope_candidates, allow_multiple=False, extra=found.extra)
+            scope_kind: DisambiguationKind | None = "recurring_scope"
+        else:
+            scope_kind = None
         if isinstance(found, _Found):
             args = executor_args_for(step, {**result.args, **found.extra}, found.ids)
             state = state.with_executor_args(step.id, args)
@@ -360,7 +420,7 @@ def resolve_entities(
             not_found.append(step.id)
             logger.info("ENTITY_NOT_FOUND", extra={**log, "stepId": step.id})
         elif open_question is None:
-            kind: DisambiguationKind = "pick_many" if found.allow_multiple else "pick_one"
+            kind: DisambiguationKind = scope_kind or ("pick_many" if found.allow_multiple else "pick_one")
             disambiguation = Disambiguation(
                 resolver_step_id=step.id,
                 candidates=found.candidates,

@@ -159,6 +159,13 @@ def _no_target(step: PlanStep, language: Language, en: str, he: str) -> Resolver
 # --- reminders ---------------------------------------------------------------------------------
 
 
+def _scope(constraints: dict[str, Any]) -> dict[str, Any]:
+    """Which part of a repeating reminder the words named ("just this one" / "the whole series");
+    entity resolution turns it into scoped ids (`memo.resolution.recurring`), or asks."""
+    scope = constraints.get("scope")
+    return {"scope": scope} if scope in ("occurrence", "series") else {}
+
+
 class ReminderResolver:
     capability = "reminders"
 
@@ -172,7 +179,12 @@ class ReminderResolver:
                 return _no_target(step, lang, "What should I remind you about?", "על מה להזכיר לך?")
             if when is None:
                 return _error(step, MISSING_TIME, lang, "When should I remind you?", "מתי להזכיר לך?")
-            return _ready(step, {"title": title, "when": when.isoformat()}, lang)
+            create_args: dict[str, Any] = {"title": title, "when": when.isoformat()}
+            recurrence = _text(c.get("recurrence"))
+            if recurrence is not None:
+                create_args["recurrence"] = recurrence  # repeats: `when` is its first time
+            return _ready(step, create_args, lang)
+
         if step.action == "list":
             day = _day(c.get("day"))
             return _ready(step, {"day": day.isoformat()} if day else {}, lang)
@@ -182,6 +194,13 @@ class ReminderResolver:
             title = _text(ch.get("title"))
             if when is not None:
                 args["when"] = when.isoformat()
+            elif _text(ch.get("time")) or _day(ch.get("day")):
+                # A time alone keeps each reminder's day; a day alone keeps its time of day.
+                if _text(ch.get("time")):
+                    args["time"] = _text(ch.get("time"))
+                day_only = _day(ch.get("day"))
+                if day_only is not None:
+                    args["day"] = day_only.isoformat()
             if title is not None:
                 args["title"] = title
             if not args:
@@ -195,12 +214,12 @@ class ReminderResolver:
             target = _target(step, "reminder")
             if target is None:
                 return _no_target(step, lang, "Which reminder should I change?", "איזו תזכורת לשנות?")
-            return _result(step, args=args, target=target)
+            return _result(step, args={**args, **_scope(c)}, target=target)
         if step.action == "delete":
             target = _target(step, "reminder")
             if target is None:
                 return _no_target(step, lang, "Which reminder should I delete?", "איזו תזכורת למחוק?")
-            return _result(step, target=target)
+            return _result(step, args=_scope(c), target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)
@@ -250,6 +269,8 @@ class ListResolver:
         lang = inp.language
         c, ch = step.constraints, step.changes
         list_name = _text(c.get("listName"))
+        if step.action == "show_all":
+            return _ready(step, {}, lang)
         if step.action not in ("add", "remove", "show", "clear"):
             return _unsupported(step, lang)
         if list_name is None:

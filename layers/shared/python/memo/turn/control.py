@@ -2,42 +2,68 @@
 
 `TurnControl` is the webhook's `TurnHandler` (`memo.turn.engine`). DESIGN.md's order:
   pending & live    -> resume: fast path -> interpreter -> transition (goto)
-  pending & expired -> HITL_EXPIRED, delete, treat the message as fresh (`PendingHITL.is_live`)
-  fresh             -> stale-reply guard -> planner -> capability check -> HITL gate
-                       -> resolvers -> entity resolution -> HITL gate -> executor
+  pending & expired -> HITL_EXPIRED, delete; a bare late answer gets the expiry message with
+                       "Try again", anything else is fresh (`PendingHITL.is_live`)
+  fresh             -> stale-reply guard (acknowledgements get small talk) -> planner
+                       -> capability check -> HITL gate (clarifications) -> resolvers
+                       -> entity resolution -> HITL gate (disambiguation, then approval) -> executor
 An operator's question (returnTo case, `memo.operator_review.clarify`) is answered on the case first
 (provide_clarification, idempotent per question) and consumed after, so a failed call leaves the
 question for the redelivered message.
 The pendingHITL item is created only if none is live and consumed only once (conditional writes in
-`memo.conversation.pending`): a lost race is logged and nothing is sent, never a second question or
-a second answer. What the user reads comes from `memo.hitl.templates`; the executor's input is built
+`memo.conversation.pending`): never a second question or a second answer. A question that loses the
+create race sends the open one again (HITL_DUPLICATE_ATTEMPT with its id); a lost consume sends
+nothing. Approvals are asked after resolution over the exact items (resolve, then ask), answers only
+narrow them, and the items are checked again when the answer comes (docs/hitl-answers.md). A resumed
+turn logs under the original request's traceId; a new request sent instead of an answer, under its own. What the user reads comes from `memo.hitl.templates`; the executor's input is built
 by `memo.executor.tasks`.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
+from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind
 from memo.conversation.pending import PendingExists, PendingGone, PendingStore, state_from_item
-from memo.domain import HITLReply, LatestAction, PendingHITL, RecentMessage, TurnInput, TurnState
+from memo.domain import (
+    DisambiguationCandidate,
+    HITLReason,
+    HITLReply,
+    LatestAction,
+    PendingHITL,
+    PlanStep,
+    RecentMessage,
+    TurnInput,
+    TurnState,
+)
 from memo.errors import MemoError
 from memo.executor.contracts import ExecutionPort
 from memo.executor.tasks import build_execution
-from memo.hitl import gate, templates
+from memo.hitl import affected, fastpath, gate, templates
 from memo.hitl.interpreter import Interpreter
 from memo.hitl.resume import ResumeOutcome, resume, stale_reply_guard
-from memo.observability import bind_hitl, logger
+from memo.observability import bind_hitl, bind_turn, logger
 from memo.operator_review.clarify import OperatorAnswers
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
+from memo.operator_review.waits import ReviewWait
+from memo.operator_review.withdraw import Withdrawals, withdraw_reply
 from memo.planner import Planner, PlannerInput
+from memo.reminders.buttons import parse_button
 from memo.replies import Reply
 from memo.reply.memory import current_actions
+from memo.reply.quotes import QuoteStore, refers_back
+from memo.reply.undo import parse_undo
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
+from memo.text.dates import format_when
 from memo.turn.engine import SmallTalkHandler, TurnContext, TurnOutcome
+from memo.turn.reminder_buttons import handle_button
+from memo.turn.undo import handle_undo
 
 
 class OperatorAnswersNotConfigured(MemoError):
@@ -63,7 +89,11 @@ class TurnControl:
         hitl_ttl_seconds: int,
         review_policy: ReviewPolicy = DEFAULT_POLICY,
         operator_answers: OperatorAnswers | None = None,
+        quotes: QuoteStore | None = None,
+        withdrawals: Withdrawals | None = None,
     ) -> None:
+        self._withdrawals = withdrawals  # requests waiting for an operator, which "cancel" withdraws
+        self._quotes = quotes  # the items Memo's sent messages named (WhatsApp reply-to binding)
         self._review = review_policy
         self._operator_answers = operator_answers
         self._pending = pending
@@ -74,20 +104,84 @@ class TurnControl:
         self._ttl = hitl_ttl_seconds
         self._smalltalk = SmallTalkHandler()
 
+    def _withdraw(self, ctx: TurnContext, reply: HITLReply) -> TurnOutcome | None:
+        """A cancel word with no question open withdraws the newest request waiting for an operator
+        (`memo.operator_review.withdraw`); None when there is none."""
+        if self._withdrawals is None or reply.interactive_id or not fastpath.is_cancel(reply.text or ""):
+            return None
+        wait = self._withdrawals.waiting(ctx.message.thread_id, now=ctx.now)
+        if wait is None:
+            return None
+        result = self._withdrawals.withdraw(ctx.message.thread_id, wait)
+        text = withdraw_reply(result, ctx.profile.language)
+        return TurnOutcome(reply=Reply.plain(text) if text else None, outcome=f"review_{result}")
+
+    def _quoted(self, ctx: TurnContext, state: TurnState) -> list[LatestAction]:
+        """What the message the user replied to (WhatsApp `context.id`) named, read only when a step
+        says "it/that" (`memo.reply.quotes`)."""
+        message = ctx.message
+        quoted_id = message.context_id
+        if self._quotes is None or not quoted_id or message.reply_id or not refers_back(state):
+            return []
+        return self._quotes.recall(message.thread_id, quoted_id, now=ctx.now)
+
     def handle(self, ctx: TurnContext) -> TurnOutcome:
+        undo = parse_undo(ctx.message.reply_id)
+        if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
+            return handle_undo(ctx, undo, self._executions)
+        button = parse_button(ctx.message.reply_id)
+        if button is not None:  # "Done" / "Snooze" on a delivered reminder (memo.turn.reminder_buttons)
+            return handle_button(ctx, button, self._executions)
         reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
         item = ctx.snapshot.pending
         if item is not None:
             state = state_from_item(item)
+            # A resumed turn is the original request's: its traceId on every log line from here.
+            bind_turn(state.trace_id, state.thread_id)
             expired = gate.expired_question(state, ctx.now)
             if expired is not None:
                 self._discard(state.thread_id, expired)
+                late = self._late_answer(ctx, state, expired, reply)
+                if late is not None:
+                    return late
+                bind_turn(ctx.trace_id, ctx.message.thread_id)  # a fresh request of its own
             elif state.pending_hitl is not None:
                 return self._resume(ctx, state, reply)
+        withdrawn = self._withdraw(ctx, reply)
+        if withdrawn is not None:
+            return withdrawn
         guard = stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
         if guard is not None:
             return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")
+        if reply.interactive_id is None:
+            ack = smalltalk.acknowledgement(ctx.message.text)
+            if ack is not None:  # "ok", "👍", "thanks" with nothing pending: a short friendly answer
+                text = smalltalk.reply(
+                    ack, language=ctx.profile.language, local_now=ctx.local_now, name=ctx.profile.name
+                )
+                return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{ack}")
         return self._plan(ctx, self._fresh_state(ctx))
+
+    def _late_answer(
+        self, ctx: TurnContext, state: TurnState, expired: PendingHITL, reply: HITLReply
+    ) -> TurnOutcome | None:
+        """A bare answer ("yes", "2", a button) to a question that expired: the expiry message with a
+        one-tap "Try again" that re-plans the original request. None: the message is a new request."""
+        if expired.return_to.node == "case" or (
+            expired.context is not None and expired.context.awaiting == "retry"
+        ):
+            return None
+        bare = reply.interactive_id is not None or fastpath.looks_like_hitl_answer(reply.text)
+        if not bare:
+            return None
+        retry = gate.build_retry_hitl(state, now=ctx.now, ttl_seconds=self._ttl)
+        logger.info("HITL_EXPIRED_ANSWER", extra={"hitlId": expired.hitl_id})
+        assert retry.pending_hitl is not None
+        return self._pause(
+            ctx,
+            gate.GateResult(state=retry, pending=retry.pending_hitl, created=True),
+            user_kind="hitl_reply",
+        )
 
     # --- fresh requests -------------------------------------------------------------------------
 
@@ -127,27 +221,52 @@ class TurnControl:
                 outcome="capability_blocked",
                 user_kind=user_kind,
             )
-        checked = gate.check_planner(state, now=ctx.now, ttl_seconds=self._ttl)
-        if checked.must_pause:
-            return self._pause(ctx, checked, user_kind=user_kind)
-        return self._proceed(ctx, checked.state, user_kind=user_kind)
+        trigger = gate.planner_trigger(output)
+        if trigger is not None and trigger.kind != "approval":
+            checked = gate.check_planner(state, now=ctx.now, ttl_seconds=self._ttl)
+            if checked.must_pause:
+                return self._pause(ctx, checked, user_kind=user_kind)
+        # Approvals are asked after resolution, over the concrete items (resolve, then ask).
+        return self._proceed(ctx, state, user_kind=user_kind)
 
-    def _pause(self, ctx: TurnContext, checked: gate.GateResult, *, user_kind: MemoryKind) -> TurnOutcome:
+    def _pause(
+        self, ctx: TurnContext, checked: gate.GateResult, *, user_kind: MemoryKind, note: str | None = None
+    ) -> TurnOutcome:
         pending = checked.pending
         assert pending is not None
+        language = checked.state.input.language
         if checked.duplicate:
-            return TurnOutcome(reply=None, outcome="hitl_duplicate_attempt", user_kind=user_kind)
+            return self._existing_question(ctx, pending, pending.source, user_kind=user_kind)
         try:
             self._pending.create(checked.state, now=ctx.now)
         except PendingExists:
-            logger.warning(
-                "HITL_DUPLICATE_ATTEMPT",
-                extra={"existingHitlId": "stored", "newSource": pending.source, "lostRace": True},
-            )
-            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=user_kind)
+            stored = self._pending.current(checked.state.thread_id)
+            existing = stored.pending_hitl if stored is not None else None
+            if existing is None or not existing.is_live(ctx.now):
+                logger.warning("HITL_DUPLICATE_ATTEMPT", extra={"existingHitlId": None, "lostRace": True})
+                return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=user_kind)
+            return self._existing_question(ctx, existing, pending.source, user_kind=user_kind)
+        text = f"{note}\n{pending.question}" if note else None
         return TurnOutcome(
-            reply=templates.question_reply(pending, checked.state.input.language),
+            reply=templates.question_reply(pending, language, text),
             outcome=f"hitl_{pending.kind}",
+            reply_kind="hitl_question",
+            user_kind=user_kind,
+        )
+
+    def _existing_question(
+        self, ctx: TurnContext, existing: PendingHITL, new_source: str, *, user_kind: MemoryKind
+    ) -> TurnOutcome:
+        """The multi-HITL guard: one question at a time, so the open one is sent again (its id logged)."""
+        logger.warning(
+            "HITL_DUPLICATE_ATTEMPT",
+            extra={"existingHitlId": existing.hitl_id, "newSource": new_source, "lostRace": True},
+        )
+        language = ctx.profile.language
+        text = templates.existing_question(language, existing.question)
+        return TurnOutcome(
+            reply=templates.question_reply(existing, language, text),
+            outcome="hitl_duplicate_attempt",
             reply_kind="hitl_question",
             user_kind=user_kind,
         )
@@ -159,19 +278,121 @@ class TurnControl:
         *,
         user_kind: MemoryKind,
         approved: PendingHITL | None = None,
+        note: str | None = None,
     ) -> TurnOutcome:
-        """Resolvers (cached per step) -> entity resolution -> HITL gate -> executor."""
+        """Resolvers (cached per step) -> entity resolution -> disambiguation -> approval of the
+        resolved items -> executor. `note` (what changed meanwhile) is said before what comes next."""
         state = resolve_all(state)
-        resolution = resolve_entities(state, self._items, ctx.now, latest_actions=_latest_actions(ctx))
+        resolution = resolve_entities(
+            state, self._items, ctx.now, latest_actions=_latest_actions(ctx), quoted=self._quoted(ctx, state)
+        )
         state = resolution.state
         if resolution.needs_hitl:
             checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=self._ttl)
             if checked.must_pause:
-                return self._pause(ctx, checked, user_kind=user_kind)
-        return self._execute(ctx, state, user_kind=user_kind, approved=approved)
+                return self._pause(ctx, checked, user_kind=user_kind, note=note)
+        trigger = gate.approval_trigger(state.planner_output)
+        if trigger is not None and approved is None:
+            return self._ask_approval(ctx, state, trigger.reason, user_kind=user_kind, note=note)
+        return self._execute(ctx, state, user_kind=user_kind, approved=approved, note=note)
+
+    def _ask_approval(
+        self,
+        ctx: TurnContext,
+        state: TurnState,
+        reason: HITLReason,
+        *,
+        user_kind: MemoryKind,
+        note: str | None,
+    ) -> TurnOutcome:
+        """The approval of the resolved step: its question lists the exact items it will touch, and
+        the args are pinned to them (the approval's args hash covers exactly what was shown)."""
+        output = state.planner_output
+        assert output is not None
+        origin = gate.origin_step_id_for(output, reason)
+        step = output.step(origin)
+        if step is None or origin not in state.executor_args or origin in state.execution_results:
+            # The step to approve did not resolve (not found): its failure is answered, nothing runs
+            # unapproved in its place.
+            return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
+        args = state.executor_args[origin]
+        items: list[DisambiguationCandidate] = []
+        if affected.id_key(step) is not None:
+            current = self._current_items(ctx, state, step, args)
+            ids = affected.ids_in(step, args)
+            if ids is None:
+                ids = [c.id for c in current]
+            by_id = {c.id: c for c in current}
+            items = [by_id[i] for i in ids if i in by_id]
+            if not items:
+                # Nothing there to touch ("delete all" with no reminders): the step runs and says so.
+                if ids:
+                    return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
+                state = state.with_executor_args(origin, affected.with_ids(step, args, []))
+                return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
+            state = state.with_executor_args(origin, affected.with_ids(step, args, [c.id for c in items]))
+        pending = gate.build_approval_hitl(
+            state, reason, origin_step_id=origin, items=items, now=ctx.now, ttl_seconds=self._ttl
+        )
+        logger.info(
+            "HITL_CREATED",
+            extra={
+                "traceId": state.trace_id,
+                "hitlId": pending.hitl_id,
+                "kind": pending.kind,
+                "reason": pending.reason,
+                "source": pending.source,
+                "returnTo": pending.return_to.model_dump(mode="json"),
+                "items": len(items),
+            },
+        )
+        paused = state.model_copy(update={"pending_hitl": pending})
+        return self._pause(
+            ctx, gate.GateResult(state=paused, pending=pending, created=True), user_kind=user_kind, note=note
+        )
+
+    def _current_items(
+        self, ctx: TurnContext, state: TurnState, step: PlanStep, args: dict[str, Any]
+    ) -> list[DisambiguationCandidate]:
+        """The user's items of the step's kind now, as candidates (title, when, day)."""
+        language, tz = state.input.language, state.input.timezone
+        zone = ZoneInfo(tz)
+        if step.capability == "reminders":
+            return [
+                DisambiguationCandidate(
+                    id=r.reminder_id,
+                    label=r.title,
+                    description=format_when(r.due_at, language, tz),
+                    data={"day": r.due_at.astimezone(zone).date().isoformat()},
+                )
+                for r in self._items.list_upcoming_reminders(state.thread_id, ctx.now)
+            ]
+        if step.capability == "notes":
+            return [
+                DisambiguationCandidate(
+                    id=n.note_id,
+                    label=n.text,
+                    description=format_when(n.created_at, language, tz),
+                    data={"day": n.created_at.astimezone(zone).date().isoformat()},
+                )
+                for n in self._items.list_notes(state.thread_id)
+            ]
+        list_name = args.get("listName") or step.constraints.get("listName")
+        if step.capability == "lists" and isinstance(list_name, str):
+            return [
+                DisambiguationCandidate(id=i.item_id, label=i.text)
+                for i in self._items.list_items(state.thread_id, list_name)
+            ]
+        return []
 
     def _execute(
-        self, ctx: TurnContext, state: TurnState, *, user_kind: MemoryKind, approved: PendingHITL | None
+        self,
+        ctx: TurnContext,
+        state: TurnState,
+        *,
+        user_kind: MemoryKind,
+        approved: PendingHITL | None,
+        note: str | None = None,
     ) -> TurnOutcome:
         """Start the executor for every resolved step; steps that failed resolution (not found) are
         answered here, at once, and never reach the executor."""
@@ -189,11 +410,15 @@ class TurnControl:
             self._executions.start(execution)
         groups = execution.groups if execution is not None else []
         reviewed = [task.step_id for group in groups for task in group if task.review is not None]
+        if reviewed and self._withdrawals is not None:  # so "cancel" can withdraw it while it waits
+            timeout = max(t.review.timeout_seconds for g in groups for t in g if t.review is not None)
+            wait = ReviewWait(state.trace_id, tuple(reviewed), ctx.now + timedelta(seconds=timeout))
+            self._withdrawals.remember(state.thread_id, wait)
         if reviewed:
             # The turn says it now; the reply Lambda answers once the operator decided (or it expired).
             logger.info("REVIEW_REQUIRED", extra={"stepIds": reviewed})
             failures.append(templates.sent_to_review(state.input.language))
-        text = "\n".join(f for f in failures if f)
+        text = "\n".join(f for f in [note, *failures] if f)
         outcome = ("awaiting_review" if reviewed else "executing") if groups else "nothing_to_execute"
         if not text:
             if groups:  # the reply Lambda answers when the steps are done
@@ -215,6 +440,11 @@ class TurnControl:
         assert pending is not None
         bind_hitl(pending.hitl_id)
         outcome = resume(state, reply, now=ctx.now, interpreter=self._interpreter)
+        if outcome.keeps_question:
+            # A new request while an operator's question is open: planned as its own request; the
+            # operator's question stays open.
+            bind_turn(ctx.trace_id, ctx.message.thread_id)
+            return self._plan(ctx, self._fresh_state(ctx))
         if outcome.goto == "case":
             return self._answer_operator(state, outcome, pending)
         try:
@@ -278,14 +508,83 @@ class TurnControl:
                 reply=Reply.plain(text), outcome=f"hitl_{outcome.decision}", user_kind="hitl_reply"
             )
         if outcome.goto == "planner":
+            if outcome.decision == "switch_intent":
+                # A request of its own: its own traceId, read and answered in its own language.
+                bind_turn(ctx.trace_id, ctx.message.thread_id)
+                return self._plan(ctx, self._fresh_state(ctx), user_kind="hitl_reply")
+            if answered.context is not None and answered.context.awaiting == "retry":
+                original = TurnState(trace_id=state.trace_id, thread_id=state.thread_id, input=state.input)
+                return self._plan(ctx, original, user_kind="hitl_reply")
             return self._plan(ctx, state, user_kind="hitl_reply")
         if outcome.goto == "entity_resolution":
+            changed = self._changed(ctx, state, answered, outcome.selected_ids)
+            if changed is not None:
+                return self._proceed(ctx, _unresolved(state, answered), user_kind="hitl_reply", note=changed)
             state = apply_selection(state, outcome.selected_ids, pending=answered)
             return self._proceed(ctx, state, user_kind="hitl_reply", approved=_approval_in(state))
-        # resolver_router: the plan goes on to resolution and execution.
-        if answered.kind == "approval":
+        # resolver_router: the plan goes on to resolution, approval and execution.
+        if outcome.selected_ids:
+            state = _narrowed(state, answered, outcome.selected_ids)
+        if outcome.approved and answered.kind == "approval":
+            changed = self._changed(ctx, state, answered, outcome.selected_ids)
+            if changed is not None:
+                # Never apply from a frozen list: resolve again, say what changed, ask again.
+                return self._proceed(ctx, _unresolved(state, answered), user_kind="hitl_reply", note=changed)
             state = state.model_copy(update={"approved_hitl": answered})
+        # An edit (changed or narrowed after Edit) is resolved again and shown again for approval.
         return self._proceed(ctx, state, user_kind="hitl_reply", approved=_approval_in(state))
+
+    def _changed(
+        self, ctx: TurnContext, state: TurnState, answered: PendingHITL, kept: tuple[str, ...]
+    ) -> str | None:
+        """What happened meanwhile to the items the answer applies to (deleted, renamed), as the
+        sentence to say before asking again; None when they are as shown."""
+        context = answered.context
+        output = state.planner_output
+        if context is None or not context.candidates or output is None:
+            return None
+        if context.disambiguation_kind == "recurring_scope":
+            return None  # "this one / the whole series" names a part, not items (memo.resolution.recurring)
+        step = output.step(context.resolver_step_id or answered.origin_step_id)
+        if step is None:
+            return None
+        shown = [c for c in context.candidates if not kept or c.id in set(kept)]
+        args = {**(context.original_args or {}), **state.executor_args.get(step.id, {})}
+        changes = affected.changes_since(shown, self._current_items(ctx, state, step, args))
+        if not changes.any:
+            return None
+        logger.info(
+            "HITL_CANDIDATES_CHANGED",
+            extra={"hitlId": answered.hitl_id, "gone": len(changes.gone), "renamed": len(changes.renamed)},
+        )
+        return templates.items_changed(
+            [c.label for c in changes.gone],
+            [(old.label, new.label) for old, new in changes.renamed],
+            state.input.language,
+        )
+
+
+def _unresolved(state: TurnState, answered: PendingHITL) -> TurnState:
+    """The state with the answered step's entity resolution undone, so it is resolved again."""
+    step_id = (answered.context.resolver_step_id if answered.context else None) or answered.origin_step_id
+    return state.model_copy(
+        update={
+            "executor_args": {k: v for k, v in state.executor_args.items() if k != step_id},
+            "execution_results": {k: v for k, v in state.execution_results.items() if k != step_id},
+            "disambiguation": None,
+            "approved_hitl": None,
+        }
+    )
+
+
+def _narrowed(state: TurnState, answered: PendingHITL, kept: tuple[str, ...]) -> TurnState:
+    """The approved step's args narrowed to the items the answer kept (always a subset of the shown)."""
+    output = state.planner_output
+    step = output.step(answered.origin_step_id) if output is not None else None
+    shown = {c.id for c in (answered.context.candidates if answered.context else None) or []}
+    if step is None or step.id not in state.executor_args or not set(kept) <= shown:
+        raise ValueError("a narrowed answer must keep items of the approved step it showed")
+    return state.with_executor_args(step.id, affected.with_ids(step, state.executor_args[step.id], kept))
 
 
 def _approval_in(state: TurnState) -> PendingHITL | None:

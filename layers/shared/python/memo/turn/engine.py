@@ -9,6 +9,13 @@ Order of a turn (DESIGN.md):
 The steps after "context" are decided by a `TurnHandler` (the webhook's is
 `memo.turn.control.TurnControl`); this module owns what every turn does around them: trace/thread
 binding, read receipt, profile and language, memory, and the send.
+
+What a message that is not typed text does comes from its row of the event table
+(`memo.whatsapp.events`, documented in docs/whatsapp-events.md): silent events are logged and
+answered by nothing; a group message never touches the member's private thread; a reaction or an
+edit answers the open question only in the narrow cases of `memo.turn.events`; a voice note is
+transcribed and turned like text; a changed number moves the user's data; a failed delivery is
+followed up. Every message Memo sends is kept by its outbound id (`memo.whatsapp.tracking`).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel
@@ -24,11 +31,18 @@ from pydantic import BaseModel
 from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, UserProfile
 from memo.conversation.store import ConversationStore
+from memo.errors import MemoError
 from memo.ingress.inbound import InboundMessage
-from memo.observability import bind_turn, count, logger, unbind_turn
+from memo.observability import bind_turn, count, logger, mask_phone, unbind_turn
 from memo.replies import Reply
 from memo.text.language import detect_language
+from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement
+from memo.turn import events
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
+from memo.whatsapp.tracking import OutboundKind, OutboundLog, OutboundRecord
+
+if TYPE_CHECKING:
+    from memo.whatsapp.media import Transcriber
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,16 @@ class TurnHandler(Protocol):
     """Decides one actionable turn: what to answer (or nothing) and how to remember it."""
 
     def handle(self, ctx: TurnContext) -> TurnOutcome: ...
+
+
+class NumberMover(Protocol):
+    def move(self, old_thread_id: str, new_wa_id: str, *, now: datetime) -> str:
+        """Move the user's data to `new_wa_id` (idempotent); returns what happened ("moved", ...)."""
+
+
+class FailedDeliveries(Protocol):
+    def follow_up(self, record: OutboundRecord, codes: list[int], *, now: datetime) -> str:
+        """What Memo does about one failed outbound message; returns the outcome's name."""
 
 
 class TurnResult(BaseModel):
@@ -99,12 +123,20 @@ class TurnEngine:
         handler: TurnHandler,
         clock: Callable[[], datetime],
         config: EngineConfig,
+        outbound: OutboundLog | None = None,
+        transcriber: Transcriber | None = None,
+        number_mover: NumberMover | None = None,
+        failed_deliveries: FailedDeliveries | None = None,
     ) -> None:
         self._store = store
         self._sender = sender
         self._handler = handler
         self._clock = clock
         self._config = config
+        self._outbound = outbound
+        self._transcriber = transcriber
+        self._mover = number_mover
+        self._failed = failed_deliveries
 
     def run(self, message: InboundMessage) -> TurnResult:
         trace_id = message.wamid  # immutable for the whole chain, across resumes
@@ -117,18 +149,80 @@ class TurnEngine:
     def _run(self, message: InboundMessage, trace_id: str) -> TurnResult:
         now = self._clock()
         count("Turns")
+        handling = message.handling
+        if message.group_id is not None:
+            return self._group(message, trace_id)
+        if handling == "silent":
+            return self._silent(message, trace_id, message.row.log)
+        if handling == "changed_number":
+            return self._changed_number(message, trace_id, now)
+        if handling == "delivery_failed":
+            return self._delivery_failed(message, trace_id, now)
+        if handling in ("reaction", "edit"):
+            snapshot = self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
+            answer = self._answer_from(message, snapshot, now)
+            if answer is None:
+                return self._silent(message, trace_id, message.row.log)
+            message = answer
+        else:
+            snapshot = None
         self._mark_read(message)
-        snapshot = self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
+        if snapshot is None:
+            snapshot = self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
         profile = self._profile(snapshot.profile, message, now)
         ctx = TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now)
-        if message.actionable:
+        heard: str | None = None
+        if message.handling == "voice":
+            transcribed = self._transcribe(ctx)
+            if isinstance(transcribed, TurnOutcome):
+                outcome = transcribed
+            else:
+                heard = transcribed.text
+                message = transcribed
+                profile = self._profile(profile, message, now)
+                ctx = TurnContext(
+                    message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now
+                )
+                outcome = self._handler.handle(ctx)
+        elif message.actionable and (zone := timezone_statement(message.text)) is not None:
+            outcome = self._set_timezone(profile, zone, now)
+        elif message.actionable:
             outcome = self._handler.handle(ctx)
+        elif message.handling == "welcome":
+            logger.info("WELCOME_SENT", extra={"language": profile.language})
+            outcome = TurnOutcome(
+                reply=Reply.plain(events.welcome(profile.language, profile.name)), outcome="welcome"
+            )
         else:
             count("UnsupportedMessages")
-            outcome = TurnOutcome(
-                reply=Reply.plain(smalltalk.unsupported_type(profile.language)), outcome="unsupported_type"
+            logger.info(
+                "UNSUPPORTED_MESSAGE",
+                extra={
+                    "messageType": message.type,
+                    "event": message.event or message.type,
+                    "metaErrorCodes": message.error_codes or None,
+                    "answered": message.reply_unsupported,
+                },
             )
-        logger.info("TURN_DONE", extra={"outcome": outcome.outcome, "messageType": message.type})
+            outcome = (
+                TurnOutcome(
+                    reply=Reply.plain(smalltalk.unsupported_type(profile.language)),
+                    outcome="unsupported_type",
+                )
+                if message.reply_unsupported
+                else TurnOutcome(reply=None, outcome="unsupported_type_already_answered")
+            )
+        if heard is not None and _risky(outcome):
+            outcome = self._quote_back(ctx, outcome, heard)
+        logger.info(
+            "TURN_DONE",
+            extra={
+                "outcome": outcome.outcome,
+                "messageType": message.type,
+                "event": message.event or message.type,
+                "metaErrorCodes": message.error_codes or None,
+            },
+        )
         # Memory first: a failed send must never lose what the turn decided.
         remembered = [
             MemoryMessage(
@@ -143,8 +237,19 @@ class TurnEngine:
             remembered.append(
                 MemoryMessage(role="assistant", text=outcome.reply.text, at=now, kind=outcome.reply_kind)
             )
-        self._store.append(message.thread_id, remembered, ttl_seconds=self._config.memory_ttl_seconds)
-        sent = self._send(message, outcome.reply) if outcome.reply is not None else False
+        # ... and in the same write, the claim of this message's reply: a rerun of the turn (SQS
+        # redelivery after a crash, or after Powertools failed to mark it done) never answers twice.
+        first = self._store.record_turn(
+            message.thread_id, message.wamid, remembered, ttl_seconds=self._config.memory_ttl_seconds
+        )
+        if not first:
+            count("TurnRepliesSuppressed")
+            logger.info("TURN_ALREADY_ANSWERED", extra={"outcome": outcome.outcome})
+        sent = (
+            self._send(message, outcome.reply, kind=_outbound_kind(outcome), now=now)
+            if outcome.reply is not None and first
+            else False
+        )
         return TurnResult(
             trace_id=trace_id,
             thread_id=message.thread_id,
@@ -153,14 +258,163 @@ class TurnEngine:
             sent=sent,
         )
 
+    # --- events that are not a turn of the private conversation ---------------------------------
+
+    def _silent(
+        self, message: InboundMessage, trace_id: str, event: str, outcome: str = "silent"
+    ) -> TurnResult:
+        count("SilentEvents")
+        logger.info(
+            event,
+            extra={
+                "event": message.event or message.type,
+                "targetId": message.target_id,
+                "emoji": message.emoji,
+                "metaErrorCodes": message.error_codes or None,
+            },
+        )
+        return TurnResult(
+            trace_id=trace_id, thread_id=message.thread_id, outcome=outcome, reply_text="", sent=False
+        )
+
+    def _group(self, message: InboundMessage, trace_id: str) -> TurnResult:
+        """A group message never reaches the member's private thread: no load, no memory, no question."""
+        addressed = message.actionable and events.addressed_to_memo(message.text)
+        logger.info(
+            "GROUP_MESSAGE" if addressed else "GROUP_MESSAGE_IGNORED",
+            extra={
+                "groupId": message.group_id,
+                "event": message.event or message.type,
+                "addressed": addressed,
+            },
+        )
+        if not addressed or message.group_id is None:
+            return TurnResult(
+                trace_id=trace_id,
+                thread_id=message.thread_id,
+                outcome="group_ignored",
+                reply_text="",
+                sent=False,
+            )
+        language = detect_language(message.text, "en")
+        reply = Reply.plain(events.group_reply(language))
+        try:
+            self._sender.send_to_group(message.phone_number_id, message.group_id, reply)
+        except WhatsAppSendError as exc:
+            log_send_failure(exc, what="group_reply")
+            sent = False
+        else:
+            sent = True
+        return TurnResult(
+            trace_id=trace_id,
+            thread_id=message.thread_id,
+            outcome="group_answered",
+            reply_text=reply.text,
+            sent=sent,
+        )
+
+    def _changed_number(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult:
+        if not message.new_wa_id or self._mover is None:
+            logger.error("NUMBER_CHANGE_NOT_MOVED", extra={"hasNewNumber": bool(message.new_wa_id)})
+            return TurnResult(
+                trace_id=trace_id,
+                thread_id=message.thread_id,
+                outcome="number_not_moved",
+                reply_text="",
+                sent=False,
+            )
+        result = self._mover.move(message.thread_id, message.new_wa_id, now=now)
+        logger.info("NUMBER_CHANGED", extra={"newNumber": mask_phone(message.new_wa_id), "result": result})
+        return TurnResult(
+            trace_id=trace_id,
+            thread_id=message.thread_id,
+            outcome=f"number_{result}",
+            reply_text="",
+            sent=False,
+        )
+
+    def _delivery_failed(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult:
+        record = self._outbound.get(message.target_id) if self._outbound and message.target_id else None
+        if record is None:
+            logger.info("DELIVERY_FAILED_UNTRACKED", extra={"messageId": message.target_id})
+            outcome = "delivery_failed_untracked"
+        elif self._failed is None:
+            logger.error("DELIVERY_FAILED_NOT_FOLLOWED_UP", extra={"messageId": message.target_id})
+            outcome = "delivery_failed_not_followed_up"
+        else:
+            outcome = self._failed.follow_up(record, message.error_codes, now=now)
+        return TurnResult(
+            trace_id=trace_id, thread_id=message.thread_id, outcome=outcome, reply_text="", sent=False
+        )
+
+    def _answer_from(
+        self, message: InboundMessage, snapshot: ThreadSnapshot, now: datetime
+    ) -> InboundMessage | None:
+        """A reaction or an edit, as the answer to the open question when it may be one."""
+        if message.handling == "edit":
+            answer = events.edit_answer(message, snapshot, now)
+        else:
+            question = (
+                self._outbound.get(message.target_id)
+                if self._outbound is not None and message.target_id and message.emoji
+                else None
+            )
+            answer = events.reaction_answer(message, snapshot, question, now)
+        if answer is not None:
+            logger.info(
+                "EVENT_ANSWERS_QUESTION", extra={"event": message.event, "targetId": message.target_id}
+            )
+        return answer
+
+    def _transcribe(self, ctx: TurnContext) -> InboundMessage | TurnOutcome:
+        from memo.whatsapp.media import MediaTooLarge, VoiceUnavailable
+
+        message = ctx.message
+        language = ctx.profile.language
+
+        def refused(text: str, result: str, **extra: object) -> TurnOutcome:
+            logger.info("VOICE_NOTE", extra={"result": result, **extra})
+            return TurnOutcome(reply=Reply.plain(text), outcome=f"voice_{result}")
+
+        if self._transcriber is None or not message.media_id:
+            return refused(events.voice_unavailable(language), "unavailable")
+        try:
+            text = self._transcriber.transcribe(
+                message.media_id, mime_type=message.media_mime, declared_size=message.media_size
+            )
+        except VoiceUnavailable:
+            return refused(events.voice_unavailable(language), "unavailable")
+        except MediaTooLarge:
+            return refused(events.voice_too_long(language), "too_large", declaredSize=message.media_size)
+        except MemoError as exc:
+            return refused(events.voice_not_understood(language), "not_transcribed", code=exc.code)
+        count("VoiceTranscribed")
+        logger.info("VOICE_NOTE", extra={"result": "transcribed", "chars": len(text)})
+        return message.model_copy(update={"text": text})
+
+    def _quote_back(self, ctx: TurnContext, outcome: TurnOutcome, transcript: str) -> TurnOutcome:
+        """A voice request that changes something or asks something: the transcript goes first."""
+        quote = events.heard(transcript, ctx.profile.language)
+        if outcome.reply is None:
+            return outcome.model_copy(update={"reply": Reply.plain(quote)})
+        reply = outcome.reply.model_copy(update={"text": f"{quote}\n\n{outcome.reply.text}"})
+        return outcome.model_copy(update={"reply": reply})
+
     def _profile(self, stored: UserProfile | None, message: InboundMessage, now: datetime) -> UserProfile:
         current = stored or UserProfile(
-            thread_id=message.thread_id, timezone=self._config.default_timezone, created_at=now
+            thread_id=message.thread_id,
+            timezone=self._config.default_timezone,
+            created_at=now,
+            language=events.country_language(message.wa_id, "en"),
         )
+        if current.timezone_source == "default":
+            zone = phone_timezone(message.wa_id or current.wa_id)
+            if zone is not None:
+                current = current.model_copy(update={"timezone": zone, "timezone_source": "phone"})
         updated = current.model_copy(
             update={
                 "language": detect_language(message.text, current.language)
-                if message.actionable
+                if message.text
                 else current.language,
                 "wa_id": message.wa_id or current.wa_id,
                 "user_id": message.user_id or current.user_id,
@@ -171,19 +425,50 @@ class TurnEngine:
             self._store.save_profile(updated)
         return updated
 
+    def _set_timezone(self, profile: UserProfile, zone: str, now: datetime) -> TurnOutcome:
+        """ "my timezone is London": the profile keeps the user's zone from now on."""
+        self._store.save_profile(profile.model_copy(update={"timezone": zone, "timezone_source": "user"}))
+        logger.info("TIMEZONE_SET", extra={"timezone": zone})
+        return TurnOutcome(
+            reply=Reply.plain(timezone_set_reply(zone, profile.language, now)), outcome="timezone_set"
+        )
+
     def _mark_read(self, message: InboundMessage) -> None:
         try:
             self._sender.mark_read(message.phone_number_id, message.wamid)
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="read_receipt")
 
-    def _send(self, message: InboundMessage, reply: Reply) -> bool:
+    def _send(self, message: InboundMessage, reply: Reply, *, kind: OutboundKind, now: datetime) -> bool:
         try:
-            self._sender.send(message.phone_number_id, message.thread_id, reply)
+            sent = self._sender.send(message.phone_number_id, message.thread_id, reply)
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="reply")
             return False
+        if self._outbound is not None:
+            self._outbound.record(
+                [
+                    OutboundRecord(
+                        message_id=message_id,
+                        thread_id=message.thread_id,
+                        kind=kind,
+                        at=now,
+                        phone_number_id=message.phone_number_id,
+                    )
+                    for message_id in sent.message_ids
+                    if message_id
+                ]
+            )
         return True
+
+
+def _outbound_kind(outcome: TurnOutcome) -> OutboundKind:
+    return "hitl_question" if outcome.reply_kind == "hitl_question" else "reply"
+
+
+def _risky(outcome: TurnOutcome) -> bool:
+    """A turn that changes something or asks before it does: a voice request's transcript is quoted."""
+    return outcome.outcome in ("executing", "awaiting_review") or outcome.reply_kind == "hitl_question"
 
 
 def _zone(name: str) -> ZoneInfo:

@@ -6,6 +6,7 @@ when the turn path first asks for its adapters, not at cold start.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +19,21 @@ from memo.wiring import LambdaRuntime
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
-    from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore
+    from caseplatform.service import CaseService
+    from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore, DynamoQuotes
     from memo.aws.items_table import DynamoItemsRepository
+    from memo.aws.number_move import DynamoNumberMove
+    from memo.aws.outbound_log import DynamoOutboundLog
     from memo.executor.contracts import ExecutionInput, ExecutionPort
     from memo.operator_review.clarify import CaseClarifications
+    from memo.operator_review.listener import TaskAnswers
+    from memo.operator_review.tokens import TokenStore
+    from memo.operator_review.withdraw import Withdrawals
+    from memo.text.language import Language
     from memo.turn.consumer import TurnProcessor
+    from memo.turn.deliveries import FailedDeliveryFollowUp
     from memo.turn.engine import TurnEngine, TurnHandler
+    from memo.whatsapp.media import OpenAITranscriber
     from memo.whatsapp.sender import GraphApiSender
 
 
@@ -95,6 +105,36 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
+    def withdrawals(self) -> Withdrawals:
+        """ "cancel that" on a request waiting for an operator: the case, the task token, the wait."""
+        from memo.aws.conversation_table import DynamoReviewWaits
+        from memo.operator_review.withdraw import Withdrawals
+
+        def tokens() -> TokenStore:
+            from memo.aws.ledger_table import DynamoTokenStore
+
+            return DynamoTokenStore(self.dynamodb, self.settings.ledger_table)
+
+        def tasks() -> TaskAnswers:
+            from memo.aws.stepfunctions import StepFunctionsTasks
+
+            return StepFunctionsTasks(client_for("stepfunctions", self.settings.aws))
+
+        return Withdrawals(
+            waits=DynamoReviewWaits(self.dynamodb, self.settings.conversation_table),
+            cases=lambda: self.case_service,
+            tokens=tokens,
+            tasks=tasks,
+        )
+
+    @cached_property
+    def quotes(self) -> DynamoQuotes:
+        """The items each message Memo sent named (for replies that quote one)."""
+        from memo.aws.conversation_table import DynamoQuotes
+
+        return DynamoQuotes(self.dynamodb, self.settings.conversation_table)
+
+    @cached_property
     def items(self) -> DynamoItemsRepository:
         from memo.aws.items_table import DynamoItemsRepository
 
@@ -110,18 +150,24 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         return ExecutionStarter(client_for("stepfunctions", self.settings.aws), arn)
 
     @cached_property
-    def operator_answers(self) -> CaseClarifications:
-        """The user's answers to operators' questions, recorded on the case platform's cases table."""
+    def case_service(self) -> CaseService:
+        """The case platform on its cases table (operators' questions answered, requests withdrawn)."""
         from caseplatform.redaction import REDACTORS
         from caseplatform.service import CaseService
         from caseplatform.stores.dynamodb import DynamoCaseStore
-        from memo.operator_review.clarify import CaseClarifications
 
         redact = self.settings.cases_redact
         if redact not in REDACTORS:
             raise ConfigurationError(f"HITL_REDACT must be one of {sorted(REDACTORS)}")
         store = DynamoCaseStore(self.settings.cases_table, self.dynamodb)
-        return CaseClarifications(CaseService(store, redactor=REDACTORS[redact]))
+        return CaseService(store, redactor=REDACTORS[redact])
+
+    @cached_property
+    def operator_answers(self) -> CaseClarifications:
+        """The user's answers to operators' questions, recorded on the case platform's cases table."""
+        from memo.operator_review.clarify import CaseClarifications
+
+        return CaseClarifications(self.case_service)
 
     @cached_property
     def llm(self) -> LlmSettings:
@@ -147,6 +193,8 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 self.settings.review_policy_source, timeout_seconds=self.settings.review_timeout_seconds
             ),
             operator_answers=self.operator_answers,
+            quotes=self.quotes,
+            withdrawals=self.withdrawals,
         )
 
     @cached_property
@@ -163,4 +211,69 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 memory_ttl_seconds=self.settings.memory_ttl_seconds,
                 recent_messages_limit=self.settings.recent_messages_limit,
             ),
+            outbound=self.outbound,
+            transcriber=self.transcriber,
+            number_mover=self.number_mover,
+            failed_deliveries=self.failed_deliveries,
+        )
+
+    @cached_property
+    def failed_deliveries(self) -> FailedDeliveryFollowUp:
+        """A `failed` status: a reminder is marked undelivered and, outside the 24-hour window,
+        sent again once as its template."""
+        from memo.aws.reminder_failures import DynamoReminderFailures
+        from memo.reminders.template import TemplateSender
+        from memo.turn.deliveries import FailedDeliveryFollowUp
+
+        def language(thread_id: str, now: datetime) -> Language:
+            profile = self.store.load(thread_id, now=now, limit=1).profile
+            return profile.language if profile is not None else "en"
+
+        return FailedDeliveryFollowUp(
+            outbound=self.outbound,
+            reminders=DynamoReminderFailures(self.dynamodb, self.settings.items_table),
+            sender=TemplateSender.from_settings(self.whatsapp),
+            language=language,
+            template_name=self.settings.reminder_template_name,
+            template_languages=self.settings.reminder_template_languages,
+        )
+
+    @cached_property
+    def number_mover(self) -> DynamoNumberMove:
+        """`user_changed_number`: the user's items, schedules and thread move to the new number."""
+        from memo.aws.number_move import DynamoNumberMove
+
+        scheduler = None
+        if self.settings.schedule_target_arn and self.settings.schedule_role_arn:
+            from memo.aws.scheduler import EventBridgeReminderScheduler
+
+            scheduler = EventBridgeReminderScheduler(
+                client_for("scheduler", self.settings.aws),
+                group_name=self.settings.schedule_group,
+                target_arn=self.settings.schedule_target_arn,
+                role_arn=self.settings.schedule_role_arn,
+            )
+        return DynamoNumberMove(
+            self.dynamodb,
+            conversation_table=self.settings.conversation_table,
+            items_table=self.settings.items_table,
+            scheduler=scheduler,
+        )
+
+    @cached_property
+    def outbound(self) -> DynamoOutboundLog:
+        """What each sent WhatsApp message carried, by its message id (delivery tracking)."""
+        from memo.aws.outbound_log import DynamoOutboundLog
+
+        return DynamoOutboundLog(self.dynamodb, self.settings.conversation_table)
+
+    @cached_property
+    def transcriber(self) -> OpenAITranscriber:
+        """Voice notes: Graph API media download, OpenAI transcription (refused without a key)."""
+        from memo.whatsapp.media import GraphMedia, OpenAITranscriber
+
+        return OpenAITranscriber(
+            GraphMedia.from_settings(self.whatsapp, max_bytes=self.settings.media_max_bytes),
+            self.llm,
+            model=self.settings.transcription_model,
         )

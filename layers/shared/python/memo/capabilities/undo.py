@@ -1,0 +1,105 @@
+"""Undo of a delete or clear done by Memo: the "Undo" button of its confirmation.
+
+A destructive step (reminders delete / delete_all, notes delete / delete_all, lists remove / clear)
+tombstones the items under the turn's traceId for `UNDO_WINDOW` (see `memo.aws.items_table`); its
+result carries `undoUntil`, and the reply offers "Undo" (`memo.reply.undo`). The tap is a turn of its
+own that starts one executor step `items/undo` with `UndoArgs(undoKey=<that traceId>)`:
+
+- the repository restores each tombstoned item at most once (a conditional write), so a second tap, a
+  duplicate webhook or a racing undo restores nothing and is answered "already undone";
+- a restored reminder whose time is still ahead gets its schedule again (the delete removed it, so a
+  reminder in the bin can never fire); one whose time passed meanwhile is restored without one and the
+  reply says so;
+- after the window nothing is restored (the items are purged by the table's TTL): NOTHING_TO_UNDO.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from pydantic import Field
+
+from memo.capabilities.base import ExecutionContext, ExecutionResult, ReminderScheduler
+from memo.capabilities.common import Args, failure, say
+from memo.capabilities.items import ListItem, Note, Reminder
+from memo.capabilities.store import ItemsRepository
+from memo.text.wording import quote
+
+CAPABILITY = "items"
+ACTION = "undo"
+NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
+
+
+class UndoArgs(Args):
+    undo_key: str = Field(min_length=1)  # the traceId of the turn whose deletes are undone
+
+
+def _label(item: Reminder | Note | ListItem) -> str:
+    if isinstance(item, Reminder):
+        return item.title
+    return item.text
+
+
+class UndoOperations:
+    def __init__(
+        self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
+    ) -> None:
+        self._repo = repository
+        self._scheduler = scheduler
+        self._clock = clock
+
+    def undo(self, args: UndoArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        now = self._clock()
+        restored = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
+        if not restored:
+            return failure(
+                CAPABILITY,
+                ACTION,
+                NOTHING_TO_UNDO,
+                say(
+                    lang,
+                    "There's nothing left to undo: it was already undone, or the 10 minutes passed.",
+                    "אין מה לבטל: זה כבר בוטל, או ש־10 הדקות עברו.",
+                ),
+            )
+        passed: list[str] = []
+        reminder_ids: list[str] = []
+        for item in restored:
+            if not isinstance(item, Reminder):
+                continue
+            reminder_ids.append(item.reminder_id)
+            if item.status != "scheduled":
+                continue  # a sent reminder comes back as it was: nothing to schedule
+            if item.due_at <= now:
+                passed.append(item.title)
+                continue
+            name = self._scheduler.schedule(
+                reminder_id=item.reminder_id, thread_id=ctx.thread_id, at=item.due_at, timezone=item.timezone
+            )
+            self._repo.update_reminder(ctx.thread_id, item.reminder_id, schedule_name=name)
+        note_ids = [i.note_id for i in restored if isinstance(i, Note)]
+        list_item_ids = [i.item_id for i in restored if isinstance(i, ListItem)]
+        names = ", ".join(quote(_label(i), lang) for i in restored)
+        external: dict[str, str | list[str]] = {}
+        if reminder_ids:
+            external["reminderIds"] = reminder_ids
+        if note_ids:
+            external["noteIds"] = note_ids
+        if list_item_ids:
+            external["listItemIds"] = list_item_ids
+        kinds = {type(i) for i in restored}
+        capability = (
+            {Reminder: "reminders", Note: "notes", ListItem: "lists"}[kinds.pop()]
+            if len(kinds) == 1
+            else "general"
+        )
+        return ExecutionResult(
+            success=True,
+            capability=capability,
+            action=ACTION,
+            data={"restored": [_label(i) for i in restored], "count": len(restored), "timePassed": passed},
+            external_ids=external,
+            summary=say(lang, f"restored {names}", f"שחזרתי את {names}"),
+        )

@@ -1,0 +1,186 @@
+"""Narrowing answers to an approval that lists items: keep some of them, never add any.
+
+`parse(text, shown, ...)` reads replies such as
+- numbers: "1 3", "only 2", "just 1 and 3", "1-3", "רק 2";
+- inclusion: "only tomorrow's", "just the ones for today", "only call mom", "רק של מחר", "רק את אמא";
+- exclusion: "not 2", "all but 2", "except the one for dad", "not dad", "without the bank",
+  "חוץ מ-2", "בלי אבא", "לא את של אבא";
+each optionally after a yes ("yes but only the ones for tomorrow", "כן אבל רק של מחר").
+The result is always a subset of the shown items (`Narrowing.ids`, in shown order). A reply that
+has the shape of a narrowing but whose words pick nothing is `unresolved`: the caller asks again and
+never approves the whole set. `has_qualifier` tells whether a reply limits its yes at all ("yes but
+only X" must never approve everything).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from memo.domain import DisambiguationCandidate
+from memo.hitl.fastpath import normalize
+from memo.planner.timeparse import extract_when
+from memo.text.language import Language
+from memo.text.matching import match
+
+_LEAD_YES = re.compile(
+    r"^(?:yes|yeah|yep|sure|ok(?:ay)?|fine|approve[d]?|go ahead|do it|כן|בטח|סבבה|אוקיי?|בסדר|מאשר[ת]?|תמחק|תמחקי)"
+    r"(?:\s+(?:but|and|please|אבל))*\s+",
+)
+_ONLY = re.compile(r"^(?:but\s+)?(?:only|just|אבל\s+רק|רק)\s+(?P<rest>.+)$")
+_EXCEPT = re.compile(
+    r"^(?:but\s+)?(?:(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)\s+)?"
+    r"(?:but\s+not|but|except(?:\s+for)?|excluding|apart\s+from|other\s+than|minus|without|not|leave|keep|skip|"
+    r"חוץ\s+מ-?|חוץ\s+מה|מלבד|פרט\s+ל-?|בלי|לא\s+את|לא|תשאיר\s+את|תשאירי\s+את|תשאיר|תשאירי)\s*"
+    r"(?P<rest>.+)$"
+)
+_QUALIFIER = re.compile(
+    r"(?:^|\s)(?:only|just|but|except|excluding|apart|other\s+than|without|not|leave|keep|skip|"
+    r"רק|אבל|חוץ|מלבד|פרט|בלי|לא\s+את|תשאיר|תשאירי)(?:\s|$)"
+)
+_NUMBERS = re.compile(r"^(?:#?\d{1,3})(?:\s*(?:,|;|&|\+|and|or|ו-?|או|-|\s)\s*#?\d{1,3})*$")
+_RANGE = re.compile(r"^(\d{1,3})\s*-\s*(\d{1,3})$")
+_FILLER = frozenset(
+    {
+        "the", "one", "ones", "for", "with", "about", "from", "to", "that", "which", "is", "are", "of",
+        "reminder", "reminders", "note", "notes", "item", "items", "please", "thanks", "s", "number",
+        "numbers", "and", "on", "at", "due",
+        "את", "של", "שעל", "על", "ה", "זו", "זה", "אלה", "אלו", "התזכורת", "התזכורות", "תזכורת", "תזכורות",
+        "הפתק", "הפתקים", "הפריט", "הפריטים", "בבקשה", "ושל", "מספר", "שהיא", "שהן", "שהם", "ל",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """The shown ids the reply keeps (shown order). `unresolved`: the reply narrows, but its words
+    picked nothing among the shown items; `empty`: they picked every item away."""
+
+    ids: tuple[str, ...] = ()
+    unresolved: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.unresolved and not self.ids
+
+
+def has_qualifier(text: str) -> bool:
+    """Whether a reply limits what it approves ("only", "except", "not the", "רק", "חוץ מ", ...)."""
+    return bool(_QUALIFIER.search(normalize(text)))
+
+
+def _words(text: str) -> str:
+    norm = normalize(text).replace("'s", " ").replace("’s", " ")
+    norm = re.sub(r"(?<=\w)'s\b", "", norm)
+    return " ".join(w for w in norm.split() if w not in _FILLER)
+
+
+def _indexes(text: str, count: int) -> list[int] | None:
+    norm = normalize(text)
+    norm = re.sub(r"^(?:numbers?|number|מספרים|מספר|items?|#)\s+", "", norm)
+    found = _RANGE.match(norm)
+    if found:
+        low, high = int(found.group(1)), int(found.group(2))
+        if 1 <= low < high <= count:
+            return list(range(low, high + 1))
+        return None
+    if not _NUMBERS.match(norm):
+        return None
+    values = [int(v) for v in re.findall(r"\d{1,3}", norm)]
+    if not values or any(not 1 <= v <= count for v in values):
+        return None
+    return list(dict.fromkeys(values))
+
+
+def _day_of(candidate: DisambiguationCandidate) -> date | None:
+    raw = candidate.data.get("day")
+    if isinstance(raw, str):
+        try:
+            return date.fromisoformat(raw)
+        except ValueError:
+            return None
+    return None
+
+
+def _by_day(
+    words: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+) -> list[str] | None:
+    """The shown items due on the day the words name ("tomorrow", "friday", "מחר"); None when the
+    words are not only a day."""
+    if not any(_day_of(c) is not None for c in shown):
+        return None
+    parsed = extract_when(words, now=now, timezone=timezone, language=language)
+    day = parsed.day or (parsed.when.astimezone(ZoneInfo(timezone)).date() if parsed.when else None)
+    if day is None or _words(parsed.remainder):
+        return None
+    return [c.id for c in shown if _day_of(c) == day]
+
+
+def _select(
+    rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+) -> list[str] | None:
+    """The shown ids the words of `rest` name: indexes, a day, or titles; None if they name none."""
+    indexes = _indexes(rest, len(shown))
+    if indexes is not None:
+        return [shown[i - 1].id for i in indexes]
+    words = _words(rest)
+    if not words:
+        return None
+    by_day = _by_day(words, shown, now=now, timezone=timezone, language=language)
+    if by_day is not None:
+        return by_day or None
+    outcome = match(words, list(shown), lambda c: c.label)
+    if not outcome.found:
+        return None
+    return [scored.item.id for scored in outcome.matches]
+
+
+def parse(
+    text: str,
+    shown: Sequence[DisambiguationCandidate],
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+) -> Narrowing | None:
+    """The subset of `shown` a reply keeps, or None when the reply is not a narrowing at all."""
+    if not shown:
+        return None
+    norm = normalize(text)
+    body = _LEAD_YES.sub("", norm, count=1).strip()
+    order = [c.id for c in shown]
+    numbers = _indexes(body, len(shown))
+    if numbers is not None and len(shown) > 1:
+        return Narrowing(ids=tuple(shown[i - 1].id for i in sorted(numbers)))
+    only = _ONLY.match(body)
+    if only:
+        picked = _select(only.group("rest"), shown, now=now, timezone=timezone, language=language)
+        if picked is None:
+            return Narrowing(unresolved=True)
+        keep = set(picked)
+        return Narrowing(ids=tuple(i for i in order if i in keep))
+    excluded = _EXCEPT.match(body) if _starts_exclusion(body) else None
+    if excluded is not None:
+        picked = _select(excluded.group("rest"), shown, now=now, timezone=timezone, language=language)
+        if picked is None:
+            return Narrowing(unresolved=True)
+        drop = set(picked)
+        return Narrowing(ids=tuple(i for i in order if i not in drop))
+    # Anything else is for the interpreter; a yes it reads with a limit in it is asked again by the
+    # caller (`has_qualifier`), never taken as approving everything.
+    return None
+
+
+_EXCLUSION_START = re.compile(
+    r"^(?:but\s+)?(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)?\s*"
+    r"(?:(?<=\S\s)but\s|but\s+not|except|excluding|apart\s+from|other\s+than|without|not\s+(?:the|\d|#)|not\s+\S+s?$|"
+    r"skip|leave|keep|חוץ|מלבד|פרט|בלי|לא\s+את|לא\s+של|לא\s+\d|תשאיר)"
+)
+
+
+def _starts_exclusion(body: str) -> bool:
+    """An exclusion stated on its own ("not 2", "except dad", "בלי אבא"), not a bare "no ..."."""
+    return bool(_EXCLUSION_START.match(body))

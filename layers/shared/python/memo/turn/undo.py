@@ -1,0 +1,54 @@
+"""The tap on "Undo" (`memo.reply.undo`): a turn of its own, answered before anything else.
+
+Within the window it starts one executor step `items/undo` for the turn whose deletes it undoes
+(`memo.capabilities.undo`); the executor's ledger runs it at most once per tap, the repository
+restores each item at most once whatever the taps, and the responder tells the user what came back.
+After the window it answers at once that it is too late. A pending question of the thread is left
+as it is: "Undo" neither answers nor cancels it.
+"""
+
+from __future__ import annotations
+
+from memo.capabilities.undo import ACTION, CAPABILITY, UndoArgs
+from memo.executor.contracts import ExecutionInput, ExecutionPort, StepTask, args_hash
+from memo.observability import logger
+from memo.replies import Reply
+from memo.reply.undo import UndoRequest, too_late
+from memo.turn.engine import TurnContext, TurnOutcome
+
+UNDO_STEP_ID = "undo"
+
+
+def undo_execution(ctx: TurnContext, request: UndoRequest) -> ExecutionInput:
+    """The execution of one undo step for the tap (named from the tap's own traceId)."""
+    args = UndoArgs(undo_key=request.undo_key).to_json()
+    language, timezone = ctx.profile.language, ctx.profile.timezone
+    task = StepTask(
+        trace_id=ctx.trace_id,
+        thread_id=ctx.message.thread_id,
+        step_id=UNDO_STEP_ID,
+        capability=CAPABILITY,
+        action=ACTION,
+        args=args,
+        args_hash=args_hash(args),
+        timezone=timezone,
+        language=language,
+        phone_number_id=ctx.message.phone_number_id,
+    )
+    return ExecutionInput(
+        trace_id=ctx.trace_id,
+        thread_id=ctx.message.thread_id,
+        phone_number_id=ctx.message.phone_number_id,
+        language=language,
+        timezone=timezone,
+        groups=[[task]],
+    )
+
+
+def handle_undo(ctx: TurnContext, request: UndoRequest, executions: ExecutionPort) -> TurnOutcome:
+    if not request.open_at(ctx.now):
+        logger.info("UNDO_TOO_LATE", extra={"undoKey": request.undo_key})
+        return TurnOutcome(reply=Reply.plain(too_late(ctx.profile.language)), outcome="undo_too_late")
+    executions.start(undo_execution(ctx, request))
+    logger.info("UNDO_STARTED", extra={"undoKey": request.undo_key})
+    return TurnOutcome(reply=None, outcome="undo_started")

@@ -1,0 +1,264 @@
+"""Answers to Memo's questions through the webhook, with signed payloads, as a person sends them:
+what runs is exactly what the person approved (English and Hebrew, then the next message)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from memo.local.stack import LocalStack
+from tests.integration.hitl.test_flow import _age_pending
+from tests.support.conversation import Conversation, LogEvents
+
+APPROVE, EDIT, REJECT = 1, 2, 3
+
+
+def _reminders(chat: Conversation) -> str:
+    return chat.say("show my reminders")
+
+
+# --- 1. resolve, then ask ----------------------------------------------------------------------------
+
+
+def test_the_approval_names_the_items_not_the_search_word(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    picker = chat.say("delete the call reminder")
+    assert picker.startswith("Which one do you mean?")
+    approval = chat.say("2")
+    assert approval.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call dad” — ")
+    assert "18:00" in approval and "“call”" not in approval
+    assert chat.tap(APPROVE) == "Deleted the reminder “call dad”."
+    assert "call mom" in _reminders(chat)
+
+
+def test_all_means_every_match_beyond_the_ten_rows_of_a_list(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    for hour in range(11):
+        chat.say(f"remind me to call client {hour + 1} tomorrow at {hour + 8}:00")
+    picker = chat.say("delete the call reminders")
+    assert len(chat.choices) == 10
+    assert "…and 1 more. “all” means all 11 of them." in picker
+    approval = chat.say("all")
+    assert len(log_events.named("HITL_RESUME_VALID")[-1]["parsedResult"]["candidateIds"]) == 11
+    assert "I'm about to delete 11 reminders:" in approval and "…and 1 more" in approval
+    assert log_events.named("HITL_CREATED")[-1]["items"] == 11  # the 11th is not dropped
+    # (11 deletes go to an operator's review first; here the person changes their mind.)
+    assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
+
+
+# --- 2. answers can only narrow ---------------------------------------------------------------------
+
+
+def test_yes_but_only_tomorrows_deletes_only_tomorrows(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to pay the bank in 3 days at 9am")
+    approval = chat.say("delete all my reminders")
+    assert "delete all your reminders (2):" in approval
+    assert "“call mom”" in approval and "“pay the bank”" in approval
+    assert chat.say("yes but only the ones for tomorrow") == "Deleted 1 reminder."
+    listed = _reminders(chat)
+    assert "pay the bank" in listed and "call mom" not in listed
+
+
+def test_hebrew_yes_but_only_tomorrows(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי לשלם לבנק בעוד 3 ימים ב-9:00")
+    approval = chat.say("תמחק את כל התזכורות שלי")
+    assert "רגע לפני" in approval and "להתקשר לאמא" in approval and "לשלם לבנק" in approval
+    assert chat.say("כן אבל רק של מחר") == "מחקתי תזכורת אחת."
+    listed = chat.say("מה התזכורות שלי?")
+    assert "לשלם לבנק" in listed and "להתקשר לאמא" not in listed
+
+
+def test_not_the_one_for_dad(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    assert chat.say("not the one for dad") == "Deleted 1 reminder."
+    listed = _reminders(chat)
+    assert "call dad" in listed and "call mom" not in listed
+
+
+def test_a_limit_that_maps_to_nothing_is_asked_again_and_deletes_nothing(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    hitl_id = log_events.named("HITL_CREATED")[-1]["hitlId"]
+    again = chat.say("yes but only the purple ones")
+    assert again.startswith("I couldn't tell which of them you mean")
+    assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"]
+    assert log_events.named("HITL_RE_ASK")[-1]["hitlId"] == hitl_id
+    assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
+    listed = _reminders(chat)
+    assert "call mom" in listed and "call dad" in listed
+
+
+def test_edit_on_a_delete_all_with_a_time_is_explained_never_executed(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    assert chat.tap(EDIT).startswith("What should I change?")
+    explained = chat.say("change the time to 6pm")
+    assert explained.startswith("There's no time to change on a delete. Nothing was changed or deleted.")
+    assert "delete all your reminders (2)" in explained
+    assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"]
+    assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
+    listed = _reminders(chat)
+    assert "call mom" in listed and "call dad" in listed
+
+
+def test_hebrew_edit_with_a_time_on_a_delete(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תמחק את כל התזכורות שלי")
+    assert chat.tap(EDIT).startswith("מה לשנות?")
+    explained = chat.say("תשנה את השעה ל-18:00")
+    assert explained.startswith("למחיקה אין שעה לשנות. לא שיניתי ולא מחקתי כלום.")
+    assert chat.say("לא") == "בסדר, ביטלתי. לא שיניתי כלום."
+    assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")
+
+
+def test_delete_it_then_edit_make_it_6pm_deletes_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    approval = chat.say("delete it")
+    assert "“call mom”" in approval
+    chat.tap(EDIT)
+    explained = chat.say("make it 6pm")
+    assert "Nothing was changed or deleted" in explained
+    chat.tap(REJECT)
+    assert "call mom" in _reminders(chat)
+
+
+def test_a_rejection_with_a_reason(chat: Conversation, log_events: LogEvents) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete all my reminders")
+    answer = chat.say("no, I still need the one for mom")
+    assert answer.startswith("OK, cancelled. Nothing was changed. Thanks for telling me why")
+    assert log_events.named("HITL_CANCELLED")[-1]["feedback"] == "I still need the one for mom"
+    assert "call mom" in _reminders(chat)
+
+
+# --- 3. new requests while a question is open -----------------------------------------------------
+
+
+def test_a_new_request_while_when_is_open_is_its_own_request(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    assert chat.say("remind me to book flights").startswith("When should I remind you?")
+    reply = chat.say("remind me at noon to eat")
+    assert "eat" in reply and "12:00" in reply and "flights" not in reply
+    assert log_events.named("HITL_SWITCH_INTENT")
+    listed = _reminders(chat)
+    assert "eat" in listed and "flights" not in listed
+
+
+def test_a_new_request_is_answered_in_its_own_language(chat: Conversation) -> None:
+    assert "מתי" in chat.say("תזכיר לי להזמין טיסות")
+    reply = chat.say("remind me tomorrow at 9am to call the bank")
+    assert "call the bank" in reply and "09:00" in reply
+    assert all(ch < "\u05d0" or ch > "\u05ea" for ch in reply)  # English, not Hebrew
+
+
+# --- 6. expiry and stale replies -------------------------------------------------------------------
+
+
+def test_a_late_yes_offers_try_again_which_asks_the_original_request_again(
+    chat: Conversation, stack: LocalStack
+) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete all my reminders")
+    _age_pending(stack, seconds=301)
+    assert chat.say("yes").startswith("That request expired — want to try again?")
+    assert [c.title for c in chat.choices] == ["Try again"]
+    again = chat.tap(1)
+    assert again.startswith("Before I go ahead: I'm about to delete all your reminders (1):")
+    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+
+
+def test_a_late_hebrew_yes_gets_the_hebrew_expiry_message(chat: Conversation, stack: LocalStack) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תמחק את כל התזכורות שלי")
+    _age_pending(stack, seconds=301)
+    assert chat.say("כן").startswith("הבקשה הקודמת פגה — רוצה לנסות שוב?")
+    assert [c.title for c in chat.choices] == ["לנסות שוב"]
+    assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")  # a new request, not an answer
+
+
+def test_with_nothing_pending_acknowledgements_are_not_stale(chat: Conversation) -> None:
+    assert chat.say("ok") == "👍 Just say the word if you need anything."
+    assert chat.say("👍") == "👍 Just say the word if you need anything."
+    assert chat.say("sure") == "👍 Just say the word if you need anything."
+    assert chat.say("thanks") == "You're welcome! I'm here if you need anything else."
+    assert chat.say("yes") == "I'm not waiting on a question right now — what would you like to do?"
+    assert chat.say("2") == "I'm not waiting on a question right now — what would you like to do?"
+
+
+def test_hebrew_acknowledgement_and_stale_yes(chat: Conversation) -> None:
+    assert chat.say("תודה") == "בכיף! אני כאן אם צריך עוד משהו."
+    assert chat.say("כן").startswith("אני לא מחכה לתשובה כרגע")
+
+
+# --- 7. changed candidates, the trace ----------------------------------------------------------------
+
+
+def test_an_item_deleted_meanwhile_is_resolved_again_not_applied_from_the_frozen_list(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    from memo.wiring.webhook import WebhookRuntime
+
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    items = WebhookRuntime.current().items
+    dad = next(r for r in items.list_upcoming_reminders(chat.user.wa_id, _now()) if r.title == "call dad")
+    items.delete_reminder(chat.user.wa_id, dad.reminder_id)  # another device, meanwhile
+    again = chat.say("yes")
+    assert again.startswith("Something changed since I asked (“call dad” was deleted meanwhile)")
+    assert "delete all your reminders (1):\n1. “call mom”" in again
+    assert log_events.named("HITL_CANDIDATES_CHANGED")
+    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+
+
+class _Formatted(logging.Handler):
+    """Each log line of Memo's logger as JSON, formatted when it is logged (with the bound keys)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        from memo.observability import logger
+
+        self.formatter_ = logger.registered_formatter
+        self.lines: list[dict[str, Any]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(json.loads(self.formatter_.format(record)))
+
+
+def test_every_log_line_of_a_resumed_turn_has_the_original_trace_id(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete all my reminders")
+    original = log_events.named("HITL_CREATED")[-1]["traceId"]
+    formatted = _Formatted()
+    memo_logger = logging.getLogger("memo")
+    memo_logger.addHandler(formatted)
+    try:
+        answer = chat.user.text("yes")
+        assert chat.deliver(answer) == ["Deleted 1 reminder."]
+    finally:
+        memo_logger.removeHandler(formatted)
+    turn = [line for line in formatted.lines if line.get("function_name") == "memo-webhook-local"]
+    turn = [line for line in turn if line["message"] != "WEBHOOK_ACCEPTED"]  # ingress: before any turn
+    assert {line["message"] for line in turn} >= {"HITL_RESUME_VALID", "TURN_DONE"}
+    assert {line.get("traceId") for line in turn} == {original}
+    assert answer["id"] != original  # the reply's own wamid is never the trace
+
+
+def _now():
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)

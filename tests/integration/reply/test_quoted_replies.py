@@ -1,0 +1,111 @@
+"""Issue 10, point 4: a reply that quotes one of Memo's messages (WhatsApp's `context.id`) means the
+items that message named, through the webhook with signed payloads, English and Hebrew.
+
+The responder records, under the Graph API's message id of each reply, the items it confirmed or
+listed; "it/that/זה" in a message replying to it binds to those items first, and asks which one
+when it named several."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import boto3
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+APPROVE = 1
+# Sunday 22 Nov 2026, 09:00 in Jerusalem.
+START = datetime(2026, 11, 22, 7, 0, tzinfo=UTC)
+BUSINESS_NUMBER = "15550000000"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def local(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalStack]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield running
+
+
+@pytest.fixture
+def dana(local: LocalStack) -> Conversation:
+    return Conversation(stack=local, user=WhatsAppUser())
+
+
+def _said(chat: Conversation, text: str) -> str:
+    """Send `text`; the WhatsApp message id of Memo's (single) answer."""
+    chat.say(text)
+    return chat.stack.sink.messages(to=chat.user.wa_id)[-1].message_id
+
+
+def _reply_to(chat: Conversation, message_id: str, text: str) -> str:
+    """Reply to one of Memo's messages (long-press -> Reply), as WhatsApp sends it."""
+    message = chat.user.text(text)
+    message["context"] = {"from": BUSINESS_NUMBER, "id": message_id}
+    (answer,) = chat.deliver(message)
+    return answer
+
+
+def test_move_it_in_a_reply_to_the_first_confirmation_moves_that_reminder(dana: Conversation) -> None:
+    mom = _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    assert (
+        _reply_to(dana, mom, "move it to 8pm")
+        == "Updated the reminder “call mom” — now for Sun 22 Nov, 20:00."
+    )
+    assert dana.say("show my reminders") == (
+        "Your reminders:\n• “call dad” — Sun 22 Nov, 18:00\n• “call mom” — Sun 22 Nov, 20:00"
+    )
+    # Without a quote "it" is still the latest action: the reminder just moved.
+    assert dana.say("move it to 9pm") == "Updated the reminder “call mom” — now for Sun 22 Nov, 21:00."
+
+
+def test_the_record_of_a_sent_message_names_its_items_and_expires(dana: Conversation) -> None:
+    mom = _said(dana, "remind me to call mom today at 5pm")
+    ddb = boto3.client("dynamodb", region_name="us-east-1")
+    item = ddb.get_item(
+        TableName="memo-conversation",
+        Key={"pk": {"S": f"THREAD#{dana.user.wa_id}"}, "sk": {"S": f"CTX#{mom}"}},
+    )["Item"]
+    (action,) = item["actions"]["L"]
+    assert action["M"]["capability"]["S"] == "reminders"
+    assert "reminderId" in action["M"]["externalIds"]["M"]
+    assert int(item["ttl"]["N"]) == int(START.timestamp()) + 12 * 3600
+
+
+def test_delete_it_in_hebrew_in_a_reply_deletes_the_quoted_reminder(dana: Conversation) -> None:
+    mom = _said(dana, "תזכיר לי היום ב-5 להתקשר לאמא")
+    _said(dana, "תזכיר לי היום ב-6 להתקשר לאבא")
+    question = _reply_to(dana, mom, "מחק את זה")
+    assert "„להתקשר לאמא”" in question and "לאבא" not in question
+    assert dana.tap(APPROVE) == "מחקתי את התזכורת „להתקשר לאמא”."
+    assert dana.say("תראה לי את התזכורות שלי") == "התזכורות שלך:\n• „להתקשר לאבא” — יום א׳ 22.11 בשעה 18:00"
+
+
+def test_it_in_a_reply_to_a_list_of_several_asks_which_one(dana: Conversation) -> None:
+    _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    listing = _said(dana, "show my reminders")
+    question = _reply_to(dana, listing, "delete it")
+    assert question.startswith("Which one do you mean?")
+    assert [c.title for c in dana.choices] == ["call mom — Sun 22 Nov, 17:00", "call dad — Sun 22 Nov, 18:00"]
+    approval = dana.tap(2)
+    assert "“call dad”" in approval and "call mom" not in approval
+    assert dana.tap(APPROVE) == "Deleted the reminder “call dad”."
+
+
+def test_a_quote_of_a_message_that_named_nothing_falls_back_to_the_latest_action(dana: Conversation) -> None:
+    greeting = _said(dana, "hi")
+    _said(dana, "remind me to call mom today at 5pm")
+    assert _reply_to(dana, greeting, "move it to 8pm") == (
+        "Updated the reminder “call mom” — now for Sun 22 Nov, 20:00."
+    )

@@ -1,0 +1,133 @@
+"""Undo of a delete or clear (issue 10, point 9): tombstoned by the destructive step, restored once by
+`items/undo` within 10 minutes, rescheduled when the reminder's time is still ahead."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from memo.capabilities.base import ExecutionContext
+from memo.capabilities.common import UNDO_UNTIL
+from memo.capabilities.dispatch import CapabilityDispatcher
+from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
+
+THREAD = "972501234567"
+NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+LATER = "2026-03-10T18:30:00+02:00"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def repo() -> FakeItemsRepository:
+    return FakeItemsRepository()
+
+
+@pytest.fixture
+def scheduler() -> FakeScheduler:
+    return FakeScheduler()
+
+
+@pytest.fixture
+def executor(repo: FakeItemsRepository, scheduler: FakeScheduler, clock: Clock) -> CapabilityDispatcher:
+    return CapabilityDispatcher(repo, scheduler, clock)
+
+
+def ctx(trace: str, step_id: str = "s1", language: Any = "en") -> ExecutionContext:
+    return ExecutionContext(
+        thread_id=THREAD,
+        trace_id=trace,
+        step_id=step_id,
+        timezone="Asia/Jerusalem",
+        language=language,
+        now=NOW,
+    )
+
+
+def _create(executor: CapabilityDispatcher, title: str, when: str = LATER) -> str:
+    result = executor.execute("reminders", "create", {"title": title, "when": when}, ctx(f"wamid.c-{title}"))
+    reminder_id = result.external_ids["reminderId"]
+    assert isinstance(reminder_id, str)
+    return reminder_id
+
+
+def test_a_deleted_reminder_comes_back_once_with_its_schedule(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler, clock: Clock
+) -> None:
+    mom = _create(executor, "call mom")
+    deleted = executor.execute("reminders", "delete", {"reminderIds": [mom]}, ctx("wamid.del"))
+    assert deleted.success and deleted.data[UNDO_UNTIL] == (NOW + timedelta(minutes=10)).isoformat()
+    assert repo.get_reminder(THREAD, mom) is None and scheduler.schedules == {}
+    clock.now = NOW + timedelta(minutes=9, seconds=59)
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap"))
+    assert undone.success and undone.capability == "reminders" and undone.action == "undo"
+    assert undone.data["restored"] == ["call mom"] and undone.external_ids == {"reminderIds": [mom]}
+    assert repo.get_reminder(THREAD, mom) is not None
+    assert next(iter(scheduler.schedules.values()))[0] == mom  # scheduled again
+    again = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap2"))
+    assert not again.success and again.error_code == "NOTHING_TO_UNDO"
+
+
+def test_after_ten_minutes_nothing_comes_back(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, clock: Clock
+) -> None:
+    mom = _create(executor, "call mom")
+    executor.execute("reminders", "delete_all", {"reminderIds": [mom]}, ctx("wamid.del"))
+    clock.now = NOW + timedelta(minutes=10)
+    late = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap", language="he"))
+    assert late.error_code == "NOTHING_TO_UNDO" and late.error is not None and "10" in late.error
+    assert repo.get_reminder(THREAD, mom) is None
+
+
+def test_a_reminder_whose_time_passed_in_the_bin_comes_back_without_a_schedule(
+    executor: CapabilityDispatcher, scheduler: FakeScheduler, clock: Clock
+) -> None:
+    soon = _create(executor, "boil eggs", when=(NOW + timedelta(minutes=5)).isoformat())
+    executor.execute("reminders", "delete", {"reminderIds": [soon]}, ctx("wamid.del"))
+    clock.now = NOW + timedelta(minutes=6)
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap"))
+    assert undone.success and undone.data["timePassed"] == ["boil eggs"]
+    assert scheduler.schedules == {}
+
+
+def test_undo_brings_back_notes_and_a_cleared_list_but_nothing_of_another_turn(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["milk", "eggs"]}, ctx("wamid.add"))
+    note = executor.execute("notes", "save", {"text": "gate code"}, ctx("wamid.note")).external_ids["noteId"]
+    cleared = executor.execute("lists", "clear", {"listName": "shopping"}, ctx("wamid.clear"))
+    assert cleared.data["count"] == 2 and UNDO_UNTIL in cleared.data
+    executor.execute("notes", "delete", {"noteIds": [note]}, ctx("wamid.other"))
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.clear"}, ctx("wamid.tap"))
+    assert sorted(undone.data["restored"]) == ["eggs", "milk"] and undone.capability == "lists"
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["milk", "eggs"]
+    assert repo.list_notes(THREAD) == []  # the other turn's delete stays
+
+
+def test_clear_with_pinned_ids_leaves_items_added_after_the_approval(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    added = executor.execute("lists", "add", {"listName": "shopping", "items": ["milk"]}, ctx("wamid.a1"))
+    pinned = added.external_ids["listItemIds"]
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["bread"]}, ctx("wamid.a2"))
+    cleared = executor.execute("lists", "clear", {"listName": "shopping", "itemIds": pinned}, ctx("wamid.c"))
+    assert cleared.data["count"] == 1
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["bread"]
+
+
+def test_a_delete_that_deleted_nothing_offers_no_undo(executor: CapabilityDispatcher) -> None:
+    result = executor.execute("notes", "delete_all", {"noteIds": []}, ctx("wamid.del"))
+    assert result.success and UNDO_UNTIL not in result.data
