@@ -155,3 +155,24 @@ def test_a_thumbs_up_after_english_gets_english(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     reply = chat.say("👍")
     assert not any("\u05d0" <= ch <= "\u05ea" for ch in reply)
+
+
+def test_an_answer_that_fills_one_missing_part_keeps_the_first_half(chat: Conversation) -> None:
+    assert "What should I remind you about" in chat.say("remind me tomorrow")
+    assert "When should I remind you" in chat.say("to buy stamps")  # only the time is still missing
+    reply = chat.say("at 10am")
+    assert "buy stamps" in reply and "10:00" in reply, reply
+
+
+def test_the_same_in_hebrew(local: LocalStack) -> None:
+    chat = Conversation(stack=local, user=WhatsAppUser(wa_id="972500000077"))
+    chat.say("תזכיר לי מחר")
+    assert "מתי" in chat.say("לקנות בולים")
+    reply = chat.say("ב-10 בבוקר")
+    assert "לקנות בולים" in reply and "10:00" in reply, reply
+
+
+def test_an_answer_that_is_a_request_of_its_own_is_not_glued_to_the_question(chat: Conversation) -> None:
+    chat.say("remind me tomorrow")
+    reply = chat.say("add milk to my shopping list")
+    assert "milk" in reply and "shopping" in reply, reply

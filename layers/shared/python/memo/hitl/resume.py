@@ -295,6 +295,13 @@ def _resume_planner(
                 return _approved(outcome) if approval else outcome
             # A free-text answer that does not fill the missing field goes to the interpreter.
 
+    if pending.reason == "missing_fields" and not approval and reply.interactive_id is None:
+        completed = _completed_request(state, raw, now)
+        if completed is not None:
+            # "remind me tomorrow" -> "what about?" -> "to buy stamps": the answer fills one part,
+            # the whole request read again asks only for what is still missing.
+            return _replan_with(state, pending, raw, completed, log, now)
+
     step = origin_step(state, pending)
     if approval and reply.interactive_id is None:
         shown = (pending.context.candidates if pending.context else None) or []
@@ -510,6 +517,55 @@ def _continue_with_modifications(
         goto="resolver_router",
     )
     return ResumeOutcome(goto="resolver_router", decision="continue_with_modifications", state=new_state)
+
+
+def _completed_request(state: TurnState, raw: str, now: datetime) -> str | None:
+    """The original request with the answer appended, when that reads as the same operation with
+    fewer missing parts than before; None otherwise (the interpreter decides)."""
+    from memo.planner.base import PlannerInput
+    from memo.planner.rules import RulePlanner
+
+    before = state.planner_output
+    if before is None or not before.plan or not raw.strip():
+        return None
+    combined = f"{state.input.message.strip()} {raw.strip()}"
+    output = (
+        RulePlanner()
+        .plan(
+            PlannerInput(
+                message=combined, now=now, timezone=state.input.timezone, language=state.input.language
+            )
+        )
+        .output
+    )
+    if output.intent_type != "operation" or not output.plan or "intent_unclear" in output.missing_fields:
+        return None
+    same = [(p.capability, p.action) for p in output.plan] == [(p.capability, p.action) for p in before.plan]
+    if not same or len(output.missing_fields) >= len(before.missing_fields):
+        return None
+    return combined
+
+
+def _replan_with(
+    state: TurnState, pending: PendingHITL, raw: str, combined: str, log: _Log, now: datetime
+) -> ResumeOutcome:
+    """Plan `combined` afresh as this request (same traceId): what is still missing is asked again."""
+    entry = HITLResultEntry(raw=raw, parsed={"completes": True}, at=now, return_to=None, interpreted=None)
+    new_state = state.model_copy(
+        update={
+            "input": state.input.model_copy(update={"message": combined}),
+            "planner_output": None,
+            "routing_suggestions": [],
+            "resolver_results": {},
+            "executor_args": {},
+            "disambiguation": None,
+            "execution_results": {},
+            "pending_hitl": None,
+            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
+        }
+    )
+    log.info("HITL_ANSWER_COMPLETES_REQUEST", rawReply=raw[:_RAW_LOG_LIMIT])
+    return ResumeOutcome(goto="planner", decision="continue", state=new_state)
 
 
 def _switch_intent(
