@@ -5,7 +5,7 @@ Logic never reads `os.environ`: each Lambda's runtime (`memo.wiring.<lambda>`) r
 or missing raise `ConfigurationError`, naming the variables.
 
 The shared groups (`AwsSettings`, `WhatsAppSettings`, `LlmSettings`) are declared as fields of a
-function's settings and read from the same environment. The configuration names of DESIGN.md are
+function's settings and read from the same environment. The configuration names below are
 fixed (tests outside the repo rely on them): WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN,
 WHATSAPP_ACCESS_TOKEN, WHATSAPP_API_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, MEMO_PLANNER_MODEL,
 MEMO_INTERPRETER_MODEL, HITL_TTL_SECONDS, AWS_ENDPOINT_URL.

@@ -1,6 +1,6 @@
 """The local stack: moto (or AWS_ENDPOINT_URL), tables and queue, the HTTP server, sink and poller.
 
-Every configuration name of DESIGN.md is honoured: values already in the environment win; the local
+Every configuration name (docs/architecture.md#configuration) is honoured: values already in the environment win; the local
 defaults below only fill what is unset. When WHATSAPP_API_BASE_URL is unset, replies go to the
 built-in Graph API sink served by the same HTTP server.
 """

@@ -1,6 +1,6 @@
 """The turn's control flow after context assembly: resume a paused question or plan a fresh request.
 
-`TurnControl` is the webhook's `TurnHandler` (`memo.turn.engine`). DESIGN.md's order:
+`TurnControl` is the webhook's `TurnHandler` (`memo.turn.engine`). The order of a turn:
   pending & live    -> resume: fast path -> interpreter -> transition (goto)
   pending & expired -> HITL_EXPIRED, delete; a bare late answer gets the expiry message with
                        "Try again", anything else is fresh (`PendingHITL.is_live`)

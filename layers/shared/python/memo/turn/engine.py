@@ -1,6 +1,6 @@
 """The turn engine: one inbound message in, one reply out, with the thread's state kept in DynamoDB.
 
-Order of a turn (DESIGN.md):
+Order of a turn:
   load thread (pendingHITL item, recent messages, latest actions, user profile)
   pending & live    -> resume (fast path -> interpreter -> transition)
   pending & expired -> HITL_EXPIRED, delete, treat as fresh
