@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from memo.domain import PendingHITL, PlanStep, TurnState
 from memo.executor.contracts import Approval, ExecutionInput, ReviewTicket, StepTask, args_hash
+from memo.text.language import Language
 
 
 class ReviewPolicy(Protocol):
@@ -87,4 +88,40 @@ def step_task(
         language=state.input.language,
         phone_number_id=phone_number_id,
         review=review,
+    )
+
+
+def one_step_execution(
+    *,
+    trace_id: str,
+    thread_id: str,
+    phone_number_id: str,
+    language: Language,
+    timezone: str,
+    step_id: str,
+    capability: str,
+    action: str,
+    args: dict[str, Any],
+) -> ExecutionInput:
+    """An execution of a single step that needs no approval nor review (a tap on Undo, Done,
+    Snooze): the ledger runs it at most once per traceId."""
+    task = StepTask(
+        trace_id=trace_id,
+        thread_id=thread_id,
+        step_id=step_id,
+        capability=capability,
+        action=action,
+        args=args,
+        args_hash=args_hash(args),
+        timezone=timezone,
+        language=language,
+        phone_number_id=phone_number_id,
+    )
+    return ExecutionInput(
+        trace_id=trace_id,
+        thread_id=thread_id,
+        phone_number_id=phone_number_id,
+        language=language,
+        timezone=timezone,
+        groups=[[task]],
     )

@@ -8,7 +8,8 @@ the user what happened. A pending question of the thread is left as it is.
 
 from __future__ import annotations
 
-from memo.executor.contracts import ExecutionInput, ExecutionPort, StepTask, args_hash
+from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.reminders.buttons import ReminderButton
 from memo.turn.engine import TurnContext, TurnOutcome
@@ -18,26 +19,16 @@ BUTTON_STEP_ID = "reminder_button"
 
 def button_execution(ctx: TurnContext, button: ReminderButton) -> ExecutionInput:
     args = button.args()
-    language, timezone = ctx.profile.language, ctx.profile.timezone
-    task = StepTask(
+    return one_step_execution(
         trace_id=ctx.trace_id,
         thread_id=ctx.message.thread_id,
+        phone_number_id=ctx.message.phone_number_id,
+        language=ctx.profile.language,
+        timezone=ctx.profile.timezone,
         step_id=BUTTON_STEP_ID,
         capability="reminders",
         action=button.action,
         args=args,
-        args_hash=args_hash(args),
-        timezone=timezone,
-        language=language,
-        phone_number_id=ctx.message.phone_number_id,
-    )
-    return ExecutionInput(
-        trace_id=ctx.trace_id,
-        thread_id=ctx.message.thread_id,
-        phone_number_id=ctx.message.phone_number_id,
-        language=language,
-        timezone=timezone,
-        groups=[[task]],
     )
 
 

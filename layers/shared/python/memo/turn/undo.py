@@ -10,7 +10,8 @@ as it is: "Undo" neither answers nor cancels it.
 from __future__ import annotations
 
 from memo.capabilities.undo import ACTION, CAPABILITY, UndoArgs
-from memo.executor.contracts import ExecutionInput, ExecutionPort, StepTask, args_hash
+from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.replies import Reply
 from memo.reply.undo import UndoRequest, too_late
@@ -22,26 +23,16 @@ UNDO_STEP_ID = "undo"
 def undo_execution(ctx: TurnContext, request: UndoRequest) -> ExecutionInput:
     """The execution of one undo step for the tap (named from the tap's own traceId)."""
     args = UndoArgs(undo_key=request.undo_key).to_json()
-    language, timezone = ctx.profile.language, ctx.profile.timezone
-    task = StepTask(
+    return one_step_execution(
         trace_id=ctx.trace_id,
         thread_id=ctx.message.thread_id,
+        phone_number_id=ctx.message.phone_number_id,
+        language=ctx.profile.language,
+        timezone=ctx.profile.timezone,
         step_id=UNDO_STEP_ID,
         capability=CAPABILITY,
         action=ACTION,
         args=args,
-        args_hash=args_hash(args),
-        timezone=timezone,
-        language=language,
-        phone_number_id=ctx.message.phone_number_id,
-    )
-    return ExecutionInput(
-        trace_id=ctx.trace_id,
-        thread_id=ctx.message.thread_id,
-        phone_number_id=ctx.message.phone_number_id,
-        language=language,
-        timezone=timezone,
-        groups=[[task]],
     )
 
 
