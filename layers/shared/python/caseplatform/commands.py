@@ -20,6 +20,7 @@ from typing import Any
 from caseplatform import decisions, schemas
 from caseplatform.decisions import Intent, Stamp, Verdict
 from caseplatform.errors import (
+    ActiveSchemaChanged,
     AdapterNotFound,
     AlreadyTerminal,
     AnswerRequired,
@@ -48,6 +49,9 @@ from caseplatform.registry import SchemaRegistry
 from caseplatform.validation import MAX_PAYLOAD_BYTES, check_action, check_submit
 
 Decide = Callable[[CaseSnapshot, Stamp], Transition]
+# How many times a submission is validated again because another schema version became active
+# between its validation and its write (each time: nothing was written).
+MAX_SCHEMA_CHANGES = 3
 
 
 @dataclass(frozen=True)
@@ -115,32 +119,62 @@ class CaseCommands:
                 raise PayloadInvalid(details)
             raise EnvelopeInvalid(details)
         request_hash = decisions.intent_hash(arguments, "submit_case")
-        active = self._registry.active(adapter_id)
-        if active is None:
-            raise AdapterNotFound(adapter_id)
         clean_payload = redact_tree(payload, self._redact)
-        schemas.validate_payload(active.schema, clean_payload)
-        now = self._clock()
-        case_id = f"HITL-{self._new_id()}"
-        new = decisions.new_case(
-            arguments,
-            schema_version=active.schema_version,
-            payload=clean_payload,
-            title=self._redact(title),
-            summary=self._redact(summary),
-            case_id=case_id,
-            stamp=Stamp(f"HEV-{self._new_id()}", now),
-            request_hash=request_hash,
-        )
-        recorded = self._store.create_case(new)
+        active, live = self._store.decision_schema(adapter_id), False
+        for attempt in range(MAX_SCHEMA_CHANGES + 1):
+            active = self._valid_for(adapter_id, active, clean_payload, live=live)
+            now = self._clock()
+            case_id = f"HITL-{self._new_id()}"
+            new = decisions.new_case(
+                arguments,
+                schema_version=active.schema_version,
+                payload=clean_payload,
+                title=self._redact(title),
+                summary=self._redact(summary),
+                case_id=case_id,
+                stamp=Stamp(f"HEV-{self._new_id()}", now),
+                request_hash=request_hash,
+            )
+            try:
+                recorded = self._store.create_case(new)
+                break
+            except ActiveSchemaChanged:
+                # Validated on a version no longer active, nothing written: validate on the new one.
+                if attempt == MAX_SCHEMA_CHANGES:
+                    raise
+                active, live = self._store.active_schema(adapter_id), True
         if recorded.replayed:
             if recorded.event.request_hash != request_hash:
                 raise IdempotencyConflict(request_id)
+            if recorded.case is not None:
+                return recorded.event, recorded.case
             stored = self._store.get_case(recorded.event.case_id)
             if stored is None:  # the store returned its event, so the envelope exists
                 raise CaseNotFound(recorded.event.case_id)
             return recorded.event, stored.case
         return recorded.event, new.case
+
+    def _valid_for(
+        self, adapter_id: str, active: SchemaRecord | None, payload: dict[str, Any], *, live: bool
+    ) -> SchemaRecord:
+        """`active` (as the store gave it for a decision; `live`: read just now) once the payload is
+        valid for it. A payload refused by a schema the store may have served from its cache is
+        checked again on the schema read now, so a refusal is always decided on the live version."""
+        if active is None:
+            raise AdapterNotFound(adapter_id)
+        try:
+            self._registry.validator(active).validate(payload)
+        except PayloadInvalid:
+            if live:
+                raise
+            current = self._store.active_schema(adapter_id)
+            if current is None:
+                raise AdapterNotFound(adapter_id) from None
+            if current.schema_version == active.schema_version:
+                raise
+            self._registry.validator(current).validate(payload)
+            return current
+        return active
 
     # ------------------------------------------------------------------ review / follow-up
     def request_clarification(
@@ -167,7 +201,7 @@ class CaseCommands:
 
         def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
             return decisions.request_clarification(
-                snap, stamp, intent=intent, question=clean_question, policy=self._policy
+                snap, stamp, intent=intent, question=clean_question, policy=self._decision_policy
             )
 
         return self._run(intent, decide, seen).event
@@ -293,13 +327,16 @@ class CaseCommands:
     def _reject(self, args: dict[str, Any], *, verdict: Verdict, seen: CaseRecord | None) -> Event:
         """End the case `rejected` (a rejection or a response), within its allowed decisions."""
         intent = self._accept(args, "record_decision", default_kind="operator")
-        record = self._queries.record(intent.case_id, seen)
-        self._check_allowed(record, verdict.decision or "reject")
+        wanted = verdict.decision or "reject"
 
         def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            # Decided on the case as the store's write reads it: the allowed decisions first.
+            allowed = self._decision_policy(snap.case).allowed_for(snap.case.payload)
+            if wanted not in allowed:
+                raise DecisionNotAllowed(snap.case.case_id, wanted, allowed)
             return decisions.record_decision(snap, stamp, intent=intent, outcome="rejected", verdict=verdict)
 
-        return self._run(intent, decide, record).event
+        return self._run(intent, decide, seen).event
 
     def allowed_decisions(self, record: CaseRecord) -> tuple[str, ...]:
         """The structured decisions a reviewer may take on this case."""
@@ -354,52 +391,70 @@ class CaseCommands:
         )
         if intent.actor.kind != "operator":
             raise EnvelopeInvalid([{"path": "$.actor.kind", "message": "only an operator approves"}])
-        record = self._queries.record(case_id, seen)
-        active = self._registry.active(record.case.adapter_id)
-        view = self._queries.view(record, active, refs=False)
-        edited = None if edited_payload is None else self._checked_edit(view, active, edited_payload)
-        # The envelope (adapter, schema version) never changes, so neither does the policy read here.
-        policy = self._registry.policy_of(active, record.case.adapter_id, record.case.schema_version)
-        allowed = policy.allowed_for(record.case.payload)
-        if verdict is None:
-            verdict = Verdict("approve" if edited is None else "edit")
-        elif verdict.decision == "edit" and edited is None:
-            raise DecisionNotAllowed(case_id, "edit", allowed, "the edit changes nothing; approve instead")
-        if verdict.decision not in allowed:
-            raise DecisionNotAllowed(case_id, verdict.decision or "approve", allowed)
-        required = policy.required_approvers
-        read: list[list[Event]] = []  # the events the last decision read
-
-        def events() -> list[Event]:
-            # Read inside the store's write: SQLite holds the write lock; on DynamoDB a vote written
-            # meanwhile bumps the case version, the transaction is cancelled and this runs again.
-            history = self._store.list_events(case_id)
-            read[:] = [history]
-            return history
+        decided: list[tuple[int, list[Event]]] = []  # the policy's count and the votes the decision read
 
         def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
+            # Everything is decided on the case as the store's write reads it (SQLite: under the write
+            # lock; DynamoDB: guarded by the case's version and the active schema's), so a stale read
+            # can never win: the payload as the active schema reads it, the edit, the policy, the votes.
+            case = snap.case
+            active = self._store.decision_schema(case.adapter_id)
+            view = self._queries.view(CaseRecord(case, snap.state), active, refs=False)
+            edited = None if edited_payload is None else self._checked_edit(view, active, edited_payload)
+            policy = self._registry.policy_of(active, case.adapter_id, case.schema_version)
+            allowed = policy.allowed_for(case.payload)
+            chosen = verdict or Verdict("approve" if edited is None else "edit")
+            if chosen.decision == "edit" and edited is None:
+                raise DecisionNotAllowed(
+                    case_id, "edit", allowed, "the edit changes nothing; approve instead"
+                )
+            if chosen.decision not in allowed:
+                raise DecisionNotAllowed(case_id, chosen.decision or "approve", allowed)
+
+            def events() -> list[Event]:
+                # The votes as read with the case, else the history read now (inside the store's write).
+                votes = list(snap.votes) if snap.votes is not None else self._store.list_events(case_id)
+                decided[:] = [(policy.required_approvers, votes)]
+                return votes
+
             return decisions.approve(
                 snap,
                 stamp,
                 intent=intent,
                 payload=view.payload,
                 edited=edited,
-                required=required,
+                required=policy.required_approvers,
                 events=events,
-                verdict=verdict,
+                verdict=chosen,
+                payload_hash=case.payload_hash_sha256
+                if view.read_as_schema_version == case.schema_version
+                else None,
             )
 
-        recorded = self._run(intent, decide, record)
-        if recorded.replayed or not read:
-            # An earlier request's event: where the case stands now, read as approval_status does.
-            return Approval(
-                recorded.event, self._queries.status(record.case, active, self._store.list_events(case_id))
-            )
-        # Written now, on the events this decision read (unchanged since: the write was guarded).
-        votes = [e for e in read[0] if e.event_type == "approval_vote"]
+        recorded = self._run(intent, decide, seen)
+        if recorded.replayed or not decided:
+            # An earlier request's event: where the case stands now, as approval_status reads it.
+            return Approval(recorded.event, self._replay_status(recorded, seen))
+        # Written now, on the votes this decision read (unchanged since: the write was guarded).
+        required, read = decided[0]
+        votes = [e for e in read if e.event_type == "approval_vote"]
         if recorded.event.event_type == "approval_vote":
             votes.append(recorded.event)
         return Approval(recorded.event, ApprovalStatus(required, votes))
+
+    def _replay_status(self, recorded: Recorded, seen: CaseRecord | None) -> ApprovalStatus:
+        """Where a case stands after a replayed approval: from what the store read with the earlier
+        event when it could, else read now."""
+        case = recorded.case
+        if case is None:
+            case = self._queries.record(recorded.event.case_id, seen).case
+        active = self._store.decision_schema(case.adapter_id)
+        if recorded.votes is not None:
+            required = self._registry.policy_of(
+                active, case.adapter_id, case.schema_version
+            ).required_approvers
+            return ApprovalStatus(required, list(recorded.votes))
+        return self._queries.status(case, active, self._store.list_events(case.case_id))
 
     # ------------------------------------------------------------------ escalation
     def escalate(self, state: CaseState, now_ms: int) -> Event | None:
@@ -412,7 +467,7 @@ class CaseCommands:
 
         def decide(snap: CaseSnapshot, stamp: Stamp) -> Transition:
             return decisions.escalate(
-                snap, stamp, intent=intent, due=due, policy=self._policy, redact=self._redact
+                snap, stamp, intent=intent, due=due, policy=self._decision_policy, redact=self._redact
             )
 
         try:
@@ -449,13 +504,19 @@ class CaseCommands:
         if seen is not None and seen.case.case_id != case_id:
             seen = None
 
+        envelope: list[Case] = [] if seen is None else [seen.case]
+
         def attempt(snap: CaseSnapshot) -> Transition:
+            envelope[:] = [snap.case]
             return decide(snap, Stamp(f"HEV-{self._new_id()}", tick()))
 
         try:
             recorded = self._store.append(case_id, intent.request_id, attempt, seen=seen)
         except AlreadyTerminal as exc:
-            # The first terminal decision wins: answer with its full event (who, what, when).
+            # The first terminal decision wins: answer with its full event (who, what, when), as
+            # read with the case when the store could, else read now.
+            if "actor" in exc.existing:
+                raise
             winner = next(
                 (e for e in self._store.list_events(case_id) if e.event_id == exc.existing["event_id"]), None
             )
@@ -464,7 +525,9 @@ class CaseCommands:
             raise AlreadyTerminal(case_id, decisions.decision_summary(winner)) from exc
         if recorded.replayed and recorded.event.request_hash != intent.request_hash:
             raise IdempotencyConflict(intent.request_id)
-        self._notify(recorded.event, None if seen is None else seen.case)
+        if recorded.case is not None:
+            envelope[:] = [recorded.case]
+        self._notify(recorded.event, envelope[0] if envelope else None)
         return recorded
 
     def _notify(self, event: Event, case: Case | None = None) -> None:
@@ -481,6 +544,12 @@ class CaseCommands:
 
     def _policy(self, case: Case) -> schemas.AdapterPolicy:
         return self._registry.policy(case.adapter_id, case.schema_version)
+
+    def _decision_policy(self, case: Case) -> schemas.AdapterPolicy:
+        """The policy a command decides on inside the store's write (see `CaseStore.decision_schema`)."""
+        return self._registry.policy_of(
+            self._store.decision_schema(case.adapter_id), case.adapter_id, case.schema_version
+        )
 
     def _checked_edit(
         self, view: CaseView, active: SchemaRecord | None, edited_payload: dict[str, Any]
@@ -502,5 +571,5 @@ class CaseCommands:
         if active is None:
             raise AdapterNotFound(view.record.case.adapter_id)
         clean = redact_tree(edited_payload, self._redact)
-        schemas.validate_payload(active.schema, clean)
+        self._registry.validator(active).validate(clean)
         return None if canonical_json(clean) == canonical_json(view.payload) else clean

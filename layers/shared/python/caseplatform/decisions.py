@@ -195,7 +195,7 @@ def record_decision(
 ) -> Transition:
     """Approve or reject outright; a decided case is ALREADY_TERMINAL (the first decision wins).
     The case's submitter may not approve it (SELF_APPROVAL)."""
-    refuse_terminal(snap.state)
+    refuse_terminal(snap.state, snap.winner)
     if outcome == "approved":
         refuse_self_approval(snap.case, intent.actor)
     target = statemachine.target_state(snap.state.current_state, "record_decision", outcome)
@@ -221,14 +221,20 @@ def approve(
     required: int,
     events: Callable[[], list[Event]],
     verdict: Verdict = NO_VERDICT,
+    payload_hash: str | None = None,
 ) -> Transition:
     """One operator's approval of `edited` (else of the case's `payload` as read now). Approvals of
     the same payload by distinct principals count; the one reaching `required` decides the case
     (approved), the ones before it are votes. The same principal twice is DUPLICATE_APPROVER.
     `events`: the case's history, read only once the case is known to be open."""
-    refuse_terminal(snap.state)
+    refuse_terminal(snap.state, snap.winner)
     refuse_self_approval(snap.case, intent.actor)
-    approved_hash = _payload_hash(payload if edited is None else edited)
+    # `payload_hash`: the hash of `payload` when the caller knows it (the envelope's, when the payload
+    # is read as submitted), so it is not serialized again.
+    if edited is not None:
+        approved_hash = _payload_hash(edited)
+    else:
+        approved_hash = payload_hash if payload_hash is not None else _payload_hash(payload)
     voters = {
         vote.actor.principal
         for vote in events()
@@ -294,9 +300,12 @@ def escalate(
 
 
 # ------------------------------------------------------------------ shared rules
-def refuse_terminal(state: CaseState) -> None:
-    """ALREADY_TERMINAL on a decided case, naming the decision that won."""
+def refuse_terminal(state: CaseState, winner: Event | None = None) -> None:
+    """ALREADY_TERMINAL on a decided case, naming the decision that won (in full when the store read
+    its event with the case: `winner`)."""
     if state.current_state in TERMINAL_STATES:
+        if winner is not None and winner.event_id == state.active_terminal_event_id:
+            raise AlreadyTerminal(state.case_id, decision_summary(winner))
         raise AlreadyTerminal(
             state.case_id,
             {

@@ -13,6 +13,9 @@ class CasePlatformError(Exception):
     """Base of every domain error; `code` is the stable, machine-checkable error code."""
 
     code: str = "ERROR"
+    # True when the refusal depends on the adapter's active schema (a store that decided on a cached
+    # schema decides again on the schema read now before letting it through).
+    depends_on_schema: bool = False
 
     def fields(self) -> dict[str, Any]:
         """Extra fields of the error answer (besides status and code)."""
@@ -77,6 +80,7 @@ class PayloadInvalid(_DetailedError):
     """The adapter payload does not match the adapter's active schema (or is too large)."""
 
     code = "PAYLOAD_INVALID"
+    depends_on_schema = True
 
 
 class EnvelopeInvalid(_DetailedError):
@@ -157,6 +161,7 @@ class DecisionNotAllowed(CasePlatformError):
     """The decision is not among the case's `allowed_decisions` (or lacks what it needs)."""
 
     code = "DECISION_NOT_ALLOWED"
+    depends_on_schema = True
 
     def __init__(self, case_id: str, decision: str, allowed: tuple[str, ...], reason: str = "") -> None:
         super().__init__(
@@ -203,3 +208,13 @@ class InvalidCursor(CasePlatformError):
 
 class ConcurrentModification(Exception):
     """Raised by a store when an optimistic write lost a race; the store retries, callers never see it."""
+
+
+class ActiveSchemaChanged(Exception):
+    """Raised by a store when another version of the adapter's schema became active between the read
+    a submission was validated on and its write (which wrote nothing); the service validates again on
+    the new one, callers never see it."""
+
+    def __init__(self, adapter_id: str) -> None:
+        super().__init__(f"the active schema of adapter {adapter_id} changed")
+        self.adapter_id = adapter_id

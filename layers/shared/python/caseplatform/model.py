@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, get_args
 
 CaseStateName = Literal["pending", "needs_clarification", "approved", "rejected"]
@@ -54,9 +55,13 @@ PRIORITY_RANK: dict[str, int] = {"critical": 0, "high": 1, "normal": 2, "low": 3
 T = TypeVar("T")
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(value: Any) -> str:
-    """The one serialization used for hashes, payload_json and event_json: sorted keys, no spaces."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """The one serialization used for hashes, payload_json and event_json: sorted keys, no spaces
+    (one encoder, built once: `json.dumps` with these options builds a new one per call)."""
+    return _CANONICAL.encode(value)
 
 
 def sha256_hex(text: str) -> str:
@@ -134,8 +139,9 @@ class Case:
     created_at_ms: int
     updated_at_ms: int
 
-    @property
+    @cached_property
     def payload_json(self) -> str:
+        """Serialized once per envelope (the envelope never changes)."""
         return canonical_json(self.payload)
 
 
@@ -199,8 +205,9 @@ class Event:
             "created_at_ms": self.created_at_ms,
         }
 
-    @property
+    @cached_property
     def event_json(self) -> str:
+        """Serialized once per event (events never change)."""
         return canonical_json(self.to_dict())
 
     @classmethod
@@ -248,7 +255,17 @@ class CaseState:
     escalation_target: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "case_id": self.case_id,
+            "current_state": self.current_state,
+            "updated_at_ms": self.updated_at_ms,
+            "active_terminal_event_id": self.active_terminal_event_id,
+            "active_decision_outcome": self.active_decision_outcome,
+            "needs_clarification_since_ms": self.needs_clarification_since_ms,
+            "escalation_due_at_ms": self.escalation_due_at_ms,
+            "escalated_at_ms": self.escalated_at_ms,
+            "escalation_target": self.escalation_target,
+        }
 
 
 @dataclass(frozen=True)
@@ -289,6 +306,10 @@ class Recorded:
 
     event: Event
     replayed: bool = False
+    # On a replay, what the store read with the earlier event (None when it did not): the case
+    # envelope and the case's approval votes, so the answer needs no further read.
+    case: Case | None = field(default=None, compare=False)
+    votes: tuple[Event, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

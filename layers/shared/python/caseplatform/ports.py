@@ -41,6 +41,10 @@ class CaseSnapshot:
     case: Case
     state: CaseState
     open_question: str | None
+    # Read with the case by stores that can (one statement / one request), else None and read on
+    # demand: the case's approval votes (oldest first) and, on a decided case, its terminal event.
+    votes: tuple[Event, ...] | None = None
+    winner: Event | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,12 @@ class CaseStore(Protocol):
     def get_schema(self, adapter_id: str, schema_version: int) -> SchemaRecord | None: ...
 
     def active_schema(self, adapter_id: str) -> SchemaRecord | None: ...
+
+    def decision_schema(self, adapter_id: str) -> SchemaRecord | None:
+        """The active schema a command decides on inside `append` / before `create_case`. Read now,
+        or from the store's cache when its write verifies atomically that this version is still the
+        active one (and re-reads and decides again when it is not)."""
+        ...
 
     def list_schemas(self, adapter_id: str | None = None) -> list[SchemaRecord]: ...
 

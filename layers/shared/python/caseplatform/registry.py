@@ -26,6 +26,7 @@ class SchemaRegistry:
         self._store = store
         self._clock = clock
         self._documents: dict[str, dict[int, dict[str, Any]]] = {}
+        self._validators: dict[tuple[str, int], schemas.PayloadValidator] = {}
 
     def register(self, adapter_id: str, schema_version: int, schema_json: Any) -> SchemaRecord:
         """Store a new, inactive version (a JSON text or an already parsed document)."""
@@ -71,6 +72,17 @@ class SchemaRegistry:
 
     def active(self, adapter_id: str) -> SchemaRecord | None:
         return self._store.active_schema(adapter_id)
+
+    def validator(self, record: SchemaRecord) -> schemas.PayloadValidator:
+        """The payload validator of a schema version, compiled once per (adapter, version): a
+        registered version never changes (the store refuses another document under it); the document
+        is compared all the same, so a validator never serves another document."""
+        key = (record.adapter_id, record.schema_version)
+        found = self._validators.get(key)
+        if found is None or (found.schema is not record.schema and found.schema != record.schema):
+            found = schemas.PayloadValidator(record.schema)
+            self._validators[key] = found
+        return found
 
     def policy(self, adapter_id: str, fallback_version: int) -> schemas.AdapterPolicy:
         """The policy of the adapter's active schema (read now), else of `fallback_version`."""

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from caseplatform.compiled import compile_check
 from caseplatform.errors import PayloadInvalid
 from caseplatform.model import STRUCTURED_DECISIONS
 from caseplatform.validation import error_details
@@ -136,8 +137,29 @@ def check_schema_document(schema: Any) -> list[dict[str, str]]:
     return [{"path": "$.x-hitl" + d["path"][1:], "message": d["message"]} for d in details]
 
 
+class PayloadValidator:
+    """One adapter schema's payload validation, built once per schema version (see
+    `SchemaRegistry.validator`): the compiled check answers valid payloads, jsonschema (also built
+    once) reports what is wrong with the others."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self._check = compile_check(schema)
+        self._validator = Draft202012Validator(schema)
+
+    def validate(self, payload: dict[str, Any]) -> None:
+        """PAYLOAD_INVALID with every problem (paths under `$.payload`)."""
+        if self._check is not None and self._check(payload):
+            return
+        _raise_payload_errors(error_details(list(self._validator.iter_errors(payload))))
+
+
 def validate_payload(schema: dict[str, Any], payload: dict[str, Any]) -> None:
-    details = error_details(list(Draft202012Validator(schema).iter_errors(payload)))
+    """Validate with a validator built for this call (a cached one: `SchemaRegistry.validator`)."""
+    _raise_payload_errors(error_details(list(Draft202012Validator(schema).iter_errors(payload))))
+
+
+def _raise_payload_errors(details: list[dict[str, str]]) -> None:
     if details:
         raise PayloadInvalid(
             [{"path": "$.payload" + d["path"][1:], "message": d["message"]} for d in details]

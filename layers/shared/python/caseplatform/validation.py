@@ -12,6 +12,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from caseplatform.compiled import compile_check
 from caseplatform.model import ASSURANCES, PRIORITIES, STRUCTURED_DECISIONS, canonical_json
 
 MAX_TITLE = 200
@@ -107,6 +108,10 @@ ACTION_SCHEMA: dict[str, Any] = {
 
 _SUBMIT_VALIDATOR = Draft202012Validator(SUBMIT_SCHEMA)
 _ACTION_VALIDATOR = Draft202012Validator(ACTION_SCHEMA)
+# Compiled once: a valid envelope (the usual case) is checked without walking the schema; an invalid
+# one is validated again by jsonschema for its error details.
+_SUBMIT_CHECK = compile_check(SUBMIT_SCHEMA)
+_ACTION_CHECK = compile_check(ACTION_SCHEMA)
 
 
 def error_details(errors: list[ValidationError]) -> list[dict[str, str]]:
@@ -115,7 +120,8 @@ def error_details(errors: list[ValidationError]) -> list[dict[str, str]]:
 
 
 def check_submit(arguments: dict[str, Any]) -> list[dict[str, str]]:
-    details = error_details(list(_SUBMIT_VALIDATOR.iter_errors(arguments)))
+    valid = _SUBMIT_CHECK is not None and _SUBMIT_CHECK(arguments)
+    details = [] if valid else error_details(list(_SUBMIT_VALIDATOR.iter_errors(arguments)))
     payload = arguments.get("payload")
     if isinstance(payload, dict):
         size = len(canonical_json(payload).encode("utf-8"))
@@ -127,4 +133,6 @@ def check_submit(arguments: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def check_action(arguments: dict[str, Any]) -> list[dict[str, str]]:
+    if _ACTION_CHECK is not None and _ACTION_CHECK(arguments):
+        return []
     return error_details(list(_ACTION_VALIDATOR.iter_errors(arguments)))

@@ -2,17 +2,28 @@
 module of the case platform that imports the AWS SDK; the table layout (keys, items, cursors) is
 `caseplatform.stores.dynamodb_items`.
 
-A transition reads the CASE item, decides, and writes event + marker + CASE (condition: version
-unchanged) [+ TERMINAL (condition: absent)] in one transaction; a lost race re-reads and decides
-again, so the loser sees the winner's state (ALREADY_TERMINAL) or the winner's event (replay).
+A command on a case makes one read and one write: one Query of the case's partition (the CASE item,
+this request_id's event, the TERMINAL guard with the winning event, the approval votes), then the
+decision, then one transaction writing event + marker + CASE (condition: version unchanged)
+[+ TERMINAL (condition: absent)] + a condition check that the adapter's active schema is still the
+version the decision was taken on. A retry of a request_id is answered from the read (its marker);
+a decided case is refused from the read (the TERMINAL guard names the winner); a lost race re-reads
+and decides again, so the loser sees the winner's state (ALREADY_TERMINAL) or the winner's event.
+
+The active schema a command decides on comes from a per-store cache (filled by every read of an
+ACTIVE item): the transaction's condition check makes a stale cache cost a cancelled transaction,
+never a decision on the wrong schema, and a refusal that depends on the schema (PAYLOAD_INVALID,
+DECISION_NOT_ALLOWED) decided on the cache is decided again on the schema read now.
 Reads through GSIs are eventually consistent; reads of one case are strongly consistent.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +32,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 from caseplatform.errors import (
+    ActiveSchemaChanged,
     AdapterNotFound,
     CaseNotFound,
     CasePlatformError,
@@ -41,11 +53,12 @@ from caseplatform.model import (
     Ref,
     SchemaRecord,
 )
-from caseplatform.ports import CaseSnapshot, Decide
+from caseplatform.ports import CaseSnapshot, Decide, Transition
 from caseplatform.stores.dynamodb_items import (
     INDEX_KEYS,
     active_item,
     adapter_pk,
+    case_from_item,
     case_item,
     case_pk,
     cursor_of,
@@ -94,11 +107,31 @@ def _cancellation_codes(error: ClientError) -> list[str]:
     return [str(reason.get("Code") or "None") for reason in reasons]
 
 
+def _reason_code(reason: dict[str, Any]) -> str:
+    return str(reason.get("Code") or "None")
+
+
+@dataclass
+class _Read:
+    """What a command on a case read: the CASE item, this request's marker, the TERMINAL guard and
+    the approval votes (`live`: read now by the store; else the caller's earlier CASE item only)."""
+
+    item: dict[str, Any] | None = None
+    marker: dict[str, Any] | None = None
+    terminal: dict[str, Any] | None = None
+    votes: list[Event] = field(default_factory=list)
+    live: bool = True
+
+
 class DynamoCaseStore:
     def __init__(self, table_name: str, client: Any, *, sleep: Callable[[float], None] = time.sleep) -> None:
         self.table_name = table_name
         self._client = client
         self._sleep = sleep
+        # The last ACTIVE item read per adapter (see the module doc), and per thread the schemas a
+        # decision in progress was given: {adapter_id: (version, from the cache)}.
+        self._active: dict[str, SchemaRecord] = {}
+        self._decision = threading.local()
 
     # ------------------------------------------------------------------ low-level helpers
     def _get(self, pk: str, sk: str) -> dict[str, Any] | None:
@@ -199,7 +232,31 @@ class DynamoCaseStore:
 
     def active_schema(self, adapter_id: str) -> SchemaRecord | None:
         item = self._get(adapter_pk(adapter_id), "ACTIVE")
-        return None if item is None else schema_from_item({**item, "is_active": 1})
+        if item is None:
+            self._active.pop(adapter_id, None)
+            return None
+        record = schema_from_item({**item, "is_active": 1})
+        self._active[adapter_id] = record
+        return record
+
+    def decision_schema(self, adapter_id: str) -> SchemaRecord | None:
+        cached = self._active.get(adapter_id)
+        record = cached if cached is not None else self.active_schema(adapter_id)
+        served: dict[str, tuple[int, bool]] | None = getattr(self._decision, "served", None)
+        if served is not None and record is not None:
+            served[adapter_id] = (record.schema_version, cached is not None)
+        return record
+
+    def _active_check(self, adapter_id: str, version: int) -> dict[str, Any]:
+        """The transaction's condition that `version` is still the adapter's active schema."""
+        return {
+            "ConditionCheck": {
+                "TableName": self.table_name,
+                "Key": _serialize({"pk": adapter_pk(adapter_id), "sk": "ACTIVE"}),
+                "ConditionExpression": "schema_version = :active",
+                "ExpressionAttributeValues": _serialize({":active": version}),
+            }
+        }
 
     def list_schemas(self, adapter_id: str | None = None) -> list[SchemaRecord]:
         if adapter_id is None:
@@ -233,6 +290,9 @@ class DynamoCaseStore:
                 put["ExpressionAttributeValues"] = _serialize({":prev": previous})
             operations.append({"Put": put})
             if self._transact(operations) is None:
+                self._active[adapter_id] = schema_from_item(
+                    {**target, "is_active": 1, "updated_at_ms": now_ms}
+                )
                 return previous
             self._backoff(attempt)
         raise ConcurrentModification(f"activate_schema {adapter_id} lost {MAX_ATTEMPTS} races")
@@ -250,21 +310,38 @@ class DynamoCaseStore:
 
     # ------------------------------------------------------------------ writes
     def create_case(self, new: NewCase) -> Recorded:
+        """One transaction, no read: the submit marker (condition: absent; on failure it comes back in
+        the cancellation, with the envelope it copies), the CASE item, the event and its marker, the
+        refs, and the check that the schema the payload was validated on is still the active one."""
         case, event = new.case, new.event
         first = case_item(case, new.state, version=1, event_count=1, open_question=None)
+        marker = self._put(submit_marker(event, first), "attribute_not_exists(pk)")
+        marker["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
         operations = [
-            {"Put": self._put(submit_marker(event), "attribute_not_exists(pk)")},
+            {"Put": marker},
             {"Put": self._put(first, "attribute_not_exists(pk)")},
             *self._event_puts(event, 1),
             *({"Put": self._put(ref_item(case.case_id, ref))} for ref in new.refs),
+            self._active_check(case.adapter_id, case.schema_version),
         ]
-        codes = self._transact(operations)
-        if codes is None:
+        reasons = self._transact_reasons(operations)
+        if reasons is None:
             return Recorded(event)
-        existing = self._get(f"SUBMIT#{event.request_id}", "SUBMIT")
-        if existing is not None:
-            return Recorded(event_from_item(existing), replayed=True)
-        raise ConcurrentModification(f"submit_case transaction cancelled: {codes}")
+        existing = reasons[0].get("Item")
+        if _reason_code(reasons[0]) == "ConditionalCheckFailed":
+            if existing is None:  # a store that does not return the item: read it
+                existing = self._get(f"SUBMIT#{event.request_id}", "SUBMIT")
+            else:
+                existing = _deserialize(existing)
+            if existing is not None:
+                envelope = case_from_item(existing) if "case_id" in existing else None
+                return Recorded(event_from_item(existing), replayed=True, case=envelope)
+        if _reason_code(reasons[-1]) == "ConditionalCheckFailed":
+            self._active.pop(case.adapter_id, None)
+            raise ActiveSchemaChanged(case.adapter_id)
+        raise ConcurrentModification(
+            f"submit_case transaction cancelled: {[_reason_code(r) for r in reasons]}"
+        )
 
     def _event_puts(self, event: Event, seq: int) -> list[dict[str, Any]]:
         """The event and its request marker, each written only if absent."""
@@ -273,63 +350,170 @@ class DynamoCaseStore:
             puts.append(self._put(request_marker(event), "attribute_not_exists(pk)"))
         return [{"Put": put} for put in puts]
 
+    def _snapshot(self, pk: str, request_id: str) -> _Read | None:
+        """The case's one read: a Query of its partition keeping the CASE item, this request's event
+        (its replay answer, like its marker), the TERMINAL guard and the approval votes (None: no
+        such case). DynamoDB filters only on non-key attributes, so each kind is told by its own:
+        the CASE item has a `version`, events an `event_type` (and their `request_id`), the TERMINAL
+        guard an `event_id` but no `event_type`; refs and request markers have none of them."""
+        request: dict[str, Any] = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :p",
+            "FilterExpression": (
+                "attribute_exists(#version) OR #type = :vote OR #request = :req"
+                " OR (attribute_exists(#event) AND attribute_not_exists(#type))"
+            ),
+            "ExpressionAttributeNames": {
+                "#version": "version",
+                "#type": "event_type",
+                "#request": "request_id",
+                "#event": "event_id",
+            },
+            "ExpressionAttributeValues": _serialize({":p": pk, ":req": request_id, ":vote": "approval_vote"}),
+            "ConsistentRead": True,
+        }
+        read = _Read()
+        while True:
+            response = self._client.query(**request)
+            for raw in response.get("Items", []):
+                item = _deserialize(raw)
+                sk = item["sk"]
+                if sk == "CASE":
+                    read.item = item
+                elif sk == "TERMINAL":
+                    read.terminal = item
+                elif sk.startswith("EV#"):
+                    if item.get("event_type") == "approval_vote":
+                        read.votes.append(event_from_item(item))
+                    if item.get("request_id") == request_id:
+                        read.marker = item
+            last = response.get("LastEvaluatedKey")
+            if last is None:
+                return read if read.item is not None else None
+            request["ExclusiveStartKey"] = last
+
     def append(
         self, case_id: str, request_id: str, decide: Decide, *, seen: CaseRecord | None = None
     ) -> Recorded:
         pk = case_pk(case_id)
         # The caller's earlier read of the CASE item (this request's), tried first instead of a read:
-        # the write below is conditioned on its version, so a stale one only costs a cancelled
-        # transaction; a domain error decided on it is checked again on the live item.
+        # the write below is conditioned on its version and on the request's marker being absent, so
+        # a stale one only costs a cancelled transaction; a domain error decided on it is checked
+        # again on the live case.
         earlier = seen.revision if seen is not None else None
-        item = earlier if isinstance(earlier, dict) and earlier.get("pk") == pk else None
+        read: _Read | None = None
+        if isinstance(earlier, dict) and earlier.get("pk") == pk:
+            read = _Read(item=earlier, live=False)
         attempt = 0
         while attempt < MAX_ATTEMPTS:
-            live = item is None
-            if item is None:
-                item = self._get(pk, "CASE")
-                if item is None:
+            if read is None:
+                read = self._snapshot(pk, request_id)
+                if read is None:
                     raise CaseNotFound(case_id)
-            record = record_from_item(item)
-            snapshot = CaseSnapshot(record.case, record.state, item.get("open_question"))
-            try:
-                transition = decide(snapshot)
-            except CasePlatformError:
-                if not live:  # decided on the earlier read: decide again on the live case
-                    item = None
-                    continue
-                replay = self._replay(pk, request_id)
-                if replay is not None:
-                    return replay
-                raise
-            event, state = transition.event, transition.state
-            version, count = int(item["version"]), int(item["event_count"])
-            question = open_question_after(event, state, item.get("open_question"))
-            case_put = self._put(
-                case_item(
-                    record.case, state, version=version + 1, event_count=count + 1, open_question=question
-                ),
-                "version = :v",
-            )
-            case_put["ExpressionAttributeValues"] = _serialize({":v": version})
-            operations = [*self._event_puts(event, count + 1), {"Put": case_put}]
-            if state.current_state in TERMINAL_STATES and record.state.current_state not in TERMINAL_STATES:
-                operations.append({"Put": self._put(terminal_guard(event), "attribute_not_exists(pk)")})
-            if self._transact(operations) is None:
-                return Recorded(event)
-            # Cancelled: this request_id was used already (answer with its event), or a racing
-            # writer changed the case (read again and decide again).
-            replay = self._replay(pk, request_id)
-            if replay is not None:
-                return replay
-            item = None
+            if read.marker is not None:
+                record = record_from_item(read.item)  # type: ignore[arg-type]
+                votes = tuple(read.votes) if read.live else None
+                return Recorded(event_from_item(read.marker), replayed=True, case=record.case, votes=votes)
+            outcome = self._decide(read, decide)
+            if outcome is None:
+                # Refused on the caller's earlier read (decide again on the live case), or on a cached
+                # schema the refusal depends on (decide again on this read, with the schema read now).
+                if not read.live:
+                    read = None
+                continue
+            transition, served = outcome
+            operations, checks = self._transition_writes(read, transition, served)
+            reasons = self._transact_reasons(operations)
+            if reasons is None:
+                return Recorded(transition.event)
+            # Cancelled: this request_id was used already (its marker came back), or a racing writer
+            # changed the case or the active schema (read again and decide again).
+            marker = reasons[1].get("Item") if len(reasons) > 1 else None
+            if marker is not None and _reason_code(reasons[1]) == "ConditionalCheckFailed":
+                return Recorded(event_from_item(_deserialize(marker)), replayed=True)
+            for adapter_id, index in checks.items():
+                if _reason_code(reasons[index]) == "ConditionalCheckFailed":
+                    self._active.pop(adapter_id, None)
+            live = read.live
+            read = None
             if live:
                 self._backoff(attempt)
                 attempt += 1
         raise ConcurrentModification(f"append to {case_id} lost {MAX_ATTEMPTS} races")
 
-    def _replay(self, pk: str, request_id: str) -> Recorded | None:
-        marker = self._get(pk, f"REQ#{request_id}")
-        return None if marker is None else Recorded(event_from_item(marker), replayed=True)
+    def _decide(self, read: _Read, decide: Decide) -> tuple[Transition, dict[str, int]] | None:
+        """Decide on the read; None when a refusal must be decided again (it was decided on an earlier
+        read of the case, or on a cached schema it depends on). Returns the transition and the
+        schemas it was decided on ({adapter_id: version})."""
+        item = read.item
+        assert item is not None
+        record = record_from_item(item)
+        winner = None
+        if read.terminal is not None and "event_json" in read.terminal:
+            winner = event_from_item(read.terminal)
+        snapshot = CaseSnapshot(
+            record.case,
+            record.state,
+            item.get("open_question"),
+            votes=tuple(read.votes) if read.live else None,
+            winner=winner,
+        )
+        served: dict[str, tuple[int, bool]] = {}
+        self._decision.served = served
+        try:
+            transition = decide(snapshot)
+        except CasePlatformError as error:
+            cached = [adapter for adapter, (_, from_cache) in served.items() if from_cache]
+            if error.depends_on_schema and cached:
+                for adapter_id in cached:
+                    self._active.pop(adapter_id, None)
+                return None
+            if not read.live:
+                return None
+            raise
+        finally:
+            self._decision.served = None
+        return transition, {adapter_id: version for adapter_id, (version, _) in served.items()}
+
+    def _transition_writes(
+        self, read: _Read, transition: Transition, served: dict[str, int]
+    ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """event, marker (returning the existing one on a retry), CASE (condition: the version read),
+        [TERMINAL], then one condition check per schema the decision was taken on (and where each
+        check is in the transaction, for its cancellation reasons)."""
+        item = read.item
+        assert item is not None
+        record = record_from_item(item)
+        event, state = transition.event, transition.state
+        version, count = int(item["version"]), int(item["event_count"])
+        question = open_question_after(event, state, item.get("open_question"))
+        case_put = self._put(
+            case_item(record.case, state, version=version + 1, event_count=count + 1, open_question=question),
+            "version = :v",
+        )
+        case_put["ExpressionAttributeValues"] = _serialize({":v": version})
+        operations = self._event_puts(event, count + 1)
+        if len(operations) > 1:
+            operations[1]["Put"]["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+        operations.append({"Put": case_put})
+        if state.current_state in TERMINAL_STATES and record.state.current_state not in TERMINAL_STATES:
+            operations.append({"Put": self._put(terminal_guard(event), "attribute_not_exists(pk)")})
+        checks: dict[str, int] = {}
+        for adapter_id, active_version in served.items():
+            checks[adapter_id] = len(operations)
+            operations.append(self._active_check(adapter_id, active_version))
+        return operations, checks
+
+    def _transact_reasons(self, operations: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """Run a transaction; None on success, else the per-operation cancellation reasons."""
+        try:
+            self._client.transact_write_items(TransactItems=operations)
+        except ClientError as error:
+            if _error_code(error) != "TransactionCanceledException":
+                raise
+            reasons: list[dict[str, Any]] = [dict(r) for r in error.response.get("CancellationReasons") or []]
+            return reasons or [{} for _ in operations]
+        return None
 
     # ------------------------------------------------------------------ reads
     def get_case(self, case_id: str) -> CaseRecord | None:

@@ -6,9 +6,13 @@ Items (pk / sk):
     CASE#<id> / CASE            envelope + projection + version (optimistic lock) + open question
     CASE#<id> / EV#<seq:08d>    one event (event_json is the canonical record)
     CASE#<id> / REQ#<request>   idempotency marker (copy of the event it produced)
-    CASE#<id> / TERMINAL        first-terminal-wins guard (the partial unique index of SQLite)
+    CASE#<id> / TERMINAL        first-terminal-wins guard (the partial unique index of SQLite) + a copy
+                                of the winning event
     CASE#<id> / REF#<json>      a ref
-    SUBMIT#<request> / SUBMIT   global idempotency marker of submit_case
+    SUBMIT#<request> / SUBMIT   global idempotency marker of submit_case + a copy of the envelope
+A command on a case reads its partition once (one Query, filtered on non-key attributes to the CASE
+item, the request's event, the TERMINAL guard and the approval votes) and writes once (one
+TransactWriteItems).
     ADAPTER#<id> / V#<ver:06d>  a schema version;   ADAPTER#<id> / ACTIVE  the active version (+ copy)
 GSIs (see memo.tables.CASES): GSI1 cases by state, events by type, refs; GSI2 cases by adapter,
 events by principal; GSI3 all cases, all schemas; GSI4 (sparse) escalation due.
@@ -163,8 +167,45 @@ def case_item(
     return item
 
 
+ENVELOPE_FIELDS = (
+    "case_id",
+    "schema_version",
+    "adapter_id",
+    "case_type",
+    "title",
+    "summary",
+    "payload_json",
+    "payload_hash_sha256",
+    "submitter_name",
+    "submitter_role",
+    "submitter_id",
+    "submitter_team",
+    "priority",
+    "confidence",
+    "created_at_ms",
+    "case_updated_at_ms",
+)
+
+
 def record_from_item(item: dict[str, Any], *, revision: dict[str, Any] | None = None) -> CaseRecord:
-    case = Case(
+    case = case_from_item(item)
+    state = CaseState(
+        case_id=case.case_id,
+        current_state=item["current_state"],
+        updated_at_ms=int(item["updated_at_ms"]),
+        active_terminal_event_id=item.get("active_terminal_event_id"),
+        active_decision_outcome=item.get("active_decision_outcome"),
+        needs_clarification_since_ms=item.get("needs_clarification_since_ms"),
+        escalation_due_at_ms=item.get("escalation_due_at_ms"),
+        escalated_at_ms=item.get("escalated_at_ms"),
+        escalation_target=item.get("escalation_target"),
+    )
+    return CaseRecord(case, state, revision)
+
+
+def case_from_item(item: dict[str, Any]) -> Case:
+    """The envelope of a CASE item (or of the copy a SUBMIT marker carries)."""
+    return Case(
         case_id=item["case_id"],
         schema_version=int(item["schema_version"]),
         adapter_id=item["adapter_id"],
@@ -185,18 +226,6 @@ def record_from_item(item: dict[str, Any], *, revision: dict[str, Any] | None = 
         created_at_ms=int(item["created_at_ms"]),
         updated_at_ms=int(item["case_updated_at_ms"]),
     )
-    state = CaseState(
-        case_id=case.case_id,
-        current_state=item["current_state"],
-        updated_at_ms=int(item["updated_at_ms"]),
-        active_terminal_event_id=item.get("active_terminal_event_id"),
-        active_decision_outcome=item.get("active_decision_outcome"),
-        needs_clarification_since_ms=item.get("needs_clarification_since_ms"),
-        escalation_due_at_ms=item.get("escalation_due_at_ms"),
-        escalated_at_ms=item.get("escalated_at_ms"),
-        escalation_target=item.get("escalation_target"),
-    )
-    return CaseRecord(case, state, revision)
 
 
 def ref_item(case_id: str, ref: Ref) -> dict[str, Any]:
@@ -232,14 +261,24 @@ def request_marker(event: Event) -> dict[str, Any]:
     return {"pk": case_pk(event.case_id), "sk": f"REQ#{event.request_id}", "event_json": event.event_json}
 
 
-def submit_marker(event: Event) -> dict[str, Any]:
-    """The global idempotency marker of a submit_case request_id."""
-    return {"pk": f"SUBMIT#{event.request_id}", "sk": "SUBMIT", "event_json": event.event_json}
+def submit_marker(event: Event, case_item: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The global idempotency marker of a submit_case request_id, with a copy of the case's envelope
+    (from its CASE item: immutable) so a retry is answered from the marker alone."""
+    marker = {"pk": f"SUBMIT#{event.request_id}", "sk": "SUBMIT", "event_json": event.event_json}
+    if case_item is not None:
+        marker.update({name: case_item[name] for name in ENVELOPE_FIELDS})
+    return marker
 
 
 def terminal_guard(event: Event) -> dict[str, Any]:
-    """First terminal wins: only one decision can create this item."""
-    return {"pk": case_pk(event.case_id), "sk": "TERMINAL", "event_id": event.event_id}
+    """First terminal wins: only one decision can create this item. It carries the winning event, so
+    a later decision is refused (ALREADY_TERMINAL, naming the winner) from the case's one read."""
+    return {
+        "pk": case_pk(event.case_id),
+        "sk": "TERMINAL",
+        "event_id": event.event_id,
+        "event_json": event.event_json,
+    }
 
 
 def event_from_item(item: dict[str, Any]) -> Event:

@@ -59,6 +59,81 @@ _STATE_FIELDS = (
 )
 
 
+_INSERT_CASE = (
+    f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_STATE = (
+    f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+)
+_UPDATE_STATE = (
+    f"UPDATE hitl_state SET {', '.join(f'{name} = ?' for name in _STATE_FIELDS[1:])} WHERE case_id = ?"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+)
+# What a command on an existing case decides on, in one statement: the columns of `_record_from_row`,
+# then the event this request_id wrote already (NULL if none), the open question (while the case
+# needs clarification), the approval votes (a JSON array of event_json, oldest first), the
+# terminal event (once decided) and the adapter's active schema row (the columns of `_ACTIVE_SCHEMA`).
+_SNAPSHOT = (
+    f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS},"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+    " (SELECT e.event_json FROM hitl_events e WHERE e.case_id = c.case_id AND e.request_id = ?2),"
+    " CASE WHEN s.current_state = 'needs_clarification' THEN"
+    " (SELECT q.question FROM hitl_events q WHERE q.case_id = c.case_id AND q.event_type = 'needs_clarification'"
+    " ORDER BY q.created_at_ms DESC, q.rowid DESC LIMIT 1) END,"
+    " (SELECT json_group_array(v.event_json) FROM (SELECT event_json FROM hitl_events"
+    " WHERE case_id = c.case_id AND event_type = 'approval_vote' ORDER BY created_at_ms, rowid) v),"
+    " CASE WHEN s.active_terminal_event_id IS NOT NULL THEN"
+    " (SELECT w.event_json FROM hitl_events w WHERE w.event_id = s.active_terminal_event_id) END,"
+    " r.adapter_id, r.schema_version, r.schema_json, r.is_active, r.updated_at_ms"
+    " FROM hitl_cases c JOIN hitl_state s USING (case_id)"
+    " LEFT JOIN hitl_schema_registry r ON r.adapter_id = c.adapter_id AND r.is_active = 1"
+    " WHERE c.case_id = ?1"
+)
+_ACTIVE_SCHEMA = (
+    "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
+    " WHERE adapter_id = ? AND is_active = 1"
+)
+_SUBMITTED_BY_REQUEST = (
+    f"SELECT e.event_json, {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_events e"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+    " JOIN hitl_cases c ON c.case_id = e.case_id JOIN hitl_state s ON s.case_id = e.case_id"
+    " WHERE e.event_type = 'submitted' AND e.request_id = ?"
+)
+
+
+def _case_values(case: Case) -> tuple[Any, ...]:
+    return (
+        case.case_id,
+        case.schema_version,
+        case.adapter_id,
+        case.case_type,
+        case.title,
+        case.summary,
+        case.payload_json,
+        case.payload_hash_sha256,
+        case.submitter.name,
+        case.submitter.role,
+        case.submitter.id,
+        case.submitter.team,
+        case.priority,
+        case.confidence,
+        case.created_at_ms,
+        case.updated_at_ms,
+    )
+
+
+def _state_values(state: CaseState) -> tuple[Any, ...]:
+    return (
+        state.case_id,
+        state.current_state,
+        state.updated_at_ms,
+        state.active_terminal_event_id,
+        state.active_decision_outcome,
+        state.needs_clarification_since_ms,
+        state.escalation_due_at_ms,
+        state.escalated_at_ms,
+        state.escalation_target,
+    )
+
+
 def _split_statements(script: str) -> list[str]:
     statements, current = [], ""
     for line in script.splitlines(keepends=True):
@@ -127,6 +202,8 @@ class SqliteCaseStore:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        # The active schema row last parsed per adapter (a row equal to it is not parsed again).
+        self._parsed: dict[str, tuple[tuple[Any, ...], SchemaRecord]] = {}
         self.applied_migrations = migrate(self._conn(), now_ms)
 
     # ------------------------------------------------------------------ connections
@@ -201,6 +278,23 @@ class SqliteCaseStore:
         )
         return None if row is None else self._schema_from_row(row)
 
+    def decision_schema(self, adapter_id: str) -> SchemaRecord | None:
+        # Inside `append` the active schema was read with the case, under the write lock: the version
+        # active at commit. Elsewhere (submit_case) read now. A row read before is not parsed again.
+        read: tuple[str, tuple[Any, ...] | None] | None = getattr(self._local, "active", None)
+        if read is not None and read[0] == adapter_id:
+            row = read[1]
+        else:
+            row = self._conn().execute(_ACTIVE_SCHEMA, (adapter_id,)).fetchone()
+        if row is None:
+            return None
+        known = self._parsed.get(adapter_id)
+        if known is not None and known[0] == row:
+            return known[1]
+        record = self._schema_from_row(row)
+        self._parsed[adapter_id] = (row, record)
+        return record
+
     def list_schemas(self, adapter_id: str | None = None) -> list[SchemaRecord]:
         sql = "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
         params: tuple[Any, ...] = ()
@@ -240,69 +334,54 @@ class SqliteCaseStore:
     # ------------------------------------------------------------------ writes
     def create_case(self, new: NewCase) -> Recorded:
         case, event = new.case, new.event
-        with self._write() as conn:
-            row = conn.execute(
-                "SELECT event_json FROM hitl_events WHERE event_type = 'submitted' AND request_id = ?",
-                (event.request_id,),
-            ).fetchone()
-            if row is not None:
-                return Recorded(Event.from_json(row[0]), replayed=True)
-            conn.execute(
-                f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    case.case_id,
-                    case.schema_version,
-                    case.adapter_id,
-                    case.case_type,
-                    case.title,
-                    case.summary,
-                    case.payload_json,
-                    case.payload_hash_sha256,
-                    case.submitter.name,
-                    case.submitter.role,
-                    case.submitter.id,
-                    case.submitter.team,
-                    case.priority,
-                    case.confidence,
-                    case.created_at_ms,
-                    case.updated_at_ms,
-                ),
-            )
-            self._insert_event(conn, event)
-            self._insert_state(conn, new.state)
-            conn.executemany(
-                "INSERT INTO hitl_case_refs (case_id, ref_type, ref_key, ref_value) VALUES (?, ?, ?, ?)",
-                [(case.case_id, r.ref_type, r.ref_key, r.ref_value) for r in new.refs],
-            )
+        try:
+            with self._write() as conn:
+                conn.execute(_INSERT_CASE, _case_values(case))
+                self._insert_event(conn, event)
+                self._insert_state(conn, new.state)
+                if new.refs:
+                    conn.executemany(
+                        "INSERT INTO hitl_case_refs (case_id, ref_type, ref_key, ref_value) VALUES (?, ?, ?, ?)",
+                        [(case.case_id, r.ref_type, r.ref_key, r.ref_value) for r in new.refs],
+                    )
+        except sqlite3.IntegrityError:
+            # The unique index on submitted events' request_id: this request opened a case already.
+            # (Checked after the fact, so a first submission costs no read.)
+            row = self._conn().execute(_SUBMITTED_BY_REQUEST, (event.request_id,)).fetchone()
+            if row is None:
+                raise
+            return Recorded(Event.from_json(row[0]), replayed=True, case=self._record_from_row(row[1:]).case)
         return Recorded(event)
 
     def append(
         self, case_id: str, request_id: str, decide: Decide, *, seen: CaseRecord | None = None
     ) -> Recorded:
-        # `seen` is not needed: reading the case under the write lock costs next to nothing.
+        # `seen` is not needed: the one statement below reads, under the write lock, the request's
+        # earlier event, the case and its projection, the open question, the votes and the winner.
         with self._write() as conn:
-            row = conn.execute(
-                "SELECT event_json FROM hitl_events WHERE case_id = ? AND request_id = ?",
-                (case_id, request_id),
-            ).fetchone()
-            if row is not None:
-                return Recorded(Event.from_json(row[0]), replayed=True)
-            record = self._case_record(conn, case_id)
-            if record is None:
+            row = conn.execute(_SNAPSHOT, (case_id, request_id)).fetchone()
+            if row is None:
                 raise CaseNotFound(case_id)
-            question = None
-            if record.state.current_state == "needs_clarification":
-                found = conn.execute(
-                    "SELECT question FROM hitl_events WHERE case_id = ? AND event_type = 'needs_clarification'"
-                    " ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
-                    (case_id,),
-                ).fetchone()
-                question = found[0] if found else None
-            transition = decide(CaseSnapshot(record.case, record.state, question))
+            earlier, question, votes_json, winner = row[25:29]
+            record = self._record_from_row(row[:25])
+            votes = tuple(Event.from_json(text) for text in json.loads(votes_json))
+            if earlier is not None:
+                return Recorded(Event.from_json(earlier), replayed=True, case=record.case, votes=votes)
+            snapshot = CaseSnapshot(
+                record.case,
+                record.state,
+                question,
+                votes=votes,
+                winner=None if winner is None else Event.from_json(winner),
+            )
+            active = row[29:] if row[29] is not None else None
+            self._local.active = (record.case.adapter_id, active)
+            try:
+                transition = decide(snapshot)
+            finally:
+                self._local.active = None
             self._insert_event(conn, transition.event)
-            conn.execute("DELETE FROM hitl_state WHERE case_id = ?", (case_id,))
-            self._insert_state(conn, transition.state)
+            conn.execute(_UPDATE_STATE, (*_state_values(transition.state)[1:], case_id))
         return Recorded(transition.event)
 
     @staticmethod
@@ -333,11 +412,7 @@ class SqliteCaseStore:
 
     @staticmethod
     def _insert_state(conn: sqlite3.Connection, state: CaseState) -> None:
-        values = state.to_dict()
-        conn.execute(
-            f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})",  # noqa: S608 - fixed column/clause constants; values are bound parameters
-            tuple(values[name] for name in _STATE_FIELDS),
-        )
+        conn.execute(_INSERT_STATE, _state_values(state))
 
     # ------------------------------------------------------------------ reads
     @staticmethod
