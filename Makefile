@@ -63,8 +63,16 @@ fmt: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks
 
-test: lint typecheck browser
-	$(PY) -m pytest -n 2 -q
+# mypy (one process, minutes on a fresh clone with no cache) checks types beside pytest's two workers
+# instead of before them; its output is printed after the tests and either failure fails `make test`.
+# `--dist loadgroup` keeps the infra tests on one worker (one CDK synthesis per run, not per worker).
+test: lint browser
+	@types_log=$$(mktemp); \
+	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks >"$$types_log" 2>&1 & types_pid=$$!; \
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=25 -q; tests_rc=$$?; \
+	wait $$types_pid; types_rc=$$?; \
+	echo "mypy:"; cat "$$types_log"; rm -f "$$types_log"; \
+	exit $$(( tests_rc != 0 || types_rc != 0 ))
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit

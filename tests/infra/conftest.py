@@ -96,3 +96,15 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
         return synthesize(tmp_path_factory.mktemp("cdk.out.variant"), OVERRIDES)
     finally:
         patcher.undo()
+
+
+INFRA_DIR = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`, as `make test` runs it) every infra test goes to one
+    worker, so the CDK kernel starts and the app is synthesized once per run instead of once per
+    worker. Without xdist the mark does nothing."""
+    for item in items:
+        if INFRA_DIR in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("infra"))

@@ -151,11 +151,15 @@ def test_bundle_flag(value: object, run_by_cli: bool, expected: bool) -> None:
     assert bundling_enabled(value, run_by_cli=run_by_cli) is expected
 
 
-def test_build_app_skips_bundling_outside_the_cli(tmp_path: Path) -> None:
+def test_build_app_skips_bundling_outside_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pip = FakePip()
+    monkeypatch.setattr(lambdas.subprocess, "run", pip)
     app, _ = build_app(outdir=str(tmp_path), environ={})
     assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) == []
+    assert pip.commands == []
     app, _ = build_app(outdir=str(tmp_path), environ={"CDK_OUTDIR": str(tmp_path)})
     assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) is None
+    assert len(pip.commands) == 1  # run by the CLI: the layer is built (by the fake pip here)
 
 
 def test_the_code_layer_ships_memo_and_caseplatform_without_the_local_runtime(

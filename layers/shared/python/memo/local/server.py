@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -27,6 +28,7 @@ GRAPH_PATH = re.compile(r"^/graph/[^/]+/(?P<phone>[^/]+)/messages$")
 MEDIA_PATH = re.compile(r"^/graph/[^/]+/(?P<media>[0-9]+)$")  # GET /{media-id}: the media's URL
 MEDIA_DOWNLOAD_PATH = re.compile(r"^/_local/media/(?P<media>[0-9]+)$")  # that URL
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
+SHUTDOWN_POLL_SECONDS = 0.05  # how soon `stop` is noticed by the serving loop
 
 
 class LocalServer:
@@ -156,19 +158,13 @@ class LocalServer:
                         HTTPStatus.BAD_REQUEST, {"error": {"code": 100, "message": "Invalid parameter"}}
                     )
                     return
-                message_id = outer.sink.record(match.group("phone"), body)
-                if body.get("status") == "read":
-                    self._json(200, {"success": True})
+                answer = outer.sink.post(match.group("phone"), body)
+                if answer.hold:
+                    time.sleep(answer.hold)  # the client has given up: a read timeout after delivery
+                if answer.body is None:
+                    self.close_connection = True
                     return
-                to = body.get("to") or body.get("recipient")
-                self._json(
-                    200,
-                    {
-                        "messaging_product": "whatsapp",
-                        "contacts": [{"input": to, "wa_id": to}],
-                        "messages": [{"id": message_id}],
-                    },
-                )
+                self._json(answer.status, answer.body)
 
         self._httpd = ThreadingHTTPServer((host, port), RequestHandler)
         self._httpd.daemon_threads = True
@@ -183,7 +179,12 @@ class LocalServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="memo-local-http", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": SHUTDOWN_POLL_SECONDS},
+            name="memo-local-http",
+            daemon=True,
+        )
         self._thread.start()
 
     def wait(self) -> None:
