@@ -7,12 +7,13 @@ path is not (Lambda's own segment covers it), so Meta's 200 never waits for the 
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.typing import LambdaContext
+from typing import TYPE_CHECKING, Any
 
 from memo.observability import get_tracer, logger, metrics
 from memo.wiring.webhook import WebhookRuntime
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.typing import LambdaContext
 
 
 @logger.inject_lambda_context(clear_state=True)

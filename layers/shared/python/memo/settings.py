@@ -53,7 +53,9 @@ class ConfigurationError(MemoError):
 
 
 class _EnvModel(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+    # A model's validator is built when its Lambda's runtime class is defined (`FunctionSettings.build`,
+    # at import: the cold start's init), not for each of the other Lambdas' models this module holds.
+    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True, defer_build=True)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Self:
@@ -130,11 +132,24 @@ class FunctionSettings(_EnvModel):
     def from_env(cls, environ: Mapping[str, str]) -> Self:
         env = {k: v for k, v in environ.items() if v != ""}
         nested: dict[str, Any] = {}
-        for name, field in cls.model_fields.items():
-            group = field.annotation
-            if isinstance(group, type) and issubclass(group, _EnvModel):
-                nested[name] = group.from_env(env)
+        for name, group in cls._groups().items():
+            nested[name] = group.from_env(env)
         return _validated(cls, {**env, **nested})
+
+    @classmethod
+    def _groups(cls) -> dict[str, type[_EnvModel]]:
+        return {
+            name: group
+            for name, field in cls.model_fields.items()
+            if isinstance(group := field.annotation, type) and issubclass(group, _EnvModel)
+        }
+
+    @classmethod
+    def build(cls) -> None:
+        """Build the validators of these settings and of their groups now (each is validated alone)."""
+        for group in cls._groups().values():
+            group.model_rebuild()
+        cls.model_rebuild()
 
 
 class WebhookSettings(FunctionSettings):
@@ -154,7 +169,8 @@ class WebhookSettings(FunctionSettings):
     # Longer than Meta's 7-day retry window, so a very late redelivery is still a duplicate.
     idempotency_expiry_seconds: int = Field(default=8 * DAY_SECONDS, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
-    recent_messages_limit: int = Field(default=20, alias="MEMO_RECENT_MESSAGES", ge=1, le=100)
+    # The planners look at the last 10 messages (the LLM prompt's window): a turn loads no more.
+    recent_messages_limit: int = Field(default=10, alias="MEMO_RECENT_MESSAGES", ge=1, le=100)
     # Operator review (memo.operator_review.policy): the policy document or file, and the wait's timeout.
     review_policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
     review_timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS", ge=1)

@@ -26,6 +26,12 @@ class LambdaRuntime(Generic[S]):
 
     settings_model: ClassVar[type[FunctionSettings]]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The settings validator is built with the runtime class, at import (the cold start's init),
+        # not by the first request; the other Lambdas' settings models are never built here.
+        cls.settings_model.build()
+
     def __init__(self, settings: S, *, clock: Clock = utc_now) -> None:
         self.settings = settings
         self.clock = clock
