@@ -14,7 +14,6 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from memo.observability import logger, metrics, tracer
 from memo.reply.join import responder_input
 from memo.reply.respond import respond
-from memo.whatsapp.tracking import record_sent
 from memo.wiring.reply import ReplyRuntime
 
 
@@ -25,12 +24,4 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = ReplyRuntime.current()
     request = responder_input(event)
     result = respond(request, sender=runtime.sender, memory=runtime.memory, clock=runtime.clock)
-    record_sent(
-        runtime.outbound,
-        thread_id=request.thread_id,
-        kind="reply",
-        message_ids=result.message_ids,
-        now=runtime.clock(),
-        phone_number_id=request.phone_number_id,
-    )
     return result.model_dump(mode="json")

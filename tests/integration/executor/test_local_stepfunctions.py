@@ -203,3 +203,16 @@ def test_the_definition_needs_every_substitution() -> None:
         ASL_PATH,
     )
     assert "${" not in rendered and '"arn:e"' in rendered and '"arn:r"' in rendered
+
+
+def test_a_killed_executor_is_retried_like_a_lambda_service_error() -> None:
+    """A Lambda that timed out (`Sandbox.Timedout`; `Lambda.Unknown` for timeouts and out-of-memory
+    kills) or a task past its own TimeoutSeconds (`States.Timeout`) is retried, not caught into a
+    failed step: the retry waits out the lease, then re-runs a step that is safe to re-run."""
+    states = json.loads(ASL_PATH.read_text(encoding="utf-8"))["States"]["RunGroups"]["ItemProcessor"]
+    execute = states["States"]["RunSteps"]["ItemProcessor"]["States"]["ExecuteStep"]
+    by_error = {error: retry for retry in execute["Retry"] for error in retry["ErrorEquals"]}
+    service = {k: v for k, v in by_error["Lambda.ServiceException"].items() if k != "ErrorEquals"}
+    for killed in ("Sandbox.Timedout", "Lambda.Unknown", "States.Timeout"):
+        assert {k: v for k, v in by_error[killed].items() if k != "ErrorEquals"} == service, killed
+    assert "States.ALL" not in by_error and "States.TaskFailed" not in by_error

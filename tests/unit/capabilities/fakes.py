@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memo.capabilities.items import ListItem, Note, Reminder, Tombstone, list_key
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone, list_key
 
 Item = Reminder | Note | ListItem
 
@@ -19,6 +19,10 @@ class FakeItemsRepository:
         self.reads = 0
         # Tombstoned items by (thread, undo key): the item and its window's end.
         self.bin: dict[tuple[str, str], list[tuple[Item, datetime]]] = {}
+        # When the person last changed each reminder (title, time or series), and which step
+        # tombstoned each deleted reminder (its retry counts it again).
+        self.changed_at: dict[tuple[str, str], datetime] = {}
+        self.deleted_by: dict[tuple[str, str], tuple[str, Reminder]] = {}
 
     def _bury(self, thread_id: str, item: Item | None, undo: Tombstone | None) -> None:
         if item is not None and undo is not None:
@@ -62,10 +66,13 @@ class FakeItemsRepository:
         due_at: datetime | None = None,
         schedule_name: str | None = None,
         recurrence: str | None = None,
+        changed_at: datetime | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
+        if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
+            self.changed_at[(thread_id, reminder_id)] = changed_at
         update: dict[str, object] = {}
         if recurrence is not None:
             update["recurrence"] = recurrence
@@ -85,6 +92,24 @@ class FakeItemsRepository:
         gone = self.reminders.pop((thread_id, reminder_id), None)
         self._bury(thread_id, gone, undo)
         return gone
+
+    def remove_reminder(
+        self, thread_id: str, reminder_id: str, *, undo: Tombstone, unchanged_since: datetime | None = None
+    ) -> Deletion[Reminder]:
+        key = (thread_id, reminder_id)
+        current = self.reminders.get(key)
+        if current is None:
+            earlier = self.deleted_by.get(key)
+            if earlier is not None and undo.operation is not None and earlier[0] == undo.operation:
+                return Deletion(status="deleted", item=earlier[1])
+            return Deletion(status="gone")
+        changed = self.changed_at.get(key)
+        if unchanged_since is not None and changed is not None and changed > unchanged_since:
+            return Deletion(status="changed", item=current)
+        self.delete_reminder(thread_id, reminder_id, undo=undo)
+        if undo.operation is not None:
+            self.deleted_by[key] = (undo.operation, current)
+        return Deletion(status="deleted", item=current)
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         current = self.reminders.get((thread_id, reminder_id))

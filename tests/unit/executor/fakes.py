@@ -61,8 +61,8 @@ class MemoryLedger:
     def claim(
         self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
     ) -> Claim:
-        if operation_id in self.entries:
-            raise OperationAlreadyClaimed(operation_id)
+        if operation_id in self.entries:  # like DynamoDB's ALL_OLD: the entry that won comes back
+            raise OperationAlreadyClaimed(operation_id, entry=self.entries[operation_id])
         attempt = uuid.uuid4().hex
         self.entries[operation_id] = LedgerEntry(
             operation_id=operation_id,
@@ -74,6 +74,16 @@ class MemoryLedger:
             attempt_id=attempt,
         )
         return Claim(operation_id, attempt)
+
+    def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
+        current = self.entries.get(entry.operation_id)
+        if current is None or current.status != "in_progress" or current.attempt_id != entry.attempt_id:
+            raise OperationAlreadyClaimed(entry.operation_id, entry=current)
+        attempt = uuid.uuid4().hex
+        self.entries[entry.operation_id] = replace(
+            current, attempt_id=attempt, at=at, reruns=current.reruns + 1
+        )
+        return Claim(entry.operation_id, attempt)
 
     def _held(self, claim: Claim) -> LedgerEntry:
         entry = self.entries.get(claim.operation_id)

@@ -26,6 +26,9 @@ from tests.support.conversation import LogEvents
 from .fakes import T0, CountingCapabilities, MemoryLedger, approval_for, task
 
 LEASE = 90
+# An action that is not safe to run again after a crashed attempt (memo.executor.reruns): the
+# counting fake repeats its side effect, so these tests show a crashed attempt is never repeated.
+UNSAFE = "update"
 
 
 def run(step, capabilities, ledger, clock):
@@ -93,15 +96,20 @@ def test_a_claim_held_by_a_running_attempt_makes_the_rerun_wait(capabilities, le
     assert capabilities.calls == 0
 
 
-def test_a_claim_left_by_a_crashed_attempt_is_never_run_again(
+def test_a_claim_left_by_a_crashed_attempt_of_an_unsafe_step_is_never_run_again(
     capabilities, ledger, clock, log_events
 ) -> None:
+    step = task(action=UNSAFE)
     ledger.claim(
-        operation_id("wamid.T1", "s1"), capability="reminders", step_id="s1", args_hash="x", at=clock()
+        operation_id("wamid.T1", "s1"),
+        capability="reminders",
+        step_id="s1",
+        args_hash=step.args_hash,
+        at=clock(),
     )
     clock.advance(seconds=LEASE + 1)
 
-    outcome = run(task(), capabilities, ledger, clock)
+    outcome = run(step, capabilities, ledger, clock)
 
     assert outcome.result.error_code == IDEMPOTENCY_MISSING_RESULT
     assert capabilities.calls == 0
@@ -196,9 +204,9 @@ def test_an_unexpected_error_keeps_the_claim_so_the_step_is_not_repeated(capabil
     capabilities.fail_with.append(RuntimeError("bug after a write?"))
 
     with pytest.raises(RuntimeError):
-        run(task(), capabilities, ledger, clock)
+        run(task(action=UNSAFE), capabilities, ledger, clock)
     clock.advance(seconds=LEASE + 1)
-    redriven = run(task(), capabilities, ledger, clock)
+    redriven = run(task(action=UNSAFE), capabilities, ledger, clock)
 
     assert redriven.result.error_code == IDEMPOTENCY_MISSING_RESULT
     assert capabilities.calls == 1
@@ -209,18 +217,17 @@ def test_losing_the_claim_race_answers_from_the_winner(capabilities, ledger, clo
     op = operation_id("wamid.T1", "s1")
 
     class RacingLedger(MemoryLedger):
-        """The first read sees nothing; the concurrent attempt completes before our claim."""
+        """A concurrent attempt claims and completes just before our claim lands."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.reads = 0
+            self.claims = 0
 
-        def get(self, operation_id: str):
-            self.reads += 1
-            if self.reads == 1:
+        def claim(self, operation_id: str, **kwargs):
+            self.claims += 1
+            if self.claims == 1:
                 run_step(task(), capabilities=winner, ledger=ledger_view, clock=clock)
-                return None
-            return super().get(operation_id)
+            return super().claim(operation_id, **kwargs)
 
     racing = RacingLedger()
     ledger_view = MemoryLedger()
@@ -231,6 +238,56 @@ def test_losing_the_claim_race_answers_from_the_winner(capabilities, ledger, clo
     assert outcome.replayed and outcome.result.success
     assert capabilities.calls == 0 and len(winner.side_effects) == 1
     assert racing.get(op) is not None
+
+
+class CountingLedger(MemoryLedger):
+    """Counts the ledger's requests by kind."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[str] = []
+
+    def get(self, operation_id: str):
+        self.requests.append("get")
+        return super().get(operation_id)
+
+    def claim(self, operation_id: str, **kwargs):
+        self.requests.append("claim")
+        return super().claim(operation_id, **kwargs)
+
+    def complete(self, claim, result, *, at):
+        self.requests.append("complete")
+        return super().complete(claim, result, at=at)
+
+    def result(self, operation_id: str):
+        self.requests.append("result")
+        return super().result(operation_id)
+
+
+def test_a_first_run_claims_without_reading_the_ledger_first(capabilities, clock) -> None:
+    ledger = CountingLedger()
+    args = {"title": "call mom", "when": "2025-03-02T18:00:00+00:00"}
+
+    run(
+        task(args=args, approval=approval_for(args, expires_at=T0 + timedelta(minutes=5))),
+        capabilities,
+        ledger,
+        clock,
+    )
+
+    assert ledger.requests == ["claim", "complete"] and capabilities.calls == 1
+
+
+def test_a_rerun_learns_the_outcome_from_its_failed_claim(capabilities, clock) -> None:
+    """The lost claim carries the entry that won: the rerun reads only the stored result."""
+    ledger = CountingLedger()
+    first = run(task(), capabilities, ledger, clock)
+    ledger.requests.clear()
+
+    again = run(task(), capabilities, ledger, clock)
+
+    assert ledger.requests == ["claim", "result"]
+    assert again.replayed and again.result == first.result and capabilities.calls == 1
 
 
 def test_steps_of_one_turn_are_separate_operations(capabilities, ledger, clock) -> None:
@@ -264,7 +321,7 @@ def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
             ledger.results.clear()
             continue
         try:
-            outcome = run(task(), capabilities, ledger, clock)
+            outcome = run(task(action=UNSAFE), capabilities, ledger, clock)
         except (StepInProgress, TransientStepFailure, RuntimeError):
             continue
         if outcome.result.success:
@@ -305,11 +362,12 @@ def test_a_ledger_that_stays_down_still_reports_the_done_side_effect_and_never_r
     clock, log_events
 ) -> None:
     capabilities, ledger = CountingCapabilities(), FlakyCompletion(failures=99)
+    step = task(action=UNSAFE)
 
-    outcome = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=lambda _: None)
+    outcome = run_step(step, capabilities=capabilities, ledger=ledger, clock=clock, sleep=lambda _: None)
 
     assert outcome.result.success  # not "couldn't confirm": the reminder exists
     assert log_events.named("STEP_COMPLETION_UNRECORDED")
     clock.advance(seconds=LEASE + 1)
-    rerun = run(task(), capabilities, ledger, clock)  # a redrive finds the claim, never runs again
+    rerun = run(step, capabilities, ledger, clock)  # a redrive finds the claim, never runs again
     assert not rerun.result.success and len(capabilities.side_effects) == 1

@@ -8,7 +8,8 @@ from typing import Any
 from memo.capabilities.base import ExecutionResult
 from memo.executor.contracts import ResponderInput, StepOutcome
 from memo.replies import Reply
-from memo.whatsapp.sender import SentMessage, WhatsAppSendError
+from memo.whatsapp.sender import SentMessage, WhatsAppSendError, WhatsAppSendOutcomeUnknown
+from memo.whatsapp.tracking import OutboundTag
 
 NOW = datetime(2025, 6, 3, 12, 0, tzinfo=UTC)  # a Tuesday
 THREAD = "972501234567"
@@ -54,11 +55,18 @@ def request(*outcomes: StepOutcome, language: str = "en", timezone: str = "Asia/
 
 
 class FakeSender:
-    def __init__(self, *, fail_with: int | None = None) -> None:
+    def __init__(self, *, fail_with: int | None = None, unknown: bool = False) -> None:
         self.sent: list[tuple[str, str, Reply]] = []
+        self.tags: list[OutboundTag | None] = []
         self.fail_with = fail_with
+        self.unknown = unknown  # Meta answered 500 (or nothing) after taking the request
 
-    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage:
+    def send(
+        self, phone_number_id: str, to: str, reply: Reply, *, tag: OutboundTag | None = None
+    ) -> SentMessage:
+        self.tags.append(tag)
+        if self.unknown:
+            raise WhatsAppSendOutcomeUnknown("no answer", status=500, meta_code=1, attempts=1)
         if self.fail_with is not None:
             raise WhatsAppSendError("rejected", status=400, meta_code=self.fail_with, attempts=1)
         self.sent.append((phone_number_id, to, reply))
@@ -78,10 +86,13 @@ class FakeMemory:
         self.claims: set[tuple[str, str]] = set()
         self.quotes: dict[str, list[dict[str, Any]]] = {}
 
-    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime, actions: Any = ()) -> bool:
+        """The claim and, in the same write, the actions (as the DynamoDB adapter's transaction)."""
         if (thread_id, trace_id) in self.claims:
             return False
         self.claims.add((thread_id, trace_id))
+        if actions:
+            self.record_actions(thread_id, actions, now=now)
         return True
 
     def release_reply(self, thread_id: str, trace_id: str) -> None:
@@ -99,3 +110,11 @@ class FakeMemory:
     def record_quote(self, thread_id: str, message_ids: Any, actions: Any, *, now: datetime) -> None:
         for message_id in message_ids:
             self.quotes[message_id] = list(actions)
+
+    def record_sent(
+        self, thread_id: str, *, text: str | None, message_ids: Any, actions: Any, now: datetime
+    ) -> None:
+        if text is not None:
+            self.record_reply(thread_id, text, at=now)
+        if actions:
+            self.record_quote(thread_id, message_ids, actions, now=now)

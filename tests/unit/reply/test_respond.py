@@ -72,6 +72,20 @@ def test_a_failed_send_gives_the_claim_back_so_a_redrive_can_answer() -> None:
     assert retried.sent and len(sender.sent) == 1
 
 
+def test_a_send_of_unknown_outcome_keeps_the_claim_so_a_redrive_never_sends_it_twice() -> None:
+    """Meta took the reply and answered 500: the user may have it. The claim stays; a redriven
+    execution says nothing; the reply went out tagged with the turn's send token."""
+    memory = FakeMemory()
+    first_sender = FakeSender(unknown=True)
+    first = respond(request(reminder_created()), sender=first_sender, memory=memory, clock=lambda: NOW)
+    assert (first.sent, first.outcome_unknown) == (False, True)
+    [tag] = first_sender.tags
+    assert tag is not None and tag.kind == "reply"
+    sender = FakeSender()
+    again = respond(request(reminder_created()), sender=sender, memory=memory, clock=lambda: NOW)
+    assert not again.sent and sender.sent == []
+
+
 class FlakyMemory(FakeMemory):
     """The memory table refuses writes `failures` times (throttling beyond the SDK's retries)."""
 
@@ -87,14 +101,11 @@ class FlakyMemory(FakeMemory):
             self.failures -= 1
             raise TransientFault("AWS call failed transiently (ThrottlingException)")
 
-    def record_actions(self, thread_id, actions, *, now):
-        self._maybe_fail()
-        self.order.append("actions")
-        return super().record_actions(thread_id, actions, now=now)
-
-    def claim_reply(self, thread_id, trace_id, *, now):
-        self.order.append("claim")
-        return super().claim_reply(thread_id, trace_id, now=now)
+    def claim_reply(self, thread_id, trace_id, *, now, actions=()):
+        if actions:
+            self._maybe_fail()  # the one write of the claim with the actions
+        self.order.append("claim+actions" if actions else "claim")
+        return super().claim_reply(thread_id, trace_id, now=now, actions=actions)
 
 
 def test_the_actions_are_remembered_before_the_reply_goes_out_even_through_throttling() -> None:
@@ -105,7 +116,8 @@ def test_the_actions_are_remembered_before_the_reply_goes_out_even_through_throt
     )
 
     assert result.sent and len(sender.sent) == 1
-    assert memory.order[:2] == ["actions", "claim"]  # "delete it" works the moment the reply arrives
+    # One write, before the send: "delete it" works the moment the reply arrives.
+    assert memory.order == ["claim+actions"]
     assert [a["operationId"] for a in memory.actions] == ["wamid.T1:s1"] and len(waits) == 2
 
 

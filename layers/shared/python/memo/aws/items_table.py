@@ -13,11 +13,17 @@ so that string order is time order.
 - `DynamoReminderItems`: the reminders Lambda's claim / complete / release of one delivery.
 
 Undo: a delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the turn's
-traceId, `undo_until`, and the table's TTL attribute `ttl` = `undo_until`; a reminder also becomes
-`cancelled`, its previous status kept in `undo_status`, so no delivery can claim it). Every read of
-this adapter skips tombstoned items, so for the user they are gone; `restore` brings back the items of
-one undo key while `undo_until` has not passed (a conditional write per item: two undos restore each
-item once); DynamoDB's TTL purges the rest.
+traceId, `undo_op` = the step's traceId:stepId, `undo_until`, and the table's TTL attribute `ttl` =
+`undo_until`; a reminder also becomes `cancelled`, its previous status kept in `undo_status`, so no
+delivery can claim it). Every read of this adapter skips tombstoned items, so for the user they are
+gone; `restore` brings back the items of one undo key while `undo_until` has not passed (a
+conditional write per item: two undos restore each item once); DynamoDB's TTL purges the rest.
+
+A tombstone is one conditional UpdateItem and no read: its condition is what the delete may touch
+(the item exists; it is not tombstoned, unless by an earlier attempt of the same step, which then
+counts it again; with `unchanged_since`, its `changed_at` is not later). A lost condition returns
+the item as it stood (`ReturnValuesOnConditionCheckFailure`), which says why: gone or changed.
+`update_reminder` given `changed_at` stamps it when the title, time or series change.
 """
 
 from __future__ import annotations
@@ -29,18 +35,21 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from memo.aws.condition_values import ALL_OLD, old_item
 from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
 from memo.aws.faults import call
-from memo.capabilities.items import ListItem, Note, Reminder, Tombstone, list_key
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone, list_key
 from memo.errors import ConditionFailed
 from memo.observability import logger, mask_phone
 from memo.reminders.store import StoredReminder
 
 REMINDER_PREFIX = "REMINDER#"
 UNDO_KEY = "undo_key"
-_UNDO_ATTRIBUTES = (UNDO_KEY, "undo_until", "undo_status", "ttl")
+_UNDO_ATTRIBUTES = (UNDO_KEY, "undo_until", "undo_status", "undo_op", "ttl")
+#: When the person last changed a reminder's title, time or series (ISO 8601, UTC).
+CHANGED_AT = "changed_at"
 NOTE_PREFIX = "NOTE#"
-_KEY_ATTRIBUTES = ("pk", "sk", "kind", *_UNDO_ATTRIBUTES)
+_KEY_ATTRIBUTES = ("pk", "sk", "kind", CHANGED_AT, *_UNDO_ATTRIBUTES)
 
 
 def user_pk(thread_id: str) -> str:
@@ -113,6 +122,9 @@ class DynamoItemsRepository:
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
+            # Tombstoned items (kept for undo) are left out by DynamoDB, not sent and dropped here.
+            "FilterExpression": "attribute_not_exists(#undo)",
+            "ExpressionAttributeNames": {"#undo": UNDO_KEY},
             "ExpressionAttributeValues": to_item({":pk": pk, ":prefix": prefix}),
             "ConsistentRead": True,
         }
@@ -126,7 +138,8 @@ class DynamoItemsRepository:
 
     def _delete_existing(self, pk: str, sk: str, model: type[M], undo: Tombstone | None = None) -> M | None:
         if undo is not None:
-            return self._tombstone(pk, sk, model, undo)
+            removal = self._tombstone(pk, sk, model, undo)
+            return removal.item if removal.status == "deleted" else None
         try:
             response = conditional_write(
                 self._ddb.delete_item,
@@ -140,8 +153,16 @@ class DynamoItemsRepository:
         raw = response.get("Attributes")
         return _model(model, raw) if raw else None
 
-    def _tombstone(self, pk: str, sk: str, model: type[M], undo: Tombstone) -> M | None:
-        """Mark a live item deleted-but-restorable (see the module doc); None if it is gone."""
+    def _tombstone(
+        self,
+        pk: str,
+        sk: str,
+        model: type[M],
+        undo: Tombstone,
+        *,
+        unchanged_since: datetime | None = None,
+    ) -> Deletion[M]:
+        """Mark a live item deleted-but-restorable (see the module doc) in one conditional write."""
         sets = ["undo_key = :key", "undo_until = :until", "#ttl = :ttl"]
         names = {"#ttl": "ttl"}
         values: dict[str, Any] = {
@@ -149,9 +170,19 @@ class DynamoItemsRepository:
             ":until": _iso(undo.until),
             ":ttl": int(undo.until.timestamp()),
         }
+        condition = "attribute_exists(pk) AND attribute_not_exists(undo_key)"
+        if undo.operation is not None:
+            # An earlier attempt of this same step may have tombstoned it: that is still our delete.
+            sets.append("undo_op = :op")
+            values[":op"] = undo.operation
+            condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_op = :op)"
+        if unchanged_since is not None:
+            condition += f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT} <= :since)"
+            values[":since"] = _iso(unchanged_since)
         if model is Reminder:
-            # Both operands read the item as it was: the previous status is kept for a restore.
-            sets += ["undo_status = #status", "#status = :cancelled"]
+            # Both operands read the item as it was: the previous status is kept for a restore
+            # (and kept as it was by a retry, which finds the reminder cancelled already).
+            sets += ["undo_status = if_not_exists(undo_status, #status)", "#status = :cancelled"]
             names["#status"] = "status"
             values[":cancelled"] = "cancelled"
         try:
@@ -160,15 +191,24 @@ class DynamoItemsRepository:
                 TableName=self._table,
                 Key=to_item({"pk": pk, "sk": sk}),
                 UpdateExpression="SET " + ", ".join(sets),
-                ConditionExpression="attribute_exists(pk) AND attribute_not_exists(undo_key)",
+                ConditionExpression=condition,
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues=to_item(values),
                 ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
             )
-        except ConditionFailed:
-            return None
+        except ConditionFailed as exc:
+            found = old_item(exc)
+            if found is None or UNDO_KEY in found:
+                return Deletion(status="gone")  # never there, or deleted by someone else
+            return Deletion(status="changed", item=_from_values(model, found))
         raw = response.get("Attributes")
-        return _model(model, raw) if raw else None
+        if not raw:
+            return Deletion(status="gone")
+        before = from_item(raw)
+        if UNDO_KEY in before and "undo_status" in before:
+            before["status"] = before["undo_status"]  # our earlier attempt's tombstone: as it was
+        return Deletion(status="deleted", item=_from_values(model, before))
 
     def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Reminder | Note | ListItem]:
         """Bring back every item tombstoned under `undo_key` whose undo window is still open; each
@@ -200,7 +240,7 @@ class DynamoItemsRepository:
         if model is None:
             return None
         names = {"#ttl": "ttl"}
-        expression = "REMOVE undo_key, undo_until, #ttl"
+        expression = "REMOVE undo_key, undo_until, undo_op, #ttl"
         if model is Reminder:
             expression = "SET #status = undo_status " + expression + ", undo_status"
             names["#status"] = "status"
@@ -250,9 +290,11 @@ class DynamoItemsRepository:
         due_at: datetime | None = None,
         schedule_name: str | None = None,
         recurrence: str | None = None,
+        changed_at: datetime | None = None,
     ) -> Reminder | None:
         """Rename and/or move a reminder (and replace a repeating one's series); a move makes it
-        `scheduled` again. None if it is gone."""
+        `scheduled` again. With `changed_at`, a new title, time or series is stamped as the person's
+        change (a delete approved before it leaves the reminder alone). None if it is gone."""
         sets: list[str] = []
         removes: list[str] = []
         values: dict[str, Any] = {}
@@ -273,6 +315,9 @@ class DynamoItemsRepository:
         if recurrence is not None:
             sets.append("recurrence = :recurrence")
             values[":recurrence"] = recurrence
+        if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
+            sets.append(f"{CHANGED_AT} = :changed_at")
+            values[":changed_at"] = _iso(changed_at)
         if not sets:
             return self.get_reminder(thread_id, reminder_id)
         expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
@@ -297,6 +342,20 @@ class DynamoItemsRepository:
     ) -> Reminder | None:
         """Delete (or, with `undo`, tombstone) and return the reminder; None if it was already gone."""
         return self._delete_existing(user_pk(thread_id), reminder_sk(reminder_id), Reminder, undo)
+
+    def remove_reminder(
+        self,
+        thread_id: str,
+        reminder_id: str,
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
+    ) -> Deletion[Reminder]:
+        """Tombstone the reminder with no read before: deleted (as it was), gone, or changed since
+        `unchanged_since` (left alone, as it is now)."""
+        return self._tombstone(
+            user_pk(thread_id), reminder_sk(reminder_id), Reminder, undo, unchanged_since=unchanged_since
+        )
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         """`scheduled` -> `sent`, once: False when it is not scheduled (already sent, cancelled, gone)."""
@@ -363,15 +422,24 @@ class DynamoItemsRepository:
         undo: Tombstone | None = None,
     ) -> list[ListItem]:
         """Delete every item of the list (only `item_ids` of them when given; with `undo`, tombstone
-        them one by one); returns what was deleted."""
+        them one by one); returns what was deleted. Pinned ids with `undo` need no read: each
+        tombstone is conditional and returns the item it deleted."""
+        pk = user_pk(thread_id)
+        if item_ids is not None and undo is not None:
+            removals = (
+                self._tombstone(pk, list_item_sk(list_name, i), ListItem, undo)
+                for i in dict.fromkeys(item_ids)
+            )
+            return [r.item for r in removals if r.item is not None and r.status == "deleted"]
         items = self.list_items(thread_id, list_name)
         if item_ids is not None:
             pinned = set(item_ids)
             items = [i for i in items if i.item_id in pinned]
-        pk = user_pk(thread_id)
         if undo is not None:
             gone = (self._tombstone(pk, list_item_sk(i.list_name, i.item_id), ListItem, undo) for i in items)
-            return [i for i in gone if i is not None]
+            return [
+                removal.item for removal in gone if removal.item is not None and removal.status == "deleted"
+            ]
         requests = [
             {"DeleteRequest": {"Key": to_item({"pk": pk, "sk": list_item_sk(i.list_name, i.item_id)})}}
             for i in items
@@ -399,8 +467,11 @@ def _dump(model: BaseModel) -> dict[str, Any]:
 
 
 def _model(model: type[M], raw: dict[str, Any]) -> M:
-    values = {k: v for k, v in from_item(raw).items() if k not in _KEY_ATTRIBUTES}
-    return model.model_validate(values)
+    return _from_values(model, from_item(raw))
+
+
+def _from_values(model: type[M], values: dict[str, Any]) -> M:
+    return model.model_validate({k: v for k, v in values.items() if k not in _KEY_ATTRIBUTES})
 
 
 class DynamoReminderItems:

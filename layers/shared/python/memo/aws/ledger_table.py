@@ -18,6 +18,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+from memo.aws.condition_values import ALL_OLD, old_item
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.capabilities.base import ExecutionResult
@@ -43,8 +44,9 @@ TOKEN_GRACE = timedelta(days=1)
 
 
 class DynamoLedger:
-    """The executor's `Ledger`: a conditional put claims, a transaction completes (`ClaimLost` when
-    the entry is no longer this attempt's), a conditional delete releases."""
+    """The executor's `Ledger`: a conditional put claims (a lost one returns the existing entry with
+    its error), a transaction completes (`ClaimLost` when the entry is no longer this attempt's), a
+    conditional delete releases."""
 
     def __init__(
         self,
@@ -71,21 +73,7 @@ class DynamoLedger:
         )
         if "Item" not in response:
             return None
-        item = from_item(response["Item"])
-        completed_at = item.get("completedAt")
-        return LedgerEntry(
-            operation_id=operation_id,
-            capability=item["capability"],
-            step_id=item["stepId"],
-            args_hash=item["argsHash"],
-            at=datetime.fromisoformat(item["at"]),
-            status="completed" if item["status"] == COMPLETED else "in_progress",
-            attempt_id=item["attempt"],
-            success=item.get("success"),
-            result_hash=item.get("resultHash"),
-            external_ids=item.get("externalIds", {}),
-            completed_at=datetime.fromisoformat(completed_at) if completed_at else None,
-        )
+        return _entry(operation_id, from_item(response["Item"]))
 
     def claim(
         self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
@@ -108,10 +96,49 @@ class DynamoLedger:
                 TableName=self._table,
                 Item=to_item(item),
                 ConditionExpression="attribute_not_exists(pk)",
+                # A lost claim brings back the entry that won: no read before, none after.
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
             )
         except ConditionFailed as exc:
-            raise OperationAlreadyClaimed(f"operation {operation_id} is already claimed") from exc
+            found = old_item(exc)
+            raise OperationAlreadyClaimed(
+                f"operation {operation_id} is already claimed",
+                entry=_entry(operation_id, found) if found is not None else None,
+            ) from exc
         return Claim(operation_id=operation_id, attempt_id=attempt_id)
+
+    def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
+        attempt_id = uuid.uuid4().hex
+        try:
+            conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=self._key(entry.operation_id, ENTRY_SK),
+                UpdateExpression="SET attempt = :attempt, #at = :at, #ttl = :ttl, "
+                "reruns = if_not_exists(reruns, :zero) + :one",
+                ConditionExpression="#status = :in_progress AND attempt = :crashed",
+                ExpressionAttributeNames={"#status": "status", "#at": "at", "#ttl": "ttl"},
+                ExpressionAttributeValues=to_item(
+                    {
+                        ":attempt": attempt_id,
+                        ":at": at.isoformat(),
+                        ":ttl": int((at + self._ttl).timestamp()),
+                        ":zero": 0,
+                        ":one": 1,
+                        ":in_progress": IN_PROGRESS,
+                        ":crashed": entry.attempt_id,
+                    }
+                ),
+                # A lost race brings back what won (another re-run, a completion), or nothing.
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
+            )
+        except ConditionFailed as exc:
+            found = old_item(exc)
+            raise OperationAlreadyClaimed(
+                f"operation {entry.operation_id} was taken over or settled meanwhile",
+                entry=_entry(entry.operation_id, found) if found is not None else None,
+            ) from exc
+        return Claim(operation_id=entry.operation_id, attempt_id=attempt_id)
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
         result_item = {
@@ -177,6 +204,24 @@ class DynamoLedger:
         if "Item" not in response:
             return None
         return ExecutionResult.model_validate_json(from_item(response["Item"])["result"])
+
+
+def _entry(operation_id: str, item: dict[str, Any]) -> LedgerEntry:
+    completed_at = item.get("completedAt")
+    return LedgerEntry(
+        operation_id=operation_id,
+        capability=item["capability"],
+        step_id=item["stepId"],
+        args_hash=item["argsHash"],
+        at=datetime.fromisoformat(item["at"]),
+        status="completed" if item["status"] == COMPLETED else "in_progress",
+        attempt_id=item["attempt"],
+        success=item.get("success"),
+        result_hash=item.get("resultHash"),
+        external_ids=item.get("externalIds", {}),
+        completed_at=datetime.fromisoformat(completed_at) if completed_at else None,
+        reruns=int(item.get("reruns", 0)),
+    )
 
 
 def _token_key(case_id: str) -> dict[str, Any]:

@@ -25,6 +25,12 @@ class ExecutionContext(BaseModel):
     language: Language = "en"
     now: AwareDatetime
     phone_number_id: str | None = None  # the business number the user wrote to (reminders reply from it)
+    #: When the approval covering this step was asked (`Approval.asked_at`): a delete leaves alone an
+    #: item edited after it, since the person approved it as it was. None: no approval pins it.
+    unchanged_since: AwareDatetime | None = None
+    #: Set when this run re-does an attempt of the same step that crashed mid-way (when that attempt
+    #: started): an operation whose result would depend on what that attempt did raises `RerunUnsafe`.
+    rerun_of: AwareDatetime | None = None
 
 
 class ExecutionResult(BaseModel):
@@ -51,6 +57,12 @@ class CapabilityError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class RerunUnsafe(Exception):
+    """Raised by an operation run again after a crashed attempt (`ExecutionContext.rerun_of`) when it
+    cannot tell the true result from here (a create whose time passed meanwhile: the crashed attempt
+    may have set it, and it may even have fired). The executor answers "can't confirm" instead."""
 
 
 class CapabilityExecutor(Protocol):

@@ -21,6 +21,12 @@ UNDO_UNTIL = "undoUntil"
 INVALID_ARGS = "INVALID_ARGS"
 TIME_IN_PAST = "TIME_IN_PAST"
 UNSUPPORTED_ACTION = "UNSUPPORTED_ACTION"
+#: Every item a delete was approved for was edited after the question was asked: none was deleted.
+CHANGED_SINCE_APPROVAL = "CHANGED_SINCE_APPROVAL"
+#: `ExecutionResult.data` keys of a delete: items left alone because they changed since the
+#: approval ([{id, title|text, when?}]), and how many were already gone.
+CHANGED = "changed"
+GONE = "gone"
 
 
 class Args(BaseModel):
@@ -54,8 +60,9 @@ def failure(capability: str, action: str, code: str, message: str) -> ExecutionR
 
 def undo_for(ctx: ExecutionContext, now: datetime) -> Tombstone:
     """The tombstone of a delete in this step: restorable by the turn's undo until the window ends.
-    Keyed by the turn (traceId): one "Undo" brings back everything that turn deleted."""
-    return Tombstone(key=ctx.trace_id, until=now + UNDO_WINDOW)
+    Keyed by the turn (traceId): one "Undo" brings back everything that turn deleted; marked with
+    the step (traceId:stepId), so a retry of this step counts what its first attempt deleted."""
+    return Tombstone(key=ctx.trace_id, until=now + UNDO_WINDOW, operation=f"{ctx.trace_id}:{ctx.step_id}")
 
 
 def undo_data(undo: Tombstone) -> dict[str, str]:

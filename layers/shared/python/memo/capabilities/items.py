@@ -6,13 +6,15 @@ delivers them); `memo.aws.items_table` stores them in the items table and owns i
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from memo.text.matching import list_synonym
 
 ReminderStatus = Literal["scheduled", "sent", "cancelled"]
+ItemT = TypeVar("ItemT")
 
 
 def list_key(name: str) -> str:
@@ -50,10 +52,30 @@ class Note(_Item):
 
 class Tombstone(_Item):
     """A delete that can be undone: the item stays, marked with the undo `key` (the turn's traceId),
-    hidden from every read, until `until`; then the items table's TTL purges it."""
+    hidden from every read, until `until`; then the items table's TTL purges it. `operation` (the
+    step's traceId:stepId) lets a retry of the same step find its own tombstone and count the item
+    as deleted, while any other delete finds it gone."""
 
     key: str = Field(min_length=1)
     until: AwareDatetime
+    operation: str | None = None
+
+
+DeletionStatus = Literal["deleted", "gone", "changed"]
+
+
+@dataclass(frozen=True)
+class Deletion(Generic[ItemT]):
+    """What one conditional delete found, from the write alone (no read before it):
+
+    - `deleted`: done now (or by an earlier attempt of the same step); `item` as it was before;
+    - `gone`: nothing to delete (never there, deleted or already tombstoned by someone else);
+    - `changed`: the item was edited after the approval that pinned it was asked, so it was left
+      alone; `item` as it is now (for the reply to name it).
+    """
+
+    status: DeletionStatus
+    item: ItemT | None = None
 
 
 class ListItem(_Item):

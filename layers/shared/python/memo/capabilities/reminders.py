@@ -1,10 +1,22 @@
 """Reminders: create, list, update (move / rename), delete, delete_all.
 
 Each reminder is one item (`memo.capabilities.items.Reminder`) and one one-time schedule. Create
-schedules first and then writes the item (a rejected schedule leaves nothing behind); a retried
-create reuses its deterministic id, so the schedule is replaced and the item put is a no-op.
-Delete cancels the schedule before deleting the item, so a retry after a partial failure finishes
-the job. Args carry ids chosen by entity resolution; a reminder that vanished since is NOT_FOUND.
+schedules first and then writes the item: a rejected schedule leaves nothing behind, and a crash
+between the two leaves a schedule without an item, which the reminders Lambda answers as missing
+(nothing is sent) — never an item that looks set but has no schedule to fire it. A retried or
+re-run create (`memo.executor.reruns`) reuses its deterministic id, so the schedule is replaced and
+the item put completes (or is a no-op the second time). A re-run whose time passed meanwhile raises
+`RerunUnsafe`: the crashed attempt may have set it (and it may have fired).
+
+Delete and delete_all do not read before they write: each pinned reminder is tombstoned by one
+conditional write (`ItemsRepository.remove_reminder`) that returns it as it was, and only then is
+its schedule cancelled (a tombstoned reminder is `cancelled`, so no delivery can claim it meanwhile).
+A retry of the step after a partial failure finds its own tombstones, counts them again and
+finishes the cancels. The condition carries what the approval pinned: a reminder that is gone is
+counted as gone, one whose title, time or series changed after the question was asked
+(`ExecutionContext.unchanged_since`) is left alone — schedule included — and named in the result
+(`changed`); nothing else is touched. Args carry ids chosen by entity resolution; a reminder that
+vanished since is NOT_FOUND; every one changed since the approval is CHANGED_SINCE_APPROVAL.
 """
 
 from __future__ import annotations
@@ -16,8 +28,17 @@ from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, Field, model_validator
 
-from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult, ReminderScheduler
+from memo.capabilities.base import (
+    CapabilityError,
+    ExecutionContext,
+    ExecutionResult,
+    ReminderScheduler,
+    RerunUnsafe,
+)
 from memo.capabilities.common import (
+    CHANGED,
+    CHANGED_SINCE_APPROVAL,
+    GONE,
     NOT_FOUND,
     TIME_IN_PAST,
     Args,
@@ -27,7 +48,7 @@ from memo.capabilities.common import (
     undo_data,
     undo_for,
 )
-from memo.capabilities.items import Reminder
+from memo.capabilities.items import Deletion, Reminder, Tombstone
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
@@ -139,6 +160,22 @@ def _not_found(action: str, language: Language) -> ExecutionResult:
     )
 
 
+def _changed_failure(action: str, changed: list[dict[str, str]], ctx: ExecutionContext) -> ExecutionResult:
+    """Every reminder the approval pinned was changed after the question was asked: none deleted."""
+    titles = ", ".join(quote(c["title"], ctx.language) for c in changed)
+    result = failure(
+        CAPABILITY,
+        action,
+        CHANGED_SINCE_APPROVAL,
+        say(
+            ctx.language,
+            f"{titles} changed after you approved, so I left it as it is.",
+            f"{titles} השתנתה אחרי שאישרת, אז השארתי אותה כמו שהיא.",
+        ),
+    )
+    return result.model_copy(update={"data": {CHANGED: changed, "timezone": ctx.timezone}})
+
+
 class ReminderOperations:
     def __init__(
         self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
@@ -151,6 +188,8 @@ class ReminderOperations:
         lang = ctx.language
         now = self._clock()
         if args.when <= now:
+            if ctx.rerun_of is not None and args.when > ctx.rerun_of:
+                raise RerunUnsafe("the reminder's time passed after the crashed attempt started")
             return failure(
                 CAPABILITY,
                 "create",
@@ -312,7 +351,12 @@ class ReminderOperations:
                 reminder_id=before.reminder_id, thread_id=before.thread_id, at=when, timezone=before.timezone
             )
         after = self._repo.update_reminder(
-            before.thread_id, before.reminder_id, title=args.title, due_at=when, schedule_name=name
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            changed_at=now,
         )
         if after is None and name is not None:
             self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
@@ -323,7 +367,9 @@ class ReminderOperations:
     ) -> Reminder | ExecutionResult | None:
         assert before.recurrence is not None
         if args.when is None and args.time is None and args.day is None:
-            return self._repo.update_reminder(before.thread_id, before.reminder_id, title=args.title)
+            return self._repo.update_reminder(
+                before.thread_id, before.reminder_id, title=args.title, changed_at=now
+            )
         zone = ZoneInfo(before.timezone)
         local = args.when.astimezone(zone) if args.when is not None else None
         at = time.fromisoformat(args.time) if args.time is not None else (local.time() if local else None)
@@ -346,6 +392,7 @@ class ReminderOperations:
             due_at=when,
             schedule_name=name,
             recurrence=recurrence,
+            changed_at=now,
         )
 
     def _move_occurrence(
@@ -390,29 +437,48 @@ class ReminderOperations:
         if following is None:
             self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
             return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
-        return self._repo.update_reminder(reminder.thread_id, reminder.reminder_id, due_at=following)
+        return self._repo.update_reminder(
+            reminder.thread_id, reminder.reminder_id, due_at=following, changed_at=now
+        )
+
+    def _remove(self, reminder_id: str, undo: Tombstone, ctx: ExecutionContext) -> Deletion[Reminder]:
+        """Tombstone one pinned reminder (one conditional write), then cancel its schedule."""
+        removal = self._repo.remove_reminder(
+            ctx.thread_id, reminder_id, undo=undo, unchanged_since=ctx.unchanged_since
+        )
+        if removal.status == "deleted" and removal.item is not None and removal.item.status == "scheduled":
+            self._scheduler.cancel(removal.item.schedule_name or schedule_name_for(reminder_id))
+        return removal
 
     def delete(self, args: DeleteRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         undo = undo_for(ctx, self._clock())  # tombstoned: "Undo" can restore it for 10 minutes
         deleted: list[dict[str, str]] = []
         skipped: list[dict[str, str]] = []
+        changed: list[dict[str, str]] = []
         for scoped in args.reminder_ids:
             reminder_id, scope = split_scoped(scoped)
-            reminder = self._repo.get_reminder(ctx.thread_id, reminder_id)
-            if reminder is None:
-                continue
-            if reminder.recurrence is not None and scope == OCCURRENCE:
-                # "this one": the series skips its next time and goes on.
-                after = self._skip(reminder, self._clock())
-                skipped.append({**_brief(reminder, lang), "next": after.due_at.isoformat() if after else ""})
-                continue
-            self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder_id))
-            gone = self._repo.delete_reminder(ctx.thread_id, reminder_id, undo=undo)
-            if gone is not None:
-                deleted.append(_brief(gone, lang))
+            if scope == OCCURRENCE:
+                # "this one" of a repeating reminder: the series skips its next time and goes on
+                # (a one-time reminder has no series: it is deleted).
+                reminder = self._repo.get_reminder(ctx.thread_id, reminder_id)
+                if reminder is None:
+                    continue
+                if reminder.recurrence is not None:
+                    after = self._skip(reminder, self._clock())
+                    skipped.append(
+                        {**_brief(reminder, lang), "next": after.due_at.isoformat() if after else ""}
+                    )
+                    continue
+            removal = self._remove(reminder_id, undo, ctx)
+            if removal.status == "deleted" and removal.item is not None:
+                deleted.append(_brief(removal.item, lang))
+            elif removal.status == "changed" and removal.item is not None:
+                changed.append(_brief(removal.item, lang))
         if skipped and not deleted:
             return self._skipped_result(skipped, ctx)
+        if not deleted and changed:
+            return _changed_failure("delete", changed, ctx)
         if not deleted:
             return _not_found("delete", lang)
         ids = [d["id"] for d in deleted]
@@ -423,8 +489,9 @@ class ReminderOperations:
             action="delete",
             data={
                 "deleted": deleted,
-                "missing": len(args.reminder_ids) - len(deleted),
+                "missing": len(args.reminder_ids) - len(deleted) - len(changed),
                 "timezone": ctx.timezone,
+                **({CHANGED: changed} if changed else {}),
                 **undo_data(undo),
             },
             external_ids={"reminderId": ids[0]} if len(ids) == 1 else {"reminderIds": ids},
@@ -455,22 +522,33 @@ class ReminderOperations:
     def delete_all(self, args: DeleteAllRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         undo = undo_for(ctx, self._clock())
-        deleted: list[str] = []
         if args.reminder_ids is None:
-            reminders = self._repo.list_reminders(ctx.thread_id)
+            ids = [r.reminder_id for r in self._repo.list_reminders(ctx.thread_id)]
         else:
-            found = (self._repo.get_reminder(ctx.thread_id, rid) for rid in args.reminder_ids)
-            reminders = [r for r in found if r is not None]
-        for reminder in reminders:
-            if reminder.status == "scheduled":
-                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-            if self._repo.delete_reminder(ctx.thread_id, reminder.reminder_id, undo=undo) is not None:
-                deleted.append(reminder.reminder_id)
+            ids = list(dict.fromkeys(args.reminder_ids))  # pinned at resolution: no read first
+        deleted: list[str] = []
+        changed: list[dict[str, str]] = []
+        gone = 0
+        for reminder_id in ids:
+            removal = self._remove(reminder_id, undo, ctx)
+            if removal.status == "deleted":
+                deleted.append(reminder_id)
+            elif removal.status == "changed" and removal.item is not None:
+                changed.append(_brief(removal.item, lang))
+            else:
+                gone += 1
+        if not deleted and changed:
+            return _changed_failure("delete_all", changed, ctx)
+        data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}
+        if changed:
+            data.update({CHANGED: changed, "timezone": ctx.timezone})
+        if gone:
+            data[GONE] = gone
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="delete_all",
-            data={"count": len(deleted), **(undo_data(undo) if deleted else {})},
+            data=data,
             external_ids={"reminderIds": deleted} if deleted else {},
             summary=say(
                 lang, f"deleted all reminders ({len(deleted)})", f"מחקתי את כל התזכורות ({len(deleted)})"
@@ -495,7 +573,7 @@ class ReminderOperations:
                 reminder_id=reminder.reminder_id, thread_id=ctx.thread_id, at=when, timezone=reminder.timezone
             )
             snoozed = self._repo.update_reminder(
-                ctx.thread_id, reminder.reminder_id, due_at=when, schedule_name=name
+                ctx.thread_id, reminder.reminder_id, due_at=when, schedule_name=name, changed_at=now
             )
             if snoozed is None:
                 self._scheduler.cancel(name)

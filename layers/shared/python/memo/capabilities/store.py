@@ -3,7 +3,11 @@
 Creates return False when the item exists already (a retried step re-creates nothing); updates and
 deletes of a vanished item return None; `mark_reminder_sent` returns False when the reminder is no
 longer `scheduled`. A delete given a `Tombstone` hides the item instead (every read skips it) until
-`restore` brings it back or its undo window ends and the table's TTL purges it. The DynamoDB adapter is `memo.aws.items_table.DynamoItemsRepository`.
+`restore` brings it back or its undo window ends and the table's TTL purges it.
+`remove_reminder` is the delete of an approved, pinned reminder in one conditional write (no read
+before it): the `Deletion` says whether it was deleted, already gone, or changed since
+`unchanged_since` (then left alone); an update of a reminder's title, time or series marks it changed.
+The DynamoDB adapter is `memo.aws.items_table.DynamoItemsRepository`.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from memo.capabilities.items import ListItem, Note, Reminder, Tombstone
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone
 
 
 class ItemsRepository(Protocol):
@@ -30,10 +34,19 @@ class ItemsRepository(Protocol):
         due_at: datetime | None = None,
         schedule_name: str | None = None,
         recurrence: str | None = None,
+        changed_at: datetime | None = None,
     ) -> Reminder | None: ...
     def delete_reminder(
         self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None
     ) -> Reminder | None: ...
+    def remove_reminder(
+        self,
+        thread_id: str,
+        reminder_id: str,
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
+    ) -> Deletion[Reminder]: ...
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool: ...
     def put_note(self, note: Note) -> bool: ...
     def list_notes(self, thread_id: str) -> list[Note]: ...

@@ -58,6 +58,9 @@ class Approval(_Wire):
     args_hash: str
     expires_at: AwareDatetime
     approved_by: str = "user"  # "user" (WhatsApp) or an operator principal (case platform)
+    # When the question was asked: it showed the items as they were then. A delete of pinned items
+    # leaves alone any item changed after this moment (`ExecutionContext.unchanged_since`).
+    asked_at: AwareDatetime | None = None
 
 
 class StepTask(_Wire):

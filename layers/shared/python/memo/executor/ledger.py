@@ -3,7 +3,12 @@
 One entry per operation (operationId = traceId:stepId): PII-safe (capability, stepId, argsHash, at,
 status `in_progress` while an attempt holds the claim, then `completed` with success, resultHash and
 externalIds). `claim` is exclusive: exactly one attempt of a step ever gets to perform its side
-effect. `complete` stores the full `ExecutionResult` with the completed entry, so a re-run of the
+effect, and it is the step's first request (no read before it): a lost claim comes back with the
+entry that won (`OperationAlreadyClaimed.entry`), so a re-run learns what happened from the same
+request. An attempt that crashed between claim and complete leaves its claim `in_progress`; once
+its lease has run out, a re-run of a step that is safe to run again (`memo.executor.reruns`) takes
+the claim over (`take_over`: conditional on the crashed attempt's id, so two re-runs never both
+win; the entry counts its `reruns`). `complete` stores the full `ExecutionResult` with the completed entry, so a re-run of the
 step can answer with it instead of running again. A lost race is a domain error
 (`OperationAlreadyClaimed`, `ClaimLost`). The DynamoDB adapter is `memo.aws.ledger_table.DynamoLedger`.
 """
@@ -48,6 +53,7 @@ class LedgerEntry:
     result_hash: str | None = None
     external_ids: dict[str, str | list[str]] = field(default_factory=dict)
     completed_at: datetime | None = None
+    reruns: int = 0  # how many times a crashed attempt's claim was taken over
 
 
 @dataclass(frozen=True)
@@ -59,10 +65,15 @@ class Claim:
 
 
 class OperationAlreadyClaimed(MemoError):
-    """Another attempt already claimed (or completed) this operation."""
+    """Another attempt already claimed (or completed) this operation; `entry` is the entry that
+    stands in the way, when the failed claim returned it (None: read it with `Ledger.get`)."""
 
     code = "OPERATION_ALREADY_CLAIMED"
     http_status = 409
+
+    def __init__(self, message: str, *, entry: LedgerEntry | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry
 
 
 class ClaimLost(MemoError):
@@ -78,7 +89,15 @@ class Ledger(Protocol):
     def claim(
         self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
     ) -> Claim:
-        """Raises `OperationAlreadyClaimed` when an entry exists."""
+        """A conditional create, with no read before it; raises `OperationAlreadyClaimed` (carrying
+        the existing entry) when an entry exists."""
+        ...
+
+    def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
+        """Claim an `in_progress` entry for a new attempt, conditional on the entry still holding the
+        attempt `entry` names (its lease has run out: that attempt crashed); restarts the lease at
+        `at` and counts the re-run. Raises `OperationAlreadyClaimed` (carrying the entry that is
+        there now) when another attempt took it over, completed or released it first."""
         ...
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:

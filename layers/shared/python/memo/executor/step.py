@@ -1,18 +1,29 @@
 """One plan step, performed at most once: the logic behind the executor Lambda.
 
-`run_step` answers a `StepTask` with a `StepOutcome`:
+`run_step` answers a `StepTask` with a `StepOutcome`. Its first request is the claim of the
+operation (traceId:stepId) in the ledger, a conditional put with no read before it:
 
-1. The ledger already holds the operation (traceId:stepId):
+1. The claim is won (the common case): the approval binding is checked first (args still hash to
+   what was approved, approval not expired: otherwise the step is refused and nothing is written),
+   the capability runs once, and the result is stored with the completed entry (that write is
+   retried in place: the side effect has happened, so the person is told the truth even if the
+   ledger stays unreachable).
+2. The claim is lost: the failed put returns the entry that holds the operation, so no read is
+   needed to learn what happened:
    - completed -> the stored result is reused (`replayed=True`); no side effect. If the stored result
      is gone, a safe failure `IDEMPOTENCY_MISSING_RESULT` (the step is never run a second time);
    - in progress and younger than the lease -> another attempt may still be running: `StepInProgress`
      is raised and Step Functions retries later, when that attempt has completed;
    - in progress and older than the lease -> the attempt crashed somewhere between claim and complete,
-     so whether its side effect happened is unknown: a safe failure `IDEMPOTENCY_MISSING_RESULT`.
-2. Otherwise the approval binding is checked (args still hash to what was approved, approval not
-   expired), the operation is claimed by a conditional put, the capability runs once, and the result
-   is stored with the completed entry (that write is retried in place: the side effect has happened,
-   so the person is told the truth even if the ledger stays unreachable).
+     so whether its side effect happened is unknown. A step that is safe to run again
+     (`memo.executor.reruns`: idempotent by construction, decided per action) takes the claim over
+     (conditional on the crashed attempt's id: of two re-runs one wins, the other waits) and runs
+     again with `ExecutionContext.rerun_of` set: it finishes what the crashed attempt began and the
+     person hears the true result once. Any other step (or one re-run `MAX_RERUNS` times already, or
+     an operation refusing with `RerunUnsafe`) ends in a safe failure `IDEMPOTENCY_MISSING_RESULT`.
+   A step refused by its approval (expired since, or args changed) is looked up in the ledger before
+   the refusal is answered: an earlier attempt that ran it wins, so a late retry replays the truth;
+   it is never re-run (the approval no longer covers it), so a crashed attempt stays "can't confirm".
 
 A capability whose AWS call failed (a `ServiceFault` from an adapter: throttling, a 5xx, a timeout,
 or any other refused call) has, by the `CapabilityExecutor` contract, not done its side effect (or
@@ -27,7 +38,13 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from memo.capabilities.base import CapabilityError, CapabilityExecutor, ExecutionContext, ExecutionResult
+from memo.capabilities.base import (
+    CapabilityError,
+    CapabilityExecutor,
+    ExecutionContext,
+    ExecutionResult,
+    RerunUnsafe,
+)
 from memo.clock import Clock
 from memo.errors import ServiceFault
 from memo.executor.contracts import StepOutcome, StepTask, args_hash
@@ -40,6 +57,7 @@ from memo.executor.ledger import (
     OperationAlreadyClaimed,
     operation_id,
 )
+from memo.executor.reruns import may_rerun
 from memo.observability import logger
 
 IDEMPOTENCY_MISSING_RESULT = "IDEMPOTENCY_MISSING_RESULT"
@@ -49,6 +67,8 @@ ARGS_HASH_MISMATCH = "ARGS_HASH_MISMATCH"
 DEFAULT_LEASE_SECONDS = 90
 # Waits between attempts to record a completed step (three more tries, about 1.4 s in all).
 COMPLETE_BACKOFF_SECONDS = (0.2, 0.4, 0.8)
+# A step whose re-runs keep crashing (it dies the same way each time) is not run a fourth time.
+MAX_RERUNS = 2
 
 
 class StepRetryable(Exception):
@@ -127,11 +147,61 @@ def _from_ledger(
         logger.info("STEP_IN_PROGRESS", extra=fields)
         raise StepInProgress(f"operation {entry.operation_id} is held by another attempt")
     logger.error(IDEMPOTENCY_MISSING_RESULT, extra={**fields, "reason": "attempt_abandoned"})
+    return _abandoned(task)
+
+
+def _abandoned(task: StepTask) -> StepOutcome:
     return _failed(
         task,
         IDEMPOTENCY_MISSING_RESULT,
         "An earlier attempt of this step did not finish; it was not repeated.",
     )
+
+
+def _crashed(entry: LedgerEntry, now: datetime, lease: timedelta) -> bool:
+    """An attempt holds the claim but its lease ran out: it died between claim and complete."""
+    return entry.status != COMPLETED and now >= entry.at + lease
+
+
+def _take_over(
+    task: StepTask,
+    entry: LedgerEntry,
+    *,
+    ledger: Ledger,
+    computed_hash: str,
+    now: datetime,
+    lease: timedelta,
+) -> Claim | StepOutcome:
+    """A crashed attempt of a step that is safe to run again: take its claim over (the caller runs
+    the step). Anything else is answered from the ledger (`_from_ledger`)."""
+    rerun = (
+        _crashed(entry, now, lease)
+        and entry.args_hash == computed_hash
+        and entry.reruns < MAX_RERUNS
+        and may_rerun(task.capability, task.action, task.args)
+    )
+    if not rerun:
+        return _from_ledger(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+    try:
+        claim = ledger.take_over(entry, at=now)
+    except OperationAlreadyClaimed as lost:
+        # Another re-run took it over (now in progress: wait for it) or it was settled meanwhile.
+        latest = lost.entry if lost.entry is not None else ledger.get(entry.operation_id)
+        if latest is None or _crashed(latest, now, lease):
+            raise StepInProgress(f"operation {entry.operation_id} changed hands while taking over") from None
+        return _from_ledger(task, latest, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+    logger.warning(
+        "STEP_RERUN",
+        extra={
+            "operationId": entry.operation_id,
+            "stepId": task.step_id,
+            "capability": task.capability,
+            "action": task.action,
+            "crashedAt": entry.at.isoformat(),
+            "rerun": entry.reruns + 1,
+        },
+    )
+    return claim
 
 
 def _complete(
@@ -153,6 +223,11 @@ def _complete(
     for attempt, delay in enumerate((*COMPLETE_BACKOFF_SECONDS, None), start=1):
         try:
             ledger.complete(claim, result, at=clock())
+            return
+        except ClaimLost:
+            # This attempt outlived its lease and a re-run took the claim over: that re-run
+            # records the (same, idempotent) result; this one is still true for its caller.
+            logger.warning("STEP_COMPLETION_TAKEN_OVER", extra={"operationId": claim.operation_id})
             return
         except ServiceFault as exc:
             fields = {"operationId": claim.operation_id, "stepId": step_id, "attempt": attempt}
@@ -177,24 +252,30 @@ def run_step(
     lease = timedelta(seconds=lease_seconds)
     now = clock()
 
-    entry = ledger.get(op_id)
-    if entry is not None:
-        return _from_ledger(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
-
     refusal = _refusal(task, computed_hash, now)
     if refusal is not None:
+        # Refused now, but an earlier attempt may have run it while the approval still held.
+        earlier = ledger.get(op_id)
+        if earlier is not None:
+            return _from_ledger(
+                task, earlier, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease
+            )
         return refusal
 
+    rerun_of: datetime | None = None  # set when this run takes over a crashed attempt's claim
     try:
         claim = ledger.claim(
             op_id, capability=task.capability, step_id=task.step_id, args_hash=computed_hash, at=now
         )
-    except OperationAlreadyClaimed:
-        # Lost a race with a concurrent attempt between the read and the conditional put.
-        raced = ledger.get(op_id)
-        if raced is None:  # claimed and released again in between: let Step Functions try later
+    except OperationAlreadyClaimed as lost:
+        # A re-run (Step Functions retry or redrive, redelivered turn, resume) or a concurrent attempt.
+        entry = lost.entry if lost.entry is not None else ledger.get(op_id)
+        if entry is None:  # claimed and released again in between: let Step Functions try later
             raise StepInProgress(f"operation {op_id} changed hands while claiming") from None
-        return _from_ledger(task, raced, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+        taken = _take_over(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+        if isinstance(taken, StepOutcome):
+            return taken
+        claim, rerun_of = taken, entry.at
 
     ctx = ExecutionContext(
         thread_id=task.thread_id,
@@ -204,9 +285,23 @@ def run_step(
         language=task.language,
         now=now,
         phone_number_id=task.phone_number_id,
+        unchanged_since=task.approval.asked_at if task.approval is not None else None,
+        rerun_of=rerun_of,
     )
     try:
         result = capabilities.execute(task.capability, task.action, dict(task.args), ctx)
+    except RerunUnsafe as exc:
+        # Only a re-run raises it; its claim is kept and settled with the truthful failure.
+        logger.error(
+            IDEMPOTENCY_MISSING_RESULT,
+            extra={
+                "operationId": op_id,
+                "stepId": task.step_id,
+                "reason": "rerun_unsafe",
+                "detail": str(exc),
+            },
+        )
+        result = _abandoned(task).result
     except CapabilityError as exc:
         result = ExecutionResult(
             success=False,

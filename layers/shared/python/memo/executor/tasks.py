@@ -71,8 +71,14 @@ def step_task(
     approval = None
     if approved is not None and approved.origin_step_id in (step.id, "planner"):
         # The approval is bound to exactly these resolved args and to its own expiry: the
-        # executor refuses the step if either no longer holds when it actually runs.
-        approval = Approval(hitl_id=approved.hitl_id, args_hash=digest, expires_at=approved.expires_at)
+        # executor refuses the step if either no longer holds when it actually runs; and to the
+        # moment it was asked: an item changed since is not deleted on its strength.
+        approval = Approval(
+            hitl_id=approved.hitl_id,
+            args_hash=digest,
+            expires_at=approved.expires_at,
+            asked_at=approved.created_at,
+        )
     bound_reason = approved.reason if approval is not None and approved is not None else None
     review = review_policy.ticket(step.capability, step.action, args, approved_reason=bound_reason)
     return StepTask(

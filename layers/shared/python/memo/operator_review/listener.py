@@ -70,6 +70,8 @@ def approved_task(
         args_hash=digest,
         expires_at=now + timedelta(seconds=approval_ttl_seconds),
         approved_by=operator_principal(event),
+        # The person's question still pins the items: one they changed since is left alone.
+        asked_at=waiting.approval.asked_at if waiting.approval is not None else None,
     )
     return waiting.model_copy(
         update={"args": approved_args, "args_hash": digest, "approval": approval, "review": None}

@@ -10,6 +10,9 @@ Success lines are worded per capability and action from the result's `data` (fal
 - NOTHING_TO_UNDO: the undo step's own user-facing error (an "Undo" with nothing left to restore).
 - REVIEW_WITHDRAWN: the user withdrew the request while it waited for an operator (not performed).
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
+- CHANGED_SINCE_APPROVAL: every item the delete was approved for was edited after the question was
+  asked, so none was deleted; the items are named (`changed`). A delete that did part of it says
+  which it left alone (`changed`) and how many were already gone (`gone`).
 - anything else (STEP_FAILED from the state machine's Catch, a timeout): something went wrong and
   we cannot confirm the step went through; we claim neither that it did nor that nothing changed.
 
@@ -141,8 +144,45 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
         head = "התזכורות שלך:" if he else "Your reminders:"
         return f"{head}\n{_bullets(shown)}"
     if result.action in ("delete", "delete_all"):
-        return _deleted(data, language, ("reminder", "reminders", "תזכורת אחת", "תזכורות"), "התזכורת")
+        done = _deleted(data, language, ("reminder", "reminders", "תזכורת אחת", "תזכורות"), "התזכורת")
+        left = _left_alone(data, language, timezone, ("reminder", "reminders", "תזכורת אחת", "תזכורות"))
+        return f"{done} {left}" if done and left else done
     return None
+
+
+def _changed_since(data: dict[str, Any], language: Language, timezone: str) -> str | None:
+    """The items a delete left alone because they were edited after the approval, named."""
+    changed = data.get("changed")
+    titles = _texts(changed)
+    if not titles:
+        return None
+    names = ", ".join(quote(t, language) for t in titles)
+    now = ""
+    if isinstance(changed, list) and len(changed) == 1 and isinstance(changed[0], dict):
+        now = format_when(_get(changed[0], "when"), language, _get(data, "timezone") or timezone)
+    if language == "he":
+        return f"את {names} לא מחקתי: הפרטים השתנו אחרי שאישרת" + (f" (עכשיו ל{now})" if now else "") + "."
+    they = "it was" if len(titles) == 1 else "they were"
+    return (
+        f"I didn't delete {names}: {they} changed after you approved"
+        + (f" (now for {now})" if now else "")
+        + "."
+    )
+
+
+def _left_alone(
+    data: dict[str, Any], language: Language, timezone: str, nouns: tuple[str, str, str, str]
+) -> str | None:
+    """After a delete that did part of it: what changed since the approval, what was already gone."""
+    parts = [text] if (text := _changed_since(data, language, timezone)) else []
+    gone = data.get("gone")
+    if isinstance(gone, int) and not isinstance(gone, bool) and gone > 0:
+        what = _count(gone, language, *nouns)
+        if language == "he":
+            parts.append(f"{what} כבר {'נמחקה' if gone == 1 else 'נמחקו'} קודם.")
+        else:
+            parts.append(f"{what} {'was' if gone == 1 else 'were'} already gone.")
+    return " ".join(parts) or None
 
 
 def _deleted(
@@ -364,6 +404,14 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
         return f"An operator didn't approve this, so I didn't {action}." + (
             f" Their reason: {reason}" if reason else ""
         )
+    if code == "CHANGED_SINCE_APPROVAL":
+        changed = _changed_since(data, language, "UTC")
+        if changed:
+            again = " אפשר לבקש שוב אם עדיין צריך." if he else " Ask again if you still want it."
+            return changed + again
+        if he:
+            return f"לא ביצעתי את הבקשה {action}: הפרטים השתנו אחרי שאישרת, אז צריך לאשר שוב."
+        return f"I didn't {action}: the details changed after you approved, so it needs your approval again."
     if code == "NOTHING_TO_UNDO" and result.error:
         return result.error  # worded by the step itself (memo.capabilities.undo)
     if code == "REVIEW_WITHDRAWN":

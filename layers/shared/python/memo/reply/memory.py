@@ -39,9 +39,13 @@ REPLY_CLAIM_TTL = timedelta(days=14)
 
 
 class ResponderMemory(Protocol):
-    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
+    def claim_reply(
+        self, thread_id: str, trace_id: str, *, now: datetime, actions: Sequence[dict[str, Any]] = ()
+    ) -> bool:
         """True for the first responder of this turn; False if the turn was already answered
-        (a redriven execution must not send the reply twice)."""
+        (a redriven execution must not send the reply twice). With `actions`, they are merged into
+        the thread's latestActions in the same write as the claim: a claim that exists means its
+        actions are recorded. Raises `LatestActionsConflict` when other writers keep winning."""
 
     def release_reply(self, thread_id: str, trace_id: str) -> None:
         """Give the claim back after a send that failed for good, so a redrive can try again."""
@@ -58,6 +62,18 @@ class ResponderMemory(Protocol):
     ) -> None:
         """Keep which items the sent messages named, for a reply that quotes one of them
         (`memo.reply.quotes`)."""
+
+    def record_sent(
+        self,
+        thread_id: str,
+        *,
+        text: str | None,
+        message_ids: Sequence[str],
+        actions: Sequence[dict[str, Any]],
+        now: datetime,
+    ) -> None:
+        """After the send, in one write: the reply in the recent messages (unless `text` is None)
+        and, under each sent message id, the items it named (`record_quote`)."""
 
 
 def latest_action_entries(

@@ -2,15 +2,18 @@
 
 The reply goes to the thread (the WhatsApp user) from the business number the user wrote to, once per
 turn: a conditional claim on the turn's traceId comes first, so a redriven execution does not send it
-again. A send that fails for good is logged with Meta's error code, gives the claim back, and does not
-stop the memory update: what the turn did (its latestActions) must be remembered even when the user
+again. A send that certainly failed is logged with Meta's error code, gives the claim back, and does not
+stop the memory update; a send whose outcome is unknown (5xx, timeout after sending) keeps the claim:
+Meta may have delivered it, and its statuses carry the reply's tracking tag: what the turn did (its latestActions) must be remembered even when the user
 could not be told.
 
-The latestActions are written *before* the send, retried in place: once the reply is out, a failed
-write would leave "delete it" with nothing to mean, and no retry of the responder could repair it
-(its claim says it already replied). What can only be written after the send (the quoted-reply record
-of the message ids Meta returned, the reply in the recent messages) is written best effort: the reply
-has gone, so the responder does not fail for them.
+The latestActions are written *before* the send, in the same write as the claim (one transaction,
+retried in place): once the reply is out, a failed write would leave "delete it" with nothing to
+mean, and no retry of the responder could repair it (its claim says it already replied); a claim
+that exists means its actions are in. What can only be written after the send (the quoted-reply
+records of the message ids Meta returned, the reply in the recent messages) is one write, best
+effort: the reply has gone, so the responder does not fail for it. In all, three DynamoDB requests
+(the read of the latestActions to merge, the claim transaction, the write after the send).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -31,6 +35,7 @@ from memo.reply.quotes import listing_entries
 from memo.reply.undo import with_undo
 from memo.reply.writer import write
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
+from memo.whatsapp.tracking import OutboundTag
 
 # Waits between attempts of a memory write (three more tries, about 1.4 s in all).
 MEMORY_BACKOFF_SECONDS = (0.2, 0.4, 0.8)
@@ -43,6 +48,7 @@ class ResponderResult(BaseModel):
     sent: bool
     message_ids: list[str]
     meta_error_code: int | None = None
+    outcome_unknown: bool = False  # sent, no clear answer: kept claimed, never sent again
     actions_recorded: int
 
 
@@ -77,6 +83,31 @@ def _in_place(write: Callable[[], object], what: str, *, sleep: Callable[[float]
     return False
 
 
+def _claim(
+    memory: ResponderMemory,
+    request: ResponderInput,
+    entries: list[dict[str, Any]],
+    *,
+    now: datetime,
+    sleep: Callable[[float], None],
+) -> bool:
+    """The reply's claim, in one write with the turn's latestActions, retried in place: both are in
+    before the send, or neither is. If that write never succeeds, the claim is taken alone (the
+    reply still goes out once; the actions are logged as unrecorded)."""
+    if entries:
+        for attempt, delay in enumerate((*MEMORY_BACKOFF_SECONDS, None), start=1):
+            try:
+                return memory.claim_reply(request.thread_id, request.trace_id, now=now, actions=entries)
+            except (ServiceFault, LatestActionsConflict) as exc:
+                fields = {"what": "actions", "attempt": attempt, "error": type(exc).__name__}
+                if delay is None:
+                    logger.error("RESPONDER_MEMORY_UNRECORDED", extra=fields)
+                    break
+                logger.warning("RESPONDER_MEMORY_RETRY", extra=fields)
+                sleep(delay)
+    return memory.claim_reply(request.thread_id, request.trace_id, now=now)
+
+
 def _respond(
     request: ResponderInput,
     *,
@@ -107,31 +138,41 @@ def _respond(
         trace_id=request.trace_id,
         now=now,
     )
-    if entries:
-        _in_place(lambda: memory.record_actions(request.thread_id, entries, now=now), "actions", sleep=sleep)
-
-    sent, message_ids, meta_code = False, [], None
-    first = memory.claim_reply(request.thread_id, request.trace_id, now=now)
+    sent, message_ids, meta_code, outcome_unknown = False, [], None, False
+    first = _claim(memory, request, entries, now=now, sleep=sleep)
     if not first:
         # A redriven execution (or a responder retry) after the reply went out: say nothing twice.
         logger.info("RESPONDER_ALREADY_REPLIED")
     else:
+        tag = OutboundTag.new("reply", request.thread_id, seed=request.trace_id)
         try:
-            message_ids = sender.send(request.phone_number_id, request.thread_id, reply).message_ids
+            message_ids = sender.send(request.phone_number_id, request.thread_id, reply, tag=tag).message_ids
             sent = True
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="responder_reply")
             meta_code = exc.meta_code
-            memory.release_reply(request.thread_id, request.trace_id)
+            outcome_unknown = exc.outcome_unknown
+            message_ids = exc.message_ids
+            if not exc.may_have_reached_user:
+                # Certainly not delivered: a retry of the responder may send it.
+                memory.release_reply(request.thread_id, request.trace_id)
 
     # The items this reply names, under its WhatsApp message ids: a reply quoting it means them.
     named = [*entries, *listing_entries(joined.outcomes, now=now)] if joined.status != "empty" else []
-    if message_ids and named:
-        _in_place(
-            lambda: memory.record_quote(request.thread_id, message_ids, named, now=now), "quote", sleep=sleep
-        )
     if first:
-        _in_place(lambda: memory.record_reply(request.thread_id, reply.text, at=now), "reply", sleep=sleep)
+        # One write after the send: the reply in the recent messages, and the quote records.
+        quoted = list(message_ids) if named else []
+        _in_place(
+            lambda: memory.record_sent(
+                request.thread_id,
+                text=reply.text,
+                message_ids=quoted,
+                actions=named if quoted else [],
+                now=now,
+            ),
+            "sent",
+            sleep=sleep,
+        )
     return ResponderResult(
         trace_id=request.trace_id,
         status=joined.status,
@@ -139,5 +180,6 @@ def _respond(
         sent=sent,
         message_ids=message_ids,
         meta_error_code=meta_code,
+        outcome_unknown=outcome_unknown,
         actions_recorded=len(entries),
     )

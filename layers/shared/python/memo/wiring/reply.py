@@ -7,7 +7,6 @@ from functools import cached_property
 
 from memo.aws.clients import client_for
 from memo.aws.conversation_table import DynamoResponderMemory
-from memo.aws.outbound_log import DynamoOutboundLog
 from memo.aws.secrets import resolve_whatsapp
 from memo.settings import ReplySettings
 from memo.whatsapp.sender import GraphApiSender
@@ -20,11 +19,6 @@ class ReplyRuntime(LambdaRuntime[ReplySettings]):
     @cached_property
     def sender(self) -> GraphApiSender:
         return GraphApiSender.from_settings(resolve_whatsapp(self.settings.whatsapp))
-
-    @cached_property
-    def outbound(self) -> DynamoOutboundLog:
-        """Each reply's outbound message id, so a `failed` status says what it carried."""
-        return DynamoOutboundLog(client_for("dynamodb", self.settings.aws), self.settings.conversation_table)
 
     @cached_property
     def memory(self) -> DynamoResponderMemory:
