@@ -11,7 +11,6 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
 from memo.reminders.deliver import deliver
-from memo.whatsapp.tracking import record_delivery
 from memo.wiring.reminders import RemindersRuntime
 
 
@@ -30,6 +29,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         template_name=settings.template_name,
         template_language=settings.template_languages,
         default_phone_number_id=settings.default_phone_number_id,
+        unconfirmed=runtime.unconfirmed,
     )
-    record_delivery(runtime.outbound, event, result, now=runtime.clock())
     return result.model_dump(mode="json")

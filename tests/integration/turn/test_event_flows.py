@@ -256,19 +256,21 @@ def timed(clock: FakeClock, user: WhatsAppUser) -> Iterator[Conversation]:
         yield Conversation(stack=running, user=user)
 
 
-def _deliver_reminder(timed: Conversation, clock: FakeClock) -> str:
-    """Set a reminder for 11:00, let it fire; the outbound id Meta gave its delivery."""
+def _deliver_reminder(timed: Conversation, clock: FakeClock) -> tuple[str, str | None]:
+    """Set a reminder for 11:00, let it fire; the outbound id Meta gave its delivery, and its tag."""
     assert timed.say("remind me to call mom at 11am").startswith("⏰ Reminder set: “call mom”")
     clock.advance(hours=2, minutes=1)
     assert timed.stack.ticker is not None
     timed.stack.ticker.tick()
     sent = timed.stack.sink.messages(to=timed.user.wa_id)[-1]
     assert "call mom" in str(sent.body)
-    return f"wamid.local.{sent.index + 1}"
+    return sent.message_id, sent.tag
 
 
-def _failed(message_id: str, recipient: str, errors: list[dict[str, Any]]) -> dict[str, Any]:
-    return envelope([status_value(status(message_id, "failed", recipient, errors=errors))])
+def _failed(message_id: str, recipient: str, errors: list[dict[str, Any]], tag: str | None) -> dict[str, Any]:
+    """Meta's `failed` status, echoing the tag the message was sent with."""
+    extra: dict[str, Any] = {"biz_opaque_callback_data": tag} if tag is not None else {}
+    return envelope([status_value(status(message_id, "failed", recipient, errors=errors, **extra))])
 
 
 def _templates(timed: Conversation) -> list[dict[str, Any]]:
@@ -280,12 +282,12 @@ def _templates(timed: Conversation) -> list[dict[str, Any]]:
 def test_a_reminder_failed_outside_the_window_is_retried_once_as_a_template(
     timed: Conversation, clock: FakeClock, log_events: LogEvents
 ) -> None:
-    failed_id = _deliver_reminder(timed, clock)
-    failure = _failed(failed_id, timed.user.wa_id, FAILED_131047)
+    failed_id, tag = _deliver_reminder(timed, clock)
+    failure = _failed(failed_id, timed.user.wa_id, FAILED_131047, tag)
     for _ in range(2):  # Meta retries the webhook: the same status twice
         assert post(failure)["statusCode"] == 200
     # ...and once more as a separate status event with another timestamp.
-    again = _failed(failed_id, timed.user.wa_id, FAILED_131047)
+    again = _failed(failed_id, timed.user.wa_id, FAILED_131047, tag)
     again["entry"][0]["changes"][0]["value"]["statuses"][0]["timestamp"] = "1700000999"
     assert post(again)["statusCode"] == 200
     assert timed.stack.poller is not None
@@ -297,18 +299,21 @@ def test_a_reminder_failed_outside_the_window_is_retried_once_as_a_template(
     assert reminder["delivery_failed_code"] == 131047 and reminder["delivery_failed_message_id"] == failed_id
     assert reminder["delivery_retry_message_id"]
     assert len(log_events.named("REMINDER_RETRIED_AS_TEMPLATE")) == 1
-    # Past the queue's deduplication and the turn's idempotency, the follow-up claims the record.
+    # Past the queue's deduplication and the turn's idempotency, the follow-up's claim holds.
+    from memo.whatsapp.tracking import OutboundTag
     from memo.wiring.webhook import WebhookRuntime
 
     runtime = WebhookRuntime.current()
-    record = runtime.outbound.get(failed_id)
-    assert record is not None
+    decoded = OutboundTag.decode(tag)
+    assert decoded is not None and (decoded.kind, decoded.mode) == ("reminder", "text")
+    record = decoded.record(failed_id, at=clock())
     assert runtime.failed_deliveries.follow_up(record, [131047], now=clock()) == "delivery_failed_duplicate"
     assert len(_templates(timed)) == 1
 
     # The retry fails too: no third attempt, an alarm instead.
     retry_id = str(reminder["delivery_retry_message_id"])
-    post(_failed(retry_id, timed.user.wa_id, FAILED_131047))
+    [retry] = [r for r in timed.stack.sink.messages(to=timed.user.wa_id) if r.message_id == retry_id]
+    post(_failed(retry_id, timed.user.wa_id, FAILED_131047, retry.tag))
     timed.stack.poller.drain()
     assert len(_templates(timed)) == 1
     [alarm] = log_events.named("REMINDER_UNDELIVERED")
@@ -318,11 +323,11 @@ def test_a_reminder_failed_outside_the_window_is_retried_once_as_a_template(
 def test_a_reminder_failed_for_another_reason_raises_the_alarm(
     timed: Conversation, clock: FakeClock, log_events: LogEvents
 ) -> None:
-    failed_id = _deliver_reminder(timed, clock)
+    failed_id, tag = _deliver_reminder(timed, clock)
     errors = [
         {"code": 131049, "title": "This message was not delivered to maintain healthy ecosystem engagement."}
     ]
-    post(_failed(failed_id, timed.user.wa_id, errors))
+    post(_failed(failed_id, timed.user.wa_id, errors, tag))
     assert timed.stack.poller is not None
     timed.stack.poller.drain()
     assert _templates(timed) == []
@@ -388,8 +393,8 @@ def test_a_failed_reply_is_logged_with_what_it_carried_and_never_resent(
 ) -> None:
     assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set")  # the responder's
     reply = stack.sink.messages(to=user.wa_id)[-1]
-    reply_id = f"wamid.local.{reply.index + 1}"
-    post(_failed(reply_id, user.wa_id, [{"code": 131026, "title": "Message undeliverable"}]))
+    reply_id = reply.message_id
+    post(_failed(reply_id, user.wa_id, [{"code": 131026, "title": "Message undeliverable"}], reply.tag))
     assert chat.deliver() == []  # drains the follow-up; nothing is sent again
     [followed] = log_events.named("DELIVERY_FAILED_FOLLOWED_UP")
     assert (followed["messageId"], followed["carried"], followed["metaErrorCodes"]) == (

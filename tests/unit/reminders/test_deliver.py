@@ -14,7 +14,8 @@ from memo.reminders.deliver import ReminderDeliveryFailed, ReminderUndeliverable
 from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage, template_body
 from memo.replies import Reply
-from memo.whatsapp.sender import SentMessage, WhatsAppSendError
+from memo.whatsapp.sender import SentMessage, WhatsAppSendError, WhatsAppSendOutcomeUnknown
+from memo.whatsapp.tracking import OutboundTag
 
 NOW = datetime(2025, 6, 3, 9, 0, tzinfo=UTC)
 THREAD = "972501234567"
@@ -91,20 +92,29 @@ class FakeConversation:
 @dataclass
 class FakeSender:
     fail_with: int | None = None
+    unknown: bool = False  # Meta answered 500 (or nothing) after taking the request
     texts: list[tuple[str, str, Reply]] = field(default_factory=list)
     templates: list[tuple[str, str, TemplateMessage]] = field(default_factory=list)
+    tags: list[OutboundTag | None] = field(default_factory=list)
 
-    def _check(self) -> None:
+    def _check(self, tag: OutboundTag | None) -> None:
+        self.tags.append(tag)
+        if self.unknown:
+            raise WhatsAppSendOutcomeUnknown("no answer", status=500, meta_code=1, attempts=1)
         if self.fail_with is not None:
             raise WhatsAppSendError("nope", status=400, meta_code=self.fail_with, attempts=1)
 
-    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage:
-        self._check()
+    def send(
+        self, phone_number_id: str, to: str, reply: Reply, *, tag: OutboundTag | None = None
+    ) -> SentMessage:
+        self._check(tag)
         self.texts.append((phone_number_id, to, reply))
         return SentMessage(message_ids=["wamid.text"])
 
-    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage:
-        self._check()
+    def send_template(
+        self, phone_number_id: str, to: str, template: TemplateMessage, *, tag: OutboundTag | None = None
+    ) -> SentMessage:
+        self._check(tag)
         self.templates.append((phone_number_id, to, template))
         return SentMessage(message_ids=["wamid.tpl"])
 
@@ -206,6 +216,43 @@ def test_a_failed_send_is_logged_released_and_raised_so_it_is_retried(
     assert conversation.recorded == []
     retried = FakeSender()
     assert run(items, conversation, retried).outcome == "sent" and len(retried.templates) == 1
+
+
+@dataclass
+class FakeMarks:
+    marked: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def mark_unconfirmed(self, thread_id: str, reminder_id: str, *, token: str, at: datetime) -> bool:
+        self.marked.append((thread_id, reminder_id, token))
+        return True
+
+
+@pytest.mark.parametrize("window", [open_window, closed_window], ids=["text", "template"])
+def test_a_send_of_unknown_outcome_is_kept_claimed_marked_and_never_sent_again(window) -> None:
+    """Meta took the request and answered 500 (or nothing): the user may have it; a second delivery
+    of the schedule, or a retry, sends nothing more. The mark and the send token stay for the operator."""
+    items, conversation, marks = FakeItems(stored()), window(), FakeMarks()
+    result = run(items, conversation, FakeSender(unknown=True), unconfirmed=marks)
+    assert result.outcome == "unconfirmed" and items.released == []
+    assert items.stored is not None and items.stored.reminder.status == "sent"
+    [(thread, reminder_id, token)] = marks.marked
+    assert (thread, reminder_id) == (THREAD, "r1") and token
+    assert len(conversation.recorded) == 1
+    again = FakeSender()
+    assert run(items, conversation, again).outcome == "already_sent"
+    assert again.texts == [] and again.templates == []
+
+
+def test_every_delivery_is_tagged_with_its_reminder_mode_and_claims_token() -> None:
+    sender = FakeSender()
+    run(FakeItems(stored()), closed_window(), sender)
+    [tag] = sender.tags
+    assert tag is not None and (tag.kind, tag.thread_id, tag.reminder_id, tag.mode) == (
+        "reminder",
+        THREAD,
+        "r1",
+        "template",
+    )
 
 
 def test_no_phone_number_id_anywhere_is_an_error_not_a_silent_skip() -> None:

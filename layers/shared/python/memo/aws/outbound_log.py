@@ -1,9 +1,12 @@
-"""The `OutboundLog` port on the conversation table: one item per outbound WhatsApp message id.
+"""The `OutboundLog` port on the conversation table, by outbound WhatsApp message id.
 
-`pk = OUTBOUND#<message id>`, `sk = OUTBOUND`: its own partition, so the thread load never reads it.
-Kept `ttl_seconds` (Meta reports a failure within days; reactions come while a question is open).
-`claim_retry` is a conditional write (`attribute_not_exists(retriedAt)`): the follow-up of a failed
-status runs once, whoever delivers the status twice.
+Two items, each in the message's own partition `pk = OUTBOUND#<message id>` (the thread load never
+reads it), kept `ttl_seconds`:
+- `sk = OUTBOUND`: what the message carried, written only for a HITL question that a 👍/✅ reaction
+  may answer (`record`); every other message is told apart by its tracking tag, with no write;
+- `sk = FOLLOWED_UP`: the claim of a failed message's follow-up, created when the follow-up runs by a
+  PutItem on `attribute_not_exists(pk)`: the follow-up runs once, however often Meta delivers the
+  `failed` status, and needs no record written at send time.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from memo.errors import ConditionFailed
 from memo.whatsapp.tracking import OutboundRecord
 
 OUTBOUND_SK = "OUTBOUND"
+FOLLOWED_UP_SK = "FOLLOWED_UP"
 DEFAULT_TTL_SECONDS = 14 * 24 * 3600
 
 
-def _key(message_id: str) -> dict[str, Any]:
-    return {"pk": {"S": f"OUTBOUND#{message_id}"}, "sk": {"S": OUTBOUND_SK}}
+def _pk(message_id: str) -> str:
+    return f"OUTBOUND#{message_id}"
 
 
 class DynamoOutboundLog:
@@ -35,29 +39,34 @@ class DynamoOutboundLog:
             if not record.message_id:
                 continue
             item = {
-                "pk": f"OUTBOUND#{record.message_id}",
+                "pk": _pk(record.message_id),
                 "sk": OUTBOUND_SK,
-                "outbound": record.model_dump(mode="json"),
+                "outbound": record.model_dump(mode="json", exclude_none=True),
                 "ttl": int(record.at.timestamp()) + self._ttl,
             }
             call(self._ddb.put_item, TableName=self._table, Item=to_item(item))
 
     def get(self, message_id: str) -> OutboundRecord | None:
-        response = call(self._ddb.get_item, TableName=self._table, Key=_key(message_id), ConsistentRead=True)
+        key = to_item({"pk": _pk(message_id), "sk": OUTBOUND_SK})
+        response = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True)
         raw = response.get("Item")
         if raw is None:
             return None
         return OutboundRecord.model_validate(from_item(raw)["outbound"])
 
     def claim_retry(self, message_id: str, *, at: datetime) -> bool:
+        item = {
+            "pk": _pk(message_id),
+            "sk": FOLLOWED_UP_SK,
+            "followedUpAt": at.isoformat(),
+            "ttl": int(at.timestamp()) + self._ttl,
+        }
         try:
             conditional_write(
-                self._ddb.update_item,
+                self._ddb.put_item,
                 TableName=self._table,
-                Key=_key(message_id),
-                UpdateExpression="SET retriedAt = :at",
-                ConditionExpression="attribute_exists(pk) AND attribute_not_exists(retriedAt)",
-                ExpressionAttributeValues={":at": {"S": at.isoformat()}},
+                Item=to_item(item),
+                ConditionExpression="attribute_not_exists(pk)",
             )
         except ConditionFailed:
             return False

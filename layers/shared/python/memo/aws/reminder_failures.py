@@ -2,7 +2,8 @@
 
 Attributes the `Reminder` model ignores (like the delivery claim's): `delivery_failed_at`,
 `delivery_failed_code` and `delivery_failed_message_id` (the reminder is undelivered), and after a
-template retry Meta accepted, `delivery_retried_at` and `delivery_retry_message_id`. The reminder's
+template retry Meta accepted, `delivery_retried_at` and `delivery_retry_message_id`; a delivery
+whose send had an unknown outcome, `delivery_unconfirmed_at` and `delivery_unconfirmed_token`. The reminder's
 own fields (title, status, schedule) are not changed: the user can still see and manage it.
 """
 
@@ -62,6 +63,15 @@ class DynamoReminderFailures:
                 "delivery_failed_code": code if code is not None else 0,
                 "delivery_failed_message_id": message_id,
             },
+        )
+
+    def mark_unconfirmed(self, thread_id: str, reminder_id: str, *, token: str, at: datetime) -> bool:
+        """The delivery's send had an unknown outcome (5xx, timeout): kept for an operator, with the
+        send token Meta's statuses for it carry in their tracking tag."""
+        return self._set(
+            thread_id,
+            reminder_id,
+            {"delivery_unconfirmed_at": at.isoformat(), "delivery_unconfirmed_token": token},
         )
 
     def mark_retried(self, thread_id: str, reminder_id: str, *, message_id: str, at: datetime) -> bool:

@@ -46,6 +46,7 @@ class InboundMessage(BaseModel):
     media_size: int | None = None
     voice: bool = False
     error_codes: list[int] = []  # `unsupported` messages: Meta's error codes
+    outbound_tag: str | None = None  # `status.failed`: the failed message's tracking tag, as Meta echoed it
     reply_unsupported: bool = True  # False: this batch already answers this user's "text only"
 
     @property

@@ -1,8 +1,9 @@
 """Statuses and account-level errors of a webhook batch: logged with Meta's codes, counted per code.
 
-`sent`, `delivered` and `read` are logged (`WHATSAPP_STATUS`). A `failed` status is a warning
+`sent`, `delivered` and `read` are logged (`WHATSAPP_STATUS`, with what Memo's tracking tag in
+`biz_opaque_callback_data` says the message carried, and its send token). A `failed` status is a warning
 (`WHATSAPP_DELIVERY_FAILED`) with Meta's code, title, details and the message id, counted in the
-`DeliveryFailed_<code>` metric, and becomes a follow-up `InboundMessage` (event `status.failed`) for
+`DeliveryFailed_<code>` metric, and becomes a follow-up `InboundMessage` (event `status.failed`, the tag kept) for
 the turn path: that is where a reminder's failed delivery is marked and retried, exactly once (the
 FIFO dedup id and the turn's idempotency key are `status.failed.<message id>`). Account-level errors
 (`value.errors`, e.g. 130429 rate limit) are logged (`WHATSAPP_ACCOUNT_ERROR`) and counted per code;
@@ -14,6 +15,7 @@ from __future__ import annotations
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger, mask_phone
 from memo.whatsapp.models import WaError, WaStatus, WebhookPayload
+from memo.whatsapp.tags import TAG_LIMIT, OutboundTag
 
 FAILED_PREFIX = "status.failed."
 
@@ -49,14 +51,29 @@ def report(payload: WebhookPayload) -> list[InboundMessage]:
     return follow_ups
 
 
+def _tag_fields(status: WaStatus) -> dict[str, object]:
+    tag = OutboundTag.decode(status.biz_opaque_callback_data, recipient=status.recipient_id)
+    if tag is None:
+        return {"tracked": False}
+    return {
+        "tracked": True,
+        "carried": tag.kind,
+        "sendToken": tag.token,
+        "part": tag.part,
+        "reminderId": tag.reminder_id,
+    }
+
+
 def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
     if status.status != "failed":
+        # With Memo's tag, this confirms the send (`sendToken` matches a SEND_OUTCOME_UNKNOWN line).
         logger.info(
             "WHATSAPP_STATUS",
             extra={
                 "status": status.status,
                 "messageId": status.id,
                 "recipient": mask_phone(status.recipient_id),
+                **_tag_fields(status),
             },
         )
         return None
@@ -74,6 +91,7 @@ def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
             "errorMessage": first.message,
             "details": first.details,
             "recipient": mask_phone(status.recipient_id),
+            **_tag_fields(status),
         },
     )
     if not status.recipient_id:
@@ -93,4 +111,5 @@ def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
         target_id=status.id,
         error_codes=codes,
         reply_unsupported=False,
+        outbound_tag=tag if (tag := status.biz_opaque_callback_data) and len(tag) <= TAG_LIMIT else None,
     )

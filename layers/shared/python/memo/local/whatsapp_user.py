@@ -82,7 +82,27 @@ class WhatsAppUser:
         return envelope([self.value(list(messages))])
 
 
-def status_payload(wamid: str, status: str, recipient: str) -> dict[str, Any]:
+def status_payload(
+    wamid: str,
+    status: str,
+    recipient: str,
+    *,
+    tag: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    timestamp: int | None = None,
+) -> dict[str, Any]:
+    """Meta's status of one message Memo sent; `tag` is the `biz_opaque_callback_data` it was sent
+    with (Meta echoes it in every status of the message), `errors` a `failed` status's errors."""
+    entry: dict[str, Any] = {
+        "id": wamid,
+        "status": status,
+        "timestamp": str(int(time.time()) if timestamp is None else timestamp),
+        "recipient_id": recipient,
+    }
+    if tag is not None:
+        entry["biz_opaque_callback_data"] = tag
+    if errors:
+        entry["errors"] = errors
     return envelope(
         [
             {
@@ -91,14 +111,7 @@ def status_payload(wamid: str, status: str, recipient: str) -> dict[str, Any]:
                     "display_phone_number": DEFAULT_DISPLAY_NUMBER,
                     "phone_number_id": DEFAULT_PHONE_NUMBER_ID,
                 },
-                "statuses": [
-                    {
-                        "id": wamid,
-                        "status": status,
-                        "timestamp": str(int(time.time())),
-                        "recipient_id": recipient,
-                    }
-                ],
+                "statuses": [entry],
             }
         ]
     )

@@ -21,8 +21,16 @@ delivered and lose the reminder. With a claim:
 - a crash between the send and `complete` leaves the claim in place: a later delivery does NOT send
   again (it logs REMINDER_CLAIM_HELD). The crash itself is a failed invocation (alarm), so the
   reminder is never lost silently; it is at most left "claimed", visible in the item.
-The remaining duplicate risk is outside our process: a send that timed out after Meta accepted it is
-a `WhatsAppSendError`, released and retried.
+A send whose outcome is unknown (Meta answered 5xx, or no answer came after the request went out:
+`WhatsAppSendOutcomeUnknown`) is NOT released: Meta may have delivered it, and a retry would send it
+twice. The occurrence is completed as sent (a repeating reminder moves on) and marked unconfirmed on
+its item (`delivery_unconfirmed_at`, `delivery_unconfirmed_token`), with `SEND_OUTCOME_UNKNOWN` and
+`REMINDER_SEND_UNCONFIRMED` logged and `RemindersUnconfirmed` counted (an alarm). Every message
+carries its tracking tag (`memo.whatsapp.tracking`: reminder id, text or template, the send token
+derived from the claim id), so Meta's statuses settle it: `delivered`/`read` confirm it (logged with
+the token), `failed` is followed up like any failed delivery (marked undelivered; retried once as a
+template when the 24-hour window closed). If Meta never reports anything, the user may have missed
+this occurrence; it is never sent twice, and the mark and the alarm remain for an operator.
 """
 
 from __future__ import annotations
@@ -44,12 +52,13 @@ from memo.replies import Reply
 from memo.text.language import Language
 from memo.text.recurrence import next_occurrence
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
+from memo.whatsapp.tracking import OutboundTag
 
 # A schedule may fire a little early or a clock may be a little behind; later than this means the
 # reminder was moved and this is its old schedule (the new one will deliver it).
 EARLY_TOLERANCE = timedelta(minutes=2)
 
-DeliveryOutcome = Literal["sent", "missing", "already_sent", "cancelled", "not_due", "claimed"]
+DeliveryOutcome = Literal["sent", "unconfirmed", "missing", "already_sent", "cancelled", "not_due", "claimed"]
 
 
 class ReminderEvent(BaseModel):
@@ -97,9 +106,17 @@ class ReminderConversation(Protocol):
 
 
 class ReminderSender(Protocol):
-    def send(self, phone_number_id: str, to: str, reply: Reply) -> SentMessage: ...
+    def send(
+        self, phone_number_id: str, to: str, reply: Reply, *, tag: OutboundTag | None = None
+    ) -> SentMessage: ...
 
-    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage: ...
+    def send_template(
+        self, phone_number_id: str, to: str, template: TemplateMessage, *, tag: OutboundTag | None = None
+    ) -> SentMessage: ...
+
+
+class UnconfirmedMarks(Protocol):
+    def mark_unconfirmed(self, thread_id: str, reminder_id: str, *, token: str, at: datetime) -> bool: ...
 
 
 def reminder_text(title: str, language: Language) -> str:
@@ -116,10 +133,11 @@ def deliver(
     template_name: str,
     template_language: Mapping[str, str],
     default_phone_number_id: str | None = None,
+    unconfirmed: UnconfirmedMarks | None = None,
 ) -> DeliveryResult:
     """Send the reminder of `event` once. `template_language` maps the profile's language ("en",
     "he") to the template's language code; `default_phone_number_id` is used for reminders stored
-    without the business number the user wrote to."""
+    without the business number the user wrote to; `unconfirmed` marks a send of unknown outcome."""
     request = ReminderEvent.model_validate(event)
     logger.thread_safe_append_keys(threadId=mask_phone(request.thread_id), reminderId=request.reminder_id)
     try:
@@ -132,6 +150,7 @@ def deliver(
             template_name=template_name,
             template_language=template_language,
             default_phone_number_id=default_phone_number_id,
+            unconfirmed=unconfirmed,
         )
     finally:
         logger.thread_safe_remove_keys(["threadId", "reminderId"])
@@ -147,6 +166,7 @@ def _deliver(
     template_name: str,
     template_language: Mapping[str, str],
     default_phone_number_id: str | None,
+    unconfirmed: UnconfirmedMarks | None = None,
 ) -> DeliveryResult:
     def skipped(outcome: DeliveryOutcome) -> DeliveryResult:
         logger.info("REMINDER_SKIPPED", extra={"outcome": outcome})
@@ -177,21 +197,29 @@ def _deliver(
     window = conversation.window(reminder.thread_id, now=now)
     text = reminder_text(reminder.title, window.language)
     mode: Literal["text", "template"] = "text" if window.is_open(now) else "template"
+    tag = OutboundTag.new(
+        "reminder", reminder.thread_id, seed=claim_id, reminder_id=reminder.reminder_id, mode=mode
+    )
+    outcome_unknown = False
     try:
         if mode == "text":
             reply = Reply.with_choices(text, buttons(reminder.reminder_id, window.language))
-            sent = sender.send(phone_number_id, reminder.thread_id, reply)
+            sent = sender.send(phone_number_id, reminder.thread_id, reply, tag=tag)
         else:
             template = TemplateMessage(
                 name=template_name,
                 language_code=template_language.get(window.language, window.language),
                 body_parameters=[reminder.title],
             )
-            sent = sender.send_template(phone_number_id, reminder.thread_id, template)
+            sent = sender.send_template(phone_number_id, reminder.thread_id, template, tag=tag)
     except WhatsAppSendError as exc:
         log_send_failure(exc, what=f"reminder_{mode}")
-        items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
-        raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
+        if not exc.may_have_reached_user:
+            items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
+            raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
+        # Meta may have delivered it: kept claimed and completed, never sent again.
+        outcome_unknown = True
+        sent = SentMessage(message_ids=exc.message_ids)
 
     next_due = (
         next_occurrence(reminder.recurrence, reminder.timezone, max(now, reminder.due_at))
@@ -204,8 +232,17 @@ def _deliver(
     conversation.record(
         reminder.thread_id, MemoryMessage(role="assistant", text=text, at=now, kind="reminder")
     )
-    logger.info("REMINDER_SENT", extra={"mode": mode})
-    count("RemindersSent")
+    if outcome_unknown:
+        if unconfirmed is not None:
+            unconfirmed.mark_unconfirmed(reminder.thread_id, reminder.reminder_id, token=tag.token, at=now)
+        logger.warning("REMINDER_SEND_UNCONFIRMED", extra={"mode": mode, "sendToken": tag.token})
+        count("RemindersUnconfirmed")
+    else:
+        logger.info("REMINDER_SENT", extra={"mode": mode, "sendToken": tag.token})
+        count("RemindersSent")
     return DeliveryResult(
-        outcome="sent", reminder_id=reminder.reminder_id, mode=mode, message_ids=sent.message_ids
+        outcome="unconfirmed" if outcome_unknown else "sent",
+        reminder_id=reminder.reminder_id,
+        mode=mode,
+        message_ids=sent.message_ids,
     )

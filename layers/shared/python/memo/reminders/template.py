@@ -4,8 +4,8 @@ Outside the window WhatsApp only delivers pre-approved templates. The reminder t
 configuration, e.g. WHATSAPP_REMINDER_TEMPLATE) has one body parameter: the reminder's title.
 
 `TemplateSender` is the Graph API sender plus `send_template`: it posts through `GraphApiSender`'s
-own request path (same URL, token, transport, retry/backoff and `WhatsAppSendError`), so sender.py
-is not changed and a template send fails exactly like any other send.
+own request path (same URL, token, transport, retry/backoff, tracking tag and `WhatsAppSendError`),
+so a template send fails, and is tracked, exactly like any other send.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from memo.whatsapp.sender import GraphApiSender, SentMessage
+from memo.whatsapp.tracking import OutboundTag
 
 # Meta refuses template parameters with newlines, tabs or more than four consecutive spaces.
 PARAMETER_LIMIT = 1024
@@ -59,8 +60,12 @@ def template_body(to: str, template: TemplateMessage) -> dict[str, Any]:
 class TemplateSender(GraphApiSender):
     """`GraphApiSender` that can also send template messages."""
 
-    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage:
-        # `_post` is GraphApiSender's request path (retries, Meta error codes); a subclass may use it.
-        response = self._post(phone_number_id, template_body(to, template))
-        ids = [m.get("id", "") for m in response.get("messages", []) if isinstance(m, dict)]
-        return SentMessage(message_ids=ids)
+    def send_template(
+        self, phone_number_id: str, to: str, template: TemplateMessage, *, tag: OutboundTag | None = None
+    ) -> SentMessage:
+        # GraphApiSender's request path: retries, Meta error codes, the tracking tag, unknown outcomes.
+        return self.send_tagged(
+            phone_number_id,
+            template_body(to, template),
+            tag or OutboundTag.new("reminder", to, mode="template"),
+        )

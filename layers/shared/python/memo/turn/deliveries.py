@@ -1,12 +1,15 @@
 """The follow-up of a `failed` status (the `FailedDeliveries` port of the turn engine).
 
-Exactly once per failed message: the outbound record is claimed first (`OutboundLog.claim_retry`, a
-conditional write), on top of the FIFO deduplication and the turn's idempotency key. Then:
+What failed comes from the message's tracking tag (`memo.whatsapp.tracking`), which Meta echoes in
+the status: nothing is read to know it. Exactly once per failed message: the follow-up is claimed
+first (`OutboundLog.claim_retry`, a PutItem that only one delivery of the status can make), on top of
+the FIFO deduplication and the turn's idempotency key. Then:
 - a reminder delivery: the reminder is marked undelivered; when Meta's code means the 24-hour window
   closed (`OUTSIDE_WINDOW_CODES`) and the failed message was not already a template, the reminder is
-  sent again once, as the reminder template (its outbound id kept, so a failure of the retry is
+  sent again once, as the reminder template (tagged as a template, so a failure of the retry is
   followed up too, and ends in the alarm); any other code: the `ReminderDeliveryFailed` metric (an
-  alarm) and `REMINDER_UNDELIVERED` at error level;
+  alarm) and `REMINDER_UNDELIVERED` at error level. A retry whose outcome is unknown (5xx, timeout)
+  is not sent again: Meta's statuses for it carry its tag;
 - a reply or a question: logged (`DELIVERY_FAILED_FOLLOWED_UP`); there is nothing safe to resend.
 """
 
@@ -22,7 +25,7 @@ from memo.reminders.template import TemplateMessage
 from memo.text.language import Language
 from memo.whatsapp.events import OUTSIDE_WINDOW_CODES
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
-from memo.whatsapp.tracking import OutboundLog, OutboundRecord
+from memo.whatsapp.tracking import OutboundLog, OutboundRecord, OutboundTag
 
 
 class ReminderFailures(Protocol):
@@ -36,7 +39,9 @@ class ReminderFailures(Protocol):
 
 
 class TemplateSending(Protocol):
-    def send_template(self, phone_number_id: str, to: str, template: TemplateMessage) -> SentMessage: ...
+    def send_template(
+        self, phone_number_id: str, to: str, template: TemplateMessage, *, tag: OutboundTag | None = None
+    ) -> SentMessage: ...
 
 
 class ThreadLanguage(Protocol):
@@ -110,25 +115,23 @@ class FailedDeliveryFollowUp:
             language_code=self._template_languages.get(language, language),
             body_parameters=[reminder.title],
         )
+        tag = OutboundTag.new(
+            "reminder",
+            record.thread_id,
+            seed=f"retry:{record.message_id}",
+            reminder_id=reminder_id,
+            mode="template",
+        )
         try:
-            sent = self._sender.send_template(phone, record.thread_id, template)
+            sent = self._sender.send_template(phone, record.thread_id, template, tag=tag)
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="reminder_retry_template")
+            if exc.outcome_unknown:
+                # Meta may have it: not sent a third time; its statuses carry the tag.
+                self._reminders.mark_retried(record.thread_id, reminder_id, message_id="", at=now)
+                return "reminder_retry_unconfirmed"
             return self._alarm(record, codes, "retry_send_failed")
         retry_id = next((i for i in sent.message_ids if i), "")
-        self._outbound.record(
-            [
-                OutboundRecord(
-                    message_id=retry_id,
-                    thread_id=record.thread_id,
-                    kind="reminder",
-                    at=now,
-                    phone_number_id=phone,
-                    reminder_id=reminder_id,
-                    mode="template",
-                )
-            ]
-        )
         self._reminders.mark_retried(record.thread_id, reminder_id, message_id=retry_id, at=now)
         count("ReminderRetriedAsTemplate")
         logger.info(

@@ -133,17 +133,19 @@ GROUP_ROW = EventRow(
     "then one short answer in the group. Never a private reply, never a private question.",
 )
 
+_CONFIRMS = "Logged, with what Memo's tracking tag says the message carried and its send token."
+
 STATUS_EVENTS: tuple[EventRow, ...] = (
-    EventRow("status.sent", "silent", "WHATSAPP_STATUS", "Logged."),
-    EventRow("status.delivered", "silent", "WHATSAPP_STATUS", "Logged."),
-    EventRow("status.read", "silent", "WHATSAPP_STATUS", "Logged."),
+    EventRow("status.sent", "silent", "WHATSAPP_STATUS", _CONFIRMS),
+    EventRow("status.delivered", "silent", "WHATSAPP_STATUS", _CONFIRMS),
+    EventRow("status.read", "silent", "WHATSAPP_STATUS", _CONFIRMS),
     EventRow(
         "status.failed",
         "delivery_failed",
         "WHATSAPP_DELIVERY_FAILED",
-        "Warning with Meta's code, title and message id; metric per code. A failed reminder is "
-        "marked undelivered and retried once as a template when the code means the 24-hour window "
-        "closed (131047, 131026), else an alarm metric.",
+        "Warning with Meta's code, title and message id; metric per code. Its tracking tag says what "
+        "failed; followed up once. A failed reminder is marked undelivered and retried once as a "
+        "template when the code means the 24-hour window closed (131047, 131026), else an alarm metric.",
     ),
     EventRow(
         "account.errors",

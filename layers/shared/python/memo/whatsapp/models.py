@@ -148,14 +148,22 @@ class WaMessage(_Wire):
     _timestamp = field_validator("timestamp", mode="before")(_lenient_timestamp)
 
 
+def _string_or_none(value: object) -> object:
+    """Meta echoes `biz_opaque_callback_data` as the string it was sent as; anything else is not a
+    tag Memo wrote, and never makes the payload fail."""
+    return value if isinstance(value, str) else None
+
+
 class WaStatus(_Wire):
     id: str
     status: str
     recipient_id: str | None = None
     timestamp: str = "0"
     errors: list[WaError] = Field(default_factory=list)
+    biz_opaque_callback_data: str | None = None  # the tracking tag Memo sent (memo.whatsapp.tracking)
 
     _timestamp = field_validator("timestamp", mode="before")(_lenient_timestamp)
+    _tag = field_validator("biz_opaque_callback_data", mode="before")(_string_or_none)
 
 
 class WaMetadata(_Wire):

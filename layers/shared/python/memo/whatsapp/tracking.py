@@ -1,20 +1,37 @@
-"""Delivery tracking: what each outbound WhatsApp message carried, by its message id.
+"""Delivery tracking: what each outbound WhatsApp message carried, told by the message itself.
 
-Meta's statuses and a user's reactions name a message by the id the Graph API returned when Memo
-sent it. Keeping that id with what it carried (a reply, a HITL question, a reminder delivery) lets a
-`failed` status find the reminder it failed to deliver, and a 👍 find the question it answers. This
-is separate from the reply memory (which items a message named): it is keyed by the outbound id.
+Every message Memo sends carries a compact tracking tag in the Graph API's
+`biz_opaque_callback_data` field (at most 512 characters; Meta does not read it and echoes it in
+every `statuses` object of the webhook for that message). The tag says what the message was: its
+kind (a reply, a HITL question, a reminder delivery), the thread, the reminder and how it was sent
+(text or template) for a reminder, a send token (the same for every part of one send, and in the
+`SEND_OUTCOME_UNKNOWN` log line of an ambiguous send) and the part's index. So a `failed` status says
+by itself what failed, and its follow-up needs no stored record of each send.
+
+One thing is still stored, by outbound message id (`OutboundLog.record`): the message of a HITL
+question that a 👍/✅ reaction may answer (a yes/no question with one safe default). A reaction names
+only the message it reacts to, with no tag, so that message id is the only way to know the reaction
+is on the open question's own message. Nothing is kept for any other message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-OutboundKind = Literal["reply", "hitl_question", "reminder"]
+from memo.whatsapp.tags import TAG_LIMIT, OutboundKind, OutboundTag, SendMode, send_token
+
+__all__ = [
+    "TAG_LIMIT",
+    "OutboundKind",
+    "OutboundLog",
+    "OutboundRecord",
+    "OutboundTag",
+    "SendMode",
+    "send_token",
+]
 
 
 class OutboundRecord(BaseModel):
@@ -26,72 +43,15 @@ class OutboundRecord(BaseModel):
     at: datetime
     phone_number_id: str | None = None
     reminder_id: str | None = None  # kind "reminder": the reminder this message delivered
-    mode: Literal["text", "template"] | None = None  # kind "reminder": how it was sent
+    mode: SendMode | None = None  # kind "reminder": how it was sent
+    token: str | None = None  # the send token of its tag
 
 
 class OutboundLog(Protocol):
     def record(self, records: list[OutboundRecord]) -> None:
-        """Keep each record (idempotent: the same message id overwrites itself)."""
+        """Keep each record (only a question a reaction may answer; the same id overwrites itself)."""
 
     def get(self, message_id: str) -> OutboundRecord | None: ...
 
     def claim_retry(self, message_id: str, *, at: datetime) -> bool:
-        """Mark the failed message as followed up; False when another delivery already did."""
-
-
-class _Delivered(Protocol):
-    """What `memo.reminders.deliver.deliver` answers (`DeliveryResult`)."""
-
-    @property
-    def outcome(self) -> str: ...
-
-    @property
-    def reminder_id(self) -> str: ...
-
-    @property
-    def mode(self) -> Literal["text", "template"] | None: ...
-
-    @property
-    def message_ids(self) -> list[str]: ...
-
-
-def record_delivery(log: OutboundLog, event: Mapping[str, Any], result: _Delivered, *, now: datetime) -> None:
-    """Keep the message ids of a reminder delivery (the reminders Lambda, after `deliver`)."""
-    thread_id = event.get("threadId")
-    if result.outcome != "sent" or not isinstance(thread_id, str):
-        return
-    log.record(
-        [
-            OutboundRecord(
-                message_id=message_id,
-                thread_id=thread_id,
-                kind="reminder",
-                at=now,
-                reminder_id=result.reminder_id,
-                mode=result.mode,
-            )
-            for message_id in result.message_ids
-            if message_id
-        ]
-    )
-
-
-def record_sent(
-    log: OutboundLog,
-    *,
-    thread_id: str,
-    kind: OutboundKind,
-    message_ids: list[str],
-    now: datetime,
-    phone_number_id: str | None = None,
-) -> None:
-    """Keep the message ids of one send (the responder Lambda's reply, after `respond`)."""
-    log.record(
-        [
-            OutboundRecord(
-                message_id=message_id, thread_id=thread_id, kind=kind, at=now, phone_number_id=phone_number_id
-            )
-            for message_id in message_ids
-            if message_id
-        ]
-    )
+        """Claim the follow-up of a failed message; False when another delivery of its status did."""

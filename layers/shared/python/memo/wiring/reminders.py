@@ -9,7 +9,7 @@ from typing import Any
 from memo.aws.clients import client_for
 from memo.aws.conversation_table import DynamoConversationStore
 from memo.aws.items_table import DynamoReminderItems
-from memo.aws.outbound_log import DynamoOutboundLog
+from memo.aws.reminder_failures import DynamoReminderFailures
 from memo.aws.secrets import resolve_whatsapp
 from memo.reminders.store import ReminderConversation
 from memo.reminders.template import TemplateSender
@@ -29,9 +29,9 @@ class RemindersRuntime(LambdaRuntime[RemindersSettings]):
         return TemplateSender.from_settings(resolve_whatsapp(self.settings.whatsapp))
 
     @cached_property
-    def outbound(self) -> DynamoOutboundLog:
-        """Each delivery's outbound message id, so a `failed` status finds its reminder."""
-        return DynamoOutboundLog(self.dynamodb, self.settings.conversation_table)
+    def unconfirmed(self) -> DynamoReminderFailures:
+        """Marks a delivery whose send had an unknown outcome (Meta's statuses settle it by its tag)."""
+        return DynamoReminderFailures(self.dynamodb, self.settings.items_table)
 
     @cached_property
     def items(self) -> DynamoReminderItems:
