@@ -73,7 +73,7 @@ def test_a_turn_killed_before_any_of_its_writes_answers_once(
     faults: Faults, text: str, setup: str | None
 ) -> None:
     writes = turn_writes(text, setup, faults)
-    assert writes >= 3
+    assert writes >= 2  # the turn's memory with its reply claim, and its completion (no write per send)
     for k in range(writes):
         with LocalStack(start_poller=False) as stack:
             assert stack.poller is not None

@@ -37,8 +37,13 @@ def _memory(stack: LocalStack, thread: str = "972501234567") -> list[tuple[str, 
         KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
         ExpressionAttributeValues={":pk": {"S": f"THREAD#{thread}"}, ":m": {"S": "MSG#"}},
     )["Items"]
+    # Stored without its default fields: a plain message has no `kind` attribute.
     return [
-        (i["message"]["M"]["role"]["S"], i["message"]["M"]["kind"]["S"], i["message"]["M"]["text"]["S"])
+        (
+            i["message"]["M"]["role"]["S"],
+            i["message"]["M"].get("kind", {"S": "message"})["S"],
+            i["message"]["M"]["text"]["S"],
+        )
         for i in items
     ]
 

@@ -199,7 +199,8 @@ def test_edit_then_narrowing_is_shown_again_for_approval() -> None:
     shown_again = turn.say("only 1", paused=editing)
     assert shown_again.outcome == "hitl_approval" and not turn.executions.started
     assert shown_again.reply is not None and "(1):\n1. “call mom”" in shown_again.reply.text
-    (second,) = turn.pending.created
+    # The answered question is replaced by the new one, in the turn's one write.
+    second = turn.pending.replaced[-1]
     assert second.pending_hitl is not None and paused.pending_hitl is not None
     assert second.pending_hitl.hitl_id != paused.pending_hitl.hitl_id
     turn.say("yes", paused=second)
@@ -231,7 +232,7 @@ def test_an_item_deleted_meanwhile_is_resolved_again_and_asked_again(logs) -> No
     assert text.startswith("Something changed since I asked (“call dad” was deleted meanwhile;")
     assert "“call mom” is now called “call mother”" in text
     assert "(2):\n1. “call mother”" in text
-    (again,) = turn.pending.created
+    again = turn.pending.replaced[-1]  # the answered question, replaced by the new one
     turn.say("yes", paused=again)
     assert deleted(turn) == ["r1", "r3"]
     assert logs.named("HITL_CANCELLED") == [] and logs.named("HITL_CANDIDATES_CHANGED")

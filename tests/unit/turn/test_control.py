@@ -11,7 +11,7 @@ import pytest
 
 from memo.capabilities.items import ListItem, Note, Reminder
 from memo.conversation.model import ThreadSnapshot, UserProfile
-from memo.conversation.pending import PendingExists, PendingGone
+from memo.conversation.pending import PendingChange, PendingExists, PendingGone, ShownItems
 from memo.domain import PlannerOutput, TurnState
 from memo.executor.contracts import ExecutionInput
 from memo.hitl.interpreter import RuleInterpreter
@@ -55,6 +55,19 @@ class FakePendingStore:
     def current(self, thread_id: str) -> TurnState | None:
         return self.stored
 
+    def commit(self, change: PendingChange) -> None:
+        """What the engine's one write does with a turn's pending change (`record_turn`)."""
+        if change.kind == "create":
+            assert change.state is not None
+            self.create(change.state, now=change.now)
+        elif change.kind == "replace":
+            assert change.state is not None
+            self.replace(change.state, expected_hitl_id=change.expected_hitl_id or "")
+        elif change.kind == "consume":
+            self.consume(change.thread_id, change.expected_hitl_id or "")
+        elif not self.gone:  # discard: an expired question, gone already is fine
+            self.consumed.append((change.thread_id, change.expected_hitl_id or ""))
+
 
 @dataclass
 class FakePlanner:
@@ -86,6 +99,11 @@ class FakeItems:
 
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
         return []
+
+    def still_as_shown(self, shown: ShownItems) -> bool:
+        """What the turn's write checks with one ConditionCheck per shown item (`item_checks`)."""
+        now = {r.reminder_id: r.title for r in self.reminders}
+        return all(now.get(item_id) == label for item_id, label in shown.items)
 
 
 def reminder(reminder_id: str = "r1", title: str = "call mom") -> Reminder:
@@ -145,7 +163,18 @@ class Turn:
         )
         profile = UserProfile(thread_id=THREAD, language="en", timezone=TZ, created_at=NOW)
         ctx = TurnContext(message=message, trace_id=wamid, profile=profile, snapshot=snapshot, now=at)
-        return self.control.handle(ctx)
+        control = self.control
+        outcome = control.handle(ctx)
+        if outcome.expect is not None and not self.items.still_as_shown(outcome.expect):
+            outcome = control.items_changed(ctx, outcome)
+        if outcome.pending_change is not None:
+            try:
+                self.pending.commit(outcome.pending_change)
+            except (PendingExists, PendingGone):
+                return control.lost_race(ctx, outcome)
+        if outcome.start is not None:  # started once the turn's write is done
+            self.executions.start(outcome.start)
+        return outcome
 
 
 def paused_delete_all(turn: Turn) -> TurnState:
@@ -245,7 +274,7 @@ def test_an_answer_to_a_question_already_consumed_sends_nothing(logs) -> None:
     outcome = turn.say("yes", paused=paused)
     assert outcome.reply is None and outcome.outcome == "hitl_lost_race"
     assert not turn.executions.started
-    assert logs.named("HITL_RESUME_LOST_RACE")[0]["goto"] == "resolver_router"
+    assert logs.named("HITL_RESUME_LOST_RACE")[0]["hitlId"] == paused.pending_hitl.hitl_id
 
 
 def test_a_re_ask_keeps_the_same_question_in_place() -> None:
@@ -289,13 +318,16 @@ def test_an_expired_question_is_deleted_and_the_message_is_fresh(
         pending.origin_step_id,
         "wamid.TURN1",
     )
-    assert turn.pending.consumed == [(THREAD, pending.hitl_id)]
     assert not logs.named("HITL_RESUME_VALID")
     if expected is not None:  # a bare "yes" approves nothing any more: it is offered a retry
+        # ... whose question takes the expired one's place (a create may overwrite an expired one)
+        (retry,) = turn.pending.created
+        assert retry.pending_hitl is not None and retry.pending_hitl.hitl_id != pending.hitl_id
         assert outcome.reply is not None and outcome.reply.text == expected
         assert [c.title for c in outcome.reply.choices] == ["Try again"]
         assert not turn.executions.started and not turn.planner.calls
-    else:  # a new request is planned and run
+    else:  # the expired question is deleted and a new request is planned and run
+        assert turn.pending.consumed == [(THREAD, pending.hitl_id)]
         assert outcome.outcome == "executing" and turn.planner.calls
         ((task,),) = turn.executions.started[0].groups
         assert task.action == "create" and task.approval is None
@@ -309,8 +341,8 @@ def test_an_expired_question_already_deleted_by_another_delivery_is_fine(logs) -
     turn.pending.gone = True
     turn.planner.output = CREATE
     outcome = turn.say("remind me to call mom tomorrow at 5pm", paused=paused, at=pending.expires_at)
-    assert logs.named("HITL_EXPIRED_ALREADY_GONE")[0]["hitlId"] == pending.hitl_id
-    assert outcome.outcome == "executing"
+    # Deleting an expired question that is gone already is no conflict.
+    assert outcome.outcome == "executing" and not logs.named("HITL_RESUME_LOST_RACE")
 
 
 def test_a_stale_yes_gets_the_not_waiting_text_and_is_not_planned(logs) -> None:

@@ -20,14 +20,23 @@ DynamoDB deletes late, so reads also drop what has expired.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
+from botocore.exceptions import BotoCoreError, ClientError
+
+from memo.aws.condition_values import lost_writes
 from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
-from memo.aws.faults import call
-from memo.conversation.model import MemoryMessage, ThreadSnapshot, UserProfile
-from memo.conversation.pending import PendingExists, PendingGone, state_from_item
+from memo.aws.faults import call, cancellation_reasons, fault
+from memo.conversation.model import MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
+from memo.conversation.pending import (
+    PendingChange,
+    PendingExists,
+    PendingGone,
+    ShownItems,
+    state_from_item,
+)
 from memo.domain import LatestAction, PendingHITL, TurnState
 from memo.errors import ConditionFailed
 from memo.observability import logger
@@ -55,6 +64,21 @@ REVIEW_WAITS_SK = "AWAIT#REVIEWS"
 SINGLETONS = 3
 # Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
 ACTIONS_WRITE_ATTEMPTS = 5
+CONDITION_CHECK_FAILED_REASON = "ConditionalCheckFailed"
+
+
+class ItemChecks(Protocol):
+    """The ConditionCheck entries of shown items (`memo.aws.item_checks.DynamoItemChecks`)."""
+
+    def checks(self, shown: ShownItems) -> list[dict[str, Any]]: ...
+
+
+class TurnRecords(Protocol):
+    """The turn's idempotency record when the turn holds it (`memo.aws.idempotency.TurnIdempotency`)."""
+
+    def completion_for(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
+
+    def completed_in_transaction(self) -> None: ...
 
 
 def thread_pk(thread_id: str) -> str:
@@ -70,7 +94,7 @@ def _message_items(
         item = {
             "pk": thread_pk(thread_id),
             "sk": f"{MESSAGE_PREFIX}{at_ms:013d}#{seq}#{message.wamid or ''}",
-            "message": message.model_dump(mode="json"),
+            "message": message.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
             "ttl": int(message.at.timestamp()) + ttl_seconds,
         }
         items.append(to_item(item))
@@ -79,18 +103,31 @@ def _message_items(
 
 class DynamoConversationStore:
     def __init__(
-        self, dynamodb: Any, table_name: str, *, sleep: Callable[[float], None] = time.sleep
+        self,
+        dynamodb: Any,
+        table_name: str,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        records: TurnRecords | None = None,
+        checks: ItemChecks | None = None,
     ) -> None:
+        self._checks = checks  # what an answered question showed, checked by `record_turn`
         self._ddb = dynamodb
         self._table = table_name
         self._sleep = sleep  # backoff between retries of unprocessed batch writes
+        self._records = records  # the turn's idempotency record, completed by `record_turn`
 
     def load(self, thread_id: str, *, now: datetime, limit: int) -> ThreadSnapshot:
         response = call(
             self._ddb.query,
             TableName=self._table,
-            KeyConditionExpression="pk = :pk",
-            ExpressionAttributeValues={":pk": {"S": thread_pk(thread_id)}},
+            # From the singletons down to the messages: claims, quotes and waits sort below `MSG#`
+            # and are never read, however young (short) the thread is.
+            KeyConditionExpression="pk = :pk AND sk >= :messages",
+            ExpressionAttributeValues={
+                ":pk": {"S": thread_pk(thread_id)},
+                ":messages": {"S": MESSAGE_PREFIX},
+            },
             ScanIndexForward=False,
             ConsistentRead=True,
             Limit=limit + SINGLETONS,
@@ -116,12 +153,7 @@ class DynamoConversationStore:
         return snapshot
 
     def save_profile(self, profile: UserProfile) -> None:
-        item = {
-            "pk": thread_pk(profile.thread_id),
-            "sk": PROFILE_SK,
-            "profile": profile.model_dump(mode="json"),
-        }
-        call(self._ddb.put_item, TableName=self._table, Item=to_item(item))
+        call(self._ddb.put_item, TableName=self._table, Item=_profile_item(profile))
 
     def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None:
         if not messages:
@@ -133,36 +165,134 @@ class DynamoConversationStore:
         batch_write(self._ddb, self._table, requests, sleep=self._sleep)
 
     def record_turn(
-        self, thread_id: str, wamid: str, messages: list[MemoryMessage], *, ttl_seconds: int
-    ) -> bool:
-        """One transaction: the turn's claim (`CLAIM#TURN#<wamid>`, kept as long as the memory)
-        and its messages. A rerun of the same message (SQS redelivery after a crash, or after a lost
-        idempotency write) finds the claim and writes nothing, and its reply is not sent again. The
-        claim sorts below the messages, so the thread's load never reads it."""
-        claim = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{TURN_CLAIM_PREFIX}{wamid}"}}
-        if messages:
-            claim["ttl"] = {"N": str(int(messages[0].at.timestamp()) + ttl_seconds)}
-        puts = [
+        self,
+        thread_id: str,
+        wamid: str,
+        messages: list[MemoryMessage],
+        *,
+        ttl_seconds: int,
+        result: Mapping[str, Any],
+        pending: PendingChange | None = None,
+        profile: UserProfile | None = None,
+        expect: ShownItems | None = None,
+    ) -> TurnRecorded:
+        """The turn's one write, a transaction: the claim of its reply, its messages, the change of
+        its pending question and its updated profile.
+
+        The claim is the completion of the message's Powertools idempotency record when this run
+        holds it (`memo.aws.idempotency`), else a `CLAIM#TURN#<wamid>` item kept as long as the
+        memory (it sorts below the messages: the thread's load never reads it). A rerun of the same
+        message finds it taken and writes nothing ("already_recorded"); a lost pending condition
+        writes nothing either ("pending_conflict")."""
+        completion = self._records.completion_for(result) if self._records is not None else None
+        if completion is not None:
+            claim = completion
+        else:
+            item = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{TURN_CLAIM_PREFIX}{wamid}"}}
+            if messages:
+                item["ttl"] = {"N": str(int(messages[0].at.timestamp()) + ttl_seconds)}
+            claim = {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": item,
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            }
+        writes: list[dict[str, Any]] = [claim]
+        if pending is not None:
+            writes.append(_pending_write(self._table, pending))
+        if profile is not None:
+            writes.append({"Put": {"TableName": self._table, "Item": _profile_item(profile)}})
+        checks = self._checks.checks(expect) if expect is not None and self._checks is not None else []
+        first_check = len(writes)
+        writes += checks
+        writes += [
             {"Put": {"TableName": self._table, "Item": item}}
             for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
         ]
         try:
-            conditional_write(
-                self._ddb.transact_write_items,
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": claim,
-                            "ConditionExpression": "attribute_not_exists(pk)",
-                        }
-                    },
-                    *puts,
-                ],
-            )
-        except ConditionFailed:
-            return False
-        return True
+            self._ddb.transact_write_items(TransactItems=writes)
+        except ClientError as exc:
+            reasons = cancellation_reasons(exc)
+            if CONDITION_CHECK_FAILED_REASON not in reasons:
+                raise fault(exc) from exc
+            if reasons[0] == CONDITION_CHECK_FAILED_REASON:
+                self._completed()
+                return "already_recorded"
+            if CONDITION_CHECK_FAILED_REASON in reasons[first_check : first_check + len(checks)]:
+                return "items_changed"
+            return "pending_conflict"
+        except BotoCoreError as exc:
+            raise fault(exc) from exc
+        self._completed()
+        return "recorded"
+
+    def _completed(self) -> None:
+        if self._records is not None:
+            self._records.completed_in_transaction()
+
+
+def _profile_item(profile: UserProfile) -> dict[str, Any]:
+    return to_item(
+        {
+            "pk": thread_pk(profile.thread_id),
+            "sk": PROFILE_SK,
+            "profile": profile.model_dump(mode="json", exclude_none=True),
+        }
+    )
+
+
+def _pending_item(state: TurnState) -> dict[str, Any]:
+    """The `PENDING` item: the question's id and expiry (TTL) and the turn's frozen state, without
+    its unset and default fields (they come back as defaults when it is read)."""
+    pending = _pending_of(state)
+    return to_item(
+        {
+            "pk": thread_pk(state.thread_id),
+            "sk": PENDING_SK,
+            "hitlId": pending.hitl_id,
+            "expiresAt": pending.expires_at.isoformat(),
+            "ttl": int(pending.expires_at.timestamp()),
+            "state": state.model_dump_json(exclude_none=True, exclude_defaults=True),
+        }
+    )
+
+
+def _pending_write(table: str, change: PendingChange) -> dict[str, Any]:
+    """A pending change as one TransactWriteItems entry, with the conditions `DynamoPendingStore`
+    writes it under on its own."""
+    if change.kind == "create":
+        assert change.state is not None and change.now is not None
+        return {
+            "Put": {
+                "TableName": table,
+                "Item": _pending_item(change.state),
+                "ConditionExpression": "attribute_not_exists(pk) OR #ttl <= :now",
+                "ExpressionAttributeNames": {"#ttl": "ttl"},
+                "ExpressionAttributeValues": {":now": {"N": str(int(change.now.timestamp()))}},
+            }
+        }
+    expected = {":id": {"S": change.expected_hitl_id or ""}}
+    if change.kind == "replace":
+        assert change.state is not None
+        return {
+            "Put": {
+                "TableName": table,
+                "Item": _pending_item(change.state),
+                "ConditionExpression": "hitlId = :id",
+                "ExpressionAttributeValues": expected,
+            }
+        }
+    return {
+        "Delete": {
+            "TableName": table,
+            "Key": to_item({"pk": thread_pk(change.thread_id), "sk": PENDING_SK}),
+            "ConditionExpression": "hitlId = :id"
+            if change.kind == "consume"
+            else "attribute_not_exists(pk) OR hitlId = :id",
+            "ExpressionAttributeValues": expected,
+        }
+    }
 
 
 class DynamoPendingStore:
@@ -173,25 +303,13 @@ class DynamoPendingStore:
         self._ddb = dynamodb
         self._table = table_name
 
-    def _item(self, state: TurnState, pending: PendingHITL) -> dict[str, Any]:
-        return to_item(
-            {
-                "pk": thread_pk(state.thread_id),
-                "sk": PENDING_SK,
-                "hitlId": pending.hitl_id,
-                "expiresAt": pending.expires_at.isoformat(),
-                "ttl": int(pending.expires_at.timestamp()),
-                "state": state.to_json(),
-            }
-        )
-
     def create(self, state: TurnState, *, now: datetime) -> None:
         """Persist a new pending question; an expired leftover may be overwritten, a live one not."""
         try:
             conditional_write(
                 self._ddb.put_item,
                 TableName=self._table,
-                Item=self._item(state, _pending_of(state)),
+                Item=_pending_item(state),
                 ConditionExpression="attribute_not_exists(pk) OR #ttl <= :now",
                 ExpressionAttributeNames={"#ttl": "ttl"},
                 ExpressionAttributeValues={":now": {"N": str(int(now.timestamp()))}},
@@ -205,7 +323,7 @@ class DynamoPendingStore:
             conditional_write(
                 self._ddb.put_item,
                 TableName=self._table,
-                Item=self._item(state, _pending_of(state)),
+                Item=_pending_item(state),
                 ConditionExpression="hitlId = :id",
                 ExpressionAttributeValues={":id": {"S": expected_hitl_id}},
             )
@@ -244,7 +362,10 @@ def _pending_of(state: TurnState) -> PendingHITL:
 
 class DynamoResponderMemory:
     """latestActions are written read-merge-put with a version condition (`attribute_not_exists(pk)`
-    for the first write): the loser of a race re-reads and merges again, so no action is lost."""
+    for the first write): the loser of a race re-reads and merges again, so no action is lost.
+    The responder's writes are three requests: the read of RECENT_ACTIONS, one transaction of the
+    reply claim with the merged latestActions (before the send), and one BatchWriteItem after it
+    (the reply in the recent messages and its `CTX#` quote records)."""
 
     def __init__(
         self,
@@ -257,26 +378,54 @@ class DynamoResponderMemory:
         self._ddb = dynamodb
         self._table = table_name
         self._ttl = message_ttl_seconds
+        self._sleep = sleep  # backoff between retries of unprocessed batch writes
         self._store = DynamoConversationStore(dynamodb, table_name, sleep=sleep)
 
     def _claim_key(self, thread_id: str, trace_id: str) -> dict[str, Any]:
         return {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{REPLY_CLAIM_PREFIX}{trace_id}"}}
 
-    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime) -> bool:
-        item = {
-            **self._claim_key(thread_id, trace_id),
-            "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
+    def _claim_put(self, thread_id: str, trace_id: str, now: datetime) -> dict[str, Any]:
+        return {
+            "TableName": self._table,
+            "Item": {
+                **self._claim_key(thread_id, trace_id),
+                "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
         }
-        try:
-            conditional_write(
-                self._ddb.put_item,
-                TableName=self._table,
-                Item=item,
-                ConditionExpression="attribute_not_exists(pk)",
-            )
-        except ConditionFailed:
-            return False
-        return True
+
+    def claim_reply(
+        self,
+        thread_id: str,
+        trace_id: str,
+        *,
+        now: datetime,
+        actions: Sequence[dict[str, Any]] = (),
+    ) -> bool:
+        """The reply's claim; with `actions`, one transaction that also merges them into the
+        thread's latestActions (one read of RECENT_ACTIONS before it, for the merge). A claim that
+        exists means its actions were recorded with it, so a lost claim writes nothing. A lost
+        version (another responder wrote first) reads and merges again."""
+        if not actions:
+            try:
+                conditional_write(self._ddb.put_item, **self._claim_put(thread_id, trace_id, now))
+            except ConditionFailed:
+                return False
+            return True
+        for _ in range(ACTIONS_WRITE_ATTEMPTS):
+            put, _merged, version = self._actions_put(thread_id, actions, now=now)
+            try:
+                conditional_write(
+                    self._ddb.transact_write_items,
+                    TransactItems=[{"Put": self._claim_put(thread_id, trace_id, now)}, {"Put": put}],
+                )
+            except ConditionFailed as exc:
+                if 0 in lost_writes(exc):
+                    return False  # already answered: its actions went in with its claim
+                logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
+                continue
+            return True
+        raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
 
     def release_reply(self, thread_id: str, trace_id: str) -> None:
         call(self._ddb.delete_item, TableName=self._table, Key=self._claim_key(thread_id, trace_id))
@@ -290,43 +439,92 @@ class DynamoResponderMemory:
     ) -> None:
         DynamoQuotes(self._ddb, self._table).remember(thread_id, message_ids, actions, now=now)
 
+    def record_sent(
+        self,
+        thread_id: str,
+        *,
+        text: str | None,
+        message_ids: Sequence[str],
+        actions: Sequence[dict[str, Any]],
+        now: datetime,
+    ) -> None:
+        """After the send, one BatchWriteItem: the reply in the recent messages (`text`) and the
+        items it named under each sent message id (`CTX#<id>`, for a reply that quotes it)."""
+        requests: list[dict[str, Any]] = []
+        if text is not None:
+            message = MemoryMessage(role="assistant", text=text, at=now, kind="message")
+            items = _message_items(thread_id, [message], ttl_seconds=self._ttl)
+            requests += [{"PutRequest": {"Item": item}} for item in items]
+        if actions:
+            requests += _quote_requests(thread_id, message_ids, actions, now=now)
+        if requests:
+            batch_write(self._ddb, self._table, requests, sleep=self._sleep)
+
+    def _actions_put(
+        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+        """Read RECENT_ACTIONS and build the versioned put of it merged with `actions`:
+        (the Put, the merged list, the version read)."""
+        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
+        raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
+        item = from_item(raw) if raw else None
+        merged = merge_latest_actions(item.get("actions", []) if item else [], actions, now=now)
+        version = int(item.get("version", 0)) if item else 0
+        condition: dict[str, Any]
+        if item is None:
+            condition = {"ConditionExpression": "attribute_not_exists(pk)"}
+        elif "version" not in item:
+            condition = {"ConditionExpression": "attribute_not_exists(version)"}
+        else:
+            condition = {
+                "ConditionExpression": "version = :v",
+                "ExpressionAttributeValues": {":v": {"N": str(version)}},
+            }
+        newest = max((c for c in map(entry_created_at, merged) if c is not None), default=now)
+        stored = {
+            "pk": thread_pk(thread_id),
+            "sk": ACTIONS_SK,
+            "actions": merged,
+            "version": version + 1,
+            # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
+            "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
+        }
+        return {"TableName": self._table, "Item": to_item(stored), **condition}, merged, version
+
     def record_actions(
         self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
     ) -> list[dict[str, Any]]:
-        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
         for _ in range(ACTIONS_WRITE_ATTEMPTS):
-            raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
-            item = from_item(raw) if raw else None
-            merged = merge_latest_actions(item.get("actions", []) if item else [], actions, now=now)
-            version = int(item.get("version", 0)) if item else 0
-            condition: dict[str, Any]
-            if item is None:
-                condition = {"ConditionExpression": "attribute_not_exists(pk)"}
-            elif "version" not in item:
-                condition = {"ConditionExpression": "attribute_not_exists(version)"}
-            else:
-                condition = {
-                    "ConditionExpression": "version = :v",
-                    "ExpressionAttributeValues": {":v": {"N": str(version)}},
-                }
-            newest = max((c for c in map(entry_created_at, merged) if c is not None), default=now)
-            stored = {
-                "pk": thread_pk(thread_id),
-                "sk": ACTIONS_SK,
-                "actions": merged,
-                "version": version + 1,
-                # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
-                "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
-            }
+            put, merged, version = self._actions_put(thread_id, actions, now=now)
             try:
-                conditional_write(
-                    self._ddb.put_item, TableName=self._table, Item=to_item(stored), **condition
-                )
+                conditional_write(self._ddb.put_item, **put)
             except ConditionFailed:
                 logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
                 continue
             return merged
         raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
+
+
+def _quote_requests(
+    thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
+) -> list[dict[str, Any]]:
+    """One `CTX#<message id>` put per sent message that named items (12 hours, like latest actions)."""
+    ttl = int((now + LATEST_ACTIONS_SCOPE).timestamp())
+    return [
+        {
+            "PutRequest": {
+                "Item": to_item(
+                    {
+                        "pk": thread_pk(thread_id),
+                        "sk": f"{QUOTE_PREFIX}{message_id}",
+                        "actions": list(actions),
+                        "ttl": ttl,
+                    }
+                )
+            }
+        }
+        for message_id in dict.fromkeys(message_ids)
+    ]
 
 
 class DynamoQuotes:
@@ -343,22 +541,7 @@ class DynamoQuotes:
     def remember(
         self, thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
     ) -> None:
-        ttl = int((now + LATEST_ACTIONS_SCOPE).timestamp())
-        requests = [
-            {
-                "PutRequest": {
-                    "Item": to_item(
-                        {
-                            "pk": thread_pk(thread_id),
-                            "sk": f"{QUOTE_PREFIX}{message_id}",
-                            "actions": list(actions),
-                            "ttl": ttl,
-                        }
-                    )
-                }
-            }
-            for message_id in dict.fromkeys(message_ids)
-        ]
+        requests = _quote_requests(thread_id, message_ids, actions, now=now)
         if requests:
             batch_write(self._ddb, self._table, requests, sleep=self._sleep)
 

@@ -61,10 +61,16 @@ def error_code(exc: ClientError) -> str:
 
 def cancellation_codes(exc: ClientError) -> set[str]:
     """The per-item reason codes of a `TransactionCanceledException` (empty for other errors)."""
+    return set(cancellation_reasons(exc))
+
+
+def cancellation_reasons(exc: ClientError) -> list[str]:
+    """The reason code of each item of a cancelled transaction, in the request's order ("None" for
+    an item that was not the cause); empty for other errors."""
     if error_code(exc) != TRANSACTION_CANCELED:
-        return set()
+        return []
     reasons = exc.response.get("CancellationReasons") or []
-    return {str(reason.get("Code", "")) for reason in reasons}
+    return [str(reason.get("Code", "")) for reason in reasons]
 
 
 def is_transient(exc: ClientError | BotoCoreError) -> bool:

@@ -33,6 +33,12 @@ class MemoryMessage(BaseModel):
     wamid: str | None = None
 
 
+# What `ConversationStore.record_turn` did: wrote the turn, found it written by an earlier run of
+# the same message, lost the condition of the pending question's change, or found an item the
+# answered question showed changed (the last three write nothing).
+TurnRecorded = Literal["recorded", "already_recorded", "pending_conflict", "items_changed"]
+
+
 class ThreadSnapshot(BaseModel):
     """Everything a turn needs about its thread, loaded with one consistent query."""
 

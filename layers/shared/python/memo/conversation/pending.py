@@ -8,8 +8,9 @@ adapter is `memo.aws.conversation_table.DynamoPendingStore`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from memo.domain import TurnState
 from memo.errors import MemoError
@@ -43,6 +44,73 @@ class PendingStore(Protocol):
     def current(self, thread_id: str) -> TurnState | None:
         """The stored pending turn of the thread (consistent read), expired or not: what the
         multi-HITL guard sends again when a second question lost the race."""
+
+
+@dataclass(frozen=True)
+class PendingChange:
+    """A change of the thread's pending question that the turn commits together with its memory
+    (one conditional write, `ConversationStore.record_turn`), instead of writing it on its own:
+
+    - `create`: a new question; an expired leftover may be overwritten, a live one not;
+    - `replace`: the question `expected_hitl_id` rewritten (a re-ask, or answered and followed by a
+      new question in the same turn);
+    - `consume`: the question `expected_hitl_id` taken for answering (single use);
+    - `discard`: the expired question `expected_hitl_id` deleted, if it is still there (gone already
+      is fine; only a different question in its place is a conflict).
+
+    A lost condition is the same race `PendingExists` / `PendingGone` name: the turn handler then
+    decides what to say instead (`TurnHandler.lost_race`)."""
+
+    kind: Literal["create", "replace", "consume", "discard"]
+    thread_id: str
+    state: TurnState | None = None
+    expected_hitl_id: str | None = None
+    now: datetime | None = None
+
+    @classmethod
+    def create(cls, state: TurnState, *, now: datetime) -> PendingChange:
+        return cls("create", state.thread_id, state=state, now=now)
+
+    @classmethod
+    def replace(cls, state: TurnState, *, expected_hitl_id: str) -> PendingChange:
+        return cls("replace", state.thread_id, state=state, expected_hitl_id=expected_hitl_id)
+
+    @classmethod
+    def consume(cls, thread_id: str, hitl_id: str) -> PendingChange:
+        return cls("consume", thread_id, expected_hitl_id=hitl_id)
+
+    @classmethod
+    def discard(cls, thread_id: str, hitl_id: str) -> PendingChange:
+        return cls("discard", thread_id, expected_hitl_id=hitl_id)
+
+    def then(self, later: PendingChange | None) -> PendingChange:
+        """This change followed by `later` in the same turn, as the one write that does both (a
+        transaction touches an item once): consume + create is a replace of the consumed question."""
+        if later is None:
+            return self
+        # After a discard the thread has no live question: what follows is written as if first (a
+        # create may overwrite the expired leftover).
+        expected = None if self.kind in ("create", "discard") else self.expected_hitl_id
+        if later.kind in ("consume", "discard"):
+            if expected is None:
+                raise ValueError("a question created in this turn cannot be consumed in it")
+            return PendingChange.consume(self.thread_id, expected)
+        assert later.state is not None
+        if expected is None:
+            return PendingChange("create", self.thread_id, state=later.state, now=self.now or later.now)
+        return PendingChange.replace(later.state, expected_hitl_id=expected)
+
+
+@dataclass(frozen=True)
+class ShownItems:
+    """The items an answered question showed (id, title or text), as the answer's write must still
+    find them at `now`: there, unchanged, and (reminders) still upcoming."""
+
+    thread_id: str
+    capability: str
+    items: tuple[tuple[str, str], ...]
+    now: datetime
+    list_name: str | None = None
 
 
 def state_from_item(item: dict[str, Any]) -> TurnState:

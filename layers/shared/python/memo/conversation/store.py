@@ -5,10 +5,12 @@ Its DynamoDB adapter is `memo.aws.conversation_table.DynamoConversationStore`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
-from memo.conversation.model import MemoryMessage, ThreadSnapshot, UserProfile
+from memo.conversation.model import MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
+from memo.conversation.pending import PendingChange, ShownItems
 
 
 class ConversationStore(Protocol):
@@ -21,8 +23,20 @@ class ConversationStore(Protocol):
     def append(self, thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int) -> None: ...
 
     def record_turn(
-        self, thread_id: str, wamid: str, messages: list[MemoryMessage], *, ttl_seconds: int
-    ) -> bool:
-        """Remember one inbound message's turn and claim its reply, in one write: False (nothing
-        written) when a turn of this message was already recorded, so its reply is not sent twice."""
+        self,
+        thread_id: str,
+        wamid: str,
+        messages: list[MemoryMessage],
+        *,
+        ttl_seconds: int,
+        result: Mapping[str, Any],
+        pending: PendingChange | None = None,
+        profile: UserProfile | None = None,
+        expect: ShownItems | None = None,
+    ) -> TurnRecorded:
+        """Remember one inbound message's turn, claim its reply, apply its pending question's
+        change and save its updated profile, in one write. "already_recorded" (nothing written):
+        a turn of this message was recorded before, so its reply is not sent twice;
+        "pending_conflict" (nothing written): the pending question changed under the turn;
+        "items_changed" (nothing written): an item of `expect` is no longer as the question showed it."""
         ...

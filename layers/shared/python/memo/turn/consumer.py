@@ -37,7 +37,9 @@ class TurnProcessor:
         *,
         persistence: BasePersistenceLayer,
         expiry_seconds: int,
+        on_duplicate: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
+        self._on_duplicate = on_duplicate
         self.config = IdempotencyConfig(
             event_key_jmespath="wamid",
             raise_on_no_idempotency_key=True,
@@ -70,6 +72,8 @@ class TurnProcessor:
         if not self._local.ran:
             count("DuplicatesSkipped")
             logger.info("DUPLICATE_SKIPPED", extra={"traceId": message.wamid})
+            if self._on_duplicate is not None:
+                self._on_duplicate(result)
         return result
 
     def batch(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:

@@ -21,15 +21,17 @@ by `memo.executor.tasks`.
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
 from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind
-from memo.conversation.pending import PendingExists, PendingGone, PendingStore, state_from_item
+from memo.conversation.pending import PendingChange, PendingStore, ShownItems, state_from_item
 from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
@@ -65,6 +67,9 @@ from memo.turn.engine import SmallTalkHandler, TurnContext, TurnOutcome
 from memo.turn.reminder_buttons import handle_button
 from memo.turn.undo import handle_undo
 
+if TYPE_CHECKING:
+    from memo.capabilities.items import ListItem, Note, Reminder
+
 
 class OperatorAnswersNotConfigured(MemoError):
     code = "OPERATOR_ANSWERS_NOT_CONFIGURED"
@@ -98,6 +103,7 @@ class TurnControl:
         self._operator_answers = operator_answers
         self._pending = pending
         self._items = items
+        self._turn = threading.local()  # the turn's items, read once (`_reader`)
         self._executions = executions
         self._planner = planner
         self._interpreter = interpreter
@@ -125,7 +131,37 @@ class TurnControl:
             return []
         return self._quotes.recall(message.thread_id, quoted_id, now=ctx.now)
 
+    def _reader(self, ctx: TurnContext) -> ItemsReader:
+        """The user's items as this turn reads them: each list once, however many steps of the turn
+        (resolution, the approval's list, what changed since the question) look at it."""
+        turn = self._turn
+        if getattr(turn, "ctx", None) is not ctx:
+            turn.ctx = ctx
+            turn.reader = ReadOnce(self._items)
+        reader: ItemsReader = turn.reader
+        return reader
+
     def handle(self, ctx: TurnContext) -> TurnOutcome:
+        """The turn's outcome; an approval's answer carries the items it showed, which the turn's
+        write checks (`TurnOutcome.expect`) instead of reading them again first."""
+        self._turn.expect = None
+        self._turn.read_items = False
+        outcome = self._handle(ctx)
+        expect: ShownItems | None = self._turn.expect
+        return outcome.model_copy(update={"expect": expect}) if expect is not None else outcome
+
+    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        """The turn's write found a shown item changed: the same turn again, reading the items now,
+        so the answer says what changed and asks again."""
+        logger.info("HITL_ITEMS_CHECK_FAILED", extra={"outcome": outcome.outcome})
+        self._turn.expect = None
+        self._turn.read_items = True
+        try:
+            return self._handle(ctx)
+        finally:
+            self._turn.read_items = False
+
+    def _handle(self, ctx: TurnContext) -> TurnOutcome:
         undo = parse_undo(ctx.message.reply_id)
         if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
             return handle_undo(ctx, undo, self._executions)
@@ -140,13 +176,42 @@ class TurnControl:
             bind_turn(state.trace_id, state.thread_id)
             expired = gate.expired_question(state, ctx.now)
             if expired is not None:
-                self._discard(state.thread_id, expired)
+                # The expired question is deleted with the turn's write (HITL_EXPIRED is logged);
+                # the message is then a late answer or a fresh request.
+                discard = PendingChange.discard(state.thread_id, expired.hitl_id)
                 late = self._late_answer(ctx, state, expired, reply)
                 if late is not None:
-                    return late
+                    return _after(discard, late)
                 bind_turn(ctx.trace_id, ctx.message.thread_id)  # a fresh request of its own
-            elif state.pending_hitl is not None:
+                return _after(discard, self._fresh(ctx, reply))
+            if state.pending_hitl is not None:
                 return self._resume(ctx, state, reply)
+        return self._fresh(ctx, reply)
+
+    def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        """The pending question changed between the thread's load and the turn's write (another
+        writer: an operator's question, a concurrent answer). A new question that lost to a live one
+        sends the open one again (the multi-HITL guard); a lost answer says nothing."""
+        change = outcome.pending_change
+        asked = change.state.pending_hitl if change is not None and change.state is not None else None
+        if change is not None and change.kind == "create" and asked is not None:
+            stored = self._pending.current(ctx.message.thread_id)
+            existing = stored.pending_hitl if stored is not None else None
+            if existing is not None and existing.is_live(ctx.now):
+                return self._existing_question(ctx, existing, asked.source, user_kind=outcome.user_kind)
+            logger.warning("HITL_DUPLICATE_ATTEMPT", extra={"existingHitlId": None, "lostRace": True})
+        else:
+            logger.warning(
+                "HITL_RESUME_LOST_RACE",
+                extra={
+                    "hitlId": change.expected_hitl_id if change is not None else None,
+                    "outcome": outcome.outcome,
+                },
+            )
+        return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=outcome.user_kind)
+
+    def _fresh(self, ctx: TurnContext, reply: HITLReply) -> TurnOutcome:
+        """A message with no live question open: a withdrawal, a stale answer, a thanks, or a request."""
         withdrawn = self._withdraw(ctx, reply)
         if withdrawn is not None:
             return withdrawn
@@ -237,21 +302,14 @@ class TurnControl:
         language = checked.state.input.language
         if checked.duplicate:
             return self._existing_question(ctx, pending, pending.source, user_kind=user_kind)
-        try:
-            self._pending.create(checked.state, now=ctx.now)
-        except PendingExists:
-            stored = self._pending.current(checked.state.thread_id)
-            existing = stored.pending_hitl if stored is not None else None
-            if existing is None or not existing.is_live(ctx.now):
-                logger.warning("HITL_DUPLICATE_ATTEMPT", extra={"existingHitlId": None, "lostRace": True})
-                return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=user_kind)
-            return self._existing_question(ctx, existing, pending.source, user_kind=user_kind)
         text = f"{note}\n{pending.question}" if note else None
         return TurnOutcome(
             reply=templates.question_reply(pending, language, text),
             outcome=f"hitl_{pending.kind}",
             reply_kind="hitl_question",
             user_kind=user_kind,
+            # Stored with the turn's memory; a live question already there is a lost race (`lost_race`).
+            pending_change=PendingChange.create(checked.state, now=ctx.now),
         )
 
     def _existing_question(
@@ -284,7 +342,11 @@ class TurnControl:
         resolved items -> executor. `note` (what changed meanwhile) is said before what comes next."""
         state = resolve_all(state)
         resolution = resolve_entities(
-            state, self._items, ctx.now, latest_actions=_latest_actions(ctx), quoted=self._quoted(ctx, state)
+            state,
+            self._reader(ctx),
+            ctx.now,
+            latest_actions=_latest_actions(ctx),
+            quoted=self._quoted(ctx, state),
         )
         state = resolution.state
         if resolution.needs_hitl:
@@ -365,7 +427,7 @@ class TurnControl:
                     description=format_when(r.due_at, language, tz),
                     data={"day": r.due_at.astimezone(zone).date().isoformat()},
                 )
-                for r in self._items.list_upcoming_reminders(state.thread_id, ctx.now)
+                for r in self._reader(ctx).list_upcoming_reminders(state.thread_id, ctx.now)
             ]
         if step.capability == "notes":
             return [
@@ -375,13 +437,13 @@ class TurnControl:
                     description=format_when(n.created_at, language, tz),
                     data={"day": n.created_at.astimezone(zone).date().isoformat()},
                 )
-                for n in self._items.list_notes(state.thread_id)
+                for n in self._reader(ctx).list_notes(state.thread_id)
             ]
         list_name = args.get("listName") or step.constraints.get("listName")
         if step.capability == "lists" and isinstance(list_name, str):
             return [
                 DisambiguationCandidate(id=i.item_id, label=i.text)
-                for i in self._items.list_items(state.thread_id, list_name)
+                for i in self._reader(ctx).list_items(state.thread_id, list_name)
             ]
         return []
 
@@ -406,8 +468,6 @@ class TurnControl:
             review_policy=self._review,
         )
         failures = [_failure_text(result) for result in state.execution_results.values()]
-        if execution is not None:
-            self._executions.start(execution)
         groups = execution.groups if execution is not None else []
         reviewed = [task.step_id for group in groups for task in group if task.review is not None]
         if reviewed and self._withdrawals is not None:  # so "cancel" can withdraw it while it waits
@@ -420,20 +480,15 @@ class TurnControl:
             failures.append(templates.sent_to_review(state.input.language))
         text = "\n".join(f for f in [note, *failures] if f)
         outcome = ("awaiting_review" if reviewed else "executing") if groups else "nothing_to_execute"
+        # The execution starts once the turn's write is done (`TurnEngine`): after the answered
+        # question is consumed, never for an answer that lost its question.
         if not text:
             if groups:  # the reply Lambda answers when the steps are done
-                return TurnOutcome(reply=None, outcome=outcome, user_kind=user_kind)
+                return TurnOutcome(reply=None, outcome=outcome, user_kind=user_kind, start=execution)
             text = templates.would_do(output, state.input.language, state.input.timezone)
-        return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
+        return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind, start=execution)
 
     # --- paused turns ---------------------------------------------------------------------------
-
-    def _discard(self, thread_id: str, pending: PendingHITL) -> None:
-        """Delete an expired question (HITL_EXPIRED is already logged); the message is then fresh."""
-        try:
-            self._pending.consume(thread_id, pending.hitl_id)
-        except PendingGone:
-            logger.info("HITL_EXPIRED_ALREADY_GONE", extra={"hitlId": pending.hitl_id})
 
     def _resume(self, ctx: TurnContext, state: TurnState, reply: HITLReply) -> TurnOutcome:
         pending = state.pending_hitl
@@ -447,15 +502,15 @@ class TurnControl:
             return self._plan(ctx, self._fresh_state(ctx))
         if outcome.goto == "case":
             return self._answer_operator(state, outcome, pending)
-        try:
-            if outcome.consumed:
-                self._pending.consume(state.thread_id, pending.hitl_id)
-            else:
-                self._pending.replace(outcome.state, expected_hitl_id=pending.hitl_id)
-        except PendingGone:
-            logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": outcome.goto})
-            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
-        return self._after_resume(ctx, outcome, pending)
+        # The answer takes the question (single use) in the turn's one write, after what the answer
+        # starts: a rerun of a crashed turn finds the question still open and starts the same
+        # execution again, which Step Functions runs once (one execution name per traceId).
+        answered = (
+            PendingChange.consume(state.thread_id, pending.hitl_id)
+            if outcome.consumed
+            else PendingChange.replace(outcome.state, expected_hitl_id=pending.hitl_id)
+        )
+        return _after(answered, self._after_resume(ctx, outcome, pending))
 
     def _answer_operator(self, state: TurnState, outcome: ResumeOutcome, pending: PendingHITL) -> TurnOutcome:
         """The user answered an operator's question: the answer goes to the case, then the question
@@ -480,17 +535,17 @@ class TurnControl:
         if result == "conflict":
             logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": "case"})
             return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
-        try:
-            self._pending.consume(state.thread_id, pending.hitl_id)
-        except PendingGone:
-            logger.warning("HITL_RESUME_LOST_RACE", extra={"hitlId": pending.hitl_id, "goto": "case"})
-            return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind="hitl_reply")
         text = (
             templates.operator_answer_passed_on(language)
             if result == "passed_on"
             else templates.operator_answer_too_late(language)
         )
-        return TurnOutcome(reply=Reply.plain(text), outcome=f"hitl_operator_{result}", user_kind="hitl_reply")
+        return TurnOutcome(
+            reply=Reply.plain(text),
+            outcome=f"hitl_operator_{result}",
+            user_kind="hitl_reply",
+            pending_change=PendingChange.consume(state.thread_id, pending.hitl_id),
+        )
 
     def _after_resume(self, ctx: TurnContext, outcome: ResumeOutcome, answered: PendingHITL) -> TurnOutcome:
         state = outcome.state
@@ -550,6 +605,20 @@ class TurnControl:
             return None
         shown = [c for c in context.candidates if not kept or c.id in set(kept)]
         args = {**(context.original_args or {}), **state.executor_args.get(step.id, {})}
+        list_name = args.get("listName") or step.constraints.get("listName")
+        checkable = step.capability in ("reminders", "notes") or (
+            step.capability == "lists" and isinstance(list_name, str)
+        )
+        if checkable and not self._turn.read_items:
+            # Checked by the turn's write (one ConditionCheck per item), not read again here.
+            self._turn.expect = ShownItems(
+                thread_id=state.thread_id,
+                capability=step.capability,
+                items=tuple((c.id, c.label) for c in shown),
+                now=ctx.now,
+                list_name=list_name if isinstance(list_name, str) else None,
+            )
+            return None
         changes = affected.changes_since(shown, self._current_items(ctx, state, step, args))
         if not changes.any:
             return None
@@ -562,6 +631,38 @@ class TurnControl:
             [(old.label, new.label) for old, new in changes.renamed],
             state.input.language,
         )
+
+
+class ReadOnce:
+    """An `ItemsReader` that reads each list once (one turn's view of the user's items)."""
+
+    def __init__(self, items: ItemsReader) -> None:
+        self._items = items
+        self._lists: dict[tuple[str, ...], list[Any]] = {}
+
+    def _once(self, key: tuple[str, ...], read: Callable[[], list[Any]]) -> list[Any]:
+        if key not in self._lists:
+            self._lists[key] = read()
+        return list(self._lists[key])
+
+    def list_upcoming_reminders(self, thread_id: str, now: datetime) -> list[Reminder]:
+        return self._once(
+            ("reminders", thread_id, now.isoformat()),
+            lambda: self._items.list_upcoming_reminders(thread_id, now),
+        )
+
+    def list_notes(self, thread_id: str) -> list[Note]:
+        return self._once(("notes", thread_id), lambda: self._items.list_notes(thread_id))
+
+    def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
+        return self._once(
+            ("list", thread_id, list_name), lambda: self._items.list_items(thread_id, list_name)
+        )
+
+
+def _after(first: PendingChange, outcome: TurnOutcome) -> TurnOutcome:
+    """`outcome` with `first` (a change decided earlier in the turn) committed before its own."""
+    return outcome.model_copy(update={"pending_change": first.then(outcome.pending_change)})
 
 
 def _unresolved(state: TurnState, answered: PendingHITL) -> TurnState:

@@ -15,23 +15,25 @@ What a message that is not typed text does comes from its row of the event table
 answered by nothing; a group message never touches the member's private thread; a reaction or an
 edit answers the open question only in the narrow cases of `memo.turn.events`; a voice note is
 transcribed and turned like text; a changed number moves the user's data; a failed delivery is
-followed up. Every message Memo sends is kept by its outbound id (`memo.whatsapp.tracking`).
+followed up. Every message Memo sends carries a tracking tag (`memo.whatsapp.tracking`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel
 
 from memo.conversation import smalltalk
-from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, UserProfile
+from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
+from memo.conversation.pending import PendingChange, ShownItems
 from memo.conversation.store import ConversationStore
 from memo.errors import MemoError
+from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, mask_phone, unbind_turn
 from memo.replies import Reply
@@ -39,7 +41,7 @@ from memo.text.language import detect_language
 from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement
 from memo.turn import events
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
-from memo.whatsapp.tracking import OutboundKind, OutboundLog, OutboundRecord
+from memo.whatsapp.tracking import OutboundKind, OutboundLog, OutboundRecord, OutboundTag
 
 if TYPE_CHECKING:
     from memo.whatsapp.media import Transcriber
@@ -67,12 +69,28 @@ class TurnOutcome(BaseModel):
     outcome: str
     reply_kind: MemoryKind = "message"
     user_kind: MemoryKind = "message"
+    # The pending question's change, committed with the turn's memory (`ConversationStore.record_turn`).
+    pending_change: PendingChange | None = None
+    # The plan to run, started once that write is done (one execution per traceId).
+    start: ExecutionInput | None = None
+    # The items the answered question showed, checked by that write (`TurnHandler.items_changed`).
+    expect: ShownItems | None = None
 
 
 class TurnHandler(Protocol):
     """Decides one actionable turn: what to answer (or nothing) and how to remember it."""
 
     def handle(self, ctx: TurnContext) -> TurnOutcome: ...
+
+    def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        """What to answer instead of `outcome` when its pending change lost its condition (the
+        question changed under the turn); the answer changes no pending question."""
+        ...
+
+    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        """What to answer instead of `outcome` when an item it showed (`outcome.expect`) changed
+        before the turn's write; the new outcome expects nothing."""
+        ...
 
 
 class NumberMover(Protocol):
@@ -113,6 +131,12 @@ class SmallTalkHandler:
         text = smalltalk.reply(kind, language=language, local_now=ctx.local_now, name=ctx.profile.name)
         return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{kind}")
 
+    def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        return outcome.model_copy(update={"pending_change": None})
+
+    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+        return outcome.model_copy(update={"expect": None})
+
 
 class TurnEngine:
     def __init__(
@@ -127,7 +151,9 @@ class TurnEngine:
         transcriber: Transcriber | None = None,
         number_mover: NumberMover | None = None,
         failed_deliveries: FailedDeliveries | None = None,
+        executions: ExecutionPort | None = None,
     ) -> None:
+        self._executions = executions
         self._store = store
         self._sender = sender
         self._handler = handler
@@ -185,7 +211,8 @@ class TurnEngine:
                 )
                 outcome = self._handler.handle(ctx)
         elif message.actionable and (zone := timezone_statement(message.text)) is not None:
-            outcome = self._set_timezone(profile, zone, now)
+            profile = profile.model_copy(update={"timezone": zone, "timezone_source": "user"})
+            outcome = self._set_timezone(profile, now)
         elif message.actionable:
             outcome = self._handler.handle(ctx)
         elif message.handling == "welcome":
@@ -223,7 +250,55 @@ class TurnEngine:
                 "metaErrorCodes": message.error_codes or None,
             },
         )
-        # Memory first: a failed send must never lose what the turn decided.
+        # Memory first, in one write with the reply's claim, the pending question's change and the
+        # profile: a failed send never loses what the turn decided, and a rerun of the turn (SQS
+        # redelivery after a crash) never answers twice.
+        recorded = self._record(ctx, outcome, profile, snapshot.profile)
+        if recorded == "items_changed":
+            count("ItemsChangedBeforeAnswer")
+            outcome = self._handler.items_changed(ctx, outcome).model_copy(update={"expect": None})
+            recorded = self._record(ctx, outcome, profile, snapshot.profile)
+        if recorded == "pending_conflict":
+            count("PendingConflicts")
+            logger.warning(
+                "HITL_PENDING_CONFLICT",
+                extra={"outcome": outcome.outcome, "change": _change_kind(outcome.pending_change)},
+            )
+            outcome = self._handler.lost_race(ctx, outcome).model_copy(
+                update={"pending_change": None, "start": None, "expect": None}
+            )
+            recorded = self._record(ctx, outcome, profile, snapshot.profile)
+        first = recorded == "recorded"
+        if not first:
+            count("TurnRepliesSuppressed")
+            logger.info("TURN_ALREADY_ANSWERED", extra={"outcome": outcome.outcome})
+        elif outcome.start is not None:
+            # After the write: a crash between the two is redelivered, found done, and the start is
+            # issued again from the stored result (`TurnProcessor`); Step Functions runs it once.
+            self.start(outcome.start)
+        sent = (
+            self._send(
+                message,
+                outcome.reply,
+                kind=_outbound_kind(outcome),
+                now=now,
+                reaction=_reaction_may_answer(outcome),
+            )
+            if outcome.reply is not None and first
+            else False
+        )
+        return TurnResult(
+            trace_id=trace_id,
+            thread_id=message.thread_id,
+            outcome=outcome.outcome,
+            reply_text=outcome.reply.text if outcome.reply is not None else "",
+            sent=sent,
+        )
+
+    def _record(
+        self, ctx: TurnContext, outcome: TurnOutcome, profile: UserProfile, stored: UserProfile | None
+    ) -> TurnRecorded:
+        message, now = ctx.message, ctx.now
         remembered = [
             MemoryMessage(
                 role="user",
@@ -237,26 +312,35 @@ class TurnEngine:
             remembered.append(
                 MemoryMessage(role="assistant", text=outcome.reply.text, at=now, kind=outcome.reply_kind)
             )
-        # ... and in the same write, the claim of this message's reply: a rerun of the turn (SQS
-        # redelivery after a crash, or after Powertools failed to mark it done) never answers twice.
-        first = self._store.record_turn(
-            message.thread_id, message.wamid, remembered, ttl_seconds=self._config.memory_ttl_seconds
+        # What a redelivered message is answered with (Powertools returns it instead of turning it):
+        # the outcome, and whether a reply was claimed.
+        result: dict[str, object] = {"outcome": outcome.outcome, "sent": outcome.reply is not None}
+        if outcome.start is not None:
+            result["start"] = outcome.start.model_dump(mode="json", exclude_none=True)
+        return self._store.record_turn(
+            message.thread_id,
+            message.wamid,
+            remembered,
+            ttl_seconds=self._config.memory_ttl_seconds,
+            result=result,
+            pending=outcome.pending_change,
+            profile=profile if profile != stored else None,
+            expect=outcome.expect,
         )
-        if not first:
-            count("TurnRepliesSuppressed")
-            logger.info("TURN_ALREADY_ANSWERED", extra={"outcome": outcome.outcome})
-        sent = (
-            self._send(message, outcome.reply, kind=_outbound_kind(outcome), now=now)
-            if outcome.reply is not None and first
-            else False
-        )
-        return TurnResult(
-            trace_id=trace_id,
-            thread_id=message.thread_id,
-            outcome=outcome.outcome,
-            reply_text=outcome.reply.text if outcome.reply is not None else "",
-            sent=sent,
-        )
+
+    def start(self, execution: ExecutionInput) -> None:
+        """Start the turn's plan (a second start of the same traceId is a no-op)."""
+        if self._executions is None:
+            raise ValueError("the turn has a plan to run but no executor is wired")
+        self._executions.start(execution)
+
+    def restart(self, stored: Mapping[str, Any]) -> None:
+        """A redelivered message whose turn was done: its start again, in case the first run died
+        between its write and the start."""
+        execution = stored.get("start")
+        if isinstance(execution, dict):
+            logger.info("TURN_START_REISSUED")
+            self.start(ExecutionInput.model_validate(execution))
 
     # --- events that are not a turn of the private conversation ---------------------------------
 
@@ -334,7 +418,14 @@ class TurnEngine:
         )
 
     def _delivery_failed(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult:
-        record = self._outbound.get(message.target_id) if self._outbound and message.target_id else None
+        """A `failed` status: its tracking tag says what the message carried (no read); a status of a
+        message sent before tags existed is looked up in the outbound log."""
+        tag = OutboundTag.decode(message.outbound_tag, recipient=message.thread_id)
+        record: OutboundRecord | None = None
+        if tag is not None and message.target_id:
+            record = tag.record(message.target_id, at=now, phone_number_id=message.phone_number_id)
+        elif self._outbound is not None and message.target_id:
+            record = self._outbound.get(message.target_id)
         if record is None:
             logger.info("DELIVERY_FAILED_UNTRACKED", extra={"messageId": message.target_id})
             outcome = "delivery_failed_untracked"
@@ -411,7 +502,7 @@ class TurnEngine:
             zone = phone_timezone(message.wa_id or current.wa_id)
             if zone is not None:
                 current = current.model_copy(update={"timezone": zone, "timezone_source": "phone"})
-        updated = current.model_copy(
+        return current.model_copy(
             update={
                 "language": detect_language(message.text, current.language)
                 if message.text
@@ -421,13 +512,10 @@ class TurnEngine:
                 "name": message.profile_name or current.name,
             }
         )
-        if stored is None or updated != stored:
-            self._store.save_profile(updated)
-        return updated
 
-    def _set_timezone(self, profile: UserProfile, zone: str, now: datetime) -> TurnOutcome:
-        """ "my timezone is London": the profile keeps the user's zone from now on."""
-        self._store.save_profile(profile.model_copy(update={"timezone": zone, "timezone_source": "user"}))
+    def _set_timezone(self, profile: UserProfile, now: datetime) -> TurnOutcome:
+        """ "my timezone is London": the profile (saved with the turn) keeps the user's zone from now on."""
+        zone = profile.timezone
         logger.info("TIMEZONE_SET", extra={"timezone": zone})
         return TurnOutcome(
             reply=Reply.plain(timezone_set_reply(zone, profile.language, now)), outcome="timezone_set"
@@ -439,13 +527,25 @@ class TurnEngine:
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="read_receipt")
 
-    def _send(self, message: InboundMessage, reply: Reply, *, kind: OutboundKind, now: datetime) -> bool:
+    def _send(
+        self,
+        message: InboundMessage,
+        reply: Reply,
+        *,
+        kind: OutboundKind,
+        now: datetime,
+        reaction: bool = False,
+    ) -> bool:
+        """Send the turn's reply, tagged (`memo.whatsapp.tracking`); its claim was written with the
+        turn, so an unknown outcome is never sent again. Only a question a 👍/✅ may answer
+        (`reaction`) is recorded by its outbound id: the reaction names nothing else."""
+        tag = OutboundTag.new(kind, message.thread_id, seed=message.wamid)
         try:
-            sent = self._sender.send(message.phone_number_id, message.thread_id, reply)
+            sent = self._sender.send(message.phone_number_id, message.thread_id, reply, tag=tag)
         except WhatsAppSendError as exc:
             log_send_failure(exc, what="reply")
             return False
-        if self._outbound is not None:
+        if reaction and kind == "hitl_question" and self._outbound is not None:
             self._outbound.record(
                 [
                     OutboundRecord(
@@ -454,6 +554,7 @@ class TurnEngine:
                         kind=kind,
                         at=now,
                         phone_number_id=message.phone_number_id,
+                        token=tag.token,
                     )
                     for message_id in sent.message_ids
                     if message_id
@@ -462,8 +563,21 @@ class TurnEngine:
         return True
 
 
+def _change_kind(change: PendingChange | None) -> str | None:
+    return change.kind if change is not None else None
+
+
 def _outbound_kind(outcome: TurnOutcome) -> OutboundKind:
     return "hitl_question" if outcome.reply_kind == "hitl_question" else "reply"
+
+
+def _reaction_may_answer(outcome: TurnOutcome) -> bool:
+    """The turn asks a question whose one safe default a 👍/✅ may give (`events.reaction_answer`)."""
+    change = outcome.pending_change
+    if outcome.reply_kind != "hitl_question" or change is None or change.state is None:
+        return False
+    pending = change.state.pending_hitl
+    return pending is not None and events.has_single_safe_default(change.state, pending)
 
 
 def _risky(outcome: TurnOutcome) -> bool:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from caseplatform.service import CaseService
     from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore, DynamoQuotes
+    from memo.aws.idempotency import TurnIdempotency
     from memo.aws.items_table import DynamoItemsRepository
     from memo.aws.number_move import DynamoNumberMove
     from memo.aws.outbound_log import DynamoOutboundLog
@@ -67,14 +68,21 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def turns(self) -> TurnProcessor:
         """The turn path: a FIFO batch, each message turned once (idempotency keyed by its wamid)."""
-        from memo.aws.idempotency import idempotency_store
         from memo.turn.consumer import TurnProcessor
 
         return TurnProcessor(
             self.engine.run,
-            persistence=idempotency_store(self.dynamodb, self.settings.idempotency_table),
+            persistence=self.idempotency,
             expiry_seconds=self.settings.idempotency_expiry_seconds,
+            on_duplicate=self.engine.restart,
         )
+
+    @cached_property
+    def idempotency(self) -> TurnIdempotency:
+        """The turn's Powertools idempotency records; the turn's own write completes them."""
+        from memo.aws.idempotency import idempotency_store
+
+        return idempotency_store(self.dynamodb, self.settings.idempotency_table)
 
     @cached_property
     def dynamodb(self) -> Any:
@@ -89,8 +97,14 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def store(self) -> DynamoConversationStore:
         from memo.aws.conversation_table import DynamoConversationStore
+        from memo.aws.item_checks import DynamoItemChecks
 
-        return DynamoConversationStore(self.dynamodb, self.settings.conversation_table)
+        return DynamoConversationStore(
+            self.dynamodb,
+            self.settings.conversation_table,
+            records=self.idempotency,
+            checks=DynamoItemChecks(self.settings.items_table),
+        )
 
     @cached_property
     def sender(self) -> GraphApiSender:
@@ -215,6 +229,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
             transcriber=self.transcriber,
             number_mover=self.number_mover,
             failed_deliveries=self.failed_deliveries,
+            executions=self.executions,
         )
 
     @cached_property
