@@ -9,6 +9,8 @@ exactly once: the reminders deleted, one "Deleted" reply, one execution.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from functools import partial
 
 from memo.local.stack import LocalStack
 from tests.faults.conftest import Faults, LambdaCrash, Rule
@@ -47,14 +49,13 @@ def crash_before_start(faults: Faults) -> None:
     )
 
 
-def run_crashed(faults: Faults, arm: object) -> None:
+def run_crashed(arm: Callable[[], None]) -> None:
     with LocalStack(start_poller=False) as stack:
         assert stack.poller is not None and stack.stepfunctions is not None
         crashing = CrashingLambda(stack.poller._handler)
         stack.poller._handler = crashing  # type: ignore[assignment]
         chat = asked(stack)
         stack.stepfunctions.wait_all()
-        assert callable(arm)
         arm()
         chat, replies = talk(stack, "yes", chat)
         assert crashing.crashes == 1, "the crash did not happen"
@@ -67,10 +68,10 @@ def test_the_answer_killed_before_any_of_its_writes_runs_the_plan_once(faults: F
     writes = answer_writes(faults)
     assert writes >= 2  # Powertools' in-progress record, then the turn's one transaction
     for k in range(writes):
-        run_crashed(faults, lambda k=k: faults.crash(skip=k, this_thread_only=True))
+        run_crashed(partial(faults.crash, skip=k, this_thread_only=True))
 
 
 def test_the_answer_killed_between_its_write_and_the_start_still_runs_the_plan(faults: Faults) -> None:
     # The write is done (the question consumed, the record completed): the redelivered message is a
     # duplicate, and the start is issued again from the stored result.
-    run_crashed(faults, lambda: crash_before_start(faults))
+    run_crashed(lambda: crash_before_start(faults))

@@ -223,6 +223,27 @@ def test_an_item_deleted_meanwhile_is_resolved_again_not_applied_from_the_frozen
     assert chat.tap(APPROVE) == "Deleted 1 reminder."
 
 
+def test_hebrew_an_item_renamed_meanwhile_is_shown_again_then_the_next_yes_deletes_what_was_shown(
+    chat: Conversation,
+) -> None:
+    # The answer's write checks the shown items; a rename fails it, the turn reads them again.
+    from memo.wiring.webhook import WebhookRuntime
+
+    chat.say("תזכיר לי מחר ב-17:00 להתקשר לאמא")
+    chat.say("תזכיר לי מחר ב-18:00 לקנות חלב")
+    assert "(2)" in chat.say("תמחק את כל התזכורות שלי")
+    items = WebhookRuntime.current().items
+    milk = next(r for r in items.list_upcoming_reminders(chat.user.wa_id, _now()) if "חלב" in r.title)
+    items.update_reminder(chat.user.wa_id, milk.reminder_id, title="לקנות חלב ולחם")  # another device
+    again = chat.say("כן")
+    assert again.startswith("משהו השתנה מאז ששאלתי")
+    assert "נקרא עכשיו „לקנות חלב ולחם”" in again and "(2)" in again
+    assert len(items.list_upcoming_reminders(chat.user.wa_id, _now())) == 2  # nothing deleted yet
+    done = chat.say("כן")
+    assert done.startswith("מחקתי") and "2" in done, done
+    assert items.list_upcoming_reminders(chat.user.wa_id, _now()) == []
+
+
 class _Formatted(logging.Handler):
     """Each log line of Memo's logger as JSON, formatted when it is logged (with the bound keys)."""
 

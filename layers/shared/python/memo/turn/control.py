@@ -156,6 +156,7 @@ class TurnControl:
         logger.info("HITL_ITEMS_CHECK_FAILED", extra={"outcome": outcome.outcome})
         self._turn.expect = None
         self._turn.read_items = True
+        self._turn.ctx = None  # what the first pass read is stale: read the items afresh
         try:
             return self._handle(ctx)
         finally:
