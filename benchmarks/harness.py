@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import statistics
@@ -26,11 +27,18 @@ DYNAMODB_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteI
 DYNAMODB_READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"})
 
 
+def _wire(value: Any) -> Any:
+    """A value as DynamoDB's JSON protocol sends it: binary attributes in base64."""
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode("ascii")
+    return str(value)
+
+
 def _size(document: Any) -> int:
     """Bytes of a request or response as JSON on the wire (DynamoDB's protocol is JSON)."""
     if isinstance(document, dict):
         document = {k: v for k, v in document.items() if k != "ResponseMetadata"}
-    return len(json.dumps(document, default=str, separators=(",", ":")).encode())
+    return len(json.dumps(document, default=_wire, separators=(",", ":")).encode())
 
 
 class ApiCalls:
@@ -41,6 +49,7 @@ class ApiCalls:
         self.calls: Counter[str] = Counter()
         self.dynamodb_written = 0
         self.dynamodb_read = 0
+        self.dynamodb_written_by: Counter[str] = Counter()  # by operation
 
     @contextmanager
     def counting(self) -> Iterator[ApiCalls]:
@@ -52,7 +61,9 @@ class ApiCalls:
             service = client.meta.service_model.service_name
             calls[f"{service}:{operation}"] += 1
             if service == "dynamodb" and operation in DYNAMODB_WRITES:
-                self.dynamodb_written += _size(params)
+                size = _size(params)
+                self.dynamodb_written += size
+                self.dynamodb_written_by[operation] += size
             response = original(client, operation, params)
             if service == "dynamodb" and operation in DYNAMODB_READS:
                 self.dynamodb_read += _size(response)

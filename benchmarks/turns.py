@@ -122,6 +122,12 @@ def _warm() -> list[Row]:
             f"{round_trip.dynamodb_written / ROUNDS / 1024:.1f}",
             "KB",
         ),
+        (
+            # The turn's only PutItem: Powertools' INPROGRESS record of the message, before the turn runs.
+            "HITL round trip: of the bytes written, Powertools' in-progress records",
+            f"{round_trip.dynamodb_written_by['PutItem'] / ROUNDS / 1024:.1f}",
+            "KB",
+        ),
         ("HITL round trip: DynamoDB bytes read", f"{round_trip.dynamodb_read / ROUNDS / 1024:.1f}", "KB"),
         ("HITL round trip: calls by operation", _ops(round_trip), ""),
         (

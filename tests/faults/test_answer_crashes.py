@@ -8,11 +8,15 @@ exactly once: the reminders deleted, one "Deleted" reply, one execution.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from functools import partial
 
+import pytest
+
 from memo.local.stack import LocalStack
+from memo.turn import engine
 from tests.faults.conftest import Faults, LambdaCrash, Rule
 from tests.faults.test_crashes import CrashingLambda, talk
 from tests.support.conversation import Conversation
@@ -74,4 +78,12 @@ def test_the_answer_killed_before_any_of_its_writes_runs_the_plan_once(faults: F
 def test_the_answer_killed_between_its_write_and_the_start_still_runs_the_plan(faults: Faults) -> None:
     # The write is done (the question consumed, the record completed): the redelivered message is a
     # duplicate, and the start is issued again from the stored result.
+    run_crashed(lambda: crash_before_start(faults))
+
+
+def test_a_start_stored_by_the_previous_release_is_issued_again(
+    faults: Faults, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Records completed before starts were packed hold the execution input as a JSON object.
+    monkeypatch.setattr(engine, "pack_text", json.loads)
     run_crashed(lambda: crash_before_start(faults))

@@ -313,10 +313,11 @@ def test_questions_and_answers_are_kept_in_memory(chat: Conversation, stack: Loc
 def _age_pending(stack: LocalStack, *, seconds: int) -> None:
     """Move the stored question's expiry into the past, as if `seconds` had passed."""
     from memo.aws.dynamo import from_item
+    from memo.conversation.pending import state_from_item
 
     item = _pending_item(stack)
     assert item is not None
-    state = TurnState.from_json(from_item(item)["state"])
+    state = state_from_item(from_item(item))
     assert state.pending_hitl is not None
     earlier = state.pending_hitl.model_copy(
         update={

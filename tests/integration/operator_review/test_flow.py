@@ -13,8 +13,10 @@ from typing import Any
 import boto3
 import pytest
 
+from memo.aws.dynamo import from_item
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
+from memo.packing import unpack
 from memo.wiring.review import ReviewRuntime
 from tests.integration.caseplatform.review.harness import ReviewClient, token
 from tests.support.clock import FakeClock
@@ -345,13 +347,15 @@ def test_clarification_round_trip_through_whatsapp(
     assert "The operator reviewing your request asks:" in question and ASKED in question
     stored = _pending_item(sam.user.wa_id)
     assert stored is not None
-    pending = json.loads(stored["state"]["S"])["pendingHITL"]
+    stored_state = unpack(from_item(stored)["state"])
+    pending = json.loads(stored_state)["pendingHITL"]
     assert pending["kind"] == "clarification" and pending["source"] == "operator"
     assert pending["reason"] == "operator_question" and pending["expectedInput"] == "free_text"
     assert pending["returnTo"] == {"node": "case", "mode": "provide_clarification"}
     assert pending["context"]["caseId"] == case_id
     (token_item,) = _token_items()
-    assert token_item["taskToken"]["S"] not in json.dumps(stored)  # never the task token
+    token = token_item["taskToken"]["S"]
+    assert token not in stored_state and token not in json.dumps(stored, default=str)  # never the token
     # Not the 5-minute HITL TTL: the question lives as long as the operator's wait (a day).
     expires = datetime.fromisoformat(pending["expiresAt"])
     assert expires - clock() > timedelta(hours=23)

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from memo import tables
-from memo.aws.conversation_table import ACTIONS_SK, DynamoConversationStore, DynamoResponderMemory, thread_pk
+from memo.aws.conversation_table import (
+    ACTIONS_SK,
+    DynamoConversationStore,
+    DynamoResponderMemory,
+    latest_actions_of,
+    thread_pk,
+)
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
@@ -38,7 +44,7 @@ def event(trace_id: str, outcomes: list[Any], *, language: str = "en") -> dict[s
 
 def stored_actions(aws: LocalAws) -> list[dict[str, Any]]:
     item = aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
-    return list(item["actions"]) if item else []
+    return latest_actions_of(item) if item else []
 
 
 def test_a_partial_failure_is_sent_remembered_and_only_the_success_becomes_an_action(

@@ -21,6 +21,7 @@ from memo.aws.conversation_table import (
     QUOTE_PREFIX,
     DynamoConversationStore,
     DynamoResponderMemory,
+    latest_actions_of,
     thread_pk,
 )
 from memo.domain import LatestAction
@@ -142,7 +143,11 @@ def test_a_claim_that_loses_the_actions_version_merges_again_and_keeps_both(loca
 
     assert claimed and racing.transactions == 2
     stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
-    assert stored is not None and [a["summary"] for a in stored["actions"]] == ["ours", "theirs", "first"]
+    assert stored is not None and [a["summary"] for a in latest_actions_of(stored)] == [
+        "ours",
+        "theirs",
+        "first",
+    ]
     # The claim went in with the second, successful transaction: a rerun is told it replied.
     assert (
         ours.claim_reply(THREAD, "wamid.L3", now=local_aws.clock(), actions=[_entry(local_aws, "ours")])

@@ -26,6 +26,14 @@ def test_buttons_are_numbered() -> None:
     assert [c.id for c in choices] == ["approve", "edit", "reject"]
 
 
+def test_the_hint_is_in_the_question_s_language() -> None:
+    choices = [Choice(id="approve", title="אישור"), Choice(id="reject", title="דחייה")]
+    (hebrew,) = message_bodies("1", Reply.with_choices("למחוק את כל 3 התזכורות?", choices))
+    (english,) = message_bodies("1", Reply.with_choices("Delete all 3 reminders?", choices))
+    assert render(hebrew)[0].splitlines()[-1] == "   (ענו במספר)"
+    assert render(english)[0].splitlines()[-1] == "   (answer with a number)"
+
+
 def test_list_rows_are_numbered_with_descriptions() -> None:
     reply = Reply.with_choices(
         "Which one?",

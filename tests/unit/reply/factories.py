@@ -112,7 +112,14 @@ class FakeMemory:
             self.quotes[message_id] = list(actions)
 
     def record_sent(
-        self, thread_id: str, *, text: str | None, message_ids: Any, actions: Any, now: datetime
+        self,
+        thread_id: str,
+        *,
+        text: str | None,
+        message_ids: Any,
+        actions: Any,
+        now: datetime,
+        trace_id: str | None = None,
     ) -> None:
         if text is not None:
             self.record_reply(thread_id, text, at=now)

@@ -9,7 +9,7 @@ DynamoDB deletes late, so reads also drop what has expired.
 
 - `DynamoConversationStore`: the `ConversationStore` port (thread snapshot, profile, messages);
 - `DynamoPendingStore`: the `PendingStore` port: the one `PENDING` item of a thread (`pendingHITL`
-  and the turn's frozen state, TTL = `expiresAt`), created and consumed by conditional writes;
+  and the turn's packed frozen state, TTL = `expiresAt`), created and consumed by conditional writes;
 - `DynamoResponderMemory`: the reply Lambda's `ResponderMemory` (reply claim, reply, latestActions,
   the items its reply named);
 - `DynamoQuotes`: the `QuoteStore` port (`memo.reply.quotes`): the items a sent message named;
@@ -19,6 +19,7 @@ DynamoDB deletes late, so reads also drop what has expired.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -35,12 +36,14 @@ from memo.conversation.pending import (
     PendingExists,
     PendingGone,
     ShownItems,
+    state_for_item,
     state_from_item,
 )
 from memo.domain import LatestAction, PendingHITL, TurnState
 from memo.errors import ConditionFailed
 from memo.observability import logger
 from memo.operator_review.waits import ReviewWait
+from memo.packing import pack, unpack
 from memo.reply.memory import (
     LATEST_ACTIONS_SCOPE,
     REPLY_CLAIM_TTL,
@@ -146,7 +149,7 @@ class DynamoConversationStore:
             elif sk == PENDING_SK:
                 snapshot.pending = item
             elif sk == ACTIONS_SK:
-                snapshot.latest_actions = list(item.get("actions", []))
+                snapshot.latest_actions = latest_actions_of(item)
             elif sk.startswith(MESSAGE_PREFIX) and len(messages) < limit:
                 messages.append(MemoryMessage.model_validate(item["message"]))
         snapshot.recent = list(reversed(messages))
@@ -243,17 +246,17 @@ def _profile_item(profile: UserProfile) -> dict[str, Any]:
 
 
 def _pending_item(state: TurnState) -> dict[str, Any]:
-    """The `PENDING` item: the question's id and expiry (TTL) and the turn's frozen state, without
-    its unset and default fields (they come back as defaults when it is read)."""
+    """The `PENDING` item: the question's id and expiry (TTL) and the turn's frozen state."""
     pending = _pending_of(state)
     return to_item(
         {
             "pk": thread_pk(state.thread_id),
             "sk": PENDING_SK,
             "hitlId": pending.hitl_id,
-            "expiresAt": pending.expires_at.isoformat(),
-            "ttl": int(pending.expires_at.timestamp()),
-            "state": state.model_dump_json(exclude_none=True, exclude_defaults=True),
+            "ttl": int(
+                pending.expires_at.timestamp()
+            ),  # DynamoDB deletes late: readers check the state's expiresAt
+            "state": state_for_item(state),
         }
     )
 
@@ -447,12 +450,14 @@ class DynamoResponderMemory:
         message_ids: Sequence[str],
         actions: Sequence[dict[str, Any]],
         now: datetime,
+        trace_id: str | None = None,
     ) -> None:
-        """After the send, one BatchWriteItem: the reply in the recent messages (`text`) and the
-        items it named under each sent message id (`CTX#<id>`, for a reply that quotes it)."""
+        """After the send, one BatchWriteItem: the reply in the recent messages (`text`, the end of
+        plan `trace_id`) and the items it named under each sent message id (`CTX#<id>`, for a reply
+        that quotes it)."""
         requests: list[dict[str, Any]] = []
         if text is not None:
-            message = MemoryMessage(role="assistant", text=text, at=now, kind="message")
+            message = MemoryMessage(role="assistant", text=text, at=now, kind="message", finished=trace_id)
             items = _message_items(thread_id, [message], ttl_seconds=self._ttl)
             requests += [{"PutRequest": {"Item": item}} for item in items]
         if actions:
@@ -468,7 +473,7 @@ class DynamoResponderMemory:
         key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
         raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
         item = from_item(raw) if raw else None
-        merged = merge_latest_actions(item.get("actions", []) if item else [], actions, now=now)
+        merged = merge_latest_actions(latest_actions_of(item) if item else [], actions, now=now)
         version = int(item.get("version", 0)) if item else 0
         condition: dict[str, Any]
         if item is None:
@@ -484,7 +489,7 @@ class DynamoResponderMemory:
         stored = {
             "pk": thread_pk(thread_id),
             "sk": ACTIONS_SK,
-            "actions": merged,
+            "actions": pack(json.dumps(merged, separators=(",", ":"), ensure_ascii=False)),
             "version": version + 1,
             # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
             "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
@@ -503,6 +508,16 @@ class DynamoResponderMemory:
                 continue
             return merged
         raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
+
+
+def latest_actions_of(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The latest actions of a `RECENT_ACTIONS` item: packed (`memo.packing`: every turn reads
+    them), or a list as items written before packing hold them."""
+    actions = item.get("actions", [])
+    if isinstance(actions, bytes):
+        unpacked: list[dict[str, Any]] = json.loads(unpack(actions))
+        return unpacked
+    return list(actions)
 
 
 def _quote_requests(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.aws.faults import cancellation_codes, error_code, fault
@@ -49,6 +49,8 @@ def _from_dynamo(value: Any) -> Any:
         return {k: _from_dynamo(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_from_dynamo(v) for v in value]
+    if isinstance(value, Binary):
+        return getattr(value, "value")  # noqa: B009 - the bytes written (the stubs lack `value`)
     return value
 
 

@@ -34,7 +34,6 @@ class _Lock:
 
     key: dict[str, Any]
     in_progress_expiry: int
-    expiry: int
     completed_in_transaction: bool = False
 
 
@@ -53,7 +52,6 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
             self._local.lock = _Lock(
                 key=self._get_key(data_record.idempotency_key),
                 in_progress_expiry=data_record.in_progress_expiry_timestamp,
-                expiry=data_record.expiry_timestamp or 0,
             )
 
     def completion_for(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -67,19 +65,18 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
             "Update": {
                 "TableName": self.table_name,
                 "Key": lock.key,
-                "UpdateExpression": "SET #status = :completed, #data = :data, #expiry = :expiry",
+                # The expiry stays the one Powertools' INPROGRESS put wrote (turn start + 8 days).
+                "UpdateExpression": "SET #status = :completed, #data = :data",
                 "ConditionExpression": "#status = :inprogress AND #lock = :lock",
                 "ExpressionAttributeNames": {
                     "#status": self.status_attr,
                     "#data": self.data_attr,
-                    "#expiry": self.expiry_attr,
                     "#lock": self.in_progress_expiry_attr,
                 },
                 "ExpressionAttributeValues": {
                     ":completed": {"S": COMPLETED},
                     ":inprogress": {"S": INPROGRESS},
                     ":data": {"S": json.dumps(dict(result), separators=(",", ":"), sort_keys=True)},
-                    ":expiry": {"N": str(lock.expiry)},
                     ":lock": {"N": str(lock.in_progress_expiry)},
                 },
             }

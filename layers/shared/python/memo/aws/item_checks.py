@@ -27,17 +27,15 @@ class DynamoItemChecks:
         return [self._check(shown, item_id, label) for item_id, label in shown.items]
 
     def _check(self, shown: ShownItems, item_id: str, label: str) -> dict[str, Any]:
-        names = {"#undo": UNDO_KEY}
-        values: dict[str, Any] = {":label": {"S": label}}
-        condition = "attribute_exists(pk) AND attribute_not_exists(#undo)"
+        # One check per shown item rides on the answer's write: its expression is kept short.
+        names = {"#u": UNDO_KEY}
+        values: dict[str, Any] = {":l": {"S": label}}
+        condition = "attribute_exists(pk) AND attribute_not_exists(#u) AND #l = :l"
         if shown.capability == "reminders":
             sk = reminder_sk(item_id)
-            names |= {"#label": "title", "#status": "status", "#due": "due_at"}
-            values |= {
-                ":scheduled": {"S": "scheduled"},
-                ":now": {"S": shown.now.astimezone(UTC).isoformat()},
-            }
-            condition += " AND #label = :label AND #status = :scheduled AND #due > :now"
+            names |= {"#l": "title", "#s": "status", "#d": "due_at"}
+            values |= {":s": {"S": "scheduled"}, ":n": {"S": shown.now.astimezone(UTC).isoformat()}}
+            condition += " AND #s = :s AND #d > :n"
         else:
             if shown.capability == "notes":
                 sk = note_sk(item_id)
@@ -45,8 +43,7 @@ class DynamoItemChecks:
                 if shown.list_name is None:
                     raise ValueError("list items are checked within their list")
                 sk = list_item_sk(shown.list_name, item_id)
-            names["#label"] = "text"
-            condition += " AND #label = :label"
+            names["#l"] = "text"
         return {
             "ConditionCheck": {
                 "TableName": self._table,

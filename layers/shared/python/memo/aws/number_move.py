@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
-from memo.domain import TurnState
+from memo.conversation.pending import state_for_item, state_from_item
 from memo.errors import ConditionFailed
 from memo.observability import count, logger
 
@@ -122,8 +122,8 @@ class DynamoNumberMove:
             if sk == "PROFILE":
                 copy["profile"] = {**item["profile"], "thread_id": new, "wa_id": new}
             elif sk == "PENDING":
-                state = TurnState.from_json(item["state"])
-                copy["state"] = state.model_copy(update={"thread_id": new}).to_json()
+                state = state_from_item(item)
+                copy["state"] = state_for_item(state.model_copy(update={"thread_id": new}))
             if sk in _SINGLETONS:
                 try:
                     conditional_write(

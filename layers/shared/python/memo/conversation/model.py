@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -31,6 +32,33 @@ class MemoryMessage(BaseModel):
     at: datetime
     kind: MemoryKind = "message"
     wamid: str | None = None
+    # A user message that started a plan holds its traceId (`started`); the responder's reply to
+    # that plan holds it too (`finished`): between the two, the plan is still running.
+    started: str | None = None
+    finished: str | None = None
+
+
+# How long a started plan without its reply is taken to be still running: longer than a plan's
+# steps take (Step Functions retries included), far shorter than an operator's review.
+PLAN_IN_FLIGHT = timedelta(minutes=2)
+
+
+def plan_in_flight(
+    recent: Sequence[MemoryMessage], latest_actions: Sequence[Mapping[str, Any]], *, now: datetime
+) -> str | None:
+    """The traceId of a plan a recent request started that is still running: no reply of the
+    responder for it, no latest action of it, and started less than `PLAN_IN_FLIGHT` ago. "Delete
+    it" sent then may mean the item that plan is making, not the one before it. (Messages of one
+    instant have no order, so every recent request is looked at, not only the last one.)"""
+    finished = {m.finished for m in recent if m.finished}
+    done = {str(entry.get("operationId", "")).split(":", 1)[0] for entry in latest_actions}
+    for message in reversed(recent):
+        trace_id = message.started
+        if message.role != "user" or trace_id is None or now - message.at > PLAN_IN_FLIGHT:
+            continue
+        if trace_id not in finished and trace_id not in done:
+            return trace_id
+    return None
 
 
 # What `ConversationStore.record_turn` did: wrote the turn, found it written by an earlier run of

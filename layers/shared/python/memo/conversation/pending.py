@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol
 
 from memo.domain import TurnState
 from memo.errors import MemoError
+from memo.packing import pack, unpack
 
 
 class PendingExists(MemoError):
@@ -113,6 +114,14 @@ class ShownItems:
     list_name: str | None = None
 
 
+def state_for_item(state: TurnState) -> bytes:
+    """The frozen turn state as a pending item stores it: without its unset and default fields
+    (they come back as defaults when it is read), packed (`memo.packing`): every turn reads it
+    while the question is open."""
+    return pack(state.model_dump_json(exclude_none=True, exclude_defaults=True))
+
+
 def state_from_item(item: dict[str, Any]) -> TurnState:
-    """The frozen turn state of a loaded pending item (`ThreadSnapshot.pending`)."""
-    return TurnState.from_json(item["state"])
+    """The frozen turn state of a loaded pending item (`ThreadSnapshot.pending`): packed
+    (`memo.packing`), or JSON text as items written before packing hold it."""
+    return TurnState.from_json(unpack(item["state"]))

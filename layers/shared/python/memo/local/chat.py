@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from memo.local.sink import GraphSink, SentRecord
 from memo.local.whatsapp_user import WhatsAppUser, post_webhook
+from memo.text.language import detect_language
 
 REPLY_TIMEOUT = 30.0
 
@@ -50,7 +51,9 @@ def render(body: dict[str, Any]) -> tuple[str, list[ShownChoice]]:
                 choices.append(ShownChoice(row["id"], title, "list"))
     lines = [text] + [f"   {i}) {c.title}" for i, c in enumerate(choices, start=1)]
     if choices:
-        lines.append("   (answer with a number)")
+        # In the question's own language, as the WhatsApp app would show its buttons.
+        hebrew = detect_language(text, "en") == "he"
+        lines.append("   (ענו במספר)" if hebrew else "   (answer with a number)")
     return "\n".join(lines), choices
 
 

@@ -71,9 +71,11 @@ class ResponderMemory(Protocol):
         message_ids: Sequence[str],
         actions: Sequence[dict[str, Any]],
         now: datetime,
+        trace_id: str | None = None,
     ) -> None:
-        """After the send, in one write: the reply in the recent messages (unless `text` is None)
-        and, under each sent message id, the items it named (`record_quote`)."""
+        """After the send, in one write: the reply in the recent messages (unless `text` is None),
+        marked as the end of plan `trace_id`, and, under each sent message id, the items it named
+        (`record_quote`)."""
 
 
 def latest_action_entries(

@@ -169,6 +169,7 @@ def _respond(
                 message_ids=quoted,
                 actions=named if quoted else [],
                 now=now,
+                trace_id=request.trace_id,
             ),
             "sent",
             sleep=sleep,

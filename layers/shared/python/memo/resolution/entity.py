@@ -307,6 +307,7 @@ def _lookup(
     now: datetime,
     latest_actions: Sequence[LatestAction],
     quoted: Sequence[LatestAction] = (),
+    in_flight: bool = False,
 ) -> _Lookup:
     language = state.input.language
     entities = _entities(target, repository, state, now)
@@ -314,6 +315,15 @@ def _lookup(
         bound = _quoted_lookup(step, target, entities, quoted, language)
         if bound is not None:
             return bound
+    if target.ref == "latest_action" and in_flight:
+        return _Missing(
+            say(
+                language,
+                "I'm still working on your previous request, so I'm not sure what you mean yet. "
+                "Send that again in a few seconds.",
+                "אני עוד מטפל בבקשה הקודמת שלך, אז עוד לא ברור לי למה התכוונת. שלחו את זה שוב בעוד כמה שניות.",
+            )
+        )
     if target.ref == "latest_action":
         ref_ids = _ref_ids(target.kind, latest_actions)
         if ref_ids is not None:
@@ -356,12 +366,16 @@ def resolve_entities(
     *,
     latest_actions: Sequence[LatestAction] = (),
     quoted: Sequence[LatestAction] = (),
+    in_flight: bool = False,
 ) -> EntityResolution:
     """Resolve the targets of the steps that have no executor args yet (see the module doc).
 
     `latest_actions` are the thread's recent actions, most recent first (for "it/that");
     `quoted` the items named by the message of Memo's that the user's message replies to (WhatsApp's
-    `context.id`, `memo.reply.quotes`), which "it/that" binds to first.
+    `context.id`, `memo.reply.quotes`), which "it/that" binds to first. `in_flight`: the person's
+    previous request is still running (`memo.conversation.model.plan_in_flight`), so an unquoted
+    "it/that" may mean what it is making, which no latest action names yet: it binds to nothing and
+    the person is asked to say it again in a moment.
     """
     output = state.planner_output
     if output is None:
@@ -391,7 +405,7 @@ def resolve_entities(
             state = state.with_executor_args(step.id, args)
             resolved.append(step.id)
             continue
-        found = _lookup(step, result.target, state, repository, now, latest_actions, quoted)
+        found = _lookup(step, result.target, state, repository, now, latest_actions, quoted, in_flight)
         scope_candidates = (
             recurring.scope_question(
                 step,

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from memo.conversation import smalltalk
-from memo.conversation.model import MemoryKind
+from memo.conversation.model import MemoryKind, plan_in_flight
 from memo.conversation.pending import PendingChange, PendingStore, ShownItems, state_from_item
 from memo.domain import (
     DisambiguationCandidate,
@@ -348,6 +348,8 @@ class TurnControl:
             ctx.now,
             latest_actions=_latest_actions(ctx),
             quoted=self._quoted(ctx, state),
+            in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now)
+            is not None,
         )
         state = resolution.state
         if resolution.needs_hitl:

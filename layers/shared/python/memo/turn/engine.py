@@ -36,6 +36,7 @@ from memo.errors import MemoError
 from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, mask_phone, unbind_turn
+from memo.packing import pack_text, unpack_text
 from memo.replies import Reply
 from memo.text.language import detect_language
 from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement
@@ -306,6 +307,7 @@ class TurnEngine:
                 at=now,
                 kind=outcome.user_kind,
                 wamid=message.wamid,
+                started=outcome.start.trace_id if outcome.start is not None else None,
             )
         ]
         if outcome.reply is not None:
@@ -316,7 +318,7 @@ class TurnEngine:
         # the outcome, and whether a reply was claimed.
         result: dict[str, object] = {"outcome": outcome.outcome, "sent": outcome.reply is not None}
         if outcome.start is not None:
-            result["start"] = outcome.start.model_dump(mode="json", exclude_none=True)
+            result["start"] = pack_text(outcome.start.model_dump_json(exclude_none=True))
         return self._store.record_turn(
             message.thread_id,
             message.wamid,
@@ -338,7 +340,10 @@ class TurnEngine:
         """A redelivered message whose turn was done: its start again, in case the first run died
         between its write and the start."""
         execution = stored.get("start")
-        if isinstance(execution, dict):
+        if isinstance(execution, str):  # packed (`memo.packing`)
+            logger.info("TURN_START_REISSUED")
+            self.start(ExecutionInput.model_validate_json(unpack_text(execution)))
+        elif isinstance(execution, dict):  # stored before starts were packed
             logger.info("TURN_START_REISSUED")
             self.start(ExecutionInput.model_validate(execution))
 
