@@ -414,9 +414,8 @@ def test_reviewed_audit_principal_ref_payload_and_stats(service: CaseService, cl
 
     assert service.cases_by_ref("ticket", "jira", "OPS-1").items == [a]
     assert sorted(service.cases_by_ref("neo4j_node", "lgv_id", "LGV-07").items) == sorted([b, c])
-    assert [
-        r.case.case_id for r in service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09")
-    ] == [b]
+    by_field = service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09")
+    assert [r.case.case_id for r in by_field.items] == [b] and by_field.next_cursor is None
 
     buckets = service.decision_stats(from_ms=T0, to_ms=T0 + 3 * DAY_MS)
     assert [(x.submitted, x.approved, x.rejected) for x in buckets] == [(3, 0, 0), (0, 1, 1), (0, 0, 0)]
@@ -553,3 +552,33 @@ def test_redaction_hook_applies_before_storage(store: CaseStore, clock: FakeCloc
         request_id="r-1",
     )
     assert again == event
+
+
+def test_cases_by_payload_field_pages_on_with_its_cursor(service: CaseService, clock: FakeClock) -> None:
+    wanted = []
+    for i in range(7):
+        clock.advance(1)
+        lgv = "LGV-09" if i % 2 == 0 else "LGV-10"
+        case_id = submit(service, payload=lgv_payload(lgv_id=lgv))
+        if lgv == "LGV-09":
+            wanted.append(case_id)
+    seen: list[str] = []
+    cursor = None
+    for _ in range(10):
+        page = service.cases_by_payload_field(
+            "lgv_troubleshooting", "lgv_id", "LGV-09", limit=1, cursor=cursor
+        )
+        seen += [r.case.case_id for r in page.items]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert sorted(seen) == sorted(wanted) and len(seen) == len(set(seen)) == 4
+
+    two = service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09", limit=2)
+    rest = service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09", cursor=two.next_cursor)
+    assert [r.case.case_id for r in two.items + rest.items] == seen and rest.next_cursor is None
+
+
+def test_cases_by_payload_field_refuses_a_cursor_it_never_issued(service: CaseService) -> None:
+    with pytest.raises(InvalidCursor):
+        service.cases_by_payload_field("lgv_troubleshooting", "lgv_id", "LGV-09", cursor="not-a-cursor!")

@@ -171,3 +171,56 @@ def test_without_a_key_a_whole_turn_and_a_fast_path_resume_never_import_openai()
     assert "delete all your reminders" in result["question"]
     assert result["answer"] == "Deleted 1 reminder."
     assert result["openai"] is False
+
+
+def test_a_repeating_reminder_the_llm_made_a_one_off_repeats(
+    llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
+) -> None:
+    llm.script(
+        Reply.json(plan("reminders", "create", {"title": "stretch", "when": "2026-11-25T07:30:00+02:00"}))
+    )
+    made = chat.say("remind me every weekday at 7:30 to stretch")
+    assert made.startswith("🔁 Reminder set: “stretch” every weekday at 07:30")
+    assert log_events.named("PLANNER_FALLBACK")[0]["reason"] == "recurrence_missing"
+    llm.script(Reply.json(plan("reminders", "list", {})))
+    assert "“stretch” — every weekday at 07:30" in chat.say("what are my reminders?")
+
+
+def test_hebrew_the_llm_s_recurrence_is_kept(llm: FakeOpenAI, chat: Conversation) -> None:
+    llm.script(
+        Reply.json(
+            plan(
+                "reminders",
+                "create",
+                {
+                    "title": "להשקות את העציצים",
+                    "when": "2026-11-26T08:00:00+02:00",
+                    "recurrence": "FREQ=DAILY;INTERVAL=2",
+                },
+            )
+        )
+    )
+    made = chat.say("תזכיר לי להשקות את העציצים פעם ביומיים בבוקר ב-8")
+    assert made.startswith("🔁 קבעתי תזכורת „להשקות את העציצים” כל 2 ימים ב-08:00")
+
+
+def test_a_repetition_memo_cannot_keep_is_asked_about(llm: FakeOpenAI, chat: Conversation) -> None:
+    llm.script(
+        Reply.json(
+            plan(
+                "reminders",
+                "create",
+                {
+                    "title": "water the garden",
+                    "when": "2026-11-26T08:00:00+02:00",
+                    "recurrence": "FREQ=WEEKLY;BYDAY=XX",
+                },
+            )
+        )
+    )
+    assert chat.say("water the garden on garden days at 8") == "What time do you mean?"
+    assert chat.say("every sunday at 8").startswith(
+        "🔁 Reminder set: “water the garden” every Sunday at 08:00"
+    )
+    llm.script(Reply.json(plan("reminders", "list", {})))
+    assert "every Sunday at 08:00" in chat.say("what are my reminders?")

@@ -167,3 +167,49 @@ def test_retries_are_configured(server: FakeOpenAI) -> None:
     server.script(Reply.status(500), Reply.json(good_plan()))
     result = OpenAIPlanner(settings(server, MEMO_LLM_MAX_RETRIES="1")).plan(pin("remind me to call mom at 5"))
     assert result.source == "llm" and len(server.requests) == 2
+
+
+def _with_constraints(**constraints: str) -> dict[str, Any]:
+    answer = good_plan()
+    answer["plan"][0]["constraints"] = [{"key": k, "value": v} for k, v in constraints.items()]
+    return answer
+
+
+def test_a_repeating_reminder_keeps_the_model_s_recurrence(server: FakeOpenAI) -> None:
+    rule = "FREQ=DAILY;INTERVAL=2"
+    server.script(
+        Reply.json(
+            _with_constraints(title="water the plants", when="2024-05-02T08:00:00+03:00", recurrence=rule)
+        )
+    )
+    result = OpenAIPlanner(settings(server)).plan(pin("water the plants every second morning at 8"))
+    assert result.source == "llm"
+    assert result.output.plan[0].constraints["recurrence"] == rule and result.output.missing_fields == []
+    assert "recurrence?" in server.requests[0]["messages"][0]["content"]
+
+
+@pytest.mark.parametrize("rule", ["FREQ=SECONDLY", "every day", "FREQ=DAILY;COUNT=0", "FREQ=WEEKLY;BYDAY=XX"])
+def test_a_recurrence_memo_cannot_keep_is_asked_about_not_dropped(server: FakeOpenAI, rule: str) -> None:
+    server.script(
+        Reply.json(_with_constraints(title="stretch", when="2024-05-02T08:00:00+03:00", recurrence=rule))
+    )
+    result = OpenAIPlanner(settings(server)).plan(pin("stretch on the regular at 8"))
+    assert result.source == "llm"
+    assert "recurrence" not in result.output.plan[0].constraints
+    assert result.output.missing_fields == ["time_unclear"]
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("remind me every day at 8am to take my pills", "FREQ=DAILY"),
+        ("תזכיר לי כל יום ראשון ב-9 להתקשר לסבתא", "FREQ=WEEKLY;BYDAY=SU"),
+    ],
+)
+def test_a_one_off_made_of_words_that_repeat_is_planned_by_the_rules(
+    server: FakeOpenAI, message: str, rule: str
+) -> None:
+    server.script(Reply.json(_with_constraints(title="take my pills", when="2024-05-02T08:00:00+03:00")))
+    result = OpenAIPlanner(settings(server)).plan(pin(message))
+    assert result.source == "rules" and result.fallback_reason == "recurrence_missing"
+    assert result.output.plan[0].constraints["recurrence"] == rule

@@ -244,18 +244,32 @@ class CaseQueries:
         )
 
     def cases_by_payload_field(
-        self, adapter_id: str, field: str, value: Any, *, limit: int | None = None
-    ) -> list[CaseRecord]:
+        self, adapter_id: str, field: str, value: Any, *, limit: int | None = None, cursor: str | None = None
+    ) -> Page[CaseRecord]:
         """Cases of an adapter whose payload (read as the active version) has `field` == `value`.
-        `field` is a dotted path. Reads the adapter's cases page by page (no payload index)."""
+        `field` is a dotted path. Reads the adapter's cases page by page (no payload index), in the
+        order of `list_cases`; `next_cursor` is that listing's own cursor just after the last case
+        returned, so the next call goes on from there (a case listed meanwhile is not skipped
+        because of a position inside a page)."""
         wanted = clamp_limit(limit)
-        found = []
-        for record in self._all_cases(adapter_id=adapter_id):
-            if _lookup(self.get_case(record.case.case_id).payload, field) == value:
+        found: list[CaseRecord] = []
+        at = cursor
+        while True:
+            page = self._store.list_cases(limit=MAX_LIMIT, cursor=at, adapter_id=adapter_id)
+            for index, record in enumerate(page.items):
+                if _lookup(self.get_case(record.case.case_id).payload, field) != value:
+                    continue
                 found.append(record)
-                if len(found) >= wanted:
-                    break
-        return found
+                if len(found) < wanted:
+                    continue
+                if index + 1 < len(page.items):
+                    # The listing's cursor just after this case: the same page read up to it.
+                    after = self._store.list_cases(limit=index + 1, cursor=at, adapter_id=adapter_id)
+                    return Page(found, after.next_cursor)
+                return Page(found, page.next_cursor)
+            if page.next_cursor is None:
+                return Page(found, None)
+            at = page.next_cursor
 
     def decision_stats(self, *, from_ms: int, to_ms: int, bucket_ms: int = 24 * 3600 * 1000) -> list[Bucket]:
         """Throughput (submitted, decided) and approval/rejection counts per time bucket."""

@@ -110,9 +110,9 @@ def run_query(service: CaseService, name: str, args: dict[str, Any]) -> dict[str
         return answers.page_answer(ids, _case_id)
     if name == "cases_by_payload_field":
         found = service.cases_by_payload_field(
-            str(args["adapter_id"]), str(args["field"]), args.get("value"), limit=limit
+            str(args["adapter_id"]), str(args["field"]), args.get("value"), limit=limit, cursor=cursor
         )
-        return answers.items_answer(found, answers.case_summary)
+        return answers.page_answer(found, answers.case_summary)
     if name == "decision_stats":
         if to_ms is None:
             raise EnvelopeInvalid([{"path": "$.to_ms", "message": "decision_stats needs to_ms"}])
@@ -190,10 +190,19 @@ def register_query_tools(server: MCPServer, answer: Answer, run: Run) -> None:
         )
 
     @server.tool(
-        description="Cases of an adapter whose payload (read as the active schema version) has the dotted `field` equal to `value`; at most `limit`."
+        description="Cases of an adapter whose payload (read as the active schema version) has the dotted `field` equal to `value`; at most `limit`, then `next_cursor`."
     )
-    def cases_by_payload_field(adapter_id: str, field: str, value: Any, limit: int = 50) -> CallToolResult:
-        return call("cases_by_payload_field", adapter_id=adapter_id, field=field, value=value, limit=limit)
+    def cases_by_payload_field(
+        adapter_id: str, field: str, value: Any, limit: int = 50, cursor: str | None = None
+    ) -> CallToolResult:
+        return call(
+            "cases_by_payload_field",
+            adapter_id=adapter_id,
+            field=field,
+            value=value,
+            limit=limit,
+            cursor=cursor,
+        )
 
     @server.tool(
         description="Submitted, approved, rejected and the approval rate per time bucket (bucket_ms, default one day)."

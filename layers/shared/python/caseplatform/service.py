@@ -284,9 +284,9 @@ class CaseService:
         return self.queries.cases_by_ref(ref_type, ref_key, ref_value, limit=limit, cursor=cursor)
 
     def cases_by_payload_field(
-        self, adapter_id: str, field: str, value: Any, *, limit: int | None = None
-    ) -> list[CaseRecord]:
-        return self.queries.cases_by_payload_field(adapter_id, field, value, limit=limit)
+        self, adapter_id: str, field: str, value: Any, *, limit: int | None = None, cursor: str | None = None
+    ) -> Page[CaseRecord]:
+        return self.queries.cases_by_payload_field(adapter_id, field, value, limit=limit, cursor=cursor)
 
     def decision_stats(self, *, from_ms: int, to_ms: int, bucket_ms: int = 24 * 3600 * 1000) -> list[Bucket]:
         return self.queries.decision_stats(from_ms=from_ms, to_ms=to_ms, bucket_ms=bucket_ms)

@@ -80,6 +80,9 @@ class UpdateReminderArgs(Args):
     #: a day alone: each reminder keeps its time of day
     day: date | None = None
     title: str | None = Field(default=None, min_length=1)
+    #: an RRULE value: the reminder repeats from `when` on (a one-time reminder becomes a series, a
+    #: series gets the new rule)
+    recurrence: str | None = Field(default=None, pattern=r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
@@ -87,6 +90,8 @@ class UpdateReminderArgs(Args):
             raise ValueError("an update needs a new time or a new title")
         if self.when is not None and (self.time is not None or self.day is not None):
             raise ValueError("a full time replaces the day and the time of day")
+        if self.recurrence is not None and self.when is None:
+            raise ValueError("a repetition needs its first time (`when`)")
         return self
 
 
@@ -287,7 +292,9 @@ class ReminderOperations:
             before = self._repo.get_reminder(ctx.thread_id, reminder_id)
             if before is None:
                 continue
-            if before.recurrence is not None and scope == OCCURRENCE:
+            if args.recurrence is not None:
+                outcome = self._repeat(before, args, now, lang)
+            elif before.recurrence is not None and scope == OCCURRENCE:
                 outcome = self._move_occurrence(before, args, ctx, now)
             elif before.recurrence is not None:
                 outcome = self._move_series(before, args, now, lang)
@@ -361,6 +368,42 @@ class ReminderOperations:
         if after is None and name is not None:
             self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
         return after
+
+    def _repeat(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        """The reminder repeats by `args.recurrence` from `args.when` on, in its own timezone."""
+        assert args.recurrence is not None and args.when is not None
+        recurrence = series(args.recurrence, args.when, before.timezone)
+        if recurrence is None:
+            return failure(
+                CAPABILITY,
+                "update",
+                TIME_IN_PAST,
+                say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
+            )
+        when = first_occurrence(recurrence, before.timezone)
+        if when <= now:
+            return _in_past("update", lang)
+        try:
+            name = self._scheduler.schedule(
+                reminder_id=before.reminder_id,
+                thread_id=before.thread_id,
+                at=when,
+                timezone=before.timezone,
+                recurrence=recurrence,
+            )
+        except CapabilityError as exc:
+            return failure(CAPABILITY, "update", exc.code, _rejected(lang, recurrence))
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            recurrence=recurrence,
+            changed_at=now,
+        )
 
     def _move_series(
         self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language

@@ -147,6 +147,8 @@ def normalize_modifications(
     parsed = extract_when(phrase, now=now, timezone=timezone, language=language, default_day=base_day)
     if parsed.when is not None:
         mods["when"] = parsed.when.isoformat()
+        if parsed.recurrence is not None:
+            mods["recurrence"] = parsed.recurrence  # "every day at 8": `when` is its first time
     elif parsed.day is not None:
         if current_when is not None:
             mods["when"] = datetime.combine(

@@ -61,6 +61,12 @@ def fill_answer(
             when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
         if when is None or when <= now:
             return None
+        if parsed.recurrence is not None:
+            # "every sunday at 8": the reminder repeats. A step that cannot repeat asks again rather
+            # than keeping only the first time.
+            if not _repeats(step):
+                return None
+            bag["recurrence"] = parsed.recurrence
         bag["when"] = when.isoformat()
         bag.pop("day", None)
         if "reminder_title_required" in missing and not constraints.get("title"):
@@ -75,6 +81,11 @@ def fill_answer(
         constraints.pop("targetRef", None)
     new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
     return _replace_step(state, output, new_step)
+
+
+def _repeats(step: PlanStep) -> bool:
+    """Whether the step can take a repetition (`recurrence`): a reminder made or changed can."""
+    return step.capability == "reminders" and step.action in ("create", "update")
 
 
 def _known_day(bag: dict[str, Any]) -> date | None:
@@ -157,7 +168,10 @@ _DESTRUCTIVE = frozenset({"delete", "delete_all", "clear", "remove"})
 
 def edit_problem(step: PlanStep, modifications: dict[str, Any]) -> list[str]:
     """The fields of an edit that make no sense for the step's action (a new time for a delete, any
-    change to "delete all"); empty when the edit can be applied and shown again for approval."""
+    change to "delete all", a repetition for what cannot repeat); empty when the edit can be applied
+    and shown again for approval."""
+    if "recurrence" in modifications and not _repeats(step):
+        return ["recurrence"]
     if step.action not in _DESTRUCTIVE:
         return []
     if step.action in ("delete_all", "clear") or "target" not in step.constraints:

@@ -15,8 +15,10 @@ deletes are high risk, bulk deletes also need approval.
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -25,6 +27,7 @@ from memo.observability import logger
 from memo.planner.base import Planner, PlannerInput, PlannerResult, enforce_risk_policy
 from memo.planner.rules import RulePlanner
 from memo.settings import LlmSettings
+from memo.text.recurrence import find_recurrence, is_valid_series, series
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -103,8 +106,27 @@ def _valid_when(value: object) -> bool:
         return False
 
 
+_RRULE = re.compile(r"^FREQ=(?:MINUTELY|HOURLY|DAILY|WEEKLY|MONTHLY|YEARLY)(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
+
+
+def _valid_recurrence(value: object, when: object) -> bool:
+    """An RRULE value Memo's reminders can keep (`memo.capabilities.reminders`), with an occurrence
+    at or after its first time."""
+    if not isinstance(value, str) or not _RRULE.match(value):
+        return False
+    first = datetime.fromisoformat(when) if isinstance(when, str) and _valid_when(when) else datetime.now(UTC)
+    try:
+        stored = series(value, first, "UTC")
+    except (ValueError, TypeError):
+        return False
+    return stored is not None and is_valid_series(stored)
+
+
 def to_planner_output(wire: PlannerWire) -> tuple[PlannerOutput, list[RoutingSuggestion]]:
-    """Convert the wire answer to the domain types (raises ValidationError when inconsistent)."""
+    """Convert the wire answer to the domain types (raises ValidationError when inconsistent).
+
+    A reminder's repetition the model wrote but Memo cannot keep is not dropped silently (the
+    reminder would fire once): the step loses it and the plan asks about the time (`time_unclear`)."""
     steps: list[PlanStep] = []
     missing = list(dict.fromkeys(wire.missingFields))
     for step in wire.plan:
@@ -115,6 +137,10 @@ def to_planner_output(wire: PlannerWire) -> tuple[PlannerOutput, list[RoutingSug
                 del bag["when"]
                 if step.capability == "reminders" and "reminder_time_required" not in missing:
                     missing.append("reminder_time_required")
+            if "recurrence" in bag and not _valid_recurrence(bag["recurrence"], bag.get("when")):
+                del bag["recurrence"]
+                if "time_unclear" not in missing:
+                    missing.append("time_unclear")
         creates_without_time = (
             step.capability == "reminders" and step.action == "create" and "when" not in constraints
         )
@@ -149,7 +175,7 @@ def to_planner_output(wire: PlannerWire) -> tuple[PlannerOutput, list[RoutingSug
 
 PLANNER_SYSTEM_PROMPT = """You are the planner of Memo, a WhatsApp assistant (English and Hebrew).
 Turn the user's message into a plan. Capabilities and actions:
-- reminders: create {constraints: title, when}, list {constraints: day?}, update {constraints: target | targetRef; changes: when?, title?},
+- reminders: create {constraints: title, when, recurrence?}, list {constraints: day?}, update {constraints: target | targetRef; changes: when?, title?},
   delete {constraints: target | targetRef}, delete_all {}
 - notes: save {changes: text}, search {constraints: query}, delete {constraints: target | targetRef}, delete_all {}
 - lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות")
@@ -158,6 +184,10 @@ Turn the user's message into a plan. Capabilities and actions:
 Rules:
 - `when` is ISO 8601 with the UTC offset of the user's timezone, resolved against "now". Never invent a time:
   a reminder with a day but no time, or no date at all -> missingFields ["reminder_time_required"] (keep `day` as YYYY-MM-DD if known).
+- A reminder that repeats ("every day at 8", "כל יום ראשון", "every 2 hours until Friday") has `recurrence`: an
+  RFC 5545 RRULE value without DTSTART (FREQ=MINUTELY | HOURLY | DAILY | WEEKLY | MONTHLY | YEARLY, with INTERVAL,
+  BYDAY, BYMONTHDAY, COUNT or UNTIL as said), e.g. "FREQ=WEEKLY;BYDAY=SU"; `when` is then its first time.
+  A one-off reminder has none.
 - missingFields values: reminder_time_required, reminder_title_required, target_unclear, time_unclear, which_one, intent_unclear.
 - Referential language ("it", "that", "זה", "אותו") refers to the most recent latest action: use targetRef "latest_action"
   and target = its summary. Only use intent_unclear when no latest action is plausible and the request is unclear.
@@ -203,6 +233,18 @@ def planner_messages(inp: PlannerInput) -> list[dict[str, str]]:
     ]
 
 
+def _repetition_lost(inp: PlannerInput, output: PlannerOutput) -> bool:
+    """A reminder created without a repetition from words that say one (`memo.text.recurrence`)."""
+    creates = [s for s in output.plan if s.capability == "reminders" and s.action == "create"]
+    if not creates or any("recurrence" in s.constraints for s in creates):
+        return False
+    now_local = inp.now.astimezone(ZoneInfo(inp.timezone))
+    return (
+        find_recurrence(inp.message, timezone=inp.timezone, now_local=now_local, language=inp.language)
+        is not None
+    )
+
+
 class OpenAIPlanner:
     """Planner through OpenAI structured outputs, with the rule planner as the fallback."""
 
@@ -227,6 +269,13 @@ class OpenAIPlanner:
         )
 
     def plan(self, inp: PlannerInput) -> PlannerResult:
+        result = self._plan(inp)
+        if result.source == "llm" and _repetition_lost(inp, result.output):
+            # The words say it repeats and the model made a one-off: the rules read repetitions exactly.
+            return self._fall_back(inp, "recurrence_missing")
+        return result
+
+    def _plan(self, inp: PlannerInput) -> PlannerResult:
         import openai
 
         try:

@@ -252,7 +252,10 @@ class ParsedWhen:
 
     def change(self) -> dict[str, str]:
         """What a move changes: {"when"} for a day and a time, {"time": "HH:MM"} for a time alone
-        (the reminder keeps its day), {"day"} for a day alone (it keeps its time of day)."""
+        (the reminder keeps its day), {"day"} for a day alone (it keeps its time of day), and
+        {"when", "recurrence"} for a repeating time ("every sunday at 10": it repeats from then on)."""
+        if self.when is not None and self.recurrence is not None:
+            return {"when": self.when.isoformat(), "recurrence": self.recurrence}
         if self.when is not None:
             if self.named_time and not self.explicit_day:
                 return {"time": f"{self.when:%H:%M}"}

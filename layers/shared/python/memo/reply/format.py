@@ -117,6 +117,19 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
     rows = data.get("reminders")
     if result.action == "update" and not title and isinstance(rows, list) and len(rows) == 1:
         title = _get(rows[0], "title") if isinstance(rows[0], dict) else None
+    repeats_now = (
+        _get(rows[0], "repeats")
+        if isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], dict)
+        else None
+    )
+    if result.action == "update" and title and repeats_now:
+        if he:
+            return f"🔁 עדכנתי את התזכורת {quote(title, language)} — עכשיו {repeats_now}" + (
+                f" (הבאה: {when})." if when else "."
+            )
+        return f"🔁 Updated the reminder {quote(title, language)} — now {repeats_now}" + (
+            f" (next: {when})." if when else "."
+        )
     if result.action == "update" and title:
         if he:
             return f"עדכנתי את התזכורת {quote(title, language)}" + (f" — עכשיו ל{when}." if when else ".")

@@ -194,6 +194,9 @@ class ReminderResolver:
             title = _text(ch.get("title"))
             if when is not None:
                 args["when"] = when.isoformat()
+                repeats = _text(ch.get("recurrence"))
+                if repeats is not None:
+                    args["recurrence"] = repeats  # it repeats from `when` on
             elif _text(ch.get("time")) or _day(ch.get("day")):
                 # A time alone keeps each reminder's day; a day alone keeps its time of day.
                 if _text(ch.get("time")):

@@ -142,12 +142,12 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 _HE_START = r"(?:(?<=\s)|^)"
 _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("weekdays", re.compile(_HE_START + r"(?:(?:ב)?כל\s+יום\s+חול|בימי\s+חול|בימות\s+השבוע)")),
+    ("weekdays", re.compile(_HE_START + r"(?:(?:[בל])?כל\s+יום\s+חול|בימי\s+חול|בימות\s+השבוע)")),
     (
         "weekly_days",
         re.compile(
             _HE_START
-            + rf"(?:(?:ב)?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:\s*(?:,|ו)\s*(?:יום\s+)?{_HE_DAY})*)"
+            + rf"(?:(?:[בל])?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:\s*(?:,|ו)\s*(?:יום\s+)?{_HE_DAY})*)"
             + rf"|בימי\s+(?P<plural>{_HE_DAY}(?:\s*(?:,|ו)\s*{_HE_DAY})*))(?=\s|$|[,.!?])"
         ),
     ),
@@ -155,7 +155,7 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "every_n",
         re.compile(
             _HE_START
-            + r"(?:ב)?כל\s+(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
+            + r"(?:[בל])?כל\s+(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
             + r"|(?P<dual>רבע\s+שעה|חצי\s+שעה|שעתיים|יומיים|שבועיים|חודשיים|שנתיים))(?=\s|$|[,.!?])"
         ),
     ),
@@ -163,12 +163,12 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "month_day",
         re.compile(_HE_START + r"(?:ב-?|ה-?)(?P<d1>\d{1,2})\s+(?:ל|ב)כל\s+חודש"),
     ),
-    ("every_part", re.compile(_HE_START + r"(?:ב)?כל\s+(?P<part>בוקר|ערב|לילה|צהריים)(?=\s|$|[,.!?])")),
+    ("every_part", re.compile(_HE_START + r"(?:[בל])?כל\s+(?P<part>בוקר|ערב|לילה|צהריים)(?=\s|$|[,.!?])")),
     (
         "every_unit",
         re.compile(
             _HE_START
-            + r"(?:(?:ב)?כל\s+(?P<unit>שעה|יום|שבוע|חודש|שנה)|מדי\s+(?P<unit2>שעה|יום|שבוע|חודש|שנה)"
+            + r"(?:(?:[בל])?כל\s+(?P<unit>שעה|יום|שבוע|חודש|שנה)|מדי\s+(?P<unit2>שעה|יום|שבוע|חודש|שנה)"
             + r"|פעם\s+ב(?P<unit3>שעה|יום|שבוע|חודש|שנה))(?=\s|$|[,.!?])"
         ),
     ),

@@ -72,8 +72,9 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         changes: dict[str, object] = {"when": iso(when)} if when is not None else {}
         if when is None and parsed.day is not None:
             changes["day"] = parsed.day.isoformat()
-        if "time" in parsed.change():
-            # "change it to 6pm": a time alone keeps the reminder's day (each in its own timezone).
+        if "time" in parsed.change() or "recurrence" in parsed.change():
+            # "change it to 6pm": a time alone keeps the reminder's day (each in its own timezone);
+            # "move it to every sunday at 10": it repeats from then on.
             changes = dict(parsed.change())
             when = parsed.when
         return Match(
