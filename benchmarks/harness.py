@@ -155,3 +155,15 @@ def modules_after(code: str, *, after: str = "pass") -> int:
         check=True,
     ).stdout
     return int(out.strip().splitlines()[-1])
+
+
+def modules_of(code: str) -> list[str]:
+    """The modules a fresh interpreter holds once `code` has run (the benchmarks' own left out)."""
+    out = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", f"import sys; {code}; print(' '.join(sorted(sys.modules)))"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [name for name in out.strip().splitlines()[-1].split() if not name.startswith("benchmarks")]

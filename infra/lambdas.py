@@ -4,6 +4,11 @@
   local runtime `memo.local`) and the dependencies layer (`[project].dependencies` of pyproject.toml,
   minus what the Lambda runtime ships), built by `pip install --platform ...` on this machine. Docker is never used: the bundling image is
   a placeholder and a failed local build raises `LocalBundlingError`.
+- Both layers ship their bytecode: every module compiled by the runtime's own Python (`python3.13`,
+  found on this machine; its `.pyc` are what Lambda's runtime reads) into `__pycache__/*.cpython-313.pyc`,
+  as unchecked hash-based `.pyc` (PEP 552): the asset's zip gives every file the same old time, which
+  would make timestamp-checked `.pyc` stale, and a layer is never edited. A cold start then imports
+  bytecode instead of compiling every module it imports.
 - `MemoFunction`: one Lambda function with its own role (no managed policies), its own log group
   with retention, JSON logging, X-Ray active tracing, arm64, and the Powertools environment.
   Permissions are added by the caller with `grant_*` on the resource it needs.
@@ -11,6 +16,8 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import shutil
 import subprocess  # nosec B404 - runs pip with a fixed argument list, no shell
@@ -19,6 +26,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from subprocess import run as run_compiler  # nosec B404 - the runtime's Python, fixed arguments, no shell
 from typing import cast
 
 import jsii
@@ -61,6 +69,10 @@ FUNCTIONS_DIR = PROJECT_ROOT / "functions"
 ASSET_EXCLUDES = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.pytest_cache", "**/.mypy_cache"]
 # The local runtime (moto, the HTTP server, the fake Step Functions) never runs in a Lambda.
 SHARED_LAYER_EXCLUDES = [*ASSET_EXCLUDES, "python/memo/local"]
+# Where Lambda mounts a layer: the paths compiled into the bytecode (tracebacks) are the runtime's.
+LAYER_MOUNT = "/opt"
+# Names of what the code layer's bundling never copies (ASSET_EXCLUDES, as names).
+_NOT_SHIPPED = ("__pycache__", "*.pyc", "*.egg-info", ".pytest_cache", ".mypy_cache")
 
 _APPLICATION_LOG_LEVELS: Mapping[str, lambda_.ApplicationLogLevel] = {
     "DEBUG": lambda_.ApplicationLogLevel.DEBUG,
@@ -145,6 +157,105 @@ class PipLocalBundling:
                 f"`-c bundle=false`.\ncommand: {' '.join(command)}\npip says:\n{output}"
             )
         _remove_packages(target, RUNTIME_PROVIDED)
+        compile_layer(target, self.python_version)
+        return True
+
+
+@functools.cache
+def runtime_python(version: str = PYTHON_VERSION) -> str:
+    """The path of a Python `version` interpreter on this machine (the Lambda runtime's): what compiles
+    the layers' bytecode, since a `.pyc` is read only by the Python version that wrote it.
+
+    Looked for as MEMO_LAMBDA_PYTHON, `python<version>` on the PATH, then pyenv's installed versions;
+    each candidate is run and must say it is `version`. None: `LocalBundlingError`."""
+    pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    candidates = [
+        os.environ.get("MEMO_LAMBDA_PYTHON"),
+        shutil.which(f"python{version}"),
+        *sorted(str(path) for path in pyenv.glob(f"versions/{version}*/bin/python{version}")),
+        f"/usr/bin/python{version}",
+        f"/usr/local/bin/python{version}",
+    ]
+    for candidate in dict.fromkeys(c for c in candidates if c):
+        try:
+            said = run_compiler(  # noqa: S603 - a Python interpreter, fixed arguments  # nosec B603
+                [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if said.returncode == 0 and said.stdout.strip() == version:
+            return candidate
+    raise LocalBundlingError(
+        f"no Python {version} found to compile the layers' bytecode for the Lambda runtime (python{version}): "
+        f"install it, put python{version} on the PATH or set MEMO_LAMBDA_PYTHON. To synthesize without "
+        "building layers, pass `-c bundle=false`."
+    )
+
+
+def compile_command(python: str, site: Path) -> list[str]:
+    """compileall over a layer's `python/` directory: unchecked hash-based `.pyc`, paths as mounted."""
+    return [
+        python,
+        "-m",
+        "compileall",
+        "-q",
+        "-j",
+        "0",
+        "--invalidation-mode",
+        "unchecked-hash",
+        "-s",
+        str(site.parent),
+        "-p",
+        LAYER_MOUNT,
+        str(site),
+    ]
+
+
+def compile_layer(site: Path, python_version: str = PYTHON_VERSION) -> None:
+    """Write the bytecode of every module under `site` for the Lambda runtime's Python."""
+    command = compile_command(runtime_python(python_version), site)
+    try:
+        result = run_compiler(  # noqa: S603 - fixed argument list, no shell  # nosec B603
+            command, capture_output=True, text=True, check=False
+        )
+    except OSError as error:
+        raise LocalBundlingError(
+            f"could not run Python {python_version} to compile the layer: {error}"
+        ) from error
+    if result.returncode != 0:
+        output = (result.stdout + result.stderr).strip()[-4000:]
+        raise LocalBundlingError(
+            f"compiling the layer's bytecode with Python {python_version} failed (exit code {result.returncode})."
+            f"\ncommand: {' '.join(command)}\ncompileall says:\n{output}"
+        )
+
+
+@jsii.implements(ILocalBundling)
+class CodeLocalBundling:
+    """Builds the code layer on the synthesizing machine: `layers/shared/python` without the local
+    runtime and without this machine's caches, then its bytecode for the Lambda runtime's Python."""
+
+    def __init__(self, source: Path, python_version: str) -> None:
+        self.source = source
+        self.python_version = python_version
+
+    def try_bundle(self, output_dir: str, options: object = None) -> bool:
+        site = Path(output_dir) / "python"
+        local_runtime = self.source / "python" / "memo" / "local"
+        not_shipped = shutil.ignore_patterns(*_NOT_SHIPPED)
+
+        def ignore(directory: str, names: list[str]) -> set[str]:
+            ignored = set(not_shipped(directory, names))
+            if Path(directory) == local_runtime.parent:
+                ignored.add(local_runtime.name)
+            return ignored
+
+        shutil.copytree(self.source / "python", site, ignore=ignore, dirs_exist_ok=True)
+        compile_layer(site, self.python_version)
         return True
 
 
@@ -161,11 +272,26 @@ class SharedLayers(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, pyproject: Path = PYPROJECT) -> None:
         super().__init__(scope, construct_id)
+        # Bundled (copied, then compiled for the runtime's Python) when the stack's assets are built;
+        # without bundling (`-c bundle=false`, `python app.py`) the source alone, as it always was.
+        code_bundling = (
+            BundlingOptions(
+                image=DockerImage.from_registry("unused-local-bundling-only"),
+                local=cast(ILocalBundling, CodeLocalBundling(SHARED_LAYER_DIR, PYTHON_VERSION)),
+            )
+            if Stack.of(self).bundling_required
+            else None
+        )
         self.code = lambda_.LayerVersion(
             self,
             "Code",
             description="Memo shared code: the memo and caseplatform packages",
-            code=lambda_.Code.from_asset(str(SHARED_LAYER_DIR), exclude=SHARED_LAYER_EXCLUDES),
+            code=lambda_.Code.from_asset(
+                str(SHARED_LAYER_DIR),
+                exclude=SHARED_LAYER_EXCLUDES,
+                bundling=code_bundling,
+                asset_hash_type=AssetHashType.OUTPUT if code_bundling else None,
+            ),
             compatible_runtimes=[PYTHON_RUNTIME],
             compatible_architectures=[ARCHITECTURE],
         )

@@ -176,10 +176,10 @@ def test_a_failed_send_keeps_the_turns_memory(
 
 
 def _inbound_json(user: WhatsAppUser, message: dict) -> str:
-    from memo.ingress.inbound import parse_webhook
-    from memo.whatsapp.models import WebhookPayload
+    from memo.ingress.messages import parse_webhook
+    from memo.ingress.wire import parse_payload
 
-    return parse_webhook(WebhookPayload.model_validate(user.payload(message))).messages[0].model_dump_json()
+    return parse_webhook(parse_payload(user.payload(message))).messages[0].to_json()
 
 
 def _event_for(stack: LocalStack, user: WhatsAppUser, message: dict) -> dict:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from memo.ingress.inbound import parse_webhook
+from memo.ingress.messages import ParsedWebhook, parse_webhook
+from memo.ingress.wire import parse_payload
 from memo.local.whatsapp_user import WhatsAppUser, envelope
-from memo.whatsapp.models import WebhookPayload
 
 
-def _parse(document: dict):
-    return parse_webhook(WebhookPayload.model_validate(document))
+def _parse(document: dict) -> ParsedWebhook:
+    return parse_webhook(parse_payload(document))
 
 
 def test_every_message_of_every_entry_and_change_is_kept_in_order() -> None:

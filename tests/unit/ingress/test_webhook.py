@@ -15,6 +15,7 @@ from memo.errors import (
     VerificationFailed,
 )
 from memo.ingress.inbound import InboundMessage
+from memo.ingress.messages import QueuedMessage
 from memo.ingress.webhook import accept_webhook, sign, verify_handshake, verify_signature
 from memo.local.whatsapp_user import WhatsAppUser, status_payload
 
@@ -23,9 +24,9 @@ SECRET = "s3cret"
 
 class RecordingQueue:
     def __init__(self) -> None:
-        self.messages: list[InboundMessage] = []
+        self.messages: list[QueuedMessage] = []
 
-    def enqueue(self, messages: list[InboundMessage]) -> None:
+    def enqueue(self, messages: list[QueuedMessage]) -> None:
         self.messages.extend(messages)
 
 
@@ -141,7 +142,7 @@ def test_a_lone_surrogate_is_replaced_and_the_other_messages_of_the_body_still_g
     assert first.text == "remind me to call mom \ufffd" and first.profile_name == "Dana \ufffd"
     assert second.text == "hi"
     for message in queue.messages:
-        InboundMessage.model_validate_json(message.model_dump_json())  # what SQS carries
+        InboundMessage.model_validate_json(message.to_json())  # what SQS carries
 
 
 def test_a_valid_surrogate_pair_escape_stays_the_character_it_names() -> None:

@@ -15,6 +15,7 @@ from memo.settings import ConfigurationError, FunctionSettings
 from memo.wiring import LambdaRuntime, reset_runtime, use_runtime
 from memo.wiring.escalation import EscalationRuntime
 from memo.wiring.executor import ExecutorRuntime
+from memo.wiring.ingress import IngressRuntime
 from memo.wiring.reminders import RemindersRuntime
 from memo.wiring.reply import ReplyRuntime
 from memo.wiring.review import ReviewRuntime
@@ -120,7 +121,7 @@ def test_a_missing_required_setting_names_its_variable(calls: Calls, monkeypatch
 def test_settings_a_runtime_needs_later_are_named_when_first_needed(calls: Calls) -> None:
     webhook = WebhookRuntime.current()
     with pytest.raises(ConfigurationError, match="TURN_QUEUE_URL"):
-        _ = webhook.queue
+        _ = IngressRuntime.current().queue
     with pytest.raises(ConfigurationError, match="EXECUTOR_STATE_MACHINE_ARN"):
         webhook.executions.start(object())  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="REMINDER_TARGET_ARN, REMINDER_SCHEDULER_ROLE_ARN"):

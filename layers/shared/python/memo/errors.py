@@ -16,6 +16,14 @@ class MemoError(Exception):
             self.code = code
 
 
+class ConfigurationError(MemoError):
+    """The configuration is invalid, or a setting a runtime needs is missing; the message names it.
+    (Also importable from `memo.settings`; defined here so that settings read without pydantic raise it too.)"""
+
+    code = "CONFIGURATION_ERROR"
+    http_status = 500
+
+
 class SignatureMissing(MemoError):
     code = "SIGNATURE_MISSING"
     http_status = 401

@@ -31,7 +31,7 @@ from pydantic import (
 )
 
 from memo import tables
-from memo.errors import MemoError
+from memo.errors import ConfigurationError as ConfigurationError  # re-exported: its home before memo.errors
 
 DAY_SECONDS = 24 * 3600
 MEMORY_TTL_SECONDS = 30 * DAY_SECONDS
@@ -43,13 +43,6 @@ SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda
 SCHEDULE_ROLE_ENV_VAR = "REMINDER_SCHEDULER_ROLE_ARN"  # the role the Scheduler assumes to invoke it
 
 _Model = TypeVar("_Model", bound=BaseModel)
-
-
-class ConfigurationError(MemoError):
-    """The configuration is invalid, or a setting a runtime needs is missing; the message names it."""
-
-    code = "CONFIGURATION_ERROR"
-    http_status = 500
 
 
 class _EnvModel(BaseModel):

@@ -9,7 +9,7 @@ from memo.errors import EnqueueFailed
 from memo.observability import logger
 
 if TYPE_CHECKING:
-    from memo.ingress.inbound import InboundMessage
+    from memo.ingress.messages import QueuedMessage
 
 SQS_BATCH = 10
 MAX_DEDUP_ID = 128
@@ -31,7 +31,7 @@ class SqsTurnQueue:
         self._sqs = sqs
         self._queue_url = queue_url
 
-    def enqueue(self, messages: list[InboundMessage]) -> None:
+    def enqueue(self, messages: list[QueuedMessage]) -> None:
         failed: list[str] = []
         for start in range(0, len(messages), SQS_BATCH):
             chunk = messages[start : start + SQS_BATCH]
@@ -40,7 +40,7 @@ class SqsTurnQueue:
                 Entries=[
                     {
                         "Id": str(index),
-                        "MessageBody": message.model_dump_json(),
+                        "MessageBody": message.to_json(),
                         "MessageGroupId": group_id(message.thread_id),
                         "MessageDeduplicationId": dedup_id(message.wamid),
                     }

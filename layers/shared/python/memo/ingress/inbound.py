@@ -1,24 +1,19 @@
-"""Inbound WhatsApp messages as Memo's domain sees them, converted from the webhook wire models.
+"""Inbound WhatsApp messages as the turn path reads them off the FIFO queue.
 
-An `InboundMessage` is what travels on the FIFO queue from ingress to the turn path: one per user
-message, whatever the batch it came in. Its thread is the user: the phone number (`from` / `wa_id`)
-when Meta sends it, else the business-scoped user id (BSUID).
-
-Each message names its row of the event table (`memo.whatsapp.events`), which says what the turn does
-with it. Within one webhook batch only the first message per user that gets the "text only" reply
-keeps `reply_unsupported`: an album of three photos is answered once.
+Ingress enqueues each message as the JSON of a `memo.ingress.messages.QueuedMessage` (a named tuple: the
+ingress path runs without pydantic); the turn path validates it into this `InboundMessage`, with the
+same fields and defaults (a test holds the two together). One per user message, whatever the batch it
+came in; its thread is the user: the phone number (`from` / `wa_id`) when Meta sends it, else the
+business-scoped user id (BSUID). Each message names its row of the event table (`memo.whatsapp.events`),
+which says what the turn does with it.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from memo.text.wording import shorten
-from memo.whatsapp.events import EventRow, Handling, message_key, row
-from memo.whatsapp.models import WaContact, WaMessage, WebhookPayload
-
-# Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
-ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})
+from memo.ingress.messages import event_row
+from memo.whatsapp.events import EventRow, Handling
 
 
 class InboundMessage(BaseModel):
@@ -55,129 +50,8 @@ class InboundMessage(BaseModel):
 
     @property
     def row(self) -> EventRow:
-        if self.event:
-            return row(self.event)
-        # Enqueued before the event table: text types were turned, the rest answered "text only".
-        return row(self.type if self.type in ACTIONABLE_TYPES else "other")
+        return event_row(self.event, self.type)
 
     @property
     def handling(self) -> Handling:
         return self.row.handling
-
-
-class ParsedWebhook(BaseModel):
-    messages: list[InboundMessage]
-    statuses: int
-
-
-# WhatsApp display names are short; a longer one is junk or an attack, and it is echoed in greetings.
-PROFILE_NAME_LIMIT = 64
-
-
-def _profile_name(name: str | None) -> str | None:
-    if name is None:
-        return None
-    name = " ".join(name.split())
-    return shorten(name, PROFILE_NAME_LIMIT) if name else None
-
-
-def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
-    """Every message of every entry and change, in order; status callbacks are only counted."""
-    messages: list[InboundMessage] = []
-    statuses = 0
-    for entry in payload.entry:
-        for change in entry.changes:
-            value = change.value
-            statuses += len(value.statuses)
-            if not value.messages:
-                continue
-            phone_number_id = value.metadata.phone_number_id if value.metadata else entry.id
-            for message in value.messages:
-                converted = _convert(message, _contact_for(message, value.contacts), phone_number_id)
-                if converted is not None:
-                    messages.append(converted)
-    return ParsedWebhook(messages=_one_text_only_reply_per_user(messages), statuses=statuses)
-
-
-def _one_text_only_reply_per_user(messages: list[InboundMessage]) -> list[InboundMessage]:
-    answered: set[str] = set()
-    kept: list[InboundMessage] = []
-    for message in messages:
-        if message.handling == "text_only" and message.group_id is None:
-            if message.thread_id in answered:
-                message = message.model_copy(update={"reply_unsupported": False})
-            answered.add(message.thread_id)
-        kept.append(message)
-    return kept
-
-
-def _contact_for(message: WaMessage, contacts: list[WaContact]) -> WaContact | None:
-    for contact in contacts:
-        if (message.from_ and contact.wa_id == message.from_) or (
-            message.from_user_id and contact.user_id == message.from_user_id
-        ):
-            return contact
-    return contacts[0] if len(contacts) == 1 else None
-
-
-def _convert(message: WaMessage, contact: WaContact | None, phone_number_id: str) -> InboundMessage | None:
-    wa_id = message.from_ or (contact.wa_id if contact else None)
-    user_id = message.from_user_id or (contact.user_id if contact else None)
-    thread_id = wa_id or user_id
-    if not thread_id:
-        return None  # nobody to answer: nothing to enqueue
-    text, reply_id, reply_title = _content(message)
-    try:
-        timestamp = int(message.timestamp)
-    except ValueError:
-        timestamp = 0
-    audio = message.audio or message.voice
-    return InboundMessage(
-        wamid=message.id,
-        thread_id=thread_id,
-        wa_id=wa_id,
-        user_id=user_id,
-        phone_number_id=phone_number_id,
-        timestamp=timestamp,
-        type=message.type,
-        text=text,
-        reply_id=reply_id,
-        reply_title=reply_title,
-        context_id=message.context.id if message.context else None,
-        profile_name=_profile_name(contact.profile.name if contact and contact.profile else None),
-        event=message_key(message),
-        target_id=_target(message),
-        emoji=(message.reaction.emoji or "") if message.reaction is not None else None,
-        group_id=message.group_id,
-        new_wa_id=message.system.new_wa_id if message.system is not None else None,
-        media_id=audio.id if audio is not None else None,
-        media_mime=audio.mime_type if audio is not None else None,
-        media_size=audio.file_size if audio is not None else None,
-        voice=bool(audio is not None and (audio.voice or message.voice is not None)),
-        error_codes=[e.code for e in message.errors if e.code is not None],
-    )
-
-
-def _target(message: WaMessage) -> str | None:
-    if message.reaction is not None:
-        return message.reaction.message_id
-    if message.edit is not None:
-        return message.edit.original_message_id or (message.context.id if message.context else None)
-    if message.revoke is not None:
-        return message.revoke.original_message_id or (message.context.id if message.context else None)
-    return None
-
-
-def _content(message: WaMessage) -> tuple[str, str | None, str | None]:
-    if message.type == "text" and message.text is not None:
-        return message.text.body, None, None
-    if message.type == "interactive" and message.interactive is not None:
-        choice = message.interactive.button_reply or message.interactive.list_reply
-        if choice is not None:
-            return choice.title, choice.id, choice.title
-    if message.type == "button" and message.button is not None:
-        return message.button.text, message.button.payload, message.button.text
-    if message.type == "edit" and message.edit is not None and message.edit.message is not None:
-        edited = message.edit.message.text
-        return (edited.body if edited is not None else ""), None, None
-    return "", None, None

@@ -3,7 +3,7 @@
 `sent`, `delivered` and `read` are logged (`WHATSAPP_STATUS`, with what Memo's tracking tag in
 `biz_opaque_callback_data` says the message carried, and its send token). A `failed` status is a warning
 (`WHATSAPP_DELIVERY_FAILED`) with Meta's code, title, details and the message id, counted in the
-`DeliveryFailed_<code>` metric, and becomes a follow-up `InboundMessage` (event `status.failed`, the tag kept) for
+`DeliveryFailed_<code>` metric, and becomes a follow-up `QueuedMessage` (event `status.failed`, the tag kept) for
 the turn path: that is where a reminder's failed delivery is marked and retried, exactly once (the
 FIFO dedup id and the turn's idempotency key are `status.failed.<message id>`). Account-level errors
 (`value.errors`, e.g. 130429 rate limit) are logged (`WHATSAPP_ACCOUNT_ERROR`) and counted per code;
@@ -12,21 +12,21 @@ changes of other webhook fields are logged by name (`WEBHOOK_FIELD_IGNORED`).
 
 from __future__ import annotations
 
-from memo.ingress.inbound import InboundMessage
+from memo.ingress.messages import QueuedMessage
+from memo.ingress.wire import WaError, WaStatus, WebhookPayload
 from memo.observability import count, logger, mask_phone
-from memo.whatsapp.models import WaError, WaStatus, WebhookPayload
 from memo.whatsapp.tags import TAG_LIMIT, OutboundTag
 
 FAILED_PREFIX = "status.failed."
 
 
-def _codes(errors: list[WaError]) -> list[int]:
+def _codes(errors: tuple[WaError, ...]) -> list[int]:
     return [e.code for e in errors if e.code is not None]
 
 
-def report(payload: WebhookPayload) -> list[InboundMessage]:
+def report(payload: WebhookPayload) -> list[QueuedMessage]:
     """Log every status and account-level error; the follow-ups of `failed` statuses."""
-    follow_ups: list[InboundMessage] = []
+    follow_ups: list[QueuedMessage] = []
     for entry in payload.entry:
         for change in entry.changes:
             value = change.value
@@ -64,7 +64,7 @@ def _tag_fields(status: WaStatus) -> dict[str, object]:
     }
 
 
-def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
+def _status(status: WaStatus, phone_number_id: str) -> QueuedMessage | None:
     if status.status != "failed":
         # With Memo's tag, this confirms the send (`sendToken` matches a SEND_OUTCOME_UNKNOWN line).
         logger.info(
@@ -100,7 +100,7 @@ def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
         timestamp = int(status.timestamp)
     except ValueError:
         timestamp = 0
-    return InboundMessage(
+    return QueuedMessage(
         wamid=f"{FAILED_PREFIX}{status.id}",
         thread_id=status.recipient_id,
         wa_id=status.recipient_id if status.recipient_id.isdigit() else None,
@@ -109,7 +109,7 @@ def _status(status: WaStatus, phone_number_id: str) -> InboundMessage | None:
         type="status",
         event="status.failed",
         target_id=status.id,
-        error_codes=codes,
+        error_codes=tuple(codes),
         reply_unsupported=False,
         outbound_tag=tag if (tag := status.biz_opaque_callback_data) and len(tag) <= TAG_LIMIT else None,
     )

@@ -14,9 +14,7 @@ import hmac
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, Protocol
-
-from pydantic import BaseModel, ValidationError
+from typing import Any, NamedTuple, Protocol
 
 from memo.errors import (
     MalformedPayload,
@@ -26,21 +24,21 @@ from memo.errors import (
     SignatureMissing,
     VerificationFailed,
 )
-from memo.ingress.inbound import InboundMessage, parse_webhook
+from memo.ingress.messages import QueuedMessage, parse_webhook
 from memo.ingress.statuses import report
+from memo.ingress.wire import WireError, parse_payload
 from memo.observability import count, logger
 from memo.text.wording import shorten
-from memo.whatsapp.models import WebhookPayload
 
 SIGNATURE_PREFIX = "sha256="
 
 
 class TurnQueue(Protocol):
-    def enqueue(self, messages: list[InboundMessage]) -> None:
+    def enqueue(self, messages: list[QueuedMessage]) -> None:
         """Put each message on the FIFO queue (group = thread, dedup id = wamid); raise on failure."""
 
 
-class IngressResult(BaseModel):
+class IngressResult(NamedTuple):
     enqueued: int
     statuses: int
 
@@ -109,10 +107,11 @@ def accept_webhook(
     if _LONE_SURROGATE_ESCAPE.search(body):
         document = _without_lone_surrogates(document)
     try:
-        payload = WebhookPayload.model_validate(document)
-    except ValidationError as exc:
-        fields = sorted({".".join(str(p) for p in err["loc"]) or "body" for err in exc.errors()})
-        raise NotAWhatsAppPayload(f"not a WhatsApp webhook payload: invalid {', '.join(fields[:5])}") from exc
+        payload = parse_payload(document)
+    except WireError as exc:
+        raise NotAWhatsAppPayload(
+            f"not a WhatsApp webhook payload: invalid {', '.join(exc.fields[:5])}"
+        ) from exc
     parsed = parse_webhook(payload)
     follow_ups = report(payload)
     if parsed.messages or follow_ups:

@@ -33,6 +33,7 @@ from memo.local.ticker import ReminderTicker
 from memo.wiring import LambdaRuntime, reset_runtime, use_runtime
 from memo.wiring.escalation import EscalationRuntime
 from memo.wiring.executor import ExecutorRuntime
+from memo.wiring.ingress import IngressRuntime
 from memo.wiring.reminders import RemindersRuntime
 from memo.wiring.reply import ReplyRuntime
 from memo.wiring.review import ReviewRuntime
@@ -55,6 +56,7 @@ LOCAL_DEFAULTS = {
 GRAPH_VERSION = "v21.0"
 
 RUNTIMES: tuple[type[LambdaRuntime[Any]], ...] = (
+    IngressRuntime,
     WebhookRuntime,
     ExecutorRuntime,
     ReplyRuntime,

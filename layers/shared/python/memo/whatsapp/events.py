@@ -21,9 +21,10 @@ A message with a `group_id` is never handled as a private message (see `GROUP_RO
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from memo.whatsapp.models import WaMessage
+if TYPE_CHECKING:  # the webhook's wire payload, read without pydantic
+    from memo.ingress.wire import WaMessage
 
 Handling = Literal[
     "turn", "text_only", "silent", "welcome", "voice", "reaction", "edit", "changed_number", "delivery_failed"

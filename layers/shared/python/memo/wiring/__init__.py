@@ -11,12 +11,24 @@ was installed or built, so the next `current()` reads the environment again.
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from memo.clock import Clock, utc_now
-from memo.settings import FunctionSettings
 
-S = TypeVar("S", bound=FunctionSettings)
+
+class RuntimeSettings(Protocol):
+    """What a runtime needs of its settings model: `memo.settings.FunctionSettings` (pydantic), or
+    the webhook ingress's settings (`memo.wiring.ingress`, the standard library only)."""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Self: ...
+
+    @classmethod
+    def build(cls) -> None: ...
+
+
+S = TypeVar("S", bound=RuntimeSettings)
 
 _installed: dict[type[Any], Any] = {}
 
@@ -24,7 +36,7 @@ _installed: dict[type[Any], Any] = {}
 class LambdaRuntime(Generic[S]):
     """A Lambda's settings, its clock, and (in subclasses) its adapters as cached properties."""
 
-    settings_model: ClassVar[type[FunctionSettings]]
+    settings_model: ClassVar[type[RuntimeSettings]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

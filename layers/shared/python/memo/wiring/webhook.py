@@ -1,7 +1,8 @@
-"""Wiring of the webhook Lambda (`memo.wiring` pattern): its adapters, built on first use.
+"""Wiring of the webhook Lambda's turn path (`memo.wiring` pattern): its adapters, built on first use.
 
-The ingress path needs only the WhatsApp secrets and the queue; the turn path's modules are imported
-when the turn path first asks for its adapters, not at cold start.
+The ingress path (GET/POST /webhook) has its own runtime, `memo.wiring.ingress`, read without pydantic;
+this module is imported by the first SQS batch, and the turn path's modules when the turn path first
+asks for its adapters.
 """
 
 from __future__ import annotations
@@ -11,14 +12,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.clients import client_for
-from memo.aws.queue import SqsTurnQueue
 from memo.settings import ConfigurationError, LlmSettings, WebhookSettings, WhatsAppSettings
 from memo.wiring import LambdaRuntime
 
 # The turn path's modules are imported when the turn path first needs them, not at cold start.
 if TYPE_CHECKING:
-    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
-
     from caseplatform.service import CaseService
     from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore, DynamoQuotes
     from memo.aws.idempotency import TurnIdempotency
@@ -55,17 +53,6 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         return resolve_whatsapp(self.settings.whatsapp)
 
     @cached_property
-    def http_app(self) -> APIGatewayHttpResolver:
-        """The ingress path: GET/POST /webhook."""
-        from memo.ingress.http import build_app
-
-        return build_app(
-            whatsapp=lambda: self.whatsapp,
-            queue=lambda: self.queue,
-            max_body_bytes=self.settings.max_body_bytes,
-        )
-
-    @cached_property
     def turns(self) -> TurnProcessor:
         """The turn path: a FIFO batch, each message turned once (idempotency keyed by its wamid)."""
         from memo.turn.consumer import TurnProcessor
@@ -87,12 +74,6 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def dynamodb(self) -> Any:
         return client_for("dynamodb", self.settings.aws)
-
-    @cached_property
-    def queue(self) -> SqsTurnQueue:
-        if not self.settings.turn_queue_url:
-            raise ConfigurationError("TURN_QUEUE_URL is not set")
-        return SqsTurnQueue(client_for("sqs", self.settings.aws), self.settings.turn_queue_url)
 
     @cached_property
     def store(self) -> DynamoConversationStore:

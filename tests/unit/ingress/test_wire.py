@@ -1,0 +1,203 @@
+"""Meta's payload read with the standard library: what is accepted, what is refused and how the 400
+names the bad fields (the rules pydantic's lax mode applied to the wire models before)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from memo.errors import NotAWhatsAppPayload
+from memo.ingress.inbound import InboundMessage
+from memo.ingress.messages import QueuedMessage, parse_webhook
+from memo.ingress.webhook import accept_webhook, sign
+from memo.ingress.wire import WireError, parse_payload
+from memo.local.whatsapp_user import WhatsAppUser, status_payload
+from tests.integration.ingress.fixtures import message_fixtures, status_fixtures
+
+USER = WhatsAppUser(name="Dana")
+MESSAGE = ("entry", 0, "changes", 0, "value", "messages", 0)
+STATUS = ("entry", 0, "changes", 0, "value", "statuses", 0)
+
+
+def _with(document: dict[str, Any], path: tuple[str | int, ...], value: object) -> dict[str, Any]:
+    changed = copy.deepcopy(document)
+    target: Any = changed
+    for part in path[:-1]:
+        target = target[part]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return changed
+
+
+def _bad(document: object) -> list[str]:
+    with pytest.raises(WireError) as refused:
+        parse_payload(document)
+    return refused.value.fields
+
+
+def _message(**fields: object) -> dict[str, Any]:
+    payload = USER.payload(USER.text("hi"))
+    payload["entry"][0]["changes"][0]["value"]["messages"][0].update(fields)
+    return payload
+
+
+@pytest.mark.parametrize(
+    ("document", "fields"),
+    [
+        ([1, 2, 3], ["body"]),
+        ("text", ["body"]),
+        ({"hello": "world"}, ["entry", "object"]),
+        ({"object": "page", "entry": [{"id": "1"}]}, ["object"]),
+        ({"object": "whatsapp_business_account", "entry": []}, ["entry"]),
+        ({"object": "whatsapp_business_account", "entry": {}}, ["entry"]),
+        ({"object": "whatsapp_business_account", "entry": [{}]}, ["entry.0.id"]),
+        ({"object": "whatsapp_business_account", "entry": [{"id": 7}]}, ["entry.0.id"]),
+        (
+            {"object": "whatsapp_business_account", "entry": [{"id": "1", "changes": [{}]}]},
+            [
+                "entry.0.changes.0.field",
+                "entry.0.changes.0.value",
+            ],
+        ),
+        (
+            {
+                "object": "whatsapp_business_account",
+                "entry": [{"id": "1", "changes": [{"field": "x", "value": 3}]}],
+            },
+            ["entry.0.changes.0.value"],
+        ),
+    ],
+)
+def test_not_a_whatsapp_payload_names_every_bad_field(document: object, fields: list[str]) -> None:
+    assert _bad(document) == fields
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"id": ""}, "id"),  # a message id is 1 to 256 characters
+        ({"id": "w" * 257}, "id"),
+        ({"id": 12}, "id"),
+        ({"type": None}, "type"),
+        ({"from": 972501234567}, "from"),  # a string field takes a string only
+        ({"timestamp": True}, "timestamp"),
+        ({"timestamp": [1]}, "timestamp"),
+        ({"text": "hi"}, "text"),
+        ({"text": {"body": 5}}, "text.body"),
+        ({"errors": {}}, "errors"),
+        ({"errors": [{"code": "x"}]}, "errors.0.code"),
+        ({"errors": [{"code": 1.5}]}, "errors.0.code"),
+        ({"audio": {"voice": "maybe"}}, "audio.voice"),
+        ({"audio": {"voice": 2}}, "audio.voice"),
+        ({"audio": {"file_size": "1e3"}}, "audio.file_size"),
+        ({"audio": {"file_size": "12."}}, "audio.file_size"),
+        ({"audio": {"file_size": "\u0661\u0662"}}, "audio.file_size"),  # digits, but not ASCII ones
+        ({"interactive": {"button_reply": {"id": "a"}}}, "interactive.type"),
+        (
+            {"interactive": {"type": "button_reply", "button_reply": {"title": "A"}}},
+            "interactive.button_reply.id",
+        ),
+        (
+            {"interactive": {"type": "nfm_reply", "nfm_reply": {"response_json": {}}}},
+            "interactive.nfm_reply.response_json",
+        ),
+        ({"context": {"from": 1}}, "context.from"),
+        ({"edit": {"message": {"text": {"body": None}}}}, "edit.message.text.body"),
+    ],
+)
+def test_a_bad_message_field_is_named_by_its_path(change: dict[str, object], field: str) -> None:
+    assert _bad(_message(**change)) == [".".join(str(p) for p in MESSAGE) + "." + field]
+
+
+@pytest.mark.parametrize(
+    ("change", "read"),
+    [
+        ({"timestamp": 1767225600}, ("timestamp", "1767225600")),  # epoch seconds as a number
+        ({"timestamp": 1767225600.0}, ("timestamp", "1767225600")),
+        ({"errors": [{"code": "131051"}]}, ("errors", ((131051,),))),
+        ({"errors": [{"code": 131051.0, "error_data": {"details": "x"}}]}, ("errors", ((131051,),))),
+        ({"audio": {"id": "m", "voice": "true", "file_size": "2048"}}, ("audio", ("m", None, True, 2048))),
+        ({"audio": {"id": "m", "voice": 0}}, ("audio", ("m", None, False, None))),
+        ({"audio": {"id": "m", "file_size": " 1_024.00 "}}, ("audio", ("m", None, None, 1024))),
+        ({"group_id": None, "context": None}, ("group_id", None)),
+        ({"brand_new_field": {"from": "Meta"}}, ("type", "text")),  # unknown fields never fail
+    ],
+)
+def test_what_pydantics_lax_mode_accepted_is_still_accepted(
+    change: dict[str, object], read: tuple[str, object]
+) -> None:
+    message = parse_payload(_message(**change)).entry[0].changes[0].value.messages[0]
+    name, expected = read
+    value = getattr(message, name)
+    if name == "errors":
+        value = tuple((e.code,) for e in value)
+    elif name == "audio":
+        value = (value.id, value.mime_type, value.voice, value.file_size)
+    assert value == expected
+
+
+def test_a_timestamp_of_infinity_is_a_400_not_a_crash() -> None:
+    # Python's JSON reads `Infinity`; the pydantic models raised OverflowError on it (a 500, retried).
+    body = json.dumps(_message(timestamp=float("inf"))).encode()
+    assert b"Infinity" in body
+    with pytest.raises(NotAWhatsAppPayload, match=r"messages\.0\.timestamp"):
+        accept_webhook(body, sign(body, "k"), app_secret="k", max_body_bytes=100_000, queue=_NoQueue())
+
+
+def test_statuses_read_their_tag_only_when_it_is_a_string() -> None:
+    document = status_payload("wamid.X", "failed", "972501234567")
+    for tag, read in (("{}", "{}"), (7, None), ({"memo": 1}, None), (None, None)):
+        status = parse_payload(_with(document, (*STATUS, "biz_opaque_callback_data"), tag))
+        assert status.entry[0].changes[0].value.statuses[0].biz_opaque_callback_data == read
+    assert _bad(_with(document, (*STATUS, "status"), KeyError)) == [".".join(map(str, STATUS)) + ".status"]
+
+
+def test_every_bad_field_is_reported_at_once_and_the_400_names_five() -> None:
+    messages = [USER.text("hi") | {"id": ""} for _ in range(7)]
+    body = json.dumps(USER.payload(*messages)).encode()
+    with pytest.raises(NotAWhatsAppPayload) as refused:
+        accept_webhook(body, sign(body, "k"), app_secret="k", max_body_bytes=100_000, queue=_NoQueue())
+    assert len(_bad(json.loads(body))) == 7
+    assert refused.value.message.count("entry.0.changes.0.value.messages.") == 5
+
+
+def test_every_documented_fixture_is_read() -> None:
+    for message in message_fixtures(USER).values():
+        parse_payload(USER.payload(message))
+    for document in status_fixtures(USER.wa_id).values():
+        parse_payload(document)
+
+
+class _NoQueue:
+    def enqueue(self, messages: list[QueuedMessage]) -> None:
+        raise AssertionError("nothing may be enqueued")
+
+
+def test_the_queued_message_and_the_turns_inbound_message_have_the_same_fields() -> None:
+    """Ingress writes `QueuedMessage` JSON; the turn path reads `InboundMessage`: same names, same defaults."""
+    inbound = {
+        name: field.get_default(call_default_factory=True)
+        for name, field in InboundMessage.model_fields.items()
+    }
+    queued = {name: QueuedMessage._field_defaults.get(name, inbound[name]) for name in QueuedMessage._fields}
+    queued["error_codes"] = list(queued["error_codes"])
+    assert queued == inbound
+    required = {name for name, field in InboundMessage.model_fields.items() if field.is_required()}
+    assert required == set(QueuedMessage._fields) - set(QueuedMessage._field_defaults)
+
+
+def test_every_fixture_reaches_the_turn_path_as_it_left_ingress() -> None:
+    for message in message_fixtures(USER).values():
+        [queued] = parse_webhook(parse_payload(USER.payload(message))).messages
+        inbound = InboundMessage.model_validate_json(queued.to_json())
+        assert inbound.model_dump() == queued.to_dict()
+        assert (inbound.row, inbound.handling, inbound.actionable) == (
+            queued.row,
+            queued.handling,
+            queued.actionable,
+        )
