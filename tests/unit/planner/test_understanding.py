@@ -75,6 +75,25 @@ def test_pleasantries_around_a_request_are_set_aside() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "request_"),
+    [
+        ("actually make it the 2nd", "make it the 2nd"),
+        ("ok so actually, remind me to call dad at 6", "remind me to call dad at 6"),
+        ("oh and add eggs", "add eggs"),
+        ("btw what's on my shopping list?", "what's on my shopping list?"),
+        ("בעצם תזיז את זה ל-19:00", "תזיז את זה ל-19:00"),
+        ("רגע, תמחק את זה", "תמחק את זה"),
+        ("actually", "actually"),  # nothing else: the message itself
+        ("so long and thanks for all the fish", "so long and thanks for all the fish"),
+        ("so, remind me to call dad at 6", "remind me to call dad at 6"),
+        ("טוב לדעת שהקוד הוא 1234", "טוב לדעת שהקוד הוא 1234"),
+    ],
+)
+def test_lead_in_words_are_not_the_request(message: str, request_: str) -> None:
+    assert strip_pleasantries(message) == request_
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "... remind me to call grandma at 7 tonight thx",

@@ -6,8 +6,9 @@
   rapidfuzz: one edit, two for words of eight letters or more), and real words one edit away from
   them ("shipping", "remote", "remainder", "mourning", ...) are left alone, so a title never changes
   meaning. Case and punctuation are kept.
-- `strip_pleasantries`: the greeting before a request and the thanks/please after it ("hi memo, ...",
-  "... thx", "... 🙏", "..., תודה") are not part of the request.
+- `strip_pleasantries`: the greeting and lead-in words before a request ("hi memo, ...", "actually
+  ...", "בעצם ...") and the thanks/please after it ("... thx", "... 🙏", "..., תודה") are not part
+  of the request.
 """
 
 from __future__ import annotations
@@ -193,6 +194,16 @@ _GREETING = re.compile(
     r"(?:\s+(?:there|memo|again|מממו|ממו))?\s*[,!.:;]*\s+)",
     re.I,
 )
+# Words people start a message with that are not the request ("actually make it the 2nd", "oh and
+# add eggs", "בעצם תזיז את זה ל-7"); repeated ("ok so actually ...").
+_LEAD_IN = re.compile(
+    r"^(?:ok(?:ay)?\s+so\s+|"
+    r"(?:actually|oh(?:\s+and)?|ah|also|ok(?:ay)?|wait|sorry|hmm+|um+|btw|by\s+the\s+way|one\s+more\s+thing|"
+    r"בעצם|רגע|אה|אוקיי|אגב|ועוד\s+משהו)\s*[,!.:;-]*\s+|"
+    # words that begin other sentences too ("so long", "well done", "טוב לדעת"): only with a comma
+    r"(?:so|well|טוב)\s*,\s*)+",
+    re.I,
+)
 _THANKS_TAIL = re.compile(
     r"(?:[\s,.;!-]*(?:thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much|in\s+advance))?|"
     r"thx|ty|cheers|please|kindly|ok\?|okay\?|"
@@ -206,5 +217,6 @@ def strip_pleasantries(text: str) -> str:
     """The request without the greeting before it and the thanks or please after it; the text
     itself when nothing else would be left."""
     core = _GREETING.sub("", text, count=1)
+    core = _LEAD_IN.sub("", core, count=1)
     core = _THANKS_TAIL.sub("", core).strip(" ,.;:-")
     return core or text

@@ -63,6 +63,8 @@ from memo.reply.undo import parse_undo
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
 from memo.resolution.router import dependency_groups, resolve_all
 from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.recurrence import describe
 from memo.turn.engine import SmallTalkHandler, TurnContext, TurnOutcome
 from memo.turn.reminder_buttons import handle_button
 from memo.turn.undo import handle_undo
@@ -427,7 +429,7 @@ class TurnControl:
                 DisambiguationCandidate(
                     id=r.reminder_id,
                     label=r.title,
-                    description=format_when(r.due_at, language, tz),
+                    description=_reminder_when(r.due_at, r.recurrence, language, tz),
                     data={"day": r.due_at.astimezone(zone).date().isoformat()},
                 )
                 for r in self._reader(ctx).list_upcoming_reminders(state.thread_id, ctx.now)
@@ -698,6 +700,15 @@ def _approval_in(state: TurnState) -> PendingHITL | None:
 
 def _failure_text(result: dict[str, Any]) -> str:
     return str(result.get("error") or "")
+
+
+def _reminder_when(due_at: datetime, recurrence: str | None, language: Language, timezone: str) -> str:
+    """When a listed reminder comes: a repeating one says so, as the reminder list does ("every
+    Monday at 09:00 (next: Mon 30 Nov, 09:00)"), so an approval never hides that a series goes."""
+    when = format_when(due_at, language, timezone)
+    if recurrence is None:
+        return when
+    return f"{describe(recurrence, language)} ({'הבאה: ' if language == 'he' else 'next: '}{when})"
 
 
 def _latest_actions(ctx: TurnContext) -> list[LatestAction]:

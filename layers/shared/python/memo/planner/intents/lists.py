@@ -13,7 +13,9 @@ _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
 
 def _items(raw: str) -> list[str]:
-    raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", clean(raw), flags=re.I)
+    # "also"/"too" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב".
+    raw = re.sub(r"^(?:also|גם)\s+|\s+(?:too|as\s+well|גם)$", "", clean(raw), flags=re.I)
+    raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", raw, flags=re.I)
     parts = re.split(r"\s*,\s*|\s+and\s+|\s*&\s*|\s+ו-?(?=\S)|\s+וגם\s+", raw, flags=re.I)
     return [p for p in (clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts) if p]
 

@@ -1,0 +1,62 @@
+"""Ordinary ways people write, through the webhook: a lead-in word before a request ("actually",
+"בעצם"), "also"/"גם" around list items, and an approval that lists a repeating reminder as the
+series it is, so "delete all" never hides that a series goes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+TZ = ZoneInfo("Asia/Jerusalem")
+# A Monday at least a week ahead of the real clock (moto refuses a recurring schedule that starts
+# more than 5 minutes before the real time), 10:00 in Jerusalem.
+_today = datetime.now(TZ).date()
+MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
+START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_actually_make_it_the_2nd_moves_the_monthly_series(chat: Conversation) -> None:
+    assert chat.say("remind me to pay rent on the 1st of every month at 10am").startswith("🔁")
+    question = chat.say("actually make it the 2nd")
+    assert "This one" in question and "The whole series" in question
+    moved = chat.tap(2)
+    assert moved.startswith("🔁 Updated the reminder “pay rent” — now every month on the 2nd at 10:00")
+
+
+def test_hebrew_lead_in_and_also_are_not_part_of_the_item(chat: Conversation) -> None:
+    assert chat.say("בעצם תוסיף גם חלב לרשימת הקניות") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("oh and add eggs too to my shopping list") == "Added eggs to your shopping list."
+    listed = chat.say("מה ברשימת הקניות?")
+    assert "• חלב" in listed and "• eggs" in listed and "גם" not in listed
+
+
+def test_delete_all_lists_a_series_as_a_series_then_not_2_keeps_it(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me every monday at 9 to take out the trash")
+    question = chat.say("delete all my reminders")
+    assert "2. “take out the trash” — every Monday at 09:00 (next: " in question
+    assert chat.say("not 2") == "Deleted 1 reminder."
+    assert "“take out the trash” — every Monday at 09:00" in chat.say("show my reminders")
+
+
+def test_hebrew_delete_all_lists_a_series_as_a_series(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שני ב-9 להוציא את הזבל")
+    question = chat.say("תמחק את כל התזכורות שלי")
+    assert "„להוציא את הזבל” — כל יום שני ב-09:00 (הבאה: " in question
+    assert chat.say("לא") == "בסדר, ביטלתי. לא שיניתי כלום."
+    assert "„להוציא את הזבל” — כל יום שני ב-09:00" in chat.say("מה התזכורות שלי?")
