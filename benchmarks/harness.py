@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +42,70 @@ def _size(document: Any) -> int:
     return len(json.dumps(document, default=_wire, separators=(",", ":")).encode())
 
 
+def _value_size(value: dict[str, Any]) -> int:
+    """Bytes of one attribute value by DynamoDB's item-size rule (numbers: about one byte per two
+    digits, plus one; maps and lists: 3 bytes plus one per element)."""
+    ((kind, inner),) = value.items()
+    if kind == "S":
+        return len(inner.encode())
+    if kind == "N":
+        return len(inner.lstrip("-").replace(".", "")) // 2 + 1
+    if kind == "B":
+        return len(inner)
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "M":
+        return 3 + sum(len(k.encode()) + _value_size(v) + 1 for k, v in inner.items())
+    if kind == "L":
+        return 3 + sum(_value_size(v) + 1 for v in inner)
+    return sum(len(v.encode()) if isinstance(v, str) else len(v) for v in inner)  # SS, NS, BS
+
+
+def _item_size(item: dict[str, Any]) -> int:
+    return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
+
+
+_SET_PAIR = re.compile(r"(#?\w+)\s*=\s*(:\w+)")
+
+
+def _update_size(update: dict[str, Any]) -> int:
+    """The attributes an update's SET writes (names and values), by the item-size rule."""
+    expression = str(update.get("UpdateExpression", ""))
+    names = update.get("ExpressionAttributeNames", {})
+    values = update.get("ExpressionAttributeValues", {})
+    written = expression.split("SET", 1)[1].split(" REMOVE ")[0] if "SET" in expression else ""
+    return sum(
+        len(names.get(name, name).encode()) + _value_size(values[value])
+        for name, value in _SET_PAIR.findall(written)
+        if value in values
+    )
+
+
+def item_bytes_written(operation: str, params: dict[str, Any]) -> int:
+    """What a DynamoDB write stores, by DynamoDB's item-size rule (the size writes are billed by):
+    a put's item, an update's SET attributes; deletes and condition checks store nothing."""
+    if operation == "PutItem":
+        return _item_size(params["Item"])
+    if operation == "UpdateItem":
+        return _update_size(params)
+    if operation == "BatchWriteItem":
+        return sum(
+            _item_size(request["PutRequest"]["Item"])
+            for requests in params["RequestItems"].values()
+            for request in requests
+            if "PutRequest" in request
+        )
+    if operation == "TransactWriteItems":
+        total = 0
+        for entry in params["TransactItems"]:
+            if "Put" in entry:
+                total += _item_size(entry["Put"]["Item"])
+            elif "Update" in entry:
+                total += _update_size(entry["Update"])
+        return total
+    return 0
+
+
 class ApiCalls:
     """Counts every AWS API call made through any botocore client while active, and the DynamoDB
     bytes: what the writes send and what the reads bring back."""
@@ -50,6 +115,7 @@ class ApiCalls:
         self.dynamodb_written = 0
         self.dynamodb_read = 0
         self.dynamodb_written_by: Counter[str] = Counter()  # by operation
+        self.dynamodb_item_bytes_written = 0
 
     @contextmanager
     def counting(self) -> Iterator[ApiCalls]:
@@ -64,6 +130,7 @@ class ApiCalls:
                 size = _size(params)
                 self.dynamodb_written += size
                 self.dynamodb_written_by[operation] += size
+                self.dynamodb_item_bytes_written += item_bytes_written(operation, params)
             response = original(client, operation, params)
             if service == "dynamodb" and operation in DYNAMODB_READS:
                 self.dynamodb_read += _size(response)

@@ -128,6 +128,13 @@ def _warm() -> list[Row]:
             f"{round_trip.dynamodb_written_by['PutItem'] / ROUNDS / 1024:.1f}",
             "KB",
         ),
+        (
+            # What the writes store (DynamoDB's item-size rule, what writes are billed by): the wire
+            # bytes above also carry keys, expressions and condition checks.
+            "HITL round trip: item bytes written (what DynamoDB stores)",
+            f"{round_trip.dynamodb_item_bytes_written / ROUNDS / 1024:.1f}",
+            "KB",
+        ),
         ("HITL round trip: DynamoDB bytes read", f"{round_trip.dynamodb_read / ROUNDS / 1024:.1f}", "KB"),
         ("HITL round trip: calls by operation", _ops(round_trip), ""),
         (
