@@ -60,3 +60,52 @@ def test_hebrew_delete_all_lists_a_series_as_a_series(chat: Conversation) -> Non
     assert "„להוציא את הזבל” — כל יום שני ב-09:00 (הבאה: " in question
     assert chat.say("לא") == "בסדר, ביטלתי. לא שיניתי כלום."
     assert "„להוציא את הזבל” — כל יום שני ב-09:00" in chat.say("מה התזכורות שלי?")
+
+
+def test_which_one_answered_in_words_then_a_vague_answer_is_asked_again(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    question = chat.say("the one for dad")
+    assert "“call dad”" in question and "call mom" not in question
+    assert chat.say("yes") == "Deleted the reminder “call dad”."
+
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    again = chat.say("the call one")  # both are calls: asked again, nothing deleted
+    assert "Which one do you mean?" in again
+    assert chat.say("mom").startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”")
+
+
+def test_hebrew_which_one_answered_in_words(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
+    assert chat.say("תמחק את התזכורת להתקשר").startswith("לאיזה מהם התכוונת?")
+    question = chat.say("את של אבא")
+    assert "„להתקשר לאבא”" in question and "לאמא" not in question
+    assert chat.say("כן") == "מחקתי את התזכורת „להתקשר לאבא”."
+
+
+def test_a_new_request_naming_a_candidate_is_a_new_request(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    made = chat.say("remind me to call dad again on friday at 9am")
+    assert made.startswith("⏰ Reminder set: “call dad again”")
+    assert chat.say("show my reminders").count("call") == 3  # nothing was deleted
+
+
+def test_wait_no_rejects_and_actually_yes_approves(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("delete my mom reminder").startswith("Before I go ahead")
+    assert chat.say("wait no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("delete my mom reminder").startswith("Before I go ahead")
+    assert chat.say("yes wait").startswith("Sorry, I didn't catch that")  # asked again, nothing ran
+    assert chat.say("actually yes") == "Deleted the reminder “call mom”."
+
+
+def test_hebrew_a_yes_with_a_wait_is_asked_again(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    assert chat.say("תמחק את התזכורת להתקשר לאמא").startswith("רגע לפני")
+    assert chat.say("כן רגע").startswith("לא הבנתי")  # nothing ran
+    assert chat.say("בעצם כן") == "מחקתי את התזכורת „להתקשר לאמא”."

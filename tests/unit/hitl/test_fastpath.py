@@ -297,3 +297,24 @@ def test_the_same_reply_always_parses_the_same(text: str, expected: str) -> None
     again = match(PendingHITL.model_validate_json(p.model_dump_json()), reply(text))
     assert first == again
     assert looks_like_hitl_answer(text) == looks_like_hitl_answer(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("actually yes", True),
+        ("בעצם כן", True),
+        ("wait no", False),
+        ("no wait", False),
+        ("no, wait", False),
+        ("hmm no", False),
+        ("רגע לא", False),
+        ("actually no", False),
+        ("yes wait", None),  # a "wait" never makes a yes: asked again
+        ("wait yes", None),
+        ("wait", None),
+        ("actually", None),
+    ],
+)
+def test_hedges_around_a_yes_or_a_no(text: str, answer: bool | None) -> None:
+    assert parse_yes_no(text) is answer

@@ -214,9 +214,25 @@ def _emoji_only(text: str) -> str:
     return "".join(ch for ch in text.strip() if not ch.isspace()).replace("\ufe0f", "")
 
 
+# Hedges around a yes or a no: "actually yes", "wait no", "no wait", "בעצם כן", "רגע לא". A "wait"
+# turns nothing into a yes ("yes wait" is asked again); around a no it only makes the no surer.
+_YES_HEDGES = frozenset({"actually", "oh", "well", "hmm", "hm", "um", "umm", "בעצם", "אה", "אממ"})
+_NO_HEDGES = _YES_HEDGES | {"wait", "רגע"}
+_NO_TAILS = frozenset({"wait", "רגע"})
+
+
+def _unhedged(norm: str, hedges: frozenset[str], tails: frozenset[str] = frozenset()) -> str:
+    words = norm.split()
+    while len(words) > 1 and words[0] in hedges:
+        words.pop(0)
+    while len(words) > 1 and words[-1] in tails:
+        words.pop()
+    return " ".join(words)
+
+
 def is_yes(text: str) -> bool:
     norm = normalize(text)
-    if norm in YES_WORDS:
+    if norm in YES_WORDS or _unhedged(norm, _YES_HEDGES) in YES_WORDS:
         return True
     emoji = _emoji_only(text)
     return bool(emoji) and all(ch in _YES_EMOJI_BARE for ch in emoji)
@@ -224,7 +240,7 @@ def is_yes(text: str) -> bool:
 
 def is_no(text: str) -> bool:
     norm = normalize(text)
-    if norm in NO_WORDS:
+    if norm in NO_WORDS or _unhedged(norm, _NO_HEDGES, _NO_TAILS) in NO_WORDS:
         return True
     emoji = _emoji_only(text)
     return bool(emoji) and all(ch in _NO_EMOJI_BARE for ch in emoji)

@@ -283,7 +283,8 @@ class RuleInterpreter:
         if inp.pending.expected_input == "yes_no" or editing:
             words = re.sub(r"^(?:actually|in fact|on second thought|בעצם|האמת)\s+", "", normalize(text))
             first = words.split(" ")[0] if words else ""
-            if is_yes(words) or (is_yes(first) and not is_no(words)):
+            held = bool(_HOLD.search(words))  # "yes wait", "ok but not yet": never a yes
+            if is_yes(words) or (is_yes(first) and not is_no(words) and not held):
                 return InterpreterOutput(
                     decision="continue", parsed=InterpreterParsed(approved=True, answer=text)
                 )
@@ -296,6 +297,7 @@ class RuleInterpreter:
         return InterpreterOutput(decision="re_ask")
 
 
+_HOLD = re.compile(r"(?:^|\s)(?:wait|hold\s+on|hang\s+on|not\s+yet|רגע|חכה|חכי|עוד\s+לא)(?:\s|$)")
 _CANCEL_LEAD = re.compile(
     r"^(?:cancel|never\s*mind|forget\s+(?:it|about\s+it)|abort|stop|ביטול|בטל|תבטל|תבטלי|עזוב|עזבי|לא משנה|תשכח מזה|שכח מזה)\b",
     re.I,

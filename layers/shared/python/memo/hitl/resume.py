@@ -63,6 +63,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl import fastpath, narrowing, templates
+from memo.hitl.by_words import answer_by_words
 from memo.hitl.interpreter import (
     Interpreter,
     InterpreterInput,
@@ -170,24 +171,36 @@ def _resume_disambiguation(
     state: TurnState, pending: PendingHITL, reply: HITLReply, raw: str, now: datetime, log: _Log
 ) -> ResumeOutcome:
     found = fastpath.match(pending, reply)
+    candidates = (pending.context.candidates if pending.context else None) or []
     if found is not None and found.option_ids:
-        candidates = (pending.context.candidates if pending.context else None) or []
         by_option = {str(i): c.id for i, c in enumerate(candidates, start=1)}
         selected = tuple(by_option.get(option_id, option_id) for option_id in found.option_ids)
         if found.via == "multi" and fastpath.normalize(raw) in fastpath.ALL_WORDS:
             selected = tuple(c.id for c in candidates)  # "all" is every match, not the rows shown
-        parsed = {**found.parsed, "candidateIds": list(selected)}
-        log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=parsed)
-        outcome = _continue(state, pending, raw, parsed, None, now, log)
-        return ResumeOutcome(
-            goto=outcome.goto, decision="continue", state=outcome.state, selected_ids=selected
-        )
+        return _chosen(state, pending, raw, {**found.parsed, "candidateIds": list(selected)}, now, log)
     if fastpath.is_cancel(raw):
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return _cancel(state, pending, raw, None, now, log)
     if fastpath.looks_like_hitl_answer(raw):
         return _re_ask(state, pending, raw, log)
+    # "the one for dad": the words of one candidate's label (`memo.hitl.by_words`).
+    worded = answer_by_words(raw, [c.label for c in candidates])
+    if worded.kind == "picked" and worded.index is not None:
+        picked = candidates[worded.index].id
+        return _chosen(state, pending, raw, {"via": "words", "candidateIds": [picked]}, now, log)
+    if worded.kind == "unclear":
+        return _re_ask(state, pending, raw, log)
     return _switch_intent(state, pending, raw, None, now, log)
+
+
+def _chosen(
+    state: TurnState, pending: PendingHITL, raw: str, parsed: dict[str, Any], now: datetime, log: _Log
+) -> ResumeOutcome:
+    """The disambiguation answered with `parsed["candidateIds"]`: continue with them."""
+    selected = tuple(str(i) for i in parsed["candidateIds"])
+    log.info("HITL_FAST_PATH_MATCH", decision="continue", parsed=parsed)
+    outcome = _continue(state, pending, raw, parsed, None, now, log)
+    return ResumeOutcome(goto=outcome.goto, decision="continue", state=outcome.state, selected_ids=selected)
 
 
 # --- an operator's question ---------------------------------------------------------------------

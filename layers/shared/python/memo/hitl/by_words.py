@@ -1,0 +1,83 @@
+"""A "Which one do you mean?" answered in words: "the one for dad", "the mom one", "של אבא".
+
+Deterministic, like every answer to a disambiguation. The answer picks a candidate when each of its
+words is either filler ("the", "one", "for", "של", "הזאת") or a word of some candidate's label, and
+the label words it names that set candidates apart point to exactly one of them. An answer made only
+of such words that points to none or to several ("the call one" when both are calls) is unclear: it
+is asked again. Anything else (a word no label has: "remind me to call dad tomorrow") is not an
+answer in words at all, and the caller treats it as it did before (a new request).
+
+Hebrew words are compared without one leading prefix letter (ו, ה, ל, ב, ש, כ, מ): "לאבא" and
+"אבא" are the same word here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from memo.hitl.fastpath import normalize
+
+_FILLER = frozenset(
+    {
+        # English
+        "the", "one", "ones", "for", "with", "about", "that", "this", "to", "my", "a", "an", "it",
+        "its", "it's", "is", "i", "mean", "meant", "want", "wanted", "reminder", "note", "item",
+        "please", "pls", "thanks", "oh", "ah", "um", "yeah", "yes", "sorry", "of", "on", "at", "in",
+        "s", "d", "m", "and", "or", "או",
+        # Hebrew (compared without a leading prefix letter too)
+        "של", "את", "זה", "זאת", "הזה", "הזאת", "עם", "על", "אני", "מתכוון", "מתכוונת", "התכוונתי",
+        "בבקשה", "תזכורת", "התזכורת", "פתק", "הפתק", "אחד", "אחת", "כן", "רוצה",
+    }
+)  # fmt: skip
+_PREFIXES = "והלבשכמ"
+_WORD = re.compile(r"[\w'\u0590-\u05ff]+")
+
+
+@dataclass(frozen=True)
+class WordsAnswer:
+    """`picked`: the index of the one candidate named; `unclear`: an answer in words naming none
+    or several; neither: not an answer in words."""
+
+    kind: Literal["picked", "unclear", "other"]
+    index: int | None = None
+
+
+def _stems(word: str) -> set[str]:
+    """The word, and the word without one Hebrew prefix letter."""
+    stems = {word}
+    if len(word) > 2 and word[0] in _PREFIXES and "\u05d0" <= word[0] <= "\u05ea":
+        stems.add(word[1:])
+    return stems
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(normalize(text))
+
+
+def answer_by_words(answer: str, labels: Sequence[str]) -> WordsAnswer:
+    """Which of `labels` (the candidates' labels, in order) the answer names (see the module)."""
+    label_stems = [set().union(*(_stems(w) for w in _words(label))) if label else set() for label in labels]
+    if len(label_stems) < 2:
+        return WordsAnswer("other")
+    named: set[int] = set()
+    label_word_seen = False
+    for word in _words(answer):
+        stems = _stems(word)
+        if stems & _FILLER:
+            continue
+        having = {i for i, known in enumerate(label_stems) if stems & known}
+        if not having:
+            return WordsAnswer("other")  # a word no candidate has: not an answer in words
+        label_word_seen = True
+        if len(having) < len(label_stems):
+            named = having if not named else named & having
+            if not named:
+                return WordsAnswer("unclear")  # words of different candidates
+    if not label_word_seen:
+        return WordsAnswer("other")
+    if len(named) == 1:
+        return WordsAnswer("picked", next(iter(named)))
+    return WordsAnswer("unclear")
