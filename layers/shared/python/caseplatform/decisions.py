@@ -129,6 +129,7 @@ def new_case(
         assurance=submitter.get("assurance", DEFAULT_ASSURANCE),
     )
     now = stamp.clock_ms
+    payload_json = canonical_json(payload)
     case = Case(
         case_id=case_id,
         schema_version=schema_version,
@@ -137,13 +138,17 @@ def new_case(
         title=title,
         summary=summary,
         payload=payload,
-        payload_hash_sha256=sha256_hex(canonical_json(payload)),
-        submitter=replace(person, assurance=None),  # the envelope's columns; the event records it
+        payload_hash_sha256=sha256_hex(payload_json),
+        # The envelope's columns; the event records the assurance.
+        submitter=Principal(
+            kind=person.kind, name=person.name, role=person.role, id=person.id, team=person.team
+        ),
         priority=arguments["priority"],
         confidence=arguments["confidence"],
         created_at_ms=now,
         updated_at_ms=now,
     )
+    vars(case)["payload_json"] = payload_json  # the cached property, serialized once for hash and row
     event = Event(
         event_id=stamp.event_id,
         case_id=case_id,

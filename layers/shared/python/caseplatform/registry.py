@@ -27,6 +27,9 @@ class SchemaRegistry:
         self._clock = clock
         self._documents: dict[str, dict[int, dict[str, Any]]] = {}
         self._validators: dict[tuple[str, int], schemas.PayloadValidator] = {}
+        # The policy of a schema version, by the document it was read from (a store serving its
+        # cached record gives the same document object each time).
+        self._policies: dict[tuple[str, int], tuple[dict[str, Any], schemas.AdapterPolicy]] = {}
 
     def register(self, adapter_id: str, schema_version: int, schema_json: Any) -> SchemaRecord:
         """Store a new, inactive version (a JSON text or an already parsed document)."""
@@ -93,7 +96,12 @@ class SchemaRegistry:
     ) -> schemas.AdapterPolicy:
         """The policy of the active schema (as read by the caller), else of the case's own version."""
         if active is not None:
-            return schemas.policy_of(active.schema)
+            key = (active.adapter_id, active.schema_version)
+            known = self._policies.get(key)
+            if known is None or known[0] is not active.schema:
+                known = (active.schema, schemas.policy_of(active.schema))
+                self._policies[key] = known
+            return known[1]
         return schemas.policy_of(self.documents(adapter_id, (fallback_version,)).get(fallback_version, {}))
 
     def documents(self, adapter_id: str, needed: Iterable[int]) -> dict[int, dict[str, Any]]:

@@ -36,7 +36,7 @@ def test_0002_keeps_data_and_accepts_votes(tmp_path: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(sqlite_store, "migrations", lambda: every)
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [2, 3]
+    assert store.applied_migrations == [2, 3, 4]
     service = CaseService(store, clock=FakeClock())
     after = service.check_drift()
     assert (after.live_hash, after.drifted) == (before.live_hash, False)
