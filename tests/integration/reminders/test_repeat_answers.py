@@ -109,3 +109,17 @@ def test_a_new_repetition_for_a_series_is_not_asked_this_one_or_all(chat: Conver
     moved = chat.say("move the water the plants reminder to every day at 7am")
     assert moved.startswith("🔁 Updated the reminder “water the plants” — now every day at 07:00")
     assert "every day at 07:00" in chat.say("show my reminders")
+
+
+def test_every_sunday_without_a_time_keeps_the_repetition_and_asks_the_time(chat: Conversation) -> None:
+    assert chat.say("remind me to stretch").startswith("When should I remind you?")
+    assert chat.say("every sunday").startswith("When should I remind you?")  # the time is still missing
+    made = chat.say("8 in the morning")
+    assert made == f"🔁 Reminder set: “stretch” every Sunday at 08:00 (first: {_shown(6, 8)})."
+
+
+def test_hebrew_every_tuesday_then_8_in_the_morning(chat: Conversation) -> None:
+    assert chat.say("תזכיר לי להשקות את העציצים").startswith("מתי להזכיר לך?")
+    assert chat.say("כל יום שלישי").startswith("מתי להזכיר לך?")
+    made = chat.say("ב-8 בבוקר")
+    assert made.startswith("🔁 קבעתי תזכורת „להשקות את העציצים” כל יום שלישי ב-08:00")

@@ -92,3 +92,31 @@ def test_time_answers_land_on_the_known_day(answer: str, expected: str) -> None:
 def test_time_answer_that_is_no_time() -> None:
     assert parse_time_answer("banana", now=NOW, timezone=TZ, language="en", day=None) is None
     assert parse_time_answer("99", now=NOW, timezone=TZ, language="en", day=None) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 10:30 in Jerusalem: a morning hour already past is tomorrow morning, never tonight.
+        ("ב-8 בבוקר", "2026-11-25T08:00"),
+        ("8 בבוקר", "2026-11-25T08:00"),
+        ("at 8 in the morning", "2026-11-25T08:00"),
+        ("8 in the morning", "2026-11-25T08:00"),
+        ("7 בערב", "2026-11-24T19:00"),
+        ("7 in the evening", "2026-11-24T19:00"),
+        ("ב-11 בבוקר", "2026-11-24T11:00"),
+        ("at 8", "2026-11-24T20:00"),  # no part of the day: the next 8 o'clock
+    ],
+)
+def test_a_part_of_the_day_fixes_the_hour(text: str, expected: str) -> None:
+    now = datetime(2026, 11, 24, 8, 30, tzinfo=ZoneInfo("UTC"))
+    language = "he" if any("\u0590" <= ch <= "\u05ff" for ch in text) else "en"
+    parsed = extract_when(text, now=now, timezone="Asia/Jerusalem", language=language)
+    assert parsed.when is not None and parsed.when.strftime("%Y-%m-%dT%H:%M") == expected
+    assert parsed.remainder == ""
+
+
+def test_a_number_before_a_part_of_the_day_that_is_not_its_hour_stays_in_the_title() -> None:
+    now = datetime(2026, 11, 24, 8, 30, tzinfo=ZoneInfo("UTC"))
+    parsed = extract_when("take 2 pills in the morning", now=now, timezone="Asia/Jerusalem")
+    assert parsed.remainder == "take 2 pills" and parsed.when is not None and parsed.when.hour == 9

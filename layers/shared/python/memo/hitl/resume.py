@@ -534,7 +534,9 @@ def _continue_with_modifications(
 
 def _completed_request(state: TurnState, raw: str, now: datetime) -> str | None:
     """The original request with the answer appended, when that reads as the same operation with
-    fewer missing parts than before; None otherwise (the interpreter decides)."""
+    fewer missing parts than before, or as many but more known ("remind me to stretch" -> "When?"
+    -> "every sunday": it repeats, the time is still asked); None otherwise (the interpreter
+    decides)."""
     from memo.planner.base import PlannerInput
     from memo.planner.rules import RulePlanner
 
@@ -554,9 +556,13 @@ def _completed_request(state: TurnState, raw: str, now: datetime) -> str | None:
     if output.intent_type != "operation" or not output.plan or "intent_unclear" in output.missing_fields:
         return None
     same = [(p.capability, p.action) for p in output.plan] == [(p.capability, p.action) for p in before.plan]
-    if not same or len(output.missing_fields) >= len(before.missing_fields):
+    if not same or len(output.missing_fields) > len(before.missing_fields):
         return None
-    return combined
+    fewer = len(output.missing_fields) < len(before.missing_fields)
+    more_known = any(
+        set(new.constraints) > set(old.constraints) for new, old in zip(output.plan, before.plan, strict=True)
+    )
+    return combined if fewer or more_known else None
 
 
 def _replan_with(

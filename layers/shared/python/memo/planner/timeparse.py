@@ -413,6 +413,9 @@ def _past_to(match: re.Match[str]) -> tuple[int, int] | None:
     return (hour - 1 or 12), 60 - minutes
 
 
+_BARE_HOUR_BEFORE = re.compile(r"(?:^|\s)(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*$")
+
+
 def _find_time(scan: _Scan) -> tuple[int, int, bool, bool] | None:
     """The time of day: (hour, minute, explicit am/pm or 24-hour, clock form)."""
     match = _EN_AMPM.search(scan.text)
@@ -567,7 +570,8 @@ def extract_when(
             break
     named_day = day is not None
 
-    # 3. Parts of the day.
+    # 3. Parts of the day; a bare number right before one is its hour ("8 בבוקר", "7 in the evening").
+    part_hour: re.Match[str] | None = None
     for pattern in (_EN_PART, _HE_PART):
         match = pattern.search(scan.text)
         if match and pattern is _EN_PART and match.group("p4") and day is None and repeat is None:
@@ -581,7 +585,10 @@ def extract_when(
                     day = today
             else:
                 part = _HE_PART_MAP[match.group("p")]
+            bare = _BARE_HOUR_BEFORE.search(scan.text, 0, match.start())
             scan.take(match)
+            if bare is not None and 0 <= int(bare.group("h")) <= 23:
+                part_hour = bare  # used only when no other time is said ("at 8 in the morning")
             break
 
     # 4. The time of day.
@@ -590,12 +597,14 @@ def extract_when(
     explicit_ampm = False
     clock_form = False
     found_time = _find_time(scan)
+    if found_time is None and part_hour is not None:
+        found_time = (int(part_hour.group("h")), int(part_hour.group("m") or 0), False, False)
+        scan.take_span(part_hour.start("h"), part_hour.end())
     if found_time is not None:
         hour, minute, explicit_ampm, clock_form = found_time
         if not 0 <= hour <= 23:
             hour, problem = None, problem or "invalid_time"
     named_time = hour is not None
-    part_default = False
     if hour is not None and not explicit_ampm:
         if part is not None:
             hour = _apply_part(hour, "evening" if part == "tonight" else part)
@@ -603,7 +612,6 @@ def extract_when(
             hour += 12
     if hour is None and part is not None:
         hour = _PART_DEFAULTS[part]
-        part_default = True
 
     # 5. Compose.
     when: datetime | None = None
@@ -620,7 +628,7 @@ def extract_when(
             if day is None and default_day is None and when <= now_local and repeat is None:
                 if (
                     not explicit_ampm
-                    and not part_default
+                    and part is None  # "8 in the morning" stays the morning: tomorrow, not tonight
                     and hour < 12
                     and when + timedelta(hours=12) > now_local
                 ):
