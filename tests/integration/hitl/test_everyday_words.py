@@ -109,3 +109,22 @@ def test_hebrew_a_yes_with_a_wait_is_asked_again(chat: Conversation) -> None:
     assert chat.say("תמחק את התזכורת להתקשר לאמא").startswith("רגע לפני")
     assert chat.say("כן רגע").startswith("לא הבנתי")  # nothing ran
     assert chat.say("בעצם כן") == "מחקתי את התזכורת „להתקשר לאמא”."
+
+
+def test_off_the_list_finds_the_one_list_that_has_it_else_asks(chat: Conversation) -> None:
+    chat.say("add milk and eggs to my shopping list")
+    assert chat.say("take milk off the list") == "Removed milk from your shopping list."
+    chat.say("add eggs to my todo list")
+    asked = chat.say("take eggs off the list")
+    assert asked == "“eggs” is on more than one list (shopping, todo). Which list should I take it off?"
+    assert chat.say("take bread off the list") == "I couldn't find “bread” on your lists."
+    assert chat.say("take eggs off my todo list") == "Removed eggs from your todo list."
+    assert "eggs" in chat.say("what's on my shopping list?")  # untouched while it was unclear
+
+
+def test_hebrew_off_the_list_without_its_name(chat: Conversation) -> None:
+    chat.say("תוסיף חלב וביצים לרשימת הקניות")
+    assert chat.say("תמחק חלב מהרשימה") == "הורדתי חלב מרשימת קניות."
+    assert chat.say("תמחק לחם מהרשימה") == "לא מצאתי את „לחם” ברשימות שלך."
+    listed = chat.say("מה ברשימת הקניות?")
+    assert "ביצים" in listed and "חלב" not in listed

@@ -24,7 +24,7 @@ using the candidates frozen in the pending question (never querying again) and c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -70,6 +70,11 @@ class ItemsReader(Protocol):
     def list_upcoming_reminders(self, thread_id: str, now: datetime) -> list[Reminder]: ...
     def list_notes(self, thread_id: str) -> list[Note]: ...
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]: ...
+    def all_list_items(self, thread_id: str) -> list[ListItem]: ...
+
+
+#: The list name the planner writes when the message names none ("take milk off the list").
+UNNAMED_LIST = "default"
 
 
 def _pinned_set(
@@ -310,6 +315,8 @@ def _lookup(
     in_flight: bool = False,
 ) -> _Lookup:
     language = state.input.language
+    if target.kind == "list_item" and target.list_name in (None, "", UNNAMED_LIST):
+        return _on_some_list(step, target, state, repository, now)
     entities = _entities(target, repository, state, now)
     if target.ref == "latest_action" and quoted:
         bound = _quoted_lookup(step, target, entities, quoted, language)
@@ -357,6 +364,36 @@ def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnSt
         success=False, capability=step.capability, action=step.action, error_code=code, error=message
     )
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
+
+
+def _on_some_list(
+    step: PlanStep, target: TargetQuery, state: TurnState, repository: ItemsReader, now: datetime
+) -> _Lookup:
+    """Items named without their list: the one list that has them; none, or several lists, is said
+    (the person names the list), never guessed."""
+    language = state.input.language
+    names = list(dict.fromkeys(i.list_name for i in repository.all_list_items(state.thread_id)))
+    holding: list[tuple[str, _Found | _Ambiguous]] = []
+    for name in names:
+        found = _lookup(step, target.model_copy(update={"list_name": name}), state, repository, now, ())
+        if isinstance(found, _Ambiguous) or (isinstance(found, _Found) and found.ids):
+            holding.append((name, found))
+    what = quote(", ".join(target.texts) or target.text or "", language)
+    if not holding:
+        return _Missing(
+            say(language, f"I couldn't find {what} on your lists.", f"לא מצאתי את {what} ברשימות שלך.")
+        )
+    if len(holding) > 1:
+        lists = ", ".join(name for name, _ in holding)
+        return _Missing(
+            say(
+                language,
+                f"{what} is on more than one list ({lists}). Which list should I take it off?",
+                f"{what} מופיע ביותר מרשימה אחת ({lists}). מאיזו רשימה להוריד?",
+            )
+        )
+    name, found = holding[0]
+    return replace(found, extra={**found.extra, "listName": name})
 
 
 def resolve_entities(

@@ -664,6 +664,9 @@ class ReadOnce:
             ("list", thread_id, list_name), lambda: self._items.list_items(thread_id, list_name)
         )
 
+    def all_list_items(self, thread_id: str) -> list[ListItem]:
+        return self._once(("lists", thread_id), lambda: self._items.all_list_items(thread_id))
+
 
 def _after(first: PendingChange, outcome: TurnOutcome) -> TurnOutcome:
     """`outcome` with `first` (a change decided earlier in the turn) committed before its own."""

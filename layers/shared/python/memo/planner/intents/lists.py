@@ -134,6 +134,8 @@ def _list_items(
             continue
         items = _items(match.group("items"))
         name = match.group("name")
+        if name is not None and name.strip().lower() in ("the", "my", "our", "a", "this", "that"):
+            name = None  # "off the list": no list named
         missing: tuple[str, ...] = () if items else ("target_unclear",)
         return Match(
             capability="lists",
