@@ -60,12 +60,16 @@ from memo.text.wording import quote
 CAPABILITY = "reminders"
 
 
+#: An RRULE value ("FREQ=WEEKLY;BYDAY=MO"), without DTSTART.
+RRULE_VALUE = r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$"
+
+
 class CreateReminderArgs(Args):
     title: str = Field(min_length=1)
     when: AwareDatetime
     phone_number_id: str | None = None
     #: an RRULE value ("FREQ=WEEKLY;BYDAY=MO"): the reminder repeats, `when` is its first time
-    recurrence: str | None = Field(default=None, pattern=r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
+    recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
 
 
 class ListRemindersArgs(Args):
@@ -82,7 +86,7 @@ class UpdateReminderArgs(Args):
     title: str | None = Field(default=None, min_length=1)
     #: an RRULE value: the reminder repeats from `when` on (a one-time reminder becomes a series, a
     #: series gets the new rule)
-    recurrence: str | None = Field(default=None, pattern=r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
+    recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
@@ -119,6 +123,16 @@ def _brief(reminder: Reminder, language: Language = "en") -> dict[str, str]:
     if reminder.recurrence is not None:
         brief["repeats"] = describe(reminder.recurrence, language)
     return brief
+
+
+def _no_time_left(action: str, lang: Language) -> ExecutionResult:
+    """A series whose rule has no time left from its first one ("5 times" that all passed)."""
+    return failure(
+        CAPABILITY,
+        action,
+        TIME_IN_PAST,
+        say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
+    )
 
 
 #: A reminder id with the part of a repeating reminder it means: "<id>~occurrence" (the next time
@@ -206,12 +220,7 @@ class ReminderOperations:
         if args.recurrence is not None:
             recurrence = series(args.recurrence, args.when, ctx.timezone)
             if recurrence is None:
-                return failure(
-                    CAPABILITY,
-                    "create",
-                    TIME_IN_PAST,
-                    say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
-                )
+                return _no_time_left("create", lang)
             when = first_occurrence(recurrence, ctx.timezone)
         try:
             name = self._scheduler.schedule(
@@ -376,12 +385,7 @@ class ReminderOperations:
         assert args.recurrence is not None and args.when is not None
         recurrence = series(args.recurrence, args.when, before.timezone)
         if recurrence is None:
-            return failure(
-                CAPABILITY,
-                "update",
-                TIME_IN_PAST,
-                say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
-            )
+            return _no_time_left("update", lang)
         when = first_occurrence(recurrence, before.timezone)
         if when <= now:
             return _in_past("update", lang)
