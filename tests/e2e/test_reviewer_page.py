@@ -97,6 +97,8 @@ def sign_in(page: Any, url: str, bearer: str) -> None:
 def open_case(page: Any, case_id: str) -> None:
     page.click(f"tr[data-case-id='{case_id}']")
     sync_api.expect(page.locator("#case")).to_have_attribute("data-case-id", case_id)
+    # The last decision's message is cleared, so the next "Case approved." is about this case.
+    sync_api.expect(page.locator("#message")).to_be_hidden()
 
 
 def message(page: Any) -> Any:
