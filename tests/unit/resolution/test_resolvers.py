@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import TurnInput
 from memo.resolution.resolvers import ListResolver, NoteResolver, ReminderResolver
 from tests.unit.resolution.helpers import step
@@ -66,6 +67,21 @@ def test_list_remove_matches_each_item_on_its_own() -> None:
     assert result.target is not None
     assert result.target.texts == ["milk", "eggs"] and result.target.list_name == "Shopping"
     assert result.target.plural
+
+
+def test_a_list_not_named_by_a_planner_is_found_when_resolved_except_for_adding() -> None:
+    # An LLM plan for "what's on my list?" / "take milk off the list" leaves the name out or says "my".
+    shown = ListResolver().resolve(step("s1", "lists", "show"), EN)
+    assert shown.ok and shown.args == {"listName": UNNAMED_LIST}
+    cleared = ListResolver().resolve(step("s1", "lists", "clear", constraints={"listName": "the list"}), EN)
+    assert cleared.args == {"listName": UNNAMED_LIST}
+    removed = ListResolver().resolve(
+        step("s1", "lists", "remove", constraints={"listName": "my"}, changes={"items": ["milk"]}), HE
+    )
+    assert removed.target is not None and removed.target.list_name == UNNAMED_LIST
+    # Nothing is added to a list Memo would have to guess: it asks which.
+    added = ListResolver().resolve(step("s1", "lists", "add", changes={"items": ["milk"]}), EN)
+    assert added.error == "Which list do you mean?"
 
 
 def test_unknown_action_is_unsupported() -> None:

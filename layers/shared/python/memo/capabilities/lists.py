@@ -8,7 +8,7 @@ does not add it twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pydantic import Field
 
@@ -31,6 +31,11 @@ class RemoveListItemsArgs(Args):
     list_name: str = Field(min_length=1)
     item_ids: list[str] = Field(min_length=1)
     not_found: list[str] = Field(default_factory=list)  # the user's words that matched nothing
+
+
+#: The list name of a request that names none ("what's on my list?", "clear the list", "מה יש ברשימה"):
+#: the list is the one that has items; which one, or whether to ask, is decided from what is stored.
+UNNAMED_LIST = "default"
 
 
 class ShowListArgs(Args):
@@ -75,7 +80,12 @@ class ListOperations:
                 already.append(text)
                 continue
             item = ListItem(
-                item_id=item_id, thread_id=ctx.thread_id, list_name=args.list_name, text=text, created_at=now
+                item_id=item_id,
+                thread_id=ctx.thread_id,
+                list_name=args.list_name,
+                text=text,
+                # "milk and eggs" are listed in the order the person wrote them (lists sort by time).
+                created_at=now + timedelta(microseconds=index),
             )
             self._repo.add_list_item(item)  # False on a retried step: the item is there already
             present.add(normalize(text))
@@ -139,6 +149,8 @@ class ListOperations:
 
     def show(self, args: ShowListArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        if args.list_name == UNNAMED_LIST:
+            return self._show_unnamed(ctx)
         items = self._repo.list_items(ctx.thread_id, args.list_name)
         return ExecutionResult(
             success=True,
@@ -151,6 +163,27 @@ class ListOperations:
                 f"showed the {quote(args.list_name, lang)} list ({len(items)} items)",
                 f"הצגתי את רשימת {quote(args.list_name, lang)} ({len(items)} פריטים)",
             ),
+        )
+
+    def _show_unnamed(self, ctx: ExecutionContext) -> ExecutionResult:
+        """ "What's on my list?": the one list that has items is shown; several are each shown, with
+        their names; none is said. Reading shows everything there is, so nothing needs asking."""
+        lang = ctx.language
+        lists: dict[str, tuple[str, list[str]]] = {}
+        for item in self._repo.all_list_items(ctx.thread_id):  # oldest first
+            name, texts = lists.get(list_key(item.list_name), (item.list_name, []))
+            lists[list_key(item.list_name)] = (item.list_name, [*texts, item.text])
+        if len(lists) == 1:
+            ((name, texts),) = lists.values()
+            return self.show(ShowListArgs(list_name=name), ctx)
+        shown = [{"name": name, "items": texts} for name, texts in lists.values()]
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="show",
+            data={"lists": shown},
+            external_ids={"listKeys": list(lists)},
+            summary=say(lang, f"showed your lists ({len(shown)})", f"הצגתי את הרשימות ({len(shown)})"),
         )
 
     def show_all(self, args: ShowAllListsArgs, ctx: ExecutionContext) -> ExecutionResult:

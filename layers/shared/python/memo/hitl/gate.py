@@ -383,6 +383,15 @@ def approval_trigger(output: PlannerOutput | None) -> PlannerTrigger | None:
     return trigger if trigger is not None and trigger.kind == "approval" else None
 
 
+def as_resolved(state: TurnState, step: PlanStep) -> PlanStep:
+    """The step as it will run, for its approval question: a list the request did not name ("clear
+    the list") is the one resolution found, never the placeholder."""
+    resolved = state.executor_args.get(step.id, {}).get("listName")
+    if not isinstance(resolved, str) or resolved == step.constraints.get("listName"):
+        return step
+    return step.model_copy(update={"constraints": {**step.constraints, "listName": resolved}})
+
+
 def build_approval_hitl(
     state: TurnState,
     reason: HITLReason,
@@ -400,6 +409,7 @@ def build_approval_hitl(
     if step is None:
         raise ValueError(f"step {origin_step_id} is not in the plan")
     language = state.input.language
+    step = as_resolved(state, step)
     return PendingHITL(
         hitl_id=hitl_id or str(uuid.uuid4()),
         kind="approval",

@@ -62,7 +62,7 @@ from memo.domain import (
     PlanStep,
     TurnState,
 )
-from memo.hitl import fastpath, narrowing, templates
+from memo.hitl import fastpath, gate, narrowing, templates
 from memo.hitl.by_words import answer_by_words
 from memo.hitl.interpreter import (
     Interpreter,
@@ -432,7 +432,9 @@ def _back_to_approval(
     context = pending.context or PendingHITLContext()
     items = list(context.candidates or [])
     question = (
-        templates.approval_items_question(language, step, items, pending.reason, state.input.timezone)
+        templates.approval_items_question(
+            language, gate.as_resolved(state, step), items, pending.reason, state.input.timezone
+        )
         if step is not None
         else pending.question
     )

@@ -178,7 +178,7 @@ Turn the user's message into a plan. Capabilities and actions:
 - reminders: create {constraints: title, when, recurrence?}, list {constraints: day?}, update {constraints: target | targetRef; changes: when?, title?},
   delete {constraints: target | targetRef}, delete_all {}
 - notes: save {changes: text}, search {constraints: query}, delete {constraints: target | targetRef}, delete_all {}
-- lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות")
+- lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות"); omit listName when no list is named ("what's on my list?", "take milk off the list")
 - calendar, email: any action, constraints {text} (they are refused later if not connected)
 - general: reply {constraints: kind = greeting|thanks|smalltalk|help} for conversation/meta intents
 Rules:

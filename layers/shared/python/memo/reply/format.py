@@ -265,6 +265,8 @@ def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
     data, he = result.data, language == "he"
     if result.action == "show_all" and isinstance(data.get("lists"), list):
         return _all_lists(data["lists"], language)
+    if result.action == "show" and isinstance(data.get("lists"), list):
+        return _every_list(data["lists"], language)
     name = _get(data, "list_name", "listName")
     if not name:
         return None
@@ -322,6 +324,22 @@ def _all_lists(lists: list[Any], language: Language) -> str:
         if isinstance(entry, dict)
     ]
     return f"{'הרשימות שלך:' if he else 'Your lists:'}\n{_bullets(lines)}"
+
+
+def _every_list(lists: list[Any], language: Language) -> str:
+    """ "what's on my list?" with no list named and several lists: each list and what is on it."""
+    he = language == "he"
+    if not lists:
+        if he:
+            return "אין לך עדיין כלום ברשימות. אפשר להתחיל למשל ב: תוסיף חלב לרשימת הקניות"
+        return "There's nothing on your lists yet. Try: add milk to my shopping list"
+    sections = []
+    for entry in lists:
+        if isinstance(entry, dict):
+            name = entry.get("name")
+            head = f"רשימת {name}:" if he else f"Your {name} list:"
+            sections.append(f"{head}\n{_bullets(_texts(entry.get('items')))}")
+    return "\n\n".join(sections)
 
 
 def _undo_ok(result: ExecutionResult, language: Language) -> str | None:

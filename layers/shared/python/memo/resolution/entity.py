@@ -31,7 +31,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND, say
 from memo.capabilities.dispatch import ARGS_MODELS
-from memo.capabilities.items import ListItem, Note, Reminder
+from memo.capabilities.items import ListItem, Note, Reminder, list_key
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
@@ -74,7 +75,6 @@ class ItemsReader(Protocol):
 
 
 #: The list name the planner writes when the message names none ("take milk off the list").
-UNNAMED_LIST = "default"
 
 
 def _pinned_set(
@@ -372,19 +372,36 @@ def _on_some_list(
     """Items named without their list: the one list that has them; none, or several lists, is said
     (the person names the list), never guessed."""
     language = state.input.language
-    names = list(dict.fromkeys(i.list_name for i in repository.all_list_items(state.thread_id)))
+    by_key: dict[str, str] = {}  # one name per list: synonyms ("shopping", "קניות") are one list
+    for item in repository.all_list_items(state.thread_id):
+        by_key.setdefault(list_key(item.list_name), item.list_name)
+    names = list(by_key.values())
     holding: list[tuple[str, _Found | _Ambiguous]] = []
     for name in names:
         found = _lookup(step, target.model_copy(update={"list_name": name}), state, repository, now, ())
         if isinstance(found, _Ambiguous) or (isinstance(found, _Found) and found.ids):
             holding.append((name, found))
-    what = quote(", ".join(target.texts) or target.text or "", language)
+    words = ", ".join(target.texts) or target.text or ""
+    what = quote(words, language)
     if not holding:
+        reminder = rank(words, repository.list_upcoming_reminders(state.thread_id, now), lambda r: r.title)
+        if reminder:
+            # "remove the dentist" meant a reminder: say how to ask for that; nothing is deleted on a guess.
+            title = quote(reminder[0].item.title, language)
+            return _Missing(
+                say(
+                    language,
+                    f"{what} isn't on your lists. Did you mean the reminder {title}? "
+                    f"To delete it, say “delete the reminder {reminder[0].item.title}”.",
+                    f"{what} לא ברשימות שלך. התכוונת לתזכורת {title}? "
+                    f"כדי למחוק אותה, כתבו „תמחק את התזכורת {reminder[0].item.title}”.",
+                )
+            )
         return _Missing(
             say(language, f"I couldn't find {what} on your lists.", f"לא מצאתי את {what} ברשימות שלך.")
         )
     if len(holding) > 1:
-        lists = ", ".join(name for name, _ in holding)
+        lists = ", ".join(sorted(name for name, _ in holding))
         return _Missing(
             say(
                 language,
@@ -394,6 +411,29 @@ def _on_some_list(
         )
     name, found = holding[0]
     return replace(found, extra={**found.extra, "listName": name})
+
+
+def _list_to_clear(state: TurnState, repository: ItemsReader) -> str | _Missing:
+    """ "Clear the list": the one list that has items. Several are named and the person says which
+    (nothing is cleared on a guess); none is said."""
+    language = state.input.language
+    names: dict[str, str] = {}
+    for item in repository.all_list_items(state.thread_id):
+        names.setdefault(list_key(item.list_name), item.list_name)
+    if not names:
+        return _Missing(say(language, "Your lists are already empty.", "הרשימות שלך כבר ריקות."))
+    if len(names) > 1:
+        listed = ", ".join(sorted(names.values()))
+        return _Missing(
+            say(
+                language,
+                f"You have more than one list ({listed}). Which one should I clear? "
+                f"For example: “clear the {next(iter(names.values()))} list”.",
+                f"יש לך יותר מרשימה אחת ({listed}). איזו לנקות? "
+                f"למשל: „תנקה את רשימת {next(iter(names.values()))}”.",
+            )
+        )
+    return next(iter(names.values()))
 
 
 def resolve_entities(
@@ -437,6 +477,13 @@ def resolve_entities(
             continue
         if result.target is None:
             args = dict(result.args)
+            if step.capability == "lists" and step.action == "clear" and args.get("listName") == UNNAMED_LIST:
+                named = _list_to_clear(state, repository)
+                if isinstance(named, _Missing):
+                    state = _failed(state, step, NOT_FOUND, named.message)
+                    not_found.append(step.id)
+                    continue
+                args["listName"] = named
             if step.action in _PINNED_ACTIONS:
                 args.update(_pinned_set(step, state, repository, now, args))
             state = state.with_executor_args(step.id, args)

@@ -23,6 +23,7 @@ from pydantic.alias_generators import to_camel
 
 from memo.capabilities.common import INVALID_ARGS, UNSUPPORTED_ACTION, say
 from memo.capabilities.dispatch import ARGS_MODELS
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PlanStep, TurnInput
 from memo.text.language import Language
 from memo.text.matching import is_plural
@@ -265,6 +266,12 @@ def _items(value: Any) -> list[str]:
     return [t for t in (_text(v) for v in value) if t]
 
 
+#: What a planner may put where a list's name goes when the person named none.
+_NO_LIST_NAME = frozenset(
+    {"my", "the", "our", "list", "my list", "the list", "רשימה", "הרשימה", "הרשימה שלי"}
+)
+
+
 class ListResolver:
     capability = "lists"
 
@@ -276,6 +283,10 @@ class ListResolver:
             return _ready(step, {}, lang)
         if step.action not in ("add", "remove", "show", "clear"):
             return _unsupported(step, lang)
+        if step.action != "add" and (list_name is None or list_name.casefold() in _NO_LIST_NAME):
+            # "what's on my list?", "take milk off the list": the list that has items is found
+            # when resolved (`memo.resolution.entity`); nothing is added to a list on a guess.
+            list_name = UNNAMED_LIST
         if list_name is None:
             return _no_target(step, lang, "Which list do you mean?", "לאיזו רשימה התכוונת?")
         if step.action == "add":

@@ -572,6 +572,11 @@ class TurnControl:
                 # A request of its own: its own traceId, read and answered in its own language.
                 bind_turn(ctx.trace_id, ctx.message.thread_id)
                 return self._plan(ctx, self._fresh_state(ctx), user_kind="hitl_reply")
+            # Planned again from the person's latest words, so answered in their language: a Hebrew
+            # "what would you like me to do?" answered "add bread to my todo list" is answered in English.
+            state = state.model_copy(
+                update={"input": state.input.model_copy(update={"language": ctx.profile.language})}
+            )
             if answered.context is not None and answered.context.awaiting == "retry":
                 original = TurnState(trace_id=state.trace_id, thread_id=state.thread_id, input=state.input)
                 return self._plan(ctx, original, user_kind="hitl_reply")

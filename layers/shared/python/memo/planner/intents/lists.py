@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
-from memo.planner.lexicon import clean, has_hebrew
-from memo.planner.match import CONFIDENT, GUESS, Match
+from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew
+from memo.planner.match import CONFIDENT, Match
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
@@ -84,6 +85,17 @@ _RE_LIST_SHOW = (
         re.I,
     ),
     re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
+    # "what's on my list?", "show me the list", "my list": no list named.
+    re.compile(
+        r"^(?:(?:show|read|see|view|get|open|give|send|check)\s+(?:me\s+)?|(?:what'?s|whats|what\s+is|what\s+do\s+i\s+have)\s+"
+        r"(?:on|in)\s+)?(?:my|the|our)\s+list\s*\??$",
+        re.I,
+    ),
+    # "מה יש ברשימה", "מה ברשימה שלי", "תראה לי את הרשימה", "הרשימה שלי"
+    re.compile(
+        r"^(?:מה\s+(?:יש\s+(?:לי\s+)?)?ב|(?:תראה|תראי|הראה|תציג|תציגי|תקריא|תקריאי)\s+(?:לי\s+)?(?:את\s+)?)?"
+        r"ה?רשימה(?:\s+(?P<name>שלי))?\s*\??$"
+    ),
     re.compile(
         r"^what\s+do\s+(?:i|we)\s+need(?:\s+to\s+(?:buy|get))?\s+(?:from|at|in)\s+(?:the\s+)?"
         r"(?P<name>supermarket|grocery\s+store|grocery|store|shop)\s*\??$",
@@ -121,8 +133,53 @@ def add(text: str, inp: PlannerInput) -> Match | None:
     return _list_items(_list_for(text), _RE_LIST_ADD, "add", "low")
 
 
+#: "remove the milk", "cross off eggs", "תוריד את החלב": taking a thing off, with no list, reminder or
+#: note named, is about a list item (the list that has it is found when resolved). "delete X" and
+#: "cancel X" stay with reminders and what was just done (`followups.noun_less_delete`).
+_RE_TAKE_OFF = (
+    re.compile(
+        r"^(?:remove|take\s+off|cross\s+off|strike\s+off|tick\s+off|check\s+off)\s+(?P<items>.+?)\s*$", re.I
+    ),
+    re.compile(r"^(?:take|cross|strike|tick|check)\s+(?P<items>.+?)\s+off\s*$", re.I),
+    re.compile(r"^(?:תוריד|תורידי|הורד|להוריד|תסיר|תסירי|הסר|להסיר)\s+(?:לי\s+)?(?P<items>.+?)\s*$"),
+)
+#: Words that say what kind of thing is meant, or point back ("it"): then it is not a bare item.
+_NAMES_A_KIND = re.compile(
+    rf"\b(?:reminders?|notes?|memos?|lists?|alarms?|{REF_EN})\b|תזכור|פתק|הערה|הערות|רשימ|^(?:{REF_HE})$",
+    re.I,
+)
+
+
+def _names_something_just_done(words: str, inp: PlannerInput) -> bool:
+    """The words name a reminder or note Memo just made or changed (a latest action)."""
+    from rapidfuzz import fuzz
+
+    wanted = clean(words).lower()
+    return any(
+        action.capability != "lists" and fuzz.partial_ratio(wanted, action.summary.lower()) >= 80
+        for action in inp.latest_actions
+    )
+
+
 def remove(text: str, inp: PlannerInput) -> Match | None:
-    return _list_items(_list_for(text), _RE_LIST_REMOVE, "remove", "medium")
+    found = _list_items(_list_for(text), _RE_LIST_REMOVE, "remove", "medium")
+    if found is not None:
+        return found
+    for pattern in _RE_TAKE_OFF:
+        match = pattern.search(text)
+        if match and not _NAMES_A_KIND.search(match.group("items")):
+            if _names_something_just_done(match.group("items"), inp):
+                return None  # "remove call mom" just after that reminder was set: it is meant
+            return Match(
+                capability="lists",
+                action="remove",
+                confidence=0.8,
+                risk="medium",
+                constraints={"listName": UNNAMED_LIST},
+                changes={"items": _items(match.group("items"))},
+                pattern="lists:take_off",
+            )
+    return None
 
 
 def _list_items(
@@ -134,7 +191,7 @@ def _list_items(
             continue
         items = _items(match.group("items"))
         name = match.group("name")
-        if name is not None and name.strip().lower() in ("the", "my", "our", "a", "this", "that"):
+        if _unnamed(name):
             name = None  # "off the list": no list named
         missing: tuple[str, ...] = () if items else ("target_unclear",)
         return Match(
@@ -142,7 +199,7 @@ def _list_items(
             action=action,
             confidence=CONFIDENT if name else 0.8,
             risk=risk,
-            constraints={"listName": _list_name(name) if name else "default"},
+            constraints={"listName": _list_name(name) if name else UNNAMED_LIST},
             changes={"items": items},
             missing=missing,
             pattern=f"lists:{action}",
@@ -150,17 +207,23 @@ def _list_items(
     return None
 
 
+def _unnamed(name: str | None) -> bool:
+    """ "the list", "my list", "הרשימה": a list, not its name."""
+    return name is None or name.strip().lower() in ("the", "my", "our", "a", "this", "that", "שלי", "")
+
+
 def show(text: str, inp: PlannerInput) -> Match | None:
     text = _list_for(text)
     for pattern in _RE_LIST_SHOW:
         match = pattern.search(text)
         if match:
+            name = match.groupdict().get("name")
             return Match(
                 capability="lists",
                 action="show",
                 confidence=CONFIDENT,
                 risk="low",
-                constraints={"listName": _list_name(match.group("name"))},
+                constraints={"listName": UNNAMED_LIST if _unnamed(name) else _list_name(name or "")},
                 pattern="lists:show",
             )
     return None
@@ -204,13 +267,16 @@ def clear(text: str, inp: PlannerInput) -> Match | None:
             name = match.group("name")
             if name and _ITEMS_FROM.search(name):
                 return None  # "delete coffee from my shopping list": items, not the list
+            if _unnamed(name):
+                name = None  # "clear the list": the one that has items, found when resolved
 
             return Match(
                 capability="lists",
                 action="clear",
-                confidence=CONFIDENT if name else GUESS,
+                # A list not named is found when resolved, and the approval names it and its items.
+                confidence=CONFIDENT,
                 risk="high",
-                constraints={"listName": _list_name(name) if name else "default"},
+                constraints={"listName": _list_name(name) if name else UNNAMED_LIST},
                 needs_approval=True,
                 pattern="lists:clear",
             )

@@ -61,6 +61,14 @@ _RE_NOTE_SEARCH = (
         re.I,
     ),
     re.compile(rf"^(?:my\s+)?(?:{NOTE_EN})\s*\??$", re.I),
+    # "what notes do I have?", "which notes have I got", "how many notes do I have"
+    re.compile(
+        rf"^(?:what|which|how\s+many)\s+(?:{NOTE_EN})\s+(?:do\s+i\s+have|have\s+i\s+(?:got|saved|written|taken))"
+        r"(?:\s+(?:saved|so\s+far))?\s*(?P<q>)\??$",
+        re.I,
+    ),
+    # "אילו פתקים יש לי", "איזה הערות שמרתי"
+    re.compile(rf"^(?:אילו|איזה|כמה)\s+{NOTE_HE}\s+(?:יש\s+לי|שמרתי|רשמתי|כתבתי)\s*(?P<q>)\??$"),
     re.compile(r"^מה\s+(?:רשמתי|כתבתי|שמרתי)\s*(?:על|לגבי|בנושא|בקשר\s+ל)?\s*(?P<q>.*?)\??$"),
     re.compile(
         rf"^(?:תחפש|תחפשי|חפש|לחפש|תמצא|תמצאי|מצא|תראה|תראי|הראה|תציג)\s+(?:לי\s+)?(?:את\s+)?(?:ב)?(?:כל\s+)?{NOTE_HE}\s*"
@@ -107,17 +115,23 @@ _RE_RECALL = (
 _NOT_RECALL = re.compile(r"^(?:time|date|day|weather|temperature|news|score)\b", re.I)
 
 
+#: "what are my notes?", "מה הפתקים שלי": the notes themselves, not something noted in them.
+_ALL_NOTES = re.compile(rf"^(?:all\s+)?(?:{NOTE_EN}|{NOTE_HE}(?:\s+שלי)?)$", re.I)
+
+
 def recall(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_RECALL:
         match = pattern.search(text)
         if match and not _NOT_RECALL.match(match.group("q")):
+            query = clean(match.group("q"))
+            every = bool(_ALL_NOTES.match(query))
             return Match(
                 capability="notes",
                 action="search",
-                confidence=0.75,
+                confidence=CONFIDENT if every else 0.75,
                 risk="low",
-                constraints={"query": clean(match.group("q"))},
-                pattern="notes:recall",
+                constraints={"query": "" if every else query},
+                pattern="notes:search" if every else "notes:recall",
             )
     return None
 

@@ -1,0 +1,135 @@
+"""What people write about their lists and notes without naming them, through the webhook.
+
+"What's on my list?", "clear the list", "remove the milk", "what notes do I have?", in English and
+Hebrew: the list is the one that has items (several are shown, or asked about before anything is
+cleared), a thing taken off is found on the list that has it, and a question about "my notes"
+lists them. Also: a Hebrew question answered with an English request is answered in English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_whats_on_my_list_shows_the_one_list_then_every_list(chat: Conversation) -> None:
+    assert chat.say("what's on my list?") == (
+        "There's nothing on your lists yet. Try: add milk to my shopping list"
+    )
+    chat.say("add milk and eggs to my shopping list")
+    assert chat.say("show me the list") == "Your shopping list:\n• milk\n• eggs"
+    chat.say("add call the plumber to my todo list")
+    both = chat.say("whats on my list")
+    assert both == "Your shopping list:\n• milk\n• eggs\n\nYour todo list:\n• call the plumber"
+    assert "my list" not in both and "the list" not in both
+
+
+def test_hebrew_whats_on_the_list_counts_synonyms_as_one_list(chat: Conversation) -> None:
+    chat.say("תוסיף חלב לרשימת הקניות")
+    chat.say("add eggs to my shopping list")  # the same list, in English
+    shown = chat.say("מה יש ברשימה?")
+    assert shown.startswith("רשימת ")
+    assert "• חלב" in shown and "• eggs" in shown and shown.count("רשימת") == 1
+
+
+def test_clear_the_list_names_the_list_it_found_and_only_clears_what_was_approved(chat: Conversation) -> None:
+    assert chat.say("clear the list") == "Your lists are already empty."
+    chat.say("add milk and eggs to my shopping list")
+    question = chat.say("clear my list")
+    assert (
+        "clear your shopping list (2 items):\n1. “milk”\n2. “eggs”" in question and "default" not in question
+    )
+    assert chat.say("only 1") == "Cleared your shopping list (1 item)."
+    assert chat.say("what's on the shopping list?") == "Your shopping list:\n• eggs"
+
+
+def test_clear_the_list_with_several_lists_asks_which_and_clears_nothing(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    chat.say("add call the plumber to my todo list")
+    asked = chat.say("נקה את הרשימה")
+    assert asked.startswith("יש לך יותר מרשימה אחת (shopping, todo). איזו לנקות?")
+    # The person names it; that one is asked about and the other list is untouched.
+    question = chat.say("clear the todo list")
+    assert "clear your todo list (1 item)" in question
+    assert chat.say("yes") == "Cleared your todo list (1 item)."
+    assert chat.say("what's on my list?") == "Your shopping list:\n• milk"
+
+
+def test_remove_the_milk_takes_it_off_the_list_that_has_it(chat: Conversation) -> None:
+    chat.say("add milk and eggs to my shopping list")
+    chat.say("add eggs to my packing list")
+    assert chat.say("remove the milk") == "Removed milk from your shopping list."
+    # eggs are on two lists: Memo asks which, and removes nothing.
+    asked = chat.say("cross off eggs")
+    assert asked == "“eggs” is on more than one list (packing, shopping). Which list should I take it off?"
+    assert chat.say("take eggs off the packing list") == "Removed eggs from your packing list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• eggs"
+
+
+def test_hebrew_take_off_finds_the_item_on_a_list_named_in_english(chat: Conversation) -> None:
+    chat.say("add bread to my shopping list")
+    chat.say("תוסיף לחם לרשימת קניות")
+    # One list under two names: the bread in either language is found once, not "on two lists".
+    assert chat.say("תוריד את הלחם") in ("הורדתי לחם מרשימת shopping.", "הורדתי לחם מרשימת קניות.")
+    assert chat.say("what's on my list?") == "Your shopping list:\n• bread"
+
+
+def test_remove_a_reminder_without_saying_reminder(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to call the dentist tomorrow at 5pm")
+    chat.say("add milk to my shopping list")
+    clock.advance(hours=13)  # the reminder is no longer something just done
+    # Not on a list: Memo says which reminder it may mean, and deletes nothing on that guess.
+    hint = chat.say("remove the dentist")
+    assert hint.startswith("“dentist” isn't on your lists. Did you mean the reminder “call the dentist”?")
+    assert "call the dentist" in chat.say("show my reminders")
+    # Right after a reminder is set, "remove <its name>" is that reminder, asked before deleting.
+    chat.say("remind me to call mom tomorrow at 6pm")
+    question = chat.say("remove call mom")
+    assert "delete 1 reminder" in question and "“call mom”" in question
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what notes do I have",
+        "what are my notes?",
+        "which notes have I got?",
+        "מה הפתקים שלי",
+        "אילו פתקים יש לי",
+    ],
+)
+def test_asking_for_my_notes_lists_them(chat: Conversation, question: str) -> None:
+    chat.say("note: wifi password is 1234")
+    chat.say("note: Noa's shoe size is 31")
+    listed = chat.say(question)
+    assert "wifi password is 1234" in listed and "Noa's shoe size is 31" in listed
+
+
+def test_a_hebrew_question_answered_with_an_english_request_is_answered_in_english(
+    chat: Conversation,
+) -> None:
+    assert chat.say("תעשה את הדבר ההוא עם הקובץ").startswith("לא בטוח שהבנתי")
+    assert chat.say("add bread to my todo list") == "Added bread to your todo list."
+    assert chat.say("what's on my list?") == "Your todo list:\n• bread"
