@@ -3,7 +3,8 @@ under its synonyms, the reply shows the user's own words, and "what lists do I h
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from itertools import count
 
 from memo.capabilities.base import ExecutionContext
 from memo.capabilities.dispatch import CapabilityDispatcher
@@ -44,7 +45,8 @@ def test_every_name_of_the_shopping_list_adds_to_one_list() -> None:
 
 def test_what_lists_do_i_have() -> None:
     repo = FakeItemsRepository()
-    lists = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW)
+    minutes = count()  # each request a minute after the one before (items of one request are in order)
+    lists = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW + timedelta(minutes=next(minutes)))
     empty = lists.execute("lists", "show_all", {}, ctx("a"))
     assert empty.success and empty.data["lists"] == []
     assert (

@@ -365,4 +365,5 @@ def hitl_result_for_replan(results: dict[str, HITLResultEntry]) -> HITLResultEnt
     ]
     if not candidates:
         return None
-    return max(candidates, key=lambda entry: entry.at)
+    # Entries are kept in the order they were answered: of two answered at the same instant, the later.
+    return max(enumerate(candidates), key=lambda pair: (pair[1].at, pair[0]))[1]

@@ -87,13 +87,20 @@ class UpdateReminderArgs(Args):
     #: an RRULE value: the reminder repeats from `when` on (a one-time reminder becomes a series, a
     #: series gets the new rule)
     recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
+    #: "push it by an hour" (positive: later): each reminder's own time, moved by this much
+    shift_minutes: int | None = Field(default=None, ge=-7 * 24 * 60, le=7 * 24 * 60)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
-        if self.when is None and self.title is None and self.time is None and self.day is None:
+        times = [self.when, self.time or self.day, self.shift_minutes]
+        if all(t is None for t in times) and self.title is None:
             raise ValueError("an update needs a new time or a new title")
         if self.when is not None and (self.time is not None or self.day is not None):
             raise ValueError("a full time replaces the day and the time of day")
+        if self.shift_minutes is not None and (self.when or self.time or self.day or self.recurrence):
+            raise ValueError("a shift moves the reminder's own time: no new time with it")
+        if self.shift_minutes == 0:
+            raise ValueError("a shift of no time changes nothing")
         if self.recurrence is not None and self.when is None:
             raise ValueError("a repetition needs its first time (`when`)")
         return self
@@ -348,6 +355,8 @@ class ReminderOperations:
         changed, in its own timezone (a time alone keeps the day, a day alone keeps the time)."""
         if args.when is not None:
             return args.when
+        if args.shift_minutes is not None:
+            return reminder.due_at + timedelta(minutes=args.shift_minutes)
         if args.time is None and args.day is None:
             return None
         zone = ZoneInfo(reminder.timezone)
@@ -413,11 +422,16 @@ class ReminderOperations:
         self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
         assert before.recurrence is not None
-        if args.when is None and args.time is None and args.day is None:
+        if args.when is None and args.time is None and args.day is None and args.shift_minutes is None:
             return self._repo.update_reminder(
                 before.thread_id, before.reminder_id, title=args.title, changed_at=now
             )
         zone = ZoneInfo(before.timezone)
+        if args.shift_minutes is not None:
+            # The whole series moves by the shift: its next time, moved, sets the new day and time.
+            shifted = self._new_time(before, args)
+            assert shifted is not None
+            args = args.model_copy(update={"shift_minutes": None, "when": shifted})
         local = args.when.astimezone(zone) if args.when is not None else None
         at = time.fromisoformat(args.time) if args.time is not None else (local.time() if local else None)
         day = args.day or (local.date() if local else None)

@@ -82,6 +82,17 @@ def candidate_options(candidates: list[DisambiguationCandidate]) -> list[Pending
 # --- describing a plan -------------------------------------------------------------------------
 
 
+def _duration(minutes: int) -> tuple[str, str]:
+    """ "1 hour" / "שעה", "30 minutes" / "30 דקות", "2 days" / "2 ימים"."""
+    if minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return ("1 day", "יום") if days == 1 else (f"{days} days", f"{days} ימים")
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return ("1 hour", "שעה") if hours == 1 else (f"{hours} hours", f"{hours} שעות")
+    return ("1 minute", "דקה") if minutes == 1 else (f"{minutes} minutes", f"{minutes} דקות")
+
+
 def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
     """What the step would do, as a verb phrase ("delete all your reminders")."""
     c, ch = step.constraints, step.changes
@@ -104,6 +115,11 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
         if when:
             parts_en.append(f"move it to {when}")
             parts_he.append(f"להזיז אותה ל{when}")
+        shift = ch.get("shiftMinutes")
+        if isinstance(shift, int) and shift:
+            en, heb = _duration(abs(shift))
+            parts_en.append(f"move it {en} {'later' if shift > 0 else 'earlier'}")
+            parts_he.append(f"{'לדחות' if shift > 0 else 'להקדים'} אותה ב{heb}")
         if he:
             return f"לעדכן את התזכורת {quote(target, language)}" + (
                 ": " + " ו".join(parts_he) if parts_he else ""

@@ -110,6 +110,90 @@ def parse_when(text: str, inp: PlannerInput) -> ParsedWhen:
     return extract_when(text, now=inp.now, timezone=inp.timezone, language="he" if has_hebrew(text) else "en")
 
 
+_SHIFT_UNITS = {
+    "m": 1,
+    "min": 1,
+    "mins": 1,
+    "minute": 1,
+    "minutes": 1,
+    "h": 60,
+    "hr": 60,
+    "hrs": 60,
+    "hour": 60,
+    "hours": 60,
+    "day": 24 * 60,
+    "days": 24 * 60,
+}
+_SHIFT_EN = re.compile(
+    r"(?:^|\s)(?:(?P<lead>back|forward|ahead)\s+)?(?:by\s+)?(?P<n>an?|one|half\s+an|\d{1,3})\s*"
+    r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?)(?:\s+(?P<dir>later|earlier|back|forward|ahead))?\s*[.!]?$",
+    re.I,
+)
+_SHIFT_HE = re.compile(
+    r"(?:^|\s)ב-?(?:(?P<n>\d{1,3})\s*)?(?P<unit>דקות|דקה|חצי\s+שעה|שעה|שעות|שעתיים|יום|ימים|יומיים)"
+    r"(?:\s+(?P<dir>מאוחר\s+יותר|אחר\s+כך|קודם|מוקדם\s+יותר))?\s*[.!]?$"
+)
+_HE_UNITS = {
+    "דקות": 1,
+    "דקה": 1,
+    "חצי שעה": 30,
+    "שעה": 60,
+    "שעות": 60,
+    "שעתיים": 120,
+    "יום": 24 * 60,
+    "ימים": 24 * 60,
+    "יומיים": 48 * 60,
+}
+#: Verbs that move a time later by themselves ("push it by an hour", "תדחה בשעה"), or earlier.
+_LATER_VERBS = re.compile(r"^(?:push|delay|postpone|bump|תדחה|תדחי|דחה|לדחות)", re.I)
+_EARLIER_VERBS = re.compile(r"^(?:bring|pull|תקדים|תקדימי|הקדם|להקדים)", re.I)
+
+
+def shift_of(verb: str, rest: str) -> tuple[int, str] | None:
+    """ "push it by an hour", "move it 30 minutes earlier", "תדחה את זה בחצי שעה": the minutes the
+    time moves by (later is positive) and the words before them; None when the words name no
+    amount, or no direction ("move it an hour": earlier or later?)."""
+    match = _SHIFT_EN.search(rest)
+    if match is not None:
+        n = match.group("n").lower()
+        count = 0.5 if n == "half an" else 1 if n in ("a", "an", "one") else int(n)
+        minutes = int(count * _SHIFT_UNITS[match.group("unit").lower()])
+        direction = (match.group("dir") or match.group("lead") or "").lower()
+    else:
+        match = _SHIFT_HE.search(rest)
+        if match is None:
+            return None
+        unit = " ".join(match.group("unit").split())
+        minutes = (
+            int(match.group("n") or 1) * _HE_UNITS[unit]
+            if unit not in ("חצי שעה", "שעתיים", "יומיים")
+            else _HE_UNITS[unit]
+        )
+        direction = {
+            "מאוחר יותר": "later",
+            "אחר כך": "later",
+            "קודם": "earlier",
+            "מוקדם יותר": "earlier",
+        }.get(" ".join((match.group("dir") or "").split()), "")
+    if direction in ("later", "back"):
+        sign = 1
+    elif direction == "earlier":
+        sign = -1
+    elif direction in ("forward", "ahead") and _EARLIER_VERBS.match(verb):
+        sign = -1  # "bring it forward by an hour"
+    elif direction in ("forward", "ahead"):
+        return None  # "move it forward" is earlier to some and later to others: asked, never guessed
+    elif _LATER_VERBS.match(verb):
+        sign = 1
+    elif _EARLIER_VERBS.match(verb):
+        sign = -1
+    else:
+        return None
+    if not minutes or minutes > 7 * 24 * 60:
+        return None
+    return sign * minutes, rest[: match.start()].strip()
+
+
 def latest_action(inp: PlannerInput, capability: Capability | None = None) -> LatestAction | None:
     for action in inp.latest_actions:
         if capability is None or action.capability == capability:

@@ -64,6 +64,7 @@ MATCHERS: tuple[Matcher, ...] = (
     unconnected.calendar,
     unconnected.email,
     followups.referential,
+    reminders.move_named,
     followups.noun_less_delete,
     notes.recall,
 )

@@ -555,7 +555,8 @@ def selected_ids_from_results(state: TurnState, hitl_id: str | None = None) -> l
     ]
     if not entries:
         return []
-    _, latest = max(entries, key=lambda pair: pair[1].at)
+    # In the order answered: of two answered at the same instant, the later.
+    _, (_, latest) = max(enumerate(entries), key=lambda pair: (pair[1][1].at, pair[0]))
     parsed = latest.parsed if isinstance(latest.parsed, dict) else {}
     ids = parsed.get("candidateIds", [])
     return [str(i) for i in ids] if isinstance(ids, list) else []

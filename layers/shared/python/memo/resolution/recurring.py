@@ -49,7 +49,7 @@ def scope_question(
         return None
     if "scope" in semantic_args:
         return None
-    if step.action == "update" and not {"when", "time", "day"} & semantic_args.keys():
+    if step.action == "update" and not {"when", "time", "day", "shiftMinutes"} & semantic_args.keys():
         return None  # a new title is the series' title
     if "recurrence" in semantic_args:
         return None  # a new repetition is the series' own

@@ -198,6 +198,8 @@ class ReminderResolver:
                 repeats = _text(ch.get("recurrence"))
                 if repeats is not None:
                     args["recurrence"] = repeats  # it repeats from `when` on
+            elif isinstance(ch.get("shiftMinutes"), int) and not isinstance(ch.get("shiftMinutes"), bool):
+                args["shiftMinutes"] = ch["shiftMinutes"]  # "push it by an hour": from its own time
             elif _text(ch.get("time")) or _day(ch.get("day")):
                 # A time alone keeps each reminder's day; a day alone keeps its time of day.
                 if _text(ch.get("time")):

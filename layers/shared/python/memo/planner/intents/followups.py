@@ -19,10 +19,12 @@ from memo.planner.lexicon import (
     as_title,
     named_in,
 )
-from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, parse_when, unclear
+from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, parse_when, shift_of, unclear
 
 _RE_REF_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I)
-_RE_REF_MOVE = re.compile(rf"^(?:{MOVE_EN}|{MOVE_HE})\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I)
+_RE_REF_MOVE = re.compile(
+    rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I
+)
 _RE_REF_RENAME = re.compile(
     rf"^(?:(?:{RENAME_EN})\s+(?:{REF_EN})\s+(?:to|as)?|(?:תשנה|שנה|תקרא|תקראי)\s+(?:ל|את\s+השם\s+של\s+)?(?:{REF_HE})\s+ל-?)\s*(?P<new>.+)$",
     re.I,
@@ -58,6 +60,21 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         )
     move = _RE_REF_MOVE.match(text)
     if move:
+        shift = shift_of(text.split()[0], move.group("rest"))
+        if shift is not None and not shift[1]:
+            # "push it by an hour", "תדחה את זה בחצי שעה": the reminder's own time, moved.
+            reminder = latest_action(inp, "reminders")
+            if reminder is None:
+                return unclear(text)
+            return Match(
+                capability="reminders",
+                action="update",
+                confidence=REFERENTIAL if reminder is latest else 0.75,
+                risk="medium",
+                constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
+                changes={"shiftMinutes": shift[0]},
+                pattern="ref:shift",
+            )
         parsed = parse_when(move.group("rest"), inp)
         reminder = latest_action(inp, "reminders")
         if not parsed.found:

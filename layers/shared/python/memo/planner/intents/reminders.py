@@ -18,7 +18,7 @@ from memo.planner.lexicon import (
     as_title,
     strip_lead,
 )
-from memo.planner.match import CONFIDENT, Match, iso, parse_when, target_constraints
+from memo.planner.match import CONFIDENT, Match, is_ref, iso, parse_when, shift_of, target_constraints
 
 _RE_DELETE_ALL = (
     re.compile(
@@ -213,6 +213,9 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         if not match:
             continue
         rest = re.sub(rf"\b{REMINDER_EN}\b", " ", match.group("rest"), flags=re.I)
+        shift = shift_of(text.split()[0], strip_scope(rest))
+        if shift is not None:
+            return _shifted(text, shift, inp)
         parsed = parse_when(strip_scope(rest), inp)
         target = as_title(parsed.remainder)
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
@@ -232,6 +235,63 @@ def move(text: str, inp: PlannerInput) -> Match | None:
             constraints=constraints,
             changes=changes,
             missing=tuple(missing_fields),
+            pattern="reminders:update",
+        )
+    return None
+
+
+def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
+    """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
+    minutes, before = shift
+    constraints, missing, confidence = target_constraints(as_title(before), inp, "reminders")
+    return Match(
+        capability="reminders",
+        action="update",
+        confidence=confidence,
+        risk="medium",
+        constraints={**constraints, **scope_of(text)},
+        changes={"shiftMinutes": minutes},
+        missing=missing,
+        pattern="reminders:shift",
+    )
+
+
+#: Moving a thing in time without saying "reminder": only reminders have a time ("move call mom to
+#: 7pm", "push the dentist by an hour", "תדחה את הרופא שיניים בשעה"). "change"/"set"/"make" are
+#: left out: "change X to Y" renames, "set ..." creates.
+_RE_MOVE_NAMED = (
+    re.compile(
+        r"^(?P<verb>move|reschedule|push(?:\s+back)?|postpone|delay|shift|bump|bring|pull)\s+(?P<rest>.+)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?P<verb>תזיז|תזיזי|הזז|תדחה|תדחי|דחה|תעביר|תעבירי|העבר|תקדים|תקדימי|הקדם)\s+(?:לי\s+)?(?:את\s+)?(?P<rest>.+)$"
+    ),
+)
+
+
+def move_named(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_MOVE_NAMED:
+        match = pattern.search(text)
+        if not match:
+            continue
+        rest = re.sub(r"^(?:the|my|our)\s+", "", strip_scope(match.group("rest")), flags=re.I)
+        shift = shift_of(match.group("verb"), rest)
+        if shift is not None:
+            return _shifted(text, shift, inp) if as_title(shift[1]) else None
+        parsed = parse_when(rest, inp)
+        target = as_title(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I))
+        if not parsed.found or parsed.problem is not None or not target or is_ref(target):
+            return None  # no new time, or "it" (`followups.referential`): not this matcher's
+        constraints, missing, confidence = target_constraints(target, inp, "reminders")
+        return Match(
+            capability="reminders",
+            action="update",
+            confidence=confidence,
+            risk="medium",
+            constraints={**constraints, **scope_of(text)},
+            changes=dict(parsed.change()),
+            missing=missing,
             pattern="reminders:update",
         )
     return None

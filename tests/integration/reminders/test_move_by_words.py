@@ -1,0 +1,105 @@
+"""Moving a reminder the way people say it: by an amount ("push it by an hour", "bring it forward
+30 minutes", "תדחה את זה בחצי שעה") and by its name without the word "reminder" ("move call mom to
+7pm"). Signed WhatsApp payloads through the webhook, the ticker on moto, the fake clock; the reminder
+then fires at the moved time, and not at the old one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from memo.text.dates import format_when
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+TZ = ZoneInfo("Asia/Jerusalem")
+# A Monday at least a week ahead of the real clock (moto refuses a recurring schedule that starts
+# more than 5 minutes before the real time), 10:00 in Jerusalem.
+_today = datetime.now(TZ).date()
+MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
+START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
+
+
+def _at(day: int, hour: int, minute: int = 0) -> datetime:
+    on = MONDAY + timedelta(days=day)
+    return datetime(on.year, on.month, on.day, hour, minute, tzinfo=TZ)
+
+
+def _shown(day: int, hour: int, minute: int = 0, language: str = "en") -> str:
+    return format_when(_at(day, hour, minute), language, "Asia/Jerusalem")  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def chat(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def _fired_at(chat: Conversation, clock: FakeClock, when: datetime) -> list[str]:
+    assert chat.stack.ticker is not None
+    clock.set(when)
+    chat.stack.ticker.tick()
+    return chat.replies()
+
+
+def test_push_it_by_an_hour_then_bring_it_forward(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("push it by an hour") == f"Updated the reminder “call mom” — now for {_shown(1, 18)}."
+    assert chat.say("bring it forward 30 minutes") == (
+        f"Updated the reminder “call mom” — now for {_shown(1, 17, 30)}."
+    )
+    assert _fired_at(chat, clock, _at(1, 17, 1)) == []  # not at the old time
+    fired = _fired_at(chat, clock, _at(1, 17, 31))
+    assert len(fired) == 1 and "call mom" in fired[0]
+
+
+def test_move_a_reminder_by_its_name_without_saying_reminder(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to pay the bills on friday at 9am")
+    assert chat.say("move call mom to 7pm") == f"Updated the reminder “call mom” — now for {_shown(1, 19)}."
+    assert chat.say("push the bills by 2 hours") == (
+        f"Updated the reminder “pay the bills” — now for {_shown(4, 11)}."
+    )
+    listed = chat.say("show my reminders")
+    assert _shown(1, 19) in listed and _shown(4, 11) in listed
+
+
+def test_hebrew_push_by_half_an_hour(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר ב-8 בבוקר לקנות חלב")
+    moved = chat.say("תדחה את זה בחצי שעה")
+    assert moved == f"עדכנתי את התזכורת „לקנות חלב” — עכשיו ל{_shown(1, 8, 30, 'he')}."
+    assert chat.say("תקדים את זה בשעה").endswith(f"— עכשיו ל{_shown(1, 7, 30, 'he')}.")
+
+
+def test_an_amount_without_a_direction_or_into_the_past_moves_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    # Earlier or later? Not guessed.
+    assert chat.say("move it an hour").startswith("I'm not sure I understood")
+    assert chat.say("move it forward an hour").startswith("I'm not sure I understood")
+    assert (
+        chat.say("bring it forward 2 days") == "I couldn't update the reminder: that time has already passed."
+    )
+    assert _shown(1, 17) in chat.say("show my reminders")
+
+
+def test_push_a_weekly_series_by_an_hour_asks_this_one_or_all(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me every monday at 9 to take out the trash")
+    question = chat.say("push the trash reminder by an hour")
+    assert "This one" in question and "The whole series" in question
+    assert chat.tap(2) == (
+        f"🔁 Updated the reminder “take out the trash” — now every Monday at 10:00 (next: {_shown(7, 10)})."
+    )
+    assert _fired_at(chat, clock, _at(7, 9, 1)) == []
+    fired = _fired_at(chat, clock, _at(7, 10, 1))
+    assert len(fired) == 1 and "take out the trash" in fired[0]
