@@ -129,7 +129,10 @@ def test_delete_the_wifi_note_goes_to_notes(chat: Conversation) -> None:
 
 def test_daily_questions(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
-    assert chat.say("what do I have tomorrow?") == "Your reminders:\n• “call mom” — Mon 23 Nov, 17:00"
+    assert (
+        chat.say("what do I have tomorrow?")
+        == "Your reminders on Mon 23 Nov:\n• “call mom” — Mon 23 Nov, 17:00"
+    )
     assert chat.say("תזכורות").startswith("התזכורות שלך:")
     assert chat.say("set an alarm for 6am") == "⏰ Reminder set: “alarm” for Mon 23 Nov, 06:00."
     chat.say("note that I parked on level 2, row C")

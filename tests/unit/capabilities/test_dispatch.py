@@ -120,6 +120,10 @@ def test_list_and_delete_all_reminders(
     assert [r["title"] for r in listed.data["reminders"]] == ["a", "b"]
     on_day = executor.execute("reminders", "list", {"day": "2026-03-12"}, ctx("s4"))
     assert [r["title"] for r in on_day.data["reminders"]] == ["b"]
+    week = executor.execute("reminders", "list", {"day": "2026-03-10", "until": "2026-03-11"}, ctx("s4"))
+    assert [r["title"] for r in week.data["reminders"]] == ["a"] and week.data["until"] == "2026-03-11"
+    backwards = executor.execute("reminders", "list", {"day": "2026-03-12", "until": "2026-03-10"}, ctx("s4"))
+    assert not backwards.success and backwards.error_code == "INVALID_ARGS"
     cleared = executor.execute("reminders", "delete_all", {}, ctx("s5"))
     assert cleared.data["count"] == 2 and not repo.reminders and not scheduler.schedules
 

@@ -74,6 +74,14 @@ class CreateReminderArgs(Args):
 
 class ListRemindersArgs(Args):
     day: date | None = None
+    #: the last day shown, with `day` the first ("this week"); None: `day` alone
+    until: date | None = None
+
+    @model_validator(mode="after")
+    def _a_range_has_a_start(self) -> ListRemindersArgs:
+        if self.until is not None and (self.day is None or self.until < self.day):
+            raise ValueError("a range of days needs its first day, before its last")
+        return self
 
 
 class UpdateReminderArgs(Args):
@@ -281,13 +289,16 @@ class ReminderOperations:
         reminders = self._repo.list_upcoming_reminders(ctx.thread_id, self._clock())
         if args.day is not None:
             zone = ZoneInfo(ctx.timezone)
-            reminders = [r for r in reminders if r.due_at.astimezone(zone).date() == args.day]
+            first, last = args.day, args.until or args.day
+            reminders = [r for r in reminders if first <= r.due_at.astimezone(zone).date() <= last]
         data: dict[str, object] = {
             "reminders": [_brief(r, lang) for r in reminders],
             "timezone": ctx.timezone,
         }
         if args.day is not None:
             data["day"] = args.day.isoformat()
+        if args.until is not None:
+            data["until"] = args.until.isoformat()
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,

@@ -57,6 +57,7 @@ MATCHERS: tuple[Matcher, ...] = (
     lists.remove,
     lists.show,
     daily.agenda,
+    daily.upcoming,
     notes.delete,
     notes.search,
     notes.save,

@@ -142,7 +142,18 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
     if result.action == "list":
         if not isinstance(rows, list):
             return None
+        day, until = _get(data, "day"), _get(data, "until")
+        first = format_when(day, language, timezone) if day else ""
+        last = format_when(until, language, timezone) if until else ""
         if not rows:
+            if first and last:
+                return (
+                    f"אין לך תזכורות מ{first} עד {last}."
+                    if he
+                    else f"You have no reminders from {first} to {last}."
+                )
+            if first:
+                return f"אין לך תזכורות ב{first}." if he else f"You have no reminders on {first}."
             return "אין לך תזכורות קרובות." if he else "You have no upcoming reminders."
         shown = []
         for row in rows:
@@ -154,7 +165,12 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
             if row_repeats:  # a repeating reminder: how it repeats, and its next time
                 row_when = f"{row_repeats} ({'הבאה: ' if he else 'next: '}{row_when})"
             shown.append(f"{row_title} — {row_when}" if row_when else row_title)
-        head = "התזכורות שלך:" if he else "Your reminders:"
+        if first and last:
+            head = f"התזכורות שלך מ{first} עד {last}:" if he else f"Your reminders from {first} to {last}:"
+        elif first:
+            head = f"התזכורות שלך ב{first}:" if he else f"Your reminders on {first}:"
+        else:
+            head = "התזכורות שלך:" if he else "Your reminders:"
         return f"{head}\n{_bullets(shown)}"
     if result.action in ("delete", "delete_all"):
         done = _deleted(data, language, ("reminder", "reminders", "תזכורת אחת", "תזכורות"), "התזכורת")

@@ -187,8 +187,11 @@ class ReminderResolver:
             return _ready(step, create_args, lang)
 
         if step.action == "list":
-            day = _day(c.get("day"))
-            return _ready(step, {"day": day.isoformat()} if day else {}, lang)
+            day, until = _day(c.get("day")), _day(c.get("until"))
+            shown = {"day": day.isoformat()} if day else {}
+            if day is not None and until is not None and until > day:
+                shown["until"] = until.isoformat()  # "this week": the days from `day` to `until`
+            return _ready(step, shown, lang)
         if step.action == "update":
             args: dict[str, Any] = {}
             when = _aware(ch.get("when"))

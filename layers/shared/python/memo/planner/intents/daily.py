@@ -9,6 +9,8 @@ it is for, else "alarm" ("השכמה" in Hebrew).
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import as_title, clean, has_hebrew
@@ -34,12 +36,50 @@ _AGENDA_REST = re.compile(
 _AGENDA_REST_HE = re.compile(r"^(?:לי|בתוכנית|מתוכנן)?\s*$")
 
 
+#: "this week", "the next 7 days", "השבוע", "בשבוע הקרוב": the seven days from today.
+_WEEK = re.compile(
+    r"^(?:for\s+|in\s+|on\s+)?(?:this\s+(?:coming\s+)?week|the\s+(?:next|coming)\s+(?:7|seven)\s+days|"
+    r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב)?(?:השבוע(?:\s+הזה)?|שבוע\s+הקרוב)\s*$",
+    re.I,
+)
+#: "what's coming up?", "what's next?", "anything upcoming?", "מה הלאה?": everything still to come.
+_RE_UPCOMING = re.compile(
+    r"^(?:what(?:'s|’s|\s+is)?|whats|anything|is\s+there\s+anything)\s+(?:coming\s+up|next|upcoming|ahead)"
+    r"(?:\s+for\s+me)?\s*\??$|^(?:my\s+)?upcoming(?:\s+reminders)?\s*\??$|^מה\s+(?:הלאה|בהמשך|הבא|מחכה\s+לי)\s*\??$",
+    re.I,
+)
+
+
+def upcoming(text: str, inp: PlannerInput) -> Match | None:
+    """ "what's coming up?" -> every upcoming reminder."""
+    if not _RE_UPCOMING.match(clean(text)):
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        constraints={},
+        pattern="reminders:upcoming",
+    )
+
+
 def agenda(text: str, inp: PlannerInput) -> Match | None:
-    """ "what do I have tomorrow?" -> the reminders of that day."""
+    """ "what do I have tomorrow?" -> the reminders of that day; "... this week?" -> of seven days."""
     for pattern in _RE_AGENDA:
         match = pattern.search(clean(text))
         if not match:
             continue
+        if _WEEK.match(clean(match.group("rest"))):
+            today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
+            return Match(
+                capability="reminders",
+                action="list",
+                confidence=CONFIDENT,
+                risk="low",
+                constraints={"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()},
+                pattern="reminders:agenda",
+            )
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
         rest = clean(parsed.remainder)

@@ -1,0 +1,47 @@
+"""Asking what is coming the way people ask it: "what do I have this week?", "what's coming up?",
+"מה יש לי השבוע", through the webhook on the fake clock. A day or a week is said in the answer, and
+an empty day says which day is empty rather than "no upcoming reminders"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")  # a Monday
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_this_week_lists_the_next_seven_days_only(chat: Conversation) -> None:
+    assert chat.say("what do I have this week?") == "You have no reminders from Mon 2 Mar to Sun 8 Mar."
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to pay the bills on sunday at 9am")
+    chat.say("remind me to renew the passport on march 20 at 9am")
+    week = chat.say("anything this week?")
+    assert week == (
+        "Your reminders from Mon 2 Mar to Sun 8 Mar:\n"
+        "• “call mom” — Tue 3 Mar, 17:00\n"
+        "• “pay the bills” — Sun 8 Mar, 09:00"
+    )
+    everything = chat.say("what's coming up?")
+    assert "renew the passport" in everything and "call mom" in everything
+
+
+def test_hebrew_this_week_and_a_named_day(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר ב-5 אחה״צ להתקשר לאמא")
+    week = chat.say("מה יש לי השבוע?")
+    assert week.startswith("התזכורות שלך מיום ב׳ 2.3 עד יום א׳ 8.3:") and "להתקשר לאמא" in week
+    assert chat.say("מה יש לי היום?") == "אין לך תזכורות ביום ב׳ 2.3."
+    assert chat.say("what do I have tomorrow?").startswith("Your reminders on Tue 3 Mar:\n• “להתקשר לאמא”")
