@@ -128,3 +128,13 @@ def test_hebrew_off_the_list_without_its_name(chat: Conversation) -> None:
     assert chat.say("תמחק לחם מהרשימה") == "לא מצאתי את „לחם” ברשימות שלך."
     listed = chat.say("מה ברשימת הקניות?")
     assert "ביצים" in listed and "חלב" not in listed
+
+
+def test_a_stretched_yes_or_no_answers_the_approval(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert "Before I go ahead" in chat.say("delete the call mom reminder")
+    assert chat.say("Yesss") == "Deleted the reminder “call mom”."
+    assert "רגע לפני" in chat.say("תמחק את התזכורת call dad")
+    assert chat.say("לאאא") == "בסדר, ביטלתי. לא שיניתי כלום."
+    assert "call dad" in chat.say("show my reminders")

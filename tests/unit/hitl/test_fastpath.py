@@ -79,6 +79,9 @@ def reply(text: str) -> HITLReply:
         "יאללה",
         "כן בבקשה",
         "מאשר",
+        "yesss",
+        "Okkk",
+        "כןןן",
     ],
 )
 def test_yes_words(text: str) -> None:
@@ -88,7 +91,8 @@ def test_yes_words(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["no", "No.", "nope", "nah", "no thanks", "don't", "👎", "לא", "לא תודה", "ממש לא"]
+    "text",
+    ["no", "No.", "nope", "nah", "no thanks", "don't", "👎", "לא", "לא תודה", "ממש לא", "nooo", "לאאא"],
 )
 def test_no_words(text: str) -> None:
     assert parse_yes_no(text) is False
@@ -97,7 +101,7 @@ def test_no_words(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["maybe", "yes no", "what?", "", "  ", "כן לא", "yes, and change the time to 6"]
+    "text", ["maybe", "yes no", "what?", "", "  ", "כן לא", "yes, and change the time to 6", "yse", "goood"]
 )
 def test_not_yes_or_no(text: str) -> None:
     assert parse_yes_no(text) is None

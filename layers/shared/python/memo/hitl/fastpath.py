@@ -230,9 +230,19 @@ def _unhedged(norm: str, hedges: frozenset[str], tails: frozenset[str] = frozens
     return " ".join(words)
 
 
+_STRETCHED = re.compile(r"(\w)\1+\b")
+
+
+def _unstretched(norm: str) -> str:
+    """ "yesss", "nooo", "כןןן", "okkk": a word's last letter typed again and again, once."""
+    return _STRETCHED.sub(r"\1", norm)
+
+
 def is_yes(text: str) -> bool:
     norm = normalize(text)
     if norm in YES_WORDS or _unhedged(norm, _YES_HEDGES) in YES_WORDS:
+        return True
+    if norm not in NO_WORDS and _unstretched(norm) in YES_WORDS:
         return True
     emoji = _emoji_only(text)
     return bool(emoji) and all(ch in _YES_EMOJI_BARE for ch in emoji)
@@ -241,6 +251,8 @@ def is_yes(text: str) -> bool:
 def is_no(text: str) -> bool:
     norm = normalize(text)
     if norm in NO_WORDS or _unhedged(norm, _NO_HEDGES, _NO_TAILS) in NO_WORDS:
+        return True
+    if norm not in YES_WORDS and _unstretched(norm) in NO_WORDS:
         return True
     emoji = _emoji_only(text)
     return bool(emoji) and all(ch in _NO_EMOJI_BARE for ch in emoji)
