@@ -259,12 +259,12 @@ def missing_fields_question(language: Language, missing: list[str]) -> str:
     for field in missing:
         if field in _MISSING_FIELD_QUESTIONS:
             return _MISSING_FIELD_QUESTIONS[field][language]
-    return "חסר לי פרט — תוכל להשלים?" if language == "he" else "I need one more detail — can you fill it in?"
+    return "חסר לי פרט — אפשר להשלים?" if language == "he" else "I need one more detail — can you fill it in?"
 
 
 def low_confidence_question(language: Language, summary: str) -> str:
     if language == "he":
-        return f"רק מוודא — לרצונך {summary}?"
+        return f"רק מוודא — {summary}?"  # "רק מוודא — לשמור את הפתק „...”?"
     return f"Just to check — you want me to {summary}?"
 
 

@@ -78,6 +78,9 @@ POLITE_EN = (
 POLITE_HE = r"^(?:(?:היי|הי|אהלן)\s+)?(?:בבקשה\s+)?(?:אפשר\s+)?(?:(?:אתה\s+)?(?:יכול|תוכל|יכולה|תוכלי)\s+(?:בבקשה\s+)?)?"
 
 DELETE_EN = r"delete|remove|cancel|erase|drop|get rid of|clear|wipe"
+#: "forget the wifi note": a delete only when the thing is named with its kind ("forget it" alone is
+#: "never mind", not a delete).
+FORGET_EN = r"forget(?:\s+about)?"
 DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות"
 MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
 MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"

@@ -68,12 +68,13 @@ MATCHERS: tuple[Matcher, ...] = (
     reminders.move_named,
     followups.noun_less_delete,
     notes.recall,
+    notes.statement,
 )
 
 #: Capabilities whose commands are requests Memo performs; a match on anything else (a calendar
 #: word, a guess, a question about a note) gives way to a clause that is such a command.
 _ACTIONABLE = frozenset({"reminders", "notes", "lists"})
-_WEAK_PATTERNS = frozenset({"notes:recall", "delete:guess", "calendar", "email"})
+_WEAK_PATTERNS = frozenset({"notes:recall", "notes:statement", "delete:guess", "calendar", "email"})
 
 #: Where a request may start inside a longer message: after a sentence break or a conjunction,
 #: or at an imperative.
@@ -145,6 +146,8 @@ class RulePlanner:
             return _to_plan(several)
         for start in _clause_starts(request):
             clause = clean(_CLAUSE_LEAD.sub("", request[start:]))
+            if len(clause.split()) < 2:
+                continue  # "... the passport note": a last word alone ("note") is no request of its own
             found = self._match(clause, inp)
             if _is_command(found):
                 assert isinstance(found, Match)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from memo.planner.base import PlannerInput
-from memo.planner.lexicon import DELETE_EN, DELETE_HE, NOTE_EN, NOTE_HE, clean
+from memo.planner.lexicon import DELETE_EN, DELETE_HE, FORGET_EN, NOTE_EN, NOTE_HE, clean
 from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
 
 _RE_NOTE_SAVE = (
@@ -138,7 +138,7 @@ def recall(text: str, inp: PlannerInput) -> Match | None:
 
 _RE_NOTE_DELETE = (
     re.compile(
-        rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:note|memo)\b\s*(?:about|on|for|regarding|with|that\s+says|saying)?\s*(?P<target>.*)$",
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:note|memo)\b\s*(?:about|on|for|regarding|with|that\s+says|saying)?\s*(?P<target>.*)$",
         re.I,
     ),
     re.compile(
@@ -149,7 +149,8 @@ _RE_NOTE_DELETE = (
 
 _RE_NOTE_DELETE_NAMED = (
     re.compile(
-        rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+(?:note|memo)s?\s*$", re.I
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+(?:note|memo)s?\s*$",
+        re.I,
     ),
 )
 
@@ -203,6 +204,50 @@ def where(text: str, inp: PlannerInput) -> Match | None:
                 pattern="notes:where",
             )
     return None
+
+
+#: Where the user just left something: what "where did I park?" (`where`) is later asked about.
+_RE_I_LEFT_IT = (
+    re.compile(r"^i(?:'ve|\s+have)?\s+(?:just\s+)?(?:parked|put|left|hid|stored)\s+\S.*$", re.I),
+    re.compile(r"^(?:החניתי|חניתי|שמתי|השארתי|הנחתי|החבאתי)\s+\S.*$"),
+)
+#: "my passport number is 12345678", "the gate code is 4321", "הקוד של השער הוא 4321": a fact told,
+#: probably to be kept; asked before it is saved (a statement may also be just a remark).
+_RE_FACT = (
+    re.compile(r"^(?:my|our|the|\w+(?:'s|’s))\s+(?!.*\?$)[\w'’\- ]{2,40}?\s+(?:is|are|=)\s+\S.*$", re.I),
+    re.compile(r"^(?!.*\?$)\S.{1,40}?\s+(?:שלי|שלנו)\s+(?:הוא|היא|הם|זה)\s+\S.*$"),
+    re.compile(r"^(?!.*\?$)ה\S.{1,40}?\s+(?:הוא|היא|זה)\s+\S.*$"),
+)
+
+
+#: What makes a statement a fact worth keeping rather than a remark ("the weather is nice"): a
+#: number in it, or a thing people look up ("code", "password", "size", "קוד", "סיסמה", ...).
+_KEPT_THINGS = re.compile(
+    r"\d|\b(?:code|number|no\.|password|passcode|pin|address|size|birthday|anniversary|e-?mail|phone|"
+    r"account|combination|plate|locker|room|seat|gate|flight|wifi|wi-fi)\b|"
+    r"קוד|מספר|סיסמ|כתובת|מידה|יום\s+הולדת|טלפון|חשבון|חדר|מושב|שער|טיסה|לוחית|וויפי|ויפי",
+    re.I,
+)
+
+
+def statement(text: str, inp: PlannerInput) -> Match | None:
+    """ "I parked on level 3" -> saved as a note; "my locker code is 1234" -> a note, asked first."""
+    body = clean(text)
+    if any(p.match(body) for p in _RE_I_LEFT_IT):
+        confidence = CONFIDENT
+    elif any(p.match(body) for p in _RE_FACT) and _KEPT_THINGS.search(body):
+        confidence = GUESS
+    else:
+        return None
+    return Match(
+        capability="notes",
+        action="save",
+        confidence=confidence,
+        risk="low",
+        constraints={},
+        changes={"text": body},
+        pattern="notes:statement",
+    )
 
 
 def delete(text: str, inp: PlannerInput) -> Match | None:

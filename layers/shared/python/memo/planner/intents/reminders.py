@@ -9,6 +9,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.lexicon import (
     DELETE_EN,
     DELETE_HE,
+    FORGET_EN,
     MOVE_EN,
     MOVE_HE,
     NOTE_EN,
@@ -332,9 +333,12 @@ _PLURAL_NOUN = re.compile(r"\breminders\b|\bnotes\b|תזכורות|פתקים", 
 
 _RE_REMINDER_DELETE = (
     re.compile(
-        rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?{REMINDER_EN}\b\s*(?P<target>.*)$", re.I
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?{REMINDER_EN}\b\s*(?P<target>.*)$",
+        re.I,
     ),
-    re.compile(rf"^(?:{DELETE_EN})\s+(?:the\s+|my\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b\s*$", re.I),
+    re.compile(
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b\s*$", re.I
+    ),
     re.compile(rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s*(?P<target>.*)$"),
 )
 

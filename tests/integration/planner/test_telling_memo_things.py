@@ -1,0 +1,61 @@
+"""Telling Memo something rather than commanding it, through the webhook: where the car is parked
+is kept (and found by "where did I park?"), a fact ("my passport number is ...") is kept once the
+person says yes (and nothing when the answer is "no"), a remark ("the weather is nice") is not
+taken as a note, and "forget the X
+note" deletes that note after approval instead of listing every note."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_where_i_parked_is_kept_and_found(chat: Conversation) -> None:
+    assert chat.say("I parked on level 3, spot 42") == "📝 Saved your note “I parked on level 3, spot 42”."
+    assert chat.say("where did I park?") == "Found 1 note for “park”:\n• I parked on level 3, spot 42"
+    assert chat.say("החניתי בקומה 2 ליד המעלית") == "📝 שמרתי את הפתק „החניתי בקומה 2 ליד המעלית”."
+    assert "החניתי בקומה 2 ליד המעלית" in chat.say("איפה החניתי?")
+
+
+def test_a_fact_is_kept_once_the_person_says_yes_and_a_remark_is_not(chat: Conversation) -> None:
+    asked = chat.say("my passport number is 12345678")
+    assert asked.startswith("Just to check — you want me to save the note “my passport number is 12345678”?")
+    assert chat.say("yes") == "📝 Saved your note “my passport number is 12345678”."
+    assert "12345678" in chat.say("what's my passport number?")
+    assert chat.say("Noa's shoe size is 31").startswith("Just to check")
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    # A remark is no fact to keep: not taken as a note at all.
+    assert chat.say("the weather is nice").startswith("I'm not sure I understood")
+    assert chat.say("show my notes") == "Found 1 note:\n• my passport number is 12345678"
+
+
+def test_hebrew_fact_asked_then_kept(chat: Conversation) -> None:
+    assert chat.say("הקוד של השער הוא 4321").startswith("רק מוודא — לשמור את הפתק „הקוד של השער הוא 4321”?")
+    assert chat.say("כן") == "📝 שמרתי את הפתק „הקוד של השער הוא 4321”."
+
+
+def test_forget_the_x_note_deletes_that_note_after_approval(chat: Conversation) -> None:
+    chat.say("note: wifi password is hunter2")
+    chat.say("note: locker code is 1234")
+    question = chat.say("forget the wifi note")
+    assert question.startswith(
+        "Before I go ahead: I'm about to delete 1 note:\n1. “wifi password is hunter2”"
+    )
+    assert chat.say("yes") == "Deleted the note “wifi password is hunter2”."
+    assert chat.say("what notes do I have?") == "Found 1 note:\n• locker code is 1234"
