@@ -138,3 +138,25 @@ def test_a_stretched_yes_or_no_answers_the_approval(chat: Conversation) -> None:
     assert "רגע לפני" in chat.say("תמחק את התזכורת call dad")
     assert chat.say("לאאא") == "בסדר, ביטלתי. לא שיניתי כלום."
     assert "call dad" in chat.say("show my reminders")
+
+
+def test_which_ones_answered_only_mom_and_dad_deletes_those_two_after_approval(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("remind me to call the bank tomorrow at 9am")
+    assert chat.say("delete the call reminders").startswith("Which ones do you mean?")
+    question = chat.say("only mom and dad")
+    assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "call the bank" not in question
+    assert chat.say("yes") == "Deleted 2 reminders: “call mom”, “call dad”."
+    assert "call the bank" in chat.say("show my reminders")
+
+
+def test_which_one_answered_with_two_names_is_asked_again(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert chat.say("move the call reminder to 8pm").startswith("Which one do you mean?")
+    assert "Which one do you mean?" in chat.say("mom and dad")
+    moved = chat.say("the one for mom")
+    assert moved.startswith("Updated the reminder “call mom” — now for ") and moved.endswith(", 20:00.")
+    assert "“call dad” — " in chat.say("show my reminders")

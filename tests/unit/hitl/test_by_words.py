@@ -49,3 +49,37 @@ def test_words_that_name_none_or_several_are_unclear(answer: str, labels: list[s
 )
 def test_anything_else_is_not_an_answer_in_words(answer: str, labels: list[str]) -> None:
     assert answer_by_words(answer, labels).kind == "other"
+
+
+CALLS = ["call the bank — Wed 25 Nov, 09:00", "call mom — Wed 25 Nov, 17:00", "call dad — Wed 25 Nov, 18:00"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "indexes"),
+    [
+        ("only mom", (1,)),
+        ("mom and dad", (1, 2)),
+        ("just mom, dad", (1, 2)),
+        ("the bank or dad", (0, 2)),
+        ("mom", (1,)),
+    ],
+)
+def test_which_ones_answered_in_words_picks_each_named(answer: str, indexes: tuple[int, ...]) -> None:
+    found = answer_by_words(answer, CALLS, several=True)
+    assert found.kind == "picked" and found.indexes == indexes
+
+
+def test_hebrew_which_ones_in_words() -> None:
+    labels = ["להתקשר לאמא", "להתקשר לאבא", "לקנות חלב"]
+    found = answer_by_words("של אמא ושל אבא", labels, several=True)
+    assert found.kind == "picked" and found.indexes == (0, 1)
+    assert answer_by_words("רק של אבא", labels).indexes == (1,)
+
+
+def test_several_names_answer_only_a_question_that_allows_several() -> None:
+    # "Which one?" answered with two names is asked again, never both run.
+    assert answer_by_words("mom and dad", CALLS).kind == "unclear"
+    # A part that names nothing shown is no answer in words (then a new request, as before).
+    assert answer_by_words("mom and eggs", CALLS, several=True).kind == "other"
+    # A part that names several shown when each part must name one: unclear, asked again.
+    assert answer_by_words("call and dad", CALLS, several=True).kind == "unclear"

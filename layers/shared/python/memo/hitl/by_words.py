@@ -26,10 +26,10 @@ _FILLER = frozenset(
         "the", "one", "ones", "for", "with", "about", "that", "this", "to", "my", "a", "an", "it",
         "its", "it's", "is", "i", "mean", "meant", "want", "wanted", "reminder", "note", "item",
         "please", "pls", "thanks", "oh", "ah", "um", "yeah", "yes", "sorry", "of", "on", "at", "in",
-        "s", "d", "m", "and", "or", "או",
+        "s", "d", "m", "and", "or", "או", "only", "just", "both",
         # Hebrew (compared without a leading prefix letter too)
         "של", "את", "זה", "זאת", "הזה", "הזאת", "עם", "על", "אני", "מתכוון", "מתכוונת", "התכוונתי",
-        "בבקשה", "תזכורת", "התזכורת", "פתק", "הפתק", "אחד", "אחת", "כן", "רוצה",
+        "בבקשה", "תזכורת", "התזכורת", "פתק", "הפתק", "אחד", "אחת", "כן", "רוצה", "רק", "שתי", "שני",
     }
 )  # fmt: skip
 _PREFIXES = "והלבשכמ"
@@ -43,6 +43,8 @@ class WordsAnswer:
 
     kind: Literal["picked", "unclear", "other"]
     index: int | None = None
+    #: when several may be picked ("mom and dad"), every candidate named, in order
+    indexes: tuple[int, ...] = ()
 
 
 def _stems(word: str) -> set[str]:
@@ -57,8 +59,25 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(normalize(text))
 
 
-def answer_by_words(answer: str, labels: Sequence[str]) -> WordsAnswer:
-    """Which of `labels` (the candidates' labels, in order) the answer names (see the module)."""
+#: Where one candidate's words end and the next one's begin, when several may be picked.
+_AND = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b|\bאו\b)\s*|\s+(?:וגם\s+|ו(?=\S{2,}))", re.I)
+
+
+def answer_by_words(answer: str, labels: Sequence[str], *, several: bool = False) -> WordsAnswer:
+    """Which of `labels` (the candidates' labels, in order) the answer names (see the module).
+
+    `several`: the question lets the person pick several ("Which ones?"): "mom and dad" names each
+    part's one candidate (`indexes`); a part that names none, or several, makes it unclear."""
+    if several:
+        parts = [part for part in _AND.split(answer) if part and part.strip()]
+        if len(parts) > 1:
+            found = [answer_by_words(part, labels) for part in parts]
+            if any(f.kind == "other" for f in found):
+                return WordsAnswer("other")
+            if any(f.kind != "picked" for f in found):
+                return WordsAnswer("unclear")
+            picked = tuple(sorted({f.index for f in found if f.index is not None}))
+            return WordsAnswer("picked", picked[0], picked)
     label_stems = [set().union(*(_stems(w) for w in _words(label))) if label else set() for label in labels]
     if len(label_stems) < 2:
         return WordsAnswer("other")
@@ -79,5 +98,9 @@ def answer_by_words(answer: str, labels: Sequence[str]) -> WordsAnswer:
     if not label_word_seen:
         return WordsAnswer("other")
     if len(named) == 1:
-        return WordsAnswer("picked", next(iter(named)))
+        (index,) = named
+        return WordsAnswer("picked", index, (index,))
+    if several and named:
+        # "the call ones" when "Which ones?" showed two calls and a shopping trip: both calls.
+        return WordsAnswer("picked", min(named), tuple(sorted(named)))
     return WordsAnswer("unclear")

@@ -184,10 +184,11 @@ def _resume_disambiguation(
     if fastpath.looks_like_hitl_answer(raw):
         return _re_ask(state, pending, raw, log)
     # "the one for dad": the words of one candidate's label (`memo.hitl.by_words`).
-    worded = answer_by_words(raw, [c.label for c in candidates])
-    if worded.kind == "picked" and worded.index is not None:
-        picked = candidates[worded.index].id
-        return _chosen(state, pending, raw, {"via": "words", "candidateIds": [picked]}, now, log)
+    several = bool(pending.context and pending.context.allow_multiple)
+    worded = answer_by_words(raw, [c.label for c in candidates], several=several)
+    if worded.kind == "picked" and worded.indexes:
+        picked = [candidates[i].id for i in worded.indexes]
+        return _chosen(state, pending, raw, {"via": "words", "candidateIds": picked}, now, log)
     if worded.kind == "unclear":
         return _re_ask(state, pending, raw, log)
     return _switch_intent(state, pending, raw, None, now, log)
