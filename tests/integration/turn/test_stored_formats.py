@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -88,3 +88,75 @@ def test_hebrew_delete_it_finds_what_was_done_before_the_upgrade(dana: Conversat
     assert "אני עומד למחוק תזכורת אחת" in question and "„להתקשר לאמא”" in question
     assert dana.tap(APPROVE) == "מחקתי את התזכורת „להתקשר לאמא”."
     assert dana.say("מה התזכורות שלי?") == "אין לך תזכורות קרובות."
+
+
+def _messages(dana: Conversation) -> list[dict[str, Any]]:
+    """The thread's message items, oldest first."""
+    items = boto3.client("dynamodb", region_name="us-east-1").query(
+        TableName="memo-conversation",
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
+        ExpressionAttributeValues={":pk": {"S": f"THREAD#{dana.user.wa_id}"}, ":m": {"S": "MSG#"}},
+    )["Items"]
+    return [from_item(item) for item in items]
+
+
+def test_each_fact_of_a_message_is_stored_once(dana: Conversation) -> None:
+    assert dana.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
+    assert "delete all your reminders (1)" in dana.say("delete all my reminders")
+    assert dana.say("yes") == "Deleted 1 reminder."
+
+    # (The test's clock stands still: every message has the same time, so they are taken by text.)
+    users = {m["message"]["text"]: m for m in _messages(dana) if m["message"]["role"] == "user"}
+    for item in _messages(dana):
+        _msg, stamp, _seq, _wamid = item["sk"].split("#", 3)
+        assert len(stamp) == 16  # the time, to the microsecond
+        assert item["message"]["at"] == int(stamp) // 1000  # kept in ms for the previous release only
+        assert "wamid" not in item["message"]
+    plan, question, answer = (
+        users[t] for t in ("remind me to call mom tomorrow at 5pm", "delete all my reminders", "yes")
+    )
+    assert plan["message"]["starts"] is True and "started" not in plan["message"]  # its own plan
+    assert not {"starts", "started"} & set(question["message"])
+    assert answer["message"]["started"] == question["sk"].split("#", 3)[3]  # the question's plan
+    assert dana.say("show my reminders") == "You have no upcoming reminders."
+
+
+def test_hebrew_move_it_while_a_request_sent_before_the_upgrade_is_running_waits_for_it(
+    dana: Conversation, local: LocalStack
+) -> None:
+    from tests.integration.turn.test_plan_in_flight import HeldExecutor, _send
+
+    assert dana.say("תזכיר לי לקנות חלב מחר ב-18:00").startswith("⏰")
+    held = HeldExecutor(local)
+    try:
+        assert _send(dana, "תזכיר לי להתקשר לאמא מחר ב-17:00") == []
+        # The earlier release stored the request with its time in milliseconds in the sort key, and
+        # its time, wamid and plan (`started`) in full in the message.
+        (request,) = [
+            m for m in _messages(dana) if m["message"]["text"] == "תזכיר לי להתקשר לאמא מחר ב-17:00"
+        ]
+        assert request["message"]["starts"] is True
+        _msg, stamp, seq, wamid = request["sk"].split("#", 3)
+        at = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(stamp))
+        old = {k: v for k, v in request["message"].items() if k != "starts"}
+        message = {
+            **old,
+            "at": at.isoformat().replace("+00:00", "Z"),
+            "wamid": wamid,
+            "started": wamid,
+        }
+        _put(to_item({**request, "sk": f"MSG#{int(stamp) // 1000:013d}#{seq}#{wamid}", "message": message}))
+        boto3.client("dynamodb", region_name="us-east-1").delete_item(
+            TableName="memo-conversation", Key=to_item({"pk": request["pk"], "sk": request["sk"]})
+        )
+
+        (reply,) = _send(dana, "תזיז את זה ל-19:00")
+        assert reply.startswith("אני עוד מטפל בבקשה הקודמת שלך")
+    finally:
+        held.release()
+    assert local.stepfunctions is not None
+    local.stepfunctions.wait_all()
+    (made,) = dana.replies()
+    assert "להתקשר לאמא" in made
+    moved = dana.say("תזיז את זה ל-19:00")
+    assert "להתקשר לאמא" in moved and "לקנות חלב" not in moved

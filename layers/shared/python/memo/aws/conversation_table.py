@@ -2,7 +2,8 @@
 
 One partition per thread, `pk = THREAD#<thread id>`. Sort keys are chosen so one descending,
 consistent Query returns every singleton item first, then the most recent messages:
-`RECENT_ACTIONS` > `PROFILE` > `PENDING` > `MSG#<epoch ms>#<seq>#<wamid>`; the reply claims
+`RECENT_ACTIONS` > `PROFILE` > `PENDING` > `MSG#<epoch µs>#<seq>#<wamid>` (earlier releases wrote
+`MSG#<epoch ms>#...`: both sort by time, and both are read); the reply claims
 (`CLAIM#REPLY#<trace id>`) and the items each sent message named (`CTX#<message id>`, for replies
 that quote it: `memo.reply.quotes`) sort below `MSG#` and are never read by that query. Messages carry a TTL;
 DynamoDB deletes late, so reads also drop what has expired.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -88,20 +89,58 @@ def thread_pk(thread_id: str) -> str:
     return f"THREAD#{thread_id}"
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
 def _message_items(
     thread_id: str, messages: list[MemoryMessage], *, ttl_seconds: int
 ) -> list[dict[str, Any]]:
+    """Each message as one item, each fact stored once: its time (to the microsecond) and its
+    WhatsApp message id are in the sort key, `MSG#<epoch µs>#<seq>#<wamid>`, not again in the
+    message; a request that started its own plan (`started` = its wamid, the plan's traceId) stores
+    `starts: true` instead. `_message_of` reads these and what earlier releases wrote
+    (`MSG#<epoch ms>...` with `at`, `wamid` and `started` in full in the message).
+
+    One fact is kept twice on purpose: `at` in epoch milliseconds, the one field the previous
+    release requires to read a message (it takes a number as well as ISO text). A rollback to it
+    (by hand, or CloudFormation's after a failed update) then still reads every thread; it sees the
+    new messages without their wamid and plan, as fields it can do without."""
     items = []
     for seq, message in enumerate(messages):
-        at_ms = int(message.at.astimezone(UTC).timestamp() * 1000)
+        at_us = (message.at.astimezone(UTC) - _EPOCH) // _MICROSECOND
+        stored: dict[str, Any] = message.model_dump(
+            mode="json", exclude_none=True, exclude_defaults=True, exclude={"at", "wamid", "started"}
+        )
+        stored["at"] = at_us // 1000
+        if message.started is not None:
+            if message.started == message.wamid:
+                stored["starts"] = True
+            else:
+                stored["started"] = message.started
         item = {
             "pk": thread_pk(thread_id),
-            "sk": f"{MESSAGE_PREFIX}{at_ms:013d}#{seq}#{message.wamid or ''}",
-            "message": message.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
+            "sk": f"{MESSAGE_PREFIX}{at_us:016d}#{seq}#{message.wamid or ''}",
+            "message": stored,
             "ttl": int(message.at.timestamp()) + ttl_seconds,
         }
         items.append(to_item(item))
     return items
+
+
+def _message_of(item: Mapping[str, Any]) -> MemoryMessage:
+    """A message item as `_message_items` writes it (the time to the microsecond from the sort key),
+    or as an earlier release did (13-digit milliseconds in the sort key, with `at` as ISO text,
+    `wamid` and `started` in full in the message)."""
+    stored = dict(item["message"])
+    _prefix, stamp, _seq, wamid = str(item["sk"]).split("#", 3)
+    if len(stamp) == 16:
+        stored["at"] = _EPOCH + int(stamp) * _MICROSECOND
+    if "wamid" not in stored and wamid:
+        stored["wamid"] = wamid
+    if stored.pop("starts", False) is True:
+        stored["started"] = stored.get("wamid")
+    return MemoryMessage.model_validate(stored)
 
 
 class DynamoConversationStore:
@@ -131,6 +170,10 @@ class DynamoConversationStore:
                 ":pk": {"S": thread_pk(thread_id)},
                 ":messages": {"S": MESSAGE_PREFIX},
             },
+            # Only what is read below: not the partition key every item repeats, nor the pending
+            # question's id and the actions' version (their writes condition on them, unread).
+            ProjectionExpression="sk, #ttl, message, profile, actions, #state",
+            ExpressionAttributeNames={"#ttl": "ttl", "#state": "state"},
             ScanIndexForward=False,
             ConsistentRead=True,
             Limit=limit + SINGLETONS,
@@ -151,7 +194,7 @@ class DynamoConversationStore:
             elif sk == ACTIONS_SK:
                 snapshot.latest_actions = latest_actions_of(item)
             elif sk.startswith(MESSAGE_PREFIX) and len(messages) < limit:
-                messages.append(MemoryMessage.model_validate(item["message"]))
+                messages.append(_message_of(item))
         snapshot.recent = list(reversed(messages))
         return snapshot
 

@@ -27,15 +27,17 @@ class DynamoItemChecks:
         return [self._check(shown, item_id, label) for item_id, label in shown.items]
 
     def _check(self, shown: ShownItems, item_id: str, label: str) -> dict[str, Any]:
-        # One check per shown item rides on the answer's write: its expression is kept short.
-        names = {"#u": UNDO_KEY}
+        # One check per shown item rides on the answer's write, so its expression is kept short:
+        # attributes are named directly except DynamoDB's reserved words (`status`, `text`), and an
+        # item that is gone fails `<label attribute> = :l` by itself (a comparison with a missing
+        # attribute is false), so no `attribute_exists(pk)` is needed.
         values: dict[str, Any] = {":l": {"S": label}}
-        condition = "attribute_exists(pk) AND attribute_not_exists(#u) AND #l = :l"
+        names: dict[str, str] = {}
         if shown.capability == "reminders":
             sk = reminder_sk(item_id)
-            names |= {"#l": "title", "#s": "status", "#d": "due_at"}
+            condition = f"attribute_not_exists({UNDO_KEY}) AND title = :l AND #s = :s AND due_at > :n"
+            names["#s"] = "status"
             values |= {":s": {"S": "scheduled"}, ":n": {"S": shown.now.astimezone(UTC).isoformat()}}
-            condition += " AND #s = :s AND #d > :n"
         else:
             if shown.capability == "notes":
                 sk = note_sk(item_id)
@@ -43,7 +45,8 @@ class DynamoItemChecks:
                 if shown.list_name is None:
                     raise ValueError("list items are checked within their list")
                 sk = list_item_sk(shown.list_name, item_id)
-            names["#l"] = "text"
+            condition = f"attribute_not_exists({UNDO_KEY}) AND #t = :l"
+            names["#t"] = "text"
         return {
             "ConditionCheck": {
                 "TableName": self._table,

@@ -73,5 +73,5 @@ class ThreadSnapshot(BaseModel):
     thread_id: str
     profile: UserProfile | None = None
     recent: list[MemoryMessage] = Field(default_factory=list)  # oldest first
-    pending: dict[str, Any] | None = None  # the raw pendingHITL item, if any
+    pending: dict[str, Any] | None = None  # the pendingHITL item as loaded (its `state`, `ttl`), if any
     latest_actions: list[dict[str, Any]] = Field(default_factory=list)  # most recent first
