@@ -133,3 +133,18 @@ def test_a_hebrew_question_answered_with_an_english_request_is_answered_in_engli
     assert chat.say("תעשה את הדבר ההוא עם הקובץ").startswith("לא בטוח שהבנתי")
     assert chat.say("add bread to my todo list") == "Added bread to your todo list."
     assert chat.say("what's on my list?") == "Your todo list:\n• bread"
+
+
+def test_put_it_on_the_list_adds_to_the_one_list_else_asks_which(chat: Conversation) -> None:
+    # No list yet: nothing goes to a list called "default"; the person is asked to name one.
+    assert chat.say("put bananas on the list") == (
+        "Which list should I add bananas to? For example: “add bananas to my shopping list”."
+    )
+    assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
+    chat.say("add milk to my shopping list")
+    assert chat.say("put bananas on the list") == "Added bananas to your shopping list."
+    chat.say("add call the plumber to my todo list")
+    assert chat.say("תוסיף ביצים לרשימה") == (
+        "לאיזו רשימה להוסיף את ביצים? יש לך: shopping, todo. למשל: „תוסיף ביצים לרשימת הקניות”."
+    )
+    assert chat.say("what's on the shopping list?") == "Your shopping list:\n• milk\n• bananas"

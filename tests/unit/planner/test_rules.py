@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from memo.conversation import smalltalk
@@ -418,3 +420,29 @@ def test_other_what_questions_are_not_note_searches(message: str) -> None:
 
     output = RulePlanner().plan(pin(message)).output
     assert all(s.capability != "notes" for s in output.plan)
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "hour", "minute"),
+    [
+        ("remind me at 8.30 tomorrow to run", "run", 8, 30),
+        ("remind me 17.30 to leave", "leave", 17, 30),
+        ("set a reminder for 5 to call mom", "call mom", 17, 0),
+        ("set a reminder for 8.30 tomorrow to go running", "go running", 8, 30),
+        ("תזכיר לי בשעה 17.30 לצאת", "לצאת", 17, 30),
+        ("remind me to pay 3.5 shekels tomorrow at 9", "pay 3.5 shekels", 9, 0),
+        ("remind me to go to the party tomorrow at 9pm", "go to the party", 21, 0),
+    ],
+)
+def test_times_written_with_a_dot_and_amounts_that_are_no_dates(
+    message: str, title: str, hour: int, minute: int
+) -> None:
+    capability, action, constraints, _ = only(run(message))
+    assert (capability, action, constraints["title"]) == ("reminders", "create", title)
+    when = datetime.fromisoformat(str(constraints["when"]))
+    assert (when.hour, when.minute) == (hour, minute)
+
+
+def test_a_dotted_date_stays_a_date_where_it_can_be_one() -> None:
+    _, _, constraints, _ = only(run("remind me on 8.12 to pay the bill"))
+    assert constraints["day"].endswith("-12-08") and constraints["title"] == "pay the bill"

@@ -69,7 +69,7 @@ def test_list_remove_matches_each_item_on_its_own() -> None:
     assert result.target.plural
 
 
-def test_a_list_not_named_by_a_planner_is_found_when_resolved_except_for_adding() -> None:
+def test_a_list_not_named_by_a_planner_is_found_when_resolved() -> None:
     # An LLM plan for "what's on my list?" / "take milk off the list" leaves the name out or says "my".
     shown = ListResolver().resolve(step("s1", "lists", "show"), EN)
     assert shown.ok and shown.args == {"listName": UNNAMED_LIST}
@@ -79,9 +79,9 @@ def test_a_list_not_named_by_a_planner_is_found_when_resolved_except_for_adding(
         step("s1", "lists", "remove", constraints={"listName": "my"}, changes={"items": ["milk"]}), HE
     )
     assert removed.target is not None and removed.target.list_name == UNNAMED_LIST
-    # Nothing is added to a list Memo would have to guess: it asks which.
+    # Adding too: the one list there is, else the person is asked (`memo.resolution.entity`).
     added = ListResolver().resolve(step("s1", "lists", "add", changes={"items": ["milk"]}), EN)
-    assert added.error == "Which list do you mean?"
+    assert added.args == {"listName": UNNAMED_LIST, "items": ["milk"]}
 
 
 def test_unknown_action_is_unsupported() -> None:

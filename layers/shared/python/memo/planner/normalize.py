@@ -205,10 +205,12 @@ _LEAD_IN = re.compile(
     re.I,
 )
 _THANKS_TAIL = re.compile(
-    r"(?:[\s,.;!-]*(?:thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much|in\s+advance))?|"
+    # A word of thanks stands apart from the word before it ("... party" is no "ty"); an emoji or a
+    # smiley may follow a word directly.
+    r"(?:(?:[\s,.;!-]+|^)(?:thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much|in\s+advance))?|"
     r"thx|ty|cheers|please|kindly|ok\?|okay\?|"
-    r"תודה(?:\s+רבה)?(?:\s+מראש)?|בבקשה|תודה\s+לך|"
-    r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+|:\)|:-\))[\s.!]*)+$",
+    r"תודה(?:\s+רבה)?(?:\s+מראש)?|בבקשה|תודה\s+לך)(?=[\s.!]*$|[\s.!]*[\s,.;!-])[\s.!]*|"
+    r"[\s,.;!-]*(?:[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+|:\)|:-\))[\s.!]*)+$",
     re.I,
 )
 

@@ -118,8 +118,21 @@ _DATE_NAMED = re.compile(
 )
 _DATE_NAMED_HE = re.compile(rf"(?:^|(?<=\s))[בל]?-?\d{{1,2}}\s+ב?(?:{_MONTHS_HE})(?:\s+\d{{4}})?")
 _DATE_NUMERIC = re.compile(
-    r"(?:^|(?<=\s))(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])"
+    r"(?:^|(?<=\s))(?<!\bat\s)(?<!\bby\s)(?<!@\s)(?<!בשעה\s)(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])"
+    # "3.5 shekels", "2.5 kg": an amount, not a date.
+    r"(?!\s*(?:shekels?|nis|ils|dollars?|usd|euros?|eur|pounds?|kg|kilos?|g|grams?|km|miles?|liters?|litres?|l|"
+    r"%|percent|ש\"ח|ש״ח|שקלים|שקל|דולר|יורו|ק\"ג|ק״ג|קילו|גרם|ליטר|אחוז))"
 )
+
+
+def _a_time_not_a_date(match: re.Match[str]) -> bool:
+    """ "17.30", "8.45" with a dot and no year: an hour and its minutes where the month is impossible."""
+    whole = match.group(0)
+    if "/" in whole or match.group(3) is not None:
+        return False
+    hour, minute = int(match.group(1)), int(match.group(2))
+    return hour <= 23 and 12 < minute <= 59
+
 
 # Times of day.
 _EN_AMPM = re.compile(
@@ -129,6 +142,10 @@ _EN_AMPM = re.compile(
 _CLOCK = re.compile(
     r"(?:(?:\b(?:at|by|around|to)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?|בסביבות\s+))?"
     r"(?<![\d/.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d/])"
+    # "at 8.30", "בשעה 17.30": a dot between hour and minutes after a word that says a time, and
+    # "17.30" on its own where it can be no date (no month 30): 8.12 alone stays a date.
+    r"|(?:\b(?:at|by|around)\s+|@\s*|(?:(?<=\s)|^)בשעה\s+)(?<![\d/.])(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d)(?![\d/.])"
+    r"|(?:(?<=\s)|^)(?P<h3>[01]?\d|2[0-3])\.(?P<m3>1[3-9]|[2-5]\d)(?![\d/.])"
 )
 _EN_AT_HOUR = re.compile(
     r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.\d]|\s*(?:minutes?|hours?|days?))", _FLAGS
@@ -430,9 +447,10 @@ def _find_time(scan: _Scan) -> tuple[int, int, bool, bool] | None:
         return (0 if match.group("w").lower() == "midnight" else 12), 0, True, False
     match = _CLOCK.search(scan.text)
     if match:
-        hour, minute = int(match.group("h")), int(match.group("m"))
+        h = match.group("h") or match.group("h2") or match.group("h3")
+        hour, minute = int(h), int(match.group("m") or match.group("m2") or match.group("m3"))
         scan.take(match)
-        return hour, minute, hour == 0 or hour > 12 or match.group("h").startswith("0"), True
+        return hour, minute, hour == 0 or hour > 12 or h.startswith("0"), True
     match = _EN_PAST_TO.search(scan.text)
     if match:
         found = _past_to(match)
@@ -529,6 +547,8 @@ def extract_when(
                 break
     if day is None:
         match = _DATE_NUMERIC.search(scan.text)
+        if match and _a_time_not_a_date(match):
+            match = None  # "17.30": no month 30, so the time it reads as (`_CLOCK`)
         if match:
             day = _numeric_date(match, today=today, timezone=timezone)
             if day is None:

@@ -413,6 +413,29 @@ def _on_some_list(
     return replace(found, extra={**found.extra, "listName": name})
 
 
+def _list_to_add_to(state: TurnState, repository: ItemsReader, args: dict[str, Any]) -> str | _Missing:
+    """ "Put bananas on the list": the one list there is. With none or several, the person is asked
+    to name it (nothing is added to a list Memo would have to guess)."""
+    language = state.input.language
+    names: dict[str, str] = {}
+    for item in repository.all_list_items(state.thread_id):
+        names.setdefault(list_key(item.list_name), item.list_name)
+    if len(names) == 1:
+        return next(iter(names.values()))
+    items = args.get("items")
+    what = ", ".join(str(i) for i in items) if isinstance(items, list) and items else ""
+    listed = ", ".join(sorted(names.values()))
+    lists_en = f" You have: {listed}." if names else ""
+    lists_he = f" יש לך: {listed}." if names else ""
+    return _Missing(
+        say(
+            language,
+            f"Which list should I add {what} to?{lists_en} For example: “add {what} to my shopping list”.",
+            f"לאיזו רשימה להוסיף את {what}?{lists_he} למשל: „תוסיף {what} לרשימת הקניות”.",
+        )
+    )
+
+
 def _list_to_clear(state: TurnState, repository: ItemsReader) -> str | _Missing:
     """ "Clear the list": the one list that has items. Several are named and the person says which
     (nothing is cleared on a guess); none is said."""
@@ -477,8 +500,16 @@ def resolve_entities(
             continue
         if result.target is None:
             args = dict(result.args)
-            if step.capability == "lists" and step.action == "clear" and args.get("listName") == UNNAMED_LIST:
-                named = _list_to_clear(state, repository)
+            if (
+                step.capability == "lists"
+                and step.action in ("clear", "add")
+                and args.get("listName") == UNNAMED_LIST
+            ):
+                named = (
+                    _list_to_clear(state, repository)
+                    if step.action == "clear"
+                    else _list_to_add_to(state, repository, args)
+                )
                 if isinstance(named, _Missing):
                     state = _failed(state, step, NOT_FOUND, named.message)
                     not_found.append(step.id)

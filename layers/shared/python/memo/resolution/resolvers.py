@@ -288,12 +288,10 @@ class ListResolver:
             return _ready(step, {}, lang)
         if step.action not in ("add", "remove", "show", "clear"):
             return _unsupported(step, lang)
-        if step.action != "add" and (list_name is None or list_name.casefold() in _NO_LIST_NAME):
-            # "what's on my list?", "take milk off the list": the list that has items is found
-            # when resolved (`memo.resolution.entity`); nothing is added to a list on a guess.
+        if list_name is None or list_name.casefold() in _NO_LIST_NAME:
+            # "what's on my list?", "take milk off the list", "put bananas on the list": the list is
+            # found when resolved (`memo.resolution.entity`), or the person is asked to name it.
             list_name = UNNAMED_LIST
-        if list_name is None:
-            return _no_target(step, lang, "Which list do you mean?", "לאיזו רשימה התכוונת?")
         if step.action == "add":
             items = _items(ch.get("items") or c.get("items"))
             if not items:

@@ -128,10 +128,18 @@ def _remind_rest(text: str, inp: PlannerInput) -> str | None:
     return None
 
 
+#: "set a reminder for 5 to call mom": right after the reminder words, "for" and a bare hour is the
+#: time ("for 5 minutes" is not: a unit follows).
+_FOR_HOUR = re.compile(
+    r"^for\s+(?=\d{1,2}(?:[:.]\d{2})?(?!\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|%|\d))\b)", re.I
+)
+
+
 def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
         return None
+    rest = _FOR_HOUR.sub("at ", rest)
     parsed = parse_when(rest, inp)
     title = as_title(parsed.remainder)
     constraints: dict[str, object] = {"title": title} if title else {}
