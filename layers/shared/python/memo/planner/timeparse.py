@@ -447,10 +447,10 @@ def _find_time(scan: _Scan) -> tuple[int, int, bool, bool] | None:
         return (0 if match.group("w").lower() == "midnight" else 12), 0, True, False
     match = _CLOCK.search(scan.text)
     if match:
-        h = match.group("h") or match.group("h2") or match.group("h3")
-        hour, minute = int(h), int(match.group("m") or match.group("m2") or match.group("m3"))
+        hour_text: str = match.group("h") or match.group("h2") or match.group("h3")
+        hour, minute = int(hour_text), int(match.group("m") or match.group("m2") or match.group("m3"))
         scan.take(match)
-        return hour, minute, hour == 0 or hour > 12 or h.startswith("0"), True
+        return hour, minute, hour == 0 or hour > 12 or hour_text.startswith("0"), True
     match = _EN_PAST_TO.search(scan.text)
     if match:
         found = _past_to(match)

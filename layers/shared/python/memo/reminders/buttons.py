@@ -58,3 +58,64 @@ def parse_button(reply_id: str | None) -> ReminderButton | None:
     if minutes not in SNOOZE_CHOICES:
         return None
     return ReminderButton(action="snooze", reminder_id=match.group("id"), minutes=minutes)
+
+
+# --- the same, typed -------------------------------------------------------------------------------
+
+#: How long after a reminder went out "done" / "snooze 15 min" typed alone is about it.
+TYPED_WINDOW_MINUTES = 120
+
+_TYPED_DONE = re.compile(
+    r"^(?:ok(?:ay)?[\s,]+)?(?:done|did\s+it|i\s+did(?:\s+it)?|finished|completed|all\s+done|got\s+it\s+done|"
+    r"בוצע|עשיתי(?:\s+את\s+זה)?|סיימתי|טופל)\s*[.!✅👍]*$",
+    re.I,
+)
+_UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
+          "hours": 60, "דקות": 1, "דקה": 1, "דק": 1, "שעה": 60, "שעות": 60}  # fmt: skip
+_AMOUNT = (
+    r"(?:(?:in|for|by|another)\s+|(?:ב)?עוד\s+|ל-?)?(?P<n>an?|one|half\s+an|\d{1,4}|חצי|רבע)?\s*"
+    r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|דקות|דקה|דק'?|שעה|שעות|שעתיים)"
+)
+_TYPED_SNOOZE = re.compile(
+    rf"^(?:snooze(?:\s+it)?|remind\s+me\s+(?:again|later|about\s+it\s+again)|again|later|"
+    rf"נודניק|תזכיר\s+לי\s+(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)(?:\s+{_AMOUNT})?(?:\s+again|\s+שוב)?\s*[.!]*$",
+    re.I,
+)
+
+
+#: What `typed_button` answers for "later" / "remind me later": how much later is asked.
+HOW_MUCH_LATER = "how_much_later"
+
+
+def how_much_later(language: Language) -> str:
+    if language == "he":
+        return "בעוד כמה זמן? למשל „נודניק 30 דקות” או „תזכיר לי שוב בעוד שעה”."
+    return "How much later? For example “snooze 30 min” or “remind me again in an hour”."
+
+
+def typed_button(text: str, reminder_id: str) -> ReminderButton | str | None:
+    """ "done", "snooze 15 min", "remind me again in an hour", "בוצע", "תזכיר לי שוב בעוד שעה"
+    typed right after a reminder went out: what its buttons do, for that reminder. A snooze with
+    no amount is the first button's 10 minutes; "later" with no amount asks how much later
+    (`HOW_MUCH_LATER`), never guessed; anything else is None (the message is planned as usual)."""
+    words = " ".join(text.split())
+    if _TYPED_DONE.match(words):
+        return ReminderButton(action="done", reminder_id=reminder_id)
+    match = _TYPED_SNOOZE.match(words)
+    if match is None:
+        return None
+    unit = match.group("unit")
+    if unit is None:
+        if re.search(r"later|אחר\s+כך", words, re.I):
+            return HOW_MUCH_LATER  # "remind me later": how much later is not said
+        return ReminderButton(action="snooze", reminder_id=reminder_id, minutes=SNOOZE_CHOICES[0])
+    unit = unit.lower().rstrip("'")
+    if unit == "שעתיים":
+        minutes = 120
+    else:
+        n = (match.group("n") or "1").lower()
+        count = {"a": 1, "an": 1, "one": 1, "half an": 0.5, "חצי": 0.5, "רבע": 0.25}.get(n)
+        minutes = int((count if count is not None else int(n)) * _UNITS[unit])
+    if not 1 <= minutes <= 24 * 60:
+        return None
+    return ReminderButton(action="snooze", reminder_id=reminder_id, minutes=minutes)

@@ -230,7 +230,8 @@ def _deliver(
         # Sent, but the reminder was deleted or moved while we sent it: nothing to mark.
         logger.warning("REMINDER_CHANGED_WHILE_SENDING")
     conversation.record(
-        reminder.thread_id, MemoryMessage(role="assistant", text=text, at=now, kind="reminder")
+        reminder.thread_id,
+        MemoryMessage(role="assistant", text=text, at=now, kind="reminder", reminder_id=reminder.reminder_id),
     )
     if outcome_unknown:
         if unconfirmed is not None:

@@ -55,7 +55,14 @@ from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
 from memo.operator_review.withdraw import Withdrawals, withdraw_reply
 from memo.planner import Planner, PlannerInput
-from memo.reminders.buttons import parse_button
+from memo.reminders.buttons import (
+    HOW_MUCH_LATER,
+    TYPED_WINDOW_MINUTES,
+    ReminderButton,
+    how_much_later,
+    parse_button,
+    typed_button,
+)
 from memo.replies import Reply
 from memo.reply.memory import current_actions
 from memo.reply.quotes import QuoteStore, refers_back
@@ -168,9 +175,13 @@ class TurnControl:
         undo = parse_undo(ctx.message.reply_id)
         if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
             return handle_undo(ctx, undo, self._executions)
-        button = parse_button(ctx.message.reply_id)
-        if button is not None:  # "Done" / "Snooze" on a delivered reminder (memo.turn.reminder_buttons)
+        button = parse_button(ctx.message.reply_id) or self._typed_button(ctx)
+        if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
             return handle_button(ctx, button, self._executions)
+        if button == HOW_MUCH_LATER:
+            return TurnOutcome(
+                reply=Reply.plain(how_much_later(ctx.profile.language)), outcome="reminder_how_long"
+            )
         reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
         item = ctx.snapshot.pending
         if item is not None:
@@ -190,6 +201,20 @@ class TurnControl:
             if state.pending_hitl is not None:
                 return self._resume(ctx, state, reply)
         return self._fresh(ctx, reply)
+
+    def _typed_button(self, ctx: TurnContext) -> ReminderButton | str | None:
+        """ "done" / "snooze 15 min" typed right after a reminder went out, with no question open:
+        that reminder's button (`memo.reminders.buttons.typed_button`)."""
+        if ctx.snapshot.pending is not None or not ctx.message.text:
+            return None
+        # The latest reminder among the last few messages ("later" -> "How much later?" -> "in an
+        # hour" is still about it), if it went out lately.
+        delivered = next((m for m in reversed(ctx.snapshot.recent[-4:]) if m.kind == "reminder"), None)
+        if delivered is None or delivered.reminder_id is None:
+            return None
+        if ctx.now - delivered.at > timedelta(minutes=TYPED_WINDOW_MINUTES):
+            return None
+        return typed_button(ctx.message.text, delivered.reminder_id)
 
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         """The pending question changed between the thread's load and the turn's write (another
