@@ -74,7 +74,7 @@ def test_drift_is_detected_and_rebuild_repairs_it(capsys: pytest.CaptureFixture[
     assert hitl(capsys, db, "drift")[0] == 0
     with sqlite3.connect(db) as conn:
         conn.execute(
-            "UPDATE hitl_state SET current_state = 'approved' WHERE current_state = 'needs_clarification'"
+            "UPDATE hitl_cases SET current_state = 'approved' WHERE current_state = 'needs_clarification'"
         )
     code, drift = hitl(capsys, db, "drift")
     assert code == 2

@@ -44,7 +44,7 @@ from caseplatform.model import (
 )
 from caseplatform.ports import CaseListener, CaseSnapshot, CaseStore, Clock, Transition
 from caseplatform.queries import ApprovalStatus, CaseQueries, CaseView
-from caseplatform.redaction import Redactor, redact_tree
+from caseplatform.redaction import Redactor, no_redaction, redact_tree
 from caseplatform.registry import SchemaRegistry
 from caseplatform.validation import MAX_PAYLOAD_BYTES, check_action, check_submit
 
@@ -112,14 +112,20 @@ class CaseCommands:
             "confidence": confidence,
             "refs": refs if refs is not None else [],
         }
-        details = check_submit(arguments)
+        # The payload is serialized once: for its size, the intent's hash and (when nothing is
+        # redacted) the stored payload_json.
+        payload_json = canonical_json(payload) if isinstance(payload, dict) else None
+        details = check_submit(arguments, payload_json)
         if details:
             payload_details = [d for d in details if d["path"].startswith("$.payload")]
             if payload_details == details:
                 raise PayloadInvalid(details)
             raise EnvelopeInvalid(details)
-        request_hash = decisions.intent_hash(arguments, "submit_case")
-        clean_payload = redact_tree(payload, self._redact)
+        request_hash = decisions.intent_hash(arguments, "submit_case", payload_json=payload_json)
+        if self._redact is no_redaction:
+            clean_payload, clean_json = payload, payload_json
+        else:
+            clean_payload, clean_json = redact_tree(payload, self._redact), None
         active, live = self._store.decision_schema(adapter_id), False
         for attempt in range(MAX_SCHEMA_CHANGES + 1):
             active = self._valid_for(adapter_id, active, clean_payload, live=live)
@@ -134,6 +140,7 @@ class CaseCommands:
                 case_id=case_id,
                 stamp=Stamp(f"HEV-{self._new_id()}", now),
                 request_hash=request_hash,
+                payload_json=clean_json,
             )
             try:
                 recorded = self._store.create_case(new)

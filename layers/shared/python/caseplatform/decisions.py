@@ -87,10 +87,24 @@ class Stamp:
 
 
 # ------------------------------------------------------------------ the envelope of a command
-def intent_hash(arguments: dict[str, Any], action: str) -> str:
-    """The fingerprint of a request's intent (everything but its request_id)."""
-    arguments = {k: v for k, v in arguments.items() if k != "request_id"}
-    return hashlib.sha256(canonical_json({"action": action, **arguments}).encode("utf-8")).hexdigest()
+def intent_hash(arguments: dict[str, Any], action: str, *, payload_json: str | None = None) -> str:
+    """The fingerprint of a request's intent (everything but its request_id). `payload_json`: the
+    canonical JSON of `arguments["payload"]` when the caller has it already; it is spliced in where
+    the canonical JSON of the whole would have it (keys sorted), so the text hashed is the same."""
+    body = {"action": action, **{k: v for k, v in arguments.items() if k != "request_id"}}
+    if payload_json is None or "payload" not in body:
+        text = canonical_json(body)
+    else:
+        before = canonical_json({k: v for k, v in body.items() if k < "payload"})
+        after = canonical_json({k: v for k, v in body.items() if k > "payload"})
+        text = (
+            before[:-1]
+            + ("," if len(before) > 2 else "")
+            + '"payload":'
+            + payload_json
+            + ("," + after[1:] if len(after) > 2 else "}")
+        )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def principal_of(actor: dict[str, Any], default_kind: str) -> Principal:
@@ -116,9 +130,11 @@ def new_case(
     case_id: str,
     stamp: Stamp,
     request_hash: str,
+    payload_json: str | None = None,
 ) -> NewCase:
     """The case, its `submitted` event, its first projection and its refs, from validated
-    submit_case arguments (`payload`, `title` and `summary` already redacted)."""
+    submit_case arguments (`payload`, `title` and `summary` already redacted; `payload_json`: the
+    payload's canonical JSON when the caller has it already)."""
     submitter = arguments["submitter"]
     person = Principal(
         kind="agent",
@@ -129,7 +145,8 @@ def new_case(
         assurance=submitter.get("assurance", DEFAULT_ASSURANCE),
     )
     now = stamp.clock_ms
-    payload_json = canonical_json(payload)
+    if payload_json is None:
+        payload_json = canonical_json(payload)
     case = Case(
         case_id=case_id,
         schema_version=schema_version,

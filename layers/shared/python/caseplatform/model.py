@@ -56,12 +56,30 @@ T = TypeVar("T")
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+# The C encoder `JSONEncoder.encode` ends up calling, with the same arguments (a fresh circular-reference
+# registry per call, as there); None when the interpreter has no `_json` accelerator.
+_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
 
 
 def canonical_json(value: Any) -> str:
     """The one serialization used for hashes, payload_json and event_json: sorted keys, no spaces
-    (one encoder, built once: `json.dumps` with these options builds a new one per call)."""
-    return _CANONICAL.encode(value)
+    (one encoder, built once: `json.dumps` with these options builds a new one per call). The C
+    encoder is called directly (the same text and errors as `_CANONICAL.encode`, without its
+    Python-level steps: a few microseconds on each of the six encodings of a submit+decide cycle)."""
+    if _C_ENCODER is None:
+        return _CANONICAL.encode(value)
+    encode = _C_ENCODER(
+        {},
+        _CANONICAL.default,
+        json.encoder.encode_basestring,
+        None,
+        ":",
+        ",",
+        True,  # sort_keys
+        False,  # skipkeys
+        False,  # allow_nan
+    )
+    return "".join(encode(value, 0))
 
 
 def sha256_hex(text: str) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-from uuid import uuid4
 
 from caseplatform import projection
 from caseplatform.commands import Approval, CaseCommands
+from caseplatform.ids import new_uuid4
 from caseplatform.model import Case, CaseRecord, CaseState, Decision, Event, Page, SchemaRecord
 from caseplatform.ports import CaseListener, CaseStore, Clock, system_clock
 from caseplatform.projection import DriftReport
@@ -31,7 +31,7 @@ class CaseService:
         *,
         clock: Clock = system_clock,
         redactor: Redactor = no_redaction,
-        new_id: Callable[[], str] = lambda: str(uuid4()),
+        new_id: Callable[[], str] = new_uuid4,
         listeners: Sequence[CaseListener] = (),
     ) -> None:
         self.store = store

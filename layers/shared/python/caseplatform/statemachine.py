@@ -84,14 +84,18 @@ def apply(state: CaseState | None, event: Event) -> CaseState:
     if event.event_type in ("decision_recorded", "decision_superseded"):
         if event.decision_outcome is None:
             raise ValueError(f"event {event.event_id} has no decision_outcome")
-        return replace(
-            state,
+        # Built directly (not `replace`, which inspects the fields on every call): the decision
+        # is on every case's path.
+        return CaseState(
+            case_id=state.case_id,
             current_state=event.decision_outcome,
+            updated_at_ms=t,
             active_terminal_event_id=event.event_id,
             active_decision_outcome=event.decision_outcome,
             needs_clarification_since_ms=None,
             escalation_due_at_ms=None,
-            updated_at_ms=t,
+            escalated_at_ms=state.escalated_at_ms,
+            escalation_target=state.escalation_target,
         )
     if event.event_type == "approval_vote":
         return replace(state, updated_at_ms=t)

@@ -119,12 +119,13 @@ def error_details(errors: list[ValidationError]) -> list[dict[str, str]]:
     return sorted(details, key=lambda d: (d["path"], d["message"]))
 
 
-def check_submit(arguments: dict[str, Any]) -> list[dict[str, str]]:
+def check_submit(arguments: dict[str, Any], payload_json: str | None = None) -> list[dict[str, str]]:
+    """`payload_json`: the payload's canonical JSON when the caller has it already."""
     valid = _SUBMIT_CHECK is not None and _SUBMIT_CHECK(arguments)
     details = [] if valid else error_details(list(_SUBMIT_VALIDATOR.iter_errors(arguments)))
     payload = arguments.get("payload")
     if isinstance(payload, dict):
-        size = len(canonical_json(payload).encode("utf-8"))
+        size = len((canonical_json(payload) if payload_json is None else payload_json).encode("utf-8"))
         if size > MAX_PAYLOAD_BYTES:
             details.append(
                 {"path": "$.payload", "message": f"payload is {size} bytes; the limit is {MAX_PAYLOAD_BYTES}"}

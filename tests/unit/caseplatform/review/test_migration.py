@@ -9,24 +9,23 @@ from pathlib import Path
 import pytest
 
 from caseplatform.service import CaseService
-from caseplatform.stores import sqlite as sqlite_store
 from caseplatform.stores.sqlite import SqliteCaseStore
 from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, submit
+from tests.unit.caseplatform.legacy_sqlite import write_legacy
 
 
-def test_0002_keeps_data_and_accepts_votes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_0002_keeps_data_and_accepts_votes(tmp_path: Path) -> None:
     db = tmp_path / "hitl.db"
-    every = sqlite_store.migrations()
-    monkeypatch.setattr(sqlite_store, "migrations", lambda: [m for m in every if m[0] == 1])
-    old = SqliteCaseStore(db)
-    service = CaseService(old, clock=FakeClock())
+    source = SqliteCaseStore(tmp_path / "today.db")
+    service = CaseService(source, clock=FakeClock())
     service.ensure_default_adapters()
     decided = submit(service)
     service.record_decision(case_id=decided, decision="approved", notes="", actor=OPERATOR, request_id="d")
     asked = submit(service)
     service.request_clarification(case_id=asked, question="Which map?", notes="", actor=AGENT, request_id="q")
     before = service.check_drift()
-    old.close()
+    source.close()
+    write_legacy(tmp_path / "today.db", db, version=1)  # the same rows in the database of version 1
     with sqlite3.connect(db) as conn, pytest.raises(sqlite3.IntegrityError):
         conn.execute(
             "INSERT INTO hitl_events (event_id, case_id, event_type, notes, actor_kind, actor_name, actor_role,"
@@ -34,9 +33,8 @@ def test_0002_keeps_data_and_accepts_votes(tmp_path: Path, monkeypatch: pytest.M
             (asked,),
         )
 
-    monkeypatch.setattr(sqlite_store, "migrations", lambda: every)
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [2, 3, 4]
+    assert store.applied_migrations == [2, 3, 4, 5]
     service = CaseService(store, clock=FakeClock())
     after = service.check_drift()
     assert (after.live_hash, after.drifted) == (before.live_hash, False)

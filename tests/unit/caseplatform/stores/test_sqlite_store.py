@@ -1,22 +1,26 @@
 """The SQLite store's write path: the schema version a submission was validated on is checked by the
-envelope's INSERT (no read first), a write that fails half-way leaves nothing, migration 0004 keeps
-every row, and the connection settings the durability story rests on."""
+envelope's INSERT (no read first), a write that fails half-way leaves nothing, migrations 0004 and
+0005 keep every row and the queries (each on its index, no sort), and the connection settings the
+durability story rests on."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from caseplatform.errors import PayloadInvalid
+from caseplatform.model import Ref
 from caseplatform.ports import CaseSnapshot, Transition
 from caseplatform.service import CaseService
 from caseplatform.stores import sqlite as sqlite_module
 from caseplatform.stores.sqlite import SqliteCaseStore
 from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, lgv_payload, submit, submit_args
+from tests.unit.caseplatform.legacy_sqlite import write_legacy
 
 ADAPTER = "lgv_troubleshooting"
 
@@ -81,24 +85,20 @@ def test_a_retry_after_another_version_became_active_answers_with_the_case_it_op
     assert _count(this.store, "hitl_cases") == 1  # type: ignore[arg-type]
 
 
-def test_a_submission_that_fails_half_way_writes_nothing(service: CaseService) -> None:
+@pytest.mark.parametrize("failing", ["hitl_events", "hitl_case_refs"])
+def test_a_submission_that_fails_half_way_writes_nothing(service: CaseService, failing: str) -> None:
     store = service.store
     assert isinstance(store, SqliteCaseStore)
     conn = store._conn()
-    # The projection's INSERT fails after the envelope and the event were inserted.
+    # The event's (or the refs') INSERT fails after the case row, with its projection, was inserted.
     conn.execute(
-        "CREATE TEMP TRIGGER crash BEFORE INSERT ON main.hitl_state BEGIN SELECT RAISE(ABORT, 'crash'); END"
+        f"CREATE TEMP TRIGGER crash BEFORE INSERT ON main.{failing} BEGIN SELECT RAISE(ABORT, 'crash'); END"
     )
     args = submit_args(request_id="half-way")
     with pytest.raises(sqlite3.IntegrityError, match="crash"):
         service.submit_case(**args)
     assert not conn.in_transaction
-    assert [_count(store, t) for t in ("hitl_cases", "hitl_events", "hitl_state", "hitl_case_refs")] == [
-        0,
-        0,
-        0,
-        0,
-    ]
+    assert [_count(store, t) for t in ("hitl_cases", "hitl_events", "hitl_case_refs")] == [0, 0, 0]
     # Nothing half-written blocks the retry: the same request opens the case.
     conn.execute("DROP TRIGGER crash")
     event, case = service.submit_case(**args)
@@ -111,9 +111,9 @@ def test_a_decision_that_fails_half_way_writes_nothing(service: CaseService) -> 
     assert isinstance(store, SqliteCaseStore)
     case_id = submit(service)
     conn = store._conn()
-    # The projection's UPDATE fails after the decision's event was inserted.
+    # The projection's UPDATE (of the case row) fails after the decision's event was inserted.
     conn.execute(
-        "CREATE TEMP TRIGGER crash BEFORE UPDATE ON main.hitl_state BEGIN SELECT RAISE(ABORT, 'crash'); END"
+        "CREATE TEMP TRIGGER crash BEFORE UPDATE ON main.hitl_cases BEGIN SELECT RAISE(ABORT, 'crash'); END"
     )
     with pytest.raises(sqlite3.IntegrityError, match="crash"):
         service.record_decision(
@@ -151,63 +151,152 @@ def test_an_interrupted_decision_leaves_the_connection_usable(service: CaseServi
     assert event.state_after == "needs_clarification"
 
 
-def test_migration_0004_keeps_every_row_and_the_queries(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    db = tmp_path / "hitl.db"
-    every = sqlite_module.migrations()
-    monkeypatch.setattr(sqlite_module, "migrations", lambda: [m for m in every if m[0] <= 3])
+def _plan(conn: sqlite3.Connection, call: Callable[[], object]) -> str:
+    """The query plan of the last statement `call` ran on `conn` (its SQL with the values bound)."""
+    ran: list[str] = []
+    conn.set_trace_callback(ran.append)
+    try:
+        call()
+    finally:
+        conn.set_trace_callback(None)
+    return " | ".join(str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + ran[-1]))
+
+
+@pytest.mark.parametrize(("version", "applied"), [(3, [4, 5]), (4, [5])])
+def test_migrations_keep_every_row_and_the_queries(tmp_path: Path, version: int, applied: list[int]) -> None:
     clock = FakeClock()
-    old = SqliteCaseStore(db)
-    service = CaseService(old, clock=clock)
+    source = SqliteCaseStore(tmp_path / "today.db")
+    service = CaseService(source, clock=clock)
     service.ensure_default_adapters()
     decided = submit(service)
     service.record_decision(case_id=decided, decision="rejected", notes="no", actor=OPERATOR, request_id="d")
-    asked = submit(service)
+    clock.advance(1000)
+    asked = submit(service, priority="high")
     service.request_clarification(case_id=asked, question="Which map?", notes="", actor=AGENT, request_id="q")
+    clock.advance(1000)
     waiting = submit(service)
     before = service.check_drift()
-    old.close()
+    source.close()
+    db = tmp_path / "hitl.db"
+    write_legacy(tmp_path / "today.db", db, version=version)
 
-    monkeypatch.setattr(sqlite_module, "migrations", lambda: every)
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [4]
+    assert store.applied_migrations == applied
     service = CaseService(store, clock=clock)
     after = service.check_drift()
     assert (after.live_hash, after.drifted, after.cases) == (before.live_hash, False, 3)
     conn = store._conn()
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    table = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'hitl_state'").fetchone()[0]
-    assert table.rstrip().endswith("WITHOUT ROWID")
-    indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
-    assert "idx_hitl_events_case_created" not in indexes
-    assert {"idx_hitl_state_current_updated", "idx_hitl_state_escalation_due"} <= indexes
+    tables = {
+        row[0]: row[1] for row in conn.execute("SELECT name, sql FROM sqlite_schema WHERE type = 'table'")
+    }
+    assert "hitl_state" not in tables  # the projection is in the case row
+    assert tables["hitl_case_refs"].rstrip().endswith("WITHOUT ROWID")
+    indexes = {
+        row[0]: row[1]
+        for row in conn.execute(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
+        )
+    }
+    assert set(indexes) == {
+        "idx_hitl_cases_created",
+        "idx_hitl_cases_adapter_created",
+        "idx_hitl_cases_priority_created",
+        "idx_hitl_cases_state_created",
+        "idx_hitl_cases_escalation_due",
+        "idx_hitl_events_type_created",
+        "idx_hitl_events_principal_created",
+        "ux_hitl_events_first_terminal",
+        "ux_hitl_events_submit_request",
+        "ux_hitl_schema_registry_active",
+        "idx_hitl_case_refs_lookup",
+    }
+    assert not any(" DESC" in sql for sql in indexes.values())  # new rows append at the right edge
 
-    # The queries over the projection still answer: the queue, the sweep (the partial index).
+    # The queries over the projection answer as before: the queue, the listings, the sweep.
     assert {r.case.case_id for r in service.list_review_queue()} == {asked, waiting}
+    assert [r.case.case_id for r in service.list_cases(state="rejected").items] == [decided]
+    assert [r.case.case_id for r in service.list_cases(priority="high").items] == [asked]
+    assert [r.case.case_id for r in service.list_cases().items] == [waiting, asked, decided]
     due = service.escalations_due(within_ms=365 * 24 * 3600 * 1000).items
     assert [s.case_id for s in due] == [asked]
-    plan = " ".join(
-        str(row[3])
-        for row in conn.execute(
-            "EXPLAIN QUERY PLAN SELECT case_id FROM hitl_state s WHERE s.escalation_due_at_ms IS NOT NULL"
-            " AND s.escalation_due_at_ms <= 5 ORDER BY s.escalation_due_at_ms, s.case_id"
-        )
+    # The refs (each case has one) are kept and found both ways.
+    assert [r.to_dict() for r in store.list_refs(asked)] == [
+        {"ref_type": "neo4j_node", "ref_key": "lgv_id", "ref_value": "LGV-07"}
+    ]
+    assert service.cases_by_ref("neo4j_node", "lgv_id", "LGV-07").items == sorted([decided, asked, waiting])
+    assert service.get_record(asked).state == next(
+        s for s in service.recompute_projection() if s.case_id == asked
     )
-    assert "idx_hitl_state_escalation_due" in plan
-    # A case's events are read through UNIQUE (case_id, request_id), never by scanning a type.
+
+    # Each listing walks its index in its own order: no table scan, no sort.
+    year = 365 * 24 * 3600 * 1000
+    plans = {
+        "state": _plan(conn, lambda: store.list_cases(state="pending", limit=5)),
+        "adapter": _plan(conn, lambda: store.list_cases(adapter_id=ADAPTER, limit=5)),
+        "priority": _plan(conn, lambda: store.list_cases(priority="high", limit=5)),
+        "all": _plan(conn, lambda: store.list_cases(limit=1)),
+        "next page": _plan(
+            conn, lambda: store.list_cases(limit=1, cursor=store.list_cases(limit=1).next_cursor)
+        ),
+        "sweep": _plan(conn, lambda: store.escalation_due(clock() + year, limit=5)),
+        "by type": _plan(
+            conn,
+            lambda: store.list_events_by_type("decision_recorded", from_ms=0, to_ms=clock() + 1, limit=5),
+        ),
+        "by principal": _plan(
+            conn, lambda: store.list_events_by_principal("op:dana", from_ms=0, to_ms=clock() + 1, limit=5)
+        ),
+        "by ref": _plan(conn, lambda: store.cases_by_ref(Ref("neo4j_node", "lgv_id", "LGV-07"), limit=1)),
+        "refs of a case": _plan(conn, lambda: store.list_refs(asked)),
+    }
+    uses = {
+        "state": "idx_hitl_cases_state_created",
+        "adapter": "idx_hitl_cases_adapter_created",
+        "priority": "idx_hitl_cases_priority_created",
+        "all": "idx_hitl_cases_created",
+        "next page": "idx_hitl_cases_created",
+        "sweep": "idx_hitl_cases_escalation_due",
+        "by type": "idx_hitl_events_type_created",
+        "by principal": "idx_hitl_events_principal_created",
+        "by ref": "idx_hitl_case_refs_lookup",
+        "refs of a case": "USING PRIMARY KEY (case_id=?)",
+    }
+    for name, plan in plans.items():
+        assert uses[name] in plan, (name, plan)
+        assert "TEMP B-TREE" not in plan, (name, plan)
+    # One case, its events: through the case's key and UNIQUE (case_id, request_id), never a type scan.
     snapshot_plan = " ".join(
         str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + sqlite_module._SNAPSHOT, (asked, "x"))
     )
     assert "idx_hitl_events_type_created" not in snapshot_plan
     assert "sqlite_autoindex_hitl_events_2" in snapshot_plan
+    assert "sqlite_autoindex_hitl_cases_1" in snapshot_plan
     # The migrated store keeps working: the clarification answered, the case decided.
     service.provide_clarification(case_id=asked, answer="v12", notes="", actor=AGENT, request_id="a")
     service.record_decision(case_id=asked, decision="approved", notes="", actor=OPERATOR, request_id="d")
     assert service.get_record(asked).state.current_state == "approved"
     assert service.check_drift().drifted is False
     store.close()
+
+
+def test_a_case_without_a_projection_is_not_listed_and_rebuild_restores_it(service: CaseService) -> None:
+    """current_state NULL is what a missing hitl_state row was: the case is not read as a record until
+    the projection is rebuilt from its events."""
+    store = service.store
+    assert isinstance(store, SqliteCaseStore)
+    kept, lost = submit(service), submit(service)
+    store._conn().execute(
+        "UPDATE hitl_cases SET current_state = NULL, state_updated_at_ms = NULL WHERE case_id = ?", (lost,)
+    )
+    assert [r.case.case_id for r in service.list_cases().items] == [kept]
+    assert store.get_case(lost) is None
+    assert [s.case_id for s in store.list_states()] == [kept]
+    assert service.check_drift().drifted_case_ids == [lost]
+    assert service.rebuild_projection().drifted_case_ids == [lost]
+    assert service.check_drift().drifted is False
+    assert service.get_record(lost).state.current_state == "pending"
 
 
 def test_the_connection_settings_of_the_durability_story(sqlite_store: SqliteCaseStore) -> None:

@@ -56,33 +56,23 @@ _CASE_COLUMNS = (
     "c.payload_hash_sha256, c.submitter_name, c.submitter_role, c.submitter_id, c.submitter_team, "
     "c.priority, c.confidence, c.created_at_ms, c.updated_at_ms"
 )
+# The projection's columns in the case row (migration 0005), in `CaseState` field order; a case whose
+# current_state is NULL has no projection.
 _STATE_COLUMNS = (
-    "s.case_id, s.current_state, s.updated_at_ms, s.active_terminal_event_id, s.active_decision_outcome, "
-    "s.needs_clarification_since_ms, s.escalation_due_at_ms, s.escalated_at_ms, s.escalation_target"
+    "c.case_id, c.current_state, c.state_updated_at_ms, c.active_terminal_event_id, c.active_decision_outcome, "
+    "c.needs_clarification_since_ms, c.escalation_due_at_ms, c.escalated_at_ms, c.escalation_target"
 )
-_STATE_FIELDS = (
-    "case_id",
-    "current_state",
-    "updated_at_ms",
-    "active_terminal_event_id",
-    "active_decision_outcome",
-    "needs_clarification_since_ms",
-    "escalation_due_at_ms",
-    "escalated_at_ms",
-    "escalation_target",
-)
+_STATE_FIELDS = tuple(column.removeprefix("c.") for column in _STATE_COLUMNS.split(", "))
 
 
-# The envelope, written only while the schema version the payload was validated on (?2) is still the
-# adapter's (?3) active one: no row inserted means another version became active meanwhile.
+# The envelope and its first projection, written only while the schema version the payload was
+# validated on (?2) is still the adapter's (?3) active one: no row inserted means another version
+# became active meanwhile.
 _INSERT_CASE = (
-    f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-    f" SELECT {', '.join(f'?{n}' for n in range(1, 17))}"
+    f"INSERT INTO hitl_cases ({_CASE_COLUMNS.replace('c.', '')}, {', '.join(_STATE_FIELDS[1:])})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+    f" SELECT {', '.join(f'?{n}' for n in range(1, 17 + len(_STATE_FIELDS) - 1))}"
     " WHERE EXISTS (SELECT 1 FROM hitl_schema_registry WHERE adapter_id = ?3 AND schema_version = ?2"
     " AND is_active = 1)"
-)
-_INSERT_STATE = (
-    f"INSERT INTO hitl_state ({', '.join(_STATE_FIELDS)}) VALUES ({', '.join('?' * len(_STATE_FIELDS))})"  # noqa: S608 - fixed column/clause constants; values are bound parameters
 )
 _INSERT_EVENT = (
     "INSERT INTO hitl_events (event_id, case_id, event_type, decision_outcome, notes, question, answer,"
@@ -90,7 +80,7 @@ _INSERT_EVENT = (
     " event_json, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _UPDATE_STATE = (
-    f"UPDATE hitl_state SET {', '.join(f'{name} = ?' for name in _STATE_FIELDS[1:])} WHERE case_id = ?"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+    f"UPDATE hitl_cases SET {', '.join(f'{name} = ?' for name in _STATE_FIELDS[1:])} WHERE case_id = ?"  # noqa: S608 - fixed column/clause constants; values are bound parameters
 )
 # What a command on an existing case decides on, in one statement: the columns of `_record_from_row`,
 # then the event this request_id wrote already (NULL if none), the open question (while the case
@@ -99,17 +89,17 @@ _UPDATE_STATE = (
 _SNAPSHOT = (
     f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS},"  # noqa: S608 - fixed column/clause constants; values are bound parameters
     " (SELECT e.event_json FROM hitl_events e WHERE e.case_id = c.case_id AND e.request_id = ?2),"
-    " CASE WHEN s.current_state = 'needs_clarification' THEN"
+    " CASE WHEN c.current_state = 'needs_clarification' THEN"
     " (SELECT q.question FROM hitl_events q WHERE q.case_id = c.case_id AND +q.event_type = 'needs_clarification'"
     " ORDER BY q.created_at_ms DESC, q.rowid DESC LIMIT 1) END,"
     " (SELECT json_group_array(v.event_json) FROM (SELECT event_json FROM hitl_events"
     " WHERE case_id = c.case_id AND +event_type = 'approval_vote' ORDER BY created_at_ms, rowid) v),"
-    " CASE WHEN s.active_terminal_event_id IS NOT NULL THEN"
-    " (SELECT w.event_json FROM hitl_events w WHERE w.event_id = s.active_terminal_event_id) END,"
+    " CASE WHEN c.active_terminal_event_id IS NOT NULL THEN"
+    " (SELECT w.event_json FROM hitl_events w WHERE w.event_id = c.active_terminal_event_id) END,"
     " r.adapter_id, r.schema_version, r.schema_json, r.is_active, r.updated_at_ms"
-    " FROM hitl_cases c JOIN hitl_state s USING (case_id)"
+    " FROM hitl_cases c"
     " LEFT JOIN hitl_schema_registry r ON r.adapter_id = c.adapter_id AND r.is_active = 1"
-    " WHERE c.case_id = ?1"
+    " WHERE c.case_id = ?1 AND c.current_state IS NOT NULL"
 )
 _ACTIVE_SCHEMA = (
     "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
@@ -117,12 +107,12 @@ _ACTIVE_SCHEMA = (
 )
 _SUBMITTED_BY_REQUEST = (
     f"SELECT e.event_json, {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_events e"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-    " JOIN hitl_cases c ON c.case_id = e.case_id JOIN hitl_state s ON s.case_id = e.case_id"
-    " WHERE e.event_type = 'submitted' AND e.request_id = ?"
+    " JOIN hitl_cases c ON c.case_id = e.case_id"
+    " WHERE e.event_type = 'submitted' AND e.request_id = ? AND c.current_state IS NOT NULL"
 )
 
 
-def _case_values(case: Case) -> tuple[Any, ...]:
+def _case_values(case: Case, state: CaseState) -> tuple[Any, ...]:
     return (
         case.case_id,
         case.schema_version,
@@ -140,6 +130,14 @@ def _case_values(case: Case) -> tuple[Any, ...]:
         case.confidence,
         case.created_at_ms,
         case.updated_at_ms,
+        state.current_state,
+        state.updated_at_ms,
+        state.active_terminal_event_id,
+        state.active_decision_outcome,
+        state.needs_clarification_since_ms,
+        state.escalation_due_at_ms,
+        state.escalated_at_ms,
+        state.escalation_target,
     )
 
 
@@ -165,9 +163,9 @@ def _event_values(event: Event) -> tuple[Any, ...]:
     )
 
 
-def _state_values(state: CaseState) -> tuple[Any, ...]:
+def _state_update(state: CaseState) -> tuple[Any, ...]:
+    """The parameters of `_UPDATE_STATE`."""
     return (
-        state.case_id,
         state.current_state,
         state.updated_at_ms,
         state.active_terminal_event_id,
@@ -176,6 +174,7 @@ def _state_values(state: CaseState) -> tuple[Any, ...]:
         state.escalation_due_at_ms,
         state.escalated_at_ms,
         state.escalation_target,
+        state.case_id,
     )
 
 
@@ -273,6 +272,15 @@ class SqliteCaseStore:
             with self._lock:
                 self._connections.append(conn)
         return conn
+
+    def _cursor(self) -> sqlite3.Cursor:
+        """This thread's cursor for the write paths (`Connection.execute` makes a new cursor per call);
+        each result is fetched before the next statement."""
+        cursor: sqlite3.Cursor | None = getattr(self._local, "cursor", None)
+        if cursor is None:
+            cursor = self._conn().cursor()
+            self._local.cursor = cursor
+        return cursor
 
     def checkpoint(self) -> tuple[int, int]:
         """Copy the write-ahead log into the database file now (a PASSIVE checkpoint: it waits for no
@@ -398,22 +406,22 @@ class SqliteCaseStore:
     # ------------------------------------------------------------------ writes
     def create_case(self, new: NewCase) -> Recorded:
         case, event = new.case, new.event
-        # One transaction, written out (not `_write`) as this is the hot path: envelope, event,
-        # projection, refs; anything raised rolls all of it back.
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
+        # One transaction, written out (not `_write`) as this is the hot path: envelope with its
+        # projection, event, refs; anything raised rolls all of it back.
+        cur = self._cursor()
+        conn = cur.connection
+        cur.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute(_INSERT_CASE, _case_values(case)).rowcount != 1:
+            if cur.execute(_INSERT_CASE, _case_values(case, new.state)).rowcount != 1:
                 # Validated on a version no longer active: nothing is written.
                 raise ActiveSchemaChanged(case.adapter_id)
-            conn.execute(_INSERT_EVENT, _event_values(event))
-            conn.execute(_INSERT_STATE, _state_values(new.state))
+            cur.execute(_INSERT_EVENT, _event_values(event))
             if new.refs:
                 conn.executemany(
                     "INSERT INTO hitl_case_refs (case_id, ref_type, ref_key, ref_value) VALUES (?, ?, ?, ?)",
                     [(case.case_id, r.ref_type, r.ref_key, r.ref_value) for r in new.refs],
                 )
-            conn.execute("COMMIT")
+            cur.execute("COMMIT")
         except BaseException as exc:
             _rollback(conn)
             if not isinstance(exc, sqlite3.IntegrityError | ActiveSchemaChanged):
@@ -435,17 +443,18 @@ class SqliteCaseStore:
         # `seen` is not needed: the one statement below reads, under the write lock, the request's
         # earlier event, the case and its projection, the open question, the votes and the winner.
         # One transaction, written out (not `_write`) as this is the hot path.
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
+        cur = self._cursor()
+        conn = cur.connection
+        cur.execute("BEGIN IMMEDIATE")
         try:
-            row = conn.execute(_SNAPSHOT, (case_id, request_id)).fetchone()
+            row = cur.execute(_SNAPSHOT, (case_id, request_id)).fetchone()
             if row is None:
                 raise CaseNotFound(case_id)
             earlier, question, votes_json, winner = row[25:29]
             record = self._record_from_row(row[:25])
             votes = () if votes_json == "[]" else tuple(Event.from_json(t) for t in json.loads(votes_json))
             if earlier is not None:
-                conn.execute("COMMIT")
+                cur.execute("COMMIT")
                 return Recorded(Event.from_json(earlier), replayed=True, case=record.case, votes=votes)
             snapshot = CaseSnapshot(
                 record.case,
@@ -459,17 +468,13 @@ class SqliteCaseStore:
                 transition = decide(snapshot)
             finally:
                 self._local.active = None
-            conn.execute(_INSERT_EVENT, _event_values(transition.event))
-            conn.execute(_UPDATE_STATE, (*_state_values(transition.state)[1:], case_id))
-            conn.execute("COMMIT")
+            cur.execute(_INSERT_EVENT, _event_values(transition.event))
+            cur.execute(_UPDATE_STATE, _state_update(transition.state))
+            cur.execute("COMMIT")
         except BaseException:
             _rollback(conn)
             raise
         return Recorded(transition.event)
-
-    @staticmethod
-    def _insert_state(conn: sqlite3.Connection, state: CaseState) -> None:
-        conn.execute(_INSERT_STATE, _state_values(state))
 
     # ------------------------------------------------------------------ reads
     @staticmethod
@@ -493,8 +498,8 @@ class SqliteCaseStore:
 
     def _case_record(self, conn: sqlite3.Connection, case_id: str) -> CaseRecord | None:
         row = conn.execute(
-            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-            " WHERE c.case_id = ?",
+            f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+            " WHERE c.case_id = ? AND c.current_state IS NOT NULL",
             (case_id,),
         ).fetchone()
         return None if row is None else self._record_from_row(row)
@@ -525,9 +530,9 @@ class SqliteCaseStore:
         limit: int,
         cursor: str | None = None,
     ) -> Page[CaseRecord]:
-        where, params = ["1 = 1"], []
+        where, params = ["c.current_state IS NOT NULL"], []
         for column, value in (
-            ("s.current_state", state),
+            ("c.current_state", state),
             ("c.adapter_id", adapter_id),
             ("c.priority", priority),
         ):
@@ -541,7 +546,7 @@ class SqliteCaseStore:
         rows = (
             self._conn()
             .execute(
-                f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c JOIN hitl_state s USING (case_id)"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+                f"SELECT {_CASE_COLUMNS}, {_STATE_COLUMNS} FROM hitl_cases c"  # noqa: S608 - fixed column/clause constants; values are bound parameters
                 f" WHERE {' AND '.join(where)} ORDER BY c.created_at_ms DESC, c.case_id DESC LIMIT ?",
                 (*params, limit + 1),
             )
@@ -611,21 +616,21 @@ class SqliteCaseStore:
         return Page(ids, cursors.encode([ids[-1]]) if len(rows) > limit else None)
 
     def escalation_due(self, before_ms: int, *, limit: int, cursor: str | None = None) -> Page[CaseState]:
-        where, params = "s.escalation_due_at_ms IS NOT NULL AND s.escalation_due_at_ms <= ?", [before_ms]
+        where, params = "c.escalation_due_at_ms IS NOT NULL AND c.escalation_due_at_ms <= ?", [before_ms]
         after = cursors.decode_list(cursor, 2)
         if after is not None:
-            where += " AND (s.escalation_due_at_ms, s.case_id) > (?, ?)"
+            where += " AND (c.escalation_due_at_ms, c.case_id) > (?, ?)"
             params.extend(after)
         rows = (
             self._conn()
             .execute(
-                f"SELECT {_STATE_COLUMNS} FROM hitl_state s WHERE {where}"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-                " ORDER BY s.escalation_due_at_ms, s.case_id LIMIT ?",
+                f"SELECT {_STATE_COLUMNS} FROM hitl_cases c WHERE {where}"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+                " ORDER BY c.escalation_due_at_ms, c.case_id LIMIT ?",
                 (*params, limit + 1),
             )
             .fetchall()
         )
-        states = [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows[:limit]]
+        states = [CaseState(*row) for row in rows[:limit]]
         next_cursor = None
         if len(rows) > limit:
             next_cursor = cursors.encode([states[-1].escalation_due_at_ms, states[-1].case_id])
@@ -640,12 +645,17 @@ class SqliteCaseStore:
 
     def list_states(self) -> list[CaseState]:
         rows = (
-            self._conn().execute(f"SELECT {_STATE_COLUMNS} FROM hitl_state s ORDER BY s.case_id").fetchall()  # noqa: S608 - fixed column/clause constants; values are bound parameters
+            self._conn()
+            .execute(
+                f"SELECT {_STATE_COLUMNS} FROM hitl_cases c WHERE c.current_state IS NOT NULL ORDER BY c.case_id"  # noqa: S608 - fixed column/clause constants; values are bound parameters
+            )
+            .fetchall()
         )
-        return [CaseState(**dict(zip(_STATE_FIELDS, row, strict=True))) for row in rows]
+        return [CaseState(*row) for row in rows]
 
     def replace_states(self, states: list[CaseState]) -> None:
         with self._write() as conn:
-            conn.execute("DELETE FROM hitl_state")
+            conn.execute(f"UPDATE hitl_cases SET {', '.join(f'{name} = NULL' for name in _STATE_FIELDS[1:])}")  # noqa: S608 - fixed column/clause constants
             for state in states:
-                self._insert_state(conn, state)
+                if conn.execute(_UPDATE_STATE, _state_update(state)).rowcount != 1:
+                    raise CaseNotFound(state.case_id)
