@@ -144,6 +144,13 @@ class LatestAction(_Contract):
     summary: str
     when: AwareDatetime | None = None
     external_ids: dict[str, str | list[str]] | None = None
+    #: "<traceId>:<stepId>": the request and step that did it (`memo.reply.memory`)
+    operation_id: str | None = None
+
+    @property
+    def request(self) -> str:
+        """Which request did it: its traceId, else (an entry without one) its time."""
+        return self.operation_id.split(":", 1)[0] if self.operation_id else self.created_at.isoformat()
 
 
 class RecentMessage(_Contract):

@@ -85,8 +85,11 @@ DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|�
 MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
 MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"
 RENAME_EN = r"rename|retitle|call"
-REF_EN = r"it|that|this|that one|this one|the last one|the last|them"
-REF_HE = r"זה|זאת|אותו|אותה|אותם|אותן|את זה|את זאת|את האחרון|את האחרונה|האחרון|האחרונה"
+#: "them", "both", "את שניהם": every item the latest request made or changed, not only its last.
+PLURAL_REF_EN = r"them|both|both of them|them both|all of them|those|these|the two of them"
+PLURAL_REF_HE = r"אותם|אותן|את שניהם|שניהם|את שתיהן|שתיהן|את שתיהם|את כולם|את כולן"
+REF_EN = rf"it|that|this|that one|this one|the last one|the last|{PLURAL_REF_EN}"
+REF_HE = rf"זה|זאת|אותו|אותה|את זה|את זאת|את האחרון|את האחרונה|האחרון|האחרונה|{PLURAL_REF_HE}"
 
 REMINDER_EN = r"reminders?"
 REMINDER_HE = r"ה?תזכור(?:ת|ות)"

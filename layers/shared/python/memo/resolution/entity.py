@@ -264,12 +264,19 @@ def _by_texts(target: TargetQuery, entities: list[_Entity[Any]], language: Langu
     return _Found(resolved, extra={"notFound": missing})
 
 
-def _ref_ids(kind: TargetKind, latest_actions: Sequence[LatestAction]) -> list[str] | None:
-    """Ids of the most recent latest action of the target's capability that names such entities."""
+def _ref_ids(
+    kind: TargetKind, latest_actions: Sequence[LatestAction], plural: bool = False
+) -> list[str] | None:
+    """Ids of the most recent latest action of the target's capability that names such entities;
+    `plural` ("delete them", "both"): of every such action recorded with it (one request's)."""
     capability = _CAPABILITY_OF[kind]
+    found: list[str] = []
+    batch = None
     for action in latest_actions:
         if action.capability != capability or not action.external_ids:
             continue
+        if batch is not None and action.request != batch:
+            break
         ids: list[str] = []
         for key in _REF_KEYS[kind]:
             value = action.external_ids.get(key)
@@ -277,9 +284,12 @@ def _ref_ids(kind: TargetKind, latest_actions: Sequence[LatestAction]) -> list[s
                 ids.append(value)
             elif isinstance(value, list):
                 ids.extend(value)
-        if ids:
+        if ids and not plural:
             return ids
-    return None
+        if ids:
+            found += [i for i in ids if i not in found]
+            batch = action.request
+    return found or None
 
 
 def _quoted_lookup(
@@ -332,7 +342,7 @@ def _lookup(
             )
         )
     if target.ref == "latest_action":
-        ref_ids = _ref_ids(target.kind, latest_actions)
+        ref_ids = _ref_ids(target.kind, latest_actions, target.plural)
         if ref_ids is not None:
             alive = [e for e in entities if e.id in set(ref_ids)]
             if not alive:

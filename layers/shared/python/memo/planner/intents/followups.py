@@ -7,12 +7,15 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.lexicon import (
     DELETE_EN,
     DELETE_HE,
     MOVE_EN,
     MOVE_HE,
+    PLURAL_REF_EN,
+    PLURAL_REF_HE,
     REF_EN,
     REF_HE,
     RENAME_EN,
@@ -31,18 +34,37 @@ _RE_REF_RENAME = re.compile(
 )
 
 
+_PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
+
+
+def _latest_batch(inp: PlannerInput) -> list[LatestAction]:
+    """The latest actions of the most recent request."""
+    if not inp.latest_actions:
+        return []
+    newest = inp.latest_actions[0].request
+    return [a for a in inp.latest_actions if a.request == newest]
+
+
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     latest = latest_action(inp)
     if _RE_REF_DELETE.match(text):
         if latest is None:
             # "delete it" with nothing recent to point at: ask what the user means.
             return unclear(text)
+        plural = bool(_PLURAL_REF.search(text))
+        if plural and len({a.capability for a in _latest_batch(inp)}) > 1:
+            # "delete them" after a reminder and a list item: one request cannot delete both kinds.
+            return unclear(text)
         return Match(
             capability=latest.capability,
             action="delete",
             confidence=REFERENTIAL,
             risk="high",
-            constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+            constraints={
+                "targetRef": "latest_action",
+                "target": named_in(latest.summary),
+                **({"plural": True} if plural else {}),
+            },
             pattern="ref:delete",
         )
     rename = _RE_REF_RENAME.match(text)

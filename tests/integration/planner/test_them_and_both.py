@@ -1,0 +1,50 @@
+""""Delete both" / "delete them" / "תמחק את שניהם" right after one message made two things: both
+are meant, shown in one approval; "it" is still only the last one; and "them" after a reminder and
+a list item (two kinds) is asked about, never guessed. Through the webhook, on the fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_delete_both_after_two_reminders_in_one_message(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 9am")
+    chat.say("remind me to call dad tomorrow at 5pm and remind me to call grandma tomorrow at 6pm")
+    question = chat.say("delete both")
+    assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "call dad" in question and "call grandma" in question and "call mom" not in question
+    assert chat.say("yes") == "Deleted 2 reminders: “call dad”, “call grandma”."
+    assert chat.say("show my reminders") == "Your reminders:\n• “call mom” — Tue 3 Mar, 09:00"
+
+
+def test_hebrew_delete_both_then_it_is_only_the_last(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר ב-5 להתקשר לאבא ותזכיר לי מחר ב-6 להתקשר לסבתא")
+    question = chat.say("תמחק את שניהם")
+    assert "להתקשר לאבא" in question and "להתקשר לסבתא" in question
+    assert chat.say("לא").startswith("בסדר, ביטלתי")
+    single = chat.say("תמחק את זה")
+    assert "להתקשר לסבתא" in single and "להתקשר לאבא" not in single
+
+
+def test_them_after_two_kinds_is_asked_about(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm and add milk to my shopping list")
+    assert chat.say("delete them").startswith("I'm not sure I understood")
+    assert "call mom" in chat.say("show my reminders")
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
