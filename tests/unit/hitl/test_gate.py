@@ -151,9 +151,13 @@ def test_missing_time_question_in_both_languages() -> None:
     en = gate.check_planner(make_state(output), now=NOW).pending
     he = gate.check_planner(make_state(output, language="he"), now=NOW).pending
     assert en is not None and he is not None
-    assert en.question.startswith("When should I remind you")
-    assert he.question.startswith("מתי להזכיר לך")
+    # The day was understood: only its time is asked, naming the day.
+    assert en.question == "What time on Thu 2 May? (e.g. “at 17:00”)"
+    assert he.question == "באיזו שעה ביום ה׳ 2.5? (למשל „ב-17:00”)"
     assert en.context is not None and en.context.missing_fields == ["reminder_time_required"]
+    no_day = plan(step(constraints={"title": "call mom"}), missing=["reminder_time_required"])
+    asked = gate.check_planner(make_state(no_day), now=NOW).pending
+    assert asked is not None and asked.question.startswith("When should I remind you")
 
 
 def test_low_confidence_asks_yes_no() -> None:

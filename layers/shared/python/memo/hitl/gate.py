@@ -174,7 +174,12 @@ def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -
     if reason == "intent_unclear":
         return templates.intent_unclear_question(language, state.routing_suggestions), summary
     if reason == "missing_fields":
-        return templates.missing_fields_question(language, output.missing_fields if output else []), summary
+        missing = output.missing_fields if output else []
+        day = step.constraints.get("day") if step is not None else None
+        if missing == ["reminder_time_required"] and isinstance(day, str):
+            # "remind me to buy a gift on friday": the day was understood, only its time is asked.
+            return templates.time_on_day_question(language, day, state.input.timezone), summary
+        return templates.missing_fields_question(language, missing), summary
     if reason == "low_confidence_plan":
         return templates.low_confidence_question(language, summary), summary
     if reason == "ambiguous_scope":

@@ -251,6 +251,14 @@ def intent_unclear_question(language: Language, suggestions: list[RoutingSuggest
     )
 
 
+def time_on_day_question(language: Language, day: str, timezone: str) -> str:
+    """The time of a reminder whose day is known: "What time on Fri 27 Nov?"."""
+    shown = format_when(day, language, timezone)
+    if language == "he":
+        return f"באיזו שעה ב{shown}? (למשל „ב-17:00”)"
+    return f"What time on {shown}? (e.g. “at 17:00”)"
+
+
 def missing_fields_question(language: Language, missing: list[str]) -> str:
     if "reminder_title_required" in missing and "reminder_time_required" in missing:
         if language == "he":
