@@ -103,3 +103,17 @@ def test_push_a_weekly_series_by_an_hour_asks_this_one_or_all(chat: Conversation
     assert _fired_at(chat, clock, _at(7, 9, 1)) == []
     fired = _fired_at(chat, clock, _at(7, 10, 1))
     assert len(fired) == 1 and "take out the trash" in fired[0]
+
+
+def test_make_it_6_and_change_the_bread_one_to_10am(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("actually make it 6") == f"Updated the reminder “call mom” — now for {_shown(1, 18)}."
+    chat.say("remind me to buy bread on wednesday morning")
+    assert chat.say("change the bread one to 10am") == (
+        f"Updated the reminder “buy bread” — now for {_shown(2, 10)}."
+    )
+    # "change X to Y" where Y is no time is not read as a move.
+    assert chat.say("change call mom to call mom and dad").startswith("I'm not sure I understood")
+    listed = chat.say("what did I ask you to remind me about?")
+    assert listed.startswith("Your reminders:") and "call mom" in listed and "buy bread" in listed
+    assert chat.say("על מה ביקשתי שתזכיר לי?").startswith("התזכורות שלך:")

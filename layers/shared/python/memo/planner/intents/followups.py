@@ -34,6 +34,8 @@ _RE_REF_RENAME = re.compile(
 )
 
 
+#: "make it 6", "change it to 17:30", "move it to 9": a bare hour after "it" is a time of day.
+_BARE_TIME = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
 
 
@@ -97,7 +99,10 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
                 changes={"shiftMinutes": shift[0]},
                 pattern="ref:shift",
             )
-        parsed = parse_when(move.group("rest"), inp)
+        rest = move.group("rest")
+        if _BARE_TIME.match(rest):
+            rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
+        parsed = parse_when(rest, inp)
         reminder = latest_action(inp, "reminders")
         if not parsed.found:
             return None

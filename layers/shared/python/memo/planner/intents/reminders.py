@@ -17,6 +17,7 @@ from memo.planner.lexicon import (
     REMINDER_EN,
     REMINDER_HE,
     as_title,
+    clean,
     strip_lead,
 )
 from memo.planner.match import CONFIDENT, Match, is_ref, iso, parse_when, shift_of, target_constraints
@@ -66,7 +67,27 @@ _RE_REMINDER_LIST = (
 )
 
 
+#: "what did I ask you to remind me about?", "what are you reminding me about?", "על מה ביקשתי
+#: שתזכיר לי?": a question about the reminders, though it says "remind me".
+_RE_ASKED_TO_REMIND = re.compile(
+    r"^(?:what|which\s+things?)\s+(?:did|have)\s+i\s+(?:ask(?:ed)?|tell|told)\s+you\s+to\s+remind\s+me(?:\s+(?:about|of))?\b"
+    r"|^what\s+(?:are|were)\s+you\s+(?:reminding|supposed\s+to\s+remind)\s+me\b"
+    r"|^what\s+am\s+i\s+supposed\s+to\s+remember\b"
+    r"|^על\s+מה\s+(?:ביקשתי|אמרתי\s+לך)\s+ש?(?:תזכיר|להזכיר)\s+לי",
+    re.I,
+)
+
+
 def show(text: str, inp: PlannerInput) -> Match | None:
+    if _RE_ASKED_TO_REMIND.search(text):
+        return Match(
+            capability="reminders",
+            action="list",
+            confidence=CONFIDENT,
+            risk="low",
+            constraints={},
+            pattern="reminders:list",
+        )
     if re.search(rf"\b(?:{DELETE_EN}|{MOVE_EN}|remind me)\b|{DELETE_HE}|{MOVE_HE}|תזכיר", text, re.I):
         return None
     for pattern in _RE_REMINDER_LIST:
@@ -252,7 +273,7 @@ def move(text: str, inp: PlannerInput) -> Match | None:
 def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
     """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
     minutes, before = shift
-    constraints, missing, confidence = target_constraints(as_title(before), inp, "reminders")
+    constraints, missing, confidence = target_constraints(as_title(_one_dropped(before)), inp, "reminders")
     return Match(
         capability="reminders",
         action="update",
@@ -279,17 +300,55 @@ _RE_MOVE_NAMED = (
 )
 
 
+#: "change the bread one to 9am", "set call mom to 6pm": "change"/"set"/"make" move a reminder only
+#: when everything after the last "to" is a time ("change X to Y" otherwise renames).
+_RE_CHANGE_TO_TIME = re.compile(
+    r"^(?:change|set|make|update|switch)\s+(?P<target>.+?)\s+(?:to|for)\s+(?P<when>[^ ].*)$", re.I
+)
+
+
+def _one_dropped(target: str) -> str:
+    """ "the bread one" -> "bread"."""
+    return re.sub(
+        r"\s+(?:one|reminder)$", "", re.sub(r"^(?:the|my|our)\s+", "", target, flags=re.I), flags=re.I
+    )
+
+
 def move_named(text: str, inp: PlannerInput) -> Match | None:
+    change = _RE_CHANGE_TO_TIME.match(text)
+    if change is not None:
+        parsed = parse_when(change.group("when"), inp)
+        target = as_title(_one_dropped(change.group("target")))
+        if (
+            parsed.found
+            and parsed.problem is None
+            and not clean(parsed.remainder)
+            and target
+            and not is_ref(target)
+        ):
+            constraints, missing, confidence = target_constraints(target, inp, "reminders")
+            return Match(
+                capability="reminders",
+                action="update",
+                confidence=confidence,
+                risk="medium",
+                constraints={**constraints, **scope_of(text)},
+                changes=dict(parsed.change()),
+                missing=missing,
+                pattern="reminders:update",
+            )
     for pattern in _RE_MOVE_NAMED:
         match = pattern.search(text)
         if not match:
             continue
-        rest = re.sub(r"^(?:the|my|our)\s+", "", strip_scope(match.group("rest")), flags=re.I)
+        rest = strip_scope(match.group("rest"))
         shift = shift_of(match.group("verb"), rest)
         if shift is not None:
             return _shifted(text, shift, inp) if as_title(shift[1]) else None
         parsed = parse_when(rest, inp)
-        target = as_title(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I))
+        target = as_title(
+            _one_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I))
+        )
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
             return None  # no new time, or "it" (`followups.referential`): not this matcher's
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
