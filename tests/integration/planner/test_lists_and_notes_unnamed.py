@@ -149,3 +149,15 @@ def test_put_it_on_the_list_adds_to_the_one_list_else_asks_which(chat: Conversat
     )
     shown = chat.say("what's on the shopping list?").split("\n")  # (one instant on the fake clock: any order)
     assert shown[0] == "Your shopping list:" and sorted(shown[1:]) == ["• bananas", "• milk"]
+
+
+def test_and_eggs_too_right_after_adding_goes_to_the_same_list(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    assert chat.say("and eggs too") == "Added eggs to your shopping list."
+    assert chat.say("oh and butter as well") == "Added butter to your shopping list."
+    assert chat.say("וגם לחם ועגבניות") == "הוספתי לחם, עגבניות לרשימת shopping."
+    # A request said with "and" is that request, not an item.
+    assert chat.say("and remind me tomorrow at 5pm to call mom").startswith("⏰ Reminder set: “call mom”")
+    # With no list just added to, "and X too" is not guessed onto some list.
+    assert chat.say("and cheese too").startswith("I'm not sure I understood")
+    assert "cheese" not in chat.say("what's on the shopping list?")

@@ -65,6 +65,7 @@ MATCHERS: tuple[Matcher, ...] = (
     unconnected.calendar,
     unconnected.email,
     followups.referential,
+    lists.more,
     reminders.move_named,
     followups.noun_less_delete,
     notes.recall,

@@ -161,6 +161,56 @@ def _names_something_just_done(words: str, inp: PlannerInput) -> bool:
     )
 
 
+#: "and eggs too", "also bread", "oh and butter as well", "גם לחם", "וגם ביצים" right after items were
+#: added to a list: more of the same, to that list. Said on its own (the whole message), with a word
+#: that says "more" ("and", "also", "too", "plus", "as well", "גם").
+_RE_MORE = (
+    re.compile(r"^(?:ו?גם)\s+(?P<items>[^?]+?)\s*[.!]*$"),
+    re.compile(
+        r"^(?:(?:oh|ah|and|plus)\s+)*(?:and\s+)?(?:also\s+)?(?P<items>[^?]+?)(?:\s+(?:too|as\s+well))?\s*[.!]*$",
+        re.I,
+    ),
+)
+#: Words of a request or a question: then the message is not more items.
+_NOT_ITEMS = re.compile(
+    r"\b(?:remind|add|put|delete|remove|cancel|show|what|where|when|who|how|note|list|set|move|make|change|"
+    r"it|that|this|them|me|my|i)\b|תזכיר|תוסיף|תמחק|תוריד|מה|איפה|מתי|רשימ|פתק|תזכורת|אותו|זה",
+    re.I,
+)
+_SAYS_MORE = re.compile(r"^(?:oh\s+|ah\s+)?(?:and|also|plus)\b|\b(?:too|as\s+well)\s*[.!]*$|^ו?גם\s", re.I)
+
+
+def more(text: str, inp: PlannerInput) -> Match | None:
+    """ "and eggs too" after "add milk to my shopping list": eggs, to the shopping list."""
+    whole = clean(inp.message)
+    if not _SAYS_MORE.search(whole) or len(whole.split()) > 8 or _NOT_ITEMS.search(whole):
+        return None
+    if not whole.casefold().endswith(clean(text).casefold()):
+        return None  # a part of the message (the planner trying a split), not the message
+    latest = inp.latest_actions[0] if inp.latest_actions else None
+    if latest is None or latest.capability != "lists" or latest.action != "add" or not latest.external_ids:
+        return None
+    key = latest.external_ids.get("listKey")
+    if not isinstance(key, str) or not key:
+        return None
+    for pattern in _RE_MORE:
+        match = pattern.match(whole)
+        if match:
+            items = _items(match.group("items"))
+            if not items or any(_NAMES_A_KIND.search(item) for item in items):
+                return None
+            return Match(
+                capability="lists",
+                action="add",
+                confidence=0.8,
+                risk="low",
+                constraints={"listName": key},
+                changes={"items": items},
+                pattern="lists:more",
+            )
+    return None
+
+
 def remove(text: str, inp: PlannerInput) -> Match | None:
     found = _list_items(_list_for(text), _RE_LIST_REMOVE, "remove", "medium")
     if found is not None:
