@@ -1,4 +1,4 @@
-""""Delete both" / "delete them" / "תמחק את שניהם" right after one message made two things: both
+""" "Delete both" / "delete them" / "תמחק את שניהם" right after one message made two things: both
 are meant, shown in one approval; "it" is still only the last one; and "them" after a reminder and
 a list item (two kinds) is asked about, never guessed. Through the webhook, on the fake clock."""
 
@@ -47,4 +47,13 @@ def test_them_after_two_kinds_is_asked_about(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm and add milk to my shopping list")
     assert chat.say("delete them").startswith("I'm not sure I understood")
     assert "call mom" in chat.say("show my reminders")
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+
+
+def test_delete_it_after_adding_to_a_list_takes_those_items_off(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    chat.say("add eggs and bread to my shopping list")
+    assert chat.say("delete them") == "Removed eggs, bread from your shopping list."
+    chat.say("תוסיף חמאה לרשימת הקניות")
+    assert chat.say("תמחק את זה") == "הורדתי חמאה מרשימת קניות."
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"

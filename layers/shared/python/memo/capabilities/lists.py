@@ -128,12 +128,14 @@ class ListOperations:
             )
         contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
         names = ", ".join(_texts(removed))
+        # The list as the person named it when the items went on ("קניות"), not a synonym's key.
+        list_name = removed[0].list_name or args.list_name
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="remove",
             data={
-                "listName": args.list_name,
+                "listName": list_name,
                 "removed": _texts(removed),
                 "notFound": list(args.not_found),
                 "items": contents,
@@ -142,8 +144,8 @@ class ListOperations:
             external_ids={"listItemIds": [i.item_id for i in removed], "listKey": list_key(args.list_name)},
             summary=say(
                 lang,
-                f"removed {names} from the {args.list_name} list",
-                f"הסרתי {names} מרשימת {args.list_name}",
+                f"removed {names} from the {list_name} list",
+                f"הסרתי {names} מרשימת {list_name}",
             ),
         )
 

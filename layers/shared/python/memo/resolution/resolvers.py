@@ -297,6 +297,12 @@ class ListResolver:
             if not items:
                 return _no_target(step, lang, "What should I add to the list?", "מה להוסיף לרשימה?")
             return _ready(step, {"listName": list_name, "items": items}, lang)
+        if step.action == "remove" and c.get("targetRef") == "latest_action" and list_name != UNNAMED_LIST:
+            # "delete it" / "take them off" after items were added: those items (their ids).
+            ref = TargetQuery(
+                kind="list_item", ref="latest_action", plural=c.get("plural") is True, list_name=list_name
+            )
+            return _result(step, args={"listName": list_name}, target=ref)
         if step.action == "remove":
             texts = _items(ch.get("items") or c.get("items")) or _items(c.get("target"))
             if not texts:

@@ -57,6 +57,21 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         if plural and len({a.capability for a in _latest_batch(inp)}) > 1:
             # "delete them" after a reminder and a list item: one request cannot delete both kinds.
             return unclear(text)
+        key = (latest.external_ids or {}).get("listKey")
+        if latest.capability == "lists" and isinstance(key, str) and key:
+            # "delete it" after "add milk to my shopping list": milk comes off that list.
+            return Match(
+                capability="lists",
+                action="remove",
+                confidence=REFERENTIAL,
+                risk="medium",
+                constraints={
+                    "listName": key,
+                    "targetRef": "latest_action",
+                    **({"plural": True} if plural else {}),
+                },
+                pattern="ref:remove",
+            )
         return Match(
             capability=latest.capability,
             action="delete",
