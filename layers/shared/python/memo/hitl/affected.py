@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memo.capabilities.dispatch import ARGS_MODELS
+from memo.capabilities.reminders import split_scoped
 from memo.domain import DisambiguationCandidate, PlanStep
 
 _ID_KEYS: dict[tuple[str, str], str] = {
@@ -48,12 +49,22 @@ def ids_in(step: PlanStep, args: dict[str, Any]) -> list[str] | None:
     return [str(v) for v in value]
 
 
+def base_id(value: str) -> str:
+    """The item's own id of an id the args hold: a repeating reminder's may carry the part it
+    touches ("<id>#series", "<id>#occurrence": `memo.capabilities.reminders.split_scoped`)."""
+    return split_scoped(value)[0]
+
+
 def with_ids(step: PlanStep, args: dict[str, Any], ids: Sequence[str]) -> dict[str, Any]:
-    """`args` touching exactly `ids` (in the given order), validated by the action's args model."""
+    """`args` touching exactly `ids` (in the given order), validated by the action's args model.
+    An id the args already hold with its part of a repeating reminder keeps that part: narrowing
+    "just this one" never widens it to the whole series."""
     key = id_key(step)
     if key is None:
         raise ValueError(f"{step.capability}/{step.action} touches no existing items")
-    narrowed = {**args, key: list(dict.fromkeys(ids))}
+    held = args.get(key)
+    scoped = {base_id(str(v)): str(v) for v in held} if isinstance(held, list) else {}
+    narrowed = {**args, key: list(dict.fromkeys(scoped.get(base_id(i), i) for i in ids))}
     model = ARGS_MODELS[(step.capability, step.action)]
     return model.model_validate(narrowed).to_json()
 

@@ -201,9 +201,13 @@ def latest_action(inp: PlannerInput, capability: Capability | None = None) -> La
     return None
 
 
+#: "delete my last note", "the latest reminder", "הפתק האחרון": the one just made, like "it".
+_LAST = r"(?:my\s+|the\s+)?(?:last|latest|newest|most\s+recent)(?:\s+one)?|האחרון|האחרונה"
+
+
 def is_ref(target: str) -> bool:
     bare = clean(target).lower()
-    return bool(re.fullmatch(rf"(?:{REF_EN}|{REF_HE})", bare, re.I)) or bare == ""
+    return bool(re.fullmatch(rf"(?:{REF_EN}|{REF_HE}|{_LAST})", bare, re.I)) or bare == ""
 
 
 def target_constraints(

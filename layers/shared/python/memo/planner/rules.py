@@ -43,6 +43,7 @@ Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 #: "delete X", "clear the shopping list" before list edits), follow-ups and guesses last.
 MATCHERS: tuple[Matcher, ...] = (
     reminders.delete_all,
+    reminders.stop_reminding,
     lists.clear,
     lists.show_all,
     daily.reminders_word,

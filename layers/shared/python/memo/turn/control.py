@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
+from memo.capabilities.reminders import OCCURRENCE, split_scoped
 from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, plan_in_flight
 from memo.conversation.pending import PendingChange, PendingStore, ShownItems, state_from_item
@@ -67,7 +68,7 @@ from memo.replies import Reply
 from memo.reply.memory import current_actions
 from memo.reply.quotes import QuoteStore, refers_back
 from memo.reply.undo import parse_undo
-from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities
+from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities, selected_ids_from_results
 from memo.resolution.router import dependency_groups, resolve_all
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -410,12 +411,24 @@ class TurnControl:
         args = state.executor_args[origin]
         items: list[DisambiguationCandidate] = []
         if affected.id_key(step) is not None:
-            current = self._current_items(ctx, state, step, args)
             ids = affected.ids_in(step, args)
+            if (
+                ids
+                and set(ids) <= set(selected_ids_from_results(state))
+                and all(split_scoped(i)[1] for i in ids)
+            ):
+                # "This one / the whole series?" answered: the person picked exactly this part of the
+                # reminder from a question that showed it; that answer is its approval.
+                return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
+            current = self._current_items(ctx, state, step, args)
             if ids is None:
                 ids = [c.id for c in current]
             by_id = {c.id: c for c in current}
-            items = [by_id[i] for i in ids if i in by_id]
+            # A repeating reminder's id may name its part ("#series"): it is still that reminder, shown
+            # and asked about like any item (the part it touches is in its description).
+            items = [
+                _scoped(by_id[affected.base_id(i)], i, state) for i in ids if affected.base_id(i) in by_id
+            ]
             if not items:
                 # Nothing there to touch ("delete all" with no reminders): the step runs and says so.
                 if ids:
@@ -724,6 +737,20 @@ def _narrowed(state: TurnState, answered: PendingHITL, kept: tuple[str, ...]) ->
     if step is None or step.id not in state.executor_args or not set(kept) <= shown:
         raise ValueError("a narrowed answer must keep items of the approved step it showed")
     return state.with_executor_args(step.id, affected.with_ids(step, state.executor_args[step.id], kept))
+
+
+def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> DisambiguationCandidate:
+    """A repeating reminder shown for approval says which part goes: only its next time, or the
+    whole series."""
+    _, scope = split_scoped(held)
+    if scope is None:
+        return candidate
+    he = state.input.language == "he"
+    if scope == OCCURRENCE:
+        part = "רק הפעם הבאה" if he else "only the next time"
+    else:
+        part = "כל הסדרה" if he else "the whole series"
+    return candidate.model_copy(update={"description": f"{candidate.description} — {part}"})
 
 
 def _approval_in(state: TurnState) -> PendingHITL | None:

@@ -410,6 +410,39 @@ _RE_REMINDER_DELETE = (
 )
 
 
+#: "stop reminding me about vitamins", "don't remind me to stretch anymore", "תפסיק להזכיר לי על
+#: הוויטמינים": that reminder deleted, every time of it (a series as a whole).
+_RE_STOP_REMINDING = (
+    re.compile(
+        r"^(?:stop|quit|no\s+more)\s+remind(?:ing)?\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)(?:\s+(?:anymore|any\s+more))?\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:don'?t|do\s+not|no\s+need\s+to)\s+remind\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)\s+(?:anymore|any\s+more|again)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(r"^(?:תפסיק|תפסיקי|די)\s+(?:להזכיר|לתזכר)\s+לי\s+(?:על\s+|ל)?(?P<target>.+?)\s*[.!]*$"),
+    re.compile(r"^אל\s+(?:תזכיר|תזכירי)\s+לי\s+(?:יותר\s+)?(?:על\s+|ל)?(?P<target>.+?)(?:\s+יותר)?\s*[.!]*$"),
+)
+
+
+def stop_reminding(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_STOP_REMINDING:
+        match = pattern.search(text)
+        if match:
+            constraints, missing, confidence = target_constraints(match.group("target"), inp, "reminders")
+            return Match(
+                capability="reminders",
+                action="delete",
+                confidence=confidence,
+                risk="high",
+                constraints={**constraints, "scope": "series"},
+                missing=missing,
+                pattern="reminders:delete",
+            )
+    return None
+
+
 def delete(text: str, inp: PlannerInput) -> Match | None:
     scope = scope_of(text)
     core = strip_scope(text) if scope else text
