@@ -76,7 +76,9 @@ def test_hebrew_typed_snooze_and_done(chat: Conversation, clock: FakeClock) -> N
     assert chat.say("בוצע") == "✅ סימנתי את „לשתות מים” כבוצע."
 
 
-def test_done_long_after_the_reminder_is_not_taken_as_its_button(chat: Conversation, clock: FakeClock) -> None:
+def test_done_long_after_the_reminder_is_not_taken_as_its_button(
+    chat: Conversation, clock: FakeClock
+) -> None:
     chat.say("remind me to water the plants in 5 minutes")
     _after(chat, clock, 6)
     clock.advance(hours=3)

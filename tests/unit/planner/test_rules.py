@@ -446,3 +446,7 @@ def test_times_written_with_a_dot_and_amounts_that_are_no_dates(
 def test_a_dotted_date_stays_a_date_where_it_can_be_one() -> None:
     _, _, constraints, _ = only(run("remind me on 8.12 to pay the bill"))
     assert constraints["day"].endswith("-12-08") and constraints["title"] == "pay the bill"
+
+
+def test_a_question_about_my_note_about_x_searches_for_x() -> None:
+    assert only(run("what's my note about noa?"))[2] == {"query": "noa"}

@@ -123,7 +123,15 @@ def recall(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_RECALL:
         match = pattern.search(text)
         if match and not _NOT_RECALL.match(match.group("q")):
-            query = clean(match.group("q"))
+            # "what's my note about noa?": the notes about "noa", not about "note about noa".
+            query = clean(
+                re.sub(
+                    rf"^(?:{NOTE_EN})\s+(?:about|on|for|regarding)\s+",
+                    "",
+                    clean(match.group("q")),
+                    flags=re.I,
+                )
+            )
             every = bool(_ALL_NOTES.match(query))
             return Match(
                 capability="notes",
