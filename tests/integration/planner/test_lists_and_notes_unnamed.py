@@ -161,3 +161,9 @@ def test_and_eggs_too_right_after_adding_goes_to_the_same_list(chat: Conversatio
     # With no list just added to, "and X too" is not guessed onto some list.
     assert chat.say("and cheese too").startswith("I'm not sure I understood")
     assert "cheese" not in chat.say("what's on the shopping list?")
+
+
+def test_what_do_i_need_to_buy_shows_the_shopping_list(chat: Conversation) -> None:
+    chat.say("תוסיף לרשימת קניות חלב וביצים")
+    assert chat.say("מה צריך לקנות?") == "רשימת קניות:\n• חלב\n• ביצים"
+    assert chat.say("what do I need to buy?") == "Your shopping list:\n• חלב\n• ביצים"

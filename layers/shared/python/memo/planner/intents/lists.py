@@ -85,6 +85,11 @@ _RE_LIST_SHOW = (
         re.I,
     ),
     re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
+    # "what do I need to buy?", "מה צריך לקנות?": the shopping list.
+    re.compile(
+        r"^what\s+(?:do|should)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?P<name>buy|get)\s*\??$", re.I
+    ),
+    re.compile(r"^מה\s+(?:צריך|צריכים|צריכה|חסר|נשאר)\s+(?:לי\s+|לנו\s+)?(?P<name>לקנות)\s*\??$"),
     # "what's on my list?", "show me the list", "my list": no list named.
     re.compile(
         r"^(?:(?:show|read|see|view|get|open|give|send|check)\s+(?:me\s+)?|(?:what'?s|whats|what\s+is|what\s+do\s+i\s+have)\s+"
@@ -268,6 +273,8 @@ def show(text: str, inp: PlannerInput) -> Match | None:
         match = pattern.search(text)
         if match:
             name = match.groupdict().get("name")
+            if name is not None and name.lower() in ("buy", "get", "לקנות"):
+                name = "קניות" if has_hebrew(name) else "shopping"
             return Match(
                 capability="lists",
                 action="show",
