@@ -59,3 +59,10 @@ def test_forget_the_x_note_deletes_that_note_after_approval(chat: Conversation) 
     )
     assert chat.say("yes") == "Deleted the note “wifi password is hunter2”."
     assert chat.say("what notes do I have?") == "Found 1 note:\n• locker code is 1234"
+
+
+def test_what_time_is_it_is_answered_in_the_persons_timezone(chat: Conversation) -> None:
+    assert chat.say("what time is it?") == "It's 10:00 on Mon 2 Mar."
+    assert chat.say("מה השעה?") == "עכשיו 10:00, יום ב׳ 2.3."
+    # A question about the time of something is not the clock.
+    assert not chat.say("what time is the meeting?").startswith("It's 10:00")

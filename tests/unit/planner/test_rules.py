@@ -319,6 +319,10 @@ def test_conversation(message: str, kind: str, intent: str) -> None:
         "תנקיו",
         "good night",
         "אחלה",
+        "what time is it?",
+        "what's the date today",
+        "מה השעה?",
+        "איזה יום היום",
     ],
 )
 def test_what_the_planner_calls_small_talk_the_responder_answers(message: str) -> None:

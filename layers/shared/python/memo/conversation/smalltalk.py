@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from memo.text.dates import format_when
 from memo.text.language import Language
 
-SmallTalk = Literal["greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation"]
+SmallTalk = Literal["greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock"]
 
 
 # --- the lexicon -------------------------------------------------------------------------------
@@ -106,7 +107,17 @@ ADDRESSEES = Words(en=("there", "memo", "everyone", "friend", "you"), he=("ממ�
 #: What may follow a thank-you ("thanks so much").
 THANKS_TAILS = Words(en=("so much", "a lot", "memo", "again"), he=("ממו",))
 
+#: "what time is it?", "what's the date today?", "מה השעה?", "איזה יום היום?": answered from the
+#: person's own timezone (the one their reminders use).
+CLOCK = re.compile(
+    r"^\W*(?:what(?:'s|’s|\s+is)?\s+(?:the\s+)?(?:time|date|day)(?:\s+(?:is\s+it|now|today|it\s+is))?(?:\s+(?:now|today))?"
+    r"|what\s+time\s+is\s+it(?:\s+now)?|what\s+day\s+is\s+(?:it|today)|what(?:'s|’s|\s+is)\s+today(?:'s|’s)?\s+date"
+    r"|מה\s+השעה(?:\s+עכשיו)?|איזה\s+יום\s+היום|מה\s+התאריך(?:\s+היום)?|איזה\s+תאריך\s+היום)\W*$",
+    re.I,
+)
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
+    ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
     ("thanks", re.compile(rf"\b(?:{THANKS.any_en})\b|{THANKS.any_he}", re.I)),
     ("goodbye", re.compile(rf"\b(?:{GOODBYES.any_en})\b|{GOODBYES.any_he}", re.I)),
@@ -154,6 +165,7 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "identity": f"אני Memo, העוזר שלך בוואטסאפ. {_CAPABILITIES['he']}",
             "goodbye": "להתראות! אפשר לכתוב לי בכל זמן.",
             "affirmation": "👍 אם צריך משהו — אני כאן.",
+            "clock": f"עכשיו {local_now:%H:%M}, {format_when(local_now.date(), 'he', str(local_now.tzinfo))}.",
         }
         return texts[kind]
     hello = f"{_part_of_day(local_now, 'en')}{', ' + first if first else ''}!"
@@ -164,6 +176,7 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "identity": f"I'm Memo, your WhatsApp assistant. {_CAPABILITIES['en']}",
         "goodbye": "Bye for now! Message me any time.",
         "affirmation": "👍 Just say the word if you need anything.",
+        "clock": f"It's {local_now:%H:%M} on {format_when(local_now.date(), 'en', str(local_now.tzinfo))}.",
     }
     return texts[kind]
 

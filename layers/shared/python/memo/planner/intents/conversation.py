@@ -13,6 +13,7 @@ import re
 from memo.conversation import smalltalk
 from memo.conversation.smalltalk import (
     ADDRESSEES,
+    CLOCK,
     GREETINGS,
     HE_OPENING_QUESTIONS,
     HOW_ARE_YOU,
@@ -43,6 +44,7 @@ def chat(text: str, inp: PlannerInput) -> Match | None:
     """A message that is only a greeting, "how are you", thanks or a question about Memo."""
     bare = clean(text).lower()
     for pattern, kind, intent in (
+        (CLOCK, "clock", "conversation"),
         (_HELP, "help", "meta"),
         (_GREETING, "greeting", "conversation"),
         (_HOW_ARE_YOU, "smalltalk", "conversation"),
