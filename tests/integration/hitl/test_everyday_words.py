@@ -160,3 +160,15 @@ def test_which_one_answered_with_two_names_is_asked_again(chat: Conversation) ->
     moved = chat.say("the one for mom")
     assert moved.startswith("Updated the reminder “call mom” — now for ") and moved.endswith(", 20:00.")
     assert "“call dad” — " in chat.say("show my reminders")
+
+
+def test_delete_all_narrowed_after_edit_says_only_what_it_deletes(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert "delete all your reminders (2)" in chat.say("delete all my reminders")
+    chat.say("edit")
+    again = chat.say("keep dad")
+    assert again.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”")
+    assert "all your reminders" not in again
+    assert chat.say("yes") == "Deleted 1 reminder."
+    assert "call dad" in chat.say("show my reminders")

@@ -207,7 +207,7 @@ def acknowledgement(text: str) -> SmallTalk | None:
     words = " ".join(_ACK_PUNCT.sub(" ", stripped.casefold()).split())
     if words not in _ACKNOWLEDGEMENTS:
         return None
-    return "thanks" if _PATTERNS[1][1].search(words) else "affirmation"
+    return "thanks" if dict(_PATTERNS)["thanks"].search(words) else "affirmation"
 
 
 def unsupported_type(language: Language) -> str:

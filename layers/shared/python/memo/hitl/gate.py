@@ -406,9 +406,11 @@ def build_approval_hitl(
     now: datetime,
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
     hitl_id: str | None = None,
+    everything: bool = True,
 ) -> PendingHITL:
     """The approval of a resolved step (resolve, then ask): the question lists `items`, the exact
-    things the step will touch, and the context keeps them so an answer can only narrow them."""
+    things the step will touch, and the context keeps them so an answer can only narrow them.
+    `everything`: the items are all a "delete all" / "clear" would touch (not narrowed to some)."""
     output = state.planner_output
     step = output.step(origin_step_id) if output is not None else None
     if step is None:
@@ -423,7 +425,9 @@ def build_approval_hitl(
         origin_step_id=origin_step_id,
         return_to=return_to_for("planner", reason),
         expected_input="yes_no",
-        question=templates.approval_items_question(language, step, items, reason, state.input.timezone),
+        question=templates.approval_items_question(
+            language, step, items, reason, state.input.timezone, everything=everything
+        ),
         options=templates.approval_options(language),
         policy_source=policy_source_for("planner", reason),
         expires_at=now + timedelta(seconds=ttl_seconds),

@@ -348,11 +348,18 @@ def count_items(capability: str, count: int, language: Language) -> str:
     return f"1 {en_one}" if count == 1 else f"{count} {en_many}"
 
 
-def _items_action(step: PlanStep, count: int, language: Language, timezone: str) -> str:
-    """What the step does to the listed items, as a verb phrase ("delete 3 reminders")."""
+def _items_action(
+    step: PlanStep, count: int, language: Language, timezone: str, *, everything: bool = True
+) -> str:
+    """What the step does to the listed items, as a verb phrase ("delete 3 reminders"). A "delete
+    all" or "clear" narrowed to some of the items (`everything` False) says only what it touches."""
     he = language == "he"
     counted = count_items(step.capability, count, language)
     name = str(step.constraints.get("listName", ""))
+    if step.action == "delete_all" and not everything:
+        return f"למחוק {counted}" if he else f"delete {counted}"
+    if step.action == "clear" and not everything:
+        return f"להוריד {counted} מרשימת {name}" if he else f"remove {counted} from your {name} list"
     if step.action == "delete_all":
         _, en_many, _, he_many = _ITEM_NOUNS.get(step.capability, ("item", "items", "", "פריטים"))
         return f"למחוק את כל ה{he_many} שלך ({count})" if he else f"delete all your {en_many} ({count})"
@@ -387,11 +394,14 @@ def approval_items_question(
     candidates: list[DisambiguationCandidate],
     reason: HITLReason,
     timezone: str,
+    *,
+    everything: bool = True,
 ) -> str:
-    """The approval of a resolved step: the concrete items it touches, never the search words."""
+    """The approval of a resolved step: the concrete items it touches, never the search words.
+    `everything`: the candidates are all the items a "delete all" / "clear" would touch."""
     if not candidates:
         return approval_question(language, describe_step(step, language, timezone), reason)
-    action = _items_action(step, len(candidates), language, timezone)
+    action = _items_action(step, len(candidates), language, timezone, everything=everything)
     listing = item_lines(candidates, language)
     several = len(candidates) > 1
     if language == "he":

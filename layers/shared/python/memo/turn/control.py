@@ -410,6 +410,7 @@ class TurnControl:
             return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
         args = state.executor_args[origin]
         items: list[DisambiguationCandidate] = []
+        everything = True  # the items are all a "delete all" / "clear" would touch
         if affected.id_key(step) is not None:
             ids = affected.ids_in(step, args)
             if (
@@ -436,8 +437,15 @@ class TurnControl:
                 state = state.with_executor_args(origin, affected.with_ids(step, args, []))
                 return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
             state = state.with_executor_args(origin, affected.with_ids(step, args, [c.id for c in items]))
+            everything = len(items) >= len(current)
         pending = gate.build_approval_hitl(
-            state, reason, origin_step_id=origin, items=items, now=ctx.now, ttl_seconds=self._ttl
+            state,
+            reason,
+            origin_step_id=origin,
+            items=items,
+            now=ctx.now,
+            ttl_seconds=self._ttl,
+            everything=everything,
         )
         logger.info(
             "HITL_CREATED",
