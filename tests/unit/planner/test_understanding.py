@@ -357,9 +357,14 @@ def test_shorthand_people_type(message: str, expected: tuple[str, str, dict]) ->
     assert steps(run(message)) == [expected]
 
 
-@pytest.mark.parametrize("message", ["what is the time", "what's the weather"])
+@pytest.mark.parametrize("message", ["what's the weather", "what is the score"])
 def test_questions_about_the_world_are_not_note_searches(message: str) -> None:
     assert run(message).missing_fields == ["intent_unclear"]
+
+
+def test_what_is_the_time_is_the_clock_not_a_note_search() -> None:
+    output = run("what is the time")
+    assert output.intent_type == "conversation" and output.plan[0].constraints == {"kind": "clock"}
 
 
 def test_thanks_for_the_reminder_is_thanks() -> None:

@@ -198,7 +198,7 @@ def test_edit_then_narrowing_is_shown_again_for_approval() -> None:
     (editing,) = turn.pending.replaced
     shown_again = turn.say("only 1", paused=editing)
     assert shown_again.outcome == "hitl_approval" and not turn.executions.started
-    assert shown_again.reply is not None and "(1):\n1. “call mom”" in shown_again.reply.text
+    assert shown_again.reply is not None and "delete 1 reminder:\n1. “call mom”" in shown_again.reply.text
     # The answered question is replaced by the new one, in the turn's one write.
     second = turn.pending.replaced[-1]
     assert second.pending_hitl is not None and paused.pending_hitl is not None
