@@ -117,3 +117,12 @@ def test_make_it_6_and_change_the_bread_one_to_10am(chat: Conversation) -> None:
     listed = chat.say("what did I ask you to remind me about?")
     assert listed.startswith("Your reminders:") and "call mom" in listed and "buy bread" in listed
     assert chat.say("על מה ביקשתי שתזכיר לי?").startswith("התזכורות שלך:")
+
+
+def test_move_it_to_9_is_9_on_the_reminders_own_day(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    # 9:00 today has passed, but the reminder is tomorrow's: 9 is tomorrow 09:00, not 21:00.
+    assert chat.say("move it to 9") == f"Updated the reminder “call mom” — now for {_shown(1, 9)}."
+    chat.say("remind me to call dad at 5pm")
+    # A reminder of today: 9 is this evening's 21:00 (this morning's has passed).
+    assert chat.say("move it to 9") == f"Updated the reminder “call dad” — now for {_shown(0, 21)}."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from memo.domain import (
     Capability,
@@ -106,8 +106,12 @@ def unclear(text: str) -> PlannerResult:
     return PlannerResult(output=output, routing_suggestions=hints, source="rules")
 
 
-def parse_when(text: str, inp: PlannerInput) -> ParsedWhen:
-    return extract_when(text, now=inp.now, timezone=inp.timezone, language="he" if has_hebrew(text) else "en")
+def parse_when(text: str, inp: PlannerInput, *, day: date | None = None) -> ParsedWhen:
+    """The time in `text`; `day`: the day a bare time belongs to (a reminder being moved keeps its
+    day, so "move it to 9" is 9 on that day, not the next 9 from now)."""
+    return extract_when(
+        text, now=inp.now, timezone=inp.timezone, language="he" if has_hebrew(text) else "en", default_day=day
+    )
 
 
 _SHIFT_UNITS = {

@@ -117,8 +117,12 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         rest = move.group("rest")
         if _BARE_TIME.match(rest):
             rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
-        parsed = parse_when(rest, inp)
         reminder = latest_action(inp, "reminders")
+        zone = ZoneInfo(inp.timezone)
+        own_day = reminder.when.astimezone(zone).date() if reminder and reminder.when else None
+        if own_day == inp.now.astimezone(zone).date():
+            own_day = None  # today: a bare hour already past is its evening ("move it to 9" at noon: 21:00)
+        parsed = parse_when(rest, inp, day=own_day)
         if not parsed.found:
             return None
         if reminder is None:
