@@ -61,6 +61,10 @@ def dynamodb() -> Iterator[Any]:
         yield client
 
 
+# A run whose Lambda time ran out a second ago: its in-progress lock has already expired.
+LOCK_RAN_OUT_MS = -1_000
+
+
 def _layer(client: Any, layer: type[DynamoDBPersistenceLayer] = TurnIdempotency) -> Any:
     persistence = layer(table_name=TABLE, boto3_client=client)
     persistence.configure(CONFIG, function_name=FUNCTION)
@@ -91,9 +95,8 @@ def test_a_turned_message_is_refused_even_after_its_lock_time(dynamodb: Any) -> 
     """A completed record keeps the in-progress expiry its run wrote: once that time has passed, the
     claim must still be refused (status COMPLETED), for the record's whole life."""
     persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=0)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
     persistence.save_success(data=MESSAGE, result={"outcome": "smalltalk_hello", "sent": True})
-    time.sleep(0.01)
     held = _refused(_layer(dynamodb))
     assert held.status == COMPLETED and json.loads(held.response_data)["outcome"] == "smalltalk_hello"
 
@@ -101,8 +104,7 @@ def test_a_turned_message_is_refused_even_after_its_lock_time(dynamodb: Any) -> 
 def test_an_expired_in_progress_lock_is_taken_over(dynamodb: Any) -> None:
     """A run that died (Lambda timeout) leaves its record INPROGRESS; once its lock expired, the
     redelivery takes it over."""
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=0)
-    time.sleep(0.01)
+    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
     _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
     assert int(_record(dynamodb)["in_progress_expiration"]["N"]) > time.time() * 1000 + 20_000
 
@@ -145,9 +147,8 @@ def test_the_released_code_reads_the_records_this_one_writes(dynamodb: Any) -> N
 
 def test_the_turn_completes_its_own_lock_in_its_transaction_and_a_lost_lock_cannot(dynamodb: Any) -> None:
     persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=0)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
     completion = persistence.completion_for({"outcome": "hitl_approval", "sent": True})
-    time.sleep(0.01)
     _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # taken over
     with pytest.raises(dynamodb.exceptions.TransactionCanceledException):
         dynamodb.transact_write_items(TransactItems=[completion])

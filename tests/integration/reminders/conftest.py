@@ -17,11 +17,15 @@ from memo import tables
 from memo.aws.clients import reset_clients
 from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
 from memo.settings import RemindersSettings, ReplySettings
 from memo.wiring import reset_runtime, use_runtime
 from memo.wiring.reminders import RemindersRuntime
 from memo.wiring.reply import ReplyRuntime
+from tests.support import week
 from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
 
 TOKEN = "sink-token"
 START = datetime(2025, 6, 3, 6, 0, tzinfo=UTC)  # 09:00 in Jerusalem
@@ -90,3 +94,17 @@ def local_aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalAws]:
 
 
 Factory = Callable[..., Any]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The fake clock at 10:00 on a Monday a week ahead (`tests.support.week`)."""
+    return FakeClock(week.START)
+
+
+@pytest.fixture
+def chat(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    """A person in Jerusalem talking to Memo on the whole local stack, on that clock."""
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())

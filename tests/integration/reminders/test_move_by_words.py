@@ -5,45 +5,12 @@ then fires at the moved time, and not at the old one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
-import pytest
-
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
-from memo.text.dates import format_when
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-
-TZ = ZoneInfo("Asia/Jerusalem")
-# A Monday at least a week ahead of the real clock (moto refuses a recurring schedule that starts
-# more than 5 minutes before the real time), 10:00 in Jerusalem.
-_today = datetime.now(TZ).date()
-MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
-START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
-
-
-def _at(day: int, hour: int, minute: int = 0) -> datetime:
-    on = MONDAY + timedelta(days=day)
-    return datetime(on.year, on.month, on.day, hour, minute, tzinfo=TZ)
-
-
-def _shown(day: int, hour: int, minute: int = 0, language: str = "en") -> str:
-    return format_when(_at(day, hour, minute), language, "Asia/Jerusalem")  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
-
-
-@pytest.fixture
-def chat(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=clock) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+from tests.support.week import at as _at
+from tests.support.week import shown as _shown
 
 
 def _fired_at(chat: Conversation, clock: FakeClock, when: datetime) -> list[str]:

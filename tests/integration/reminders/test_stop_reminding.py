@@ -5,39 +5,14 @@ clock. (Picking the part from "This one / the whole series?" is itself the appro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
-
-import pytest
-
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-
-TZ = ZoneInfo("Asia/Jerusalem")
-_today = datetime.now(TZ).date()
-MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
-START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
-
-
-@pytest.fixture
-def chat(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=clock) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+from tests.support.week import at
 
 
 def _fired_on(chat: Conversation, clock: FakeClock, day: int, hour: int) -> list[str]:
     assert chat.stack.ticker is not None
-    on = MONDAY + timedelta(days=day)
-    clock.set(datetime(on.year, on.month, on.day, hour, 1, tzinfo=TZ))
+    clock.set(at(day, hour, 1))
     chat.stack.ticker.tick()
     return chat.replies()
 

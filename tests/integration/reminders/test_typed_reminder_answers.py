@@ -4,34 +4,11 @@ ticker on moto, the fake clock: the reminder comes back when the words said, and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import timedelta
 
-import pytest
-
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-
-TZ = ZoneInfo("Asia/Jerusalem")
-# A Monday at least a week ahead of the real clock, 10:00 in Jerusalem.
-_today = datetime.now(TZ).date()
-MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
-START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
-
-
-@pytest.fixture
-def chat(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=clock) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+from tests.support.week import START
 
 
 def _after(chat: Conversation, clock: FakeClock, minutes: int) -> list[str]:

@@ -64,3 +64,11 @@ def test_match_one_clear_winner_several_close_or_none() -> None:
     assert several.unique is None
     assert [s.item for s in several.matches] == ["meeting with dan", "meeting with ron"]
     assert not match("dentist", titles, str).found
+
+
+def test_the_very_words_of_one_title_beat_a_title_one_letter_away() -> None:
+    titles = ["להתקשר לאמא", "להתקשר לאבא"]
+    assert match("להתקשר לאמא", titles, str).unique == "להתקשר לאמא"
+    assert match("לאבא", titles, str).unique == "להתקשר לאבא"
+    # Words that two titles hold alike are still asked about.
+    assert match("call mom", ["call mom", "call mom again"], str).unique is None

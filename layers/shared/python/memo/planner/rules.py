@@ -58,7 +58,6 @@ MATCHERS: tuple[Matcher, ...] = (
     lists.remove,
     lists.show,
     daily.agenda,
-    daily.upcoming,
     notes.delete,
     notes.search,
     notes.save,

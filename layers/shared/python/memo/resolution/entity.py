@@ -74,9 +74,6 @@ class ItemsReader(Protocol):
     def all_list_items(self, thread_id: str) -> list[ListItem]: ...
 
 
-#: The list name the planner writes when the message names none ("take milk off the list").
-
-
 def _pinned_set(
     step: PlanStep, state: TurnState, repository: ItemsReader, now: datetime, args: dict[str, Any]
 ) -> dict[str, Any]:
@@ -376,16 +373,22 @@ def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnSt
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
 
 
+def _lists_with_items(state: TurnState, repository: ItemsReader) -> dict[str, str]:
+    """Each list that has items, by its key, with the name it was first written under: synonyms
+    ("shopping", "קניות") are one list."""
+    names: dict[str, str] = {}
+    for item in repository.all_list_items(state.thread_id):
+        names.setdefault(list_key(item.list_name), item.list_name)
+    return names
+
+
 def _on_some_list(
     step: PlanStep, target: TargetQuery, state: TurnState, repository: ItemsReader, now: datetime
 ) -> _Lookup:
     """Items named without their list: the one list that has them; none, or several lists, is said
     (the person names the list), never guessed."""
     language = state.input.language
-    by_key: dict[str, str] = {}  # one name per list: synonyms ("shopping", "קניות") are one list
-    for item in repository.all_list_items(state.thread_id):
-        by_key.setdefault(list_key(item.list_name), item.list_name)
-    names = list(by_key.values())
+    names = list(_lists_with_items(state, repository).values())
     holding: list[tuple[str, _Found | _Ambiguous]] = []
     for name in names:
         found = _lookup(step, target.model_copy(update={"list_name": name}), state, repository, now, ())
@@ -427,9 +430,7 @@ def _list_to_add_to(state: TurnState, repository: ItemsReader, args: dict[str, A
     """ "Put bananas on the list": the one list there is. With none or several, the person is asked
     to name it (nothing is added to a list Memo would have to guess)."""
     language = state.input.language
-    names: dict[str, str] = {}
-    for item in repository.all_list_items(state.thread_id):
-        names.setdefault(list_key(item.list_name), item.list_name)
+    names = _lists_with_items(state, repository)
     if len(names) == 1:
         return next(iter(names.values()))
     items = args.get("items")
@@ -450,9 +451,7 @@ def _list_to_clear(state: TurnState, repository: ItemsReader) -> str | _Missing:
     """ "Clear the list": the one list that has items. Several are named and the person says which
     (nothing is cleared on a guess); none is said."""
     language = state.input.language
-    names: dict[str, str] = {}
-    for item in repository.all_list_items(state.thread_id):
-        names.setdefault(list_key(item.list_name), item.list_name)
+    names = _lists_with_items(state, repository)
     if not names:
         return _Missing(say(language, "Your lists are already empty.", "הרשימות שלך כבר ריקות."))
     if len(names) > 1:

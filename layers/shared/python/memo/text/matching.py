@@ -145,6 +145,10 @@ def is_plural(text: str) -> bool:
     return any(w in _PLURAL_WORDS for w in normalize(text).split())
 
 
+#: The score of a query that is the title itself (case, spacing and one Hebrew prefix aside).
+EXACT = 100.0
+
+
 def score(query: str, text: str) -> float:
     """0..100: how well `text` (an item's title) matches what the user said (`query`)."""
     q_tokens, t_tokens = tokens(query), tokens(text)
@@ -156,7 +160,7 @@ def score(query: str, text: str) -> float:
     best = 0.0
     for a, b in ((q_raw, t_raw), (q_stem, t_stem), (q_raw, t_stem), (q_stem, t_raw)):
         if a == b:
-            return 100.0
+            return EXACT
         # token_set_ratio: "mom" is fully contained in "call mom"; ratio catches whole-title typos.
         best = max(best, fuzz.token_set_ratio(a, b), fuzz.ratio(a, b))
     return float(max(best, _tokenwise(q_tokens, t_tokens)))
@@ -208,6 +212,9 @@ def match(query: str, items: Sequence[T], label: Callable[[T], str]) -> MatchOut
         return MatchOutcome(matches=close, unique=close[0].item)
     runner_up = close[1].score
     if top >= STRONG_MATCH and top - runner_up >= CLEAR_MARGIN:
+        return MatchOutcome(matches=close[:1], unique=close[0].item)
+    if top == EXACT and runner_up < EXACT:
+        # The very words of one title beat a title one letter away ("להתקשר לאמא" / "להתקשר לאבא").
         return MatchOutcome(matches=close[:1], unique=close[0].item)
     return MatchOutcome(matches=close, unique=None)
 

@@ -50,17 +50,15 @@ _RE_UPCOMING = re.compile(
 )
 
 
-def upcoming(text: str, inp: PlannerInput) -> Match | None:
-    """ "what's coming up?" -> every upcoming reminder."""
-    if not _RE_UPCOMING.match(clean(text)):
-        return None
+def listing(constraints: dict[str, object], pattern: str) -> Match:
+    """The reminders list: every upcoming reminder, or those of `constraints`' day(s)."""
     return Match(
         capability="reminders",
         action="list",
         confidence=CONFIDENT,
         risk="low",
-        constraints={},
-        pattern="reminders:upcoming",
+        constraints=constraints,
+        pattern=pattern,
     )
 
 
@@ -72,27 +70,17 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
             continue
         if _WEEK.match(clean(match.group("rest"))):
             today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
-            return Match(
-                capability="reminders",
-                action="list",
-                confidence=CONFIDENT,
-                risk="low",
-                constraints={"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()},
-                pattern="reminders:agenda",
-            )
+            week: dict[str, object] = {
+                "day": today.isoformat(),
+                "until": (today + timedelta(days=6)).isoformat(),
+            }
+            return listing(week, "reminders:agenda")
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
         rest = clean(parsed.remainder)
         if day is None or not (_AGENDA_REST_HE if has_hebrew(text) else _AGENDA_REST).match(rest):
             return None
-        return Match(
-            capability="reminders",
-            action="list",
-            confidence=CONFIDENT,
-            risk="low",
-            constraints={"day": day.isoformat()},
-            pattern="reminders:agenda",
-        )
+        return listing({"day": day.isoformat()}, "reminders:agenda")
     return None
 
 
@@ -100,17 +88,11 @@ _RE_REMINDERS_WORD = re.compile(r"^(?:ה)?תזכורות(?:\s+שלי)?\s*\??$|^(
 
 
 def reminders_word(text: str, inp: PlannerInput) -> Match | None:
-    """ "תזכורות" / "reminders?" alone: the reminders list."""
-    if not _RE_REMINDERS_WORD.match(clean(text)):
-        return None
-    return Match(
-        capability="reminders",
-        action="list",
-        confidence=CONFIDENT,
-        risk="low",
-        constraints={},
-        pattern="reminders:list",
-    )
+    """ "תזכורות" / "reminders?" alone, or "what's coming up?": every upcoming reminder."""
+    bare = clean(text)
+    if _RE_REMINDERS_WORD.match(bare) or _RE_UPCOMING.match(bare):
+        return listing({}, "reminders:list")
+    return None
 
 
 _RE_ALARM = (

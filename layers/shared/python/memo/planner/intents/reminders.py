@@ -6,6 +6,7 @@ import re
 
 from memo.domain import Capability
 from memo.planner.base import PlannerInput
+from memo.planner.intents.daily import listing
 from memo.planner.lexicon import (
     DELETE_EN,
     DELETE_HE,
@@ -80,14 +81,7 @@ _RE_ASKED_TO_REMIND = re.compile(
 
 def show(text: str, inp: PlannerInput) -> Match | None:
     if _RE_ASKED_TO_REMIND.search(text):
-        return Match(
-            capability="reminders",
-            action="list",
-            confidence=CONFIDENT,
-            risk="low",
-            constraints={},
-            pattern="reminders:list",
-        )
+        return listing({}, "reminders:list")
     if re.search(rf"\b(?:{DELETE_EN}|{MOVE_EN}|remind me)\b|{DELETE_HE}|{MOVE_HE}|תזכיר", text, re.I):
         return None
     for pattern in _RE_REMINDER_LIST:
@@ -270,20 +264,25 @@ def move(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
-def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
-    """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
-    minutes, before = shift
-    constraints, missing, confidence = target_constraints(as_title(_one_dropped(before)), inp, "reminders")
+def _moved(text: str, target: str, changes: dict[str, object], inp: PlannerInput, pattern: str) -> Match:
+    """The reminder `target` names, given `changes` of its time (the part of a series `text` says)."""
+    constraints, missing, confidence = target_constraints(target, inp, "reminders")
     return Match(
         capability="reminders",
         action="update",
         confidence=confidence,
         risk="medium",
         constraints={**constraints, **scope_of(text)},
-        changes={"shiftMinutes": minutes},
+        changes=changes,
         missing=missing,
-        pattern="reminders:shift",
+        pattern=pattern,
     )
+
+
+def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
+    """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
+    minutes, before = shift
+    return _moved(text, as_title(_one_dropped(before)), {"shiftMinutes": minutes}, inp, "reminders:shift")
 
 
 #: Moving a thing in time without saying "reminder": only reminders have a time ("move call mom to
@@ -326,17 +325,7 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
             and target
             and not is_ref(target)
         ):
-            constraints, missing, confidence = target_constraints(target, inp, "reminders")
-            return Match(
-                capability="reminders",
-                action="update",
-                confidence=confidence,
-                risk="medium",
-                constraints={**constraints, **scope_of(text)},
-                changes=dict(parsed.change()),
-                missing=missing,
-                pattern="reminders:update",
-            )
+            return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
     for pattern in _RE_MOVE_NAMED:
         match = pattern.search(text)
         if not match:
@@ -351,17 +340,7 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
         )
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
             return None  # no new time, or "it" (`followups.referential`): not this matcher's
-        constraints, missing, confidence = target_constraints(target, inp, "reminders")
-        return Match(
-            capability="reminders",
-            action="update",
-            confidence=confidence,
-            risk="medium",
-            constraints={**constraints, **scope_of(text)},
-            changes=dict(parsed.change()),
-            missing=missing,
-            pattern="reminders:update",
-        )
+        return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
     return None
 
 
