@@ -57,3 +57,23 @@ def test_delete_it_after_adding_to_a_list_takes_those_items_off(chat: Conversati
     chat.say("תוסיף חמאה לרשימת הקניות")
     assert chat.say("תמחק את זה") == "הורדתי חמאה מרשימת קניות."
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+
+
+def test_delete_it_after_adding_two_items_asks_which(chat: Conversation) -> None:
+    chat.say("add milk and eggs to my shopping list")
+    # "it" is one thing: which one is asked, nothing comes off on a guess.
+    question = chat.say("delete it")
+    assert question.startswith("Which ones do you mean?") and "milk" in question and "eggs" in question
+    assert chat.say("the eggs") == "Removed eggs from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+    chat.say("add bread and butter to my shopping list")
+    chat.say("delete that")
+    assert chat.say("both") == "Removed bread, butter from your shopping list."
+
+
+def test_hebrew_delete_it_after_adding_two_items_asks_which(chat: Conversation) -> None:
+    chat.say("תוסיף חלב וביצים לרשימת קניות")
+    question = chat.say("תמחק את זה")
+    assert question.startswith("לאילו מהם התכוונת?") and "חלב" in question and "ביצים" in question
+    # A new request mid-question is its own request; the question is not answered by it.
+    assert chat.say("מה יש ברשימת קניות?") == "רשימת קניות:\n• חלב\n• ביצים"

@@ -93,3 +93,32 @@ def test_move_it_to_9_is_9_on_the_reminders_own_day(chat: Conversation) -> None:
     chat.say("remind me to call dad at 5pm")
     # A reminder of today: 9 is this evening's 21:00 (this morning's has passed).
     assert chat.say("move it to 9") == f"Updated the reminder “call dad” — now for {_shown(0, 21)}."
+
+
+def test_move_a_named_reminder_to_9_is_9_on_its_own_day(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me about the dentist tomorrow at 17:00")
+    # Not "the next 9 from now" (tonight's 21:00, then put on the reminder's day): 9 on its day.
+    assert chat.say("move the dentist to 9") == (
+        f"Updated the reminder “the dentist” — now for {_shown(1, 9)}."
+    )
+    chat.say("remind me to call dad at 5pm")
+    # Today's reminder at 10:00: this morning's 9 has passed, so 9 is this evening.
+    assert chat.say("move call dad to 9") == f"Updated the reminder “call dad” — now for {_shown(0, 21)}."
+    # An explicit am/pm, or a 24-hour time, is taken as said.
+    assert chat.say("move the dentist to 9pm") == (
+        f"Updated the reminder “the dentist” — now for {_shown(1, 21)}."
+    )
+    assert chat.say("change the dentist to 08:30") == (
+        f"Updated the reminder “the dentist” — now for {_shown(1, 8, 30)}."
+    )
+    fired = _fired_at(chat, clock, _at(0, 21, 1))
+    assert len(fired) == 1 and "call dad" in fired[0]
+    fired = _fired_at(chat, clock, _at(1, 8, 31))
+    assert len(fired) == 1 and "the dentist" in fired[0]
+
+
+def test_hebrew_move_a_named_reminder_to_9(chat: Conversation) -> None:
+    chat.say("תזכיר לי רופא שיניים מחר ב17:00")
+    assert chat.say("תזיז את רופא השיניים ל9") == (
+        f"עדכנתי את התזכורת „רופא שיניים” — עכשיו ל{_shown(1, 9, language='he')}."
+    )

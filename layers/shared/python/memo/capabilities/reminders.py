@@ -89,6 +89,9 @@ class UpdateReminderArgs(Args):
     when: AwareDatetime | None = None
     #: a time of day alone ("HH:MM"): each reminder keeps its day, in its own timezone
     time: str | None = Field(default=None, pattern=r"^(?:[01]\d|2[0-3]):[0-5]\d$")
+    #: `time` is a morning hour said without am/pm ("move it to 9"): where it has passed on the
+    #: reminder's day, the same hour 12 hours later (today's reminder, at noon: 21:00)
+    either_half: bool | None = None
     #: a day alone: each reminder keeps its time of day
     day: date | None = None
     title: str | None = Field(default=None, min_length=1)
@@ -109,6 +112,8 @@ class UpdateReminderArgs(Args):
             raise ValueError("a shift moves the reminder's own time: no new time with it")
         if self.shift_minutes == 0:
             raise ValueError("a shift of no time changes nothing")
+        if self.either_half and (self.time is None or self.time >= "12:00"):
+            raise ValueError("only a morning time of day can be 12 hours later")
         if self.recurrence is not None and self.when is None:
             raise ValueError("a repetition needs its first time (`when`)")
         return self
@@ -361,9 +366,10 @@ class ReminderOperations:
             when=datetime.fromisoformat(first["when"]),
         )
 
-    def _new_time(self, reminder: Reminder, args: UpdateReminderArgs) -> datetime | None:
+    def _new_time(self, reminder: Reminder, args: UpdateReminderArgs, now: datetime) -> datetime | None:
         """The reminder's new time: a full time, or its own day / time of day with the other part
-        changed, in its own timezone (a time alone keeps the day, a day alone keeps the time)."""
+        changed, in its own timezone (a time alone keeps the day, a day alone keeps the time; a
+        morning hour said without am/pm that has passed on that day is its evening)."""
         if args.when is not None:
             return args.when
         if args.shift_minutes is not None:
@@ -373,12 +379,15 @@ class ReminderOperations:
         zone = ZoneInfo(reminder.timezone)
         local = reminder.due_at.astimezone(zone)
         at = time.fromisoformat(args.time) if args.time is not None else local.time()
-        return datetime.combine(args.day or local.date(), at, tzinfo=zone)
+        when = datetime.combine(args.day or local.date(), at, tzinfo=zone)
+        if args.either_half and when <= now < when + timedelta(hours=12):
+            return when + timedelta(hours=12)
+        return when
 
     def _move_one(
         self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
-        when = self._new_time(before, args)
+        when = self._new_time(before, args, now)
         if when is not None and when <= now:
             return _in_past("update", lang)
         name: str | None = None
@@ -440,7 +449,7 @@ class ReminderOperations:
         zone = ZoneInfo(before.timezone)
         if args.shift_minutes is not None:
             # The whole series moves by the shift: its next time, moved, sets the new day and time.
-            shifted = self._new_time(before, args)
+            shifted = self._new_time(before, args, now)
             assert shifted is not None
             args = args.model_copy(update={"shift_minutes": None, "when": shifted})
         local = args.when.astimezone(zone) if args.when is not None else None
@@ -472,7 +481,7 @@ class ReminderOperations:
     ) -> Reminder | ExecutionResult | None:
         """Only the next time of a repeating reminder: the series skips it and a one-time reminder
         takes its place at the new time (and with the new title)."""
-        when = self._new_time(before, args) or before.due_at
+        when = self._new_time(before, args, now) or before.due_at
         if when <= now:
             return _in_past("update", ctx.language)
         single = self._one_time_copy(before, ctx, when=when, title=args.title or before.title, now=now)

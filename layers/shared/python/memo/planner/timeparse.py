@@ -253,6 +253,11 @@ class ParsedWhen:
     problem: TimeProblem | None = None
     #: a time of day was named ("at 6pm"), and a day ("tomorrow", "on friday", "in 2 days")
     named_time: bool = False
+    #: the time of day as said, before a passed morning hour became its evening ("HH:MM")
+    said_time: str | None = None
+    #: the hour was said without am/pm and is a morning hour ("at 9", "9:30"): 12 hours later is
+    #: the same words ("move it to 9" at noon, for today's reminder, is 21:00)
+    either_half: bool = False
 
     @property
     def has_time(self) -> bool:
@@ -267,7 +272,7 @@ class ParsedWhen:
             or self.problem is not None
         )
 
-    def change(self) -> dict[str, str]:
+    def change(self) -> dict[str, object]:
         """What a move changes: {"when"} for a day and a time, {"time": "HH:MM"} for a time alone
         (the reminder keeps its day), {"day"} for a day alone (it keeps its time of day), and
         {"when", "recurrence"} for a repeating time ("every sunday at 10": it repeats from then on)."""
@@ -275,6 +280,9 @@ class ParsedWhen:
             return {"when": self.when.isoformat(), "recurrence": self.recurrence}
         if self.when is not None:
             if self.named_time and not self.explicit_day:
+                if self.either_half and self.said_time is not None:
+                    # Which half is decided against the reminder's own day (`eitherHalf`), not today.
+                    return {"time": self.said_time, "eitherHalf": True}
                 return {"time": f"{self.when:%H:%M}"}
             return {"when": self.when.isoformat()}
         if self.day is not None:
@@ -632,6 +640,8 @@ def extract_when(
             hour += 12
     if hour is None and part is not None:
         hour = _PART_DEFAULTS[part]
+    either_half = named_time and not explicit_ampm and part is None and hour is not None and 1 <= hour < 12
+    said_time = f"{hour:02d}:{minute:02d}" if hour is not None else None
 
     # 5. Compose.
     when: datetime | None = None
@@ -687,6 +697,8 @@ def extract_when(
         recurrence=rule,
         problem=problem,
         named_time=named_time,
+        said_time=said_time if named_time else None,
+        either_half=either_half,
     )
 
 

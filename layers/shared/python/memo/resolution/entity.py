@@ -344,9 +344,13 @@ def _lookup(
             alive = [e for e in entities if e.id in set(ref_ids)]
             if not alive:
                 return _Missing(say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר."))
-            if len(alive) == 1 or step.action in _MULTI_ACTIONS:
+            if len(alive) == 1 or (target.plural and step.action in _MULTI_ACTIONS):
                 return _Found([e.id for e in alive])
-            return _Ambiguous([_candidate(e) for e in alive[:MAX_OPTIONS]], allow_multiple=False)
+            # "delete it" after one request made several: which one is asked, never all on a guess;
+            # the answer may still name several of those shown ("both").
+            return _Ambiguous(
+                [_candidate(e) for e in alive[:MAX_OPTIONS]], allow_multiple=step.action in _MULTI_ACTIONS
+            )
         if not target.text and not target.texts:
             return _Missing(
                 say(

@@ -207,6 +207,8 @@ class ReminderResolver:
                 # A time alone keeps each reminder's day; a day alone keeps its time of day.
                 if _text(ch.get("time")):
                     args["time"] = _text(ch.get("time"))
+                    if ch.get("eitherHalf") is True:
+                        args["eitherHalf"] = True  # "to 9": 21:00 when 9:00 has passed on its day
                 day_only = _day(ch.get("day"))
                 if day_only is not None:
                     args["day"] = day_only.isoformat()
