@@ -4,11 +4,28 @@ ticker on moto, the fake clock: the reminder comes back when the words said, and
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import START
+
+
+def _quoting(chat: Conversation, message_id: str, text: str) -> str:
+    """Reply to one of Memo's messages (long-press -> Reply), as WhatsApp sends it."""
+    message = chat.user.text(text)
+    message["context"] = {"from": "15550000000", "id": message_id}
+    (answer,) = chat.deliver(message)
+    return answer
+
+
+def _delivered_id(chat: Conversation, title: str) -> str:
+    """The WhatsApp id of the delivery of the reminder `title`."""
+    sent = chat.stack.sink.messages(to=chat.user.wa_id)
+    return next(
+        r.message_id for r in reversed(sent) if f"Reminder: {title}" in json.dumps(r.body, ensure_ascii=False)
+    )
 
 
 def _after(chat: Conversation, clock: FakeClock, minutes: int) -> list[str]:
@@ -61,3 +78,47 @@ def test_done_long_after_the_reminder_is_not_taken_as_its_button(
     clock.advance(hours=3)
     # Hours later "done" is no answer to that reminder: nothing is marked, it is read as any message.
     assert not chat.say("done").startswith("✅")
+
+
+def test_a_reply_quoting_an_older_reminder_snoozes_that_one(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to call mom in 5 minutes")
+    chat.say("remind me to take my pills in 10 minutes")
+    _after(chat, clock, 6)
+    _after(chat, clock, 5)  # both went out; "take my pills" is the latest
+    mom = _delivered_id(chat, "call mom")
+    assert _quoting(chat, mom, "snooze 10 min").startswith("⏰ I'll remind you about “call mom” again at ")
+    (again,) = _after(chat, clock, 11)
+    assert again.startswith("⏰ Reminder: call mom")  # and not the pills
+    # "later" quoting the pills: how much later is asked, and the amount alone answers it, for them.
+    pills = _delivered_id(chat, "take my pills")
+    assert _quoting(chat, pills, "later").startswith("How much later?")
+    assert chat.say("in an hour").startswith("⏰ I'll remind you about “take my pills” again at ")
+    (back,) = _after(chat, clock, 61)
+    assert back.startswith("⏰ Reminder: take my pills")
+
+
+def test_hebrew_reply_quoting_a_reminder_hours_later(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("תזכיר לי בעוד 5 דקות לשתות מים")
+    _after(chat, clock, 6)
+    clock.advance(hours=3)
+    water = chat.stack.sink.messages(to=chat.user.wa_id)[-1].message_id
+    # Quoted, it is about that reminder however long ago it went out.
+    assert _quoting(chat, water, "בוצע") == "✅ סימנתי את „לשתות מים” כבוצע."
+
+
+def test_quoting_another_message_is_not_the_latest_reminders_answer(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to stretch in 5 minutes")
+    confirmation = chat.stack.sink.messages(to=chat.user.wa_id)[-1].message_id
+    _after(chat, clock, 6)
+    # "done" in a reply to the "Reminder set" confirmation is not the delivered reminder's button.
+    assert not _quoting(chat, confirmation, "done").startswith("✅")
+
+
+def test_remind_me_again_with_no_reminder_asks_what(chat: Conversation) -> None:
+    assert chat.say("remind me again in 20 minutes") == "What should I remind you about?"
+    assert chat.say("remind me to call the bank").startswith("⏰ Reminder set: “call the bank” for ")
+    assert chat.say("תזכיר לי שוב בעוד שעה") == "על מה להזכיר לך?"
+    assert chat.say("שוב").endswith("על מה להזכיר לך?")  # still nothing named: asked again
+    assert chat.say("להתקשר לרופא").startswith("⏰ קבעתי תזכורת „להתקשר לרופא”")

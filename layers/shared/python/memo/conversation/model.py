@@ -36,8 +36,8 @@ class MemoryMessage(BaseModel):
     # that plan holds it too (`finished`): between the two, the plan is still running.
     started: str | None = None
     finished: str | None = None
-    # A delivered reminder (kind "reminder"): which one, so "done" / "snooze 15 min" typed right
-    # after it is about it (`memo.reminders.buttons.typed_button`).
+    # A delivered reminder, or Memo's "How much later?" about one (kind "reminder"): which one, so
+    # "done" / "snooze 15 min" typed right after it is about it (`memo.reminders.buttons.typed_button`).
     reminder_id: str | None = None
 
 

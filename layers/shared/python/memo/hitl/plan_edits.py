@@ -75,7 +75,16 @@ def fill_answer(
                 return None
             constraints["title"] = title
     elif "reminder_title_required" in missing:
-        constraints["title"] = answer.strip()
+        parsed = extract_when(answer, now=now, timezone=tz, language=language)
+        if parsed.found:
+            # "remind me about it tomorrow": a new time with it is a new request, not this title.
+            return None
+        from memo.planner.intents.reminders import answered_title  # the planner's words, when asked
+
+        named = answered_title(answer)
+        if named is None:
+            return None
+        constraints["title"] = named
     elif "target_unclear" in missing or "which_one" in missing:
         constraints["target"] = answer.strip()
         constraints.pop("targetRef", None)

@@ -541,12 +541,15 @@ def _completed_request(state: TurnState, raw: str, now: datetime) -> str | None:
     -> "every sunday": it repeats, the time is still asked); None otherwise (the interpreter
     decides)."""
     from memo.planner.base import PlannerInput
+    from memo.planner.intents.reminders import after_remind_words
     from memo.planner.rules import RulePlanner
 
     before = state.planner_output
     if before is None or not before.plan or not raw.strip():
         return None
-    combined = f"{state.input.message.strip()} {raw.strip()}"
+    # "remind me tomorrow" -> "what about?" -> "remind me to buy stamps": the answer's own
+    # "remind me" is not part of the title.
+    combined = f"{state.input.message.strip()} {after_remind_words(raw)}"
     output = (
         RulePlanner()
         .plan(

@@ -76,6 +76,8 @@ _AMOUNT = (
     r"(?:(?:in|for|by|another)\s+|(?:ב)?עוד\s+|ל-?)?(?P<n>an?|one|half\s+an|\d{1,4}|חצי|רבע)?\s*"
     r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|דקות|דקה|דק'?|שעה|שעות|שעתיים)"
 )
+#: After "How much later?": the amount alone ("in an hour", "20 minutes", "בעוד חצי שעה").
+_AMOUNT_ALONE = re.compile(rf"^{_AMOUNT}\s*[.!]*$", re.I)
 _TYPED_SNOOZE = re.compile(
     rf"^(?:snooze(?:\s+it)?|remind\s+me\s+(?:again|later|about\s+it\s+again)|again|later|"
     rf"נודניק|תזכיר\s+לי\s+(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)(?:\s+{_AMOUNT})?(?:\s+again|\s+שוב)?\s*[.!]*$",
@@ -93,15 +95,16 @@ def how_much_later(language: Language) -> str:
     return "How much later? For example “snooze 30 min” or “remind me again in an hour”."
 
 
-def typed_button(text: str, reminder_id: str) -> ReminderButton | str | None:
+def typed_button(text: str, reminder_id: str, *, asked_how_long: bool = False) -> ReminderButton | str | None:
     """ "done", "snooze 15 min", "remind me again in an hour", "בוצע", "תזכיר לי שוב בעוד שעה"
     typed right after a reminder went out: what its buttons do, for that reminder. A snooze with
     no amount is the first button's 10 minutes; "later" with no amount asks how much later
-    (`HOW_MUCH_LATER`), never guessed; anything else is None (the message is planned as usual)."""
+    (`HOW_MUCH_LATER`), never guessed; `asked_how_long`: that was just asked, and an amount alone
+    ("in an hour") answers it. Anything else is None (the message is planned as usual)."""
     words = " ".join(text.split())
     if _TYPED_DONE.match(words):
         return ReminderButton(action="done", reminder_id=reminder_id)
-    match = _TYPED_SNOOZE.match(words)
+    match = _TYPED_SNOOZE.match(words) or (_AMOUNT_ALONE.match(words) if asked_how_long else None)
     if match is None:
         return None
     unit = match.group("unit")

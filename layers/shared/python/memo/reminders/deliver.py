@@ -231,7 +231,15 @@ def _deliver(
         logger.warning("REMINDER_CHANGED_WHILE_SENDING")
     conversation.record(
         reminder.thread_id,
-        MemoryMessage(role="assistant", text=text, at=now, kind="reminder", reminder_id=reminder.reminder_id),
+        MemoryMessage(
+            role="assistant",
+            text=text,
+            at=now,
+            kind="reminder",
+            reminder_id=reminder.reminder_id,
+            # Its WhatsApp id: a reply quoting this reminder ("snooze 10 min") is about this one.
+            wamid=sent.message_ids[0] if sent.message_ids else None,
+        ),
     )
     if outcome_unknown:
         if unconfirmed is not None:

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from memo.capabilities.reminders import OCCURRENCE, split_scoped
 from memo.conversation import smalltalk
-from memo.conversation.model import MemoryKind, plan_in_flight
+from memo.conversation.model import MemoryKind, MemoryMessage, plan_in_flight
 from memo.conversation.pending import PendingChange, PendingStore, ShownItems, state_from_item
 from memo.domain import (
     DisambiguationCandidate,
@@ -180,8 +180,13 @@ class TurnControl:
         if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
             return handle_button(ctx, button, self._executions)
         if button == HOW_MUCH_LATER:
+            # Remembered as about that reminder: "in an hour" next is its snooze, even when it was a
+            # reply quoting an older reminder than the latest.
             return TurnOutcome(
-                reply=Reply.plain(how_much_later(ctx.profile.language)), outcome="reminder_how_long"
+                reply=Reply.plain(how_much_later(ctx.profile.language)),
+                outcome="reminder_how_long",
+                reply_kind="reminder",
+                reply_reminder_id=about.reminder_id if (about := self._typed_reminder(ctx)) else None,
             )
         reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
         item = ctx.snapshot.pending
@@ -204,18 +209,33 @@ class TurnControl:
         return self._fresh(ctx, reply)
 
     def _typed_button(self, ctx: TurnContext) -> ReminderButton | str | None:
-        """ "done" / "snooze 15 min" typed right after a reminder went out, with no question open:
-        that reminder's button (`memo.reminders.buttons.typed_button`)."""
-        if ctx.snapshot.pending is not None or not ctx.message.text:
+        """ "done" / "snooze 15 min" typed right after a reminder went out, or in a reply quoting
+        one, with no question open: that reminder's button (`memo.reminders.buttons.typed_button`)."""
+        about = self._typed_reminder(ctx)
+        if about is None or about.reminder_id is None or not ctx.message.text:
+            return None
+        asked = about.text in (how_much_later("en"), how_much_later("he"))
+        return typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked)
+
+    def _typed_reminder(self, ctx: TurnContext) -> MemoryMessage | None:
+        """The message about a delivered reminder that typed words may answer: the one a reply
+        quotes (even with a question open: quoting a reminder is about it), else, with no question
+        open, the latest one among the last few messages if it went out lately."""
+        quoted = ctx.message.context_id
+        if quoted:
+            # A reply quoting one of Memo's messages is about that message, however old: a reminder
+            # it delivered gets its button; anything else (or one no longer in memory) is not the
+            # latest reminder's, and goes on as words.
+            shown = next((m for m in ctx.snapshot.recent if m.wamid == quoted), None)
+            return shown if shown is not None and shown.kind == "reminder" else None
+        if ctx.snapshot.pending is not None:
             return None
         # The latest reminder among the last few messages ("later" -> "How much later?" -> "in an
         # hour" is still about it), if it went out lately.
         delivered = next((m for m in reversed(ctx.snapshot.recent[-4:]) if m.kind == "reminder"), None)
-        if delivered is None or delivered.reminder_id is None:
+        if delivered is None or ctx.now - delivered.at > timedelta(minutes=TYPED_WINDOW_MINUTES):
             return None
-        if ctx.now - delivered.at > timedelta(minutes=TYPED_WINDOW_MINUTES):
-            return None
-        return typed_button(ctx.message.text, delivered.reminder_id)
+        return delivered
 
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         """The pending question changed between the thread's load and the turn's write (another

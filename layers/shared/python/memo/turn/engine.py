@@ -69,6 +69,8 @@ class TurnOutcome(BaseModel):
     reply: Reply | None  # None: nothing to say (a lost race must not send a second answer)
     outcome: str
     reply_kind: MemoryKind = "message"
+    #: with `reply_kind` "reminder": the reminder the reply is about ("How much later?")
+    reply_reminder_id: str | None = None
     user_kind: MemoryKind = "message"
     # The pending question's change, committed with the turn's memory (`ConversationStore.record_turn`).
     pending_change: PendingChange | None = None
@@ -312,7 +314,13 @@ class TurnEngine:
         ]
         if outcome.reply is not None:
             remembered.append(
-                MemoryMessage(role="assistant", text=outcome.reply.text, at=now, kind=outcome.reply_kind)
+                MemoryMessage(
+                    role="assistant",
+                    text=outcome.reply.text,
+                    at=now,
+                    kind=outcome.reply_kind,
+                    reminder_id=outcome.reply_reminder_id,
+                )
             )
         # What a redelivered message is answered with (Powertools returns it instead of turning it):
         # the outcome, and whether a reply was claimed.

@@ -150,6 +150,38 @@ _FOR_HOUR = re.compile(
 )
 
 
+#: Words that name no task: "remind me again in 20 minutes" with no reminder to repeat is not a
+#: reminder titled "again" (what to remind about is asked).
+_NO_TITLE_WORD = (
+    r"(?:again|once\s+more|later|(?:about\s+)?(?:it|that|this)|"
+    r"שוב|עוד\s+פעם|אחר\s+כך|(?:על\s+)?(?:זה|זאת))"
+)
+_NO_TITLE = re.compile(rf"^{_NO_TITLE_WORD}(?:\s+{_NO_TITLE_WORD})*$", re.I)
+
+
+def _names_nothing(words: str, title: str) -> bool:
+    """The words left for a title are only "again" / "about it" / "שוב" (before the title's own
+    trimming, which could make "שוב שוב" into something)."""
+    return bool(_NO_TITLE.match(clean(words)) or _NO_TITLE.match(title))
+
+
+def after_remind_words(text: str) -> str:
+    """An answer to a reminder's question without "remind me" said again ("remind me to call the
+    bank" -> "to call the bank"); the text as it is otherwise."""
+    words = clean(text)
+    found = next((m for m in (p.search(words) for p in _RE_REMIND) if m), None)
+    return next((g for g in found.groups() if g is not None), "") if found is not None else words
+
+
+def answered_title(answer: str) -> str | None:
+    """What "What should I remind you about?" was answered with, as a title ("remind me to call the
+    bank" -> "call the bank"); None when the words name nothing ("again", "about it", "שוב"), and
+    the question is asked again."""
+    words = after_remind_words(answer)
+    title = as_title(words)
+    return None if not title or _names_nothing(words, title) else title
+
+
 def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
@@ -157,6 +189,8 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _FOR_HOUR.sub("at ", rest)
     parsed = parse_when(rest, inp)
     title = as_title(parsed.remainder)
+    if _names_nothing(parsed.remainder, title):
+        title = ""
     constraints: dict[str, object] = {"title": title} if title else {}
     missing: list[str] = []
     if not title:
