@@ -179,3 +179,40 @@ def test_an_answer_that_is_a_request_of_its_own_is_not_glued_to_the_question(cha
     chat.say("remind me tomorrow")
     reply = chat.say("add milk to my shopping list")
     assert "milk" in reply and "shopping" in reply, reply
+
+
+def test_a_second_reminder_said_short_is_confirmed_whole_and_on_the_same_day(chat: Conversation) -> None:
+    # "... and dad at 7" is read as "call dad at 7", on the first reminder's day. It is a guess, so
+    # it is confirmed first, and the question names both reminders that "yes" will set.
+    question = chat.say("remind me to call mom tomorrow at 6 and dad at 7")
+    assert question.startswith(
+        "Just to check — you want me to set a reminder “call mom” for Mon 23 Nov, 18:00, "
+        "then set a reminder “call dad” for Mon 23 Nov, 19:00?"
+    )
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("what's on tomorrow?") == "You have no reminders on Mon 23 Nov."
+    # Said in full, the second one is on the first one's day too, with no question.
+    assert chat.deliver(chat.user.text("remind me to call mom tomorrow at 6 and to call dad at 7")) == [
+        "✅ ⏰ Reminder set: “call mom” for Mon 23 Nov, 18:00.\n✅ ⏰ Reminder set: “call dad” for Mon 23 Nov, 19:00."
+    ]
+
+
+def test_hebrew_second_reminder_said_short(chat: Conversation) -> None:
+    question = chat.say("תזכיר לי לקנות חלב מחר ב6 וביצים ב7")
+    assert "„לקנות חלב”" in question and "„לקנות ביצים”" in question
+    answer = chat.deliver(chat.user.text("כן"))
+    assert answer == [
+        "✅ ⏰ קבעתי תזכורת „לקנות חלב” ליום ב׳ 23.11 בשעה 18:00.\n"
+        "✅ ⏰ קבעתי תזכורת „לקנות ביצים” ליום ב׳ 23.11 בשעה 19:00."
+    ]
+    # "the one for dad" / "זו של אבא" name the reminder by its words.
+    chat.say("תזכיר לי להתקשר לאבא מחר ב8")
+    assert "„להתקשר לאבא”" in chat.say("תבטל את זו של אבא")
+
+
+def test_cancel_the_one_for_dad(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 6")
+    chat.say("remind me to call dad tomorrow at 7")
+    question = chat.say("cancel the one for dad")
+    assert "“call dad”" in question and "call mom" not in question
+    assert chat.say("yes") == "Deleted the reminder “call dad”."

@@ -181,6 +181,9 @@ def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -
             return templates.time_on_day_question(language, day, state.input.timezone), summary
         return templates.missing_fields_question(language, missing), summary
     if reason == "low_confidence_plan":
+        if output is not None and len(output.plan) > 1:
+            # "yes" runs the whole plan: the question names every step of it, not only the first.
+            summary = templates.describe_plan(output, language, state.input.timezone)
         return templates.low_confidence_question(language, summary), summary
     if reason == "ambiguous_scope":
         return templates.ambiguous_scope_question(language, summary), summary

@@ -18,6 +18,23 @@ def clean(text: str) -> str:
     return text.strip(" \"'“”‘’.,!?;:-")
 
 
+_THE_ONE_FOR = re.compile(
+    r"^(?:(?:the|that|this|my)\s+)?one\s+(?:for|about|with|to|at|on|of)\s+(?P<x>.+)$"
+    r"|^(?:(?:the|that|this|my|our)\s+)?(?P<y>.+?)\s+one$"
+    r"|^(?:את\s+)?(?:זו|זאת|הזאת|הזו|ההיא|זה|הזה|ההוא|האחת|האחד)\s+(?:של|עם|על)\s+(?P<z>.+)$",
+    re.I,
+)
+
+
+def the_one_named(text: str) -> str:
+    """What "the one for dad", "the bread one", "זו של אבא" name: "dad", "bread", "אבא"; the text
+    as it is otherwise."""
+    found = _THE_ONE_FOR.match(clean(text))
+    if found is None:
+        return text
+    return clean(found.group("x") or found.group("y") or found.group("z"))
+
+
 def strip_lead(text: str, words: str) -> str:
     return clean(re.sub(rf"^(?:{words})(?:\s+|$)", "", clean(text), flags=re.I))
 

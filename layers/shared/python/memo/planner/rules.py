@@ -29,12 +29,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from memo.domain import PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.intents import conversation, daily, followups, lists, notes, reminders, unconnected
-from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean
-from memo.planner.match import Match, to_result, unclear
+from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean, has_hebrew
+from memo.planner.match import GUESS, Match, iso, parse_when, to_result, unclear
 from memo.planner.normalize import fix_typos, strip_pleasantries
 
 Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
@@ -186,10 +189,14 @@ class RulePlanner:
             if not _is_complete(left_match):
                 continue
             assert isinstance(left_match, Match)
-            for variant in _continuations(right, left_match, text):
+            for variant, guessed in _continuations(right, left_match, inp):
                 right_match = self._match(variant, inp)
                 if _is_complete(right_match):
                     assert isinstance(right_match, Match)
+                    right_match = _on_the_same_day(right_match, left_match, variant, inp)
+                    if guessed:
+                        # "... and dad at 7": read as "call dad at 7", a guess the person confirms.
+                        right_match = replace(right_match, confidence=min(right_match.confidence, GUESS))
                     return [left_match, *self._requests(variant, right_match, inp, depth + 1)]
         return []
 
@@ -198,16 +205,62 @@ def _clause_starts(text: str) -> list[int]:
     return sorted({m.end() for m in _CLAUSE_START.finditer(text) if 0 < m.end() < len(text)})
 
 
-def _continuations(right: str, left: Match, whole: str) -> list[str]:
+def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str, bool]]:
     """The second request as written, and, after a reminder, "to X at 10" read as "remind me to X
-    at 10" (Hebrew: "ל..." as "תזכיר לי ל...")."""
-    variants = [right]
-    if left.capability == "reminders" and left.action == "create":
-        if _EN_INFINITIVE.match(right):
-            variants.append(f"remind me {right}")
-        elif _HE_INFINITIVE.match(right):
-            variants.append(f"תזכיר לי {right}")
+    at 10" (Hebrew: "ל..." as "תזכיר לי ל..."); each with whether it is a guess. A time with words
+    that are no request of their own ("... and dad at 7", "... וביצים ב7") is a guess: the first
+    reminder's verb with those words ("call dad at 7") when they are one word or start like an
+    object ("my sister", "the plumber"), else those words as the task ("feed the cat at 7")."""
+    variants = [(right, False)]
+    if left.capability != "reminders" or left.action != "create":
+        return variants
+    title = left.constraints.get("title")
+    verb = title.split()[0] if isinstance(title, str) and len(title.split()) >= 2 else None
+    parsed = parse_when(right, inp)
+    words = clean(parsed.remainder)
+    hebrew = has_hebrew(right)
+    if _EN_INFINITIVE.match(right):
+        variants.append((f"remind me {right}", False))
+    elif hebrew and _HE_INFINITIVE.match(right) and not _he_object_of(title, words):
+        variants.append((f"תזכיר לי {right}", False))
+    elif parsed.found and words and parsed.problem is None:
+        lead = "תזכיר לי" if hebrew else "remind me to"
+        if verb is not None and (len(words.split()) == 1 or _OBJECT_START.match(words)):
+            variants.append((f"{lead} {verb} {right}", True))
+        elif not hebrew:
+            variants.append((f"{lead} {right}", True))
     return variants
+
+
+#: Words that start an object, not a task: "... and my sister at 7", "... and the plumber on friday".
+_OBJECT_START = re.compile(r"^(?:my|his|her|our|their|the|a|an|some|more|את)\s", re.I)
+
+
+def _he_object_of(title: object, words: str) -> bool:
+    """After "להתקשר לאמא", "לאבא" is the object of the same verb, not a task ("לקנות" is)."""
+    if not isinstance(title, str) or len(title.split()) != 2 or len(words.split()) != 1:
+        return False
+    return title.split()[1].startswith("ל") and words.startswith("ל")
+
+
+def _on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) -> Match:
+    """A second reminder with a time of day and no day of its own is on the first one's day
+    ("tomorrow at 6 ... and to call dad at 7": tomorrow 19:00), unless that time has passed."""
+    if right.capability != "reminders" or right.action != "create" or left.capability != "reminders":
+        return right
+    first, second = left.constraints.get("when"), right.constraints.get("when")
+    if not isinstance(first, str) or not isinstance(second, str):
+        return right
+    parsed = parse_when(text, inp)
+    if parsed.explicit_day or not parsed.named_time or parsed.recurrence is not None:
+        return right
+    zone = ZoneInfo(inp.timezone)
+    day = datetime.fromisoformat(first).astimezone(zone).date()
+    at = datetime.fromisoformat(second).astimezone(zone)
+    when = datetime.combine(day, at.time(), tzinfo=zone)
+    if when <= inp.now or when.date() == at.date():
+        return right
+    return replace(right, constraints={**right.constraints, "when": iso(when)})
 
 
 def _to_plan(found: Sequence[Match]) -> PlannerResult:

@@ -21,6 +21,7 @@ from memo.planner.lexicon import (
     RENAME_EN,
     as_title,
     named_in,
+    the_one_named,
 )
 from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, parse_when, shift_of, unclear
 
@@ -160,7 +161,7 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
     match = _RE_BARE_DELETE.match(text)
     if not match:
         return None
-    target = as_title(match.group("target"))
+    target = as_title(the_one_named(match.group("target")))
     from rapidfuzz import fuzz
 
     for action in inp.latest_actions:

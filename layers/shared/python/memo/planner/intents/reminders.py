@@ -20,6 +20,7 @@ from memo.planner.lexicon import (
     as_title,
     clean,
     strip_lead,
+    the_one_named,
 )
 from memo.planner.match import CONFIDENT, Match, is_ref, iso, parse_when, shift_of, target_constraints
 
@@ -341,7 +342,10 @@ _RE_CHANGE_TO_TIME = re.compile(
 
 
 def _one_dropped(target: str) -> str:
-    """ "the bread one" -> "bread"."""
+    """ "the bread one" -> "bread", "the one for dad" -> "dad"."""
+    named = the_one_named(target)
+    if named != target:
+        return named
     return re.sub(
         r"\s+(?:one|reminder)$", "", re.sub(r"^(?:the|my|our)\s+", "", target, flags=re.I), flags=re.I
     )
@@ -462,7 +466,7 @@ def delete(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_REMINDER_DELETE:
         match = pattern.search(core)
         if match:
-            target_words = strip_scope(match.group("target"))
+            target_words = the_one_named(strip_scope(match.group("target")))
             constraints, missing, confidence = target_constraints(target_words, inp, "reminders")
             if _PLURAL_NOUN.search(match.group(0)):
                 constraints = {**constraints, "plural": True}  # "the call reminders": maybe several
