@@ -533,3 +533,58 @@ def test_a_second_reminder_in_the_same_message(
 def test_the_one_for_names_the_reminder_by_its_words(message: str, target: str) -> None:
     _, action, constraints, _ = only(run(message))
     assert action == "delete" and constraints["target"] == target
+
+
+@pytest.mark.parametrize(
+    ("message", "constraints"),
+    [
+        # Wednesday 1 May 2024 in Jerusalem: next week is Sunday 5 to Saturday 11 May.
+        (
+            "skip next week",
+            {
+                "targetRef": "latest_action",
+                "scope": "occurrence",
+                "within": {"from": "2024-05-05", "until": "2024-05-12"},
+            },
+        ),
+        (
+            "skip the trash next week",
+            {
+                "target": "trash",
+                "scope": "occurrence",
+                "within": {"from": "2024-05-05", "until": "2024-05-12"},
+            },
+        ),
+        (
+            "skip it tomorrow",
+            {
+                "targetRef": "latest_action",
+                "scope": "occurrence",
+                "within": {"from": "2024-05-02", "until": "2024-05-03"},
+            },
+        ),
+        ("skip the next one", {"targetRef": "latest_action", "scope": "occurrence"}),
+        ("skip the gym reminder this time", {"target": "gym", "scope": "occurrence"}),
+        (
+            "תדלג על השבוע הבא",
+            {
+                "targetRef": "latest_action",
+                "scope": "occurrence",
+                "within": {"from": "2024-05-05", "until": "2024-05-12"},
+            },
+        ),
+        ("תדלג על הפעם הבאה", {"targetRef": "latest_action", "scope": "occurrence"}),
+        ("stop the plant reminders", {"target": "plant", "scope": "series"}),
+        ("turn off my vitamins reminder", {"target": "vitamins", "scope": "series"}),
+        ("תפסיק את התזכורת של הוויטמינים", {"target": "הוויטמינים", "scope": "series"}),
+    ],
+)
+def test_skip_and_stop_a_repeating_reminder(message: str, constraints: dict[str, object]) -> None:
+    _, action, found, _ = only(run(message, actions=(latest(),)))
+    assert action == "delete"
+    assert {k: v for k, v in found.items() if k != "plural"} == constraints
+
+
+def test_skip_with_no_reminder_before_it_is_asked_about() -> None:
+    output = run("skip next week")
+    assert output.plan == [] and output.missing_fields == ["intent_unclear"]

@@ -47,6 +47,7 @@ Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 MATCHERS: tuple[Matcher, ...] = (
     reminders.delete_all,
     reminders.stop_reminding,
+    reminders.skip,
     lists.clear,
     lists.show_all,
     daily.reminders_word,

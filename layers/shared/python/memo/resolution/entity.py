@@ -534,10 +534,20 @@ def resolve_entities(
             resolved.append(step.id)
             continue
         found = _lookup(step, result.target, state, repository, now, latest_actions, quoted, in_flight)
+        semantic = {k: v for k, v in result.args.items() if k != "within"}
+        if isinstance(found, _Found) and "within" in result.args:
+            kept, outside = recurring.next_time_within(
+                found.ids,
+                result.args["within"],
+                recurring.upcoming(repository, state.thread_id, now),
+                language=state.input.language,
+                timezone=state.input.timezone,
+            )
+            found = _Found(kept, extra=found.extra) if kept else _Missing(outside or "")
         scope_candidates = (
             recurring.scope_question(
                 step,
-                {**result.args, **found.extra},
+                {**semantic, **found.extra},
                 found.ids,
                 recurring.upcoming(repository, state.thread_id, now),
                 language=state.input.language,
@@ -553,7 +563,7 @@ def resolve_entities(
         else:
             scope_kind = None
         if isinstance(found, _Found):
-            args = executor_args_for(step, {**result.args, **found.extra}, found.ids)
+            args = executor_args_for(step, {**semantic, **found.extra}, found.ids)
             state = state.with_executor_args(step.id, args)
             resolved.append(step.id)
             logger.info("ENTITY_RESOLVED", extra={**log, "stepId": step.id, "count": len(found.ids)})
@@ -568,7 +578,7 @@ def resolve_entities(
                 candidates=found.candidates,
                 allow_multiple=found.allow_multiple,
                 disambiguation_kind=kind,
-                original_args={**result.args, **found.extra},
+                original_args={**semantic, **found.extra},
             )
             state = state.with_disambiguation(disambiguation)
             logger.info(

@@ -11,8 +11,9 @@ the series and asks nothing. A scope the words named is written into the ids dir
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from memo.capabilities.common import say
 from memo.capabilities.items import Reminder
@@ -70,6 +71,36 @@ def scope_question(
             description=f"{reminder.title} — {describe(reminder.recurrence, language)}",
         ),
     ]
+
+
+def next_time_within(
+    ids: Sequence[str],
+    within: dict[str, str],
+    reminders: Callable[[], Sequence[Reminder]],
+    *,
+    language: Language,
+    timezone: str,
+) -> tuple[list[str], str | None]:
+    """A skip that named its days ("skip next week"): the reminders whose next time falls in them,
+    and, when none does, what to say. Only the next time is skipped, so one that falls later is
+    never skipped instead (nor the next one in its place)."""
+    first, until = date.fromisoformat(within["from"]), date.fromisoformat(within["until"])
+    zone = ZoneInfo(timezone)
+    by_id = {r.reminder_id: r for r in reminders()}
+    kept = [i for i in ids if i in by_id and first <= by_id[i].due_at.astimezone(zone).date() < until]
+    if kept:
+        return kept, None
+    shown = next((by_id[i] for i in ids if i in by_id), None)
+    if shown is None:
+        return [], say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר.")
+    when = format_when(shown.due_at, language, timezone)
+    return [], say(
+        language,
+        f"The next “{shown.title}” is {when}, not then. I can skip only its next time, not a later "
+        f"one: say “skip the next one” to skip {when}.",
+        f"הפעם הבאה של „{shown.title}” היא {when}, לא אז. אפשר לדלג רק על הפעם הבאה, לא על פעם מאוחרת "
+        f"יותר: כתבו „תדלג על הפעם הבאה” כדי לדלג על {when}.",
+    )
 
 
 def upcoming(repository: Any, thread_id: str, now: datetime) -> Callable[[], list[Reminder]]:

@@ -167,6 +167,20 @@ def _scope(constraints: dict[str, Any]) -> dict[str, Any]:
     return {"scope": scope} if scope in ("occurrence", "series") else {}
 
 
+def _within(constraints: dict[str, Any]) -> dict[str, Any]:
+    """The days a skip named ("skip next week"): the next time must fall in them (checked by entity
+    resolution, which does not pass it on to the executor)."""
+    within = constraints.get("within")
+    if (
+        constraints.get("scope") == "occurrence"
+        and isinstance(within, dict)
+        and _day(within.get("from")) is not None
+        and _day(within.get("until")) is not None
+    ):
+        return {"within": {"from": within["from"], "until": within["until"]}}
+    return {}
+
+
 class ReminderResolver:
     capability = "reminders"
 
@@ -230,7 +244,7 @@ class ReminderResolver:
             target = _target(step, "reminder")
             if target is None:
                 return _no_target(step, lang, "Which reminder should I delete?", "איזו תזכורת למחוק?")
-            return _result(step, args=_scope(c), target=target)
+            return _result(step, args={**_scope(c), **_within(c)}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from memo.domain import Capability
 from memo.planner.base import PlannerInput
@@ -19,10 +21,21 @@ from memo.planner.lexicon import (
     REMINDER_HE,
     as_title,
     clean,
+    has_hebrew,
     strip_lead,
     the_one_named,
 )
-from memo.planner.match import CONFIDENT, Match, is_ref, iso, parse_when, shift_of, target_constraints
+from memo.planner.match import (
+    CONFIDENT,
+    REFERENTIAL,
+    Match,
+    is_ref,
+    iso,
+    latest_action,
+    parse_when,
+    shift_of,
+    target_constraints,
+)
 
 _RE_DELETE_ALL = (
     re.compile(
@@ -439,8 +452,89 @@ _RE_STOP_REMINDING = (
         re.I,
     ),
     re.compile(r"^(?:תפסיק|תפסיקי|די)\s+(?:להזכיר|לתזכר)\s+לי\s+(?:על\s+|ל)?(?P<target>.+?)\s*[.!]*$"),
+    # "stop the plant reminders", "turn off my vitamins reminder", "stop the reminder about the gym"
+    re.compile(
+        rf"^(?:stop|end|turn\s+off|switch\s+off)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+{REMINDER_EN}\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:stop|end|turn\s+off|switch\s+off)\s+(?:the\s+|my\s+)?{REMINDER_EN}\s+(?:about|for|to|of)\s+(?P<target>.+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:תפסיק|תפסיקי|תכבה|תכבי)\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s+(?:של\s+|על\s+|ל)?(?P<target>.+?)\s*[.!]*$"
+    ),
     re.compile(r"^אל\s+(?:תזכיר|תזכירי)\s+לי\s+(?:יותר\s+)?(?:על\s+|ל)?(?P<target>.+?)(?:\s+יותר)?\s*[.!]*$"),
 )
+
+
+#: "skip next week", "skip it tomorrow", "skip the trash this time", "תדלג על השבוע הבא": only the next
+#: time of a repeating reminder (a period named is checked against that time when resolved).
+_RE_SKIP = (
+    re.compile(r"^(?:skip|miss)\s+(?P<rest>.+?)\s*[.!]*$", re.I),
+    re.compile(r"^(?:תדלג|תדלגי|דלג|דלגי)\s+(?:לי\s+)?(?:על\s+)?(?P<rest>.+?)\s*[.!]*$"),
+)
+_NEXT_ONE = re.compile(
+    r"\b(?:next\s+time|this\s+time|it|that|this(?:\s+one)?|the\s+next(?:\s+one)?|once|one)\b"
+    r"|(?:ב)?(?:ה)?פעם(?:\s+ה?באה|\s+הזאת|\s+הזו)?|(?:את\s+)?(?:זה|זאת)(?=\s|$)",
+    re.I,
+)
+_WEEK = re.compile(r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה)?שבוע\s+הבא)|(?P<he_this>ב?השבוע)", re.I)
+
+
+def _period(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
+    """The days a skip names ("next week", "tomorrow", "friday"), as {"from", "until"} (dates, the
+    end excluded), and the words without them."""
+    zone = ZoneInfo(inp.timezone)
+    today = inp.now.astimezone(zone).date()
+    week = _WEEK.search(text)
+    if week is not None:
+        # A week starts on Sunday in Israel (and in Hebrew), else on Monday.
+        sunday = inp.timezone == "Asia/Jerusalem" or has_hebrew(text)
+        start_weekday = 6 if sunday else 0
+        next_start = today + timedelta(days=(start_weekday - today.weekday() - 1) % 7 + 1)
+        nxt = (week.group("en") or "").lower() == "next" or week.group("he_next") is not None
+        first, end = (next_start, next_start + timedelta(days=7)) if nxt else (today, next_start)
+        rest = text[: week.start()] + " " + text[week.end() :]
+        return {"from": first.isoformat(), "until": end.isoformat()}, clean(rest)
+    parsed = parse_when(text, inp)
+    day = parsed.day or (parsed.when.astimezone(zone).date() if parsed.when is not None else None)
+    if day is None or parsed.recurrence is not None:
+        return {}, text
+    return {"from": day.isoformat(), "until": (day + timedelta(days=1)).isoformat()}, parsed.remainder
+
+
+def skip(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_SKIP:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        within, words = _period(match.group("rest"), inp)
+        words = re.sub(rf"\b{REMINDER_EN}\b|{REMINDER_HE}", " ", _NEXT_ONE.sub(" ", words), flags=re.I)
+        target = as_title(_one_dropped(clean(words)))
+        constraints: dict[str, object] = {"scope": "occurrence"}
+        if within:
+            constraints["within"] = within
+        if target:
+            found, missing, confidence = target_constraints(target, inp, "reminders")
+            constraints = {**found, **constraints}
+        else:
+            # "skip next week": the reminder just made or named.
+            latest = latest_action(inp, "reminders")
+            if latest is None:
+                return None
+            constraints = {"targetRef": "latest_action", **constraints}
+            missing, confidence = (), REFERENTIAL
+        return Match(
+            capability="reminders",
+            action="delete",
+            confidence=confidence,
+            risk="high",
+            constraints=constraints,
+            missing=tuple(missing),
+            pattern="reminders:skip",
+        )
+    return None
 
 
 def stop_reminding(text: str, inp: PlannerInput) -> Match | None:

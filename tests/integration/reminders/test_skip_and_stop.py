@@ -1,0 +1,59 @@
+"""Skipping the next time of a repeating reminder the way people say it ("skip next week", "תדלג על
+השבוע הבא") and stopping one by its name ("stop the plant reminders"). Signed payloads through the
+webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jerusalem). Only the next time can
+be skipped: words that name a later one are answered, and nothing is skipped instead."""
+
+from __future__ import annotations
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import at, shown
+
+
+def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 1) -> list[str]:
+    assert chat.stack.ticker is not None
+    clock.set(at(day, hour, minute))
+    chat.stack.ticker.tick()
+    return chat.replies()
+
+
+def test_skip_next_week_skips_only_that_monday(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me every monday at 8 to take out the trash")
+    question = chat.say("skip next week")
+    assert "“take out the trash”" in question and "only the next time" in question
+    assert chat.say("approve") == (
+        f"✅ Skipped “take out the trash” on {shown(7, 8)}; the next one is {shown(14, 8)}."
+    )
+    assert _fired(chat, clock, 7, 8) == []  # next Monday: skipped
+    (fired,) = _fired(chat, clock, 14, 8)
+    assert "take out the trash" in fired  # the one after it comes
+
+
+def test_skip_words_that_name_a_later_time_skip_nothing(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to water the plants every day at 7pm")
+    # The next time is tonight: "tomorrow" / "next week" is not it, and is never skipped instead.
+    answer = chat.say("skip tomorrow")
+    assert answer.startswith(f"The next “water the plants” is {shown(0, 19)}, not then.")
+    assert chat.say("skip next week").startswith("The next “water the plants” is")
+    (fired,) = _fired(chat, clock, 0, 19)
+    assert "water the plants" in fired
+    # "skip the next one" skips tomorrow's now that tonight's went out.
+    assert "only the next time" in chat.say("skip the next one")
+    assert chat.say("yes").startswith("✅ Skipped “water the plants” on ")
+    assert _fired(chat, clock, 1, 19) == []
+
+
+def test_hebrew_skip_next_week(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שני ב8 להוציא את הזבל")
+    assert "רק הפעם הבאה" in chat.say("תדלג על השבוע הבא")
+    assert chat.say("כן").startswith("✅ דילגתי על „להוציא את הזבל”")
+
+
+def test_stop_the_plant_reminders_asks_for_the_whole_series(chat: Conversation) -> None:
+    chat.say("remind me to water the plants every day at 7pm")
+    question = chat.say("stop the plant reminders")
+    assert "“water the plants”" in question and "the whole series" in question
+    assert chat.say("reject").startswith("OK")
+    assert "water the plants" in chat.say("what's coming up?")
+    chat.say("תזכיר לי לקחת ויטמינים כל בוקר ב8")
+    assert "כל הסדרה" in chat.say("תפסיק את התזכורת של הוויטמינים")
