@@ -167,3 +167,30 @@ def test_what_do_i_need_to_buy_shows_the_shopping_list(chat: Conversation) -> No
     chat.say("תוסיף לרשימת קניות חלב וביצים")
     assert chat.say("מה צריך לקנות?") == "רשימת קניות:\n• חלב\n• ביצים"
     assert chat.say("what do I need to buy?") == "Your shopping list:\n• חלב\n• ביצים"
+
+
+def test_an_oxford_comma_and_running_out(chat: Conversation) -> None:
+    assert (
+        chat.say("add milk, eggs, and bread to groceries")
+        == "Added milk, eggs, bread to your groceries list."
+    )
+    # "we're out of ..." is most likely for the shopping list: a guess, confirmed first.
+    assert chat.say("we're out of olive oil").startswith(
+        "Just to check — you want me to add olive oil to your shopping list?"
+    )
+    assert chat.say("yes") == "Added olive oil to your shopping list."
+    listed = chat.say("what's on the grocery list?").split("\n")  # the frozen clock: same-instant order
+    assert listed[0] == "Your grocery list:" and sorted(listed[1:]) == [
+        "• bread",
+        "• eggs",
+        "• milk",
+        "• olive oil",
+    ]
+    # Not everything people run out of is bought.
+    assert chat.say("I'm out of ideas").startswith("I'm not sure I understood")
+
+
+def test_hebrew_ran_out_and_a_list_with_commas(chat: Conversation) -> None:
+    assert chat.say("תוסיף לרשימת קניות חלב, ביצים, ולחם") == "הוספתי חלב, ביצים, לחם לרשימת קניות."
+    assert chat.say("נגמרו לנו הביצים").startswith("רק מוודא — להוסיף ביצים לרשימת קניות?")
+    assert chat.say("לא").startswith("בסדר")

@@ -588,3 +588,43 @@ def test_skip_and_stop_a_repeating_reminder(message: str, constraints: dict[str,
 def test_skip_with_no_reminder_before_it_is_asked_about() -> None:
     output = run("skip next week")
     assert output.plan == [] and output.missing_fields == ["intent_unclear"]
+
+
+@pytest.mark.parametrize(
+    ("message", "items"),
+    [
+        ("add milk, eggs, and bread to my shopping list", ["milk", "eggs", "bread"]),
+        ("תוסיף לרשימת קניות חלב, ביצים, ולחם", ["חלב", "ביצים", "לחם"]),
+        ("תוסיף לרשימת קניות חלב וויטמינים", ["חלב", "ויטמינים"]),
+        ("תוסיף לרשימת קניות חלב ויטמינים", ["חלב", "ויטמינים"]),
+        ("תוסיף לרשימת קניות וופלים וחלב", ["וופלים", "חלב"]),
+    ],
+)
+def test_list_items_and_their_and(message: str, items: list[str]) -> None:
+    _, action, _, changes = only(run(message))
+    assert action == "add" and changes["items"] == items
+
+
+@pytest.mark.parametrize(
+    ("message", "items"),
+    [
+        ("we're out of olive oil", ["olive oil"]),
+        ("we ran out of milk and eggs", ["milk", "eggs"]),
+        ("need to buy batteries", ["batteries"]),
+        ("נגמר החלב", ["חלב"]),
+        ("אין לנו יותר לחם", ["לחם"]),
+    ],
+)
+def test_running_out_is_a_shopping_list_guess(message: str, items: list[str]) -> None:
+    output = run(message)
+    _, action, constraints, changes = only(output)
+    assert action == "add" and changes["items"] == items
+    assert constraints["listName"] in ("shopping", "קניות")
+    assert output.confidence < gate.CONFIDENCE_THRESHOLD  # confirmed before anything is added
+
+
+@pytest.mark.parametrize(
+    "message", ["I'm out of ideas", "we are out of time", "out of the question", "נגמר לי הכוח"]
+)
+def test_running_out_of_what_is_not_bought(message: str) -> None:
+    assert run(message).missing_fields == ["intent_unclear"]

@@ -59,6 +59,7 @@ MATCHERS: tuple[Matcher, ...] = (
     notes.delete_named,
     reminders.delete,
     lists.add,
+    lists.ran_out,
     lists.remove,
     lists.show,
     daily.agenda,

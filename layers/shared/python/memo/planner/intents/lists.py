@@ -8,7 +8,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew
-from memo.planner.match import CONFIDENT, Match
+from memo.planner.match import CONFIDENT, GUESS, Match
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
@@ -17,8 +17,20 @@ def _items(raw: str) -> list[str]:
     # "also"/"too" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב".
     raw = re.sub(r"^(?:also|גם)\s+|\s+(?:too|as\s+well|גם)$", "", clean(raw), flags=re.I)
     raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", raw, flags=re.I)
-    parts = re.split(r"\s*,\s*|\s+and\s+|\s*&\s*|\s+ו-?(?=\S)|\s+וגם\s+", raw, flags=re.I)
-    return [p for p in (clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts) if p]
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)
+    items = [clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts]
+    return [_without_and(p) if i else p for i, p in enumerate(items) if p]
+
+
+#: Words that begin with ו themselves ("ויטמינים", "וופלים"): a ו there is no "and".
+_VAV_WORDS = re.compile(r"^(?:ויטמינ|וופל|ורד|וניל|ודק|ויסק|וזלין|ואקום|וסט|וילון|וואפל)")
+
+
+def _without_and(item: str) -> str:
+    """An item after the first without its "and" ("ולחם" -> "לחם", "וויטמינים" -> "ויטמינים")."""
+    if item.startswith("ו") and not _VAV_WORDS.match(item):
+        return clean(item[1:].lstrip("-"))
+    return item
 
 
 def _list_name(raw: str) -> str:
@@ -214,6 +226,65 @@ def more(text: str, inp: PlannerInput) -> Match | None:
                 pattern="lists:more",
             )
     return None
+
+
+#: "we're out of olive oil", "we ran out of milk", "need to buy batteries", "נגמר החלב", "אין לנו ביצים":
+#: said to a list keeper, most likely "put it on the shopping list". A guess, so it is confirmed first.
+_RE_RAN_OUT = (
+    re.compile(
+        r"^(?:(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:all\s+|almost\s+|nearly\s+)?out\s+of|(?:we|i)\s+(?:just\s+)?ran\s+out\s+of|"
+        r"(?:we'?re\s+|we\s+are\s+)?running\s+(?:low\s+on|out\s+of)|(?:we|i)\s+need\s+to\s+buy|need\s+to\s+buy)"
+        r"\s+(?P<items>[^?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:נגמר|נגמרה|נגמרו|כמעט\s+נגמר|כמעט\s+נגמרו)\s+(?:לנו\s+|לי\s+)?(?P<items>[^?]+?)\s*[.!]*$"
+        r"|^(?:אין\s+(?:לנו|לי)\s+(?:יותר\s+)?|צריך\s+לקנות\s+|צריכה\s+לקנות\s+|צריכים\s+לקנות\s+)(?P<items2>[^?]+?)\s*[.!]*$"
+    ),
+)
+
+
+#: What people run out of that is not bought: "I'm out of ideas", "we're out of time".
+_NOT_BOUGHT = re.compile(
+    r"^(?:question|time|ideas?|patience|luck|energy|breath|options?|money|cash|space|order|control|town|"
+    r"the\s+office|office|here|range|reach|words|sync|shape|mind|my\s+mind|gas|steam|juice|battery|"
+    r"זמן|כוח|כוחות|סבלנות|כסף|רעיונות|אוויר|מקום|סוללה)$",
+    re.I,
+)
+
+
+def ran_out(text: str, inp: PlannerInput) -> Match | None:
+    if len(text.split()) > 10:
+        return None  # a sentence about something else, not a shopping note
+    for pattern in _RE_RAN_OUT:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        raw = next(g for g in match.groups() if g is not None)
+        items = [_no_article(i) for i in _items(raw)]
+        if not items or any(
+            _NAMES_A_KIND.search(i) or _NOT_ITEMS.search(i) or _NOT_BOUGHT.match(i) for i in items
+        ):
+            return None
+        return Match(
+            capability="lists",
+            action="add",
+            confidence=GUESS,
+            risk="low",
+            # The shopping list, named in the person's language (one list either way).
+            constraints={"listName": "קניות" if has_hebrew(text) else "shopping"},
+            changes={"items": items},
+            pattern="lists:ran_out",
+        )
+    return None
+
+
+def _no_article(item: str) -> str:
+    """"the milk" -> "milk", "החלב" -> "חלב" (an item is kept without its article)."""
+    item = re.sub(r"^(?:the|some|any|our|my)\s+", "", item, flags=re.I)
+    if has_hebrew(item) and item.startswith("ה") and len(item.split()[0]) > 3:
+        item = item[1:]
+    return item
 
 
 def remove(text: str, inp: PlannerInput) -> Match | None:
