@@ -63,6 +63,23 @@ def test_yes_but_only_tomorrows_deletes_only_tomorrows(chat: Conversation) -> No
     assert "pay the bank" in listed and "call mom" not in listed
 
 
+def test_the_first_one_and_several_by_name_narrow(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("remind me to buy milk tomorrow at 7pm")
+    chat.say("delete all my reminders")
+    assert chat.say("ok just the first one") == "Deleted 1 reminder."
+    chat.say("delete all my reminders")
+    assert chat.say("only dad and the milk") == "Deleted 2 reminders."
+    assert _reminders(chat) == "You have no upcoming reminders."
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
+    chat.say("תמחק את כל התזכורות שלי")
+    # "all but the last": the last stays.
+    assert chat.say("חוץ מהאחרונה") == "מחקתי תזכורת אחת."
+    assert "להתקשר לאבא" in _reminders(chat)
+
+
 def test_hebrew_yes_but_only_tomorrows(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי לשלם לבנק בעוד 3 ימים ב-9:00")

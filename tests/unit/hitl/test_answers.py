@@ -62,6 +62,12 @@ def parse(text: str, shown: list[DisambiguationCandidate] = SHOWN, language: str
         ("without the bank", ("r1", "r2")),
         ("only call mom", ("r1",)),
         ("keep 1", ("r2", "r3")),
+        # By place in the shown list, and several named by their words.
+        ("ok just the first one", ("r1",)),
+        ("yes but not the last one", ("r1", "r2")),
+        ("only the first and the third", ("r1", "r3")),
+        ("only mom and the bank", ("r1", "r3")),
+        ("yes except dad and the bank", ("r1",)),
     ],
 )
 def test_a_narrowing_keeps_a_subset_in_shown_order(text: str, kept: tuple[str, ...]) -> None:
@@ -79,6 +85,8 @@ def test_a_narrowing_keeps_a_subset_in_shown_order(text: str, kept: tuple[str, .
         ("בלי אבא", ("r1",)),
         ("לא את של אבא", ("r1",)),
         ("רק את אמא", ("r1",)),
+        ("כן רק הראשונה", ("r1",)),
+        ("חוץ מהאחרונה", ("r1",)),
     ],
 )
 def test_hebrew_narrowing(text: str, kept: tuple[str, ...]) -> None:
@@ -91,7 +99,17 @@ def test_plain_answers_are_not_narrowings(text: str) -> None:
     assert parse(text) is None
 
 
-@pytest.mark.parametrize("text", ["yes but only X", "yes but only the purple ones", "only 7", "not the moon"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes but only X",
+        "yes but only the purple ones",
+        "only 7",
+        "not the moon",
+        "only the fifth",  # three were shown
+        "only mom and the moon",  # one part names nothing: none is taken
+    ],
+)
 def test_a_narrowing_that_picks_nothing_is_unresolved(text: str) -> None:
     result = parse(text)
     assert result is not None and result.unresolved and not result.ids

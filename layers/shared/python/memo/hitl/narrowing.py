@@ -119,23 +119,69 @@ def _by_day(
     return [c.id for c in shown if _day_of(c) == day]
 
 
+#: "the first one", "the last", "הראשונה": the place in the shown list.
+_ORDINALS = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "fifth": 5, "5th": 5, "הראשון": 1, "הראשונה": 1, "ראשון": 1, "ראשונה": 1, "השני": 2, "השנייה": 2,
+    "השניה": 2, "שני": 2, "שנייה": 2, "השלישי": 3, "השלישית": 3, "שלישי": 3, "שלישית": 3,
+    "הרביעי": 4, "הרביעית": 4, "החמישי": 5, "החמישית": 5,
+}  # fmt: skip
+_LAST = frozenset({"last", "האחרון", "האחרונה", "אחרון", "אחרונה"})
+_PARTS = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*|\s+(?=ו\S)")
+
+
+def _place(word: str, count: int) -> int | None:
+    if word in _LAST:
+        return count
+    place = _ORDINALS.get(word)
+    return place if place is not None and place <= count else None
+
+
+def _ordinals(words: str, count: int) -> list[int] | None:
+    """The places the words name ("first", "first and last", "השנייה"); None when a word is no place."""
+    places: list[int] = []
+    for word in words.split():
+        place = _place(word, count)
+        if place is None and word.startswith("ו"):
+            place = _place(word[1:], count)  # "והאחרונה": and the last
+        if place is None:
+            return None
+        places.append(place)
+    return list(dict.fromkeys(places)) or None
+
+
 def _select(
     rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
 ) -> list[str] | None:
-    """The shown ids the words of `rest` name: indexes, a day, or titles; None if they name none."""
+    """The shown ids the words of `rest` name: indexes, places ("the first one"), a day, or titles
+    (each of several: "mom and milk"); None if they name none."""
     indexes = _indexes(rest, len(shown))
     if indexes is not None:
         return [shown[i - 1].id for i in indexes]
     words = _words(rest)
     if not words:
         return None
+    places = _ordinals(words, len(shown))
+    if places is not None:
+        return [shown[i - 1].id for i in places]
     by_day = _by_day(words, shown, now=now, timezone=timezone, language=language)
     if by_day is not None:
         return by_day or None
     outcome = match(words, list(shown), lambda c: c.label)
-    if not outcome.found:
+    if outcome.found:
+        return [scored.item.id for scored in outcome.matches]
+    # "mom and milk": each part names its own; every part must name something, else none is taken.
+    parts = [_words(p) for p in _PARTS.split(normalize(rest))]
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
         return None
-    return [scored.item.id for scored in outcome.matches]
+    picked: list[str] = []
+    for part in parts:
+        found = match(part, list(shown), lambda c: c.label)
+        if not found.found:
+            return None
+        picked += [s.item.id for s in found.matches if s.item.id not in picked]
+    return picked
 
 
 def parse(
