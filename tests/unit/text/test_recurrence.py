@@ -59,6 +59,15 @@ def rule_of(text: str, timezone: str = TZ) -> str | None:
         ("ב-10 לכל חודש", "FREQ=MONTHLY;BYMONTHDAY=10"),
         ("בימי חול", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU"),  # Sunday to Thursday in Israel
         ("כל יום 3 פעמים", "FREQ=DAILY;COUNT=3"),
+        # A month day in words, and the weekday said beside a repetition in weeks.
+        ("pay rent on the first of every month", "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("every month on the first", "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("the fifteenth of each month", "FREQ=MONTHLY;BYMONTHDAY=15"),
+        ("every 2 weeks on friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+        ("every two weeks on tuesday at 9", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"),
+        ("פעם בשבועיים ביום שישי", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+        ("כל שבועיים בשישי", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+        ("פעם ביומיים", "FREQ=DAILY;INTERVAL=2"),
     ],
 )
 def test_phrases(text: str, rule: str) -> None:
@@ -84,6 +93,15 @@ def test_series_starts_at_the_first_matching_time_and_moves_on() -> None:
         2024, 5, 6, 9, 0, tzinfo=ZONE
     )
     assert last_occurrence(text, TZ) is None
+
+
+def test_every_other_week_starts_at_the_next_matching_day() -> None:
+    # Said on Wednesday 1 May: "every other monday" starts Monday 6 May, not two weeks later.
+    text = series("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO", datetime(2024, 5, 1, 10, 0, tzinfo=ZONE), TZ)
+    assert text == "DTSTART:20240506T100000\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"
+    assert next_occurrence(text, TZ, datetime(2024, 5, 6, 10, 0, tzinfo=ZONE)) == datetime(
+        2024, 5, 20, 10, 0, tzinfo=ZONE
+    )
 
 
 def test_a_counted_series_ends() -> None:

@@ -93,6 +93,16 @@ class RecurrenceMatch:
 # --- finding the phrase ---------------------------------------------------------------------------
 
 _EN_EVERY = r"(?:every|each|once\s+(?:a|every|per))"
+_EN_ORDINAL_DAYS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20,
+}  # fmt: skip
+_EN_ORDINAL_DAY = "(?:" + "|".join(_EN_ORDINAL_DAYS) + ")"
+#: The weekday a repetition in weeks names beside it: "every 2 weeks on friday", "פעם בשבועיים ביום שישי".
+_ON_WEEKDAY = re.compile(
+    rf"\b(?:on\s+)?(?P<en>{_EN_DAY})s?\b|(?:(?<=\s)|^)ב?(?:יום\s+)?(?P<he>{_HE_DAY})(?=\s|$|[,.!?])",
+    _FLAGS,
+)
 _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "weekdays",
@@ -119,7 +129,8 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "month_day",
         re.compile(
-            r"\b(?:(?:on\s+)?the\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:every|each)\s+month"
+            rf"\b(?:(?:on\s+)?the\s+(?P<d1>\d{{1,2}}|{_EN_ORDINAL_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?:every|each)\s+month"
+            rf"|(?:every|each)\s+month\s+on\s+the\s+(?P<d5>{_EN_ORDINAL_DAY})"
             r"|(?:every|each)\s+month\s+on\s+the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
             r"|monthly\s+on\s+the\s+(?P<d3>\d{1,2})(?:st|nd|rd|th)?"
             r"|(?:every|each)\s+(?P<d4>\d{1,2})(?:st|nd|rd|th))\b",
@@ -155,7 +166,7 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "every_n",
         re.compile(
             _HE_START
-            + r"(?:[בל])?כל\s+(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
+            + r"(?:(?:[בל])?כל|פעם\s+ב-?)\s*(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
             + r"|(?P<dual>רבע\s+שעה|חצי\s+שעה|שעתיים|יומיים|שבועיים|חודשיים|שנתיים))(?=\s|$|[,.!?])"
         ),
     ),
@@ -254,7 +265,8 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
             return None  # more often than every 5 minutes is not a reminder
         return Recurrence(freq, interval=n)
     if kind == "month_day":
-        day = int(next(groups[k] for k in ("d1", "d2", "d3", "d4") if groups.get(k)))
+        said = next(groups[k] for k in ("d1", "d2", "d3", "d4", "d5") if groups.get(k))
+        day = _EN_ORDINAL_DAYS[said.lower()] if said.lower() in _EN_ORDINAL_DAYS else int(said)
         return Recurrence("MONTHLY", month_day=day) if 1 <= day <= 31 else None
     if kind == "every_part":
         part = groups["part"].lower()
@@ -280,6 +292,16 @@ def find_recurrence(
                 continue
             spans = [match.span()]
             masked = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+            if recurrence.freq == "WEEKLY" and not recurrence.weekdays:
+                # "every 2 weeks on friday": the weekday said beside it is the repetition's.
+                day = _ON_WEEKDAY.search(masked)
+                if day is not None:
+                    word = (day.group("en") or day.group("he")).lower()
+                    weekday = _EN_WEEKDAY_WORDS.get(word, _HE_WEEKDAY_WORDS.get(word))
+                    if weekday is not None:
+                        recurrence = replace(recurrence, weekdays=(weekday,))
+                        spans.append(day.span())
+                        masked = masked[: day.start()] + " " * (day.end() - day.start()) + masked[day.end() :]
             recurrence, extra = _with_end(recurrence, masked, now_local=now_local, language=language)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans + extra))
     return None
@@ -355,7 +377,10 @@ def series(rule: str, first: datetime, timezone: str) -> str | None:
     """The stored series of RRULE value `rule` whose first occurrence is the first one at or after
     `first` (aware): "DTSTART:<local>\\nRRULE:<rule>". None when the rule has no occurrence."""
     local = first.astimezone(ZoneInfo(timezone)).replace(tzinfo=None, second=0, microsecond=0)
-    probe = rrulestr(f"DTSTART:{local:%Y%m%dT%H%M%S}\nRRULE:{rule}")
+    # The first occurrence is the first matching day from `first` on, and the interval counts from
+    # it: "every other monday", said on a Tuesday, starts next Monday, not in two weeks.
+    single = ";".join(p for p in rule.split(";") if not p.startswith("INTERVAL="))
+    probe = rrulestr(f"DTSTART:{local:%Y%m%dT%H%M%S}\nRRULE:{single}")
     assert isinstance(probe, rrule)
     start = probe.after(local, inc=True)
     if start is None:

@@ -1,0 +1,43 @@
+"""Repetitions the way people say them: "every other monday", "every 2 weeks on friday", "on the
+first of every month", "פעם בשבועיים בשישי". Signed payloads through the webhook, the ticker on moto,
+the fake clock (a Monday at 10:00, Jerusalem): each fires on the days said, starting at the first
+of them."""
+
+from __future__ import annotations
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import at, shown
+
+
+def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 1) -> list[str]:
+    assert chat.stack.ticker is not None
+    clock.set(at(day, hour, minute))
+    chat.stack.ticker.tick()
+    return chat.replies()
+
+
+def test_every_2_weeks_on_friday_starts_this_friday(chat: Conversation, clock: FakeClock) -> None:
+    reply = chat.say("remind me every 2 weeks on friday at 10am to pay the cleaner")
+    assert reply.startswith("🔁 Reminder set: “pay the cleaner” every other Friday at 10:00")
+    assert f"(first: {shown(4, 10)})" in reply
+    (fired,) = _fired(chat, clock, 4, 10)
+    assert "pay the cleaner" in fired
+    assert _fired(chat, clock, 11, 10) == []  # the Friday after: not this week
+    assert len(_fired(chat, clock, 18, 10)) == 1
+
+
+def test_every_other_monday_said_on_a_monday_after_its_time(chat: Conversation) -> None:
+    # 8:00 has passed today: the first is next Monday, then every two weeks from it.
+    reply = chat.say("remind me every other monday at 8 to clean the fridge")
+    assert f"(first: {shown(7, 8)})" in reply
+
+
+def test_hebrew_once_in_two_weeks_on_friday(chat: Conversation) -> None:
+    reply = chat.say("תזכיר לי פעם בשבועיים בשישי ב10 לשלם למנקה")
+    assert reply.startswith("🔁 קבעתי תזכורת „לשלם למנקה”") and "שישי" in reply
+
+
+def test_on_the_first_of_every_month(chat: Conversation) -> None:
+    reply = chat.say("remind me on the first of every month at 9am to pay rent")
+    assert reply.startswith("🔁 Reminder set: “pay rent” every month on the 1st at 09:00")
