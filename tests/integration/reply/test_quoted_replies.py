@@ -109,3 +109,15 @@ def test_a_quote_of_a_message_that_named_nothing_falls_back_to_the_latest_action
     assert _reply_to(dana, greeting, "move it to 8pm") == (
         "Updated the reminder “call mom” — now for Sun 22 Nov, 20:00."
     )
+
+
+def test_cancel_this_in_a_reply_to_a_confirmation_deletes_that_reminder(dana: Conversation) -> None:
+    mom = _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    # "cancel this" with no question open is no stale answer: the quoted reminder, after approval.
+    question = _reply_to(dana, mom, "cancel this")
+    assert "“call mom”" in question and "call dad" not in question
+    assert dana.say("yes") == "Deleted the reminder “call mom”."
+    # And unquoted, right after a reminder was set: that one.
+    dana.say("תזכיר לי להתקשר לסבתא היום ב-19:00")
+    assert "„להתקשר לסבתא”" in dana.say("תבטל את זה")

@@ -314,6 +314,12 @@ def test_acknowledgements_are_not_stale_replies(text: str) -> None:
     assert stale_reply_guard(HITLReply(text=text), thread_id="t", language="en") is None
 
 
-@pytest.mark.parametrize("text", ["yes", "2", "כן", "1 3"])
+@pytest.mark.parametrize("text", ["cancel it", "cancel this", "cancel that", "תבטל את זה"])
+def test_cancel_it_with_no_question_open_is_a_request_not_a_stale_answer(text: str) -> None:
+    # With no question open, "cancel it" is about the thing just made: planned as "delete it".
+    assert stale_reply_guard(HITLReply(text=text), thread_id="t", language="en") is None
+
+
+@pytest.mark.parametrize("text", ["yes", "2", "כן", "1 3", "cancel", "never mind", "ביטול"])
 def test_bare_confirmations_and_choices_are_stale(text: str) -> None:
     assert stale_reply_guard(HITLReply(text=text), thread_id="t", language="en") is not None

@@ -417,11 +417,18 @@ def _from_option(pending: PendingHITL, option: PendingHITLOption, *, via: Via) -
 _BARE_NUMBERS = re.compile(r"^(?:#\s*)?\d{1,2}(?:\s*(?:,|and|ו-?|&|\s)\s*\d{1,2})*$")
 
 
+_POINTS_BACK = re.compile(r"\b(?:it|this|that)$|את\s+זה$")
+
+
 def looks_like_hitl_answer(text: str, interactive_id: str | None = None) -> bool:
     """Whether a message with no pending question is a bare answer to one (stale-reply guard):
     yes/no words, cancel words, bare numbers or "1 2", "both"/"all", ordinals, or a button reply."""
     if interactive_id:
         return True
+    if is_cancel(text) and _POINTS_BACK.search(normalize(text)):
+        return (
+            False  # "cancel it" with no question open: the thing just made ("delete it"), not a stale answer
+        )
     if parse_yes_no(text) is not None or is_cancel(text):
         return True
     norm = normalize(text)
