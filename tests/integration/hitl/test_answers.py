@@ -80,6 +80,24 @@ def test_the_first_one_and_several_by_name_narrow(chat: Conversation) -> None:
     assert "להתקשר לאבא" in _reminders(chat)
 
 
+def test_edit_on_a_delete_asks_what_to_keep_and_dont_delete_dad_keeps_him(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    assert chat.tap(2).startswith("What should I change? You can keep some")  # Edit
+    approval = chat.say("actually don't delete dad")
+    assert "I'm about to delete 1 reminder:" in approval and "call dad" not in approval
+    assert chat.say("approve") == "Deleted 1 reminder."
+    assert "call dad" in _reminders(chat)
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
+    chat.say("תמחק את כל התזכורות שלי")
+    # Said to the approval itself, the exclusion approves the rest (as "not 2" does).
+    assert chat.say("בעצם אל תמחק את אבא") == "מחקתי 2 תזכורות."
+    listed = chat.say("מה התזכורות שלי?")
+    assert "להתקשר לאבא" in listed and "להתקשר לאמא" not in listed and "call dad" not in listed
+
+
 def test_hebrew_yes_but_only_tomorrows(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי לשלם לבנק בעוד 3 ימים ב-9:00")

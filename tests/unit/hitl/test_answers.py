@@ -68,6 +68,9 @@ def parse(text: str, shown: list[DisambiguationCandidate] = SHOWN, language: str
         ("only the first and the third", ("r1", "r3")),
         ("only mom and the bank", ("r1", "r3")),
         ("yes except dad and the bank", ("r1",)),
+        # A second thought that keeps one.
+        ("actually don't delete dad", ("r1", "r3")),
+        ("wait, do not remove the bank", ("r1", "r2")),
     ],
 )
 def test_a_narrowing_keeps_a_subset_in_shown_order(text: str, kept: tuple[str, ...]) -> None:
@@ -87,6 +90,7 @@ def test_a_narrowing_keeps_a_subset_in_shown_order(text: str, kept: tuple[str, .
         ("רק את אמא", ("r1",)),
         ("כן רק הראשונה", ("r1",)),
         ("חוץ מהאחרונה", ("r1",)),
+        ("בעצם אל תמחק את אבא", ("r1",)),
     ],
 )
 def test_hebrew_narrowing(text: str, kept: tuple[str, ...]) -> None:

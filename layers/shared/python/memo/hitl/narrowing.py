@@ -30,15 +30,19 @@ _LEAD_YES = re.compile(
     r"^(?:yes|yeah|yep|sure|ok(?:ay)?|fine|approve[d]?|go ahead|do it|כן|בטח|סבבה|אוקיי?|בסדר|מאשר[ת]?|תמחק|תמחקי)"
     r"(?:\s+(?:but|and|please|אבל))*\s+",
 )
+#: "actually ...", "wait, ...", "בעצם ...": a second thought before the narrowing itself.
+_SECOND_THOUGHT = re.compile(r"^(?:(?:oh|ok|wait|actually|hmm|sorry|בעצם|רגע|אה|סליחה)[\s,]+)+")
 _ONLY = re.compile(r"^(?:but\s+)?(?:only|just|אבל\s+רק|רק)\s+(?P<rest>.+)$")
 _EXCEPT = re.compile(
     r"^(?:but\s+)?(?:(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)\s+)?"
-    r"(?:but\s+not|but|except(?:\s+for)?|excluding|apart\s+from|other\s+than|minus|without|not|leave|keep|skip|"
+    r"(?:(?:do\s+not|don'?t|dont|don\s+t)\s+(?:delete|remove|touch|clear)|"
+    r"but\s+not|but|except(?:\s+for)?|excluding|apart\s+from|other\s+than|minus|without|not|leave|keep|skip|"
+    r"אל\s+(?:תמחק|תמחקי|תוריד|תורידי|תיגע|תגע)\s+(?:ב|את)?|"
     r"חוץ\s+מ-?|חוץ\s+מה|מלבד|פרט\s+ל-?|בלי|לא\s+את|לא|תשאיר\s+את|תשאירי\s+את|תשאיר|תשאירי)\s*"
     r"(?P<rest>.+)$"
 )
 _QUALIFIER = re.compile(
-    r"(?:^|\s)(?:only|just|but|except|excluding|apart|other\s+than|without|not|leave|keep|skip|"
+    r"(?:^|\s)(?:only|just|but|except|excluding|apart|other\s+than|without|not|leave|keep|skip|don'?t|dont|don\s+t|אל|"
     r"רק|אבל|חוץ|מלבד|פרט|בלי|לא\s+את|תשאיר|תשאירי)(?:\s|$)"
 )
 _NUMBERS = re.compile(r"^(?:#?\d{1,3})(?:\s*(?:,|;|&|\+|and|or|ו-?|או|-|\s)\s*#?\d{1,3})*$")
@@ -195,7 +199,7 @@ def parse(
     """The subset of `shown` a reply keeps, or None when the reply is not a narrowing at all."""
     if not shown:
         return None
-    norm = normalize(text)
+    norm = _SECOND_THOUGHT.sub("", normalize(text), count=1)
     body = _LEAD_YES.sub("", norm, count=1).strip()
     order = [c.id for c in shown]
     numbers = _indexes(body, len(shown))
@@ -222,7 +226,8 @@ def parse(
 
 _EXCLUSION_START = re.compile(
     r"^(?:but\s+)?(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)?\s*"
-    r"(?:(?<=\S\s)but\s|but\s+not|except|excluding|apart\s+from|other\s+than|without|not\s+(?:the|\d|#)|not\s+\S+s?$|"
+    r"(?:(?<=\S\s)but\s|but\s+not|(?:do\s+not|don'?t|dont|don\s+t)\s+(?:delete|remove|touch|clear)\s|אל\s+(?:תמחק|תמחקי|תוריד|תורידי|תיגע|תגע)\s|"
+    r"except|excluding|apart\s+from|other\s+than|without|not\s+(?:the|\d|#)|not\s+\S+s?$|"
     r"skip|leave|keep|חוץ|מלבד|פרט|בלי|לא\s+את|לא\s+של|לא\s+\d|תשאיר)"
 )
 

@@ -654,6 +654,10 @@ def _re_ask(
     return ResumeOutcome(goto="interrupt", decision="re_ask", state=state, text=text, pending=pending)
 
 
+def _removes(step: PlanStep | None) -> bool:
+    return step is not None and step.action in ("delete", "delete_all", "clear", "remove")
+
+
 def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: datetime) -> ResumeOutcome:
     """Edit on an approval: the same hitlId asks what to change, with a fresh TTL of its own length
     (the user is typing the details now; the first question's clock must not cut them off)."""
@@ -667,7 +671,7 @@ def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: date
         update={
             "expected_input": "free_text",
             "options": None,
-            "question": templates.edit_prompt(language),
+            "question": templates.edit_prompt(language, removal=_removes(origin_step(state, pending))),
             "context": context,
             "expires_at": now + (pending.expires_at - pending.created_at),
         }

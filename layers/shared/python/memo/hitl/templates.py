@@ -480,7 +480,15 @@ def rejected_with_reason(language: Language) -> str:
     return "OK, cancelled. Nothing was changed. Thanks for telling me why — I've noted it."
 
 
-def edit_prompt(language: Language) -> str:
+def edit_prompt(language: Language, *, removal: bool = False) -> str:
+    """What Edit asks next; for a delete (`removal`), which of the shown items to keep."""
+    if removal:
+        if language == "he":
+            return "מה לשנות? אפשר להשאיר חלק: למשל „תשאיר את 2” או „אל תמחק את אבא”, או „רק 1” כדי למחוק רק אותה."
+        return (
+            'What should I change? You can keep some: for example "keep 2" or "don\'t delete dad", '
+            'or "only 1" to delete just that one.'
+        )
     if language == "he":
         return "מה לשנות? למשל „תשנה את השעה ל-18:00” או „תשנה את השם ל...”."
     return 'What should I change? For example "change the time to 6pm" or "change the title to ...".'
