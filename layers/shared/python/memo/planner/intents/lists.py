@@ -280,7 +280,7 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
 
 
 def _no_article(item: str) -> str:
-    """"the milk" -> "milk", "החלב" -> "חלב" (an item is kept without its article)."""
+    """ "the milk" -> "milk", "החלב" -> "חלב" (an item is kept without its article)."""
     item = re.sub(r"^(?:the|some|any|our|my)\s+", "", item, flags=re.I)
     if has_hebrew(item) and item.startswith("ה") and len(item.split()[0]) > 3:
         item = item[1:]
