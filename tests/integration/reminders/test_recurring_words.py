@@ -41,3 +41,16 @@ def test_hebrew_once_in_two_weeks_on_friday(chat: Conversation) -> None:
 def test_on_the_first_of_every_month(chat: Conversation) -> None:
     reply = chat.say("remind me on the first of every month at 9am to pay rent")
     assert reply.startswith("🔁 Reminder set: “pay rent” every month on the 1st at 09:00")
+
+
+def test_a_week_before_a_date_and_this_weekend(chat: Conversation) -> None:
+    target = at(12, 9)
+    asked = chat.say(f"remind me to buy a gift a week before {target:%B %-d}")
+    # The day is the date less a week, and its time is asked.
+    assert asked == f"What time on {shown(5, 9).rsplit(',', 1)[0]}? (e.g. “at 17:00”)"
+    assert chat.say("10am") == f"⏰ Reminder set: “buy a gift” for {shown(5, 10)}."
+    # "this weekend" is its Saturday, shown in the question so it can be said otherwise.
+    assert chat.say("remind me to call grandma this weekend").startswith(
+        f"What time on {shown(5, 9).rsplit(',', 1)[0]}?"
+    )
+    assert chat.say("תזכיר לי בסוף השבוע להתקשר לסבתא").startswith("באיזו שעה ב")

@@ -49,6 +49,14 @@ def test_full_date_and_time(text: str, when: str, rest: str) -> None:
         ("dentist next monday", date(2024, 5, 6)),
         ("להתקשר לאמא מחר", date(2024, 5, 2)),
         ("ביום שישי", date(2024, 5, 3)),
+        # The weekend is its Saturday (a weekend day in Israel and elsewhere).
+        ("call mom this weekend", date(2024, 5, 4)),
+        ("להתקשר לאמא בסוף השבוע", date(2024, 5, 4)),
+        # "before": the day named, less that much.
+        ("buy a gift a week before may 20", date(2024, 5, 13)),
+        ("pack 2 days before friday", date(2024, 5, 1)),
+        ("לקנות מתנה שבוע לפני ה-20 במאי", date(2024, 5, 13)),
+        ("לקנות מתנה ה-20 במאי", date(2024, 5, 20)),
     ],
 )
 def test_day_without_time(text: str, day: date) -> None:
@@ -120,3 +128,12 @@ def test_a_number_before_a_part_of_the_day_that_is_not_its_hour_stays_in_the_tit
     now = datetime(2026, 11, 24, 8, 30, tzinfo=ZoneInfo("UTC"))
     parsed = extract_when("take 2 pills in the morning", now=now, timezone="Asia/Jerusalem")
     assert parsed.remainder == "take 2 pills" and parsed.when is not None and parsed.when.hour == 9
+
+
+def test_before_with_no_day_to_count_from_stays_in_the_words() -> None:
+    parsed = extract_when("buy a gift a week before my birthday", now=NOW, timezone=TZ)
+    assert not parsed.found and parsed.remainder == "buy a gift a week before my birthday"
+
+
+def test_before_a_day_that_is_then_past_is_a_problem() -> None:
+    assert extract_when("pack 3 days before friday", now=NOW, timezone=TZ).problem == "past"

@@ -116,7 +116,7 @@ _DATE_NAMED = re.compile(
     rf"(?:{_MONTHS_EN})\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?\b",
     _FLAGS,
 )
-_DATE_NAMED_HE = re.compile(rf"(?:^|(?<=\s))[בל]?-?\d{{1,2}}\s+ב?(?:{_MONTHS_HE})(?:\s+\d{{4}})?")
+_DATE_NAMED_HE = re.compile(rf"(?:^|(?<=\s))(?:[בלה])?-?\d{{1,2}}\s+ב?(?:{_MONTHS_HE})(?:\s+\d{{4}})?")
 _DATE_NUMERIC = re.compile(
     r"(?:^|(?<=\s))(?<!\bat\s)(?<!\bby\s)(?<!@\s)(?<!בשעה\s)(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])"
     # "3.5 shekels", "2.5 kg": an amount, not a date.
@@ -359,7 +359,7 @@ def _next_weekday(today: date, weekday: int) -> date:
 def _parse_calendar_date(fragment: str, *, now_local: datetime, language: str, timezone: str) -> date | None:
     import dateparser
 
-    cleaned = re.sub(r"^(?:on\s+|[בל]-?)", "", fragment.strip(), flags=_FLAGS)
+    cleaned = re.sub(r"^(?:on\s+|[בלה]-?)", "", fragment.strip(), flags=_FLAGS)
     cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", cleaned, flags=_FLAGS)
     order = "MDY" if timezone.startswith("America/") else "DMY"
     parsed = dateparser.parse(
@@ -493,6 +493,47 @@ def _find_time(scan: _Scan) -> tuple[int, int, bool, bool] | None:
     return None
 
 
+_BEFORE = re.compile(
+    r"\b(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<unit>days?|weeks?)\s+before\b"
+    r"|(?:(?<=\s)|^)(?P<he>יום|יומיים|שבוע|שבועיים|(?P<hn>\d{1,2})\s+(?P<hu>ימים|שבועות))\s+לפני(?=\s)",
+    re.I,
+)
+_BEFORE_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "ten": 10,
+}
+_WEEKEND = re.compile(
+    r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:ב)?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])",
+    re.I,
+)
+
+
+def _before_delta(match: re.Match[str]) -> timedelta:
+    if match.group("n"):
+        raw = match.group("n").lower()
+        n = _BEFORE_WORDS.get(raw) or int(raw)
+        return timedelta(weeks=n) if match.group("unit").lower().startswith("week") else timedelta(days=n)
+    word = match.group("he")
+    fixed = {
+        "יום": timedelta(days=1),
+        "יומיים": timedelta(days=2),
+        "שבוע": timedelta(weeks=1),
+        "שבועיים": timedelta(weeks=2),
+    }
+    if word in fixed:
+        return fixed[word]
+    n = int(match.group("hn"))
+    return timedelta(weeks=n) if match.group("hu") == "שבועות" else timedelta(days=n)
+
+
 def extract_when(
     text: str, *, now: datetime, timezone: str, language: str = "en", default_day: date | None = None
 ) -> ParsedWhen:
@@ -539,6 +580,9 @@ def extract_when(
         if match:
             rel_delta, rel_has_time = conv(match)
             scan.take(match)
+
+    # 1b. "a week before dec 20", "2 days before friday", "יומיים לפני ה-20": the day named, less that.
+    before = _BEFORE.search(scan.text)  # taken only when the day it counts from is found
 
     # 2. The day.
     day: date | None = None
@@ -596,6 +640,19 @@ def extract_when(
                 day = _next_weekday(today, weekday)
             scan.take(match)
             break
+    if day is None:
+        match = _WEEKEND.search(scan.text)
+        if match:
+            # "this weekend", "בסוף השבוע": its Saturday (a weekend day in Israel and elsewhere); the
+            # day is shown with the question or the confirmation, so it can be said otherwise.
+            day = _next_weekday(today, 5) if today.weekday() != 5 else today
+            scan.take(match)
+    if before is not None and day is not None:
+        # ("a week before my birthday": no day to count from, the words stay in the title.)
+        scan.take(before)
+        day = day - _before_delta(before)
+        if day < today:
+            problem = problem or "past"
     named_day = day is not None
 
     # 3. Parts of the day; a bare number right before one is its hour ("8 בבוקר", "7 in the evening").
