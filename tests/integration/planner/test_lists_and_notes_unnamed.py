@@ -194,3 +194,14 @@ def test_hebrew_ran_out_and_a_list_with_commas(chat: Conversation) -> None:
     assert chat.say("תוסיף לרשימת קניות חלב, ביצים, ולחם") == "הוספתי חלב, ביצים, לחם לרשימת קניות."
     assert chat.say("נגמרו לנו הביצים").startswith("רק מוודא — להוסיף ביצים לרשימת קניות?")
     assert chat.say("לא").startswith("בסדר")
+
+
+def test_bought_takes_it_off_the_list_that_has_it(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("bought the milk") == "Removed milk from your shopping list."
+    assert chat.say("I picked up eggs") == "Removed eggs from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• bread"
+    # Bought something that was never on a list: said, nothing removed.
+    assert chat.say("bought a new car") == "I couldn't find “new car” on your lists."
+    chat.say("תוסיף לרשימת קניות חלב")
+    assert chat.say("קניתי את החלב") == "הורדתי חלב מרשימת קניות."

@@ -159,6 +159,12 @@ _RE_TAKE_OFF = (
     ),
     re.compile(r"^(?:take|cross|strike|tick|check)\s+(?P<items>.+?)\s+off\s*$", re.I),
     re.compile(r"^(?:תוריד|תורידי|הורד|להוריד|תסיר|תסירי|הסר|להסיר)\s+(?:לי\s+)?(?P<items>.+?)\s*$"),
+    # "bought the milk", "picked up eggs and bread", "קניתי לחם": bought, so off the list that has it.
+    re.compile(
+        r"^(?:i\s+|we\s+)?(?:just\s+|already\s+)?(?:bought|picked\s+up|purchased)\s+(?P<items>[^?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"),
 )
 #: Words that say what kind of thing is meant, or point back ("it"): then it is not a bare item.
 _NAMES_A_KIND = re.compile(
@@ -302,7 +308,7 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
                 confidence=0.8,
                 risk="medium",
                 constraints={"listName": UNNAMED_LIST},
-                changes={"items": _items(match.group("items"))},
+                changes={"items": [_no_article(i) for i in _items(match.group("items"))]},
                 pattern="lists:take_off",
             )
     return None
