@@ -121,3 +121,21 @@ def test_cancel_this_in_a_reply_to_a_confirmation_deletes_that_reminder(dana: Co
     # And unquoted, right after a reminder was set: that one.
     dana.say("תזכיר לי להתקשר לסבתא היום ב-19:00")
     assert "„להתקשר לסבתא”" in dana.say("תבטל את זה")
+
+
+def test_yes_quoting_an_earlier_question_approves_nothing(dana: Conversation) -> None:
+    _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    mom_question = _said(dana, "delete the call mom reminder")
+    assert dana.say("no") == "OK, cancelled. Nothing was changed."
+    dana.say("delete the call dad reminder")
+    # "yes" in a reply to the earlier question about mom is not the answer to the one about dad.
+    again = _reply_to(dana, mom_question, "yes")
+    assert again.startswith("I can't tell which of my messages you answered, so I didn't act on it.")
+    assert "“call dad”" in again
+    # Answered as itself, it runs: only dad's is deleted.
+    assert dana.say("yes") == "Deleted the reminder “call dad”."
+    listed = dana.say("show my reminders")
+    assert "call mom" in listed and "call dad" not in listed
+    hebrew = _reply_to(dana, mom_question, "כן")
+    assert not hebrew.startswith("מחקתי")  # no question open now: nothing is approved by it

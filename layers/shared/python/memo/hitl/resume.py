@@ -658,6 +658,15 @@ def _removes(step: PlanStep | None) -> bool:
     return step is not None and step.action in ("delete", "delete_all", "clear", "remove")
 
 
+def quoted_elsewhere(state: TurnState, pending: PendingHITL, raw: str) -> ResumeOutcome:
+    """A typed answer quoting another of Memo's messages while `pending` is open: it is not taken
+    as this question's answer (it may be about that message); the open question is asked again,
+    saying so."""
+    log = _Log(state, pending)
+    log.info("HITL_QUOTED_ANOTHER_MESSAGE")
+    return _re_ask(state, pending, raw, log, hint=templates.quoted_elsewhere(state.input.language))
+
+
 def _edit_requested(state: TurnState, pending: PendingHITL, log: _Log, now: datetime) -> ResumeOutcome:
     """Edit on an approval: the same hitlId asks what to change, with a fresh TTL of its own length
     (the user is typing the details now; the first question's clock must not cut them off)."""

@@ -554,6 +554,13 @@ def cancelled(language: Language) -> str:
     return "בסדר, ביטלתי. לא שיניתי כלום." if language == "he" else "OK, cancelled. Nothing was changed."
 
 
+def quoted_elsewhere(language: Language) -> str:
+    """A typed answer that quoted one of Memo's messages while a question is open."""
+    if language == "he":
+        return "לא ברור לי על איזו הודעה שלי ענית, אז לא עשיתי כלום. השאלה הפתוחה:"
+    return "I can't tell which of my messages you answered, so I didn't act on it. The open question is:"
+
+
 def stale_reply(language: Language) -> str:
     if language == "he":
         return "אני לא מחכה לתשובה כרגע — במה אפשר לעזור?"

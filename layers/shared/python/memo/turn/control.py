@@ -49,7 +49,7 @@ from memo.executor.contracts import ExecutionPort
 from memo.executor.tasks import build_execution
 from memo.hitl import affected, fastpath, gate, templates
 from memo.hitl.interpreter import Interpreter
-from memo.hitl.resume import ResumeOutcome, resume, stale_reply_guard
+from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume, stale_reply_guard
 from memo.observability import bind_hitl, bind_turn, logger
 from memo.operator_review.clarify import OperatorAnswers
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
@@ -565,7 +565,10 @@ class TurnControl:
         pending = state.pending_hitl
         assert pending is not None
         bind_hitl(pending.hitl_id)
-        outcome = resume(state, reply, now=ctx.now, interpreter=self._interpreter)
+        if self._quotes_another_message(ctx, pending, reply):
+            outcome = quoted_elsewhere(state, pending, reply.text or "")
+        else:
+            outcome = resume(state, reply, now=ctx.now, interpreter=self._interpreter)
         if outcome.keeps_question:
             # A new request while an operator's question is open: planned as its own request; the
             # operator's question stays open.
@@ -582,6 +585,16 @@ class TurnControl:
             else PendingChange.replace(outcome.state, expected_hitl_id=pending.hitl_id)
         )
         return _after(answered, self._after_resume(ctx, outcome, pending))
+
+    @staticmethod
+    def _quotes_another_message(ctx: TurnContext, pending: PendingHITL, reply: HITLReply) -> bool:
+        """A typed answer to an approval or a pick that quotes one of Memo's messages. The
+        question's own WhatsApp id is not kept (it is known only after the send, and keeping it
+        would cost the turn a write), so the quoted message may be an earlier question or a
+        confirmation, and the answer may be about that: it answers nothing here, and the open
+        question is asked again, saying so. A button tap names its own question."""
+        quoted = ctx.message.context_id
+        return bool(quoted) and not reply.interactive_id and pending.kind in ("approval", "disambiguation")
 
     def _answer_operator(self, state: TurnState, outcome: ResumeOutcome, pending: PendingHITL) -> TurnOutcome:
         """The user answered an operator's question: the answer goes to the case, then the question
