@@ -24,6 +24,11 @@ _STATE_FROM_CASES = (
     " needs_clarification_since_ms, escalation_due_at_ms, escalated_at_ms, escalation_target,"
     " state_updated_at_ms FROM hitl_cases WHERE current_state IS NOT NULL"
 )
+# The projection's columns of the case row (migration 5 on).
+_PROJECTION_COLUMNS = (
+    "current_state, state_updated_at_ms, active_terminal_event_id, active_decision_outcome,"
+    " needs_clarification_since_ms, escalation_due_at_ms, escalated_at_ms, escalation_target"
+)
 _STATE_COLUMNS = (
     "case_id, current_state, active_terminal_event_id, active_decision_outcome, needs_clarification_since_ms,"
     " escalation_due_at_ms, escalated_at_ms, escalation_target, updated_at_ms"
@@ -31,10 +36,11 @@ _STATE_COLUMNS = (
 
 
 def write_legacy(source: Path, target: Path, *, version: int) -> None:
-    """`target`: a new database at migration `version` (1 to 4) holding every row of `source` (a
-    database of today's store)."""
-    if not 1 <= version <= 4:
-        raise ValueError("the legacy layout with hitl_state is migrations 1 to 4")
+    """`target`: a new database at migration `version` (1 to 5) holding every row of `source` (a
+    database of today's store). Up to 4 the projection is in hitl_state; at 5 it is in the case row,
+    as today, under the CHECK constraints of migration 5."""
+    if not 1 <= version <= 5:
+        raise ValueError("the legacy layouts are migrations 1 to 5")
     every = sqlite_module.migrations()
     old = sqlite3.connect(target, isolation_level=None)
     try:
@@ -59,9 +65,15 @@ def write_legacy(source: Path, target: Path, *, version: int) -> None:
         old.execute(
             f"INSERT INTO hitl_events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM src.hitl_events ORDER BY rowid"  # noqa: S608 - fixed column lists
         )
-        old.execute(
-            f"INSERT INTO hitl_state ({_STATE_COLUMNS}) {_STATE_FROM_CASES.replace('FROM hitl_cases', 'FROM src.hitl_cases')}"
-        )
+        if version < 5:
+            old.execute(
+                f"INSERT INTO hitl_state ({_STATE_COLUMNS}) {_STATE_FROM_CASES.replace('FROM hitl_cases', 'FROM src.hitl_cases')}"
+            )
+        else:
+            old.execute(
+                f"UPDATE hitl_cases SET ({_PROJECTION_COLUMNS}) = (SELECT {_PROJECTION_COLUMNS}"  # noqa: S608 - fixed column lists
+                " FROM src.hitl_cases s WHERE s.case_id = hitl_cases.case_id)"
+            )
         old.execute("INSERT INTO hitl_case_refs SELECT * FROM src.hitl_case_refs")
         old.execute("COMMIT")
         old.execute("DETACH DATABASE src")

@@ -87,6 +87,10 @@ class Stamp:
 
 
 # ------------------------------------------------------------------ the envelope of a command
+_SCALARS = (str, int, float, bool, type(None))
+_PAYLOAD_ZERO = ',"payload":0'
+
+
 def intent_hash(arguments: dict[str, Any], action: str, *, payload_json: str | None = None) -> str:
     """The fingerprint of a request's intent (everything but its request_id). `payload_json`: the
     canonical JSON of `arguments["payload"]` when the caller has it already; it is spliced in where
@@ -94,6 +98,15 @@ def intent_hash(arguments: dict[str, Any], action: str, *, payload_json: str | N
     body = {"action": action, **{k: v for k, v in arguments.items() if k != "request_id"}}
     if payload_json is None or "payload" not in body:
         text = canonical_json(body)
+    elif all(type(v) in _SCALARS for k, v in body.items() if k < "payload"):
+        # The whole is encoded once with 0 for the payload, then the payload's JSON replaces that 0.
+        # Only keys before "payload" come before it, and their values are scalars: no nested key can
+        # precede it, and inside a JSON string every `"` is escaped, so the first `,"payload":0` of
+        # the text is this key's.
+        body["payload"] = 0
+        text = canonical_json(body)
+        at = text.index(_PAYLOAD_ZERO)
+        text = text[:at] + ',"payload":' + payload_json + text[at + len(_PAYLOAD_ZERO) :]
     else:
         before = canonical_json({k: v for k, v in body.items() if k < "payload"})
         after = canonical_json({k: v for k, v in body.items() if k > "payload"})
