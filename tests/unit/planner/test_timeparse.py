@@ -137,3 +137,37 @@ def test_before_with_no_day_to_count_from_stays_in_the_words() -> None:
 
 def test_before_a_day_that_is_then_past_is_a_problem() -> None:
     assert extract_when("pack 3 days before friday", now=NOW, timezone=TZ).problem == "past"
+
+
+@pytest.mark.parametrize(
+    ("text", "when", "rest", "event"),
+    [
+        ("15 minutes before my 3pm meeting", "2024-05-01T14:45:00+03:00", "my meeting", "15:00"),
+        ("an hour before the dentist tomorrow at 10", "2024-05-02T09:00:00+03:00", "the dentist", "10:00"),
+        ("half an hour before the 5pm train", "2024-05-01T16:30:00+03:00", "the train", "17:00"),
+        ("רבע שעה לפני הפגישה בשלוש", "2024-05-01T14:45:00+03:00", "הפגישה", "15:00"),
+        ("10 דקות לפני האימון מחר ב-18:00", "2024-05-02T17:50:00+03:00", "האימון", "18:00"),
+    ],
+)
+def test_a_lead_before_a_time_of_day(text: str, when: str, rest: str, event: str) -> None:
+    parsed = extract_when(text, now=NOW, timezone=TZ)
+    assert parsed.when is not None and parsed.when.isoformat() == when
+    assert parsed.remainder == rest and parsed.lead_for == event
+
+
+def test_a_lead_with_no_time_to_count_from_stays_in_the_words() -> None:
+    parsed = extract_when("15 minutes before my meeting", now=NOW, timezone=TZ)
+    assert not parsed.found and parsed.remainder == "15 minutes before my meeting"
+
+
+def test_a_lead_that_lands_before_now_is_a_problem() -> None:
+    # 10:20 less half an hour is 09:50, and it is 10:00.
+    assert extract_when("half an hour before 10:20", now=NOW, timezone=TZ).problem == "past"
+
+
+@pytest.mark.parametrize(
+    "text", ["call the bank tomorrow at 9:", "call the bank tomorrow at 9.", "לבנק מחר ב-9:"]
+)
+def test_an_hour_with_a_colon_or_a_stop_after_it(text: str) -> None:
+    parsed = extract_when(text, now=NOW, timezone=TZ)
+    assert parsed.when is not None and parsed.when.isoformat() == "2024-05-02T09:00:00+03:00"

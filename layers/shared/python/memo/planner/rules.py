@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.domain import PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
@@ -189,10 +189,16 @@ class RulePlanner:
                 continue
             left_match = self._match(left, inp)
             if not _is_complete(left_match):
+                found = self._day_then_time(left_match, right, inp, depth)
+                if found:
+                    return found
                 continue
             assert isinstance(left_match, Match)
             for variant, guessed in _continuations(right, left_match, inp):
                 right_match = self._match(variant, inp)
+                timed = _at_the_same_time(right_match, left_match, inp)
+                if timed is not None:
+                    right_match, guessed = timed, True
                 if _is_complete(right_match):
                     assert isinstance(right_match, Match)
                     right_match = _on_the_same_day(right_match, left_match, variant, inp)
@@ -200,6 +206,28 @@ class RulePlanner:
                         # "... and dad at 7": read as "call dad at 7", a guess the person confirms.
                         right_match = replace(right_match, confidence=min(right_match.confidence, GUESS))
                     return [left_match, *self._requests(variant, right_match, inp, depth + 1)]
+        return []
+
+    def _day_then_time(
+        self, left: Match | PlannerResult | None, right: str, inp: PlannerInput, depth: int
+    ) -> list[Match]:
+        """ "tomorrow to call mom and on friday at 6 to call dad": the first reminder has a day and
+        no time, the second both; the first at the second's time, both a guess the person confirms."""
+        if not isinstance(left, Match) or left.capability != "reminders" or left.action != "create":
+            return []
+        for variant, _ in _continuations(right, left, inp):
+            right_match = self._match(variant, inp)
+            if not _is_complete(right_match):
+                continue
+            assert isinstance(right_match, Match)
+            timed = _at_the_same_time(left, right_match, inp)
+            if timed is None:
+                return []
+            guess = min(right_match.confidence, GUESS)
+            return [
+                replace(timed, confidence=min(timed.confidence, GUESS)),
+                *self._requests(variant, replace(right_match, confidence=guess), inp, depth + 1),
+            ]
         return []
 
 
@@ -221,9 +249,14 @@ def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str
     parsed = parse_when(right, inp)
     words = clean(parsed.remainder)
     hebrew = has_hebrew(right)
-    if _EN_INFINITIVE.match(right):
+    if _EN_INFINITIVE.match(right) or (parsed.found and _EN_INFINITIVE.match(words)):
+        # "to call dad at 7", "on sunday to call mom": a request of its own with "remind me" unsaid.
         variants.append((f"remind me {right}", False))
-    elif hebrew and _HE_INFINITIVE.match(right) and not _he_object_of(title, words):
+    elif (
+        hebrew
+        and (_HE_INFINITIVE.match(right) or (parsed.found and _HE_INFINITIVE.match(words)))
+        and not _he_object_of(title, words)
+    ):
         variants.append((f"תזכיר לי {right}", False))
     elif parsed.found and words and parsed.problem is None:
         lead = "תזכיר לי" if hebrew else "remind me to"
@@ -245,6 +278,26 @@ def _he_object_of(title: object, words: str) -> bool:
     return title.split()[1].startswith("ל") and words.startswith("ל")
 
 
+def _at_the_same_time(right: Match | PlannerResult | None, left: Match, inp: PlannerInput) -> Match | None:
+    """A second reminder with a day and no time of its own, after one with a time ("on friday at 5
+    to call grandma and on sunday to call mom"): at the first one's time, a guess the person
+    confirms (read alone, the second would be asked its time and the two run together as one title)."""
+    if not isinstance(right, Match) or right.capability != "reminders" or right.action != "create":
+        return None
+    first, day = left.constraints.get("when"), right.constraints.get("day")
+    if left.capability != "reminders" or not isinstance(first, str) or not isinstance(day, str):
+        return None
+    if right.missing != ("reminder_time_required",) or right.constraints.get("recurrence") is not None:
+        return None
+    zone = ZoneInfo(inp.timezone)
+    at = datetime.fromisoformat(first).astimezone(zone).time()
+    when = datetime.combine(date.fromisoformat(day), at, tzinfo=zone)
+    if when <= inp.now:
+        return None
+    constraints = {k: v for k, v in right.constraints.items() if k != "day"}
+    return replace(right, constraints={**constraints, "when": iso(when)}, missing=())
+
+
 def _on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) -> Match:
     """A second reminder with a time of day and no day of its own is on the first one's day
     ("tomorrow at 6 ... and to call dad at 7": tomorrow 19:00), unless that time has passed."""
@@ -258,9 +311,15 @@ def _on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) ->
         return right
     zone = ZoneInfo(inp.timezone)
     day = datetime.fromisoformat(first).astimezone(zone).date()
-    at = datetime.fromisoformat(second).astimezone(zone)
-    when = datetime.combine(day, at.time(), tzinfo=zone)
-    if when <= inp.now or when.date() == at.date():
+    # Read on that day: "tomorrow at 9 ... and at 10" is 10 tomorrow (today's 10 may have passed,
+    # which alone would make it 22:00); an hour said without am/pm is in the half of the day nearer
+    # the first ("tomorrow at 9pm ... and at 10" is 22:00).
+    parsed = parse_when(text, inp, day=day)
+    when, anchor = parsed.when, datetime.fromisoformat(first)
+    if when is not None and parsed.either_half:
+        later = when + timedelta(hours=12)
+        when = later if abs(later - anchor) < abs(when - anchor) else when
+    if when is None or when <= inp.now or when == datetime.fromisoformat(second):
         return right
     return replace(right, constraints={**right.constraints, "when": iso(when)})
 

@@ -148,10 +148,10 @@ _CLOCK = re.compile(
     r"|(?:(?<=\s)|^)(?P<h3>[01]?\d|2[0-3])\.(?P<m3>1[3-9]|[2-5]\d)(?![\d/.])"
 )
 _EN_AT_HOUR = re.compile(
-    r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.\d]|\s*(?:minutes?|hours?|days?))", _FLAGS
+    r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.]?\d|\s*(?:minutes?|hours?|days?))", _FLAGS
 )
 _HE_AT_HOUR = re.compile(
-    r"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-|[בל](?=\d)|בסביבות\s+)(?P<h>\d{1,2})(?![:/.\d])(?!\s+ב?(?:"
+    r"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-|[בל](?=\d)|בסביבות\s+)(?P<h>\d{1,2})(?![:/.]?\d)(?!\s+ב?(?:"
     + _MONTHS_HE
     + "))"
 )
@@ -258,6 +258,8 @@ class ParsedWhen:
     #: the hour was said without am/pm and is a morning hour ("at 9", "9:30"): 12 hours later is
     #: the same words ("move it to 9" at noon, for today's reminder, is 21:00)
     either_half: bool = False
+    #: "15 minutes before my 3pm meeting": `when` is 14:45 and this is the time it is before ("15:00")
+    lead_for: str | None = None
 
     @property
     def has_time(self) -> bool:
@@ -510,6 +512,17 @@ _BEFORE_WORDS = {
     "seven": 7,
     "ten": 10,
 }
+#: "15 minutes before my 3pm meeting", "רבע שעה לפני הפגישה בשלוש": a lead time before the time of day
+#: said (the same durations as "in 15 minutes" / "בעוד רבע שעה"; `_en_rel_delta`, `_he_rel_delta`).
+_EN_LEAD = re.compile(
+    r"\b(?P<n>\d+|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|a couple of|a few|half an)"
+    r"\s*(?P<unit>minutes?|mins?|hours?|hrs?|h)\s+(?:before|ahead\s+of|prior\s+to)\b",
+    _FLAGS,
+)
+_HE_LEAD = re.compile(
+    r"(?:(?<=\s)|^)(?:(?P<n>\d+)\s*(?P<unit>דקות|דק'|שעות)|(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה))"
+    r"\s+(?:לפני|קודם)(?=\s)"
+)
 _WEEKEND = re.compile(
     r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:ב)?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])",
     re.I,
@@ -581,8 +594,10 @@ def extract_when(
             rel_delta, rel_has_time = conv(match)
             scan.take(match)
 
-    # 1b. "a week before dec 20", "2 days before friday", "יומיים לפני ה-20": the day named, less that.
-    before = _BEFORE.search(scan.text)  # taken only when the day it counts from is found
+    # 1b. "a week before dec 20", "2 days before friday", "יומיים לפני ה-20": the day named, less that;
+    # "15 minutes before 3pm": the time named, less that. Each taken only when what it counts from is found.
+    before = _BEFORE.search(scan.text)
+    lead = _EN_LEAD.search(scan.text) or _HE_LEAD.search(scan.text)
 
     # 2. The day.
     day: date | None = None
@@ -725,6 +740,13 @@ def extract_when(
             elif named_day and when <= now_local and repeat is None:
                 problem = problem or "past"  # "today at 9am" at 10:00
             day = None
+    lead_for: str | None = None
+    if lead is not None and when is not None and named_time and rel_delta is None and repeat is None:
+        scan.take(lead)
+        lead_for = when.strftime("%H:%M")
+        when = when - (_en_rel_delta(lead) if lead.re is _EN_LEAD else _he_rel_delta(lead))[0]
+        if when <= now_local:
+            problem = problem or "past"  # "10 minutes before 3pm" at 14:55
 
     # 6. A repetition starts at its first occurrence from now (or from the day named).
     rule: str | None = None
@@ -756,6 +778,7 @@ def extract_when(
         named_time=named_time,
         said_time=said_time if named_time else None,
         either_half=either_half,
+        lead_for=lead_for,
     )
 
 

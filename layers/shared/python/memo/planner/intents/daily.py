@@ -110,7 +110,9 @@ _RE_ALARM = (
 
 
 _DAYTIME_MARK = re.compile(
-    r"\d\s*(?:a\.?m|p\.?m)\b|\b(?:evening|night|tonight|afternoon|noon)\b|בערב|בלילה|אחה|בצהריים|הערב", re.I
+    r"\d\s*(?:a\.?m|p\.?m)\b|\b(?:morning|evening|night|tonight|afternoon|noon|midnight)\b"
+    r"|בבוקר|בערב|בלילה|אחה|בצהריים|הערב",
+    re.I,
 )
 _BARE_HOUR = re.compile(
     r"(?<![\d:/.])((\d{1,2})(?::\d{2})?)(?![\d:/.]|\s*(?:minutes?|hours?|min|h\b|דקות|שעות))"
@@ -125,12 +127,15 @@ def alarm(text: str, inp: PlannerInput) -> Match | None:
             continue
         rest = next((g for g in match.groups() if g is not None), "")
         rest = re.sub(r"(?:^|(?<=\s))(?:for|at|to|ל-?|ב-?)\s*(?=\d)", " at ", rest, flags=re.I)
-        if not _DAYTIME_MARK.search(rest):
-            # An alarm at "7" or "7:00" is 7 in the morning unless the words say otherwise.
-            rest = _BARE_HOUR.sub(
+        # An alarm at "7", "7:00" or "בשבע" is 7 in the morning unless the words say otherwise.
+        morning = not _DAYTIME_MARK.search(rest)
+        if morning:
+            rest = _BARE_HOUR.sub(  # "set alarm 7": a bare number is the hour
                 lambda m: f"{m.group(1)}am" if int(m.group(2)) <= 12 else m.group(1), rest, count=1
             )
         parsed = parse_when(rest, inp)
+        if morning and parsed.named_time:
+            parsed = parse_when(f"{rest} {'בבוקר' if has_hebrew(text) else 'in the morning'}", inp)
         title = as_title(
             re.sub(r"^(?:up|so\s+(?:that\s+)?i\s+can)\s+", "", clean(parsed.remainder), flags=re.I)
         )

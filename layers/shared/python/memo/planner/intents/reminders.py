@@ -205,6 +205,9 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     title = as_title(parsed.remainder)
     if _names_nothing(parsed.remainder, title):
         title = ""
+    if title and parsed.lead_for:
+        # "15 minutes before my 3pm meeting": set for 14:45, and says what is at 15:00.
+        title = f"{title} ב-{parsed.lead_for}" if has_hebrew(title) else f"{title} at {parsed.lead_for}"
     constraints: dict[str, object] = {"title": title} if title else {}
     missing: list[str] = []
     if not title:

@@ -1,0 +1,92 @@
+"""Times said the way people say them: a lead before an event ("15 minutes before my 3pm meeting"),
+an hour with a colon after it ("tomorrow at 9: call the bank"), a Hebrew wake-up hour ("תעיר אותי
+בשבע"), and two reminders in one message where the second names only its day. Signed payloads
+through the webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jerusalem)."""
+
+from __future__ import annotations
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import at, shown
+
+
+def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int) -> list[str]:
+    assert chat.stack.ticker is not None
+    clock.set(at(day, hour, minute))
+    chat.stack.ticker.tick()
+    return chat.replies()
+
+
+def test_a_lead_before_a_meeting_fires_before_it(chat: Conversation, clock: FakeClock) -> None:
+    # Set for 14:45, and the reminder says what is at 15:00 (it was set for 15:00, titled
+    # "15 minutes before my meeting").
+    reply = chat.say("remind me 15 minutes before my 3pm meeting")
+    assert reply == f"⏰ Reminder set: “my meeting at 15:00” for {shown(0, 14, 45)}."
+    assert _fired(chat, clock, 0, 14, 44) == []
+    (fired,) = _fired(chat, clock, 0, 14, 46)
+    assert "my meeting at 15:00" in fired
+    # The next one in Hebrew, with the hour in words and a day named.
+    reply = chat.say("תזכיר לי חצי שעה לפני האימון מחר בשש בערב")
+    assert "„האימון ב-18:00”" in reply and "17:30" in reply
+
+
+def test_hebrew_quarter_of_an_hour_before(chat: Conversation) -> None:
+    reply = chat.say("תזכיר לי רבע שעה לפני הפגישה בשלוש")
+    assert reply.startswith("⏰ קבעתי תזכורת „הפגישה ב-15:00”") and reply.endswith("בשעה 14:45.")
+
+
+def test_a_lead_that_has_already_passed_is_asked(chat: Conversation) -> None:
+    # 10:10 less 15 minutes is 09:55, before now: asked, never set for a time that has gone.
+    assert chat.say("remind me 15 minutes before my 10:10 call").startswith("That time has already passed")
+    assert chat.say("at 10:05") == f"⏰ Reminder set: “my call at 10:10” for {shown(0, 10, 5)}."
+
+
+def test_a_colon_after_the_hour_before_the_task(chat: Conversation) -> None:
+    # Was: "What time on Tue ...?" (the hour was not read with a colon after it).
+    assert chat.say("remind me tomorrow at 9: call the bank") == (
+        f"⏰ Reminder set: “call the bank” for {shown(1, 9)}."
+    )
+    assert chat.say("remind me to call mom at 8.") == f"⏰ Reminder set: “call mom” for {shown(0, 20)}."
+
+
+def test_a_hebrew_wake_up_hour_is_in_the_morning(chat: Conversation) -> None:
+    # Was 19:00 today: "בשבע" said to wake up is 7 in the morning, the next one.
+    reply = chat.say("תעיר אותי בשבע")
+    assert reply == f"⏰ קבעתי תזכורת „השכמה” ל{shown(1, 7, language='he')}."
+    # The evening when it is said.
+    assert chat.say("תעיר אותי בשבע בערב").endswith("בשעה 19:00.")
+
+
+def test_a_second_reminder_with_only_a_day_takes_the_first_ones_time(chat: Conversation) -> None:
+    # Was one reminder on Friday titled "call grandma and on sunday to call mom". The time is a
+    # guess, so both are confirmed first, and the question names each.
+    question = chat.say("remind me on friday at 5 to call grandma and on sunday to call mom")
+    assert question.startswith(
+        f"Just to check — you want me to set a reminder “call grandma” for {shown(4, 17)}, "
+        f"then set a reminder “call mom” for {shown(6, 17)}?"
+    )
+    assert chat.say("yes") == (
+        f"✅ ⏰ Reminder set: “call grandma” for {shown(4, 17)}.\n"
+        f"✅ ⏰ Reminder set: “call mom” for {shown(6, 17)}."
+    )
+    assert f"“call mom” — {shown(6, 17)}" in chat.say("what do I have on sunday?")
+
+
+def test_hebrew_first_reminder_with_only_a_day_is_confirmed_and_can_be_refused(chat: Conversation) -> None:
+    question = chat.say("תזכיר לי מחר להתקשר לאמא וביום שישי בשש להתקשר לאבא")
+    assert "„להתקשר לאמא”" in question and "„להתקשר לאבא”" in question and "18:00" in question
+    assert chat.say("לא") == "בסדר, ביטלתי. לא שיניתי כלום."
+    assert chat.say("מה יש לי מחר?").startswith("אין לך תזכורות")
+
+
+def test_a_second_hour_said_bare_is_on_the_first_ones_day_and_half(chat: Conversation) -> None:
+    # "at 10" after "tomorrow at 9" is 10 tomorrow (today's 10:00 has passed; alone it would be
+    # 22:00), and after "tomorrow at 9pm" it is 22:00.
+    assert chat.say("remind me tomorrow at 9 to call the bank and at 10 to email dan") == (
+        f"✅ ⏰ Reminder set: “call the bank” for {shown(1, 9)}.\n"
+        f"✅ ⏰ Reminder set: “email dan” for {shown(1, 10)}."
+    )
+    assert chat.say("remind me tomorrow at 9pm to lock up and at 10 to take the pills") == (
+        f"✅ ⏰ Reminder set: “lock up” for {shown(1, 21)}.\n"
+        f"✅ ⏰ Reminder set: “take the pills” for {shown(1, 22)}."
+    )
