@@ -98,6 +98,39 @@ def test_edit_on_a_delete_asks_what_to_keep_and_dont_delete_dad_keeps_him(chat: 
     assert "להתקשר לאבא" in listed and "להתקשר לאמא" not in listed and "call dad" not in listed
 
 
+def test_a_yes_that_names_items_deletes_only_those(chat: Conversation) -> None:
+    # Was: "yes delete mom and dad" deleted all three, and "ok delete the first two" too.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("remind me to buy milk tomorrow at 7pm")
+    assert "delete all your reminders (3):" in chat.say("delete all my reminders")
+    assert chat.say("yes delete mom and dad") == "Deleted 2 reminders."
+    assert "buy milk" in _reminders(chat)
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete all my reminders")
+    # Nothing shown is "the blue ones": asked again, nothing deleted.
+    asked = chat.say("yes delete the blue ones")
+    assert "Deleted" not in asked and "call mom" in _reminders(chat) and "buy milk" in _reminders(chat)
+    chat.say("delete all my reminders")
+    assert chat.say("ok delete the first two") == "Deleted 2 reminders."
+    assert _reminders(chat) == "You have no upcoming reminders."
+
+
+def test_the_action_said_again_with_a_limit_and_a_second_thought(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("remind me to buy milk tomorrow at 7pm")
+    chat.say("delete all my reminders")
+    assert chat.say("delete them except for the one about milk") == "Deleted 2 reminders."
+    assert "buy milk" in _reminders(chat)
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
+    chat.say("תמחק את כל התזכורות שלי")
+    assert chat.say("כן אבל רגע, תשאיר את אבא") == "מחקתי 2 תזכורות."
+    listed = _reminders(chat)
+    assert "להתקשר לאבא" in listed and "להתקשר לאמא" not in listed and "buy milk" not in listed
+
+
 def test_hebrew_yes_but_only_tomorrows(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי לשלם לבנק בעוד 3 ימים ב-9:00")

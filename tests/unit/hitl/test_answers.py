@@ -103,6 +103,56 @@ def test_plain_answers_are_not_narrowings(text: str) -> None:
     assert parse(text) is None
 
 
+def removal(text: str, shown: list[DisambiguationCandidate] = SHOWN):
+    return narrowing.parse(text, shown, now=NOW, timezone=TZ, language="en", removal=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # A yes that names items keeps those, and only those (it approved all three).
+        ("yes delete mom and dad", ("r1", "r2")),
+        ("ok delete the first two", ("r1", "r2")),
+        ("yes the last two", ("r2", "r3")),
+        ("yes mom", ("r1",)),
+        ("delete dad", ("r2",)),
+        # The action said again before the limit, and a second thought after the yes.
+        ("delete them except for the one about the bank", ("r1", "r2")),
+        ("yes but wait, keep dad", ("r1", "r3")),
+        # Every one shown, said with the action: all of them, as shown.
+        ("delete all of them", ("r1", "r2", "r3")),
+        ("yes delete them", ("r1", "r2", "r3")),
+    ],
+)
+def test_a_removal_answer_that_names_items_keeps_those(text: str, kept: tuple[str, ...]) -> None:
+    result = removal(text)
+    assert result is not None and result.ids == kept
+
+
+def test_a_removal_answer_naming_nothing_shown_is_unresolved() -> None:
+    # "delete the blue ones": it names what to delete, and nothing shown is that.
+    result = removal("yes delete the blue ones")
+    assert result is not None and result.unresolved
+
+
+def test_the_action_words_narrow_only_a_removal() -> None:
+    # Approving a change of several, "delete dad" is no answer to it (the interpreter's, then asked).
+    assert parse("delete dad") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("כן תמחק את אמא ואת אבא", ("r1", "r2")),
+        ("תמחק את כולם", ("r1", "r2")),
+        ("תמחק את שתי הראשונות", ("r1", "r2")),
+    ],
+)
+def test_hebrew_removal_answers(text: str, kept: tuple[str, ...]) -> None:
+    result = narrowing.parse(text, HE_SHOWN, now=NOW, timezone=TZ, language="he", removal=True)
+    assert result is not None and result.ids == kept
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -53,7 +53,7 @@ _FILLER = frozenset(
         "reminder", "reminders", "note", "notes", "item", "items", "please", "thanks", "s", "number",
         "numbers", "and", "on", "at", "due",
         "את", "של", "שעל", "על", "ה", "זו", "זה", "אלה", "אלו", "התזכורת", "התזכורות", "תזכורת", "תזכורות",
-        "הפתק", "הפתקים", "הפריט", "הפריטים", "בבקשה", "ושל", "מספר", "שהיא", "שהן", "שהם", "ל",
+        "הפתק", "הפתקים", "הפריט", "הפריטים", "בבקשה", "ושל", "ואת", "מספר", "שהיא", "שהן", "שהם", "ל",
     }
 )  # fmt: skip
 
@@ -154,6 +154,31 @@ def _ordinals(words: str, count: int) -> list[int] | None:
     return list(dict.fromkeys(places)) or None
 
 
+#: "the first two", "the last 3", "שתי הראשונות", "3 האחרונים": a run at one end of the shown list.
+_RUN = re.compile(
+    r"^(?:the\s+)?(?P<end>first|last|top|bottom)\s+(?P<n>two|three|four|five|\d{1,2})(?:\s+ones?)?$"
+    r"|^(?:את\s+)?(?P<hn>שתי|שני|שלוש|שלושת|ארבע|ארבעת|\d{1,2})\s+(?P<hend>הראשונות|הראשונים|האחרונות|האחרונים)$"
+)
+_RUN_COUNTS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "שתי": 2, "שני": 2, "שלוש": 3, "שלושת": 3, "ארבע": 4, "ארבעת": 4,
+}  # fmt: skip
+
+
+def _run(text: str, count: int) -> list[int] | None:
+    """The places of "the first two" / "the last 3" / "שתי הראשונות"; None when not such words or
+    more than are shown."""
+    found = _RUN.match(normalize(text))
+    if found is None:
+        return None
+    raw = found.group("n") or found.group("hn")
+    n = _RUN_COUNTS.get(raw) or int(raw)
+    end = found.group("end") or found.group("hend")
+    if not 1 <= n <= count:
+        return None
+    first = end in ("first", "top") or "ראשונ" in end
+    return list(range(1, n + 1)) if first else list(range(count - n + 1, count + 1))
+
+
 def _select(
     rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
 ) -> list[str] | None:
@@ -162,6 +187,9 @@ def _select(
     indexes = _indexes(rest, len(shown))
     if indexes is not None:
         return [shown[i - 1].id for i in indexes]
+    run = _run(rest, len(shown))
+    if run is not None:
+        return [shown[i - 1].id for i in run]
     words = _words(rest)
     if not words:
         return None
@@ -195,12 +223,21 @@ def parse(
     now: datetime,
     timezone: str,
     language: Language,
+    removal: bool = False,
 ) -> Narrowing | None:
-    """The subset of `shown` a reply keeps, or None when the reply is not a narrowing at all."""
+    """The subset of `shown` a reply keeps, or None when the reply is not a narrowing at all.
+    `removal`: the approval deletes or removes, so "delete mom" / "delete them" say which."""
     if not shown:
         return None
     norm = _SECOND_THOUGHT.sub("", normalize(text), count=1)
     body = _LEAD_YES.sub("", norm, count=1).strip()
+    said_yes = body != norm
+    # "yes but wait, keep dad": a second thought after the yes; "delete them except ...": the
+    # approved action said again before the limit.
+    body = _SECOND_THOUGHT.sub("", body, count=1)
+    limited = _ACTION_AGAIN.sub("", body, count=1).strip()
+    if removal and limited != body and _starts_exclusion(limited):
+        body = limited
     order = [c.id for c in shown]
     numbers = _indexes(body, len(shown))
     if numbers is not None and len(shown) > 1:
@@ -219,9 +256,39 @@ def parse(
             return Narrowing(unresolved=True)
         drop = set(picked)
         return Narrowing(ids=tuple(i for i in order if i not in drop))
+    named = _ACTION_ON.match(body) if removal else None
+    if removal and ((named and _ALL.match(named.group("rest"))) or (said_yes and _ALL.match(body))):
+        return Narrowing(ids=tuple(order))  # "delete all of them": every one shown, as asked
+    if said_yes or named:
+        # "yes delete mom and dad", "yes, the first two", "delete dad": what is named, and only that
+        # (approving all three there would run more than was said).
+        picked = _select(
+            named.group("rest") if named else body, shown, now=now, timezone=timezone, language=language
+        )
+        if picked is not None:
+            keep = set(picked)
+            return Narrowing(ids=tuple(i for i in order if i in keep))
+        if named:
+            return Narrowing(unresolved=True)  # "delete the blue ones": named, but nothing shown is it
     # Anything else is for the interpreter; a yes it reads with a limit in it is asked again by the
     # caller (`has_qualifier`), never taken as approving everything.
     return None
+
+
+#: The approved action said again before a limit: "delete them except ...", "remove all but 2".
+_ACTION_AGAIN = re.compile(
+    r"^(?:(?:delete|remove|clear|cancel|erase)\s+(?:them\s+all|all\s+of\s+them|them|all|everything|every\s+one)"
+    r"|(?:תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי)\s+(?:את\s+)?(?:כולם|כולן|הכל|הכול|אותם|אותן))\s*,?\s+(?=\S)"
+)
+#: Words for every shown item (or the one): "delete them", "delete all of them", "תמחק את כולם".
+_ALL = re.compile(
+    r"^(?:them|it|all|everything|every\s+one|all\s+of\s+them|them\s+all|all\s+three|all\s+\d+|the\s+lot|"
+    r"(?:את\s+)?(?:כולם|כולן|הכל|הכול|אותם|אותן|אותו|אותה|זה))(?:\s+(?:please|now|בבקשה))?[.!]*$"
+)
+#: The approved action with what it is to act on: "delete mom and dad", "remove the milk", "תמחק את אבא".
+_ACTION_ON = re.compile(
+    r"^(?:(?:delete|remove|clear|cancel|erase)|(?:תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי))\s+(?:only\s+|just\s+|רק\s+)?(?P<rest>\S.*)$"
+)
 
 
 _EXCLUSION_START = re.compile(

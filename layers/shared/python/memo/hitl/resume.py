@@ -320,7 +320,12 @@ def _resume_planner(
     if approval and reply.interactive_id is None:
         shown = (pending.context.candidates if pending.context else None) or []
         narrowed = narrowing.parse(
-            raw, shown, now=now, timezone=state.input.timezone, language=state.input.language
+            raw,
+            shown,
+            now=now,
+            timezone=state.input.timezone,
+            language=state.input.language,
+            removal=_removes(step),
         )
         if narrowed is not None:
             return _narrowed(state, pending, raw, narrowed, editing, now, log)
