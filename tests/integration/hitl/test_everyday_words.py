@@ -86,6 +86,40 @@ def test_hebrew_which_one_answered_in_words(chat: Conversation) -> None:
     assert chat.say("כן") == "מחקתי את התזכורת „להתקשר לאבא”."
 
 
+def test_which_one_answered_by_time_or_with_neither(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    # Was "Bye for now!" ("later" read as goodbye), with the question dropped.
+    question = chat.say("the later one")
+    assert "“call dad”" in question and "call mom" not in question
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    assert "“call mom”" in chat.say("the 5pm one")
+    assert chat.say("reject") == "OK, cancelled. Nothing was changed."
+    # "neither" is no to the question (was: not understood, with the question dropped).
+    assert chat.say("delete the call reminder").startswith("Which one do you mean?")
+    assert chat.say("neither") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my reminders").count("call") == 2
+
+
+def test_which_one_answered_with_a_typo_is_asked_again(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
+    assert chat.say("תמחק את התזכורת להתקשר").startswith("לאיזה מהם התכוונת?")
+    # A word that is neither a candidate nor a request: the question stays open.
+    assert "לאיזה מהם התכוונת?" in chat.say("אבבא")
+    assert "„להתקשר לאבא”" in chat.say("המאוחרת")
+    assert chat.say("כן") == "מחקתי את התזכורת „להתקשר לאבא”."
+
+
+def test_a_number_sent_to_what_should_i_remind_you_about_is_no_title(chat: Conversation) -> None:
+    # "1" (meant for an older question) was set as a reminder titled "1" at 13:00.
+    assert chat.say("remind me tomorrow").startswith("What should I remind you about")
+    assert "What should I remind you about" in chat.say("1")
+    assert chat.say("to buy stamps at 9").startswith("⏰ Reminder set: “buy stamps”")
+
+
 def test_a_new_request_naming_a_candidate_is_a_new_request(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("remind me to call dad tomorrow at 6pm")

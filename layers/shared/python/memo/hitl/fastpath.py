@@ -152,6 +152,9 @@ _CANCEL = (
         "forget it", "forget about it", "abort", "quit", "no cancel", "dont bother", "don't bother",
         "ביטול", "בטל", "תבטל", "תבטלי", "לבטל", "עזוב", "עזבי", "עזוב את זה", "עזבי את זה", "לא משנה",
         "תשכח מזה", "תשכחי מזה", "שכח מזה", "די", "עצור", "תעצור", "בטל את זה", "תבטל את זה",
+        # "Which one?" answered with none of them
+        "neither", "neither of them", "neither one", "none", "none of them", "none of those",
+        "אף אחד", "אף אחת", "אף אחד מהם", "אף אחת מהן", "אף אחד מהן", "לא זה ולא זה",
     }
 )  # fmt: skip
 

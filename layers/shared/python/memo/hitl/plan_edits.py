@@ -70,7 +70,11 @@ def fill_answer(
         bag["when"] = when.isoformat()
         bag.pop("day", None)
         if "reminder_title_required" in missing and not constraints.get("title"):
-            title = parsed.remainder.strip()
+            from memo.planner.intents.reminders import answered_title  # the planner's words, when asked
+
+            # The words beside the time ("buy stamps at 9"); a bare time ("1", read as 13:00) or a
+            # number is no task, and both are asked again.
+            title = answered_title(parsed.remainder) if parsed.when is not None else None
             if not title:
                 return None
             constraints["title"] = title

@@ -63,6 +63,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl import fastpath, gate, narrowing, templates
+from memo.hitl.by_time import answer_by_time
 from memo.hitl.by_words import answer_by_words
 from memo.hitl.interpreter import (
     Interpreter,
@@ -189,7 +190,14 @@ def _resume_disambiguation(
     if worded.kind == "picked" and worded.indexes:
         picked = [candidates[i].id for i in worded.indexes]
         return _chosen(state, pending, raw, {"via": "words", "candidateIds": picked}, now, log)
-    if worded.kind == "unclear":
+    timed = answer_by_time(
+        raw, candidates, now=now, timezone=state.input.timezone, language=state.input.language
+    )
+    if timed is not None:
+        # "the 6pm one", "the later one": the one reminder at that time.
+        return _chosen(state, pending, raw, {"via": "time", "candidateIds": [candidates[timed].id]}, now, log)
+    if worded.kind == "unclear" or not _is_new_request(raw, state, now, allow_missing=True):
+        # "dda", "the blue one": no candidate and no request of its own; the question stays open.
         return _re_ask(state, pending, raw, log)
     return _switch_intent(state, pending, raw, None, now, log)
 
@@ -231,10 +239,15 @@ def _resume_operator_question(
     return _continue(state, pending, raw, {"answer": raw}, None, now, log)
 
 
-def _is_new_request(raw: str, state: TurnState, now: datetime) -> bool:
-    """A message that is a complete request on its own, read in its own language."""
+def _is_new_request(raw: str, state: TurnState, now: datetime, *, allow_missing: bool = False) -> bool:
+    """A message that is a complete request on its own, read in its own language (`allow_missing`:
+    or a request that still lacks a detail, such as "remind me tomorrow")."""
     return is_complete_request(
-        raw, now=now, timezone=state.input.timezone, language=detect_language(raw, state.input.language)
+        raw,
+        now=now,
+        timezone=state.input.timezone,
+        language=detect_language(raw, state.input.language),
+        allow_missing=allow_missing,
     )
 
 

@@ -192,7 +192,11 @@ def _entities(
 
 
 def _candidate(entity: _Entity[Any]) -> DisambiguationCandidate:
-    return DisambiguationCandidate(id=entity.id, label=entity.label, description=entity.description)
+    due = getattr(entity.item, "due_at", None)  # a reminder's time: "the 6pm one", "the later one"
+    data = {"at": due.isoformat()} if isinstance(due, datetime) else {}
+    return DisambiguationCandidate(
+        id=entity.id, label=entity.label, description=entity.description, data=data
+    )
 
 
 _NOUNS: dict[TargetKind, tuple[str, str]] = {

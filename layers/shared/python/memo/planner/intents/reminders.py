@@ -175,8 +175,12 @@ _NO_TITLE = re.compile(rf"^{_NO_TITLE_WORD}(?:\s+{_NO_TITLE_WORD})*$", re.I)
 
 def _names_nothing(words: str, title: str) -> bool:
     """The words left for a title are only "again" / "about it" / "שוב" (before the title's own
-    trimming, which could make "שוב שוב" into something)."""
-    return bool(_NO_TITLE.match(clean(words)) or _NO_TITLE.match(title))
+    trimming, which could make "שוב שוב" into something), or only a number ("1": an answer to
+    another question, not a task)."""
+    return bool(_NO_TITLE.match(clean(words)) or _NO_TITLE.match(title) or _ONLY_NUMBERS.match(title))
+
+
+_ONLY_NUMBERS = re.compile(r"^[\d\W_]*$")
 
 
 def after_remind_words(text: str) -> str:
