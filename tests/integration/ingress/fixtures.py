@@ -49,12 +49,39 @@ def message_fixtures(user: WhatsAppUser) -> dict[str, dict[str, Any]]:
         "reaction": m("reaction", {"reaction": {"message_id": QUESTION_ID, "emoji": "\U0001f44d"}}),
         "image": m(
             "image",
+            {"image": {"mime_type": "image/jpeg", "sha256": "aGFzaA==", "id": "1479537139650973"}},
+        ),
+        "image.caption": m(
+            "image",
             {
                 "image": {
-                    "caption": "look",
+                    "caption": "remind me to pay this bill tomorrow at 9",
                     "mime_type": "image/jpeg",
                     "sha256": "aGFzaA==",
-                    "id": "1479537139650973",
+                    "id": "1479537139650978",
+                }
+            },
+        ),
+        "video.caption": m(
+            "video",
+            {
+                "video": {
+                    "caption": "תזכיר לי לשלוח את זה לסבתא מחר ב-10",
+                    "mime_type": "video/mp4",
+                    "sha256": "aGFzaA==",
+                    "id": "1479537139650979",
+                }
+            },
+        ),
+        "document.caption": m(
+            "document",
+            {
+                "document": {
+                    "caption": "add to my todo list: sign this",
+                    "filename": "lease.pdf",
+                    "mime_type": "application/pdf",
+                    "sha256": "aGFzaA==",
+                    "id": "1479537139650980",
                 }
             },
         ),

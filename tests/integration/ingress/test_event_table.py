@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import boto3
 import pytest
@@ -33,9 +34,12 @@ EXPECTED: dict[str, tuple[str | None, str]] = {
     "button": ("", "TURN_DONE"),
     "reaction": (SILENT, "REACTION_RECEIVED"),
     "image": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
+    "image.caption": ("⏰ Reminder set: “pay this bill”", "TURN_DONE"),
     "video": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
+    "video.caption": ("⏰ קבעתי תזכורת „לשלוח את זה לסבתא”", "TURN_DONE"),
     "audio": ("אני עוד לא יכול להקשיב להודעות קוליות", "VOICE_NOTE"),
     "document": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
+    "document.caption": ("Added sign this to your todo list.", "TURN_DONE"),
     "sticker": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
     "location": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
     "contacts": (HE_TEXT_ONLY, "UNSUPPORTED_MESSAGE"),
@@ -155,6 +159,28 @@ def test_an_album_and_a_mixed_batch_get_one_text_only_reply(chat: Conversation, 
     ]
     # The next batch is answered again: the limit is per batch, not forever.
     assert chat.deliver(fixtures["location"]) == [HE_TEXT_ONLY]
+
+
+def test_a_caption_is_read_as_text_and_a_caption_that_asks_nothing_gets_text_only(
+    chat: Conversation, user: WhatsAppUser
+) -> None:
+    def photo(n: int, caption: str | None = None) -> dict[str, Any]:
+        media = {"id": str(2000 + n), "mime_type": "image/jpeg"}
+        return user.message("image", {"image": media if caption is None else {**media, "caption": caption}})
+
+    # An album whose second photo has the caption: one answer, the caption's (was "text only").
+    assert chat.deliver(photo(1), photo(2, "add these to my shopping list: milk, eggs"), photo(3)) == [
+        "Added milk, eggs to your shopping list."
+    ]
+    # A caption that asks nothing is about the picture, which Memo does not see.
+    assert chat.deliver(photo(4, "look at this view")) == [
+        "For now I can only read text messages 🙏 Could you type that for me?"
+    ]
+    # Blank, it is no caption; and the next message is understood as usual.
+    assert chat.deliver(photo(5, "   ")) == [
+        "For now I can only read text messages 🙏 Could you type that for me?"
+    ]
+    assert "milk" in chat.say("what's on my shopping list?")
 
 
 def test_the_text_only_reply_follows_the_profile_over_the_country(

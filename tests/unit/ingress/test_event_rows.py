@@ -57,6 +57,18 @@ def test_one_text_only_reply_per_user_per_batch() -> None:
     ]
 
 
+def test_a_captioned_photo_answers_its_album() -> None:
+    photos = [USER.message("image", {"image": {"id": str(n)}}) for n in range(2)]
+    captioned = USER.message("image", {"image": {"id": "7", "caption": " remind me to pay this at 9 "}})
+    parsed = parse_webhook(parse_payload(envelope([USER.value([*photos, captioned])]))).messages
+    assert [(m.row.key, m.reply_unsupported) for m in parsed] == [
+        ("image", False),
+        ("image", False),
+        ("image.caption", True),
+    ]
+    assert parsed[2].text == "remind me to pay this at 9" and parsed[2].actionable
+
+
 def test_messages_enqueued_before_the_table_keep_their_old_meaning() -> None:
     [text] = _parse(USER.text("hi"))
     old = text._replace(event="")

@@ -9,7 +9,8 @@ cold start, and both cost far more to define.
 Its thread is the user: the phone number (`from` / `wa_id`) when Meta sends it, else the
 business-scoped user id (BSUID). Each message names its row of the event table (`memo.whatsapp.events`),
 which says what the turn does with it. Within one webhook batch only the first message per user that
-gets the "text only" reply keeps `reply_unsupported`: an album of three photos is answered once.
+gets the "text only" reply keeps `reply_unsupported`: an album of three photos is answered once, and
+not at all when one of its photos has a caption (the caption is read as text and answered).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, NamedTuple
 
 from memo.ingress.wire import WaContact, WaMessage, WebhookPayload
 from memo.text.wording import shorten
-from memo.whatsapp.events import EventRow, Handling, message_key, row
+from memo.whatsapp.events import EventRow, Handling, caption, message_key, row
 
 # Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
 ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})
@@ -115,7 +116,8 @@ def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
 
 
 def _one_text_only_reply_per_user(messages: list[QueuedMessage]) -> list[QueuedMessage]:
-    answered: set[str] = set()
+    # An album whose caption is read (`image.caption`) is answered by that caption's turn alone.
+    answered = {m.thread_id for m in messages if m.event.endswith(".caption") and m.group_id is None}
     kept: list[QueuedMessage] = []
     for message in messages:
         if message.handling == "text_only" and message.group_id is None:
@@ -195,4 +197,4 @@ def _content(message: WaMessage) -> tuple[str, str | None, str | None]:
     if message.type == "edit" and message.edit is not None and message.edit.message is not None:
         edited = message.edit.message.text
         return (edited.body if edited is not None else ""), None, None
-    return "", None, None
+    return caption(message), None, None  # a picture's caption is what the person wrote

@@ -278,12 +278,14 @@ class WaReaction(NamedTuple):
 
 
 class WaMedia(NamedTuple):
-    """An audio file or voice note (Memo only ever downloads audio)."""
+    """A media message's file: audio or a voice note (the only media Memo downloads), or an image,
+    video or document, of which Memo reads only the caption."""
 
     id: str | None = None
     mime_type: str | None = None
     voice: bool | None = None  # audio recorded as a voice note
     file_size: int | None = None  # sent by some API versions; the media endpoint always has it
+    caption: str | None = None  # image, video, document: the text the person wrote with it
 
     @classmethod
     def read(cls, o: _Obj) -> WaMedia:
@@ -293,6 +295,7 @@ class WaMedia(NamedTuple):
             o.optional_text("mime_type"),
             o.optional_flag("voice"),
             o.optional_int("file_size"),
+            o.optional_text("caption"),
         )
 
 
@@ -356,6 +359,9 @@ class WaMessage(NamedTuple):
     reaction: WaReaction | None = None
     audio: WaMedia | None = None
     voice: WaMedia | None = None  # some API versions send voice notes under their own key
+    image: WaMedia | None = None
+    video: WaMedia | None = None
+    document: WaMedia | None = None
     system: WaSystem | None = None
     edit: WaEdit | None = None
     revoke: WaRevoke | None = None
@@ -377,6 +383,9 @@ class WaMessage(NamedTuple):
             reaction=o.obj("reaction", WaReaction.read),
             audio=o.obj("audio", WaMedia.read),
             voice=o.obj("voice", WaMedia.read),
+            image=o.obj("image", WaMedia.read),
+            video=o.obj("video", WaMedia.read),
+            document=o.obj("document", WaMedia.read),
             system=o.obj("system", WaSystem.read),
             edit=o.obj("edit", WaEdit.read),
             revoke=o.obj("revoke", WaRevoke.read),

@@ -167,6 +167,24 @@ class TurnEngine:
         self._mover = number_mover
         self._failed = failed_deliveries
 
+    def _unsupported(self, message: InboundMessage, profile: UserProfile) -> TurnOutcome:
+        """The polite "text only" reply (once per batch and user)."""
+        count("UnsupportedMessages")
+        logger.info(
+            "UNSUPPORTED_MESSAGE",
+            extra={
+                "messageType": message.type,
+                "event": message.event or message.type,
+                "metaErrorCodes": message.error_codes or None,
+                "answered": message.reply_unsupported,
+            },
+        )
+        if not message.reply_unsupported:
+            return TurnOutcome(reply=None, outcome="unsupported_type_already_answered")
+        return TurnOutcome(
+            reply=Reply.plain(smalltalk.unsupported_type(profile.language)), outcome="unsupported_type"
+        )
+
     def run(self, message: InboundMessage) -> TurnResult:
         trace_id = message.wamid  # immutable for the whole chain, across resumes
         bind_turn(trace_id, message.thread_id)
@@ -218,30 +236,17 @@ class TurnEngine:
             outcome = self._set_timezone(profile, now)
         elif message.actionable:
             outcome = self._handler.handle(ctx)
+            if message.row.key.endswith(".caption") and outcome.outcome == "hitl_clarification":
+                # A caption that asks nothing ("look", "from the trip"): it is about the picture,
+                # which Memo does not see; the "text only" reply, not "what would you like me to do?".
+                outcome = self._unsupported(message, profile)
         elif message.handling == "welcome":
             logger.info("WELCOME_SENT", extra={"language": profile.language})
             outcome = TurnOutcome(
                 reply=Reply.plain(events.welcome(profile.language, profile.name)), outcome="welcome"
             )
         else:
-            count("UnsupportedMessages")
-            logger.info(
-                "UNSUPPORTED_MESSAGE",
-                extra={
-                    "messageType": message.type,
-                    "event": message.event or message.type,
-                    "metaErrorCodes": message.error_codes or None,
-                    "answered": message.reply_unsupported,
-                },
-            )
-            outcome = (
-                TurnOutcome(
-                    reply=Reply.plain(smalltalk.unsupported_type(profile.language)),
-                    outcome="unsupported_type",
-                )
-                if message.reply_unsupported
-                else TurnOutcome(reply=None, outcome="unsupported_type_already_answered")
-            )
+            outcome = self._unsupported(message, profile)
         if heard is not None and _risky(outcome):
             outcome = self._quote_back(ctx, outcome, heard)
         logger.info(

@@ -39,6 +39,12 @@ class EventRow:
     does: str  # what Memo does, in words (the documentation's column)
 
 
+_CAPTION = (
+    "With a caption: the caption is handled as text (Memo does not see the file: 'remind me to pay "
+    "this tomorrow at 9' is a reminder titled 'pay this'); a caption that asks nothing ('look') gets "
+    "the 'text only' reply; an album with a caption is answered once, by it."
+)
+
 MESSAGE_EVENTS: tuple[EventRow, ...] = (
     EventRow("text", "turn", "TURN_DONE", "Planned or taken as the answer to the open question."),
     EventRow(
@@ -73,7 +79,9 @@ MESSAGE_EVENTS: tuple[EventRow, ...] = (
         "Silent; a 👍/✅ on Memo's open yes/no question (that very message) is a 'yes'.",
     ),
     EventRow("image", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("image.caption", "turn", "TURN_DONE", _CAPTION),
     EventRow("video", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("video.caption", "turn", "TURN_DONE", _CAPTION),
     EventRow(
         "audio",
         "voice",
@@ -81,6 +89,7 @@ MESSAGE_EVENTS: tuple[EventRow, ...] = (
         "Transcribed (with an OpenAI key) and handled as text; without a key, a clear reply.",
     ),
     EventRow("document", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
+    EventRow("document.caption", "turn", "TURN_DONE", _CAPTION),
     EventRow("sticker", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
     EventRow("location", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
     EventRow("contacts", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
@@ -187,7 +196,15 @@ def message_key(message: WaMessage) -> str:
         return specific if specific in _BY_KEY else "system"
     if message.type == "voice":
         return "audio"
+    if caption(message):
+        return f"{message.type}.caption"
     return message.type if message.type in _BY_KEY else "other"
+
+
+def caption(message: WaMessage) -> str:
+    """The caption of an image, video or document ("" when there is none, or only spaces)."""
+    media = {"image": message.image, "video": message.video, "document": message.document}.get(message.type)
+    return (media.caption or "").strip() if media is not None else ""
 
 
 def message_event(message: WaMessage) -> EventRow:

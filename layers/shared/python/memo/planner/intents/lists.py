@@ -47,6 +47,13 @@ _KNOWN_LISTS = r"shopping|grocery|groceries|supermarket|todo|to-do|to do|packing
 _KNOWN_LISTS_HE = r"קניות|הקניות|סופר|הסופר|סופרמרקט|מכולת|המכולת|משימות|המשימות|מטלות"
 
 _RE_LIST_ADD = (
+    # "add these to my shopping list: milk, eggs", "add to the todo list: call the plumber": the
+    # items after the colon ("these" and "the following" point to them).
+    re.compile(
+        r"^(?:add|put)\s+(?:(?:these|this|them|the\s+following|following)\s+)?(?:to|on|onto|in)\s+"
+        r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)\s+list\s*[:\-]\s*(?P<items>.+)$",
+        re.I,
+    ),
     re.compile(
         rf"^(?:add|put|throw|stick)\s+(?P<items>.+?)\s+(?:to|on|onto|in|into)\s+{_LIST_NAME_EN}\s+list\b",
         re.I,
