@@ -90,3 +90,23 @@ def test_a_second_hour_said_bare_is_on_the_first_ones_day_and_half(chat: Convers
         f"✅ ⏰ Reminder set: “lock up” for {shown(1, 21)}.\n"
         f"✅ ⏰ Reminder set: “take the pills” for {shown(1, 22)}."
     )
+
+
+def test_a_correction_right_after_moves_the_reminder_just_set(chat: Conversation) -> None:
+    # Each was "I'm not sure I understood".
+    chat.say("remind me to call mom at 5")
+    assert chat.say("oops i meant tomorrow") == (f"Updated the reminder “call mom” — now for {shown(1, 17)}.")
+    assert chat.say("sorry, 6pm") == f"Updated the reminder “call mom” — now for {shown(1, 18)}."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 18)}"
+    chat.say("תזכיר לי להתקשר לסבתא בחמש")
+    assert chat.say("התכוונתי למחר").startswith("עדכנתי את התזכורת „להתקשר לסבתא” — עכשיו ל")
+
+
+def test_change_it_to_words_renames_and_a_time_word_is_never_a_title(chat: Conversation) -> None:
+    chat.say("remind me to call mom at 5")
+    assert chat.say("change it to call dad") == f"Updated the reminder “call dad” — now for {shown(0, 17)}."
+    # "the evening" is a time the words did not pin down: asked, not a reminder titled "the evening".
+    assert "“the evening”" not in chat.say("change it to the evening")
+    # Not a time: nothing is moved on a guess.
+    assert "Updated" not in chat.say("no, call grandma instead")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call dad” — {shown(0, 17)}"

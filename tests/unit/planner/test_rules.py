@@ -628,3 +628,31 @@ def test_running_out_is_a_shopping_list_guess(message: str, items: list[str]) ->
 )
 def test_running_out_of_what_is_not_bought(message: str) -> None:
     assert run(message).missing_fields == ["intent_unclear"]
+
+
+@pytest.mark.parametrize(
+    ("message", "changes"),
+    [
+        ("oops i meant tomorrow", {"when": "2024-05-02T17:00:00+03:00"}),
+        ("no, at 6", {"time": "18:00"}),
+        ("actually friday", {"when": "2024-05-03T17:00:00+03:00"}),
+        ("התכוונתי למחר", {"when": "2024-05-02T17:00:00+03:00"}),
+    ],
+)
+def test_a_correction_just_after_a_reminder_moves_it(message: str, changes: dict) -> None:
+    output = run(message, actions=(latest("reminders", "call mom"),))
+    (step,) = output.plan
+    assert (step.action, step.constraints["targetRef"]) == ("update", "latest_action")
+    assert {k: v for k, v in step.changes.items() if k in changes} == changes
+
+
+@pytest.mark.parametrize("message", ["no, call dad instead", "oops i meant tomorrow", "sorry, 8pm"])
+def test_a_correction_without_a_reminder_just_set_moves_nothing(message: str) -> None:
+    output = run(message, actions=(latest("notes", "wifi password"),))
+    assert not any(step.action == "update" for step in output.plan)
+
+
+def test_change_it_to_words_renames_but_not_to_time_words() -> None:
+    (step,) = run("change it to call dad", actions=(latest(),)).plan
+    assert step.changes == {"title": "call dad"}
+    assert not any("title" in s.changes for s in run("change it to the evening", actions=(latest(),)).plan)

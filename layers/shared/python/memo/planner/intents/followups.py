@@ -48,8 +48,38 @@ def _latest_batch(inp: PlannerInput) -> list[LatestAction]:
     return [a for a in inp.latest_actions if a.request == newest]
 
 
+#: A correction of the time just set: "oops i meant tomorrow", "no, at 6", "sorry, 8pm", "actually
+#: tomorrow", "התכוונתי למחר", "טעיתי, בשש".
+_CORRECTION = re.compile(
+    r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*"
+    r"(?:i\s+meant|i\s+mean|meant|i\s+said|התכוונתי|הכוונה)\s*(?:ל-?(?=\S))?(?P<rest>\S.*)$"
+    r"|^(?:oops|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+(?P<rest2>\S.*)$",
+    re.I,
+)
+_SAID_ACTUALLY = re.compile(
+    r"^\W*(?:actually|wait|sorry|oops|no|nope|my\s+bad|בעצם|רגע|סליחה|אופס|טעיתי)(?=[\s,!.]|$)", re.I
+)
+
+
+def _correction(text: str, inp: PlannerInput) -> str | None:
+    """ "i meant tomorrow" right after a reminder was set: "move it tomorrow" (only a time or day,
+    and only when the latest thing done is that reminder)."""
+    found = _CORRECTION.match(text)
+    rest = (found.group("rest") or found.group("rest2")) if found else None
+    if rest is None and _SAID_ACTUALLY.match(inp.message):
+        rest = text  # "actually tomorrow": the lead-in word is already set aside
+    latest = latest_action(inp)
+    if rest is None or latest is None or latest.capability != "reminders":
+        return None
+    parsed = parse_when(f"at {rest}" if _BARE_TIME.match(rest) else rest, inp)
+    if not parsed.found or re.sub(r"[\W_]+", "", parsed.remainder):
+        return None  # "no, call dad instead": not a time
+    return f"move it {rest}"
+
+
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     latest = latest_action(inp)
+    text = _correction(text, inp) or text
     if _RE_REF_DELETE.match(text):
         if latest is None:
             # "delete it" with nothing recent to point at: ask what the user means.
@@ -118,6 +148,18 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         rest = move.group("rest")
         if _BARE_TIME.match(rest):
             rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
+        retitled = _RE_RETITLE.match(rest)
+        if retitled and latest is not None and not parse_when(rest, inp).found and not _TIMEISH.search(rest):
+            # "change it to call dad": no time in it, so the words are the new title.
+            return Match(
+                capability=latest.capability,
+                action="update",
+                confidence=REFERENTIAL,
+                risk="medium",
+                constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+                changes={"title": as_title(retitled.group("new"))},
+                pattern="ref:rename",
+            )
         reminder = latest_action(inp, "reminders")
         zone = ZoneInfo(inp.timezone)
         own_day = reminder.when.astimezone(zone).date() if reminder and reminder.when else None
@@ -152,6 +194,18 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             pattern="ref:move",
         )
     return None
+
+
+#: "change it to call dad", "תשנה את זה ל-להתקשר לאבא": the new words, after "to" / "ל".
+_RE_RETITLE = re.compile(r"^(?:to|into|ל-?)\s*(?P<new>\S.*)$", re.I)
+#: Words of a time the parser did not read ("change it to the evening"): never a new title.
+_TIMEISH = re.compile(
+    r"\d|\b(?:morning|afternoon|evening|night|noon|midnight|today|tonight|tomorrow|tmrw|week|weekend|month|"
+    r"year|day|daily|weekly|monthly|later|earlier|sooner|am|pm|o'?clock|hour|minutes?|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b|"
+    r"בוקר|ערב|לילה|צהריים|צהרים|מחר|היום|הערב|שבוע|חודש|שנה|יום|שעה|דקות|מאוחר|מוקדם",
+    re.I,
+)
 
 
 _RE_BARE_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:the\s+|my\s+|את\s+)?(?P<target>.+)$", re.I)
