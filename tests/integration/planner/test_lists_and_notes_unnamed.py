@@ -205,3 +205,19 @@ def test_bought_takes_it_off_the_list_that_has_it(chat: Conversation) -> None:
     assert chat.say("bought a new car") == "I couldn't find “new car” on your lists."
     chat.say("תוסיף לרשימת קניות חלב")
     assert chat.say("קניתי את החלב") == "הורדתי חלב מרשימת קניות."
+
+
+def test_add_with_no_list_named_is_confirmed_for_the_shopping_list(chat: Conversation) -> None:
+    # "add milk" was "I'm not sure I understood". It is a guess, so it is asked first.
+    assert chat.say("add milk and eggs") == (
+        "Just to check — you want me to add milk, eggs to your shopping list?\n"
+        "   1) Yes\n   2) No\n   (answer with a number)"
+    )
+    assert chat.say("yes") == "Added milk, eggs to your shopping list."
+    # A "no" adds nothing; a time in it is no shopping item.
+    assert chat.say("add the dog").startswith("Just to check")
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert "dentist" not in chat.say("add dentist on friday at 3").lower().split("list")[0]
+    listed = chat.say("what's on my shopping list?").split("\n")
+    assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• eggs", "• milk"]
+    assert chat.say("תוסיף לחם").startswith("רק מוודא — להוסיף לחם לרשימת קניות?")

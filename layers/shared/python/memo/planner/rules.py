@@ -60,6 +60,7 @@ MATCHERS: tuple[Matcher, ...] = (
     reminders.delete,
     lists.add,
     lists.ran_out,
+    lists.add_bare,
     lists.remove,
     lists.show,
     daily.agenda,

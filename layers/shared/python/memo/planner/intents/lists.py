@@ -8,7 +8,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew
-from memo.planner.match import CONFIDENT, GUESS, Match
+from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
@@ -288,6 +288,51 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
             constraints={"listName": "קניות" if has_hebrew(text) else "shopping"},
             changes={"items": items},
             pattern="lists:ran_out",
+        )
+    return None
+
+
+#: "add milk", "add milk and eggs", "תוסיף חלב": things to add with no list named.
+_RE_ADD_BARE = (
+    # ("write down ...", "תרשום ש..." are notes: `notes.save`.)
+    re.compile(r"^add\s+(?!that\b)(?P<items>[^?:]+?)\s*[.!]*$", re.I),
+    re.compile(r"^(?:תוסיף|תוסיפי|הוסף)\s+(?:לי\s+)?(?:את\s+)?(?!ש)(?P<items>[^?:]+?)\s*[.!]*$"),
+)
+#: Words of a time or an amount of it ("add 10 minutes", "add an hour"): not things to buy.
+_TIME_AMOUNT = re.compile(r"\b(?:minutes?|mins?|hours?|days?|weeks?)\b|דקות|שעה|שעות|ימים|יום|שבוע", re.I)
+
+
+def add_bare(text: str, inp: PlannerInput) -> Match | None:
+    """ "add milk" with no list named: to the list the latest item went on, else the shopping list;
+    a guess, so it is confirmed first ("Just to check — ... your shopping list?")."""
+    for pattern in _RE_ADD_BARE:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        items = [_no_article(i) for i in _items(match.group("items"))]
+        if parse_when(text, inp).found:
+            return None  # "add dentist on friday at 3": a time, so not a thing to buy
+        if (
+            not items
+            or len(text.split()) > 10
+            or any(_NAMES_A_KIND.search(i) or _NOT_ITEMS.search(i) or _TIME_AMOUNT.search(i) for i in items)
+        ):
+            return None
+        latest = inp.latest_actions[0] if inp.latest_actions else None
+        key = (latest.external_ids or {}).get("listKey") if latest and latest.capability == "lists" else None
+        # (A list is one list in either language: the default is named in the message's language.)
+        same_language = isinstance(key, str) and key and has_hebrew(key) == has_hebrew(text)
+        name = (
+            key if same_language and isinstance(key, str) else ("קניות" if has_hebrew(text) else "shopping")
+        )
+        return Match(
+            capability="lists",
+            action="add",
+            confidence=GUESS,
+            risk="low",
+            constraints={"listName": name},
+            changes={"items": items},
+            pattern="lists:add_bare",
         )
     return None
 
