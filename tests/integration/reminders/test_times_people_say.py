@@ -110,3 +110,11 @@ def test_change_it_to_words_renames_and_a_time_word_is_never_a_title(chat: Conve
     # Not a time: nothing is moved on a guess.
     assert "Updated" not in chat.say("no, call grandma instead")
     assert chat.say("show my reminders") == f"Your reminders:\n• “call dad” — {shown(0, 17)}"
+
+
+def test_a_lead_whose_time_is_asked_counts_back_from_the_answer(chat: Conversation) -> None:
+    # Was: set for 15:00, titled "15 minutes before my meeting".
+    assert chat.say("remind me 15 minutes before my meeting").startswith("When should I remind you?")
+    assert chat.say("3pm") == f"⏰ Reminder set: “my meeting at 15:00” for {shown(0, 14, 45)}."
+    assert chat.say("תזכיר לי רבע שעה לפני הפגישה").startswith("מתי")
+    assert chat.say("מחר בשלוש").endswith("בשעה 14:45.")

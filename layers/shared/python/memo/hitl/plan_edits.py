@@ -59,6 +59,17 @@ def fill_answer(
         when = parsed.when
         if when is None:
             when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
+        title = constraints.get("title")
+        if when is not None and step.action == "create" and isinstance(title, str):
+            # "remind me 15 minutes before my meeting" -> "When?" -> "3pm": 14:45, not 15:00.
+            led = extract_when(
+                f"{title} {answer}", now=now, timezone=tz, language=language, default_day=_known_day(bag)
+            )
+            if led.lead_for is not None and led.when is not None and led.remainder:
+                from memo.planner.intents.reminders import lead_title
+
+                when = led.when
+                constraints["title"] = lead_title(led.remainder, led.lead_for)
         if when is None or when <= now:
             return None
         if parsed.recurrence is not None:

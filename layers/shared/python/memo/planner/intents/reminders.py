@@ -200,6 +200,11 @@ def answered_title(answer: str) -> str | None:
     return None if not title or _names_nothing(words, title) else title
 
 
+def lead_title(title: str, event_time: str) -> str:
+    """ "15 minutes before my 3pm meeting": set for 14:45, titled with what is at 15:00."""
+    return f"{title} ב-{event_time}" if has_hebrew(title) else f"{title} at {event_time}"
+
+
 def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
@@ -210,8 +215,7 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if _names_nothing(parsed.remainder, title):
         title = ""
     if title and parsed.lead_for:
-        # "15 minutes before my 3pm meeting": set for 14:45, and says what is at 15:00.
-        title = f"{title} ב-{parsed.lead_for}" if has_hebrew(title) else f"{title} at {parsed.lead_for}"
+        title = lead_title(title, parsed.lead_for)
     constraints: dict[str, object] = {"title": title} if title else {}
     missing: list[str] = []
     if not title:
