@@ -60,7 +60,8 @@ def test_clear_the_list_names_the_list_it_found_and_only_clears_what_was_approve
     assert (
         "clear your shopping list (2 items):\n1. “milk”\n2. “eggs”" in question and "default" not in question
     )
-    assert chat.say("only 1") == "Cleared your shopping list (1 item)."
+    # Only milk went: said so, not "Cleared your shopping list".
+    assert chat.say("only 1") == "Removed milk from your shopping list."
     assert chat.say("what's on the shopping list?") == "Your shopping list:\n• eggs"
 
 
@@ -72,7 +73,7 @@ def test_clear_the_list_with_several_lists_asks_which_and_clears_nothing(chat: C
     # The person names it; that one is asked about and the other list is untouched.
     question = chat.say("clear the todo list")
     assert "clear your todo list (1 item)" in question
-    assert chat.say("yes") == "Cleared your todo list (1 item)."
+    assert chat.say("yes") == "Removed call the plumber from your todo list."
     assert chat.say("what's on my list?") == "Your shopping list:\n• milk"
 
 

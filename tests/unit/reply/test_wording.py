@@ -216,6 +216,14 @@ def test_capability_shapes_list_add_and_remove() -> None:
     assert format_success(remove, "en", "UTC") == "Removed milk from your shopping list."
     cleared = ok("s1", "lists", "clear", data={"listName": "todo", "count": 2}).result
     assert format_success(cleared, "en", "UTC") == "Cleared your todo list (2 items)."
+    # The approved items by name (an answer may have kept some on the list); many are counted.
+    pinned = ok(
+        "s1", "lists", "clear", data={"listName": "todo", "count": 1, "removedItems": ["milk"]}
+    ).result
+    assert format_success(pinned, "en", "UTC") == "Removed milk from your todo list."
+    many = [f"item {n}" for n in range(6)]
+    lots = ok("s1", "lists", "clear", data={"listName": "todo", "count": 6, "removedItems": many}).result
+    assert format_success(lots, "en", "UTC") == "Removed 6 items from your todo list."
 
 
 def test_time_in_the_past_is_explained() -> None:

@@ -218,6 +218,9 @@ class ListOperations:
             data={
                 "listName": args.list_name,
                 "count": len(cleared),
+                # The items approved (all shown, or those an answer kept): the reply names what went,
+                # never "cleared" for a list that still has items.
+                **({"removedItems": [i.text for i in cleared]} if args.item_ids is not None else {}),
                 **(undo_data(undo) if cleared else {}),
             },
             external_ids={"listKey": list_key(args.list_name)},

@@ -319,6 +319,12 @@ def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
         head = f"רשימת {name}:" if he else f"Your {name} list:"
         return f"{head}\n{_bullets(items)}"
     if result.action == "clear":
+        removed = _texts(data.get("removedItems"))
+        if removed:
+            # The approved items, by name (or how many): the list may keep others ("only 1" of two).
+            shown = ", ".join(removed) if len(removed) <= 5 else None
+            what = shown or _count(len(removed), language, "item", "items", "פריט אחד", "פריטים")
+            return f"הורדתי {what} מרשימת {name}." if he else f"Removed {what} from your {name} list."
         count = data.get("count", data.get("deleted"))
         if isinstance(count, int):
             what = _count(count, language, "item", "items", "פריט אחד", "פריטים")
