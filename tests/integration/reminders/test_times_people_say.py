@@ -107,8 +107,8 @@ def test_change_it_to_words_renames_and_a_time_word_is_never_a_title(chat: Conve
     assert chat.say("change it to call dad") == f"Updated the reminder “call dad” — now for {shown(0, 17)}."
     # "the evening" is a time the words did not pin down: asked, not a reminder titled "the evening".
     assert "“the evening”" not in chat.say("change it to the evening")
-    # Not a time: nothing is moved on a guess.
-    assert "Updated" not in chat.say("no, call grandma instead")
+    # No time, and no word that says it replaces the title: nothing changes on a guess.
+    assert "Updated" not in chat.say("no, call grandma")
     assert chat.say("show my reminders") == f"Your reminders:\n• “call dad” — {shown(0, 17)}"
 
 

@@ -119,6 +119,9 @@ def test_quoting_another_message_is_not_the_latest_reminders_answer(
 def test_remind_me_again_with_no_reminder_asks_what(chat: Conversation) -> None:
     assert chat.say("remind me again in 20 minutes") == "What should I remind you about?"
     assert chat.say("remind me to call the bank").startswith("⏰ Reminder set: “call the bank” for ")
+    # Right after that reminder, "again" would be it once more: with a list item added since,
+    # "again" names nothing.
+    chat.say("תוסיף חלב לרשימת הקניות")
     assert chat.say("תזכיר לי שוב בעוד שעה") == "על מה להזכיר לך?"
     assert chat.say("שוב").endswith("על מה להזכיר לך?")  # still nothing named: asked again
     assert chat.say("להתקשר לרופא").startswith("⏰ קבעתי תזכורת „להתקשר לרופא”")

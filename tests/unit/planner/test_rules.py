@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -12,7 +12,7 @@ from memo.hitl import gate
 from memo.planner import RulePlanner, build_planner
 from memo.planner.llm import OpenAIPlanner
 from memo.settings import LlmSettings
-from tests.unit.planner.conftest import latest, pin
+from tests.unit.planner.conftest import NOW, latest, pin
 
 PLANNER = RulePlanner()
 
@@ -646,7 +646,9 @@ def test_a_correction_just_after_a_reminder_moves_it(message: str, changes: dict
     assert {k: v for k, v in step.changes.items() if k in changes} == changes
 
 
-@pytest.mark.parametrize("message", ["no, call dad instead", "oops i meant tomorrow", "sorry, 8pm"])
+@pytest.mark.parametrize(
+    "message", ["no, call dad instead", "oops i meant tomorrow", "sorry, 8pm", "and again at 6"]
+)
 def test_a_correction_without_a_reminder_just_set_moves_nothing(message: str) -> None:
     output = run(message, actions=(latest("notes", "wifi password"),))
     assert not any(step.action == "update" for step in output.plan)
@@ -656,3 +658,74 @@ def test_change_it_to_words_renames_but_not_to_time_words() -> None:
     (step,) = run("change it to call dad", actions=(latest(),)).plan
     assert step.changes == {"title": "call dad"}
     assert not any("title" in s.changes for s in run("change it to the evening", actions=(latest(),)).plan)
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("no, call dad instead", "call dad"),
+        ("i meant call dad", "call dad"),
+        ("no, remind me to call dad instead", "call dad"),
+        ("call dad instead of mom", "call dad"),
+        ("לא, להתקשר לאבא במקום", "להתקשר לאבא"),
+        ("התכוונתי להתקשר לאבא", "להתקשר לאבא"),
+    ],
+)
+def test_words_that_replace_the_title_just_set_rename_it(message: str, title: str) -> None:
+    (step,) = run(message, actions=(latest(),)).plan
+    assert (step.action, step.constraints["targetRef"], step.changes) == (
+        "update",
+        "latest_action",
+        {"title": title},
+    )
+
+
+@pytest.mark.parametrize("message", ["no, call dad", "instead", "no, call dad instead at 6"])
+def test_a_title_that_does_not_say_it_replaces_is_not_a_rename(message: str) -> None:
+    assert not any("title" in s.changes for s in run(message, actions=(latest(),)).plan)
+
+
+@pytest.mark.parametrize(
+    ("message", "hours"),
+    [("actually make it 45 minutes", 0.75), ("change it to half an hour", 0.5), ("תשנה את זה לחצי שעה", 0.5)],
+)
+def test_an_amount_for_a_reminder_due_soon_is_from_now(message: str, hours: float) -> None:
+    (step,) = run(message, actions=(latest(hours=1),)).plan
+    assert step.changes == {"when": (NOW + timedelta(hours=hours)).isoformat()}
+    # A reminder due in 2 days was not set by an amount: asked, nothing moved.
+    assert not run(message, actions=(latest(hours=48),)).plan
+
+
+def test_a_rename_to_words_of_a_time_is_no_title() -> None:
+    # "לבעוד חצי שעה" was the reminder's new title.
+    (step,) = run("תשנה את זה לבעוד חצי שעה", actions=(latest(hours=1),)).plan
+    assert "title" not in step.changes and "when" in step.changes
+
+
+@pytest.mark.parametrize(
+    ("message", "hours"),
+    [("and again in 4 hours", 4), ("ושוב בעוד 4 שעות", 4), ("remind me again tomorrow", 31)],
+)
+def test_again_is_the_reminder_just_set_once_more(message: str, hours: int) -> None:
+    (step,) = run(message, actions=(latest(hours=7),)).plan
+    assert (step.action, step.constraints["title"]) == ("create", "call mom")
+    assert step.constraints["when"] == (NOW + timedelta(hours=hours)).isoformat()
+
+
+def test_again_with_words_of_its_own_is_a_new_reminder() -> None:
+    (step,) = run("remind me again to call dad at 5", actions=(latest(),)).plan
+    assert step.constraints["title"] == "call dad"
+
+
+@pytest.mark.parametrize(
+    ("message", "target", "changes"),
+    [
+        ("change the bank one to 5", "bank", {"time": "17:00"}),
+        ("push the email one to friday", "email", {"day": "2024-05-03"}),
+        ("move the meeting one to 4pm", "meeting", {"time": "16:00"}),
+    ],
+)
+def test_a_reminder_named_by_a_word_of_it(message: str, target: str, changes: dict) -> None:
+    (step,) = run(message).plan
+    assert (step.capability, step.action, step.constraints["target"]) == ("reminders", "update", target)
+    assert {k: v for k, v in step.changes.items() if k in changes} == changes

@@ -306,6 +306,12 @@ def _resume_planner(
         # "remind me at noon to eat" while "when?" is open: its own request, not the answer.
         return _switch_intent(state, pending, raw, None, now, log)
 
+    asks_for_more = pending.reason == "missing_fields" and not approval and reply.interactive_id is None
+    retitled = _retitled_request(state, pending, raw) if asks_for_more else None
+    if retitled is not None:
+        # "no, call mom instead (at 6)": the title is replaced before any time in it is taken.
+        return _replan_with(state, pending, raw, retitled, log, now)
+
     if not editing:
         found = fastpath.match(pending, reply)
         if found is not None:
@@ -322,7 +328,7 @@ def _resume_planner(
                 return _approved(outcome) if approval else outcome
             # A free-text answer that does not fill the missing field goes to the interpreter.
 
-    if pending.reason == "missing_fields" and not approval and reply.interactive_id is None:
+    if asks_for_more:
         completed = _completed_request(state, raw, now)
         if completed is not None:
             # "remind me tomorrow" -> "what about?" -> "to buy stamps": the answer fills one part,
@@ -551,6 +557,23 @@ def _continue_with_modifications(
         goto="resolver_router",
     )
     return ResumeOutcome(goto="resolver_router", decision="continue_with_modifications", state=new_state)
+
+
+def _retitled_request(state: TurnState, pending: PendingHITL, raw: str) -> str | None:
+    """ "remind me to call dad" -> "When?" -> "no, call mom instead" (or "i meant call mom
+    tomorrow"): the request with its title replaced by the answer's words, when the answer says it
+    replaces and the request says the title word for word; None otherwise."""
+    from memo.planner.intents.followups import replacement_title
+
+    step = origin_step(state, pending)
+    new = replacement_title(raw.strip(), with_time=True)
+    if step is None or new is None or (step.capability, step.action) != ("reminders", "create"):
+        return None
+    old = step.constraints.get("title")
+    message = state.input.message
+    if not isinstance(old, str) or not old or old not in message:
+        return None
+    return message.replace(old, new, 1)
 
 
 def _completed_request(state: TurnState, raw: str, now: datetime) -> str | None:

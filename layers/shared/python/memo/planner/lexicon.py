@@ -102,6 +102,10 @@ DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|�
 MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
 MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"
 RENAME_EN = r"rename|retitle|call"
+#: "make it 6", "change it to 17:30", "change the bank one to 5": a bare hour after "to" is a time of day.
+BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
+#: "the bank one", "the email one": a thing named by a word of it (a reminder, when it has a time).
+THE_X_ONE = re.compile(r"\bthe\s+(?:[\w'’-]+\s+){1,4}one\b", re.I)
 #: "them", "both", "את שניהם": every item the latest request made or changed, not only its last.
 PLURAL_REF_EN = r"them|both|both of them|them both|all of them|those|these|the two of them"
 PLURAL_REF_HE = r"אותם|אותן|את שניהם|שניהם|את שתיהן|שתיהן|את שתיהם|את כולם|את כולן"

@@ -53,6 +53,7 @@ MATCHERS: tuple[Matcher, ...] = (
     daily.reminders_word,
     reminders.show,
     daily.alarm,
+    followups.again,
     reminders.create,
     reminders.rename,
     reminders.move,

@@ -4,12 +4,14 @@ and a noun-less "delete X" matched against what was just done."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
+    BARE_HOUR,
     DELETE_EN,
     DELETE_HE,
     MOVE_EN,
@@ -20,6 +22,8 @@ from memo.planner.lexicon import (
     REF_HE,
     RENAME_EN,
     as_title,
+    clean,
+    has_hebrew,
     named_in,
     the_one_named,
 )
@@ -35,8 +39,6 @@ _RE_REF_RENAME = re.compile(
 )
 
 
-#: "make it 6", "change it to 17:30", "move it to 9": a bare hour after "it" is a time of day.
-_BARE_TIME = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
 
 
@@ -61,20 +63,58 @@ _SAID_ACTUALLY = re.compile(
 )
 
 
+#: "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the words that replace.
+_INSTEAD = re.compile(
+    r"^(?:instead[\s,:]+)?(?P<new>\S.*?)(?:[\s,]+instead(?:\s+of\s+.+)?|\s+במקום(?:\s+זה|\s+\S.*)?)?\s*[.!]?$",
+    re.I,
+)
+_INSTEAD_WORD = re.compile(r"(?:^|[\s,]+)instead(?!\s+of)\b|(?:^|\s+)במקום(?:\s+זה)?(?=\s|$)", re.I)
+_SAYS_INSTEAD = re.compile(r"\binstead\b|\sבמקום(?:\s|$)", re.I)
+_MEANT = re.compile(
+    r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*(?:i\s+meant|התכוונתי)(?=[\s,:]|$)",
+    re.I,
+)
+
+
+def replacement_title(text: str, *, with_time: bool = False) -> str | None:
+    """ "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the title that replaces
+    the one just given; None when the words do not say they replace, or name a time ("i meant
+    tomorrow" moves, `_correction`) unless `with_time` ("i meant call mom tomorrow")."""
+    meant = _MEANT.match(text)
+    if meant is not None:
+        rest = text[meant.end() :].strip(" ,:")  # "התכוונתי להתקשר לאבא": the title keeps its "ל"
+    else:
+        found = _CORRECTION.match(text)
+        rest = (found.group("rest") or found.group("rest2")) if found else text
+        if not _SAYS_INSTEAD.search(rest):
+            return None
+    if not rest or (_TIMEISH.search(rest) and not with_time):
+        return None
+    replaced = _INSTEAD.match(rest)
+    words = _INSTEAD_WORD.sub(" ", replaced.group("new")) if replaced else ""
+    new = as_title(after_remind_words(clean(words))) if clean(words) else ""
+    return new or None
+
+
 def _correction(text: str, inp: PlannerInput) -> str | None:
-    """ "i meant tomorrow" right after a reminder was set: "move it tomorrow" (only a time or day,
-    and only when the latest thing done is that reminder)."""
+    """A correction right after a reminder was set, when the latest thing done is that reminder:
+    "i meant tomorrow" -> "move it tomorrow" (only a time or day); "no, call dad instead" or "i
+    meant call dad" -> "change it to call dad" (`replacement_title`)."""
+    latest = latest_action(inp)
+    if latest is None or latest.capability != "reminders":
+        return None
     found = _CORRECTION.match(text)
     rest = (found.group("rest") or found.group("rest2")) if found else None
     if rest is None and _SAID_ACTUALLY.match(inp.message):
         rest = text  # "actually tomorrow": the lead-in word is already set aside
-    latest = latest_action(inp)
-    if rest is None or latest is None or latest.capability != "reminders":
-        return None
-    parsed = parse_when(f"at {rest}" if _BARE_TIME.match(rest) else rest, inp)
-    if not parsed.found or re.sub(r"[\W_]+", "", parsed.remainder):
-        return None  # "no, call dad instead": not a time
-    return f"move it {rest}"
+    if rest is not None:
+        parsed = parse_when(f"at {rest}" if BARE_HOUR.match(rest) else rest, inp)
+        if parsed.found and not re.sub(r"[\W_]+", "", parsed.remainder):
+            return f"move it {rest}"
+        if parsed.found:
+            return None  # a new title with a time in it: asked
+    new = replacement_title(text)
+    return f"change it to {new}" if new else None
 
 
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
@@ -116,7 +156,7 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             pattern="ref:delete",
         )
     rename = _RE_REF_RENAME.match(text)
-    if rename:
+    if rename and not _is_time(rename.group("new"), inp):
         if latest is None:
             return unclear(text)
         return Match(
@@ -146,8 +186,16 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
                 pattern="ref:shift",
             )
         rest = move.group("rest")
-        if _BARE_TIME.match(rest):
+        if BARE_HOUR.match(rest):
             rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
+        duration = _BARE_DURATION.match(rest)
+        if duration is not None:
+            # "in an hour" -> "actually make it 45 minutes": 45 minutes from now, for a reminder
+            # due soon (later ones were not set by an amount of time, so the words are asked).
+            reminder = latest_action(inp, "reminders")
+            if reminder is None or reminder.when is None or reminder.when - inp.now > _SOON:
+                return unclear(text)
+            rest = f"{'בעוד' if has_hebrew(rest) else 'in'} {duration.group('amount')}"
         retitled = _RE_RETITLE.match(rest)
         if retitled and latest is not None and not parse_when(rest, inp).found and not _TIMEISH.search(rest):
             # "change it to call dad": no time in it, so the words are the new title.
@@ -196,6 +244,20 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     return None
 
 
+def _is_time(words: str, inp: PlannerInput) -> bool:
+    """ "to half an hour from now", "לבעוד חצי שעה": a time, never a title."""
+    return parse_when(words, inp).found or bool(_TIMEISH.search(words))
+
+
+#: "make it 45 minutes", "change it to half an hour", "תעשה את זה 45 דקות": an amount from now.
+_BARE_DURATION = re.compile(
+    r"^(?:to\s+|ל-?)?(?P<amount>(?:\d+(?:\.\d+)?|an?|one|two|three|half\s+an)\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?)"
+    r"|(?:\d+\s+)?(?:דקות|דק'|שעות)|חצי\s+שעה|רבע\s+שעה|שעה|שעתיים|שעה\s+וחצי)\s*[.!]?$",
+    re.I,
+)
+_SOON = timedelta(hours=12)
+
+
 #: "change it to call dad", "תשנה את זה ל-להתקשר לאבא": the new words, after "to" / "ל".
 _RE_RETITLE = re.compile(r"^(?:to|into|ל-?)\s*(?P<new>\S.*)$", re.I)
 #: Words of a time the parser did not read ("change it to the evening"): never a new title.
@@ -206,6 +268,50 @@ _TIMEISH = re.compile(
     r"בוקר|ערב|לילה|צהריים|צהרים|מחר|היום|הערב|שבוע|חודש|שנה|יום|שעה|דקות|מאוחר|מוקדם",
     re.I,
 )
+
+
+#: "and again in 4 hours", "remind me about it again tomorrow", "ושוב בעוד 4 שעות": the reminder just
+#: set, once more at another time.
+_RE_AGAIN = re.compile(
+    r"^(?:(?:and|also|then)\s+)?(?:remind\s+me\s+)?(?:(?:about\s+)?(?:it|that|this)\s+)?(?:again|once\s+more)"
+    r"[\s,]+(?P<rest>\S.*)$"
+    r"|^ו?(?:(?:תזכיר|תזכירי)\s+לי\s+)?(?:(?:על\s+)?(?:זה|זאת)\s+)?(?:שוב|עוד\s+פעם)[\s,]+(?P<he>\S.*)$",
+    re.I,
+)
+
+
+def again(text: str, inp: PlannerInput) -> Match | None:
+    """A second reminder with the title of the one just set, at the time said; nothing (the words
+    go on to `reminders.create`, which asks what about) when the latest thing done is no reminder."""
+    found = _RE_AGAIN.match(text)
+    latest = latest_action(inp)
+    if found is None or latest is None or latest.capability != "reminders" or latest.action != "create":
+        return None
+    parsed = parse_when(found.group("rest") or found.group("he"), inp)
+    title = named_in(latest.summary)
+    if not parsed.found or parsed.problem is not None or re.sub(r"[\W_]+", "", parsed.remainder) or not title:
+        return None
+    constraints: dict[str, object] = {"title": title}
+    if parsed.recurrence is not None:
+        constraints["recurrence"] = parsed.recurrence
+    when = parsed.when
+    if when is None and parsed.day is not None and latest.when is not None:
+        # "remind me again tomorrow": at the same time of day as the one just set.
+        zone = ZoneInfo(inp.timezone)
+        when = datetime.combine(parsed.day, latest.when.astimezone(zone).time(), tzinfo=zone)
+    if when is not None and when > inp.now:
+        constraints["when"] = iso(when)
+    elif parsed.day is not None:
+        constraints["day"] = parsed.day.isoformat()
+    return Match(
+        capability="reminders",
+        action="create",
+        confidence=REFERENTIAL,
+        risk="low",
+        constraints=constraints,
+        missing=() if "when" in constraints else ("reminder_time_required",),
+        pattern="reminders:again",
+    )
 
 
 _RE_BARE_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:the\s+|my\s+|את\s+)?(?P<target>.+)$", re.I)

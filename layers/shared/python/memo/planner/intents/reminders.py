@@ -10,6 +10,7 @@ from memo.domain import Capability
 from memo.planner.base import PlannerInput
 from memo.planner.intents.daily import listing
 from memo.planner.lexicon import (
+    BARE_HOUR,
     DELETE_EN,
     DELETE_HE,
     FORGET_EN,
@@ -205,11 +206,15 @@ def lead_title(title: str, event_time: str) -> str:
     return f"{title} ב-{event_time}" if has_hebrew(title) else f"{title} at {event_time}"
 
 
+#: "remind me again to call dad at 5", "תזכיר לי שוב להתקשר לאבא": "again" is no part of the title.
+_AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
+
+
 def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
         return None
-    rest = _FOR_HOUR.sub("at ", rest)
+    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", rest))
     parsed = parse_when(rest, inp)
     title = as_title(parsed.remainder)
     if _names_nothing(parsed.remainder, title):
@@ -378,7 +383,10 @@ def _one_dropped(target: str) -> str:
 def move_named(text: str, inp: PlannerInput) -> Match | None:
     change = _RE_CHANGE_TO_TIME.match(text)
     if change is not None:
-        parsed = parse_when(change.group("when"), inp)
+        when = change.group("when")
+        if BARE_HOUR.match(when) and not re.search(r"\balarm\b", change.group("target"), re.I):
+            when = f"at {when}"  # "change the bank one to 5": an hour (an alarm's bare hour is not)
+        parsed = parse_when(when, inp)
         target = as_title(_one_dropped(change.group("target")))
         if (
             parsed.found

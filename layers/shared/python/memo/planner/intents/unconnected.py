@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memo.planner.base import PlannerInput
+from memo.planner.lexicon import THE_X_ONE
 from memo.planner.match import Match
 
 _RE_CALENDAR = re.compile(
@@ -22,7 +23,8 @@ _RE_EMAIL_SEND = re.compile(
 
 
 def calendar(text: str, inp: PlannerInput) -> Match | None:
-    if not _RE_CALENDAR.search(text):
+    if not _RE_CALENDAR.search(text) or THE_X_ONE.search(text):
+        # "move the meeting one to 4": a reminder named by its word, not the calendar.
         return None
     create = bool(_RE_CALENDAR_CREATE.search(text))
     return Match(
@@ -36,7 +38,8 @@ def calendar(text: str, inp: PlannerInput) -> Match | None:
 
 
 def email(text: str, inp: PlannerInput) -> Match | None:
-    if not _RE_EMAIL.search(text):
+    if not _RE_EMAIL.search(text) or THE_X_ONE.search(text):
+        # "push the email one to friday": a reminder named by its word, not the inbox.
         return None
     send = bool(_RE_EMAIL_SEND.search(text))
     return Match(

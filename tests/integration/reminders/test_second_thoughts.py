@@ -1,0 +1,108 @@
+"""Second thoughts about a reminder, sent the way people send them: a new amount right after "in an
+hour" ("actually make it 45 minutes"), another title ("no, call dad instead"), the same reminder once
+more ("and again in 4 hours"), a reminder named by one of its words ("change the bank one to 5",
+"push the email one to friday"), and a new title while Memo is still asking when. Signed payloads
+through the webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jerusalem)."""
+
+from __future__ import annotations
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import at, shown
+
+
+def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 0) -> list[str]:
+    assert chat.stack.ticker is not None
+    clock.set(at(day, hour, minute))
+    chat.stack.ticker.tick()
+    return chat.replies()
+
+
+def test_make_it_45_minutes_after_in_an_hour(chat: Conversation, clock: FakeClock) -> None:
+    # Was "I'm not sure I understood", and the reminder stayed at 11:00.
+    chat.say("can you remind me in an hour to check the oven?")
+    assert (
+        chat.say("actually make it 45 minutes")
+        == f"Updated the reminder “check the oven” — now for {shown(0, 10, 45)}."
+    )
+    (fired,) = _fired(chat, clock, 0, 10, 46)
+    assert "check the oven" in fired
+    assert _fired(chat, clock, 0, 11, 1) == []  # once, at the new time only
+
+
+def test_an_amount_for_a_reminder_days_away_is_asked(chat: Conversation) -> None:
+    # A reminder for Friday was not set by an amount of time: "45 minutes" from now is not what
+    # the person meant, so nothing moves.
+    chat.say("remind me to pay rent on friday at 9")
+    assert "Updated" not in chat.say("make it 45 minutes")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “pay rent” — {shown(4, 9)}"
+
+
+def test_hebrew_amount_change(chat: Conversation) -> None:
+    chat.say("תזכיר לי בעוד שעה להוציא את העוגה")
+    assert (
+        chat.say("תשנה את זה לחצי שעה")
+        == f"עדכנתי את התזכורת „להוציא את העוגה” — עכשיו ל{shown(0, 10, 30, language='he')}."
+    )
+
+
+def test_another_title_instead_renames_the_reminder_just_set(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to call mom at 5")
+    assert chat.say("no, call dad instead") == f"Updated the reminder “call dad” — now for {shown(0, 17)}."
+    (fired,) = _fired(chat, clock, 0, 17, 1)
+    assert "call dad" in fired and "call mom" not in fired
+    chat.say("תזכיר לי להתקשר לאמא בשש")
+    assert chat.say("התכוונתי להתקשר לסבתא").startswith("עדכנתי את התזכורת „להתקשר לסבתא”")
+
+
+def test_no_with_a_title_but_no_instead_is_asked(chat: Conversation) -> None:
+    chat.say("remind me to call mom at 5")
+    assert "Updated" not in chat.say("no, call dad")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(0, 17)}"
+
+
+def test_and_again_in_4_hours_is_a_second_reminder(chat: Conversation, clock: FakeClock) -> None:
+    # Was "I'm not sure I understood".
+    chat.say("remind me to take my pills in 2 hours")
+    assert chat.say("and again in 4 hours") == f"⏰ Reminder set: “take my pills” for {shown(0, 14)}."
+    assert (
+        chat.say("remind me about it again tomorrow")
+        == f"⏰ Reminder set: “take my pills” for {shown(1, 14)}."
+    )
+    assert len(_fired(chat, clock, 0, 12, 1)) == 1
+    assert len(_fired(chat, clock, 0, 14, 1)) == 1
+    # "again" names the reminder just set: with a list item just added, it is asked about.
+    chat.say("add milk to my shopping list")
+    assert "Reminder set" not in chat.say("remind me again in an hour")
+
+
+def test_a_reminder_named_by_one_of_its_words(chat: Conversation) -> None:
+    chat.say("remind me to call the bank at 4")
+    chat.say("remind me to answer the email from sarah tomorrow morning")
+    # Was "I'm not sure I understood".
+    assert (
+        chat.say("change the bank one to 5")
+        == f"Updated the reminder “call the bank” — now for {shown(0, 17)}."
+    )
+    # Was "To use your email I need access to your account".
+    assert chat.say("push the email one to friday") == (
+        f"Updated the reminder “answer the email from sarah” — now for {shown(4, 9)}."
+    )
+
+
+def test_a_new_title_while_asked_when(chat: Conversation) -> None:
+    assert chat.say("remind me to call dad").startswith("When should I remind you?")
+    assert chat.say("no, call mom instead").startswith("When should I remind you?")
+    assert chat.say("at 6") == f"⏰ Reminder set: “call mom” for {shown(0, 18)}."
+    # With the time in the same answer: the new title, not the old one at that time.
+    chat.say("remind me to call dad")
+    assert chat.say("no, call grandma instead at 7") == f"⏰ Reminder set: “call grandma” for {shown(0, 19)}."
+    # Was "call dad i meant call mom".
+    chat.say("remind me to call dad")
+    assert chat.say("i meant call the plumber tomorrow").startswith(
+        f"What time on {shown(1, 9).split(',')[0]}"
+    )
+    assert chat.say("at 9") == f"⏰ Reminder set: “call the plumber” for {shown(1, 9)}."
+    chat.say("תזכיר לי להתקשר לאבא")
+    chat.say("התכוונתי להתקשר לדוד")
+    assert chat.say("מחר בשמונה") == f"⏰ קבעתי תזכורת „להתקשר לדוד” ל{shown(1, 8, language='he')}."
