@@ -42,7 +42,9 @@ CATEGORIES = ("capability", "action", "missing", "times", "recurrence", "content
 #: The bar of `make eval`: overall and per category.
 OVERALL_BAR = 0.95
 CATEGORY_BAR = 0.90
-_CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind")
+_CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind", "keep", "only")
+#: Every label key judged somewhere: any other is a typo in the set, refused rather than ignored.
+_KNOWN_KEYS = frozenset({*_CONTENT_KEYS, "when", "day", "time", "recurrence", "missing", "tz"})
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,8 @@ def load(path: Path = SET) -> list[Case]:
             index = 0
             if re.match(r"^\d+:", key):
                 index, key = int(key.split(":")[0]) - 1, key.split(":", 1)[1]
+            if key not in _KNOWN_KEYS:
+                raise ValueError(f"utterances.txt:{number}: unknown label {key!r}")
             if key == "missing":
                 missing |= {m for m in value.split(",") if m}
             elif key == "tz":

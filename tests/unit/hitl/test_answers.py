@@ -377,3 +377,28 @@ def test_cancel_it_with_no_question_open_is_a_request_not_a_stale_answer(text: s
 @pytest.mark.parametrize("text", ["yes", "2", "כן", "1 3", "cancel", "never mind", "ביטול"])
 def test_bare_confirmations_and_choices_are_stale(text: str) -> None:
     assert stale_reply_guard(HITLReply(text=text), thread_id="t", language="en") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # The whole words matched "call mom" alone, and the bank was deleted though it was named.
+        ("except call mom and the bank", ("r2",)),
+        ("yes but not call mom and the bank", ("r2",)),
+        # Commas part names as "and" does ("normalize" drops them).
+        ("except mom, the bank", ("r2",)),
+        ("yes, mom, dad", ("r1", "r2")),
+        # A comma after the lead-in is not between names.
+        ("yes, but not the bank", ("r1", "r2")),
+        ("ok, delete dad", ("r2",)),
+    ],
+)
+def test_every_named_part_counts(text: str, kept: tuple[str, ...]) -> None:
+    result = removal(text)
+    assert result is not None and result.ids == kept
+
+
+def test_one_title_that_says_every_part_is_that_item() -> None:
+    shown = [*SHOWN, DisambiguationCandidate(id="r4", label="salt and pepper")]
+    result = removal("except salt and pepper", shown)
+    assert result is not None and result.ids == ("r1", "r2", "r3")

@@ -3,6 +3,10 @@ the rule planner clears the bar, and the harness does fail a planner that gets t
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from benchmarks.eval.harness import CATEGORY_BAR, OVERALL_BAR, Score, evaluate, judge, llm_planner, load
 from memo.domain import PlannerOutput, PlanStep
 from memo.planner.base import PlannerInput, PlannerResult
@@ -70,3 +74,11 @@ def test_a_wrong_time_or_title_is_a_miss() -> None:
 def test_the_openai_planner_is_scored_only_with_a_key() -> None:
     assert llm_planner({}) is None
     assert isinstance(llm_planner({"OPENAI_API_KEY": "sk-test"}), OpenAIPlanner)
+
+
+def test_an_unknown_label_is_refused_not_ignored(tmp_path: Path) -> None:
+    # "keep=" was once written before the harness judged it: a label no check reads is a typo.
+    path = tmp_path / "utterances.txt"
+    path.write_text("reminders.delete_all | delete all my reminders except mom | kep=mom\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown label 'kep'"):
+        load(path)

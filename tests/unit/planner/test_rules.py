@@ -729,3 +729,27 @@ def test_a_reminder_named_by_a_word_of_it(message: str, target: str, changes: di
     (step,) = run(message).plan
     assert (step.capability, step.action, step.constraints["target"]) == ("reminders", "update", target)
     assert {k: v for k, v in step.changes.items() if k in changes} == changes
+
+
+@pytest.mark.parametrize(
+    ("message", "capability", "limit"),
+    [
+        ("delete all my reminders except call mom", "reminders", {"keep": "call mom"}),
+        ("delete all reminders but the dentist", "reminders", {"keep": "the dentist"}),
+        ("delete all my notes except the wifi one", "notes", {"keep": "the wifi one"}),
+        ("clear my shopping list but keep the bread", "lists", {"keep": "the bread"}),
+        ("clear the shopping list, leave the milk", "lists", {"keep": "the milk"}),
+        ("תמחק את כל התזכורות חוץ מאמא", "reminders", {"keep": "אמא"}),
+        ("תנקה את רשימת הקניות חוץ מלחם", "lists", {"keep": "לחם"}),
+        ("delete all my reminders for tomorrow", "reminders", {"only": "for tomorrow"}),
+        ("delete all my reminders but only tomorrow's", "reminders", {"only": "tomorrow's"}),
+        ("תמחק את כל התזכורות של מחר", "reminders", {"only": "של מחר"}),
+        ("delete all my reminders now please", "reminders", {}),
+        ("clear my shopping list", "lists", {}),
+    ],
+)
+def test_words_after_delete_all_limit_it(message: str, capability: str, limit: dict) -> None:
+    # They were dropped: the approval asked to delete every one.
+    (step,) = run(message).plan
+    assert step.capability == capability and step.action in ("delete_all", "clear")
+    assert {k: v for k, v in step.constraints.items() if k in ("keep", "only")} == limit

@@ -33,6 +33,13 @@ _LEAD_YES = re.compile(
 #: "actually ...", "wait, ...", "בעצם ...": a second thought before the narrowing itself.
 _SECOND_THOUGHT = re.compile(r"^(?:(?:oh|ok|wait|actually|hmm|sorry|בעצם|רגע|אה|סליחה)[\s,]+)+")
 _ONLY = re.compile(r"^(?:but\s+)?(?:only|just|אבל\s+רק|רק)\s+(?P<rest>.+)$")
+_COMMA_LEAD = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|approve[ds]?|go\s+ahead|do\s+it|no|wait|but\s+wait|hmm+|"
+    r"actually|oh|oops|but|כן|אוקי|אוקיי|בסדר|סבבה|מאשר|מאשרת|לא|רגע|אבל|בעצם)\b[\s!.]*)+,(?:\s*(?:(?:wait|but\s+wait|"
+    r"actually|רגע|אבל\s+רגע|בעצם)\b[\s!.]*)+,)*",
+    re.I,
+)
+_COMMA = re.compile(r"\s*[,،]\s*(?:and\s+)?(?=\S)", re.I)
 _EXCEPT = re.compile(
     r"^(?:but\s+)?(?:(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)\s+)?"
     r"(?:(?:do\s+not|don'?t|dont|don\s+t)\s+(?:delete|remove|touch|clear)|"
@@ -200,19 +207,24 @@ def _select(
     if by_day is not None:
         return by_day or None
     outcome = match(words, list(shown), lambda c: c.label)
-    if outcome.found:
-        return [scored.item.id for scored in outcome.matches]
-    # "mom and milk": each part names its own; every part must name something, else none is taken.
+    whole = [scored.item.id for scored in outcome.matches] if outcome.found else None
+    # "mom and milk", "call mom and the dentist": each part names its own, and every part must name
+    # something. The whole words matching one item ("call mom" in "call mom and the dentist") must
+    # not drop the other parts, unless one item's title says every part ("salt and pepper").
     parts = [_words(p) for p in _PARTS.split(normalize(rest))]
     parts = [p for p in parts if p]
     if len(parts) < 2:
-        return None
+        return whole
     picked: list[str] = []
     for part in parts:
         found = match(part, list(shown), lambda c: c.label)
         if not found.found:
-            return None
+            return whole
         picked += [s.item.id for s in found.matches if s.item.id not in picked]
+    if whole is not None and any(
+        all(part in _words(c.label) for part in parts) for c in shown if c.id in whole
+    ):
+        return whole
     return picked
 
 
@@ -229,6 +241,11 @@ def parse(
     `removal`: the approval deletes or removes, so "delete mom" / "delete them" say which."""
     if not shown:
         return None
+    # "call mom, the dentist and bread": the commas part the names (`normalize` drops them); a
+    # comma after a lead-in ("yes, ...", "ok, ...", "but wait, ...") is not between names.
+    lead = _COMMA_LEAD.match(text)
+    cut = lead.end() if lead else 0
+    text = text[:cut] + _COMMA.sub(" and ", text[cut:])
     norm = _SECOND_THOUGHT.sub("", normalize(text), count=1)
     body = _LEAD_YES.sub("", norm, count=1).strip()
     said_yes = body != norm
@@ -294,7 +311,7 @@ _ACTION_ON = re.compile(
 _EXCLUSION_START = re.compile(
     r"^(?:but\s+)?(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)?\s*"
     r"(?:(?<=\S\s)but\s|but\s+not|(?:do\s+not|don'?t|dont|don\s+t)\s+(?:delete|remove|touch|clear)\s|אל\s+(?:תמחק|תמחקי|תוריד|תורידי|תיגע|תגע)\s|"
-    r"except|excluding|apart\s+from|other\s+than|without|not\s+(?:the|\d|#)|not\s+\S+s?$|"
+    r"except|excluding|apart\s+from|other\s+than|without|not\s+(?!(?:sure|now|yet|really|at\s+all)\b)\S|"
     r"skip|leave|keep|חוץ|מלבד|פרט|בלי|לא\s+את|לא\s+של|לא\s+\d|תשאיר)"
 )
 

@@ -447,6 +447,13 @@ def narrowing_unclear(language: Language) -> str:
     return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
 
 
+def limit_unclear(words: str, language: Language) -> str:
+    """ "Delete all my reminders except the blue one": the limit picks none of the items."""
+    if language == "he":
+        return f"לא מצאתי אילו מהם „{words}”, אז לא עשיתי כלום. אפשר לבקש לראות אותם ולבחור."
+    return f"I couldn't tell which of them “{words}” means, so I haven't done anything. You can ask to see them and pick."
+
+
 def narrowing_empty(language: Language) -> str:
     if language == "he":
         return "זה לא משאיר אף פריט, אז לא עשיתי כלום."

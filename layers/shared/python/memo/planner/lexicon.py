@@ -106,6 +106,35 @@ RENAME_EN = r"rename|retitle|call"
 BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
 #: "the bank one", "the email one": a thing named by a word of it (a reminder, when it has a time).
 THE_X_ONE = re.compile(r"\bthe\s+(?:[\w'’-]+\s+){1,4}one\b", re.I)
+#: After "delete all my reminders" / "clear the shopping list": what to keep ("except call mom", "but
+#: keep the bread", "חוץ מלחם"), said as the narrowing of an approval says it.
+_KEEP_TAIL = re.compile(
+    r"^[\s,;:-]*(?:except(?:\s+for)?|but(?!\s+only\b)(?:\s+not|\s+keep|\s+leave)?|apart\s+from|other\s+than|"
+    r"besides|(?:and\s+)?(?:leave|keep)|not)\s+(?P<en>\S.*)$"
+    r"|^[\s,;:-]*(?:חוץ\s+מ-?|מלבד|פרט\s+ל-?|אבל\s+לא|אבל\s+(?:תשאיר|תשאירי)|ו?(?:תשאיר|תשאירי)|בלי)\s*(?P<he>\S.*)$",
+    re.I,
+)
+#: Words after such a request that limit nothing ("now", "please", "for me", "לגמרי").
+_NO_LIMIT = re.compile(
+    r"^(?:[\s,.!?;:-]|now|right\s+now|please|pls|plz|for\s+me|thanks|thank\s+you|thx|asap|completely|"
+    r"entirely|at\s+once|too|as\s+well|already|ok|okay|עכשיו|בבקשה|תודה|לגמרי|כבר|גם)*$",
+    re.I,
+)
+
+
+def limit_of(tail: str) -> dict[str, str]:
+    """What the words after "delete all my reminders" / "clear the list" say of the items: nothing,
+    `{"keep": "call mom"}` ("except call mom"), or `{"only": "for tomorrow"}` (matched against the items when
+    the approval is built; words that match none are asked about, never ignored)."""
+    words = clean(tail)
+    if _NO_LIMIT.match(words):
+        return {}
+    keep = _KEEP_TAIL.match(words)
+    if keep is not None:
+        return {"keep": clean(keep.group("en") or keep.group("he")).strip(" ,;:-")}
+    return {"only": re.sub(r"^(?:but\s+)?(?:only|just|רק)\s+", "", words.strip(" ,;:-"), flags=re.I)}
+
+
 #: "them", "both", "את שניהם": every item the latest request made or changed, not only its last.
 PLURAL_REF_EN = r"them|both|both of them|them both|all of them|those|these|the two of them"
 PLURAL_REF_HE = r"אותם|אותן|את שניהם|שניהם|את שתיהן|שתיהן|את שתיהם|את כולם|את כולן"

@@ -47,7 +47,7 @@ from memo.domain import (
 from memo.errors import MemoError
 from memo.executor.contracts import ExecutionPort
 from memo.executor.tasks import build_execution
-from memo.hitl import affected, fastpath, gate, templates
+from memo.hitl import affected, fastpath, gate, narrowing, templates
 from memo.hitl.interpreter import Interpreter
 from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume, stale_reply_guard
 from memo.observability import bind_hitl, bind_turn, logger
@@ -456,6 +456,18 @@ class TurnControl:
                     return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
                 state = state.with_executor_args(origin, affected.with_ids(step, args, []))
                 return self._execute(ctx, state, user_kind=user_kind, approved=None, note=note)
+            if len(items) >= len(current):
+                # "Delete all my reminders except call mom", "... for tomorrow": the request's own
+                # words narrow the items first (an approval narrowed by an answer is not re-read).
+                limited = _limited(step, items, state, ctx.now)
+                if isinstance(limited, str):
+                    logger.info(
+                        "HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin}
+                    )
+                    return TurnOutcome(
+                        reply=Reply.plain(limited), outcome="limit_unclear", user_kind=user_kind
+                    )
+                items = limited
             state = state.with_executor_args(origin, affected.with_ids(step, args, [c.id for c in items]))
             everything = len(items) >= len(current)
         pending = gate.build_approval_hitl(
@@ -792,6 +804,30 @@ def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> 
     else:
         part = "כל הסדרה" if he else "the whole series"
     return candidate.model_copy(update={"description": f"{candidate.description} — {part}"})
+
+
+def _limited(
+    step: PlanStep, items: list[DisambiguationCandidate], state: TurnState, now: datetime
+) -> list[DisambiguationCandidate] | str:
+    """The items a "delete all" / "clear" keeps to after its own limit ("except call mom": all
+    but it; "for tomorrow": only those), read as an approval's narrowing reads it; the reply to send
+    instead when the words pick none of the items out, or leave none (nothing runs)."""
+    keep, only = step.constraints.get("keep"), step.constraints.get("only")
+    language = state.input.language
+    if isinstance(keep, str) and keep:
+        words = f"חוץ מ{keep}" if language == "he" else f"except {keep}"
+    elif isinstance(only, str) and only:
+        words = f"רק {only}" if language == "he" else f"only {only}"
+    else:
+        return items
+    narrowed = narrowing.parse(
+        words, items, now=now, timezone=state.input.timezone, language=language, removal=True
+    )
+    if narrowed is None or narrowed.unresolved:
+        return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
+    if narrowed.empty:
+        return templates.narrowing_empty(language)
+    return [c for c in items if c.id in narrowed.ids]
 
 
 def _approval_in(state: TurnState) -> PendingHITL | None:

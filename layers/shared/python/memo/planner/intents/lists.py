@@ -7,7 +7,7 @@ import re
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
-from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew
+from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
@@ -138,7 +138,8 @@ _RE_LIST_CLEAR = (
         rf"^(?:clear|empty|wipe|delete|reset)\s+(?:out\s+)?(?:all\s+of\s+)?{_LIST_NAME_EN}\s+list\b", re.I
     ),
     re.compile(
-        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*(?P<name>\S+)?\s*$"
+        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*(?P<name>(?!חוץ|מלבד|פרט|אבל)\S+)?"
+        r"(?=\s*$|\s+(?:חוץ|מלבד|פרט|אבל|ותשאיר|תשאיר|בלי))"
     ),
 )
 
@@ -462,7 +463,11 @@ def clear(text: str, inp: PlannerInput) -> Match | None:
                 # A list not named is found when resolved, and the approval names it and its items.
                 confidence=CONFIDENT,
                 risk="high",
-                constraints={"listName": _list_name(name) if name else UNNAMED_LIST},
+                constraints={
+                    "listName": _list_name(name) if name else UNNAMED_LIST,
+                    # "... except the bread": never the whole list.
+                    **limit_of(text[match.end() :]),
+                },
                 needs_approval=True,
                 pattern="lists:clear",
             )

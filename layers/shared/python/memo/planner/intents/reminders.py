@@ -23,6 +23,7 @@ from memo.planner.lexicon import (
     as_title,
     clean,
     has_hebrew,
+    limit_of,
     strip_lead,
     the_one_named,
 )
@@ -64,7 +65,8 @@ def delete_all(text: str, inp: PlannerInput) -> Match | None:
                 action="delete_all",
                 confidence=CONFIDENT,
                 risk="high",
-                constraints={},
+                # "... except call mom", "... for tomorrow": never all of them.
+                constraints=dict(limit_of(text[match.end() :])),
                 needs_approval=True,
                 pattern="delete_all",
             )

@@ -1,0 +1,90 @@
+"""A "delete all" or "clear the list" that says what to keep or which ones ("delete all my reminders
+except call mom", "clear the shopping list but keep the bread", "… for tomorrow", "תנקה את רשימת
+הקניות חוץ מלחם"). These words were dropped and the approval asked to delete everything, so one
+tap deleted what the person had asked to keep. Now the approval lists only what the words leave.
+Words that pick out none of the items are asked about, and nothing runs. Signed payloads through
+the webhook, the fake clock (a Monday at 10:00, Jerusalem), the reply read from the sink."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import START, shown
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def _three_reminders(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5")
+    chat.say("remind me to go to the dentist on friday at 9")
+    chat.say("remind me to buy bread at 6")
+
+
+def test_delete_all_except_one_keeps_it(chat: Conversation) -> None:
+    _three_reminders(chat)
+    question = chat.say("delete all my reminders except call mom")
+    assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "call mom" not in question and "go to the dentist" in question and "buy bread" in question
+    assert chat.say("yes") == "Deleted 2 reminders."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"
+
+
+def test_delete_all_for_one_day_deletes_only_that_days(chat: Conversation) -> None:
+    _three_reminders(chat)
+    question = chat.say("delete all my reminders for tomorrow")
+    assert "I'm about to delete 1 reminder" in question and "call mom" in question
+    assert "dentist" not in question and "bread" not in question
+    chat.say("yes")
+    listed = chat.say("show my reminders")
+    assert "call mom" not in listed and "dentist" in listed and "bread" in listed
+
+
+def test_words_that_pick_out_nothing_are_asked_and_nothing_runs(chat: Conversation) -> None:
+    _three_reminders(chat)
+    reply = chat.say("delete all my reminders except the blue one")
+    assert reply.startswith("I couldn't tell which of them “the blue one” means, so I haven't done anything.")
+    # Keeping every one of them leaves nothing to delete.
+    assert chat.say("delete all reminders but call mom, the dentist and bread") == (
+        "That leaves nothing, so I haven't done anything."
+    )
+    assert len(chat.say("show my reminders").splitlines()) == 4
+    # Words that limit nothing ("now please") are still the whole set, asked for approval.
+    assert "delete all your reminders (3)" in chat.say("delete all my reminders now please")
+
+
+def test_clear_the_list_but_keep_the_bread(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    question = chat.say("clear my shopping list but keep the bread")
+    assert question.startswith("Before I go ahead: I'm about to remove 2 items from your shopping list:")
+    assert "bread" not in question
+    assert chat.say("approve") == "Removed milk, eggs from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• bread"
+
+
+def test_hebrew_clear_except(chat: Conversation) -> None:
+    chat.say("תוסיף לרשימת הקניות חלב, ביצים ולחם")
+    # Was read as "delete the reminder 'רשימת הקניות חוץ מלחם'".
+    question = chat.say("תנקה את רשימת הקניות חוץ מלחם")
+    assert question.startswith("רגע לפני:") and "לחם" not in question.split("\n", 1)[1]
+    chat.say("כן")
+    assert chat.say("מה יש ברשימת הקניות?").endswith("• לחם")
+
+
+def test_delete_all_notes_except_one(chat: Conversation) -> None:
+    chat.say("note: the wifi password is sunshine42")
+    chat.say("note: parking is on level 3")
+    question = chat.say("delete all my notes except the wifi one")
+    assert "parking" in question and "wifi" not in question
+    chat.say("yes")
+    assert "wifi" in chat.say("what's the wifi password?")
