@@ -117,16 +117,21 @@ _KEEP_TAIL = re.compile(
 #: Words after such a request that limit nothing ("now", "please", "for me", "לגמרי").
 _NO_LIMIT = re.compile(
     r"^(?:[\s,.!?;:-]|now|right\s+now|please|pls|plz|for\s+me|thanks|thank\s+you|thx|asap|completely|"
-    r"entirely|at\s+once|too|as\s+well|already|ok|okay|עכשיו|בבקשה|תודה|לגמרי|כבר|גם)*$",
+    r"entirely|at\s+once|too|as\s+well|already|ok|okay|of\s+mine|mine|(?:that\s+)?i\s+have|(?:that\s+)?i\s+set|all|"
+    r"the\s+lot|עכשיו|בבקשה|תודה|לגמרי|כבר|גם|שלי|שלנו|שיש\s+לי|כולן|כולם|הכל|הכול)*$",
     re.I,
 )
+
+
+#: "… שלי חוץ מאמא", "… of mine except mom": whose they are, before the limit.
+_OWN = re.compile(r"^(?:[\s,]*(?:שלי|שלנו|of\s+mine|(?:that\s+)?i\s+have|now|please))+(?=[\s,]|$)", re.I)
 
 
 def limit_of(tail: str) -> dict[str, str]:
     """What the words after "delete all my reminders" / "clear the list" say of the items: nothing,
     `{"keep": "call mom"}` ("except call mom"), or `{"only": "for tomorrow"}` (matched against the items when
     the approval is built; words that match none are asked about, never ignored)."""
-    words = clean(tail)
+    words = _OWN.sub("", clean(tail))
     if _NO_LIMIT.match(words):
         return {}
     keep = _KEEP_TAIL.match(words)
