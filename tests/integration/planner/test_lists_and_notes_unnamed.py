@@ -222,3 +222,28 @@ def test_add_with_no_list_named_is_confirmed_for_the_shopping_list(chat: Convers
     listed = chat.say("what's on my shopping list?").split("\n")
     assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• eggs", "• milk"]
     assert chat.say("תוסיף לחם").startswith("רק מוודא — להוסיף לחם לרשימת קניות?")
+
+
+def test_things_typed_without_commas_are_asked_about_then_added_apart(chat: Conversation) -> None:
+    # Was one item, "milk eggs", added without a question.
+    assert chat.say("add milk eggs and bread to my shopping list").startswith(
+        "Just to check — you want me to add milk, eggs, bread to your shopping list?"
+    )
+    assert chat.say("yes") == "Added milk, eggs, bread to your shopping list."
+    # Two words that make one thing stay one, and need no question.
+    assert chat.say("add peanut butter and apple juice to my shopping list") == (
+        "Added peanut butter, apple juice to your shopping list."
+    )
+    # Pairs that make one thing are read as one, inside a run ("חלב סויה שמן זית": two things).
+    assert chat.say("תוסיף חלב סויה שמן זית וסבון כלים לרשימת הקניות").startswith(
+        "רק מוודא — להוסיף חלב סויה, שמן זית, סבון כלים"
+    )
+    assert chat.say("כן").startswith("הוספתי")
+    # "No" adds nothing.
+    assert chat.say("תוסיף עגבניות מלפפונים ובצל לרשימת הקניות").startswith(
+        "רק מוודא — להוסיף עגבניות, מלפפונים, בצל"
+    )
+    assert chat.say("לא").startswith("בסדר, ביטלתי")
+    listed = chat.say("what's on my shopping list?")
+    assert "• eggs" in listed and "• milk eggs" not in listed and "• שמן זית" in listed
+    assert "מלפפונים" not in listed

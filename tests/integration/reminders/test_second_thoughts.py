@@ -106,3 +106,16 @@ def test_a_new_title_while_asked_when(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאבא")
     chat.say("התכוונתי להתקשר לדוד")
     assert chat.say("מחר בשמונה") == f"⏰ קבעתי תזכורת „להתקשר לדוד” ל{shown(1, 8, language='he')}."
+
+
+def test_and_again_at_6_in_the_same_message(chat: Conversation, clock: FakeClock) -> None:
+    # Was a guess to confirm: "call the vet" at 12:00, then a reminder titled "call again" at 18:00.
+    assert chat.say("remind me tomorrow at noon to call the vet and again at 6") == (
+        f"✅ ⏰ Reminder set: “call the vet” for {shown(1, 12)}.\n"
+        f"✅ ⏰ Reminder set: “call the vet” for {shown(1, 18)}."
+    )
+    assert len(_fired(chat, clock, 1, 12, 1)) == 1
+    (fired,) = _fired(chat, clock, 1, 18, 1)
+    assert "call the vet" in fired
+    reply = chat.say("תזכיר לי ביום רביעי בעשר לשלם חשבון חשמל ושוב בשתיים")
+    assert reply.count("„לשלם חשבון חשמל”") == 2 and "10:00" in reply and "14:00" in reply

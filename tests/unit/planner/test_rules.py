@@ -745,6 +745,8 @@ def test_a_reminder_named_by_a_word_of_it(message: str, target: str, changes: di
         ("delete all my reminders but only tomorrow's", "reminders", {"only": "tomorrow's"}),
         ("תמחק את כל התזכורות של מחר", "reminders", {"only": "של מחר"}),
         ("delete all my reminders now please", "reminders", {}),
+        ("תמחק את כל התזכורות שלי", "reminders", {}),
+        ("תמחק את כל התזכורות שלי חוץ מאמא", "reminders", {"keep": "אמא"}),
         ("clear my shopping list", "lists", {}),
     ],
 )
@@ -753,3 +755,21 @@ def test_words_after_delete_all_limit_it(message: str, capability: str, limit: d
     (step,) = run(message).plan
     assert step.capability == capability and step.action in ("delete_all", "clear")
     assert {k: v for k, v in step.constraints.items() if k in ("keep", "only")} == limit
+
+
+@pytest.mark.parametrize(
+    ("message", "titles", "hours"),
+    [
+        (
+            "remind me tomorrow at noon to call the vet and again at 6",
+            ["call the vet"] * 2,
+            ["12:00", "18:00"],
+        ),
+        ("תזכיר לי מחר בצהריים להתקשר לווטרינר ושוב בשש", ["להתקשר לווטרינר"] * 2, ["12:00", "18:00"]),
+    ],
+)
+def test_and_again_is_the_same_reminder_once_more(message: str, titles: list[str], hours: list[str]) -> None:
+    # Was a guess: a second reminder titled "call again".
+    output = run(message)
+    assert [s.constraints["title"] for s in output.plan] == titles
+    assert [s.constraints["when"][11:16] for s in output.plan] == hours

@@ -247,6 +247,11 @@ def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str
     if left.capability != "reminders" or left.action != "create":
         return variants
     title = left.constraints.get("title")
+    again = _AGAIN.match(right)
+    if again is not None and isinstance(title, str) and title:
+        # "... to call the vet and again at 6": the same reminder once more, said plainly.
+        lead = "תזכיר לי" if has_hebrew(right) or has_hebrew(title) else "remind me to"
+        return [(f"{lead} {title} {again.group('rest')}", False)]
     verb = title.split()[0] if isinstance(title, str) and len(title.split()) >= 2 else None
     parsed = parse_when(right, inp)
     words = clean(parsed.remainder)
@@ -268,6 +273,9 @@ def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str
             variants.append((f"{lead} {right}", True))
     return variants
 
+
+#: "... and again at 6", "... ושוב בשש": the first reminder once more, at another time.
+_AGAIN = re.compile(r"^(?:again|once\s+more|שוב|עוד\s+פעם)\s+(?P<rest>\S.*)$", re.I)
 
 #: Words that start an object, not a task: "... and my sister at 7", "... and the plumber on friday".
 _OBJECT_START = re.compile(r"^(?:my|his|her|our|their|the|a|an|some|more|את)\s", re.I)

@@ -7,6 +7,7 @@ import re
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
+from memo.planner.groceries import run_together
 from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
@@ -310,7 +311,7 @@ def add_bare(text: str, inp: PlannerInput) -> Match | None:
         match = pattern.match(text)
         if match is None:
             continue
-        items = [_no_article(i) for i in _items(match.group("items"))]
+        items = _split_run_together([_no_article(i) for i in _items(match.group("items"))])
         if parse_when(text, inp).found:
             return None  # "add dentist on friday at 3": a time, so not a thing to buy
         if (
@@ -375,14 +376,19 @@ def _list_items(
         if not match:
             continue
         items = _items(match.group("items"))
+        split = _split_run_together(items) if action == "add" else items
         name = match.group("name")
         if _unnamed(name):
             name = None  # "off the list": no list named
         missing: tuple[str, ...] = () if items else ("target_unclear",)
+        confidence = CONFIDENT if name else 0.8
+        if split != items:
+            # "add milk eggs and bread": three things, by the word list; asked before they are added.
+            items, confidence = split, GUESS
         return Match(
             capability="lists",
             action=action,
-            confidence=CONFIDENT if name else 0.8,
+            confidence=confidence,
             risk=risk,
             constraints={"listName": _list_name(name) if name else UNNAMED_LIST},
             changes={"items": items},
@@ -390,6 +396,14 @@ def _list_items(
             pattern=f"lists:{action}",
         )
     return None
+
+
+def _split_run_together(items: list[str]) -> list[str]:
+    """ "milk eggs" -> "milk", "eggs" (`groceries.run_together`); other items as they are."""
+    split: list[str] = []
+    for item in items:
+        split += run_together(item) or [item]
+    return split
 
 
 def _unnamed(name: str | None) -> bool:
