@@ -8,6 +8,9 @@ PORT ?= 8080
 CHROMIUM ?= /usr/bin/chromium
 export PYTHONDONTWRITEBYTECODE := 1
 export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
+# jsii marks Node 20 end-of-life since 2026-10-30 and prints a banner on every CDK call; Node 20 is what
+# the build machines have, and synth and the infra tests pass on it.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
 .PHONY: help setup browser run reset serve test test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
 
