@@ -88,3 +88,36 @@ def test_delete_all_notes_except_one(chat: Conversation) -> None:
     assert "parking" in question and "wifi" not in question
     chat.say("yes")
     assert "wifi" in chat.say("what's the wifi password?")
+
+
+def test_the_plural_with_words_that_pick_some_out(chat: Conversation) -> None:
+    _three_reminders(chat)
+    chat.say("remind me to buy a gift for mom tomorrow at 6")
+    # Was "I couldn't find a reminder matching “tomorrow's”".
+    question = chat.say("cancel tomorrow's reminders")
+    assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "call mom" in question and "buy a gift for mom" in question and "dentist" not in question
+    assert chat.say("no").startswith("OK, cancelled")
+    # Was "Just to check — you want me to delete the reminder “both reminders about mom”?".
+    question = chat.say("delete both reminders about mom")
+    assert "I'm about to delete 2 reminders:" in question and "bread" not in question
+    chat.say("yes")
+    listed = chat.say("show my reminders")
+    assert "mom" not in listed and "dentist" in listed and "bread" in listed
+
+
+def test_delete_my_notes_about_work_is_about_notes(chat: Conversation) -> None:
+    chat.say("note: work password is 1234")
+    chat.say("note: gym at 6")
+    # Was "Just to check — you want me to delete the reminder “notes about work”?".
+    question = chat.say("delete my notes about work")
+    assert "work password" in question and "gym" not in question
+    chat.say("yes")
+    assert "gym at 6" in chat.say("what notes do I have?")
+
+
+def test_everything_on_the_list_but_one(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    # Was a removal of an item called "everything".
+    question = chat.say("remove everything from my shopping list but the bread")
+    assert "I'm about to remove 2 items from your shopping list" in question and "bread" not in question

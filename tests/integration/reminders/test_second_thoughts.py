@@ -119,3 +119,27 @@ def test_and_again_at_6_in_the_same_message(chat: Conversation, clock: FakeClock
     assert "call the vet" in fired
     reply = chat.say("תזכיר לי ביום רביעי בעשר לשלם חשבון חשמל ושוב בשתיים")
     assert reply.count("„לשלם חשבון חשמל”") == 2 and "10:00" in reply and "14:00" in reply
+
+
+def test_next_tuesday_said_on_monday_is_confirmed_and_can_be_moved(chat: Conversation) -> None:
+    # Was set for tomorrow without a word: people mean tomorrow, or the Tuesday of next week.
+    assert chat.say("remind me next tuesday at 10 to renew my passport").startswith(
+        f"Just to check — you want me to set a reminder “renew my passport” for {shown(1, 10)}?"
+    )
+    # "No" with the day meant sets it for that day (was: cancelled, "thanks for telling me why").
+    day = at(8, 10).day
+    ordinal = "th" if 11 <= day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    assert chat.say(f"no, the {day}{ordinal}") == f"⏰ Reminder set: “renew my passport” for {shown(8, 10)}."
+    chat.say("remind me next tuesday at 10 to call the bank")
+    assert chat.say("no, the one after") == f"⏰ Reminder set: “call the bank” for {shown(8, 10)}."
+    chat.say("תזכיר לי ביום שלישי הבא בעשר לחדש דרכון")
+    assert chat.say("לא, בשבוע שאחרי") == f"⏰ קבעתי תזכורת „לחדש דרכון” ל{shown(8, 10, language='he')}."
+    # A plain "no" still cancels, and "yes" sets tomorrow.
+    chat.say("remind me next tuesday at 10 to pay the gardener")
+    assert chat.say("no").startswith("OK, cancelled")
+    chat.say("remind me next tuesday at 9 to water the plants")
+    assert chat.say("yes") == f"⏰ Reminder set: “water the plants” for {shown(1, 9)}."
+    # A weekday further away, or without "next", is not asked about.
+    assert chat.say("remind me next friday at 10 to call grandma") == (
+        f"⏰ Reminder set: “call grandma” for {shown(4, 10)}."
+    )

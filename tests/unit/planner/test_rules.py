@@ -748,6 +748,13 @@ def test_a_reminder_named_by_a_word_of_it(message: str, target: str, changes: di
         ("תמחק את כל התזכורות שלי", "reminders", {}),
         ("תמחק את כל התזכורות שלי חוץ מאמא", "reminders", {"keep": "אמא"}),
         ("clear my shopping list", "lists", {}),
+        ("cancel tomorrow's reminders", "reminders", {"only": "tomorrow's"}),
+        ("delete my reminders for tomorrow", "reminders", {"only": "for tomorrow"}),
+        ("delete both reminders about mom", "reminders", {"only": "about mom"}),
+        ("delete my notes about work", "notes", {"only": "about work"}),
+        ("תמחק את התזכורות של מחר", "reminders", {"only": "של מחר"}),
+        ("delete everything on my shopping list except milk", "lists", {"keep": "milk"}),
+        ("remove everything from my shopping list but the bread", "lists", {"keep": "the bread"}),
     ],
 )
 def test_words_after_delete_all_limit_it(message: str, capability: str, limit: dict) -> None:

@@ -171,3 +171,20 @@ def test_a_lead_that_lands_before_now_is_a_problem() -> None:
 def test_an_hour_with_a_colon_or_a_stop_after_it(text: str) -> None:
     parsed = extract_when(text, now=NOW, timezone=TZ)
     assert parsed.when is not None and parsed.when.isoformat() == "2024-05-02T09:00:00+03:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "near"),
+    [
+        # NOW is a Wednesday: Thursday and Friday are a day or two away, "next" may mean a week later.
+        ("next thursday at 10", True),
+        ("next friday at 10", True),
+        ("ביום חמישי הבא בעשר", True),
+        ("next monday at 10", False),  # five days away: only one reading
+        ("on thursday at 10", False),  # no "next"
+        ("every thursday at 10", False),
+    ],
+)
+def test_next_weekday_a_day_or_two_away_is_marked(text: str, near: bool) -> None:
+    parsed = extract_when(text, now=NOW, timezone=TZ, language="he" if "ב" in text else "en")
+    assert parsed.near_next is near

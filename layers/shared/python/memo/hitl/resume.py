@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from memo.conversation import smalltalk
@@ -306,6 +306,16 @@ def _resume_planner(
         # "remind me at noon to eat" while "when?" is open: its own request, not the answer.
         return _switch_intent(state, pending, raw, None, now, log)
 
+    redated = _redated_guess(state, pending, raw, now) if reply.interactive_id is None else None
+    if redated is not None:
+        # "Just to check — Tue 8 Dec, 10:00?" -> "no, the 15th": that day, not a cancel.
+        guessed, mods = redated
+        interpreted = InterpreterOutput(
+            decision="continue_with_modifications",
+            parsed=InterpreterParsed(approved=True, answer=raw, modifications=mods),
+        )
+        return _continue_with_modifications(state, pending, guessed, raw, mods, interpreted, now, log)
+
     asks_for_more = pending.reason == "missing_fields" and not approval and reply.interactive_id is None
     retitled = _retitled_request(state, pending, raw) if asks_for_more else None
     if retitled is not None:
@@ -557,6 +567,41 @@ def _continue_with_modifications(
         goto="resolver_router",
     )
     return ResumeOutcome(goto="resolver_router", decision="continue_with_modifications", state=new_state)
+
+
+_NO_THEN = re.compile(r"^\W*(?:no|nope|nah|not\s+that(?:\s+one)?|לא)\b[\s,!.:-]+(?P<rest>\S.*)$", re.I)
+#: "no, the one after", "the week after", "לא, בשבוע שאחרי": the same day a week later.
+_WEEK_LATER = re.compile(
+    r"^(?:the\s+)?(?:one|week|tuesday|wednesday|thursday|friday|saturday|sunday|monday)\s+after(?:\s+that)?|"
+    r"^(?:a\s+week\s+later|next\s+week(?:'?s)?(?:\s+one)?)|^(?:ב?שבוע\s+שאחרי|ב?שבוע\s+הבא|זה\s+שאחרי|שבוע\s+אחרי)",
+    re.I,
+)
+
+
+def _redated_guess(
+    state: TurnState, pending: PendingHITL, raw: str, now: datetime
+) -> tuple[PlanStep, dict[str, Any]] | None:
+    """ "Just to check — a reminder for Tue 8 Dec, 10:00?" answered "no, the 15th" or "no, the one
+    after": the new time of the reminder to create (only its time changes); None for anything else
+    (a plain "no" cancels)."""
+    said = _NO_THEN.match(raw.strip())
+    step = origin_step(state, pending)
+    if (
+        said is None
+        or pending.reason != "low_confidence_plan"
+        or step is None
+        or (step.capability, step.action) != ("reminders", "create")
+        or not isinstance(step.constraints.get("when"), str)
+    ):
+        return None
+    rest = said.group("rest").strip(" .!")
+    if _WEEK_LATER.match(rest):
+        guessed = datetime.fromisoformat(str(step.constraints["when"]))
+        return step, {"when": (guessed + timedelta(days=7)).isoformat()}
+    mods = bare_edit(rest, step, state, now)
+    if not mods or set(mods) - {"when"}:
+        return None
+    return step, mods
 
 
 def _retitled_request(state: TurnState, pending: PendingHITL, raw: str) -> str | None:

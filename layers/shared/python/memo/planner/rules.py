@@ -46,6 +46,7 @@ Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 #: "delete X", "clear the shopping list" before list edits), follow-ups and guesses last.
 MATCHERS: tuple[Matcher, ...] = (
     reminders.delete_all,
+    reminders.delete_some,
     reminders.stop_reminding,
     reminders.skip,
     lists.clear,

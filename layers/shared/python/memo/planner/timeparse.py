@@ -260,6 +260,9 @@ class ParsedWhen:
     either_half: bool = False
     #: "15 minutes before my 3pm meeting": `when` is 14:45 and this is the time it is before ("15:00")
     lead_for: str | None = None
+    #: "next tuesday" said a day or two before it: that Tuesday (the day), or the one a week later?
+    #: People mean both; the day is the reading, and it is shown to be confirmed.
+    near_next: bool = False
 
     @property
     def has_time(self) -> bool:
@@ -601,6 +604,7 @@ def extract_when(
 
     # 2. The day.
     day: date | None = None
+    near_next = False
     part: str | None = repeat.part if repeat is not None else None
     for pattern in (_DATE_NAMED, _DATE_NAMED_HE):
         match = pattern.search(scan.text)
@@ -653,6 +657,8 @@ def extract_when(
                 if weekday is None:
                     continue
                 day = _next_weekday(today, weekday)
+                # "next tuesday" on a Monday: tomorrow, or the Tuesday of next week?
+                near_next = bool(_SAID_NEXT.search(match.group(0))) and (day - today).days <= 2
             scan.take(match)
             break
     if day is None:
@@ -779,8 +785,12 @@ def extract_when(
         said_time=said_time if named_time else None,
         either_half=either_half,
         lead_for=lead_for,
+        near_next=near_next and rule is None,
     )
 
+
+#: "next tuesday", "ביום שלישי הבא": a weekday said with "next".
+_SAID_NEXT = re.compile(r"\bnext\b|הבא", re.I)
 
 _DANGLING_EN = re.compile(r"(?:\s+(?:at|on|by|for|to|in|from))+\s*$", _FLAGS)
 _DANGLING_HE = re.compile(r"(?:\s+(?:ב|ל|ב-|ל-|בשעה))+\s*$")

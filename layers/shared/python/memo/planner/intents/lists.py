@@ -135,6 +135,12 @@ _RE_LIST_SHOW = (
     ),
 )
 _RE_LIST_CLEAR = (
+    # "delete everything on my shopping list", "remove all the items from the todo list"
+    re.compile(
+        r"^(?:clear|empty|wipe|delete|remove|erase|take)\s+(?:everything|all(?:\s+(?:of\s+)?the\s+items)?|all\s+items|"
+        rf"every\s+item)\s+(?:on|in|from|off)\s+{_LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
     re.compile(
         rf"^(?:clear|empty|wipe|delete|reset)\s+(?:out\s+)?(?:all\s+of\s+)?{_LIST_NAME_EN}\s+list\b", re.I
     ),

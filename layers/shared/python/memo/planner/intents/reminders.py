@@ -29,6 +29,7 @@ from memo.planner.lexicon import (
 )
 from memo.planner.match import (
     CONFIDENT,
+    GUESS,
     REFERENTIAL,
     Match,
     is_ref,
@@ -70,6 +71,42 @@ def delete_all(text: str, inp: PlannerInput) -> Match | None:
                 needs_approval=True,
                 pattern="delete_all",
             )
+    return None
+
+
+#: "delete my reminders for tomorrow", "cancel tomorrow's reminders", "delete both reminders about
+#: mom", "delete my notes about work", "תמחק את התזכורות של מחר": the plural with words that pick
+#: some out, a "delete all" limited to them (each shown in the approval, none run unshown).
+_RE_DELETE_SOME = (
+    re.compile(
+        rf"^(?:{DELETE_EN})\s+(?:both\s+(?:of\s+)?)?(?:all\s+(?:of\s+)?)?(?:(?:my|the|those|these)\s+)?"
+        r"(?:(?P<pre>[\w'’-]+(?:'s|’s))\s+)?(?P<what>reminders|notes|memos)\b(?P<tail>.*)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תמחק|תמחקי|מחק|תבטל|תבטלי|בטל|תסיר|תסירי)\s+(?:לי\s+)?(?:את\s+)?(?P<what>התזכורות|הפתקים|ההערות)(?P<tail>\s.*)$"
+    ),
+)
+
+
+def delete_some(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_DELETE_SOME:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        pre = match.groupdict().get("pre")
+        limit = {"only": pre} if pre else limit_of(match.group("tail"))
+        if not limit:
+            return None  # "delete my reminders": no words that pick some out (asked as before)
+        return Match(
+            capability=_what_capability(match.group("what")),
+            action="delete_all",
+            confidence=CONFIDENT,
+            risk="high",
+            constraints=dict(limit),
+            needs_approval=True,
+            pattern="delete_all",
+        )
     return None
 
 
@@ -240,7 +277,8 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     return Match(
         capability="reminders",
         action="create",
-        confidence=CONFIDENT,
+        # "next tuesday" on a Monday: tomorrow is the reading, shown to be confirmed (`near_next`).
+        confidence=GUESS if parsed.near_next and not missing else CONFIDENT,
         risk="low",
         constraints=constraints,
         missing=tuple(missing),
