@@ -121,3 +121,14 @@ def test_everything_on_the_list_but_one(chat: Conversation) -> None:
     # Was a removal of an item called "everything".
     question = chat.say("remove everything from my shopping list but the bread")
     assert "I'm about to remove 2 items from your shopping list" in question and "bread" not in question
+
+
+def test_everything_except_with_no_list_named(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    # Was a removal of an item called "everything except bread".
+    question = chat.say("remove everything except bread")
+    assert "I'm about to remove 2 items from your shopping list" in question and "bread" not in question
+    chat.say("no")
+    # Nothing numbered was shown yet: a number picks nothing out, and nothing runs.
+    assert chat.say("remove all except 2").startswith("I couldn't tell which of them “2” means")
+    assert chat.say("what's on my shopping list?").count("•") == 3

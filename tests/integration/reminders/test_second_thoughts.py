@@ -39,6 +39,11 @@ def test_an_amount_for_a_reminder_days_away_is_asked(chat: Conversation) -> None
 
 
 def test_hebrew_amount_change(chat: Conversation) -> None:
+    chat.say("תזכיר לי עוד שעה לכבות את התנור")
+    # "תעשה את זה" is "make it" (was not understood).
+    assert chat.say("בעצם תעשה את זה 45 דקות") == (
+        f"עדכנתי את התזכורת „לכבות את התנור” — עכשיו ל{shown(0, 10, 45, language='he')}."
+    )
     chat.say("תזכיר לי בעוד שעה להוציא את העוגה")
     assert (
         chat.say("תשנה את זה לחצי שעה")

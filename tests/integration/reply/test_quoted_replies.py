@@ -139,3 +139,16 @@ def test_yes_quoting_an_earlier_question_approves_nothing(dana: Conversation) ->
     assert "call mom" in listed and "call dad" not in listed
     hebrew = _reply_to(dana, mom_question, "כן")
     assert not hebrew.startswith("מחקתי")  # no question open now: nothing is approved by it
+
+
+def test_and_again_in_a_reply_repeats_the_quoted_reminder(dana: Conversation) -> None:
+    # Was the latest reminder ("call dad") once more, though the reply quoted "call mom".
+    mom = _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    assert (
+        _reply_to(dana, mom, "and again in 4 hours") == "⏰ Reminder set: “call mom” for Sun 22 Nov, 13:00."
+    )
+    # A quoted listing names several: no one of them is repeated on a guess.
+    listing = _said(dana, "show my reminders")
+    assert "Reminder set" not in _reply_to(dana, listing, "and again tomorrow")
+    assert dana.say("show my reminders").count("call mom") == 2

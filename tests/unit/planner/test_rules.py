@@ -755,6 +755,7 @@ def test_a_reminder_named_by_a_word_of_it(message: str, target: str, changes: di
         ("תמחק את התזכורות של מחר", "reminders", {"only": "של מחר"}),
         ("delete everything on my shopping list except milk", "lists", {"keep": "milk"}),
         ("remove everything from my shopping list but the bread", "lists", {"keep": "the bread"}),
+        ("remove everything except bread", "lists", {"keep": "bread"}),
     ],
 )
 def test_words_after_delete_all_limit_it(message: str, capability: str, limit: dict) -> None:

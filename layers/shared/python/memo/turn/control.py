@@ -21,6 +21,7 @@ by `memo.executor.tasks`.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -56,6 +57,7 @@ from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
 from memo.operator_review.withdraw import Withdrawals, withdraw_reply
 from memo.planner import Planner, PlannerInput
+from memo.planner.intents.followups import says_again
 from memo.reminders.buttons import (
     HOW_MUCH_LATER,
     TYPED_WINDOW_MINUTES,
@@ -140,6 +142,24 @@ class TurnControl:
         if self._quotes is None or not quoted_id or message.reply_id or not refers_back(state):
             return []
         return self._quotes.recall(message.thread_id, quoted_id, now=ctx.now)
+
+    def _quoted_first(self, ctx: TurnContext, state: TurnState) -> list[LatestAction]:
+        """The planner's latest actions. "And again in 4 hours" in a reply to an older confirmation
+        repeats *that* reminder: the one item the quoted message named comes first (read only for
+        such words; a quoted listing of several names no one reminder, so none is put first)."""
+        latest = _latest_actions(ctx)
+        message = ctx.message
+        if (
+            self._quotes is None
+            or not message.context_id
+            or message.reply_id
+            or not says_again(state.input.message)
+        ):
+            return latest
+        quoted = self._quotes.recall(message.thread_id, message.context_id, now=ctx.now)
+        if len(quoted) != 1:
+            return [a for a in latest if a.capability != "reminders"] if quoted else latest
+        return [quoted[0], *latest]
 
     def _reader(self, ctx: TurnContext) -> ItemsReader:
         """The user's items as this turn reads them: each list once, however many steps of the turn
@@ -317,7 +337,7 @@ class TurnControl:
                 state,
                 now=ctx.now,
                 recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
-                latest_actions=_latest_actions(ctx),
+                latest_actions=self._quoted_first(ctx, state),
             )
         )
         state = state.with_planner_result(result.output, result.routing_suggestions)
@@ -806,6 +826,9 @@ def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> 
     return candidate.model_copy(update={"description": f"{candidate.description} — {part}"})
 
 
+_NUMBERS_ONLY = re.compile(r"^[#\d\s,.&+-]*\d[#\d\s,.&+-]*(?:(?:and|or|ו-?)\s*[#\d\s,.&+-]+)*$", re.I)
+
+
 def _limited(
     step: PlanStep, items: list[DisambiguationCandidate], state: TurnState, now: datetime
 ) -> list[DisambiguationCandidate] | str:
@@ -814,6 +837,10 @@ def _limited(
     instead when the words pick none of the items out, or leave none (nothing runs)."""
     keep, only = step.constraints.get("keep"), step.constraints.get("only")
     language = state.input.language
+    said = keep if isinstance(keep, str) and keep else only
+    if isinstance(said, str) and _NUMBERS_ONLY.match(said):
+        # "remove all except 2": nothing numbered was shown yet, so a number picks nothing out.
+        return templates.limit_unclear(said, language)
     if isinstance(keep, str) and keep:
         words = f"חוץ מ{keep}" if language == "he" else f"except {keep}"
     elif isinstance(only, str) and only:

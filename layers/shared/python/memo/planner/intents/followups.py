@@ -31,7 +31,7 @@ from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, pa
 
 _RE_REF_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I)
 _RE_REF_MOVE = re.compile(
-    rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I
+    rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I
 )
 _RE_REF_RENAME = re.compile(
     rf"^(?:(?:{RENAME_EN})\s+(?:{REF_EN})\s+(?:to|as)?|(?:תשנה|שנה|תקרא|תקראי)\s+(?:ל|את\s+השם\s+של\s+)?(?:{REF_HE})\s+ל-?)\s*(?P<new>.+)$",
@@ -278,6 +278,11 @@ _RE_AGAIN = re.compile(
     r"|^ו?(?:(?:תזכיר|תזכירי)\s+לי\s+)?(?:(?:על\s+)?(?:זה|זאת)\s+)?(?:שוב|עוד\s+פעם)[\s,]+(?P<he>\S.*)$",
     re.I,
 )
+
+
+def says_again(text: str) -> bool:
+    """ "and again in 4 hours", "ושוב מחר": the words that repeat the reminder just set."""
+    return bool(_RE_AGAIN.match(clean(text)))
 
 
 def again(text: str, inp: PlannerInput) -> Match | None:

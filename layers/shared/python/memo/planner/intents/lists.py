@@ -135,6 +135,12 @@ _RE_LIST_SHOW = (
     ),
 )
 _RE_LIST_CLEAR = (
+    # "remove everything except the bread", "delete all but the milk": the list that has them.
+    re.compile(
+        r"^(?:clear|delete|remove|erase)\s+(?:everything|all(?:\s+(?:of\s+)?the\s+items)?|all\s+items|every\s+item)"
+        r"(?P<name>)(?=\s*,?\s+(?:except|but|apart\s+from|other\s+than|besides)\b)",
+        re.I,
+    ),
     # "delete everything on my shopping list", "remove all the items from the todo list"
     re.compile(
         r"^(?:clear|empty|wipe|delete|remove|erase|take)\s+(?:everything|all(?:\s+(?:of\s+)?the\s+items)?|all\s+items|"
