@@ -781,3 +781,19 @@ def test_and_again_is_the_same_reminder_once_more(message: str, titles: list[str
     output = run(message)
     assert [s.constraints["title"] for s in output.plan] == titles
     assert [s.constraints["when"][11:16] for s in output.plan] == hours
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("remind me every day at 8am and 8pm to take pills", "take pills"),
+        ("remind me at 8am and 8pm every day to take pills", "take pills"),
+        ("תזכיר לי כל יום ב-8 וב-20 לקחת כדור", "לקחת כדור"),
+    ],
+)
+def test_two_times_a_day_are_two_reminders(message: str, title: str) -> None:
+    # The second time was part of the title ("8pm to take pills") and the reminder fired once a day.
+    output = run(message)
+    assert [s.constraints["title"] for s in output.plan] == [title, title]
+    assert sorted(s.constraints["when"][11:16] for s in output.plan) == ["08:00", "20:00"]
+    assert all(s.constraints["recurrence"] == "FREQ=DAILY" for s in output.plan)

@@ -149,3 +149,21 @@ def test_moving_a_series_keeps_its_rule() -> None:
     assert later == "DTSTART:20240506T180000\nRRULE:FREQ=WEEKLY;BYDAY=MO"
     friday = moved(text, TZ, now=NOW, day=date(2024, 5, 3), at=None)
     assert friday == "DTSTART:20240503T090000\nRRULE:FREQ=WEEKLY;BYDAY=FR"
+
+
+@pytest.mark.parametrize(
+    ("text", "timezone", "rule"),
+    [
+        ("every day except saturday", TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SU"),
+        ("every day at 7 except sundays", TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA"),
+        ("every day except fridays and saturdays", TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU"),
+        ("every morning except weekends", TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU"),
+        ("every morning except weekends", "Europe/London", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("every monday and friday except friday", TZ, "FREQ=WEEKLY;BYDAY=MO"),
+        ("כל יום חוץ משבת", TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SU"),
+        ('כל בוקר חוץ מסופ"ש', TZ, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU"),
+    ],
+)
+def test_days_left_out_are_never_dropped(text: str, timezone: str, rule: str) -> None:
+    # They were: "every day except saturday" was every day, Saturday included.
+    assert rule_of(text, timezone) == rule

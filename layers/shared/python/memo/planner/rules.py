@@ -146,6 +146,9 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
+        twice = self._at_two_times(request, inp)
+        if twice:
+            return _to_plan(twice)
         first = self._match(request, inp)
         if _is_command(first):
             assert isinstance(first, Match)
@@ -169,6 +172,26 @@ class RulePlanner:
         if small_talk is not None:
             return to_result(small_talk)
         return unclear(_politeness_stripped(request))
+
+    def _at_two_times(self, text: str, inp: PlannerInput) -> list[Match]:
+        """ "every day at 8am and 8pm to take pills", "ב-8 וב-20": one reminder at each time (read
+        as one, the second time was part of the title and the reminder fired once a day)."""
+        found = _TWO_TIMES.search(text)
+        if found is None:
+            return []
+        hebrew = found.group("h1") is not None
+        times = (found.group("h1"), found.group("h2")) if hebrew else (found.group("t1"), found.group("t2"))
+        said = [
+            f"{text[: found.start()]}{'ב-' if hebrew else 'at '}{t.strip()}{text[found.end() :]}"
+            for t in times
+        ]
+        matches = [self._match(clean(one), inp) for one in said]
+        if not all(
+            isinstance(m, Match) and (m.capability, m.action) == ("reminders", "create") and not m.missing
+            for m in matches
+        ):
+            return []
+        return [m for m in matches if isinstance(m, Match)]
 
     def _match(self, text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         stripped = _politeness_stripped(text)
@@ -274,6 +297,14 @@ def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str
             variants.append((f"{lead} {right}", True))
     return variants
 
+
+#: Two clock times joined by "and": "at 8am and 8pm", "at 9:30 and 17:00", "ב-8 וב-20".
+_CLOCK = r"\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?"
+_TWO_TIMES = re.compile(
+    rf"\bat\s+(?P<t1>{_CLOCK})\s+and\s+(?:at\s+)?(?P<t2>{_CLOCK})(?=\s|$|[,.!?])"
+    r"|(?:(?<=\s)|^)(?:בשעה\s+|ב-?)(?P<h1>\d{1,2}(?::[0-5]\d)?)\s+וב-?(?:שעה\s+)?(?P<h2>\d{1,2}(?::[0-5]\d)?)(?=\s|$|[,.!?])",
+    re.I,
+)
 
 #: "... and again at 6", "... ושוב בשש": the first reminder once more, at another time.
 _AGAIN = re.compile(r"^(?:again|once\s+more|שוב|עוד\s+פעם)\s+(?P<rest>\S.*)$", re.I)

@@ -302,9 +302,58 @@ def find_recurrence(
                         recurrence = replace(recurrence, weekdays=(weekday,))
                         spans.append(day.span())
                         masked = masked[: day.start()] + " " * (day.end() - day.start()) + masked[day.end() :]
+            excepted = _EXCEPT_DAYS.search(masked)
+            if excepted is not None:
+                # "every day except saturday", "כל יום חוץ משבת": those days are left out, never
+                # dropped from the words (the reminder would fire on them).
+                kept = _without_days(recurrence, excepted, timezone)
+                if kept is None:
+                    continue
+                recurrence = kept
+                spans.append(excepted.span())
+                masked = (
+                    masked[: excepted.start()]
+                    + " " * (excepted.end() - excepted.start())
+                    + masked[excepted.end() :]
+                )
             recurrence, extra = _with_end(recurrence, masked, now_local=now_local, language=language)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans + extra))
     return None
+
+
+#: Days left out of a daily or weekly repetition ("every day at 7 except sunday").
+_EXCEPT_DAYS = re.compile(
+    r"(?:(?<=\s)|^),?\s*(?:(?:except|but\s+not|apart\s+from|other\s+than|excluding|not\s+on)\s+(?:on\s+)?(?:the\s+)?"
+    rf"(?P<en>weekends?|{_EN_DAY}s?(?:\s*(?:,|and|or|&)\s*{_EN_DAY}s?)*)\b"
+    r"|(?:חוץ\s+מ-?|מלבד\s+|פרט\s+ל-?|בלי\s+|לא\s+ב-?)(?:יום\s+|ימי\s+|ה)?"
+    rf"(?P<he>סופ\"?ש|סוף\s+השבוע|סופי\s+שבוע|{_HE_DAY}(?:\s*(?:,|ו)\s*(?:יום\s+)?{_HE_DAY})*)(?=\s|$|[,.!?]))",
+    _FLAGS,
+)
+
+
+def _weekend(timezone: str) -> tuple[int, ...]:
+    return (4, 5) if timezone == "Asia/Jerusalem" else (5, 6)
+
+
+def _without_days(recurrence: Recurrence, excepted: re.Match[str], timezone: str) -> Recurrence | None:
+    """The repetition without the days `excepted` names; None when that leaves no day, or the
+    repetition is not by days (every 2 days, monthly)."""
+    words = excepted.group("en") or excepted.group("he")
+    if re.match(r"weekend|סופ|סוף", words, re.I):
+        out: tuple[int, ...] = _weekend(timezone)
+    else:
+        table = _HE_WEEKDAY_WORDS if excepted.group("he") else _EN_WEEKDAY_WORDS
+        out = _weekday_list(words, table)
+    if recurrence.interval != 1 or not out:
+        return None
+    if recurrence.freq == "DAILY":
+        days: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+    elif recurrence.freq == "WEEKLY" and recurrence.weekdays:
+        days = recurrence.weekdays
+    else:
+        return None
+    left = tuple(d for d in days if d not in out)
+    return replace(recurrence, freq="WEEKLY", weekdays=left) if left else None
 
 
 def _with_end(

@@ -31,7 +31,8 @@ from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, pa
 
 _RE_REF_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I)
 _RE_REF_MOVE = re.compile(
-    rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$", re.I
+    rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
+    re.I,
 )
 _RE_REF_RENAME = re.compile(
     rf"^(?:(?:{RENAME_EN})\s+(?:{REF_EN})\s+(?:to|as)?|(?:תשנה|שנה|תקרא|תקראי)\s+(?:ל|את\s+השם\s+של\s+)?(?:{REF_HE})\s+ל-?)\s*(?P<new>.+)$",
