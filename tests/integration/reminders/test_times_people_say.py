@@ -118,3 +118,28 @@ def test_a_lead_whose_time_is_asked_counts_back_from_the_answer(chat: Conversati
     assert chat.say("3pm") == f"⏰ Reminder set: “my meeting at 15:00” for {shown(0, 14, 45)}."
     assert chat.say("תזכיר לי רבע שעה לפני הפגישה").startswith("מתי")
     assert chat.say("מחר בשלוש").endswith("בשעה 14:45.")
+
+
+def test_a_vague_time_is_asked_and_an_amount_answers_it(chat: Conversation) -> None:
+    # Was titled "in a bit to check the pasta", and "10 min" to "When?" was not understood.
+    assert chat.say("remind me in a bit to check the pasta").startswith("When should I remind you?")
+    assert chat.say("10 min") == f"⏰ Reminder set: “check the pasta” for {shown(0, 10, 10)}."
+    chat.say("remind me to call mom later")
+    assert chat.say("2 hours") == f"⏰ Reminder set: “call mom” for {shown(0, 12)}."
+    chat.say("תזכיר לי אחר כך להתקשר לאבא")
+    assert chat.say("חצי שעה") == f"⏰ קבעתי תזכורת „להתקשר לאבא” ל{shown(0, 10, 30, language='he')}."
+    # "later" inside a title stays.
+    assert chat.say("remind me to read the book about later life at 5") == (
+        f"⏰ Reminder set: “read the book about later life” for {shown(0, 17)}."
+    )
+
+
+def test_chat_spelling_of_to_at_and_buy(chat: Conversation) -> None:
+    # Were titled "2 call mom", "by milk", and "@ 9 to call the bank" with the time asked.
+    assert chat.say("remnid me tmrw 2 call mom at 5") == f"⏰ Reminder set: “call mom” for {shown(1, 17)}."
+    assert chat.say("remid me to by milk at 6") == f"⏰ Reminder set: “buy milk” for {shown(0, 18)}."
+    assert chat.say("pls remind me 2moro @ 9 to call the bank") == (
+        f"⏰ Reminder set: “call the bank” for {shown(1, 9)}."
+    )
+    # A count stays a count.
+    assert chat.say("remind me to buy 2 eggs at 7") == f"⏰ Reminder set: “buy 2 eggs” for {shown(0, 19)}."

@@ -36,6 +36,10 @@ def steps(output: PlannerOutput) -> list[tuple[str, str, dict]]:
         ("can u remind me 2nite", "can you remind me tonight"),
         ("REMNID ME", "REMIND ME"),
         ("תזכירלי לקנות חלב", "תזכיר לי לקנות חלב"),
+        ("remind me tmrw 2 call mom", "remind me tomorrow to call mom"),
+        ("remind me to by milk", "remind me to buy milk"),
+        ("remind me @ 9 to call", "remind me at 9 to call"),
+        ("remind me @9pm", "remind me at 9pm"),
     ],
 )
 def test_typos_and_chat_spelling_are_fixed(typed: str, meant: str) -> None:
@@ -51,6 +55,10 @@ def test_typos_and_chat_spelling_are_fixed(typed: str, meant: str) -> None:
         "the remainder of the payment",
         "a morning in mourning",
         "every mondays and fridays",
+        "buy 2 eggs",  # a count, not "to"
+        "go by the bank",
+        "email dana@gmail.com",
+        "stop by the end of the day",
     ],
 )
 def test_real_words_near_a_keyword_are_left_alone(text: str) -> None:

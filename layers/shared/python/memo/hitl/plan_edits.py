@@ -14,6 +14,7 @@ from typing import Any
 
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
+from memo.planner.lexicon import BARE_DURATION, has_hebrew
 from memo.planner.timeparse import extract_when, parse_time_answer
 
 _UPDATE_ACTIONS = frozenset({"update"})
@@ -55,6 +56,10 @@ def fill_answer(
     bag = changes if updates_changes else constraints
     needs_time = "reminder_time_required" in missing or "time_unclear" in missing
     if needs_time:
+        duration = BARE_DURATION.match(answer.strip())
+        if duration is not None:
+            # "When?" -> "10 min", "חצי שעה": that long from now.
+            answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
         parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
         when = parsed.when
         if when is None:

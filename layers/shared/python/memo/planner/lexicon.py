@@ -104,6 +104,12 @@ MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לד�
 RENAME_EN = r"rename|retitle|call"
 #: "make it 6", "change it to 17:30", "change the bank one to 5": a bare hour after "to" is a time of day.
 BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
+#: "make it 45 minutes", "change it to half an hour", "תעשה את זה 45 דקות": an amount from now.
+BARE_DURATION = re.compile(
+    r"^(?:to\s+|ל-?)?(?P<amount>(?:\d+(?:\.\d+)?|an?|one|two|three|half\s+an)\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?)"
+    r"|(?:\d+\s+)?(?:דקות|דק'|שעות)|חצי\s+שעה|רבע\s+שעה|שעה|שעתיים|שעה\s+וחצי)\s*[.!]?$",
+    re.I,
+)
 #: "the bank one", "the email one": a thing named by a word of it (a reminder, when it has a time).
 THE_X_ONE = re.compile(r"\bthe\s+(?:[\w'’-]+\s+){1,4}one\b", re.I)
 #: After "delete all my reminders" / "clear the shopping list": what to keep ("except call mom", "but

@@ -174,6 +174,16 @@ def _keep_case(original: str, fixed: str) -> str:
 
 #: "cal mom" after "to": a short typo that only a neighbour makes certain.
 _TO_CAL = re.compile(r"\b(to|and)\s+cal\b", re.I)
+#: "to by milk": "buy", as only "to" before it makes certain.
+_TO_BY = re.compile(r"\b(to)\s+by\b(?=\s+(?!the\s+(?:way|end))\w)", re.I)
+#: "remind me tmrw 2 call mom": "2" for "to" before a verb of a task (never a count: "2 eggs").
+_TWO_FOR_TO = re.compile(
+    r"(?<=\s)2\s+(?=(?:call|buy|get|take|pick|pay|send|check|go|do|book|email|text|water|feed|clean|make|"
+    r"bring|see|meet|visit|finish|start|cancel|order|wash|walk|renew|submit|return|print|charge|fix)\b)",
+    re.I,
+)
+#: "@ 9", "@9pm": "at".
+_AT_SIGN = re.compile(r"(?<!\S)@\s*(?=\d)")
 
 
 def fix_typos(text: str) -> str:
@@ -185,7 +195,9 @@ def fix_typos(text: str) -> str:
         return word if fixed is None else _keep_case(word, fixed)
 
     text = _TOKEN.sub(replace, text)
-    return _TO_CAL.sub(lambda m: f"{m.group(1)} call", text)
+    text = _TO_CAL.sub(lambda m: f"{m.group(1)} call", text)
+    text = _TO_BY.sub(lambda m: f"{m.group(1)} buy", text)
+    return _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
 
 
 _GREETING = re.compile(

@@ -11,6 +11,7 @@ from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
+    BARE_DURATION,
     BARE_HOUR,
     DELETE_EN,
     DELETE_HE,
@@ -189,7 +190,7 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
         rest = move.group("rest")
         if BARE_HOUR.match(rest):
             rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
-        duration = _BARE_DURATION.match(rest)
+        duration = BARE_DURATION.match(rest)
         if duration is not None:
             # "in an hour" -> "actually make it 45 minutes": 45 minutes from now, for a reminder
             # due soon (later ones were not set by an amount of time, so the words are asked).
@@ -250,12 +251,6 @@ def _is_time(words: str, inp: PlannerInput) -> bool:
     return parse_when(words, inp).found or bool(_TIMEISH.search(words))
 
 
-#: "make it 45 minutes", "change it to half an hour", "תעשה את זה 45 דקות": an amount from now.
-_BARE_DURATION = re.compile(
-    r"^(?:to\s+|ל-?)?(?P<amount>(?:\d+(?:\.\d+)?|an?|one|two|three|half\s+an)\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?)"
-    r"|(?:\d+\s+)?(?:דקות|דק'|שעות)|חצי\s+שעה|רבע\s+שעה|שעה|שעתיים|שעה\s+וחצי)\s*[.!]?$",
-    re.I,
-)
 _SOON = timedelta(hours=12)
 
 

@@ -245,6 +245,14 @@ def lead_title(title: str, event_time: str) -> str:
     return f"{title} ב-{event_time}" if has_hebrew(title) else f"{title} at {event_time}"
 
 
+#: "remind me in a bit to check the pasta", "remind me later to call mom": no time said, and no
+#: part of the title either (the time is asked).
+_VAGUE = (
+    r"(?:in\s+a\s+(?:bit|while|little\s+while|few)|later(?:\s+on)?|soon|sometime|some\s+time|at\s+some\s+point|"
+    r"afterwards|at\s+the\s+end\s+of\s+the\s+day|end\s+of\s+(?:the\s+)?day|אחר\s+כך|עוד\s+מעט|בהמשך|מאוחר\s+יותר)"
+)
+_VAGUE_TIME = re.compile(rf"^{_VAGUE}(?=\s|$|[,.!?])|(?<=\s){_VAGUE}(?=\s*[.!?]*$)", re.I)
+
 #: "remind me again to call dad at 5", "תזכיר לי שוב להתקשר לאבא": "again" is no part of the title.
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
 
@@ -253,7 +261,7 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
         return None
-    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", rest))
+    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", rest)))
     parsed = parse_when(rest, inp)
     title = as_title(parsed.remainder)
     if _names_nothing(parsed.remainder, title):
