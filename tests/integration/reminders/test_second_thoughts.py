@@ -148,3 +148,25 @@ def test_next_tuesday_said_on_monday_is_confirmed_and_can_be_moved(chat: Convers
     assert chat.say("remind me next friday at 10 to call grandma") == (
         f"⏰ Reminder set: “call grandma” for {shown(4, 10)}."
     )
+
+
+def test_stop_reminding_me_with_no_reminder_named(chat: Conversation) -> None:
+    # Was "I'm not sure I understood", and the "no" that followed was read as "stop reminding me no".
+    chat.say("remind me every day at 8 to take vitamins")
+    question = chat.say("stop reminding me")
+    assert question.startswith("Before I go ahead: I'm about to delete 1 reminder:")
+    assert "take vitamins" in question and "the whole series" in question
+    assert chat.say("no").startswith("OK, cancelled")
+    # With something else just done, which one is asked, then named.
+    chat.say("remind me every sunday at 10 to call grandma")
+    chat.say("add milk to my shopping list")
+    assert chat.say("stop reminding me") == "Which reminder should I stop? A word of its name is enough."
+    assert "take vitamins" in chat.say("the vitamins one")
+    assert chat.say("yes") == "Deleted the reminder “take vitamins”."
+    assert chat.say("תפסיק להזכיר לי").startswith("איזו תזכורת להפסיק?")
+
+
+def test_no_to_what_would_you_like_is_nothing(chat: Conversation) -> None:
+    assert chat.say("blah blah").startswith("I'm not sure I understood")
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my reminders") == "You have no upcoming reminders."

@@ -179,6 +179,9 @@ def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -
         if missing == ["reminder_time_required"] and isinstance(day, str):
             # "remind me to buy a gift on friday": the day was understood, only its time is asked.
             return templates.time_on_day_question(language, day, state.input.timezone), summary
+        if missing == ["target_unclear"] and step is not None and step.action in ("delete", "update"):
+            # "stop reminding me" with nothing just set: which reminder (note, item) is meant.
+            return templates.which_item_question(language, step), summary
         return templates.missing_fields_question(language, missing), summary
     if reason == "low_confidence_plan":
         if output is not None and len(output.plan) > 1:

@@ -292,7 +292,10 @@ def _resume_planner(
 ) -> ResumeOutcome:
     editing = pending.context is not None and pending.context.awaiting == "edit_details"
     approval = pending.kind == "approval"
-    if fastpath.is_cancel(raw):
+    if fastpath.is_cancel(raw) or (
+        pending.reason == "intent_unclear" and fastpath.parse_yes_no(raw) is False
+    ):
+        # "What would you like me to do?" -> "no": nothing (it was read as a request with "no" in it).
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return _cancel(state, pending, raw, None, now, log)
 

@@ -259,6 +259,20 @@ def time_on_day_question(language: Language, day: str, timezone: str) -> str:
     return f"What time on {shown}? (e.g. “at 17:00”)"
 
 
+def which_item_question(language: Language, step: PlanStep) -> str:
+    """ "stop reminding me" / "delete it" with nothing to point at: what to name."""
+    stops = step.constraints.get("scope") == "series"
+    if language == "he":
+        what = {"reminders": "איזו תזכורת", "notes": "איזה פתק", "lists": "איזה פריט"}.get(
+            step.capability, "מה"
+        )
+        verb = "להפסיק" if stops else "למחוק" if step.action == "delete" else "לשנות"
+        return f"{what} {verb}? אפשר לכתוב מילה מהשם."
+    what = {"reminders": "reminder", "notes": "note", "lists": "item"}.get(step.capability, "one")
+    verb = "stop" if stops else "delete" if step.action == "delete" else "change"
+    return f"Which {what} should I {verb}? A word of its name is enough."
+
+
 def missing_fields_question(language: Language, missing: list[str]) -> str:
     if "reminder_title_required" in missing and "reminder_time_required" in missing:
         if language == "he":

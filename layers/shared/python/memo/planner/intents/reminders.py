@@ -519,6 +519,13 @@ _RE_STOP_REMINDING = (
         re.I,
     ),
     re.compile(r"^(?:תפסיק|תפסיקי|די)\s+(?:להזכיר|לתזכר)\s+לי\s+(?:על\s+|ל)?(?P<target>.+?)\s*[.!]*$"),
+    # "stop reminding me", "תפסיק להזכיר לי": no reminder named, so the one just set (asked for
+    # approval), or which one is asked.
+    re.compile(
+        r"^(?:(?:stop|quit)\s+remind(?:ing)?\s+me|(?:תפסיק|תפסיקי)\s+(?:להזכיר|לתזכר)\s+לי)(?P<target>)"
+        r"(?:\s+(?:anymore|any\s+more|please|already|כבר|בבקשה))?\s*[.!]*$",
+        re.I,
+    ),
     # "stop the plant reminders", "turn off my vitamins reminder", "stop the reminder about the gym"
     re.compile(
         rf"^(?:stop|end|turn\s+off|switch\s+off)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+{REMINDER_EN}\s*[.!]*$",
@@ -609,6 +616,13 @@ def stop_reminding(text: str, inp: PlannerInput) -> Match | None:
         match = pattern.search(text)
         if match:
             constraints, missing, confidence = target_constraints(match.group("target"), inp, "reminders")
+            latest = latest_action(inp)
+            if not match.group("target") and (
+                latest is None or latest.capability != "reminders" or latest.action.startswith("delete")
+            ):
+                # "stop reminding me" with something else just done (or a reminder just deleted):
+                # which reminder is asked.
+                constraints, missing, confidence = {}, ("target_unclear",), CONFIDENT
             return Match(
                 capability="reminders",
                 action="delete",
