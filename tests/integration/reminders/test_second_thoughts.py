@@ -170,3 +170,23 @@ def test_no_to_what_would_you_like_is_nothing(chat: Conversation) -> None:
     assert chat.say("blah blah").startswith("I'm not sure I understood")
     assert chat.say("no") == "OK, cancelled. Nothing was changed."
     assert chat.say("show my reminders") == "You have no upcoming reminders."
+
+
+def test_a_bare_hour_right_after_a_reminder_is_its_time_confirmed(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # Was "I'm not waiting on a question right now": "every morning" is 09:00, and "8" says otherwise.
+    chat.say("remind me to water the plants every morning")
+    assert chat.say("8").startswith(
+        "Just to check — you want me to update the reminder “water the plants”: move it to 08:00?"
+    )
+    assert chat.say("yes").startswith("🔁 Updated the reminder “water the plants” — now every day at 08:00")
+    # The half of the day nearer the time just set: 17:00 -> "6" is 18:00; 09:00 -> "7" is 07:00.
+    chat.say("remind me to call mom at 5")
+    assert chat.say("6").split("\n")[0].endswith("move it to 18:00?")
+    assert chat.say("no").startswith("OK, cancelled")
+    # Long after, a bare number is no correction: the stale-answer reply, as before.
+    clock.set(at(0, 11))
+    assert chat.say("8") == "I'm not waiting on a question right now — what would you like to do?"
+    chat.say("תזכיר לי כל בוקר לקחת ויטמינים")
+    assert chat.say("7").split("\n")[0].endswith("להזיז אותה ל-07:00?")

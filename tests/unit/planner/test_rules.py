@@ -797,3 +797,17 @@ def test_two_times_a_day_are_two_reminders(message: str, title: str) -> None:
     assert [s.constraints["title"] for s in output.plan] == [title, title]
     assert sorted(s.constraints["when"][11:16] for s in output.plan) == ["08:00", "20:00"]
     assert all(s.constraints["recurrence"] == "FREQ=DAILY" for s in output.plan)
+
+
+def test_a_bare_hour_just_after_a_reminder_is_a_guess_at_its_time() -> None:
+    # latest(): "call mom" set a minute ago for 17:00; "6" is 18:00 (the nearer half), confirmed first.
+    output = run("6", actions=(latest(),))
+    (step,) = output.plan
+    assert (step.action, step.changes.get("time"), step.constraints.get("scope")) == (
+        "update",
+        "18:00",
+        "series",
+    )
+    assert output.confidence < 0.7
+    old = latest().model_copy(update={"created_at": NOW - timedelta(hours=1)})
+    assert not run("6", actions=(old,)).plan

@@ -115,6 +115,10 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
         if when:
             parts_en.append(f"move it to {when}")
             parts_he.append(f"להזיז אותה ל{when}")
+        elif isinstance(ch.get("time"), str):
+            # "make it 8": a time of day, on the reminder's own day(s)
+            parts_en.append(f"move it to {ch['time']}")
+            parts_he.append(f"להזיז אותה ל-{ch['time']}")
         shift = ch.get("shiftMinutes")
         if isinstance(shift, int) and shift:
             en, heb = _duration(abs(shift))

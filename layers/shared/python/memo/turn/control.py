@@ -57,7 +57,7 @@ from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
 from memo.operator_review.withdraw import Withdrawals, withdraw_reply
 from memo.planner import Planner, PlannerInput
-from memo.planner.intents.followups import says_again
+from memo.planner.intents.followups import a_time_for_the_reminder_just_set, says_again
 from memo.reminders.buttons import (
     HOW_MUCH_LATER,
     TYPED_WINDOW_MINUTES,
@@ -284,7 +284,13 @@ class TurnControl:
         withdrawn = self._withdraw(ctx, reply)
         if withdrawn is not None:
             return withdrawn
-        guard = stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
+        # "8" right after a reminder was set may be its time (a guess, confirmed): not a stale answer.
+        timed = a_time_for_the_reminder_just_set(ctx.message.text or "", _latest_actions(ctx), ctx.now)
+        guard = (
+            None
+            if timed
+            else stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
+        )
         if guard is not None:
             return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")
         if reply.interactive_id is None:

@@ -4,6 +4,8 @@ and a noun-less "delete X" matched against what was just done."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -119,7 +121,52 @@ def _correction(text: str, inp: PlannerInput) -> str | None:
     return f"change it to {new}" if new else None
 
 
+#: How recent a reminder is for a bare time to be read as its correction.
+_JUST_SET = timedelta(minutes=15)
+
+
+def a_time_for_the_reminder_just_set(text: str, latest: Sequence[LatestAction], now: datetime) -> bool:
+    """ "8", "8:30", "5am" alone, within minutes of a reminder set: its time, maybe (a guess the
+    person confirms; with nothing just set, a bare number is a stale answer)."""
+    if not latest or latest[0].capability != "reminders" or latest[0].action != "create":
+        return False
+    return now - latest[0].created_at <= _JUST_SET and bool(_BARE_CLOCK.match(clean(text)))
+
+
+_BARE_CLOCK = re.compile(
+    r"^(?:at\s+|ב-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*[.!?]?$", re.I
+)
+
+
+def _nearer_half(said: str, inp: PlannerInput) -> str:
+    """ "7" for a reminder at 09:00 is 07:00, for one at 17:00 it is 19:00: an hour without am/pm is
+    in the half of the day nearer the time just set ("HH:MM"); the words as they are otherwise."""
+    found = re.match(r"^(?:at\s+|ב-?)?(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*[.!?]?$", said)
+    latest = inp.latest_actions[0].when if inp.latest_actions else None
+    if found is None or latest is None or not 1 <= int(found.group("h")) <= 12:
+        return said.removeprefix("at ")
+    local = latest.astimezone(ZoneInfo(inp.timezone))
+    minute = int(found.group("m") or 0)
+    set_at = local.hour * 60 + local.minute
+    hour = min(
+        (int(found.group("h")) % 12, int(found.group("h")) % 12 + 12),
+        key=lambda h: abs(h * 60 + minute - set_at),
+    )
+    return f"{hour:02d}:{minute:02d}"
+
+
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
+    if a_time_for_the_reminder_just_set(text, inp.latest_actions, inp.now):
+        # "remind me every morning to water the plants" (09:00) -> "8": move it to 8? (confirmed)
+        found = _referential(f"make it {_nearer_half(clean(text), inp)}", inp)
+        if not isinstance(found, Match):
+            return found
+        # Just set: a repeating one is corrected as a whole ("every morning" -> "8": every morning at 8).
+        return replace(found, confidence=GUESS, constraints={**found.constraints, "scope": "series"})
+    return _referential(text, inp)
+
+
+def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     latest = latest_action(inp)
     text = _correction(text, inp) or text
     if _RE_REF_DELETE.match(text):
