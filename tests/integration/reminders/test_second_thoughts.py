@@ -60,6 +60,17 @@ def test_another_title_instead_renames_the_reminder_just_set(chat: Conversation,
     assert chat.say("התכוונתי להתקשר לסבתא").startswith("עדכנתי את התזכורת „להתקשר לסבתא”")
 
 
+def test_another_title_and_time_at_once(chat: Conversation) -> None:
+    chat.say("remind me to call mom at 5")
+    assert (
+        chat.say("no, call dad instead at 6") == f"Updated the reminder “call dad” — now for {shown(0, 18)}."
+    )
+    chat.say("תזכיר לי להתקשר לאמא בחמש")
+    assert chat.say("לא, להתקשר לאבא במקום בשש") == (
+        f"עדכנתי את התזכורת „להתקשר לאבא” — עכשיו ל{shown(0, 18, language='he')}."
+    )
+
+
 def test_no_with_a_title_but_no_instead_is_asked(chat: Conversation) -> None:
     chat.say("remind me to call mom at 5")
     assert "Updated" not in chat.say("no, call dad")

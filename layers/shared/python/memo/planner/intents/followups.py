@@ -69,7 +69,7 @@ _SAID_ACTUALLY = re.compile(
 
 #: "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the words that replace.
 _INSTEAD = re.compile(
-    r"^(?:instead[\s,:]+)?(?P<new>\S.*?)(?:[\s,]+instead(?:\s+of\s+.+)?|\s+במקום(?:\s+זה|\s+\S.*)?)?\s*[.!]?$",
+    r"^(?:instead[\s,:]+)?(?P<new>\S.*?)(?:[\s,]+instead(?:\s+of\s+.+)?|\s+במקום(?:\s+זה)?)?\s*[.!]?$",
     re.I,
 )
 _INSTEAD_WORD = re.compile(r"(?:^|[\s,]+)instead(?!\s+of)\b|(?:^|\s+)במקום(?:\s+זה)?(?=\s|$)", re.I)
@@ -78,6 +78,16 @@ _MEANT = re.compile(
     r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*(?:i\s+meant|התכוונתי)(?=[\s,:]|$)",
     re.I,
 )
+
+
+def _names_a_time(words: str) -> bool:
+    """ "בשש", "at noon": a time the time words alone do not show."""
+    from datetime import UTC
+
+    from memo.planner.timeparse import extract_when
+
+    hebrew = has_hebrew(words)
+    return extract_when(words, now=datetime.now(UTC), timezone="UTC", language="he" if hebrew else "en").found
 
 
 def replacement_title(text: str, *, with_time: bool = False) -> str | None:
@@ -92,7 +102,7 @@ def replacement_title(text: str, *, with_time: bool = False) -> str | None:
         rest = (found.group("rest") or found.group("rest2")) if found else text
         if not _SAYS_INSTEAD.search(rest):
             return None
-    if not rest or (_TIMEISH.search(rest) and not with_time):
+    if not rest or (not with_time and (_TIMEISH.search(rest) or _names_a_time(rest))):
         return None
     replaced = _INSTEAD.match(rest)
     words = _INSTEAD_WORD.sub(" ", replaced.group("new")) if replaced else ""
@@ -166,8 +176,35 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     return _referential(text, inp)
 
 
+def _retitled_and_moved(text: str, inp: PlannerInput) -> Match | None:
+    """ "no, call dad instead at 6" right after a reminder: its new title and its new time at once;
+    None unless the words say they replace, and name both."""
+    latest = latest_action(inp)
+    if latest is None or latest.capability != "reminders" or latest.action != "create":
+        return None
+    new = replacement_title(text, with_time=True)
+    if new is None:
+        return None
+    parsed = parse_when(new, inp)
+    title = as_title(after_remind_words(parsed.remainder))
+    if not parsed.found or parsed.problem is not None or not title or not parsed.change():
+        return None
+    return Match(
+        capability="reminders",
+        action="update",
+        confidence=REFERENTIAL,
+        risk="medium",
+        constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+        changes={"title": title, **parsed.change()},
+        pattern="ref:rename",
+    )
+
+
 def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     latest = latest_action(inp)
+    both = _retitled_and_moved(text, inp)
+    if both is not None:
+        return both
     text = _correction(text, inp) or text
     if _RE_REF_DELETE.match(text):
         if latest is None:
