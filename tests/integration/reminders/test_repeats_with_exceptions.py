@@ -57,3 +57,23 @@ def test_one_off_at_two_times(chat: Conversation) -> None:
         f"✅ ⏰ Reminder set: “call the bank” for {shown(1, 9)}.\n"
         f"✅ ⏰ Reminder set: “call the bank” for {shown(1, 17)}."
     )
+
+
+def test_twice_a_day_with_no_times_is_offered_at_9_and_21(chat: Conversation, clock: FakeClock) -> None:
+    # Was one reminder titled "twice a day to drink water", its time asked.
+    question = chat.say("remind me twice a day to drink water")
+    assert question.startswith(
+        "Just to check — you want me to set a reminder “drink water” every day at 09:00, "
+        "then set a reminder “drink water” every day at 21:00?"
+    )
+    assert chat.say("yes").count("🔁 Reminder set: “drink water” every day at") == 2
+    assert len(_fired(chat, clock, 0, 21)) == 1
+    assert len(_fired(chat, clock, 1, 9)) == 1
+    # With the times said, nothing to confirm; the words are no part of the title.
+    reply = chat.say("remind me twice a day at 8am and 8pm to stretch")
+    assert reply.count("“stretch” every day at") == 2
+
+
+def test_hebrew_twice_a_day(chat: Conversation) -> None:
+    question = chat.say("תזכיר לי פעמיים ביום לשתות מים")
+    assert question.startswith("רק מוודא — לקבוע תזכורת „לשתות מים” כל יום ב-09:00")

@@ -821,3 +821,11 @@ def test_a_new_title_and_a_time_together_change_both(message: str, title: str) -
     # The Hebrew one renamed and dropped "בשש" ("במקום בשש" was read as "instead of at six").
     (step,) = run(message, actions=(latest(),)).plan
     assert step.changes == {"title": title, "time": "18:00"}
+
+
+def test_twice_a_day_is_two_daily_reminders() -> None:
+    said = run("remind me twice a day at 8am and 8pm to drink water")
+    assert [s.constraints["title"] for s in said.plan] == ["drink water", "drink water"]
+    unsaid = run("remind me twice a day to drink water")
+    assert sorted(s.constraints["when"][11:16] for s in unsaid.plan) == ["09:00", "21:00"]
+    assert unsaid.confidence < 0.7  # the default times are confirmed first

@@ -11,6 +11,8 @@ options (ids, labels, count, order) are always built here, in code.
 
 from __future__ import annotations
 
+from typing import Any
+
 from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
@@ -93,6 +95,23 @@ def _duration(minutes: int) -> tuple[str, str]:
     return ("1 minute", "דקה") if minutes == 1 else (f"{minutes} minutes", f"{minutes} דקות")
 
 
+def _repeats(constraints: dict[str, Any], language: Language, timezone: str) -> str | None:
+    """ "every day at 09:00" for a step that creates a repeating reminder with its first time; None
+    otherwise."""
+    rule, first = constraints.get("recurrence"), constraints.get("when")
+    if not isinstance(rule, str) or not isinstance(first, str):
+        return None
+    from datetime import datetime
+
+    from memo.text.recurrence import describe, series
+
+    try:
+        stored = series(rule, datetime.fromisoformat(first), timezone)
+    except ValueError:
+        return None
+    return describe(stored, language) if stored else None
+
+
 def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
     """What the step would do, as a verb phrase ("delete all your reminders")."""
     c, ch = step.constraints, step.changes
@@ -102,6 +121,10 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
     key = (step.capability, step.action)
     if key == ("reminders", "create"):
         title = quote(c.get("title", ""), language)
+        repeats = _repeats(c, language, timezone)
+        if repeats:
+            # A question about a repeating reminder says it repeats ("every day at 09:00").
+            return f"לקבוע תזכורת {title} {repeats}" if he else f"set a reminder {title} {repeats}"
         if he:
             return f"לקבוע תזכורת {title}" + (f" ל{when}" if when else "")
         return f"set a reminder {title}" + (f" for {when}" if when else "")

@@ -146,7 +146,11 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
-        twice = self._at_two_times(request, inp)
+        twice = (
+            self._at_two_times(request, inp)
+            if not _TWICE_A_DAY.search(request)
+            else self._twice_a_day(request, inp)
+        )
         if twice:
             return _to_plan(twice)
         first = self._match(request, inp)
@@ -172,6 +176,26 @@ class RulePlanner:
         if small_talk is not None:
             return to_result(small_talk)
         return unclear(_politeness_stripped(request))
+
+    def _twice_a_day(self, text: str, inp: PlannerInput) -> list[Match]:
+        """ "twice a day at 8am and 8pm": two daily reminders. With no time said, 09:00 and 21:00, and
+        with one, that one: each a guess the person confirms (the question shows what runs)."""
+        hebrew = has_hebrew(text)
+        daily = _TWICE_A_DAY.sub("כל יום" if hebrew else "every day", text, count=1)
+        both = self._at_two_times(daily, inp)
+        if both:
+            return both
+        if not parse_when(daily, inp).named_time:
+            daily = _TWICE_A_DAY.sub(
+                "כל יום ב-9 וב-21" if hebrew else "every day at 9am and 9pm", text, count=1
+            )
+            return [replace(m, confidence=min(m.confidence, GUESS)) for m in self._at_two_times(daily, inp)]
+        once = self._match(daily, inp)
+        return (
+            [replace(once, confidence=min(once.confidence, GUESS))]
+            if _is_complete(once) and isinstance(once, Match)
+            else []
+        )
 
     def _at_two_times(self, text: str, inp: PlannerInput) -> list[Match]:
         """ "every day at 8am and 8pm to take pills", "ב-8 וב-20": one reminder at each time (read
@@ -297,6 +321,12 @@ def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str
             variants.append((f"{lead} {right}", True))
     return variants
 
+
+#: "twice a day", "2 times a day", "פעמיים ביום".
+_TWICE_A_DAY = re.compile(
+    r"\b(?:twice|2\s+times|two\s+times)\s+(?:a|per|every)\s+day\b|(?:(?<=\s)|^)(?:פעמיים|2\s+פעמים)\s+ב(?:יום|כל\s+יום)(?=\s|$|[,.!?])",
+    re.I,
+)
 
 #: Two clock times joined by "and": "at 8am and 8pm", "at 9:30 and 17:00", "ב-8 וב-20".
 _CLOCK = r"\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?"
