@@ -42,7 +42,7 @@ CATEGORIES = ("capability", "action", "missing", "times", "recurrence", "content
 #: The bar of `make eval`: overall and per category.
 OVERALL_BAR = 0.95
 CATEGORY_BAR = 0.90
-_CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind", "keep", "only")
+_CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind", "keep", "only", "about")
 #: Every label key judged somewhere: any other is a typo in the set, refused rather than ignored.
 _KNOWN_KEYS = frozenset({*_CONTENT_KEYS, "when", "day", "time", "recurrence", "missing", "tz"})
 

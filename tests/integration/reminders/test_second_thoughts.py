@@ -201,3 +201,23 @@ def test_a_bare_hour_right_after_a_reminder_is_its_time_confirmed(
     assert chat.say("8") == "I'm not waiting on a question right now — what would you like to do?"
     chat.say("תזכיר לי כל בוקר לקחת ויטמינים")
     assert chat.say("7").split("\n")[0].endswith("להזיז אותה ל-07:00?")
+
+
+def test_when_is_the_rent_reminder(chat: Conversation) -> None:
+    # Was "I'm not sure I understood".
+    chat.say("remind me to call mom tomorrow at 5")
+    chat.say("remind me to pay rent on friday at 9")
+    chat.say("remind me to buy a gift for mom on sunday at 10")
+    assert (
+        chat.say("when is the rent reminder?")
+        == f"Your reminders about “rent”:\n• “pay rent” — {shown(4, 9)}"
+    )
+    listed = chat.say("what time is my reminder about mom?")
+    assert listed.splitlines()[1:] == [
+        f"• “call mom” — {shown(1, 17)}",
+        f"• “buy a gift for mom” — {shown(6, 10)}",
+    ]
+    assert chat.say("when is the dentist reminder?") == "You have no reminder about “dentist”."
+    chat.say("תזכיר לי לשלם ארנונה ביום רביעי בשמונה")
+    assert chat.say("מתי התזכורת של הארנונה?").startswith("התזכורות שלך על „הארנונה”:\n• „לשלם ארנונה”")
+    assert chat.say("when is my next reminder?").startswith("Your reminders:")

@@ -54,6 +54,7 @@ from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.matching import rank
 from memo.text.recurrence import describe, first_occurrence, moved, next_occurrence, series
 from memo.text.wording import quote
 
@@ -76,6 +77,8 @@ class ListRemindersArgs(Args):
     day: date | None = None
     #: the last day shown, with `day` the first ("this week"); None: `day` alone
     until: date | None = None
+    #: words of the titles shown ("when is the rent reminder?": "rent"); None: every title
+    about: str | None = Field(default=None, min_length=1, max_length=200)
 
     @model_validator(mode="after")
     def _a_range_has_a_start(self) -> ListRemindersArgs:
@@ -296,10 +299,16 @@ class ReminderOperations:
             zone = ZoneInfo(ctx.timezone)
             first, last = args.day, args.until or args.day
             reminders = [r for r in reminders if first <= r.due_at.astimezone(zone).date() <= last]
+        if args.about is not None:
+            # Every reminder whose title has those words, in time order (not only the best match).
+            named = {id(s.item) for s in rank(args.about, reminders, lambda r: r.title)}
+            reminders = [r for r in reminders if id(r) in named]
         data: dict[str, object] = {
             "reminders": [_brief(r, lang) for r in reminders],
             "timezone": ctx.timezone,
         }
+        if args.about is not None:
+            data["about"] = args.about
         if args.day is not None:
             data["day"] = args.day.isoformat()
         if args.until is not None:

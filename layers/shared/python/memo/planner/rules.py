@@ -52,6 +52,7 @@ MATCHERS: tuple[Matcher, ...] = (
     lists.clear,
     lists.show_all,
     daily.reminders_word,
+    reminders.when_is,
     reminders.show,
     daily.alarm,
     followups.again,

@@ -89,6 +89,21 @@ def _bullets(lines: list[str]) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
 
+def _reminder_rows(rows: list[Any], language: Language, timezone: str) -> list[str]:
+    """Listed reminders, one line each: title — when (a repeating one: how, and its next time)."""
+    shown = []
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        row_when = format_when(_get(row, "due_at", "dueAt", "when"), language, timezone)
+        row_title = quote(_get(row, "title") or "", language)
+        row_repeats = _get(row, "repeats")
+        if row_repeats:  # a repeating reminder: how it repeats, and its next time
+            row_when = f"{row_repeats} ({'הבאה: ' if language == 'he' else 'next: '}{row_when})"
+        shown.append(f"{row_title} — {row_when}" if row_when else row_title)
+    return shown
+
+
 # --- success -----------------------------------------------------------------------------------
 
 
@@ -145,6 +160,14 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
         day, until = _get(data, "day"), _get(data, "until")
         first = format_when(day, language, timezone) if day else ""
         last = format_when(until, language, timezone) if until else ""
+        about = _get(data, "about")
+        if about and not first:
+            # "when is the rent reminder?": the ones named so, or that there is none.
+            named = quote(str(about), language)
+            if not rows:
+                return f"אין לך תזכורת על {named}." if he else f"You have no reminder about {named}."
+            head_about = f"התזכורות שלך על {named}:" if he else f"Your reminders about {named}:"
+            return f"{head_about}\n{_bullets(_reminder_rows(rows, language, timezone))}"
         if not rows:
             if first and last:
                 return (
@@ -155,16 +178,7 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
             if first:
                 return f"אין לך תזכורות ב{first}." if he else f"You have no reminders on {first}."
             return "אין לך תזכורות קרובות." if he else "You have no upcoming reminders."
-        shown = []
-        for row in rows:
-            if not isinstance(row, dict):
-                continue
-            row_when = format_when(_get(row, "due_at", "dueAt", "when"), language, timezone)
-            row_title = quote(_get(row, "title") or "", language)
-            row_repeats = _get(row, "repeats")
-            if row_repeats:  # a repeating reminder: how it repeats, and its next time
-                row_when = f"{row_repeats} ({'הבאה: ' if he else 'next: '}{row_when})"
-            shown.append(f"{row_title} — {row_when}" if row_when else row_title)
+        shown = _reminder_rows(rows, language, timezone)
         if first and last:
             head = f"התזכורות שלך מ{first} עד {last}:" if he else f"Your reminders from {first} to {last}:"
         elif first:

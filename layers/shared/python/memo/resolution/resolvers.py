@@ -205,6 +205,9 @@ class ReminderResolver:
             shown = {"day": day.isoformat()} if day else {}
             if day is not None and until is not None and until > day:
                 shown["until"] = until.isoformat()  # "this week": the days from `day` to `until`
+            about = _text(c.get("about"))
+            if about is not None:
+                shown["about"] = about  # "when is the rent reminder?": the ones named "rent"
             return _ready(step, shown, lang)
         if step.action == "update":
             args: dict[str, Any] = {}

@@ -133,6 +133,37 @@ _RE_ASKED_TO_REMIND = re.compile(
 )
 
 
+#: "when is the rent reminder?", "what time is my reminder about mom?", "מתי התזכורת של השכירות?"
+_RE_WHEN_IS = re.compile(
+    r"^(?:when(?:'s|’s|\s+is|\s+was)?|what\s+time\s+is|at\s+what\s+time\s+is)\s+(?:the\s+|my\s+|that\s+)?"
+    r"(?:reminder\s+(?:about|for|to|of)\s+(?P<a>.+?)|(?P<b>.+?)\s+reminder)\s*[?.!]*$"
+    r"|^(?:מתי|באיזו\s+שעה)\s+(?:יש\s+לי\s+)?(?:את\s+)?(?:ה)?תזכורת\s+(?:של\s+|על\s+|ל-?)?(?P<he>\S.*?)\s*[?.!]*$",
+    re.I,
+)
+
+
+_NOT_NAMES = frozenset({"next", "upcoming", "first", "soonest", "earliest", "הבאה", "הקרובה", "הראשונה"})
+
+
+def when_is(text: str, inp: PlannerInput) -> Match | None:
+    """The reminders whose titles have the words named, with their times."""
+    found = _RE_WHEN_IS.match(text)
+    if found is None:
+        return None
+    about = as_title(the_one_named(found.group("a") or found.group("b") or found.group("he") or ""))
+    if not about or is_ref(about):
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        # "when is my next reminder": every one, in time order
+        constraints={} if about.lower() in _NOT_NAMES else {"about": about},
+        pattern="reminders:when_is",
+    )
+
+
 def show(text: str, inp: PlannerInput) -> Match | None:
     if _RE_ASKED_TO_REMIND.search(text):
         return listing({}, "reminders:list")
