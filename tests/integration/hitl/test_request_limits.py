@@ -132,3 +132,26 @@ def test_everything_except_with_no_list_named(chat: Conversation) -> None:
     # Nothing numbered was shown yet: a number picks nothing out, and nothing runs.
     assert chat.say("remove all except 2").startswith("I couldn't tell which of them “2” means")
     assert chat.say("what's on my shopping list?").count("•") == 3
+
+
+def test_a_yes_with_a_new_request_after_it_runs_neither(chat: Conversation) -> None:
+    # Was: the delete ran and "remind me to buy milk at 7" was dropped without a word.
+    _three_reminders(chat)
+    chat.say("delete all my reminders")
+    reply = chat.say("yes, and remind me to buy milk at 7")
+    assert reply.startswith("One thing at a time 🙂 Please answer this question first")
+    assert "I'm about to delete all your reminders (3)" in reply
+    # In the language of the open question.
+    assert chat.say("כן, ותזכיר לי לקנות חלב בשבע").startswith("One thing at a time")
+    # Nothing ran ("show my reminders" is a new request: the question is dropped, as documented).
+    assert len(chat.say("show my reminders").splitlines()) == 4
+    chat.say("delete all my reminders")
+    # A plain yes, or a yes with thanks, still approves.
+    assert chat.say("yes thanks") == "Deleted 3 reminders."
+
+
+def test_hebrew_yes_with_a_new_request(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
+    chat.say("תמחק את כל התזכורות")
+    assert chat.say("כן, ותזכיר לי לקנות חלב בשבע").startswith("דבר אחד בכל פעם 🙂")
+    assert chat.say("כן") == "מחקתי תזכורת אחת."

@@ -309,6 +309,11 @@ def _resume_planner(
         # "remind me at noon to eat" while "when?" is open: its own request, not the answer.
         return _switch_intent(state, pending, raw, None, now, log)
 
+    if reply.interactive_id is None and pending.expected_input == "yes_no" and _yes_and_more(raw, state, now):
+        # "yes, and remind me to buy milk at 7": the yes would run and the request be lost. One at
+        # a time: the question is asked again, saying so; nothing runs.
+        return _re_ask(state, pending, raw, log, hint=templates.one_at_a_time(state.input.language))
+
     redated = _redated_guess(state, pending, raw, now) if reply.interactive_id is None else None
     if redated is not None:
         # "Just to check — Tue 8 Dec, 10:00?" -> "no, the 15th": that day, not a cancel.
@@ -579,6 +584,19 @@ _WEEK_LATER = re.compile(
     r"^(?:a\s+week\s+later|next\s+week(?:'?s)?(?:\s+one)?)|^(?:ב?שבוע\s+שאחרי|ב?שבוע\s+הבא|זה\s+שאחרי|שבוע\s+אחרי)",
     re.I,
 )
+
+
+_YES_AND = re.compile(
+    r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|go\s+ahead|approve[d]?|כן|בטח|אוקיי?|סבבה|מאשר[ת]?)\b[\s,!.;:-]*"
+    r"(?:(?:and|also|plus|then|&)\s+|ו(?:גם\s+)?(?=\S))?(?P<rest>\S.*)$",
+    re.I,
+)
+
+
+def _yes_and_more(raw: str, state: TurnState, now: datetime) -> bool:
+    """A yes with a request of its own after it ("yes, and remind me to call mom at 5")."""
+    found = _YES_AND.match(raw.strip())
+    return found is not None and _is_new_request(found.group("rest"), state, now, allow_missing=True)
 
 
 def _redated_guess(

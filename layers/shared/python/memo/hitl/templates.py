@@ -488,6 +488,15 @@ def narrowing_unclear(language: Language) -> str:
     return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
 
 
+def one_at_a_time(language: Language) -> str:
+    """A yes with a new request after it: neither is run, so the request is not lost."""
+    if language == "he":
+        return (
+            "דבר אחד בכל פעם 🙂 קודם תענו על השאלה הזאת, ואז תשלחו לי את הבקשה החדשה. לא עשיתי כלום בינתיים."
+        )
+    return "One thing at a time 🙂 Please answer this question first, then send me the new request. I haven't done anything yet."
+
+
 def limit_unclear(words: str, language: Language) -> str:
     """ "Delete all my reminders except the blue one": the limit picks none of the items."""
     if language == "he":
