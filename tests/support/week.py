@@ -5,10 +5,15 @@ than 5 minutes before the real time, so a repeating reminder's first time must b
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from memo.text.dates import format_when
 from memo.text.language import Language
+
+if TYPE_CHECKING:
+    from tests.support.clock import FakeClock
+    from tests.support.conversation import Conversation
 
 TZ = ZoneInfo("Asia/Jerusalem")
 _today = datetime.now(TZ).date()
@@ -25,3 +30,12 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
 def shown(day: int, hour: int, minute: int = 0, language: Language = "en") -> str:
     """That time as Memo's replies write it."""
     return format_when(at(day, hour, minute), language, "Asia/Jerusalem")
+
+
+def fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 1) -> list[str]:
+    """Set the fake clock to `day` at `hour`:`minute` (a minute past, by default), run the ticker,
+    and return what Memo sent: the reminders that fired."""
+    assert chat.stack.ticker is not None
+    clock.set(at(day, hour, minute))
+    chat.stack.ticker.tick()
+    return chat.replies()

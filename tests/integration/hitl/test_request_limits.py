@@ -155,3 +155,17 @@ def test_hebrew_yes_with_a_new_request(chat: Conversation) -> None:
     chat.say("תמחק את כל התזכורות")
     assert chat.say("כן, ותזכיר לי לקנות חלב בשבע").startswith("דבר אחד בכל פעם 🙂")
     assert chat.say("כן") == "מחקתי תזכורת אחת."
+
+
+def test_a_yes_that_names_items_still_narrows_and_a_guess_keeps_its_new_request(chat: Conversation) -> None:
+    _three_reminders(chat)
+    chat.say("delete all my reminders")
+    # Words of a shown item in a new request are no narrowing: it was "Deleted 1 reminder." (bread).
+    assert chat.say("yes, and remind me to buy bread again tomorrow").startswith("One thing at a time")
+    # The approved removal said again with one item is a narrowing, as before.
+    assert chat.say("yes, delete the call mom reminder") == "Deleted 1 reminder."
+    assert "call mom" not in chat.say("show my reminders")
+    # A yes to a guess with one more thing to add: it was the guess alone, "eggs" dropped.
+    chat.say("add 2 avocados")
+    assert chat.say("yes, and add eggs too").startswith("One thing at a time")
+    assert chat.say("yes thanks") == "Added 2 avocados to your shopping list."

@@ -8,13 +8,7 @@ from __future__ import annotations
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import at, shown
-
-
-def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 1) -> list[str]:
-    assert chat.stack.ticker is not None
-    clock.set(at(day, hour, minute))
-    chat.stack.ticker.tick()
-    return chat.replies()
+from tests.support.week import fired as _fired
 
 
 def test_every_2_weeks_on_friday_starts_this_friday(chat: Conversation, clock: FakeClock) -> None:

@@ -9,13 +9,7 @@ from __future__ import annotations
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import at, shown
-
-
-def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int = 0) -> list[str]:
-    assert chat.stack.ticker is not None
-    clock.set(at(day, hour, minute))
-    chat.stack.ticker.tick()
-    return chat.replies()
+from tests.support.week import fired as _fired
 
 
 def test_make_it_45_minutes_after_in_an_hour(chat: Conversation, clock: FakeClock) -> None:

@@ -7,14 +7,8 @@ from __future__ import annotations
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-from tests.support.week import at, shown
-
-
-def _fired(chat: Conversation, clock: FakeClock, day: int, hour: int, minute: int) -> list[str]:
-    assert chat.stack.ticker is not None
-    clock.set(at(day, hour, minute))
-    chat.stack.ticker.tick()
-    return chat.replies()
+from tests.support.week import fired as _fired
+from tests.support.week import shown
 
 
 def test_a_lead_before_a_meeting_fires_before_it(chat: Conversation, clock: FakeClock) -> None:

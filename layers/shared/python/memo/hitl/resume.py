@@ -309,7 +309,11 @@ def _resume_planner(
         # "remind me at noon to eat" while "when?" is open: its own request, not the answer.
         return _switch_intent(state, pending, raw, None, now, log)
 
-    if reply.interactive_id is None and pending.expected_input == "yes_no" and _yes_and_more(raw, state, now):
+    if (
+        reply.interactive_id is None
+        and pending.expected_input == "yes_no"
+        and _yes_and_more(raw, state, pending, now)
+    ):
         # "yes, and remind me to buy milk at 7": the yes would run and the request be lost. One at
         # a time: the question is asked again, saying so; nothing runs.
         return _re_ask(state, pending, raw, log, hint=templates.one_at_a_time(state.input.language))
@@ -593,10 +597,33 @@ _YES_AND = re.compile(
 )
 
 
-def _yes_and_more(raw: str, state: TurnState, now: datetime) -> bool:
-    """A yes with a request of its own after it ("yes, and remind me to call mom at 5")."""
+def _yes_and_more(raw: str, state: TurnState, pending: PendingHITL, now: datetime) -> bool:
+    """A yes with a request of its own after it ("yes, and remind me to call mom at 5", "yes, and
+    add eggs too", even one Memo would confirm first); not a yes that says the approved removal again
+    with some of its items ("yes, delete the call mom reminder": a narrowing, `narrowing.parse`)."""
+    from memo.planner.base import PlannerInput
+    from memo.planner.rules import RulePlanner
+
     found = _YES_AND.match(raw.strip())
-    return found is not None and _is_new_request(found.group("rest"), state, now, allow_missing=True)
+    if found is None:
+        return False
+    rest = found.group("rest")
+    language = detect_language(rest, state.input.language)
+    output = (
+        RulePlanner()
+        .plan(PlannerInput(message=rest, now=now, timezone=state.input.timezone, language=language))
+        .output
+    )
+    if output.intent_type != "operation" or not output.plan or "intent_unclear" in output.missing_fields:
+        return False  # "yes, thanks", "yes please do": no request of its own
+    step = origin_step(state, pending)
+    # Only a removal is narrowed by naming its items; any other request after a yes is one more.
+    narrows = (
+        step is not None
+        and _removes(step)
+        and all(p.capability == step.capability and _removes(p) for p in output.plan)
+    )
+    return not narrows
 
 
 def _redated_guess(

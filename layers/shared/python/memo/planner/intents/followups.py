@@ -4,7 +4,7 @@ and a noun-less "delete X" matched against what was just done."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -81,11 +81,13 @@ _MEANT = re.compile(
 
 
 def _names_a_time(words: str) -> bool:
-    """ "בשש", "at noon": a time the time words alone do not show."""
+    """ "to half an hour from now", "בשש", "the evening": a time (read or only hinted), never a title."""
     from datetime import UTC
 
     from memo.planner.timeparse import extract_when
 
+    if _TIMEISH.search(words):
+        return True
     hebrew = has_hebrew(words)
     return extract_when(words, now=datetime.now(UTC), timezone="UTC", language="he" if hebrew else "en").found
 
@@ -102,7 +104,7 @@ def replacement_title(text: str, *, with_time: bool = False) -> str | None:
         rest = (found.group("rest") or found.group("rest2")) if found else text
         if not _SAYS_INSTEAD.search(rest):
             return None
-    if not rest or (not with_time and (_TIMEISH.search(rest) or _names_a_time(rest))):
+    if not rest or (not with_time and _names_a_time(rest)):
         return None
     replaced = _INSTEAD.match(rest)
     words = _INSTEAD_WORD.sub(" ", replaced.group("new")) if replaced else ""
@@ -176,6 +178,19 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     return _referential(text, inp)
 
 
+def _renamed(latest: LatestAction, title: str, when: Mapping[str, object] | None = None) -> Match:
+    """The latest item, given a new title (and, for a reminder, a new time)."""
+    return Match(
+        capability=latest.capability,
+        action="update",
+        confidence=REFERENTIAL,
+        risk="medium",
+        constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+        changes={"title": title, **(when or {})},
+        pattern="ref:rename",
+    )
+
+
 def _retitled_and_moved(text: str, inp: PlannerInput) -> Match | None:
     """ "no, call dad instead at 6" right after a reminder: its new title and its new time at once;
     None unless the words say they replace, and name both."""
@@ -189,15 +204,7 @@ def _retitled_and_moved(text: str, inp: PlannerInput) -> Match | None:
     title = as_title(after_remind_words(parsed.remainder))
     if not parsed.found or parsed.problem is not None or not title or not parsed.change():
         return None
-    return Match(
-        capability="reminders",
-        action="update",
-        confidence=REFERENTIAL,
-        risk="medium",
-        constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
-        changes={"title": title, **parsed.change()},
-        pattern="ref:rename",
-    )
+    return _renamed(latest, title, parsed.change())
 
 
 def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
@@ -242,18 +249,10 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             pattern="ref:delete",
         )
     rename = _RE_REF_RENAME.match(text)
-    if rename and not _is_time(rename.group("new"), inp):
+    if rename and not _names_a_time(rename.group("new")):
         if latest is None:
             return unclear(text)
-        return Match(
-            capability=latest.capability,
-            action="update",
-            confidence=REFERENTIAL,
-            risk="medium",
-            constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
-            changes={"title": as_title(rename.group("new"))},
-            pattern="ref:rename",
-        )
+        return _renamed(latest, as_title(rename.group("new")))
     move = _RE_REF_MOVE.match(text)
     if move:
         shift = shift_of(text.split()[0], move.group("rest"))
@@ -283,17 +282,9 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
                 return unclear(text)
             rest = f"{'בעוד' if has_hebrew(rest) else 'in'} {duration.group('amount')}"
         retitled = _RE_RETITLE.match(rest)
-        if retitled and latest is not None and not parse_when(rest, inp).found and not _TIMEISH.search(rest):
+        if retitled and latest is not None and not _names_a_time(rest):
             # "change it to call dad": no time in it, so the words are the new title.
-            return Match(
-                capability=latest.capability,
-                action="update",
-                confidence=REFERENTIAL,
-                risk="medium",
-                constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
-                changes={"title": as_title(retitled.group("new"))},
-                pattern="ref:rename",
-            )
+            return _renamed(latest, as_title(retitled.group("new")))
         reminder = latest_action(inp, "reminders")
         zone = ZoneInfo(inp.timezone)
         own_day = reminder.when.astimezone(zone).date() if reminder and reminder.when else None
@@ -328,11 +319,6 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             pattern="ref:move",
         )
     return None
-
-
-def _is_time(words: str, inp: PlannerInput) -> bool:
-    """ "to half an hour from now", "לבעוד חצי שעה": a time, never a title."""
-    return parse_when(words, inp).found or bool(_TIMEISH.search(words))
 
 
 _SOON = timedelta(hours=12)
