@@ -116,6 +116,7 @@ class ApiCalls:
         self.dynamodb_read = 0
         self.dynamodb_written_by: Counter[str] = Counter()  # by operation
         self.dynamodb_item_bytes_written = 0
+        self.seconds = 0.0  # wall time inside the calls (botocore and, locally, moto)
 
     @contextmanager
     def counting(self) -> Iterator[ApiCalls]:
@@ -131,7 +132,11 @@ class ApiCalls:
                 self.dynamodb_written += size
                 self.dynamodb_written_by[operation] += size
                 self.dynamodb_item_bytes_written += item_bytes_written(operation, params)
-            response = original(client, operation, params)
+            start = time.perf_counter()
+            try:
+                response = original(client, operation, params)
+            finally:
+                self.seconds += time.perf_counter() - start
             if service == "dynamodb" and operation in DYNAMODB_READS:
                 self.dynamodb_read += _size(response)
             return response

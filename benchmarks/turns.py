@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from benchmarks.harness import REPO, ApiCalls, Row, ms
 
 if TYPE_CHECKING:
+    from memo.local.poller import FifoPoller
     from tests.support.conversation import Conversation
 
 ROUNDS = 25
@@ -74,6 +75,7 @@ def _warm() -> list[Row]:
     resume_times: list[float] = []
     whole_times: list[float] = []
     round_trip_times: list[float] = []
+    round_trip_in_aws: list[float] = []  # of each round trip's time, inside AWS calls
     with LocalStack(start_poller=False) as stack:
         chat = Conversation(stack=stack, user=WhatsAppUser(wa_id="972500000098"))
         chat.say(PLANNED)  # warm: lazy imports, clients
@@ -86,12 +88,13 @@ def _warm() -> list[Row]:
                 whole_times.append(_turn_seconds(chat, PLANNED, through_executor=True))
             with round_trip_job.counting():
                 with round_trip.counting():
-                    asked = _turn_seconds(chat, RISKY)
+                    asked, asked_in_aws = _turn_seconds_in_aws(chat, RISKY, round_trip)
                     assert chat.replies(), "the question must be asked"
                     with resume_calls.counting():
-                        answered = _turn_seconds(chat, "yes")
+                        answered, answered_in_aws = _turn_seconds_in_aws(chat, "yes", round_trip)
                 resume_times.append(answered)
                 round_trip_times.append(asked + answered)
+                round_trip_in_aws.append(asked_in_aws + answered_in_aws)
                 _wait_for_executions(chat)
                 assert chat.replies(), "the responder must answer"
     return [
@@ -112,6 +115,18 @@ def _warm() -> list[Row]:
         ),
         ("fast-path resume: calls by operation", _ops(resume_calls), ""),
         ("HITL round trip (question + answer), webhook Lambda: wall time (moto)", ms(round_trip_times), "ms"),
+        (
+            # Where that time goes, as means: inside the AWS calls (botocore, and moto answering them;
+            # the local poller's SQS calls included), and everything else: Memo's own code.
+            "HITL round trip: of the wall time, inside AWS calls (botocore + moto), mean",
+            f"{sum(round_trip_in_aws) / ROUNDS * 1000:.1f}",
+            "ms",
+        ),
+        (
+            "HITL round trip: of the wall time, outside AWS calls (Memo's own code), mean",
+            f"{(sum(round_trip_times) - sum(round_trip_in_aws)) / ROUNDS * 1000:.1f}",
+            "ms",
+        ),
         (
             "HITL round trip (question + answer), webhook Lambda: DynamoDB requests",
             f"{round_trip.count('dynamodb:') / ROUNDS:.1f}",
@@ -158,18 +173,32 @@ def _wait_for_executions(chat: Conversation) -> None:
 def _turn_seconds(chat: Conversation, text: str, *, through_executor: bool = False) -> float:
     """Ingress is measured elsewhere: time the turn (one SQS batch through the handler) and, with
     `through_executor`, the plan's execution until the responder has replied."""
-    from tests.support.webhook import post
-
-    assert post(chat.user.payload(chat.user.text(text)))["statusCode"] == 200
-    assert chat.stack.poller is not None
+    poller = _posted(chat, text)
     start = time.perf_counter()
-    chat.stack.poller.drain()
+    poller.drain()
     if through_executor:
         _wait_for_executions(chat)
         elapsed = time.perf_counter() - start
         assert chat.replies(), "the responder must answer"
         return elapsed
     return time.perf_counter() - start
+
+
+def _turn_seconds_in_aws(chat: Conversation, text: str, calls: ApiCalls) -> tuple[float, float]:
+    """A turn's wall time (`_turn_seconds`) and, of it, the time inside AWS calls counted by `calls`."""
+    poller = _posted(chat, text)
+    start, in_aws = time.perf_counter(), calls.seconds
+    poller.drain()
+    return time.perf_counter() - start, calls.seconds - in_aws
+
+
+def _posted(chat: Conversation, text: str) -> FifoPoller:
+    """Post `text` through the webhook (ingress, untimed); the poller that will run its turn."""
+    from tests.support.webhook import post
+
+    assert post(chat.user.payload(chat.user.text(text)))["statusCode"] == 200
+    assert chat.stack.poller is not None
+    return chat.stack.poller
 
 
 # Calls that are not the Lambdas' own: the local poller's SQS reads, the test harness polling

@@ -7,12 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from memo.local.aws import serialise_moto
+from memo.local.moto_fit import fit_moto
 from tests.support.shared_parsing import share_parsed_definitions
 
 # Every in-process moto in the suite takes one request at a time, as real AWS would look to a
-# caller: otherwise concurrency tests would report moto's own races (see serialise_moto).
-serialise_moto()
+# caller (otherwise concurrency tests would report moto's own races), and rolls transactions back
+# item by item (see memo.local.moto_fit).
+fit_moto()
 # botocore's JSON models and the state machine definition are parsed once per process, not once per
 # local stack (most of a stack's start-up otherwise; see tests/support/shared_parsing.py).
 share_parsed_definitions()

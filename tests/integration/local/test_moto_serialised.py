@@ -8,7 +8,7 @@ import threading
 import boto3
 from moto import mock_aws
 
-from memo.local import aws as local_aws
+from memo.local import moto_fit
 
 
 def _table(client: object) -> None:
@@ -30,7 +30,7 @@ def test_a_request_waits_while_another_is_inside_moto() -> None:
             client.put_item(TableName="t", Item={"pk": {"S": "a"}})
             done.set()
 
-        with local_aws._MOTO_LOCK:
+        with moto_fit._MOTO_LOCK:
             worker = threading.Thread(target=put)
             worker.start()
             assert not done.wait(0.3), "moto served a request while another held it"
@@ -79,7 +79,7 @@ def test_a_cancelled_transaction_never_erases_a_concurrent_write() -> None:
 def test_serialising_twice_wraps_once() -> None:
     from moto.core.botocore_stubber import BotocoreStubber
 
-    local_aws.serialise_moto()
+    moto_fit.fit_moto()
     wrapped = BotocoreStubber.process_request
-    local_aws.serialise_moto()
+    moto_fit.fit_moto()
     assert BotocoreStubber.process_request is wrapped

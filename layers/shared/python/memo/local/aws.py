@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import threading
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +16,7 @@ import boto3
 from botocore.exceptions import ClientError
 
 from memo import tables
+from memo.local.moto_fit import fit_moto
 
 LOCAL_REGION = "us-east-1"
 
@@ -40,44 +39,13 @@ def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
     environ.setdefault("AWS_REGION", environ["AWS_DEFAULT_REGION"])
 
 
-_MOTO_LOCK = threading.RLock()
-_UNLOCKED_HOST = re.compile(r"https?://lambda\.")
-
-
-def serialise_moto() -> None:
-    """Let one request at a time into in-process moto.
-
-    moto's backends are not thread-safe: a cancelled TransactWriteItems restores a snapshot of the
-    table and so erases what another thread wrote meanwhile. Real DynamoDB does not do that, so
-    without this lock a concurrency test, or the local stack under load, reports lost writes that
-    production would never see. Idempotent: the request path is wrapped once per process.
-    """
-    from moto.core.botocore_stubber import BotocoreStubber
-
-    if getattr(BotocoreStubber.process_request, "_memo_serialised", False):
-        return
-    unlocked = BotocoreStubber.process_request
-
-    def process_request(self: BotocoreStubber, request: Any) -> Any:
-        if _UNLOCKED_HOST.match(request.url):
-            # A Lambda invoke runs one of our handlers (see memo.local.stepfunctions), whose own AWS
-            # calls take the lock one by one; holding it for the whole handler would stall the
-            # webhook and every other thread for the handler's duration.
-            return unlocked(self, request)
-        with _MOTO_LOCK:
-            return unlocked(self, request)
-
-    process_request._memo_serialised = True  # type: ignore[attr-defined]
-    BotocoreStubber.process_request = process_request  # type: ignore[method-assign]
-
-
 def start_moto() -> Any:
     """Start moto's in-process mock unless AWS_ENDPOINT_URL points at another AWS (returns the mock)."""
     if os.environ.get("AWS_ENDPOINT_URL"):
         return None
     from moto import mock_aws
 
-    serialise_moto()
+    fit_moto()
 
     mock = mock_aws()
     mock.start()
