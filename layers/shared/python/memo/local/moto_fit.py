@@ -8,6 +8,8 @@ something untrue about Memo, or grow slower the longer they run:
 - a TransactWriteItems deep-copies every table it names, once per entry, to be able to roll back:
   the cost grew with everything stored, so a turn's transaction slowed as a chat went on. The
   transaction's own items are saved and put back instead (`_roll_back_items_not_tables`);
+- a Query of a table compares every item of the table with the partition key it asks for: each
+  reads the partition it names (`_queries_read_one_partition`);
 - its responses are built by walking botocore's model member by member, about a millisecond per
   item a Query returns. DynamoDB attribute values are stored as they travel on the wire, so they
   are answered as they are (`_attribute_values_as_stored`), checked against moto's own serializer
@@ -34,6 +36,7 @@ def fit_moto() -> None:
     """Fit in-process moto for the local stack and the tests (idempotent: once per process)."""
     _serialise()
     _roll_back_items_not_tables()
+    _queries_read_one_partition()
     _attribute_values_as_stored()
 
 
@@ -155,6 +158,34 @@ def _roll_back_items_not_tables() -> None:
     transact_write_items._memo_item_rollback = True  # type: ignore[attr-defined]
     models.copy = _CopyKeepingTables  # type: ignore[assignment]
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+
+
+# --- a Query reads its partition ----------------------------------------------------------------------
+
+
+def _queries_read_one_partition() -> None:
+    from moto.dynamodb.models.table import Table
+
+    if getattr(Table.query, "_memo_one_partition", False):
+        return
+    whole_table = Table.query
+    index_at = 6  # `index_name`, the 8th positional parameter of moto's `Table.query` (after hash_key)
+
+    def query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+        index_name = args[index_at] if len(args) > index_at else kwargs.get("index_name")
+        if index_name or hash_key is None or self.range_key_attr is None:
+            return whole_table(self, hash_key, *args, **kwargs)
+        partition = self.items.get(hash_key, {})
+        # moto's query filters `self.all_items()` by the partition key: hand it the partition only.
+        self.all_items = lambda: list(partition.values())
+        try:
+            return whole_table(self, hash_key, *args, **kwargs)
+        finally:
+            del self.all_items
+
+    query._memo_one_partition = True  # type: ignore[attr-defined]
+    query._memo_whole_table = whole_table  # type: ignore[attr-defined]
+    Table.query = query  # type: ignore[method-assign]
 
 
 # --- DynamoDB attribute values, answered as stored ---------------------------------------------------

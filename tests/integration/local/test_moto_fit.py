@@ -1,8 +1,8 @@
-"""In-process moto's TransactWriteItems, as the local stack runs it: all or nothing, item by item.
+"""In-process moto as the local stack fits it (`memo.local.moto_fit`) answers what moto answers.
 
-moto rolls a failed transaction back by deep-copying every table it names; the local stack saves
-the transaction's own items instead (`memo.local.moto_fit`). These tests pin that a failed transaction
-still leaves every item exactly as it was, and that nothing else in the table is touched.
+Each part is compared with moto's own: a failed transaction still leaves every item exactly as it
+was (moto deep-copied the tables; the fit saves the transaction's items), attribute values read
+back as moto's serializer writes them, and a Query answers what moto's table-wide scan answers.
 """
 
 from __future__ import annotations
@@ -287,3 +287,63 @@ def test_a_failed_condition_returns_the_item_as_moto_serializes_it(
     as_stored = refused()
     _answered_by_member(monkeypatch)
     assert refused() == as_stored == EVERY_KIND
+
+
+# --- a Query reads its partition --------------------------------------------------------------------
+
+
+def _queries(client: Any) -> list[Any]:
+    def pages(**kwargs: Any) -> list[Any]:
+        answers, start = [], None
+        while True:
+            answer = client.query(TableName="t", **kwargs, **({"ExclusiveStartKey": start} if start else {}))
+            answers.append(
+                (answer["Items"], answer.get("LastEvaluatedKey"), answer["Count"], answer["ScannedCount"])
+            )
+            start = answer.get("LastEvaluatedKey")
+            if start is None:
+                return answers
+
+    mine = {":p": {"S": "p"}}
+    return [
+        pages(KeyConditionExpression="pk = :p", ExpressionAttributeValues=mine),
+        pages(
+            KeyConditionExpression="pk = :p", ExpressionAttributeValues=mine, ScanIndexForward=False, Limit=3
+        ),
+        pages(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :m)",
+            ExpressionAttributeValues={**mine, ":m": {"S": "MSG#"}},
+            ScanIndexForward=False,
+            Limit=4,
+        ),
+        pages(
+            KeyConditionExpression="pk = :p AND sk BETWEEN :a AND :b",
+            FilterExpression="v <> :odd",
+            ProjectionExpression="sk, v",
+            ExpressionAttributeValues={
+                **mine,
+                ":a": {"S": "MSG#03"},
+                ":b": {"S": "MSG#08"},
+                ":odd": {"S": "1"},
+            },
+        ),
+        pages(KeyConditionExpression="pk = :q", ExpressionAttributeValues={":q": {"S": "nobody"}}),
+    ]
+
+
+def test_a_query_answers_what_moto_answers_scanning_the_table(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moto.dynamodb.models.table import Table
+
+    for partition in ("p", "other", "third"):
+        for n in range(10):
+            client.put_item(
+                TableName="t",
+                Item={"pk": {"S": partition}, "sk": {"S": f"MSG#{n:02d}"}, "v": {"S": str(n % 2)}},
+            )
+        client.put_item(TableName="t", Item={"pk": {"S": partition}, "sk": {"S": "PROFILE"}})
+    one_partition = _queries(client)
+    monkeypatch.setattr(Table, "query", Table.query._memo_whole_table)  # type: ignore[attr-defined]
+    assert _queries(client) == one_partition
+    assert [item["sk"]["S"] for item in one_partition[1][0][0]] == ["PROFILE", "MSG#09", "MSG#08"]
