@@ -40,6 +40,8 @@ UNNAMED_LIST = "default"
 
 class ShowListArgs(Args):
     list_name: str = Field(min_length=1)
+    #: "how many things are on my list?": the reply says how many
+    how_many: bool | None = None
 
 
 class ClearListArgs(Args):
@@ -152,13 +154,16 @@ class ListOperations:
     def show(self, args: ShowListArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         if args.list_name == UNNAMED_LIST:
-            return self._show_unnamed(ctx)
+            return self._show_unnamed(ctx, how_many=args.how_many is True)
         items = self._repo.list_items(ctx.thread_id, args.list_name)
+        data: dict[str, object] = {"listName": args.list_name, "items": _texts(items)}
+        if args.how_many:
+            data["howMany"] = True
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="show",
-            data={"listName": args.list_name, "items": _texts(items)},
+            data=data,
             external_ids={"listKey": list_key(args.list_name)},
             summary=say(
                 lang,
@@ -167,7 +172,7 @@ class ListOperations:
             ),
         )
 
-    def _show_unnamed(self, ctx: ExecutionContext) -> ExecutionResult:
+    def _show_unnamed(self, ctx: ExecutionContext, *, how_many: bool = False) -> ExecutionResult:
         """ "What's on my list?": the one list that has items is shown; several are each shown, with
         their names; none is said. Reading shows everything there is, so nothing needs asking."""
         lang = ctx.language
@@ -177,7 +182,7 @@ class ListOperations:
             lists[list_key(item.list_name)] = (item.list_name, [*texts, item.text])
         if len(lists) == 1:
             ((name, texts),) = lists.values()
-            return self.show(ShowListArgs(list_name=name), ctx)
+            return self.show(ShowListArgs(list_name=name, how_many=how_many or None), ctx)
         shown = [{"name": name, "items": texts} for name, texts in lists.values()]
         return ExecutionResult(
             success=True,

@@ -79,6 +79,8 @@ class ListRemindersArgs(Args):
     until: date | None = None
     #: words of the titles shown ("when is the rent reminder?": "rent"); None: every title
     about: str | None = Field(default=None, min_length=1, max_length=200)
+    #: "how many reminders do I have?": the reply says how many
+    how_many: bool | None = None
 
     @model_validator(mode="after")
     def _a_range_has_a_start(self) -> ListRemindersArgs:
@@ -309,6 +311,8 @@ class ReminderOperations:
         }
         if args.about is not None:
             data["about"] = args.about
+        if args.how_many:
+            data["howMany"] = True
         if args.day is not None:
             data["day"] = args.day.isoformat()
         if args.until is not None:

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from memo.conversation import smalltalk
 from memo.domain import (
+    DisambiguationCandidate,
     HITLReply,
     HITLResultEntry,
     InterpreterDecision,
@@ -370,6 +371,10 @@ def _resume_planner(
         )
         if narrowed is not None:
             return _narrowed(state, pending, raw, narrowed, editing, now, log)
+    if pending.reason == "low_confidence_plan" and step is not None and reply.interactive_id is None:
+        kept = _kept_items(state, pending, step, raw, now, log)
+        if kept is not None:
+            return kept
 
     interpreted = interpreter.interpret(
         InterpreterInput(
@@ -418,8 +423,9 @@ def _resume_planner(
             return _approved(_continue(state, pending, raw, parsed_value, interpreted, now, log))
         if interpreted.parsed is not None and interpreted.parsed.approved is False:
             return _cancel(state, pending, raw, interpreted, now, log, feedback=_rejection_reason(raw))
-        if approval and narrowing.has_qualifier(raw):
-            # "yes but only X" that no rule could map: asking again is the only safe answer.
+        if pending.expected_input == "yes_no" and narrowing.has_qualifier(raw):
+            # "yes but only X" that no rule could map, to an approval or a "just to check": asking
+            # again is the only safe answer.
             return _re_ask(state, pending, raw, log)
         answer = (interpreted.parsed.answer if interpreted.parsed else None) or raw
         filled = fill_answer(state, pending, answer if pending.expected_input == "free_text" else None, now)
@@ -428,6 +434,46 @@ def _resume_planner(
         outcome = _continue(filled, pending, raw, parsed_value, interpreted, now, log)
         return _approved(outcome) if approval else outcome
     return _re_ask(state, pending, raw, log)
+
+
+_LEAVE_OUT = re.compile(
+    r"^(?:(?:please\s+)?(?:remove|drop|take\s+out|take\s+off|cross\s+off|leave\s+out|scratch)|"
+    r"(?:תוריד|תורידי|תמחק|תמחקי|תוציא|תוציאי)(?:\s+את)?)\s+",
+    re.I,
+)
+
+
+def _kept_items(
+    state: TurnState, pending: PendingHITL, step: PlanStep, raw: str, now: datetime, log: _Log
+) -> ResumeOutcome | None:
+    """ "Just to check — add toilet paper, dish soap to your shopping list?" answered "yes but not the
+    dish soap", "just the toilet paper" or "without the soap": the items kept are added, and only
+    they. None when the answer does not single out items (it goes on to the interpreter)."""
+    items = step.changes.get("items")
+    if not (
+        step.capability == "lists" and step.action == "add" and isinstance(items, list) and len(items) > 1
+    ):
+        return None
+    shown = [DisambiguationCandidate(id=str(index), label=str(item)) for index, item in enumerate(items)]
+    language = state.input.language
+    # "remove the dish soap", "take out the soap": said of what is about to be added, it leaves it out.
+    answer = _LEAVE_OUT.sub("without ", raw.strip(), count=1)
+    narrowed = narrowing.parse(answer, shown, now=now, timezone=state.input.timezone, language=language)
+    if narrowed is None:
+        return None
+    if narrowed.unresolved or narrowed.empty:
+        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:_RAW_LOG_LIMIT], empty=narrowed.empty)
+        hint = (
+            templates.narrowing_empty(language) if narrowed.empty else templates.narrowing_unclear(language)
+        )
+        return _re_ask(state, pending, raw, log, hint=hint)
+    kept = [items[int(index)] for index in narrowed.ids]
+    log.info("HITL_NARROWED", kept=len(kept), approved=True)
+    interpreted = InterpreterOutput(
+        decision="continue_with_modifications",
+        parsed=InterpreterParsed(approved=True, answer=raw, modifications={"items": kept}),
+    )
+    return _continue_with_modifications(state, pending, step, raw, {"items": kept}, interpreted, now, log)
 
 
 def _approved(outcome: ResumeOutcome) -> ResumeOutcome:

@@ -156,3 +156,7 @@ REMINDER_EN = r"reminders?"
 REMINDER_HE = r"ה?תזכור(?:ת|ות)"
 NOTE_EN = r"notes?|memos?"
 NOTE_HE = r"ה?(?:פתקים|פתק|הערות|הערה)"
+
+
+#: "how many reminders do I have?", "כמה דברים יש ברשימה?": a listing whose reply says how many.
+HOW_MANY = re.compile(r"^(?:how\s+many|כמה)\b", re.I)

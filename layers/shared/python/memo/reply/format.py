@@ -179,7 +179,13 @@ def _reminders_ok(result: ExecutionResult, language: Language, timezone: str) ->
                 return f"אין לך תזכורות ב{first}." if he else f"You have no reminders on {first}."
             return "אין לך תזכורות קרובות." if he else "You have no upcoming reminders."
         shown = _reminder_rows(rows, language, timezone)
-        if first and last:
+        if data.get("howMany") is True:
+            # "how many reminders do I have?": the number first, then which they are.
+            many = _count(len(rows), language, "reminder", "reminders", "תזכורת אחת", "תזכורות")
+            period = (f"מ{first} עד {last}" if he else f" from {first} to {last}") if first and last else ""
+            period = period or ((f"ב{first}" if he else f" on {first}") if first else "")
+            head = f"יש לך {many} {period}".rstrip() + ":" if he else f"You have {many}{period}:"
+        elif first and last:
             head = f"התזכורות שלך מ{first} עד {last}:" if he else f"Your reminders from {first} to {last}:"
         elif first:
             head = f"התזכורות שלך ב{first}:" if he else f"Your reminders on {first}:"
@@ -331,6 +337,10 @@ def _lists_ok(result: ExecutionResult, language: Language) -> str | None:
         if not items:
             return f"רשימת {name} ריקה." if he else f"Your {name} list is empty."
         head = f"רשימת {name}:" if he else f"Your {name} list:"
+        if data.get("howMany") is True:
+            # "how many things are on my list?": the number first, then which they are.
+            many = _count(len(items), language, "item", "items", "פריט אחד", "פריטים")
+            head = f"ברשימת {name} יש {many}:" if he else f"Your {name} list has {many}:"
         return f"{head}\n{_bullets(items)}"
     if result.action == "clear":
         removed = _texts(data.get("removedItems"))

@@ -202,12 +202,14 @@ class ReminderResolver:
 
         if step.action == "list":
             day, until = _day(c.get("day")), _day(c.get("until"))
-            shown = {"day": day.isoformat()} if day else {}
+            shown: dict[str, Any] = {"day": day.isoformat()} if day else {}
             if day is not None and until is not None and until > day:
                 shown["until"] = until.isoformat()  # "this week": the days from `day` to `until`
             about = _text(c.get("about"))
             if about is not None:
                 shown["about"] = about  # "when is the rent reminder?": the ones named "rent"
+            if c.get("howMany") is True:
+                shown["howMany"] = True  # "how many reminders do I have?"
             return _ready(step, shown, lang)
         if step.action == "update":
             args: dict[str, Any] = {}
@@ -333,7 +335,10 @@ class ListResolver:
                 list_name=list_name,
             )
             return _result(step, args={"listName": list_name}, target=target)
-        return _ready(step, {"listName": list_name}, lang)
+        shown: dict[str, Any] = {"listName": list_name}
+        if step.action == "show" and c.get("howMany") is True:
+            shown["howMany"] = True  # "how many things are on my list?"
+        return _ready(step, shown, lang)
 
 
 def default_resolvers() -> dict[str, Resolver]:

@@ -8,7 +8,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import run_together
-from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew, limit_of
+from memo.planner.lexicon import HOW_MANY, REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
@@ -132,6 +132,16 @@ _RE_LIST_SHOW = (
     re.compile(
         r"^(?:מה\s+(?:יש\s+)?(?:ב|על\s+ה)|מה\s+ב|תראה\s+(?:לי\s+)?(?:את\s+)?|תראי\s+(?:לי\s+)?(?:את\s+)?|הראה\s+(?:לי\s+)?(?:את\s+)?|"
         r"תציג\s+(?:לי\s+)?(?:את\s+)?|תקריא\s+(?:לי\s+)?(?:את\s+)?)?רשימת\s+(?P<name>\S+)\s*\??$"
+    ),
+    # "how many things are on my shopping list?", "how many items on the list": the list, with its count.
+    re.compile(
+        r"^how\s+many\s+(?:things|items|products|entries)?\s*(?:are\s+(?:there\s+)?|do\s+(?:i|we)\s+have\s+|have\s+i\s+got\s+|left\s+)?"
+        r"(?:on|in)\s+(?:my|the|our)\s+(?:(?P<name>[\w\-]+)\s+)?list\s*\??$",
+        re.I,
+    ),
+    # "כמה דברים יש ברשימת הקניות?", "כמה פריטים ברשימה שלי"
+    re.compile(
+        r"^כמה\s+(?:דברים|פריטים|מוצרים)\s+(?:יש\s+(?:לי\s+|לנו\s+)?|נשארו\s+)?ב(?:רשימת\s+(?P<name>\S+)|רשימה(?:\s+שלי)?)\s*\??$"
     ),
 )
 _RE_LIST_CLEAR = (
@@ -431,12 +441,17 @@ def show(text: str, inp: PlannerInput) -> Match | None:
             name = match.groupdict().get("name")
             if name is not None and name.lower() in ("buy", "get", "לקנות"):
                 name = "קניות" if has_hebrew(name) else "shopping"
+            constraints: dict[str, object] = {
+                "listName": UNNAMED_LIST if _unnamed(name) else _list_name(name or "")
+            }
+            if HOW_MANY.match(text):
+                constraints["howMany"] = True
             return Match(
                 capability="lists",
                 action="show",
                 confidence=CONFIDENT,
                 risk="low",
-                constraints={"listName": UNNAMED_LIST if _unnamed(name) else _list_name(name or "")},
+                constraints=constraints,
                 pattern="lists:show",
             )
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.domain import Capability
@@ -14,6 +14,7 @@ from memo.planner.lexicon import (
     DELETE_EN,
     DELETE_HE,
     FORGET_EN,
+    HOW_MANY,
     MOVE_EN,
     MOVE_HE,
     NOTE_EN,
@@ -112,12 +113,12 @@ def delete_some(text: str, inp: PlannerInput) -> Match | None:
 
 _RE_REMINDER_LIST = (
     re.compile(
-        rf"^(?:what|which|show|list|see|view|get|tell|read|give|check|do i have|any|are there|what's|whats)\b.*\b{REMINDER_EN}\b",
+        rf"^(?:what|which|show|list|see|view|get|tell|read|give|check|do i have|any|are there|what's|whats|how\s+many)\b.*\b{REMINDER_EN}\b",
         re.I,
     ),
     re.compile(rf"^(?:my|all(?:\s+my)?)\s+{REMINDER_EN}\b", re.I),
     re.compile(rf"^{REMINDER_EN}\s*\??$", re.I),
-    re.compile(r"^(?:מה|אילו|איזה|אלו|תראה|תראי|הראה|תציג|תציגי|תגיד|תפרט|יש לי|רשימת|כל)\b.*תזכורות"),
+    re.compile(r"^(?:מה|אילו|איזה|אלו|תראה|תראי|הראה|תציג|תציגי|תגיד|תפרט|יש לי|רשימת|כל|כמה)\b.*תזכורות"),
     re.compile(r"^(?:ה)?תזכורות\s+(?:שלי|להיום|למחר)"),
 )
 
@@ -171,11 +172,9 @@ def show(text: str, inp: PlannerInput) -> Match | None:
         return None
     for pattern in _RE_REMINDER_LIST:
         if pattern.search(text):
-            parsed = parse_when(text, inp)
-            constraints: dict[str, object] = {}
-            day = parsed.day or (parsed.when.date() if parsed.when else None)
-            if day is not None:
-                constraints["day"] = day.isoformat()
+            constraints: dict[str, object] = _shown_days(text, inp)
+            if HOW_MANY.match(text):
+                constraints["howMany"] = True
             return Match(
                 capability="reminders",
                 action="list",
@@ -185,6 +184,22 @@ def show(text: str, inp: PlannerInput) -> Match | None:
                 pattern="reminders:list",
             )
     return None
+
+
+def _shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
+    """The days a listing asks about: "tomorrow" is that day, "this week" the seven days from today
+    (as "what do I have this week?"), "next week" the week after this one; none: every reminder."""
+    week = _WEEK.search(text)
+    if week is not None:
+        if (week.group("en") or "").lower() == "next" or week.group("he_next") is not None:
+            period, _ = _period(text, inp)
+            last = date.fromisoformat(period["until"]) - timedelta(days=1)
+            return {"day": period["from"], "until": last.isoformat()}
+        today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
+        return {"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()}
+    parsed = parse_when(text, inp)
+    day = parsed.day or (parsed.when.date() if parsed.when else None)
+    return {"day": day.isoformat()} if day is not None else {}
 
 
 _RE_REMIND = (
