@@ -262,3 +262,25 @@ def test_clearing_a_list_retries_unprocessed_deletes_with_backoff_and_gives_up_c
         with pytest.raises(UnprocessedWrites) as gave_up:
             stuck.clear_list("t", "shopping")
         assert gave_up.value.count == 2
+
+
+def test_a_note_is_revised_only_from_the_text_it_had(repo: DynamoItemsRepository) -> None:
+    from memo.capabilities.items import Note
+
+    repo.put_note(Note(note_id="n1", thread_id=THREAD, text="gate code is 4321", created_at=NOW))
+    revised = repo.update_note(
+        THREAD, "n1", text="gate code is 4312", expected="gate code is 4321", changed_at=NOW
+    )
+    assert revised is not None and revised.text == "gate code is 4312"
+    # The same step again (a re-run after a crash): the note already reads the new text.
+    again = repo.update_note(
+        THREAD, "n1", text="gate code is 4312", expected="gate code is 4321", changed_at=NOW
+    )
+    assert again is not None and again.text == "gate code is 4312"
+    # Changed meanwhile (it reads neither the text it had nor the new one): left alone.
+    assert (
+        repo.update_note(THREAD, "n1", text="gate code is 1", expected="gate code is 4321", changed_at=NOW)
+        is None
+    )
+    assert repo.update_note(THREAD, "gone", text="x", expected="y", changed_at=NOW) is None
+    assert [n.text for n in repo.list_notes(THREAD)] == ["gate code is 4312"]

@@ -132,6 +132,15 @@ class FakeItemsRepository:
         notes = [n for (t, _), n in self.notes.items() if t == thread_id]
         return sorted(notes, key=lambda n: n.created_at, reverse=True)
 
+    def update_note(
+        self, thread_id: str, note_id: str, *, text: str, expected: str, changed_at: datetime
+    ) -> Note | None:
+        note = self.notes.get((thread_id, note_id))
+        if note is None or note.text not in (expected, text):
+            return None
+        self.notes[(thread_id, note_id)] = note.model_copy(update={"text": text})
+        return self.notes[(thread_id, note_id)]
+
     def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
         gone = self.notes.pop((thread_id, note_id), None)
         self._bury(thread_id, gone, undo)

@@ -389,6 +389,29 @@ class DynamoItemsRepository:
         notes = [_model(Note, raw) for raw in self._query(user_pk(thread_id), NOTE_PREFIX)]
         return sorted(notes, key=lambda n: n.created_at, reverse=True)
 
+    def update_note(
+        self, thread_id: str, note_id: str, *, text: str, expected: str, changed_at: datetime
+    ) -> Note | None:
+        """The note's text replaced, if it still reads `expected` (or already reads `text`: an
+        earlier attempt of the same step); stamped as the person's change. None if it is gone or was
+        changed meanwhile."""
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": user_pk(thread_id), "sk": note_sk(note_id)}),
+                UpdateExpression=f"SET #t = :text, {CHANGED_AT} = :at",
+                ConditionExpression="attribute_not_exists(undo_key) AND (#t = :expected OR #t = :text)",
+                ExpressionAttributeNames={"#t": "text"},
+                ExpressionAttributeValues=to_item(
+                    {":text": text, ":expected": expected, ":at": _iso(changed_at)}
+                ),
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed:
+            return None
+        return _model(Note, response["Attributes"])
+
     def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
         return self._delete_existing(user_pk(thread_id), note_sk(note_id), Note, undo)
 

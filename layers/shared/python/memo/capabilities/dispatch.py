@@ -36,6 +36,7 @@ from memo.capabilities.notes import (
     NoteOperations,
     SaveNoteArgs,
     SearchNotesArgs,
+    UpdateNoteArgs,
 )
 from memo.capabilities.reminders import (
     CreateReminderArgs,
@@ -60,6 +61,7 @@ ARGS_MODELS: dict[tuple[str, str], type[Args]] = {
     ("reminders", "delete_all"): DeleteAllRemindersArgs,
     ("notes", "save"): SaveNoteArgs,
     ("notes", "search"): SearchNotesArgs,
+    ("notes", "update"): UpdateNoteArgs,
     ("notes", "delete"): DeleteNotesArgs,
     ("notes", "delete_all"): DeleteAllNotesArgs,
     ("lists", "add"): AddListItemsArgs,
@@ -93,6 +95,7 @@ class CapabilityDispatcher:
             ("reminders", "delete_all"): reminders.delete_all,
             ("notes", "save"): notes.save,
             ("notes", "search"): notes.search,
+            ("notes", "update"): notes.update,
             ("notes", "delete"): notes.delete,
             ("notes", "delete_all"): notes.delete_all,
             ("lists", "add"): lists.add,

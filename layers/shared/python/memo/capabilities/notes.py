@@ -1,7 +1,8 @@
-"""Notes ("second brain"): save, search, delete, delete_all."""
+"""Notes ("second brain"): save, search, update, delete, delete_all."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 
@@ -27,6 +28,40 @@ class SaveNoteArgs(Args):
 
 class SearchNotesArgs(Args):
     query: str = ""
+
+
+class UpdateNoteArgs(Args):
+    note_ids: list[str] = Field(min_length=1, max_length=1)
+    #: what the person said the note should say: all of it, or the part after "is" (`revised_text`)
+    text: str = Field(min_length=1)
+
+
+#: "wifi password is sunshine42", "gate code: 4321", "הקוד של השער הוא 4321": what a note is about,
+#: then its value.
+_SUBJECT_VALUE = re.compile(
+    r"^(?P<subject>.+?)(?P<sep>\s+(?:is|are|=)\s+|\s*[:=]\s*|\s+(?:הוא|היא|זה)\s+)(?P<value>\S.*)$", re.I
+)
+
+
+def has_a_value(text: str) -> bool:
+    """Whether a note reads as something and its value ("gate code is 4321"), so that a value said
+    alone ("actually it's 4312") replaces the value and nothing else."""
+    return _SUBJECT_VALUE.match(text.strip()) is not None
+
+
+def revised_text(old: str, said: str) -> str:
+    """The note `old` as `said` revises it: "wifi password is sunshine42" + "sunshine43" ->
+    "wifi password is sunshine43" (a value alone replaces the value); anything that reads as a whole
+    note ("wifi password is sunshine43", "the gate code: 1234") replaces the whole note."""
+    said = said.strip()
+    note = _SUBJECT_VALUE.match(old.strip())
+    if (
+        note is None
+        or _SUBJECT_VALUE.match(said)
+        or said.casefold().startswith(note.group("subject").casefold())
+    ):
+        return said
+    return f"{note.group('subject')}{note.group('sep')}{said}"
 
 
 class DeleteNotesArgs(Args):
@@ -83,6 +118,39 @@ class NoteOperations:
             action="search",
             data=data,
             summary=say(lang, f"found {len(found)} note(s)", f"מצאתי {len(found)} פתקים"),
+        )
+
+    def update(self, args: UpdateNoteArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        (note_id,) = args.note_ids
+        note = next((n for n in self._repo.list_notes(ctx.thread_id) if n.note_id == note_id), None)
+        # A re-run after a crash finds the note already revised: revising it again gives the same text.
+        text = revised_text(note.text, args.text) if note is not None else args.text
+        updated = (
+            self._repo.update_note(
+                ctx.thread_id, note_id, text=text, expected=note.text, changed_at=self._clock()
+            )
+            if note is not None
+            else None
+        )
+        if note is None or updated is None:
+            return failure(
+                CAPABILITY,
+                "update",
+                NOT_FOUND,
+                say(lang, "I couldn't find that note anymore.", "לא מצאתי את הפתק הזה יותר."),
+            )
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="update",
+            data={"text": updated.text, "before": note.text},
+            external_ids={"noteId": note_id},
+            summary=say(
+                lang,
+                f"updated note {quote(_short(updated.text), lang)}",
+                f"עדכנתי את הפתק {quote(_short(updated.text), lang)}",
+            ),
         )
 
     def delete(self, args: DeleteNotesArgs, ctx: ExecutionContext) -> ExecutionResult:

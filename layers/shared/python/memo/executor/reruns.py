@@ -97,6 +97,11 @@ RERUNS: dict[tuple[str, str], Rerun] = {
         True, "deterministic note id per (trace, step), conditional put; the result is the args"
     ),
     ("notes", "search"): Rerun(True, _READ_ONLY),
+    ("notes", "update"): Rerun(
+        True,
+        "a conditional write of the revised text (the note reads the text it had, or already the new "
+        "one); revising the revised note gives the same text, so a re-run writes and reports the same",
+    ),
     ("notes", "delete"): Rerun(True, _TOMBSTONES),
     ("notes", "delete_all"): Rerun(
         True,

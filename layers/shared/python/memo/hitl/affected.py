@@ -25,6 +25,7 @@ _ID_KEYS: dict[tuple[str, str], str] = {
     ("reminders", "delete_all"): "reminderIds",
     ("reminders", "update"): "reminderIds",
     ("notes", "delete"): "noteIds",
+    ("notes", "update"): "noteIds",
     ("notes", "delete_all"): "noteIds",
     ("lists", "remove"): "itemIds",
     ("lists", "clear"): "itemIds",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memo.capabilities.notes import revised_text
 from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
@@ -171,7 +172,7 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
             return f"לחפש בפתקים שלך {quote(query, language)}" if query else "להציג את הפתקים שלך"
         return f"search your notes for {quote(query, language)}" if query else "show your notes"
     if key == ("notes", "update"):
-        new = quote(ch.get("title", ""), language)
+        new = quote(revised_text(str(target), str(ch.get("text") or ch.get("title") or "")), language)
         return (
             f"לעדכן את הפתק {quote(target, language)} ל{new}"
             if he

@@ -60,6 +60,8 @@ MATCHERS: tuple[Matcher, ...] = (
     reminders.rename,
     reminders.move,
     notes.delete_named,
+    notes.change,
+    followups.note_said_again,
     reminders.delete,
     lists.add,
     lists.ran_out,

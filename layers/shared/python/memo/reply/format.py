@@ -267,6 +267,15 @@ def _deleted(
 
 def _notes_ok(result: ExecutionResult, language: Language) -> str | None:
     data, he = result.data, language == "he"
+    if result.action == "update":
+        text = _get(data, "text")
+        if not text:
+            return None
+        return (
+            f"📝 עדכנתי את הפתק: {quote(text, language)}."
+            if he
+            else f"📝 Updated your note: {quote(text, language)}."
+        )
     if result.action == "save":
         text = _get(data, "text")
         if not text:

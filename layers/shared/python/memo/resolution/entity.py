@@ -158,7 +158,7 @@ def executor_args_for(step: PlanStep, semantic_args: dict[str, Any], ids: Sequen
         # "just this one" / "the whole series" of a repeating reminder travels in its id.
         semantic_args, unique = recurring.with_scope(semantic_args, unique)
         args = {**semantic_args, "reminderIds": unique}
-    elif key == ("notes", "delete"):
+    elif key in (("notes", "delete"), ("notes", "update")):
         args = {**semantic_args, "noteIds": unique}
     elif key == ("lists", "remove"):
         resolved = [str(i) for i in semantic_args.get("resolvedIds", [])]

@@ -276,6 +276,14 @@ class NoteResolver:
             if target is None:
                 return _no_target(step, lang, "Which note should I delete?", "איזה פתק למחוק?")
             return _result(step, target=target)
+        if step.action == "update":
+            target = _target(step, "note")
+            if target is None:
+                return _no_target(step, lang, "Which note should I change?", "איזה פתק לשנות?")
+            text = _text(ch.get("text")) or _text(c.get("text"))
+            if text is None:
+                return _no_target(step, lang, "What should the note say?", "מה לכתוב בפתק?")
+            return _result(step, args={"text": text}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from memo.capabilities.notes import has_a_value
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.intents.reminders import after_remind_words
@@ -165,6 +166,40 @@ def _nearer_half(said: str, inp: PlannerInput) -> str:
         key=lambda h: abs(h * 60 + minute - set_at),
     )
     return f"{hour:02d}:{minute:02d}"
+
+
+#: "actually it's sunshine43", "no, it's 4312", "sorry, it is X", "בעצם זה X", "לא, זה X": the
+#: note just saved, said again.
+_NOTE_SAID_AGAIN = re.compile(
+    r"^\W*(?:(?:actually|oops|no|nope|sorry|my\s+bad|wait|correction|בעצם|אופס|לא|סליחה|טעיתי|רגע|תיקון)[\s,!.:-]+)+"
+    r"(?:it'?s|it\s+is|its|that'?s|that\s+is|זה|הוא|היא)\s+(?P<value>\S.*?)\s*[.!]?$",
+    re.I,
+)
+
+
+def note_said_again(text: str, inp: PlannerInput) -> Match | None:
+    """ "save a note: wifi password is sunshine42" -> "actually it's sunshine43": that note, its value
+    replaced ("wifi password is sunshine43", approved first). Only right after a note was saved."""
+    latest = latest_action(inp)
+    if latest is None or (latest.capability, latest.action) != ("notes", "save"):
+        return None
+    if inp.now - latest.created_at > _SOON:
+        return None
+    said = _NOTE_SAID_AGAIN.match(inp.message.strip()) or _NOTE_SAID_AGAIN.match(text)
+    if said is None:
+        return None
+    saved = named_in(latest.summary)
+    return Match(
+        capability="notes",
+        action="update",
+        # "buy a gift for dana" -> "actually it's for noa": which words it replaces is a guess, so the
+        # note as it would then read is asked about first.
+        confidence=REFERENTIAL if has_a_value(saved) else GUESS,
+        risk="medium",
+        constraints={"targetRef": "latest_action", "target": saved},
+        changes={"text": said.group("value")},
+        pattern="ref:note_said_again",
+    )
 
 
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:

@@ -1,4 +1,4 @@
-"""Note commands: save, search (and questions about something noted), delete."""
+"""Note commands: save, search (and questions about something noted), change, delete."""
 
 from __future__ import annotations
 
@@ -177,6 +177,43 @@ def delete_named(text: str, inp: PlannerInput) -> Match | None:
                 constraints=constraints,
                 missing=missing,
                 pattern="notes:delete",
+            )
+    return None
+
+
+_RE_NOTE_CHANGE = (
+    # "change the wifi note to sunshine43", "update my note about the gate code to 1234"
+    re.compile(
+        r"^(?:change|update|edit|fix|correct)\s+(?:the\s+|my\s+|that\s+)?"
+        r"(?:(?P<named>.+?)\s+(?:note|memo)|(?:note|memo)\s+(?:about|on|for|regarding|with)\s+(?P<about>.+?))"
+        r"\s+(?:to\s+say|so\s+it\s+says|to|:)\s*(?P<text>\S.*)$",
+        re.I,
+    ),
+    # "תשנה את הפתק של הוויפי ל-sunshine43", "תעדכן את הפתק על הקוד ל 1234"
+    re.compile(
+        r"^(?:תשנה|תשני|שנה|תעדכן|תעדכני|עדכן|תתקן|תתקני)\s+(?:לי\s+)?(?:את\s+)?ה?(?:פתק|הערה)\s+(?:של|על|לגבי)\s+"
+        r"(?P<about>.+?)\s+ל-?\s*(?P<text>\S.*)$"
+    ),
+)
+
+
+def change(text: str, inp: PlannerInput) -> Match | None:
+    """ "change the wifi note to sunshine43": that note, said again (approved first, with what the
+    note will then say: a value alone replaces the value, `memo.capabilities.notes.revised_text`)."""
+    for pattern in _RE_NOTE_CHANGE:
+        match = pattern.search(text)
+        if match:
+            named = match.groupdict().get("named") or match.group("about")
+            constraints, missing, confidence = target_constraints(named, inp, "notes")
+            return Match(
+                capability="notes",
+                action="update",
+                confidence=confidence,
+                risk="medium",
+                constraints=constraints,
+                changes={"text": clean(match.group("text"))},
+                missing=missing,
+                pattern="notes:update",
             )
     return None
 

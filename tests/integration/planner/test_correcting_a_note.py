@@ -1,0 +1,76 @@
+"""Correcting a note the way people do, through the webhook, in English and Hebrew.
+
+"Save a note: wifi password is sunshine42" -> "actually it's sunshine43" was "I'm not sure I
+understood"; notes could not be changed at all. The value said again now replaces the value; a note
+that is not "something is its value" is asked about first, showing what it would then read; "change
+the wifi note to ..." changes the note named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+@pytest.mark.parametrize(
+    "correction", ["actually it's sunshine43", "sorry, it's sunshine43", "No, it is sunshine43."]
+)
+def test_the_value_said_again_replaces_the_value(chat: Conversation, correction: str) -> None:
+    chat.say("save a note: wifi password is sunshine42")
+    assert chat.say(correction) == "📝 Updated your note: “wifi password is sunshine43”."
+    assert (
+        chat.say("what's my wifi password?")
+        == "Found 1 note for “wifi password”:\n• wifi password is sunshine43"
+    )
+
+
+def test_hebrew_correction_and_change_by_name(chat: Conversation) -> None:
+    chat.say("תשמור פתק: הקוד של השער הוא 1234")
+    assert chat.say("בעצם זה 1243") == "📝 עדכנתי את הפתק: „הקוד של השער הוא 1243”."
+    assert chat.say("תשנה את הפתק של השער ל-9999") == "📝 עדכנתי את הפתק: „הקוד של השער הוא 9999”."
+    assert chat.say("מה הקוד של השער?").endswith("• הקוד של השער הוא 9999")
+
+
+def test_a_note_without_a_value_is_asked_about_first(chat: Conversation) -> None:
+    chat.say("save a note: buy a gift for dana")
+    assert chat.say("actually it's for noa").startswith(
+        "Just to check — you want me to change the note “buy a gift for dana” to “for noa”?"
+    )
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("what are my notes?") == "Found 1 note:\n• buy a gift for dana"
+
+
+def test_change_the_named_note(chat: Conversation) -> None:
+    chat.say("save a note: wifi password is sunshine42")
+    chat.say("save a note: locker: 118")
+    assert chat.say("change the wifi note to moon7") == "📝 Updated your note: “wifi password is moon7”."
+    assert chat.say("update my note about the locker to 121") == "📝 Updated your note: “locker: 121”."
+    assert chat.say("what's my locker?").endswith("• locker: 121")
+
+
+def test_a_correction_long_after_the_note_is_not_taken_as_one(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("save a note: wifi password is sunshine42")
+    clock.advance(hours=13)
+    assert "Updated" not in chat.say("actually it's sunshine43")
+    assert chat.say("what's my wifi password?").endswith("• wifi password is sunshine42")

@@ -1,0 +1,36 @@
+"""What a note reads after "actually it's ..." or "change the wifi note to ..." (`revised_text`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memo.capabilities.notes import has_a_value, revised_text
+
+
+@pytest.mark.parametrize(
+    ("old", "said", "new"),
+    [
+        ("wifi password is sunshine42", "sunshine43", "wifi password is sunshine43"),
+        ("gate code: 4321", "4312", "gate code: 4312"),
+        ("the kids' shoe sizes are 31 and 34", "32 and 34", "the kids' shoe sizes are 32 and 34"),
+        ("הקוד של השער הוא 1234", "1243", "הקוד של השער הוא 1243"),
+        # Said as a whole note: the whole note.
+        ("wifi password is sunshine42", "wifi password is moon7", "wifi password is moon7"),
+        ("wifi password is sunshine42", "the router password: moon7", "the router password: moon7"),
+        # Nothing to keep: the words said are the note.
+        ("buy a gift for dana", "buy flowers for noa", "buy flowers for noa"),
+    ],
+)
+def test_a_value_alone_replaces_the_value(old: str, said: str, new: str) -> None:
+    assert revised_text(old, said) == new
+
+
+def test_revising_a_revised_note_again_changes_nothing() -> None:
+    once = revised_text("gate code is 4321", "4312")
+    assert revised_text(once, "4312") == once
+
+
+def test_which_notes_have_a_value() -> None:
+    assert has_a_value("wifi password is sunshine42")
+    assert has_a_value("locker: 118")
+    assert not has_a_value("buy a gift for dana")
