@@ -132,3 +132,45 @@ def test_a_failed_delete_offers_no_undo(dana: Conversation) -> None:
     dana.choices = []
     assert dana.say("add milk to my shopping list") == "Added milk to your shopping list."
     assert dana.choices == []  # no Undo on what deleted nothing
+
+
+# --- "undo" typed, as people do rather than tapping ---------------------------------------------------
+
+
+def test_undo_typed_after_a_delete_brings_it_back_once(dana: Conversation) -> None:
+    dana.say("remind me to call mom at 5pm")
+    dana.say("delete it")
+    assert dana.say("yes") == "Deleted the reminder “call mom”."
+    assert dana.say("oops, undo that") == "↩️ Undone: “call mom” is back."
+    assert "call mom" in dana.say("what are my reminders?")
+    assert dana.say("undo").startswith("There's nothing to undo")
+
+
+def test_hebrew_typed_undo_of_a_cleared_list(dana: Conversation) -> None:
+    dana.say("תוסיף חלב וביצים לרשימת הקניות")
+    dana.say("תנקה את רשימת הקניות")
+    dana.say("כן")
+    back = dana.say("בטל את המחיקה")  # both were added at the same moment of the fake clock: any order
+    assert back.startswith("↩️ ביטלתי את המחיקה ושחזרתי את ") and "„חלב”" in back and "„ביצים”" in back
+    assert dana.say("מה ברשימת הקניות?").count("•") == 2
+
+
+def test_undo_typed_with_nothing_deleted_deletes_nothing_and_says_so(dana: Conversation) -> None:
+    dana.say("remind me to call mom at 5pm")
+    assert (
+        dana.say("undo") == "There's nothing to undo: Undo brings back what I deleted in the last 10 minutes."
+    )
+    assert "call mom" in dana.say("what are my reminders?")
+    # "בטל את המחיקה" was once read as deleting a reminder named "the deletion".
+    assert dana.say("בטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות."
+
+
+def test_undo_typed_too_late(dana: Conversation, clock: FakeClock) -> None:
+    dana.say("remind me to call mom at 5pm")
+    dana.say("delete it")
+    dana.say("yes")
+    clock.advance(minutes=11)
+    assert (
+        dana.say("bring it back") == "That can't be undone anymore: Undo works for 10 minutes after a delete."
+    )
+    assert "call mom" not in dana.say("what are my reminders?")

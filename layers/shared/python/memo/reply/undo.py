@@ -7,15 +7,20 @@ end, so the tap is answered without a read: within the window it starts the undo
 user hears at once that it is too late (`memo.turn.undo`).
 
     undo:<window end, epoch seconds>:<traceId>
+
+Typed, "undo", "bring it back", "בטל את המחיקה" are the same tap on the latest delete
+(`typed_undo`): the undo of the request that deleted, with its window counted from when it did.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from memo.capabilities.common import UNDO_UNTIL, say
+from memo.capabilities.common import UNDO_UNTIL, UNDO_WINDOW, say
+from memo.domain import LatestAction
 from memo.executor.contracts import StepOutcome
 from memo.replies import Choice, Reply
 from memo.text.language import Language
@@ -48,6 +53,41 @@ def parse_undo(reply_id: str | None) -> UndoRequest | None:
     if not epoch.isdigit() or not key:
         return None
     return UndoRequest(undo_key=key, until=datetime.fromtimestamp(int(epoch), UTC))
+
+
+#: "undo", "undo that", "oops, bring it back", "restore them", "בטל את המחיקה", "תחזיר את זה".
+_TYPED_UNDO = re.compile(
+    r"^\W*(?:(?:oops|oh\s+no|wait|no|אופס|אוי|רגע|לא)[\s,!.]+)?"
+    r"(?:undo(?:\s+(?:that|it|this|the\s+(?:delete|deletion|last\s+one)|my\s+last\s+delete))?"
+    r"|(?:bring|put)\s+(?:it|them|that|those|this)\s+back|restore\s+(?:it|them|that|those|this)"
+    r"|(?:תבטל|בטל|תבטלי)\s+(?:את\s+)?ה?מחיקה(?:\s+האחרונה)?"
+    r"|(?:תחזיר|תחזירי|החזר)\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן)(?:\s+בחזרה)?"
+    r"|(?:תשחזר|תשחזרי|שחזר)(?:\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן))?)"
+    r"(?:\s+please|\s+בבקשה)?\s*[.!]*$",
+    re.I,
+)
+_DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
+
+
+def is_typed_undo(text: str | None) -> bool:
+    return bool(text) and _TYPED_UNDO.match(text.strip()) is not None  # type: ignore[union-attr]
+
+
+def typed_undo(latest: Sequence[LatestAction]) -> UndoRequest | None:
+    """The "Undo" typed words ask for: the latest action's, when it deleted something (its request
+    is the key its items were tombstoned under); None when the latest action deleted nothing."""
+    newest = latest[0] if latest else None
+    if newest is None or newest.action not in _DELETES or newest.operation_id is None:
+        return None
+    return UndoRequest(undo_key=newest.request, until=newest.created_at + UNDO_WINDOW)
+
+
+def nothing_to_undo(language: Language) -> str:
+    return say(
+        language,
+        "There's nothing to undo: Undo brings back what I deleted in the last 10 minutes.",
+        "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות.",
+    )
 
 
 def undo_until(outcomes: Sequence[StepOutcome]) -> datetime | None:

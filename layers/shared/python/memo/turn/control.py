@@ -69,7 +69,7 @@ from memo.reminders.buttons import (
 from memo.replies import Reply
 from memo.reply.memory import current_actions
 from memo.reply.quotes import QuoteStore, refers_back
-from memo.reply.undo import parse_undo
+from memo.reply.undo import is_typed_undo, nothing_to_undo, parse_undo, typed_undo
 from memo.resolution.entity import ItemsReader, apply_selection, resolve_entities, selected_ids_from_results
 from memo.resolution.router import dependency_groups, resolve_all
 from memo.text.dates import format_when
@@ -196,6 +196,14 @@ class TurnControl:
         undo = parse_undo(ctx.message.reply_id)
         if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
             return handle_undo(ctx, undo, self._executions)
+        if ctx.snapshot.pending is None and is_typed_undo(ctx.message.text):
+            # "undo", "bring it back", "בטל את המחיקה": the Undo of the latest delete, as if tapped.
+            typed = typed_undo(_latest_actions(ctx))
+            if typed is None:
+                return TurnOutcome(
+                    reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"
+                )
+            return handle_undo(ctx, typed, self._executions)
         button = parse_button(ctx.message.reply_id) or self._typed_button(ctx)
         if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
             return handle_button(ctx, button, self._executions)
