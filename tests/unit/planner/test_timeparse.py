@@ -25,6 +25,8 @@ from tests.unit.planner.conftest import NOW, TZ
         ("water plants on 3/5 at 18:00", "2024-05-03T18:00:00+03:00", "water plants"),
         ("take pills tonight", "2024-05-01T20:00:00+03:00", "take pills"),
         ("gym tomorrow morning", "2024-05-02T09:00:00+03:00", "gym"),
+        ("call the bank first thing tomorrow", "2024-05-02T09:00:00+03:00", "call the bank"),
+        ("send the invoice first thing in the morning", "2024-05-02T09:00:00+03:00", "send the invoice"),
         ("lunch at noon", "2024-05-01T12:00:00+03:00", "lunch"),
         ("להתקשר לאמא מחר ב-17:00", "2024-05-02T17:00:00+03:00", "להתקשר לאמא"),
         ("להתקשר לאמא מחר ב17:00", "2024-05-02T17:00:00+03:00", "להתקשר לאמא"),

@@ -158,7 +158,7 @@ _HE_AT_HOUR = re.compile(
 _EN_NOON = re.compile(r"\b(?:at\s+)?(?P<w>noon|midday|midnight)\b", _FLAGS)
 _EN_PART = re.compile(
     r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening)|"
-    r"(?P<p4>morning|afternoon|evening|night))\b",
+    r"(?P<p5>first\s+thing)(?:\s+in\s+the\s+morning)?|(?P<p4>morning|afternoon|evening|night))\b",
     _FLAGS,
 )
 _HE_PART = re.compile(r"(?:(?<=\s)|^)(?P<p>בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)")
@@ -684,8 +684,13 @@ def extract_when(
             match = None  # a bare "morning" only counts after a day ("tomorrow morning")
         if match:
             if pattern is _EN_PART:
+                # "first thing tomorrow": the morning
                 part = (
-                    match.group("p1") or match.group("p2") or match.group("p3") or match.group("p4")
+                    match.group("p1")
+                    or match.group("p2")
+                    or match.group("p3")
+                    or match.group("p4")
+                    or ("morning" if match.group("p5") else "")
                 ).lower()
                 if match.group("p3") and day is None:
                     day = today
