@@ -78,6 +78,7 @@ MATCHERS: tuple[Matcher, ...] = (
     followups.referential,
     lists.more,
     reminders.move_named,
+    followups.stop_by_time,
     followups.noun_less_delete,
     notes.recall,
     notes.statement,
@@ -208,10 +209,7 @@ class RulePlanner:
             return []
         hebrew = found.group("h1") is not None
         times = (found.group("h1"), found.group("h2")) if hebrew else (found.group("t1"), found.group("t2"))
-        said = [
-            f"{text[: found.start()]}{'ב-' if hebrew else 'at '}{t.strip()}{text[found.end() :]}"
-            for t in times
-        ]
+        said = [f"{text[: found.start()]}{_at_time(t.strip(), hebrew)}{text[found.end() :]}" for t in times]
         matches = [self._match(clean(one), inp) for one in said]
         if not all(
             isinstance(m, Match) and (m.capability, m.action) == ("reminders", "create") and not m.missing
@@ -333,11 +331,24 @@ _TWICE_A_DAY = re.compile(
 
 #: Two clock times joined by "and": "at 8am and 8pm", "at 9:30 and 17:00", "ב-8 וב-20".
 _CLOCK = r"\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?"
+#: One Hebrew time of two: "8", "20:00", "שמונה", "שמונה בבוקר", "8 בערב".
+_HE_TIME = (
+    r"(?:\d{1,2}(?::[0-5]\d)?|אחת\s+עשרה|שתים\s+עשרה|אחת|שתיים|שלוש|ארבע|חמש|שש|שבע|שמונה|תשע|עשר)"
+    r"(?:\s+(?:בבוקר|בערב|בלילה|בצהריים|אחר\s+הצהריים))?"
+)
 _TWO_TIMES = re.compile(
     rf"\bat\s+(?P<t1>{_CLOCK})\s+and\s+(?:at\s+)?(?P<t2>{_CLOCK})(?=\s|$|[,.!?])"
-    r"|(?:(?<=\s)|^)(?:בשעה\s+|ב-?)(?P<h1>\d{1,2}(?::[0-5]\d)?)\s+וב-?(?:שעה\s+)?(?P<h2>\d{1,2}(?::[0-5]\d)?)(?=\s|$|[,.!?])",
+    rf"|(?:(?<=\s)|^)(?:בשעה\s+|ב-?)(?P<h1>{_HE_TIME})\s+וב-?(?:שעה\s+)?(?P<h2>{_HE_TIME})(?=\s|$|[,.!?])",
     re.I,
 )
+
+
+def _at_time(time: str, hebrew: bool) -> str:
+    """ "at 8pm", "ב-20", "בשמונה בערב": one of two times said alone."""
+    if not hebrew:
+        return f"at {time}"
+    return f"ב-{time}" if time[0].isdigit() else f"ב{time}"
+
 
 #: "... and again at 6", "... ושוב בשש": the first reminder once more, at another time.
 _AGAIN = re.compile(r"^(?:again|once\s+more|שוב|עוד\s+פעם)\s+(?P<rest>\S.*)$", re.I)

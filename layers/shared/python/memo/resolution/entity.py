@@ -42,6 +42,7 @@ from memo.domain import (
     PlanStep,
     TurnState,
 )
+from memo.hitl.by_time import answer_by_time
 from memo.hitl.templates import MAX_OPTIONS
 from memo.observability import logger, mask_phone
 from memo.resolution import recurring
@@ -368,7 +369,25 @@ def _lookup(
         return _Missing(say(language, en, he))
     if target.texts:
         return _by_texts(target, entities, language)
-    return _by_text(step, target, entities, language)
+    found = _by_text(step, target, entities, language)
+    if isinstance(found, _Missing) and target.kind == "reminder" and target.text:
+        # "cancel the 8pm one", "זו של שמונה בערב": no title has those words, but one reminder has that time.
+        at = _by_time(target.text, entities, state, now)
+        if at is not None:
+            return _Found([at])
+    return found
+
+
+def _by_time(words: str, entities: list[_Entity[Any]], state: TurnState, now: datetime) -> str | None:
+    """The id of the one reminder whose time the words name (`memo.hitl.by_time`), or None."""
+    language = state.input.language
+    candidates = [_candidate(e) for e in entities]
+    ways = (words, f"ב{words}") if language == "he" else (words, f"in the {words}")
+    for way in ways:
+        index = answer_by_time(way, candidates, now=now, timezone=state.input.timezone, language=language)
+        if index is not None:
+            return entities[index].id
+    return None
 
 
 # --- the node ----------------------------------------------------------------------------------------
