@@ -115,3 +115,22 @@ def test_reminders_this_week_and_next_week_are_only_those(chat: Conversation) ->
     hebrew = chat.say("מה התזכורות שלי השבוע?")
     assert "call mom" in hebrew and "passport" not in hebrew
     assert chat.say("how many reminders do I have this week?").startswith("You have 1 reminder from ")
+
+
+def test_a_new_request_while_a_guess_is_asked_about_is_its_own(chat: Conversation) -> None:
+    # It was "Sorry, I didn't catch that — please answer yes or no.", however often it was sent.
+    _guessed(chat, "add eggs", "Just to check — you want me to add eggs to your shopping list?")
+    assert chat.say("add 2 cartons of milk").startswith(
+        "Just to check — you want me to add 2 cartons of milk to your shopping list?"
+    )
+    assert chat.say("yes") == "Added 2 cartons of milk to your shopping list."
+    # The first guess was dropped, never run on its own.
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• 2 cartons of milk"
+    _guessed(chat, "add bread", "Just to check")
+    assert chat.say("we're out of milk").startswith("Just to check — you want me to add milk")
+
+
+def test_hebrew_new_request_while_a_guess_is_asked_about(chat: Conversation) -> None:
+    _guessed(chat, "תוסיף ביצים", "רק מוודא")
+    assert chat.say("תוסיף 2 קרטוני חלב").startswith("רק מוודא — להוסיף 2 קרטוני חלב")
+    assert chat.say("כן") == "הוספתי 2 קרטוני חלב לרשימת קניות."

@@ -309,14 +309,33 @@ def _starts_with_cancel(text: str) -> bool:
 
 
 def _is_new_request(text: str, inp: InterpreterInput) -> bool:
-    """A complete, confident request for something else (the rule planner agrees)."""
+    """A complete, confident request for something else (the rule planner agrees). To a yes/no
+    question, a request the planner only guesses at counts too ("add 2 cartons of milk", "we're out
+    of milk" while "Just to check — ...?" is open): it is no yes or no, and asking "yes or no?"
+    again would hold it back; it gets its own question if it needs one."""
+    guessed = inp.pending.expected_input == "yes_no"
     return is_complete_request(
-        text, now=inp.now, timezone=inp.timezone, language=inp.language, allow_missing=True
+        text,
+        now=inp.now,
+        timezone=inp.timezone,
+        language=inp.language,
+        allow_missing=True,
+        min_confidence=_GUESSED if guessed else _CONFIDENT_REQUEST,
     )
 
 
+_CONFIDENT_REQUEST = 0.85
+_GUESSED = 0.55  # the rule planner's GUESS
+
+
 def is_complete_request(
-    text: str, *, now: datetime, timezone: str, language: Language, allow_missing: bool = False
+    text: str,
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+    allow_missing: bool = False,
+    min_confidence: float = _CONFIDENT_REQUEST,
 ) -> bool:
     """Whether `text` is a complete request on its own: the rule planner reads it as an operation
     (or a meta request) with confidence, a plan and no missing field. Used while a question is open:
@@ -331,7 +350,7 @@ def is_complete_request(
     output = result.output
     return (
         output.intent_type in ("operation", "meta")
-        and output.confidence >= 0.85
+        and output.confidence >= min_confidence
         and "intent_unclear" not in output.missing_fields
         and (allow_missing or not output.missing_fields)
         and bool(output.plan)
