@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from memo.local.chat import ShownChoice, render
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
 from tests.support.webhook import post
 
 
@@ -74,6 +76,16 @@ def _only_undo(choices: list[ShownChoice]) -> bool:
 @pytest.fixture
 def chat(stack: LocalStack, user: WhatsAppUser) -> Conversation:
     return Conversation(stack=stack, user=user)
+
+
+@contextmanager
+def chat_at(
+    monkeypatch: pytest.MonkeyPatch, clock: FakeClock, timezone: str = "Asia/Jerusalem"
+) -> Iterator[Conversation]:
+    """A conversation on a fresh local stack whose every Lambda reads `clock`, its users in `timezone`."""
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", timezone)
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
 
 
 class LogEvents(logging.Handler):

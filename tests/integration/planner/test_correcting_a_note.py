@@ -13,10 +13,8 @@ from datetime import datetime
 
 import pytest
 
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
-from tests.support.conversation import Conversation
+from tests.support.conversation import Conversation, chat_at
 
 START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
 
@@ -28,9 +26,8 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def chat(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=clock) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+    with chat_at(monkeypatch, clock) as conversation:
+        yield conversation
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,8 @@ from datetime import datetime
 
 import pytest
 
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
-from tests.support.conversation import Conversation
+from tests.support.conversation import Conversation, chat_at
 
 # A Monday to come: repeating reminders get real schedules, which must start in the future.
 START = datetime.fromisoformat("2027-03-01T10:00:00+02:00")
@@ -24,9 +22,8 @@ START = datetime.fromisoformat("2027-03-01T10:00:00+02:00")
 
 @pytest.fixture
 def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+    with chat_at(monkeypatch, FakeClock(START)) as conversation:
+        yield conversation
 
 
 def test_stop_the_8pm_one_stops_that_series_only(chat: Conversation) -> None:
