@@ -62,3 +62,21 @@ def test_no_reminder_at_that_time_deletes_nothing(chat: Conversation) -> None:
     chat.say("remind me to pay rent at 9pm")
     assert chat.say("cancel the 7pm one") == "I couldn't find a reminder matching “7pm”."
     assert chat.say("how many reminders do I have?").startswith("You have 2 reminders:")
+
+
+def test_a_part_of_the_day_picks_the_one_due_then(chat: Conversation) -> None:
+    chat.say("remind me to take my meds at 8am and 8pm every day")
+    asked = chat.say("stop the morning one")
+    assert "every day at 08:00" in asked and "20:00" not in asked
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    hebrew = chat.say("תעצור את זו של הערב")
+    assert "כל יום ב-20:00" in hebrew and "08:00" not in hebrew
+
+
+def test_a_part_of_the_day_with_two_reminders_in_it_asks_which(chat: Conversation) -> None:
+    chat.say("remind me to call mom at 6pm")
+    chat.say("remind me to pay rent at 7pm")
+    chat.say("remind me to stretch at 9am")
+    asked = chat.say("cancel the evening one")
+    assert asked.startswith("Which one do you mean?") and "call mom" in asked and "pay rent" in asked
+    assert "stretch" not in asked

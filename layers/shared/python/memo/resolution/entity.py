@@ -23,10 +23,12 @@ using the candidates frozen in the pending question (never querying again) and c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
+from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND, say
@@ -375,7 +377,36 @@ def _lookup(
         at = _by_time(target.text, entities, state, now)
         if at is not None:
             return _Found([at])
+        within = _in_part_of_day(target.text, entities, state.input.timezone)
+        if len(within) == 1:
+            return _Found([within[0].id])
+        if within:  # "the evening one" with two that evening: which one is asked
+            return _Ambiguous([_candidate(e) for e in within[:MAX_OPTIONS]], allow_multiple=False)
     return found
+
+
+#: "the morning one", "זו של הערב": a part of the day, as the hours it spans (local, end excluded).
+_PARTS = (
+    (re.compile(r"^(?:the\s+)?morning$|^(?:של\s+)?ה?בוקר$", re.I), 5, 12),
+    (re.compile(r"^(?:the\s+)?afternoon$|^(?:של\s+)?(?:אחר\s+הצהריים|אחה\"צ)$", re.I), 12, 17),
+    (re.compile(r"^(?:the\s+)?evening$|^(?:של\s+)?ה?ערב$", re.I), 17, 21),
+    (re.compile(r"^(?:the\s+)?night$|^(?:של\s+)?ה?לילה$", re.I), 21, 29),
+)
+
+
+def _in_part_of_day(words: str, entities: list[_Entity[Any]], timezone: str) -> list[_Entity[Any]]:
+    """The reminders due in the part of the day the words name ("the morning one"); [] when the
+    words name none."""
+    zone = ZoneInfo(timezone)
+    for pattern, first, end in _PARTS:
+        if pattern.match(words.strip()):
+            hours = {h % 24 for h in range(first, end)}
+            return [
+                e
+                for e in entities
+                if isinstance(e.item, Reminder) and e.item.due_at.astimezone(zone).hour in hours
+            ]
+    return []
 
 
 def _by_time(words: str, entities: list[_Entity[Any]], state: TurnState, now: datetime) -> str | None:
