@@ -174,3 +174,13 @@ def test_undo_typed_too_late(dana: Conversation, clock: FakeClock) -> None:
         dana.say("bring it back") == "That can't be undone anymore: Undo works for 10 minutes after a delete."
     )
     assert "call mom" not in dana.say("what are my reminders?")
+
+
+def test_undo_asked_politely_or_after_an_unclear_message(dana: Conversation) -> None:
+    dana.say("remind me to call mom at 5pm")
+    dana.say("delete it")
+    dana.say("yes")
+    # "I'm not sure I understood — what would you like me to do?" waits for a request: undo is one.
+    assert "not sure I understood" in dana.say("hmm")
+    assert dana.say("can you undo that?") == "↩️ Undone: “call mom” is back."
+    assert dana.say("אפשר לבטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות."

@@ -71,3 +71,19 @@ def test_a_correction_long_after_the_note_is_not_taken_as_one(chat: Conversation
     clock.advance(hours=13)
     assert "Updated" not in chat.say("actually it's sunshine43")
     assert chat.say("what's my wifi password?").endswith("• wifi password is sunshine42")
+
+
+def test_what_a_guessed_correction_shows_is_what_it_writes(chat: Conversation) -> None:
+    # A long note is cut short in the question; it used to show "to “moon7”" and then write
+    # "... router is moon7": more than it showed. What it shows is now exactly what is written.
+    chat.say("save a note: the password for the office wifi router is sunshine42abc")
+    asked = chat.say("actually it's moon7")
+    assert asked.startswith(
+        "Just to check — you want me to change the note “the password for the office wifi router…” to “moon7”?"
+    )
+    assert chat.say("yes") == "📝 Updated your note: “moon7”."
+
+
+def test_a_hedged_value_is_the_value(chat: Conversation) -> None:
+    chat.say("save a note: gate code is 4321")
+    assert chat.say("no it's actually 4312") == "📝 Updated your note: “gate code is 4312”."

@@ -34,6 +34,8 @@ class UpdateNoteArgs(Args):
     note_ids: list[str] = Field(min_length=1, max_length=1)
     #: what the person said the note should say: all of it, or the part after "is" (`revised_text`)
     text: str = Field(min_length=1)
+    #: `text` is the whole note, as the question about it showed (no `revised_text`)
+    whole: bool | None = None
 
 
 #: "wifi password is sunshine42", "gate code: 4321", "הקוד של השער הוא 4321": what a note is about,
@@ -125,7 +127,7 @@ class NoteOperations:
         (note_id,) = args.note_ids
         note = next((n for n in self._repo.list_notes(ctx.thread_id) if n.note_id == note_id), None)
         # A re-run after a crash finds the note already revised: revising it again gives the same text.
-        text = revised_text(note.text, args.text) if note is not None else args.text
+        text = args.text if args.whole or note is None else revised_text(note.text, args.text)
         updated = (
             self._repo.update_note(
                 ctx.thread_id, note_id, text=text, expected=note.text, changed_at=self._clock()

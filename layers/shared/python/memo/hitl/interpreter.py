@@ -313,19 +313,14 @@ def _is_new_request(text: str, inp: InterpreterInput) -> bool:
     question, a request the planner only guesses at counts too ("add 2 cartons of milk", "we're out
     of milk" while "Just to check — ...?" is open): it is no yes or no, and asking "yes or no?"
     again would hold it back; it gets its own question if it needs one."""
-    guessed = inp.pending.expected_input == "yes_no"
     return is_complete_request(
         text,
         now=inp.now,
         timezone=inp.timezone,
         language=inp.language,
         allow_missing=True,
-        min_confidence=_GUESSED if guessed else _CONFIDENT_REQUEST,
+        allow_guess=inp.pending.expected_input == "yes_no",
     )
-
-
-_CONFIDENT_REQUEST = 0.85
-_GUESSED = 0.55  # the rule planner's GUESS
 
 
 def is_complete_request(
@@ -335,13 +330,15 @@ def is_complete_request(
     timezone: str,
     language: Language,
     allow_missing: bool = False,
-    min_confidence: float = _CONFIDENT_REQUEST,
+    allow_guess: bool = False,
 ) -> bool:
     """Whether `text` is a complete request on its own: the rule planner reads it as an operation
     (or a meta request) with confidence, a plan and no missing field. Used while a question is open:
     such a message is a new request (switch_intent), never the answer. `allow_missing`: a request
-    that still lacks a detail (a time) counts too (the interpreter's reading of an approval reply)."""
+    that still lacks a detail (a time) counts too (the interpreter's reading of an approval reply);
+    `allow_guess`: so does one the planner only guesses at (to a yes/no question)."""
     from memo.planner.base import PlannerInput
+    from memo.planner.match import GUESS, REFERENTIAL
     from memo.planner.rules import RulePlanner
 
     if not text.strip():
@@ -350,7 +347,7 @@ def is_complete_request(
     output = result.output
     return (
         output.intent_type in ("operation", "meta")
-        and output.confidence >= min_confidence
+        and output.confidence >= (GUESS if allow_guess else REFERENTIAL)
         and "intent_unclear" not in output.missing_fields
         and (allow_missing or not output.missing_fields)
         and bool(output.plan)

@@ -172,7 +172,8 @@ def describe_step(step: PlanStep, language: Language, timezone: str) -> str:
             return f"לחפש בפתקים שלך {quote(query, language)}" if query else "להציג את הפתקים שלך"
         return f"search your notes for {quote(query, language)}" if query else "show your notes"
     if key == ("notes", "update"):
-        new = quote(revised_text(str(target), str(ch.get("text") or ch.get("title") or "")), language)
+        said = str(ch.get("text") or ch.get("title") or "")
+        new = quote(said if ch.get("whole") is True else revised_text(str(target), said), language)
         return (
             f"לעדכן את הפתק {quote(target, language)} ל{new}"
             if he

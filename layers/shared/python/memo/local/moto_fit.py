@@ -85,11 +85,11 @@ class _CopyKeepingTables:
     """moto.dynamodb.models' `copy`: deep copies as usual, except a table inside one of our
     transactions, whose items are saved one by one instead."""
 
-    @staticmethod
-    def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
-        from moto.dynamodb.models.table import Table
+    table: type = type(None)  # moto's Table, set when installed (moto is imported only then)
 
-        if isinstance(value, Table) and getattr(_ROLLING_BACK_ITEMS, "active", False):
+    @classmethod
+    def deepcopy(cls, value: Any, memo: dict[int, Any] | None = None) -> Any:
+        if isinstance(value, cls.table) and getattr(_ROLLING_BACK_ITEMS, "active", False):
             return value
         return copy.deepcopy(value, memo)
 
@@ -151,11 +151,12 @@ def _roll_back_items_not_tables() -> None:
         try:
             with _tables_not_copied():
                 all_tables(self, transact_items)
-        except Exception:
+        except Exception:  # any refusal, moto's or ours: the items go back as they were, and it is raised
             _put_back(saved)
             raise
 
     transact_write_items._memo_item_rollback = True  # type: ignore[attr-defined]
+    _CopyKeepingTables.table = models.Table
     models.copy = _CopyKeepingTables  # type: ignore[assignment]
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
 

@@ -55,15 +55,17 @@ def parse_undo(reply_id: str | None) -> UndoRequest | None:
     return UndoRequest(undo_key=key, until=datetime.fromtimestamp(int(epoch), UTC))
 
 
-#: "undo", "undo that", "oops, bring it back", "restore them", "בטל את המחיקה", "תחזיר את זה".
+#: "undo", "undo that", "can you undo that?", "oops, bring it back", "restore them", "בטל את המחיקה",
+#: "תחזיר את זה".
 _TYPED_UNDO = re.compile(
     r"^\W*(?:(?:oops|oh\s+no|wait|no|אופס|אוי|רגע|לא)[\s,!.]+)?"
+    r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?|please\s+|אפשר\s+)?"
     r"(?:undo(?:\s+(?:that|it|this|the\s+(?:delete|deletion|last\s+one)|my\s+last\s+delete))?"
     r"|(?:bring|put)\s+(?:it|them|that|those|this)\s+back|restore\s+(?:it|them|that|those|this)"
-    r"|(?:תבטל|בטל|תבטלי)\s+(?:את\s+)?ה?מחיקה(?:\s+האחרונה)?"
+    r"|(?:תבטל|בטל|תבטלי|לבטל)\s+(?:את\s+)?ה?מחיקה(?:\s+האחרונה)?"
     r"|(?:תחזיר|תחזירי|החזר)\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן)(?:\s+בחזרה)?"
     r"|(?:תשחזר|תשחזרי|שחזר)(?:\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן))?)"
-    r"(?:\s+please|\s+בבקשה)?\s*[.!]*$",
+    r"(?:\s+please|\s+בבקשה)?\s*[.!?]*$",
     re.I,
 )
 _DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
@@ -74,12 +76,15 @@ def is_typed_undo(text: str | None) -> bool:
 
 
 def typed_undo(latest: Sequence[LatestAction]) -> UndoRequest | None:
-    """The "Undo" typed words ask for: the latest action's, when it deleted something (its request
-    is the key its items were tombstoned under); None when the latest action deleted nothing."""
-    newest = latest[0] if latest else None
-    if newest is None or newest.action not in _DELETES or newest.operation_id is None:
+    """The "Undo" typed words ask for: the latest request's, when it deleted something (the request
+    is the key its items were tombstoned under, whatever else it did); None when it deleted nothing."""
+    if not latest:
         return None
-    return UndoRequest(undo_key=newest.request, until=newest.created_at + UNDO_WINDOW)
+    request = latest[0].request
+    deleted = [a for a in latest if a.request == request and a.action in _DELETES and a.operation_id]
+    if not deleted:
+        return None
+    return UndoRequest(undo_key=request, until=min(a.created_at for a in deleted) + UNDO_WINDOW)
 
 
 def nothing_to_undo(language: Language) -> str:

@@ -283,7 +283,9 @@ class NoteResolver:
             text = _text(ch.get("text")) or _text(c.get("text"))
             if text is None:
                 return _no_target(step, lang, "What should the note say?", "מה לכתוב בפתק?")
-            return _result(step, args={"text": text}, target=target)
+            # "whole": the question asked before showed `text` as the whole note (`memo.capabilities.notes`).
+            whole = {"whole": True} if ch.get("whole") is True else {}
+            return _result(step, args={"text": text, **whole}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)

@@ -196,7 +196,7 @@ class TurnControl:
         undo = parse_undo(ctx.message.reply_id)
         if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
             return handle_undo(ctx, undo, self._executions)
-        if ctx.snapshot.pending is None and is_typed_undo(ctx.message.text):
+        if is_typed_undo(ctx.message.text) and not self._asks_an_answer(ctx):
             # "undo", "bring it back", "בטל את המחיקה": the Undo of the latest delete, as if tapped.
             typed = typed_undo(_latest_actions(ctx))
             if typed is None:
@@ -235,6 +235,15 @@ class TurnControl:
             if state.pending_hitl is not None:
                 return self._resume(ctx, state, reply)
         return self._fresh(ctx, reply)
+
+    def _asks_an_answer(self, ctx: TurnContext) -> bool:
+        """Whether a question of Memo's waits for its answer; "what would you like me to do?"
+        (intent_unclear) waits for a request, which "undo" is."""
+        item = ctx.snapshot.pending
+        if item is None:
+            return False
+        asked = state_from_item(item).pending_hitl
+        return asked is not None and asked.reason != "intent_unclear"
 
     def _typed_button(self, ctx: TurnContext) -> ReminderButton | str | None:
         """ "done" / "snooze 15 min" typed right after a reminder went out, or in a reply quoting

@@ -187,6 +187,10 @@ _NOTE_SAID_AGAIN = re.compile(
 )
 
 
+#: "no it's actually 4312", "it's really 4312": the value, without the word that hedges it.
+_STILL_HEDGING = re.compile(r"^(?:actually|really|in\s+fact|באמת|בעצם)[\s,]+", re.I)
+
+
 def note_said_again(text: str, inp: PlannerInput) -> Match | None:
     """ "save a note: wifi password is sunshine42" -> "actually it's sunshine43": that note, its value
     replaced ("wifi password is sunshine43", approved first). Only right after a note was saved."""
@@ -199,15 +203,21 @@ def note_said_again(text: str, inp: PlannerInput) -> Match | None:
     if said is None:
         return None
     saved = named_in(latest.summary)
+    value = _STILL_HEDGING.sub("", said.group("value")).strip()
+    if has_a_value(saved):
+        changes: dict[str, object] = {"text": value}
+    else:
+        # "buy a gift for dana" -> "actually it's for noa": which words it replaces is a guess, so the
+        # note as it would then read is asked about first, and exactly that is written ("whole"; the
+        # saved text may also be cut short in the summary, so its value part is not looked for).
+        changes = {"text": value, "whole": True}
     return Match(
         capability="notes",
         action="update",
-        # "buy a gift for dana" -> "actually it's for noa": which words it replaces is a guess, so the
-        # note as it would then read is asked about first.
-        confidence=REFERENTIAL if has_a_value(saved) else GUESS,
+        confidence=REFERENTIAL if "whole" not in changes else GUESS,
         risk="medium",
         constraints={"targetRef": "latest_action", "target": saved},
-        changes={"text": said.group("value")},
+        changes=changes,
         pattern="ref:note_said_again",
     )
 
