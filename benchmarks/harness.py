@@ -114,7 +114,6 @@ class ApiCalls:
         self.calls: Counter[str] = Counter()
         self.dynamodb_written = 0
         self.dynamodb_read = 0
-        self.dynamodb_written_by: Counter[str] = Counter()  # by operation
         self.dynamodb_item_bytes_written = 0
         self.seconds = 0.0  # wall time inside the calls (botocore and, locally, moto)
 
@@ -130,7 +129,6 @@ class ApiCalls:
             if service == "dynamodb" and operation in DYNAMODB_WRITES:
                 size = _size(params)
                 self.dynamodb_written += size
-                self.dynamodb_written_by[operation] += size
                 self.dynamodb_item_bytes_written += item_bytes_written(operation, params)
             start = time.perf_counter()
             try:

@@ -138,12 +138,6 @@ def _warm() -> list[Row]:
             "KB",
         ),
         (
-            # The turn's only PutItem: Powertools' INPROGRESS record of the message, before the turn runs.
-            "HITL round trip: of the bytes written, Powertools' in-progress records",
-            f"{round_trip.dynamodb_written_by['PutItem'] / ROUNDS / 1024:.1f}",
-            "KB",
-        ),
-        (
             # What the writes store (DynamoDB's item-size rule, what writes are billed by): the wire
             # bytes above also carry keys, expressions and condition checks.
             "HITL round trip: item bytes written (what DynamoDB stores)",

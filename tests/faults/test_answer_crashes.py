@@ -70,7 +70,7 @@ def run_crashed(arm: Callable[[], None]) -> None:
 
 def test_the_answer_killed_before_any_of_its_writes_runs_the_plan_once(faults: Faults) -> None:
     writes = answer_writes(faults)
-    assert writes >= 2  # Powertools' in-progress record, then the turn's one transaction
+    assert writes >= 1  # the turn's one transaction (its idempotency record is written in it)
     for k in range(writes):
         run_crashed(partial(faults.crash, skip=k, this_thread_only=True))
 

@@ -2,13 +2,13 @@
 
 For every write of a clean turn, the same turn is run again with the webhook Lambda killed just
 before that write (as a timeout or an out-of-memory kill would), then redelivered the way SQS does
-once the visibility timeout and Powertools' in-progress window have passed. The person must end with
+once the visibility timeout has passed (the crashed run left no lock behind: its turn writes its
+idempotency record only in its one transaction). The person must end with
 one reply, and the turn's effect (a question, an action) must exist once.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -18,10 +18,6 @@ from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
 from tests.faults.conftest import Faults, LambdaCrash
 from tests.support.conversation import Conversation
-
-# Powertools keeps a crashed turn "in progress" for the Lambda's remaining time: a short timeout
-# lets the redelivery find it expired without waiting the real 30 s.
-TURN_TIMEOUT_SECONDS = 0.5
 
 
 class CrashingLambda:
@@ -33,10 +29,9 @@ class CrashingLambda:
 
     def __call__(self, event: dict[str, Any], context: Any) -> Any:
         try:
-            return self._handler(event, LocalLambdaContext(timeout_seconds=TURN_TIMEOUT_SECONDS))
+            return self._handler(event, LocalLambdaContext())
         except LambdaCrash:
             self.crashes += 1
-            time.sleep(TURN_TIMEOUT_SECONDS + 0.2)  # the visibility timeout and in-progress window pass
             return {"batchItemFailures": [{"itemIdentifier": r["messageId"]} for r in event["Records"]]}
 
 
@@ -73,7 +68,7 @@ def test_a_turn_killed_before_any_of_its_writes_answers_once(
     faults: Faults, text: str, setup: str | None
 ) -> None:
     writes = turn_writes(text, setup, faults)
-    assert writes >= 2  # the turn's memory with its reply claim, and its completion (no write per send)
+    assert writes >= 1  # the turn's one transaction: its memory, its reply claim, its idempotency record
     for k in range(writes):
         with LocalStack(start_poller=False) as stack:
             assert stack.poller is not None

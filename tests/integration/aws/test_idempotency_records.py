@@ -1,8 +1,10 @@
-"""The turn's idempotency records (`memo.aws.idempotency`) on moto's DynamoDB: Powertools' claim in a
-shorter request, with the same outcome in every case — a new message is claimed; a message being
-turned elsewhere (live lock) or already turned is refused and its record returned; an expired record
-or an expired in-progress lock is taken over — and records written the released way (Powertools' own
-requests, the same key and attribute names) are honoured as they are."""
+"""The turn's idempotency records (`memo.aws.idempotency`) on moto's DynamoDB: Powertools' claim is a
+read, and the record is written once, COMPLETED, by the turn's transaction (or Powertools' completion
+of a turn that records nothing). A message already turned, or being turned by the released code (a
+live INPROGRESS lock), is refused with its record; an expired record or an expired lock is taken over;
+of two runs that read the same empty key, only the first write lands. Records written the released
+way (Powertools' own requests, the same key and attribute names) are honoured as they are, and the
+released code honours the records this one writes."""
 
 from __future__ import annotations
 
@@ -82,18 +84,39 @@ def _refused(persistence: Any, remaining_ms: int = 30_000) -> Any:
     return refused.value.old_data_record
 
 
-def test_a_new_message_is_claimed_and_a_concurrent_duplicate_is_refused(dynamodb: Any) -> None:
+def _completed(persistence: Any, dynamodb: Any, result: dict[str, Any]) -> None:
+    """The turn's transaction, holding only the record's completion."""
+    dynamodb.transact_write_items(TransactItems=[persistence.completion_for(result)])
+
+
+def test_a_new_message_is_claimed_by_a_read_and_written_once_by_its_turn(dynamodb: Any) -> None:
+    recording = _Recording(dynamodb)
+    persistence = _layer(recording)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    assert [operation for operation, _ in recording.requests] == ["get_item"]
+    assert recording.requests[0][1]["ConsistentRead"] is True  # a completion just written is seen
+    assert dynamodb.scan(TableName=TABLE)["Items"] == []  # nothing held before the turn writes
+    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    record = _record(dynamodb)
+    assert record["status"] == {"S": COMPLETED} and record["id"]["S"] == KEY
+    held = _refused(_layer(dynamodb))
+    assert held.status == COMPLETED and json.loads(held.response_data) == {
+        "outcome": "hitl_approval",
+        "sent": True,
+    }
+
+
+def test_of_two_runs_of_one_message_only_the_first_write_lands(dynamodb: Any) -> None:
     first, second = _layer(dynamodb), _layer(dynamodb)
     first.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    held = _refused(second)
-    assert held is not None and held.status == INPROGRESS
-    record = _record(dynamodb)
-    assert record["status"] == {"S": INPROGRESS} and record["id"]["S"] == KEY
+    second.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # both read an empty key
+    _completed(second, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    with pytest.raises(dynamodb.exceptions.TransactionCanceledException):
+        _completed(first, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    assert json.loads(_record(dynamodb)["data"]["S"]) == {"outcome": "smalltalk_hello", "sent": True}
 
 
-def test_a_turned_message_is_refused_even_after_its_lock_time(dynamodb: Any) -> None:
-    """A completed record keeps the in-progress expiry its run wrote: once that time has passed, the
-    claim must still be refused (status COMPLETED), for the record's whole life."""
+def test_a_turned_message_is_refused_for_the_records_whole_life(dynamodb: Any) -> None:
     persistence = _layer(dynamodb)
     persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
     persistence.save_success(data=MESSAGE, result={"outcome": "smalltalk_hello", "sent": True})
@@ -101,31 +124,56 @@ def test_a_turned_message_is_refused_even_after_its_lock_time(dynamodb: Any) -> 
     assert held.status == COMPLETED and json.loads(held.response_data)["outcome"] == "smalltalk_hello"
 
 
+def test_a_message_the_released_code_is_turning_is_refused(dynamodb: Any) -> None:
+    """A deploy: the released code claimed the message with Powertools' INPROGRESS put and holds a
+    live lock; this one stops there (Powertools then fails the record so SQS redelivers it)."""
+    _layer(dynamodb, DynamoDBPersistenceLayer).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    assert _refused(_layer(dynamodb)).status == INPROGRESS
+
+
 def test_an_expired_in_progress_lock_is_taken_over(dynamodb: Any) -> None:
-    """A run that died (Lambda timeout) leaves its record INPROGRESS; once its lock expired, the
-    redelivery takes it over."""
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert int(_record(dynamodb)["in_progress_expiration"]["N"]) > time.time() * 1000 + 20_000
+    """A run of the released code that died (Lambda timeout) left its record INPROGRESS; once its lock
+    expired, the redelivery takes it over and its turn completes it."""
+    _layer(dynamodb, DynamoDBPersistenceLayer).save_inprogress(
+        data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS
+    )
+    persistence = _layer(dynamodb)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    assert _record(dynamodb)["status"] == {"S": COMPLETED}
 
 
-def test_an_expired_record_is_taken_over(dynamodb: Any) -> None:
+def test_an_expired_record_is_taken_over_and_a_live_one_written_meanwhile_is_not(dynamodb: Any) -> None:
     # DynamoDB deletes expired items late: one past its expiry is as good as gone.
     past = str(int(time.time()) - 1)
-    dynamodb.put_item(
-        TableName=TABLE,
-        Item={"id": {"S": KEY}, "expiration": {"N": past}, "status": {"S": COMPLETED}, "data": {"S": "{}"}},
-    )
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert _record(dynamodb)["status"] == {"S": INPROGRESS}
+    dead = {"id": {"S": KEY}, "expiration": {"N": past}, "status": {"S": COMPLETED}, "data": {"S": "{}"}}
+    dynamodb.put_item(TableName=TABLE, Item=dead)
+    late, taker = _layer(dynamodb), _layer(dynamodb)
+    late.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    taker.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    _completed(taker, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    assert _record(dynamodb)["status"] == {"S": COMPLETED}
+    with pytest.raises(dynamodb.exceptions.TransactionCanceledException):  # the record lives again
+        _completed(late, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    assert json.loads(_record(dynamodb)["data"]["S"]) == {"outcome": "hitl_approval", "sent": True}
+
+
+def test_a_failed_turn_leaves_nothing_behind(dynamodb: Any) -> None:
+    """Powertools deletes the claim of a turn that raised: there is none, so nothing is written and
+    the redelivery turns the message."""
+    recording = _Recording(dynamodb)
+    persistence = _layer(recording)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    persistence.delete_record(data=MESSAGE, exception=RuntimeError("boom"))
+    assert [operation for operation, _ in recording.requests] == ["get_item"]
+    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # not refused
 
 
 def test_records_the_released_code_wrote_are_honoured(dynamodb: Any) -> None:
     """Before this release the claim and the completion were Powertools' own requests: the record
-    they leave (same key, same attributes) refuses a redelivery, whatever state it is in."""
+    they leave (same key, same attributes) refuses a redelivery."""
     released = _layer(dynamodb, DynamoDBPersistenceLayer)
     released.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert _refused(_layer(dynamodb)).status == INPROGRESS  # being turned by the released code
     released.save_success(data=MESSAGE, result={"outcome": "hitl_approval", "sent": True})
     stored = _record(dynamodb)
     assert set(stored) == {"id", "expiration", "status", "in_progress_expiration", "data"}
@@ -136,59 +184,43 @@ def test_records_the_released_code_wrote_are_honoured(dynamodb: Any) -> None:
     }
 
 
-def test_the_released_code_reads_the_records_this_one_writes(dynamodb: Any) -> None:
-    """Both ways: a Lambda still on the released code during a deploy refuses what this one claimed."""
+def test_the_released_code_refuses_the_records_this_one_writes(dynamodb: Any) -> None:
+    """Both ways, during a deploy: a record this release wrote, in a turn's transaction or by
+    Powertools' completion, refuses a claim of the released code."""
     ours = _layer(dynamodb)
     ours.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert _refused(_layer(dynamodb, DynamoDBPersistenceLayer)).status == INPROGRESS
-    ours.save_success(data=MESSAGE, result={"outcome": "smalltalk_hello", "sent": True})
+    _completed(ours, dynamodb, {"outcome": "hitl_approval", "sent": True})
     assert _refused(_layer(dynamodb, DynamoDBPersistenceLayer)).status == COMPLETED
-
-
-def test_the_turn_completes_its_own_lock_in_its_transaction_and_a_lost_lock_cannot(dynamodb: Any) -> None:
-    persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
-    completion = persistence.completion_for({"outcome": "hitl_approval", "sent": True})
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # taken over
-    with pytest.raises(dynamodb.exceptions.TransactionCanceledException):
-        dynamodb.transact_write_items(TransactItems=[completion])
-    assert _record(dynamodb)["status"] == {"S": INPROGRESS}
-
-    holder = _layer(dynamodb)
     dynamodb.delete_item(TableName=TABLE, Key={"id": {"S": KEY}})
-    holder.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    dynamodb.transact_write_items(
-        TransactItems=[holder.completion_for({"outcome": "hitl_approval", "sent": True})]
-    )
-    record = _record(dynamodb)
-    assert record["status"] == {"S": COMPLETED}
-    assert json.loads(record["data"]["S"]) == {"outcome": "hitl_approval", "sent": True}
+    ours.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    ours.save_success(data=MESSAGE, result={"outcome": "silent", "sent": False})
+    assert _refused(_layer(dynamodb, DynamoDBPersistenceLayer)).status == COMPLETED
 
 
 def _wire(params: dict[str, Any]) -> int:
     return len(json.dumps(params, separators=(",", ":")))
 
 
-def test_the_claim_and_the_completion_are_short_on_the_wire(dynamodb: Any) -> None:
-    """Per turn: the claim was 711 bytes and the completion in the turn's transaction 538 (this
-    result), Powertools' own completion 465, with its long expression and attribute placeholders."""
+def test_a_turn_writes_its_record_once_and_briefly(dynamodb: Any) -> None:
+    """Per turn: Powertools' claim was a 711-byte put and its completion a 465-byte update; the claim
+    is now a read, and the record is written once, in the turn's transaction (this result) or by
+    Powertools' completion of a turn that records nothing."""
     recording = _Recording(dynamodb)
     persistence = _layer(recording)
     persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    ((operation, claim),) = recording.requests
-    assert operation == "put_item" and _wire(claim) <= 550, claim
     completion = persistence.completion_for({"outcome": "hitl_approval", "sent": True})
-    assert _wire(completion) <= 460, completion
+    assert _wire(completion) <= 300, completion
     persistence.save_success(data=MESSAGE, result={"outcome": "silent", "sent": False})
-    operation, update = recording.requests[-1]
-    assert operation == "update_item" and _wire(update) <= 370, update
+    operation, put = recording.requests[-1]
+    assert operation == "put_item" and _wire(put) <= 250, put
 
 
 def test_the_records_expire_by_the_tables_ttl_attribute(dynamodb: Any) -> None:
     """DynamoDB deletes the records by the table's TTL attribute (`memo.tables`, the CDK stack):
-    the attribute the claim writes and conditions on must be that one."""
+    the attribute the record is written with and the claim reads must be that one."""
     persistence = _layer(dynamodb)
     persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
     ttl = dynamodb.describe_time_to_live(TableName=TABLE)["TimeToLiveDescription"]
     assert ttl["AttributeName"] == tables.IDEMPOTENCY.ttl_attribute == persistence.expiry_attr
     assert int(_record(dynamodb)[ttl["AttributeName"]]["N"]) > time.time() + 7 * 86400

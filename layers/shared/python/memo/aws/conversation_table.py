@@ -225,8 +225,8 @@ class DynamoConversationStore:
         """The turn's one write, a transaction: the claim of its reply, its messages, the change of
         its pending question and its updated profile.
 
-        The claim is the completion of the message's Powertools idempotency record when this run
-        holds it (`memo.aws.idempotency`), else a `CLAIM#TURN#<wamid>` item kept as long as the
+        The claim is the message's Powertools idempotency record, written COMPLETED, when this run
+        holds its claim (`memo.aws.idempotency`), else a `CLAIM#TURN#<wamid>` item kept as long as the
         memory (it sorts below the messages: the thread's load never reads it). A rerun of the same
         message finds it taken and writes nothing ("already_recorded"); a lost pending condition
         writes nothing either ("pending_conflict")."""

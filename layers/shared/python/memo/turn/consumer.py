@@ -2,8 +2,9 @@
 
 FIFO partial failures: a failed record fails only its own message group (the thread) for this batch;
 other threads go on. A message already turned (same wamid, redelivered by Meta or by SQS) returns the
-stored result without a second turn; one whose turn is in progress elsewhere fails its record so SQS
-redelivers it after the first finishes.
+stored result without a second turn (`memo.aws.idempotency`: the record is written by the turn's own
+transaction); one that a Lambda of an earlier release is turning (its INPROGRESS record) fails its
+record so SQS redelivers it after the first finishes.
 """
 
 from __future__ import annotations
