@@ -131,3 +131,27 @@ def test_hebrew_new_request_while_a_guess_is_asked_about(chat: Conversation) -> 
     _guessed(chat, "תוסיף ביצים", "רק מוודא")
     assert chat.say("תוסיף 2 קרטוני חלב").startswith("רק מוודא — להוסיף 2 קרטוני חלב")
     assert chat.say("כן") == "הוספתי 2 קרטוני חלב לרשימת קניות."
+
+
+@pytest.mark.parametrize(
+    ("request_", "thing"),
+    [
+        ("תוסיף שני קרטונים של חלב", "שני קרטונים של חלב"),
+        ("תוסיף שלושה בקבוקים של מים", "שלושה בקבוקים של מים"),
+        ("תוסיף שקית קמח", "שקית קמח"),
+        ("תוסיף שום", "שום"),
+    ],
+)
+def test_a_hebrew_thing_that_starts_with_shin_is_a_thing_to_add(
+    chat: Conversation, request_: str, thing: str
+) -> None:
+    """ "שני" and "שום" start with ש like "שאני ..." ("that I ..."): a count, an amount or a known thing
+    is still a thing to buy, asked about like any guess."""
+    assert chat.say(request_).startswith(f"רק מוודא — להוסיף {thing} לרשימת קניות?")
+    assert chat.say("כן") == f"הוספתי {thing} לרשימת קניות."
+    assert chat.say("מה ברשימת הקניות?") == f"רשימת קניות:\n• {thing}"
+
+
+def test_add_that_i_need_is_not_a_thing_to_buy(chat: Conversation) -> None:
+    assert chat.say("תוסיף שאני צריך לקנות מתנה לדנה").startswith("לא בטוח שהבנתי")
+    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות ריקה."

@@ -7,7 +7,7 @@ import re
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
-from memo.planner.groceries import run_together
+from memo.planner.groceries import ITEMS_HE, run_together
 from memo.planner.lexicon import HOW_MANY, REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
@@ -320,7 +320,15 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
 _RE_ADD_BARE = (
     # ("write down ...", "תרשום ש..." are notes: `notes.save`.)
     re.compile(r"^add\s+(?!that\b)(?P<items>[^?:]+?)\s*[.!]*$", re.I),
-    re.compile(r"^(?:תוסיף|תוסיפי|הוסף)\s+(?:לי\s+)?(?:את\s+)?(?!ש)(?P<items>[^?:]+?)\s*[.!]*$"),
+    re.compile(r"^(?:תוסיף|תוסיפי|הוסף)\s+(?:לי\s+)?(?:את\s+)?(?P<items>[^?:]+?)\s*[.!]*$"),
+)
+#: Amounts that start with ש ("שני קרטונים חלב", "שקית קמח"): the start of a thing, not of a clause
+#: ("שאני ...").
+_HE_AMOUNTS_WITH_SHIN = frozenset(
+    (
+        *("שני", "שתי", "שתיים", "שלוש", "שלושה", "שלושת", "שש", "שישה", "שבע", "שבעה", "שמונה"),
+        *("שקית", "שקיות", "שישייה", "שישיית", "שלישייה", "שלישיית"),
+    )
 )
 #: Words of a time or an amount of it ("add 10 minutes", "add an hour"): not things to buy.
 _TIME_AMOUNT = re.compile(r"\b(?:minutes?|mins?|hours?|days?|weeks?)\b|דקות|שעה|שעות|ימים|יום|שבוע", re.I)
@@ -331,7 +339,7 @@ def add_bare(text: str, inp: PlannerInput) -> Match | None:
     a guess, so it is confirmed first ("Just to check — ... your shopping list?")."""
     for pattern in _RE_ADD_BARE:
         match = pattern.match(text)
-        if match is None:
+        if match is None or _a_clause(match.group("items")):
             continue
         items = _split_run_together([_no_article(i) for i in _items(match.group("items"))])
         if parse_when(text, inp).found:
@@ -359,6 +367,13 @@ def add_bare(text: str, inp: PlannerInput) -> Match | None:
             pattern="lists:add_bare",
         )
     return None
+
+
+def _a_clause(items: str) -> bool:
+    """ "תוסיף שאני צריך ..." ("add that I need ..."): ש glued to its first word starts a clause, not a
+    thing, unless that word is an amount ("שני קרטונים חלב", "שקית קמח") or a known thing ("שום", "שמן זית")."""
+    first = items.split()[0]
+    return first.startswith("ש") and first not in _HE_AMOUNTS_WITH_SHIN and first not in ITEMS_HE
 
 
 def _no_article(item: str) -> str:
