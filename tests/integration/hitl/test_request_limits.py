@@ -169,3 +169,35 @@ def test_a_yes_that_names_items_still_narrows_and_a_guess_keeps_its_new_request(
     chat.say("add 2 avocados")
     assert chat.say("yes, and add eggs too").startswith("One thing at a time")
     assert chat.say("yes thanks") == "Added 2 avocados to your shopping list."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "yes and also delete the dentist one",
+        "yes, delete the dentist reminder too",
+        "ok, and cancel the dentist too",
+    ],
+)
+def test_a_yes_that_adds_a_removal_of_something_not_shown_runs_neither(
+    chat: Conversation, answer: str
+) -> None:
+    # Was "Deleted the reminder “call mom”.": the dentist, named after the yes, was dropped without a word.
+    _three_reminders(chat)
+    assert "“call mom”" in chat.say("delete the call mom reminder")
+    reply = chat.say(answer)
+    assert reply.startswith("One thing at a time 🙂 Please answer this question first")
+    assert "I'm about to delete 1 reminder" in reply and "dentist" not in reply
+    assert chat.say("yes") == "Deleted the reminder “call mom”."
+    # The dentist, asked for on its own, is its own approval.
+    assert "“go to the dentist”" in chat.say("delete the dentist reminder")
+
+
+def test_hebrew_yes_that_adds_a_removal_of_something_not_shown_runs_neither(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
+    chat.say("תזכיר לי להתקשר לאבא מחר בשש")
+    assert "„להתקשר לאבא”" in chat.say("תמחק את התזכורת של אבא")
+    assert chat.say("כן וגם תמחק את של אמא").startswith("דבר אחד בכל פעם 🙂")
+    # Said again with what was shown, it narrows to it as before.
+    assert chat.say("כן, תמחק את של אבא") == "מחקתי את התזכורת „להתקשר לאבא”."
+    assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")

@@ -638,15 +638,16 @@ _WEEK_LATER = re.compile(
 
 _YES_AND = re.compile(
     r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|go\s+ahead|approve[d]?|כן|בטח|אוקיי?|סבבה|מאשר[ת]?)\b[\s,!.;:-]*"
-    r"(?:(?:and|also|plus|then|&)\s+|ו(?:גם\s+)?(?=\S))?(?P<rest>\S.*)$",
+    r"(?:(?:(?:and|also|plus|then|&)\s+)+|ו(?:גם\s+)?(?=\S)|גם\s+)?(?P<rest>\S.*)$",
     re.I,
 )
 
 
 def _yes_and_more(raw: str, state: TurnState, pending: PendingHITL, now: datetime) -> bool:
     """A yes with a request of its own after it ("yes, and remind me to call mom at 5", "yes, and
-    add eggs too", even one Memo would confirm first); not a yes that says the approved removal again
-    with some of its items ("yes, delete the call mom reminder": a narrowing, `narrowing.parse`)."""
+    add eggs too", even one Memo would confirm first, and "yes, and also delete the mom one" when
+    that reminder was not shown); not a yes that says the approved removal again with some of the
+    items shown ("yes, delete the call mom reminder": a narrowing, `narrowing.parse`)."""
     from memo.planner.base import PlannerInput
     from memo.planner.rules import RulePlanner
 
@@ -669,7 +670,15 @@ def _yes_and_more(raw: str, state: TurnState, pending: PendingHITL, now: datetim
         and _removes(step)
         and all(p.capability == step.capability and _removes(p) for p in output.plan)
     )
-    return not narrows
+    if not narrows:
+        return True
+    # The removal said again narrows only with what was shown; naming anything else is one more
+    # removal ("yes and also delete the mom one"), which the yes would silently leave undone.
+    shown = (pending.context.candidates if pending.context else None) or []
+    named = narrowing.parse(
+        rest, shown, now=now, timezone=state.input.timezone, language=language, removal=True
+    )
+    return named is None or named.unresolved or not named.ids
 
 
 def _redated_guess(
