@@ -100,6 +100,10 @@ class PlanStep(_Contract):
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+#: The missing field of a note to save whose text was not said ("save this as a note").
+NOTE_TEXT_REQUIRED = "note_text_required"
+
+
 class PlannerOutput(_Contract):
     intent_type: IntentType
     confidence: float = Field(ge=0.0, le=1.0)

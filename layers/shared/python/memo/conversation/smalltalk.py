@@ -216,6 +216,13 @@ def unsupported_type(language: Language) -> str:
     return "For now I can only read text messages 🙏 Could you type that for me?"
 
 
+def file_not_kept(language: Language) -> str:
+    """A picture or a file asked to be saved: Memo keeps words only."""
+    if language == "he":
+        return "קבצים ותמונות אני עוד לא יכול לשמור 🙏"
+    return "I can't keep files or pictures yet 🙏"
+
+
 def not_understood(language: Language) -> str:
     if language == "he":
         return "לא בטוח שהבנתי 🤔 " + _CAPABILITIES["he"]

@@ -105,6 +105,12 @@ def fill_answer(
         if named is None:
             return None
         constraints["title"] = named
+    elif "note_text_required" in missing:
+        # "save this as a note" -> "What should the note say?" -> the answer is the note.
+        text = answer.strip()
+        if not text:
+            return None
+        changes["text"] = text
     elif "target_unclear" in missing or "which_one" in missing:
         constraints["target"] = answer.strip()
         constraints.pop("targetRef", None)
@@ -187,6 +193,8 @@ def _satisfied_fields(step: PlanStep) -> set[str]:
         satisfied |= {"reminder_time_required", "time_unclear"}
     if any(bag.get("title") for bag in bags):
         satisfied.add("reminder_title_required")
+    if step.capability == "notes" and step.changes.get("text"):
+        satisfied.add("note_text_required")
     return satisfied
 
 

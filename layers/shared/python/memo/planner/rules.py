@@ -33,7 +33,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.domain import PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
+from memo.domain import NOTE_TEXT_REQUIRED, PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.intents import conversation, daily, followups, lists, notes, reminders, unconnected
 from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean, has_hebrew
@@ -115,6 +115,20 @@ _HE_INFINITIVE = re.compile(r"^ל[\u05D0-\u05EA]{2,}")
 _RISK_ORDER: dict[RiskLevel, int] = {"low": 0, "medium": 1, "high": 2}
 
 
+def _the_message_as_a_note(answer: PlannerResult, message: str) -> PlannerResult | None:
+    """ "Gate code 4411" -> "what would you like me to do?" -> "save this as a note": the note is the
+    message Memo asked about."""
+    output = answer.output
+    text = clean(message)
+    if not text or output.missing_fields != [NOTE_TEXT_REQUIRED] or len(output.plan) != 1:
+        return None
+    step = output.plan[0]
+    if (step.capability, step.action) != ("notes", "save"):
+        return None
+    saved = step.model_copy(update={"changes": {**step.changes, "text": text}})
+    return replace(answer, output=output.model_copy(update={"plan": [saved], "missing_fields": []}))
+
+
 def _politeness_stripped(text: str) -> str:
     stripped = clean(re.sub(POLITE_HE, "", re.sub(POLITE_EN, "", text, flags=re.I)))
     return stripped or text
@@ -137,6 +151,9 @@ class RulePlanner:
         if inp.clarification:
             # Re-plan after intent_unclear: the answer alone first, then with the original request.
             first = self._plan_text(inp.clarification, inp)
+            noted = _the_message_as_a_note(first, inp.message)
+            if noted is not None:
+                return noted
             if "intent_unclear" not in first.output.missing_fields:
                 return first
             return self._plan_text(f"{inp.message} {inp.clarification}", inp)

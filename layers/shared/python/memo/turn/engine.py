@@ -32,6 +32,7 @@ from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange, ShownItems
 from memo.conversation.store import ConversationStore
+from memo.domain import NOTE_TEXT_REQUIRED
 from memo.errors import MemoError
 from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
@@ -237,9 +238,15 @@ class TurnEngine:
         elif message.actionable:
             outcome = self._handler.handle(ctx)
             if message.row.key.endswith(".caption") and outcome.outcome == "hitl_clarification":
-                # A caption that asks nothing ("look", "from the trip"): it is about the picture,
-                # which Memo does not see; the "text only" reply, not "what would you like me to do?".
-                outcome = self._unsupported(message, profile)
+                if _asks_the_notes_text(outcome) and outcome.reply is not None:
+                    # "save this as a note" under a picture: the file cannot be kept, its words can.
+                    kept = f"{smalltalk.file_not_kept(profile.language)} {outcome.reply.text}"
+                    outcome = outcome.model_copy(update={"reply": Reply.plain(kept)})
+                else:
+                    # A caption that asks nothing ("look", "from the trip"): it is about the picture,
+                    # which Memo does not see; the "text only" reply, not "what would you like me
+                    # to do?".
+                    outcome = self._unsupported(message, profile)
         elif message.handling == "welcome":
             logger.info("WELCOME_SENT", extra={"language": profile.language})
             outcome = TurnOutcome(
@@ -596,6 +603,13 @@ def _reaction_may_answer(outcome: TurnOutcome) -> bool:
         return False
     pending = change.state.pending_hitl
     return pending is not None and events.has_single_safe_default(change.state, pending)
+
+
+def _asks_the_notes_text(outcome: TurnOutcome) -> bool:
+    """The turn asks what a note to save should say ("save this as a note" with nothing after it)."""
+    change = outcome.pending_change
+    output = change.state.planner_output if change is not None and change.state is not None else None
+    return output is not None and output.missing_fields == [NOTE_TEXT_REQUIRED]
 
 
 def _risky(outcome: TurnOutcome) -> bool:

@@ -41,8 +41,9 @@ class EventRow:
 
 _CAPTION = (
     "With a caption: the caption is handled as text (Memo does not see the file: 'remind me to pay "
-    "this tomorrow at 9' is a reminder titled 'pay this'); a caption that asks nothing ('look') gets "
-    "the 'text only' reply; an album with a caption is answered once, by it."
+    "this tomorrow at 9' is a reminder titled 'pay this'); 'save this as a note' says the file cannot "
+    "be kept and asks what the note should say; a caption that asks nothing ('look') gets the 'text "
+    "only' reply; an album with a caption is answered once, by it."
 )
 
 MESSAGE_EVENTS: tuple[EventRow, ...] = (

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import re
 
+from memo.domain import NOTE_TEXT_REQUIRED
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import DELETE_EN, DELETE_HE, FORGET_EN, NOTE_EN, NOTE_HE, clean
 from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
 
 _RE_NOTE_SAVE = (
+    # "save this as a note", "put that in my notes: gate 1234", "תשמור את זה כפתק": what "this" is
+    # follows the colon, or is the message before (`memo.planner.rules`), or is not here (asked).
+    re.compile(
+        r"^(?:save|keep|store|put|add|make|write|jot|note)\s+(?:down\s+)?(?:this|that|it)\s+(?:down\s+)?"
+        r"(?:as|in|into|to|on)\s+(?:a\s+|my\s+|the\s+)?notes?\b(?:\s*[:\-,]\s*(?P<text>.+?))?[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:save|store|remember|note|write|jot)\s+(?:this|that|it)(?:\s+down)?"
+        r"(?:\s+(?:for\s+me|please))?[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תשמור|תשמרי|שמור|תרשום|תרשמי|רשום|תזכור|תזכרי|זכור)\s+(?:לי\s+)?(?:את\s+)?זה"
+        r"(?:\s+(?:כ|ב)(?:פתקים|פתק|הערות|הערה))?(?:\s*[:\-]\s*(?P<text>.+?))?[.!]*$"
+    ),
     re.compile(r"^(?:note|memo)\s*[:\-]\s*(?P<text>.+)$", re.I),
     re.compile(r"^(?:note|memo)\s+to\s+(?:self|myself)\s*[:\-,]?\s*(?P<text>.+)$", re.I),
     re.compile(
@@ -17,7 +34,11 @@ _RE_NOTE_SAVE = (
     ),
     re.compile(r"^note\s+(?:that|down)\s*:?\s*(?P<text>.+)$", re.I),
     re.compile(r"^(?:write|jot)\s+(?:this\s+)?down\s*:?\s*(?P<text>.+)$", re.I),
-    re.compile(r"^(?:remember|save)\s+(?:that|this)\s*:?\s*(?P<text>.+)$", re.I),
+    re.compile(
+        r"^(?:remember|save)\s+(?:that|this)(?!\s+(?:as|in|into|to)\s+(?:a\s+|my\s+|the\s+)?notes?\b)"
+        r"\s*:?\s*(?P<text>.+)$",
+        re.I,
+    ),
     re.compile(
         r"^(?:תרשום|תרשמי|רשום|לרשום|תכתוב|תכתבי|כתוב|תשמור|תשמרי|שמור|לשמור|תזכור|תזכרי|זכור)\s+"
         r"(?:לי\s+)?(?:פתק\s+)?(?:ש-?|:\s*)(?P<text>.+)$"
@@ -31,15 +52,17 @@ def save(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_NOTE_SAVE:
         match = pattern.search(text)
         if match:
-            body = clean(match.group("text"))
+            body = clean(match.groupdict().get("text") or "")
             return Match(
                 capability="notes",
                 action="save",
-                confidence=CONFIDENT if body else GUESS,
+                confidence=CONFIDENT,
                 risk="low",
                 constraints={},
                 changes={"text": body},
-                missing=() if body else ("target_unclear",),
+                # "save this as a note" with nothing after it: what the note says is asked, unless
+                # it is the message Memo just asked about (`RulePlanner.plan`).
+                missing=() if body else (NOTE_TEXT_REQUIRED,),
                 pattern="notes:save",
             )
     return None
