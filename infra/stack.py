@@ -216,6 +216,7 @@ class MemoStack(Stack):
                 ),
                 **self.executor_workflow.environment(),
                 tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
+                tables.TURN_MAX_RECEIVES_ENV_VAR: str(self.turn_queue.max_receive_count),
                 "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
                 "MEMO_PLANNER_MODEL": settings.planner_model,
                 "MEMO_INTERPRETER_MODEL": settings.interpreter_model,

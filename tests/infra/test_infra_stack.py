@@ -36,6 +36,7 @@ WEBHOOK_ENV = {
     "LEDGER_TABLE_NAME",
     "EXECUTOR_STATE_MACHINE_ARN",
     "TURN_QUEUE_URL",
+    "MEMO_TURN_MAX_RECEIVES",
     "WHATSAPP_SECRET_ID",
     "OPENAI_SECRET_ID",
     "WHATSAPP_API_BASE_URL",
@@ -374,6 +375,8 @@ def test_webhook_environment(synthesized: Synthesized) -> None:
         synthesized.logical_id(stack.executor_workflow.state_machine)
     )
     assert env["TURN_QUEUE_URL"] == _ref(synthesized.logical_id(stack.turn_queue.queue))
+    # The last receive of a failing turn answers: the webhook's count is the queue's own.
+    assert env["MEMO_TURN_MAX_RECEIVES"] == str(stack.turn_queue.max_receive_count) == "5"
     assert env["WHATSAPP_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.whatsapp))
     assert env["OPENAI_SECRET_ID"] == _ref(synthesized.logical_id(stack.secrets.openai))
     assert env["WHATSAPP_API_BASE_URL"] == "https://graph.facebook.com/v21.0"

@@ -162,6 +162,11 @@ class WebhookSettings(FunctionSettings):
     # Longer than Meta's 7-day retry window, so a very late redelivery is still a duplicate.
     idempotency_expiry_seconds: int = Field(default=8 * DAY_SECONDS, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+    # The turn queue's receives before a failing turn moves to its dead-letter queue: on the last one
+    # the person is told the message could not be handled (`memo.turn.consumer`).
+    turn_max_receives: int = Field(
+        default=tables.TURN_QUEUE_MAX_RECEIVE_COUNT, alias=tables.TURN_MAX_RECEIVES_ENV_VAR, ge=1
+    )
     # The planners look at the last 10 messages (the LLM prompt's window): a turn loads no more.
     recent_messages_limit: int = Field(default=10, alias="MEMO_RECENT_MESSAGES", ge=1, le=100)
     # Operator review (memo.operator_review.policy): the policy document or file, and the wait's timeout.

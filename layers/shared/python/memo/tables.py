@@ -126,3 +126,5 @@ TURN_QUEUE_ENV_VAR = "TURN_QUEUE_URL"
 TURN_QUEUE_DEFAULT_NAME = "memo-turns.fifo"
 # Receives before a failing turn moves to the dead-letter queue (and its thread moves on).
 TURN_QUEUE_MAX_RECEIVE_COUNT = 5
+# The webhook Lambda's copy of the queue's setting (the last receive of a failing turn answers).
+TURN_MAX_RECEIVES_ENV_VAR = "MEMO_TURN_MAX_RECEIVES"

@@ -158,7 +158,9 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
         # Powertools deletes the claim of a turn that failed, so a redelivery may turn the message.
         # This layer wrote nothing before the turn; a turn that committed before it failed leaves its
         # record completed, so a redelivery is answered from it rather than turned a second time.
-        self._local.claim = None
+        # The claim stays this thread's until its next message: the failure reply of a turn that
+        # failed on its last receive writes the record with it (`TurnEngine.give_up`).
+        return
 
 
 def idempotency_store(dynamodb: Any, table_name: str) -> TurnIdempotency:

@@ -216,6 +216,13 @@ def unsupported_type(language: Language) -> str:
     return "For now I can only read text messages 🙏 Could you type that for me?"
 
 
+def turn_failed(language: Language) -> str:
+    """A message whose turn kept failing: said once, instead of silence (nothing was done)."""
+    if language == "he":
+        return "סליחה, משהו השתבש אצלי ולא הצלחתי לטפל בהודעה הזאת 😕 לא עשיתי כלום. אפשר לשלוח אותה שוב?"
+    return "Sorry, something went wrong on my side and I couldn't handle that message 😕 I haven't done anything. Could you send it again?"
+
+
 def file_not_kept(language: Language) -> str:
     """A picture or a file asked to be saved: Memo keeps words only."""
     if language == "he":

@@ -4,7 +4,8 @@ FIFO partial failures: a failed record fails only its own message group (the thr
 other threads go on. A message already turned (same wamid, redelivered by Meta or by SQS) returns the
 stored result without a second turn (`memo.aws.idempotency`: the record is written by the turn's own
 transaction); one that a Lambda of an earlier release is turning (its INPROGRESS record) fails its
-record so SQS redelivers it after the first finishes.
+record so SQS redelivers it after the first finishes. A turn that fails on the queue's last receive (the next
+stop is the dead-letter queue) tells the person it could not handle the message, once.
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ class TurnProcessor:
         persistence: BasePersistenceLayer,
         expiry_seconds: int,
         on_duplicate: Callable[[dict[str, Any]], None] | None = None,
+        on_last_failure: Callable[[InboundMessage], None] | None = None,
+        max_receives: int | None = None,
     ) -> None:
         self._on_duplicate = on_duplicate
+        self._on_last_failure = on_last_failure
+        self._max_receives = max_receives
         self.config = IdempotencyConfig(
             event_key_jmespath="wamid",
             raise_on_no_idempotency_key=True,
@@ -70,12 +75,34 @@ class TurnProcessor:
             count("DuplicatesInProgress")
             logger.info("TURN_IN_PROGRESS_ELSEWHERE", extra={"traceId": message.wamid})
             raise
+        except Exception:
+            if self._last_receive(record):
+                self._give_up(message)
+            raise
         if not self._local.ran:
             count("DuplicatesSkipped")
             logger.info("DUPLICATE_SKIPPED", extra={"traceId": message.wamid})
             if self._on_duplicate is not None:
                 self._on_duplicate(result)
         return result
+
+    def _last_receive(self, record: SQSRecord) -> bool:
+        """The queue moves this message to its dead-letter queue if this receive fails too."""
+        if self._on_last_failure is None or self._max_receives is None:
+            return False
+        try:
+            return int(record.attributes.approximate_receive_count) >= self._max_receives
+        except (KeyError, ValueError):
+            return False
+
+    def _give_up(self, message: InboundMessage) -> None:
+        """The turn failed on the last receive: the person is told (`TurnEngine.give_up`); a failure
+        of that too is logged, and the turn's own error goes on to the dead-letter queue."""
+        assert self._on_last_failure is not None
+        try:
+            self._on_last_failure(message)
+        except Exception:  # noqa: BLE001 - the turn's own error must still reach the dead-letter queue
+            logger.exception("TURN_FAILURE_REPLY_FAILED", extra={"traceId": message.wamid})
 
     def batch(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         self.config.register_lambda_context(context)

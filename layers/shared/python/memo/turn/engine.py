@@ -356,6 +356,38 @@ class TurnEngine:
             raise ValueError("the turn has a plan to run but no executor is wired")
         self._executions.start(execution)
 
+    def give_up(self, message: InboundMessage) -> None:
+        """The last receive of a message whose turn kept failing (the queue moves it to its
+        dead-letter queue next): the person is told once, truthfully, instead of hearing nothing.
+        The reply is claimed with the turn's one write, as any reply is: a redrive from the
+        dead-letter queue finds the message answered. If that write fails, nothing is sent."""
+        if message.group_id is not None or message.handling == "silent":
+            return  # nothing was asked of Memo
+        bind_turn(message.wamid, message.thread_id)
+        try:
+            now = self._clock()
+            fallback = events.country_language(message.wa_id, "en")
+            language = detect_language(message.text, fallback) if message.text else fallback
+            reply = Reply.plain(smalltalk.turn_failed(language))
+            recorded = self._store.record_turn(
+                message.thread_id,
+                message.wamid,
+                [
+                    MemoryMessage(
+                        role="user", text=message.text or f"[{message.type}]", at=now, wamid=message.wamid
+                    ),
+                    MemoryMessage(role="assistant", text=reply.text, at=now),
+                ],
+                ttl_seconds=self._config.memory_ttl_seconds,
+                result={"outcome": "turn_failed", "sent": True},
+            )
+            count("TurnsGivenUp")
+            logger.error("TURN_GAVE_UP", extra={"answered": recorded == "recorded"})
+            if recorded == "recorded":
+                self._send(message, reply, kind="reply", now=now)
+        finally:
+            unbind_turn()
+
     def restart(self, stored: Mapping[str, Any]) -> None:
         """A redelivered message whose turn was done: its start again, in case the first run died
         between its write and the start."""

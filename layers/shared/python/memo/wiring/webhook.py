@@ -62,6 +62,8 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
             persistence=self.idempotency,
             expiry_seconds=self.settings.idempotency_expiry_seconds,
             on_duplicate=self.engine.restart,
+            on_last_failure=self.engine.give_up,
+            max_receives=self.settings.turn_max_receives,
         )
 
     @cached_property
