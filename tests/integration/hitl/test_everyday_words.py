@@ -206,3 +206,24 @@ def test_delete_all_narrowed_after_edit_says_only_what_it_deletes(chat: Conversa
     assert "all your reminders" not in again
     assert chat.say("yes") == "Deleted 1 reminder."
     assert "call dad" in chat.say("show my reminders")
+
+
+def test_a_typed_1_to_an_approval_of_one_item_approves_it(chat: Conversation) -> None:
+    # Was "Sorry, I didn't catch that": the question lists "1. …" and its first button is Approve,
+    # and typed (not tapped) the "1" meant neither. Both readings approve the one item shown.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert "1. “call dad”" in chat.say("delete the dad reminder")
+    assert chat.say("1") == "Deleted the reminder “call dad”."
+    assert "call mom" in chat.say("show my reminders")
+    # With two listed, a typed number is still the item it names, and only that one.
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert "I'm about to delete all your reminders (2)" in chat.say("delete all my reminders")
+    assert chat.say("2").startswith("Deleted")
+    assert chat.say("show my reminders").count("•") == 1
+
+
+def test_hebrew_typed_1_to_an_approval_of_one_item(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאבא מחר בשש")
+    assert "1. „להתקשר לאבא”" in chat.say("תמחק את התזכורת של אבא")
+    assert chat.say("1") == "מחקתי את התזכורת „להתקשר לאבא”."

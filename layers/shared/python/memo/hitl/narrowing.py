@@ -257,7 +257,8 @@ def parse(
         body = limited
     order = [c.id for c in shown]
     numbers = _indexes(body, len(shown))
-    if numbers is not None and len(shown) > 1:
+    if numbers is not None:
+        # "1" to a question that lists one item is that item (and the first button, Approve, too).
         return Narrowing(ids=tuple(shown[i - 1].id for i in sorted(numbers)))
     only = _ONLY.match(body)
     if only:
