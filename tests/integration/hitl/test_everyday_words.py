@@ -227,3 +227,30 @@ def test_hebrew_typed_1_to_an_approval_of_one_item(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאבא מחר בשש")
     assert "1. „להתקשר לאבא”" in chat.say("תמחק את התזכורת של אבא")
     assert chat.say("1") == "מחקתי את התזכורת „להתקשר לאבא”."
+
+
+@pytest.mark.parametrize(
+    ("answer", "deleted"),
+    [("okey", True), ("no problem", True), ("no need", False), ("yse", None)],
+)
+def test_everyday_yes_and_no_to_an_approval(chat: Conversation, answer: str, deleted: bool | None) -> None:
+    # Were "Sorry, I didn't catch that". A typo of yes is still asked again: unclear, for a delete.
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete the dad reminder")
+    said = chat.say(answer)
+    if deleted is None:
+        assert said.startswith("Sorry, I didn't catch that")
+    else:
+        assert said == (
+            "Deleted the reminder “call dad”." if deleted else "OK, cancelled. Nothing was changed."
+        )
+
+
+@pytest.mark.parametrize(
+    ("answer", "deleted"), [("סגור", True), ("יס", True), ("אין בעיה", True), ("לא רוצה", False)]
+)
+def test_everyday_hebrew_yes_and_no_to_an_approval(chat: Conversation, answer: str, deleted: bool) -> None:
+    chat.say("תזכיר לי להתקשר לאבא מחר בשש")
+    chat.say("תמחק את התזכורת של אבא")
+    said = chat.say(answer)
+    assert said == ("מחקתי את התזכורת „להתקשר לאבא”." if deleted else "בסדר, ביטלתי. לא שיניתי כלום.")

@@ -82,6 +82,11 @@ def reply(text: str) -> HITLReply:
         "yesss",
         "Okkk",
         "כןןן",
+        "okey",
+        "no problem",
+        "סגור",
+        "יס",
+        "אין בעיה",
     ],
 )
 def test_yes_words(text: str) -> None:
@@ -92,7 +97,22 @@ def test_yes_words(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["no", "No.", "nope", "nah", "no thanks", "don't", "👎", "לא", "לא תודה", "ממש לא", "nooo", "לאאא"],
+    [
+        "no",
+        "No.",
+        "nope",
+        "nah",
+        "no thanks",
+        "don't",
+        "👎",
+        "לא",
+        "לא תודה",
+        "ממש לא",
+        "nooo",
+        "לאאא",
+        "no need",
+        "לא רוצה",
+    ],
 )
 def test_no_words(text: str) -> None:
     assert parse_yes_no(text) is False

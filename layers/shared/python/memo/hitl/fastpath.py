@@ -73,6 +73,11 @@ _YES_EN = {
     "yes sure",
     "ok go ahead",
     "yes please do",
+    # chat spellings (a typo such as "yse" is asked again: unclear, for an approval)
+    "okey",
+    "oki",
+    "okie",
+    "no problem",
 }
 _NO_EN = {
     "no",
@@ -93,6 +98,8 @@ _NO_EN = {
     "dont do it",
     "don't do it",
     "definitely not",
+    "nop",
+    "no need",
 }
 _YES_HE = {
     "כן",
@@ -126,6 +133,10 @@ _YES_HE = {
     "בטח שכן",
     "מסכים",
     "מסכימה",
+    "סגור",
+    "כן סגור",
+    "יס",
+    "אין בעיה",
 }
 _NO_HE = {
     "לא",
@@ -141,6 +152,7 @@ _NO_HE = {
     "בשום אופן",
     "אל תעשה את זה",
     "אל תעשי את זה",
+    "לא רוצה",
 }
 _YES_EMOJI = {"👍", "✅", "✔️", "✔", "👌", "🆗"}
 _NO_EMOJI = {"👎", "❌", "✖️", "🚫"}
