@@ -180,10 +180,10 @@ def test_a_repeating_reminder_the_llm_made_a_one_off_repeats(
         Reply.json(plan("reminders", "create", {"title": "stretch", "when": "2026-11-25T07:30:00+02:00"}))
     )
     made = chat.say("remind me every weekday at 7:30 to stretch")
-    assert made.startswith("🔁 Reminder set: “stretch” every weekday at 07:30")
+    assert made.startswith("🔁 Reminder set: “stretch” every weekday (Sun–Thu) at 07:30")
     assert log_events.named("PLANNER_FALLBACK")[0]["reason"] == "recurrence_missing"
     llm.script(Reply.json(plan("reminders", "list", {})))
-    assert "“stretch” — every weekday at 07:30" in chat.say("what are my reminders?")
+    assert "“stretch” — every weekday (Sun–Thu) at 07:30" in chat.say("what are my reminders?")
 
 
 def test_hebrew_the_llm_s_recurrence_is_kept(llm: FakeOpenAI, chat: Conversation) -> None:

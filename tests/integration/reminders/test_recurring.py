@@ -112,7 +112,7 @@ def test_hebrew_every_sunday_until_a_count(chat: Conversation, clock: FakeClock)
 def test_show_lists_how_a_reminder_repeats(chat: Conversation) -> None:
     chat.say("remind me to stretch every weekday at 7:30")
     listing = chat.say("show my reminders")
-    assert f"“stretch” — every weekday at 07:30 (next: {_shown(1, 7, 30)})" in listing
+    assert f"“stretch” — every weekday (Sun–Thu) at 07:30 (next: {_shown(1, 7, 30)})" in listing
 
 
 def test_snooze_then_done_on_a_delivered_reminder(chat: Conversation, clock: FakeClock) -> None:

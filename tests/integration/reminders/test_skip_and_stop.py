@@ -51,3 +51,16 @@ def test_stop_the_plant_reminders_asks_for_the_whole_series(chat: Conversation) 
     assert "water the plants" in chat.say("what's coming up?")
     chat.say("תזכיר לי לקחת ויטמינים כל בוקר ב8")
     assert "כל הסדרה" in chat.say("תפסיק את התזכורת של הוויטמינים")
+
+
+def test_skip_tomorrows_skips_the_one_due_tomorrow(chat: Conversation, clock: FakeClock) -> None:
+    # Was "I couldn't find a reminder matching “s”": the possessive of "tomorrow's" read as a name.
+    chat.say("remind me every weekday at 7:30 to leave for work")
+    question = chat.say("skip tomorrow's")
+    assert "“leave for work”" in question and "only the next time" in question
+    assert chat.say("yes") == (
+        f"✅ Skipped “leave for work” on {shown(1, 7, 30)}; the next one is {shown(2, 7, 30)}."
+    )
+    assert _fired(chat, clock, 1, 7, 31) == []
+    chat.say("remind me to water the plants every day at 7pm")
+    assert "“water the plants”" in chat.say("skip the one on wednesday")

@@ -128,7 +128,16 @@ def test_wall_clock_time_stays_across_daylight_saving() -> None:
     [
         ("FREQ=DAILY", "every day at 08:00", "כל יום ב-08:00"),
         ("FREQ=WEEKLY;BYDAY=MO", "every Monday at 08:00", "כל יום שני ב-08:00"),
-        ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "every weekday at 08:00", "כל יום חול ב-08:00"),
+        (
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+            "every weekday (Mon–Fri) at 08:00",
+            "כל יום חול (ב׳–ו׳) ב-08:00",
+        ),
+        (
+            "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
+            "every weekday (Sun–Thu) at 08:00",
+            "כל יום חול (א׳–ה׳) ב-08:00",
+        ),
         ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
         ("FREQ=MONTHLY;BYMONTHDAY=1", "every month on the 1st at 08:00", "ב-1 בכל חודש ב-08:00"),
         ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),

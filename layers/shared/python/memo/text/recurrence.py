@@ -508,7 +508,12 @@ def describe(series_text: str, language: Language) -> str:
     elif freq == "WEEKLY":
         days = days or [start.weekday()]
         if sorted(days) in ([0, 1, 2, 3, 4], [0, 1, 2, 3, 6]):
-            text = "כל יום חול" if he else "every weekday"
+            # The days are said: a workweek is Sunday to Thursday in Israel, Monday to Friday elsewhere.
+            sunday_first = 6 in days
+            if he:
+                text = "כל יום חול (א׳–ה׳)" if sunday_first else "כל יום חול (ב׳–ו׳)"
+            else:
+                text = "every weekday (Sun–Thu)" if sunday_first else "every weekday (Mon–Fri)"
         elif he:
             names = " ו".join(_HE_DAY_NAMES[d] for d in days)
             text = ("כל שבועיים ביום " if interval == 2 else "כל יום ") + names

@@ -599,6 +599,7 @@ _NEXT_ONE = re.compile(
     r"|(?:ב)?(?:ה)?פעם(?:\s+ה?באה|\s+הזאת|\s+הזו)?|(?:את\s+)?(?:זה|זאת)(?=\s|$)",
     re.I,
 )
+_SKIP_LEFTOVERS = re.compile(r"(?:^|\s)(?:['’]s|the|my|on|for|of|של)(?=\s|$)", re.I)
 _WEEK = re.compile(r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה)?שבוע\s+הבא)|(?P<he_this>ב?השבוע)", re.I)
 
 
@@ -631,6 +632,8 @@ def skip(text: str, inp: PlannerInput) -> Match | None:
             continue
         within, words = _period(match.group("rest"), inp)
         words = re.sub(rf"\b{REMINDER_EN}\b|{REMINDER_HE}", " ", _NEXT_ONE.sub(" ", words), flags=re.I)
+        # "skip tomorrow's", "skip the one on friday": what is left of the day's words is no name.
+        words = _SKIP_LEFTOVERS.sub(" ", words)
         target = as_title(_one_dropped(clean(words)))
         constraints: dict[str, object] = {"scope": "occurrence"}
         if within:
