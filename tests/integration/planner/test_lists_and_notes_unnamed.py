@@ -247,3 +247,14 @@ def test_things_typed_without_commas_are_asked_about_then_added_apart(chat: Conv
     listed = chat.say("what's on my shopping list?")
     assert "• eggs" in listed and "• milk eggs" not in listed and "• שמן זית" in listed
     assert "מלפפונים" not in listed
+
+
+def test_got_a_thing_takes_it_off_the_list_that_has_it(chat: Conversation) -> None:
+    # "got the eggs too" was not understood ("bought" was).
+    chat.say("add milk, eggs, olive oil and bread to my shopping list")
+    assert chat.say("I bought the milk") == "Removed milk from your shopping list."
+    assert chat.say("got the eggs too") == "Removed eggs from your shopping list."
+    assert chat.say("got the olive oil") == "Removed olive oil from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• bread"
+    # "got" with words that are not things to buy is no purchase.
+    assert chat.say("got a call from the bank").startswith("I'm not sure I understood")

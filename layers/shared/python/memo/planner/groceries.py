@@ -296,6 +296,12 @@ def _known(word: str) -> bool:
     return len(word) > 2 and word.startswith("ה") and word[1:] in ITEMS_HE
 
 
+def is_known_thing(item: str) -> bool:
+    """A thing people buy: a known pair ("olive oil") or known words only ("eggs", "החלב")."""
+    words = item.split()
+    return bool(words) and (item.lower() in COMPOUNDS or all(_known(w) for w in words))
+
+
 def run_together(item: str) -> list[str] | None:
     """The things in `item` typed without commas ("milk eggs" -> ["milk", "eggs"], "חלב סויה שמן זית"
     -> ["חלב סויה", "שמן זית"]); None when it is one thing, or has a word not in the lists."""

@@ -7,7 +7,7 @@ import re
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import RiskLevel
 from memo.planner.base import PlannerInput
-from memo.planner.groceries import ITEMS_HE, run_together
+from memo.planner.groceries import ITEMS_HE, is_known_thing, run_together
 from memo.planner.lexicon import HOW_MANY, REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
 
@@ -197,6 +197,9 @@ _RE_TAKE_OFF = (
     ),
     re.compile(r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"),
 )
+#: "got the eggs (too)": bought, when every thing named is a thing people buy ("got a call from mom"
+#: is no purchase).
+_RE_GOT = re.compile(r"^(?:i\s+|we\s+)?(?:just\s+|already\s+|also\s+)?got\s+(?P<items>[^?]+?)\s*[.!]*$", re.I)
 #: Words that say what kind of thing is meant, or point back ("it"): then it is not a bare item.
 _NAMES_A_KIND = re.compile(
     rf"\b(?:reminders?|notes?|memos?|lists?|alarms?|{REF_EN})\b|תזכור|פתק|הערה|הערות|רשימ|^(?:{REF_HE})$",
@@ -402,6 +405,18 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
                 changes={"items": [_no_article(i) for i in _items(match.group("items"))]},
                 pattern="lists:take_off",
             )
+    got = _RE_GOT.match(text)
+    items = [_no_article(i) for i in _items(got.group("items"))] if got is not None else []
+    if items and all(is_known_thing(i) for i in items):
+        return Match(
+            capability="lists",
+            action="remove",
+            confidence=0.8,
+            risk="medium",
+            constraints={"listName": UNNAMED_LIST},
+            changes={"items": items},
+            pattern="lists:got",
+        )
     return None
 
 
