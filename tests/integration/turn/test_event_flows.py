@@ -163,6 +163,47 @@ def test_in_hebrew_an_edit_answers_too(chat: Conversation, user: WhatsAppUser) -
     assert "אמא" in answer and "⏰" in answer
 
 
+def _edit(user: WhatsAppUser, of: dict, body: str) -> dict:
+    return user.message(
+        "edit",
+        {"edit": {"original_message_id": of["id"], "message": {"type": "text", "text": {"body": body}}}},
+    )
+
+
+def test_editing_a_request_already_done_says_nothing_changed(
+    chat: Conversation, user: WhatsAppUser, log_events: LogEvents
+) -> None:
+    # Was silent: the person edited "5pm" to "6pm" and believed the reminder had moved.
+    request = user.text("remind me to call mom tomorrow at 5pm")
+    [done] = chat.deliver(request)
+    assert done.startswith("⏰ Reminder set: “call mom”")
+    [answer] = chat.deliver(_edit(user, request, "remind me to call mom tomorrow at 6pm"))
+    assert answer.startswith("I see you edited your message, but I had already done it: reminder “call mom”")
+    assert "The edit changes nothing by itself" in answer and "move it to 18:00" in answer
+    assert log_events.named("EDIT_AFTER_DONE")
+    assert "17:00" in chat.say("show my reminders")  # nothing changed
+    # What the person then says changes it, as usual.
+    assert chat.say("move it to 6pm").startswith("Updated the reminder “call mom”")
+    # A list item: the same, without a reminder's examples.
+    added = user.text("add milk to my shopping list")
+    chat.deliver(added)
+    [answer] = chat.deliver(_edit(user, added, "add oat milk to my shopping list"))
+    assert "added milk to the shopping list" in answer and "18:00" not in answer
+
+
+def test_in_hebrew_an_edit_of_a_request_already_done(chat: Conversation, user: WhatsAppUser) -> None:
+    request = user.text("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    chat.deliver(request)
+    [answer] = chat.deliver(_edit(user, request, "תזכיר לי להתקשר לאמא מחר ב-18:00"))
+    assert answer.startswith("ראיתי שערכת את ההודעה, אבל כבר ביצעתי אותה:")
+
+
+def test_editing_a_question_nothing_was_done_for_stays_silent(chat: Conversation, user: WhatsAppUser) -> None:
+    asked = user.text("what reminders do I have?")
+    chat.deliver(asked)
+    assert chat.deliver(_edit(user, asked, "what notes do I have?")) == []
+
+
 # --- voice notes ------------------------------------------------------------------------------
 
 

@@ -133,3 +133,9 @@ def may_rerun(capability: str, action: str, args: Args) -> bool:
     """True when a crashed attempt of this step may be run again (see `RERUNS`)."""
     rule = RERUNS.get((capability, action))
     return rule is not None and rule.allows(args)
+
+
+def reads_only(capability: str, action: str) -> bool:
+    """The action changes nothing (it lists, searches or shows)."""
+    rule = RERUNS.get((capability, action))
+    return rule is not None and rule.reason == _READ_ONLY

@@ -32,7 +32,7 @@ from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange, ShownItems
 from memo.conversation.store import ConversationStore
-from memo.domain import NOTE_TEXT_REQUIRED
+from memo.domain import NOTE_TEXT_REQUIRED, LatestAction
 from memo.errors import MemoError
 from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
@@ -210,6 +210,9 @@ class TurnEngine:
             snapshot = self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
             answer = self._answer_from(message, snapshot, now)
             if answer is None:
+                done = events.edit_of_done(message, snapshot, now)
+                if done:
+                    return self._edited_after_done(message, trace_id, snapshot, done, now)
                 return self._silent(message, trace_id, message.row.log)
             message = answer
         else:
@@ -493,6 +496,39 @@ class TurnEngine:
             outcome = self._failed.follow_up(record, message.error_codes, now=now)
         return TurnResult(
             trace_id=trace_id, thread_id=message.thread_id, outcome=outcome, reply_text="", sent=False
+        )
+
+    def _edited_after_done(
+        self,
+        message: InboundMessage,
+        trace_id: str,
+        snapshot: ThreadSnapshot,
+        done: list[LatestAction],
+        now: datetime,
+    ) -> TurnResult:
+        """An edit of a request Memo already carried out: said once, nothing changed."""
+        logger.info("EDIT_AFTER_DONE", extra={"targetId": message.target_id, "actions": len(done)})
+        profile = self._profile(snapshot.profile, message, now)
+        outcome = TurnOutcome(
+            reply=Reply.plain(events.edited_after_done(done, profile.language)), outcome="edit_after_done"
+        )
+        recorded = self._record(
+            TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now),
+            outcome,
+            profile,
+            snapshot.profile,
+        )
+        sent = (
+            recorded == "recorded"
+            and outcome.reply is not None
+            and self._send(message, outcome.reply, kind="reply", now=now)
+        )
+        return TurnResult(
+            trace_id=trace_id,
+            thread_id=message.thread_id,
+            outcome=outcome.outcome,
+            reply_text=outcome.reply.text if outcome.reply is not None else "",
+            sent=sent,
         )
 
     def _answer_from(

@@ -13,8 +13,10 @@ from datetime import datetime
 
 from memo.conversation.model import ThreadSnapshot
 from memo.conversation.pending import state_from_item
-from memo.domain import PendingHITL, TurnState
+from memo.domain import LatestAction, PendingHITL, TurnState
+from memo.executor.reruns import reads_only
 from memo.ingress.inbound import InboundMessage
+from memo.reply.memory import current_actions
 from memo.text.language import Language
 from memo.whatsapp.events import REACTION_YES
 from memo.whatsapp.tracking import OutboundRecord
@@ -130,6 +132,38 @@ def reaction_answer(
     ):
         return None
     return message.model_copy(update={"type": "text", "event": "text", "text": "yes"})
+
+
+def edit_of_done(message: InboundMessage, snapshot: ThreadSnapshot, now: datetime) -> list[LatestAction]:
+    """What Memo already changed for the request an edit names (its latest actions, whose operation
+    ids start with that message's id; what only listed or searched changed nothing): an edit changes
+    nothing by itself, so the person is told."""
+    if message.handling != "edit" or not message.target_id:
+        return []
+    done = current_actions(snapshot.latest_actions, now=now, limit=20)
+    return [
+        a
+        for a in reversed(done)
+        if (a.operation_id or "").startswith(f"{message.target_id}:")
+        and not reads_only(a.capability, a.action)
+    ]
+
+
+def edited_after_done(done: list[LatestAction], language: Language) -> str:
+    """The reply to an edit of a request Memo already carried out: nothing changes by itself."""
+    what = "; ".join(a.summary for a in done)
+    reminders = all(a.capability == "reminders" for a in done)
+    if language == "he":
+        example = " (למשל „תזיז ל-18:00” או „תמחק את זה”)" if reminders else ""
+        return (
+            f"ראיתי שערכת את ההודעה, אבל כבר ביצעתי אותה: {what}. העריכה לא משנה כלום בעצמה — "
+            f"אם צריך שינוי, כתבו לי מה לשנות{example}."
+        )
+    example = " (for example “move it to 18:00” or “delete it”)" if reminders else ""
+    return (
+        f"I see you edited your message, but I had already done it: {what}. The edit changes nothing "
+        f"by itself — tell me what to change{example}."
+    )
 
 
 def edit_answer(message: InboundMessage, snapshot: ThreadSnapshot, now: datetime) -> InboundMessage | None:

@@ -119,7 +119,9 @@ MESSAGE_EVENTS: tuple[EventRow, ...] = (
         "edit",
         "edit",
         "MESSAGE_EDITED",
-        "Silent; an edit of the message the open question is waiting on is the new answer.",
+        "An edit of the message the open question is waiting on is the new answer; an edit of a request "
+        "Memo already carried out is answered once (EDIT_AFTER_DONE): nothing changed, say what to "
+        "change; any other edit is silent.",
     ),
     EventRow("revoke", "silent", "EVENT_IGNORED", "The user deleted a message: logged, no reply."),
     EventRow(
