@@ -125,3 +125,21 @@ def test_remind_me_again_with_no_reminder_asks_what(chat: Conversation) -> None:
     assert chat.say("תזכיר לי שוב בעוד שעה") == "על מה להזכיר לך?"
     assert chat.say("שוב").endswith("על מה להזכיר לך?")  # still nothing named: asked again
     assert chat.say("להתקשר לרופא").startswith("⏰ קבעתי תזכורת „להתקשר לרופא”")
+
+
+def test_snooze_this_quoting_a_reminder_snoozes_it(chat: Conversation, clock: FakeClock) -> None:
+    # "snooze this for an hour" was not understood ("snooze 1 hour" was).
+    chat.say("remind me to call mom in 5 minutes")
+    chat.say("remind me to take my pills in 10 minutes")
+    _after(chat, clock, 6)
+    _after(chat, clock, 5)
+    mom = _delivered_id(chat, "call mom")
+    assert _quoting(chat, mom, "snooze this for an hour").startswith(
+        "⏰ I'll remind you about “call mom” again at "
+    )
+    assert chat.say("remind me about it again in 20 minutes").startswith(
+        "⏰ I'll remind you about “take my pills” again at "
+    )
+    (pills,) = _after(chat, clock, 21)
+    assert pills.startswith("⏰ Reminder: take my pills")
+    assert chat.say("תזכיר לי על זה שוב בעוד חצי שעה").startswith("⏰")

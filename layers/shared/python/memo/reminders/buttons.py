@@ -79,8 +79,10 @@ _AMOUNT = (
 #: After "How much later?": the amount alone ("in an hour", "20 minutes", "בעוד חצי שעה").
 _AMOUNT_ALONE = re.compile(rf"^{_AMOUNT}\s*[.!]*$", re.I)
 _TYPED_SNOOZE = re.compile(
-    rf"^(?:snooze(?:\s+it)?|remind\s+me\s+(?:again|later|about\s+it\s+again)|again|later|"
-    rf"נודניק|תזכיר\s+לי\s+(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)(?:\s+{_AMOUNT})?(?:\s+again|\s+שוב)?\s*[.!]*$",
+    rf"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that|this\s+one))?|"
+    rf"remind\s+me\s+(?:again|later|(?:about\s+)?(?:it|this|that)(?:\s+again)?)|again|later|"
+    rf"נודניק|תזכיר\s+לי\s+(?:(?:על\s+)?(?:זה|את\s+זה)\s+)?(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)"
+    rf"(?:\s+{_AMOUNT})?(?:\s+again|\s+שוב)?\s*[.!]*$",
     re.I,
 )
 
