@@ -206,15 +206,16 @@ class TurnEngine:
             return self._changed_number(message, trace_id, now)
         if handling == "delivery_failed":
             return self._delivery_failed(message, trace_id, now)
+        edited: list[LatestAction] = []  # what an edit of a request already carried out had done
         if handling in ("reaction", "edit"):
             snapshot = self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
             answer = self._answer_from(message, snapshot, now)
-            if answer is None:
-                done = events.edit_of_done(message, snapshot, now)
-                if done:
-                    return self._edited_after_done(message, trace_id, snapshot, done, now)
-                return self._silent(message, trace_id, message.row.log)
-            message = answer
+            if answer is not None:
+                message = answer
+            else:
+                edited = events.edit_of_done(message, snapshot, now)
+                if not edited:
+                    return self._silent(message, trace_id, message.row.log)
         else:
             snapshot = None
         self._mark_read(message)
@@ -223,7 +224,14 @@ class TurnEngine:
         profile = self._profile(snapshot.profile, message, now)
         ctx = TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now)
         heard: str | None = None
-        if message.handling == "voice":
+        if edited:
+            # Memo never re-runs a request because its text changed: it says what it had done.
+            logger.info("EDIT_AFTER_DONE", extra={"targetId": message.target_id, "actions": len(edited)})
+            outcome = TurnOutcome(
+                reply=Reply.plain(events.edited_after_done(edited, profile.language)),
+                outcome="edit_after_done",
+            )
+        elif message.handling == "voice":
             transcribed = self._transcribe(ctx)
             if isinstance(transcribed, TurnOutcome):
                 outcome = transcribed
@@ -496,39 +504,6 @@ class TurnEngine:
             outcome = self._failed.follow_up(record, message.error_codes, now=now)
         return TurnResult(
             trace_id=trace_id, thread_id=message.thread_id, outcome=outcome, reply_text="", sent=False
-        )
-
-    def _edited_after_done(
-        self,
-        message: InboundMessage,
-        trace_id: str,
-        snapshot: ThreadSnapshot,
-        done: list[LatestAction],
-        now: datetime,
-    ) -> TurnResult:
-        """An edit of a request Memo already carried out: said once, nothing changed."""
-        logger.info("EDIT_AFTER_DONE", extra={"targetId": message.target_id, "actions": len(done)})
-        profile = self._profile(snapshot.profile, message, now)
-        outcome = TurnOutcome(
-            reply=Reply.plain(events.edited_after_done(done, profile.language)), outcome="edit_after_done"
-        )
-        recorded = self._record(
-            TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now),
-            outcome,
-            profile,
-            snapshot.profile,
-        )
-        sent = (
-            recorded == "recorded"
-            and outcome.reply is not None
-            and self._send(message, outcome.reply, kind="reply", now=now)
-        )
-        return TurnResult(
-            trace_id=trace_id,
-            thread_id=message.thread_id,
-            outcome=outcome.outcome,
-            reply_text=outcome.reply.text if outcome.reply is not None else "",
-            sent=sent,
         )
 
     def _answer_from(
