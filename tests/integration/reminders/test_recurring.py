@@ -156,3 +156,41 @@ def test_a_time_alone_keeps_the_reminders_day(chat: Conversation) -> None:
     assert _shown(3, 18) in moved  # still Thursday
     moved_he = chat.say("תזיז את זה ל-7 בערב")
     assert _shown(3, 19, language="he") in moved_he
+
+
+def _last_day_of_month(after: datetime, months_on: int = 0) -> datetime:
+    """09:00 on the last day of the month `months_on` months after `after`'s."""
+    first = after.date().replace(day=1)
+    for _ in range(months_on + 1):
+        first = (first + timedelta(days=32)).replace(day=1)
+    last = first - timedelta(days=1)
+    return datetime(last.year, last.month, last.day, 9, 0, tzinfo=TZ)
+
+
+def test_at_the_end_of_every_month_fires_on_each_months_last_day(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # Was a reminder titled "pay rent at the end of", repeating every month from tomorrow.
+    first, second = _last_day_of_month(START), _last_day_of_month(START, 1)
+    made = chat.say("remind me to pay rent at the end of every month at 9am")
+    assert made == (
+        "🔁 Reminder set: “pay rent” every month on the last day at 09:00 "
+        f"(first: {format_when(first, 'en', 'Asia/Jerusalem')})."
+    )
+    assert _tick_at(chat, clock, first - timedelta(days=1)) == []
+    (fired,) = _tick_at(chat, clock, first + timedelta(minutes=1))
+    assert "pay rent" in fired
+    assert _tick_at(chat, clock, second - timedelta(minutes=1)) == []
+    (again,) = _tick_at(chat, clock, second + timedelta(minutes=1))
+    assert "pay rent" in again
+
+
+def test_end_of_the_month_and_next_month_ask_only_the_time(chat: Conversation) -> None:
+    # Were reminders titled "end of the month to pay rent" / "next month to renew the insurance".
+    last = _last_day_of_month(START)
+    asked = chat.say("remind me to pay the electricity bill at the end of the month")
+    assert asked.startswith(f"What time on {format_when(last.date(), 'en', 'Asia/Jerusalem')}?")
+    assert chat.say("10am") == (
+        f"⏰ Reminder set: “pay the electricity bill” for {format_when(last.replace(hour=10), 'en', 'Asia/Jerusalem')}."
+    )
+    assert chat.say("תזכיר לי בחודש הבא לחדש את הביטוח").startswith("באיזו שעה ביום")

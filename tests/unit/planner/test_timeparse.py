@@ -59,6 +59,11 @@ def test_full_date_and_time(text: str, when: str, rest: str) -> None:
         ("pack 2 days before friday", date(2024, 5, 1)),
         ("לקנות מתנה שבוע לפני ה-20 במאי", date(2024, 5, 13)),
         ("לקנות מתנה ה-20 במאי", date(2024, 5, 20)),
+        # The end of the month is its last day; next month, the same day of it.
+        ("pay rent at the end of the month", date(2024, 5, 31)),
+        ("לשלם בסוף החודש", date(2024, 5, 31)),
+        ("renew the insurance next month", date(2024, 6, 1)),
+        ("לחדש את הביטוח בחודש הבא", date(2024, 6, 1)),
     ],
 )
 def test_day_without_time(text: str, day: date) -> None:

@@ -32,6 +32,7 @@ def expression_of(rule: str, first: datetime = START) -> str:
         ("FREQ=WEEKLY", "cron(0 8 ? * TUE *)"),
         ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "rate(14 days)"),
         ("FREQ=MONTHLY;BYMONTHDAY=15", "cron(0 8 15 * ? *)"),
+        ("FREQ=MONTHLY;BYMONTHDAY=-1", "cron(0 8 L * ? *)"),  # the last day of every month
         ("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=10", "cron(0 8 10 3/3 ? *)"),
         ("FREQ=YEARLY", "cron(0 8 10 3 ? *)"),
         ("FREQ=HOURLY", "rate(1 hour)"),
@@ -112,3 +113,15 @@ def test_a_saved_recurring_schedule_can_be_created_again_later() -> None:
     assert restorable(once, now) is once
     future = {"ScheduleExpression": "cron(0 8 * * ? *)", "StartDate": now + timedelta(days=1)}
     assert restorable(future, now) is future
+
+
+def test_cron_l_is_the_last_day_of_each_month() -> None:
+    times = recurring_times(
+        "cron(0 9 L * ? *)",
+        TZ,
+        start=START.astimezone(UTC),
+        end=None,
+        after=START,
+        until=START + timedelta(days=100),
+    )
+    assert [t.date().isoformat() for t in times] == ["2026-03-31", "2026-04-30", "2026-05-31"]

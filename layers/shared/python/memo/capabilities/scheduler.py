@@ -94,7 +94,8 @@ def recurring_expression(series_text: str, timezone: str) -> RecurringExpression
     elif freq == "MONTHLY":
         day = int(parts.get("BYMONTHDAY", str(start.day)))
         months = "*" if n == 1 else f"{start.month}/{n}"
-        expression = f"cron({minute} {hour} {day} {months} ? *)"
+        # BYMONTHDAY=-1 ("at the end of every month") is cron's L: the last day of each month.
+        expression = f"cron({minute} {hour} {'L' if day == -1 else day} {months} ? *)"
     elif freq == "YEARLY":
         expression = f"cron({minute} {hour} {start.day} {start.month} ? *)"
     else:

@@ -90,7 +90,8 @@ def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -
     minute, hour, dom, month, dow, year = fields.split()
     minutes = _cron_values(minute, 0, 59) or set(range(60))
     hours = _cron_values(hour, 0, 23) or set(range(24))
-    days = _cron_values(dom, 1, 31)
+    last_of_month = dom == "L"  # the month's last day, as EventBridge Scheduler reads "L"
+    days = None if last_of_month else _cron_values(dom, 1, 31)
     months = _cron_values(month, 1, 12)
     weekdays = _cron_values(dow, 1, 7, _DOW)
     years = _cron_values(year, 1970, 2199)
@@ -101,6 +102,7 @@ def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -
         cron_weekday = (day.isoweekday() % 7) + 1  # SUN=1 ... SAT=7
         if (
             (days is None or day.day in days)
+            and (not last_of_month or (day + timedelta(days=1)).month != day.month)
             and (months is None or day.month in months)
             and (weekdays is None or cron_weekday in weekdays)
             and (years is None or day.year in years)

@@ -26,6 +26,7 @@ Rules a user would expect:
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -526,6 +527,17 @@ _HE_LEAD = re.compile(
     r"(?:(?<=\s)|^)(?:(?P<n>\d+)\s*(?P<unit>דקות|דק'|שעות)|(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה))"
     r"\s+(?:לפני|קודם)(?=\s)"
 )
+#: "at the end of the month", "בסוף החודש": its last day; "next month", "בחודש הבא": the same day of
+#: next month (as "in a week" is the same weekday); the day is shown with the question, to be changed.
+_MONTH_END = re.compile(
+    r"\b(?:(?:at|by|on)\s+)?(?:the\s+)?end\s+of\s+(?:the|this)\s+month\b"
+    r"|(?:(?<=\s)|^)(?:ב|עד\s+)?סוף\s+החודש(?=\s|$|[,.!?])",
+    re.I,
+)
+_NEXT_MONTH = re.compile(
+    r"\b(?:in\s+a\s+month|next\s+month)\b|(?:(?<=\s)|^)(?:ב)?(?:חודש\s+הבא|החודש\s+הבא|עוד\s+חודש)(?=\s|$|[,.!?])",
+    re.I,
+)
 _WEEKEND = re.compile(
     r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:ב)?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])",
     re.I,
@@ -667,6 +679,18 @@ def extract_when(
             # "this weekend", "בסוף השבוע": its Saturday (a weekend day in Israel and elsewhere); the
             # day is shown with the question or the confirmation, so it can be said otherwise.
             day = _next_weekday(today, 5) if today.weekday() != 5 else today
+            scan.take(match)
+    if day is None:
+        match = _MONTH_END.search(scan.text)
+        if match:
+            day = date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+            scan.take(match)
+    if day is None and repeat is None:
+        match = _NEXT_MONTH.search(scan.text)
+        if match:
+            following = date(today.year + today.month // 12, today.month % 12 + 1, 1)
+            last = calendar.monthrange(following.year, following.month)[1]
+            day = following.replace(day=min(today.day, last))
             scan.take(match)
     if before is not None and day is not None:
         # ("a week before my birthday": no day to count from, the words stay in the title.)

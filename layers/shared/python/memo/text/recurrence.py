@@ -127,6 +127,14 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "month_end",
+        re.compile(
+            r"\b(?:(?:at|on|by)\s+)?(?:the\s+)?(?:end|last\s+day)\s+of\s+(?:every|each)\s+month"
+            r"|(?:every|each)\s+month\s+on\s+the\s+last\s+day|monthly\s+on\s+the\s+last\s+day\b",
+            _FLAGS,
+        ),
+    ),
+    (
         "month_day",
         re.compile(
             rf"\b(?:(?:on\s+)?the\s+(?P<d1>\d{{1,2}}|{_EN_ORDINAL_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?:every|each)\s+month"
@@ -168,6 +176,13 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _HE_START
             + r"(?:(?:[בל])?כל|פעם\s+ב-?)\s*(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
             + r"|(?P<dual>רבע\s+שעה|חצי\s+שעה|שעתיים|יומיים|שבועיים|חודשיים|שנתיים))(?=\s|$|[,.!?])"
+        ),
+    ),
+    (
+        "month_end",
+        re.compile(
+            _HE_START
+            + r"(?:ב)?(?:סוף\s+כל\s+חודש|כל\s+סוף\s+חודש|יום\s+האחרון\s+של\s+כל\s+חודש)(?=\s|$|[,.!?])"
         ),
     ),
     (
@@ -237,6 +252,10 @@ def _weekday_list(words: str, table: dict[str, int]) -> tuple[int, ...]:
     return tuple(found)
 
 
+#: BYMONTHDAY of "at the end of every month": the month's last day, whatever its length.
+LAST_DAY = -1
+
+
 def _workweek(timezone: str) -> tuple[int, ...]:
     return (6, 0, 1, 2, 3) if timezone == "Asia/Jerusalem" else (0, 1, 2, 3, 4)
 
@@ -264,6 +283,8 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
         if n < 1 or (freq == "MINUTELY" and n < 5):
             return None  # more often than every 5 minutes is not a reminder
         return Recurrence(freq, interval=n)
+    if kind == "month_end":
+        return Recurrence("MONTHLY", month_day=LAST_DAY)
     if kind == "month_day":
         said = next(groups[k] for k in ("d1", "d2", "d3", "d4", "d5") if groups.get(k))
         day = _EN_ORDINAL_DAYS[said.lower()] if said.lower() in _EN_ORDINAL_DAYS else int(said)
@@ -525,7 +546,10 @@ def describe(series_text: str, language: Language) -> str:
         text += f" ב-{clock}" if he else f" at {clock}"
     elif freq == "MONTHLY":
         day = int(parts.get("BYMONTHDAY", str(start.day)))
-        text = f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
+        if day == LAST_DAY:
+            text = f"ביום האחרון של כל חודש ב-{clock}" if he else f"every month on the last day at {clock}"
+        else:
+            text = f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
     else:
         text = (
             f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
