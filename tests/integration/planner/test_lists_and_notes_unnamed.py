@@ -218,7 +218,13 @@ def test_add_with_no_list_named_is_confirmed_for_the_shopping_list(chat: Convers
     # A "no" adds nothing; a time in it is no shopping item.
     assert chat.say("add the dog").startswith("Just to check")
     assert chat.say("no") == "OK, cancelled. Nothing was changed."
-    assert "dentist" not in chat.say("add dentist on friday at 3").lower().split("list")[0]
+    # A time in it is no shopping item: a reminder is offered instead, asked first.
+    offered = chat.say("add dentist on friday at 3")
+    assert (
+        offered.startswith("Just to check — you want me to set a reminder “dentist” for ")
+        and "list" not in offered
+    )
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
     listed = chat.say("what's on my shopping list?").split("\n")
     assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• eggs", "• milk"]
     assert chat.say("תוסיף לחם").startswith("רק מוודא — להוסיף לחם לרשימת קניות?")

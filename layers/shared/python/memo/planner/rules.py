@@ -73,6 +73,7 @@ MATCHERS: tuple[Matcher, ...] = (
     notes.search,
     notes.save,
     notes.where,
+    reminders.stated_plan,
     unconnected.calendar,
     unconnected.email,
     followups.referential,
@@ -82,12 +83,15 @@ MATCHERS: tuple[Matcher, ...] = (
     followups.noun_less_delete,
     notes.recall,
     notes.statement,
+    reminders.timed_phrase,
 )
 
 #: Capabilities whose commands are requests Memo performs; a match on anything else (a calendar
 #: word, a guess, a question about a note) gives way to a clause that is such a command.
 _ACTIONABLE = frozenset({"reminders", "notes", "lists"})
-_WEAK_PATTERNS = frozenset({"notes:recall", "notes:statement", "delete:guess", "calendar", "email"})
+_WEAK_PATTERNS = frozenset(
+    {"notes:recall", "notes:statement", "delete:guess", "calendar", "email", "reminders:stated"}
+)
 
 #: Where a request may start inside a longer message: after a sentence break or a conjunction,
 #: or at an imperative.

@@ -340,6 +340,66 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     )
 
 
+#: "I need to call the bank tomorrow at 10", "I have a dentist appointment on thursday at 4", "צריך
+#: להתקשר לבנק מחר בעשר", "יש לי תור לרופא ביום חמישי בארבע": a plan told with its time, no request.
+_STATED = (
+    re.compile(
+        r"^(?:i|we)(?:['’](?:ve|m|re)|\s+have|\s+am|\s+are)?\s+"
+        r"(?:(?:got|have|need|must|should|gotta)\s+(?:to\s+)?|going\s+to\s+|have\s+got\s+)(?P<what>.+)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:אני\s+|אנחנו\s+)?(?:צריך|צריכה|צריכים|חייב|חייבת|חייבים|יש\s+לי|יש\s+לנו)\s+(?P<what>.+)$"
+    ),
+)
+#: The same said as a bare noun phrase: "meeting with dan tomorrow at 3", "dentist at 4 on thursday".
+_STATED_NOUN = re.compile(
+    r"^(?:a\s+|my\s+|the\s+)?(?:(?!call\b|remind\b|add\b|set\b)\w+\s+)?(?:meeting|appointment|dinner|lunch|"
+    r"breakfast|class|lesson|interview|party|flight|practice|training|date)\b"
+    r"|^(?:פגישה|תור|ארוחת|שיעור|ראיון|מסיבה|טיסה|אימון)",
+    re.I,
+)
+
+
+def stated_plan(text: str, inp: PlannerInput) -> Match | None:
+    """A plan told with its time ("I have a dentist appointment on thursday at 4", "meeting with dan
+    tomorrow at 3"): Memo offers a reminder at that time, a guess the person confirms ("Just to
+    check — ...?"), never set unasked. Without a time of day it is no such offer."""
+    lead = next((m for m in (p.match(text) for p in _STATED) if m is not None), None)
+    said = lead.group("what") if lead is not None else text if _STATED_NOUN.match(text) else None
+    return _offered(said, inp) if said is not None else None
+
+
+def timed_phrase(text: str, inp: PlannerInput) -> Match | None:
+    """Anything else said with a time of day, that nothing else read ("call the bank tomorrow at 10",
+    "I need to pick up the kids at 4" once "I need to" is dropped): offered as a reminder, a guess."""
+    return _offered(text, inp)
+
+
+def _offered(said: str, inp: PlannerInput) -> Match | None:
+    if "?" in said:
+        return None
+    parsed = parse_when(said, inp)
+    if parsed.when is None or parsed.recurrence is not None or parsed.problem or parsed.when <= inp.now:
+        return None
+    # "add dentist on friday at 3": the thing, without the verb that asked for it, or its article.
+    title = as_title(
+        re.sub(
+            r"^(?:(?:add|put|schedule|book|set)\s+)?(?:a|an|the)?\s*", "", clean(parsed.remainder), flags=re.I
+        )
+    )
+    if not title or _names_nothing(parsed.remainder, title):
+        return None
+    return Match(
+        capability="reminders",
+        action="create",
+        confidence=GUESS,
+        risk="low",
+        constraints={"title": title, "when": iso(parsed.when)},
+        pattern="reminders:stated",
+    )
+
+
 _RE_REMINDER_RENAME = (
     re.compile(
         rf"^(?:rename|retitle)\s+(?:the\s+|my\s+)?(?:{REMINDER_EN}\s+)?(?P<old>.*?)\s+(?:to|as|into)\s+(?P<new>.+)$",
