@@ -68,3 +68,14 @@ def test_a_plan_told_beside_a_request_leaves_the_request_alone(chat: Conversatio
         "I have a meeting with the contractor tomorrow at 10 so remind me to call the plumber at 8am"
     )
     assert said == "⏰ Reminder set: “call the plumber” for Tue 3 Mar, 08:00."
+
+
+def test_a_meal_says_which_half_of_the_day(chat: Conversation) -> None:
+    # "dinner ... at 8" was offered for 08:00.
+    offered = chat.say("we have dinner with the cohens on friday at 8")
+    assert offered.startswith(
+        "Just to check — you want me to set a reminder “dinner with the cohens” for Fri 6 Mar, 20:00?"
+    )
+    assert chat.say("remind me about lunch with dana tomorrow at 1") == (
+        "⏰ Reminder set: “lunch with dana” for Tue 3 Mar, 13:00."
+    )

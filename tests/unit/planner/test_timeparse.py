@@ -36,6 +36,11 @@ from tests.unit.planner.conftest import NOW, TZ
         ("פגישה מחרתיים ב-8 בערב", "2024-05-03T20:00:00+03:00", "פגישה"),
         ("לקנות מתנה ב-3 במאי ב-12:00", "2024-05-03T12:00:00+03:00", "לקנות מתנה"),
         ("להתקשר לדני בשבת בשעה 20:00", "2024-05-04T20:00:00+03:00", "להתקשר לדני"),
+        # A meal says which half of the day a bare hour is in.
+        ("dinner with the cohens on friday at 8", "2024-05-03T20:00:00+03:00", "dinner with the cohens"),
+        ("lunch with dana tomorrow at 1", "2024-05-02T13:00:00+03:00", "lunch with dana"),
+        ("breakfast with dad tomorrow at 7", "2024-05-02T07:00:00+03:00", "breakfast with dad"),
+        ("ארוחת ערב אצל סבתא ביום שישי בשמונה", "2024-05-03T20:00:00+03:00", "ארוחת ערב אצל סבתא"),
     ],
 )
 def test_full_date_and_time(text: str, when: str, rest: str) -> None:

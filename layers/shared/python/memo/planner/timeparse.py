@@ -538,6 +538,20 @@ _NEXT_MONTH = re.compile(
     r"\b(?:in\s+a\s+month|next\s+month)\b|(?:(?<=\s)|^)(?:ב)?(?:חודש\s+הבא|החודש\s+הבא|עוד\s+חודש)(?=\s|$|[,.!?])",
     re.I,
 )
+#: A meal names the half of the day of a bare hour beside it ("dinner at 8", "ארוחת צהריים באחת").
+_MEAL = re.compile(
+    r"\b(?:(?P<evening>dinner|supper)|(?P<noon>lunch)|(?P<morning>breakfast))\b"
+    r"|ארוחת\s+(?:(?P<evening_he>ערב)|(?P<noon_he>צהריים|צהרים)|(?P<morning_he>בוקר))",
+    re.I,
+)
+_MEAL_PARTS = {
+    "evening": "evening",
+    "noon": "noon",
+    "morning": "morning",
+    "evening_he": "evening",
+    "noon_he": "noon",
+    "morning_he": "morning",
+}
 _WEEKEND = re.compile(
     r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:ב)?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])",
     re.I,
@@ -740,9 +754,15 @@ def extract_when(
         if not 0 <= hour <= 23:
             hour, problem = None, problem or "invalid_time"
     named_time = hour is not None
+    meal = _MEAL.search(scan.text) if part is None and not clock_form else None
     if hour is not None and not explicit_ampm:
         if part is not None:
             hour = _apply_part(hour, "evening" if part == "tonight" else part)
+        elif meal is not None:
+            # "dinner at 8" is 20:00, "lunch at 1" 13:00, "breakfast at 7" 07:00: the meal says
+            # which half of the day.
+            eaten = _MEAL_PARTS[next(k for k, v in meal.groupdict().items() if v)]
+            hour = hour if eaten == "morning" else _apply_part(hour, eaten)
         elif 1 <= hour <= 7 and not clock_form:
             hour += 12
     if hour is None and part is not None:

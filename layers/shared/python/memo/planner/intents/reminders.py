@@ -370,6 +370,23 @@ def stated_plan(text: str, inp: PlannerInput) -> Match | None:
     return _offered(said, inp) if said is not None else None
 
 
+#: Words that name no plan ("yes but at 6pm", "ok then at 5", "אבל ב-6"): the time is an answer
+#: or a change, not a thing to be reminded of.
+_NO_THING = re.compile(
+    r"^(?:(?:yes|yeah|ok|okay|no|but|and|so|then|also|only|just|maybe|it|that|this|one|make\s+it|change\s+it|"
+    r"move\s+it|actually|instead|please|כן|לא|אבל|ו?אז|רק|אולי|זה|את\s+זה|בעצם|במקום)\b[\s,.!]*)+$",
+    re.I,
+)
+
+
+#: A change said with a time ("but change the time to 6", "תשנה את השעה ל-18:00"): an edit, never
+#: a thing to be reminded of.
+_A_CHANGE = re.compile(
+    rf"^(?:(?:yes|ok|but|and|so|כן|אבל|ו)\s*,?\s*)*(?:{MOVE_EN}|{MOVE_HE}|make|set|update|edit|fix)\b",
+    re.I,
+)
+
+
 def timed_phrase(text: str, inp: PlannerInput) -> Match | None:
     """Anything else said with a time of day, that nothing else read ("call the bank tomorrow at 10",
     "I need to pick up the kids at 4" once "I need to" is dropped): offered as a reminder, a guess."""
@@ -385,10 +402,18 @@ def _offered(said: str, inp: PlannerInput) -> Match | None:
     # "add dentist on friday at 3": the thing, without the verb that asked for it, or its article.
     title = as_title(
         re.sub(
-            r"^(?:(?:add|put|schedule|book|set)\s+)?(?:a|an|the)?\s*", "", clean(parsed.remainder), flags=re.I
+            r"^(?:(?:add|put|schedule|book|set)\s+)?(?:(?:a|an|the)\s+)?",
+            "",
+            clean(parsed.remainder),
+            flags=re.I,
         )
     )
-    if not title or _names_nothing(parsed.remainder, title):
+    if (
+        not title
+        or _names_nothing(parsed.remainder, title)
+        or _NO_THING.match(title)
+        or _A_CHANGE.match(title)
+    ):
         return None
     return Match(
         capability="reminders",
