@@ -201,3 +201,42 @@ def test_hebrew_yes_that_adds_a_removal_of_something_not_shown_runs_neither(chat
     # Said again with what was shown, it narrows to it as before.
     assert chat.say("כן, תמחק את של אבא") == "מחקתי את התזכורת „להתקשר לאבא”."
     assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")
+
+
+def test_two_deletes_in_one_message_list_both_before_either_runs(chat: Conversation) -> None:
+    # Was: the approval listed the dentist only, and "yes" deleted the dentist and call mom.
+    _three_reminders(chat)
+    question = chat.say("delete the dentist reminder and delete the call mom reminder")
+    assert question.startswith("Before I go ahead: I'm about to:\ndelete 1 reminder:\n– “go to the dentist”")
+    assert "– “call mom”" in question and "bread" not in question
+    assert "\nApprove all of it, or reject?" in question
+    # The one answer covers both: keeping one of them is asked again, nothing runs.
+    assert chat.say("only the dentist").startswith("Sorry, I didn't catch that")
+    assert set(chat.say("yes").splitlines()) == {
+        "✅ Deleted the reminder “go to the dentist”.",
+        "✅ Deleted the reminder “call mom”.",
+    }
+    listed = chat.say("show my reminders")
+    assert "bread" in listed and "dentist" not in listed and "call mom" not in listed
+
+
+def test_a_delete_beside_a_new_reminder_says_both_and_a_no_runs_neither(chat: Conversation) -> None:
+    # Was: only the delete was shown, and "no" also dropped the reminder without a word about it.
+    _three_reminders(chat)
+    question = chat.say("remind me to call dad at 5 and delete the bread reminder")
+    assert "“buy bread”" in question and "Along with it: set a reminder “call dad”" in question
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    listed = chat.say("show my reminders")
+    assert "buy bread" in listed and "call dad" not in listed
+
+
+def test_hebrew_two_deletes_in_one_message(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
+    chat.say("תזכיר לי להתקשר לאבא מחר בשש")
+    question = chat.say("תמחק את התזכורת של אמא ותמחק את התזכורת של אבא")
+    assert (
+        question.startswith("רגע לפני: אני עומד:")
+        and "„להתקשר לאמא”" in question
+        and "„להתקשר לאבא”" in question
+    )
+    assert "\nלאשר את הכול או לדחות?" in question

@@ -62,6 +62,8 @@ KIND_BY_REASON: dict[HITLReason, HITLKind] = {
 }
 
 _RISKY_ACTIONS = ("delete_all", "clear", "delete", "remove", "send", "update")
+#: Actions that take items away: each one's items are listed in the approval that lets it run.
+DESTRUCTIVE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove"})
 
 
 @dataclass(frozen=True)
@@ -403,6 +405,55 @@ def as_resolved(state: TurnState, step: PlanStep) -> PlanStep:
     return step.model_copy(update={"constraints": {**step.constraints, "listName": resolved}})
 
 
+def along(state: TurnState, shown: set[str]) -> list[str]:
+    """The rest of the plan, as phrases ("set a reminder “call mom” for ..."): the steps an approval
+    does not list item by item, which run (or not) with the same answer."""
+    output = state.planner_output
+    if output is None:
+        return []
+    language, tz = state.input.language, state.input.timezone
+    return [
+        templates.describe_step(as_resolved(state, step), language, tz)
+        for step in output.plan
+        if step.id not in shown and step.id not in state.execution_results
+    ]
+
+
+def build_plan_approval_hitl(
+    state: TurnState,
+    reason: HITLReason,
+    *,
+    parts: list[tuple[PlanStep, list[DisambiguationCandidate]]],
+    now: datetime,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    hitl_id: str | None = None,
+) -> PendingHITL:
+    """One approval for a plan that takes items away in several steps: it lists every item of every
+    such step and covers the whole plan ("planner"): a yes runs all of it, a no none of it. The
+    items are not offered for narrowing (an answer that keeps some is asked again)."""
+    language = state.input.language
+    return PendingHITL(
+        hitl_id=hitl_id or str(uuid.uuid4()),
+        kind="approval",
+        source="planner",
+        reason=reason,
+        origin_step_id="planner",
+        return_to=return_to_for("planner", reason),
+        expected_input="yes_no",
+        question=templates.approval_steps_question(
+            language,
+            parts,
+            reason,
+            state.input.timezone,
+            along=along(state, {step.id for step, _ in parts}),
+        ),
+        options=templates.approval_options(language),
+        policy_source=policy_source_for("planner", reason),
+        expires_at=now + timedelta(seconds=ttl_seconds),
+        created_at=now,
+    )
+
+
 def build_approval_hitl(
     state: TurnState,
     reason: HITLReason,
@@ -432,7 +483,13 @@ def build_approval_hitl(
         return_to=return_to_for("planner", reason),
         expected_input="yes_no",
         question=templates.approval_items_question(
-            language, step, items, reason, state.input.timezone, everything=everything
+            language,
+            step,
+            items,
+            reason,
+            state.input.timezone,
+            everything=everything,
+            along=along(state, {origin_step_id}),
         ),
         options=templates.approval_options(language),
         policy_source=policy_source_for("planner", reason),

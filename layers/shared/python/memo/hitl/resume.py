@@ -526,7 +526,12 @@ def _back_to_approval(
     items = list(context.candidates or [])
     question = (
         templates.approval_items_question(
-            language, gate.as_resolved(state, step), items, pending.reason, state.input.timezone
+            language,
+            gate.as_resolved(state, step),
+            items,
+            pending.reason,
+            state.input.timezone,
+            along=gate.along(state, {step.id}),
         )
         if step is not None
         else pending.question

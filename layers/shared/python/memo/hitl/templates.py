@@ -11,6 +11,7 @@ options (ids, labels, count, order) are always built here, in code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from memo.capabilities.notes import revised_text
@@ -320,20 +321,23 @@ def low_confidence_question(language: Language, summary: str) -> str:
     return f"Just to check — you want me to {summary}?"
 
 
-def approval_question(language: Language, summary: str, reason: HITLReason) -> str:
+def approval_question(
+    language: Language, summary: str, reason: HITLReason, *, along: Sequence[str] = ()
+) -> str:
+    also = f" {along_line(along, language).strip()}" if along else ""
     if language == "he":
         head = (
             "הפעולה הזאת דורשת בדיקה"
             if reason in ("tool_requires_review", "policy_violation")
             else "רגע לפני"
         )
-        return f"{head}: אני עומד {summary}. לאשר, לערוך או לדחות?"
+        return f"{head}: אני עומד {summary}.{also} לאשר, לערוך או לדחות?"
     head = (
         "This needs a check"
         if reason in ("tool_requires_review", "policy_violation")
         else "Before I go ahead"
     )
-    return f"{head}: I'm about to {summary}. Approve, edit or reject?"
+    return f"{head}: I'm about to {summary}.{also} Approve, edit or reject?"
 
 
 def ambiguous_scope_question(language: Language, summary: str) -> str:
@@ -432,6 +436,15 @@ def item_lines(candidates: list[DisambiguationCandidate], language: Language) ->
     return "\n".join(lines)
 
 
+def along_line(along: Sequence[str], language: Language) -> str:
+    """The rest of the plan, which waits for the same answer ("yes" runs it, "no" runs none of it)."""
+    if not along:
+        return ""
+    if language == "he":
+        return "ויחד עם זה גם: " + "; ".join(along) + ".\n"
+    return "Along with it: " + "; ".join(along) + ".\n"
+
+
 def approval_items_question(
     language: Language,
     step: PlanStep,
@@ -440,11 +453,13 @@ def approval_items_question(
     timezone: str,
     *,
     everything: bool = True,
+    along: Sequence[str] = (),
 ) -> str:
     """The approval of a resolved step: the concrete items it touches, never the search words.
-    `everything`: the candidates are all the items a "delete all" / "clear" would touch."""
+    `everything`: the candidates are all the items a "delete all" / "clear" would touch. `along`:
+    the rest of the plan, said so that the answer is about all of what runs."""
     if not candidates:
-        return approval_question(language, describe_step(step, language, timezone), reason)
+        return approval_question(language, describe_step(step, language, timezone), reason, along=along)
     action = _items_action(step, len(candidates), language, timezone, everything=everything)
     listing = item_lines(candidates, language)
     several = len(candidates) > 1
@@ -457,7 +472,7 @@ def approval_items_question(
         tail = "לאשר, לערוך או לדחות?" + (
             " אפשר גם להשאיר רק חלק, למשל „רק 1 ו-3” או „חוץ מ-2”." if several else ""
         )
-        return f"{head}: אני עומד {action}:\n{listing}\n{tail}"
+        return f"{head}: אני עומד {action}:\n{listing}\n{along_line(along, language)}{tail}"
     head = (
         "This needs a check"
         if reason in ("tool_requires_review", "policy_violation")
@@ -466,7 +481,43 @@ def approval_items_question(
     tail = "Approve, edit or reject?" + (
         ' You can also keep only some, e.g. "only 1 and 3" or "not 2".' if several else ""
     )
-    return f"{head}: I'm about to {action}:\n{listing}\n{tail}"
+    return f"{head}: I'm about to {action}:\n{listing}\n{along_line(along, language)}{tail}"
+
+
+def approval_steps_question(
+    language: Language,
+    parts: Sequence[tuple[PlanStep, list[DisambiguationCandidate]]],
+    reason: HITLReason,
+    timezone: str,
+    *,
+    along: Sequence[str] = (),
+) -> str:
+    """One approval for a plan that deletes or removes in several steps ("delete the dentist
+    reminder and delete the mom reminder"): every item of every step, since one answer runs them
+    all. Not numbered: the answer approves or rejects the whole, it does not pick some."""
+    he = language == "he"
+    blocks = []
+    for step, items in parts:
+        action = _items_action(step, len(items), language, timezone)
+        lines = "\n".join(
+            f"– {quote(shorten(c.label, 60), language)}" + (f" — {c.description}" if c.description else "")
+            for c in items
+        )
+        blocks.append(f"{action}:\n{lines}")
+    body = "\n".join(blocks)
+    if he:
+        head = (
+            "הפעולה הזאת דורשת בדיקה"
+            if reason in ("tool_requires_review", "policy_violation")
+            else "רגע לפני"
+        )
+        return f"{head}: אני עומד:\n{body}\n{along_line(along, language)}לאשר את הכול או לדחות?"
+    head = (
+        "This needs a check"
+        if reason in ("tool_requires_review", "policy_violation")
+        else "Before I go ahead"
+    )
+    return f"{head}: I'm about to:\n{body}\n{along_line(along, language)}Approve all of it, or reject?"
 
 
 def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -> str:

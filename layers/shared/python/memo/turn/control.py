@@ -513,15 +513,27 @@ class TurnControl:
                 items = limited
             state = state.with_executor_args(origin, affected.with_ids(step, args, [c.id for c in items]))
             everything = len(items) >= len(current)
-        pending = gate.build_approval_hitl(
-            state,
-            reason,
-            origin_step_id=origin,
-            items=items,
-            now=ctx.now,
-            ttl_seconds=self._ttl,
-            everything=everything,
-        )
+        state, removals = self._other_removals(ctx, state, origin)
+        if items and removals:
+            # "delete the dentist reminder and delete the mom reminder": one answer runs both, so
+            # the question lists the items of both (it listed the first only, and both went).
+            pending = gate.build_plan_approval_hitl(
+                state,
+                reason,
+                parts=[(gate.as_resolved(state, step), items), *removals],
+                now=ctx.now,
+                ttl_seconds=self._ttl,
+            )
+        else:
+            pending = gate.build_approval_hitl(
+                state,
+                reason,
+                origin_step_id=origin,
+                items=items,
+                now=ctx.now,
+                ttl_seconds=self._ttl,
+                everything=everything,
+            )
         logger.info(
             "HITL_CREATED",
             extra={
@@ -538,6 +550,40 @@ class TurnControl:
         return self._pause(
             ctx, gate.GateResult(state=paused, pending=pending, created=True), user_kind=user_kind, note=note
         )
+
+    def _other_removals(
+        self, ctx: TurnContext, state: TurnState, origin: str
+    ) -> tuple[TurnState, list[tuple[PlanStep, list[DisambiguationCandidate]]]]:
+        """The items of the plan's other steps that take items away, each step's args pinned to
+        them (what the approval shows is what runs); steps whose items cannot be listed are said
+        as a phrase instead (`gate.along`)."""
+        output = state.planner_output
+        assert output is not None
+        parts: list[tuple[PlanStep, list[DisambiguationCandidate]]] = []
+        for step in output.plan:
+            args = state.executor_args.get(step.id)
+            if (
+                step.id == origin
+                or step.action not in gate.DESTRUCTIVE_ACTIONS
+                or step.id in state.execution_results
+                or args is None
+                or affected.id_key(step) is None
+            ):
+                continue
+            current = self._current_items(ctx, state, step, args)
+            ids = affected.ids_in(step, args)
+            if ids is None:
+                ids = [c.id for c in current]
+            by_id = {c.id: c for c in current}
+            items = [
+                _scoped(by_id[affected.base_id(i)], i, state) for i in ids if affected.base_id(i) in by_id
+            ]
+            if items:
+                state = state.with_executor_args(
+                    step.id, affected.with_ids(step, args, [c.id for c in items])
+                )
+                parts.append((gate.as_resolved(state, step), items))
+        return state, parts
 
     def _current_items(
         self, ctx: TurnContext, state: TurnState, step: PlanStep, args: dict[str, Any]
