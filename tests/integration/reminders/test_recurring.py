@@ -194,3 +194,21 @@ def test_end_of_the_month_and_next_month_ask_only_the_time(chat: Conversation) -
         f"⏰ Reminder set: “pay the electricity bill” for {format_when(last.replace(hour=10), 'en', 'Asia/Jerusalem')}."
     )
     assert chat.say("תזכיר לי בחודש הבא לחדש את הביטוח").startswith("באיזו שעה ביום")
+
+
+def test_make_it_every_day_repeats_the_reminder_just_set_at_its_own_time(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # Was "When should I remind you?", and the answer set no repetition.
+    chat.say("remind me to take vitamins tomorrow at 9am")
+    assert chat.say("make it every day") == (
+        f"🔁 Updated the reminder “take vitamins” — now every day at 09:00 (next: {_shown(1, 9)})."
+    )
+    (first,) = _tick_at(chat, clock, _local(1, 9, 1))
+    assert "take vitamins" in first
+    (second,) = _tick_at(chat, clock, _local(2, 9, 1))
+    assert "take vitamins" in second
+    chat.say("תזכיר לי להשקות את העציצים ביום ראשון בשש בערב")
+    assert chat.say("תעשה את זה כל שבוע").startswith(
+        "🔁 עדכנתי את התזכורת „להשקות את העציצים” — עכשיו כל יום ראשון ב-18:00"
+    )

@@ -363,6 +363,11 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             # "move it to every sunday at 10": it repeats from then on.
             changes = dict(parsed.change())
             when = parsed.when
+        if parsed.recurrence is not None and parsed.when is None and reminder.when is not None:
+            # "make it every day", "make it repeat every week": the reminder's own time of day,
+            # repeating from its next time on (it was asked "when?", and the repetition was lost).
+            when = _next_at_its_time(reminder.when, inp)
+            changes = {"when": iso(when), "recurrence": parsed.recurrence}
         return Match(
             capability="reminders",
             action="update",
@@ -377,6 +382,16 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
 
 
 _SOON = timedelta(hours=12)
+
+
+def _next_at_its_time(due: datetime, inp: PlannerInput) -> datetime:
+    """The reminder's time, or, once it has passed, the same time of day next, in the user's zone."""
+    if due > inp.now:
+        return due
+    zone = ZoneInfo(inp.timezone)
+    at = due.astimezone(zone).time()
+    candidate = datetime.combine(inp.now.astimezone(zone).date(), at, tzinfo=zone)
+    return candidate if candidate > inp.now else candidate + timedelta(days=1)
 
 
 #: "change it to call dad", "תשנה את זה ל-להתקשר לאבא": the new words, after "to" / "ל".
