@@ -83,3 +83,18 @@ def test_a_file_asked_to_be_saved_cannot_be_kept_and_its_words_are_asked(chat: C
         "I can't keep files or pictures yet 🙏 What should the note say?"
     ]
     assert chat.say("invoice 4432 from the plumber") == "📝 Saved your note “invoice 4432 from the plumber”."
+
+
+def test_a_link_sent_alone_is_offered_as_a_note(chat: Conversation) -> None:
+    # Were "I'm not sure I understood".
+    assert chat.say("save https://example.com/recipe") == "📝 Saved your note “https://example.com/recipe”."
+    # A link has no language: the reply is in the person's (English, from the message before).
+    assert chat.say("https://example.com/article").startswith(
+        "Just to check — you want me to save the note “https://example.com/article”?"
+    )
+    assert chat.say("yes") == "📝 Saved your note “https://example.com/article”."
+    assert chat.say("תשמור את הקישור https://example.com/a") == "📝 שמרתי את הפתק „https://example.com/a”."
+    # A link inside a request stays with it.
+    assert chat.say("remind me to read https://example.com/b tomorrow at 9").startswith(
+        "⏰ Reminder set: “read https://example.com/b”"
+    )

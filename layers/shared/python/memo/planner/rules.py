@@ -83,6 +83,7 @@ MATCHERS: tuple[Matcher, ...] = (
     followups.noun_less_delete,
     notes.recall,
     notes.statement,
+    notes.link,
     reminders.timed_phrase,
 )
 

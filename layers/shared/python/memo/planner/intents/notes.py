@@ -333,3 +333,29 @@ def delete(text: str, inp: PlannerInput) -> Match | None:
                 pattern="notes:delete",
             )
     return None
+
+
+#: A link sent alone, or with "save", "keep", "for later" (the words around it stay with it).
+_LINK = re.compile(
+    r"^(?:(?:please\s+)?(?:save|keep|store|bookmark)\s+(?:this\s+)?(?:link\s*:?\s*)?|(?:תשמור|שמור|תשמרי)\s+(?:את\s+)?"
+    r"(?:הקישור\s*:?\s*)?)?(?P<link>https?://\S+)(?:\s+(?:for\s+later|לאחר\s+כך|לאחר\s+מכן))?\s*[.!]*$",
+    re.I,
+)
+
+
+def link(text: str, inp: PlannerInput) -> Match | None:
+    """A link sent on its own ("https://…"): kept as a note, a guess asked first ("Just to check —
+    you want me to save the note “https://…”?"); with "save" it is saved. A link inside a request
+    (a reminder to read it) stays with that request."""
+    match = _LINK.match(text)
+    if match is None:
+        return None
+    return Match(
+        capability="notes",
+        action="save",
+        confidence=GUESS if text.startswith(match.group("link")) else CONFIDENT,
+        risk="low",
+        constraints={},
+        changes={"text": match.group("link")},
+        pattern="notes:link",
+    )
