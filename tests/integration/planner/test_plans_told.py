@@ -79,3 +79,12 @@ def test_a_meal_says_which_half_of_the_day(chat: Conversation) -> None:
     assert chat.say("remind me about lunch with dana tomorrow at 1") == (
         "⏰ Reminder set: “lunch with dana” for Tue 3 Mar, 13:00."
     )
+
+
+@pytest.mark.parametrize(
+    "said", ["see you at 6", "I'll be there at 5", "I'm going to be there at 5", "נתראה בשמונה"]
+)
+def test_words_said_to_someone_are_no_plan(chat: Conversation, said: str) -> None:
+    answer = chat.say(said)
+    assert not answer.startswith(("Just to check", "רק מוודא")), answer
+    assert chat.say("what reminders do I have?") == "You have no upcoming reminders."

@@ -387,10 +387,19 @@ _A_CHANGE = re.compile(
 )
 
 
+#: Words said to someone, not plans: "see you at 6", "I'll be there at 5", "נתראה בשמונה".
+_SOCIAL = re.compile(
+    r"^(?:see\s+(?:you|ya)|talk\s+(?:to\s+you|later)|ttyl|bye|good\s*night|i['’]?ll\s+be\s+there|be\s+there|"
+    r"on\s+my\s+way|omw|meet\s+you|נתראה|ביי|לילה\s+טוב|אני\s+בדרך|אהיה\s+שם)\b",
+    re.I,
+)
+
+
 def timed_phrase(text: str, inp: PlannerInput) -> Match | None:
     """Anything else said with a time of day, that nothing else read ("call the bank tomorrow at 10",
     "I need to pick up the kids at 4" once "I need to" is dropped): offered as a reminder, a guess."""
-    return _offered(text, inp)
+    lead = next((m for m in (p.match(text) for p in _STATED) if m is not None), None)
+    return _offered(lead.group("what") if lead is not None else text, inp)
 
 
 def _offered(said: str, inp: PlannerInput) -> Match | None:
@@ -413,6 +422,7 @@ def _offered(said: str, inp: PlannerInput) -> Match | None:
         or _names_nothing(parsed.remainder, title)
         or _NO_THING.match(title)
         or _A_CHANGE.match(title)
+        or _SOCIAL.match(title)
     ):
         return None
     return Match(
