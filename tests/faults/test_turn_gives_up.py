@@ -121,3 +121,11 @@ def test_a_turn_that_fails_once_is_answered_by_the_redelivery_alone(
     assert _deliver_until_the_queue_gives_up(chat, BROKEN) == [
         "⏰ Reminder set: “water the lemon tree” for Mon 2 Mar, 18:00."
     ]
+
+
+def test_no_failure_reply_when_the_claim_itself_keeps_failing(chat: Conversation, faults: Faults) -> None:
+    # The idempotency table refuses every read: the turn never starts, so there is no claim of this
+    # message to answer with; nothing is sent (no reply that could be sent twice), the message is kept.
+    faults.throttle(table="memo-idempotency", operations=frozenset({"GetItem"}), times=100)
+    assert _deliver_until_the_queue_gives_up(chat, BROKEN) == []
+    assert len(_dead_letters(chat.stack)) == 1

@@ -76,7 +76,9 @@ class TurnProcessor:
             logger.info("TURN_IN_PROGRESS_ELSEWHERE", extra={"traceId": message.wamid})
             raise
         except Exception:
-            if self._last_receive(record):
+            # Only a turn that started has this message's claim to answer with (a failure inside
+            # Powertools' own claim, a table down, leaves nothing to claim the reply by).
+            if self._local.ran and self._last_receive(record):
                 self._give_up(message)
             raise
         if not self._local.ran:
