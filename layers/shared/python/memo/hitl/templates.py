@@ -321,22 +321,22 @@ def low_confidence_question(language: Language, summary: str) -> str:
     return f"Just to check — you want me to {summary}?"
 
 
+def _approval_head(language: Language, reason: HITLReason) -> str:
+    """How an approval opens: a review the policy asks for, or Memo's own "before I go ahead"."""
+    review = reason in ("tool_requires_review", "policy_violation")
+    if language == "he":
+        return "הפעולה הזאת דורשת בדיקה" if review else "רגע לפני"
+    return "This needs a check" if review else "Before I go ahead"
+
+
 def approval_question(
     language: Language, summary: str, reason: HITLReason, *, along: Sequence[str] = ()
 ) -> str:
     also = f" {along_line(along, language).strip()}" if along else ""
     if language == "he":
-        head = (
-            "הפעולה הזאת דורשת בדיקה"
-            if reason in ("tool_requires_review", "policy_violation")
-            else "רגע לפני"
-        )
+        head = _approval_head(language, reason)
         return f"{head}: אני עומד {summary}.{also} לאשר, לערוך או לדחות?"
-    head = (
-        "This needs a check"
-        if reason in ("tool_requires_review", "policy_violation")
-        else "Before I go ahead"
-    )
+    head = _approval_head(language, reason)
     return f"{head}: I'm about to {summary}.{also} Approve, edit or reject?"
 
 
@@ -464,20 +464,12 @@ def approval_items_question(
     listing = item_lines(candidates, language)
     several = len(candidates) > 1
     if language == "he":
-        head = (
-            "הפעולה הזאת דורשת בדיקה"
-            if reason in ("tool_requires_review", "policy_violation")
-            else "רגע לפני"
-        )
+        head = _approval_head(language, reason)
         tail = "לאשר, לערוך או לדחות?" + (
             " אפשר גם להשאיר רק חלק, למשל „רק 1 ו-3” או „חוץ מ-2”." if several else ""
         )
         return f"{head}: אני עומד {action}:\n{listing}\n{along_line(along, language)}{tail}"
-    head = (
-        "This needs a check"
-        if reason in ("tool_requires_review", "policy_violation")
-        else "Before I go ahead"
-    )
+    head = _approval_head(language, reason)
     tail = "Approve, edit or reject?" + (
         ' You can also keep only some, e.g. "only 1 and 3" or "not 2".' if several else ""
     )
@@ -506,17 +498,9 @@ def approval_steps_question(
         blocks.append(f"{action}:\n{lines}")
     body = "\n".join(blocks)
     if he:
-        head = (
-            "הפעולה הזאת דורשת בדיקה"
-            if reason in ("tool_requires_review", "policy_violation")
-            else "רגע לפני"
-        )
+        head = _approval_head(language, reason)
         return f"{head}: אני עומד:\n{body}\n{along_line(along, language)}לאשר את הכול או לדחות?"
-    head = (
-        "This needs a check"
-        if reason in ("tool_requires_review", "policy_violation")
-        else "Before I go ahead"
-    )
+    head = _approval_head(language, reason)
     return f"{head}: I'm about to:\n{body}\n{along_line(along, language)}Approve all of it, or reject?"
 
 
