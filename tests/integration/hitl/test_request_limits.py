@@ -210,8 +210,11 @@ def test_two_deletes_in_one_message_list_both_before_either_runs(chat: Conversat
     assert question.startswith("Before I go ahead: I'm about to:\ndelete 1 reminder:\n– “go to the dentist”")
     assert "– “call mom”" in question and "bread" not in question
     assert "\nApprove all of it, or reject?" in question
+    assert "1) Approve\n   2) Reject" in question  # no Edit: one of several steps cannot be edited here
     # The one answer covers both: keeping one of them is asked again, nothing runs.
-    assert chat.say("only the dentist").startswith("Sorry, I didn't catch that")
+    assert chat.say("only the dentist").startswith(
+        'Sorry, I didn\'t catch that — you can answer "approve" or "reject".'
+    )
     assert set(chat.say("yes").splitlines()) == {
         "✅ Deleted the reminder “go to the dentist”.",
         "✅ Deleted the reminder “call mom”.",

@@ -430,7 +430,7 @@ def build_plan_approval_hitl(
 ) -> PendingHITL:
     """One approval for a plan that takes items away in several steps: it lists every item of every
     such step and covers the whole plan ("planner"): a yes runs all of it, a no none of it. The
-    items are not offered for narrowing (an answer that keeps some is asked again)."""
+    items are not offered for narrowing (an answer that keeps some is asked again), nor is Edit."""
     language = state.input.language
     return PendingHITL(
         hitl_id=hitl_id or str(uuid.uuid4()),
@@ -447,7 +447,8 @@ def build_plan_approval_hitl(
             state.input.timezone,
             along=along(state, {step.id for step, _ in parts}),
         ),
-        options=templates.approval_options(language),
+        # Approve or reject: an edit of one of several steps is no answer this question can take.
+        options=[o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
         policy_source=policy_source_for("planner", reason),
         expires_at=now + timedelta(seconds=ttl_seconds),
         created_at=now,
