@@ -34,6 +34,9 @@ def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
         ("i have a dentist appointment on thursday at 4", "dentist appointment", "Thu 5 Mar, 16:00"),
         ("meeting with dan tomorrow at 3", "meeting with dan", "Tue 3 Mar, 15:00"),
         ("I've got to pick up the kids at 4", "pick up the kids", "Mon 2 Mar, 16:00"),
+        # The time first, and a plan told as "my X is ...".
+        ("tomorrow at 3 I have a meeting with dan", "meeting with dan", "Tue 3 Mar, 15:00"),
+        ("my flight is tomorrow at 6am", "flight", "Tue 3 Mar, 06:00"),
     ],
 )
 def test_a_plan_told_with_its_time_is_offered_as_a_reminder(
@@ -54,6 +57,8 @@ def test_in_hebrew(chat: Conversation) -> None:
     assert asked.startswith("רק מוודא — לקבוע תזכורת „תור לרופא” ליום ה׳ 5.3 בשעה 16:00?")
     assert chat.say("כן") == "⏰ קבעתי תזכורת „תור לרופא” ליום ה׳ 5.3 בשעה 16:00."
     assert chat.say("צריך להתקשר לבנק מחר בעשר").startswith("רק מוודא — לקבוע תזכורת „להתקשר לבנק”")
+    chat.say("לא")
+    assert chat.say("מחר בשמונה יש לי פגישה עם דני").startswith("רק מוודא — לקבוע תזכורת „פגישה עם דני”")
 
 
 def test_the_calendar_asked_about_is_still_the_calendar(chat: Conversation) -> None:

@@ -365,9 +365,10 @@ def stated_plan(text: str, inp: PlannerInput) -> Match | None:
     """A plan told with its time ("I have a dentist appointment on thursday at 4", "meeting with dan
     tomorrow at 3"): Memo offers a reminder at that time, a guess the person confirms ("Just to
     check — ...?"), never set unasked. Without a time of day it is no such offer."""
-    lead = next((m for m in (p.match(text) for p in _STATED) if m is not None), None)
-    said = lead.group("what") if lead is not None else text if _STATED_NOUN.match(text) else None
-    return _offered(said, inp) if said is not None else None
+    said = _without_lead(text, inp)
+    if said == text and not _STATED_NOUN.match(text):
+        return None
+    return _offered(said, inp)
 
 
 #: Words that name no plan ("yes but at 6pm", "ok then at 5", "אבל ב-6"): the time is an answer
@@ -397,9 +398,19 @@ _SOCIAL = re.compile(
 
 def timed_phrase(text: str, inp: PlannerInput) -> Match | None:
     """Anything else said with a time of day, that nothing else read ("call the bank tomorrow at 10",
-    "I need to pick up the kids at 4" once "I need to" is dropped): offered as a reminder, a guess."""
-    lead = next((m for m in (p.match(text) for p in _STATED) if m is not None), None)
-    return _offered(lead.group("what") if lead is not None else text, inp)
+    "I need to pick up the kids at 4" once "I need to" is dropped, "מחר בשמונה יש לי פגישה עם דני"
+    with the time first): offered as a reminder, a guess."""
+    return _offered(_without_lead(text, inp), inp)
+
+
+def _without_lead(text: str, inp: PlannerInput) -> str:
+    """The text without "I have/need ...", "יש לי ...", wherever the time words put it."""
+    for words in (text, parse_when(text, inp).remainder):
+        lead = next((m for m in (p.match(words) for p in _STATED) if m is not None), None)
+        if lead is not None:
+            said = words[: lead.start("what")]
+            return clean(text.replace(said, " ", 1)) if said in text else lead.group("what")
+    return text
 
 
 def _offered(said: str, inp: PlannerInput) -> Match | None:
@@ -408,12 +419,18 @@ def _offered(said: str, inp: PlannerInput) -> Match | None:
     parsed = parse_when(said, inp)
     if parsed.when is None or parsed.recurrence is not None or parsed.problem or parsed.when <= inp.now:
         return None
-    # "add dentist on friday at 3": the thing, without the verb that asked for it, or its article.
+    # "add dentist on friday at 3": the thing, without the verb that asked for it, or its article;
+    # "my flight is tomorrow at 6am": without the "is" the time took its place after.
     title = as_title(
         re.sub(
-            r"^(?:(?:add|put|schedule|book|set)\s+)?(?:(?:a|an|the)\s+)?",
+            r"\s+(?:is|are|was|starts|begins|הוא|היא|זה)$",
             "",
-            clean(parsed.remainder),
+            re.sub(
+                r"^(?:(?:add|put|schedule|book|set)\s+)?(?:(?:a|an|the|my|our)\s+)?",
+                "",
+                clean(parsed.remainder),
+                flags=re.I,
+            ),
             flags=re.I,
         )
     )
