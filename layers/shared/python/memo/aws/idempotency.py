@@ -98,9 +98,8 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
             self._validate_payload(data_payload=data_record, stored_data_record=old)
             self._save_to_cache(data_record=old)
             raise IdempotencyItemAlreadyExistsError(old_data_record=old)
-        self._local.claim = _Claim(
-            key=key, expiry=data_record.expiry_timestamp or 0, taken_over=held is not None
-        )
+        assert data_record.expiry_timestamp is not None  # Powertools sets it with every claim
+        self._local.claim = _Claim(key=key, expiry=data_record.expiry_timestamp, taken_over=held is not None)
 
     def completion_for(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
         """The TransactWriteItems entry that writes this thread's record COMPLETED with `result`, on

@@ -377,25 +377,24 @@ class TurnEngine:
         bind_turn(message.wamid, message.thread_id)
         try:
             now = self._clock()
-            fallback = events.country_language(message.wa_id, "en")
-            language = detect_language(message.text, fallback) if message.text else fallback
-            reply = Reply.plain(smalltalk.turn_failed(language))
-            recorded = self._store.record_turn(
-                message.thread_id,
-                message.wamid,
-                [
-                    MemoryMessage(
-                        role="user", text=message.text or f"[{message.type}]", at=now, wamid=message.wamid
-                    ),
-                    MemoryMessage(role="assistant", text=reply.text, at=now),
-                ],
-                ttl_seconds=self._config.memory_ttl_seconds,
-                result={"outcome": "turn_failed", "sent": True},
+            # The thread is not loaded (loading it may be what keeps failing): the profile a new
+            # thread would get, in the message's language, and the turn's own one write.
+            profile = self._profile(None, message, now)
+            outcome = TurnOutcome(
+                reply=Reply.plain(smalltalk.turn_failed(profile.language)), outcome="turn_failed"
             )
+            ctx = TurnContext(
+                message=message,
+                trace_id=message.wamid,
+                profile=profile,
+                snapshot=ThreadSnapshot(thread_id=message.thread_id),
+                now=now,
+            )
+            recorded = self._record(ctx, outcome, profile, profile)
             count("TurnsGivenUp")
             logger.error("TURN_GAVE_UP", extra={"answered": recorded == "recorded"})
-            if recorded == "recorded":
-                self._send(message, reply, kind="reply", now=now)
+            if recorded == "recorded" and outcome.reply is not None:
+                self._send(message, outcome.reply, kind="reply", now=now)
         finally:
             unbind_turn()
 

@@ -405,12 +405,25 @@ def timed_phrase(text: str, inp: PlannerInput) -> Match | None:
 
 def _without_lead(text: str, inp: PlannerInput) -> str:
     """The text without "I have/need ...", "יש לי ...", wherever the time words put it."""
-    for words in (text, parse_when(text, inp).remainder):
-        lead = next((m for m in (p.match(words) for p in _STATED) if m is not None), None)
-        if lead is not None:
-            said = words[: lead.start("what")]
-            return clean(text.replace(said, " ", 1)) if said in text else lead.group("what")
-    return text
+    words, lead = text, _lead(text)
+    if lead is None and _LEAD_WORD.search(text):
+        # "tomorrow at 3 I have a meeting": the time first (read only when a lead word is there).
+        words = parse_when(text, inp).remainder
+        lead = _lead(words)
+    if lead is None:
+        return text
+    said = words[: lead.start("what")]
+    return clean(text.replace(said, " ", 1)) if said in text else lead.group("what")
+
+
+def _lead(words: str) -> re.Match[str] | None:
+    return next((m for m in (p.match(words) for p in _STATED) if m is not None), None)
+
+
+_LEAD_WORD = re.compile(
+    r"\b(?:i|we)\b|(?:^|\s)(?:אני\s+|אנחנו\s+)?(?:צריך|צריכה|צריכים|חייב|חייבת|חייבים|יש\s+לי|יש\s+לנו)(?=\s)",
+    re.I,
+)
 
 
 def _offered(said: str, inp: PlannerInput) -> Match | None:
