@@ -25,6 +25,7 @@ from tests.support.conversation import Conversation, LogEvents, chat_at
 
 START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
 BROKEN = "remind me to water the lemon tree at 6pm"
+_PLAN = RulePlanner.plan
 SORRY_EN = (
     "Sorry, something went wrong on my side and I couldn't handle that message 😕 "
     "I haven't done anything. Could you send it again?"
@@ -82,12 +83,14 @@ def test_the_last_receive_of_a_failing_turn_says_so_once(
     assert chat.say("what reminders do I have?") == "You have no upcoming reminders."
 
 
-def test_a_redrive_after_the_fix_answers_nothing_twice(chat: Conversation, broken_planner: list[str]) -> None:
+def test_a_redrive_answers_nothing_twice(
+    chat: Conversation, broken_planner: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert _deliver_until_the_queue_gives_up(chat, BROKEN) == [SORRY_EN]
     (dead,) = _dead_letters(chat.stack)
     handler = chat.stack.poller._handler if chat.stack.poller is not None else None
     assert handler is not None
-    # The operators redrive the message (the bug still there, or fixed: the record answers either way).
+    # The operators redrive the message: the record of the failure reply answers it either way.
     record = {
         "messageId": dead["MessageId"],
         "receiptHandle": dead["ReceiptHandle"],
@@ -101,8 +104,15 @@ def test_a_redrive_after_the_fix_answers_nothing_twice(chat: Conversation, broke
     }
     from memo.local.context import LocalLambdaContext
 
+    # The bug still there: the turn fails again (back to the dead-letter queue), and says nothing.
+    failed = {"batchItemFailures": [{"itemIdentifier": dead["MessageId"]}]}
+    assert handler({"Records": [record]}, LocalLambdaContext()) == failed
+    assert chat.replies() == []
+    # The bug fixed: the turn's write finds the message answered; nothing is sent, nothing is made.
+    monkeypatch.setattr(RulePlanner, "plan", _PLAN)
     assert handler({"Records": [record]}, LocalLambdaContext()) == {"batchItemFailures": []}
     assert chat.replies() == []
+    assert chat.say("what reminders do I have?") == "You have no upcoming reminders."
     # The person sends it again (as asked) and the next message is turned as usual.
     assert chat.say("remind me to water the plants at 6pm").startswith("⏰ Reminder set: “water the plants”")
 
@@ -123,9 +133,15 @@ def test_a_turn_that_fails_once_is_answered_by_the_redelivery_alone(
     ]
 
 
-def test_no_failure_reply_when_the_claim_itself_keeps_failing(chat: Conversation, faults: Faults) -> None:
-    # The idempotency table refuses every read: the turn never starts, so there is no claim of this
-    # message to answer with; nothing is sent (no reply that could be sent twice), the message is kept.
-    faults.throttle(table="memo-idempotency", operations=frozenset({"GetItem"}), times=100)
+def test_no_failure_reply_when_the_idempotency_table_keeps_refusing_writes(
+    chat: Conversation, faults: Faults, log_events: LogEvents
+) -> None:
+    # The table that holds the message's claim refuses every write: neither the turn nor its failure
+    # reply can claim the reply, so nothing is sent (no reply that could be sent twice), and the
+    # message is kept in the dead-letter queue.
+    faults.throttle(
+        table="memo-idempotency", operations=frozenset({"TransactWriteItems", "PutItem"}), times=100
+    )
     assert _deliver_until_the_queue_gives_up(chat, BROKEN) == []
     assert len(_dead_letters(chat.stack)) == 1
+    assert log_events.named("TURN_FAILURE_REPLY_FAILED")

@@ -1,10 +1,11 @@
-"""The turn's idempotency records (`memo.aws.idempotency`) on moto's DynamoDB: Powertools' claim is a
-read, and the record is written once, COMPLETED, by the turn's transaction (or Powertools' completion
-of a turn that records nothing). A message already turned, or being turned by the released code (a
-live INPROGRESS lock), is refused with its record; an expired record or an expired lock is taken over;
-of two runs that read the same empty key, only the first write lands. Records written the released
-way (Powertools' own requests, the same key and attribute names) are honoured as they are, and the
-released code honours the records this one writes."""
+"""The turn's idempotency records (`memo.aws.idempotency`) on moto's DynamoDB: Powertools' claim costs
+no request, and the record is written once, COMPLETED, by the turn's transaction (or Powertools'
+completion of a turn that records nothing). A write refused by the record reads it once to say why:
+a message already turned raises `AlreadyTurned` with what its run stored, one the released code is
+turning (a live INPROGRESS lock) raises Powertools' in-progress error, and an expired record or an
+expired lock is taken over by the same write again; of two runs of one message, only the first
+write lands. Records written the released way (Powertools' own requests, the same key and attribute
+names) are honoured as they are, and the released code honours the records this one writes."""
 
 from __future__ import annotations
 
@@ -16,11 +17,15 @@ from typing import Any
 import boto3
 import pytest
 from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer, IdempotencyConfig
-from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyItemAlreadyExistsError
+from aws_lambda_powertools.utilities.idempotency.exceptions import (
+    IdempotencyAlreadyInProgressError,
+    IdempotencyItemAlreadyExistsError,
+)
 from moto import mock_aws
 
 from memo import tables
 from memo.aws.idempotency import COMPLETED, INPROGRESS, TurnIdempotency
+from memo.errors import AlreadyTurned
 
 TABLE = tables.IDEMPOTENCY.default_name
 # As `memo.turn.consumer` configures it: key = the message's wamid, kept 8 days.
@@ -65,11 +70,19 @@ def dynamodb() -> Iterator[Any]:
 
 # A run whose Lambda time ran out a second ago: its in-progress lock has already expired.
 LOCK_RAN_OUT_MS = -1_000
+RESULT = {"outcome": "hitl_approval", "sent": True}
 
 
 def _layer(client: Any, layer: type[DynamoDBPersistenceLayer] = TurnIdempotency) -> Any:
     persistence = layer(table_name=TABLE, boto3_client=client)
     persistence.configure(CONFIG, function_name=FUNCTION)
+    return persistence
+
+
+def _claimed(client: Any) -> Any:
+    """A run of this release, past Powertools' claim."""
+    persistence = _layer(client)
+    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
     return persistence
 
 
@@ -79,67 +92,82 @@ def _record(dynamodb: Any) -> dict[str, Any]:
 
 
 def _refused(persistence: Any, remaining_ms: int = 30_000) -> Any:
+    """The released code's claim (Powertools' conditional put), refused with the record."""
     with pytest.raises(IdempotencyItemAlreadyExistsError) as refused:
         persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=remaining_ms)
     return refused.value.old_data_record
 
 
-def _completed(persistence: Any, dynamodb: Any, result: dict[str, Any]) -> None:
-    """The turn's transaction, holding only the record's completion."""
-    dynamodb.transact_write_items(TransactItems=[persistence.completion_for(result)])
+def _turned(persistence: Any, dynamodb: Any, result: dict[str, Any]) -> None:
+    """The turn's transaction, holding only the record's completion, as the conversation store runs
+    it: a refused write asks the layer why, and is written again once when the record was dead."""
+    for _ in range(2):
+        try:
+            dynamodb.transact_write_items(TransactItems=[persistence.completion_for(result)])
+        except dynamodb.exceptions.TransactionCanceledException:
+            persistence.refused()
+        else:
+            return
+    raise AssertionError("written twice and refused twice")
 
 
-def test_a_new_message_is_claimed_by_a_read_and_written_once_by_its_turn(dynamodb: Any) -> None:
+def test_a_new_message_is_claimed_by_its_turns_write_alone(dynamodb: Any) -> None:
     recording = _Recording(dynamodb)
-    persistence = _layer(recording)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert [operation for operation, _ in recording.requests] == ["get_item"]
-    assert recording.requests[0][1]["ConsistentRead"] is True  # a completion just written is seen
-    assert dynamodb.scan(TableName=TABLE)["Items"] == []  # nothing held before the turn writes
-    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    persistence = _claimed(recording)
+    assert recording.requests == []  # no read, no put before the turn
+    _turned(persistence, recording, RESULT)
+    assert [operation for operation, _ in recording.requests] == ["transact_write_items"]
     record = _record(dynamodb)
     assert record["status"] == {"S": COMPLETED} and record["id"]["S"] == KEY
-    held = _refused(_layer(dynamodb))
-    assert held.status == COMPLETED and json.loads(held.response_data) == {
-        "outcome": "hitl_approval",
-        "sent": True,
-    }
+    # A redelivery turns the message again up to its write, which is refused: it gets the result.
+    with pytest.raises(AlreadyTurned) as turned:
+        _turned(_claimed(dynamodb), dynamodb, {"outcome": "hitl_stale_reply", "sent": True})
+    assert turned.value.result == RESULT
+    assert json.loads(_record(dynamodb)["data"]["S"]) == RESULT
 
 
 def test_of_two_runs_of_one_message_only_the_first_write_lands(dynamodb: Any) -> None:
-    first, second = _layer(dynamodb), _layer(dynamodb)
-    first.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    second.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # both read an empty key
-    _completed(second, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
-    with pytest.raises(dynamodb.exceptions.TransactionCanceledException):
-        _completed(first, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    first, second = _claimed(dynamodb), _claimed(dynamodb)
+    _turned(second, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    with pytest.raises(AlreadyTurned):
+        _turned(first, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
     assert json.loads(_record(dynamodb)["data"]["S"]) == {"outcome": "smalltalk_hello", "sent": True}
 
 
 def test_a_turned_message_is_refused_for_the_records_whole_life(dynamodb: Any) -> None:
-    persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS)
+    persistence = _claimed(dynamodb)
     persistence.save_success(data=MESSAGE, result={"outcome": "smalltalk_hello", "sent": True})
-    held = _refused(_layer(dynamodb))
-    assert held.status == COMPLETED and json.loads(held.response_data)["outcome"] == "smalltalk_hello"
+    with pytest.raises(AlreadyTurned) as turned:
+        _claimed(dynamodb).check()  # before a side effect no write of the turn claims
+    assert turned.value.result["outcome"] == "smalltalk_hello"
+    with pytest.raises(AlreadyTurned):
+        _turned(_claimed(dynamodb), dynamodb, RESULT)
 
 
 def test_a_message_the_released_code_is_turning_is_refused(dynamodb: Any) -> None:
     """A deploy: the released code claimed the message with Powertools' INPROGRESS put and holds a
-    live lock; this one stops there (Powertools then fails the record so SQS redelivers it)."""
+    live lock; this one stops there (the consumer fails the record so SQS redelivers it)."""
     _layer(dynamodb, DynamoDBPersistenceLayer).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    assert _refused(_layer(dynamodb)).status == INPROGRESS
+    with pytest.raises(IdempotencyAlreadyInProgressError):
+        _turned(_claimed(dynamodb), dynamodb, RESULT)
+    with pytest.raises(IdempotencyAlreadyInProgressError):
+        _claimed(dynamodb).check()
+    assert _record(dynamodb)["status"] == {"S": INPROGRESS}
 
 
 def test_an_expired_in_progress_lock_is_taken_over(dynamodb: Any) -> None:
     """A run of the released code that died (Lambda timeout) left its record INPROGRESS; once its lock
-    expired, the redelivery takes it over and its turn completes it."""
+    expired, the redelivery's turn takes it over."""
     _layer(dynamodb, DynamoDBPersistenceLayer).save_inprogress(
         data=MESSAGE, remaining_time_in_millis=LOCK_RAN_OUT_MS
     )
-    persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    recording = _Recording(dynamodb)
+    _turned(_claimed(recording), recording, RESULT)
+    assert [operation for operation, _ in recording.requests] == [
+        "transact_write_items",  # refused by the dead lock
+        "get_item",  # which says why
+        "transact_write_items",  # taken over
+    ]
     assert _record(dynamodb)["status"] == {"S": COMPLETED}
 
 
@@ -148,25 +176,24 @@ def test_an_expired_record_is_taken_over_and_a_live_one_written_meanwhile_is_not
     past = str(int(time.time()) - 1)
     dead = {"id": {"S": KEY}, "expiration": {"N": past}, "status": {"S": COMPLETED}, "data": {"S": "{}"}}
     dynamodb.put_item(TableName=TABLE, Item=dead)
-    late, taker = _layer(dynamodb), _layer(dynamodb)
-    late.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    taker.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    _completed(taker, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    late, taker = _claimed(dynamodb), _claimed(dynamodb)
+    _claimed(dynamodb).check()  # dead: nothing to stop at
+    _turned(taker, dynamodb, RESULT)
     assert _record(dynamodb)["status"] == {"S": COMPLETED}
-    with pytest.raises(dynamodb.exceptions.TransactionCanceledException):  # the record lives again
-        _completed(late, dynamodb, {"outcome": "hitl_approval", "sent": True})
-    assert json.loads(_record(dynamodb)["data"]["S"]) == {"outcome": "hitl_approval", "sent": True}
+    with pytest.raises(AlreadyTurned):  # the record lives again
+        _turned(late, dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    assert json.loads(_record(dynamodb)["data"]["S"]) == RESULT
 
 
 def test_a_failed_turn_leaves_nothing_behind(dynamodb: Any) -> None:
     """Powertools deletes the claim of a turn that raised: there is none, so nothing is written and
     the redelivery turns the message."""
     recording = _Recording(dynamodb)
-    persistence = _layer(recording)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
+    persistence = _claimed(recording)
     persistence.delete_record(data=MESSAGE, exception=RuntimeError("boom"))
-    assert [operation for operation, _ in recording.requests] == ["get_item"]
-    _layer(dynamodb).save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)  # not refused
+    assert recording.requests == []
+    _turned(_claimed(dynamodb), dynamodb, RESULT)
+    assert _record(dynamodb)["status"] == {"S": COMPLETED}
 
 
 def test_records_the_released_code_wrote_are_honoured(dynamodb: Any) -> None:
@@ -174,26 +201,21 @@ def test_records_the_released_code_wrote_are_honoured(dynamodb: Any) -> None:
     they leave (same key, same attributes) refuses a redelivery."""
     released = _layer(dynamodb, DynamoDBPersistenceLayer)
     released.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    released.save_success(data=MESSAGE, result={"outcome": "hitl_approval", "sent": True})
+    released.save_success(data=MESSAGE, result=RESULT)
     stored = _record(dynamodb)
     assert set(stored) == {"id", "expiration", "status", "in_progress_expiration", "data"}
-    held = _refused(_layer(dynamodb))
-    assert held.status == COMPLETED and json.loads(held.response_data) == {
-        "outcome": "hitl_approval",
-        "sent": True,
-    }
+    with pytest.raises(AlreadyTurned) as turned:
+        _turned(_claimed(dynamodb), dynamodb, {"outcome": "smalltalk_hello", "sent": True})
+    assert turned.value.result == RESULT
 
 
 def test_the_released_code_refuses_the_records_this_one_writes(dynamodb: Any) -> None:
     """Both ways, during a deploy: a record this release wrote, in a turn's transaction or by
     Powertools' completion, refuses a claim of the released code."""
-    ours = _layer(dynamodb)
-    ours.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    _completed(ours, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    _turned(_claimed(dynamodb), dynamodb, RESULT)
     assert _refused(_layer(dynamodb, DynamoDBPersistenceLayer)).status == COMPLETED
     dynamodb.delete_item(TableName=TABLE, Key={"id": {"S": KEY}})
-    ours.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    ours.save_success(data=MESSAGE, result={"outcome": "silent", "sent": False})
+    _claimed(dynamodb).save_success(data=MESSAGE, result={"outcome": "silent", "sent": False})
     assert _refused(_layer(dynamodb, DynamoDBPersistenceLayer)).status == COMPLETED
 
 
@@ -203,24 +225,22 @@ def _wire(params: dict[str, Any]) -> int:
 
 def test_a_turn_writes_its_record_once_and_briefly(dynamodb: Any) -> None:
     """Per turn: Powertools' claim was a 711-byte put and its completion a 465-byte update; the claim
-    is now a read, and the record is written once, in the turn's transaction (this result) or by
+    is now no request, and the record is written once, in the turn's transaction (this result) or by
     Powertools' completion of a turn that records nothing."""
     recording = _Recording(dynamodb)
-    persistence = _layer(recording)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    completion = persistence.completion_for({"outcome": "hitl_approval", "sent": True})
+    persistence = _claimed(recording)
+    completion = persistence.completion_for(RESULT)
     assert _wire(completion) <= 300, completion
     persistence.save_success(data=MESSAGE, result={"outcome": "silent", "sent": False})
-    operation, put = recording.requests[-1]
+    ((operation, put),) = recording.requests
     assert operation == "put_item" and _wire(put) <= 250, put
 
 
 def test_the_records_expire_by_the_tables_ttl_attribute(dynamodb: Any) -> None:
     """DynamoDB deletes the records by the table's TTL attribute (`memo.tables`, the CDK stack):
-    the attribute the record is written with and the claim reads must be that one."""
-    persistence = _layer(dynamodb)
-    persistence.save_inprogress(data=MESSAGE, remaining_time_in_millis=30_000)
-    _completed(persistence, dynamodb, {"outcome": "hitl_approval", "sent": True})
+    the attribute the record is written with and a refused write reads must be that one."""
+    persistence = _claimed(dynamodb)
+    _turned(persistence, dynamodb, RESULT)
     ttl = dynamodb.describe_time_to_live(TableName=TABLE)["TimeToLiveDescription"]
     assert ttl["AttributeName"] == tables.IDEMPOTENCY.ttl_attribute == persistence.expiry_attr
     assert int(_record(dynamodb)[ttl["AttributeName"]]["N"]) > time.time() + 7 * 86400

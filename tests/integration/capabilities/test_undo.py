@@ -79,6 +79,7 @@ def test_undo_a_deleted_reminder_brings_it_back_with_its_schedule(
         "Your reminders:\n• “call mom” — Sun 22 Nov, 17:00\n• “call dad” — Sun 22 Nov, 18:00"
     )
     assert not [i for i in _items(dana.user) if "undo_key" in i or "ttl" in i]
+    plans_before = len(log_events.named("EXECUTION_STARTED"))
 
     # Exactly once: the same webhook again is a duplicate (no turn); a second tap restores nothing.
     assert dana.deliver(tap) == []
@@ -86,7 +87,11 @@ def test_undo_a_deleted_reminder_brings_it_back_with_its_schedule(
     assert dana.deliver(again) == [
         "There's nothing left to undo: it was already undone, or the 10 minutes passed."
     ]
-    assert len(log_events.named("UNDO_STARTED")) == 2
+    # The duplicate is turned again up to its write, which finds the tap answered: nothing started.
+    assert len(log_events.named("DUPLICATE_SKIPPED")) == 1
+    assert len(log_events.named("EXECUTION_STARTED")) - plans_before == 1  # the second tap's alone
+    # The duplicate issues the first tap's start again (in case its run died before it): a no-op.
+    assert len(log_events.named("EXECUTION_ALREADY_STARTED")) == 1
 
     # The restored reminder fires at its time, once.
     assert local.ticker is not None

@@ -110,6 +110,18 @@ def test_a_group_message_naming_memo_is_answered_in_the_group_only(
     assert log_events.named("GROUP_MESSAGE")[0]["groupId"] == "120363042263447655"
 
 
+def test_a_group_message_delivered_twice_is_answered_in_the_group_once(
+    chat: Conversation, stack: LocalStack, user: WhatsAppUser, log_events: LogEvents
+) -> None:
+    # The group's reply is claimed by no write of the turn: the turn asks the message's record first.
+    message = {**user.text("Memo, remind us to buy milk"), "group_id": "120363042263447655"}
+    chat.deliver(message)
+    chat.deliver(message)
+    [sent] = stack.sink.messages()
+    assert sent.body["to"] == "120363042263447655"
+    assert len(log_events.named("GROUP_MESSAGE")) == 2 and log_events.named("DUPLICATE_SKIPPED")
+
+
 @pytest.mark.parametrize("key", [row.key for row in STATUS_EVENTS])
 def test_each_status_row_is_logged_and_never_answered(
     key: str, stack: LocalStack, user: WhatsAppUser, log_events: LogEvents

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class MemoError(Exception):
     """Base of Memo's domain errors; `code` is stable and machine-readable."""
@@ -93,3 +95,15 @@ class UnprocessedWrites(MemoError):
     def __init__(self, count: int) -> None:
         super().__init__(f"{count} writes left unprocessed")
         self.count = count
+
+
+class AlreadyTurned(MemoError):
+    """The turn's write found the message's idempotency record completed by an earlier run: this run
+    records and sends nothing. `result` is what that run stored (its plan's start, issued again)."""
+
+    code = "ALREADY_TURNED"
+    http_status = 200
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__("the message was turned by an earlier run")
+        self.result = result

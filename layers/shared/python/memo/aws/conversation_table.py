@@ -84,6 +84,8 @@ class TurnRecords(Protocol):
 
     def completed_in_transaction(self) -> None: ...
 
+    def refused(self) -> None: ...
+
 
 def thread_pk(thread_id: str) -> str:
     return f"THREAD#{thread_id}"
@@ -226,52 +228,64 @@ class DynamoConversationStore:
         its pending question and its updated profile.
 
         The claim is the message's Powertools idempotency record, written COMPLETED, when this run
-        holds its claim (`memo.aws.idempotency`), else a `CLAIM#TURN#<wamid>` item kept as long as the
-        memory (it sorts below the messages: the thread's load never reads it). A rerun of the same
-        message finds it taken and writes nothing ("already_recorded"); a lost pending condition
+        holds its claim (`memo.aws.idempotency`): a rerun of the same message finds it taken and
+        writes nothing (`AlreadyTurned` is raised, with what the first run stored). Else the claim is
+        a `CLAIM#TURN#<wamid>` item kept as long as the memory (it sorts below the messages: the
+        thread's load never reads it), and a rerun gets "already_recorded". A lost pending condition
         writes nothing either ("pending_conflict")."""
-        completion = self._records.completion_for(result) if self._records is not None else None
-        if completion is not None:
-            claim = completion
-        else:
-            item = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{TURN_CLAIM_PREFIX}{wamid}"}}
-            if messages:
-                item["ttl"] = {"N": str(int(messages[0].at.timestamp()) + ttl_seconds)}
-            claim = {
-                "Put": {
-                    "TableName": self._table,
-                    "Item": item,
-                    "ConditionExpression": "attribute_not_exists(pk)",
-                }
-            }
-        writes: list[dict[str, Any]] = [claim]
+        writes: list[dict[str, Any]] = []
         if pending is not None:
             writes.append(_pending_write(self._table, pending))
         if profile is not None:
             writes.append({"Put": {"TableName": self._table, "Item": _profile_item(profile)}})
         checks = self._checks.checks(expect) if expect is not None and self._checks is not None else []
-        first_check = len(writes)
+        first_check = 1 + len(writes)
         writes += checks
         writes += [
             {"Put": {"TableName": self._table, "Item": item}}
             for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
         ]
-        try:
-            self._ddb.transact_write_items(TransactItems=writes)
-        except ClientError as exc:
-            reasons = cancellation_reasons(exc)
-            if CONDITION_CHECK_FAILED_REASON not in reasons:
+        for takeover in (False, True):
+            completion = self._records.completion_for(result) if self._records is not None else None
+            try:
+                self._ddb.transact_write_items(
+                    TransactItems=[
+                        completion or self._turn_claim(thread_id, wamid, messages, ttl_seconds),
+                        *writes,
+                    ]
+                )
+            except ClientError as exc:
+                reasons = cancellation_reasons(exc)
+                if CONDITION_CHECK_FAILED_REASON not in reasons:
+                    raise fault(exc) from exc
+                if reasons[0] == CONDITION_CHECK_FAILED_REASON:
+                    if completion is None or self._records is None:
+                        return "already_recorded"
+                    # The message's record stood in the way: turned already (raises), or dead and
+                    # taken over by the same write again.
+                    self._records.refused()
+                    if takeover:
+                        raise ConditionFailed("the message's dead record was taken by another run") from exc
+                    continue
+                if CONDITION_CHECK_FAILED_REASON in reasons[first_check : first_check + len(checks)]:
+                    return "items_changed"
+                return "pending_conflict"
+            except BotoCoreError as exc:
                 raise fault(exc) from exc
-            if reasons[0] == CONDITION_CHECK_FAILED_REASON:
-                self._completed()
-                return "already_recorded"
-            if CONDITION_CHECK_FAILED_REASON in reasons[first_check : first_check + len(checks)]:
-                return "items_changed"
-            return "pending_conflict"
-        except BotoCoreError as exc:
-            raise fault(exc) from exc
-        self._completed()
-        return "recorded"
+            self._completed()
+            return "recorded"
+        raise AssertionError("unreachable: the second refusal raises")
+
+    def _turn_claim(
+        self, thread_id: str, wamid: str, messages: list[MemoryMessage], ttl_seconds: int
+    ) -> dict[str, Any]:
+        """The claim of a turn run outside Powertools' idempotency: a `CLAIM#TURN#<wamid>` item."""
+        item = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{TURN_CLAIM_PREFIX}{wamid}"}}
+        if messages:
+            item["ttl"] = {"N": str(int(messages[0].at.timestamp()) + ttl_seconds)}
+        return {
+            "Put": {"TableName": self._table, "Item": item, "ConditionExpression": "attribute_not_exists(pk)"}
+        }
 
     def _completed(self) -> None:
         if self._records is not None:

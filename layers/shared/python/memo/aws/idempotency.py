@@ -1,22 +1,31 @@
 """The turn path's idempotency records: Powertools' DynamoDB persistence layer on the idempotency table,
 with the claim taken by the turn's own transaction.
 
-Powertools asks for a claim before the turn runs (`save_inprogress`). This layer answers it with one
-consistent read of the message's record instead of Powertools' INPROGRESS put: a message already
-turned (a live COMPLETED record), or being turned by a release that still wrote INPROGRESS records
-(a live lock), stops there as before, with its record. Otherwise nothing is written yet: the turn
-writes the record COMPLETED *inside* the one TransactWriteItems that records its memory and any change
-of its pending question (`completion_for`), before it sends anything, on the condition that no other
-run wrote it first. That write is the claim of the turn's reply: a rerun of the same message never
-answers twice. Paths that record nothing (silent events, statuses, group messages) are completed by
-Powertools' completion as usual (`_update_record`, one put).
+Powertools asks for a claim before the turn runs (`save_inprogress`). This layer writes and reads
+nothing then: the turn writes the message's record COMPLETED *inside* the one TransactWriteItems that
+records its memory and any change of its pending question (`completion_for`), before it sends
+anything, on the condition that no record is there. That write is the claim of the turn's reply: a
+rerun of the same message never answers twice. Only when it is refused does this layer read the
+record that stood in the way (`refused`), which says why:
 
-Why no INPROGRESS record: the turn path reads an SQS FIFO queue whose message group is the thread,
-and the same wamid always belongs to the same thread, so two runs of one message never overlap: a
-redelivery comes after the first run ended (its visibility timeout is longer than the Lambda's).
-The lock an INPROGRESS record held guarded an overlap that cannot happen, and cost a write per turn
-(about half a kilobyte on the wire). If two runs ever did overlap, both would turn the message and
-only the first transaction would commit; the other is refused and sends nothing.
+- a live COMPLETED record: the message was turned by an earlier run (SQS redelivered it after a
+  crash, or a timeout after the write). This run records and sends nothing (`AlreadyTurned`, with
+  what that run stored: its plan's start, issued again in case it died before the start);
+- a live INPROGRESS lock, held by a release that still claimed with Powertools' put: Powertools'
+  `IdempotencyAlreadyInProgressError`, and SQS redelivers the message after that run ends;
+- a dead record (expired, which DynamoDB deletes late, or a lock whose run died): taken over, by the
+  same write again on the condition that it is still dead.
+
+Paths that record nothing (silent events, statuses, group messages) are completed by Powertools'
+completion as usual (`_update_record`, one put).
+
+Why no read or INPROGRESS record before the turn: the turn path reads an SQS FIFO queue whose message
+group is the thread, and the same wamid always belongs to the same thread, so two runs of one message
+never overlap: a redelivery comes after the first run ended (its visibility timeout is longer than
+the Lambda's). A lock guarded an overlap that cannot happen, and a read before the turn paid a
+request on every turn for the rare redelivery; that redelivery now turns the message again, up to
+its write, which is refused. If two runs ever did overlap, both would turn the message and only the
+first transaction would commit; the other is refused and sends nothing.
 
 The records keep Powertools' key and attribute names (`id`, `expiration` — the table's TTL —,
 `status`, `in_progress_expiration`, `data`), so every record a release wrote before is read and
@@ -34,10 +43,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyItemAlreadyExistsError,
-)
+from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+
+from memo.errors import AlreadyTurned
 
 INPROGRESS = "INPROGRESS"
 COMPLETED = "COMPLETED"
@@ -45,8 +54,8 @@ COMPLETED = "COMPLETED"
 # named in expressions directly; `status` and `data` are reserved words, so they take placeholders.
 EXPIRY = "expiration"  # the idempotency table's TTL attribute (`memo.tables.IDEMPOTENCY`)
 LOCK = "in_progress_expiration"
-# A record that was there when the run read it is taken over only while it is still dead: expired, or
-# an INPROGRESS record whose lock expired (a run of an earlier release that died).
+# A record that refused the turn's write is taken over only while it is still dead: expired, or an
+# INPROGRESS record whose lock expired (a run of an earlier release that died).
 TAKEOVER_CONDITION = f"attribute_not_exists(id) OR {EXPIRY} < :now OR (#s = :p AND {LOCK} < :ms)"
 
 
@@ -54,9 +63,10 @@ TAKEOVER_CONDITION = f"attribute_not_exists(id) OR {EXPIRY} < :now OR (#s = :p A
 class _Claim:
     """The record this thread's run will write when its turn records, and whether its turn did."""
 
+    record: DataRecord
     key: dict[str, Any]
     expiry: int
-    taken_over: bool  # a dead record was there when the run read it
+    taken_over: bool = False  # a dead record refused the first write: the next one takes it over
     completed_in_transaction: bool = False
 
 
@@ -88,18 +98,42 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
         self._local = threading.local()
 
     def _put_record(self, data_record: DataRecord) -> None:
-        """Powertools' claim: refused (with the record) when the message is turned or being turned;
-        else remembered, to be written by the turn's transaction or Powertools' completion."""
-        self._local.claim = None
-        key = self._get_key(data_record.idempotency_key)
-        held = self.client.get_item(TableName=self.table_name, Key=key, ConsistentRead=True).get("Item")
-        if held is not None and not _dead(held, dt.datetime.now()):
-            old = self._item_to_data_record(held)
-            self._validate_payload(data_payload=data_record, stored_data_record=old)
-            self._save_to_cache(data_record=old)
-            raise IdempotencyItemAlreadyExistsError(old_data_record=old)
+        """Powertools' claim: nothing is written or read; the turn's transaction writes the record
+        (`completion_for`), or Powertools' completion does for a turn that records nothing."""
         assert data_record.expiry_timestamp is not None  # Powertools sets it with every claim
-        self._local.claim = _Claim(key=key, expiry=data_record.expiry_timestamp, taken_over=held is not None)
+        self._local.claim = _Claim(
+            record=data_record,
+            key=self._get_key(data_record.idempotency_key),
+            expiry=data_record.expiry_timestamp,
+        )
+
+    def refused(self) -> None:
+        """The turn's write was refused on this message's record: read the record and say why. A
+        turned message raises `AlreadyTurned` (with what its run stored), one an earlier release is
+        turning raises Powertools' `IdempotencyAlreadyInProgressError`; a dead record (or none: the
+        TTL sweep took it meanwhile) returns, and the next `completion_for` takes it over."""
+        self.check()
+
+    def check(self) -> None:
+        """Before a side effect that no transaction of the turn claims (a group's reply, a number
+        move, a failed delivery's follow-up): raise as `refused` does if the message was turned or is
+        being turned; else return, and Powertools' completion records it afterwards. A run outside
+        Powertools' idempotency holds no claim: nothing to check."""
+        claim: _Claim | None = getattr(self._local, "claim", None)
+        if claim is None:
+            return
+        held = self.client.get_item(TableName=self.table_name, Key=claim.key, ConsistentRead=True).get("Item")
+        if held is None or _dead(held, dt.datetime.now()):
+            claim.taken_over = held is not None
+            return
+        old = self._item_to_data_record(held)
+        self._validate_payload(data_payload=claim.record, stored_data_record=old)
+        if old.status == INPROGRESS:
+            raise IdempotencyAlreadyInProgressError(
+                f"message {claim.record.idempotency_key} is being turned by another run"
+            )
+        claim.completed_in_transaction = True  # Powertools must not complete it again
+        raise AlreadyTurned(old.response_json_as_dict() or {})
 
     def completion_for(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
         """The TransactWriteItems entry that writes this thread's record COMPLETED with `result`, on

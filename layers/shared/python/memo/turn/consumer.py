@@ -1,10 +1,12 @@
 """The turn path: SQS FIFO batch -> Powertools idempotency (key = wamid) -> turn engine.
 
 FIFO partial failures: a failed record fails only its own message group (the thread) for this batch;
-other threads go on. A message already turned (same wamid, redelivered by Meta or by SQS) returns the
-stored result without a second turn (`memo.aws.idempotency`: the record is written by the turn's own
-transaction); one that a Lambda of an earlier release is turning (its INPROGRESS record) fails its
-record so SQS redelivers it after the first finishes. A turn that fails on the queue's last receive (the next
+other threads go on. A message already turned (same wamid, redelivered by Meta or by SQS) is turned
+again up to its one write, which finds the message's record and records and sends nothing
+(`memo.aws.idempotency`: the record is written by the turn's own transaction); the result the first
+run stored is returned, and its plan's start issued again (`on_duplicate`). One that a Lambda of an
+earlier release is turning (its INPROGRESS record) fails its record so SQS redelivers it after the
+first finishes. A turn that fails on the queue's last receive (the next
 stop is the dead-letter queue) tells the person it could not handle the message, once.
 """
 
@@ -21,6 +23,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAl
 from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from memo.errors import AlreadyTurned
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger
 from memo.turn.engine import TurnResult
@@ -71,21 +74,22 @@ class TurnProcessor:
         self._local.ran = False
         try:
             result = self._run_turn(message=message)
+        except AlreadyTurned as turned:
+            count("DuplicatesSkipped")
+            logger.info("DUPLICATE_SKIPPED", extra={"traceId": message.wamid})
+            if self._on_duplicate is not None:
+                self._on_duplicate(turned.result)
+            return turned.result
         except IdempotencyAlreadyInProgressError:
             count("DuplicatesInProgress")
             logger.info("TURN_IN_PROGRESS_ELSEWHERE", extra={"traceId": message.wamid})
             raise
         except Exception:
             # Only a turn that started has this message's claim to answer with (a failure inside
-            # Powertools' own claim, a table down, leaves nothing to claim the reply by).
+            # Powertools' own claim leaves nothing to claim the reply by).
             if self._local.ran and self._last_receive(record):
                 self._give_up(message)
             raise
-        if not self._local.ran:
-            count("DuplicatesSkipped")
-            logger.info("DUPLICATE_SKIPPED", extra={"traceId": message.wamid})
-            if self._on_duplicate is not None:
-                self._on_duplicate(result)
         return result
 
     def _last_receive(self, record: SQSRecord) -> bool:

@@ -195,7 +195,7 @@ class TurnControl:
     def _handle(self, ctx: TurnContext) -> TurnOutcome:
         undo = parse_undo(ctx.message.reply_id)
         if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
-            return handle_undo(ctx, undo, self._executions)
+            return handle_undo(ctx, undo)
         if is_typed_undo(ctx.message.text) and not self._asks_an_answer(ctx):
             # "undo", "bring it back", "בטל את המחיקה": the Undo of the latest delete, as if tapped.
             typed = typed_undo(_latest_actions(ctx))
@@ -203,10 +203,10 @@ class TurnControl:
                 return TurnOutcome(
                     reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"
                 )
-            return handle_undo(ctx, typed, self._executions)
+            return handle_undo(ctx, typed)
         button = parse_button(ctx.message.reply_id) or self._typed_button(ctx)
         if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
-            return handle_button(ctx, button, self._executions)
+            return handle_button(ctx, button)
         if button == HOW_MUCH_LATER:
             # Remembered as about that reminder: "in an hour" next is its snooze, even when it was a
             # reply quoting an older reminder than the latest.

@@ -33,7 +33,7 @@ from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, T
 from memo.conversation.pending import PendingChange, ShownItems
 from memo.conversation.store import ConversationStore
 from memo.domain import NOTE_TEXT_REQUIRED, LatestAction
-from memo.errors import MemoError
+from memo.errors import AlreadyTurned, MemoError
 from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, mask_phone, unbind_turn
@@ -156,8 +156,10 @@ class TurnEngine:
         number_mover: NumberMover | None = None,
         failed_deliveries: FailedDeliveries | None = None,
         executions: ExecutionPort | None = None,
+        turned_check: Callable[[], None] | None = None,
     ) -> None:
         self._executions = executions
+        self._turned_check = turned_check
         self._store = store
         self._sender = sender
         self._handler = handler
@@ -390,7 +392,10 @@ class TurnEngine:
                 snapshot=ThreadSnapshot(thread_id=message.thread_id),
                 now=now,
             )
-            recorded = self._record(ctx, outcome, profile, profile)
+            try:
+                recorded = self._record(ctx, outcome, profile, profile)
+            except AlreadyTurned:
+                recorded = "already_recorded"  # the turn wrote before it failed: its reply is claimed
             count("TurnsGivenUp")
             logger.error("TURN_GAVE_UP", extra={"answered": recorded == "recorded"})
             if recorded == "recorded" and outcome.reply is not None:
@@ -410,6 +415,12 @@ class TurnEngine:
             self.start(ExecutionInput.model_validate(execution))
 
     # --- events that are not a turn of the private conversation ---------------------------------
+
+    def _not_turned_before(self) -> None:
+        """Before a side effect that no write of the turn claims (a group's reply, a number move, a
+        failed delivery's follow-up): raises `AlreadyTurned` when an earlier run turned the message."""
+        if self._turned_check is not None:
+            self._turned_check()
 
     def _silent(
         self, message: InboundMessage, trace_id: str, event: str, outcome: str = "silent"
@@ -449,6 +460,7 @@ class TurnEngine:
             )
         language = detect_language(message.text, "en")
         reply = Reply.plain(events.group_reply(language))
+        self._not_turned_before()
         try:
             self._sender.send_to_group(message.phone_number_id, message.group_id, reply)
         except WhatsAppSendError as exc:
@@ -474,6 +486,7 @@ class TurnEngine:
                 reply_text="",
                 sent=False,
             )
+        self._not_turned_before()
         result = self._mover.move(message.thread_id, message.new_wa_id, now=now)
         logger.info("NUMBER_CHANGED", extra={"newNumber": mask_phone(message.new_wa_id), "result": result})
         return TurnResult(
@@ -500,6 +513,7 @@ class TurnEngine:
             logger.error("DELIVERY_FAILED_NOT_FOLLOWED_UP", extra={"messageId": message.target_id})
             outcome = "delivery_failed_not_followed_up"
         else:
+            self._not_turned_before()
             outcome = self._failed.follow_up(record, message.error_codes, now=now)
         return TurnResult(
             trace_id=trace_id, thread_id=message.thread_id, outcome=outcome, reply_text="", sent=False

@@ -8,7 +8,7 @@ the user what happened. A pending question of the thread is left as it is.
 
 from __future__ import annotations
 
-from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.executor.contracts import ExecutionInput
 from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.reminders.buttons import ReminderButton
@@ -32,7 +32,7 @@ def button_execution(ctx: TurnContext, button: ReminderButton) -> ExecutionInput
     )
 
 
-def handle_button(ctx: TurnContext, button: ReminderButton, executions: ExecutionPort) -> TurnOutcome:
-    executions.start(button_execution(ctx, button))
+def handle_button(ctx: TurnContext, button: ReminderButton) -> TurnOutcome:
+    """The button's step, started once the turn's write has claimed the tap."""
     logger.info("REMINDER_BUTTON", extra={"action": button.action, "reminderId": button.reminder_id})
-    return TurnOutcome(reply=None, outcome=f"reminder_{button.action}")
+    return TurnOutcome(reply=None, outcome=f"reminder_{button.action}", start=button_execution(ctx, button))

@@ -1,6 +1,6 @@
 """The tap on "Undo" (`memo.reply.undo`): a turn of its own, answered before anything else.
 
-Within the window it starts one executor step `items/undo` for the turn whose deletes it undoes
+Within the window it starts (once the turn's write has claimed the tap) one executor step `items/undo` for the turn whose deletes it undoes
 (`memo.capabilities.undo`); the executor's ledger runs it at most once per tap, the repository
 restores each item at most once whatever the taps, and the responder tells the user what came back.
 After the window it answers at once that it is too late. A pending question of the thread is left
@@ -10,7 +10,7 @@ as it is: "Undo" neither answers nor cancels it.
 from __future__ import annotations
 
 from memo.capabilities.undo import ACTION, CAPABILITY, UndoArgs
-from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.executor.contracts import ExecutionInput
 from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.replies import Reply
@@ -36,10 +36,10 @@ def undo_execution(ctx: TurnContext, request: UndoRequest) -> ExecutionInput:
     )
 
 
-def handle_undo(ctx: TurnContext, request: UndoRequest, executions: ExecutionPort) -> TurnOutcome:
+def handle_undo(ctx: TurnContext, request: UndoRequest) -> TurnOutcome:
+    """Too late, or the undo step to start once the turn's write has claimed the tap."""
     if not request.open_at(ctx.now):
         logger.info("UNDO_TOO_LATE", extra={"undoKey": request.undo_key})
         return TurnOutcome(reply=Reply.plain(too_late(ctx.profile.language)), outcome="undo_too_late")
-    executions.start(undo_execution(ctx, request))
-    logger.info("UNDO_STARTED", extra={"undoKey": request.undo_key})
-    return TurnOutcome(reply=None, outcome="undo_started")
+    logger.info("UNDO_REQUESTED", extra={"undoKey": request.undo_key})
+    return TurnOutcome(reply=None, outcome="undo_started", start=undo_execution(ctx, request))

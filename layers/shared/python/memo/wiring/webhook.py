@@ -213,6 +213,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
             number_mover=self.number_mover,
             failed_deliveries=self.failed_deliveries,
             executions=self.executions,
+            turned_check=self.idempotency.check,
         )
 
     @cached_property
