@@ -11,7 +11,7 @@ import pytest
 
 from memo.capabilities.items import ListItem, Note, Reminder
 from memo.conversation.model import ThreadSnapshot, UserProfile
-from memo.conversation.pending import PendingChange, PendingExists, PendingGone, ShownItems
+from memo.conversation.pending import PendingChange, PendingExists, PendingGone
 from memo.domain import PlannerOutput, TurnState
 from memo.executor.contracts import ExecutionInput
 from memo.hitl.interpreter import RuleInterpreter
@@ -100,11 +100,6 @@ class FakeItems:
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
         return []
 
-    def still_as_shown(self, shown: ShownItems) -> bool:
-        """What the turn's write checks with one ConditionCheck per shown item (`item_checks`)."""
-        now = {r.reminder_id: r.title for r in self.reminders}
-        return all(now.get(item_id) == label for item_id, label in shown.items)
-
 
 def reminder(reminder_id: str = "r1", title: str = "call mom") -> Reminder:
     return Reminder(
@@ -165,8 +160,6 @@ class Turn:
         ctx = TurnContext(message=message, trace_id=wamid, profile=profile, snapshot=snapshot, now=at)
         control = self.control
         outcome = control.handle(ctx)
-        if outcome.expect is not None and not self.items.still_as_shown(outcome.expect):
-            outcome = control.items_changed(ctx, outcome)
         if outcome.pending_change is not None:
             try:
                 self.pending.commit(outcome.pending_change)

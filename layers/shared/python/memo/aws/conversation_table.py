@@ -36,7 +36,6 @@ from memo.conversation.pending import (
     PendingChange,
     PendingExists,
     PendingGone,
-    ShownItems,
     state_for_item,
     state_from_item,
 )
@@ -69,12 +68,6 @@ SINGLETONS = 3
 # Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
 ACTIONS_WRITE_ATTEMPTS = 5
 CONDITION_CHECK_FAILED_REASON = "ConditionalCheckFailed"
-
-
-class ItemChecks(Protocol):
-    """The ConditionCheck entries of shown items (`memo.aws.item_checks.DynamoItemChecks`)."""
-
-    def checks(self, shown: ShownItems) -> list[dict[str, Any]]: ...
 
 
 class TurnRecords(Protocol):
@@ -153,9 +146,7 @@ class DynamoConversationStore:
         *,
         sleep: Callable[[float], None] = time.sleep,
         records: TurnRecords | None = None,
-        checks: ItemChecks | None = None,
     ) -> None:
-        self._checks = checks  # what an answered question showed, checked by `record_turn`
         self._ddb = dynamodb
         self._table = table_name
         self._sleep = sleep  # backoff between retries of unprocessed batch writes
@@ -222,7 +213,6 @@ class DynamoConversationStore:
         result: Mapping[str, Any],
         pending: PendingChange | None = None,
         profile: UserProfile | None = None,
-        expect: ShownItems | None = None,
     ) -> TurnRecorded:
         """The turn's one write, a transaction: the claim of its reply, its messages, the change of
         its pending question and its updated profile.
@@ -238,9 +228,6 @@ class DynamoConversationStore:
             writes.append(_pending_write(self._table, pending))
         if profile is not None:
             writes.append({"Put": {"TableName": self._table, "Item": _profile_item(profile)}})
-        checks = self._checks.checks(expect) if expect is not None and self._checks is not None else []
-        first_check = 1 + len(writes)
-        writes += checks
         writes += [
             {"Put": {"TableName": self._table, "Item": item}}
             for item in _message_items(thread_id, messages, ttl_seconds=ttl_seconds)
@@ -267,8 +254,6 @@ class DynamoConversationStore:
                     if takeover:
                         raise ConditionFailed("the message's dead record was taken by another run") from exc
                     continue
-                if CONDITION_CHECK_FAILED_REASON in reasons[first_check : first_check + len(checks)]:
-                    return "items_changed"
                 return "pending_conflict"
             except BotoCoreError as exc:
                 raise fault(exc) from exc

@@ -67,7 +67,7 @@ def plan_in_flight(
 # What `ConversationStore.record_turn` did: wrote the turn, found it written by an earlier run of
 # the same message, lost the condition of the pending question's change, or found an item the
 # answered question showed changed (the last three write nothing).
-TurnRecorded = Literal["recorded", "already_recorded", "pending_conflict", "items_changed"]
+TurnRecorded = Literal["recorded", "already_recorded", "pending_conflict"]
 
 
 class ThreadSnapshot(BaseModel):

@@ -102,18 +102,6 @@ class PendingChange:
         return PendingChange.replace(later.state, expected_hitl_id=expected)
 
 
-@dataclass(frozen=True)
-class ShownItems:
-    """The items an answered question showed (id, title or text), as the answer's write must still
-    find them at `now`: there, unchanged, and (reminders) still upcoming."""
-
-    thread_id: str
-    capability: str
-    items: tuple[tuple[str, str], ...]
-    now: datetime
-    list_name: str | None = None
-
-
 def state_for_item(state: TurnState) -> bytes:
     """The frozen turn state as a pending item stores it: without its unset and default fields
     (they come back as defaults when it is read), packed (`memo.packing`): every turn reads it

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from memo.conversation.model import MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
-from memo.conversation.pending import PendingChange, ShownItems
+from memo.conversation.pending import PendingChange
 
 
 class ConversationStore(Protocol):
@@ -32,11 +32,9 @@ class ConversationStore(Protocol):
         result: Mapping[str, Any],
         pending: PendingChange | None = None,
         profile: UserProfile | None = None,
-        expect: ShownItems | None = None,
     ) -> TurnRecorded:
         """Remember one inbound message's turn, claim its reply, apply its pending question's
         change and save its updated profile, in one write. "already_recorded" (nothing written):
         a turn of this message was recorded before, so its reply is not sent twice;
-        "pending_conflict" (nothing written): the pending question changed under the turn;
-        "items_changed" (nothing written): an item of `expect` is no longer as the question showed it."""
+        "pending_conflict" (nothing written): the pending question changed under the turn."""
         ...

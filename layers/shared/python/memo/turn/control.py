@@ -33,7 +33,7 @@ from pydantic import ValidationError
 from memo.capabilities.reminders import OCCURRENCE, split_scoped
 from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, MemoryMessage, plan_in_flight
-from memo.conversation.pending import PendingChange, PendingStore, ShownItems, state_from_item
+from memo.conversation.pending import PendingChange, PendingStore, state_from_item
 from memo.domain import (
     DisambiguationCandidate,
     HITLReason,
@@ -172,25 +172,7 @@ class TurnControl:
         return reader
 
     def handle(self, ctx: TurnContext) -> TurnOutcome:
-        """The turn's outcome; an approval's answer carries the items it showed, which the turn's
-        write checks (`TurnOutcome.expect`) instead of reading them again first."""
-        self._turn.expect = None
-        self._turn.read_items = False
-        outcome = self._handle(ctx)
-        expect: ShownItems | None = self._turn.expect
-        return outcome.model_copy(update={"expect": expect}) if expect is not None else outcome
-
-    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
-        """The turn's write found a shown item changed: the same turn again, reading the items now,
-        so the answer says what changed and asks again."""
-        logger.info("HITL_ITEMS_CHECK_FAILED", extra={"outcome": outcome.outcome})
-        self._turn.expect = None
-        self._turn.read_items = True
-        self._turn.ctx = None  # what the first pass read is stale: read the items afresh
-        try:
-            return self._handle(ctx)
-        finally:
-            self._turn.read_items = False
+        return self._handle(ctx)
 
     def _handle(self, ctx: TurnContext) -> TurnOutcome:
         undo = parse_undo(ctx.message.reply_id)
@@ -795,20 +777,6 @@ class TurnControl:
             return None
         shown = [c for c in context.candidates if not kept or c.id in set(kept)]
         args = {**(context.original_args or {}), **state.executor_args.get(step.id, {})}
-        list_name = args.get("listName") or step.constraints.get("listName")
-        checkable = step.capability in ("reminders", "notes") or (
-            step.capability == "lists" and isinstance(list_name, str)
-        )
-        if checkable and not self._turn.read_items:
-            # Checked by the turn's write (one ConditionCheck per item), not read again here.
-            self._turn.expect = ShownItems(
-                thread_id=state.thread_id,
-                capability=step.capability,
-                items=tuple((c.id, c.label) for c in shown),
-                now=ctx.now,
-                list_name=list_name if isinstance(list_name, str) else None,
-            )
-            return None
         changes = affected.changes_since(shown, self._current_items(ctx, state, step, args))
         if not changes.any:
             return None

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from memo.conversation import smalltalk
 from memo.conversation.model import MemoryKind, MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
-from memo.conversation.pending import PendingChange, ShownItems
+from memo.conversation.pending import PendingChange
 from memo.conversation.store import ConversationStore
 from memo.domain import NOTE_TEXT_REQUIRED, LatestAction
 from memo.errors import AlreadyTurned, MemoError
@@ -77,8 +77,6 @@ class TurnOutcome(BaseModel):
     pending_change: PendingChange | None = None
     # The plan to run, started once that write is done (one execution per traceId).
     start: ExecutionInput | None = None
-    # The items the answered question showed, checked by that write (`TurnHandler.items_changed`).
-    expect: ShownItems | None = None
 
 
 class TurnHandler(Protocol):
@@ -89,11 +87,6 @@ class TurnHandler(Protocol):
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         """What to answer instead of `outcome` when its pending change lost its condition (the
         question changed under the turn); the answer changes no pending question."""
-        ...
-
-    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
-        """What to answer instead of `outcome` when an item it showed (`outcome.expect`) changed
-        before the turn's write; the new outcome expects nothing."""
         ...
 
 
@@ -137,9 +130,6 @@ class SmallTalkHandler:
 
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         return outcome.model_copy(update={"pending_change": None})
-
-    def items_changed(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
-        return outcome.model_copy(update={"expect": None})
 
 
 class TurnEngine:
@@ -282,10 +272,6 @@ class TurnEngine:
         # profile: a failed send never loses what the turn decided, and a rerun of the turn (SQS
         # redelivery after a crash) never answers twice.
         recorded = self._record(ctx, outcome, profile, snapshot.profile)
-        if recorded == "items_changed":
-            count("ItemsChangedBeforeAnswer")
-            outcome = self._handler.items_changed(ctx, outcome).model_copy(update={"expect": None})
-            recorded = self._record(ctx, outcome, profile, snapshot.profile)
         if recorded == "pending_conflict":
             count("PendingConflicts")
             logger.warning(
@@ -293,7 +279,7 @@ class TurnEngine:
                 extra={"outcome": outcome.outcome, "change": _change_kind(outcome.pending_change)},
             )
             outcome = self._handler.lost_race(ctx, outcome).model_copy(
-                update={"pending_change": None, "start": None, "expect": None}
+                update={"pending_change": None, "start": None}
             )
             recorded = self._record(ctx, outcome, profile, snapshot.profile)
         first = recorded == "recorded"
@@ -360,7 +346,6 @@ class TurnEngine:
             result=result,
             pending=outcome.pending_change,
             profile=profile if profile != stored else None,
-            expect=outcome.expect,
         )
 
     def start(self, execution: ExecutionInput) -> None:

@@ -80,13 +80,9 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def store(self) -> DynamoConversationStore:
         from memo.aws.conversation_table import DynamoConversationStore
-        from memo.aws.item_checks import DynamoItemChecks
 
         return DynamoConversationStore(
-            self.dynamodb,
-            self.settings.conversation_table,
-            records=self.idempotency,
-            checks=DynamoItemChecks(self.settings.items_table),
+            self.dynamodb, self.settings.conversation_table, records=self.idempotency
         )
 
     @cached_property
