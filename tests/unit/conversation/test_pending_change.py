@@ -35,10 +35,12 @@ def test_a_re_ask_followed_by_a_new_question_still_expects_the_answered_one() ->
 
 
 def test_an_expired_question_discarded_then_a_new_one_is_a_create() -> None:
-    # A create may overwrite an expired leftover; a discard that found it gone must not fail it.
+    # The create may overwrite the expired leftover it discarded (its id is the condition's), and a
+    # discard that found it gone must not fail it.
     new = state("wamid.NEW")
     change = PendingChange.discard("972500000001", "h-expired").then(PendingChange.create(new, now=NOW))
-    assert change.kind == "create" and change.state is new and change.now == NOW
+    assert change.kind == "create" and change.state is new and change.expected_hitl_id == "h-expired"
+    assert PendingChange.create(new, now=NOW).expected_hitl_id is None  # found none: none may be there
 
 
 def test_nothing_after_keeps_the_change_and_a_question_cannot_be_consumed_in_its_own_turn() -> None:

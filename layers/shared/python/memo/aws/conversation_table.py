@@ -95,19 +95,14 @@ def _message_items(
     WhatsApp message id are in the sort key, `MSG#<epoch µs>#<seq>#<wamid>`, not again in the
     message; a request that started its own plan (`started` = its wamid, the plan's traceId) stores
     `starts: true` instead. `_message_of` reads these and what earlier releases wrote
-    (`MSG#<epoch ms>...` with `at`, `wamid` and `started` in full in the message).
-
-    One fact is kept twice on purpose: `at` in epoch milliseconds, the one field the previous
-    release requires to read a message (it takes a number as well as ISO text). A rollback to it
-    (by hand, or CloudFormation's after a failed update) then still reads every thread; it sees the
-    new messages without their wamid and plan, as fields it can do without."""
+    (`MSG#<epoch ms>...` with `at`, `wamid` and `started` in full in the message; the release
+    before this one also kept `at` in milliseconds, which its own reader and this one ignore)."""
     items = []
     for seq, message in enumerate(messages):
         at_us = (message.at.astimezone(UTC) - _EPOCH) // _MICROSECOND
         stored: dict[str, Any] = message.model_dump(
             mode="json", exclude_none=True, exclude_defaults=True, exclude={"at", "wamid", "started"}
         )
-        stored["at"] = at_us // 1000
         if message.started is not None:
             if message.started == message.wamid:
                 stored["starts"] = True
@@ -306,18 +301,21 @@ def _pending_item(state: TurnState) -> dict[str, Any]:
 def _pending_write(table: str, change: PendingChange) -> dict[str, Any]:
     """A pending change as one TransactWriteItems entry, with the conditions `DynamoPendingStore`
     writes it under on its own."""
-    if change.kind == "create":
-        assert change.state is not None and change.now is not None
-        return {
-            "Put": {
-                "TableName": table,
-                "Item": _pending_item(change.state),
-                "ConditionExpression": "attribute_not_exists(pk) OR #ttl <= :now",
-                "ExpressionAttributeNames": {"#ttl": "ttl"},
-                "ExpressionAttributeValues": {":now": {"N": str(int(change.now.timestamp()))}},
-            }
-        }
     expected = {":id": {"S": change.expected_hitl_id or ""}}
+    if change.kind == "create":
+        # The turn read the thread's pending item consistently: none (nothing may be there now), or
+        # the expired question it discarded (still there, or swept since). Any other question is
+        # live, and a conflict.
+        assert change.state is not None
+        put: dict[str, Any] = {
+            "TableName": table,
+            "Item": _pending_item(change.state),
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+        if change.expected_hitl_id is not None:
+            put["ConditionExpression"] = "attribute_not_exists(pk) OR hitlId = :id"
+            put["ExpressionAttributeValues"] = expected
+        return {"Put": put}
     if change.kind == "replace":
         assert change.state is not None
         return {

@@ -52,7 +52,8 @@ class PendingChange:
     """A change of the thread's pending question that the turn commits together with its memory
     (one conditional write, `ConversationStore.record_turn`), instead of writing it on its own:
 
-    - `create`: a new question; an expired leftover may be overwritten, a live one not;
+    - `create`: a new question where the turn found none (`expected_hitl_id` None), or found the
+      expired question `expected_hitl_id` and discarded it; a live question there is a conflict;
     - `replace`: the question `expected_hitl_id` rewritten (a re-ask, or answered and followed by a
       new question in the same turn);
     - `consume`: the question `expected_hitl_id` taken for answering (single use);
@@ -89,14 +90,22 @@ class PendingChange:
         transaction touches an item once): consume + create is a replace of the consumed question."""
         if later is None:
             return self
-        # After a discard the thread has no live question: what follows is written as if first (a
-        # create may overwrite the expired leftover).
         expected = None if self.kind in ("create", "discard") else self.expected_hitl_id
         if later.kind in ("consume", "discard"):
             if expected is None:
                 raise ValueError("a question created in this turn cannot be consumed in it")
             return PendingChange.consume(self.thread_id, expected)
         assert later.state is not None
+        if self.kind == "discard":
+            # The thread has no live question after a discard: a create that may overwrite the
+            # expired leftover it discarded (or find it gone already).
+            return PendingChange(
+                "create",
+                self.thread_id,
+                state=later.state,
+                expected_hitl_id=self.expected_hitl_id,
+                now=later.now,
+            )
         if expected is None:
             return PendingChange("create", self.thread_id, state=later.state, now=self.now or later.now)
         return PendingChange.replace(later.state, expected_hitl_id=expected)

@@ -333,11 +333,14 @@ class TurnEngine:
                     reminder_id=outcome.reply_reminder_id,
                 )
             )
-        # What a redelivered message is answered with (Powertools returns it instead of turning it):
-        # the outcome, and whether a reply was claimed.
-        result: dict[str, object] = {"outcome": outcome.outcome, "sent": outcome.reply is not None}
+        # The message's record holds what a redelivery of it needs (`AlreadyTurned.result`): the
+        # plan's start, issued again in case this run dies between its write and the start. What
+        # the turn did is its memory and its TURN_DONE log line, not repeated here.
+        result: dict[str, object] = {}
         if outcome.start is not None:
-            result["start"] = pack_text(outcome.start.model_dump_json(exclude_none=True))
+            result["start"] = pack_text(
+                outcome.start.model_dump_json(exclude_none=True, exclude_defaults=True)
+            )
         return self._store.record_turn(
             message.thread_id,
             message.wamid,
