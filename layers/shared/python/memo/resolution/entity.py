@@ -48,6 +48,7 @@ from memo.hitl.by_time import answer_by_time
 from memo.hitl.templates import MAX_OPTIONS
 from memo.observability import logger, mask_phone
 from memo.resolution import recurring
+from memo.resolution.position import position
 from memo.resolution.resolvers import ResolverResult, TargetKind, TargetQuery
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -329,6 +330,9 @@ def _lookup(
     in_flight: bool = False,
 ) -> _Lookup:
     language = state.input.language
+    spot = position(target.text or (target.texts[0] if len(target.texts) == 1 else ""))
+    if spot is not None and target.kind in ("list_item", "reminder"):
+        return _at_position(target, spot, state, repository, now)
     if target.kind == "list_item" and target.list_name in (None, "", UNNAMED_LIST):
         return _on_some_list(step, target, state, repository, now)
     entities = _entities(target, repository, state, now)
@@ -429,6 +433,58 @@ def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnSt
         success=False, capability=step.capability, action=step.action, error_code=code, error=message
     )
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
+
+
+def _at_position(
+    target: TargetQuery, spot: int, state: TurnState, repository: ItemsReader, now: datetime
+) -> _Lookup:
+    """ "The second item", "הפריט האחרון": the item at that place in the order Memo shows them (a
+    list as its items were added, reminders soonest first). A list left unnamed is the one list
+    that has items; with several, which list is asked, never guessed."""
+    language = state.input.language
+    if target.kind == "list_item" and target.list_name in (None, "", UNNAMED_LIST):
+        names = list(_lists_with_items(state, repository).values())
+        if len(names) != 1:
+            if not names:
+                return _Missing(say(language, "Your lists are empty.", "הרשימות שלך ריקות."))
+            listed = ", ".join(sorted(names))
+            return _Missing(
+                say(
+                    language,
+                    f"Which list do you mean? You have: {listed}. "
+                    f"For example: “remove the first item from my {names[0]} list”.",
+                    f"לאיזו רשימה התכוונת? יש לך: {listed}. למשל: „תוריד את הפריט הראשון מרשימת {names[0]}”.",
+                )
+            )
+        target = target.model_copy(update={"list_name": names[0]})
+    entities = _entities(target, repository, state, now)
+    if -len(entities) <= spot < len(entities):
+        found = entities[spot]
+        return _Found([found.id], extra={"listName": target.list_name} if target.kind == "list_item" else {})
+    if not entities:
+        if target.kind == "reminder":
+            return _Missing(say(language, *_NONE["reminder"]))
+        return _Missing(
+            say(language, f"Your {target.list_name} list is empty.", f"רשימת {target.list_name} ריקה.")
+        )
+    many = len(entities)
+    if target.kind == "reminder":
+        return _Missing(
+            say(
+                language,
+                "You have only 1 upcoming reminder."
+                if many == 1
+                else f"You have only {many} upcoming reminders.",
+                "יש לך רק תזכורת קרובה אחת." if many == 1 else f"יש לך רק {many} תזכורות קרובות.",
+            )
+        )
+    return _Missing(
+        say(
+            language,
+            f"Your {target.list_name} list has only {'1 item' if many == 1 else f'{many} items'}.",
+            f"ברשימת {target.list_name} יש רק {'פריט אחד' if many == 1 else f'{many} פריטים'}.",
+        )
+    )
 
 
 def _lists_with_items(state: TurnState, repository: ItemsReader) -> dict[str, str]:

@@ -1,0 +1,78 @@
+"""An item named by its place in what Memo shows, through the webhook: "remove the first item",
+"take the last item off my shopping list", "item 2", "delete the second reminder", "תוריד את
+הפריט השני", "את האחרון". Before, "the first item" was looked up as a thing called “first item”
+and not found; now it is the item at that place, in the order Memo lists them (a list as its items
+were added, reminders soonest first). A place past the end is said, and nothing is removed; a
+list left unnamed while several have items is asked about, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_the_first_and_the_last_item_of_the_one_list(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("remove the first item") == "Removed milk from your shopping list."
+    assert chat.say("take the last item off my shopping list") == "Removed bread from your shopping list."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• eggs"
+
+
+def test_a_numbered_item_and_a_place_past_the_end(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("remove item 2") == "Removed eggs from your shopping list."
+    assert chat.say("remove the 5th item") == "Your shopping list has only 2 items."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• bread"
+
+
+def test_with_several_lists_the_list_is_asked_about(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    chat.say("add call the plumber to my todo list")
+    reply = chat.say("remove the first item")
+    assert reply.startswith("Which list do you mean? You have: shopping, todo.")
+    assert (
+        chat.say("remove the first item from my todo list") == "Removed call the plumber from your todo list."
+    )
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk"
+
+
+def test_a_thing_whose_name_starts_like_a_place_is_a_thing(chat: Conversation) -> None:
+    chat.say("add a first aid kit and batteries to my shopping list")
+    assert chat.say("remove the first aid kit") == "Removed first aid kit from your shopping list."
+
+
+def test_the_second_reminder_is_the_second_shown_and_is_approved_first(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to pay rent on friday at 9am")
+    assert chat.say("show my reminders") == (
+        "Your reminders:\n• “call mom” — Tue 3 Mar, 17:00\n• “pay rent” — Fri 6 Mar, 09:00"
+    )
+    question = chat.say("delete the second reminder")
+    assert "“pay rent”" in question and "call mom" not in question
+    assert chat.say("yes") == "Deleted the reminder “pay rent”."
+    assert chat.say("cancel the third reminder") == "You have only 1 upcoming reminder."
+
+
+def test_in_hebrew(chat: Conversation) -> None:
+    chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
+    assert chat.say("תוריד את הפריט השני") == "הורדתי ביצים מרשימת קניות."
+    assert chat.say("תוריד את האחרון מרשימת הקניות") == "הורדתי לחם מרשימת קניות."
+    assert chat.say("תוריד את פריט 4") == "ברשימת קניות יש רק פריט אחד."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב"
