@@ -176,7 +176,8 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
         if claim is not None and claim.completed_in_transaction and data_record.status == COMPLETED:
             return
         # Powertools' completion (`DynamoDBPersistenceLayer._update_record`) of a turn that recorded
-        # nothing: the whole record in one put (no INPROGRESS record was written before it).
+        # nothing: the whole record in one put (no INPROGRESS record was written before it), never
+        # over a live record an earlier run of the message wrote (it may hold that run's start).
         item = {
             **self._get_key(data_record.idempotency_key),
             EXPIRY: {"N": str(data_record.expiry_timestamp)},
@@ -185,7 +186,15 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
         }
         if self.payload_validation_enabled:
             item[self.validation_key_attr] = {"S": data_record.payload_hash}
-        self.client.put_item(TableName=self.table_name, Item=item)
+        try:
+            self.client.put_item(
+                TableName=self.table_name,
+                Item=item,
+                ConditionExpression=f"attribute_not_exists(id) OR {EXPIRY} < :now",
+                ExpressionAttributeValues={":now": {"N": str(int(dt.datetime.now().timestamp()))}},
+            )
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return  # the message's record is there already: it stays as its first run wrote it
 
     def _delete_record(self, data_record: DataRecord) -> None:
         # Powertools deletes the claim of a turn that failed, so a redelivery may turn the message.
