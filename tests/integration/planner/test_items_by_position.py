@@ -13,19 +13,16 @@ from datetime import datetime
 
 import pytest
 
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
-from tests.support.conversation import Conversation
+from tests.support.conversation import Conversation, chat_at
 
 START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
 
 
 @pytest.fixture
 def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
-    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
-    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
-        yield Conversation(stack=running, user=WhatsAppUser())
+    with chat_at(monkeypatch, FakeClock(START)) as conversation:
+        yield conversation
 
 
 def test_the_first_and_the_last_item_of_the_one_list(chat: Conversation) -> None:
