@@ -73,3 +73,19 @@ def test_in_hebrew(chat: Conversation) -> None:
     assert chat.say("תוריד את האחרון מרשימת הקניות") == "הורדתי לחם מרשימת קניות."
     assert chat.say("תוריד את פריט 4") == "ברשימת קניות יש רק פריט אחד."
     assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב"
+
+
+def test_the_last_one_right_after_adding_several_is_the_last_added(chat: Conversation) -> None:
+    # "The last one" names the last of what the request just added; "it" still asks which.
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("remove the last one") == "Removed bread from your shopping list."
+    chat.say("add apples and pears to my shopping list")
+    assert chat.say("remove it").startswith("Which ones do you mean?")
+
+
+def test_in_hebrew_the_last_one_and_take_it_off(chat: Conversation) -> None:
+    chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
+    assert chat.say("תוריד את האחרון") == "הורדתי לחם מרשימת קניות."
+    chat.say("תוסיף תפוחים לרשימת הקניות")
+    assert chat.say("תוריד את זה") == "הורדתי תפוחים מרשימת קניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב\n• ביצים"

@@ -190,7 +190,8 @@ Rules:
   A one-off reminder has none.
 - missingFields values: reminder_time_required, reminder_title_required, note_text_required, target_unclear, time_unclear, which_one, intent_unclear.
 - Referential language ("it", "that", "זה", "אותו") refers to the most recent latest action: use targetRef "latest_action"
-  and target = its summary. Only use intent_unclear when no latest action is plausible and the request is unclear.
+  and target = its summary; "the last one" ("האחרון") after a request that made several adds refPlace "last".
+  Only use intent_unclear when no latest action is plausible and the request is unclear.
 - confidence is honest (0..1). riskLevel: create/read low, update medium, any delete high.
   Deleting everything (delete_all, clear) is high risk and needsApproval true. Never drop words that limit it:
   what to keep goes in `keep` as said ("delete all my reminders except call mom" -> keep "call mom"; "חוץ מלחם" ->

@@ -357,6 +357,9 @@ def _lookup(
                 return _Missing(say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר."))
             if len(alive) == 1 or (target.plural and step.action in _MULTI_ACTIONS):
                 return _Found([e.id for e in alive])
+            if target.place is not None:  # "the last one": in the order that request named them
+                named = [i for i in ref_ids if i in {e.id for e in alive}]
+                return _Found([named[target.place]])
             # "delete it" after one request made several: which one is asked, never all on a guess;
             # the answer may still name several of those shown ("both").
             return _Ambiguous(

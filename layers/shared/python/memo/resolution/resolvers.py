@@ -49,6 +49,8 @@ class TargetQuery(_Model):
     ref: Literal["latest_action"] | None = None
     plural: bool = False
     list_name: str | None = None
+    # "the last one" (`refPlace: last`): of the several items the latest action named, the last.
+    place: int | None = None
 
 
 class ResolverResult(_Model):
@@ -150,7 +152,11 @@ def _target(step: PlanStep, kind: TargetKind, **extra: Any) -> TargetQuery | Non
     if text is None and ref is None:
         return None
     plural = c.get("plural") is True or bool(text and is_plural(text))
-    return TargetQuery(kind=kind, text=text, ref=ref, plural=plural, **extra)
+    return TargetQuery(kind=kind, text=text, ref=ref, plural=plural, place=_ref_place(c), **extra)
+
+
+def _ref_place(constraints: dict[str, Any]) -> int | None:
+    return -1 if constraints.get("refPlace") == "last" else None
 
 
 def _no_target(step: PlanStep, language: Language, en: str, he: str) -> ResolverResult:
@@ -331,7 +337,11 @@ class ListResolver:
         if step.action == "remove" and c.get("targetRef") == "latest_action" and list_name != UNNAMED_LIST:
             # "delete it" / "take them off" after items were added: those items (their ids).
             ref = TargetQuery(
-                kind="list_item", ref="latest_action", plural=c.get("plural") is True, list_name=list_name
+                kind="list_item",
+                ref="latest_action",
+                plural=c.get("plural") is True,
+                list_name=list_name,
+                place=_ref_place(c),
             )
             return _result(step, args={"listName": list_name}, target=ref)
         if step.action == "remove":

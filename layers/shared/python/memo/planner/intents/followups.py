@@ -43,7 +43,10 @@ from memo.planner.match import (
     unclear,
 )
 
-_RE_REF_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I)
+# "תוריד את זה" ("take it off"): the list's verb, also said of the reminder just set.
+_RE_REF_DELETE = re.compile(
+    rf"^(?:{DELETE_EN}|{DELETE_HE}|תוריד|תורידי|הורד|להוריד)\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I
+)
 _RE_REF_MOVE = re.compile(
     rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
     re.I,
@@ -55,6 +58,8 @@ _RE_REF_RENAME = re.compile(
 
 
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
+# "remove the last one" after one request added several: the last of them, not "which one?".
+_LAST_REF = re.compile(r"\s(?:the\s+last(?:\s+one)?|(?:את\s+)?האחרונ?ה?|(?:את\s+)?האחרון)\s*[.!]?$", re.I)
 
 
 def _latest_batch(inp: PlannerInput) -> list[LatestAction]:
@@ -273,6 +278,7 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             # "delete it" with nothing recent to point at: ask what the user means.
             return unclear(text)
         plural = bool(_PLURAL_REF.search(text))
+        place = {"refPlace": "last"} if _LAST_REF.search(text) else {}
         if plural and len({a.capability for a in _latest_batch(inp)}) > 1:
             # "delete them" after a reminder and a list item: one request cannot delete both kinds.
             return unclear(text)
@@ -288,6 +294,7 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
                     "listName": key,
                     "targetRef": "latest_action",
                     **({"plural": True} if plural else {}),
+                    **place,
                 },
                 pattern="ref:remove",
             )
@@ -300,6 +307,7 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
                 "targetRef": "latest_action",
                 "target": named_in(latest.summary),
                 **({"plural": True} if plural else {}),
+                **place,
             },
             pattern="ref:delete",
         )
