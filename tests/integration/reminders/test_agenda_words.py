@@ -45,3 +45,22 @@ def test_hebrew_this_week_and_a_named_day(chat: Conversation) -> None:
     assert week.startswith("התזכורות שלך מיום ב׳ 2.3 עד יום א׳ 8.3:") and "להתקשר לאמא" in week
     assert chat.say("מה יש לי היום?") == "אין לך תזכורות ביום ב׳ 2.3."
     assert chat.say("what do I have tomorrow?").startswith("Your reminders on Tue 3 Mar:\n• “להתקשר לאמא”")
+
+
+def test_my_list_for_a_day_is_that_days_reminders_not_a_list_named_after_it(chat: Conversation) -> None:
+    # It was "Your monday list is empty.": the day was taken for a list's name.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("add milk to my shopping list")
+    assert (
+        chat.say("what's on my list for tomorrow?")
+        == "Your reminders on Tue 3 Mar:\n• “call mom” — Tue 3 Mar, 17:00"
+    )
+    assert chat.say("what's on my list for friday?") == "You have no reminders on Fri 6 Mar."
+    assert chat.say("what's on the list for the party?") == "Your party list is empty."
+
+
+def test_in_hebrew_my_list_for_tomorrow(chat: Conversation) -> None:
+    # It was not understood at all.
+    chat.say("תזכיר לי מחר ב-5 אחה״צ להתקשר לאמא")
+    reply = chat.say("מה יש לי ברשימה למחר?")
+    assert reply.startswith("התזכורות שלך ב") and "להתקשר לאמא" in reply

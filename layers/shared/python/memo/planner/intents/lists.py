@@ -463,7 +463,36 @@ def _unnamed(name: str | None) -> bool:
     return name is None or name.strip().lower() in ("the", "my", "our", "a", "this", "that", "שלי", "")
 
 
+#: "what's on my list for monday?", "מה יש לי ברשימה למחר?": a day, not a list's name: what is on that day.
+_HE_LIST_FOR_DAY = re.compile(
+    r"^מה\s+(?:יש\s+(?:לי\s+)?)?ב?רשימה(?:\s+שלי)?\s+(?:של\s+|ל)(?P<name>.{1,20}?)\s*\??$"
+)
+
+
+def _day_asked(text: str, inp: PlannerInput) -> Match | None:
+    """ "My list for tomorrow" names a day, and Memo keeps no lists by day: the reminders of that day."""
+    found = _LIST_FOR.search(text) or _HE_LIST_FOR_DAY.match(text)
+    if found is None:
+        return None
+    words = found.group("name")
+    parsed = parse_when(words, inp)
+    day = parsed.day or (parsed.when.date() if parsed.when is not None else None)
+    if day is None or len(words.split()) > 3:
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        constraints={"day": day.isoformat()},
+        pattern="reminders:list",
+    )
+
+
 def show(text: str, inp: PlannerInput) -> Match | None:
+    day = _day_asked(text, inp)
+    if day is not None:
+        return day
     text = _list_for(text)
     for pattern in _RE_LIST_SHOW:
         match = pattern.search(text)
