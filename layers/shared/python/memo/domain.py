@@ -102,6 +102,8 @@ class PlanStep(_Contract):
 
 #: The missing field of a note to save whose text was not said ("save this as a note").
 NOTE_TEXT_REQUIRED = "note_text_required"
+#: The missing field of a list add whose things were not said ("add it to my list", nothing before).
+LIST_ITEMS_REQUIRED = "list_items_required"
 
 
 class PlannerOutput(_Contract):

@@ -111,6 +111,14 @@ def fill_answer(
         if not text:
             return None
         changes["text"] = text
+    elif "list_items_required" in missing:
+        # "add it to my list" with nothing said before -> "What should I add to the list?" -> "milk".
+        from memo.planner.intents.lists import answered_items  # the planner's own splitting
+
+        items = answered_items(answer)
+        if not items:
+            return None
+        changes["items"] = items
     elif "target_unclear" in missing or "which_one" in missing:
         constraints["target"] = answer.strip()
         constraints.pop("targetRef", None)
@@ -195,6 +203,8 @@ def _satisfied_fields(step: PlanStep) -> set[str]:
         satisfied.add("reminder_title_required")
     if step.capability == "notes" and step.changes.get("text"):
         satisfied.add("note_text_required")
+    if step.capability == "lists" and step.changes.get("items"):
+        satisfied.add("list_items_required")
     return satisfied
 
 

@@ -188,7 +188,7 @@ Rules:
   RFC 5545 RRULE value without DTSTART (FREQ=MINUTELY | HOURLY | DAILY | WEEKLY | MONTHLY | YEARLY, with INTERVAL,
   BYDAY, BYMONTHDAY, COUNT or UNTIL as said), e.g. "FREQ=WEEKLY;BYDAY=SU"; `when` is then its first time.
   A one-off reminder has none.
-- missingFields values: reminder_time_required, reminder_title_required, note_text_required, target_unclear, time_unclear, which_one, intent_unclear.
+- missingFields values: reminder_time_required, reminder_title_required, note_text_required, list_items_required, target_unclear, time_unclear, which_one, intent_unclear.
 - Referential language ("it", "that", "זה", "אותו") refers to the most recent latest action: use targetRef "latest_action"
   and target = its summary; "the last one" ("האחרון") after a request that made several adds refPlace "last".
   Only use intent_unclear when no latest action is plausible and the request is unclear.

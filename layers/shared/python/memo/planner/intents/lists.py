@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memo.capabilities.lists import UNNAMED_LIST
-from memo.domain import RiskLevel
+from memo.domain import LIST_ITEMS_REQUIRED, RiskLevel
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import ITEMS_HE, is_known_thing, run_together
 from memo.planner.lexicon import HOW_MANY, REF_EN, REF_HE, clean, has_hebrew, limit_of
-from memo.planner.match import CONFIDENT, GUESS, Match, parse_when
+from memo.planner.match import CONFIDENT, GUESS, Match, is_ref, parse_when
 
 _LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
@@ -178,7 +179,55 @@ def _list_for(text: str) -> str:
 
 
 def add(text: str, inp: PlannerInput) -> Match | None:
-    return _list_items(_list_for(text), _RE_LIST_ADD, "add", "low")
+    found = _list_items(_list_for(text), _RE_LIST_ADD, "add", "low")
+    items = (found.changes or {}).get("items") if found is not None else None
+    if found is None or not isinstance(items, list) or not items or not all(is_ref(str(i)) for i in items):
+        return found
+    # "add it to my shopping list": never the word "it" itself. The thing the person just said they
+    # need ("I need to buy a gift for Noa"), asked first; with none, what to add is asked.
+    thing = _thing_just_said(inp)
+    if thing is None:
+        return replace(found, changes={"items": []}, missing=(LIST_ITEMS_REQUIRED,))
+    return replace(found, changes={"items": [thing]}, confidence=GUESS)
+
+
+#: "I need to buy a gift for Noa", "we're out of coffee", "צריך לקנות מתנה לנועה", "נגמר החלב".
+_THING_NEEDED = (
+    re.compile(
+        r"\b(?:need|needs|have|has|got|gotta|want|must|should)\s+(?:to\s+)?(?:buy|get|pick\s+up|order)\s+"
+        r"(?P<thing>[^.!?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(r"^(?:buy|get|pick\s+up)\s+(?P<thing>[^.!?]+?)\s*[.!]*$", re.I),
+    re.compile(r"\b(?:out\s+of|ran\s+out\s+of|run\s+out\s+of)\s+(?P<thing>[^.!?]+?)\s*[.!]*$", re.I),
+    re.compile(
+        r"(?:צריך|צריכה|צריכים|חייב|חייבת|חייבים|רוצה)\s+(?:לקנות|להביא|להזמין)\s+(?:את\s+)?(?P<thing>[^.!?]+?)\s*[.!]*$"
+    ),
+    re.compile(r"^(?:נגמר|נגמרה|נגמרו|אזל|אזלה|אזלו)\s+(?:לנו\s+|לי\s+)?(?P<thing>[^.!?]+?)\s*[.!]*$"),
+)
+
+
+def _thing_just_said(inp: PlannerInput) -> str | None:
+    """What the person's previous message said they need, if it did: the request an "intent_unclear"
+    question is answered for, else their last message before this one."""
+    said = inp.message if inp.clarification else None
+    if said is None:
+        users = [m.text for m in inp.recent_messages if m.role == "user"]
+        said = users[-2] if len(users) >= 2 and users[-1].strip() == inp.message.strip() else None
+        said = (
+            said
+            if said is not None
+            else (users[-1] if users and users[-1].strip() != inp.message.strip() else None)
+        )
+    if not said:
+        return None
+    for pattern in _THING_NEEDED:
+        found = pattern.search(clean(said))
+        if found is not None:
+            thing = _no_article(found.group("thing").strip())
+            if thing and not is_ref(thing) and len(thing.split()) <= 6:
+                return thing
+    return None
 
 
 #: "remove the milk", "cross off eggs", "תוריד את החלב": taking a thing off, with no list, reminder or
@@ -273,10 +322,12 @@ def more(text: str, inp: PlannerInput) -> Match | None:
 _RE_RAN_OUT = (
     re.compile(
         r"^(?:(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:all\s+|almost\s+|nearly\s+)?out\s+of|(?:we|i)\s+(?:just\s+)?ran\s+out\s+of|"
-        r"(?:we'?re\s+|we\s+are\s+)?running\s+(?:low\s+on|out\s+of)|(?:we|i)\s+need\s+to\s+buy|need\s+to\s+buy)"
+        r"(?:we'?re\s+|we\s+are\s+)?running\s+(?:low\s+on|out\s+of)|(?:we|i)\s+(?:need|have|got|gotta)\s+(?:to\s+)?buy|need\s+to\s+buy)"
         r"\s+(?P<items>[^?]+?)\s*[.!]*$",
         re.I,
     ),
+    # "I need to buy a gift for Noa" reaches the matchers without its lead ("buy a gift for Noa").
+    re.compile(r"^(?:buy|go\s+buy|pick\s+up\s+some)\s+(?P<items>[^?]+?)\s*[.!]*$", re.I),
     re.compile(
         r"^(?:נגמר|נגמרה|נגמרו|כמעט\s+נגמר|כמעט\s+נגמרו)\s+(?:לנו\s+|לי\s+)?(?P<items>[^?]+?)\s*[.!]*$"
         r"|^(?:אין\s+(?:לנו|לי)\s+(?:יותר\s+)?|צריך\s+לקנות\s+|צריכה\s+לקנות\s+|צריכים\s+לקנות\s+)(?P<items2>[^?]+?)\s*[.!]*$"
@@ -301,6 +352,8 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
         if match is None:
             continue
         raw = next(g for g in match.groups() if g is not None)
+        if match.re is _RE_RAN_OUT[1] and parse_when(text, inp).found:
+            return None  # "buy tickets tomorrow at 8": something to do at a time, not to put on a list
         items = [_no_article(i) for i in _items(raw)]
         if not items or any(
             _NAMES_A_KIND.search(i) or _NOT_ITEMS.search(i) or _NOT_BOUGHT.match(i) for i in items
@@ -448,6 +501,13 @@ def _list_items(
             pattern=f"lists:{action}",
         )
     return None
+
+
+def answered_items(answer: str) -> list[str]:
+    """The things an answer to "What should I add to the list?" names ("milk and eggs"); [] for a
+    reference or nothing."""
+    items = _split_run_together([_no_article(i) for i in _items(answer)])
+    return [] if not items or any(is_ref(i) for i in items) else items
 
 
 def _split_run_together(items: list[str]) -> list[str]:

@@ -1,0 +1,54 @@
+""" "Add it to my shopping list": never the word "it" itself, through the webhook.
+
+Memo added a list item called “it” (and “זה”, “that”). Now "it" is the thing the person's previous
+message said they need to buy, asked first; with nothing said before, what to add is asked, and the
+answer is added. "I need to buy X" is itself offered as a shopping-list item (it was "not
+understood" in English, while the Hebrew was already offered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation, chat_at
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    with chat_at(monkeypatch, FakeClock(START)) as conversation:
+        yield conversation
+
+
+def test_add_it_with_nothing_before_asks_what_to_add(chat: Conversation) -> None:
+    assert chat.say("add it to my shopping list") == "What should I add to the list?"
+    assert chat.say("milk and eggs") == "Added milk, eggs to your shopping list."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• eggs"
+
+
+def test_add_that_after_saying_what_is_needed_is_that_thing(chat: Conversation) -> None:
+    # Not understood at first; "add that to my todo list" names the thing of that message.
+    assert chat.say("i must buy a new charger").startswith("I'm not sure I understood")
+    question = chat.say("add that to my todo list")
+    assert question.startswith("Just to check — you want me to add ") and "new charger" in question
+    assert "“that”" not in question and " that to" not in question
+    assert chat.say("yes").endswith("new charger to your todo list.")
+
+
+def test_i_need_to_buy_is_offered_for_the_shopping_list(chat: Conversation) -> None:
+    question = chat.say("I need to buy a gift for Noa")
+    assert question.startswith("Just to check — you want me to add gift for Noa to your shopping list?")
+    assert chat.say("yes") == "Added gift for Noa to your shopping list."
+    # With a time it is something to do then, not a thing for the list.
+    assert "reminder" in chat.say("i have to buy tickets for the show at 8")
+
+
+def test_in_hebrew(chat: Conversation) -> None:
+    assert chat.say("תוסיף את זה לרשימת הקניות") == "מה להוסיף לרשימה?"
+    assert chat.say("חלב") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב"
