@@ -294,7 +294,7 @@ def test_an_item_deleted_meanwhile_is_resolved_again_not_applied_from_the_frozen
 def test_hebrew_an_item_renamed_meanwhile_is_shown_again_then_the_next_yes_deletes_what_was_shown(
     chat: Conversation,
 ) -> None:
-    # The answer's write checks the shown items; a rename fails it, the turn reads them again.
+    # The answer reads the shown items again: a rename is said, and the question asked again.
     from memo.wiring.webhook import WebhookRuntime
 
     chat.say("תזכיר לי מחר ב-17:00 להתקשר לאמא")
@@ -351,3 +351,22 @@ def _now():
     from datetime import UTC, datetime
 
     return datetime.now(UTC)
+
+
+def test_an_item_of_two_deletes_changed_meanwhile_is_said_and_both_asked_again(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    # One approval of two steps: each step's items are read again at the answer, as one step's are.
+    from memo.wiring.webhook import WebhookRuntime
+
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    assert "“call dad”" in chat.say("delete the mom reminder and delete the dad reminder")
+    items = WebhookRuntime.current().items
+    dad = next(r for r in items.list_upcoming_reminders(chat.user.wa_id, _now()) if r.title == "call dad")
+    items.update_reminder(chat.user.wa_id, dad.reminder_id, title="call dad about the car")  # meanwhile
+    again = chat.say("yes")
+    assert again.startswith("Something changed since I asked")
+    assert "“call dad about the car”" in again and log_events.named("HITL_CANDIDATES_CHANGED")
+    listed = chat.say("show my reminders")
+    assert "call mom" in listed and "call dad about the car" in listed  # nothing ran

@@ -207,20 +207,38 @@ def test_two_deletes_in_one_message_list_both_before_either_runs(chat: Conversat
     # Was: the approval listed the dentist only, and "yes" deleted the dentist and call mom.
     _three_reminders(chat)
     question = chat.say("delete the dentist reminder and delete the call mom reminder")
-    assert question.startswith("Before I go ahead: I'm about to:\ndelete 1 reminder:\n– “go to the dentist”")
-    assert "– “call mom”" in question and "bread" not in question
-    assert "\nApprove all of it, or reject?" in question
+    assert question.startswith("Before I go ahead: I'm about to:\ndelete 1 reminder:\n1. “go to the dentist”")
+    assert "2. “call mom”" in question and "bread" not in question
+    assert '\nApprove all of it, reject, or keep only some (e.g. "only 1" or "not 2")?' in question
     assert "1) Approve\n   2) Reject" in question  # no Edit: one of several steps cannot be edited here
-    # The one answer covers both: keeping one of them is asked again, nothing runs.
-    assert chat.say("only the dentist").startswith(
-        'Sorry, I didn\'t catch that — you can answer "approve" or "reject".'
-    )
     assert set(chat.say("yes").splitlines()) == {
         "✅ Deleted the reminder “go to the dentist”.",
         "✅ Deleted the reminder “call mom”.",
     }
     listed = chat.say("show my reminders")
     assert "bread" in listed and "dentist" not in listed and "call mom" not in listed
+
+
+def test_an_answer_to_two_deletes_that_keeps_one_runs_only_that_one(chat: Conversation) -> None:
+    # Was asked again ("you can answer approve or reject"): the answer may keep some, as one step's can.
+    _three_reminders(chat)
+    chat.say("delete the dentist reminder and delete the call mom reminder")
+    assert chat.say("only the dentist") == "Deleted the reminder “go to the dentist”."
+    listed = chat.say("show my reminders")
+    assert "call mom" in listed and "bread" in listed and "dentist" not in listed
+    chat.say("delete the bread reminder and delete the call mom reminder")
+    assert chat.say("yes but not 2") == "Deleted the reminder “buy bread”."
+    assert "call mom" in chat.say("show my reminders")
+
+
+def test_a_removal_and_a_delete_kept_to_the_list_item(chat: Conversation) -> None:
+    chat.say("remind me to go to the dentist tomorrow at 9am")
+    chat.say("add milk and eggs to my shopping list")
+    question = chat.say("take the milk off the list and cancel the dentist reminder")
+    assert "“milk”" in question and "“go to the dentist”" in question
+    assert chat.say("just the milk") == "Removed milk from your shopping list."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• eggs"
+    assert "go to the dentist" in chat.say("show my reminders")
 
 
 def test_a_delete_beside_a_new_reminder_says_both_and_a_no_runs_neither(chat: Conversation) -> None:
@@ -242,4 +260,6 @@ def test_hebrew_two_deletes_in_one_message(chat: Conversation) -> None:
         and "„להתקשר לאמא”" in question
         and "„להתקשר לאבא”" in question
     )
-    assert "\nלאשר את הכול או לדחות?" in question
+    assert "\nלאשר את הכול, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)?" in question
+    assert chat.say("רק את של אבא") == "מחקתי את התזכורת „להתקשר לאבא”."
+    assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")

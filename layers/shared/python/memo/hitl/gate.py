@@ -64,6 +64,8 @@ KIND_BY_REASON: dict[HITLReason, HITLKind] = {
 _RISKY_ACTIONS = ("delete_all", "clear", "delete", "remove", "send", "update")
 #: Actions that take items away: each one's items are listed in the approval that lets it run.
 DESTRUCTIVE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove"})
+#: The key of a combined approval's candidate that names the step the item belongs to.
+PLAN_STEP_KEY = "step"
 
 
 @dataclass(frozen=True)
@@ -429,9 +431,15 @@ def build_plan_approval_hitl(
     hitl_id: str | None = None,
 ) -> PendingHITL:
     """One approval for a plan that takes items away in several steps: it lists every item of every
-    such step and covers the whole plan ("planner"): a yes runs all of it, a no none of it. The
-    items are not offered for narrowing (an answer that keeps some is asked again), nor is Edit."""
+    such step and covers the whole plan ("planner"): a yes runs all of it, a no none of it, and an
+    answer that keeps some runs only those (each candidate says its step in `data["step"]`). Edit
+    is not offered: an edit of one of several steps is no answer this question can take."""
     language = state.input.language
+    candidates = [
+        c.model_copy(update={"data": {**(c.data or {}), PLAN_STEP_KEY: step.id}})
+        for step, items in parts
+        for c in items
+    ]
     return PendingHITL(
         hitl_id=hitl_id or str(uuid.uuid4()),
         kind="approval",
@@ -447,9 +455,9 @@ def build_plan_approval_hitl(
             state.input.timezone,
             along=along(state, {step.id for step, _ in parts}),
         ),
-        # Approve or reject: an edit of one of several steps is no answer this question can take.
         options=[o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
         policy_source=policy_source_for("planner", reason),
+        context=PendingHITLContext(candidates=candidates),
         expires_at=now + timedelta(seconds=ttl_seconds),
         created_at=now,
     )

@@ -367,7 +367,8 @@ def _resume_planner(
             now=now,
             timezone=state.input.timezone,
             language=state.input.language,
-            removal=_removes(step),
+            # A combined approval ("planner") takes items away in each of its steps.
+            removal=_removes(step) or pending.origin_step_id == "planner",
         )
         if narrowed is not None:
             return _narrowed(state, pending, raw, narrowed, editing, now, log)

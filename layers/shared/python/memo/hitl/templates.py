@@ -487,22 +487,25 @@ def approval_steps_question(
 ) -> str:
     """One approval for a plan that deletes or removes in several steps ("delete the dentist
     reminder and delete the mom reminder"): every item of every step, since one answer runs them
-    all. Not numbered: the answer approves or rejects the whole, it does not pick some."""
+    all, numbered across the steps so that an answer may keep only some ("only 1", "not 2")."""
     he = language == "he"
     blocks = []
+    number = 0
     for step, items in parts:
         action = _items_action(step, len(items), language, timezone)
-        lines = "\n".join(
-            f"– {quote(shorten(c.label, 60), language)}" + (f" — {c.description}" if c.description else "")
-            for c in items
-        )
-        blocks.append(f"{action}:\n{lines}")
+        lines = []
+        for c in items:
+            number += 1
+            described = f" — {c.description}" if c.description else ""
+            lines.append(f"{number}. {quote(shorten(c.label, 60), language)}{described}")
+        blocks.append(f"{action}:\n" + "\n".join(lines))
     body = "\n".join(blocks)
-    if he:
-        head = _approval_head(language, reason)
-        return f"{head}: אני עומד:\n{body}\n{along_line(along, language)}לאשר את הכול או לדחות?"
     head = _approval_head(language, reason)
-    return f"{head}: I'm about to:\n{body}\n{along_line(along, language)}Approve all of it, or reject?"
+    if he:
+        ask = "לאשר את הכול, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)?"
+        return f"{head}: אני עומד:\n{body}\n{along_line(along, language)}{ask}"
+    ask = 'Approve all of it, reject, or keep only some (e.g. "only 1" or "not 2")?'
+    return f"{head}: I'm about to:\n{body}\n{along_line(along, language)}{ask}"
 
 
 def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -> str:

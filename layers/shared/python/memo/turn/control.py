@@ -772,22 +772,48 @@ class TurnControl:
             return None
         if context.disambiguation_kind == "recurring_scope":
             return None  # "this one / the whole series" names a part, not items (memo.resolution.recurring)
+        if answered.origin_step_id == "planner":
+            return self._plan_changed(ctx, state, answered, kept)
         step = output.step(context.resolver_step_id or answered.origin_step_id)
         if step is None:
             return None
         shown = [c for c in context.candidates if not kept or c.id in set(kept)]
         args = {**(context.original_args or {}), **state.executor_args.get(step.id, {})}
         changes = affected.changes_since(shown, self._current_items(ctx, state, step, args))
-        if not changes.any:
+        return self._said_changed(state, answered, [changes])
+
+    def _plan_changed(
+        self, ctx: TurnContext, state: TurnState, answered: PendingHITL, kept: tuple[str, ...]
+    ) -> str | None:
+        """`_changed` of a combined approval: the kept items of each of its steps, read again."""
+        output = state.planner_output
+        assert output is not None and answered.context is not None
+        by_step: dict[str, list[DisambiguationCandidate]] = {}
+        for c in answered.context.candidates or []:
+            if not kept or c.id in set(kept):
+                by_step.setdefault(str((c.data or {}).get(gate.PLAN_STEP_KEY, "")), []).append(c)
+        found = []
+        for step_id, shown in by_step.items():
+            step = output.step(step_id)
+            if step is None:
+                continue  # left out by the answer: none of its items are kept
+            args = state.executor_args.get(step.id, {})
+            found.append(affected.changes_since(shown, self._current_items(ctx, state, step, args)))
+        return self._said_changed(state, answered, found)
+
+    def _said_changed(
+        self, state: TurnState, answered: PendingHITL, found: list[affected.Changes]
+    ) -> str | None:
+        gone = [c for changes in found for c in changes.gone]
+        renamed = [pair for changes in found for pair in changes.renamed]
+        if not gone and not renamed:
             return None
         logger.info(
             "HITL_CANDIDATES_CHANGED",
-            extra={"hitlId": answered.hitl_id, "gone": len(changes.gone), "renamed": len(changes.renamed)},
+            extra={"hitlId": answered.hitl_id, "gone": len(gone), "renamed": len(renamed)},
         )
         return templates.items_changed(
-            [c.label for c in changes.gone],
-            [(old.label, new.label) for old, new in changes.renamed],
-            state.input.language,
+            [c.label for c in gone], [(old.label, new.label) for old, new in renamed], state.input.language
         )
 
 
@@ -827,12 +853,17 @@ def _after(first: PendingChange, outcome: TurnOutcome) -> TurnOutcome:
 
 
 def _unresolved(state: TurnState, answered: PendingHITL) -> TurnState:
-    """The state with the answered step's entity resolution undone, so it is resolved again."""
-    step_id = (answered.context.resolver_step_id if answered.context else None) or answered.origin_step_id
+    """The state with the answered step's entity resolution undone, so it is resolved again (each
+    step's, for a combined approval)."""
+    step_ids = {(answered.context.resolver_step_id if answered.context else None) or answered.origin_step_id}
+    if answered.origin_step_id == "planner" and answered.context is not None:
+        step_ids = {
+            str((c.data or {}).get(gate.PLAN_STEP_KEY, "")) for c in answered.context.candidates or []
+        }
     return state.model_copy(
         update={
-            "executor_args": {k: v for k, v in state.executor_args.items() if k != step_id},
-            "execution_results": {k: v for k, v in state.execution_results.items() if k != step_id},
+            "executor_args": {k: v for k, v in state.executor_args.items() if k not in step_ids},
+            "execution_results": {k: v for k, v in state.execution_results.items() if k not in step_ids},
             "disambiguation": None,
             "approved_hitl": None,
         }
@@ -842,11 +873,49 @@ def _unresolved(state: TurnState, answered: PendingHITL) -> TurnState:
 def _narrowed(state: TurnState, answered: PendingHITL, kept: tuple[str, ...]) -> TurnState:
     """The approved step's args narrowed to the items the answer kept (always a subset of the shown)."""
     output = state.planner_output
-    step = output.step(answered.origin_step_id) if output is not None else None
-    shown = {c.id for c in (answered.context.candidates if answered.context else None) or []}
-    if step is None or step.id not in state.executor_args or not set(kept) <= shown:
+    shown = (answered.context.candidates if answered.context else None) or []
+    if not set(kept) <= {c.id for c in shown} or output is None:
+        raise ValueError("a narrowed answer must keep items the approval showed")
+    if answered.origin_step_id == "planner":
+        return _narrowed_plan(state, shown, kept)
+    step = output.step(answered.origin_step_id)
+    if step is None or step.id not in state.executor_args:
         raise ValueError("a narrowed answer must keep items of the approved step it showed")
     return state.with_executor_args(step.id, affected.with_ids(step, state.executor_args[step.id], kept))
+
+
+def _narrowed_plan(
+    state: TurnState, shown: list[DisambiguationCandidate], kept: tuple[str, ...]
+) -> TurnState:
+    """A combined approval kept to some of its items: each step that takes items away keeps its
+    own kept ones; a step with none kept leaves the plan (and any step's wait on it), so it runs
+    nothing. The plan's other steps (named under the items) go on as approved."""
+    output = state.planner_output
+    assert output is not None
+    step_of = {c.id: str((c.data or {}).get(gate.PLAN_STEP_KEY, "")) for c in shown}
+    dropped: set[str] = set()
+    for step_id in dict.fromkeys(step_of.values()):
+        step = output.step(step_id)
+        if step is None or step.id not in state.executor_args:
+            raise ValueError(f"step {step_id} of a combined approval has no args")
+        own = [i for i in kept if step_of[i] == step.id]
+        if own:
+            state = state.with_executor_args(
+                step.id, affected.with_ids(step, state.executor_args[step.id], own)
+            )
+        else:
+            dropped.add(step.id)
+    if not dropped:
+        return state
+    plan = [
+        s.model_copy(update={"depends_on": [d for d in s.depends_on if d not in dropped]})
+        for s in output.plan
+        if s.id not in dropped
+    ]
+    args = {k: v for k, v in state.executor_args.items() if k not in dropped}
+    return state.model_copy(
+        update={"planner_output": output.model_copy(update={"plan": plan}), "executor_args": args}
+    )
 
 
 def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> DisambiguationCandidate:
