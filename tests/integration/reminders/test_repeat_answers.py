@@ -113,13 +113,24 @@ def test_a_new_repetition_for_a_series_is_not_asked_this_one_or_all(chat: Conver
 
 def test_every_sunday_without_a_time_keeps_the_repetition_and_asks_the_time(chat: Conversation) -> None:
     assert chat.say("remind me to stretch").startswith("When should I remind you?")
-    assert chat.say("every sunday").startswith("When should I remind you?")  # the time is still missing
+    assert (
+        chat.say("every sunday") == "At what time, each time? (e.g. “at 9:00”)"
+    )  # the time is still missing
     made = chat.say("8 in the morning")
     assert made == f"🔁 Reminder set: “stretch” every Sunday at 08:00 (first: {_shown(6, 8)})."
 
 
 def test_hebrew_every_tuesday_then_8_in_the_morning(chat: Conversation) -> None:
     assert chat.say("תזכיר לי להשקות את העציצים").startswith("מתי להזכיר לך?")
-    assert chat.say("כל יום שלישי").startswith("מתי להזכיר לך?")
+    assert chat.say("כל יום שלישי") == "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
     made = chat.say("ב-8 בבוקר")
     assert made.startswith("🔁 קבעתי תזכורת „להשקות את העציצים” כל יום שלישי ב-08:00")
+
+
+def test_a_monthly_reminder_without_a_time_asks_only_the_time(chat: Conversation) -> None:
+    # The question showed "tomorrow at 17:00" as its example: a day, which is no answer here.
+    assert (
+        chat.say("remind me on the 1st of every month to pay rent")
+        == "At what time, each time? (e.g. “at 9:00”)"
+    )
+    assert chat.say("9am").startswith("🔁 Reminder set: “pay rent” every month on the 1st at 09:00")

@@ -183,6 +183,10 @@ def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -
         if missing == ["reminder_time_required"] and isinstance(day, str):
             # "remind me to buy a gift on friday": the day was understood, only its time is asked.
             return templates.time_on_day_question(language, day, state.input.timezone), summary
+        if missing == ["reminder_time_required"] and step is not None and step.constraints.get("recurrence"):
+            # "on the 1st of every month": the days are known; "tomorrow at 17:00" as the example
+            # would invite a day that is no answer to this question.
+            return templates.time_of_series_question(language), summary
         if missing == ["target_unclear"] and step is not None and step.action in ("delete", "update"):
             # "stop reminding me" with nothing just set: which reminder (note, item) is meant.
             return templates.which_item_question(language, step), summary

@@ -291,6 +291,13 @@ def time_on_day_question(language: Language, day: str, timezone: str) -> str:
     return f"What time on {shown}? (e.g. “at 17:00”)"
 
 
+def time_of_series_question(language: Language) -> str:
+    """The time of a repeating reminder whose days are known ("every Monday", "the 1st of every month")."""
+    if language == "he":
+        return "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
+    return "At what time, each time? (e.g. “at 9:00”)"
+
+
 def which_item_question(language: Language, step: PlanStep) -> str:
     """ "stop reminding me" / "delete it" with nothing to point at: what to name."""
     stops = step.constraints.get("scope") == "series"
