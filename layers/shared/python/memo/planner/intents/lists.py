@@ -9,6 +9,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import LIST_ITEMS_REQUIRED, RiskLevel
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import ITEMS_HE, is_known_thing, run_together
+from memo.planner.intents.daily import listing
 from memo.planner.lexicon import HOW_MANY, REF_EN, REF_HE, clean, has_hebrew, limit_of
 from memo.planner.match import CONFIDENT, GUESS, Match, is_ref, parse_when
 
@@ -539,14 +540,7 @@ def _day_asked(text: str, inp: PlannerInput) -> Match | None:
     day = parsed.day or (parsed.when.date() if parsed.when is not None else None)
     if day is None or len(words.split()) > 3:
         return None
-    return Match(
-        capability="reminders",
-        action="list",
-        confidence=CONFIDENT,
-        risk="low",
-        constraints={"day": day.isoformat()},
-        pattern="reminders:list",
-    )
+    return listing({"day": day.isoformat()}, "reminders:list")
 
 
 def show(text: str, inp: PlannerInput) -> Match | None:
