@@ -265,6 +265,18 @@ def test_with_nothing_pending_acknowledgements_are_not_stale(chat: Conversation)
     assert chat.say("2") == "I'm not waiting on a question right now — what would you like to do?"
 
 
+def test_a_laugh_opens_no_question(chat: Conversation) -> None:
+    # "lol" was "I'm not sure I understood — what would you like me to do?", and a question was open.
+    assert chat.say("lol") == "😄 Just say the word if you need anything."
+    assert chat.say("hahaha 😂") == "😄 Just say the word if you need anything."
+    assert chat.say("חחחח") == "😄 אם צריך משהו — אני כאן."
+    assert chat.say("yes") == "I'm not waiting on a question right now — what would you like to do?"
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete it")
+    assert chat.say("haha").startswith("Sorry, I didn't catch that")  # never an approval
+    assert "call mom" in chat.say("show my reminders")
+
+
 def test_hebrew_acknowledgement_and_stale_yes(chat: Conversation) -> None:
     assert chat.say("תודה") == "בכיף! אני כאן אם צריך עוד משהו."
     assert chat.say("כן").startswith("אני לא מחכה לתשובה כרגע")

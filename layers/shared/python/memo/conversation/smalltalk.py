@@ -15,7 +15,9 @@ from typing import Literal
 from memo.text.dates import format_when
 from memo.text.language import Language
 
-SmallTalk = Literal["greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock"]
+SmallTalk = Literal[
+    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh"
+]
 
 
 # --- the lexicon -------------------------------------------------------------------------------
@@ -165,6 +167,7 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "identity": f"אני Memo, העוזר שלך בוואטסאפ. {_CAPABILITIES['he']}",
             "goodbye": "להתראות! אפשר לכתוב לי בכל זמן.",
             "affirmation": "👍 אם צריך משהו — אני כאן.",
+            "laugh": "😄 אם צריך משהו — אני כאן.",
             "clock": f"עכשיו {local_now:%H:%M}, {format_when(local_now.date(), 'he', str(local_now.tzinfo))}.",
         }
         return texts[kind]
@@ -176,6 +179,7 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "identity": f"I'm Memo, your WhatsApp assistant. {_CAPABILITIES['en']}",
         "goodbye": "Bye for now! Message me any time.",
         "affirmation": "👍 Just say the word if you need anything.",
+        "laugh": "😄 Just say the word if you need anything.",
         "clock": f"It's {local_now:%H:%M} on {format_when(local_now.date(), 'en', str(local_now.tzinfo))}.",
     }
     return texts[kind]
@@ -193,18 +197,26 @@ _ACKNOWLEDGEMENTS = frozenset(
     }
 )  # fmt: skip
 _ACK_EMOJI = frozenset({"👍", "👌", "🙏", "😊", "🙂", "👏", "💪", "❤", "❤️", "🆗", "✅"})
+#: A laugh ("lol", "haha", "חחח", "😂"): it asks nothing, so it opens no question either.
+_LAUGH_EMOJI = frozenset({"😂", "🤣", "😆", "😅", "😄", "😁", "😹"})
+_LAUGH = re.compile(r"^(?:(?:ha){2,}h?|(?:he){2,}h?|(?:hi){2,}|lo+l|lmf?ao+|rofl|x+d+|ח{2,}|ח(?:ח|ה)+)$")
 _ACK_PUNCT = re.compile(r"[\s.,!?;:\"'“”‘’()…~*_-]+")
 
 
 def acknowledgement(text: str) -> SmallTalk | None:
-    """ "thanks" or "affirmation" for a bare acknowledgement ("ok", "👍", "thanks", "סבבה"), else None."""
+    """ "thanks", "affirmation" or "laugh" for a bare acknowledgement ("ok", "👍", "thanks", "סבבה",
+    "haha", "😂"), else None."""
     stripped = text.strip()
     if not stripped:
         return None
     emoji = "".join(ch for ch in stripped if not ch.isspace()).replace("\ufe0f", "")
+    if emoji and all(ch in _LAUGH_EMOJI for ch in emoji):
+        return "laugh"
     if emoji and all(ch in _ACK_EMOJI or ch == "\u2764" for ch in emoji):
         return "affirmation"
     words = " ".join(_ACK_PUNCT.sub(" ", stripped.casefold()).split())
+    if words and all(_LAUGH.match(w) or set(w.replace("\ufe0f", "")) <= _LAUGH_EMOJI for w in words.split()):
+        return "laugh"
     if words not in _ACKNOWLEDGEMENTS:
         return None
     return "thanks" if dict(_PATTERNS)["thanks"].search(words) else "affirmation"
