@@ -87,3 +87,13 @@ def test_what_a_guessed_correction_shows_is_what_it_writes(chat: Conversation) -
 def test_a_hedged_value_is_the_value(chat: Conversation) -> None:
     chat.say("save a note: gate code is 4321")
     assert chat.say("no it's actually 4312") == "📝 Updated your note: “gate code is 4312”."
+
+
+def test_a_part_of_a_note_changed_keeps_the_rest(chat: Conversation) -> None:
+    # It wrote "the car is level 4": the words said replaced the whole value.
+    chat.say("save a note that the car is parked on level 3")
+    assert (
+        chat.say("update the car note to level 4") == "📝 Updated your note: “the car is parked on level 4”."
+    )
+    chat.say("תשמור פתק: החניה בקומה 3")
+    assert chat.say("תעדכן את הפתק של החניה לקומה 4") == "📝 עדכנתי את הפתק: „החניה בקומה 4”."

@@ -19,6 +19,12 @@ from memo.capabilities.notes import has_a_value, revised_text
         ("wifi password is sunshine42", "the router password: moon7", "the router password: moon7"),
         # Nothing to keep: the words said are the note.
         ("buy a gift for dana", "buy flowers for noa", "buy flowers for noa"),
+        # Words said of a part (their first word is one of the note's): that part, the rest kept.
+        ("the car is parked on level 3", "level 4", "the car is parked on level 4"),
+        ("the meeting is at 5pm in room 3", "at 6pm", "the meeting is at 6pm in room 3"),
+        ("the meeting is at 5pm in room 3", "room 4", "the meeting is at 5pm in room 4"),
+        ("car parked on level 3", "level 4", "car parked on level 4"),
+        ("החניה בקומה 3", "קומה 4", "החניה בקומה 4"),
     ],
 )
 def test_a_value_alone_replaces_the_value(old: str, said: str, new: str) -> None:

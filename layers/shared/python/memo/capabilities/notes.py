@@ -57,13 +57,38 @@ def revised_text(old: str, said: str) -> str:
     note ("wifi password is sunshine43", "the gate code: 1234") replaces the whole note."""
     said = said.strip()
     note = _SUBJECT_VALUE.match(old.strip())
-    if (
-        note is None
-        or _SUBJECT_VALUE.match(said)
-        or said.casefold().startswith(note.group("subject").casefold())
+    if _SUBJECT_VALUE.match(said) or (
+        note is not None and said.casefold().startswith(note.group("subject").casefold())
     ):
         return said
-    return f"{note.group('subject')}{note.group('sep')}{said}"
+    if note is None:
+        return _with_part(old.strip(), said, from_start=False) or said
+    value = note.group("value")
+    return f"{note.group('subject')}{note.group('sep')}{_with_part(value, said, from_start=True) or said}"
+
+
+def _with_part(text: str, said: str, *, from_start: bool) -> str | None:
+    """ "parked on level 3" + "level 4" -> "parked on level 4": words said of a part of the text
+    (their first word is one of its words) replace as many words from there, and the rest stays;
+    None when they name no part of it (a value said alone replaces the whole value). A note's
+    first word starts a whole new note ("buy a gift for dana" + "buy flowers for noa") unless it
+    starts a value, of which the words may still name a part ("at 5pm in room 3" + "at 6pm")."""
+    words, new = text.split(), said.split()
+    if len(new) < 2:
+        return None
+    first = new[0].casefold()
+
+    def names(word: str) -> bool:  # "בקומה" is "קומה" after a Hebrew one-letter prefix
+        return word.casefold() == first or (word[:1] in _HE_PREFIXES and word[1:].casefold() == first)
+
+    at = max((i for i, word in enumerate(words) if names(word)), default=None)
+    if at is None or (at == 0 and not (from_start and len(new) < len(words))):
+        return None
+    lead = words[at][: len(words[at]) - len(new[0])]  # the prefix the note's word had, kept
+    return " ".join([*words[:at], lead + new[0], *new[1:], *words[at + len(new) :]])
+
+
+_HE_PREFIXES = frozenset("בלהמושכ")
 
 
 class DeleteNotesArgs(Args):
