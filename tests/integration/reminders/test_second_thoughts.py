@@ -215,3 +215,20 @@ def test_when_is_the_rent_reminder(chat: Conversation) -> None:
     chat.say("תזכיר לי לשלם ארנונה ביום רביעי בשמונה")
     assert chat.say("מתי התזכורת של הארנונה?").startswith("התזכורות שלך על „הארנונה”:\n• „לשלם ארנונה”")
     assert chat.say("when is my next reminder?").startswith("Your reminders:")
+
+
+def test_a_change_that_starts_with_and(chat: Conversation) -> None:
+    # "and make it tomorrow" was "I'm not sure I understood": the "and" was read as the request's.
+    chat.say("remind me to call the doctor at 3")
+    assert chat.say("change it to 4") == f"Updated the reminder “call the doctor” — now for {shown(0, 16)}."
+    assert (
+        chat.say("and make it tomorrow")
+        == f"Updated the reminder “call the doctor” — now for {shown(1, 16)}."
+    )
+
+
+def test_in_hebrew_the_and_glued_to_the_verb(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לרופא ב-3")
+    assert chat.say("ותעשה את זה מחר") == (
+        f"עדכנתי את התזכורת „להתקשר לרופא” — עכשיו ל{shown(1, 15, language='he')}."
+    )

@@ -210,7 +210,7 @@ _GREETING = re.compile(
 # add eggs", "בעצם תזיז את זה ל-7"); repeated ("ok so actually ...").
 _LEAD_IN = re.compile(
     r"^(?:ok(?:ay)?\s+so\s+|"
-    r"(?:actually|oh(?:\s+and)?|ah|also|ok(?:ay)?|wait|sorry|hmm+|um+|btw|by\s+the\s+way|one\s+more\s+thing|"
+    r"(?:actually|oh(?:\s+and)?|and|ah|also|ok(?:ay)?|wait|sorry|hmm+|um+|btw|by\s+the\s+way|one\s+more\s+thing|"
     r"בעצם|רגע|אה|אוקיי|אגב|ועוד\s+משהו)\s*[,!.:;-]*\s+|"
     # words that begin other sentences too ("so long", "well done", "טוב לדעת"): only with a comma
     r"(?:so|well|טוב)\s*,\s*)+",
@@ -227,10 +227,18 @@ _THANKS_TAIL = re.compile(
 )
 
 
+#: "ותזיז את זה למחר" ("and move it to tomorrow"): the "and" glued to the request's verb.
+_HE_AND_VERB = re.compile(
+    r"^ו(?=ת(?:עשה|עשי|זיז|זיזי|וסיף|וסיפי|מחק|מחקי|זכיר|זכירי|שנה|שני|עביר|עבירי|בטל|בטלי|ראה|ראי|"
+    r"שמור|שמרי|רשום|רשמי|וריד|ורידי|דחה|דחי|קבע|קבעי)\b)"
+)
+
+
 def strip_pleasantries(text: str) -> str:
     """The request without the greeting before it and the thanks or please after it; the text
     itself when nothing else would be left."""
     core = _GREETING.sub("", text, count=1)
     core = _LEAD_IN.sub("", core, count=1)
+    core = _HE_AND_VERB.sub("", core, count=1)
     core = _THANKS_TAIL.sub("", core).strip(" ,.;:-")
     return core or text
