@@ -105,7 +105,7 @@ def _turned(persistence: Any, dynamodb: Any, result: dict[str, Any]) -> None:
         try:
             dynamodb.transact_write_items(TransactItems=[persistence.completion_for(result)])
         except dynamodb.exceptions.TransactionCanceledException:
-            persistence.refused()
+            persistence.check()
         else:
             return
     raise AssertionError("written twice and refused twice")

@@ -251,6 +251,35 @@ def test_a_delete_beside_a_new_reminder_says_both_and_a_no_runs_neither(chat: Co
     assert "buy bread" in listed and "call dad" not in listed
 
 
+def test_keeping_some_items_of_a_plan_that_does_more_is_asked_again(chat: Conversation) -> None:
+    # "only the bread" also set the call dad reminder the question named along with the deletes:
+    # whether the rest still stands is not said, so nothing runs and the question is asked again.
+    _three_reminders(chat)
+    question = chat.say(
+        "remind me to call dad at 5 and delete the bread reminder and delete the call mom reminder"
+    )
+    assert "Along with it: set a reminder “call dad”" in question
+    assert question.endswith(
+        "Approve all of it, or reject?\n   1) Approve\n   2) Reject\n   (answer with a number)"
+    )
+    again = chat.say("only the bread")
+    assert again.startswith(
+        "I can't tell whether the rest of the request still stands, so I haven't done anything."
+    )
+    listed = chat.say("show my reminders")
+    assert "buy bread" in listed and "call mom" in listed and "call dad" not in listed
+
+
+def test_hebrew_keeping_some_of_a_delete_all_that_also_sets_a_reminder(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
+    chat.say("תזכיר לי לקנות לחם מחר בשבע")
+    question = chat.say("תזכיר לי להתקשר לאבא מחר בשש ותמחק את כל התזכורות")
+    assert "ויחד עם זה גם" in question and "להשאיר רק חלק" not in question
+    assert chat.say("רק את של אמא").startswith("לא ברור לי אם שאר הבקשה עדיין בתוקף")
+    listed = chat.say("מה התזכורות שלי?")
+    assert "להתקשר לאמא" in listed and "לקנות לחם" in listed and "להתקשר לאבא" not in listed
+
+
 def test_hebrew_two_deletes_in_one_message(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
     chat.say("תזכיר לי להתקשר לאבא מחר בשש")

@@ -77,7 +77,7 @@ class TurnRecords(Protocol):
 
     def completed_in_transaction(self) -> None: ...
 
-    def refused(self) -> None: ...
+    def check(self) -> None: ...
 
 
 def thread_pk(thread_id: str) -> str:
@@ -245,7 +245,7 @@ class DynamoConversationStore:
                         return "already_recorded"
                     # The message's record stood in the way: turned already (raises), or dead and
                     # taken over by the same write again.
-                    self._records.refused()
+                    self._records.check()
                     if takeover:
                         raise ConditionFailed("the message's dead record was taken by another run") from exc
                     continue

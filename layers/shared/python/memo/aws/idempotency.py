@@ -6,7 +6,7 @@ nothing then: the turn writes the message's record COMPLETED *inside* the one Tr
 records its memory and any change of its pending question (`completion_for`), before it sends
 anything, on the condition that no record is there. That write is the claim of the turn's reply: a
 rerun of the same message never answers twice. Only when it is refused does this layer read the
-record that stood in the way (`refused`), which says why:
+record that stood in the way (`check`), which says why:
 
 - a live COMPLETED record: the message was turned by an earlier run (SQS redelivered it after a
   crash, or a timeout after the write). This run records and sends nothing (`AlreadyTurned`, with
@@ -107,18 +107,14 @@ class TurnIdempotency(DynamoDBPersistenceLayer):
             expiry=data_record.expiry_timestamp,
         )
 
-    def refused(self) -> None:
-        """The turn's write was refused on this message's record: read the record and say why. A
-        turned message raises `AlreadyTurned` (with what its run stored), one an earlier release is
-        turning raises Powertools' `IdempotencyAlreadyInProgressError`; a dead record (or none: the
-        TTL sweep took it meanwhile) returns, and the next `completion_for` takes it over."""
-        self.check()
-
     def check(self) -> None:
-        """Before a side effect that no transaction of the turn claims (a group's reply, a number
-        move, a failed delivery's follow-up): raise as `refused` does if the message was turned or is
-        being turned; else return, and Powertools' completion records it afterwards. A run outside
-        Powertools' idempotency holds no claim: nothing to check."""
+        """Read the message's record and say whether this run may turn it: a turned message raises
+        `AlreadyTurned` (with what its run stored), one an earlier release is turning raises
+        Powertools' `IdempotencyAlreadyInProgressError`; a dead record (or none: the TTL sweep took
+        it meanwhile) returns, and the next `completion_for` takes it over. Asked when the turn's
+        write was refused, and before a side effect that no write of the turn claims (a group's
+        reply, a number move, a failed delivery's follow-up). A run outside Powertools'
+        idempotency holds no claim: nothing to check."""
         claim: _Claim | None = getattr(self._local, "claim", None)
         if claim is None:
             return

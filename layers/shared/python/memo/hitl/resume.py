@@ -499,6 +499,13 @@ def _narrowed(
             templates.narrowing_empty(language) if narrowed.empty else templates.narrowing_unclear(language)
         )
         return _re_ask(state, pending, raw, log, hint=hint)
+    shown = (pending.context.candidates if pending.context else None) or []
+    listed = {str((c.data or {}).get(gate.PLAN_STEP_KEY, "")) for c in shown}
+    if gate.along(state, listed if pending.origin_step_id == "planner" else {pending.origin_step_id}):
+        # "only the bread" to a question that also sets a reminder: only the bread, or the bread and
+        # the reminder? Never guessed either way.
+        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:_RAW_LOG_LIMIT], along=True)
+        return _re_ask(state, pending, raw, log, hint=templates.narrowing_with_the_rest(language))
     parsed = {"approved": not editing, "keptIds": list(narrowed.ids)}
     new_state = _with_result(state, pending, _entry(pending, raw, parsed, None, now))
     log.info("HITL_NARROWED", kept=len(narrowed.ids), approved=not editing)

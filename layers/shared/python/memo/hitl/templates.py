@@ -470,7 +470,8 @@ def approval_items_question(
         return approval_question(language, describe_step(step, language, timezone), reason, along=along)
     action = _items_action(step, len(candidates), language, timezone, everything=everything)
     listing = item_lines(candidates, language)
-    several = len(candidates) > 1
+    # Keeping some is offered only when nothing else runs with them (`resume`: never guessed).
+    several = len(candidates) > 1 and not along
     if language == "he":
         head = _approval_head(language, reason)
         tail = "לאשר, לערוך או לדחות?" + (
@@ -494,7 +495,8 @@ def approval_steps_question(
 ) -> str:
     """One approval for a plan that deletes or removes in several steps ("delete the dentist
     reminder and delete the mom reminder"): every item of every step, since one answer runs them
-    all, numbered across the steps so that an answer may keep only some ("only 1", "not 2")."""
+    all, numbered across the steps so that an answer may keep only some ("only 1", "not 2") when
+    nothing else runs with them."""
     he = language == "he"
     blocks = []
     number = 0
@@ -509,9 +511,17 @@ def approval_steps_question(
     body = "\n".join(blocks)
     head = _approval_head(language, reason)
     if he:
-        ask = "לאשר את הכול, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)?"
+        ask = (
+            "לאשר את הכול או לדחות?"
+            if along
+            else "לאשר את הכול, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)?"
+        )
         return f"{head}: אני עומד:\n{body}\n{along_line(along, language)}{ask}"
-    ask = 'Approve all of it, reject, or keep only some (e.g. "only 1" or "not 2")?'
+    ask = (
+        "Approve all of it, or reject?"
+        if along
+        else 'Approve all of it, reject, or keep only some (e.g. "only 1" or "not 2")?'
+    )
     return f"{head}: I'm about to:\n{body}\n{along_line(along, language)}{ask}"
 
 
@@ -535,6 +545,20 @@ def narrowing_unclear(language: Language) -> str:
     if language == "he":
         return "לא הבנתי אילו מהם להשאיר, אז לא עשיתי כלום. אפשר לענות במספרים, למשל „רק 1 ו-3”."
     return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
+
+
+def narrowing_with_the_rest(language: Language) -> str:
+    """An answer that keeps some items of an approval whose plan does more ("Along with it: ..."):
+    whether the rest still runs is not said, so nothing is guessed."""
+    if language == "he":
+        return (
+            "לא ברור לי אם שאר הבקשה עדיין בתוקף, אז לא עשיתי כלום. "
+            "אפשר לאשר את הכול, או לדחות ולשלוח כל בקשה בנפרד."
+        )
+    return (
+        "I can't tell whether the rest of the request still stands, so I haven't done anything. "
+        "You can approve all of it, or reject and send each request on its own."
+    )
 
 
 def one_at_a_time(language: Language) -> str:
