@@ -504,10 +504,23 @@ def _list_items(
     return None
 
 
+#: The words around the things in an answer to "What should I add to the list?" ("add milk to it").
+_ANSWER_FRAME = re.compile(
+    r"^(?:add|put|(?:please\s+)?add|תוסיף|תוסיפי|הוסף|תכניס|תכניסי)\s+(?:לי\s+)?(?:את\s+)?"
+    r"|\s+(?:to|on|onto)\s+(?:it|that|the\s+list|my\s+list)\s*[.!]*$|\s+(?:לרשימה|לזה|אליה)\s*[.!]*$",
+    re.I,
+)
+
+
 def answered_items(answer: str) -> list[str]:
     """The things an answer to "What should I add to the list?" names ("milk and eggs"); [] for a
     reference or nothing."""
-    items = _split_run_together([_no_article(i) for i in _items(answer)])
+    said = _list_items(_list_for(answer), _RE_LIST_ADD, "add", "low")  # "put milk on the list"
+    named = (said.changes or {}).get("items") if said is not None else None
+    raw = (
+        [str(i) for i in named] if isinstance(named, list) else _items(_ANSWER_FRAME.sub("", answer.strip()))
+    )
+    items = _split_run_together([_no_article(i) for i in raw])
     return [] if not items or any(is_ref(i) for i in items) else items
 
 
