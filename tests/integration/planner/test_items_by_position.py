@@ -83,6 +83,13 @@ def test_the_last_one_right_after_adding_several_is_the_last_added(chat: Convers
     assert chat.say("remove it").startswith("Which ones do you mean?")
 
 
+def test_scratch_the_last_one_in_a_lists_own_words(chat: Conversation) -> None:
+    chat.say("add apples, pears and plums to my shopping list")
+    assert chat.say("scratch the last one") == "Removed plums from your shopping list."
+    chat.say("add flour and sugar to my shopping list")
+    assert chat.say("cross off the last one") == "Removed sugar from your shopping list."
+
+
 def test_in_hebrew_the_last_one_and_take_it_off(chat: Conversation) -> None:
     chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
     assert chat.say("תוריד את האחרון") == "הורדתי לחם מרשימת קניות."

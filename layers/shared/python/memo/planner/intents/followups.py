@@ -43,9 +43,12 @@ from memo.planner.match import (
     unclear,
 )
 
-# "תוריד את זה" ("take it off"): the list's verb, also said of the reminder just set.
+# "תוריד את זה", "cross it off", "scratch the last one": a list's verbs, also said of the reminder
+# just set.
 _RE_REF_DELETE = re.compile(
-    rf"^(?:{DELETE_EN}|{DELETE_HE}|תוריד|תורידי|הורד|להוריד)\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$", re.I
+    rf"^(?:{DELETE_EN}|{DELETE_HE}|scratch|cross\s+off|cross\s+out|strike\s+off|take\s+off|tick\s+off|"
+    rf"תוריד|תורידי|הורד|להוריד)\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$",
+    re.I,
 )
 _RE_REF_MOVE = re.compile(
     rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
