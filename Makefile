@@ -12,7 +12,7 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 # the build machines have, and synth and the infra tests pass on it.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help setup browser run reset serve test test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
+.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
 
 help:
 	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
@@ -69,6 +69,7 @@ typecheck: $(STAMP)
 # mypy (one process, minutes on a fresh clone with no cache) checks types beside pytest's two workers
 # instead of before them; its output is printed after the tests and either failure fails `make test`.
 # `--dist loadgroup` keeps the infra tests on one worker (one CDK synthesis per run, not per worker).
+# Then `test-clock` runs the suite again with the clock years ahead and in another timezone.
 test: lint browser
 	@types_log=$$(mktemp); \
 	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks >"$$types_log" 2>&1 & types_pid=$$!; \
@@ -76,6 +77,17 @@ test: lint browser
 	wait $$types_pid; types_rc=$$?; \
 	echo "mypy:"; cat "$$types_log"; rm -f "$$types_log"; \
 	exit $$(( tests_rc != 0 || types_rc != 0 ))
+	$(MAKE) --no-print-directory test-clock
+
+# No test may depend on today's date: every test starts at the frozen TEST_NOW of
+# tests/support/clock.py, and this run moves it years ahead, into another timezone (the machine's
+# TZ as well as the users'), so a date written into a test fails here instead of on a later day.
+# The CDK tests read no clock and are left out.
+CLOCK_AHEAD ?= 2031-06-11T13:00:00+00:00
+CLOCK_TZ ?= America/Los_Angeles
+test-clock: $(STAMP)
+	MEMO_TEST_NOW=$(CLOCK_AHEAD) TZ=$(CLOCK_TZ) $(PY) -m pytest -n 2 -q \
+	  tests/unit tests/integration tests/faults tests/e2e
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit

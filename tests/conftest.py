@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from memo.local.moto_fit import fit_moto
+from tests.support.clock import freeze_process_clock
 from tests.support.shared_parsing import share_parsed_definitions
 
 # Every in-process moto in the suite takes one request at a time, as real AWS would look to a
@@ -19,6 +20,23 @@ fit_moto()
 share_parsed_definitions()
 
 pytest_plugins = ["tests.support.stack", "tests.support.conversation"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No test reads the real clock: the process's clock starts at `TEST_NOW` (tests/support/clock.py)
+    before the first test module is imported and ticks on from there, never backwards (a token or a
+    record made by an earlier test is never dated in a later test's future)."""
+    config.stash[_FROZEN] = freeze_process_clock()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    frozen = config.stash.get(_FROZEN, None)
+    if frozen is not None:
+        frozen.stop()
+
+
+_FROZEN = pytest.StashKey["object"]()
+
 
 TEST_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",

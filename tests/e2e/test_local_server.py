@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memo.local.whatsapp_user import WhatsAppUser, post_webhook
+from tests.support.clock import python_on_the_test_clock
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "e2e-app-secret"
@@ -37,7 +39,7 @@ def server() -> Iterator[str]:
     for key in ("WHATSAPP_API_BASE_URL", "AWS_ENDPOINT_URL", "POWERTOOLS_METRICS_DISABLED"):
         env.pop(key, None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "memo.local.cli", "serve"],
+        python_on_the_test_clock("memo.local.cli", "serve"),
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,
@@ -133,6 +135,7 @@ def test_the_reviewer_page_and_api_are_served_locally_with_dev_tokens(server: st
         name="Alice",
         groups=["reviewers:memo_operation"],
         ttl_seconds=600,
+        now=int(time.time()) - 5,  # issued a moment ago: the server refuses a token dated in its future
     )
     request = urllib.request.Request(f"{server}/review/me", headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=10) as me:

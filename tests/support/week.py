@@ -1,4 +1,4 @@
-"""A week of the fake clock for reminder tests: a Monday at least a week ahead of the real clock,
+"""A week of the fake clock for reminder tests: a Monday at least a week after the suite's `TEST_NOW`,
 10:00 in Jerusalem. EventBridge Scheduler (and moto) refuse a recurring schedule whose start is more
 than 5 minutes before the real time, so a repeating reminder's first time must be in the future."""
 
@@ -10,14 +10,14 @@ from zoneinfo import ZoneInfo
 
 from memo.text.dates import format_when
 from memo.text.language import Language
+from tests.support.clock import next_weekday
 
 if TYPE_CHECKING:
     from tests.support.clock import FakeClock
     from tests.support.conversation import Conversation
 
 TZ = ZoneInfo("Asia/Jerusalem")
-_today = datetime.now(TZ).date()
-MONDAY = _today + timedelta(days=7 + (7 - _today.weekday()) % 7)
+MONDAY = next_weekday(0, TZ)
 START = datetime(MONDAY.year, MONDAY.month, MONDAY.day, 10, 0, tzinfo=TZ)
 
 

@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from memo.wiring import reset_runtime
 from memo.wiring.webhook import WebhookRuntime
+from tests.support.clock import days_ahead
 from tests.support.conversation import Conversation, LogEvents
 from tests.support.fake_openai import FakeOpenAI, Reply
+
+JERUSALEM = ZoneInfo("Asia/Jerusalem")
+# The times the scripted LLM answers with, after the suite's frozen now (tests/support/clock.py).
+TOMORROW_0730 = days_ahead(1, 7, 30, JERUSALEM).isoformat()
+IN_TWO_DAYS_0800 = days_ahead(2, 8, 0, JERUSALEM).isoformat()
 
 
 @pytest.fixture
@@ -176,9 +183,7 @@ def test_without_a_key_a_whole_turn_and_a_fast_path_resume_never_import_openai()
 def test_a_repeating_reminder_the_llm_made_a_one_off_repeats(
     llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
 ) -> None:
-    llm.script(
-        Reply.json(plan("reminders", "create", {"title": "stretch", "when": "2026-11-25T07:30:00+02:00"}))
-    )
+    llm.script(Reply.json(plan("reminders", "create", {"title": "stretch", "when": TOMORROW_0730})))
     made = chat.say("remind me every weekday at 7:30 to stretch")
     assert made.startswith("🔁 Reminder set: “stretch” every weekday (Sun–Thu) at 07:30")
     assert log_events.named("PLANNER_FALLBACK")[0]["reason"] == "recurrence_missing"
@@ -194,7 +199,7 @@ def test_hebrew_the_llm_s_recurrence_is_kept(llm: FakeOpenAI, chat: Conversation
                 "create",
                 {
                     "title": "להשקות את העציצים",
-                    "when": "2026-11-26T08:00:00+02:00",
+                    "when": IN_TWO_DAYS_0800,
                     "recurrence": "FREQ=DAILY;INTERVAL=2",
                 },
             )
@@ -212,7 +217,7 @@ def test_a_repetition_memo_cannot_keep_is_asked_about(llm: FakeOpenAI, chat: Con
                 "create",
                 {
                     "title": "water the garden",
-                    "when": "2026-11-26T08:00:00+02:00",
+                    "when": IN_TWO_DAYS_0800,
                     "recurrence": "FREQ=WEEKLY;BYDAY=XX",
                 },
             )

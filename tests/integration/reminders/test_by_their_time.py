@@ -9,15 +9,14 @@ naming the reminder found. Nothing at that time: said so, nothing deleted.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 
 import pytest
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation, chat_at
+from tests.support.week import START, shown
 
-# A Monday to come: repeating reminders get real schedules, which must start in the future.
-START = datetime.fromisoformat("2027-03-01T10:00:00+02:00")
+# START is a Monday to come: repeating reminders get real schedules, which must start in the future.
 
 
 @pytest.fixture
@@ -43,7 +42,7 @@ def test_cancel_the_6pm_one_among_others(chat: Conversation) -> None:
     chat.say("remind me to pay rent at 9pm")
     asked = chat.say("cancel the 6pm one")
     assert asked.startswith(
-        "Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom” — Mon 1 Mar, 18:00"
+        f"Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom” — {shown(0, 18)}"
     )
     assert chat.say("no") == "OK, cancelled. Nothing was changed."
     assert chat.say("how many reminders do I have?").startswith("You have 2 reminders:")
