@@ -16,7 +16,7 @@ from functools import partial
 import pytest
 
 from memo.local.stack import LocalStack
-from memo.turn import engine
+from memo.turn import recorder
 from tests.faults.conftest import Faults, LambdaCrash, Rule
 from tests.faults.test_crashes import CrashingLambda, talk
 from tests.support.conversation import Conversation
@@ -85,5 +85,5 @@ def test_a_start_stored_by_the_previous_release_is_issued_again(
     faults: Faults, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Records completed before starts were packed hold the execution input as a JSON object.
-    monkeypatch.setattr(engine, "pack_text", json.loads)
+    monkeypatch.setattr(recorder, "pack_text", json.loads)
     run_crashed(lambda: crash_before_start(faults))

@@ -1,4 +1,4 @@
-"""The HITL gate: trigger priority, kind/returnTo/policySource mapping, options and the guard."""
+"""The HITL gate: trigger priority, options and the guard."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from memo.domain import Disambiguation, DisambiguationCandidate
 from memo.hitl import gate
-from memo.hitl.gate import QuestionDraft
+from memo.hitl.reasons import QuestionDraft
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
 
 
@@ -45,32 +45,6 @@ def test_no_trigger_for_a_confident_low_risk_plan() -> None:
     assert gate.planner_trigger(plan(step(), confidence=0.7, risk="medium")) is None
     result = gate.check_planner(make_state(plan(step(), confidence=0.95)), now=NOW)
     assert not result.must_pause and not result.created and result.state.pending_hitl is None
-
-
-def test_return_to_mapping() -> None:
-    assert gate.return_to_for("planner", "intent_unclear").model_dump() == {
-        "node": "planner",
-        "mode": "replan",
-    }
-    for reason in ("missing_fields", "low_confidence_plan", "confirmation", "high_risk", "needs_approval"):
-        assert gate.return_to_for("planner", reason).model_dump() == {
-            "node": "resolver_router",
-            "mode": "continue",
-        }
-    assert gate.return_to_for("entity_resolution", "disambiguation").model_dump() == {
-        "node": "entity_resolution",
-        "mode": "apply_selection",
-    }
-
-
-def test_kind_mapping_for_the_industry_reasons() -> None:
-    assert gate.KIND_BY_REASON["ambiguous_scope"] == "clarification"
-    assert gate.KIND_BY_REASON["low_confidence_plan"] == "clarification"
-    assert gate.KIND_BY_REASON["tool_requires_review"] == "approval"
-    assert gate.KIND_BY_REASON["policy_violation"] == "approval"
-    assert gate.policy_source_for("planner", "high_risk") == "planner"
-    assert gate.policy_source_for("tool_policy", "tool_requires_review") == "tool_policy"
-    assert gate.policy_source_for("planner", "missing_fields") is None
 
 
 def test_approval_offers_approve_edit_reject_buttons_and_logs_created(logs) -> None:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from caseplatform.model import Page
-from memo.operator_review.listener import TaskGone
+from memo.operator_review.tokens import TaskGone
 from memo.operator_review.waits import ReviewWait
 from memo.operator_review.withdraw import REVIEW_WITHDRAWN, Withdrawals, withdraw_reply
 

@@ -19,7 +19,8 @@ from memo.hitl.templates import question_reply
 from memo.ingress.inbound import InboundMessage
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.turn.control import TurnControl
-from memo.turn.engine import TurnContext, TurnOutcome
+from memo.turn.outcome import TurnContext, TurnOutcome
+from memo.turn.reads import DecisionPorts
 from tests.unit.hitl.conftest import NOW, TZ, plan, step
 
 THREAD = "972501234567"
@@ -126,12 +127,13 @@ class Turn:
     @property
     def control(self) -> TurnControl:
         return TurnControl(
-            pending=self.pending,
-            planner=self.planner,
-            interpreter=RuleInterpreter(),
-            items=self.items,
-            executions=self.executions,
-            hitl_ttl_seconds=300,
+            DecisionPorts(
+                planner=self.planner,
+                interpreter=RuleInterpreter(),
+                items=self.items,
+                pending=self.pending,
+                hitl_ttl_seconds=300,
+            )
         )
 
     def say(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memo.capabilities.dispatch import ARGS_MODELS
-from memo.capabilities.reminders import split_scoped
+from memo.capabilities.reminder_args import split_scoped
 from memo.domain import DisambiguationCandidate, PlanStep
 
 _ID_KEYS: dict[tuple[str, str], str] = {

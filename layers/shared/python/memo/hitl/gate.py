@@ -1,6 +1,6 @@
 """The HITL gate, forward path: decide whether a turn must pause, and build the one PendingHITL.
 
-Planner trigger rules, in the seed's priority order (`planner_trigger`):
+Planner trigger rules, in their fixed priority order (`planner_trigger`):
 1. missingFields has `intent_unclear`   -> intent_unclear       (clarification)
 2. confidence < 0.7                      -> low_confidence_plan  (clarification)
 3. missingFields not empty               -> missing_fields       (clarification)
@@ -9,8 +9,9 @@ Planner trigger rules, in the seed's priority order (`planner_trigger`):
 6. otherwise no HITL.
 Entity disambiguation (`check_disambiguation`): unresolved `state.disambiguation` -> disambiguation.
 
-Options are built in code only (`memo.hitl.templates`); an optional `QuestionWriter` (e.g. an LLM)
-may reword the question text of planner HITLs and nothing else; disambiguation never uses it.
+What each reason asks (kind, returnTo, options, question text) is `memo.hitl.reasons`; an optional
+`QuestionWriter` (e.g. an LLM) may reword the question text of planner HITLs and nothing else;
+disambiguation never uses it.
 The multi-HITL guard: when a pending question already exists, a new trigger logs
 HITL_DUPLICATE_ATTEMPT (with the existing hitlId) and is not installed; the existing question stays
 and the turn sends it again. Approvals of plans are built after resolution (`build_approval_hitl`:
@@ -20,67 +21,44 @@ the question lists the exact items); the expiry message's "Try again" is `build_
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
 from memo.domain import (
     DisambiguationCandidate,
-    HITLExpectedInput,
     HITLKind,
-    HITLPolicySource,
     HITLReason,
     HITLReturnTo,
     HITLSource,
     PendingHITL,
     PendingHITLContext,
-    PendingHITLOption,
     PlannerOutput,
     PlanStep,
     TurnState,
 )
 from memo.hitl import templates
+from memo.hitl.reasons import (
+    KIND_BY_REASON,
+    QuestionDraft,
+    QuestionWriter,
+    expected_input_for,
+    options_for,
+    policy_source_for,
+    question_for,
+    return_to_for,
+)
 from memo.observability import logger, mask_phone
-from memo.text.language import Language
 
 #: Below this planner confidence the gate asks `low_confidence_plan`.
 CONFIDENCE_THRESHOLD = 0.7
 DEFAULT_TTL_SECONDS = 300
-
-KIND_BY_REASON: dict[HITLReason, HITLKind] = {
-    "intent_unclear": "clarification",
-    "missing_fields": "clarification",
-    "low_confidence_plan": "clarification",
-    "ambiguous_scope": "clarification",
-    "high_risk": "approval",
-    "needs_approval": "approval",
-    "confirmation": "approval",
-    "tool_requires_review": "approval",
-    "policy_violation": "approval",
-    "disambiguation": "disambiguation",
-}
 
 _RISKY_ACTIONS = ("delete_all", "clear", "delete", "remove", "send", "update")
 #: Actions that take items away: each one's items are listed in the approval that lets it run.
 DESTRUCTIVE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove"})
 #: The key of a combined approval's candidate that names the step the item belongs to.
 PLAN_STEP_KEY = "step"
-
-
-@dataclass(frozen=True)
-class QuestionDraft:
-    """What a `QuestionWriter` may reword: only `default_text` becomes the question."""
-
-    kind: HITLKind
-    reason: HITLReason
-    language: Language
-    default_text: str
-    summary: str
-
-
-#: Rewords a question; returns the new text, or None to keep the template. Must not raise.
-QuestionWriter = Callable[[QuestionDraft], str | None]
 
 
 @dataclass(frozen=True)
@@ -105,7 +83,7 @@ class GateResult:
 
 
 def planner_trigger(output: PlannerOutput) -> PlannerTrigger | None:
-    """The planner HITL trigger, in the seed's priority order, or None to continue."""
+    """The planner HITL trigger, in the fixed priority order above, or None to continue."""
     reason: HITLReason | None = None
     if "intent_unclear" in output.missing_fields:
         reason = "intent_unclear"
@@ -122,25 +100,6 @@ def planner_trigger(output: PlannerOutput) -> PlannerTrigger | None:
     return PlannerTrigger(reason=reason, kind=KIND_BY_REASON[reason])
 
 
-def return_to_for(source: HITLSource, reason: HITLReason) -> HITLReturnTo:
-    """returnTo mapping: planner/intent_unclear -> planner replan; other planner and tool-policy
-    reasons -> resolver_router continue; entity_resolution -> entity_resolution apply_selection."""
-    if source == "entity_resolution":
-        return HITLReturnTo(node="entity_resolution", mode="apply_selection")
-    if source == "planner" and reason == "intent_unclear":
-        return HITLReturnTo(node="planner", mode="replan")
-    return HITLReturnTo(node="resolver_router", mode="continue")
-
-
-def policy_source_for(source: HITLSource, reason: HITLReason) -> HITLPolicySource | None:
-    """Who required an approval (audit); None for clarifications and disambiguation."""
-    if KIND_BY_REASON[reason] != "approval":
-        return None
-    if reason in ("tool_requires_review", "policy_violation") or source == "tool_policy":
-        return "tool_policy"
-    return "planner"
-
-
 def origin_step_id_for(output: PlannerOutput | None, reason: HITLReason) -> str:
     """The triggering step: for approvals the riskiest step, otherwise the first; "planner" if none."""
     if output is None or not output.plan:
@@ -151,54 +110,6 @@ def origin_step_id_for(output: PlannerOutput | None, reason: HITLReason) -> str:
                 if step.action == action:
                     return step.id
     return output.plan[0].id
-
-
-def _expected_input_for(reason: HITLReason) -> HITLExpectedInput:
-    if KIND_BY_REASON[reason] == "approval" or reason == "low_confidence_plan":
-        return "yes_no"
-    return "free_text"
-
-
-def _options_for(reason: HITLReason, language: Language) -> list[PendingHITLOption] | None:
-    if KIND_BY_REASON[reason] == "approval":
-        return templates.approval_options(language)
-    if reason == "low_confidence_plan":
-        return templates.yes_no_options(language)
-    return None
-
-
-def _question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) -> tuple[str, str]:
-    language = state.input.language
-    output = state.planner_output
-    summary = (
-        templates.describe_step(step, language, state.input.timezone)
-        if step is not None
-        else (templates.describe_plan(output, language, state.input.timezone) if output else "")
-    )
-    if reason == "intent_unclear":
-        return templates.intent_unclear_question(language, state.routing_suggestions), summary
-    if reason == "missing_fields":
-        missing = output.missing_fields if output else []
-        day = step.constraints.get("day") if step is not None else None
-        if missing == ["reminder_time_required"] and isinstance(day, str):
-            # "remind me to buy a gift on friday": the day was understood, only its time is asked.
-            return templates.time_on_day_question(language, day, state.input.timezone), summary
-        if missing == ["reminder_time_required"] and step is not None and step.constraints.get("recurrence"):
-            # "on the 1st of every month": the days are known; "tomorrow at 17:00" as the example
-            # would invite a day that is no answer to this question.
-            return templates.time_of_series_question(language), summary
-        if missing == ["target_unclear"] and step is not None and step.action in ("delete", "update"):
-            # "stop reminding me" with nothing just set: which reminder (note, item) is meant.
-            return templates.which_item_question(language, step), summary
-        return templates.missing_fields_question(language, missing), summary
-    if reason == "low_confidence_plan":
-        if output is not None and len(output.plan) > 1:
-            # "yes" runs the whole plan: the question names every step of it, not only the first.
-            summary = templates.describe_plan(output, language, state.input.timezone)
-        return templates.low_confidence_question(language, summary), summary
-    if reason == "ambiguous_scope":
-        return templates.ambiguous_scope_question(language, summary), summary
-    return templates.approval_question(language, summary, reason), summary
 
 
 def _log_fields(state: TurnState) -> dict[str, str]:
@@ -264,7 +175,7 @@ def build_planner_hitl(
     output = state.planner_output
     origin = origin_step_id or origin_step_id_for(output, reason)
     step = output.step(origin) if output is not None else None
-    question, summary = _question_for(state, reason, step)
+    question, summary = question_for(state, reason, step)
     kind = KIND_BY_REASON[reason]
     if question_writer is not None:
         worded = question_writer(
@@ -291,9 +202,9 @@ def build_planner_hitl(
         reason=reason,
         origin_step_id=origin,
         return_to=return_to_for(source, reason),
-        expected_input=_expected_input_for(reason),
+        expected_input=expected_input_for(reason),
         question=question,
-        options=_options_for(reason, state.input.language),
+        options=options_for(reason, state.input.language),
         policy_source=policy_source_for(source, reason),
         expires_at=now + timedelta(seconds=ttl_seconds),
         context=context,

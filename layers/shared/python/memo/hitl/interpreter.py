@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memo.domain import InterpreterOutput, InterpreterParsed, PendingHITL, PlanStep
+from memo.hitl.complete_request import default_rules, is_complete_request
 from memo.hitl.fastpath import is_cancel, is_no, is_yes, normalize
 from memo.observability import logger
 from memo.planner.timeparse import extract_when, parse_time_answer
@@ -35,6 +36,8 @@ from memo.text.language import Language
 
 if TYPE_CHECKING:
     from openai import OpenAI
+
+    from memo.planner.base import Planner
 
 #: Semantic fields an interpreter may change. Never ids, indexes or tokens.
 ALLOWED_MODIFICATION_FIELDS: frozenset[str] = frozenset(
@@ -255,7 +258,11 @@ def parse_modifications(text: str) -> dict[str, Any]:
 
 
 class RuleInterpreter:
-    """The interpreter without an LLM. Deterministic; safe to share."""
+    """The interpreter without an LLM. Deterministic; safe to share. `rules` reads whether an answer
+    is a request of its own (the composition root passes its rule planner)."""
+
+    def __init__(self, rules: Planner | None = None) -> None:
+        self._rules = rules or default_rules()
 
     def interpret(self, inp: InterpreterInput) -> InterpreterOutput:
         text = inp.reply.strip()
@@ -292,7 +299,7 @@ class RuleInterpreter:
                 return InterpreterOutput(
                     decision="continue", parsed=InterpreterParsed(approved=False, answer=text)
                 )
-        if _is_new_request(text, inp):
+        if _is_new_request(text, inp, self._rules):
             return InterpreterOutput(decision="switch_intent", parsed=InterpreterParsed(answer=text))
         return InterpreterOutput(decision="re_ask")
 
@@ -308,7 +315,7 @@ def _starts_with_cancel(text: str) -> bool:
     return bool(_CANCEL_LEAD.match(text.strip()))
 
 
-def _is_new_request(text: str, inp: InterpreterInput) -> bool:
+def _is_new_request(text: str, inp: InterpreterInput, rules: Planner) -> bool:
     """A complete, confident request for something else (the rule planner agrees). To a yes/no
     question, a request the planner only guesses at counts too ("add 2 cartons of milk", "we're out
     of milk" while "Just to check — ...?" is open): it is no yes or no, and asking "yes or no?"
@@ -320,37 +327,7 @@ def _is_new_request(text: str, inp: InterpreterInput) -> bool:
         language=inp.language,
         allow_missing=True,
         allow_guess=inp.pending.expected_input == "yes_no",
-    )
-
-
-def is_complete_request(
-    text: str,
-    *,
-    now: datetime,
-    timezone: str,
-    language: Language,
-    allow_missing: bool = False,
-    allow_guess: bool = False,
-) -> bool:
-    """Whether `text` is a complete request on its own: the rule planner reads it as an operation
-    (or a meta request) with confidence, a plan and no missing field. Used while a question is open:
-    such a message is a new request (switch_intent), never the answer. `allow_missing`: a request
-    that still lacks a detail (a time) counts too (the interpreter's reading of an approval reply);
-    `allow_guess`: so does one the planner only guesses at (to a yes/no question)."""
-    from memo.planner.base import PlannerInput
-    from memo.planner.match import GUESS, REFERENTIAL
-    from memo.planner.rules import RulePlanner
-
-    if not text.strip():
-        return False
-    result = RulePlanner().plan(PlannerInput(message=text, now=now, timezone=timezone, language=language))
-    output = result.output
-    return (
-        output.intent_type in ("operation", "meta")
-        and output.confidence >= (GUESS if allow_guess else REFERENTIAL)
-        and "intent_unclear" not in output.missing_fields
-        and (allow_missing or not output.missing_fields)
-        and bool(output.plan)
+        rules=rules,
     )
 
 
@@ -429,9 +406,11 @@ def _interpreter_messages(inp: InterpreterInput) -> list[dict[str, str]]:
 class OpenAIInterpreter:
     """Layer 2 through OpenAI (any OpenAI-compatible endpoint). `openai` is imported on first use."""
 
-    def __init__(self, settings: LlmSettings, *, fallback: Interpreter | None = None) -> None:
+    def __init__(
+        self, settings: LlmSettings, *, fallback: Interpreter | None = None, rules: Planner | None = None
+    ) -> None:
         self._settings = settings
-        self._fallback: Interpreter = fallback or RuleInterpreter()
+        self._fallback: Interpreter = fallback or RuleInterpreter(rules)
         self._client: OpenAI | None = None
 
     def _get_client(self) -> OpenAI:
@@ -491,6 +470,7 @@ def _from_wire(wire: InterpreterWire, inp: InterpreterInput) -> InterpreterOutpu
     )
 
 
-def build_interpreter(settings: LlmSettings) -> Interpreter:
-    """The OpenAI interpreter when a key is configured, else the rule interpreter."""
-    return OpenAIInterpreter(settings) if settings.enabled else RuleInterpreter()
+def build_interpreter(settings: LlmSettings, rules: Planner | None = None) -> Interpreter:
+    """The OpenAI interpreter when a key is configured, else the rule interpreter; `rules` is the
+    rule planner both read requests with."""
+    return OpenAIInterpreter(settings, rules=rules) if settings.enabled else RuleInterpreter(rules)

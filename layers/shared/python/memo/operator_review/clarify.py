@@ -20,8 +20,9 @@ the operator's wait does — and sends the question from that phone number id.
   The relay therefore runs before the task-token bridge, which deletes the ledger item.
 
 Back (webhook Lambda): `CaseClarifications.answer` records the user's answer with
-`provide_clarification` (the case returns to pending); the turn (`memo.turn.control`) calls it before it
-consumes the pendingHITL, so a failed call leaves the question in place for the redelivered message.
+`provide_clarification` (the case returns to pending); the turn's recorder (`memo.turn.recorder`) calls it
+before the turn's write consumes the pendingHITL, so a failed call leaves the question in place for
+the redelivered message.
 The case platform's domain errors are mapped here, in one place, to an `AnswerResult`.
 """
 
@@ -48,8 +49,8 @@ from memo.whatsapp.sender import Sender
 
 OPERATOR_RETURN = HITLReturnTo(node="case", mode="provide_clarification")
 REQUESTER_ROLE = "requester"
-# The user's words, relayed by Memo: an `agent` actor (the seed's kinds are operator / agent /
-# system; operator is a reviewer, system the platform's own events).
+# The user's words, relayed by Memo: an `agent` actor (the case platform's actor kinds are operator /
+# agent / system; operator is a reviewer, system the platform's own events).
 REQUESTER_KIND = "agent"
 RELAY_NOTES = "Answered by the requester on WhatsApp, relayed by Memo."
 

@@ -19,39 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from caseplatform.model import Case, Event
-from memo.errors import MemoError
 from memo.executor.contracts import Approval, StepTask, args_hash
 from memo.observability import logger
 from memo.operator_review.cases import ADAPTER_ID
 from memo.operator_review.policy import item_count
-from memo.operator_review.tokens import TokenStore
+from memo.operator_review.tokens import TaskAnswers, TaskGone, TokenStore
 from memo.replies import Reply
 from memo.whatsapp.sender import Sender, WhatsAppSendError
 
 REVIEW_REJECTED = "REVIEW_REJECTED"
 MAX_CAUSE_CHARS = 32_000
-
-
-class TaskGone(MemoError):
-    """Step Functions no longer knows the task token (the wait timed out, the execution ended)."""
-
-    code = "REVIEW_TASK_GONE"
-    http_status = 410
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"the task token is gone ({reason})")
-        self.reason = reason
-
-
-class TaskAnswers(Protocol):
-    """Answers to a step waiting on a task token; both raise `TaskGone`."""
-
-    def succeed(self, task_token: str, output: str) -> None: ...
-
-    def fail(self, task_token: str, *, error: str, cause: str) -> None: ...
 
 
 def operator_principal(event: Event) -> str:

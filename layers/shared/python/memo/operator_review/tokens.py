@@ -1,4 +1,5 @@
-"""Where a waiting step's Step Functions task token is kept: server-side only.
+"""Where a waiting step's Step Functions task token is kept (server-side only), and the port that
+answers it (`TaskAnswers`, refused with `TaskGone` once Step Functions no longer knows the token).
 
 One record per case (on the ledger table: `memo.aws.ledger_table.DynamoTokenStore`), holding the
 token and the StepTask that waits for the operator (the token is never in the case, its payload, an
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from memo.errors import MemoError
 from memo.executor.contracts import StepTask
 
 
@@ -32,3 +34,22 @@ class TokenStore(Protocol):
     def get(self, case_id: str) -> WaitingStep | None: ...
 
     def delete(self, case_id: str) -> None: ...
+
+
+class TaskGone(MemoError):
+    """Step Functions no longer knows the task token (the wait timed out, the execution ended)."""
+
+    code = "REVIEW_TASK_GONE"
+    http_status = 410
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the task token is gone ({reason})")
+        self.reason = reason
+
+
+class TaskAnswers(Protocol):
+    """Answers to a step waiting on a task token; both raise `TaskGone`."""
+
+    def succeed(self, task_token: str, output: str) -> None: ...
+
+    def fail(self, task_token: str, *, error: str, cause: str) -> None: ...

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Literal
 from memo.capabilities.common import say
 from memo.observability import logger
 from memo.operator_review.cases import STEP_REF_KEY, STEP_REF_TYPE
-from memo.operator_review.listener import TaskAnswers, TaskGone
-from memo.operator_review.tokens import TokenStore
+from memo.operator_review.tokens import TaskAnswers, TaskGone, TokenStore
 from memo.operator_review.waits import ReviewWait, ReviewWaits
 from memo.text.language import Language
 

@@ -26,7 +26,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from memo.errors import AlreadyTurned
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger
-from memo.turn.engine import TurnResult
+from memo.turn.outcome import TurnResult
 
 
 class TurnProcessor:

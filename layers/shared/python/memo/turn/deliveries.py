@@ -20,10 +20,10 @@ from datetime import datetime
 from typing import Protocol
 
 from memo.capabilities.items import Reminder
+from memo.ingress.events import OUTSIDE_WINDOW_CODES
 from memo.observability import count, logger
 from memo.reminders.template import TemplateMessage
 from memo.text.language import Language
-from memo.whatsapp.events import OUTSIDE_WINDOW_CODES
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
 from memo.whatsapp.tracking import OutboundLog, OutboundRecord, OutboundTag
 

@@ -1,4 +1,4 @@
-"""What the turn says and decides for the event table's non-text rows (`memo.whatsapp.events`).
+"""What the turn says and decides for the event table's non-text rows (`memo.ingress.events`).
 
 The words (welcome, group, voice) in English and Hebrew, the language of a user Memo has never read
 a word from (the number's country), and the two narrow ways a non-text event answers the open
@@ -15,10 +15,10 @@ from memo.conversation.model import ThreadSnapshot
 from memo.conversation.pending import state_from_item
 from memo.domain import LatestAction, PendingHITL, TurnState
 from memo.executor.reruns import reads_only
+from memo.ingress.events import REACTION_YES
 from memo.ingress.inbound import InboundMessage
 from memo.reply.memory import current_actions
 from memo.text.language import Language
-from memo.whatsapp.events import REACTION_YES
 from memo.whatsapp.tracking import OutboundRecord
 
 # Country calling codes whose users Memo greets in Hebrew before it has read a word from them.

@@ -12,7 +12,7 @@ from memo.executor.contracts import ExecutionInput
 from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.reminders.buttons import ReminderButton
-from memo.turn.engine import TurnContext, TurnOutcome
+from memo.turn.outcome import TurnContext, TurnOutcome
 
 BUTTON_STEP_ID = "reminder_button"
 

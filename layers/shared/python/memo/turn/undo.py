@@ -15,7 +15,7 @@ from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.replies import Reply
 from memo.reply.undo import UndoRequest, too_late
-from memo.turn.engine import TurnContext, TurnOutcome
+from memo.turn.outcome import TurnContext, TurnOutcome
 
 UNDO_STEP_ID = "undo"
 

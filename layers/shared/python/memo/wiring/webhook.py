@@ -18,20 +18,23 @@ from memo.wiring import LambdaRuntime
 # The turn path's modules are imported when the turn path first needs them, not at cold start.
 if TYPE_CHECKING:
     from caseplatform.service import CaseService
-    from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore, DynamoQuotes
+    from memo.aws.conversation_pending import DynamoPendingStore
+    from memo.aws.conversation_quotes import DynamoQuotes
+    from memo.aws.conversation_thread import DynamoConversationStore
     from memo.aws.idempotency import TurnIdempotency
     from memo.aws.items_table import DynamoItemsRepository
     from memo.aws.number_move import DynamoNumberMove
     from memo.aws.outbound_log import DynamoOutboundLog
     from memo.executor.contracts import ExecutionInput, ExecutionPort
     from memo.operator_review.clarify import CaseClarifications
-    from memo.operator_review.listener import TaskAnswers
-    from memo.operator_review.tokens import TokenStore
+    from memo.operator_review.tokens import TaskAnswers, TokenStore
     from memo.operator_review.withdraw import Withdrawals
     from memo.text.language import Language
     from memo.turn.consumer import TurnProcessor
     from memo.turn.deliveries import FailedDeliveryFollowUp
-    from memo.turn.engine import TurnEngine, TurnHandler
+    from memo.turn.engine import TurnEngine
+    from memo.turn.outcome import TurnHandler
+    from memo.turn.recorder import TurnRecorder
     from memo.whatsapp.media import OpenAITranscriber
     from memo.whatsapp.sender import GraphApiSender
 
@@ -79,7 +82,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def store(self) -> DynamoConversationStore:
-        from memo.aws.conversation_table import DynamoConversationStore
+        from memo.aws.conversation_thread import DynamoConversationStore
 
         return DynamoConversationStore(
             self.dynamodb, self.settings.conversation_table, records=self.idempotency
@@ -93,14 +96,14 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def pending(self) -> DynamoPendingStore:
-        from memo.aws.conversation_table import DynamoPendingStore
+        from memo.aws.conversation_pending import DynamoPendingStore
 
         return DynamoPendingStore(self.dynamodb, self.settings.conversation_table)
 
     @cached_property
     def withdrawals(self) -> Withdrawals:
         """ "cancel that" on a request waiting for an operator: the case, the task token, the wait."""
-        from memo.aws.conversation_table import DynamoReviewWaits
+        from memo.aws.review_waits import DynamoReviewWaits
         from memo.operator_review.withdraw import Withdrawals
 
         def tokens() -> TokenStore:
@@ -123,7 +126,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def quotes(self) -> DynamoQuotes:
         """The items each message Memo sent named (for replies that quote one)."""
-        from memo.aws.conversation_table import DynamoQuotes
+        from memo.aws.conversation_quotes import DynamoQuotes
 
         return DynamoQuotes(self.dynamodb, self.settings.conversation_table)
 
@@ -146,14 +149,14 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     def case_service(self) -> CaseService:
         """The case platform on its cases table (operators' questions answered, requests withdrawn)."""
         from caseplatform.redaction import REDACTORS
-        from caseplatform.service import CaseService
+        from caseplatform.service import build_case_service
         from caseplatform.stores.dynamodb import DynamoCaseStore
 
         redact = self.settings.cases_redact
         if redact not in REDACTORS:
             raise ConfigurationError(f"HITL_REDACT must be one of {sorted(REDACTORS)}")
         store = DynamoCaseStore(self.settings.cases_table, self.dynamodb)
-        return CaseService(store, redactor=REDACTORS[redact])
+        return build_case_service(store, redact=redact)
 
     @cached_property
     def operator_answers(self) -> CaseClarifications:
@@ -170,46 +173,73 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def turn_handler(self) -> TurnHandler:
+        """The turn's decisions, over read-only ports: they write nothing (`memo.turn.control`)."""
         from memo.hitl.interpreter import build_interpreter
         from memo.operator_review.policy import load_policy
         from memo.planner import build_planner
+        from memo.planner.rules import RulePlanner
         from memo.turn.control import TurnControl
+        from memo.turn.reads import DecisionPorts
 
+        rules = RulePlanner()  # reads whether an answer to a question is a request of its own
         return TurnControl(
-            pending=self.pending,
-            planner=build_planner(self.llm),
-            interpreter=build_interpreter(self.llm),
-            items=self.items,
+            DecisionPorts(
+                planner=build_planner(self.llm),
+                interpreter=build_interpreter(self.llm, rules),
+                rules=rules,
+                items=self.items,
+                pending=self.pending,
+                hitl_ttl_seconds=self.settings.hitl_ttl_seconds,
+                review_policy=load_policy(
+                    self.settings.review_policy_source, timeout_seconds=self.settings.review_timeout_seconds
+                ),
+                quotes=self.quotes,
+                reviews=self.withdrawals,
+            )
+        )
+
+    @cached_property
+    def recorder(self) -> TurnRecorder:
+        """The turn's one recorder: its write, then the review wait, the start and the reply."""
+        from memo.turn.recorder import TurnRecorder
+
+        return TurnRecorder(
+            store=self.store,
+            sender=self.sender,
+            clock=self.clock,
+            memory_ttl_seconds=self.settings.memory_ttl_seconds,
             executions=self.executions,
-            hitl_ttl_seconds=self.settings.hitl_ttl_seconds,
-            review_policy=load_policy(
-                self.settings.review_policy_source, timeout_seconds=self.settings.review_timeout_seconds
-            ),
-            operator_answers=self.operator_answers,
-            quotes=self.quotes,
-            withdrawals=self.withdrawals,
+            outbound=self.outbound,
+            case_answers=self.operator_answers,
+            reviews=self.withdrawals,
         )
 
     @cached_property
     def engine(self) -> TurnEngine:
-        from memo.turn.engine import EngineConfig, TurnEngine
+        from memo.turn.engine import TurnEngine
+        from memo.turn.other_events import OtherEvents
+        from memo.turn.outcome import EngineConfig
 
         return TurnEngine(
             store=self.store,
             sender=self.sender,
             handler=self.turn_handler,
+            recorder=self.recorder,
             clock=self.clock,
             config=EngineConfig(
                 default_timezone=self.settings.default_timezone,
                 memory_ttl_seconds=self.settings.memory_ttl_seconds,
                 recent_messages_limit=self.settings.recent_messages_limit,
             ),
+            others=OtherEvents(
+                sender=self.sender,
+                outbound=self.outbound,
+                number_mover=self.number_mover,
+                failed_deliveries=self.failed_deliveries,
+                turned_check=self.idempotency.check,
+            ),
             outbound=self.outbound,
             transcriber=self.transcriber,
-            number_mover=self.number_mover,
-            failed_deliveries=self.failed_deliveries,
-            executions=self.executions,
-            turned_check=self.idempotency.check,
         )
 
     @cached_property

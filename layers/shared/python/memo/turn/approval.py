@@ -1,0 +1,208 @@
+"""The approval of a resolved plan: the question lists the exact items its steps will touch, and the
+steps' args are pinned to them (the approval's args hash covers exactly what was shown).
+
+Approvals are asked after resolution, over the concrete items (resolve, then ask); the request's own
+words ("except call mom", "for tomorrow") narrow a "delete all" first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memo.capabilities.reminder_args import OCCURRENCE, split_scoped
+from memo.conversation.model import MemoryKind
+from memo.domain import DisambiguationCandidate, HITLReason, PlanStep, TurnState
+from memo.hitl import affected, gate, narrowing, templates
+from memo.observability import logger
+from memo.replies import Reply
+from memo.resolution.selection import selected_ids_from_results
+from memo.turn.execute import execute
+from memo.turn.outcome import TurnOutcome
+from memo.turn.questions import pause
+from memo.turn.reads import Turn
+
+Removal = tuple[PlanStep, list[DisambiguationCandidate]]
+
+_NUMBERS_ONLY = re.compile(r"^[#\d\s,.&+-]*\d[#\d\s,.&+-]*(?:(?:and|or|ו-?)\s*[#\d\s,.&+-]+)*$", re.I)
+
+
+@dataclass(frozen=True)
+class _Pinned:
+    """The items the step will touch, its args pinned to them in `state`, and whether they are all
+    a "delete all" would touch."""
+
+    state: TurnState
+    items: list[DisambiguationCandidate]
+    everything: bool
+
+
+@dataclass(frozen=True)
+class _RunsWithout:
+    """The step needs no approval question: it runs now (with the state it carries) and says so."""
+
+    state: TurnState
+
+
+def ask_approval(
+    turn: Turn, state: TurnState, reason: HITLReason, *, user_kind: MemoryKind, note: str | None
+) -> TurnOutcome:
+    """The approval of the resolved step (and of the plan's other removals, in one question)."""
+    output = state.planner_output
+    assert output is not None
+    origin = gate.origin_step_id_for(output, reason)
+    step = output.step(origin)
+    if step is None or origin not in state.executor_args or origin in state.execution_results:
+        # The step to approve did not resolve (not found): its failure is answered, nothing runs
+        # unapproved in its place.
+        return execute(turn, state, user_kind=user_kind, approved=None, note=note)
+    items: list[DisambiguationCandidate] = []
+    everything = True  # the items are all a "delete all" / "clear" would touch
+    if affected.id_key(step) is not None:
+        pinned = _pinned(turn, state, step)
+        if isinstance(pinned, _RunsWithout):
+            return execute(turn, pinned.state, user_kind=user_kind, approved=None, note=note)
+        if isinstance(pinned, str):  # the request's own limit picks nothing out: nothing runs
+            logger.info("HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin})
+            return TurnOutcome(reply=Reply.plain(pinned), outcome="limit_unclear", user_kind=user_kind)
+        state, items, everything = pinned.state, pinned.items, pinned.everything
+    state, removals = _other_removals(turn, state, origin)
+    if items and removals:
+        # "delete the dentist reminder and delete the mom reminder": one answer runs both, so
+        # the question lists the items of both (it listed the first only, and both went).
+        pending = gate.build_plan_approval_hitl(
+            state,
+            reason,
+            parts=[(gate.as_resolved(state, step), items), *removals],
+            now=turn.ctx.now,
+            ttl_seconds=turn.ttl,
+        )
+    else:
+        pending = gate.build_approval_hitl(
+            state,
+            reason,
+            origin_step_id=origin,
+            items=items,
+            now=turn.ctx.now,
+            ttl_seconds=turn.ttl,
+            everything=everything,
+        )
+    logger.info(
+        "HITL_CREATED",
+        extra={
+            "traceId": state.trace_id,
+            "hitlId": pending.hitl_id,
+            "kind": pending.kind,
+            "reason": pending.reason,
+            "source": pending.source,
+            "returnTo": pending.return_to.model_dump(mode="json"),
+            "items": len(items),
+        },
+    )
+    paused = state.model_copy(update={"pending_hitl": pending})
+    checked = gate.GateResult(state=paused, pending=pending, created=True)
+    return pause(turn.ctx, checked, user_kind=user_kind, note=note)
+
+
+def _pinned(turn: Turn, state: TurnState, step: PlanStep) -> _Pinned | _RunsWithout | str:
+    """The items the step's approval shows; `_RunsWithout` when no question is asked; the reply to
+    send instead when the request's own limit picks none of them out."""
+    args = state.executor_args[step.id]
+    ids = affected.ids_in(step, args)
+    if ids and set(ids) <= set(selected_ids_from_results(state)) and all(split_scoped(i)[1] for i in ids):
+        # "This one / the whole series?" answered: the person picked exactly this part of the
+        # reminder from a question that showed it; that answer is its approval.
+        return _RunsWithout(state)
+    current = turn.current_items(state, step, args)
+    if ids is None:
+        ids = [c.id for c in current]
+    by_id = {c.id: c for c in current}
+    # A repeating reminder's id may name its part ("#series"): it is still that reminder, shown
+    # and asked about like any item (the part it touches is in its description).
+    items = [_scoped(by_id[affected.base_id(i)], i, state) for i in ids if affected.base_id(i) in by_id]
+    if not items:
+        # Nothing there to touch ("delete all" with no reminders): the step runs and says so.
+        if ids:
+            return _RunsWithout(state)
+        return _RunsWithout(state.with_executor_args(step.id, affected.with_ids(step, args, [])))
+    if len(items) >= len(current):
+        # "Delete all my reminders except call mom", "... for tomorrow": the request's own
+        # words narrow the items first (an approval narrowed by an answer is not re-read).
+        limited = _limited(step, items, state, turn.ctx.now)
+        if isinstance(limited, str):
+            return limited
+        items = limited
+    state = state.with_executor_args(step.id, affected.with_ids(step, args, [c.id for c in items]))
+    return _Pinned(state, items, len(items) >= len(current))
+
+
+def _other_removals(turn: Turn, state: TurnState, origin: str) -> tuple[TurnState, list[Removal]]:
+    """The items of the plan's other steps that take items away, each step's args pinned to
+    them (what the approval shows is what runs); steps whose items cannot be listed are said
+    as a phrase instead (`gate.along`)."""
+    output = state.planner_output
+    assert output is not None
+    parts: list[Removal] = []
+    for step in output.plan:
+        args = state.executor_args.get(step.id)
+        if (
+            step.id == origin
+            or step.action not in gate.DESTRUCTIVE_ACTIONS
+            or step.id in state.execution_results
+            or args is None
+            or affected.id_key(step) is None
+        ):
+            continue
+        current = turn.current_items(state, step, args)
+        ids = affected.ids_in(step, args)
+        if ids is None:
+            ids = [c.id for c in current]
+        by_id = {c.id: c for c in current}
+        items = [_scoped(by_id[affected.base_id(i)], i, state) for i in ids if affected.base_id(i) in by_id]
+        if items:
+            state = state.with_executor_args(step.id, affected.with_ids(step, args, [c.id for c in items]))
+            parts.append((gate.as_resolved(state, step), items))
+    return state, parts
+
+
+def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> DisambiguationCandidate:
+    """A repeating reminder shown for approval says which part goes: only its next time, or the
+    whole series."""
+    _, scope = split_scoped(held)
+    if scope is None:
+        return candidate
+    he = state.input.language == "he"
+    if scope == OCCURRENCE:
+        part = "רק הפעם הבאה" if he else "only the next time"
+    else:
+        part = "כל הסדרה" if he else "the whole series"
+    return candidate.model_copy(update={"description": f"{candidate.description} — {part}"})
+
+
+def _limited(
+    step: PlanStep, items: list[DisambiguationCandidate], state: TurnState, now: datetime
+) -> list[DisambiguationCandidate] | str:
+    """The items a "delete all" / "clear" keeps to after its own limit ("except call mom": all
+    but it; "for tomorrow": only those), read as an approval's narrowing reads it; the reply to send
+    instead when the words pick none of the items out, or leave none (nothing runs)."""
+    keep, only = step.constraints.get("keep"), step.constraints.get("only")
+    language = state.input.language
+    said = keep if isinstance(keep, str) and keep else only
+    if isinstance(said, str) and _NUMBERS_ONLY.match(said):
+        # "remove all except 2": nothing numbered was shown yet, so a number picks nothing out.
+        return templates.limit_unclear(said, language)
+    if isinstance(keep, str) and keep:
+        words = f"חוץ מ{keep}" if language == "he" else f"except {keep}"
+    elif isinstance(only, str) and only:
+        words = f"רק {only}" if language == "he" else f"only {only}"
+    else:
+        return items
+    narrowed = narrowing.parse(
+        words, items, now=now, timezone=state.input.timezone, language=language, removal=True
+    )
+    if narrowed is None or narrowed.unresolved:
+        return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
+    if narrowed.empty:
+        return templates.narrowing_empty(language)
+    return [c for c in items if c.id in narrowed.ids]

@@ -1,0 +1,64 @@
+"""The end of a decided plan: the execution to start once the turn's write is done, the review wait
+of its steps that go to an operator, and what the turn says now (failures, "sent to review")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memo.conversation.model import MemoryKind
+from memo.domain import PendingHITL, TurnState
+from memo.executor.tasks import build_execution
+from memo.hitl import templates
+from memo.observability import logger
+from memo.operator_review.waits import ReviewWait
+from memo.replies import Reply
+from memo.resolution.router import dependency_groups
+from memo.turn.outcome import TurnOutcome
+from memo.turn.reads import Turn
+
+
+def execute(
+    turn: Turn,
+    state: TurnState,
+    *,
+    user_kind: MemoryKind,
+    approved: PendingHITL | None,
+    note: str | None = None,
+) -> TurnOutcome:
+    """Start the executor for every resolved step; steps that failed resolution (not found) are
+    answered here, at once, and never reach the executor."""
+    ctx = turn.ctx
+    output = state.planner_output
+    assert output is not None
+    execution = build_execution(
+        state,
+        dependency_groups(output.plan),
+        phone_number_id=ctx.message.phone_number_id,
+        approved=approved,
+        review_policy=turn.ports.review_policy,
+    )
+    failures = [_failure_text(result) for result in state.execution_results.values()]
+    groups = execution.groups if execution is not None else []
+    # Kept once the turn's write is done, so "cancel" can withdraw the steps while they wait.
+    wait = ReviewWait.for_execution(execution, now=ctx.now) if execution is not None else None
+    if wait is not None:
+        # The turn says it now; the reply Lambda answers once the operator decided (or it expired).
+        logger.info("REVIEW_REQUIRED", extra={"stepIds": list(wait.step_ids)})
+        failures.append(templates.sent_to_review(state.input.language))
+    text = "\n".join(f for f in [note, *failures] if f)
+    outcome = ("awaiting_review" if wait is not None else "executing") if groups else "nothing_to_execute"
+    # The execution starts once the turn's write is done (`memo.turn.recorder`): after the answered
+    # question is consumed, never for an answer that lost its question.
+    if not text:
+        if groups:  # the reply Lambda answers when the steps are done
+            return TurnOutcome(
+                reply=None, outcome=outcome, user_kind=user_kind, start=execution, review_wait=wait
+            )
+        text = templates.would_do(output, state.input.language, state.input.timezone)
+    return TurnOutcome(
+        reply=Reply.plain(text), outcome=outcome, user_kind=user_kind, start=execution, review_wait=wait
+    )
+
+
+def _failure_text(result: dict[str, Any]) -> str:
+    return str(result.get("error") or "")

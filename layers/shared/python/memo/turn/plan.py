@@ -1,0 +1,95 @@
+"""A request planned and carried to its outcome: planner -> capability check -> HITL gate
+(clarifications) -> resolvers -> entity resolution -> HITL gate (disambiguation, then the approval
+of the resolved items) -> the execution."""
+
+from __future__ import annotations
+
+from memo.conversation import smalltalk
+from memo.conversation.model import MemoryKind, plan_in_flight
+from memo.domain import PendingHITL, RecentMessage, TurnState
+from memo.hitl import gate, templates
+from memo.observability import logger
+from memo.planner import PlannerInput
+from memo.replies import Reply
+from memo.resolution.entity import resolve_entities
+from memo.resolution.router import resolve_all
+from memo.turn.approval import ask_approval
+from memo.turn.execute import execute
+from memo.turn.outcome import TurnContext, TurnOutcome
+from memo.turn.questions import pause
+from memo.turn.reads import Turn, latest_actions
+
+UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
+
+
+def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> TurnOutcome:
+    ctx = turn.ctx
+    result = turn.ports.planner.plan(
+        PlannerInput.for_turn(
+            state,
+            now=ctx.now,
+            recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
+            latest_actions=turn.quoted_first(state),
+        )
+    )
+    state = state.with_planner_result(result.output, result.routing_suggestions)
+    output = result.output
+    conversational = all(step.capability == "general" for step in output.plan)
+    if output.intent_type in ("conversation", "meta") and conversational and not output.missing_fields:
+        return small_talk(ctx).model_copy(update={"user_kind": user_kind})
+    blocked: set[str] = {str(step.capability) for step in output.plan} & UNCONNECTED_CAPABILITIES
+    if blocked:
+        logger.info("CAPABILITY_BLOCKED", extra={"capabilities": sorted(blocked)})
+        return TurnOutcome(
+            reply=Reply.plain(templates.connect_account(blocked, state.input.language)),
+            outcome="capability_blocked",
+            user_kind=user_kind,
+        )
+    trigger = gate.planner_trigger(output)
+    if trigger is not None and trigger.kind != "approval":
+        checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)
+        if checked.must_pause:
+            return pause(ctx, checked, user_kind=user_kind)
+    # Approvals are asked after resolution, over the concrete items (resolve, then ask).
+    return proceed(turn, state, user_kind=user_kind)
+
+
+def proceed(
+    turn: Turn,
+    state: TurnState,
+    *,
+    user_kind: MemoryKind,
+    approved: PendingHITL | None = None,
+    note: str | None = None,
+) -> TurnOutcome:
+    """Resolvers (cached per step) -> entity resolution -> disambiguation -> approval of the
+    resolved items -> executor. `note` (what changed meanwhile) is said before what comes next."""
+    ctx = turn.ctx
+    state = resolve_all(state)
+    resolution = resolve_entities(
+        state,
+        turn.items,
+        ctx.now,
+        latest_actions=latest_actions(ctx),
+        quoted=turn.quoted(state),
+        in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now) is not None,
+    )
+    state = resolution.state
+    if resolution.needs_hitl:
+        checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=turn.ttl)
+        if checked.must_pause:
+            return pause(ctx, checked, user_kind=user_kind, note=note)
+    trigger = gate.approval_trigger(state.planner_output)
+    if trigger is not None and approved is None:
+        return ask_approval(turn, state, trigger.reason, user_kind=user_kind, note=note)
+    return execute(turn, state, user_kind=user_kind, approved=approved, note=note)
+
+
+def small_talk(ctx: TurnContext) -> TurnOutcome:
+    """Friendly small talk, honest about what it did not understand."""
+    language = ctx.profile.language
+    kind = smalltalk.classify(ctx.message.text)
+    if kind is None:
+        return TurnOutcome(reply=Reply.plain(smalltalk.not_understood(language)), outcome="not_understood")
+    text = smalltalk.reply(kind, language=language, local_now=ctx.local_now, name=ctx.profile.name)
+    return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{kind}")

@@ -1,0 +1,83 @@
+"""The turn's questions: asking one (stored by the turn's write), the open one asked again, and the
+answer to a pending change that lost its condition.
+
+One question at a time: the `PENDING` item is created only if none is live and consumed only once
+(conditions of the turn's one write, `memo.conversation.pending`). A question that loses the create
+race sends the open one again (HITL_DUPLICATE_ATTEMPT with its id); a lost consume sends nothing.
+"""
+
+from __future__ import annotations
+
+from memo.conversation.model import MemoryKind
+from memo.conversation.pending import PendingChange
+from memo.domain import PendingHITL
+from memo.hitl import gate, templates
+from memo.observability import logger
+from memo.turn.outcome import TurnContext, TurnOutcome
+from memo.turn.reads import PendingReader
+
+
+def pause(
+    ctx: TurnContext, checked: gate.GateResult, *, user_kind: MemoryKind, note: str | None = None
+) -> TurnOutcome:
+    """Ask the gate's question (`note`, what changed meanwhile, is said before it)."""
+    pending = checked.pending
+    assert pending is not None
+    language = checked.state.input.language
+    if checked.duplicate:
+        return existing_question(ctx, pending, pending.source, user_kind=user_kind)
+    text = f"{note}\n{pending.question}" if note else None
+    return TurnOutcome(
+        reply=templates.question_reply(pending, language, text),
+        outcome=f"hitl_{pending.kind}",
+        reply_kind="hitl_question",
+        user_kind=user_kind,
+        # Stored with the turn's memory; a live question already there is a lost race (`lost_race`).
+        pending_change=PendingChange.create(checked.state, now=ctx.now),
+    )
+
+
+def existing_question(
+    ctx: TurnContext, existing: PendingHITL, new_source: str, *, user_kind: MemoryKind
+) -> TurnOutcome:
+    """The multi-HITL guard: one question at a time, so the open one is sent again (its id logged)."""
+    logger.warning(
+        "HITL_DUPLICATE_ATTEMPT",
+        extra={"existingHitlId": existing.hitl_id, "newSource": new_source, "lostRace": True},
+    )
+    language = ctx.profile.language
+    text = templates.existing_question(language, existing.question)
+    return TurnOutcome(
+        reply=templates.question_reply(existing, language, text),
+        outcome="hitl_duplicate_attempt",
+        reply_kind="hitl_question",
+        user_kind=user_kind,
+    )
+
+
+def lost_race(pending: PendingReader, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+    """The pending question changed between the thread's load and the turn's write (another
+    writer: an operator's question, a concurrent answer). A new question that lost to a live one
+    sends the open one again (the multi-HITL guard); a lost answer says nothing."""
+    change = outcome.pending_change
+    asked = change.state.pending_hitl if change is not None and change.state is not None else None
+    if change is not None and change.kind == "create" and asked is not None:
+        stored = pending.current(ctx.message.thread_id)
+        existing = stored.pending_hitl if stored is not None else None
+        if existing is not None and existing.is_live(ctx.now):
+            return existing_question(ctx, existing, asked.source, user_kind=outcome.user_kind)
+        logger.warning("HITL_DUPLICATE_ATTEMPT", extra={"existingHitlId": None, "lostRace": True})
+    else:
+        logger.warning(
+            "HITL_RESUME_LOST_RACE",
+            extra={
+                "hitlId": change.expected_hitl_id if change is not None else None,
+                "outcome": outcome.outcome,
+            },
+        )
+    return TurnOutcome(reply=None, outcome="hitl_lost_race", user_kind=outcome.user_kind)
+
+
+def after(first: PendingChange, outcome: TurnOutcome) -> TurnOutcome:
+    """`outcome` with `first` (a change decided earlier in the turn) committed before its own."""
+    return outcome.model_copy(update={"pending_change": first.then(outcome.pending_change)})

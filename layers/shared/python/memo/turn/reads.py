@@ -1,0 +1,213 @@
+"""What the turn's decisions read: the ports they read through, and one turn's view of them.
+
+Every port here is read-only: the decisions write nothing (`memo.turn.outcome`). `Turn` bundles the
+message's context with the ports, and reads each of the user's lists at most once however many of the
+turn's steps (resolution, an approval's list, what changed since a question) look at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+
+from memo.domain import DisambiguationCandidate, LatestAction, PlanStep, TurnInput, TurnState
+from memo.hitl.interpreter import Interpreter
+from memo.observability import logger
+from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
+from memo.operator_review.waits import ReviewWait
+from memo.planner import Planner
+from memo.planner.intents.followups import says_again
+from memo.reply.memory import current_actions
+from memo.reply.quotes import refers_back
+from memo.resolution.entity import ItemsReader
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.series_words import describe
+from memo.turn.outcome import TurnContext
+
+if TYPE_CHECKING:
+    from memo.capabilities.items import ListItem, Note, Reminder
+
+LATEST_ACTIONS_FOR_PLANNER = 3
+
+
+class QuoteReader(Protocol):
+    """The items a message Memo sent named (`memo.reply.quotes.QuoteStore`)."""
+
+    def recall(self, thread_id: str, message_id: str, *, now: datetime) -> list[LatestAction]: ...
+
+
+class WaitingReviews(Protocol):
+    """The newest request of a thread waiting for an operator (`memo.operator_review.withdraw`)."""
+
+    def waiting(self, thread_id: str, *, now: datetime) -> ReviewWait | None: ...
+
+
+class PendingReader(Protocol):
+    """The thread's stored pending turn, read consistently (`memo.conversation.pending`)."""
+
+    def current(self, thread_id: str) -> TurnState | None: ...
+
+
+@dataclass(frozen=True)
+class DecisionPorts:
+    """What the decisions read through, and the rules they decide by; built by the composition root."""
+
+    planner: Planner
+    interpreter: Interpreter
+    items: ItemsReader
+    pending: PendingReader
+    hitl_ttl_seconds: int
+    review_policy: ReviewPolicy = DEFAULT_POLICY
+    quotes: QuoteReader | None = None  # the items Memo's sent messages named (reply-to binding)
+    reviews: WaitingReviews | None = None  # requests waiting for an operator, which "cancel" withdraws
+    rules: Planner | None = None  # the rule planner that reads whether an answer is a request of its own
+
+
+@dataclass
+class Turn:
+    """One turn as its decisions see it: the context, the ports, and the items read once."""
+
+    ctx: TurnContext
+    ports: DecisionPorts
+    _items: ItemsReader | None = field(default=None, repr=False)
+
+    @property
+    def items(self) -> ItemsReader:
+        if self._items is None:
+            self._items = ReadOnce(self.ports.items)
+        return self._items
+
+    @property
+    def ttl(self) -> int:
+        return self.ports.hitl_ttl_seconds
+
+    def fresh_state(self) -> TurnState:
+        """The message as a new request of its own (its own traceId)."""
+        ctx = self.ctx
+        return TurnState(
+            trace_id=ctx.trace_id,
+            thread_id=ctx.message.thread_id,
+            input=TurnInput(
+                message=ctx.message.text,
+                language=ctx.profile.language,
+                timezone=ctx.profile.timezone,
+                whatsapp_message_id=ctx.message.wamid,
+            ),
+        )
+
+    def quoted(self, state: TurnState) -> list[LatestAction]:
+        """What the message the user replied to (WhatsApp `context.id`) named, read only when a step
+        says "it/that" (`memo.reply.quotes`)."""
+        message = self.ctx.message
+        quotes = self.ports.quotes
+        if quotes is None or not message.context_id or message.reply_id or not refers_back(state):
+            return []
+        return quotes.recall(message.thread_id, message.context_id, now=self.ctx.now)
+
+    def quoted_first(self, state: TurnState) -> list[LatestAction]:
+        """The planner's latest actions. "And again in 4 hours" in a reply to an older confirmation
+        repeats *that* reminder: the one item the quoted message named comes first (read only for
+        such words; a quoted listing of several names no one reminder, so none is put first)."""
+        latest = latest_actions(self.ctx)
+        message = self.ctx.message
+        quotes = self.ports.quotes
+        if (
+            quotes is None
+            or not message.context_id
+            or message.reply_id
+            or not says_again(state.input.message)
+        ):
+            return latest
+        quoted = quotes.recall(message.thread_id, message.context_id, now=self.ctx.now)
+        if len(quoted) != 1:
+            return [a for a in latest if a.capability != "reminders"] if quoted else latest
+        return [quoted[0], *latest]
+
+    def current_items(
+        self, state: TurnState, step: PlanStep, args: dict[str, Any]
+    ) -> list[DisambiguationCandidate]:
+        """The user's items of the step's kind now, as candidates (title, when, day)."""
+        language, tz = state.input.language, state.input.timezone
+        zone = ZoneInfo(tz)
+        now = self.ctx.now
+        if step.capability == "reminders":
+            return [
+                DisambiguationCandidate(
+                    id=r.reminder_id,
+                    label=r.title,
+                    description=_reminder_when(r.due_at, r.recurrence, language, tz),
+                    data={"day": r.due_at.astimezone(zone).date().isoformat()},
+                )
+                for r in self.items.list_upcoming_reminders(state.thread_id, now)
+            ]
+        if step.capability == "notes":
+            return [
+                DisambiguationCandidate(
+                    id=n.note_id,
+                    label=n.text,
+                    description=format_when(n.created_at, language, tz),
+                    data={"day": n.created_at.astimezone(zone).date().isoformat()},
+                )
+                for n in self.items.list_notes(state.thread_id)
+            ]
+        list_name = args.get("listName") or step.constraints.get("listName")
+        if step.capability == "lists" and isinstance(list_name, str):
+            return [
+                DisambiguationCandidate(id=i.item_id, label=i.text)
+                for i in self.items.list_items(state.thread_id, list_name)
+            ]
+        return []
+
+
+def latest_actions(ctx: TurnContext) -> list[LatestAction]:
+    """The planner sees the last 3 actions of the 12-hour scope, newest first."""
+    try:
+        return current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_FOR_PLANNER)
+    except ValidationError:
+        logger.warning("LATEST_ACTIONS_UNREADABLE")
+        return []
+
+
+def _reminder_when(due_at: datetime, recurrence: str | None, language: Language, timezone: str) -> str:
+    """When a listed reminder comes: a repeating one says so, as the reminder list does ("every
+    Monday at 09:00 (next: Mon 30 Nov, 09:00)"), so an approval never hides that a series goes."""
+    when = format_when(due_at, language, timezone)
+    if recurrence is None:
+        return when
+    return f"{describe(recurrence, language)} ({'הבאה: ' if language == 'he' else 'next: '}{when})"
+
+
+class ReadOnce:
+    """An `ItemsReader` that reads each list once (one turn's view of the user's items)."""
+
+    def __init__(self, items: ItemsReader) -> None:
+        self._items = items
+        self._lists: dict[tuple[str, ...], list[Any]] = {}
+
+    def _once(self, key: tuple[str, ...], read: Callable[[], list[Any]]) -> list[Any]:
+        if key not in self._lists:
+            self._lists[key] = read()
+        return list(self._lists[key])
+
+    def list_upcoming_reminders(self, thread_id: str, now: datetime) -> list[Reminder]:
+        return self._once(
+            ("reminders", thread_id, now.isoformat()),
+            lambda: self._items.list_upcoming_reminders(thread_id, now),
+        )
+
+    def list_notes(self, thread_id: str) -> list[Note]:
+        return self._once(("notes", thread_id), lambda: self._items.list_notes(thread_id))
+
+    def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
+        return self._once(
+            ("list", thread_id, list_name), lambda: self._items.list_items(thread_id, list_name)
+        )
+
+    def all_list_items(self, thread_id: str) -> list[ListItem]:
+        return self._once(("lists", thread_id), lambda: self._items.all_list_items(thread_id))

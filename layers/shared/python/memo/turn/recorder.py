@@ -1,0 +1,273 @@
+"""The turn's one recorder: it applies what the decisions returned (`memo.turn.outcome.TurnOutcome`).
+
+In order:
+1. settle: the one call to another system whose answer picks the outcome (an operator's question
+   answered on its case, a withdrawal), idempotent per question or step; a failed call fails the
+   turn before anything is written, and its redelivery calls again;
+2. the turn's one conditional write (`ConversationStore.record_turn`): both messages, the message's
+   idempotency record (holding the plan's start), the pending question's change and the profile. A
+   pending change that lost its condition writes nothing and the decisions' `lost_race` answer is
+   recorded instead; a message turned already writes nothing and sends nothing;
+3. only once that write landed: the review wait (so "cancel" can withdraw the request), the start,
+   and the reply. A run that dies between the write and these is redelivered, found turned, and
+   `restart` keeps the wait and issues the start again from the stored record (Step Functions runs
+   one execution per traceId). A turn whose write was refused leaves no wait behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+from memo.conversation.model import MemoryMessage, TurnRecorded, UserProfile
+from memo.conversation.pending import PendingChange
+from memo.conversation.store import ConversationStore
+from memo.errors import MemoError
+from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.ingress.inbound import InboundMessage
+from memo.observability import count, logger
+from memo.operator_review.waits import ReviewWait
+from memo.packing import pack_text, unpack_text
+from memo.replies import Reply
+from memo.turn import events
+from memo.turn.outcome import CaseAnswer, TurnContext, TurnOutcome, Withdrawal
+from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
+from memo.whatsapp.tracking import OutboundKind, OutboundLog, OutboundRecord, OutboundTag
+
+
+class OperatorAnswersNotConfigured(MemoError):
+    code = "OPERATOR_ANSWERS_NOT_CONFIGURED"
+    http_status = 500
+
+
+class CaseAnswers(Protocol):
+    """Records the user's answer on an operator's case (`memo.operator_review.clarify.CaseClarifications`)."""
+
+    def answer(self, case_id: str, answer: str, *, request_id: str, requester_ref: str) -> str: ...
+
+
+class ReviewDesk(Protocol):
+    """The thread's requests waiting for an operator (`memo.operator_review.withdraw.Withdrawals`)."""
+
+    def remember(self, thread_id: str, wait: ReviewWait) -> None: ...
+
+    def withdraw(self, thread_id: str, wait: ReviewWait) -> str: ...
+
+
+class TurnRecorder:
+    def __init__(
+        self,
+        *,
+        store: ConversationStore,
+        sender: Sender,
+        clock: Callable[[], datetime],
+        memory_ttl_seconds: int,
+        executions: ExecutionPort | None = None,
+        outbound: OutboundLog | None = None,
+        case_answers: CaseAnswers | None = None,
+        reviews: ReviewDesk | None = None,
+    ) -> None:
+        self._store = store
+        self._sender = sender
+        self._clock = clock
+        self._ttl = memory_ttl_seconds
+        self._executions = executions
+        self._outbound = outbound
+        self._case_answers = case_answers
+        self._reviews = reviews
+
+    # --- 1. settle ------------------------------------------------------------------------------
+
+    def settle(self, outcome: TurnOutcome) -> TurnOutcome:
+        """The outcome the settlement's answer picks (the outcome itself when it has none)."""
+        settlement = outcome.settle
+        if settlement is None:
+            return outcome
+        call = settlement.call
+        if isinstance(call, CaseAnswer):
+            if self._case_answers is None:
+                raise OperatorAnswersNotConfigured(
+                    "an operator's question was answered but no case port is wired"
+                )
+            result = self._case_answers.answer(
+                call.case_id, call.answer, request_id=call.request_id, requester_ref=call.requester_ref
+            )
+        else:
+            result = self._withdraw(call)
+        return settlement.outcomes[result]
+
+    def _withdraw(self, call: Withdrawal) -> str:
+        if self._reviews is None:
+            raise ValueError("a withdrawal was decided but no review desk is wired")
+        return self._reviews.withdraw(call.thread_id, call.wait)
+
+    # --- 2. the one write -----------------------------------------------------------------------
+
+    def apply(
+        self,
+        ctx: TurnContext,
+        outcome: TurnOutcome,
+        *,
+        profile: UserProfile,
+        stored: UserProfile | None,
+        lost_race: Callable[[TurnContext, TurnOutcome], TurnOutcome],
+    ) -> tuple[TurnOutcome, bool]:
+        """Record the (settled) outcome, then keep its wait, start its plan and send its reply.
+        Returns the outcome recorded (a lost race's answer instead of a lost change) and whether
+        its reply went out."""
+        recorded = self.record(ctx, outcome, profile, stored)
+        if recorded == "pending_conflict":
+            count("PendingConflicts")
+            logger.warning(
+                "HITL_PENDING_CONFLICT",
+                extra={"outcome": outcome.outcome, "change": _change_kind(outcome.pending_change)},
+            )
+            outcome = lost_race(ctx, outcome).without_writes()
+            recorded = self.record(ctx, outcome, profile, stored)
+        if recorded != "recorded":
+            count("TurnRepliesSuppressed")
+            logger.info("TURN_ALREADY_ANSWERED", extra={"outcome": outcome.outcome})
+            return outcome, False
+        self._after_write(outcome)
+        if outcome.reply is None:
+            return outcome, False
+        sent = self.send(
+            ctx.message,
+            outcome.reply,
+            kind=_outbound_kind(outcome),
+            now=ctx.now,
+            reaction=outcome.reply_kind == "hitl_question" and _reaction_may_answer(outcome),
+        )
+        return outcome, sent
+
+    def record(
+        self, ctx: TurnContext, outcome: TurnOutcome, profile: UserProfile, stored: UserProfile | None
+    ) -> TurnRecorded:
+        """The turn's one write: its memory, the reply's claim, the pending change and the profile."""
+        message, now = ctx.message, ctx.now
+        remembered = [
+            MemoryMessage(
+                role="user",
+                text=message.text or f"[{message.type}]",
+                at=now,
+                kind=outcome.user_kind,
+                wamid=message.wamid,
+                started=outcome.start.trace_id if outcome.start is not None else None,
+            )
+        ]
+        if outcome.reply is not None:
+            remembered.append(
+                MemoryMessage(
+                    role="assistant",
+                    text=outcome.reply.text,
+                    at=now,
+                    kind=outcome.reply_kind,
+                    reminder_id=outcome.reply_reminder_id,
+                )
+            )
+        # The message's record holds what a redelivery of it needs (`AlreadyTurned.result`): the
+        # plan's start, issued again in case this run dies between its write and the start. What
+        # the turn did is its memory and its TURN_DONE log line, not repeated here.
+        result: dict[str, object] = {}
+        if outcome.start is not None:
+            result["start"] = pack_text(
+                outcome.start.model_dump_json(exclude_none=True, exclude_defaults=True)
+            )
+        return self._store.record_turn(
+            message.thread_id,
+            message.wamid,
+            remembered,
+            ttl_seconds=self._ttl,
+            result=result,
+            pending=outcome.pending_change,
+            profile=profile if profile != stored else None,
+        )
+
+    # --- 3. after the write ---------------------------------------------------------------------
+
+    def _after_write(self, outcome: TurnOutcome) -> None:
+        """The wait first (so "cancel" finds the request once it runs), then the start: after the
+        write, so a refused write leaves neither; a crash here is redelivered and `restart`ed."""
+        if outcome.review_wait is not None and outcome.start is not None:
+            self._remember(outcome.start.thread_id, outcome.review_wait)
+        if outcome.start is not None:
+            self.start(outcome.start)
+
+    def _remember(self, thread_id: str, wait: ReviewWait) -> None:
+        if self._reviews is not None:
+            self._reviews.remember(thread_id, wait)
+
+    def start(self, execution: ExecutionInput) -> None:
+        """Start the turn's plan (a second start of the same traceId is a no-op)."""
+        if self._executions is None:
+            raise ValueError("the turn has a plan to run but no executor is wired")
+        self._executions.start(execution)
+
+    def restart(self, stored: Mapping[str, Any]) -> None:
+        """A redelivered message whose turn was done: its wait and its start again, in case the
+        first run died between its write and them."""
+        raw = stored.get("start")
+        if isinstance(raw, str):  # packed (`memo.packing`)
+            execution = ExecutionInput.model_validate_json(unpack_text(raw))
+        elif isinstance(raw, dict):  # stored before starts were packed
+            execution = ExecutionInput.model_validate(raw)
+        else:
+            return
+        logger.info("TURN_START_REISSUED")
+        wait = ReviewWait.for_execution(execution, now=self._clock())
+        if wait is not None:
+            self._remember(execution.thread_id, wait)
+        self.start(execution)
+
+    def send(
+        self,
+        message: InboundMessage,
+        reply: Reply,
+        *,
+        kind: OutboundKind,
+        now: datetime,
+        reaction: bool = False,
+    ) -> bool:
+        """Send the turn's reply, tagged (`memo.whatsapp.tracking`); its claim was written with the
+        turn, so an unknown outcome is never sent again. Only a question a 👍/✅ may answer
+        (`reaction`) is recorded by its outbound id: the reaction names nothing else."""
+        tag = OutboundTag.new(kind, message.thread_id, seed=message.wamid)
+        try:
+            sent = self._sender.send(message.phone_number_id, message.thread_id, reply, tag=tag)
+        except WhatsAppSendError as exc:
+            log_send_failure(exc, what="reply")
+            return False
+        if reaction and kind == "hitl_question" and self._outbound is not None:
+            self._outbound.record(
+                [
+                    OutboundRecord(
+                        message_id=message_id,
+                        thread_id=message.thread_id,
+                        kind=kind,
+                        at=now,
+                        phone_number_id=message.phone_number_id,
+                        token=tag.token,
+                    )
+                    for message_id in sent.message_ids
+                    if message_id
+                ]
+            )
+        return True
+
+
+def _change_kind(change: PendingChange | None) -> str | None:
+    return change.kind if change is not None else None
+
+
+def _outbound_kind(outcome: TurnOutcome) -> OutboundKind:
+    return "hitl_question" if outcome.reply_kind == "hitl_question" else "reply"
+
+
+def _reaction_may_answer(outcome: TurnOutcome) -> bool:
+    """The turn asks a question whose one safe default a 👍/✅ may give (`events.reaction_answer`)."""
+    change = outcome.pending_change
+    if change is None or change.state is None:
+        return False
+    pending = change.state.pending_hitl
+    return pending is not None and events.has_single_safe_default(change.state, pending)
