@@ -21,7 +21,7 @@ from typing import Any
 from moto import mock_aws
 
 from caseplatform.errors import CasePlatformError
-from caseplatform.service import CaseService
+from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore, dynamodb_client
 from caseplatform.stores.sqlite import SqliteCaseStore
 from memo import tables
@@ -64,7 +64,7 @@ def sqlite_cycles_per_second(cycles: int = CYCLES, rounds: int = ROUNDS) -> tupl
     cpu, wall = 0.0, 0.0
     with tempfile.TemporaryDirectory(prefix="hitl-bench-") as directory:
         store = SqliteCaseStore(Path(directory) / "hitl.db")
-        service = CaseService(store)
+        service = build_case_service(store)
         service.ensure_default_adapters()
         _decide(service, _submit(service, "warm-up-submit"), "warm-up-decide")
         for round_ in range(rounds):
@@ -82,7 +82,7 @@ def sqlite_writes_per_cycle(cycles: int = 100) -> tuple[float, float]:
     """(statements, write-ahead log pages) per submit+decide cycle on a warm SQLite store."""
     with tempfile.TemporaryDirectory(prefix="hitl-bench-") as directory:
         store = SqliteCaseStore(Path(directory) / "hitl.db")
-        service = CaseService(store)
+        service = build_case_service(store)
         service.ensure_default_adapters()
         for index in range(cycles):  # warm: the active schema read, b-trees a few levels deep
             _decide(service, _submit(service, f"w-{index}"), f"wd-{index}")
@@ -105,7 +105,7 @@ def dynamodb_requests_per_call() -> dict[str, int]:
     with mock_aws():
         client = dynamodb_client(region="us-east-1")
         client.create_table(**tables.CASES.create_table_kwargs("bench-cases"))
-        service = CaseService(DynamoCaseStore("bench-cases", client))
+        service = build_case_service(DynamoCaseStore("bench-cases", client))
         service.ensure_default_adapters()
 
         current: list[str] = []

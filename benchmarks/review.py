@@ -33,7 +33,7 @@ def run() -> list[Row]:
 
 @contextmanager
 def _service(store: str) -> Iterator[Any]:
-    from caseplatform.service import CaseService
+    from caseplatform.service import build_case_service
 
     if store == "sqlite":
         from caseplatform.stores.sqlite import SqliteCaseStore
@@ -41,7 +41,7 @@ def _service(store: str) -> Iterator[Any]:
         with tempfile.TemporaryDirectory() as tmp:
             sqlite = SqliteCaseStore(Path(tmp) / "hitl.db")
             try:
-                yield _seeded(CaseService(sqlite))
+                yield _seeded(build_case_service(sqlite))
             finally:
                 sqlite.close()
         return
@@ -56,7 +56,7 @@ def _service(store: str) -> Iterator[Any]:
     with mock_aws():
         client = boto3.client("dynamodb", region_name="us-east-1")
         client.create_table(**tables.CASES.create_table_kwargs("bench-cases"))
-        yield _seeded(CaseService(DynamoCaseStore("bench-cases", client)))
+        yield _seeded(build_case_service(DynamoCaseStore("bench-cases", client)))
 
 
 def _seeded(cases: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Issue 6 end to end in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright):
+"""Operator review end to end in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright):
 a WhatsApp user asks for an operation that the review policy sends to an operator, the case appears
 in the reviewer page's queue, the operator approves in the page, the step runs once and the user is
 told on WhatsApp (the local Graph API sink).

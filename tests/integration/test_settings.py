@@ -1,5 +1,5 @@
-"""`memo.settings`: every Lambda's settings from the environment, with the configuration names of
-DESIGN.md; invalid or missing settings are a `ConfigurationError` naming the variable."""
+"""`memo.settings`: every Lambda's settings from the environment, with the fixed configuration names
+(`WHATSAPP_APP_SECRET`, `HITL_TTL_SECONDS`, ...); invalid or missing settings are a `ConfigurationError` naming the variable."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14, point 3: deletes of approved, pinned reminders without a read before the write, on moto.
+"""Deletes of approved, pinned reminders without a read before the write, on moto.
 
 One conditional UpdateItem per reminder says what happened: deleted (returning the reminder as it
 was), gone, or changed after the approval was asked (left exactly as it is). A retry of the same

@@ -1,4 +1,4 @@
-"""The items table's tombstones (undo of a delete, issue 10 point 9) on moto: hidden from every read,
+"""The items table's tombstones (the undo of a delete) on moto: hidden from every read,
 restored once, not after the window, and carrying the table's TTL."""
 
 from __future__ import annotations

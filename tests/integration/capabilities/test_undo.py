@@ -1,4 +1,4 @@
-"""Issue 10, point 9: "Undo" on a delete or clear done by Memo, through the webhook with signed
+"""The "Undo" of a delete or clear done by Memo, through the webhook with signed
 payloads (English and Hebrew), on the local stack's moto with a fake clock.
 
 A delete tombstones the items for 10 minutes (the items table's TTL purges them after), the

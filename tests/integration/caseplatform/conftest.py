@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import boto3
 import pytest
@@ -18,6 +18,9 @@ from caseplatform.stores.dynamodb import DynamoCaseStore
 from caseplatform.stores.sqlite import SqliteCaseStore
 from memo import tables
 from tests.unit.caseplatform.factories import FakeClock
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE = "hitl-cases-test"
 
@@ -68,7 +71,7 @@ def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ca
         with mock_aws():
             client = SerializedClient(boto3.client("dynamodb", region_name="us-east-1"))
             create_cases_table(client)
-            yield lambda: DynamoCaseStore(TABLE, client, sleep=lambda _: None)
+            yield lambda: DynamoCaseStore(TABLE, cast("DynamoDBClient", client), sleep=lambda _: None)
 
 
 @pytest.fixture

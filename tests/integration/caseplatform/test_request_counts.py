@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import boto3
 import pytest
@@ -21,6 +21,9 @@ from tests.integration.caseplatform.conftest import TABLE, create_cases_table
 from tests.integration.caseplatform.test_request_reads import CountingClient
 from tests.unit.caseplatform.factories import AGENT, OPERATOR, OTHER_OPERATOR, FakeClock, lgv_payload
 
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
 ONE_WRITE = Counter(transact_write_items=1)
 ONE_READ_ONE_WRITE = Counter(query=1, transact_write_items=1)
 ONE_READ = Counter(query=1)
@@ -31,7 +34,9 @@ def counted() -> Iterator[tuple[CaseService, CountingClient]]:
     with mock_aws():
         client = CountingClient(boto3.client("dynamodb", region_name="us-east-1"))
         create_cases_table(client)
-        service = CaseService(DynamoCaseStore(TABLE, client, sleep=lambda _: None), clock=FakeClock())
+        service = CaseService(
+            DynamoCaseStore(TABLE, cast("DynamoDBClient", client), sleep=lambda _: None), clock=FakeClock()
+        )
         service.ensure_default_adapters()
         yield service, client
 
@@ -191,7 +196,9 @@ def _two_clients() -> Iterator[tuple[CaseService, CaseService, CountingClient]]:
         raw = boto3.client("dynamodb", region_name="us-east-1")
         create_cases_table(raw)
         client = CountingClient(raw)
-        this = CaseService(DynamoCaseStore(TABLE, client, sleep=lambda _: None), clock=FakeClock())
+        this = CaseService(
+            DynamoCaseStore(TABLE, cast("DynamoDBClient", client), sleep=lambda _: None), clock=FakeClock()
+        )
         this.ensure_default_adapters()
         other = CaseService(DynamoCaseStore(TABLE, raw, sleep=lambda _: None), clock=FakeClock())
         yield this, other, client

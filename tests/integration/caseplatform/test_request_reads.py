@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import boto3
 import pytest
@@ -22,6 +22,9 @@ from caseplatform.stores.dynamodb import DynamoCaseStore
 from tests.integration.caseplatform.conftest import TABLE, create_cases_table
 from tests.integration.caseplatform.review.harness import seed_adapters
 from tests.unit.caseplatform.factories import OPERATOR, OTHER_OPERATOR, FakeClock, submit
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 THIRD_OPERATOR = {"name": "Tal Bar", "role": "site engineer", "id": "op:tal", "kind": "operator"}
 
@@ -138,7 +141,9 @@ def test_an_approval_through_the_review_service_reads_the_case_once() -> None:
     with mock_aws():
         client = CountingClient(boto3.client("dynamodb", region_name="us-east-1"))
         create_cases_table(client)
-        cases = CaseService(DynamoCaseStore(TABLE, client, sleep=lambda _: None), clock=FakeClock())
+        cases = CaseService(
+            DynamoCaseStore(TABLE, cast("DynamoDBClient", client), sleep=lambda _: None), clock=FakeClock()
+        )
         seed_adapters(cases)
         review = ReviewService(cases)
         payload = {"action": "delete_notes", "count": 3}

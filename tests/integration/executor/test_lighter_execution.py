@@ -1,4 +1,4 @@
-"""Issue 14, point 3: the execution that follows an approval, lighter and still exact.
+"""The execution that follows an approval, lighter and still exact.
 
 Through the webhook with signed payloads on the local stack (moto, the deployed ASL, a fake clock).
 The execution the "Approve" tap starts is held back (as Step Functions may start it late, or retry

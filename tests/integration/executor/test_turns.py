@@ -1,4 +1,4 @@
-"""Issue 4 end to end: WhatsApp turns through the webhook handler that run plans on the executor
+"""End to end: WhatsApp turns through the webhook handler that run plans on the executor
 state machine (the same ASL as deployed, on moto), with real capabilities, the responder and the
 reminder ticker, on a fake clock."""
 

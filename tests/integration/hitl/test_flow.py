@@ -1,5 +1,6 @@
 """The HITL control plane through the webhook handler, with signed payloads as Meta sends them:
-the seed's edge-case checklist (memo-hitl-control-plane-refactor-plan.md) end to end on moto."""
+the control plane's edge cases (expiry, stale replies, one question at a time, answers that only
+narrow) end to end on moto."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import boto3
 
-from memo.aws.conversation_table import DynamoPendingStore
+from memo.aws.conversation_pending import DynamoPendingStore
 from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,

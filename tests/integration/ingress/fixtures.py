@@ -15,7 +15,7 @@ QUESTION_ID = "wamid.HBgLOTcyNTAxMjM0NTY3FQIAERgSQURFRjQ5QkE0RTk5NkFGMDA0AA=="
 
 
 def message_fixtures(user: WhatsAppUser) -> dict[str, dict[str, Any]]:
-    """One inbound message per row of `memo.whatsapp.events.MESSAGE_EVENTS` (key -> message)."""
+    """One inbound message per row of `memo.ingress.events.MESSAGE_EVENTS` (key -> message)."""
     m = user.message
     return {
         "text": user.text("Hello!"),
@@ -237,7 +237,7 @@ FAILED_131047 = [
 
 
 def status_fixtures(recipient: str) -> dict[str, dict[str, Any]]:
-    """One webhook body per row of `memo.whatsapp.events.STATUS_EVENTS` (key -> body)."""
+    """One webhook body per row of `memo.ingress.events.STATUS_EVENTS` (key -> body)."""
     return {
         "status.sent": envelope(
             [

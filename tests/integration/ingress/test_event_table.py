@@ -10,9 +10,9 @@ from typing import Any
 import boto3
 import pytest
 
+from memo.ingress.events import GROUP_ROW, MESSAGE_EVENTS, STATUS_EVENTS
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser, envelope
-from memo.whatsapp.events import GROUP_ROW, MESSAGE_EVENTS, STATUS_EVENTS
 from tests.integration.ingress.fixtures import message_fixtures, status_fixtures
 from tests.support.conversation import Conversation, LogEvents
 from tests.support.webhook import post

@@ -1,4 +1,4 @@
-"""Issue 6 end to end: a WhatsApp request that the review policy sends to an operator waits on the
+"""Operator review end to end: a WhatsApp request that the review policy sends to an operator waits on the
 executor state machine (`.waitForTaskToken`, the same ASL as deployed, on moto) for a decision made
 through the review API (handler resolver in-process, dev tokens), then runs once, or is refused."""
 
@@ -287,7 +287,7 @@ def test_the_task_token_is_never_shown(dana: Conversation, local: LocalStack, ap
     assert dana.replies() == ["Deleted the reminder “call mom”."]
 
 
-# --- clarification through the user (issue 6, item 3) ----------------------------------------------
+# --- clarification through the user --------------------------------------------------------------
 
 ASKED = "Which mom do you mean, your mother or the contact named Mom?"
 

@@ -1,4 +1,4 @@
-"""Issue 10, point 8: the review policy counts what a step really touches, and the user can withdraw
+"""The review policy counts what a step really touches, and the user can withdraw
 a request that waits for an operator ("cancel that", "בטל"), through the webhook with signed
 payloads, on the executor state machine (moto) with the review submit Lambda and the case platform.
 

@@ -1,4 +1,4 @@
-"""Issue 11 through the webhook (signed payloads, the fake clock, the executor state machine on moto):
+"""What people actually type, through the webhook (signed payloads, the fake clock, the executor state machine on moto):
 what people actually type is understood, English and Hebrew, and the next message works too.
 
 The user's number is Israeli (972...) and the deployment's default timezone is UTC: Memo uses

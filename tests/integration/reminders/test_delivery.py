@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from memo import tables
-from memo.aws.conversation_table import DynamoConversationStore
-from memo.aws.items_table import DynamoItemsRepository, reminder_sk, user_pk
+from memo.aws.conversation_thread import DynamoConversationStore
+from memo.aws.items_keys import reminder_sk, user_pk
+from memo.aws.items_table import DynamoItemsRepository
 from memo.aws.scheduler import EventBridgeReminderScheduler
 from memo.capabilities.base import ExecutionContext
-from memo.capabilities.reminders import CreateReminderArgs, ReminderOperations
+from memo.capabilities.reminder_args import CreateReminderArgs
+from memo.capabilities.reminders import ReminderOperations
 from memo.conversation.model import MemoryMessage, UserProfile
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
@@ -160,7 +162,7 @@ def test_a_failed_send_is_logged_and_retried_by_the_next_tick(
 def test_a_moved_reminder_is_delivered_at_its_new_time_only(
     local_aws: LocalAws, ticker: ReminderTicker
 ) -> None:
-    from memo.capabilities.reminders import UpdateReminderArgs
+    from memo.capabilities.reminder_args import UpdateReminderArgs
 
     user_wrote(local_aws, START)
     reminder_id = create_reminder(local_aws, "dentist", START + timedelta(hours=1))

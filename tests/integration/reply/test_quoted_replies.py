@@ -1,4 +1,4 @@
-"""Issue 10, point 4: a reply that quotes one of Memo's messages (WhatsApp's `context.id`) means the
+"""Quoted replies (docs/undo-and-quoted-replies.md): a reply that quotes one of Memo's messages (WhatsApp's `context.id`) means the
 items that message named, through the webhook with signed payloads, English and Hebrew.
 
 The responder records, under the Graph API's message id of each reply, the items it confirmed or

@@ -10,13 +10,9 @@ from typing import Any
 import pytest
 
 from memo import tables
-from memo.aws.conversation_table import (
-    ACTIONS_SK,
-    DynamoConversationStore,
-    DynamoResponderMemory,
-    latest_actions_of,
-    thread_pk,
-)
+from memo.aws.conversation_table import ACTIONS_SK, latest_actions_of, thread_pk
+from memo.aws.conversation_thread import DynamoConversationStore
+from memo.aws.responder_memory import DynamoResponderMemory
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
@@ -179,7 +175,7 @@ def test_threads_writing_at_once_keep_every_action(local_aws: LocalAws) -> None:
 def test_the_reply_claim_is_single_use_and_invisible_to_the_thread_load(local_aws: LocalAws) -> None:
     from datetime import UTC, datetime
 
-    from memo.aws.conversation_table import DynamoConversationStore
+    from memo.aws.conversation_thread import DynamoConversationStore
 
     table = "memo-conversation"
     memory = DynamoResponderMemory(local_aws.dynamodb, table, message_ttl_seconds=3600)

@@ -1,4 +1,4 @@
-"""Issue 14, point 3: the responder's DynamoDB requests, on moto.
+"""The responder's DynamoDB requests, on moto.
 
 Three requests for a reply that records actions: the read of RECENT_ACTIONS (to merge), one
 transaction of the reply claim with the merged latestActions (before the send), and one
@@ -16,14 +16,9 @@ import pytest
 from botocore.client import BaseClient
 
 from memo import tables
-from memo.aws.conversation_table import (
-    ACTIONS_SK,
-    QUOTE_PREFIX,
-    DynamoConversationStore,
-    DynamoResponderMemory,
-    latest_actions_of,
-    thread_pk,
-)
+from memo.aws.conversation_table import ACTIONS_SK, QUOTE_PREFIX, latest_actions_of, thread_pk
+from memo.aws.conversation_thread import DynamoConversationStore
+from memo.aws.responder_memory import DynamoResponderMemory
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler

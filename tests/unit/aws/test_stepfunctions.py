@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 
 from memo.aws.stepfunctions import StepFunctionsTasks
 from memo.errors import TransientFault
-from memo.operator_review.listener import TaskGone
+from memo.operator_review.tokens import TaskGone
 
 
 class FakeSfn:

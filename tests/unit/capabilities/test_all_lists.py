@@ -1,4 +1,4 @@
-"""One list under many names (issue 11): the shopping list is the same list in English and Hebrew and
+"""One list under many names: the shopping list is the same list in English and Hebrew and
 under its synonyms, the reply shows the user's own words, and "what lists do I have?" lists them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Undo of a delete or clear (issue 10, point 9): tombstoned by the destructive step, restored once by
+"""Undo of a delete or clear: tombstoned by the destructive step, restored once by
 `items/undo` within 10 minutes, rescheduled when the reminder's time is still ahead."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from caseplatform.stores import sqlite as sqlite_module
+from caseplatform.stores.sqlite_migrations import migrations, split_statements
 
 _CASE_COLUMNS = (
     "case_id, schema_version, adapter_id, case_type, title, summary, payload_json, payload_hash_sha256,"
@@ -41,7 +41,7 @@ def write_legacy(source: Path, target: Path, *, version: int) -> None:
     as today, under the CHECK constraints of migration 5."""
     if not 1 <= version <= 5:
         raise ValueError("the legacy layouts are migrations 1 to 5")
-    every = sqlite_module.migrations()
+    every = migrations()
     old = sqlite3.connect(target, isolation_level=None)
     try:
         old.execute("PRAGMA foreign_keys = ON")
@@ -54,7 +54,7 @@ def write_legacy(source: Path, target: Path, *, version: int) -> None:
             if number > version:
                 break
             old.execute("BEGIN IMMEDIATE")
-            for statement in sqlite_module._split_statements(sql):
+            for statement in split_statements(sql):
                 old.execute(statement)
             old.execute("INSERT INTO hitl_schema_migrations VALUES (?, ?, 0)", (number, name))
             old.execute("COMMIT")

@@ -2,7 +2,7 @@
 
 It drives random sequences of submit / request_clarification / provide_clarification /
 record_decision (with reused request_ids, repeated questions and retries) and checks, after every
-step, that the service agrees with a tiny model of the seed's rules:
+step, that the service agrees with a tiny model of the platform's rules:
 - the transition matrix (allowed moves succeed, every other one is refused with its code),
 - first-terminal-wins (at most one decision event; later attempts ALREADY_TERMINAL),
 - request_id idempotency (same intent -> the first answer; different intent -> IDEMPOTENCY_CONFLICT),

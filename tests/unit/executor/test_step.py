@@ -347,12 +347,14 @@ class FlakyCompletion(MemoryLedger):
 
 
 def test_a_failed_completion_is_retried_in_place_and_the_person_hears_the_truth(clock, log_events) -> None:
-    capabilities, ledger, waits = CountingCapabilities(), FlakyCompletion(failures=2), []
+    capabilities, ledger = CountingCapabilities(), FlakyCompletion(failures=2)
+    waits: list[float] = []
 
     outcome = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=waits.append)
 
     assert outcome.result.success and len(capabilities.side_effects) == 1
-    assert ledger.get(operation_id("wamid.T1", "s1")).status == "completed"
+    entry = ledger.get(operation_id("wamid.T1", "s1"))
+    assert entry is not None and entry.status == "completed"
     assert len(waits) == 2 and log_events.named("STEP_COMPLETION_RETRY")
     again = run_step(task(), capabilities=capabilities, ledger=ledger, clock=clock, sleep=waits.append)
     assert again.replayed and len(capabilities.side_effects) == 1

@@ -1,6 +1,7 @@
-"""The answer grammar of docs/hitl-answers.md, one rule at a time: narrowing, new requests while a
-question is open (planner or operator), the expiry message's "Try again", "all" beyond the rows a
-list shows, and the stale-reply guard's acknowledgements."""
+"""The answer grammar of docs/hitl-answers.md, one rule at a time: what an approval touches, new
+requests while a question is open (planner or operator), the expiry message's "Try again", "all"
+beyond the rows a list shows, and the stale-reply guard's acknowledgements. Narrowing answers are in
+test_narrowing.py."""
 
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ from memo.domain import (
     PendingHITLContext,
     TurnState,
 )
-from memo.hitl import affected, gate, narrowing, templates
+from memo.hitl import affected, gate, templates
 from memo.hitl.fastpath import interactive_reply_id
 from memo.hitl.resume import resume, stale_reply_guard
-from tests.unit.hitl.conftest import NOW, TZ, make_state, plan, step
+from tests.unit.hitl.conftest import NOW, make_state, plan, step
 
 LATER = NOW + timedelta(seconds=30)
 TOMORROW = (NOW + timedelta(days=1)).date().isoformat()
@@ -31,162 +32,6 @@ SHOWN = [
     DisambiguationCandidate(id="r2", label="call dad", data={"day": TOMORROW}),
     DisambiguationCandidate(id="r3", label="pay the bank", data={"day": FRIDAY}),
 ]
-HE_SHOWN = [
-    DisambiguationCandidate(id="r1", label="להתקשר לאמא", data={"day": TOMORROW}),
-    DisambiguationCandidate(id="r2", label="להתקשר לאבא", data={"day": FRIDAY}),
-]
-
-
-def parse(text: str, shown: list[DisambiguationCandidate] = SHOWN, language: str = "en"):
-    return narrowing.parse(text, shown, now=NOW, timezone=TZ, language=language)  # type: ignore[arg-type]
-
-
-# --- narrowing ---------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        ("1 3", ("r1", "r3")),
-        ("only 2", ("r2",)),
-        ("just 1 and 3", ("r1", "r3")),
-        ("1-2", ("r1", "r2")),
-        ("only tomorrow's", ("r1", "r2")),
-        ("yes but only the ones for tomorrow", ("r1", "r2")),
-        ("not the one for dad", ("r1", "r3")),
-        ("not dad", ("r1", "r3")),
-        ("all but 2", ("r1", "r3")),
-        ("everything but dad", ("r1", "r3")),
-        ("except 2", ("r1", "r3")),
-        ("yes, except the bank", ("r1", "r2")),
-        ("without the bank", ("r1", "r2")),
-        ("only call mom", ("r1",)),
-        ("keep 1", ("r2", "r3")),
-        # By place in the shown list, and several named by their words.
-        ("ok just the first one", ("r1",)),
-        ("yes but not the last one", ("r1", "r2")),
-        ("only the first and the third", ("r1", "r3")),
-        ("only mom and the bank", ("r1", "r3")),
-        ("yes except dad and the bank", ("r1",)),
-        # A second thought that keeps one.
-        ("actually don't delete dad", ("r1", "r3")),
-        ("wait, do not remove the bank", ("r1", "r2")),
-    ],
-)
-def test_a_narrowing_keeps_a_subset_in_shown_order(text: str, kept: tuple[str, ...]) -> None:
-    result = parse(text)
-    assert result is not None and not result.unresolved
-    assert result.ids == kept
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        ("כן אבל רק של מחר", ("r1",)),
-        ("רק 2", ("r2",)),
-        ("חוץ מ-2", ("r1",)),
-        ("בלי אבא", ("r1",)),
-        ("לא את של אבא", ("r1",)),
-        ("רק את אמא", ("r1",)),
-        ("כן רק הראשונה", ("r1",)),
-        ("חוץ מהאחרונה", ("r1",)),
-        ("בעצם אל תמחק את אבא", ("r1",)),
-    ],
-)
-def test_hebrew_narrowing(text: str, kept: tuple[str, ...]) -> None:
-    result = parse(text, HE_SHOWN, "he")
-    assert result is not None and result.ids == kept
-
-
-@pytest.mark.parametrize("text", ["yes", "no", "ok", "כן", "cancel", "yes please", "go ahead", "call mom"])
-def test_plain_answers_are_not_narrowings(text: str) -> None:
-    assert parse(text) is None
-
-
-def removal(text: str, shown: list[DisambiguationCandidate] = SHOWN):
-    return narrowing.parse(text, shown, now=NOW, timezone=TZ, language="en", removal=True)
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # A yes that names items keeps those, and only those (it approved all three).
-        ("yes delete mom and dad", ("r1", "r2")),
-        ("ok delete the first two", ("r1", "r2")),
-        ("yes the last two", ("r2", "r3")),
-        ("yes mom", ("r1",)),
-        ("delete dad", ("r2",)),
-        # The action said again before the limit, and a second thought after the yes.
-        ("delete them except for the one about the bank", ("r1", "r2")),
-        ("yes but wait, keep dad", ("r1", "r3")),
-        # Every one shown, said with the action: all of them, as shown.
-        ("delete all of them", ("r1", "r2", "r3")),
-        ("yes delete them", ("r1", "r2", "r3")),
-    ],
-)
-def test_a_removal_answer_that_names_items_keeps_those(text: str, kept: tuple[str, ...]) -> None:
-    result = removal(text)
-    assert result is not None and result.ids == kept
-
-
-def test_a_removal_answer_naming_nothing_shown_is_unresolved() -> None:
-    # "delete the blue ones": it names what to delete, and nothing shown is that.
-    result = removal("yes delete the blue ones")
-    assert result is not None and result.unresolved
-
-
-def test_the_action_words_narrow_only_a_removal() -> None:
-    # Approving a change of several, "delete dad" is no answer to it (the interpreter's, then asked).
-    assert parse("delete dad") is None
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        ("כן תמחק את אמא ואת אבא", ("r1", "r2")),
-        ("תמחק את כולם", ("r1", "r2")),
-        ("תמחק את שתי הראשונות", ("r1", "r2")),
-    ],
-)
-def test_hebrew_removal_answers(text: str, kept: tuple[str, ...]) -> None:
-    result = narrowing.parse(text, HE_SHOWN, now=NOW, timezone=TZ, language="he", removal=True)
-    assert result is not None and result.ids == kept
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "yes but only X",
-        "yes but only the purple ones",
-        "only 7",
-        "not the moon",
-        "only the fifth",  # three were shown
-        "only mom and the moon",  # one part names nothing: none is taken
-    ],
-)
-def test_a_narrowing_that_picks_nothing_is_unresolved(text: str) -> None:
-    result = parse(text)
-    assert result is not None and result.unresolved and not result.ids
-
-
-def test_excluding_everything_is_empty() -> None:
-    result = parse("not 1 2 3")
-    assert result is not None and result.empty
-
-
-@pytest.mark.parametrize(
-    ("text", "limited"),
-    [
-        ("yes but only X", True),
-        ("yes, not that one", True),
-        ("כן אבל", True),
-        ("yes", False),
-        ("ok go ahead", False),
-    ],
-)
-def test_has_qualifier(text: str, limited: bool) -> None:
-    assert narrowing.has_qualifier(text) is limited
-
 
 # --- what the approval touches --------------------------------------------------------------------------
 
@@ -377,28 +222,3 @@ def test_cancel_it_with_no_question_open_is_a_request_not_a_stale_answer(text: s
 @pytest.mark.parametrize("text", ["yes", "2", "כן", "1 3", "cancel", "never mind", "ביטול"])
 def test_bare_confirmations_and_choices_are_stale(text: str) -> None:
     assert stale_reply_guard(HITLReply(text=text), thread_id="t", language="en") is not None
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # The whole words matched "call mom" alone, and the bank was deleted though it was named.
-        ("except call mom and the bank", ("r2",)),
-        ("yes but not call mom and the bank", ("r2",)),
-        # Commas part names as "and" does ("normalize" drops them).
-        ("except mom, the bank", ("r2",)),
-        ("yes, mom, dad", ("r1", "r2")),
-        # A comma after the lead-in is not between names.
-        ("yes, but not the bank", ("r1", "r2")),
-        ("ok, delete dad", ("r2",)),
-    ],
-)
-def test_every_named_part_counts(text: str, kept: tuple[str, ...]) -> None:
-    result = removal(text)
-    assert result is not None and result.ids == kept
-
-
-def test_one_title_that_says_every_part_is_that_item() -> None:
-    shown = [*SHOWN, DisambiguationCandidate(id="r4", label="salt and pepper")]
-    result = removal("except salt and pepper", shown)
-    assert result is not None and result.ids == ("r1", "r2", "r3")

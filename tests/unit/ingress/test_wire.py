@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from memo.errors import NotAWhatsAppPayload
-from memo.ingress.inbound import InboundMessage
-from memo.ingress.messages import QueuedMessage, parse_webhook
+from memo.ingress.messages import QueuedMessage
 from memo.ingress.webhook import accept_webhook, sign
 from memo.ingress.wire import WireError, parse_payload
 from memo.local.whatsapp_user import WhatsAppUser, status_payload
@@ -176,28 +175,3 @@ def test_every_documented_fixture_is_read() -> None:
 class _NoQueue:
     def enqueue(self, messages: list[QueuedMessage]) -> None:
         raise AssertionError("nothing may be enqueued")
-
-
-def test_the_queued_message_and_the_turns_inbound_message_have_the_same_fields() -> None:
-    """Ingress writes `QueuedMessage` JSON; the turn path reads `InboundMessage`: same names, same defaults."""
-    inbound = {
-        name: field.get_default(call_default_factory=True)
-        for name, field in InboundMessage.model_fields.items()
-    }
-    queued = {name: QueuedMessage._field_defaults.get(name, inbound[name]) for name in QueuedMessage._fields}
-    queued["error_codes"] = list(queued["error_codes"])
-    assert queued == inbound
-    required = {name for name, field in InboundMessage.model_fields.items() if field.is_required()}
-    assert required == set(QueuedMessage._fields) - set(QueuedMessage._field_defaults)
-
-
-def test_every_fixture_reaches_the_turn_path_as_it_left_ingress() -> None:
-    for message in message_fixtures(USER).values():
-        [queued] = parse_webhook(parse_payload(USER.payload(message))).messages
-        inbound = InboundMessage.model_validate_json(queued.to_json())
-        assert inbound.model_dump() == queued.to_dict()
-        assert (inbound.row, inbound.handling, inbound.actionable) == (
-            queued.row,
-            queued.handling,
-            queued.actionable,
-        )

@@ -12,7 +12,7 @@ from memo.capabilities.items import Reminder
 from memo.conversation.model import MemoryMessage
 from memo.reminders.deliver import ReminderDeliveryFailed, ReminderUndeliverable, deliver
 from memo.reminders.store import StoredReminder, ThreadWindow
-from memo.reminders.template import TemplateMessage, template_body
+from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, WhatsAppSendOutcomeUnknown
 from memo.whatsapp.tracking import OutboundTag
@@ -262,21 +262,3 @@ def test_no_phone_number_id_anywhere_is_an_error_not_a_silent_skip() -> None:
     sender = FakeSender()
     run(items, open_window(), sender, default_phone_number_id="PN-default")
     assert sender.texts[0][0] == "PN-default"
-
-
-def test_template_body_is_metas_shape() -> None:
-    body = template_body(
-        THREAD, TemplateMessage(name="memo_reminder", language_code="he", body_parameters=["a\nb   c"])
-    )
-    assert body == {
-        "messaging_product": "whatsapp",
-        "recipient_type": "individual",
-        "to": THREAD,
-        "type": "template",
-        "template": {
-            "name": "memo_reminder",
-            "language": {"code": "he"},
-            "components": [{"type": "body", "parameters": [{"type": "text", "text": "a b c"}]}],
-        },
-    }
-    assert template_body("US.123", TemplateMessage(name="x", language_code="en"))["recipient"] == "US.123"

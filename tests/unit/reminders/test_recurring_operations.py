@@ -9,7 +9,7 @@ import pytest
 
 from memo.capabilities.base import ExecutionContext
 from memo.capabilities.dispatch import CapabilityDispatcher
-from memo.capabilities.reminders import OCCURRENCE, SERIES, scoped_id, split_scoped
+from memo.capabilities.reminder_args import OCCURRENCE, SERIES, scoped_id, split_scoped
 from memo.capabilities.scheduler import recurring_expression
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 

@@ -10,7 +10,7 @@ import pytest
 
 from memo.capabilities.scheduler import recurring_expression
 from memo.local.ticker import recurring_times, restorable
-from memo.text.recurrence import series
+from memo.text.series import series
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)

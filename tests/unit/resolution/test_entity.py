@@ -5,11 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from memo.domain import HITLReply, LatestAction, TurnState
-from memo.hitl import gate
-from memo.hitl.resume import resume
-from memo.resolution.entity import EntityResolution, SelectionError, apply_selection, resolve_entities
+from memo.domain import LatestAction, TurnState
+from memo.resolution.entity import EntityResolution, resolve_entities
 from memo.resolution.router import resolve_all
+from memo.resolution.selection import apply_selection
 from tests.unit.capabilities.fakes import FakeItemsRepository
 from tests.unit.resolution.helpers import NOW, add_list_item, add_note, add_reminder, state_for, step
 
@@ -159,43 +158,6 @@ def test_list_remove_resolves_known_items_and_reports_the_rest() -> None:
         "itemIds": ["i-milk", "i-eggs"],
         "notFound": ["wine"],
     }
-
-
-def pending_state(repo: FakeItemsRepository, target: str) -> TurnState:
-    out = resolved(state_for(step("s1", "reminders", "delete", constraints={"target": target})), repo)
-    checked = gate.check_disambiguation(out.state, now=NOW, ttl_seconds=300)
-    assert checked.created and checked.pending is not None
-    return checked.state
-
-
-def test_apply_selection_with_one_id_from_the_resume(repo: FakeItemsRepository) -> None:
-    state = pending_state(repo, "meeting")
-    pending = state.pending_hitl
-    assert pending is not None
-    outcome = resume(state, HITLReply(text="2"), now=NOW + timedelta(seconds=30))
-    assert outcome.goto == "entity_resolution" and outcome.selected_ids == ("r-meet-ron",)
-    # Candidates come from the frozen pending item: the repository changing does not matter.
-    repo.reminders.clear()
-    applied = apply_selection(outcome.state, outcome.selected_ids, pending=pending)
-    assert applied.executor_args["s1"] == {"reminderIds": ["r-meet-ron"]}
-    assert applied.disambiguation is None
-    assert not gate.check_disambiguation(applied, now=NOW).must_pause
-
-
-def test_apply_selection_with_two_ids_read_from_hitl_results(repo: FakeItemsRepository) -> None:
-    state = pending_state(repo, "both meeting reminders")
-    outcome = resume(state, HITLReply(text="1, 3"), now=NOW + timedelta(seconds=30))
-    assert outcome.selected_ids == ("r-meet-dan", "r-meet-tal")
-    applied = apply_selection(outcome.state)  # ids from hitlResults, candidates from state
-    assert applied.executor_args["s1"] == {"reminderIds": ["r-meet-dan", "r-meet-tal"]}
-
-
-def test_apply_selection_refuses_ids_not_offered_or_too_many(repo: FakeItemsRepository) -> None:
-    state = pending_state(repo, "meeting")
-    with pytest.raises(SelectionError):
-        apply_selection(state, ["r-mom"])
-    with pytest.raises(SelectionError):
-        apply_selection(state, ["r-meet-dan", "r-meet-ron"])
 
 
 def test_a_second_ambiguous_step_waits_for_the_first_answer(repo: FakeItemsRepository) -> None:

@@ -79,7 +79,7 @@ def test_a_list_not_named_by_a_planner_is_found_when_resolved() -> None:
         step("s1", "lists", "remove", constraints={"listName": "my"}, changes={"items": ["milk"]}), HE
     )
     assert removed.target is not None and removed.target.list_name == UNNAMED_LIST
-    # Adding too: the one list there is, else the person is asked (`memo.resolution.entity`).
+    # Adding too: the one list there is, else the person is asked (`memo.resolution.list_names`).
     added = ListResolver().resolve(step("s1", "lists", "add", changes={"items": ["milk"]}), EN)
     assert added.args == {"listName": UNNAMED_LIST, "items": ["milk"]}
 

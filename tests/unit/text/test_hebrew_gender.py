@@ -1,4 +1,4 @@
-"""Hebrew replies do not assume the user's gender (issue 11): what Memo says to the user uses
+"""Hebrew replies do not assume the user's gender: what Memo says to the user uses
 impersonal, plural or first-person forms, never a masculine-only or feminine-only "you"."""
 
 from __future__ import annotations

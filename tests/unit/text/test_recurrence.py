@@ -1,21 +1,13 @@
-"""Repeating times: the phrase (English and Hebrew), the RFC 5545 series, its occurrences and words."""
+"""Repeating times: the phrase (English and Hebrew) read as a repetition rule."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from memo.text.recurrence import (
-    describe,
-    find_recurrence,
-    first_occurrence,
-    last_occurrence,
-    moved,
-    next_occurrence,
-    series,
-)
+from memo.text.recurrence import find_recurrence
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)
@@ -86,86 +78,6 @@ def test_weekdays_are_monday_to_friday_outside_israel() -> None:
 )
 def test_not_a_repetition(text: str) -> None:
     assert rule_of(text) is None
-
-
-def test_series_starts_at_the_first_matching_time_and_moves_on() -> None:
-    text = series("FREQ=WEEKLY;BYDAY=MO,TH", datetime(2024, 5, 1, 9, 0, tzinfo=ZONE), TZ)
-    assert text == "DTSTART:20240502T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TH"
-    assert first_occurrence(text, TZ) == datetime(2024, 5, 2, 9, 0, tzinfo=ZONE)
-    assert next_occurrence(text, TZ, datetime(2024, 5, 2, 9, 0, tzinfo=ZONE)) == datetime(
-        2024, 5, 6, 9, 0, tzinfo=ZONE
-    )
-    assert last_occurrence(text, TZ) is None
-
-
-def test_every_other_week_starts_at_the_next_matching_day() -> None:
-    # Said on Wednesday 1 May: "every other monday" starts Monday 6 May, not two weeks later.
-    text = series("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO", datetime(2024, 5, 1, 10, 0, tzinfo=ZONE), TZ)
-    assert text == "DTSTART:20240506T100000\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"
-    assert next_occurrence(text, TZ, datetime(2024, 5, 6, 10, 0, tzinfo=ZONE)) == datetime(
-        2024, 5, 20, 10, 0, tzinfo=ZONE
-    )
-
-
-def test_a_counted_series_ends() -> None:
-    text = series("FREQ=DAILY;COUNT=3", datetime(2024, 5, 2, 8, 0, tzinfo=ZONE), TZ)
-    assert text is not None
-    assert last_occurrence(text, TZ) == datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)
-    assert next_occurrence(text, TZ, datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)) is None
-
-
-def test_wall_clock_time_stays_across_daylight_saving() -> None:
-    new_york = ZoneInfo("America/New_York")
-    text = series("FREQ=DAILY", datetime(2024, 3, 9, 8, 0, tzinfo=new_york), "America/New_York")
-    assert text is not None
-    after = next_occurrence(text, "America/New_York", datetime(2024, 3, 9, 8, 0, tzinfo=new_york))
-    assert (
-        after is not None
-        and after.hour == 8
-        and after.utcoffset() != datetime(2024, 3, 9, tzinfo=new_york).utcoffset()
-    )
-
-
-@pytest.mark.parametrize(
-    ("rule", "en", "he"),
-    [
-        ("FREQ=DAILY", "every day at 08:00", "כל יום ב-08:00"),
-        ("FREQ=WEEKLY;BYDAY=MO", "every Monday at 08:00", "כל יום שני ב-08:00"),
-        (
-            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
-            "every weekday (Mon–Fri) at 08:00",
-            "כל יום חול (ב׳–ו׳) ב-08:00",
-        ),
-        (
-            "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
-            "every weekday (Sun–Thu) at 08:00",
-            "כל יום חול (א׳–ה׳) ב-08:00",
-        ),
-        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
-        ("FREQ=MONTHLY;BYMONTHDAY=1", "every month on the 1st at 08:00", "ב-1 בכל חודש ב-08:00"),
-        (
-            "FREQ=MONTHLY;BYMONTHDAY=-1",
-            "every month on the last day at 08:00",
-            "ביום האחרון של כל חודש ב-08:00",
-        ),
-        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
-        ("FREQ=DAILY;COUNT=5", "every day at 08:00, 5 times", "כל יום ב-08:00, 5 פעמים"),
-    ],
-)
-def test_describe(rule: str, en: str, he: str) -> None:
-    text = series(rule, datetime(2024, 5, 1, 8, 0, tzinfo=ZONE), TZ)
-    assert text is not None
-    assert describe(text, "en") == en
-    assert describe(text, "he") == he
-
-
-def test_moving_a_series_keeps_its_rule() -> None:
-    text = series("FREQ=WEEKLY;BYDAY=MO", datetime(2024, 5, 6, 9, 0, tzinfo=ZONE), TZ)
-    assert text is not None
-    later = moved(text, TZ, now=NOW, day=None, at=time(18, 0))
-    assert later == "DTSTART:20240506T180000\nRRULE:FREQ=WEEKLY;BYDAY=MO"
-    friday = moved(text, TZ, now=NOW, day=date(2024, 5, 3), at=None)
-    assert friday == "DTSTART:20240503T090000\nRRULE:FREQ=WEEKLY;BYDAY=FR"
 
 
 @pytest.mark.parametrize(

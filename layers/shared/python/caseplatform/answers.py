@@ -1,4 +1,4 @@
-"""The wire shapes of the plan: results and errors, built in one place for MCP and the CLI.
+"""The wire shapes of the platform's answers: results and errors, built in one place for MCP and the CLI.
 
 Success: `{"status": "success", ...}`; lists: `{"status": "success", "count", "items", "next_cursor"}`.
 Errors: `{"status": "error", "code": ..., "message": ..., <fields of the error>}`; an unknown case is

@@ -32,7 +32,7 @@ from caseplatform.escalation import JsonLinesSink, case_link, sweep
 from caseplatform.export import export_cases, verify_export
 from caseplatform.model import OPEN_STATES, PRIORITIES
 from caseplatform.projection import DriftReport
-from caseplatform.service import CaseService
+from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.sqlite import SqliteCaseStore
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     store = SqliteCaseStore(args.db)
     try:
-        service = CaseService(store)
+        service = build_case_service(store)
         service.ensure_default_adapters()
         adapter = getattr(args, "adapter", None)
         if adapter is not None and store.active_schema(adapter) is None:

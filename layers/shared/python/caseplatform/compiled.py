@@ -32,6 +32,21 @@ _TYPE_TESTS = {
     "number": "(isinstance({v}, Number) and not isinstance({v}, bool))",
 }
 _BOUNDS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
+# The keywords compiled here (annotations and `x-` extensions are ignored).
+_KEYWORDS = (
+    "type",
+    "enum",
+    "required",
+    "properties",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    *_BOUNDS,
+)
 
 
 class _Unsupported(Exception):
@@ -81,29 +96,7 @@ def _emit(w: _Writer, schema: Any, v: str, depth: int) -> None:
         return
     if not isinstance(schema, dict):
         raise _Unsupported
-    unknown = [
-        k
-        for k in schema
-        if k not in _ANNOTATIONS
-        and not k.startswith("x-")
-        and k
-        not in (
-            "type",
-            "enum",
-            "required",
-            "properties",
-            "additionalProperties",
-            "items",
-            "minItems",
-            "maxItems",
-            "minLength",
-            "maxLength",
-            "pattern",
-            *_BOUNDS,
-        )
-    ]
-    if unknown or "patternProperties" in schema or "prefixItems" in schema:
-        raise _Unsupported
+    _check_compilable(schema)
     if "type" in schema:
         names = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
         if not names or any(name not in _TYPE_TESTS for name in names):
@@ -120,28 +113,45 @@ def _emit(w: _Writer, schema: Any, v: str, depth: int) -> None:
         w.line(depth + 1, "return False")
     _emit_object(w, schema, v, depth)
     _emit_array(w, schema, v, depth)
-    string = [k for k in ("minLength", "maxLength", "pattern") if k in schema]
-    if string:
-        w.line(depth, f"if isinstance({v}, str):")
-        if "minLength" in schema:
-            w.line(depth + 1, f"if len({v}) < {int(schema['minLength'])}:")
-            w.line(depth + 2, "return False")
-        if "maxLength" in schema:
-            w.line(depth + 1, f"if len({v}) > {int(schema['maxLength'])}:")
-            w.line(depth + 2, "return False")
-        if "pattern" in schema:
-            search = w.constant(re.compile(schema["pattern"]).search)
-            w.line(depth + 1, f"if {search}({v}) is None:")
-            w.line(depth + 2, "return False")
+    _emit_string(w, schema, v, depth)
+    _emit_bounds(w, schema, v, depth)
+
+
+def _check_compilable(schema: dict[str, Any]) -> None:
+    """_Unsupported when the schema uses a keyword (other than annotations and `x-` extensions)
+    that is not compiled here."""
+    unknown = [k for k in schema if k not in _ANNOTATIONS and not k.startswith("x-") and k not in _KEYWORDS]
+    if unknown or "patternProperties" in schema or "prefixItems" in schema:
+        raise _Unsupported
+
+
+def _emit_string(w: _Writer, schema: dict[str, Any], v: str, depth: int) -> None:
+    if not any(k in schema for k in ("minLength", "maxLength", "pattern")):
+        return
+    w.line(depth, f"if isinstance({v}, str):")
+    if "minLength" in schema:
+        w.line(depth + 1, f"if len({v}) < {int(schema['minLength'])}:")
+        w.line(depth + 2, "return False")
+    if "maxLength" in schema:
+        w.line(depth + 1, f"if len({v}) > {int(schema['maxLength'])}:")
+        w.line(depth + 2, "return False")
+    if "pattern" in schema:
+        search = w.constant(re.compile(schema["pattern"]).search)
+        w.line(depth + 1, f"if {search}({v}) is None:")
+        w.line(depth + 2, "return False")
+
+
+def _emit_bounds(w: _Writer, schema: dict[str, Any], v: str, depth: int) -> None:
     bounds = [k for k in _BOUNDS if k in schema]
-    if bounds:
-        w.line(depth, f"if {_TYPE_TESTS['number'].format(v=v)}:")
-        for keyword in bounds:
-            bound = schema[keyword]
-            if isinstance(bound, bool) or not isinstance(bound, int | float):
-                raise _Unsupported
-            w.line(depth + 1, f"if {v} {_BOUNDS[keyword]} {w.constant(bound)}:")
-            w.line(depth + 2, "return False")
+    if not bounds:
+        return
+    w.line(depth, f"if {_TYPE_TESTS['number'].format(v=v)}:")
+    for keyword in bounds:
+        bound = schema[keyword]
+        if isinstance(bound, bool) or not isinstance(bound, int | float):
+            raise _Unsupported
+        w.line(depth + 1, f"if {v} {_BOUNDS[keyword]} {w.constant(bound)}:")
+        w.line(depth + 2, "return False")
 
 
 def _emit_object(w: _Writer, schema: dict[str, Any], v: str, depth: int) -> None:

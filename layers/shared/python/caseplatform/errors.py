@@ -1,6 +1,6 @@
 """Domain errors of the case platform.
 
-Every error carries the code of the seed's error table; `answers.error_answer` turns them into the
+Every error carries its stable error code (the `code` of every error answer); `answers.error_answer` turns them into the
 `{status, code, ...}` shapes, by type, in one place. Nothing here knows about MCP, HTTP or storage.
 """
 

@@ -1,4 +1,4 @@
-"""The case platform's MCP server (stdio): the plan's tool surface over a `CaseService`.
+"""The case platform's MCP server (stdio): the platform's tools over a `CaseService`.
 
 `hitl-mcp --db PATH --actor ID [--actor-name N] [--actor-role R] [--actor-kind operator|agent]`
 (default database `data/hitl/hitl.db`, relative to the working directory) serves the SQLite store.
@@ -10,7 +10,7 @@ tool caller supplies, and every event records assurance `local-unverified`. The 
 applies as on every surface: `record_decision(approved)` counts toward the adapter's required
 approvers, the submitter may not approve its own case, and only the case's allowed decisions pass.
 
-Every tool returns the plan's shapes as structured content (and the same JSON as text):
+Every tool returns the shapes of `caseplatform.answers` as structured content (and the same JSON as text):
 `{"status": "success", ...}`, `{"status": "error", "code": ...}` (with `isError` set) or
 `{"status": "not_found", "case_id": ...}`. Domain errors become answers here, by type, in one place.
 """
@@ -34,7 +34,7 @@ from caseplatform.errors import CasePlatformError
 from caseplatform.model import Event
 from caseplatform.query_tools import register_query_tools, run_query
 from caseplatform.redaction import REDACTORS
-from caseplatform.service import CaseService
+from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.sqlite import SqliteCaseStore
 from caseplatform.version import platform_version
 
@@ -109,12 +109,21 @@ def local_actor(
 
 def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
     """The stdio tools, acting as `actor` (`local_actor`); submissions are the actor's as an agent."""
-    submitter: dict[str, Any] = {k: actor[k] for k in ("name", "role", "id", "assurance") if k in actor}
     server: MCPServer = MCPServer(
         name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
     )
+    _register_capture_tools(server, service, actor)
+    _register_review_tools(server, service, actor)
+    _register_decision_tools(server, service, actor)
+    register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
+    _register_admin_tools(server, service)
+    return server
 
-    # ---------------------------------------------------------------- capture
+
+def _register_capture_tools(server: MCPServer, service: CaseService, actor: dict[str, Any]) -> None:
+    """Submitting a case and reading cases."""
+    submitter: dict[str, Any] = {k: actor[k] for k in ("name", "role", "id", "assurance") if k in actor}
+
     @server.tool(
         description="Submit a case for review as this server's configured actor. refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
     )
@@ -172,7 +181,10 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
             ),
         )
 
-    # ---------------------------------------------------------------- review / follow-up
+
+def _register_review_tools(server: MCPServer, service: CaseService, actor: dict[str, Any]) -> None:
+    """The review queue and the clarification round."""
+
     @server.tool(description=LIST_REVIEW_QUEUE_DESCRIPTION)
     def list_review_queue(
         adapter_id: str | None = None, priority: str | None = None, state: str | None = None, limit: int = 50
@@ -217,6 +229,10 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
             ),
         )
 
+
+def _register_decision_tools(server: MCPServer, service: CaseService, actor: dict[str, Any]) -> None:
+    """Deciding a case, and its history."""
+
     @server.tool(description=RECORD_DECISION_DESCRIPTION)
     def record_decision(
         case_id: str,
@@ -253,10 +269,10 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
             "get_case_history", lambda: answers.history_answer(case_id, service.get_case_history(case_id))
         )
 
-    # ---------------------------------------------------------------- the plan's queries 3-9
-    register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
 
-    # ---------------------------------------------------------------- admin
+def _register_admin_tools(server: MCPServer, service: CaseService) -> None:
+    """The adapter schema registry (stdio only)."""
+
     @server.tool(
         description="Register a JSON Schema (draft 2020-12) version for an adapter; inactive until activated. Optional x-hitl keyword: SLA/escalation policy and upcast rules."
     )
@@ -277,8 +293,6 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
             return answers.schema_answer(record, previous, activated=True)
 
         return answer_call("activate_adapter_schema", run)
-
-    return server
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -304,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     actor = local_actor(actor_id, name=args.actor_name, role=args.actor_role, kind=args.actor_kind)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = SqliteCaseStore(args.db)
-    service = CaseService(store, redactor=REDACTORS[args.redact])
+    service = build_case_service(store, redact=args.redact)
     added = service.ensure_default_adapters()
     log.info(
         "HITL_MCP_START",

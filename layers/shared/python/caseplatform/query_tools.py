@@ -1,8 +1,8 @@
-"""The plan's ten minimum queries as tools, described once and served by both MCP surfaces (stdio in
+"""The cross-case queries as tools, described once and served by both MCP surfaces (stdio in
 `caseplatform.mcp_server`, Streamable HTTP in `caseplatform.review.mcp_http`) and by the review API.
 
-1 pending latest N and 2 get_case are `list_cases` / `list_review_queue` / `get_case`; 10 (read-time
-upcasting) is part of `get_case`. The other seven are here, each answering
+Reading one case and listing cases are tools of their own (`get_case`, which also upcasts the payload
+at read time, `list_cases`, `list_review_queue`). The queries here each answer
 `{status, count, items, next_cursor}` (decision_stats: `{status, buckets}`); list queries take
 `limit` (1-200) and pass `next_cursor` back as `cursor` on both stores. Times are epoch ms UTC.
 """
@@ -81,15 +81,7 @@ def run_query(service: CaseService, name: str, args: dict[str, Any]) -> dict[str
     from_ms = int(args.get("from_ms") or 0)
     to_ms = None if args.get("to_ms") is None else int(args["to_ms"])
     if name == "list_reviewed":
-        decision = args.get("decision")
-        if decision not in (None, "approved", "rejected"):
-            raise EnvelopeInvalid(
-                [{"path": "$.decision", "message": "decision must be approved or rejected"}]
-            )
-        reviewed = service.list_reviewed(
-            decision=decision, from_ms=from_ms, to_ms=to_ms, limit=limit, cursor=cursor
-        )
-        return answers.page_answer(reviewed, _reviewed)
+        return _list_reviewed(service, args.get("decision"), from_ms, to_ms, limit, cursor)
     if name == "list_by_principal":
         principal = args.get("principal")
         if not isinstance(principal, str) or not principal.strip():
@@ -114,20 +106,7 @@ def run_query(service: CaseService, name: str, args: dict[str, Any]) -> dict[str
         )
         return answers.page_answer(found, answers.case_summary)
     if name == "decision_stats":
-        if to_ms is None:
-            raise EnvelopeInvalid([{"path": "$.to_ms", "message": "decision_stats needs to_ms"}])
-        bucket_ms = int(args.get("bucket_ms") or 24 * 3600 * 1000)
-        if bucket_ms <= 0 or to_ms <= from_ms or (to_ms - from_ms) // bucket_ms >= MAX_BUCKETS:
-            raise EnvelopeInvalid(
-                [
-                    {
-                        "path": "$.bucket_ms",
-                        "message": f"need from_ms < to_ms and at most {MAX_BUCKETS} buckets",
-                    }
-                ]
-            )
-        buckets = service.decision_stats(from_ms=from_ms, to_ms=to_ms, bucket_ms=bucket_ms)
-        return answers.success(buckets=[_bucket(b) for b in buckets])
+        return _decision_stats(service, from_ms, to_ms, int(args.get("bucket_ms") or 24 * 3600 * 1000))
     if name == "clarification_backlog":
         return answers.page_answer(service.clarification_backlog(limit=limit, cursor=cursor), _backlog)
     if name == "escalations_due":
@@ -136,6 +115,27 @@ def run_query(service: CaseService, name: str, args: dict[str, Any]) -> dict[str
             service.escalations_due(within_ms=within, limit=limit, cursor=cursor), _state
         )
     raise EnvelopeInvalid([{"path": "$.query", "message": f"unknown query {name!r}"}])
+
+
+def _list_reviewed(
+    service: CaseService, decision: Any, from_ms: int, to_ms: int | None, limit: Any, cursor: Any
+) -> dict[str, Any]:
+    if decision not in (None, "approved", "rejected"):
+        raise EnvelopeInvalid([{"path": "$.decision", "message": "decision must be approved or rejected"}])
+    reviewed = service.list_reviewed(
+        decision=decision, from_ms=from_ms, to_ms=to_ms, limit=limit, cursor=cursor
+    )
+    return answers.page_answer(reviewed, _reviewed)
+
+
+def _decision_stats(service: CaseService, from_ms: int, to_ms: int | None, bucket_ms: int) -> dict[str, Any]:
+    if to_ms is None:
+        raise EnvelopeInvalid([{"path": "$.to_ms", "message": "decision_stats needs to_ms"}])
+    if bucket_ms <= 0 or to_ms <= from_ms or (to_ms - from_ms) // bucket_ms >= MAX_BUCKETS:
+        message = f"need from_ms < to_ms and at most {MAX_BUCKETS} buckets"
+        raise EnvelopeInvalid([{"path": "$.bucket_ms", "message": message}])
+    buckets = service.decision_stats(from_ms=from_ms, to_ms=to_ms, bucket_ms=bucket_ms)
+    return answers.success(buckets=[_bucket(b) for b in buckets])
 
 
 Answer = Callable[[str, Callable[[], dict[str, Any]]], CallToolResult]
@@ -151,6 +151,16 @@ def register_query_tools(server: MCPServer, answer: Answer, run: Run) -> None:
 
     def call(name: str, **args: Any) -> CallToolResult:
         return answer(name, lambda: run(name, args))
+
+    _register_listings(server, call)
+    _register_reports(server, call)
+
+
+Call = Callable[..., CallToolResult]
+
+
+def _register_listings(server: MCPServer, call: Call) -> None:
+    """The queries that list decisions, events and cases by what they are linked to."""
 
     @server.tool(
         description="Reviewed cases by decision (approved|rejected, or both) in a decision-time window, newest decision first."
@@ -203,6 +213,10 @@ def register_query_tools(server: MCPServer, answer: Answer, run: Run) -> None:
             limit=limit,
             cursor=cursor,
         )
+
+
+def _register_reports(server: MCPServer, call: Call) -> None:
+    """The queries that report: decision statistics, the audit trail, backlogs and escalations."""
 
     @server.tool(
         description="Submitted, approved, rejected and the approval rate per time bucket (bucket_ms, default one day)."

@@ -6,6 +6,8 @@ It composes the parts and adds nothing to them; each method is documented where 
     the queries                    caseplatform.queries.CaseQueries
     projection recompute/rebuild   caseplatform.projection
 Domain errors are raised; `caseplatform.answers` maps them to answers.
+
+Composition roots (the Lambdas' wiring, the CLI, the MCP server) build it with `build_case_service`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from caseplatform.model import Case, CaseRecord, CaseState, Decision, Event, Pag
 from caseplatform.ports import CaseListener, CaseStore, Clock, system_clock
 from caseplatform.projection import DriftReport
 from caseplatform.queries import ApprovalStatus, Bucket, CaseDetail, CaseQueries, CaseView
-from caseplatform.redaction import Redactor, no_redaction
+from caseplatform.redaction import REDACTORS, Redactor, no_redaction
 from caseplatform.registry import SchemaRegistry
 
 
@@ -310,3 +312,16 @@ class CaseService:
 
     def rebuild_projection(self) -> DriftReport:
         return projection.rebuild(self.store)
+
+
+def build_case_service(
+    store: CaseStore,
+    *,
+    redact: str = "none",
+    clock: Clock = system_clock,
+    listeners: Sequence[CaseListener] = (),
+) -> CaseService:
+    """The case service as a composition root builds it: on its store, with the redaction its
+    configuration names (a key of `REDACTORS`; KeyError for any other), its clock (epoch ms) and
+    the listeners it wires."""
+    return CaseService(store, clock=clock, redactor=REDACTORS[redact], listeners=listeners)

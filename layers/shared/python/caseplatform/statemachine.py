@@ -1,6 +1,6 @@
 """The transition matrix and the projection fold.
 
-Allowed (the seed's matrix):
+Allowed:
     pending             --request_clarification-->  needs_clarification
     pending             --record_decision------->  approved | rejected
     needs_clarification --provide_clarification-->  pending

@@ -1,12 +1,11 @@
 """Memo's control-plane contract types (domain models), in one module.
 
-These are the types of `memo-planner-and-hitl-flow.md` and `memo-runtime-state-and-types.md`:
-the planner's output, the one pending HITL question of a thread, the stored HITL results, the
+The planner's output, the one pending HITL question of a thread, the stored HITL results, the
 interpreter's decision, and `TurnState`, the frozen state of a paused turn that is persisted with
 the pending item and later handed to the executor.
 
 Conventions:
-- Python attributes are snake_case; the wire/JSON names are the seeds' camelCase (`hitlId`,
+- Python attributes are snake_case; the wire/JSON names are camelCase (`hitlId`,
   `originStepId`, `pendingHITL`, ...). Both are accepted on input (`populate_by_name`), and
   `model_dump()` / `model_dump_json()` write camelCase, so `Model.model_validate(m.model_dump(mode="json"))`
   round-trips (a test proves it for every model).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import boto3
 import pytest
@@ -16,6 +17,9 @@ from caseplatform.stores.sqlite import SqliteCaseStore
 from tests.integration.caseplatform.conftest import TABLE, SerializedClient, create_cases_table
 from tests.integration.caseplatform.review.harness import ReviewClient, seed_adapters
 from tests.unit.caseplatform.factories import FakeClock
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 
 @pytest.fixture
@@ -35,7 +39,9 @@ def cases(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClock) -> I
         with mock_aws():
             client = SerializedClient(boto3.client("dynamodb", region_name="us-east-1"))
             create_cases_table(client)
-            service = CaseService(DynamoCaseStore(TABLE, client, sleep=lambda _: None), clock=clock)
+            service = CaseService(
+                DynamoCaseStore(TABLE, cast("DynamoDBClient", client), sleep=lambda _: None), clock=clock
+            )
             seed_adapters(service)
             yield service
 

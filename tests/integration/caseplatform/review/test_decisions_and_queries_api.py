@@ -1,6 +1,6 @@
 """The review API and MCP over HTTP, on SQLite and DynamoDB (moto): the decision schema route
 (`/decide`), allowed decisions and self-approval refused with nothing written, the case showing
-what a reviewer may do, and the plan's queries 3-9 as routes and tools (reviewers:* only)."""
+what a reviewer may do, and the cross-case queries as routes and tools (reviewers:* only)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from caseplatform.service import CaseService
 from tests.integration.caseplatform.review.harness import ReviewClient, token
-from tests.integration.caseplatform.review.test_review_api import AGENT, ALICE, submit
+from tests.integration.caseplatform.review.test_api import AGENT, ALICE, submit
 
 AUDITOR = token("audrey", "reviewers:*", name="Audrey")
 BOTH = token("pat", "agents:ops_change", "reviewers:ops_change", name="Pat")

@@ -28,7 +28,7 @@ HTTP_TOOLS = {
     "provide_clarification",
     "record_decision",
     "get_case_history",
-    *QUERY_TOOLS,  # the plan's queries 3-9 (reviewers:* only)
+    *QUERY_TOOLS,  # the cross-case queries (reviewers:* only)
 }
 
 

@@ -1,11 +1,9 @@
--- The case platform schema (enterprise-hitl-case-platform-plan.md, "SQLite Schema" and "Database
--- Constraints"). Two deliberate differences from the plan's listing, both needed by the plan's own
--- contracts:
+-- The case platform's tables. Two choices worth knowing:
 --   * hitl_schema_registry is keyed by (adapter_id, schema_version), not adapter_id alone: the
---     registry keeps every version ("historical records remain bound to their persisted schema
---     version"), with a partial unique index allowing one active version per adapter.
---   * hitl_events.event_type also allows 'escalated': escalation side effects must be explicit
---     events ("not silent state edits").
+--     registry keeps every version (historical records remain bound to their persisted schema
+--     version), with a partial unique index allowing one active version per adapter.
+--   * hitl_events.event_type also allows 'escalated': escalation side effects are explicit events,
+--     not silent state edits.
 
 CREATE TABLE hitl_cases (
     case_id             TEXT PRIMARY KEY CHECK (case_id LIKE 'HITL-%'),

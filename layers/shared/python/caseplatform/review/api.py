@@ -219,14 +219,36 @@ class ApiConfig:
     login_url: str | None = None  # the Cognito hosted-UI sign-in link shown on the page
 
 
+Caller = Callable[[], Principal]
+
+
 def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGatewayHttpResolver:
+    """The resolver: `review()` gives the review service (built on first use), `config` the page's
+    sign-in settings and the development token secret."""
     app = APIGatewayHttpResolver(enable_validation=True)
-    page = resources.files("caseplatform.review").joinpath("page.html").read_text(encoding="utf-8")
-    page = page.replace("__LOGIN_URL__", json.dumps(config.login_url or ""))
-    page = page.replace("__DEV_TOKENS__", json.dumps(bool(config.dev_secret)))
 
     def caller() -> Principal:
         return authenticate(app.current_event.raw_event, config.dev_secret)
+
+    _register_error_handlers(app)
+    _register_public_routes(app, _page(config), caller)
+    _register_case_routes(app, review, caller)
+    _register_decision_routes(app, review, caller)
+    _register_query_route(app, review, caller)
+    _register_mcp_route(app, review, caller)
+    app.enable_swagger(path=f"{PREFIX}/swagger", title="Case review API", version=platform_version())
+    return app
+
+
+def _page(config: ApiConfig) -> str:
+    """The reviewer web page, with its sign-in link and whether development tokens are on."""
+    page = resources.files("caseplatform.review").joinpath("page.html").read_text(encoding="utf-8")
+    page = page.replace("__LOGIN_URL__", json.dumps(config.login_url or ""))
+    return page.replace("__DEV_TOKENS__", json.dumps(bool(config.dev_secret)))
+
+
+def _register_error_handlers(app: APIGatewayHttpResolver) -> None:
+    """Errors become answers here, in one place, by type."""
 
     @app.exception_handler([AuthError, CasePlatformError])
     def domain_error(error: AuthError | CasePlatformError) -> Response[str]:
@@ -243,30 +265,13 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
 
     @app.exception_handler(RequestValidationError)
     def bad_request(error: RequestValidationError) -> Response[str]:
-        details = [
-            {"path": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg", ""))}
-            for e in error.errors()
-        ]
-        named_actor = any(
-            e.get("type") == "extra_forbidden" and str(e.get("loc", ("",))[-1]) in ACTOR_FIELDS
-            for e in error.errors()
-        )
-        if named_actor:
-            body = {
-                "status": "error",
-                "code": "ACTOR_NOT_ALLOWED",
-                "message": "The actor of a decision is the signed-in principal; a request may not name one.",
-                "details": details,
-            }
-        else:
-            body = {
-                "status": "error",
-                "code": "REQUEST_INVALID",
-                "message": "invalid request",
-                "details": details,
-            }
+        body = _invalid_request_body(error)
         log.info("REVIEW_REFUSED", extra={"status": 400, "code": body["code"]})
         return _json(400, body)
+
+
+def _register_public_routes(app: APIGatewayHttpResolver, page: str, caller: Caller) -> None:
+    """The page, the OpenAPI document and the signed-in principal."""
 
     @app.get(f"{PREFIX}/", include_in_schema=False)
     def reviewer_page() -> Response[str]:
@@ -291,6 +296,12 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
     def me() -> Me:
         return Me(**caller().to_dict())
 
+
+def _register_case_routes(
+    app: APIGatewayHttpResolver, review: Callable[[], ReviewService], caller: Caller
+) -> None:
+    """The review queue and one case."""
+
     @app.get(f"{PREFIX}/cases", summary="The review queue")
     def queue(
         state: Annotated[
@@ -309,6 +320,12 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
     @app.get(f"{PREFIX}/cases/<case_id>", summary="A case with its history")
     def get_case(case_id: str) -> CaseDetail:
         return CaseDetail.model_validate(review().case(caller(), case_id))
+
+
+def _register_decision_routes(
+    app: APIGatewayHttpResolver, review: Callable[[], ReviewService], caller: Caller
+) -> None:
+    """Approve, reject, the structured decision and the clarification question."""
 
     @app.post(f"{PREFIX}/cases/<case_id>/approve", summary="Approve, optionally with an edited payload")
     def approve(case_id: str, body: Annotated[ApproveRequest, Body()]) -> DecisionResult:
@@ -353,7 +370,11 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
         log.info("REVIEW_DECISION", extra=_decision_log(who, answer))
         return DecisionResult.model_validate(answer)
 
-    @app.get(f"{PREFIX}/queries/<name>", summary="The plan's queries 3-9 (reviewers:* only)")
+
+def _register_query_route(
+    app: APIGatewayHttpResolver, review: Callable[[], ReviewService], caller: Caller
+) -> None:
+    @app.get(f"{PREFIX}/queries/<name>", summary="The cross-case queries (reviewers:* only)")
     def query(
         name: str,
         decision: Annotated[Literal["approved", "rejected"] | None, Query()] = None,
@@ -389,21 +410,12 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
             "limit": limit,
             "cursor": cursor,
         }
-        needed = QUERY_ARGUMENTS[name]
-        missing = [arg for arg in needed if given.get(arg) is None]
-        if missing:
-            details = [{"path": f"query.{arg}", "message": "required"} for arg in missing]
-            return _json(
-                400,
-                {
-                    "status": "error",
-                    "code": "REQUEST_INVALID",
-                    "message": "invalid request",
-                    "details": details,
-                },
-            )
-        return _json(200, review().query(caller(), name, given))
+        return _query_answer(review, caller, name, given)
 
+
+def _register_mcp_route(
+    app: APIGatewayHttpResolver, review: Callable[[], ReviewService], caller: Caller
+) -> None:
     @app.post(f"{PREFIX}/mcp", include_in_schema=False)
     def mcp() -> Response[str]:
         who = caller()
@@ -417,8 +429,50 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
         )
         return Response(status_code=reply.status, body=reply.body, headers=reply.headers)
 
-    app.enable_swagger(path=f"{PREFIX}/swagger", title="Case review API", version=platform_version())
-    return app
+
+def _invalid_request_body(error: RequestValidationError) -> dict[str, Any]:
+    """400's body: ACTOR_NOT_ALLOWED when the request names who acts, else REQUEST_INVALID."""
+    details = [
+        {"path": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg", ""))}
+        for e in error.errors()
+    ]
+    named_actor = any(
+        e.get("type") == "extra_forbidden" and str(e.get("loc", ("",))[-1]) in ACTOR_FIELDS
+        for e in error.errors()
+    )
+    if named_actor:
+        return {
+            "status": "error",
+            "code": "ACTOR_NOT_ALLOWED",
+            "message": "The actor of a decision is the signed-in principal; a request may not name one.",
+            "details": details,
+        }
+    return {
+        "status": "error",
+        "code": "REQUEST_INVALID",
+        "message": "invalid request",
+        "details": details,
+    }
+
+
+def _query_answer(
+    review: Callable[[], ReviewService], caller: Caller, name: str, given: dict[str, Any]
+) -> Response[str]:
+    """The query's answer, or 400 REQUEST_INVALID naming the arguments it requires and lacks."""
+    needed = QUERY_ARGUMENTS[name]
+    missing = [arg for arg in needed if given.get(arg) is None]
+    if missing:
+        details = [{"path": f"query.{arg}", "message": "required"} for arg in missing]
+        return _json(
+            400,
+            {
+                "status": "error",
+                "code": "REQUEST_INVALID",
+                "message": "invalid request",
+                "details": details,
+            },
+        )
+    return _json(200, review().query(caller(), name, given))
 
 
 def _decision_log(who: Principal, answer: Mapping[str, Any]) -> dict[str, Any]:

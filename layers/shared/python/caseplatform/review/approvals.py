@@ -264,7 +264,7 @@ class ReviewService:
                 answer[key] = value
         return answer
 
-    # ------------------------------------------------------------------ the plan's queries 3-9
+    # ------------------------------------------------------------------ the cross-case queries
     def query(self, who: Principal, name: str, args: dict[str, Any]) -> dict[str, Any]:
         """One of the cross-case queries (`caseplatform.query_tools`). They span every adapter (audit,
         stats, principals), so they need the right to review every adapter (`reviewers:*`)."""

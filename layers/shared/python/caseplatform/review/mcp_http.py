@@ -80,6 +80,20 @@ def build_server() -> MCPServer:
     server: MCPServer = MCPServer(
         name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
     )
+    _register_capture_tools(server)
+    _register_reading_tools(server)
+    _register_review_tools(server)
+    register_query_tools(server, _answer, lambda name, args: _service().query(_who(), name, args))
+
+    @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
+    def get_case_history(case_id: str) -> CallToolResult:
+        return _answer("get_case_history", lambda: _service().history(_who(), case_id))
+
+    return server
+
+
+def _register_capture_tools(server: MCPServer) -> None:
+    """Opening cases: a submission, or questions for a human."""
 
     @server.tool(
         description="Submit a case for review as the signed-in agent. refs: [{ref_type, ref_key, ref_value}]; priority: low|normal|high|critical; confidence: high|medium|low."
@@ -137,6 +151,10 @@ def build_server() -> MCPServer:
             ),
         )
 
+
+def _register_reading_tools(server: MCPServer) -> None:
+    """Reading cases: one case, the listings and the review queue."""
+
     @server.tool(
         description="A case: envelope, payload, state, history, approvals and its terminal decision (null while open)."
     )
@@ -153,17 +171,7 @@ def build_server() -> MCPServer:
         limit: int = 50,
         cursor: str | None = None,
     ) -> CallToolResult:
-        def run() -> dict[str, Any]:
-            service, who = _service(), _who()
-            if state in (None, "approved", "rejected"):
-                page = service.cases.list_cases(
-                    state=state, adapter_id=adapter_id, priority=priority, limit=limit, cursor=cursor
-                )
-                visible = [r for r in page.items if service.readable(who, r.case.adapter_id)]
-                return answers.items_answer(visible, answers.case_summary, page.next_cursor)
-            return service.queue(who, QueueQuery(state, adapter_id, priority, None, limit))  # type: ignore[arg-type]
-
-        return _answer("list_cases", run)
+        return _answer("list_cases", lambda: _list_cases(state, adapter_id, priority, limit, cursor))
 
     @server.tool(description=LIST_REVIEW_QUEUE_DESCRIPTION)
     def list_review_queue(
@@ -176,6 +184,10 @@ def build_server() -> MCPServer:
                 QueueQuery(state or "open", adapter_id, priority, None, limit),  # type: ignore[arg-type]
             ),
         )
+
+
+def _register_review_tools(server: MCPServer) -> None:
+    """Reviewing: the clarification round and the decision."""
 
     @server.tool(description="Ask a follow-up question (reviewers): the case moves to needs_clarification.")
     def request_clarification(
@@ -226,13 +238,20 @@ def build_server() -> MCPServer:
 
         return _answer("record_decision", run)
 
-    register_query_tools(server, _answer, lambda name, args: _service().query(_who(), name, args))
 
-    @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
-    def get_case_history(case_id: str) -> CallToolResult:
-        return _answer("get_case_history", lambda: _service().history(_who(), case_id))
-
-    return server
+def _list_cases(
+    state: str | None, adapter_id: str | None, priority: str | None, limit: int, cursor: str | None
+) -> dict[str, Any]:
+    """Decided cases (or all) from the listing, the caller's readable ones only; open ones from the
+    review queue."""
+    service, who = _service(), _who()
+    if state in (None, "approved", "rejected"):
+        page = service.cases.list_cases(
+            state=state, adapter_id=adapter_id, priority=priority, limit=limit, cursor=cursor
+        )
+        visible = [r for r in page.items if service.readable(who, r.case.adapter_id)]
+        return answers.items_answer(visible, answers.case_summary, page.next_cursor)
+    return service.queue(who, QueueQuery(state, adapter_id, priority, None, limit))  # type: ignore[arg-type]
 
 
 async def _serve(headers: Mapping[str, str], body: bytes, path: str) -> Reply:

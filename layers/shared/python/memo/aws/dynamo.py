@@ -13,13 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.aws.faults import cancellation_codes, error_code, fault
 from memo.errors import ConditionFailed, UnprocessedWrites
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 T = TypeVar("T")
 
@@ -80,7 +83,7 @@ def conditional_write(operation: Callable[..., T], /, **request: Any) -> T:
 
 
 def batch_write(
-    dynamodb: Any,
+    dynamodb: DynamoDBClient,
     table: str,
     requests: list[dict[str, Any]],
     *,

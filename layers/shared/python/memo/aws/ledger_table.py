@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memo.aws.condition_values import ALL_OLD, old_item
 from memo.aws.dynamo import conditional_write, from_item, to_item
@@ -35,6 +35,9 @@ from memo.executor.ledger import (
 )
 from memo.operator_review.tokens import WaitingStep
 
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
 ENTRY_SK = "LEDGER"
 RESULT_SK = "RESULT"
 REVIEW_TOKEN_PREFIX = "REVIEW#"  # noqa: S105 - a key prefix, not a secret
@@ -50,7 +53,7 @@ class DynamoLedger:
 
     def __init__(
         self,
-        dynamodb: Any,
+        dynamodb: DynamoDBClient,
         table_name: str,
         *,
         ttl_seconds: int,
@@ -231,7 +234,7 @@ def _token_key(case_id: str) -> dict[str, Any]:
 class DynamoTokenStore:
     """The review `TokenStore`: one item per case, `pk = REVIEW#<case id>`, `sk = TASK_TOKEN`."""
 
-    def __init__(self, client: Any, table_name: str) -> None:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
         self._db = client
         self._table = table_name
 

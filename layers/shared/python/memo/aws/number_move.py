@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.conversation.pending import state_for_item, state_from_item
 from memo.errors import ConditionFailed
 from memo.observability import count, logger
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 _SINGLETONS = frozenset({"PROFILE", "PENDING", "RECENT_ACTIONS"})
 
@@ -38,7 +41,7 @@ class ScheduleRepointer(Protocol):
     ) -> str: ...
 
 
-def _query(ddb: Any, table: str, pk: str) -> Iterator[dict[str, Any]]:
+def _query(ddb: DynamoDBClient, table: str, pk: str) -> Iterator[dict[str, Any]]:
     start: dict[str, Any] | None = None
     while True:
         request: dict[str, Any] = {
@@ -60,7 +63,7 @@ def _query(ddb: Any, table: str, pk: str) -> Iterator[dict[str, Any]]:
 class DynamoNumberMove:
     def __init__(
         self,
-        dynamodb: Any,
+        dynamodb: DynamoDBClient,
         *,
         conversation_table: str,
         items_table: str,

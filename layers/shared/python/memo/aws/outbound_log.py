@@ -12,12 +12,15 @@ reads it), kept `ttl_seconds`:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.errors import ConditionFailed
 from memo.whatsapp.tracking import OutboundRecord
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 OUTBOUND_SK = "OUTBOUND"
 FOLLOWED_UP_SK = "FOLLOWED_UP"
@@ -29,7 +32,9 @@ def _pk(message_id: str) -> str:
 
 
 class DynamoOutboundLog:
-    def __init__(self, dynamodb: Any, table_name: str, *, ttl_seconds: int = DEFAULT_TTL_SECONDS) -> None:
+    def __init__(
+        self, dynamodb: DynamoDBClient, table_name: str, *, ttl_seconds: int = DEFAULT_TTL_SECONDS
+    ) -> None:
         self._ddb = dynamodb
         self._table = table_name
         self._ttl = ttl_seconds

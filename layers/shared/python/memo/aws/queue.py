@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memo.errors import EnqueueFailed
 from memo.observability import logger
 
 if TYPE_CHECKING:
+    from mypy_boto3_sqs import SQSClient
+
     from memo.ingress.messages import QueuedMessage
 
 SQS_BATCH = 10
@@ -27,7 +29,7 @@ def group_id(thread_id: str) -> str:
 
 
 class SqsTurnQueue:
-    def __init__(self, sqs: Any, queue_url: str) -> None:
+    def __init__(self, sqs: SQSClient, queue_url: str) -> None:
         self._sqs = sqs
         self._queue_url = queue_url
 

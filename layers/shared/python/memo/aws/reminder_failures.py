@@ -10,12 +10,15 @@ own fields (title, status, schedule) are not changed: the user can still see and
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.capabilities.items import Reminder
 from memo.errors import ConditionFailed
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 
 def _key(thread_id: str, reminder_id: str) -> dict[str, Any]:
@@ -23,7 +26,7 @@ def _key(thread_id: str, reminder_id: str) -> dict[str, Any]:
 
 
 class DynamoReminderFailures:
-    def __init__(self, dynamodb: Any, table_name: str) -> None:
+    def __init__(self, dynamodb: DynamoDBClient, table_name: str) -> None:
         self._ddb = dynamodb
         self._table = table_name
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfoNotFoundError
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -37,6 +37,9 @@ from memo.capabilities.scheduler import (
     schedule_name_for,
 )
 from memo.observability import logger
+
+if TYPE_CHECKING:
+    from mypy_boto3_scheduler import EventBridgeSchedulerClient
 
 CONFLICT = "ConflictException"
 NOT_FOUND = "ResourceNotFoundException"
@@ -53,7 +56,9 @@ def _rejected_or_fault(exc: ClientError, *, expected: str) -> None:
 
 
 class EventBridgeReminderScheduler:
-    def __init__(self, scheduler_client: Any, *, group_name: str, target_arn: str, role_arn: str) -> None:
+    def __init__(
+        self, scheduler_client: EventBridgeSchedulerClient, *, group_name: str, target_arn: str, role_arn: str
+    ) -> None:
         self._client = scheduler_client
         self._group = group_name
         self._target_arn = target_arn

@@ -11,7 +11,8 @@ Every other error comes out as a `TransientFault` / `ServiceFault`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -19,7 +20,10 @@ from memo.aws.faults import error_code, fault
 from memo.executor.contracts import ExecutionInput, execution_name
 from memo.executor.starter import StartedExecution, execution_payload
 from memo.observability import logger
-from memo.operator_review.listener import TaskGone
+from memo.operator_review.tokens import TaskGone
+
+if TYPE_CHECKING:
+    from mypy_boto3_stepfunctions import SFNClient
 
 EXECUTION_ALREADY_EXISTS = "ExecutionAlreadyExists"
 GONE_TOKEN_ERRORS = frozenset({"TaskTimedOut", "InvalidToken", "TaskDoesNotExist"})
@@ -31,7 +35,7 @@ def _execution_arn(state_machine_arn: str, name: str) -> str:
 
 
 class ExecutionStarter:
-    def __init__(self, sfn_client: Any, state_machine_arn: str) -> None:
+    def __init__(self, sfn_client: SFNClient, state_machine_arn: str) -> None:
         self._sfn = sfn_client
         self._arn = state_machine_arn
 
@@ -59,7 +63,7 @@ class ExecutionStarter:
 
 
 class StepFunctionsTasks:
-    def __init__(self, sfn_client: Any) -> None:
+    def __init__(self, sfn_client: SFNClient) -> None:
         self._sfn = sfn_client
 
     def succeed(self, task_token: str, output: str) -> None:
@@ -68,7 +72,7 @@ class StepFunctionsTasks:
     def fail(self, task_token: str, *, error: str, cause: str) -> None:
         self._answer(self._sfn.send_task_failure, taskToken=task_token, error=error, cause=cause)
 
-    def _answer(self, operation: Any, **request: Any) -> None:
+    def _answer(self, operation: Callable[..., object], **request: Any) -> None:
         try:
             operation(**request)
         except ClientError as exc:

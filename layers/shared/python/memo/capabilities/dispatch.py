@@ -38,16 +38,16 @@ from memo.capabilities.notes import (
     SearchNotesArgs,
     UpdateNoteArgs,
 )
-from memo.capabilities.reminders import (
+from memo.capabilities.reminder_args import (
     CreateReminderArgs,
     DeleteAllRemindersArgs,
     DeleteRemindersArgs,
     DoneReminderArgs,
     ListRemindersArgs,
-    ReminderOperations,
     SnoozeReminderArgs,
     UpdateReminderArgs,
 )
+from memo.capabilities.reminders import ReminderOperations
 from memo.capabilities.store import ItemsRepository
 from memo.capabilities.undo import UndoArgs, UndoOperations
 from memo.observability import logger, mask_phone

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.text.recurrence import first_occurrence, last_occurrence, rule_part
+from memo.text.series import first_occurrence, last_occurrence, rule_part
 
 SCHEDULE_PREFIX = "reminder-"
 MAX_SCHEDULE_NAME = 64

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memo.capabilities.reminders import OCCURRENCE, split_scoped
+from memo.capabilities.reminder_args import OCCURRENCE, split_scoped
 
 Args = Mapping[str, Any]
 

@@ -262,7 +262,31 @@ def run_step(
             )
         return refusal
 
-    rerun_of: datetime | None = None  # set when this run takes over a crashed attempt's claim
+    claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+    if isinstance(claimed, StepOutcome):
+        return claimed
+    claim, rerun_of = claimed
+    result = _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, claim=claim)
+    _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
+    logger.info(
+        "STEP_EXECUTED",
+        extra={
+            "operationId": op_id,
+            "stepId": task.step_id,
+            "capability": task.capability,
+            "action": task.action,
+            "success": result.success,
+            "errorCode": result.error_code,
+        },
+    )
+    return StepOutcome(step_id=task.step_id, result=result)
+
+
+def _claim(
+    task: StepTask, op_id: str, *, ledger: Ledger, computed_hash: str, now: datetime, lease: timedelta
+) -> tuple[Claim, datetime | None] | StepOutcome:
+    """The claim of the operation, with the start of the crashed attempt it takes over (None for a
+    first run); or the outcome of the attempt that holds it."""
     try:
         claim = ledger.claim(
             op_id, capability=task.capability, step_id=task.step_id, args_hash=computed_hash, at=now
@@ -275,9 +299,12 @@ def run_step(
         taken = _take_over(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
         if isinstance(taken, StepOutcome):
             return taken
-        claim, rerun_of = taken, entry.at
+        return taken, entry.at
+    return claim, None
 
-    ctx = ExecutionContext(
+
+def _context(task: StepTask, now: datetime, rerun_of: datetime | None) -> ExecutionContext:
+    return ExecutionContext(
         thread_id=task.thread_id,
         trace_id=task.trace_id,
         step_id=task.step_id,
@@ -288,8 +315,16 @@ def run_step(
         unchanged_since=task.approval.asked_at if task.approval is not None else None,
         rerun_of=rerun_of,
     )
+
+
+def _execute(
+    task: StepTask, capabilities: CapabilityExecutor, ctx: ExecutionContext, *, ledger: Ledger, claim: Claim
+) -> ExecutionResult:
+    """Run the capability under the claim. A `ServiceFault` releases the claim and raises
+    `TransientStepFailure` (nothing happened: Step Functions retries)."""
+    op_id = operation_id(task.trace_id, task.step_id)
     try:
-        result = capabilities.execute(task.capability, task.action, dict(task.args), ctx)
+        return capabilities.execute(task.capability, task.action, dict(task.args), ctx)
     except RerunUnsafe as exc:
         # Only a re-run raises it; its claim is kept and settled with the truthful failure.
         logger.error(
@@ -301,9 +336,9 @@ def run_step(
                 "detail": str(exc),
             },
         )
-        result = _abandoned(task).result
+        return _abandoned(task).result
     except CapabilityError as exc:
-        result = ExecutionResult(
+        return ExecutionResult(
             success=False,
             capability=task.capability,
             action=task.action,
@@ -320,17 +355,3 @@ def run_step(
             extra={"operationId": op_id, "stepId": task.step_id, "error": type(exc).__name__},
         )
         raise TransientStepFailure(f"operation {op_id}: transient fault ({type(exc).__name__})") from exc
-
-    _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
-    logger.info(
-        "STEP_EXECUTED",
-        extra={
-            "operationId": op_id,
-            "stepId": task.step_id,
-            "capability": task.capability,
-            "action": task.action,
-            "success": result.success,
-            "errorCode": result.error_code,
-        },
-    )
-    return StepOutcome(step_id=task.step_id, result=result)

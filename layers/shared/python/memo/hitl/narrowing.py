@@ -241,20 +241,7 @@ def parse(
     `removal`: the approval deletes or removes, so "delete mom" / "delete them" say which."""
     if not shown:
         return None
-    # "call mom, the dentist and bread": the commas part the names (`normalize` drops them); a
-    # comma after a lead-in ("yes, ...", "ok, ...", "but wait, ...") is not between names.
-    lead = _COMMA_LEAD.match(text)
-    cut = lead.end() if lead else 0
-    text = text[:cut] + _COMMA.sub(" and ", text[cut:])
-    norm = _SECOND_THOUGHT.sub("", normalize(text), count=1)
-    body = _LEAD_YES.sub("", norm, count=1).strip()
-    said_yes = body != norm
-    # "yes but wait, keep dad": a second thought after the yes; "delete them except ...": the
-    # approved action said again before the limit.
-    body = _SECOND_THOUGHT.sub("", body, count=1)
-    limited = _ACTION_AGAIN.sub("", body, count=1).strip()
-    if removal and limited != body and _starts_exclusion(limited):
-        body = limited
+    body, said_yes = _reply_body(text, removal=removal)
     order = [c.id for c in shown]
     numbers = _indexes(body, len(shown))
     if numbers is not None:
@@ -291,6 +278,26 @@ def parse(
     # Anything else is for the interpreter; a yes it reads with a limit in it is asked again by the
     # caller (`has_qualifier`), never taken as approving everything.
     return None
+
+
+def _reply_body(text: str, *, removal: bool) -> tuple[str, bool]:
+    """The reply normalized, without its lead-in yes, second thought or repeated action; and
+    whether it opened with a yes."""
+    # "call mom, the dentist and bread": the commas part the names (`normalize` drops them); a
+    # comma after a lead-in ("yes, ...", "ok, ...", "but wait, ...") is not between names.
+    lead = _COMMA_LEAD.match(text)
+    cut = lead.end() if lead else 0
+    text = text[:cut] + _COMMA.sub(" and ", text[cut:])
+    norm = _SECOND_THOUGHT.sub("", normalize(text), count=1)
+    body = _LEAD_YES.sub("", norm, count=1).strip()
+    said_yes = body != norm
+    # "yes but wait, keep dad": a second thought after the yes; "delete them except ...": the
+    # approved action said again before the limit.
+    body = _SECOND_THOUGHT.sub("", body, count=1)
+    limited = _ACTION_AGAIN.sub("", body, count=1).strip()
+    if removal and limited != body and _starts_exclusion(limited):
+        body = limited
+    return body, said_yes
 
 
 #: The approved action said again before a limit: "delete them except ...", "remove all but 2".

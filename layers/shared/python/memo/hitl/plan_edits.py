@@ -51,65 +51,112 @@ def fill_answer(
         return state
     missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
     constraints, changes = dict(step.constraints), dict(step.changes)
+    if "reminder_time_required" in missing or "time_unclear" in missing:
+        filled = _fill_time(state, step, missing, answer, now, constraints, changes)
+    else:
+        filled = _fill_words(state, missing, answer, now, constraints, changes)
+    if not filled:
+        return None
+    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
+    return _replace_step(state, output, new_step)
+
+
+def _fill_time(
+    state: TurnState,
+    step: PlanStep,
+    missing: list[str],
+    answer: str,
+    now: datetime,
+    constraints: dict[str, Any],
+    changes: dict[str, Any],
+) -> bool:
+    """Write the time the answer says (and a title said with it, when that is missing too) into
+    the step's bags; False when the answer names no future time the step can take."""
     tz, language = state.input.timezone, state.input.language
-    updates_changes = step.action in _UPDATE_ACTIONS
-    bag = changes if updates_changes else constraints
-    needs_time = "reminder_time_required" in missing or "time_unclear" in missing
-    if needs_time:
-        duration = BARE_DURATION.match(answer.strip())
-        if duration is not None:
-            # "When?" -> "10 min", "חצי שעה": that long from now.
-            answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
-        parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
-        when = parsed.when
-        if when is None:
-            when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
-        title = constraints.get("title")
-        if when is not None and step.action == "create" and isinstance(title, str):
-            # "remind me 15 minutes before my meeting" -> "When?" -> "3pm": 14:45, not 15:00.
-            led = extract_when(
-                f"{title} {answer}", now=now, timezone=tz, language=language, default_day=_known_day(bag)
-            )
-            if led.lead_for is not None and led.when is not None and led.remainder:
-                from memo.planner.intents.reminders import lead_title
+    bag = changes if step.action in _UPDATE_ACTIONS else constraints
+    duration = BARE_DURATION.match(answer.strip())
+    if duration is not None:
+        # "When?" -> "10 min", "חצי שעה": that long from now.
+        answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
+    parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
+    when = parsed.when
+    if when is None:
+        when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
+    if when is not None and step.action == "create":
+        when = _before_the_event(state, answer, when, now, constraints, bag)
+    if when is None or when <= now:
+        return False
+    if parsed.recurrence is not None:
+        # "every sunday at 8": the reminder repeats. A step that cannot repeat asks again rather
+        # than keeping only the first time.
+        if not _repeats(step):
+            return False
+        bag["recurrence"] = parsed.recurrence
+    bag["when"] = when.isoformat()
+    bag.pop("day", None)
+    if "reminder_title_required" in missing and not constraints.get("title"):
+        from memo.planner.intents.reminders import answered_title  # the planner's words, when asked
 
-                when = led.when
-                constraints["title"] = lead_title(led.remainder, led.lead_for)
-        if when is None or when <= now:
-            return None
-        if parsed.recurrence is not None:
-            # "every sunday at 8": the reminder repeats. A step that cannot repeat asks again rather
-            # than keeping only the first time.
-            if not _repeats(step):
-                return None
-            bag["recurrence"] = parsed.recurrence
-        bag["when"] = when.isoformat()
-        bag.pop("day", None)
-        if "reminder_title_required" in missing and not constraints.get("title"):
-            from memo.planner.intents.reminders import answered_title  # the planner's words, when asked
+        # The words beside the time ("buy stamps at 9"); a bare time ("1", read as 13:00) or a
+        # number is no task, and both are asked again.
+        title = answered_title(parsed.remainder) if parsed.when is not None else None
+        if not title:
+            return False
+        constraints["title"] = title
+    return True
 
-            # The words beside the time ("buy stamps at 9"); a bare time ("1", read as 13:00) or a
-            # number is no task, and both are asked again.
-            title = answered_title(parsed.remainder) if parsed.when is not None else None
-            if not title:
-                return None
-            constraints["title"] = title
-    elif "reminder_title_required" in missing:
-        parsed = extract_when(answer, now=now, timezone=tz, language=language)
-        if parsed.found:
+
+def _before_the_event(
+    state: TurnState,
+    answer: str,
+    when: datetime,
+    now: datetime,
+    constraints: dict[str, Any],
+    bag: dict[str, Any],
+) -> datetime:
+    """The time of a reminder set ahead of an event its title names: "remind me 15 minutes before
+    my meeting" -> "When?" -> "3pm" is 14:45, not 15:00 (the title loses the lead words)."""
+    title = constraints.get("title")
+    if not isinstance(title, str):
+        return when
+    tz, language = state.input.timezone, state.input.language
+    led = extract_when(
+        f"{title} {answer}", now=now, timezone=tz, language=language, default_day=_known_day(bag)
+    )
+    if led.lead_for is None or led.when is None or not led.remainder:
+        return when
+    from memo.planner.intents.reminders import lead_title
+
+    constraints["title"] = lead_title(led.remainder, led.lead_for)
+    return led.when
+
+
+def _fill_words(
+    state: TurnState,
+    missing: list[str],
+    answer: str,
+    now: datetime,
+    constraints: dict[str, Any],
+    changes: dict[str, Any],
+) -> bool:
+    """Write a title, a note's text, list items or a target the answer gives into the step's bags;
+    False when the answer does not give what was asked."""
+    if "reminder_title_required" in missing:
+        tz, language = state.input.timezone, state.input.language
+        if extract_when(answer, now=now, timezone=tz, language=language).found:
             # "remind me about it tomorrow": a new time with it is a new request, not this title.
-            return None
+            return False
         from memo.planner.intents.reminders import answered_title  # the planner's words, when asked
 
         named = answered_title(answer)
         if named is None:
-            return None
+            return False
         constraints["title"] = named
     elif "note_text_required" in missing:
         # "save this as a note" -> "What should the note say?" -> the answer is the note.
         text = answer.strip()
         if not text:
-            return None
+            return False
         changes["text"] = text
     elif "list_items_required" in missing:
         # "add it to my list" with nothing said before -> "What should I add to the list?" -> "milk".
@@ -117,13 +164,12 @@ def fill_answer(
 
         items = answered_items(answer)
         if not items:
-            return None
+            return False
         changes["items"] = items
     elif "target_unclear" in missing or "which_one" in missing:
         constraints["target"] = answer.strip()
         constraints.pop("targetRef", None)
-    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
-    return _replace_step(state, output, new_step)
+    return True
 
 
 def _repeats(step: PlanStep) -> bool:

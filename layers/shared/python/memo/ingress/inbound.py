@@ -4,7 +4,7 @@ Ingress enqueues each message as the JSON of a `memo.ingress.messages.QueuedMess
 ingress path runs without pydantic); the turn path validates it into this `InboundMessage`, with the
 same fields and defaults (a test holds the two together). One per user message, whatever the batch it
 came in; its thread is the user: the phone number (`from` / `wa_id`) when Meta sends it, else the
-business-scoped user id (BSUID). Each message names its row of the event table (`memo.whatsapp.events`),
+business-scoped user id (BSUID). Each message names its row of the event table (`memo.ingress.events`),
 which says what the turn does with it.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from memo.ingress.events import EventRow, Handling
 from memo.ingress.messages import event_row
-from memo.whatsapp.events import EventRow, Handling
 
 
 class InboundMessage(BaseModel):

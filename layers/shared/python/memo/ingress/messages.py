@@ -7,7 +7,7 @@ not a pydantic model nor a dataclass, because the webhook's ingress path is what
 cold start, and both cost far more to define.
 
 Its thread is the user: the phone number (`from` / `wa_id`) when Meta sends it, else the
-business-scoped user id (BSUID). Each message names its row of the event table (`memo.whatsapp.events`),
+business-scoped user id (BSUID). Each message names its row of the event table (`memo.ingress.events`),
 which says what the turn does with it. Within one webhook batch only the first message per user that
 gets the "text only" reply keeps `reply_unsupported`: an album of three photos is answered once, and
 not at all when one of its photos has a caption (the caption is read as text and answered).
@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from memo.ingress.events import EventRow, Handling, caption, message_key, row
 from memo.ingress.wire import WaContact, WaMessage, WebhookPayload
 from memo.text.wording import shorten
-from memo.whatsapp.events import EventRow, Handling, caption, message_key, row
 
 # Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
 ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})

@@ -27,7 +27,8 @@ from memo.observability import logger
 from memo.planner.base import Planner, PlannerInput, PlannerResult, enforce_risk_policy
 from memo.planner.rules import RulePlanner
 from memo.settings import LlmSettings
-from memo.text.recurrence import find_recurrence, is_valid_series, series
+from memo.text.recurrence import find_recurrence
+from memo.text.series import is_valid_series, series
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -109,12 +110,14 @@ def _valid_when(value: object) -> bool:
 _RRULE = re.compile(r"^FREQ=(?:MINUTELY|HOURLY|DAILY|WEEKLY|MONTHLY|YEARLY)(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
 
 
-def _valid_recurrence(value: object, when: object) -> bool:
+def _valid_recurrence(value: object, when: object, now: datetime) -> bool:
     """An RRULE value Memo's reminders can keep (`memo.capabilities.reminders`), with an occurrence
     at or after its first time."""
     if not isinstance(value, str) or not _RRULE.match(value):
         return False
-    first = datetime.fromisoformat(when) if isinstance(when, str) and _valid_when(when) else datetime.now(UTC)
+    first = (
+        datetime.fromisoformat(when) if isinstance(when, str) and _valid_when(when) else now.astimezone(UTC)
+    )
     try:
         stored = series(value, first, "UTC")
     except (ValueError, TypeError):
@@ -122,11 +125,12 @@ def _valid_recurrence(value: object, when: object) -> bool:
     return stored is not None and is_valid_series(stored)
 
 
-def to_planner_output(wire: PlannerWire) -> tuple[PlannerOutput, list[RoutingSuggestion]]:
+def to_planner_output(wire: PlannerWire, *, now: datetime) -> tuple[PlannerOutput, list[RoutingSuggestion]]:
     """Convert the wire answer to the domain types (raises ValidationError when inconsistent).
 
     A reminder's repetition the model wrote but Memo cannot keep is not dropped silently (the
-    reminder would fire once): the step loses it and the plan asks about the time (`time_unclear`)."""
+    reminder would fire once): the step loses it and the plan asks about the time (`time_unclear`).
+    `now` is when the message was said: a repetition with no time of its own is checked from then."""
     steps: list[PlanStep] = []
     missing = list(dict.fromkeys(wire.missingFields))
     for step in wire.plan:
@@ -137,7 +141,7 @@ def to_planner_output(wire: PlannerWire) -> tuple[PlannerOutput, list[RoutingSug
                 del bag["when"]
                 if step.capability == "reminders" and "reminder_time_required" not in missing:
                     missing.append("reminder_time_required")
-            if "recurrence" in bag and not _valid_recurrence(bag["recurrence"], bag.get("when")):
+            if "recurrence" in bag and not _valid_recurrence(bag["recurrence"], bag.get("when"), now):
                 del bag["recurrence"]
                 if "time_unclear" not in missing:
                     missing.append("time_unclear")
@@ -293,7 +297,7 @@ class OpenAIPlanner:
             wire = message.parsed if message is not None else None
             if wire is None:
                 return self._fall_back(inp, "refusal_or_empty")
-            output, suggestions = to_planner_output(wire)
+            output, suggestions = to_planner_output(wire, now=inp.now)
         except ValidationError:
             return self._fall_back(inp, "invalid_output")
         except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:

@@ -42,6 +42,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memo.capabilities.items import Reminder
 from memo.conversation.model import MemoryMessage
 from memo.errors import MemoError
 from memo.observability import count, logger, mask_phone
@@ -50,7 +51,7 @@ from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
 from memo.text.language import Language
-from memo.text.recurrence import next_occurrence
+from memo.text.series import next_occurrence
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
 from memo.whatsapp.tracking import OutboundTag
 
@@ -176,22 +177,17 @@ def _deliver(
     stored = items.load(request.thread_id, request.reminder_id)
     if stored is None:
         return skipped("missing")
+    not_now = _not_to_send(stored.reminder, now)
+    if not_now is not None:
+        return skipped(not_now)
     reminder = stored.reminder
-    if reminder.status == "sent":
-        return skipped("already_sent")
-    if reminder.status == "cancelled":
-        return skipped("cancelled")
-    if reminder.due_at > now + EARLY_TOLERANCE:
-        return skipped("not_due")
     phone_number_id = reminder.phone_number_id or default_phone_number_id
     if not phone_number_id:
         logger.error("REMINDER_UNDELIVERABLE", extra={"reason": "no phone number id"})
         raise ReminderUndeliverable("no WhatsApp phone number id for this reminder")
 
-    claim_id = uuid.uuid4().hex
-    if not items.claim(stored, claim_id=claim_id, now=now):
-        if stored.claimed_for == stored.due_key:
-            logger.warning("REMINDER_CLAIM_HELD", extra={"claimedFor": stored.claimed_for})
+    claim_id = _claim(items, stored, now)
+    if claim_id is None:
         return skipped("claimed")
 
     window = conversation.window(reminder.thread_id, now=now)
@@ -200,27 +196,112 @@ def _deliver(
     tag = OutboundTag.new(
         "reminder", reminder.thread_id, seed=claim_id, reminder_id=reminder.reminder_id, mode=mode
     )
-    outcome_unknown = False
     try:
-        if mode == "text":
-            reply = Reply.with_choices(text, buttons(reminder.reminder_id, window.language))
-            sent = sender.send(phone_number_id, reminder.thread_id, reply, tag=tag)
-        else:
-            template = TemplateMessage(
-                name=template_name,
-                language_code=template_language.get(window.language, window.language),
-                body_parameters=[reminder.title],
-            )
-            sent = sender.send_template(phone_number_id, reminder.thread_id, template, tag=tag)
+        sent = _send(sender, phone_number_id, reminder, text, window, tag, template_name, template_language)
+        outcome_unknown = False
     except WhatsAppSendError as exc:
-        log_send_failure(exc, what=f"reminder_{mode}")
-        if not exc.may_have_reached_user:
-            items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
-            raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
-        # Meta may have delivered it: kept claimed and completed, never sent again.
+        sent = _kept_claimed(exc, items, stored, claim_id=claim_id, mode=mode)
         outcome_unknown = True
-        sent = SentMessage(message_ids=exc.message_ids)
 
+    _complete(items, conversation, stored, claim_id=claim_id, text=text, sent=sent, now=now)
+    _report(reminder, outcome_unknown, mode=mode, tag=tag, unconfirmed=unconfirmed, now=now)
+    return DeliveryResult(
+        outcome="unconfirmed" if outcome_unknown else "sent",
+        reminder_id=reminder.reminder_id,
+        mode=mode,
+        message_ids=sent.message_ids,
+    )
+
+
+def _send(
+    sender: ReminderSender,
+    phone_number_id: str,
+    reminder: Reminder,
+    text: str,
+    window: ThreadWindow,
+    tag: OutboundTag,
+    template_name: str,
+    template_language: Mapping[str, str],
+) -> SentMessage:
+    """Inside the 24-hour window, the text with its buttons; outside it, the template."""
+    language = window.language
+    if tag.mode == "text":
+        reply = Reply.with_choices(text, buttons(reminder.reminder_id, language))
+        return sender.send(phone_number_id, reminder.thread_id, reply, tag=tag)
+    template = TemplateMessage(
+        name=template_name,
+        language_code=template_language.get(language, language),
+        body_parameters=[reminder.title],
+    )
+    return sender.send_template(phone_number_id, reminder.thread_id, template, tag=tag)
+
+
+def _report(
+    reminder: Reminder,
+    outcome_unknown: bool,
+    *,
+    mode: str,
+    tag: OutboundTag,
+    unconfirmed: UnconfirmedMarks | None,
+    now: datetime,
+) -> None:
+    """Log and count the delivery; a send of unknown outcome is also marked on the reminder."""
+    if outcome_unknown:
+        if unconfirmed is not None:
+            unconfirmed.mark_unconfirmed(reminder.thread_id, reminder.reminder_id, token=tag.token, at=now)
+        logger.warning("REMINDER_SEND_UNCONFIRMED", extra={"mode": mode, "sendToken": tag.token})
+        count("RemindersUnconfirmed")
+    else:
+        logger.info("REMINDER_SENT", extra={"mode": mode, "sendToken": tag.token})
+        count("RemindersSent")
+
+
+def _claim(items: ReminderItems, stored: StoredReminder, now: datetime) -> str | None:
+    """The claim id when this delivery wins the occurrence; None when another holds it."""
+    claim_id = uuid.uuid4().hex
+    if items.claim(stored, claim_id=claim_id, now=now):
+        return claim_id
+    if stored.claimed_for == stored.due_key:
+        logger.warning("REMINDER_CLAIM_HELD", extra={"claimedFor": stored.claimed_for})
+    return None
+
+
+def _not_to_send(reminder: Reminder, now: datetime) -> DeliveryOutcome | None:
+    """Why this delivery sends nothing (already sent, cancelled, not yet due); None to send it."""
+    if reminder.status == "sent":
+        return "already_sent"
+    if reminder.status == "cancelled":
+        return "cancelled"
+    if reminder.due_at > now + EARLY_TOLERANCE:
+        return "not_due"
+    return None
+
+
+def _kept_claimed(
+    exc: WhatsAppSendError, items: ReminderItems, stored: StoredReminder, *, claim_id: str, mode: str
+) -> SentMessage:
+    """A failed send: released for a retry (raised) when it certainly failed; otherwise Meta may
+    have delivered it, so it stays claimed and is completed, never sent again."""
+    log_send_failure(exc, what=f"reminder_{mode}")
+    if not exc.may_have_reached_user:
+        items.release(stored, claim_id=claim_id, error=f"WHATSAPP_{exc.meta_code or exc.status}")
+        raise ReminderDeliveryFailed("the reminder could not be sent; released for a retry") from exc
+    return SentMessage(message_ids=exc.message_ids)
+
+
+def _complete(
+    items: ReminderItems,
+    conversation: ReminderConversation,
+    stored: StoredReminder,
+    *,
+    claim_id: str,
+    text: str,
+    sent: SentMessage,
+    now: datetime,
+) -> None:
+    """Mark the occurrence sent (a repeating reminder moves on to its next one) and remember the
+    message in the conversation."""
+    reminder = stored.reminder
     next_due = (
         next_occurrence(reminder.recurrence, reminder.timezone, max(now, reminder.due_at))
         if reminder.recurrence is not None
@@ -240,18 +321,4 @@ def _deliver(
             # Its WhatsApp id: a reply quoting this reminder ("snooze 10 min") is about this one.
             wamid=sent.message_ids[0] if sent.message_ids else None,
         ),
-    )
-    if outcome_unknown:
-        if unconfirmed is not None:
-            unconfirmed.mark_unconfirmed(reminder.thread_id, reminder.reminder_id, token=tag.token, at=now)
-        logger.warning("REMINDER_SEND_UNCONFIRMED", extra={"mode": mode, "sendToken": tag.token})
-        count("RemindersUnconfirmed")
-    else:
-        logger.info("REMINDER_SENT", extra={"mode": mode, "sendToken": tag.token})
-        count("RemindersSent")
-    return DeliveryResult(
-        outcome="unconfirmed" if outcome_unknown else "sent",
-        reminder_id=reminder.reminder_id,
-        mode=mode,
-        message_ids=sent.message_ids,
     )

@@ -1,8 +1,8 @@
 """Memory update: the assistant's reply in conversation memory, and the thread's latestActions.
 
-latestActions (`memo-runtime-state-and-types.md`): one entry per successful step (createdAt,
-capability, action, summary, when, externalIds), most recent first, at most 10 per thread, and only
-from the last 12 hours; the planner reads the first 3.
+latestActions: one entry per successful step (createdAt, capability, action, summary, when,
+externalIds), most recent first, at most 10 per thread, and only from the last 12 hours; the planner
+reads the first 3.
 
 Two responders of one thread may finish at the same time (two turns' executions), so the adapter
 (`memo.aws.conversation_table.DynamoResponderMemory`) merges with `merge_latest_actions` under a

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,8 +29,9 @@ from pydantic import BaseModel
 from memo.errors import ServiceFault
 from memo.executor.contracts import ResponderInput
 from memo.observability import bind_turn, count, logger, unbind_turn
+from memo.replies import Reply
 from memo.reply.format import format_joined
-from memo.reply.join import JoinStatus, join
+from memo.reply.join import Joined, JoinStatus, join
 from memo.reply.memory import LatestActionsConflict, ResponderMemory, latest_action_entries
 from memo.reply.quotes import listing_entries
 from memo.reply.undo import with_undo
@@ -120,16 +122,7 @@ def _respond(
     formatted = format_joined(joined, request.language, request.timezone)
     # A delete or clear that can be undone gets the "Undo" button (10 minutes).
     reply = with_undo(write(formatted), joined.outcomes, trace_id=request.trace_id, language=request.language)
-    logger.info(
-        "RESPONDER_JOINED",
-        extra={
-            "status": joined.status,
-            "steps": len(joined.outcomes),
-            "failed": len(joined.failed),
-            "errorCodes": sorted({o.result.error_code or "UNKNOWN" for o in joined.failed}),
-        },
-    )
-    count(f"Responder{joined.status.capitalize()}")
+    _log_joined(joined)
 
     # Actions first: they are what the planner resolves "it" against, and their write is idempotent.
     entries = latest_action_entries(
@@ -138,30 +131,19 @@ def _respond(
         trace_id=request.trace_id,
         now=now,
     )
-    sent, message_ids, meta_code, outcome_unknown = False, [], None, False
+    delivery = _Delivery()
     first = _claim(memory, request, entries, now=now, sleep=sleep)
     if not first:
         # A redriven execution (or a responder retry) after the reply went out: say nothing twice.
         logger.info("RESPONDER_ALREADY_REPLIED")
     else:
-        tag = OutboundTag.new("reply", request.thread_id, seed=request.trace_id)
-        try:
-            message_ids = sender.send(request.phone_number_id, request.thread_id, reply, tag=tag).message_ids
-            sent = True
-        except WhatsAppSendError as exc:
-            log_send_failure(exc, what="responder_reply")
-            meta_code = exc.meta_code
-            outcome_unknown = exc.outcome_unknown
-            message_ids = exc.message_ids
-            if not exc.may_have_reached_user:
-                # Certainly not delivered: a retry of the responder may send it.
-                memory.release_reply(request.thread_id, request.trace_id)
+        delivery = _send(request, reply, sender=sender, memory=memory)
 
     # The items this reply names, under its WhatsApp message ids: a reply quoting it means them.
     named = [*entries, *listing_entries(joined.outcomes, now=now)] if joined.status != "empty" else []
     if first:
         # One write after the send: the reply in the recent messages, and the quote records.
-        quoted = list(message_ids) if named else []
+        quoted = list(delivery.message_ids) if named else []
         _in_place(
             lambda: memory.record_sent(
                 request.thread_id,
@@ -178,9 +160,48 @@ def _respond(
         trace_id=request.trace_id,
         status=joined.status,
         reply_text=reply.text,
-        sent=sent,
-        message_ids=message_ids,
-        meta_error_code=meta_code,
-        outcome_unknown=outcome_unknown,
+        sent=delivery.sent,
+        message_ids=delivery.message_ids,
+        meta_error_code=delivery.meta_code,
+        outcome_unknown=delivery.outcome_unknown,
         actions_recorded=len(entries),
     )
+
+
+def _log_joined(joined: Joined) -> None:
+    logger.info(
+        "RESPONDER_JOINED",
+        extra={
+            "status": joined.status,
+            "steps": len(joined.outcomes),
+            "failed": len(joined.failed),
+            "errorCodes": sorted({o.result.error_code or "UNKNOWN" for o in joined.failed}),
+        },
+    )
+    count(f"Responder{joined.status.capitalize()}")
+
+
+@dataclass
+class _Delivery:
+    """What became of the reply's send: sent, or Meta's error and whether it may have arrived."""
+
+    sent: bool = False
+    message_ids: list[str] = field(default_factory=list)
+    meta_code: int | None = None
+    outcome_unknown: bool = False
+
+
+def _send(request: ResponderInput, reply: Reply, *, sender: Sender, memory: ResponderMemory) -> _Delivery:
+    """Send the claimed reply once; a send that certainly failed gives the claim back."""
+    tag = OutboundTag.new("reply", request.thread_id, seed=request.trace_id)
+    try:
+        message_ids = sender.send(request.phone_number_id, request.thread_id, reply, tag=tag).message_ids
+    except WhatsAppSendError as exc:
+        log_send_failure(exc, what="responder_reply")
+        if not exc.may_have_reached_user:
+            # Certainly not delivered: a retry of the responder may send it.
+            memory.release_reply(request.thread_id, request.trace_id)
+        return _Delivery(
+            message_ids=exc.message_ids, meta_code=exc.meta_code, outcome_unknown=exc.outcome_unknown
+        )
+    return _Delivery(sent=True, message_ids=message_ids)

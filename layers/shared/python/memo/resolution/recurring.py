@@ -3,7 +3,7 @@
 A delete or a time change that finds exactly one reminder, a repeating one, and whose words did not
 say which part ("just this one", "the whole series", "רק הפעם הזאת", "כל הסדרה") asks: a
 `recurring_scope` disambiguation with two candidates, the next occurrence and the series. The
-candidates' ids are the reminder id with its scope (`memo.capabilities.reminders.scoped_id`), so the
+candidates' ids are the reminder id with its scope (`memo.capabilities.reminder_args.scoped_id`), so the
 usual selection path turns the answer into executor args the capability reads. A rename applies to
 the series and asks nothing. A scope the words named is written into the ids directly.
 """
@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo
 
 from memo.capabilities.common import say
 from memo.capabilities.items import Reminder
-from memo.capabilities.reminders import OCCURRENCE, SERIES, scoped_id
+from memo.capabilities.reminder_args import OCCURRENCE, SERIES, scoped_id
 from memo.domain import DisambiguationCandidate, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.recurrence import describe
+from memo.text.series_words import describe
 
 _SCOPED_ACTIONS = frozenset({"update", "delete"})
 

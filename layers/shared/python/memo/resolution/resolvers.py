@@ -192,73 +192,85 @@ class ReminderResolver:
 
     def resolve(self, step: PlanStep, inp: TurnInput) -> ResolverResult:
         lang = inp.language
-        c, ch = step.constraints, step.changes
         if step.action == "create":
-            title = _text(c.get("title")) or _text(ch.get("title"))
-            when = _aware(c.get("when") or ch.get("when"))
-            if title is None:
-                return _no_target(step, lang, "What should I remind you about?", "על מה להזכיר לך?")
-            if when is None:
-                return _error(step, MISSING_TIME, lang, "When should I remind you?", "מתי להזכיר לך?")
-            create_args: dict[str, Any] = {"title": title, "when": when.isoformat()}
-            recurrence = _text(c.get("recurrence"))
-            if recurrence is not None:
-                create_args["recurrence"] = recurrence  # repeats: `when` is its first time
-            return _ready(step, create_args, lang)
-
+            return _reminder_create(step, lang)
         if step.action == "list":
-            day, until = _day(c.get("day")), _day(c.get("until"))
-            shown: dict[str, Any] = {"day": day.isoformat()} if day else {}
-            if day is not None and until is not None and until > day:
-                shown["until"] = until.isoformat()  # "this week": the days from `day` to `until`
-            about = _text(c.get("about"))
-            if about is not None:
-                shown["about"] = about  # "when is the rent reminder?": the ones named "rent"
-            if c.get("howMany") is True:
-                shown["howMany"] = True  # "how many reminders do I have?"
-            return _ready(step, shown, lang)
+            return _ready(step, _reminder_listing(step.constraints), lang)
         if step.action == "update":
-            args: dict[str, Any] = {}
-            when = _aware(ch.get("when"))
-            title = _text(ch.get("title"))
-            if when is not None:
-                args["when"] = when.isoformat()
-                repeats = _text(ch.get("recurrence"))
-                if repeats is not None:
-                    args["recurrence"] = repeats  # it repeats from `when` on
-            elif isinstance(ch.get("shiftMinutes"), int) and not isinstance(ch.get("shiftMinutes"), bool):
-                args["shiftMinutes"] = ch["shiftMinutes"]  # "push it by an hour": from its own time
-            elif _text(ch.get("time")) or _day(ch.get("day")):
-                # A time alone keeps each reminder's day; a day alone keeps its time of day.
-                if _text(ch.get("time")):
-                    args["time"] = _text(ch.get("time"))
-                    if ch.get("eitherHalf") is True:
-                        args["eitherHalf"] = True  # "to 9": 21:00 when 9:00 has passed on its day
-                day_only = _day(ch.get("day"))
-                if day_only is not None:
-                    args["day"] = day_only.isoformat()
-            if title is not None:
-                args["title"] = title
-            if not args:
-                return _error(
-                    step,
-                    INVALID_ARGS,
-                    lang,
-                    "What should I change in the reminder?",
-                    "מה לשנות בתזכורת?",
-                )
-            target = _target(step, "reminder")
-            if target is None:
-                return _no_target(step, lang, "Which reminder should I change?", "איזו תזכורת לשנות?")
-            return _result(step, args={**args, **_scope(c)}, target=target)
+            return _reminder_update(step, lang)
         if step.action == "delete":
             target = _target(step, "reminder")
             if target is None:
                 return _no_target(step, lang, "Which reminder should I delete?", "איזו תזכורת למחוק?")
+            c = step.constraints
             return _result(step, args={**_scope(c), **_within(c)}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)
+
+
+def _reminder_create(step: PlanStep, lang: Language) -> ResolverResult:
+    c, ch = step.constraints, step.changes
+    title = _text(c.get("title")) or _text(ch.get("title"))
+    when = _aware(c.get("when") or ch.get("when"))
+    if title is None:
+        return _no_target(step, lang, "What should I remind you about?", "על מה להזכיר לך?")
+    if when is None:
+        return _error(step, MISSING_TIME, lang, "When should I remind you?", "מתי להזכיר לך?")
+    create_args: dict[str, Any] = {"title": title, "when": when.isoformat()}
+    recurrence = _text(c.get("recurrence"))
+    if recurrence is not None:
+        create_args["recurrence"] = recurrence  # repeats: `when` is its first time
+    return _ready(step, create_args, lang)
+
+
+def _reminder_listing(c: dict[str, Any]) -> dict[str, Any]:
+    day, until = _day(c.get("day")), _day(c.get("until"))
+    shown: dict[str, Any] = {"day": day.isoformat()} if day else {}
+    if day is not None and until is not None and until > day:
+        shown["until"] = until.isoformat()  # "this week": the days from `day` to `until`
+    about = _text(c.get("about"))
+    if about is not None:
+        shown["about"] = about  # "when is the rent reminder?": the ones named "rent"
+    if c.get("howMany") is True:
+        shown["howMany"] = True  # "how many reminders do I have?"
+    return shown
+
+
+def _reminder_update(step: PlanStep, lang: Language) -> ResolverResult:
+    args = _reminder_changes(step.changes)
+    if not args:
+        return _error(step, INVALID_ARGS, lang, "What should I change in the reminder?", "מה לשנות בתזכורת?")
+    target = _target(step, "reminder")
+    if target is None:
+        return _no_target(step, lang, "Which reminder should I change?", "איזו תזכורת לשנות?")
+    return _result(step, args={**args, **_scope(step.constraints)}, target=target)
+
+
+def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
+    """The new time (a full one, a shift, a time of day or a day alone) and the new title."""
+    args: dict[str, Any] = {}
+    when = _aware(ch.get("when"))
+    title = _text(ch.get("title"))
+    if when is not None:
+        args["when"] = when.isoformat()
+        repeats = _text(ch.get("recurrence"))
+        if repeats is not None:
+            args["recurrence"] = repeats  # it repeats from `when` on
+    elif isinstance(ch.get("shiftMinutes"), int) and not isinstance(ch.get("shiftMinutes"), bool):
+        args["shiftMinutes"] = ch["shiftMinutes"]  # "push it by an hour": from its own time
+    elif _text(ch.get("time")) or _day(ch.get("day")):
+        # A time alone keeps each reminder's day; a day alone keeps its time of day.
+        if _text(ch.get("time")):
+            args["time"] = _text(ch.get("time"))
+            if ch.get("eitherHalf") is True:
+                args["eitherHalf"] = True  # "to 9": 21:00 when 9:00 has passed on its day
+        day_only = _day(ch.get("day"))
+        if day_only is not None:
+            args["day"] = day_only.isoformat()
+    if title is not None:
+        args["title"] = title
+    return args
 
 
 # --- notes -------------------------------------------------------------------------------------
@@ -327,7 +339,7 @@ class ListResolver:
             return _unsupported(step, lang)
         if list_name is None or list_name.casefold() in _NO_LIST_NAME:
             # "what's on my list?", "take milk off the list", "put bananas on the list": the list is
-            # found when resolved (`memo.resolution.entity`), or the person is asked to name it.
+            # found when resolved (`memo.resolution.list_names`), or the person is asked to name it.
             list_name = UNNAMED_LIST
         if step.action == "add":
             items = _items(ch.get("items") or c.get("items"))

@@ -2,17 +2,9 @@
 
 `find_recurrence(text)` finds the repetition phrase of a message (English and Hebrew) and returns
 a `Recurrence` with the spans to remove from the title; the time of day ("at 8am") is left for the
-time parser (`memo.planner.timeparse`), which calls this module first.
-
-A series is stored as RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
-
-    DTSTART:20261124T080000
-    RRULE:FREQ=WEEKLY;BYDAY=MO
-
-`DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
-reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
-`series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
-`describe` words it for the user ("every Monday at 09:00", "כל יום שני ב-09:00").
+time parser (`memo.planner.timeparse`), which calls this module first. A `Recurrence` is the RRULE
+(RFC 5545) of the repetition without its start; `memo.text.series` stores it with its first
+occurrence and evaluates it, `memo.text.series_words` words it for the user.
 
 Weekdays: "weekdays" are Monday to Friday, and Sunday to Thursday in Israel (Asia/Jerusalem).
 """
@@ -21,20 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import Literal
-from zoneinfo import ZoneInfo
-
-from dateutil.rrule import rrule, rrulestr
-
-from memo.text.language import Language
 
 Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
 
 _FLAGS = re.IGNORECASE
-_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_EN_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_HE_DAY_NAMES = ("שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון")
+#: RRULE weekday codes, Monday first (`date.weekday()` order).
+WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 _EN_WEEKDAY_WORDS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
@@ -74,7 +60,7 @@ class Recurrence:
         if self.interval > 1:
             parts.append(f"INTERVAL={self.interval}")
         if self.weekdays:
-            parts.append("BYDAY=" + ",".join(_CODES[d] for d in sorted(self.weekdays)))
+            parts.append("BYDAY=" + ",".join(WEEKDAY_CODES[d] for d in sorted(self.weekdays)))
         if self.month_day is not None:
             parts.append(f"BYMONTHDAY={self.month_day}")
         if self.count is not None:
@@ -438,171 +424,3 @@ def _until_day(words: str, *, now_local: datetime, language: str) -> date | None
     if parsed is None or parsed.date() < now_local.date():
         return None
     return parsed.date()
-
-
-# --- a series: its text, its occurrences, its words ------------------------------------------------
-
-
-def series(rule: str, first: datetime, timezone: str) -> str | None:
-    """The stored series of RRULE value `rule` whose first occurrence is the first one at or after
-    `first` (aware): "DTSTART:<local>\\nRRULE:<rule>". None when the rule has no occurrence."""
-    local = first.astimezone(ZoneInfo(timezone)).replace(tzinfo=None, second=0, microsecond=0)
-    # The first occurrence is the first matching day from `first` on, and the interval counts from
-    # it: "every other monday", said on a Tuesday, starts next Monday, not in two weeks.
-    single = ";".join(p for p in rule.split(";") if not p.startswith("INTERVAL="))
-    probe = rrulestr(f"DTSTART:{local:%Y%m%dT%H%M%S}\nRRULE:{single}")
-    assert isinstance(probe, rrule)
-    start = probe.after(local, inc=True)
-    if start is None:
-        return None
-    return f"DTSTART:{start:%Y%m%dT%H%M%S}\nRRULE:{rule}"
-
-
-def _parse(series_text: str) -> rrule:
-    parsed = rrulestr(series_text)
-    if not isinstance(parsed, rrule):
-        raise ValueError("a series is one RRULE")
-    return parsed
-
-
-def is_valid_series(series_text: str) -> bool:
-    try:
-        _parse(series_text)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
-def first_occurrence(series_text: str, timezone: str) -> datetime:
-    start = _parse(series_text)._dtstart
-    return start.replace(tzinfo=ZoneInfo(timezone))
-
-
-def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetime | None:
-    """The first occurrence strictly after `after` (aware), in `timezone`; None when it ended."""
-    zone = ZoneInfo(timezone)
-    local = after.astimezone(zone).replace(tzinfo=None)
-    found = _parse(series_text).after(local, inc=False)
-    return found.replace(tzinfo=zone) if found is not None else None
-
-
-def last_occurrence(series_text: str, timezone: str) -> datetime | None:
-    """The last occurrence of a series with COUNT or UNTIL; None when it never ends."""
-    rule = _parse(series_text)
-    if rule._count is None and rule._until is None:
-        return None
-    occurrences = list(rule)
-    return occurrences[-1].replace(tzinfo=ZoneInfo(timezone)) if occurrences else None
-
-
-def rule_part(series_text: str) -> dict[str, str]:
-    """The RRULE's NAME=VALUE pairs."""
-    line = next((x for x in series_text.splitlines() if x.startswith("RRULE:")), "")
-    return dict(pair.split("=", 1) for pair in line.removeprefix("RRULE:").split(";") if "=" in pair)
-
-
-def describe(series_text: str, language: Language) -> str:
-    """ "every Monday at 09:00", "every day at 08:00", "every 2 hours", "כל יום שני ב-09:00"."""
-    parts = rule_part(series_text)
-    start = _parse(series_text)._dtstart
-    clock = f"{start:%H:%M}"
-    freq = parts.get("FREQ", "DAILY")
-    interval = int(parts.get("INTERVAL", "1"))
-    days = [_CODES.index(c[-2:]) for c in parts.get("BYDAY", "").split(",") if c]
-    he = language == "he"
-    if freq in ("MINUTELY", "HOURLY"):
-        unit_en = "minutes" if freq == "MINUTELY" else "hours"
-        if he:
-            text = (
-                ("כל שעה" if interval == 1 else f"כל {interval} שעות")
-                if freq == "HOURLY"
-                else f"כל {interval} דקות"
-            )
-        else:
-            text = f"every {interval} {unit_en}" if interval > 1 else f"every {unit_en[:-1]}"
-    elif freq == "DAILY":
-        if he:
-            text = "כל יום" if interval == 1 else f"כל {interval} ימים"
-        else:
-            text = "every day" if interval == 1 else f"every {interval} days"
-        text += f" ב-{clock}" if he else f" at {clock}"
-    elif freq == "WEEKLY":
-        days = days or [start.weekday()]
-        if sorted(days) in ([0, 1, 2, 3, 4], [0, 1, 2, 3, 6]):
-            # The days are said: a workweek is Sunday to Thursday in Israel, Monday to Friday elsewhere.
-            sunday_first = 6 in days
-            if he:
-                text = "כל יום חול (א׳–ה׳)" if sunday_first else "כל יום חול (ב׳–ו׳)"
-            else:
-                text = "every weekday (Sun–Thu)" if sunday_first else "every weekday (Mon–Fri)"
-        elif he:
-            names = " ו".join(_HE_DAY_NAMES[d] for d in days)
-            text = ("כל שבועיים ביום " if interval == 2 else "כל יום ") + names
-        else:
-            names = " and ".join(_EN_DAY_NAMES[d] for d in days)
-            text = ("every other " if interval == 2 else "every ") + names
-            if interval > 2:
-                text = f"every {interval} weeks on {names}"
-        text += f" ב-{clock}" if he else f" at {clock}"
-    elif freq == "MONTHLY":
-        day = int(parts.get("BYMONTHDAY", str(start.day)))
-        if day == LAST_DAY:
-            text = f"ביום האחרון של כל חודש ב-{clock}" if he else f"every month on the last day at {clock}"
-        else:
-            text = f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
-    else:
-        text = (
-            f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
-            if he
-            else f"every year on {start:%d %b} at {clock}"
-        )
-    if "COUNT" in parts:
-        text += f", {parts['COUNT']} פעמים" if he else f", {parts['COUNT']} times"
-    elif "UNTIL" in parts:
-        until = datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").date()
-        text += f", עד {until.day}.{until.month}" if he else f", until {until:%a %-d %b}"
-    return text
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def default_start(recurrence: Recurrence, now_local: datetime) -> datetime:
-    """The first occurrence of an hourly or minutely series that named no time: one interval on."""
-    step = (
-        timedelta(hours=recurrence.interval)
-        if recurrence.freq == "HOURLY"
-        else timedelta(minutes=recurrence.interval)
-    )
-    return (now_local + step).replace(second=0, microsecond=0)
-
-
-def start_of(day: date, at: time, timezone: str) -> datetime:
-    return datetime.combine(day, at, tzinfo=ZoneInfo(timezone))
-
-
-def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, at: time | None) -> str | None:
-    """The series moved to a new time of day and/or a new day (a weekly series moves to that
-    weekday, a monthly one to that day of the month), starting from its next occurrence after
-    `now`; None when it has none left."""
-    zone = ZoneInfo(timezone)
-    parts = rule_part(series_text)
-    current = next_occurrence(series_text, timezone, now) or first_occurrence(series_text, timezone)
-    local = current.astimezone(zone)
-    new_time = at or local.time()
-    if day is not None:
-        if parts.get("FREQ") == "WEEKLY" and len(parts.get("BYDAY", "").split(",")) <= 1:
-            parts["BYDAY"] = _CODES[day.weekday()]
-        if parts.get("FREQ") == "MONTHLY":
-            parts["BYMONTHDAY"] = str(day.day)
-        candidate = datetime.combine(day, new_time, tzinfo=zone)
-    else:
-        candidate = datetime.combine(local.date(), new_time, tzinfo=zone)
-    if candidate <= now:
-        candidate = datetime.combine(now.astimezone(zone).date(), new_time, tzinfo=zone)
-        if candidate <= now:
-            candidate += timedelta(days=1)
-    rule = ";".join(f"{k}={v}" for k, v in parts.items())
-    return series(rule, candidate, timezone)

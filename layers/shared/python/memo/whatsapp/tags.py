@@ -1,8 +1,8 @@
 """The tracking tag Memo sends in `biz_opaque_callback_data`, and reads back from Meta's statuses.
 
 Light on purpose (a frozen dataclass, the standard library only): the webhook's ingress path reads
-the tag of every status, and a cold start must not pay for more. What a tag means, and the records
-built from it, are in `memo.whatsapp.tracking`.
+the tag of every status, and a cold start must not pay for more. The record a tag stands for
+(`OutboundRecord.of_tag`) is in `memo.whatsapp.tracking`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from memo.whatsapp.tracking import OutboundRecord
+from typing import Literal
 
 OutboundKind = Literal["reply", "hitl_question", "reminder"]
 SendMode = Literal["text", "template"]
@@ -121,21 +117,6 @@ class OutboundTag:
             reminder_id=reminder_id,
             mode=_MODE_CODES[mode] if mode is not None else None,
             part=part,
-        )
-
-    def record(self, message_id: str, *, at: datetime, phone_number_id: str | None = None) -> OutboundRecord:
-        """What the message with this tag carried, as the failure follow-up reads it."""
-        from memo.whatsapp.tracking import OutboundRecord
-
-        return OutboundRecord(
-            message_id=message_id,
-            thread_id=self.thread_id,
-            kind=self.kind,
-            at=at,
-            phone_number_id=phone_number_id,
-            reminder_id=self.reminder_id,
-            mode=self.mode,
-            token=self.token,
         )
 
 

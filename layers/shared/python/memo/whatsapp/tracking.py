@@ -46,6 +46,22 @@ class OutboundRecord(BaseModel):
     mode: SendMode | None = None  # kind "reminder": how it was sent
     token: str | None = None  # the send token of its tag
 
+    @classmethod
+    def of_tag(
+        cls, tag: OutboundTag, message_id: str, *, at: datetime, phone_number_id: str | None = None
+    ) -> OutboundRecord:
+        """What the message with this tag carried, as the failure follow-up reads it."""
+        return cls(
+            message_id=message_id,
+            thread_id=tag.thread_id,
+            kind=tag.kind,
+            at=at,
+            phone_number_id=phone_number_id,
+            reminder_id=tag.reminder_id,
+            mode=tag.mode,
+            token=tag.token,
+        )
+
 
 class OutboundLog(Protocol):
     def record(self, records: list[OutboundRecord]) -> None:

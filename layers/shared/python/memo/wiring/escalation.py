@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from caseplatform.escalation import JsonLinesSink, Notifier, case_link
-from caseplatform.service import CaseService
+from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.aws.clients import client_for
 from memo.aws.notifications import SnsEscalationNotifier
@@ -23,7 +23,7 @@ class EscalationRuntime(LambdaRuntime[EscalationSettings]):
     @cached_property
     def cases(self) -> CaseService:
         # The runtime's clock (the local stack's fake clock), in the platform's epoch milliseconds.
-        return CaseService(
+        return build_case_service(
             DynamoCaseStore(self.settings.cases_table_name, client_for("dynamodb", self.settings.aws)),
             clock=lambda: int(self.clock().timestamp() * 1000),
         )

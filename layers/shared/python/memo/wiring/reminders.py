@@ -4,11 +4,11 @@ and the conversation, built on first use."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memo.aws.clients import client_for
-from memo.aws.conversation_table import DynamoConversationStore
-from memo.aws.items_table import DynamoReminderItems
+from memo.aws.conversation_thread import DynamoConversationStore
+from memo.aws.reminder_deliveries import DynamoReminderItems
 from memo.aws.reminder_failures import DynamoReminderFailures
 from memo.aws.secrets import resolve_whatsapp
 from memo.reminders.store import ReminderConversation
@@ -16,12 +16,15 @@ from memo.reminders.template import TemplateSender
 from memo.settings import RemindersSettings
 from memo.wiring import LambdaRuntime
 
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
 
 class RemindersRuntime(LambdaRuntime[RemindersSettings]):
     settings_model = RemindersSettings
 
     @cached_property
-    def dynamodb(self) -> Any:
+    def dynamodb(self) -> DynamoDBClient:
         return client_for("dynamodb", self.settings.aws)
 
     @cached_property

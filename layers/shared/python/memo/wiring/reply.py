@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from memo.aws.clients import client_for
-from memo.aws.conversation_table import DynamoResponderMemory
+from memo.aws.responder_memory import DynamoResponderMemory
 from memo.aws.secrets import resolve_whatsapp
 from memo.settings import ReplySettings
 from memo.whatsapp.sender import GraphApiSender

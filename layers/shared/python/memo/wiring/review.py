@@ -14,12 +14,12 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
 from caseplatform.ports import CaseListener, CaseStore
-from caseplatform.redaction import REDACTORS
 from caseplatform.review.api import ApiConfig, build_app
 from caseplatform.review.approvals import ReviewService, ensure_review_adapters
-from caseplatform.service import CaseService
+from caseplatform.service import build_case_service
 from memo.aws.clients import client_for
-from memo.aws.conversation_table import DynamoConversationStore, DynamoPendingStore
+from memo.aws.conversation_pending import DynamoPendingStore
+from memo.aws.conversation_thread import DynamoConversationStore
 from memo.aws.items_table import DynamoItemsRepository
 from memo.aws.ledger_table import DynamoTokenStore
 from memo.aws.secrets import resolve_whatsapp
@@ -97,7 +97,7 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
     @cached_property
     def review(self) -> ReviewService:
         """The review service; the default adapters and `human_input` registered on first use."""
-        cases = CaseService(self.store, redactor=REDACTORS[self.settings.redact], listeners=self.listeners)
+        cases = build_case_service(self.store, redact=self.settings.redact, listeners=self.listeners)
         cases.ensure_default_adapters()
         ensure_review_adapters(cases)
         items = DynamoItemsRepository(self.dynamodb, self.settings.items_table)

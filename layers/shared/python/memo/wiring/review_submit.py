@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from caseplatform.service import CaseService
+from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.aws.clients import client_for
 from memo.aws.ledger_table import DynamoTokenStore
@@ -26,7 +26,7 @@ class ReviewSubmitRuntime(LambdaRuntime[ReviewSubmitSettings]):
     @cached_property
     def cases(self) -> CaseService:
         store = DynamoCaseStore(self.settings.cases_table, client_for("dynamodb", self.settings.aws))
-        service = CaseService(store)
+        service = build_case_service(store)
         ensure_memo_adapter(service, self.policy.adapter)
         return service
 

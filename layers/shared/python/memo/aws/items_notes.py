@@ -1,0 +1,50 @@
+"""The user's notes on the items table (`sk = NOTE#<id>`): the notes half of the `ItemsRepository`
+port. A note's text is replaced only while it still reads what the person saw."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memo.aws.dynamo import conditional_write, to_item
+from memo.aws.items_keys import CHANGED_AT, NOTE_PREFIX, dump, iso, model_of, note_sk, user_pk
+from memo.aws.items_tombstones import TombstoningItems
+from memo.capabilities.items import Note, Tombstone
+from memo.errors import ConditionFailed
+
+
+class DynamoNotes(TombstoningItems):
+    """Notes: created once, listed newest first, rewritten, deleted or tombstoned."""
+
+    def put_note(self, note: Note) -> bool:
+        return self._put_new(user_pk(note.thread_id), note_sk(note.note_id), "note", dump(note))
+
+    def list_notes(self, thread_id: str) -> list[Note]:
+        """All notes, newest first."""
+        notes = [model_of(Note, raw) for raw in self._query(user_pk(thread_id), NOTE_PREFIX)]
+        return sorted(notes, key=lambda n: n.created_at, reverse=True)
+
+    def update_note(
+        self, thread_id: str, note_id: str, *, text: str, expected: str, changed_at: datetime
+    ) -> Note | None:
+        """The note's text replaced, if it still reads `expected` (or already reads `text`: an
+        earlier attempt of the same step); stamped as the person's change. None if it is gone or was
+        changed meanwhile."""
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": user_pk(thread_id), "sk": note_sk(note_id)}),
+                UpdateExpression=f"SET #t = :text, {CHANGED_AT} = :at",
+                ConditionExpression="attribute_not_exists(undo_key) AND (#t = :expected OR #t = :text)",
+                ExpressionAttributeNames={"#t": "text"},
+                ExpressionAttributeValues=to_item(
+                    {":text": text, ":expected": expected, ":at": iso(changed_at)}
+                ),
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed:
+            return None
+        return model_of(Note, response["Attributes"])
+
+    def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
+        return self._delete_existing(user_pk(thread_id), note_sk(note_id), Note, undo)

@@ -1,0 +1,169 @@
+"""Deletes on the items table, and undo.
+
+A delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the turn's traceId,
+`undo_op` = the step's traceId:stepId, `undo_until`, and the table's TTL attribute `ttl` =
+`undo_until`; a reminder also becomes `cancelled`, its previous status kept in `undo_status`, so no
+delivery can claim it). Every read of the items adapters skips tombstoned items, so for the user they
+are gone; `restore` brings back the items of one undo key while `undo_until` has not passed (a
+conditional write per item: two undos restore each item once); DynamoDB's TTL purges the rest.
+
+A tombstone is one conditional UpdateItem and no read: its condition is what the delete may touch
+(the item exists; it is not tombstoned, unless by an earlier attempt of the same step, which then
+counts it again; with `unchanged_since`, its `changed_at` is not later). A lost condition returns
+the item as it stood (`ReturnValuesOnConditionCheckFailure`), which says why: gone or changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memo.aws.condition_values import ALL_OLD, old_item
+from memo.aws.dynamo import conditional_write, from_item, to_item
+from memo.aws.faults import call
+from memo.aws.items_access import ItemsAccess
+from memo.aws.items_keys import CHANGED_AT, RESTORABLE, UNDO_KEY, M, from_values, iso, model_of, user_pk
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone
+from memo.errors import ConditionFailed
+
+
+@dataclass
+class _Marks:
+    """The UpdateItem that tombstones one item: what it sets, under which condition."""
+
+    sets: list[str]
+    condition: str
+    names: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) -> _Marks:
+    marks = _Marks(
+        sets=["undo_key = :key", "undo_until = :until", "#ttl = :ttl"],
+        condition="attribute_exists(pk) AND attribute_not_exists(undo_key)",
+        names={"#ttl": "ttl"},
+        values={":key": undo.key, ":until": iso(undo.until), ":ttl": int(undo.until.timestamp())},
+    )
+    if undo.operation is not None:
+        # An earlier attempt of this same step may have tombstoned it: that is still our delete.
+        marks.sets.append("undo_op = :op")
+        marks.values[":op"] = undo.operation
+        marks.condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_op = :op)"
+    if unchanged_since is not None:
+        marks.condition += f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT} <= :since)"
+        marks.values[":since"] = iso(unchanged_since)
+    if model is Reminder:
+        # Both operands read the item as it was: the previous status is kept for a restore
+        # (and kept as it was by a retry, which finds the reminder cancelled already).
+        marks.sets += ["undo_status = if_not_exists(undo_status, #status)", "#status = :cancelled"]
+        marks.names["#status"] = "status"
+        marks.values[":cancelled"] = "cancelled"
+    return marks
+
+
+class TombstoningItems(ItemsAccess):
+    """Deletes (plain, or tombstones for undo) and the undo that restores tombstoned items."""
+
+    def _delete_existing(self, pk: str, sk: str, model: type[M], undo: Tombstone | None = None) -> M | None:
+        if undo is not None:
+            removal = self._tombstone(pk, sk, model, undo)
+            return removal.item if removal.status == "deleted" else None
+        try:
+            response = conditional_write(
+                self._ddb.delete_item,
+                TableName=self._table,
+                Key=to_item({"pk": pk, "sk": sk}),
+                ConditionExpression="attribute_exists(pk) AND attribute_not_exists(undo_key)",
+                ReturnValues="ALL_OLD",
+            )
+        except ConditionFailed:
+            return None
+        raw = response.get("Attributes")
+        return model_of(model, raw) if raw else None
+
+    def _tombstone(
+        self,
+        pk: str,
+        sk: str,
+        model: type[M],
+        undo: Tombstone,
+        *,
+        unchanged_since: datetime | None = None,
+    ) -> Deletion[M]:
+        """Mark a live item deleted-but-restorable (see the module doc) in one conditional write."""
+        marks = _marks(model, undo, unchanged_since)
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": pk, "sk": sk}),
+                UpdateExpression="SET " + ", ".join(marks.sets),
+                ConditionExpression=marks.condition,
+                ExpressionAttributeNames=marks.names,
+                ExpressionAttributeValues=to_item(marks.values),
+                ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
+            )
+        except ConditionFailed as exc:
+            found = old_item(exc)
+            if found is None or UNDO_KEY in found:
+                return Deletion(status="gone")  # never there, or deleted by someone else
+            return Deletion(status="changed", item=from_values(model, found))
+        raw = response.get("Attributes")
+        if not raw:
+            return Deletion(status="gone")
+        before = from_item(raw)
+        if UNDO_KEY in before and "undo_status" in before:
+            before["status"] = before["undo_status"]  # our earlier attempt's tombstone: as it was
+        return Deletion(status="deleted", item=from_values(model, before))
+
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Reminder | Note | ListItem]:
+        """Bring back every item tombstoned under `undo_key` whose undo window is still open; each
+        item once (a conditional write), so a second undo, or a racing one, restores nothing."""
+        pk = user_pk(thread_id)
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk",
+            "FilterExpression": "undo_key = :key",
+            "ExpressionAttributeValues": to_item({":pk": pk, ":key": undo_key}),
+            "ConsistentRead": True,
+        }
+        restored: list[Reminder | Note | ListItem] = []
+        while True:
+            response = call(self._ddb.query, **kwargs)
+            for raw in response.get("Items", []):
+                item = self._restore_one(from_item(raw), undo_key, now)
+                if item is not None:
+                    restored.append(item)
+            last = response.get("LastEvaluatedKey")
+            if not last:
+                return restored
+            kwargs["ExclusiveStartKey"] = last
+
+    def _restore_one(
+        self, values: dict[str, Any], undo_key: str, now: datetime
+    ) -> Reminder | Note | ListItem | None:
+        model = RESTORABLE.get(str(values.get("kind")))
+        if model is None:
+            return None
+        names = {"#ttl": "ttl"}
+        expression = "REMOVE undo_key, undo_until, undo_op, #ttl"
+        if model is Reminder:
+            expression = "SET #status = undo_status " + expression + ", undo_status"
+            names["#status"] = "status"
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
+                UpdateExpression=expression,
+                ConditionExpression="undo_key = :key AND undo_until > :now",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=to_item({":key": undo_key, ":now": iso(now)}),
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed:
+            return None  # restored by another undo, or its window closed
+        restored: Reminder | Note | ListItem = model_of(model, response["Attributes"])
+        return restored

@@ -1,0 +1,193 @@
+"""The reply Lambda's `ResponderMemory` on the conversation table: the reply claim
+(`CLAIM#REPLY#<trace id>`), the reply in the recent messages, the thread's latestActions
+(`RECENT_ACTIONS`) and the items its reply named (`CTX#<message id>`, `memo.aws.conversation_quotes`).
+
+latestActions are written read-merge-put with a version condition (`attribute_not_exists(pk)` for the
+first write): the loser of a race re-reads and merges again, so no action is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memo.aws.condition_values import lost_writes
+from memo.aws.conversation_quotes import DynamoQuotes, quote_requests
+from memo.aws.conversation_table import (
+    ACTIONS_SK,
+    REPLY_CLAIM_PREFIX,
+    latest_actions_of,
+    message_items,
+    thread_pk,
+)
+from memo.aws.conversation_thread import DynamoConversationStore
+from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
+from memo.aws.faults import call
+from memo.conversation.model import MemoryMessage
+from memo.errors import ConditionFailed
+from memo.observability import logger
+from memo.packing import pack
+from memo.reply.memory import (
+    LATEST_ACTIONS_SCOPE,
+    REPLY_CLAIM_TTL,
+    LatestActionsConflict,
+    entry_created_at,
+    merge_latest_actions,
+)
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+# Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
+ACTIONS_WRITE_ATTEMPTS = 5
+
+
+def _version_condition(item: dict[str, Any] | None, version: int) -> dict[str, Any]:
+    """The condition of a versioned put of RECENT_ACTIONS over `item` as it was read."""
+    if item is None:
+        return {"ConditionExpression": "attribute_not_exists(pk)"}
+    if "version" not in item:
+        return {"ConditionExpression": "attribute_not_exists(version)"}
+    return {
+        "ConditionExpression": "version = :v",
+        "ExpressionAttributeValues": {":v": {"N": str(version)}},
+    }
+
+
+class DynamoResponderMemory:
+    """The responder's writes are three requests: the read of RECENT_ACTIONS, one transaction of the
+    reply claim with the merged latestActions (before the send), and one BatchWriteItem after it
+    (the reply in the recent messages and its `CTX#` quote records)."""
+
+    def __init__(
+        self,
+        dynamodb: DynamoDBClient,
+        table_name: str,
+        *,
+        message_ttl_seconds: int,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._ddb = dynamodb
+        self._table = table_name
+        self._ttl = message_ttl_seconds
+        self._sleep = sleep  # backoff between retries of unprocessed batch writes
+        self._store = DynamoConversationStore(dynamodb, table_name, sleep=sleep)
+
+    def _claim_key(self, thread_id: str, trace_id: str) -> dict[str, Any]:
+        return {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": f"{REPLY_CLAIM_PREFIX}{trace_id}"}}
+
+    def _claim_put(self, thread_id: str, trace_id: str, now: datetime) -> dict[str, Any]:
+        return {
+            "TableName": self._table,
+            "Item": {
+                **self._claim_key(thread_id, trace_id),
+                "ttl": {"N": str(int((now + REPLY_CLAIM_TTL).timestamp()))},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+
+    def claim_reply(
+        self,
+        thread_id: str,
+        trace_id: str,
+        *,
+        now: datetime,
+        actions: Sequence[dict[str, Any]] = (),
+    ) -> bool:
+        """The reply's claim; with `actions`, one transaction that also merges them into the
+        thread's latestActions (one read of RECENT_ACTIONS before it, for the merge). A claim that
+        exists means its actions were recorded with it, so a lost claim writes nothing. A lost
+        version (another responder wrote first) reads and merges again."""
+        if not actions:
+            try:
+                conditional_write(self._ddb.put_item, **self._claim_put(thread_id, trace_id, now))
+            except ConditionFailed:
+                return False
+            return True
+        for _ in range(ACTIONS_WRITE_ATTEMPTS):
+            put, _merged, version = self._actions_put(thread_id, actions, now=now)
+            try:
+                conditional_write(
+                    self._ddb.transact_write_items,
+                    TransactItems=[{"Put": self._claim_put(thread_id, trace_id, now)}, {"Put": put}],
+                )
+            except ConditionFailed as exc:
+                if 0 in lost_writes(exc):
+                    return False  # already answered: its actions went in with its claim
+                logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
+                continue
+            return True
+        raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
+
+    def release_reply(self, thread_id: str, trace_id: str) -> None:
+        call(self._ddb.delete_item, TableName=self._table, Key=self._claim_key(thread_id, trace_id))
+
+    def record_reply(self, thread_id: str, text: str, *, at: datetime) -> None:
+        message = MemoryMessage(role="assistant", text=text, at=at, kind="message")
+        self._store.append(thread_id, [message], ttl_seconds=self._ttl)
+
+    def record_quote(
+        self, thread_id: str, message_ids: Sequence[str], actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> None:
+        DynamoQuotes(self._ddb, self._table).remember(thread_id, message_ids, actions, now=now)
+
+    def record_sent(
+        self,
+        thread_id: str,
+        *,
+        text: str | None,
+        message_ids: Sequence[str],
+        actions: Sequence[dict[str, Any]],
+        now: datetime,
+        trace_id: str | None = None,
+    ) -> None:
+        """After the send, one BatchWriteItem: the reply in the recent messages (`text`, the end of
+        plan `trace_id`) and the items it named under each sent message id (`CTX#<id>`, for a reply
+        that quotes it)."""
+        requests: list[dict[str, Any]] = []
+        if text is not None:
+            message = MemoryMessage(role="assistant", text=text, at=now, kind="message", finished=trace_id)
+            items = message_items(thread_id, [message], ttl_seconds=self._ttl)
+            requests += [{"PutRequest": {"Item": item}} for item in items]
+        if actions:
+            requests += quote_requests(thread_id, message_ids, actions, now=now)
+        if requests:
+            batch_write(self._ddb, self._table, requests, sleep=self._sleep)
+
+    def _actions_put(
+        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+        """Read RECENT_ACTIONS and build the versioned put of it merged with `actions`:
+        (the Put, the merged list, the version read)."""
+        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
+        raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
+        item = from_item(raw) if raw else None
+        merged = merge_latest_actions(latest_actions_of(item) if item else [], actions, now=now)
+        version = int(item.get("version", 0)) if item else 0
+        condition = _version_condition(item, version)
+        newest = max((c for c in map(entry_created_at, merged) if c is not None), default=now)
+        stored = {
+            "pk": thread_pk(thread_id),
+            "sk": ACTIONS_SK,
+            "actions": pack(json.dumps(merged, separators=(",", ":"), ensure_ascii=False)),
+            "version": version + 1,
+            # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
+            "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
+        }
+        return {"TableName": self._table, "Item": to_item(stored), **condition}, merged, version
+
+    def record_actions(
+        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> list[dict[str, Any]]:
+        for _ in range(ACTIONS_WRITE_ATTEMPTS):
+            put, merged, version = self._actions_put(thread_id, actions, now=now)
+            try:
+                conditional_write(self._ddb.put_item, **put)
+            except ConditionFailed:
+                logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
+                continue
+            return merged
+        raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")

@@ -1,0 +1,114 @@
+"""The args of the reminder actions, and the ids that name a part of a repeating reminder.
+
+A reminder id may carry the part of a repeating reminder it means (`scoped_id`): "<id>~occurrence"
+(the next time only) or "<id>~series" (all of them); entity resolution writes them when the user
+chose, and `split_scoped` reads them back.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import AwareDatetime, Field, model_validator
+
+from memo.capabilities.common import Args
+
+#: An RRULE value ("FREQ=WEEKLY;BYDAY=MO"), without DTSTART.
+RRULE_VALUE = r"^FREQ=[A-Z]+(?:;[A-Z]+=[A-Z0-9,+-]+)*$"
+
+
+class CreateReminderArgs(Args):
+    title: str = Field(min_length=1)
+    when: AwareDatetime
+    phone_number_id: str | None = None
+    #: an RRULE value ("FREQ=WEEKLY;BYDAY=MO"): the reminder repeats, `when` is its first time
+    recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
+
+
+class ListRemindersArgs(Args):
+    day: date | None = None
+    #: the last day shown, with `day` the first ("this week"); None: `day` alone
+    until: date | None = None
+    #: words of the titles shown ("when is the rent reminder?": "rent"); None: every title
+    about: str | None = Field(default=None, min_length=1, max_length=200)
+    #: "how many reminders do I have?": the reply says how many
+    how_many: bool | None = None
+
+    @model_validator(mode="after")
+    def _a_range_has_a_start(self) -> ListRemindersArgs:
+        if self.until is not None and (self.day is None or self.until < self.day):
+            raise ValueError("a range of days needs its first day, before its last")
+        return self
+
+
+class UpdateReminderArgs(Args):
+    reminder_ids: list[str] = Field(min_length=1)
+    when: AwareDatetime | None = None
+    #: a time of day alone ("HH:MM"): each reminder keeps its day, in its own timezone
+    time: str | None = Field(default=None, pattern=r"^(?:[01]\d|2[0-3]):[0-5]\d$")
+    #: `time` is a morning hour said without am/pm ("move it to 9"): where it has passed on the
+    #: reminder's day, the same hour 12 hours later (today's reminder, at noon: 21:00)
+    either_half: bool | None = None
+    #: a day alone: each reminder keeps its time of day
+    day: date | None = None
+    title: str | None = Field(default=None, min_length=1)
+    #: an RRULE value: the reminder repeats from `when` on (a one-time reminder becomes a series, a
+    #: series gets the new rule)
+    recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
+    #: "push it by an hour" (positive: later): each reminder's own time, moved by this much
+    shift_minutes: int | None = Field(default=None, ge=-7 * 24 * 60, le=7 * 24 * 60)
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> UpdateReminderArgs:
+        times = [self.when, self.time or self.day, self.shift_minutes]
+        if all(t is None for t in times) and self.title is None:
+            raise ValueError("an update needs a new time or a new title")
+        if self.when is not None and (self.time is not None or self.day is not None):
+            raise ValueError("a full time replaces the day and the time of day")
+        if self.shift_minutes is not None and (self.when or self.time or self.day or self.recurrence):
+            raise ValueError("a shift moves the reminder's own time: no new time with it")
+        if self.shift_minutes == 0:
+            raise ValueError("a shift of no time changes nothing")
+        if self.either_half and (self.time is None or self.time >= "12:00"):
+            raise ValueError("only a morning time of day can be 12 hours later")
+        if self.recurrence is not None and self.when is None:
+            raise ValueError("a repetition needs its first time (`when`)")
+        return self
+
+
+class SnoozeReminderArgs(Args):
+    reminder_id: str = Field(min_length=1)
+    minutes: int = Field(ge=1, le=24 * 60)
+
+
+class DoneReminderArgs(Args):
+    reminder_id: str = Field(min_length=1)
+
+
+class DeleteRemindersArgs(Args):
+    reminder_ids: list[str] = Field(min_length=1)
+
+
+class DeleteAllRemindersArgs(Args):
+    # The reminders "all" meant when the plan was resolved (and approved): a reminder created
+    # afterwards is not deleted by an older approval. None: every reminder (no pinned set).
+    reminder_ids: list[str] | None = None
+
+
+#: A reminder id with the part of a repeating reminder it means: "<id>~occurrence" (the next time
+#: only) or "<id>~series" (all of them); entity resolution writes them when the user chose.
+OCCURRENCE = "occurrence"
+SERIES = "series"
+_SCOPE_SEPARATOR = "~"
+
+
+def scoped_id(reminder_id: str, scope: str) -> str:
+    return f"{reminder_id}{_SCOPE_SEPARATOR}{scope}"
+
+
+def split_scoped(value: str) -> tuple[str, str | None]:
+    """(reminder id, scope or None)."""
+    base, separator, scope = value.rpartition(_SCOPE_SEPARATOR)
+    if separator and scope in (OCCURRENCE, SERIES):
+        return base, scope
+    return value, None

@@ -1,0 +1,182 @@
+"""Reminder changes: move (a full time, a time of day or a day alone, a shift), rename, and repeat.
+
+A one-time reminder is rescheduled in place; a series moves as a whole (its rule keeps its shape
+from the new first time) unless the person meant only its next time, which the series skips and a
+one-time copy takes at the new time. A new rule makes the reminder a series from `when` on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult
+from memo.capabilities.common import failure, say
+from memo.capabilities.items import Reminder
+from memo.capabilities.reminder_args import OCCURRENCE, UpdateReminderArgs, split_scoped
+from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_time_left, not_found, rejected
+from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
+from memo.text.dates import format_when
+from memo.text.language import Language
+from memo.text.series import first_occurrence, moved, series
+from memo.text.wording import quote
+
+
+class ReminderChanges(ReminderSchedule):
+    def update(self, args: UpdateReminderArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        now = self._clock()
+        if args.when is not None and args.when <= now:
+            return in_past("update", lang)
+        updated: list[dict[str, str]] = []
+        ids: list[str] = []
+        for scoped in args.reminder_ids:
+            reminder_id, scope = split_scoped(scoped)
+            before = self._repo.get_reminder(ctx.thread_id, reminder_id)
+            if before is None:
+                continue
+            if args.recurrence is not None:
+                outcome = self._repeat(before, args, now, lang)
+            elif before.recurrence is not None and scope == OCCURRENCE:
+                outcome = self._move_occurrence(before, args, ctx, now)
+            elif before.recurrence is not None:
+                outcome = self._move_series(before, args, now, lang)
+            else:
+                outcome = self._move_one(before, args, now, lang)
+            if isinstance(outcome, ExecutionResult):
+                return outcome
+            if outcome is None:
+                continue
+            ids.append(outcome.reminder_id)
+            updated.append(
+                {
+                    **brief(outcome, lang),
+                    "previousTitle": before.title,
+                    "previousWhen": before.due_at.isoformat(),
+                }
+            )
+        if not updated:
+            return not_found("update", lang)
+        first = updated[0]
+        when_text = format_when(first["when"], lang, ctx.timezone)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="update",
+            data={
+                "reminders": updated,
+                "missing": len(args.reminder_ids) - len(updated),
+                "timezone": ctx.timezone,
+            },
+            external_ids={"reminderId": ids[0]} if len(ids) == 1 else {"reminderIds": ids},
+            summary=say(
+                lang,
+                f"updated reminder {quote(first['title'], lang)} ({when_text})",
+                f"עדכנתי את התזכורת {quote(first['title'], lang)} ({when_text})",
+            ),
+            when=datetime.fromisoformat(first["when"]),
+        )
+
+    def _move_one(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        when = new_time(before, args, now)
+        if when is not None and when <= now:
+            return in_past("update", lang)
+        name: str | None = None
+        if when is not None:
+            name = self._scheduler.schedule(
+                reminder_id=before.reminder_id, thread_id=before.thread_id, at=when, timezone=before.timezone
+            )
+        after = self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            changed_at=now,
+        )
+        if after is None and name is not None:
+            self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
+        return after
+
+    def _repeat(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        """The reminder repeats by `args.recurrence` from `args.when` on, in its own timezone."""
+        assert args.recurrence is not None and args.when is not None
+        recurrence = series(args.recurrence, args.when, before.timezone)
+        if recurrence is None:
+            return no_time_left("update", lang)
+        when = first_occurrence(recurrence, before.timezone)
+        if when <= now:
+            return in_past("update", lang)
+        try:
+            name = self._scheduler.schedule(
+                reminder_id=before.reminder_id,
+                thread_id=before.thread_id,
+                at=when,
+                timezone=before.timezone,
+                recurrence=recurrence,
+            )
+        except CapabilityError as exc:
+            return failure(CAPABILITY, "update", exc.code, rejected(lang, recurrence))
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            recurrence=recurrence,
+            changed_at=now,
+        )
+
+    def _move_series(
+        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        assert before.recurrence is not None
+        if args.when is None and args.time is None and args.day is None and args.shift_minutes is None:
+            return self._repo.update_reminder(
+                before.thread_id, before.reminder_id, title=args.title, changed_at=now
+            )
+        zone = ZoneInfo(before.timezone)
+        if args.shift_minutes is not None:
+            # The whole series moves by the shift: its next time, moved, sets the new day and time.
+            shifted = new_time(before, args, now)
+            assert shifted is not None
+            args = args.model_copy(update={"shift_minutes": None, "when": shifted})
+        local = args.when.astimezone(zone) if args.when is not None else None
+        at = time.fromisoformat(args.time) if args.time is not None else (local.time() if local else None)
+        day = args.day or (local.date() if local else None)
+        recurrence = moved(before.recurrence, before.timezone, now=now, day=day, at=at)
+        if recurrence is None:
+            return in_past("update", lang)
+        when = first_occurrence(recurrence, before.timezone)
+        name = self._scheduler.schedule(
+            reminder_id=before.reminder_id,
+            thread_id=before.thread_id,
+            at=when,
+            timezone=before.timezone,
+            recurrence=recurrence,
+        )
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            title=args.title,
+            due_at=when,
+            schedule_name=name,
+            recurrence=recurrence,
+            changed_at=now,
+        )
+
+    def _move_occurrence(
+        self, before: Reminder, args: UpdateReminderArgs, ctx: ExecutionContext, now: datetime
+    ) -> Reminder | ExecutionResult | None:
+        """Only the next time of a repeating reminder: the series skips it and a one-time reminder
+        takes its place at the new time (and with the new title)."""
+        when = new_time(before, args, now) or before.due_at
+        if when <= now:
+            return in_past("update", ctx.language)
+        single = self.one_time_copy(before, ctx, when=when, title=args.title or before.title, now=now)
+        self.skip(before, now)
+        return single

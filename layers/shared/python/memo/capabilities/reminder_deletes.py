@@ -1,0 +1,143 @@
+"""Reminder deletes: the pinned reminders, or all of them; "just this one" of a series skips it.
+
+Delete and delete_all do not read before they write: each pinned reminder is tombstoned by one
+conditional write (`ItemsRepository.remove_reminder`) that returns it as it was, and only then is
+its schedule cancelled (a tombstoned reminder is `cancelled`, so no delivery can claim it meanwhile).
+A retry of the step after a partial failure finds its own tombstones, counts them again and
+finishes the cancels. The condition carries what the approval pinned: a reminder that is gone is
+counted as gone, one whose title, time or series changed after the question was asked
+(`ExecutionContext.unchanged_since`) is left alone — schedule included — and named in the result
+(`changed`); nothing else is touched. A reminder that vanished since is NOT_FOUND; every one changed
+since the approval is CHANGED_SINCE_APPROVAL.
+"""
+
+from __future__ import annotations
+
+from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.capabilities.common import CHANGED, GONE, say, undo_data, undo_for
+from memo.capabilities.items import Deletion, Reminder, Tombstone
+from memo.capabilities.reminder_args import (
+    OCCURRENCE,
+    DeleteAllRemindersArgs,
+    DeleteRemindersArgs,
+    split_scoped,
+)
+from memo.capabilities.reminder_results import CAPABILITY, brief, changed_failure, not_found
+from memo.capabilities.reminder_schedule import ReminderSchedule
+from memo.capabilities.scheduler import schedule_name_for
+from memo.text.dates import format_when
+from memo.text.wording import quote
+
+
+class ReminderDeletes(ReminderSchedule):
+    def _remove(self, reminder_id: str, undo: Tombstone, ctx: ExecutionContext) -> Deletion[Reminder]:
+        """Tombstone one pinned reminder (one conditional write), then cancel its schedule."""
+        removal = self._repo.remove_reminder(
+            ctx.thread_id, reminder_id, undo=undo, unchanged_since=ctx.unchanged_since
+        )
+        if removal.status == "deleted" and removal.item is not None and removal.item.status == "scheduled":
+            self._scheduler.cancel(removal.item.schedule_name or schedule_name_for(reminder_id))
+        return removal
+
+    def delete(self, args: DeleteRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        undo = undo_for(ctx, self._clock())  # tombstoned: "Undo" can restore it for 10 minutes
+        deleted: list[dict[str, str]] = []
+        skipped: list[dict[str, str]] = []
+        changed: list[dict[str, str]] = []
+        for scoped in args.reminder_ids:
+            reminder_id, scope = split_scoped(scoped)
+            if scope == OCCURRENCE:
+                # "this one" of a repeating reminder: the series skips its next time and goes on
+                # (a one-time reminder has no series: it is deleted).
+                reminder = self._repo.get_reminder(ctx.thread_id, reminder_id)
+                if reminder is None:
+                    continue
+                if reminder.recurrence is not None:
+                    after = self.skip(reminder, self._clock())
+                    skipped.append(
+                        {**brief(reminder, lang), "next": after.due_at.isoformat() if after else ""}
+                    )
+                    continue
+            removal = self._remove(reminder_id, undo, ctx)
+            if removal.status == "deleted" and removal.item is not None:
+                deleted.append(brief(removal.item, lang))
+            elif removal.status == "changed" and removal.item is not None:
+                changed.append(brief(removal.item, lang))
+        if skipped and not deleted:
+            return self._skipped_result(skipped, ctx)
+        if not deleted and changed:
+            return changed_failure("delete", changed, ctx)
+        if not deleted:
+            return not_found("delete", lang)
+        ids = [d["id"] for d in deleted]
+        titles = ", ".join(quote(d["title"], lang) for d in deleted)
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="delete",
+            data={
+                "deleted": deleted,
+                "missing": len(args.reminder_ids) - len(deleted) - len(changed),
+                "timezone": ctx.timezone,
+                **({CHANGED: changed} if changed else {}),
+                **undo_data(undo),
+            },
+            external_ids={"reminderId": ids[0]} if len(ids) == 1 else {"reminderIds": ids},
+            summary=say(lang, f"deleted reminder {titles}", f"מחקתי את התזכורת {titles}"),
+        )
+
+    def _skipped_result(self, skipped: list[dict[str, str]], ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        first = skipped[0]
+        occurrence = format_when(first["when"], lang, ctx.timezone)
+        following = format_when(first["next"], lang, ctx.timezone) if first["next"] else ""
+        en = f"skipped {quote(first['title'], lang)} on {occurrence}"
+        he = f"דילגתי על {quote(first['title'], lang)} ב{occurrence}"
+        if following:
+            en += f"; the next one is {following}"
+            he += f"; הבאה ב{following}"
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="delete",
+            data={"skipped": skipped, "timezone": ctx.timezone},
+            external_ids={"reminderId": first["id"]},
+            summary=say(lang, en, he),
+        )
+
+    def delete_all(self, args: DeleteAllRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
+        lang = ctx.language
+        undo = undo_for(ctx, self._clock())
+        if args.reminder_ids is None:
+            ids = [r.reminder_id for r in self._repo.list_reminders(ctx.thread_id)]
+        else:
+            ids = list(dict.fromkeys(args.reminder_ids))  # pinned at resolution: no read first
+        deleted: list[str] = []
+        changed: list[dict[str, str]] = []
+        gone = 0
+        for reminder_id in ids:
+            removal = self._remove(reminder_id, undo, ctx)
+            if removal.status == "deleted":
+                deleted.append(reminder_id)
+            elif removal.status == "changed" and removal.item is not None:
+                changed.append(brief(removal.item, lang))
+            else:
+                gone += 1
+        if not deleted and changed:
+            return changed_failure("delete_all", changed, ctx)
+        data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}
+        if changed:
+            data.update({CHANGED: changed, "timezone": ctx.timezone})
+        if gone:
+            data[GONE] = gone
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="delete_all",
+            data=data,
+            external_ids={"reminderIds": deleted} if deleted else {},
+            summary=say(
+                lang, f"deleted all reminders ({len(deleted)})", f"מחקתי את כל התזכורות ({len(deleted)})"
+            ),
+        )

@@ -1,0 +1,73 @@
+"""What the reminder actions answer besides their successes: the brief of a reminder shown in a
+result, and the failures they share (a time past, a series with no time left, a schedule refused,
+a reminder gone, reminders changed after the approval).
+"""
+
+from __future__ import annotations
+
+from memo.capabilities.base import ExecutionContext, ExecutionResult
+from memo.capabilities.common import CHANGED, CHANGED_SINCE_APPROVAL, NOT_FOUND, TIME_IN_PAST, failure, say
+from memo.capabilities.items import Reminder
+from memo.text.language import Language
+from memo.text.series_words import describe
+from memo.text.wording import quote
+
+CAPABILITY = "reminders"
+
+
+def brief(reminder: Reminder, language: Language = "en") -> dict[str, str]:
+    brief = {"id": reminder.reminder_id, "title": reminder.title, "when": reminder.due_at.isoformat()}
+    if reminder.recurrence is not None:
+        brief["repeats"] = describe(reminder.recurrence, language)
+    return brief
+
+
+def no_time_left(action: str, lang: Language) -> ExecutionResult:
+    """A series whose rule has no time left from its first one ("5 times" that all passed)."""
+    return failure(
+        CAPABILITY,
+        action,
+        TIME_IN_PAST,
+        say(lang, "That series has no time left to run.", "לסדרה הזאת לא נשארו מועדים."),
+    )
+
+
+def in_past(action: str, language: Language) -> ExecutionResult:
+    return failure(
+        CAPABILITY, action, TIME_IN_PAST, say(language, "That time has already passed.", "הזמן הזה כבר עבר.")
+    )
+
+
+def rejected(language: Language, recurrence: str | None) -> str:
+    if recurrence is None:
+        return say(language, "I couldn't schedule that reminder.", "לא הצלחתי לתזמן את התזכורת.")
+    return say(
+        language,
+        "I can't repeat a reminder that way — try e.g. “every Monday at 9”.",
+        "אני לא יכול לחזור על תזכורת בצורה הזאת — נסו למשל „כל יום שני ב-9”.",
+    )
+
+
+def not_found(action: str, language: Language) -> ExecutionResult:
+    return failure(
+        CAPABILITY,
+        action,
+        NOT_FOUND,
+        say(language, "I couldn't find that reminder anymore.", "לא מצאתי את התזכורת הזאת יותר."),
+    )
+
+
+def changed_failure(action: str, changed: list[dict[str, str]], ctx: ExecutionContext) -> ExecutionResult:
+    """Every reminder the approval pinned was changed after the question was asked: none deleted."""
+    titles = ", ".join(quote(c["title"], ctx.language) for c in changed)
+    result = failure(
+        CAPABILITY,
+        action,
+        CHANGED_SINCE_APPROVAL,
+        say(
+            ctx.language,
+            f"{titles} changed after you approved, so I left it as it is.",
+            f"{titles} השתנתה אחרי שאישרת, אז השארתי אותה כמו שהיא.",
+        ),
+    )
+    return result.model_copy(update={"data": {CHANGED: changed, "timezone": ctx.timezone}})

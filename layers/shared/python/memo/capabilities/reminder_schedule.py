@@ -1,0 +1,84 @@
+"""Schedule handling shared by the reminder actions: the new time a change gives a reminder, the
+one-time copy that takes an occurrence's place (a moved or snoozed occurrence of a series), and the
+skip of a series' next time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.base import ExecutionContext, ReminderScheduler
+from memo.capabilities.common import entity_id
+from memo.capabilities.items import Reminder
+from memo.capabilities.reminder_args import UpdateReminderArgs
+from memo.capabilities.scheduler import schedule_name_for
+from memo.capabilities.store import ItemsRepository
+from memo.observability import logger
+from memo.text.series import next_occurrence
+
+
+def new_time(reminder: Reminder, args: UpdateReminderArgs, now: datetime) -> datetime | None:
+    """The reminder's new time: a full time, or its own day / time of day with the other part
+    changed, in its own timezone (a time alone keeps the day, a day alone keeps the time; a
+    morning hour said without am/pm that has passed on that day is its evening)."""
+    if args.when is not None:
+        return args.when
+    if args.shift_minutes is not None:
+        return reminder.due_at + timedelta(minutes=args.shift_minutes)
+    if args.time is None and args.day is None:
+        return None
+    zone = ZoneInfo(reminder.timezone)
+    local = reminder.due_at.astimezone(zone)
+    at = time.fromisoformat(args.time) if args.time is not None else local.time()
+    when = datetime.combine(args.day or local.date(), at, tzinfo=zone)
+    if args.either_half and when <= now < when + timedelta(hours=12):
+        return when + timedelta(hours=12)
+    return when
+
+
+class ReminderSchedule:
+    """The items repository, the scheduler and the clock the reminder actions work with, and the
+    schedule changes several of them make."""
+
+    def __init__(
+        self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
+    ) -> None:
+        self._repo = repository
+        self._scheduler = scheduler
+        self._clock = clock
+
+    def one_time_copy(
+        self, source: Reminder, ctx: ExecutionContext, *, when: datetime, title: str, now: datetime
+    ) -> Reminder:
+        reminder_id = entity_id(ctx, source.reminder_id)
+        name = self._scheduler.schedule(
+            reminder_id=reminder_id, thread_id=source.thread_id, at=when, timezone=source.timezone
+        )
+        single = Reminder(
+            reminder_id=reminder_id,
+            thread_id=source.thread_id,
+            title=title,
+            due_at=when,
+            timezone=source.timezone,
+            schedule_name=name,
+            created_at=now,
+            phone_number_id=source.phone_number_id,
+        )
+        if not self._repo.put_reminder(single):
+            logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
+        return single
+
+    def skip(self, reminder: Reminder, now: datetime) -> Reminder | None:
+        """The series goes on from the occurrence after its next one; a series with nothing left
+        is deleted (its schedule first)."""
+        assert reminder.recurrence is not None
+        after = max(reminder.due_at, now)
+        following = next_occurrence(reminder.recurrence, reminder.timezone, after)
+        if following is None:
+            self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+            return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
+        return self._repo.update_reminder(
+            reminder.thread_id, reminder.reminder_id, due_at=following, changed_at=now
+        )

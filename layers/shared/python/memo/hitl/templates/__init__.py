@@ -1,0 +1,138 @@
+"""User-facing HITL texts in English and Hebrew, and the machine-built option sets.
+
+Everything a user reads about a pending question comes from this package, one module per job:
+- `plan_description`: what a plan step would do, as a verb phrase (also the truthful "what I would
+  do" reply while the executor does not exist yet);
+- `approval`: Approve / Edit / Reject and the approval question naming the items a step touches;
+- `approval_answers`: what is said back to an approval answer that cannot run as said;
+- `disambiguation`: the "which one do you mean?" picker;
+- `clarification`: questions for a missing or unclear detail, and the yes/no check;
+- `open_question`: the re-ask nudge, expiry, cancellation and the stale-reply answer;
+- `operator`: an operator's question relayed to the user;
+- `turn_answers`: the turn's own answers and the WhatsApp form of a question.
+
+An LLM may word the question text only, through the `QuestionWriter` hook of `memo.hitl.gate`;
+options (ids, labels, count, order) are always built here, in code.
+"""
+
+from __future__ import annotations
+
+from memo.hitl.templates.approval import (
+    APPROVAL_ITEMS_SHOWN,
+    APPROVE_ID,
+    EDIT_ID,
+    REJECT_ID,
+    along_line,
+    approval_items_question,
+    approval_options,
+    approval_question,
+    approval_steps_question,
+    count_items,
+    item_lines,
+)
+from memo.hitl.templates.approval_answers import (
+    edit_not_applicable,
+    edit_prompt,
+    items_changed,
+    limit_unclear,
+    narrowing_empty,
+    narrowing_unclear,
+    narrowing_with_the_rest,
+    rejected_with_reason,
+)
+from memo.hitl.templates.clarification import (
+    NO_ID,
+    YES_ID,
+    ambiguous_scope_question,
+    intent_unclear_question,
+    low_confidence_question,
+    missing_fields_question,
+    time_of_series_question,
+    time_on_day_question,
+    which_item_question,
+    yes_no_options,
+)
+from memo.hitl.templates.disambiguation import (
+    MAX_OPTIONS,
+    ROW_DESCRIPTION_MAX,
+    ROW_TITLE_MAX,
+    candidate_options,
+    disambiguation_question,
+)
+from memo.hitl.templates.open_question import (
+    RETRY_ID,
+    cancelled,
+    existing_question,
+    expired,
+    nudge,
+    one_at_a_time,
+    quoted_elsewhere,
+    retry_declined,
+    retry_options,
+    stale_reply,
+)
+from memo.hitl.templates.operator import (
+    operator_answer_passed_on,
+    operator_answer_too_late,
+    operator_question,
+    operator_question_declined,
+)
+from memo.hitl.templates.plan_description import describe_plan, describe_step, would_do
+from memo.hitl.templates.turn_answers import connect_account, question_reply, sent_to_review
+
+__all__ = [
+    "APPROVAL_ITEMS_SHOWN",
+    "APPROVE_ID",
+    "EDIT_ID",
+    "MAX_OPTIONS",
+    "NO_ID",
+    "REJECT_ID",
+    "RETRY_ID",
+    "ROW_DESCRIPTION_MAX",
+    "ROW_TITLE_MAX",
+    "YES_ID",
+    "along_line",
+    "ambiguous_scope_question",
+    "approval_items_question",
+    "approval_options",
+    "approval_question",
+    "approval_steps_question",
+    "cancelled",
+    "candidate_options",
+    "connect_account",
+    "count_items",
+    "describe_plan",
+    "describe_step",
+    "disambiguation_question",
+    "edit_not_applicable",
+    "edit_prompt",
+    "existing_question",
+    "expired",
+    "intent_unclear_question",
+    "item_lines",
+    "items_changed",
+    "limit_unclear",
+    "low_confidence_question",
+    "missing_fields_question",
+    "narrowing_empty",
+    "narrowing_unclear",
+    "narrowing_with_the_rest",
+    "nudge",
+    "one_at_a_time",
+    "operator_answer_passed_on",
+    "operator_answer_too_late",
+    "operator_question",
+    "operator_question_declined",
+    "question_reply",
+    "quoted_elsewhere",
+    "rejected_with_reason",
+    "retry_declined",
+    "retry_options",
+    "sent_to_review",
+    "stale_reply",
+    "time_of_series_question",
+    "time_on_day_question",
+    "which_item_question",
+    "would_do",
+    "yes_no_options",
+]

@@ -1,0 +1,99 @@
+"""What Memo says back to an answer to an approval that it cannot run as said: an Edit that asks
+what to change (or makes no sense for the action), a "keep only some" it cannot read, items that
+changed since the question, and a rejection with its reason."""
+
+from __future__ import annotations
+
+from memo.domain import PlanStep
+from memo.text.language import Language
+from memo.text.wording import quote
+
+
+def edit_prompt(language: Language, *, removal: bool = False) -> str:
+    """What Edit asks next; for a delete (`removal`), which of the shown items to keep."""
+    if removal:
+        if language == "he":
+            return "מה לשנות? אפשר להשאיר חלק: למשל „תשאיר את 2” או „אל תמחק את אבא”, או „רק 1” כדי למחוק רק אותה."
+        return (
+            'What should I change? You can keep some: for example "keep 2" or "don\'t delete dad", '
+            'or "only 1" to delete just that one.'
+        )
+    if language == "he":
+        return "מה לשנות? למשל „תשנה את השעה ל-18:00” או „תשנה את השם ל...”."
+    return 'What should I change? For example "change the time to 6pm" or "change the title to ...".'
+
+
+def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -> str:
+    """An edit that makes no sense for the action (a new time for a delete): explained, never run."""
+    timely = any(f in ("when", "day", "time", "date", "recurrence", "duration") for f in fields)
+    deleting = step.action in ("delete", "delete_all")
+    if language == "he":
+        what = "מחיקה" if deleting else "ניקוי" if step.action == "clear" else "הסרה"
+        reason = f"ל{what} אין שעה לשנות." if timely else f"את זה אי אפשר לשנות ב{what}."
+        return f"{reason} לא שיניתי ולא מחקתי כלום. אפשר לאשר, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)."
+    what = "a delete" if deleting else "clearing a list" if step.action == "clear" else "a removal"
+    reason = f"There's no time to change on {what}." if timely else f"That can't be changed on {what}."
+    return (
+        f"{reason} Nothing was changed or deleted. You can approve, reject, "
+        'or keep only some (e.g. "only 1" or "not 2").'
+    )
+
+
+def narrowing_unclear(language: Language) -> str:
+    if language == "he":
+        return "לא הבנתי אילו מהם להשאיר, אז לא עשיתי כלום. אפשר לענות במספרים, למשל „רק 1 ו-3”."
+    return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
+
+
+def narrowing_with_the_rest(language: Language) -> str:
+    """An answer that keeps some items of an approval whose plan does more ("Along with it: ..."):
+    whether the rest still runs is not said, so nothing is guessed."""
+    if language == "he":
+        return (
+            "לא ברור לי אם שאר הבקשה עדיין בתוקף, אז לא עשיתי כלום. "
+            "אפשר לאשר את הכול, או לדחות ולשלוח כל בקשה בנפרד."
+        )
+    return (
+        "I can't tell whether the rest of the request still stands, so I haven't done anything. "
+        "You can approve all of it, or reject and send each request on its own."
+    )
+
+
+def limit_unclear(words: str, language: Language) -> str:
+    """ "Delete all my reminders except the blue one": the limit picks none of the items."""
+    if language == "he":
+        return f"לא מצאתי אילו מהם „{words}”, אז לא עשיתי כלום. אפשר לבקש לראות אותם ולבחור."
+    return f"I couldn't tell which of them “{words}” means, so I haven't done anything. You can ask to see them and pick."
+
+
+def narrowing_empty(language: Language) -> str:
+    if language == "he":
+        return "זה לא משאיר אף פריט, אז לא עשיתי כלום."
+    return "That leaves nothing, so I haven't done anything."
+
+
+def items_changed(gone: list[str], renamed: list[tuple[str, str]], language: Language) -> str:
+    """What changed since the question was asked: said before the question is asked again."""
+    parts: list[str] = []
+    for label in gone:
+        parts.append(
+            f"{quote(label, language)} נמחק בינתיים"
+            if language == "he"
+            else f"{quote(label, language)} was deleted meanwhile"
+        )
+    for old, new in renamed:
+        parts.append(
+            f"{quote(old, language)} נקרא עכשיו {quote(new, language)}"
+            if language == "he"
+            else f"{quote(old, language)} is now called {quote(new, language)}"
+        )
+    joined = "; ".join(parts)
+    if language == "he":
+        return f"משהו השתנה מאז ששאלתי ({joined}), אז לא עשיתי כלום ובדקתי שוב."
+    return f"Something changed since I asked ({joined}), so I haven't done anything and looked again."
+
+
+def rejected_with_reason(language: Language) -> str:
+    if language == "he":
+        return "בסדר, ביטלתי. לא שיניתי כלום. תודה שהסברת — רשמתי את זה."
+    return "OK, cancelled. Nothing was changed. Thanks for telling me why — I've noted it."

@@ -1,0 +1,120 @@
+"""Questions that ask for what a request left out or left unclear: a missing time or title, which
+capability was meant, which item to act on, and the yes/no check of a plan Memo is unsure of."""
+
+from __future__ import annotations
+
+from memo.domain import PendingHITLOption, PlanStep, RoutingSuggestion
+from memo.text.dates import format_when
+from memo.text.language import Language
+
+YES_ID = "yes"
+NO_ID = "no"
+
+_YES_NO_LABELS: dict[Language, tuple[str, str]] = {"en": ("Yes", "No"), "he": ("כן", "לא")}
+
+
+def yes_no_options(language: Language) -> list[PendingHITLOption]:
+    yes, no = _YES_NO_LABELS[language]
+    return [PendingHITLOption(id=YES_ID, label=yes), PendingHITLOption(id=NO_ID, label=no)]
+
+
+_MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
+    "reminder_time_required": {
+        "en": "When should I remind you? (e.g. “tomorrow at 17:00”)",
+        "he": "מתי להזכיר לך? (למשל „מחר ב-17:00”)",
+    },
+    "reminder_title_required": {"en": "What should I remind you about?", "he": "על מה להזכיר לך?"},
+    "note_text_required": {"en": "What should the note say?", "he": "מה לרשום בפתק?"},
+    "list_items_required": {"en": "What should I add to the list?", "he": "מה להוסיף לרשימה?"},
+    "time_unclear": {"en": "What time do you mean?", "he": "לאיזו שעה התכוונת?"},
+    # A time that does not exist ("at 25:00") or has passed ("yesterday"): asked, never guessed.
+    "time_invalid": {
+        "en": "That time doesn't exist — when should it be? (e.g. “tomorrow at 17:00”)",
+        "he": "השעה הזאת לא קיימת — מתי לקבוע? (למשל „מחר ב-17:00”)",
+    },
+    "time_in_past": {
+        "en": "That time has already passed — when should it be? (e.g. “tomorrow at 17:00”)",
+        "he": "הזמן הזה כבר עבר — מתי לקבוע? (למשל „מחר ב-17:00”)",
+    },
+    "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
+    "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
+}
+
+#: How a routing suggestion names its capability. Only the capabilities that need a connected
+#: account are named ("did you want to email?"); a suggestion of any other capability is not, and
+#: the question offers examples instead.
+_SUGGESTED_NAMES: dict[Language, dict[str, str]] = {
+    "en": {"calendar": "calendar", "email": "email"},
+    "he": {"calendar": "היומן", "email": "המייל"},
+}
+
+
+def intent_unclear_question(language: Language, suggestions: list[RoutingSuggestion]) -> str:
+    names = _SUGGESTED_NAMES[language]
+    seen: list[str] = []
+    for suggestion in sorted(suggestions, key=lambda s: -s.confidence):
+        name = names.get(suggestion.capability)
+        if name and name not in seen:
+            seen.append(name)
+    if language == "he":
+        if seen:
+            return f"לא בטוח שהבנתי — רצית {' או '.join(seen[:2])}? אפשר לנסח במילים אחרות?"
+        return "לא בטוח שהבנתי — מה לעשות? למשל לקבוע תזכורת, לשמור פתק או להוסיף לרשימה."
+    if seen:
+        return f"I'm not sure I understood — did you want to {' or '.join(seen[:2])}? Tell me in other words."
+    return (
+        "I'm not sure I understood — what would you like me to do? "
+        "For example: set a reminder, save a note or add to a list."
+    )
+
+
+def time_on_day_question(language: Language, day: str, timezone: str) -> str:
+    """The time of a reminder whose day is known: "What time on Fri 27 Nov?"."""
+    shown = format_when(day, language, timezone)
+    if language == "he":
+        return f"באיזו שעה ב{shown}? (למשל „ב-17:00”)"
+    return f"What time on {shown}? (e.g. “at 17:00”)"
+
+
+def time_of_series_question(language: Language) -> str:
+    """The time of a repeating reminder whose days are known ("every Monday", "the 1st of every month")."""
+    if language == "he":
+        return "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
+    return "At what time, each time? (e.g. “at 9:00”)"
+
+
+def which_item_question(language: Language, step: PlanStep) -> str:
+    """ "stop reminding me" / "delete it" with nothing to point at: what to name."""
+    stops = step.constraints.get("scope") == "series"
+    if language == "he":
+        what = {"reminders": "איזו תזכורת", "notes": "איזה פתק", "lists": "איזה פריט"}.get(
+            step.capability, "מה"
+        )
+        verb = "להפסיק" if stops else "למחוק" if step.action == "delete" else "לשנות"
+        return f"{what} {verb}? אפשר לכתוב מילה מהשם."
+    what = {"reminders": "reminder", "notes": "note", "lists": "item"}.get(step.capability, "one")
+    verb = "stop" if stops else "delete" if step.action == "delete" else "change"
+    return f"Which {what} should I {verb}? A word of its name is enough."
+
+
+def missing_fields_question(language: Language, missing: list[str]) -> str:
+    if "reminder_title_required" in missing and "reminder_time_required" in missing:
+        if language == "he":
+            return "על מה להזכיר לך, ומתי? (למשל „להתקשר לאמא מחר ב-17:00”)"
+        return "What should I remind you about, and when? (e.g. “call mom tomorrow at 17:00”)"
+    for field in missing:
+        if field in _MISSING_FIELD_QUESTIONS:
+            return _MISSING_FIELD_QUESTIONS[field][language]
+    return "חסר לי פרט — אפשר להשלים?" if language == "he" else "I need one more detail — can you fill it in?"
+
+
+def low_confidence_question(language: Language, summary: str) -> str:
+    if language == "he":
+        return f"רק מוודא — {summary}?"  # "רק מוודא — לשמור את הפתק „...”?"
+    return f"Just to check — you want me to {summary}?"
+
+
+def ambiguous_scope_question(language: Language, summary: str) -> str:
+    if language == "he":
+        return f"לא ברור לי על מה בדיוק {summary} — תוכל לפרט?"
+    return f"I'm not sure exactly what to include when I {summary} — can you say more precisely?"

@@ -1,0 +1,97 @@
+"""What is said about the open question itself: the re-ask nudge, one question at a time, expiry and
+its "Try again" button, cancellation, and a reply when no question is open."""
+
+from __future__ import annotations
+
+from memo.domain import PendingHITL, PendingHITLOption
+from memo.hitl.templates.approval import EDIT_ID
+from memo.text.language import Language
+
+
+def nudge(pending: PendingHITL, language: Language) -> str:
+    """The re-ask text: a short hint of what answer fits, then the same question."""
+    count = len(pending.options or [])
+    if pending.context is not None and pending.context.awaiting == "edit_details":
+        hint = "לא הבנתי מה לשנות." if language == "he" else "I couldn't tell what to change."
+    elif pending.kind == "approval" and not any(o.id == EDIT_ID for o in pending.options or []):
+        # One approval of several steps: approve or reject (`gate.build_plan_approval_hitl`).
+        hint = (
+            "לא הבנתי — אפשר לענות „אישור” או „דחייה”."
+            if language == "he"
+            else 'Sorry, I didn\'t catch that — you can answer "approve" or "reject".'
+        )
+    elif pending.kind == "approval":
+        hint = (
+            "לא הבנתי — אפשר לענות „אישור”, „עריכה” או „דחייה”."
+            if language == "he"
+            else 'Sorry, I didn\'t catch that — you can answer "approve", "edit" or "reject".'
+        )
+    elif pending.expected_input == "yes_no":
+        hint = (
+            "לא הבנתי — אפשר לענות כן או לא."
+            if language == "he"
+            else "Sorry, I didn't catch that — please answer yes or no."
+        )
+    elif pending.expected_input in ("single_choice", "multi_choice"):
+        hint = (
+            f"לא הבנתי — אפשר לענות במספר בין 1 ל-{count}."
+            if language == "he"
+            else f"Sorry, I didn't catch that — please reply with a number from 1 to {count}."
+        )
+    else:
+        hint = "לא הבנתי את התשובה." if language == "he" else "Sorry, I didn't catch that."
+    return f"{hint}\n{pending.question}"
+
+
+def expired(language: Language) -> str:
+    return (
+        "הבקשה הקודמת פגה — רוצה לנסות שוב?"
+        if language == "he"
+        else "That request expired — want to try again?"
+    )
+
+
+RETRY_ID = "retry"
+_RETRY_LABEL: dict[Language, str] = {"en": "Try again", "he": "לנסות שוב"}
+
+
+def retry_options(language: Language) -> list[PendingHITLOption]:
+    """The one "Try again" button of the expiry message: it re-plans the original request."""
+    return [PendingHITLOption(id=RETRY_ID, label=_RETRY_LABEL[language])]
+
+
+def retry_declined(language: Language) -> str:
+    return "בסדר, השארתי את זה ככה." if language == "he" else "OK, I'll leave it."
+
+
+def existing_question(language: Language, question: str) -> str:
+    """The multi-HITL guard: one question at a time, so the open one is asked again."""
+    if language == "he":
+        return f"יש עוד שאלה פתוחה, נסיים אותה קודם:\n{question}"
+    return f"There's still an open question — let's finish it first:\n{question}"
+
+
+def cancelled(language: Language) -> str:
+    return "בסדר, ביטלתי. לא שיניתי כלום." if language == "he" else "OK, cancelled. Nothing was changed."
+
+
+def quoted_elsewhere(language: Language) -> str:
+    """A typed answer that quoted one of Memo's messages while a question is open."""
+    if language == "he":
+        return "לא ברור לי על איזו הודעה שלי ענית, אז לא עשיתי כלום. השאלה הפתוחה:"
+    return "I can't tell which of my messages you answered, so I didn't act on it. The open question is:"
+
+
+def stale_reply(language: Language) -> str:
+    if language == "he":
+        return "אני לא מחכה לתשובה כרגע — במה אפשר לעזור?"
+    return "I'm not waiting on a question right now — what would you like to do?"
+
+
+def one_at_a_time(language: Language) -> str:
+    """A yes with a new request after it: neither is run, so the request is not lost."""
+    if language == "he":
+        return (
+            "דבר אחד בכל פעם 🙂 קודם תענו על השאלה הזאת, ואז תשלחו לי את הבקשה החדשה. לא עשיתי כלום בינתיים."
+        )
+    return "One thing at a time 🙂 Please answer this question first, then send me the new request. I haven't done anything yet."

@@ -1,0 +1,153 @@
+"""Corrections said right after something was done: "oops i meant tomorrow", "no, call dad
+instead", "התכוונתי למחר", and "actually it's sunshine43" for the note just saved."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from memo.capabilities.notes import has_a_value
+from memo.planner.base import PlannerInput
+from memo.planner.intents.reminders import after_remind_words
+from memo.planner.lexicon import BARE_HOUR, as_title, clean, has_hebrew, named_in
+from memo.planner.match import GUESS, REFERENTIAL, Match, latest_action, parse_when
+from memo.planner.timeparse import extract_when
+
+#: Twelve hours: how recent a saved note is for "actually it's X" to correct it, and how soon a
+#: reminder is due for "make it 45 minutes" to count from now (`followups`).
+SOON = timedelta(hours=12)
+
+#: A correction of the time just set: "oops i meant tomorrow", "no, at 6", "sorry, 8pm", "actually
+#: tomorrow", "התכוונתי למחר", "טעיתי, בשש".
+_CORRECTION = re.compile(
+    r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*"
+    r"(?:i\s+meant|i\s+mean|meant|i\s+said|התכוונתי|הכוונה)\s*(?:ל-?(?=\S))?(?P<rest>\S.*)$"
+    r"|^(?:oops|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+(?P<rest2>\S.*)$",
+    re.I,
+)
+_SAID_ACTUALLY = re.compile(
+    r"^\W*(?:actually|wait|sorry|oops|no|nope|my\s+bad|בעצם|רגע|סליחה|אופס|טעיתי)(?=[\s,!.]|$)", re.I
+)
+
+
+#: "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the words that replace.
+_INSTEAD = re.compile(
+    r"^(?:instead[\s,:]+)?(?P<new>\S.*?)(?:[\s,]+instead(?:\s+of\s+.+)?|\s+במקום(?:\s+זה)?)?\s*[.!]?$",
+    re.I,
+)
+_INSTEAD_WORD = re.compile(r"(?:^|[\s,]+)instead(?!\s+of)\b|(?:^|\s+)במקום(?:\s+זה)?(?=\s|$)", re.I)
+_SAYS_INSTEAD = re.compile(r"\binstead\b|\sבמקום(?:\s|$)", re.I)
+_MEANT = re.compile(
+    r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*(?:i\s+meant|התכוונתי)(?=[\s,:]|$)",
+    re.I,
+)
+
+
+def names_a_time(words: str, now: datetime) -> bool:
+    """ "to half an hour from now", "בשש", "the evening": a time (read or only hinted, as said at
+    `now`), never a title."""
+    if _TIMEISH.search(words):
+        return True
+    hebrew = has_hebrew(words)
+    return extract_when(words, now=now, timezone="UTC", language="he" if hebrew else "en").found
+
+
+def replacement_title(text: str, *, with_time: bool = False, now: datetime | None = None) -> str | None:
+    """ "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the title that replaces
+    the one just given; None when the words do not say they replace, or name a time ("i meant
+    tomorrow" moves, `correction`) unless `with_time` ("i meant call mom tomorrow"). Telling a time
+    from a title needs `now`, the time the words were said (not needed `with_time`)."""
+    meant = _MEANT.match(text)
+    if meant is not None:
+        rest = text[meant.end() :].strip(" ,:")  # "התכוונתי להתקשר לאבא": the title keeps its "ל"
+    else:
+        found = _CORRECTION.match(text)
+        rest = (found.group("rest") or found.group("rest2")) if found else text
+        if not _SAYS_INSTEAD.search(rest):
+            return None
+    if not rest:
+        return None
+    if not with_time:
+        if now is None:
+            raise ValueError("now is needed to tell a time from a title")
+        if names_a_time(rest, now):
+            return None
+    replaced = _INSTEAD.match(rest)
+    words = _INSTEAD_WORD.sub(" ", replaced.group("new")) if replaced else ""
+    new = as_title(after_remind_words(clean(words))) if clean(words) else ""
+    return new or None
+
+
+def correction(text: str, inp: PlannerInput) -> str | None:
+    """A correction right after a reminder was set, when the latest thing done is that reminder:
+    "i meant tomorrow" -> "move it tomorrow" (only a time or day); "no, call dad instead" or "i
+    meant call dad" -> "change it to call dad" (`replacement_title`)."""
+    latest = latest_action(inp)
+    if latest is None or latest.capability != "reminders":
+        return None
+    found = _CORRECTION.match(text)
+    rest = (found.group("rest") or found.group("rest2")) if found else None
+    if rest is None and _SAID_ACTUALLY.match(inp.message):
+        rest = text  # "actually tomorrow": the lead-in word is already set aside
+    if rest is not None:
+        parsed = parse_when(f"at {rest}" if BARE_HOUR.match(rest) else rest, inp)
+        if parsed.found and not re.sub(r"[\W_]+", "", parsed.remainder):
+            return f"move it {rest}"
+        if parsed.found:
+            return None  # a new title with a time in it: asked
+    new = replacement_title(text, now=inp.now)
+    return f"change it to {new}" if new else None
+
+
+#: Words of a time the parser did not read ("change it to the evening"): never a new title.
+_TIMEISH = re.compile(
+    r"\d|\b(?:morning|afternoon|evening|night|noon|midnight|today|tonight|tomorrow|tmrw|week|weekend|month|"
+    r"year|day|daily|weekly|monthly|later|earlier|sooner|am|pm|o'?clock|hour|minutes?|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b|"
+    r"בוקר|ערב|לילה|צהריים|צהרים|מחר|היום|הערב|שבוע|חודש|שנה|יום|שעה|דקות|מאוחר|מוקדם",
+    re.I,
+)
+
+
+#: "actually it's sunshine43", "no, it's 4312", "sorry, it is X", "בעצם זה X", "לא, זה X": the
+#: note just saved, said again.
+_NOTE_SAID_AGAIN = re.compile(
+    r"^\W*(?:(?:actually|oops|no|nope|sorry|my\s+bad|wait|correction|בעצם|אופס|לא|סליחה|טעיתי|רגע|תיקון)[\s,!.:-]+)+"
+    r"(?:it'?s|it\s+is|its|that'?s|that\s+is|זה|הוא|היא)\s+(?P<value>\S.*?)\s*[.!]?$",
+    re.I,
+)
+
+
+#: "no it's actually 4312", "it's really 4312": the value, without the word that hedges it.
+_STILL_HEDGING = re.compile(r"^(?:actually|really|in\s+fact|באמת|בעצם)[\s,]+", re.I)
+
+
+def note_said_again(text: str, inp: PlannerInput) -> Match | None:
+    """ "save a note: wifi password is sunshine42" -> "actually it's sunshine43": that note, its value
+    replaced ("wifi password is sunshine43", approved first). Only right after a note was saved."""
+    latest = latest_action(inp)
+    if latest is None or (latest.capability, latest.action) != ("notes", "save"):
+        return None
+    if inp.now - latest.created_at > SOON:
+        return None
+    said = _NOTE_SAID_AGAIN.match(inp.message.strip()) or _NOTE_SAID_AGAIN.match(text)
+    if said is None:
+        return None
+    saved = named_in(latest.summary)
+    value = _STILL_HEDGING.sub("", said.group("value")).strip()
+    if has_a_value(saved):
+        changes: dict[str, object] = {"text": value}
+    else:
+        # "buy a gift for dana" -> "actually it's for noa": which words it replaces is a guess, so the
+        # note as it would then read is asked about first, and exactly that is written ("whole"; the
+        # saved text may also be cut short in the summary, so its value part is not looked for).
+        changes = {"text": value, "whole": True}
+    return Match(
+        capability="notes",
+        action="update",
+        confidence=REFERENTIAL if "whole" not in changes else GUESS,
+        risk="medium",
+        constraints={"targetRef": "latest_action", "target": saved},
+        changes=changes,
+        pattern="ref:note_said_again",
+    )

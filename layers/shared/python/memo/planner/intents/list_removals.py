@@ -1,0 +1,156 @@
+"""Taking things off a list ("remove milk from my shopping list", "cross off eggs", "bought the
+bread") and clearing a whole list."""
+
+from __future__ import annotations
+
+import re
+
+from memo.capabilities.lists import UNNAMED_LIST
+from memo.planner.base import PlannerInput
+from memo.planner.groceries import is_known_thing
+from memo.planner.intents.list_words import (
+    KNOWN_LISTS,
+    LIST_NAME_EN,
+    NAMES_A_KIND,
+    items_of,
+    list_for,
+    list_items,
+    list_name,
+    no_article,
+    unnamed,
+)
+from memo.planner.lexicon import clean, limit_of
+from memo.planner.match import CONFIDENT, Match
+
+_RE_LIST_REMOVE = (
+    re.compile(
+        rf"^(?:remove|delete|take|cross|strike)\s+(?:off\s+)?(?P<items>.+?)\s+(?:off|from|out of|on)\s+{LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:remove|delete|take|cross)\s+(?:off\s+)?(?P<items>.+?)\s+(?:off|from)\s+(?:my\s+|the\s+)?(?P<name>{KNOWN_LISTS})\b",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תוריד|תורידי|הורד|להוריד|תמחק|תמחקי|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        r"(?:מ|מה)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?\s*$"
+    ),
+)
+
+
+_RE_LIST_CLEAR = (
+    # "remove everything except the bread", "delete all but the milk": the list that has them.
+    re.compile(
+        r"^(?:clear|delete|remove|erase)\s+(?:everything|all(?:\s+(?:of\s+)?the\s+items)?|all\s+items|every\s+item)"
+        r"(?P<name>)(?=\s*,?\s+(?:except|but|apart\s+from|other\s+than|besides)\b)",
+        re.I,
+    ),
+    # "delete everything on my shopping list", "remove all the items from the todo list"
+    re.compile(
+        r"^(?:clear|empty|wipe|delete|remove|erase|take)\s+(?:everything|all(?:\s+(?:of\s+)?the\s+items)?|all\s+items|"
+        rf"every\s+item)\s+(?:on|in|from|off)\s+{LIST_NAME_EN}\s+list\b",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:clear|empty|wipe|delete|reset)\s+(?:out\s+)?(?:all\s+of\s+)?{LIST_NAME_EN}\s+list\b", re.I
+    ),
+    re.compile(
+        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*(?P<name>(?!חוץ|מלבד|פרט|אבל)\S+)?"
+        r"(?=\s*$|\s+(?:חוץ|מלבד|פרט|אבל|ותשאיר|תשאיר|בלי))"
+    ),
+)
+
+
+#: "remove the milk", "cross off eggs", "תוריד את החלב": taking a thing off, with no list, reminder or
+#: note named, is about a list item (the list that has it is found when resolved). "delete X" and
+#: "cancel X" stay with reminders and what was just done (`followups.noun_less_delete`).
+_RE_TAKE_OFF = (
+    re.compile(
+        r"^(?:remove|take\s+off|cross\s+off|strike\s+off|tick\s+off|check\s+off)\s+(?P<items>.+?)\s*$", re.I
+    ),
+    re.compile(r"^(?:take|cross|strike|tick|check)\s+(?P<items>.+?)\s+off\s*$", re.I),
+    re.compile(r"^(?:תוריד|תורידי|הורד|להוריד|תסיר|תסירי|הסר|להסיר)\s+(?:לי\s+)?(?P<items>.+?)\s*$"),
+    # "bought the milk", "picked up eggs and bread", "קניתי לחם": bought, so off the list that has it.
+    re.compile(
+        r"^(?:i\s+|we\s+)?(?:just\s+|already\s+)?(?:bought|picked\s+up|purchased)\s+(?P<items>[^?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"),
+)
+#: "got the eggs (too)": bought, when every thing named is a thing people buy ("got a call from mom"
+#: is no purchase).
+_RE_GOT = re.compile(r"^(?:i\s+|we\s+)?(?:just\s+|already\s+|also\s+)?got\s+(?P<items>[^?]+?)\s*[.!]*$", re.I)
+
+
+def _names_something_just_done(words: str, inp: PlannerInput) -> bool:
+    """The words name a reminder or note Memo just made or changed (a latest action)."""
+    from rapidfuzz import fuzz
+
+    wanted = clean(words).lower()
+    return any(
+        action.capability != "lists" and fuzz.partial_ratio(wanted, action.summary.lower()) >= 80
+        for action in inp.latest_actions
+    )
+
+
+def remove(text: str, inp: PlannerInput) -> Match | None:
+    found = list_items(list_for(text), _RE_LIST_REMOVE, "remove", "medium")
+    if found is not None:
+        return found
+    for pattern in _RE_TAKE_OFF:
+        match = pattern.search(text)
+        if match and not NAMES_A_KIND.search(match.group("items")):
+            if _names_something_just_done(match.group("items"), inp):
+                return None  # "remove call mom" just after that reminder was set: it is meant
+            return Match(
+                capability="lists",
+                action="remove",
+                confidence=0.8,
+                risk="medium",
+                constraints={"listName": UNNAMED_LIST},
+                changes={"items": [no_article(i) for i in items_of(match.group("items"))]},
+                pattern="lists:take_off",
+            )
+    got = _RE_GOT.match(text)
+    items = [no_article(i) for i in items_of(got.group("items"))] if got is not None else []
+    if items and all(is_known_thing(i) for i in items):
+        return Match(
+            capability="lists",
+            action="remove",
+            confidence=0.8,
+            risk="medium",
+            constraints={"listName": UNNAMED_LIST},
+            changes={"items": items},
+            pattern="lists:got",
+        )
+    return None
+
+
+_ITEMS_FROM = re.compile(r"\b(?:from|off|out\s+of)\b", re.I)
+
+
+def clear(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_LIST_CLEAR:
+        match = pattern.search(text)
+        if match:
+            name = match.group("name")
+            if name and _ITEMS_FROM.search(name):
+                return None  # "delete coffee from my shopping list": items, not the list
+            if unnamed(name):
+                name = None  # "clear the list": the one that has items, found when resolved
+
+            return Match(
+                capability="lists",
+                action="clear",
+                # A list not named is found when resolved, and the approval names it and its items.
+                confidence=CONFIDENT,
+                risk="high",
+                constraints={
+                    "listName": list_name(name) if name else UNNAMED_LIST,
+                    # "... except the bread": never the whole list.
+                    **limit_of(text[match.end() :]),
+                },
+                needs_approval=True,
+                pattern="lists:clear",
+            )
+    return None

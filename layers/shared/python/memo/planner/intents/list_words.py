@@ -1,0 +1,116 @@
+"""The words of list commands: list names ("my shopping list", "רשימת הקניות"), the items said
+("milk, eggs and bread", "חלב ולחם"), and the match a list command with both makes."""
+
+from __future__ import annotations
+
+import re
+
+from memo.capabilities.lists import UNNAMED_LIST
+from memo.domain import RiskLevel
+from memo.planner.groceries import run_together
+from memo.planner.lexicon import REF_EN, REF_HE, clean, has_hebrew
+from memo.planner.match import CONFIDENT, GUESS, Match
+
+LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
+
+
+def items_of(raw: str) -> list[str]:
+    # "also"/"too" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב".
+    raw = re.sub(r"^(?:also|גם)\s+|\s+(?:too|as\s+well|גם)$", "", clean(raw), flags=re.I)
+    raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", raw, flags=re.I)
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)
+    items = [clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts]
+    return [_without_and(p) if i else p for i, p in enumerate(items) if p]
+
+
+#: Words that begin with ו themselves ("ויטמינים", "וופלים"): a ו there is no "and".
+_VAV_WORDS = re.compile(r"^(?:ויטמינ|וופל|ורד|וניל|ודק|ויסק|וזלין|ואקום|וסט|וילון|וואפל)")
+
+
+def _without_and(item: str) -> str:
+    """An item after the first without its "and" ("ולחם" -> "לחם", "וויטמינים" -> "ויטמינים")."""
+    if item.startswith("ו") and not _VAV_WORDS.match(item):
+        return clean(item[1:].lstrip("-"))
+    return item
+
+
+def list_name(raw: str) -> str:
+    name = clean(raw).lower()
+    name = re.sub(r"\s+list$", "", name)
+    if has_hebrew(name) and name.startswith("ה") and len(name) > 3:
+        name = name[1:]
+    # The user's own words: the items table folds synonyms and languages into one list
+    # (`memo.text.matching.list_synonym`), and the reply shows the name as the user wrote it.
+    return name
+
+
+KNOWN_LISTS = r"shopping|grocery|groceries|supermarket|todo|to-do|to do|packing|wish|movies|books"
+KNOWN_LISTS_HE = r"קניות|הקניות|סופר|הסופר|סופרמרקט|מכולת|המכולת|משימות|המשימות|מטלות"
+
+
+#: "the list for the supermarket" says what "the supermarket list" says.
+LIST_FOR = re.compile(
+    r"\b(?:the|my|our)\s+list\s+(?:for|of)\s+(?:the\s+)?(?P<name>[\w\-' ]{1,30}?)(?=\s*[?.!]*$)", re.I
+)
+
+
+def list_for(text: str) -> str:
+    return LIST_FOR.sub(lambda m: f"the {m.group('name')} list", text)
+
+
+#: Words that say what kind of thing is meant, or point back ("it"): then it is not a bare item.
+NAMES_A_KIND = re.compile(
+    rf"\b(?:reminders?|notes?|memos?|lists?|alarms?|{REF_EN})\b|תזכור|פתק|הערה|הערות|רשימ|^(?:{REF_HE})$",
+    re.I,
+)
+
+
+def no_article(item: str) -> str:
+    """ "the milk" -> "milk", "החלב" -> "חלב" (an item is kept without its article)."""
+    item = re.sub(r"^(?:the|some|any|our|my)\s+", "", item, flags=re.I)
+    if has_hebrew(item) and item.startswith("ה") and len(item.split()[0]) > 3:
+        item = item[1:]
+    return item
+
+
+def list_items(
+    text: str, patterns: tuple[re.Pattern[str], ...], action: str, risk: RiskLevel
+) -> Match | None:
+    for pattern in patterns:
+        match = pattern.search(text)
+        if not match:
+            continue
+        items = items_of(match.group("items"))
+        split = split_run_together(items) if action == "add" else items
+        name = match.group("name")
+        if unnamed(name):
+            name = None  # "off the list": no list named
+        missing: tuple[str, ...] = () if items else ("target_unclear",)
+        confidence = CONFIDENT if name else 0.8
+        if split != items:
+            # "add milk eggs and bread": three things, by the word list; asked before they are added.
+            items, confidence = split, GUESS
+        return Match(
+            capability="lists",
+            action=action,
+            confidence=confidence,
+            risk=risk,
+            constraints={"listName": list_name(name) if name else UNNAMED_LIST},
+            changes={"items": items},
+            missing=missing,
+            pattern=f"lists:{action}",
+        )
+    return None
+
+
+def split_run_together(items: list[str]) -> list[str]:
+    """ "milk eggs" -> "milk", "eggs" (`groceries.run_together`); other items as they are."""
+    split: list[str] = []
+    for item in items:
+        split += run_together(item) or [item]
+    return split
+
+
+def unnamed(name: str | None) -> bool:
+    """ "the list", "my list", "הרשימה": a list, not its name."""
+    return name is None or name.strip().lower() in ("the", "my", "our", "a", "this", "that", "שלי", "")

@@ -1,0 +1,94 @@
+"""Deletes that name no kind of thing: "cancel the 8pm one", "stop the morning one" (a reminder,
+by its time), and "delete X" matched against what was just done."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memo.planner.base import PlannerInput
+from memo.planner.lexicon import DELETE_EN, DELETE_HE, as_title, clean, has_hebrew, the_one_named
+from memo.planner.match import CONFIDENT, GUESS, Match
+from memo.planner.timeparse import extract_when
+
+_RE_BARE_DELETE = re.compile(rf"^(?:{DELETE_EN}|{DELETE_HE})\s+(?:the\s+|my\s+|את\s+)?(?P<target>.+)$", re.I)
+#: "stop the 8pm one", "turn off the morning one", "תעצור את זו של שמונה": a repeating reminder, by its time.
+_RE_STOP_THE_ONE = re.compile(
+    r"^(?:stop|turn\s+off|disable|(?:תעצור|תעצרי|תפסיק|תפסיקי|תכבה|תכבי)\s+(?:את\s+)?)\s*(?:the\s+|my\s+)?(?P<target>.+)$",
+    re.I,
+)
+#: "the 8pm one", "the morning one", "זו של שמונה בערב": what is left once "the ... one" is set aside
+_BY_TIME_WORDS = re.compile(r"^(?:זו|זאת|זה|הזו|הזאת)?\s*(?:של\s+)?", re.I)
+
+
+def _a_reminder_by_its_time(target: str, now: datetime) -> bool:
+    """ "8pm", "the evening", "שמונה בערב": the words name a time and nothing else: only a reminder
+    has one, and entity resolution picks it by that time (`memo.hitl.by_time`). `now`: when they were said."""
+    words = _BY_TIME_WORDS.sub("", target).strip()
+    if not words:
+        return False
+    language = "he" if has_hebrew(words) else "en"
+    # As said, or as it would be said in full: "the 9 one" (at 9), "זו של שמונה בערב" (בשמונה בערב),
+    # "the evening one" (in the evening).
+    ways = (words, f"ב{words}") if language == "he" else (words, f"at {words}", f"in the {words}")
+    for way in ways:
+        parsed = extract_when(way, now=now, timezone="UTC", language=language)
+        if parsed.found and parsed.recurrence is None and not clean(parsed.remainder).strip(" .,!?"):
+            return True
+    return False
+
+
+def stop_by_time(text: str, inp: PlannerInput) -> Match | None:
+    """ "stop the 8pm one": the reminder at that time, every time it comes (approved first)."""
+    match = _RE_STOP_THE_ONE.match(text)
+    if not match:
+        return None
+    target = clean(the_one_named(match.group("target")))
+    if not _a_reminder_by_its_time(target, inp.now):
+        return None
+    return Match(
+        capability="reminders",
+        action="delete",
+        confidence=CONFIDENT,
+        risk="high",
+        constraints={"target": target, "scope": "series"},
+        pattern="reminders:stop_by_time",
+    )
+
+
+def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
+    match = _RE_BARE_DELETE.match(text)
+    if not match:
+        return None
+    said = clean(the_one_named(match.group("target")))
+    if _a_reminder_by_its_time(said, inp.now):
+        # "cancel the 8pm one": only a reminder has a time; which one is found by it, then approved.
+        return Match(
+            capability="reminders",
+            action="delete",
+            confidence=CONFIDENT,
+            risk="high",
+            constraints={"target": said},
+            pattern="reminders:delete_by_time",
+        )
+    target = as_title(said)
+    from rapidfuzz import fuzz
+
+    for action in inp.latest_actions:
+        if fuzz.partial_ratio(target.lower(), action.summary.lower()) >= 80:
+            return Match(
+                capability=action.capability,
+                action="delete",
+                confidence=0.8,
+                risk="high",
+                constraints={"target": target},
+                pattern="delete:latest_match",
+            )
+    return Match(
+        capability="reminders",
+        action="delete",
+        confidence=GUESS,
+        risk="high",
+        constraints={"target": target},
+        pattern="delete:guess",
+    )

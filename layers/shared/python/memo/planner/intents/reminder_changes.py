@@ -1,0 +1,219 @@
+"""Changing a reminder: its title ("rename X to Y") or its time ("move X to 6", "push the dentist
+by an hour"), and which part of a repeating one ("just this one", "the whole series")."""
+
+from __future__ import annotations
+
+import re
+
+from memo.domain import Capability
+from memo.planner.base import PlannerInput
+from memo.planner.intents.reminders import TIME_PROBLEMS
+from memo.planner.lexicon import (
+    BARE_HOUR,
+    MOVE_EN,
+    MOVE_HE,
+    NOTE_EN,
+    REMINDER_EN,
+    REMINDER_HE,
+    as_title,
+    clean,
+    strip_lead,
+    the_one_named,
+)
+from memo.planner.match import Match, is_ref, parse_when, shift_of, target_constraints
+
+_RE_REMINDER_RENAME = (
+    re.compile(
+        rf"^(?:rename|retitle)\s+(?:the\s+|my\s+)?(?:{REMINDER_EN}\s+)?(?P<old>.*?)\s+(?:to|as|into)\s+(?P<new>.+)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:change|update|set)\s+(?:the\s+)?(?:title|name|text)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:{REMINDER_EN}\s+)?"
+        r"(?P<old>.*?)\s+(?:to|as)\s+(?P<new>.+)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:תשנה|תשני|שנה|לשנות)\s+(?:את\s+)?(?:ה)?(?:שם|כותרת|טקסט)\s+(?:של\s+)?(?:{REMINDER_HE}\s*)?"
+        r"(?P<old>.*)\s+ל-(?P<new>\S.*)$"
+    ),
+    re.compile(
+        rf"^(?:תשנה|תשני|שנה|לשנות)\s+(?:את\s+)?(?:ה)?(?:שם|כותרת|טקסט)\s+(?:של\s+)?(?:{REMINDER_HE}\s*)?"
+        r"(?P<old>.*?)\s+ל(?P<new>\S.*)$"
+    ),
+)
+
+
+def rename(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_REMINDER_RENAME:
+        match = pattern.search(text)
+        if not match:
+            continue
+        old = strip_lead(match.group("old"), r"about|to|for|called|named|על|של")
+        capability: Capability = "notes" if re.search(rf"\b(?:{NOTE_EN})\b|פתק", text, re.I) else "reminders"
+        constraints, missing, confidence = target_constraints(old, inp, capability)
+        return Match(
+            capability=capability,
+            action="update",
+            confidence=confidence,
+            risk="medium",
+            constraints=constraints,
+            changes={"title": as_title(match.group("new"))},
+            missing=missing,
+            pattern=f"{capability}:rename",
+        )
+    return None
+
+
+_RE_REMINDER_MOVE = (
+    re.compile(rf"^(?:{MOVE_EN})\s+(?:the\s+|my\s+)?{REMINDER_EN}\b\s*(?P<rest>.*)$", re.I),
+    re.compile(rf"^(?:{MOVE_EN})\s+(?:the\s+|my\s+)?(?P<rest>.+?\s+{REMINDER_EN}\b.*)$", re.I),
+    re.compile(rf"^(?:{MOVE_HE})\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s*(?P<rest>.*)$"),
+)
+
+
+def move(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_REMINDER_MOVE:
+        match = pattern.search(text)
+        if not match:
+            continue
+        rest = re.sub(rf"\b{REMINDER_EN}\b", " ", match.group("rest"), flags=re.I)
+        shift = shift_of(text.split()[0], strip_scope(rest))
+        if shift is not None:
+            return _shifted(text, shift, inp)
+        parsed = parse_when(strip_scope(rest), inp)
+        target = as_title(parsed.remainder)
+        constraints, missing, confidence = target_constraints(target, inp, "reminders")
+        constraints = {**constraints, **scope_of(text)}
+        # A time alone keeps the reminder's day, a day alone keeps its time (in its timezone).
+        changes: dict[str, object] = dict(parsed.change())
+        missing_fields = list(missing)
+        if parsed.problem is not None:
+            missing_fields += [TIME_PROBLEMS[parsed.problem], "time_unclear"]
+        elif not changes:
+            missing_fields.append("time_unclear")
+        return Match(
+            capability="reminders",
+            action="update",
+            confidence=confidence,
+            risk="medium",
+            constraints=constraints,
+            changes=changes,
+            missing=tuple(missing_fields),
+            pattern="reminders:update",
+        )
+    return None
+
+
+def _moved(text: str, target: str, changes: dict[str, object], inp: PlannerInput, pattern: str) -> Match:
+    """The reminder `target` names, given `changes` of its time (the part of a series `text` says)."""
+    constraints, missing, confidence = target_constraints(target, inp, "reminders")
+    return Match(
+        capability="reminders",
+        action="update",
+        confidence=confidence,
+        risk="medium",
+        constraints={**constraints, **scope_of(text)},
+        changes=changes,
+        missing=missing,
+        pattern=pattern,
+    )
+
+
+def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
+    """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
+    minutes, before = shift
+    return _moved(text, as_title(one_dropped(before)), {"shiftMinutes": minutes}, inp, "reminders:shift")
+
+
+#: Moving a thing in time without saying "reminder": only reminders have a time ("move call mom to
+#: 7pm", "push the dentist by an hour", "תדחה את הרופא שיניים בשעה"). "change"/"set"/"make" are
+#: left out: "change X to Y" renames, "set ..." creates.
+_RE_MOVE_NAMED = (
+    re.compile(
+        r"^(?P<verb>move|reschedule|push(?:\s+back)?|postpone|delay|shift|bump|bring|pull)\s+(?P<rest>.+)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?P<verb>תזיז|תזיזי|הזז|תדחה|תדחי|דחה|תעביר|תעבירי|העבר|תקדים|תקדימי|הקדם)\s+(?:לי\s+)?(?:את\s+)?(?P<rest>.+)$"
+    ),
+)
+
+
+#: "change the bread one to 9am", "set call mom to 6pm": "change"/"set"/"make" move a reminder only
+#: when everything after the last "to" is a time ("change X to Y" otherwise renames).
+_RE_CHANGE_TO_TIME = re.compile(
+    r"^(?:change|set|make|update|switch)\s+(?P<target>.+?)\s+(?:to|for)\s+(?P<when>[^ ].*)$", re.I
+)
+
+
+def one_dropped(target: str) -> str:
+    """ "the bread one" -> "bread", "the one for dad" -> "dad"."""
+    named = the_one_named(target)
+    if named != target:
+        return named
+    return re.sub(
+        r"\s+(?:one|reminder)$", "", re.sub(r"^(?:the|my|our)\s+", "", target, flags=re.I), flags=re.I
+    )
+
+
+def move_named(text: str, inp: PlannerInput) -> Match | None:
+    change = _RE_CHANGE_TO_TIME.match(text)
+    if change is not None:
+        when = change.group("when")
+        if BARE_HOUR.match(when) and not re.search(r"\balarm\b", change.group("target"), re.I):
+            when = f"at {when}"  # "change the bank one to 5": an hour (an alarm's bare hour is not)
+        parsed = parse_when(when, inp)
+        target = as_title(one_dropped(change.group("target")))
+        if (
+            parsed.found
+            and parsed.problem is None
+            and not clean(parsed.remainder)
+            and target
+            and not is_ref(target)
+        ):
+            return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
+    for pattern in _RE_MOVE_NAMED:
+        match = pattern.search(text)
+        if not match:
+            continue
+        rest = strip_scope(match.group("rest"))
+        shift = shift_of(match.group("verb"), rest)
+        if shift is not None:
+            return _shifted(text, shift, inp) if as_title(shift[1]) else None
+        parsed = parse_when(rest, inp)
+        target = as_title(one_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I)))
+        if not parsed.found or parsed.problem is not None or not target or is_ref(target):
+            return None  # no new time, or "it" (`followups.referential`): not this matcher's
+        return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
+    return None
+
+
+_SCOPE_OCCURRENCE = re.compile(
+    r"\b(?:(?:just|only)\s+(?:this|the\s+next|the\s+upcoming|today'?s|tomorrow'?s)(?:\s+one)?|this\s+one|"
+    r"(?:this|the\s+next)\s+occurrence|skip\s+(?:the\s+)?next)\b"
+    r"|רק\s+(?:את\s+)?(?:הפעם\s+הזאת|הפעם\s+הזו|הקרובה|הבאה|של\s+היום|של\s+מחר)",
+    re.I,
+)
+_SCOPE_SERIES = re.compile(
+    r"\b(?:the\s+whole\s+series|the\s+entire\s+series|all\s+(?:of\s+)?(?:them|the\s+occurrences)|"
+    r"every\s+one\s+of\s+them|for\s+good|the\s+series|(?:all\s+)?future\s+ones)\b"
+    r"|את\s+כל\s+הסדרה|כל\s+הסדרה|לתמיד|את\s+כולן",
+    re.I,
+)
+
+
+def scope_of(text: str) -> dict[str, object]:
+    """`{"scope": "occurrence" | "series"}` when the words say which part of a recurring reminder
+    ("just this one", "the whole series", "רק הפעם הזאת", "את כל הסדרה"); else nothing, and a
+    recurring target gets the question."""
+    if _SCOPE_OCCURRENCE.search(text):
+        return {"scope": "occurrence"}
+    if _SCOPE_SERIES.search(text):
+        return {"scope": "series"}
+    return {}
+
+
+def strip_scope(text: str) -> str:
+    """The target words without the scope words."""
+    text = _SCOPE_OCCURRENCE.sub(" ", text)
+    return " ".join(_SCOPE_SERIES.sub(" ", text).split()).strip(" ,.-—")

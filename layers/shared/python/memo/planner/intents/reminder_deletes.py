@@ -1,0 +1,240 @@
+"""Deleting reminders: one ("delete the X reminder"), some or all of them ("delete my reminders for
+tomorrow", "delete all notes"), every time of one ("stop reminding me about X"), or its next time
+("skip next week")."""
+
+from __future__ import annotations
+
+import re
+
+from memo.domain import Capability
+from memo.planner.base import PlannerInput
+from memo.planner.intents.reminder_changes import one_dropped, scope_of, strip_scope
+from memo.planner.intents.reminder_queries import days_named
+from memo.planner.lexicon import (
+    DELETE_EN,
+    DELETE_HE,
+    FORGET_EN,
+    NOTE_EN,
+    NOTE_HE,
+    REMINDER_EN,
+    REMINDER_HE,
+    as_title,
+    clean,
+    limit_of,
+    the_one_named,
+)
+from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action, target_constraints
+
+_RE_DELETE_ALL = (
+    re.compile(
+        rf"^(?:{DELETE_EN})\s+(?:all|every|each|everything)(?:\s+of)?(?:\s+(?:my|the))?\s+(?P<what>{REMINDER_EN}|{NOTE_EN})\b",
+        re.I,
+    ),
+    re.compile(r"^(?:clear|wipe)\s+(?:out\s+)?(?:my|the|all)\s+(?P<what>reminders|notes)\b", re.I),
+    re.compile(
+        rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?(?:כל|כול)\s+(?P<what>{REMINDER_HE}|{NOTE_HE})",
+    ),
+    re.compile(r"^(?:תנקה|נקה|לנקות)\s+(?:לי\s+)?(?:את\s+)?(?P<what>התזכורות|הפתקים|ההערות)"),
+)
+
+
+def _what_capability(word: str) -> Capability:
+    return "reminders" if re.search(r"remind|תזכור", word, re.I) else "notes"
+
+
+def delete_all(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_DELETE_ALL:
+        match = pattern.search(text)
+        if match:
+            return Match(
+                capability=_what_capability(match.group("what")),
+                action="delete_all",
+                confidence=CONFIDENT,
+                risk="high",
+                # "... except call mom", "... for tomorrow": never all of them.
+                constraints=dict(limit_of(text[match.end() :])),
+                needs_approval=True,
+                pattern="delete_all",
+            )
+    return None
+
+
+#: "delete my reminders for tomorrow", "cancel tomorrow's reminders", "delete both reminders about
+#: mom", "delete my notes about work", "תמחק את התזכורות של מחר": the plural with words that pick
+#: some out, a "delete all" limited to them (each shown in the approval, none run unshown).
+_RE_DELETE_SOME = (
+    re.compile(
+        rf"^(?:{DELETE_EN})\s+(?:both\s+(?:of\s+)?)?(?:all\s+(?:of\s+)?)?(?:(?:my|the|those|these)\s+)?"
+        r"(?:(?P<pre>[\w'’-]+(?:'s|’s))\s+)?(?P<what>reminders|notes|memos)\b(?P<tail>.*)$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תמחק|תמחקי|מחק|תבטל|תבטלי|בטל|תסיר|תסירי)\s+(?:לי\s+)?(?:את\s+)?(?P<what>התזכורות|הפתקים|ההערות)(?P<tail>\s.*)$"
+    ),
+)
+
+
+def delete_some(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_DELETE_SOME:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        pre = match.groupdict().get("pre")
+        limit = {"only": pre} if pre else limit_of(match.group("tail"))
+        if not limit:
+            return None  # "delete my reminders": no words that pick some out (asked as before)
+        return Match(
+            capability=_what_capability(match.group("what")),
+            action="delete_all",
+            confidence=CONFIDENT,
+            risk="high",
+            constraints=dict(limit),
+            needs_approval=True,
+            pattern="delete_all",
+        )
+    return None
+
+
+_PLURAL_NOUN = re.compile(r"\breminders\b|\bnotes\b|תזכורות|פתקים", re.I)
+
+_RE_REMINDER_DELETE = (
+    re.compile(
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+|that\s+|this\s+)?{REMINDER_EN}\b\s*(?P<target>.*)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b\s*$", re.I
+    ),
+    re.compile(rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s*(?P<target>.*)$"),
+)
+
+
+#: "stop reminding me about vitamins", "don't remind me to stretch anymore", "תפסיק להזכיר לי על
+#: הוויטמינים": that reminder deleted, every time of it (a series as a whole).
+_RE_STOP_REMINDING = (
+    re.compile(
+        r"^(?:stop|quit|no\s+more)\s+remind(?:ing)?\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)(?:\s+(?:anymore|any\s+more))?\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:don'?t|do\s+not|no\s+need\s+to)\s+remind\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)\s+(?:anymore|any\s+more|again)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(r"^(?:תפסיק|תפסיקי|די)\s+(?:להזכיר|לתזכר)\s+לי\s+(?:על\s+|ל)?(?P<target>.+?)\s*[.!]*$"),
+    # "stop reminding me", "תפסיק להזכיר לי": no reminder named, so the one just set (asked for
+    # approval), or which one is asked.
+    re.compile(
+        r"^(?:(?:stop|quit)\s+remind(?:ing)?\s+me|(?:תפסיק|תפסיקי)\s+(?:להזכיר|לתזכר)\s+לי)(?P<target>)"
+        r"(?:\s+(?:anymore|any\s+more|please|already|כבר|בבקשה))?\s*[.!]*$",
+        re.I,
+    ),
+    # "stop the plant reminders", "turn off my vitamins reminder", "stop the reminder about the gym"
+    re.compile(
+        rf"^(?:stop|end|turn\s+off|switch\s+off)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?P<target>.+?)\s+{REMINDER_EN}\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:stop|end|turn\s+off|switch\s+off)\s+(?:the\s+|my\s+)?{REMINDER_EN}\s+(?:about|for|to|of)\s+(?P<target>.+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:תפסיק|תפסיקי|תכבה|תכבי)\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s+(?:של\s+|על\s+|ל)?(?P<target>.+?)\s*[.!]*$"
+    ),
+    re.compile(r"^אל\s+(?:תזכיר|תזכירי)\s+לי\s+(?:יותר\s+)?(?:על\s+|ל)?(?P<target>.+?)(?:\s+יותר)?\s*[.!]*$"),
+)
+
+
+#: "skip next week", "skip it tomorrow", "skip the trash this time", "תדלג על השבוע הבא": only the next
+#: time of a repeating reminder (a period named is checked against that time when resolved).
+_RE_SKIP = (
+    re.compile(r"^(?:skip|miss)\s+(?P<rest>.+?)\s*[.!]*$", re.I),
+    re.compile(r"^(?:תדלג|תדלגי|דלג|דלגי)\s+(?:לי\s+)?(?:על\s+)?(?P<rest>.+?)\s*[.!]*$"),
+)
+_NEXT_ONE = re.compile(
+    r"\b(?:next\s+time|this\s+time|it|that|this(?:\s+one)?|the\s+next(?:\s+one)?|once|one)\b"
+    r"|(?:ב)?(?:ה)?פעם(?:\s+ה?באה|\s+הזאת|\s+הזו)?|(?:את\s+)?(?:זה|זאת)(?=\s|$)",
+    re.I,
+)
+_SKIP_LEFTOVERS = re.compile(r"(?:^|\s)(?:['’]s|the|my|on|for|of|של)(?=\s|$)", re.I)
+
+
+def skip(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_SKIP:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        within, words = days_named(match.group("rest"), inp)
+        words = re.sub(rf"\b{REMINDER_EN}\b|{REMINDER_HE}", " ", _NEXT_ONE.sub(" ", words), flags=re.I)
+        # "skip tomorrow's", "skip the one on friday": what is left of the day's words is no name.
+        words = _SKIP_LEFTOVERS.sub(" ", words)
+        target = as_title(one_dropped(clean(words)))
+        constraints: dict[str, object] = {"scope": "occurrence"}
+        if within:
+            constraints["within"] = within
+        if target:
+            found, missing, confidence = target_constraints(target, inp, "reminders")
+            constraints = {**found, **constraints}
+        else:
+            # "skip next week": the reminder just made or named.
+            latest = latest_action(inp, "reminders")
+            if latest is None:
+                return None
+            constraints = {"targetRef": "latest_action", **constraints}
+            missing, confidence = (), REFERENTIAL
+        return Match(
+            capability="reminders",
+            action="delete",
+            confidence=confidence,
+            risk="high",
+            constraints=constraints,
+            missing=tuple(missing),
+            pattern="reminders:skip",
+        )
+    return None
+
+
+def stop_reminding(text: str, inp: PlannerInput) -> Match | None:
+    for pattern in _RE_STOP_REMINDING:
+        match = pattern.search(text)
+        if match:
+            constraints, missing, confidence = target_constraints(match.group("target"), inp, "reminders")
+            latest = latest_action(inp)
+            if not match.group("target") and (
+                latest is None or latest.capability != "reminders" or latest.action.startswith("delete")
+            ):
+                # "stop reminding me" with something else just done (or a reminder just deleted):
+                # which reminder is asked.
+                constraints, missing, confidence = {}, ("target_unclear",), CONFIDENT
+            return Match(
+                capability="reminders",
+                action="delete",
+                confidence=confidence,
+                risk="high",
+                constraints={**constraints, "scope": "series"},
+                missing=missing,
+                pattern="reminders:delete",
+            )
+    return None
+
+
+def delete(text: str, inp: PlannerInput) -> Match | None:
+    scope = scope_of(text)
+    core = strip_scope(text) if scope else text
+    for pattern in _RE_REMINDER_DELETE:
+        match = pattern.search(core)
+        if match:
+            target_words = the_one_named(strip_scope(match.group("target")))
+            constraints, missing, confidence = target_constraints(target_words, inp, "reminders")
+            if _PLURAL_NOUN.search(match.group(0)):
+                constraints = {**constraints, "plural": True}  # "the call reminders": maybe several
+            constraints = {**constraints, **scope}
+            return Match(
+                capability="reminders",
+                action="delete",
+                confidence=confidence,
+                risk="high",
+                constraints=constraints,
+                missing=missing,
+                pattern="reminders:delete",
+            )
+    return None

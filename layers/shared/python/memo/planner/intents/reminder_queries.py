@@ -1,0 +1,139 @@
+"""Asking about reminders: "what are my reminders?", "reminders for tomorrow", "when is the rent
+reminder?", and the days a period names ("next week")."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+from memo.planner.base import PlannerInput
+from memo.planner.intents.daily import listing
+from memo.planner.lexicon import (
+    DELETE_EN,
+    DELETE_HE,
+    HOW_MANY,
+    MOVE_EN,
+    MOVE_HE,
+    REMINDER_EN,
+    as_title,
+    clean,
+    has_hebrew,
+    the_one_named,
+)
+from memo.planner.match import CONFIDENT, Match, is_ref, parse_when
+
+_RE_REMINDER_LIST = (
+    re.compile(
+        rf"^(?:what|which|show|list|see|view|get|tell|read|give|check|do i have|any|are there|what's|whats|how\s+many)\b.*\b{REMINDER_EN}\b",
+        re.I,
+    ),
+    re.compile(rf"^(?:my|all(?:\s+my)?)\s+{REMINDER_EN}\b", re.I),
+    re.compile(rf"^{REMINDER_EN}\s*\??$", re.I),
+    re.compile(r"^(?:מה|אילו|איזה|אלו|תראה|תראי|הראה|תציג|תציגי|תגיד|תפרט|יש לי|רשימת|כל|כמה)\b.*תזכורות"),
+    re.compile(r"^(?:ה)?תזכורות\s+(?:שלי|להיום|למחר)"),
+)
+
+
+#: "what did I ask you to remind me about?", "what are you reminding me about?", "על מה ביקשתי
+#: שתזכיר לי?": a question about the reminders, though it says "remind me".
+_RE_ASKED_TO_REMIND = re.compile(
+    r"^(?:what|which\s+things?)\s+(?:did|have)\s+i\s+(?:ask(?:ed)?|tell|told)\s+you\s+to\s+remind\s+me(?:\s+(?:about|of))?\b"
+    r"|^what\s+(?:are|were)\s+you\s+(?:reminding|supposed\s+to\s+remind)\s+me\b"
+    r"|^what\s+am\s+i\s+supposed\s+to\s+remember\b"
+    r"|^על\s+מה\s+(?:ביקשתי|אמרתי\s+לך)\s+ש?(?:תזכיר|להזכיר)\s+לי",
+    re.I,
+)
+
+
+#: "when is the rent reminder?", "what time is my reminder about mom?", "מתי התזכורת של השכירות?"
+_RE_WHEN_IS = re.compile(
+    r"^(?:when(?:'s|’s|\s+is|\s+was)?|what\s+time\s+is|at\s+what\s+time\s+is)\s+(?:the\s+|my\s+|that\s+)?"
+    r"(?:reminder\s+(?:about|for|to|of)\s+(?P<a>.+?)|(?P<b>.+?)\s+reminder)\s*[?.!]*$"
+    r"|^(?:מתי|באיזו\s+שעה)\s+(?:יש\s+לי\s+)?(?:את\s+)?(?:ה)?תזכורת\s+(?:של\s+|על\s+|ל-?)?(?P<he>\S.*?)\s*[?.!]*$",
+    re.I,
+)
+
+
+_NOT_NAMES = frozenset({"next", "upcoming", "first", "soonest", "earliest", "הבאה", "הקרובה", "הראשונה"})
+
+
+def when_is(text: str, inp: PlannerInput) -> Match | None:
+    """The reminders whose titles have the words named, with their times."""
+    found = _RE_WHEN_IS.match(text)
+    if found is None:
+        return None
+    about = as_title(the_one_named(found.group("a") or found.group("b") or found.group("he") or ""))
+    if not about or is_ref(about):
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        # "when is my next reminder": every one, in time order
+        constraints={} if about.lower() in _NOT_NAMES else {"about": about},
+        pattern="reminders:when_is",
+    )
+
+
+def show(text: str, inp: PlannerInput) -> Match | None:
+    if _RE_ASKED_TO_REMIND.search(text):
+        return listing({}, "reminders:list")
+    if re.search(rf"\b(?:{DELETE_EN}|{MOVE_EN}|remind me)\b|{DELETE_HE}|{MOVE_HE}|תזכיר", text, re.I):
+        return None
+    for pattern in _RE_REMINDER_LIST:
+        if pattern.search(text):
+            constraints: dict[str, object] = _shown_days(text, inp)
+            if HOW_MANY.match(text):
+                constraints["howMany"] = True
+            return Match(
+                capability="reminders",
+                action="list",
+                confidence=CONFIDENT,
+                risk="low",
+                constraints=constraints,
+                pattern="reminders:list",
+            )
+    return None
+
+
+def _shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
+    """The days a listing asks about: "tomorrow" is that day, "this week" the seven days from today
+    (as "what do I have this week?"), "next week" the week after this one; none: every reminder."""
+    week = _WEEK.search(text)
+    if week is not None:
+        if (week.group("en") or "").lower() == "next" or week.group("he_next") is not None:
+            period, _ = days_named(text, inp)
+            last = date.fromisoformat(period["until"]) - timedelta(days=1)
+            return {"day": period["from"], "until": last.isoformat()}
+        today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
+        return {"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()}
+    parsed = parse_when(text, inp)
+    day = parsed.day or (parsed.when.date() if parsed.when else None)
+    return {"day": day.isoformat()} if day is not None else {}
+
+
+_WEEK = re.compile(r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה)?שבוע\s+הבא)|(?P<he_this>ב?השבוע)", re.I)
+
+
+def days_named(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
+    """The days words name ("next week", "tomorrow", "friday": what a skip or a listing asks about),
+    as {"from", "until"} (dates, the end excluded), and the words without them."""
+    zone = ZoneInfo(inp.timezone)
+    today = inp.now.astimezone(zone).date()
+    week = _WEEK.search(text)
+    if week is not None:
+        # A week starts on Sunday in Israel (and in Hebrew), else on Monday.
+        sunday = inp.timezone == "Asia/Jerusalem" or has_hebrew(text)
+        start_weekday = 6 if sunday else 0
+        next_start = today + timedelta(days=(start_weekday - today.weekday() - 1) % 7 + 1)
+        nxt = (week.group("en") or "").lower() == "next" or week.group("he_next") is not None
+        first, end = (next_start, next_start + timedelta(days=7)) if nxt else (today, next_start)
+        rest = text[: week.start()] + " " + text[week.end() :]
+        return {"from": first.isoformat(), "until": end.isoformat()}, clean(rest)
+    parsed = parse_when(text, inp)
+    day = parsed.day or (parsed.when.astimezone(zone).date() if parsed.when is not None else None)
+    if day is None or parsed.recurrence is not None:
+        return {}, text
+    return {"from": day.isoformat(), "until": (day + timedelta(days=1)).isoformat()}, parsed.remainder

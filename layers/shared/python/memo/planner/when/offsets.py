@@ -1,0 +1,168 @@
+"""Amounts of time counted from a point: "in 2 hours", "בעוד שעתיים" (from now), "a week before
+dec 20", "יומיים לפני ה-20" (back from a day), "15 minutes before my 3pm meeting" (back from a time)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from memo.planner.when.scan import FLAGS, Scan
+
+EN_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "ten": 10,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "a couple of": 2,
+    "a few": 3,
+}
+
+_EN_REL_HALF = re.compile(r"\bin\s+(?:an|one)\s+hour\s+and\s+a\s+half\b", FLAGS)
+_EN_REL = re.compile(
+    r"\bin\s+(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|"
+    r"a couple of|a few|half an)\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b",
+    FLAGS,
+)
+_HE_REL = re.compile(
+    r"(?:ב)?עוד\s+(?:(?P<n>\d+)\s*(?P<unit>דקות|דק'|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
+    r"(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה|דקה|יומיים|יום|שבועיים|שבוע))",
+)
+
+_BEFORE = re.compile(
+    r"\b(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<unit>days?|weeks?)\s+before\b"
+    r"|(?:(?<=\s)|^)(?P<he>יום|יומיים|שבוע|שבועיים|(?P<hn>\d{1,2})\s+(?P<hu>ימים|שבועות))\s+לפני(?=\s)",
+    re.I,
+)
+_BEFORE_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "ten": 10,
+}
+#: "15 minutes before my 3pm meeting", "רבע שעה לפני הפגישה בשלוש": a lead time before the time of day
+#: said (the same durations as "in 15 minutes" / "בעוד רבע שעה"; `_en_rel_delta`, `_he_rel_delta`).
+_EN_LEAD = re.compile(
+    r"\b(?P<n>\d+|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|a couple of|a few|half an)"
+    r"\s*(?P<unit>minutes?|mins?|hours?|hrs?|h)\s+(?:before|ahead\s+of|prior\s+to)\b",
+    FLAGS,
+)
+_HE_LEAD = re.compile(
+    r"(?:(?<=\s)|^)(?:(?P<n>\d+)\s*(?P<unit>דקות|דק'|שעות)|(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה))"
+    r"\s+(?:לפני|קודם)(?=\s)"
+)
+
+
+def _number(word: str) -> float:
+    word = word.lower().strip()
+    if word == "half an":
+        return 0.5
+    if word in EN_NUMBERS:
+        return float(EN_NUMBERS[word])
+    return float(word)
+
+
+_HE_DURATIONS = {
+    "חצי שעה": (timedelta(minutes=30), True),
+    "רבע שעה": (timedelta(minutes=15), True),
+    "שעה וחצי": (timedelta(minutes=90), True),
+    "שעתיים": (timedelta(hours=2), True),
+    "שעה": (timedelta(hours=1), True),
+    "דקה": (timedelta(minutes=1), True),
+    "יומיים": (timedelta(days=2), False),
+    "יום": (timedelta(days=1), False),
+    "שבועיים": (timedelta(weeks=2), False),
+    "שבוע": (timedelta(weeks=1), False),
+}
+
+
+def _he_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
+    """The amount a Hebrew offset says, and whether it is in minutes or hours (an instant)."""
+    word = match.group("word")
+    if word:
+        return _HE_DURATIONS[word]
+    n = int(match.group("n"))
+    unit = match.group("unit")
+    if unit.startswith("דק"):
+        return timedelta(minutes=n), True
+    if unit.startswith("שע"):
+        return timedelta(hours=n), True
+    if unit in ("ימים", "יום"):
+        return timedelta(days=n), False
+    return timedelta(weeks=n), False
+
+
+def _en_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
+    """The amount an English offset says, and whether it is in minutes or hours (an instant)."""
+    n = _number(match.group("n"))
+    unit = match.group("unit").lower()
+    if unit.startswith("m"):
+        return timedelta(minutes=n), True
+    if unit.startswith("h"):
+        return timedelta(hours=n), True
+    if unit.startswith("d"):
+        return timedelta(days=n), False
+    return timedelta(weeks=n), False
+
+
+def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
+    """ "in 2 hours", "בעוד שעתיים": the amount from now, and whether it names an instant (minutes or
+    hours) rather than a day; taken out of `scan`."""
+    match = _EN_REL_HALF.search(scan.text)
+    if match:
+        scan.take(match)
+        return timedelta(minutes=90), True
+    for pattern, conv in ((_HE_REL, _he_rel_delta), (_EN_REL, _en_rel_delta)):
+        match = pattern.search(scan.text)
+        if match:
+            scan.take(match)
+            return conv(match)
+    return None
+
+
+def find_before(text: str) -> re.Match[str] | None:
+    """ "a week before", "יומיים לפני": days counted back from the day named (taken only with one)."""
+    return _BEFORE.search(text)
+
+
+def before_delta(match: re.Match[str]) -> timedelta:
+    """The days or weeks a `find_before` match counts back."""
+    if match.group("n"):
+        raw = match.group("n").lower()
+        n = _BEFORE_WORDS.get(raw) or int(raw)
+        return timedelta(weeks=n) if match.group("unit").lower().startswith("week") else timedelta(days=n)
+    word = match.group("he")
+    fixed = {
+        "יום": timedelta(days=1),
+        "יומיים": timedelta(days=2),
+        "שבוע": timedelta(weeks=1),
+        "שבועיים": timedelta(weeks=2),
+    }
+    if word in fixed:
+        return fixed[word]
+    n = int(match.group("hn"))
+    return timedelta(weeks=n) if match.group("hu") == "שבועות" else timedelta(days=n)
+
+
+def find_lead(text: str) -> re.Match[str] | None:
+    """ "15 minutes before", "רבע שעה לפני": a lead time before the time of day (taken only with one)."""
+    return _EN_LEAD.search(text) or _HE_LEAD.search(text)
+
+
+def lead_delta(match: re.Match[str]) -> timedelta:
+    """The minutes or hours a `find_lead` match counts back."""
+    return (_en_rel_delta(match) if match.re is _EN_LEAD else _he_rel_delta(match))[0]

@@ -1,0 +1,84 @@
+"""Which list a step means when the person did not name one ("put bananas on the list", "clear the
+list", "remove the first item"): the one list that has items. With none, or several, the person is
+told or asked to name it; a list is never guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memo.capabilities.common import say
+from memo.capabilities.items import list_key
+from memo.domain import TurnState
+from memo.resolution.candidates import ItemsReader, Missing
+
+
+def lists_with_items(state: TurnState, repository: ItemsReader) -> dict[str, str]:
+    """Each list that has items, by its key, with the name it was first written under: synonyms
+    ("shopping", "קניות") are one list."""
+    names: dict[str, str] = {}
+    for item in repository.all_list_items(state.thread_id):
+        names.setdefault(list_key(item.list_name), item.list_name)
+    return names
+
+
+def list_to_add_to(state: TurnState, repository: ItemsReader, args: dict[str, Any]) -> str | Missing:
+    """ "Put bananas on the list": the one list there is. With none or several, the person is asked
+    to name it (nothing is added to a list Memo would have to guess)."""
+    language = state.input.language
+    names = lists_with_items(state, repository)
+    if len(names) == 1:
+        return next(iter(names.values()))
+    items = args.get("items")
+    what = ", ".join(str(i) for i in items) if isinstance(items, list) and items else ""
+    listed = ", ".join(sorted(names.values()))
+    lists_en = f" You have: {listed}." if names else ""
+    lists_he = f" יש לך: {listed}." if names else ""
+    return Missing(
+        say(
+            language,
+            f"Which list should I add {what} to?{lists_en} For example: “add {what} to my shopping list”.",
+            f"לאיזו רשימה להוסיף את {what}?{lists_he} למשל: „תוסיף {what} לרשימת הקניות”.",
+        )
+    )
+
+
+def list_to_clear(state: TurnState, repository: ItemsReader) -> str | Missing:
+    """ "Clear the list": the one list that has items. Several are named and the person says which
+    (nothing is cleared on a guess); none is said."""
+    language = state.input.language
+    names = lists_with_items(state, repository)
+    if not names:
+        return Missing(say(language, "Your lists are already empty.", "הרשימות שלך כבר ריקות."))
+    if len(names) > 1:
+        listed = ", ".join(sorted(names.values()))
+        return Missing(
+            say(
+                language,
+                f"You have more than one list ({listed}). Which one should I clear? "
+                f"For example: “clear the {next(iter(names.values()))} list”.",
+                f"יש לך יותר מרשימה אחת ({listed}). איזו לנקות? "
+                f"למשל: „תנקה את רשימת {next(iter(names.values()))}”.",
+            )
+        )
+    return next(iter(names.values()))
+
+
+def list_for_position(state: TurnState, repository: ItemsReader) -> str | Missing:
+    """ "Remove the first item" with no list named: the one list that has items; with several,
+    which list is asked."""
+    language = state.input.language
+    names = list(lists_with_items(state, repository).values())
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        return Missing(say(language, "Your lists are empty.", "הרשימות שלך ריקות."))
+    listed = ", ".join(sorted(names))
+    return Missing(
+        say(
+            language,
+            f"Which list do you mean? You have: {listed}. "
+            f"For example: “remove the first item from my {names[0]} list”.",
+            f"לאיזו רשימה התכוונת? יש לך: {listed}. למשל: „תוריד את הפריט הראשון מרשימת {names[0]}”.",
+        )
+    )

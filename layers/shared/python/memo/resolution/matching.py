@@ -1,0 +1,128 @@
+"""Matching a target's words against the user's items (`memo.text.matching`, English and Hebrew).
+
+`by_text` matches one phrase (plural words on a delete take every match); `by_texts` matches each
+list item of "remove milk and eggs" on its own; `by_time` and `in_part_of_day` find a reminder by
+the time the words name ("the 8pm one", "the evening one") when no title has those words.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.items import Reminder
+from memo.domain import PlanStep, TurnState
+from memo.hitl.by_time import answer_by_time
+from memo.hitl.templates import MAX_OPTIONS
+from memo.resolution.candidates import (
+    MULTI_ACTIONS,
+    Ambiguous,
+    Entity,
+    Found,
+    Lookup,
+    Missing,
+    candidate,
+    not_found_text,
+)
+from memo.resolution.resolvers import TargetQuery
+from memo.text.language import Language
+from memo.text.matching import match, rank
+
+
+def by_text(step: PlanStep, target: TargetQuery, entities: list[Entity[Any]], language: Language) -> Lookup:
+    text = target.text or ""
+    multi = target.plural and step.action in MULTI_ACTIONS
+    if multi:
+        ranked = rank(text, entities, lambda e: e.label)
+        if not ranked:
+            return Missing(not_found_text(target.kind, [text], language))
+        if len(ranked) == 1:
+            return Found([ranked[0].item.id])
+        # Every match, however many: the picker lists the first rows and "all" means all of them.
+        return Ambiguous([candidate(s.item) for s in ranked], allow_multiple=True)
+    outcome = match(text, entities, lambda e: e.label)
+    if outcome.unique is not None:
+        return Found([outcome.unique.id])
+    if not outcome.found:
+        return Missing(not_found_text(target.kind, [text], language))
+    return Ambiguous([candidate(s.item) for s in outcome.matches[:MAX_OPTIONS]], allow_multiple=False)
+
+
+def by_texts(target: TargetQuery, entities: list[Entity[Any]], language: Language) -> Lookup:
+    """Several list items ("remove milk and eggs"): each word is matched on its own."""
+    resolved: list[str] = []
+    missing: list[str] = []
+    ambiguous: dict[str, Entity[Any]] = {}
+    for text in target.texts:
+        outcome = match(text, entities, lambda e: e.label)
+        if outcome.unique is not None:
+            resolved.append(outcome.unique.id)
+        elif outcome.found:
+            for scored in outcome.matches:
+                ambiguous.setdefault(scored.item.id, scored.item)
+        else:
+            missing.append(text)
+    for entity_id in resolved:
+        ambiguous.pop(entity_id, None)
+    if not resolved and not ambiguous:
+        return Missing(not_found_text(target.kind, missing, language))
+    extra = {"resolvedIds": resolved, "notFound": missing}
+    if ambiguous:
+        candidates = [candidate(e) for e in list(ambiguous.values())[:MAX_OPTIONS]]
+        return Ambiguous(candidates, allow_multiple=True, extra=extra)
+    return Found(resolved, extra={"notFound": missing})
+
+
+def by_reminder_time(
+    target: TargetQuery, entities: list[Entity[Any]], state: TurnState, now: datetime
+) -> Lookup | None:
+    """ "cancel the 8pm one", "זו של שמונה בערב": no title has those words, but one reminder has that
+    time (or several that part of the day: which one is asked). None when the words name no time."""
+    words = target.text or ""
+    at = by_time(words, entities, state, now)
+    if at is not None:
+        return Found([at])
+    within = in_part_of_day(words, entities, state.input.timezone)
+    if len(within) == 1:
+        return Found([within[0].id])
+    if within:  # "the evening one" with two that evening: which one is asked
+        return Ambiguous([candidate(e) for e in within[:MAX_OPTIONS]], allow_multiple=False)
+    return None
+
+
+#: "the morning one", "זו של הערב": a part of the day, as the hours it spans (local, end excluded).
+_PARTS = (
+    (re.compile(r"^(?:the\s+)?morning$|^(?:של\s+)?ה?בוקר$", re.I), 5, 12),
+    (re.compile(r"^(?:the\s+)?afternoon$|^(?:של\s+)?(?:אחר\s+הצהריים|אחה\"צ)$", re.I), 12, 17),
+    (re.compile(r"^(?:the\s+)?evening$|^(?:של\s+)?ה?ערב$", re.I), 17, 21),
+    (re.compile(r"^(?:the\s+)?night$|^(?:של\s+)?ה?לילה$", re.I), 21, 29),
+)
+
+
+def in_part_of_day(words: str, entities: list[Entity[Any]], timezone: str) -> list[Entity[Any]]:
+    """The reminders due in the part of the day the words name ("the morning one"); [] when the
+    words name none."""
+    zone = ZoneInfo(timezone)
+    for pattern, first, end in _PARTS:
+        if pattern.match(words.strip()):
+            hours = {h % 24 for h in range(first, end)}
+            return [
+                e
+                for e in entities
+                if isinstance(e.item, Reminder) and e.item.due_at.astimezone(zone).hour in hours
+            ]
+    return []
+
+
+def by_time(words: str, entities: list[Entity[Any]], state: TurnState, now: datetime) -> str | None:
+    """The id of the one reminder whose time the words name (`memo.hitl.by_time`), or None."""
+    language = state.input.language
+    candidates = [candidate(e) for e in entities]
+    ways = (words, f"ב{words}") if language == "he" else (words, f"in the {words}")
+    for way in ways:
+        index = answer_by_time(way, candidates, now=now, timezone=state.input.timezone, language=language)
+        if index is not None:
+            return entities[index].id
+    return None

@@ -1,0 +1,118 @@
+"""A repetition stored as a series, and its occurrences.
+
+A series is RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
+
+    DTSTART:20261124T080000
+    RRULE:FREQ=WEEKLY;BYDAY=MO
+
+`DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
+reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
+`series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
+`moved` gives the series a new time of day or day.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from dateutil.rrule import rrule, rrulestr
+
+from memo.text.recurrence import WEEKDAY_CODES, Recurrence
+
+
+def series(rule: str, first: datetime, timezone: str) -> str | None:
+    """The stored series of RRULE value `rule` whose first occurrence is the first one at or after
+    `first` (aware): "DTSTART:<local>\\nRRULE:<rule>". None when the rule has no occurrence."""
+    local = first.astimezone(ZoneInfo(timezone)).replace(tzinfo=None, second=0, microsecond=0)
+    # The first occurrence is the first matching day from `first` on, and the interval counts from
+    # it: "every other monday", said on a Tuesday, starts next Monday, not in two weeks.
+    single = ";".join(p for p in rule.split(";") if not p.startswith("INTERVAL="))
+    probe = rrulestr(f"DTSTART:{local:%Y%m%dT%H%M%S}\nRRULE:{single}")
+    assert isinstance(probe, rrule)
+    start = probe.after(local, inc=True)
+    if start is None:
+        return None
+    return f"DTSTART:{start:%Y%m%dT%H%M%S}\nRRULE:{rule}"
+
+
+def parse_series(series_text: str) -> rrule:
+    parsed = rrulestr(series_text)
+    if not isinstance(parsed, rrule):
+        raise ValueError("a series is one RRULE")
+    return parsed
+
+
+def is_valid_series(series_text: str) -> bool:
+    try:
+        parse_series(series_text)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def first_occurrence(series_text: str, timezone: str) -> datetime:
+    start = parse_series(series_text)._dtstart
+    return start.replace(tzinfo=ZoneInfo(timezone))
+
+
+def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetime | None:
+    """The first occurrence strictly after `after` (aware), in `timezone`; None when it ended."""
+    zone = ZoneInfo(timezone)
+    local = after.astimezone(zone).replace(tzinfo=None)
+    found = parse_series(series_text).after(local, inc=False)
+    return found.replace(tzinfo=zone) if found is not None else None
+
+
+def last_occurrence(series_text: str, timezone: str) -> datetime | None:
+    """The last occurrence of a series with COUNT or UNTIL; None when it never ends."""
+    rule = parse_series(series_text)
+    if rule._count is None and rule._until is None:
+        return None
+    occurrences = list(rule)
+    return occurrences[-1].replace(tzinfo=ZoneInfo(timezone)) if occurrences else None
+
+
+def rule_part(series_text: str) -> dict[str, str]:
+    """The RRULE's NAME=VALUE pairs."""
+    line = next((x for x in series_text.splitlines() if x.startswith("RRULE:")), "")
+    return dict(pair.split("=", 1) for pair in line.removeprefix("RRULE:").split(";") if "=" in pair)
+
+
+def default_start(recurrence: Recurrence, now_local: datetime) -> datetime:
+    """The first occurrence of an hourly or minutely series that named no time: one interval on."""
+    step = (
+        timedelta(hours=recurrence.interval)
+        if recurrence.freq == "HOURLY"
+        else timedelta(minutes=recurrence.interval)
+    )
+    return (now_local + step).replace(second=0, microsecond=0)
+
+
+def start_of(day: date, at: time, timezone: str) -> datetime:
+    return datetime.combine(day, at, tzinfo=ZoneInfo(timezone))
+
+
+def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, at: time | None) -> str | None:
+    """The series moved to a new time of day and/or a new day (a weekly series moves to that
+    weekday, a monthly one to that day of the month), starting from its next occurrence after
+    `now`; None when it has none left."""
+    zone = ZoneInfo(timezone)
+    parts = rule_part(series_text)
+    current = next_occurrence(series_text, timezone, now) or first_occurrence(series_text, timezone)
+    local = current.astimezone(zone)
+    new_time = at or local.time()
+    if day is not None:
+        if parts.get("FREQ") == "WEEKLY" and len(parts.get("BYDAY", "").split(",")) <= 1:
+            parts["BYDAY"] = WEEKDAY_CODES[day.weekday()]
+        if parts.get("FREQ") == "MONTHLY":
+            parts["BYMONTHDAY"] = str(day.day)
+        candidate = datetime.combine(day, new_time, tzinfo=zone)
+    else:
+        candidate = datetime.combine(local.date(), new_time, tzinfo=zone)
+    if candidate <= now:
+        candidate = datetime.combine(now.astimezone(zone).date(), new_time, tzinfo=zone)
+        if candidate <= now:
+            candidate += timedelta(days=1)
+    rule = ";".join(f"{k}={v}" for k, v in parts.items())
+    return series(rule, candidate, timezone)

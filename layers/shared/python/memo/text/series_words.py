@@ -1,0 +1,93 @@
+"""A series in the user's words: "every Monday at 09:00", "every day at 08:00", "every 2 hours",
+"כל יום שני ב-09:00", with how it ends (", 5 times", ", until Fri 5 Jun")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memo.text.language import Language
+from memo.text.recurrence import LAST_DAY, WEEKDAY_CODES
+from memo.text.series import parse_series, rule_part
+
+_EN_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_HE_DAY_NAMES = ("שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון")
+
+
+def describe(series_text: str, language: Language) -> str:
+    """ "every Monday at 09:00", "every day at 08:00", "every 2 hours", "כל יום שני ב-09:00"."""
+    parts = rule_part(series_text)
+    start = parse_series(series_text)._dtstart
+    clock = f"{start:%H:%M}"
+    at = f" ב-{clock}" if language == "he" else f" at {clock}"
+    freq = parts.get("FREQ", "DAILY")
+    interval = int(parts.get("INTERVAL", "1"))
+    days = [WEEKDAY_CODES.index(c[-2:]) for c in parts.get("BYDAY", "").split(",") if c]
+    if freq in ("MINUTELY", "HOURLY"):
+        text = _every_few(freq, interval, language)
+    elif freq == "DAILY":
+        text = _daily(interval, language) + at
+    elif freq == "WEEKLY":
+        text = _weekly(days or [start.weekday()], interval, language) + at
+    elif freq == "MONTHLY":
+        text = _monthly(int(parts.get("BYMONTHDAY", str(start.day))), clock, language)
+    elif language == "he":
+        text = f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
+    else:
+        text = f"every year on {start:%d %b} at {clock}"
+    return text + _ending(parts, language)
+
+
+def _every_few(freq: str, interval: int, language: Language) -> str:
+    """ "every hour", "every 15 minutes", "כל שעתיים"-style wording of a minutely or hourly series."""
+    unit_en = "minutes" if freq == "MINUTELY" else "hours"
+    if language == "he":
+        if freq == "HOURLY":
+            return "כל שעה" if interval == 1 else f"כל {interval} שעות"
+        return f"כל {interval} דקות"
+    return f"every {interval} {unit_en}" if interval > 1 else f"every {unit_en[:-1]}"
+
+
+def _daily(interval: int, language: Language) -> str:
+    if language == "he":
+        return "כל יום" if interval == 1 else f"כל {interval} ימים"
+    return "every day" if interval == 1 else f"every {interval} days"
+
+
+def _weekly(days: list[int], interval: int, language: Language) -> str:
+    he = language == "he"
+    if sorted(days) in ([0, 1, 2, 3, 4], [0, 1, 2, 3, 6]):
+        # The days are said: a workweek is Sunday to Thursday in Israel, Monday to Friday elsewhere.
+        sunday_first = 6 in days
+        if he:
+            return "כל יום חול (א׳–ה׳)" if sunday_first else "כל יום חול (ב׳–ו׳)"
+        return "every weekday (Sun–Thu)" if sunday_first else "every weekday (Mon–Fri)"
+    if he:
+        names = " ו".join(_HE_DAY_NAMES[d] for d in days)
+        return ("כל שבועיים ביום " if interval == 2 else "כל יום ") + names
+    names = " and ".join(_EN_DAY_NAMES[d] for d in days)
+    if interval > 2:
+        return f"every {interval} weeks on {names}"
+    return ("every other " if interval == 2 else "every ") + names
+
+
+def _monthly(day: int, clock: str, language: Language) -> str:
+    he = language == "he"
+    if day == LAST_DAY:
+        return f"ביום האחרון של כל חודש ב-{clock}" if he else f"every month on the last day at {clock}"
+    return f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
+
+
+def _ending(parts: dict[str, str], language: Language) -> str:
+    """How the series ends: ", 5 times", ", until Fri 5 Jun"; "" when it does not."""
+    he = language == "he"
+    if "COUNT" in parts:
+        return f", {parts['COUNT']} פעמים" if he else f", {parts['COUNT']} times"
+    if "UNTIL" in parts:
+        until = datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").date()
+        return f", עד {until.day}.{until.month}" if he else f", until {until:%a %-d %b}"
+    return ""
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

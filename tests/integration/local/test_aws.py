@@ -1,0 +1,46 @@
+"""The local AWS: the tables of `memo.tables` (with their TTL) and the FIFO turn queue with its
+dead-letter queue, as deployed; fake credentials that never replace real settings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from moto import mock_aws
+
+from memo import tables
+from memo.local.aws import client, create_resources, use_fake_credentials
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    with mock_aws():
+        yield
+
+
+def test_the_resources_are_the_deployed_ones(aws: None) -> None:
+    resources = create_resources(prefix="t-")
+    assert resources.table_names == {spec.env_var: "t-" + spec.default_name for spec in tables.ALL_TABLES}
+    dynamodb = client("dynamodb")
+    for spec in tables.ALL_TABLES:
+        ttl = dynamodb.describe_time_to_live(TableName="t-" + spec.default_name)["TimeToLiveDescription"]
+        assert (ttl.get("AttributeName") if spec.ttl_attribute else None) == spec.ttl_attribute
+    attributes = client("sqs").get_queue_attributes(QueueUrl=resources.queue_url, AttributeNames=["All"])[
+        "Attributes"
+    ]
+    assert attributes["FifoQueue"] == "true" and resources.queue_arn.endswith(".fifo")
+    redrive = json.loads(attributes["RedrivePolicy"])
+    assert redrive["maxReceiveCount"] == tables.TURN_QUEUE_MAX_RECEIVE_COUNT
+    assert redrive["deadLetterTargetArn"].endswith("t-memo-turns-dlq.fifo")
+
+
+def test_creating_the_resources_twice_is_fine(aws: None) -> None:
+    assert create_resources() == create_resources()
+
+
+def test_fake_credentials_never_replace_given_ones() -> None:
+    environ = {"AWS_ACCESS_KEY_ID": "real", "AWS_REGION": "eu-west-1"}
+    use_fake_credentials(environ)
+    assert environ["AWS_ACCESS_KEY_ID"] == "real" and environ["AWS_SECRET_ACCESS_KEY"] == "testing"
+    assert environ["AWS_DEFAULT_REGION"] == environ["AWS_REGION"] == "eu-west-1"

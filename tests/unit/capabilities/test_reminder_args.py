@@ -1,0 +1,56 @@
+"""The reminder actions' args, and the ids that name a part of a repeating reminder."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from memo.capabilities.reminder_args import (
+    OCCURRENCE,
+    SERIES,
+    CreateReminderArgs,
+    ListRemindersArgs,
+    UpdateReminderArgs,
+    scoped_id,
+    split_scoped,
+)
+from tests.unit.capabilities.support import LATER
+
+
+@pytest.mark.parametrize("scope", [OCCURRENCE, SERIES])
+def test_a_scoped_id_reads_back_as_the_id_and_its_scope(scope: str) -> None:
+    assert split_scoped(scoped_id("r-1", scope)) == ("r-1", scope)
+
+
+def test_an_id_without_a_known_scope_is_the_id() -> None:
+    assert split_scoped("r-1") == ("r-1", None)
+    assert split_scoped("r-1~other") == ("r-1~other", None)
+
+
+def test_a_repetition_is_a_rule_value() -> None:
+    assert CreateReminderArgs.model_validate(
+        {"title": "gym", "when": LATER, "recurrence": "FREQ=WEEKLY;BYDAY=MO"}
+    )
+    with pytest.raises(ValidationError):
+        CreateReminderArgs.model_validate({"title": "gym", "when": LATER, "recurrence": "every monday"})
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"reminderIds": ["r-1"]},  # nothing to change
+        {"reminderIds": ["r-1"], "when": LATER, "time": "09:00"},  # a full time and a time of day
+        {"reminderIds": ["r-1"], "shiftMinutes": 0},  # a shift of no time
+        {"reminderIds": ["r-1"], "time": "15:00", "eitherHalf": True},  # an afternoon hour
+        {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "title": "x"},  # a rule with no first time
+    ],
+)
+def test_an_update_must_change_one_thing_one_way(args: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        UpdateReminderArgs.model_validate(args)
+
+
+def test_a_range_of_days_needs_its_first_day_before_its_last() -> None:
+    assert ListRemindersArgs.model_validate({"day": "2026-03-10", "until": "2026-03-12"}).until is not None
+    with pytest.raises(ValidationError):
+        ListRemindersArgs.model_validate({"until": "2026-03-12"})

@@ -1,0 +1,68 @@
+"""The new time a change gives a reminder, the one-time copy of an occurrence, and a series' skip."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.items import Reminder
+from memo.capabilities.reminder_args import UpdateReminderArgs
+from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
+from memo.text.series import series
+from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
+from tests.unit.capabilities.support import NOW, THREAD, TZ, ctx
+
+ZONE = ZoneInfo(TZ)
+#: 18:30 in Jerusalem, the day after NOW.
+DUE = datetime(2026, 3, 11, 18, 30, tzinfo=ZONE)
+
+
+def _reminder(**more: object) -> Reminder:
+    fields: dict[str, object] = {
+        "reminder_id": "r-1",
+        "thread_id": THREAD,
+        "title": "gym",
+        "due_at": DUE,
+        "timezone": TZ,
+        "schedule_name": "reminder-r-1",
+        "created_at": NOW,
+    }
+    return Reminder.model_validate({**fields, **more})
+
+
+def _args(**changes: object) -> UpdateReminderArgs:
+    return UpdateReminderArgs.model_validate({"reminderIds": ["r-1"], **changes})
+
+
+def test_a_time_alone_keeps_the_day_and_a_day_alone_keeps_the_time() -> None:
+    assert new_time(_reminder(), _args(time="09:15"), NOW) == datetime(2026, 3, 11, 9, 15, tzinfo=ZONE)
+    assert new_time(_reminder(), _args(day="2026-03-13"), NOW) == datetime(2026, 3, 13, 18, 30, tzinfo=ZONE)
+    assert new_time(_reminder(), _args(shiftMinutes=-30), NOW) == DUE - timedelta(minutes=30)
+    assert new_time(_reminder(), _args(title="run"), NOW) is None
+
+
+def test_a_morning_hour_already_past_that_day_is_the_evening() -> None:
+    today = _reminder(due_at=datetime(2026, 3, 10, 18, 30, tzinfo=ZONE))  # NOW is 11:00 there
+    assert new_time(today, _args(time="09:00", eitherHalf=True), NOW) == datetime(
+        2026, 3, 10, 21, 0, tzinfo=ZONE
+    )
+
+
+def test_skipping_the_next_time_of_a_series_moves_it_to_the_one_after() -> None:
+    repo, scheduler = FakeItemsRepository(), FakeScheduler()
+    rule = series("FREQ=DAILY", DUE, TZ)
+    weekly = _reminder(recurrence=rule)
+    repo.put_reminder(weekly)
+    after = ReminderSchedule(repo, scheduler, lambda: NOW).skip(weekly, NOW)
+    assert after is not None and after.due_at == DUE + timedelta(days=1)
+
+
+def test_a_one_time_copy_takes_the_occurrence_with_its_own_schedule() -> None:
+    repo, scheduler = FakeItemsRepository(), FakeScheduler()
+    source = _reminder(recurrence=series("FREQ=DAILY", DUE, TZ))
+    copy = ReminderSchedule(repo, scheduler, lambda: NOW).one_time_copy(
+        source, ctx(), when=DUE + timedelta(hours=1), title="gym later", now=NOW
+    )
+    assert copy.reminder_id != source.reminder_id and copy.recurrence is None
+    assert repo.get_reminder(THREAD, copy.reminder_id) == copy
+    assert copy.schedule_name in scheduler.schedules

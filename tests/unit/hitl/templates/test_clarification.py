@@ -1,0 +1,55 @@
+"""Questions for a missing or unclear detail, and the yes/no check."""
+
+from __future__ import annotations
+
+from memo.domain import RoutingSuggestion
+from memo.hitl import templates
+from tests.unit.hitl.conftest import TZ, step
+
+
+def suggest(capability: str, confidence: float) -> RoutingSuggestion:
+    return RoutingSuggestion(capability=capability, action="x", confidence=confidence, reason="keyword")
+
+
+def test_a_missing_title_and_time_are_asked_together() -> None:
+    both = ["reminder_time_required", "reminder_title_required"]
+    assert templates.missing_fields_question("en", both) == (
+        "What should I remind you about, and when? (e.g. “call mom tomorrow at 17:00”)"
+    )
+    assert templates.missing_fields_question("he", ["note_text_required"]) == "מה לרשום בפתק?"
+    assert (
+        templates.missing_fields_question("en", ["unknown"]) == "I need one more detail — can you fill it in?"
+    )
+
+
+def test_an_unclear_intent_names_a_suggestion_or_offers_examples() -> None:
+    assert templates.intent_unclear_question("en", [suggest("email", 0.5)]) == (
+        "I'm not sure I understood — did you want to email? Tell me in other words."
+    )
+    assert templates.intent_unclear_question("en", [suggest("reminders", 0.4)]).startswith(
+        "I'm not sure I understood — what would you like me to do?"
+    )
+
+
+def test_the_time_of_a_known_day_or_of_a_series() -> None:
+    assert (
+        templates.time_on_day_question("en", "2024-05-03", TZ) == "What time on Fri 3 May? (e.g. “at 17:00”)"
+    )
+    assert templates.time_of_series_question("he") == "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
+
+
+def test_which_item_to_act_on() -> None:
+    stop = step(action="delete", constraints={"scope": "series"})
+    assert (
+        templates.which_item_question("en", stop)
+        == "Which reminder should I stop? A word of its name is enough."
+    )
+    note = step(capability="notes", action="delete")
+    assert templates.which_item_question("he", note) == "איזה פתק למחוק? אפשר לכתוב מילה מהשם."
+
+
+def test_the_yes_no_check() -> None:
+    assert [o.id for o in templates.yes_no_options("he")] == ["yes", "no"]
+    assert templates.low_confidence_question("en", "save the note “x”") == (
+        "Just to check — you want me to save the note “x”?"
+    )

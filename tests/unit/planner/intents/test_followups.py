@@ -1,0 +1,48 @@
+"""Follow-ups that point back at the latest actions: "delete it", "move it to 6", "and again"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memo.planner.base import PlannerResult
+from memo.planner.intents import followups
+from memo.planner.match import GUESS, Match
+from tests.unit.planner.conftest import NOW, latest, pin
+
+
+def test_delete_it_after_a_list_item_takes_it_off_that_list() -> None:
+    item = latest("lists", "milk")
+    item = item.model_copy(update={"external_ids": {"listKey": "shopping"}})
+    found = followups.referential("delete it", pin("delete it", actions=(item,)))
+    assert isinstance(found, Match) and found.pattern == "ref:remove"
+    assert found.constraints == {"listName": "shopping", "targetRef": "latest_action"}
+
+
+def test_delete_it_with_nothing_done_asks() -> None:
+    assert isinstance(followups.referential("delete it", pin("delete it")), PlannerResult)
+
+
+def test_move_it_to_a_time_keeps_the_reminders_day() -> None:
+    found = followups.referential("move it to 6pm", pin("move it to 6pm", actions=(latest(),)))
+    assert isinstance(found, Match) and found.pattern == "ref:move"
+    assert found.changes == {"time": "18:00"}
+
+
+def test_push_it_by_an_hour() -> None:
+    found = followups.referential("push it by an hour", pin("push it by an hour", actions=(latest(),)))
+    assert isinstance(found, Match) and found.changes == {"shiftMinutes": 60}
+
+
+def test_a_bare_time_just_after_a_reminder_is_a_guess_at_its_time() -> None:
+    just_set = latest(hours=1)
+    assert followups.a_time_for_the_reminder_just_set("8", [just_set], NOW)
+    assert not followups.a_time_for_the_reminder_just_set("8", [just_set], NOW + timedelta(hours=1))
+    found = followups.referential("8", pin("8", actions=(just_set,)))
+    assert isinstance(found, Match) and found.confidence == GUESS
+
+
+def test_again_at_another_time() -> None:
+    assert followups.says_again("and again in 4 hours")
+    found = followups.again("and again in 4 hours", pin("x", actions=(latest(),)))
+    assert found is not None
+    assert found.constraints == {"title": "call mom", "when": "2024-05-01T14:00:00+03:00"}

@@ -1,0 +1,24 @@
+"""The words of list commands: list names and the items said."""
+
+from __future__ import annotations
+
+from memo.planner.intents import list_words
+
+
+def test_items_are_split_at_commas_and_and() -> None:
+    assert list_words.items_of("milk, eggs and bread") == ["milk", "eggs", "bread"]
+    assert list_words.items_of("חלב ולחם") == ["חלב", "לחם"]
+    assert list_words.items_of("ויטמינים") == ["ויטמינים"]  # a ו that is part of the word
+
+
+def test_list_names_and_unnamed_lists() -> None:
+    assert list_words.list_name("Shopping list") == "shopping"
+    assert list_words.list_name("הקניות") == "קניות"
+    assert list_words.unnamed("the") and list_words.unnamed(None) and not list_words.unnamed("todo")
+    assert list_words.list_for("what's on the list for the supermarket") == "what's on the supermarket list"
+
+
+def test_articles_and_run_together_items() -> None:
+    assert list_words.no_article("the milk") == "milk"
+    assert list_words.no_article("החלב") == "חלב"
+    assert list_words.split_run_together(["milk eggs"]) == ["milk", "eggs"]

@@ -1,0 +1,44 @@
+"""Creating a reminder: the title, the time wherever it is said, and the questions a time problem asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from memo.planner.intents import reminders
+from tests.unit.planner.conftest import pin
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "when"),
+    [
+        ("in 20 minutes remind me to check the oven", "check the oven", "2024-05-01T10:20:00+03:00"),
+        ("tomorrow at 8 remind me to call the school", "call the school", "2024-05-02T08:00:00+03:00"),
+        ("בעוד 20 דקות תזכיר לי לכבות את הגז", "לכבות את הגז", "2024-05-01T10:20:00+03:00"),
+    ],
+)
+def test_the_time_may_come_first(message: str, title: str, when: str) -> None:
+    found = reminders.create(message, pin(message))
+    assert found is not None
+    assert found.constraints == {"title": title, "when": when}
+
+
+def test_create_asks_about_an_impossible_time_and_keeps_the_title() -> None:
+    found = reminders.create(
+        "remind me to call the bank at 25:00", pin("remind me to call the bank at 25:00")
+    )
+    assert found is not None
+    assert found.constraints == {"title": "call the bank"}
+    assert found.missing == ("time_invalid", "reminder_time_required")
+    past = reminders.create("remind me yesterday to pay rent", pin("remind me yesterday to pay rent"))
+    assert past is not None and past.missing == ("time_in_past", "reminder_time_required")
+
+
+def test_create_carries_the_repetition() -> None:
+    message = "remind me to take vitamins every day at 8am"
+    found = reminders.create(message, pin(message))
+    assert found is not None
+    assert found.constraints == {
+        "title": "take vitamins",
+        "recurrence": "FREQ=DAILY",
+        "when": "2024-05-02T08:00:00+03:00",
+    }

@@ -1,0 +1,34 @@
+"""The words matchers share: titles, "the one for X", and what "except ..." keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from memo.planner.lexicon import as_title, clean, has_hebrew, limit_of, named_in, the_one_named
+
+
+@pytest.mark.parametrize(
+    ("words", "title"),
+    [("to call mom please", "call mom"), ("על הפגישה", "הפגישה"), ("CALL MOM", "call mom")],
+)
+def test_a_title_without_lead_words_manners_or_shouting(words: str, title: str) -> None:
+    assert as_title(words) == title
+
+
+def test_the_one_named() -> None:
+    assert the_one_named("the one for dad") == "dad"
+    assert the_one_named("the bread one") == "bread"
+    assert the_one_named("זו של אבא") == "אבא"
+    assert the_one_named("call mom") == "call mom"
+
+
+def test_what_the_words_after_delete_all_keep() -> None:
+    assert limit_of("") == {}
+    assert limit_of(" except call mom") == {"keep": "call mom"}
+    assert limit_of(" for tomorrow") == {"only": "for tomorrow"}
+
+
+def test_small_helpers() -> None:
+    assert has_hebrew("call אמא") and not has_hebrew("call mom")
+    assert clean("  call   mom ") == "call mom"
+    assert named_in('Reminder "call mom" at 18:00') == "call mom"

@@ -1,0 +1,65 @@
+"""The helpers matchers share: moving a time by an amount (the minutes and their direction, or
+nothing when either is unsaid), and "it"/"that" targets."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from memo.capabilities.reminder_args import UpdateReminderArgs
+from memo.planner.match import CONFIDENT, REFERENTIAL, is_ref, shift_of, target_constraints
+from tests.unit.planner.conftest import latest, pin
+
+
+@pytest.mark.parametrize(
+    ("verb", "rest", "expected"),
+    [
+        ("push", "it by an hour", (60, "it")),
+        ("move", "it 30 minutes earlier", (-30, "it")),
+        ("delay", "call mom by half an hour", (30, "call mom")),
+        ("push", "it back 2 hours", (120, "it")),
+        ("bring", "it forward by an hour", (-60, "it")),
+        ("move", "the dentist 15 min later", (15, "the dentist")),
+        ("postpone", "it a day", (1440, "it")),
+        ("תדחה", "את זה בשעה", (60, "את זה")),
+        ("תדחה", "את זה בחצי שעה", (30, "את זה")),
+        ("תקדים", "את זה ב-10 דקות", (-10, "את זה")),
+        ("תדחה", "את הפגישה ביומיים", (2880, "את הפגישה")),
+    ],
+)
+def test_an_amount_and_a_direction(verb: str, rest: str, expected: tuple[int, str]) -> None:
+    assert shift_of(verb, rest) == expected
+
+
+@pytest.mark.parametrize(
+    ("verb", "rest"),
+    [
+        ("move", "it an hour"),  # earlier or later?
+        ("move", "it forward an hour"),  # "forward" is read both ways
+        ("push", "it to 5pm"),  # a time, not an amount
+        ("תדחה", "את זה בשעה 5"),  # "at 5 o'clock", not "by an hour"
+        ("push", "it by 9 days"),  # over a week: not a nudge
+    ],
+)
+def test_no_amount_or_no_direction_is_no_shift(verb: str, rest: str) -> None:
+    assert shift_of(verb, rest) is None
+
+
+def test_a_shift_moves_the_reminders_own_time_and_nothing_else() -> None:
+    assert UpdateReminderArgs(reminder_ids=["r1"], shift_minutes=-30).shift_minutes == -30
+    with pytest.raises(ValidationError, match="a shift moves the reminder's own time"):
+        UpdateReminderArgs(reminder_ids=["r1"], shift_minutes=60, time="10:00")
+    with pytest.raises(ValidationError, match="a shift of no time changes nothing"):
+        UpdateReminderArgs(reminder_ids=["r1"], shift_minutes=0)
+
+
+def test_it_and_that_point_back() -> None:
+    assert is_ref("it") and is_ref("את זה") and is_ref("the last one") and is_ref("")
+    assert not is_ref("call mom")
+
+
+def test_target_constraints_name_the_target_or_the_latest_action() -> None:
+    assert target_constraints("call mom", pin("x"), "reminders") == ({"target": "call mom"}, (), CONFIDENT)
+    found = target_constraints("it", pin("x", actions=(latest(),)), "reminders")
+    assert found == ({"targetRef": "latest_action", "target": "call mom"}, (), REFERENTIAL)
+    assert target_constraints("it", pin("x"), "reminders") == ({}, ("target_unclear",), CONFIDENT)

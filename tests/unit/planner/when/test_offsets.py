@@ -1,0 +1,58 @@
+"""Amounts of time: "in 2 hours" from now, "a week before" a day, "15 minutes before" a time."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memo.planner.when.offsets import before_delta, find_before, find_lead, lead_delta, take_offset
+from memo.planner.when.scan import Scan
+
+
+@pytest.mark.parametrize(
+    ("text", "delta", "instant"),
+    [
+        ("in 2 hours", timedelta(hours=2), True),
+        ("in half an hour", timedelta(minutes=30), True),
+        ("in an hour and a half", timedelta(minutes=90), True),
+        ("in 3 days", timedelta(days=3), False),
+        ("בעוד שעתיים", timedelta(hours=2), True),
+        ("בעוד 2 שבועות", timedelta(weeks=2), False),
+    ],
+)
+def test_an_offset_is_read_and_taken_out(text: str, delta: timedelta, instant: bool) -> None:
+    scan = Scan(f"stretch {text}")
+    assert take_offset(scan) == (delta, instant)
+    assert scan.text.strip() == "stretch"
+
+
+def test_no_offset_leaves_the_text_as_it_is() -> None:
+    scan = Scan("buy 2 tickets")
+    assert take_offset(scan) is None
+    assert scan.text == "buy 2 tickets"
+
+
+@pytest.mark.parametrize(
+    ("text", "delta"),
+    [
+        ("a week before", timedelta(weeks=1)),
+        ("2 days before", timedelta(days=2)),
+        ("יומיים לפני ה-20", timedelta(days=2)),
+    ],
+)
+def test_days_before(text: str, delta: timedelta) -> None:
+    found = find_before(text)
+    assert found is not None and before_delta(found) == delta
+
+
+@pytest.mark.parametrize(
+    ("text", "delta"),
+    [
+        ("15 minutes before my 3pm meeting", timedelta(minutes=15)),
+        ("רבע שעה לפני הפגישה", timedelta(minutes=15)),
+    ],
+)
+def test_a_lead_time_before_a_time_of_day(text: str, delta: timedelta) -> None:
+    found = find_lead(text)
+    assert found is not None and lead_delta(found) == delta

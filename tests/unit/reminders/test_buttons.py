@@ -1,0 +1,100 @@
+"""A delivered reminder's buttons: their ids parse back to the tap, and typing what they do ("done",
+"snooze 15 min", "בוצע", "תזכיר לי שוב בעוד שעה") is the same tap."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.reminders.buttons import (
+    HOW_MUCH_LATER,
+    SNOOZE_CHOICES,
+    ReminderButton,
+    buttons,
+    parse_button,
+    typed_button,
+)
+
+REMINDER_IDS = st.text(
+    alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", min_size=1, max_size=64
+)
+
+
+@given(REMINDER_IDS, st.sampled_from(["en", "he"]))
+def test_every_buttons_id_parses_back_to_its_action_on_that_reminder(reminder_id: str, language: str) -> None:
+    done, *snoozes = buttons(reminder_id, language)  # type: ignore[arg-type]
+    assert parse_button(done.id) == ReminderButton(action="done", reminder_id=reminder_id)
+    assert [parse_button(choice.id) for choice in snoozes] == [
+        ReminderButton(action="snooze", reminder_id=reminder_id, minutes=minutes)
+        for minutes in SNOOZE_CHOICES
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_button_titles_fit_whatsapps_twenty_characters_and_are_distinct(language: str) -> None:
+    titles = [choice.title for choice in buttons("r1", language)]  # type: ignore[arg-type]
+    assert len(titles) == 3 == len(set(titles))
+    assert all(len(title) <= 20 for title in titles)
+
+
+def test_a_taps_executor_args_name_the_reminder_and_a_snoozes_minutes() -> None:
+    assert parse_button("reminder:done:r1").args() == {"reminderId": "r1"}  # type: ignore[union-attr]
+    assert parse_button("reminder:snooze:60:r1").args() == {"reminderId": "r1", "minutes": 60}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "reply_id",
+    [
+        None,
+        "",
+        "hitl:approve",
+        "undo:1700000000:wamid.1",
+        "reminder:done:",  # no reminder
+        "reminder:done:r 1",  # not an id Memo writes
+        "reminder:done:" + "r" * 65,
+        "reminder:snooze:15:r1",  # not one of the buttons' amounts
+        "reminder:snooze:r1",
+        "reminder:later:r1",
+    ],
+)
+def test_any_other_reply_id_is_no_reminder_button(reply_id: str | None) -> None:
+    assert parse_button(reply_id) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "minutes"),
+    [
+        ("done", "done", 0),
+        ("Done!", "done", 0),
+        ("ok done ✅", "done", 0),
+        ("did it", "done", 0),
+        ("בוצע", "done", 0),
+        ("עשיתי את זה", "done", 0),
+        ("snooze", "snooze", 10),
+        ("snooze 15 min", "snooze", 15),
+        ("snooze it for 2 hours", "snooze", 120),
+        ("remind me again in an hour", "snooze", 60),
+        ("again in 20 minutes", "snooze", 20),
+        ("נודניק 10 דקות", "snooze", 10),
+        ("תזכיר לי שוב בעוד חצי שעה", "snooze", 30),
+        ("תזכיר לי שוב בעוד שעתיים", "snooze", 120),
+    ],
+)
+def test_typed_done_and_snooze(text: str, action: str, minutes: int) -> None:
+    button = typed_button(text, "r1")
+    assert isinstance(button, ReminderButton)
+    assert (button.action, button.reminder_id, button.minutes) == (action, "r1", minutes)
+
+
+@pytest.mark.parametrize("text", ["later", "remind me later", "תזכיר לי אחר כך"])
+def test_later_without_an_amount_asks_how_much(text: str) -> None:
+    assert typed_button(text, "r1") == HOW_MUCH_LATER
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["remind me to call mom in an hour", "done with the report, remind me at 5", "ok", "snooze 3 days"],
+)
+def test_anything_else_is_no_typed_button(text: str) -> None:
+    assert typed_button(text, "r1") is None

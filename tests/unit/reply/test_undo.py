@@ -1,0 +1,152 @@
+"""The "Undo" of a delete (docs/undo-and-quoted-replies.md): the button the responder adds, what its id
+carries back, and the same undo typed in words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.domain import LatestAction
+from memo.replies import Choice, Reply
+from memo.reply.respond import respond
+from memo.reply.undo import (
+    UndoRequest,
+    is_typed_undo,
+    parse_undo,
+    typed_undo,
+    undo_button_id,
+    undo_until,
+    with_undo,
+)
+from tests.unit.reply.factories import NOW, FakeMemory, FakeSender, failed, ok, reminder_created, request
+
+UNTIL = NOW + timedelta(minutes=10)
+
+
+def _deleted(step_id: str = "s1", until: datetime = UNTIL) -> object:
+    return ok(
+        step_id,
+        "reminders",
+        "delete",
+        data={
+            "deleted": [{"id": "r1", "title": "call mom", "when": NOW.isoformat()}],
+            "undoUntil": until.isoformat(),
+        },
+        external_ids={"reminderId": "r1"},
+    )
+
+
+def test_a_delete_gets_an_undo_button_naming_the_turn_and_the_window() -> None:
+    sender, memory = FakeSender(), FakeMemory()
+    respond(request(_deleted()), sender=sender, memory=memory, clock=lambda: NOW)  # type: ignore[arg-type]
+    [(_, _, reply)] = sender.sent
+    assert reply.kind == "buttons" and [c.title for c in reply.choices] == ["Undo"]
+    undo = parse_undo(reply.choices[0].id)
+    assert undo is not None and undo.undo_key == "wamid.T1" and undo.until == UNTIL.replace(microsecond=0)
+    assert undo.open_at(UNTIL - timedelta(seconds=1)) and not undo.open_at(UNTIL)
+
+
+def test_the_undo_button_is_in_hebrew_for_a_hebrew_turn() -> None:
+    sender = FakeSender()
+    respond(request(_deleted(), language="he"), sender=sender, memory=FakeMemory(), clock=lambda: NOW)  # type: ignore[arg-type]
+    [(_, _, reply)] = sender.sent
+    assert [c.title for c in reply.choices] == ["ביטול המחיקה"]
+
+
+def test_no_undo_without_a_successful_destructive_step() -> None:
+    sender = FakeSender()
+    respond(
+        request(reminder_created(), failed("s2", "reminders", "delete", "NOT_FOUND")),
+        sender=sender,
+        memory=FakeMemory(),
+        clock=lambda: NOW,
+    )
+    [(_, _, reply)] = sender.sent
+    assert reply.kind == "text" and reply.choices == []
+
+
+def test_malformed_undo_ids_are_not_undos() -> None:
+    assert parse_undo(None) is None
+    assert parse_undo("s1:approve") is None
+    assert parse_undo("undo:soon:wamid.1") is None
+    assert parse_undo("undo:123:") is None
+    assert parse_undo("undo:" + "1" * 300) is None
+    ok_id = undo_button_id("wamid.1", datetime(2026, 1, 1, tzinfo=UTC))
+    assert parse_undo(ok_id) is not None
+
+
+@given(
+    trace_id=st.text(min_size=1, max_size=120),
+    seconds=st.integers(min_value=0, max_value=4_000_000_000),
+)
+def test_every_undo_button_id_parses_back_to_its_turn_and_window(trace_id: str, seconds: int) -> None:
+    until = datetime.fromtimestamp(seconds, UTC)
+    assert parse_undo(undo_button_id(trace_id, until)) == UndoRequest(undo_key=trace_id, until=until)
+
+
+def test_the_window_of_several_deletes_ends_with_the_earliest() -> None:
+    early, late = NOW + timedelta(minutes=3), NOW + timedelta(minutes=10)
+    outcomes = [_deleted("s1", late), _deleted("s2", early), reminder_created("s3")]
+    assert undo_until(outcomes) == early  # type: ignore[arg-type]
+    broken = ok("s4", "reminders", "delete", data={"undoUntil": "soon"})
+    assert undo_until([broken, reminder_created()]) is None
+
+
+def test_only_a_text_reply_gets_the_undo_button() -> None:
+    deleted = [_deleted()]
+    plain = with_undo(Reply.plain("Deleted."), deleted, trace_id="t", language="en")  # type: ignore[arg-type]
+    assert plain.text == "Deleted."
+    assert parse_undo(plain.choices[0].id) == UndoRequest(undo_key="t", until=UNTIL.replace(microsecond=0))
+    question = Reply.with_choices("Which one?", [Choice(id="a", title="a"), Choice(id="b", title="b")])
+    assert with_undo(question, deleted, trace_id="t", language="en") == question  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "undo",
+        "Undo that",
+        "can you undo that?",
+        "oops, bring it back",
+        "restore them please",
+        "בטל את המחיקה",
+        "תחזיר את זה",
+    ],
+)
+def test_undo_typed_in_words(text: str) -> None:
+    assert is_typed_undo(text)
+
+
+@pytest.mark.parametrize(
+    "text", [None, "", "undo my reminder for tomorrow", "bring milk back home", "delete it"]
+)
+def test_other_words_are_not_an_undo(text: str | None) -> None:
+    assert not is_typed_undo(text)
+
+
+def _action(action: str, operation_id: str | None, minutes: int) -> LatestAction:
+    return LatestAction(
+        created_at=NOW + timedelta(minutes=minutes),
+        capability="reminders",
+        action=action,
+        summary="x",
+        operation_id=operation_id,
+    )
+
+
+def test_typed_undo_is_the_latest_requests_delete_counted_from_when_it_deleted() -> None:
+    latest = [
+        _action("create", "wamid.B:s2", 2),
+        _action("delete", "wamid.B:s1", 1),
+        _action("delete", "wamid.A:s1", 0),  # an earlier request's delete: not this undo
+    ]
+    assert typed_undo(latest) == UndoRequest(undo_key="wamid.B", until=NOW + timedelta(minutes=11))
+
+
+def test_typed_undo_without_a_delete_in_the_latest_request_is_nothing() -> None:
+    assert typed_undo([]) is None
+    assert typed_undo([_action("create", "wamid.B:s1", 1), _action("delete", "wamid.A:s1", 0)]) is None
+    assert typed_undo([_action("delete", None, 0)]) is None  # no operation: nothing was tombstoned by it

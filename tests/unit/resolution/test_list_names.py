@@ -1,0 +1,40 @@
+"""Which list a step means when none was named: the one list that has items, else the person says."""
+
+from __future__ import annotations
+
+from memo.resolution.candidates import Missing
+from memo.resolution.list_names import list_for_position, list_to_add_to, list_to_clear, lists_with_items
+from tests.unit.capabilities.fakes import FakeItemsRepository
+from tests.unit.resolution.helpers import add_list_item, state_for
+
+
+def test_the_one_list_with_items_is_the_list_meant() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "shopping", "milk")
+    add_list_item(repo, "i-2", "Shopping", "eggs")
+    state = state_for()
+    assert list(lists_with_items(state, repo).values()) == ["shopping"]
+    assert list_to_add_to(state, repo, {"items": ["bread"]}) == "shopping"
+    assert list_to_clear(state, repo) == "shopping"
+    assert list_for_position(state, repo) == "shopping"
+
+
+def test_several_lists_are_named_and_none_is_guessed() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "shopping", "milk")
+    add_list_item(repo, "i-2", "hardware", "nails")
+    state = state_for()
+    for answer in (
+        list_to_add_to(state, repo, {"items": ["bread"]}),
+        list_to_clear(state, repo),
+        list_for_position(state, repo),
+    ):
+        assert isinstance(answer, Missing) and "hardware, shopping" in answer.message
+
+
+def test_no_list_at_all_is_said() -> None:
+    state = state_for(language="he")
+    assert list_to_clear(state, FakeItemsRepository()) == Missing("הרשימות שלך כבר ריקות.")
+    assert list_for_position(state, FakeItemsRepository()) == Missing("הרשימות שלך ריקות.")
+    asked = list_to_add_to(state, FakeItemsRepository(), {"items": ["חלב"]})
+    assert isinstance(asked, Missing) and "חלב" in asked.message

@@ -1,0 +1,75 @@
+"""Matching a target's words against the user's items: one, several, none, or by the time named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memo.resolution.candidates import Ambiguous, Entity, Found, Missing, entities
+from memo.resolution.matching import by_reminder_time, by_text, by_texts, in_part_of_day
+from memo.resolution.resolvers import TargetQuery
+from tests.unit.capabilities.fakes import FakeItemsRepository
+from tests.unit.resolution.helpers import NOW, add_list_item, add_reminder, state_for, step
+
+
+@pytest.fixture
+def reminders() -> list[Entity[Any]]:
+    repo = FakeItemsRepository()
+    add_reminder(repo, "r-mom", "Call mom", hours=3)  # 14:00 in Jerusalem
+    add_reminder(repo, "r-dan", "Meeting with Dan", hours=8)  # 19:00
+    add_reminder(repo, "r-ron", "Meeting with Ron", hours=9)  # 20:00
+    return entities(TargetQuery(kind="reminder"), repo, state_for(), NOW)
+
+
+def test_one_title_matches_despite_a_typo(reminders: list[Entity[Any]]) -> None:
+    target = TargetQuery(kind="reminder", text="cal mom")
+    assert by_text(step("s1", "reminders", "delete"), target, reminders, "en") == Found(["r-mom"])
+
+
+def test_several_close_titles_ask_and_plural_words_on_a_delete_may_take_several(
+    reminders: list[Entity[Any]],
+) -> None:
+    one = by_text(
+        step("s1", "reminders", "update"), TargetQuery(kind="reminder", text="meeting"), reminders, "en"
+    )
+    assert isinstance(one, Ambiguous) and not one.allow_multiple
+    assert [c.id for c in one.candidates] == ["r-dan", "r-ron"]
+    many = by_text(
+        step("s1", "reminders", "delete"),
+        TargetQuery(kind="reminder", text="meetings", plural=True),
+        reminders,
+        "en",
+    )
+    assert isinstance(many, Ambiguous) and many.allow_multiple
+
+
+def test_no_match_is_missing(reminders: list[Entity[Any]]) -> None:
+    found = by_text(
+        step("s1", "reminders", "delete"), TargetQuery(kind="reminder", text="rent"), reminders, "en"
+    )
+    assert isinstance(found, Missing) and "rent" in found.message
+
+
+def test_each_list_item_is_matched_on_its_own() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-milk", "shopping", "milk")
+    add_list_item(repo, "i-eggs", "shopping", "eggs")
+    target = TargetQuery(kind="list_item", texts=["milk", "wine"], list_name="shopping")
+    found = by_texts(target, entities(target, repo, state_for(), NOW), "en")
+    assert found == Found(["i-milk"], extra={"notFound": ["wine"]})
+
+
+def test_a_part_of_the_day_names_the_reminders_due_then(reminders: list[Entity[Any]]) -> None:
+    assert [e.id for e in in_part_of_day("the evening", reminders, "Asia/Jerusalem")] == ["r-dan", "r-ron"]
+    assert [e.id for e in in_part_of_day("afternoon", reminders, "Asia/Jerusalem")] == ["r-mom"]
+    assert in_part_of_day("meeting", reminders, "Asia/Jerusalem") == []
+
+
+def test_a_reminder_found_by_its_time_when_no_title_has_the_words(reminders: list[Entity[Any]]) -> None:
+    state = state_for()
+    evening = by_reminder_time(TargetQuery(kind="reminder", text="evening"), reminders, state, NOW)
+    assert isinstance(evening, Ambiguous) and [c.id for c in evening.candidates] == ["r-dan", "r-ron"]
+    afternoon = by_reminder_time(TargetQuery(kind="reminder", text="afternoon"), reminders, state, NOW)
+    assert afternoon == Found(["r-mom"])
+    assert by_reminder_time(TargetQuery(kind="reminder", text="rent"), reminders, state, NOW) is None

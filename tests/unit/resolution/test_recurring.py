@@ -1,0 +1,58 @@
+"""Repeating reminders in entity resolution: "this one or the whole series?", and a skip's days."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from memo.capabilities.items import Reminder
+from memo.resolution.recurring import next_time_within, scope_question, with_scope
+from memo.text.series import series
+from tests.unit.resolution.helpers import NOW, THREAD, step
+
+TZ = "Asia/Jerusalem"
+DUE = datetime(2026, 3, 11, 8, 0, tzinfo=ZoneInfo(TZ))
+GYM = Reminder(
+    reminder_id="r-gym",
+    thread_id=THREAD,
+    title="gym",
+    due_at=DUE,
+    timezone=TZ,
+    created_at=NOW,
+    recurrence=series("FREQ=DAILY", DUE, TZ),
+)
+
+
+def test_a_named_scope_travels_in_the_ids() -> None:
+    assert with_scope({"scope": "series", "when": "x"}, ["r-gym"]) == ({"when": "x"}, ["r-gym~series"])
+    assert with_scope({"title": "run"}, ["r-gym"]) == ({"title": "run"}, ["r-gym"])
+
+
+def test_a_repeating_reminder_deleted_without_a_scope_asks_which_part() -> None:
+    asked = scope_question(
+        step("s1", "reminders", "delete"), {}, ["r-gym"], lambda: [GYM], language="en", timezone=TZ
+    )
+    assert asked is not None
+    assert [c.id for c in asked] == ["r-gym~occurrence", "r-gym~series"]
+    assert asked[1].description == "gym — every day at 08:00"
+
+
+def test_nothing_is_asked_for_a_rename_or_a_named_scope_and_nothing_is_read() -> None:
+    def unread() -> list[Reminder]:
+        raise AssertionError("the reminders are read only when the question may be needed")
+
+    rename = step("s1", "reminders", "update")
+    assert scope_question(rename, {"title": "run"}, ["r-gym"], unread, language="en", timezone=TZ) is None
+    delete = step("s1", "reminders", "delete")
+    assert scope_question(delete, {"scope": "series"}, ["r-gym"], unread, language="en", timezone=TZ) is None
+
+
+def test_a_skip_keeps_the_reminders_whose_next_time_falls_in_the_days_named() -> None:
+    kept, said = next_time_within(
+        ["r-gym"], {"from": "2026-03-11", "until": "2026-03-12"}, lambda: [GYM], language="en", timezone=TZ
+    )
+    assert (kept, said) == (["r-gym"], None)
+    kept, said = next_time_within(
+        ["r-gym"], {"from": "2026-03-16", "until": "2026-03-23"}, lambda: [GYM], language="en", timezone=TZ
+    )
+    assert kept == [] and said is not None and "skip the next one" in said

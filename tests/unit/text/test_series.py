@@ -1,0 +1,73 @@
+"""A repetition stored as a series: its first occurrence, the next ones, its end, and moving it."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from memo.text.recurrence import find_recurrence
+from memo.text.series import (
+    default_start,
+    first_occurrence,
+    last_occurrence,
+    moved,
+    next_occurrence,
+    series,
+)
+
+TZ = "Asia/Jerusalem"
+ZONE = ZoneInfo(TZ)
+NOW = datetime(2024, 5, 1, 10, 0, tzinfo=ZONE)  # Wednesday
+
+
+def test_series_starts_at_the_first_matching_time_and_moves_on() -> None:
+    text = series("FREQ=WEEKLY;BYDAY=MO,TH", datetime(2024, 5, 1, 9, 0, tzinfo=ZONE), TZ)
+    assert text == "DTSTART:20240502T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TH"
+    assert first_occurrence(text, TZ) == datetime(2024, 5, 2, 9, 0, tzinfo=ZONE)
+    assert next_occurrence(text, TZ, datetime(2024, 5, 2, 9, 0, tzinfo=ZONE)) == datetime(
+        2024, 5, 6, 9, 0, tzinfo=ZONE
+    )
+    assert last_occurrence(text, TZ) is None
+
+
+def test_every_other_week_starts_at_the_next_matching_day() -> None:
+    # Said on Wednesday 1 May: "every other monday" starts Monday 6 May, not two weeks later.
+    text = series("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO", datetime(2024, 5, 1, 10, 0, tzinfo=ZONE), TZ)
+    assert text == "DTSTART:20240506T100000\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"
+    assert next_occurrence(text, TZ, datetime(2024, 5, 6, 10, 0, tzinfo=ZONE)) == datetime(
+        2024, 5, 20, 10, 0, tzinfo=ZONE
+    )
+
+
+def test_a_counted_series_ends() -> None:
+    text = series("FREQ=DAILY;COUNT=3", datetime(2024, 5, 2, 8, 0, tzinfo=ZONE), TZ)
+    assert text is not None
+    assert last_occurrence(text, TZ) == datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)
+    assert next_occurrence(text, TZ, datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)) is None
+
+
+def test_wall_clock_time_stays_across_daylight_saving() -> None:
+    new_york = ZoneInfo("America/New_York")
+    text = series("FREQ=DAILY", datetime(2024, 3, 9, 8, 0, tzinfo=new_york), "America/New_York")
+    assert text is not None
+    after = next_occurrence(text, "America/New_York", datetime(2024, 3, 9, 8, 0, tzinfo=new_york))
+    assert (
+        after is not None
+        and after.hour == 8
+        and after.utcoffset() != datetime(2024, 3, 9, tzinfo=new_york).utcoffset()
+    )
+
+
+def test_moving_a_series_keeps_its_rule() -> None:
+    text = series("FREQ=WEEKLY;BYDAY=MO", datetime(2024, 5, 6, 9, 0, tzinfo=ZONE), TZ)
+    assert text is not None
+    later = moved(text, TZ, now=NOW, day=None, at=time(18, 0))
+    assert later == "DTSTART:20240506T180000\nRRULE:FREQ=WEEKLY;BYDAY=MO"
+    friday = moved(text, TZ, now=NOW, day=date(2024, 5, 3), at=None)
+    assert friday == "DTSTART:20240503T090000\nRRULE:FREQ=WEEKLY;BYDAY=FR"
+
+
+def test_an_hourly_series_without_a_time_starts_one_interval_on() -> None:
+    found = find_recurrence("every 3 hours", timezone=TZ, now_local=NOW, language="en")
+    assert found is not None
+    assert default_start(found.recurrence, datetime(2024, 5, 1, 10, 17, 42)) == datetime(2024, 5, 1, 13, 17)

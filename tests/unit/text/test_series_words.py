@@ -1,0 +1,64 @@
+"""A series in the user's words, in English and Hebrew."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memo.text.series import series
+from memo.text.series_words import describe
+
+TZ = "Asia/Jerusalem"
+ZONE = ZoneInfo(TZ)
+
+
+@pytest.mark.parametrize(
+    ("rule", "en", "he"),
+    [
+        ("FREQ=DAILY", "every day at 08:00", "כל יום ב-08:00"),
+        ("FREQ=WEEKLY;BYDAY=MO", "every Monday at 08:00", "כל יום שני ב-08:00"),
+        (
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+            "every weekday (Mon–Fri) at 08:00",
+            "כל יום חול (ב׳–ו׳) ב-08:00",
+        ),
+        (
+            "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
+            "every weekday (Sun–Thu) at 08:00",
+            "כל יום חול (א׳–ה׳) ב-08:00",
+        ),
+        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
+        ("FREQ=MONTHLY;BYMONTHDAY=1", "every month on the 1st at 08:00", "ב-1 בכל חודש ב-08:00"),
+        (
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "every month on the last day at 08:00",
+            "ביום האחרון של כל חודש ב-08:00",
+        ),
+        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
+        ("FREQ=DAILY;COUNT=5", "every day at 08:00, 5 times", "כל יום ב-08:00, 5 פעמים"),
+    ],
+)
+def test_describe(rule: str, en: str, he: str) -> None:
+    text = series(rule, datetime(2024, 5, 1, 8, 0, tzinfo=ZONE), TZ)
+    assert text is not None
+    assert describe(text, "en") == en
+    assert describe(text, "he") == he
+
+
+@pytest.mark.parametrize(
+    ("rule", "en", "he"),
+    [
+        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
+        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
+        ("FREQ=WEEKLY;INTERVAL=4;BYDAY=MO", "every 4 weeks on Monday at 08:00", "כל יום שני ב-08:00"),
+        ("FREQ=DAILY;COUNT=5", "every day at 08:00, 5 times", "כל יום ב-08:00, 5 פעמים"),
+        ("FREQ=MONTHLY;BYMONTHDAY=2", "every month on the 2nd at 08:00", "ב-2 בכל חודש ב-08:00"),
+    ],
+)
+def test_how_often_and_how_long(rule: str, en: str, he: str) -> None:
+    text = series(rule, datetime(2024, 5, 1, 8, 0, tzinfo=ZONE), TZ)
+    assert text is not None
+    assert describe(text, "en") == en
+    assert describe(text, "he") == he
