@@ -23,10 +23,13 @@ help:
 	@echo "make bench  - print the table of speed and AWS-call figures"
 	@echo "make eval   - score the planner on the labelled English and Hebrew messages"
 
-$(STAMP): pyproject.toml
+# The venv is exactly uv.lock (every group: runtime, dev, cdk; the project itself editable); a lock
+# that no longer matches pyproject.toml stops here (`uv lock` updates it). pip bootstraps the locked uv.
+UV_VERSION = $(shell sed -n '/^name = "uv"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' uv.lock)
+$(STAMP): pyproject.toml uv.lock
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check uv
-	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group dev --group cdk
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(VENV)/bin/uv sync --quiet --locked --all-groups
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -55,16 +58,21 @@ reset: $(STAMP)
 serve: $(STAMP)
 	$(PY) -m memo.local.cli serve --port $(PORT)
 
+# Style, then the shape: the import layers and adapters of pyproject.toml's [tool.importlinter]
+# (no circles), the size limits (modules <= 500 lines, functions <= 60), and tests at the mirrored path.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) tools/check_sizes.py
+	$(PY) tools/check_test_mirror.py
 
 fmt: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks
+	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks tools
 
 # mypy (one process, minutes on a fresh clone with no cache) checks types beside pytest's two workers
 # instead of before them; its output is printed after the tests and either failure fails `make test`.
@@ -72,7 +80,7 @@ typecheck: $(STAMP)
 # Then `test-clock` runs the suite again with the clock years ahead and in another timezone.
 test: lint browser
 	@types_log=$$(mktemp); \
-	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks >"$$types_log" 2>&1 & types_pid=$$!; \
+	$(VENV)/bin/mypy layers/shared/python functions infra app.py benchmarks tools >"$$types_log" 2>&1 & types_pid=$$!; \
 	$(PY) -m pytest -n 2 --dist loadgroup --durations=25 -q; tests_rc=$$?; \
 	wait $$types_pid; types_rc=$$?; \
 	echo "mypy:"; cat "$$types_log"; rm -f "$$types_log"; \

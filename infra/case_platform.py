@@ -62,39 +62,8 @@ class CasePlatform(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self.table: dynamodb.ITableV2 = table if table is not None else build_table(self, CASES)
-        # Lambda publishes with the AWS-managed SNS key (only CloudWatch alarms need a customer key).
-        self.escalation_topic = sns.Topic(
-            self,
-            "EscalationTopic",
-            display_name="HITL escalations",
-            master_key=kms.Alias.from_alias_name(self, "SnsKey", "alias/aws/sns"),
-            enforce_ssl=True,
-        )
-        self.escalation = MemoFunction(
-            self,
-            "Escalation",
-            name="escalation",
-            defaults=FunctionDefaults(layers=code_layers, log_retention=log_retention),
-            description="HITL case platform: escalate needs_clarification cases past their adapter SLA",
-            environment={
-                CASES.env_var: self.table.table_name,
-                "ESCALATION_TOPIC_ARN": self.escalation_topic.topic_arn,
-            },
-            memory_size=256,
-            timeout=Duration.minutes(5),
-            reserved_concurrency=1,  # one sweep at a time (a second one would only find nothing to do)
-        )
-        # Exactly what the DynamoDB case store calls (TransactWriteItems needs the per-item actions),
-        # on the table and its named indexes: no index wildcard.
-        self.escalation.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=list(CASE_STORE_ACTIONS),
-                resources=[
-                    self.table.table_arn,
-                    *(f"{self.table.table_arn}/index/{gsi.name}" for gsi in CASES.gsis),
-                ],
-            )
-        )
+        self.escalation_topic = self._escalation_topic()
+        self.escalation = self._escalation_function(code_layers, log_retention)
         self.schedule = events.Rule(
             self,
             "EscalationSchedule",
@@ -120,28 +89,77 @@ class CasePlatform(Construct):
                 )
             ],
         )
-        self.alarms: list[cloudwatch.Alarm] = []
-        for alarm_id, metric_name, description in PLATFORM_ALARMS:
-            alarm = cloudwatch.Alarm(
-                self,
-                alarm_id,
-                metric=cloudwatch.Metric(
-                    namespace=NAMESPACE,
-                    metric_name=metric_name,
-                    dimensions_map={"service": SERVICE},
-                    statistic=cloudwatch.Stats.MAXIMUM,
-                    period=Duration.hours(1),
-                ),
-                alarm_description=description,
-                threshold=0,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-                evaluation_periods=1,
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+        self.alarms = [
+            self._alarm(alarm_id, metric_name, description, alarm_topic)
+            for alarm_id, metric_name, description in PLATFORM_ALARMS
+        ]
+
+    def _escalation_topic(self) -> sns.Topic:
+        """Where escalation notices go. Lambda publishes with the AWS-managed SNS key (only CloudWatch
+        alarms need a customer key)."""
+        return sns.Topic(
+            self,
+            "EscalationTopic",
+            display_name="HITL escalations",
+            master_key=kms.Alias.from_alias_name(self, "SnsKey", "alias/aws/sns"),
+            enforce_ssl=True,
+        )
+
+    def _escalation_function(
+        self, code_layers: list[lambda_.ILayerVersion], log_retention: logs.RetentionDays
+    ) -> MemoFunction:
+        """The sweep (and the daily drift check), with the case store's actions on the cases table."""
+        escalation = MemoFunction(
+            self,
+            "Escalation",
+            name="escalation",
+            defaults=FunctionDefaults(layers=code_layers, log_retention=log_retention),
+            description="HITL case platform: escalate needs_clarification cases past their adapter SLA",
+            environment={
+                CASES.env_var: self.table.table_name,
+                "ESCALATION_TOPIC_ARN": self.escalation_topic.topic_arn,
+            },
+            memory_size=256,
+            timeout=Duration.minutes(5),
+            reserved_concurrency=1,  # one sweep at a time (a second one would only find nothing to do)
+        )
+        # Exactly what the DynamoDB case store calls (TransactWriteItems needs the per-item actions),
+        # on the table and its named indexes: no index wildcard.
+        escalation.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(CASE_STORE_ACTIONS),
+                resources=[
+                    self.table.table_arn,
+                    *(f"{self.table.table_arn}/index/{gsi.name}" for gsi in CASES.gsis),
+                ],
             )
-            if alarm_topic is not None:
-                alarm.add_alarm_action(cloudwatch_actions.SnsAction(alarm_topic))
-                alarm.add_ok_action(cloudwatch_actions.SnsAction(alarm_topic))
-            self.alarms.append(alarm)
+        )
+        return escalation
+
+    def _alarm(
+        self, alarm_id: str, metric_name: str, description: str, alarm_topic: sns.ITopic | None
+    ) -> cloudwatch.Alarm:
+        """An alarm on one of the escalation function's metrics, firing when it is above 0."""
+        alarm = cloudwatch.Alarm(
+            self,
+            alarm_id,
+            metric=cloudwatch.Metric(
+                namespace=NAMESPACE,
+                metric_name=metric_name,
+                dimensions_map={"service": SERVICE},
+                statistic=cloudwatch.Stats.MAXIMUM,
+                period=Duration.hours(1),
+            ),
+            alarm_description=description,
+            threshold=0,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluation_periods=1,
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+        )
+        if alarm_topic is not None:
+            alarm.add_alarm_action(cloudwatch_actions.SnsAction(alarm_topic))
+            alarm.add_ok_action(cloudwatch_actions.SnsAction(alarm_topic))
+        return alarm
 
     def link_reviews(self, review_url: str) -> None:
         """Escalation notices link to the reviewer page (`<review_url>#case=<id>`)."""

@@ -87,9 +87,26 @@ class ExecutorWorkflow(Construct):
         review_environment: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
-        stack = Stack.of(self)
+        self.executor = self._executor_function(
+            defaults, store, schedule_group_name, scheduler_role, reminder_target
+        )
+        self.responder = self._responder_function(
+            defaults, store, whatsapp_secret, whatsapp_api_base_url, responder_environment
+        )
+        self.review_submit = self._review_submit_function(defaults, store, review_environment)
+        self.state_machine = self._state_machine(defaults.log_retention)
+        self.alarms = self._execution_alarms(alarm_topic)
 
-        self.executor = MemoFunction(
+    def _executor_function(
+        self,
+        defaults: FunctionDefaults,
+        store: ConversationStore,
+        schedule_group_name: str,
+        scheduler_role: iam.IRole,
+        reminder_target: lambda_.IFunction,
+    ) -> MemoFunction:
+        """One plan step per invocation: the ledger and items tables, the reminders' schedules."""
+        executor = MemoFunction(
             self,
             "Executor",
             name="executor",
@@ -104,10 +121,10 @@ class ExecutorWorkflow(Construct):
                 "MEMO_STEP_LEASE_SECONDS": str(int(STEP_LEASE_SECONDS)),
             },
         )
-        executor_role = self.executor.role
+        executor_role = executor.role
         store.table(tables.LEDGER).grant(executor_role, *LEDGER_ACTIONS)
         store.table(tables.ITEMS).grant(executor_role, *ITEMS_ACTIONS)
-        schedules_arn = stack.format_arn(
+        schedules_arn = Stack.of(self).format_arn(
             service="scheduler", resource="schedule", resource_name=f"{schedule_group_name}/*"
         )
         executor_role.add_to_principal_policy(
@@ -127,8 +144,18 @@ class ExecutorWorkflow(Construct):
                 "schedules of the reminders' group only.",
             )
         )
+        return executor
 
-        self.responder = MemoFunction(
+    def _responder_function(
+        self,
+        defaults: FunctionDefaults,
+        store: ConversationStore,
+        whatsapp_secret: secretsmanager.ISecret,
+        whatsapp_api_base_url: str,
+        responder_environment: Mapping[str, str] | None,
+    ) -> MemoFunction:
+        """The turn's last state: the conversation table and the WhatsApp secret."""
+        responder = MemoFunction(
             self,
             "Responder",
             name="responder",
@@ -142,10 +169,18 @@ class ExecutorWorkflow(Construct):
                 **(responder_environment or {}),
             },
         )
-        store.table(tables.CONVERSATION).grant_read_write_data(self.responder.role)
-        whatsapp_secret.grant_read(self.responder.role)
+        store.table(tables.CONVERSATION).grant_read_write_data(responder.role)
+        whatsapp_secret.grant_read(responder.role)
+        return responder
 
-        self.review_submit = MemoFunction(
+    def _review_submit_function(
+        self,
+        defaults: FunctionDefaults,
+        store: ConversationStore,
+        review_environment: Mapping[str, str] | None,
+    ) -> MemoFunction:
+        """The `.waitForTaskToken` task: the case store on the cases table, the token on REVIEW# keys."""
+        review_submit = MemoFunction(
             self,
             "ReviewSubmit",
             name="review_submit",
@@ -155,7 +190,7 @@ class ExecutorWorkflow(Construct):
             environment={**store.environment(tables.LEDGER, tables.CASES), **(review_environment or {})},
         )
         cases_table = store.table(tables.CASES)
-        self.review_submit.role.add_to_principal_policy(
+        review_submit.role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=list(CASE_STORE_ACTIONS),
                 resources=[
@@ -164,7 +199,7 @@ class ExecutorWorkflow(Construct):
                 ],
             )
         )
-        self.review_submit.role.add_to_principal_policy(
+        review_submit.role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=["dynamodb:PutItem"],
                 resources=[store.table(tables.LEDGER).table_arn],
@@ -173,15 +208,19 @@ class ExecutorWorkflow(Construct):
                 },
             )
         )
+        return review_submit
 
+    def _state_machine(self, log_retention: logs.RetentionDays) -> sfn.StateMachine:
+        """The ASL file with the three functions' ARNs, its log group, and invoking exactly those."""
+        stack = Stack.of(self)
         self.log_group = logs.LogGroup(
             self,
             "Logs",
             # The vended-logs prefix keeps CloudWatch Logs' resource policy small (AWS recommendation).
             log_group_name=f"/aws/vendedlogs/states/{stack.stack_name}-executor",
-            retention=defaults.log_retention,
+            retention=log_retention,
         )
-        self.state_machine = sfn.StateMachine(
+        state_machine = sfn.StateMachine(
             self,
             "StateMachine",
             state_machine_type=sfn.StateMachineType.STANDARD,
@@ -200,9 +239,10 @@ class ExecutorWorkflow(Construct):
             timeout=EXECUTION_TIMEOUT,
             comment="Memo executor: a turn's plan, step by step, then the reply",
         )
-        for function in (self.executor.function, self.responder.function, self.review_submit.function):
-            function.grant_invoke(self.state_machine.role)
-        Validations.of(self.state_machine.role).acknowledge(
+        functions = (self.executor.function, self.responder.function, self.review_submit.function)
+        for function in functions:
+            function.grant_invoke(state_machine.role)
+        Validations.of(state_machine.role).acknowledge(
             Acknowledgment(
                 id="AwsSolutions-IAM5[Resource::*]",
                 reason="Step Functions log delivery (logs:*LogDelivery*, DescribeLogGroups/ResourcePolicies) "
@@ -214,38 +254,47 @@ class ExecutorWorkflow(Construct):
                     reason="lambda:InvokeFunction on the function's versions and aliases, as `grant_invoke` "
                     "writes it; only these three functions.",
                 )
-                for fn in (self.executor.function, self.responder.function, self.review_submit.function)
+                for fn in functions
             ),
         )
+        return state_machine
 
+    def _execution_alarms(self, alarm_topic: sns.ITopic | None) -> list[cloudwatch.Alarm]:
+        """Failed and timed-out executions (a turn got no reply), to `alarm_topic` when given."""
         period = Duration.minutes(5)
-        self.alarms = [
-            cloudwatch.Alarm(
-                self,
+        alarms = [
+            self._execution_alarm(
                 "ExecutionsFailed",
-                metric=self.state_machine.metric_failed(period=period, statistic=cloudwatch.Stats.SUM),
-                alarm_description="Memo executor: executions failed (a turn got no reply)",
-                threshold=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                evaluation_periods=1,
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+                self.state_machine.metric_failed(period=period, statistic=cloudwatch.Stats.SUM),
+                "Memo executor: executions failed (a turn got no reply)",
             ),
-            cloudwatch.Alarm(
-                self,
+            self._execution_alarm(
                 "ExecutionsTimedOut",
-                metric=self.state_machine.metric_timed_out(period=period, statistic=cloudwatch.Stats.SUM),
-                alarm_description="Memo executor: executions timed out",
-                threshold=1,
-                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                evaluation_periods=1,
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+                self.state_machine.metric_timed_out(period=period, statistic=cloudwatch.Stats.SUM),
+                "Memo executor: executions timed out",
             ),
         ]
         if alarm_topic is not None:
             action = cloudwatch_actions.SnsAction(alarm_topic)
-            for alarm in self.alarms:
+            for alarm in alarms:
                 alarm.add_alarm_action(action)
                 alarm.add_ok_action(action)
+        return alarms
+
+    def _execution_alarm(
+        self, alarm_id: str, metric: cloudwatch.Metric, description: str
+    ) -> cloudwatch.Alarm:
+        """Fires on one execution counted by `metric` in its period."""
+        return cloudwatch.Alarm(
+            self,
+            alarm_id,
+            metric=metric,
+            alarm_description=description,
+            threshold=1,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=1,
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+        )
 
     def environment(self) -> dict[str, str]:
         """For the function that starts executions (the webhook's turn path)."""

@@ -1,9 +1,10 @@
 """Python Lambda functions and their two layers, built the same way for every function.
 
 - `SharedLayers`: the code layer (`layers/shared`: the `memo` and `caseplatform` packages, without the
-  local runtime `memo.local`) and the dependencies layer (`[project].dependencies` of pyproject.toml,
-  minus what the Lambda runtime ships), built by `pip install --platform ...` on this machine. Docker is never used: the bundling image is
-  a placeholder and a failed local build raises `LocalBundlingError`.
+  local runtime `memo.local`) and the dependencies layer: the runtime packages of `uv.lock` (what the
+  tests ran with), exported by `uv export` with their hashes, minus what the Lambda runtime ships, and
+  installed by `pip install --require-hashes --platform ...` on this machine. Docker is never used:
+  the bundling image is a placeholder and a failed local build raises `LocalBundlingError`.
 - Both layers ship their bytecode: every module compiled by the runtime's own Python (`python3.13`,
   found on this machine; its `.pyc` are what Lambda's runtime reads) into `__pycache__/*.cpython-313.pyc`,
   as unchecked hash-based `.pyc` (PEP 552): the asset's zip gives every file the same old time, which
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shutil
 import subprocess  # nosec B404 - runs pip with a fixed argument list, no shell
 import sys
-import tomllib
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,13 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from infra.layer_requirements import (
+    PYPROJECT,
+    LocalBundlingError,
+    layer_dependencies,
+    layer_requirements,
+    normalized_name,
+)
 from infra.settings import PROJECT_ROOT
 
 # One runtime for every function and for the wheels of the dependencies layer.
@@ -59,10 +66,6 @@ WHEEL_PLATFORMS = (
     "manylinux_2_28_aarch64",
     "manylinux_2_34_aarch64",
 )
-# Shipped by the Lambda Python runtime; not packaged, also when another dependency pulls them in.
-RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer"})
-
-PYPROJECT = PROJECT_ROOT / "pyproject.toml"
 SHARED_LAYER_DIR = PROJECT_ROOT / "layers" / "shared"
 DEPENDENCIES_LAYER_DIR = PROJECT_ROOT / "layers" / "dependencies"
 FUNCTIONS_DIR = PROJECT_ROOT / "functions"
@@ -81,30 +84,10 @@ _APPLICATION_LOG_LEVELS: Mapping[str, lambda_.ApplicationLogLevel] = {
     "ERROR": lambda_.ApplicationLogLevel.ERROR,
 }
 
-_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
-
-class LocalBundlingError(RuntimeError):
-    """The dependencies layer could not be built on this machine (Docker is never tried)."""
-
-
-def _normalized_name(requirement: str) -> str:
-    match = _NAME.match(requirement)
-    if not match:
-        raise ValueError(f"cannot read a package name from requirement {requirement!r}")
-    return re.sub(r"[-_.]+", "-", match.group(1)).lower()
-
-
-def layer_dependencies(pyproject: Path = PYPROJECT) -> list[str]:
-    """`[project].dependencies` of pyproject.toml without the packages the Lambda runtime provides."""
-    with pyproject.open("rb") as handle:
-        project = tomllib.load(handle)["project"]
-    requirements: list[str] = project.get("dependencies", [])
-    return [r for r in requirements if _normalized_name(r) not in RUNTIME_PROVIDED]
-
-
-def pip_install_command(target: str, requirements: Sequence[str], python_version: str) -> list[str]:
-    """The pip command that fills `target` with Linux arm64 wheels for `python_version`."""
+def pip_install_command(target: str, requirements_file: str, python_version: str) -> list[str]:
+    """The pip command that fills `target` with the Linux arm64 wheels for `python_version` of exactly
+    the packages of `requirements_file`, each checked against its hashes."""
     platforms = [arg for platform in WHEEL_PLATFORMS for arg in ("--platform", platform)]
     return [
         sys.executable,
@@ -120,9 +103,12 @@ def pip_install_command(target: str, requirements: Sequence[str], python_version
         "--python-version",
         python_version,
         "--only-binary=:all:",
+        "--no-deps",  # the file is the whole locked closure
+        "--require-hashes",
         "--target",
         target,
-        *requirements,
+        "--requirement",
+        requirements_file,
     ]
 
 
@@ -134,20 +120,26 @@ class PipLocalBundling:
     False, because False would make CDK fall back to Docker.
     """
 
-    def __init__(self, requirements: Sequence[str], python_version: str) -> None:
-        self.requirements = list(requirements)
+    def __init__(self, requirements: str, python_version: str) -> None:
+        """`requirements`: the requirements file's text (`layer_requirements`)."""
+        self.requirements = requirements
         self.python_version = python_version
 
     def try_bundle(self, output_dir: str, options: object = None) -> bool:
         """jsii calls this with the output directory and the BundlingOptions (unused here)."""
         target = Path(output_dir) / "python"
-        command = pip_install_command(str(target), self.requirements, self.python_version)
-        try:
-            result = subprocess.run(  # noqa: S603 - fixed argument list, no shell  # nosec B603
-                command, capture_output=True, text=True, check=False
-            )
-        except OSError as error:
-            raise LocalBundlingError(f"could not run pip to build the dependencies layer: {error}") from error
+        with tempfile.TemporaryDirectory(prefix="memo-layer-") as scratch:
+            requirements_file = Path(scratch) / "requirements.txt"
+            requirements_file.write_text(self.requirements)
+            command = pip_install_command(str(target), str(requirements_file), self.python_version)
+            try:
+                result = subprocess.run(  # noqa: S603 - fixed argument list, no shell  # nosec B603
+                    command, capture_output=True, text=True, check=False
+                )
+            except OSError as error:
+                raise LocalBundlingError(
+                    f"could not run pip to build the dependencies layer: {error}"
+                ) from error
         if result.returncode != 0:
             output = (result.stderr or result.stdout).strip()[-4000:]
             raise LocalBundlingError(
@@ -156,7 +148,6 @@ class PipLocalBundling:
                 "PyPI (or a configured index). To synthesize without building layers, pass "
                 f"`-c bundle=false`.\ncommand: {' '.join(command)}\npip says:\n{output}"
             )
-        _remove_packages(target, RUNTIME_PROVIDED)
         compile_layer(target, self.python_version)
         return True
 
@@ -259,14 +250,6 @@ class CodeLocalBundling:
         return True
 
 
-def _remove_packages(site: Path, names: frozenset[str]) -> None:
-    """Drop packages (and their dist-info) that pip pulled in transitively but the runtime provides."""
-    for entry in site.iterdir():
-        stem = entry.name.split("-", 1)[0] if entry.name.endswith(".dist-info") else entry.name
-        if re.sub(r"[-_.]+", "-", stem).lower() in names and entry.is_dir():
-            shutil.rmtree(entry)
-
-
 class SharedLayers(Construct):
     """The code layer and the dependencies layer that every Memo function uses."""
 
@@ -296,11 +279,15 @@ class SharedLayers(Construct):
             compatible_architectures=[ARCHITECTURE],
         )
         requirements = layer_dependencies(pyproject)
+        # Exported from uv.lock only when the layer is built: an unbuilt layer needs no requirements.
+        locked = (
+            layer_requirements(pyproject.parent, PYTHON_VERSION) if Stack.of(self).bundling_required else ""
+        )
         self.dependencies = lambda_.LayerVersion(
             self,
             "Dependencies",
             description="Memo third-party dependencies: "
-            + ", ".join(_normalized_name(r) for r in requirements),
+            + ", ".join(normalized_name(r) for r in requirements),
             code=lambda_.Code.from_asset(
                 str(DEPENDENCIES_LAYER_DIR),
                 # The output decides the hash: the layer changes exactly when the installed packages do.
@@ -310,7 +297,7 @@ class SharedLayers(Construct):
                     image=DockerImage.from_registry("unused-local-bundling-only"),
                     # jsii hands the options over as one positional struct, not as the keyword
                     # arguments of the generated ILocalBundling protocol, hence the cast.
-                    local=cast(ILocalBundling, PipLocalBundling(requirements, PYTHON_VERSION)),
+                    local=cast(ILocalBundling, PipLocalBundling(locked, PYTHON_VERSION)),
                 ),
             ),
             compatible_runtimes=[PYTHON_RUNTIME],
@@ -400,6 +387,10 @@ class MemoFunction(Construct):
             log_group=self.log_group,
             environment=env,
         )
+        self._acknowledge_findings()
+
+    def _acknowledge_findings(self) -> None:
+        """The cdk-nag findings every function has, and why they stay."""
         Validations.of(self.role).acknowledge(
             Acknowledgment(
                 id="AwsSolutions-IAM5[Resource::*]",

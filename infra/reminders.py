@@ -56,25 +56,10 @@ class Reminders(Construct):
         monitoring: Monitoring | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
-        stack = Stack.of(self)
-
         self.group = scheduler.ScheduleGroup(self, "Group", schedule_group_name=schedule_group_name)
         self.group_name = schedule_group_name
         self.group_arn = self.group.schedule_group_arn
-
-        self.dead_letter_queue = sqs.Queue(
-            self,
-            "DeadLetterQueue",
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            enforce_ssl=True,
-            retention_period=Duration.days(14),
-        )
-        Validations.of(self.dead_letter_queue).acknowledge(
-            Acknowledgment(
-                id="AwsSolutions-SQS3",
-                reason="This queue is the dead-letter destination of the reminders Lambda's async invocations.",
-            )
-        )
+        self.dead_letter_queue = self._dead_letter_queue()
 
         environment = {
             **{
@@ -88,7 +73,38 @@ class Reminders(Construct):
         }
         if phone_number_id:
             environment["WHATSAPP_PHONE_NUMBER_ID"] = phone_number_id
-        self.lambda_function = MemoFunction(
+        self.lambda_function = self._reminders_function(defaults, environment)
+        self.function: lambda_.Function = self.lambda_function.function
+        role = self.lambda_function.role
+        items_table.grant(role, *ITEMS_ACTIONS)
+        conversation_table.grant(role, *CONVERSATION_ACTIONS)
+        app_secrets.whatsapp.grant_read(role)
+        self.scheduler_role = self._scheduler_role()
+
+        if monitoring is not None:
+            monitoring.watch_function("Reminders", self.function)
+            monitoring.watch_dead_letter_queue("ReminderDeadLetterQueue", self.dead_letter_queue)
+
+    def _dead_letter_queue(self) -> sqs.Queue:
+        """Where a reminder lands whose delivery failed after Lambda's asynchronous retries."""
+        queue = sqs.Queue(
+            self,
+            "DeadLetterQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        Validations.of(queue).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-SQS3",
+                reason="This queue is the dead-letter destination of the reminders Lambda's async invocations.",
+            )
+        )
+        return queue
+
+    def _reminders_function(self, defaults: FunctionDefaults, environment: dict[str, str]) -> MemoFunction:
+        """The schedules' target, retried asynchronously, then sent to the dead-letter queue."""
+        reminders = MemoFunction(
             self,
             "Function",
             name="reminders",
@@ -97,32 +113,27 @@ class Reminders(Construct):
             timeout=REMINDERS_TIMEOUT,
             environment=environment,
         )
-        self.function: lambda_.Function = self.lambda_function.function
-        self.function.configure_async_invoke(
+        reminders.function.configure_async_invoke(
             retry_attempts=ASYNC_RETRY_ATTEMPTS,
             on_failure=destinations.SqsDestination(self.dead_letter_queue),
         )
-        role = self.lambda_function.role
-        items_table.grant(role, *ITEMS_ACTIONS)
-        conversation_table.grant(role, *CONVERSATION_ACTIONS)
-        app_secrets.whatsapp.grant_read(role)
+        return reminders
 
-        self.scheduler_role = iam.Role(
+    def _scheduler_role(self) -> iam.Role:
+        """The role the Scheduler assumes, for this account's schedule group only, to invoke the function."""
+        role = iam.Role(
             self,
             "SchedulerRole",
             description="EventBridge Scheduler: invoke the Memo reminders function",
             assumed_by=iam.ServicePrincipal(
                 SCHEDULER_PRINCIPAL,
                 conditions={
-                    "StringEquals": {"aws:SourceAccount": stack.account},
+                    "StringEquals": {"aws:SourceAccount": Stack.of(self).account},
                     "ArnEquals": {"aws:SourceArn": self.group_arn},
                 },
             ),
         )
-        self.scheduler_role.add_to_principal_policy(
+        role.add_to_principal_policy(
             iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.function.function_arn])
         )
-
-        if monitoring is not None:
-            monitoring.watch_function("Reminders", self.function)
-            monitoring.watch_dead_letter_queue("ReminderDeadLetterQueue", self.dead_letter_queue)
+        return role

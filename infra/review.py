@@ -70,7 +70,7 @@ AUTHORIZED_ROUTES: tuple[tuple[str, str], ...] = (
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/clarify"),
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/decide"),
     ("POST", f"{REVIEW_PATH}/mcp"),
-    # The plan's queries 3-9 (`caseplatform.query_tools`), one route each.
+    # The read-only case queries of `caseplatform.query_tools`, one route each.
     *(("GET", f"{REVIEW_PATH}/queries/{name}") for name in QUERY_TOOLS),
 )
 # What the case view (`memo.operator_review.view`) calls on the items table: get a reminder, list notes.
@@ -123,11 +123,47 @@ class Review(Construct):
         """`domain_prefix`: the Cognito hosted UI's domain prefix (unique per region); None ->
         `memo-review-<account id>`. `environment`: more variables for the function (the review policy)."""
         super().__init__(scope, construct_id)
-        stack = Stack.of(self)
         # The $default stage serves the API at its endpoint's root.
         self.review_url = f"{http_api.api_endpoint}{REVIEW_PATH}/"
+        self.user_pool = self._user_pool()
+        self.client = self._page_client()
+        self.domain_prefix = domain_prefix or f"{DEFAULT_DOMAIN_PREFIX}-{Stack.of(self).account}"
+        self.domain = self.user_pool.add_domain(
+            "Domain", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=self.domain_prefix)
+        )
+        self.login_url = (
+            f"{self.domain.base_url()}/login?client_id={self.client.user_pool_client_id}"
+            f"&response_type=token&scope={'+'.join(s.scope_name for s in OAUTH_SCOPES)}"
+            f"&redirect_uri={self.review_url}"
+        )
+        self.groups = self._groups()
 
-        self.user_pool = cognito.UserPool(
+        self.function = MemoFunction(
+            self,
+            "Function",
+            name="review",
+            defaults=defaults,
+            description="Memo review API: operator decisions on cases, the reviewer page, MCP over HTTP",
+            timeout=REVIEW_TIMEOUT,
+            environment={
+                "REVIEW_STORE": "dynamodb",
+                tables.CASES.env_var: cases_table.table_name,
+                tables.LEDGER.env_var: ledger_table.table_name,
+                tables.CONVERSATION.env_var: conversation_table.table_name,
+                WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
+                "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
+                "REVIEW_LOGIN_URL": self.login_url,
+                **({tables.ITEMS.env_var: items_table.table_name} if items_table is not None else {}),
+                **(environment or {}),
+            },
+        )
+        self._grant_function(cases_table, ledger_table, conversation_table, items_table, whatsapp_secret)
+        self._add_routes(http_api)
+        monitoring.watch_function("Review", self.function.function)
+
+    def _user_pool(self) -> cognito.UserPool:
+        """Reviewers, created by an admin only: strong passwords, TOTP MFA, threat protection."""
+        return cognito.UserPool(
             self,
             "UserPool",
             self_sign_up_enabled=False,
@@ -154,7 +190,10 @@ class Review(Construct):
             deletion_protection=True,
             removal_policy=RemovalPolicy.RETAIN,
         )
-        self.client = self.user_pool.add_client(
+
+    def _page_client(self) -> cognito.UserPoolClient:
+        """The reviewer page's app client: the hosted UI's implicit grant back to the page."""
+        return self.user_pool.add_client(
             "ReviewPage",
             generate_secret=False,
             auth_flows=cognito.AuthFlow(user_srp=True),
@@ -171,16 +210,10 @@ class Review(Construct):
             prevent_user_existence_errors=True,
             enable_token_revocation=True,
         )
-        self.domain_prefix = domain_prefix or f"{DEFAULT_DOMAIN_PREFIX}-{stack.account}"
-        self.domain = self.user_pool.add_domain(
-            "Domain", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=self.domain_prefix)
-        )
-        self.login_url = (
-            f"{self.domain.base_url()}/login?client_id={self.client.user_pool_client_id}"
-            f"&response_type=token&scope={'+'.join(s.scope_name for s in OAUTH_SCOPES)}"
-            f"&redirect_uri={self.review_url}"
-        )
-        self.groups = [
+
+    def _groups(self) -> list[cognito.CfnUserPoolGroup]:
+        """One user-pool group per right: `reviewers:<adapter>` and `agents:<adapter>`."""
+        return [
             cognito.CfnUserPoolGroup(
                 self,
                 f"Group{index}",
@@ -191,25 +224,15 @@ class Review(Construct):
             for index, name in enumerate((*REVIEWER_GROUPS, *AGENT_GROUPS))
         ]
 
-        self.function = MemoFunction(
-            self,
-            "Function",
-            name="review",
-            defaults=defaults,
-            description="Memo review API: operator decisions on cases, the reviewer page, MCP over HTTP",
-            timeout=REVIEW_TIMEOUT,
-            environment={
-                "REVIEW_STORE": "dynamodb",
-                tables.CASES.env_var: cases_table.table_name,
-                tables.LEDGER.env_var: ledger_table.table_name,
-                tables.CONVERSATION.env_var: conversation_table.table_name,
-                WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
-                "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
-                "REVIEW_LOGIN_URL": self.login_url,
-                **({tables.ITEMS.env_var: items_table.table_name} if items_table is not None else {}),
-                **(environment or {}),
-            },
-        )
+    def _grant_function(
+        self,
+        cases_table: dynamodb.ITableV2,
+        ledger_table: dynamodb.ITableV2,
+        conversation_table: dynamodb.ITableV2,
+        items_table: dynamodb.ITableV2 | None,
+        whatsapp_secret: secretsmanager.ISecret,
+    ) -> None:
+        """The review role's least privilege (see the module's docstring)."""
         role = self.function.role
         if items_table is not None:
             # The case view reads a waiting step's items (titles, times): reads only.
@@ -248,6 +271,9 @@ class Review(Construct):
             )
         )
 
+    def _add_routes(self, http_api: apigwv2.HttpApi) -> None:
+        """The public routes, and the others behind the user pool's JWT authorizer, to the function."""
+        stack = Stack.of(self)
         # The `iss` claim of the pool's tokens. (The pool's ProviderURL attribute lacks the scheme.)
         self.issuer = f"https://cognito-idp.{stack.region}.{stack.url_suffix}/{self.user_pool.user_pool_id}"
         self.authorizer = authorizers.HttpJwtAuthorizer(
@@ -284,8 +310,6 @@ class Review(Construct):
                     authorizer=self.authorizer,
                 )
             )
-
-        monitoring.watch_function("Review", self.function.function)
 
 
 def _group_description(name: str) -> str:

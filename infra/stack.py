@@ -97,21 +97,43 @@ class MemoStack(Stack):
             log_level=self.settings.log_level,
         )
 
-        self.reminders = Reminders(
+        self.reminders = self._reminders()
+        self.executor_workflow = self._executor_workflow()
+        self.webhook = self._webhook_function()
+        self.ingress = WebhookIngress(
+            self,
+            "Ingress",
+            handler=self.webhook.function,
+            log_retention=self.settings.log_retention,
+            throttle_rate_limit=self.settings.api_throttle_rate_limit,
+            throttle_burst_limit=self.settings.api_throttle_burst_limit,
+        )
+        self.monitoring.watch_dead_letter_queue("TurnDeadLetterQueue", self.turn_queue.dead_letter_queue)
+        self.case_platform = self._case_platform()
+        self.review = self._review()
+        self._outputs()
+
+    def _reminders(self) -> Reminders:
+        """The Scheduler group, its role and the reminders function (watched by its construct)."""
+        settings = self.settings
+        return Reminders(
             self,
             "Reminders",
             defaults=self.function_defaults,
             items_table=self.store.table(tables.ITEMS),
             conversation_table=self.store.table(tables.CONVERSATION),
             app_secrets=self.secrets,
-            whatsapp_api_base_url=self.settings.whatsapp_api_base_url,
-            template_name=self.settings.reminder_template_name,
-            template_languages=self.settings.reminder_template_languages,
-            phone_number_id=self.settings.whatsapp_phone_number_id,
-            schedule_group_name=self.settings.reminder_schedule_group,
+            whatsapp_api_base_url=settings.whatsapp_api_base_url,
+            template_name=settings.reminder_template_name,
+            template_languages=settings.reminder_template_languages,
+            phone_number_id=settings.whatsapp_phone_number_id,
+            schedule_group_name=settings.reminder_schedule_group,
             monitoring=self.monitoring,  # watches the reminders function and its dead-letter queue
         )
-        self.executor_workflow = ExecutorWorkflow(
+
+    def _executor_workflow(self) -> ExecutorWorkflow:
+        """The state machine of a turn's plan and its three functions, each watched here."""
+        workflow = ExecutorWorkflow(
             self,
             "ExecutorWorkflow",
             defaults=self.function_defaults,
@@ -125,21 +147,14 @@ class MemoStack(Stack):
             review_environment=self.review_environment,
         )
         # The workflow alarms on executions, not on its functions: those are watched here.
-        self.monitoring.watch_function("Executor", self.executor_workflow.executor.function)
-        self.monitoring.watch_function("Responder", self.executor_workflow.responder.function)
-        self.monitoring.watch_function("ReviewSubmit", self.executor_workflow.review_submit.function)
+        self.monitoring.watch_function("Executor", workflow.executor.function)
+        self.monitoring.watch_function("Responder", workflow.responder.function)
+        self.monitoring.watch_function("ReviewSubmit", workflow.review_submit.function)
+        return workflow
 
-        self.webhook = self._webhook_function()
-        self.ingress = WebhookIngress(
-            self,
-            "Ingress",
-            handler=self.webhook.function,
-            log_retention=self.settings.log_retention,
-            throttle_rate_limit=self.settings.api_throttle_rate_limit,
-            throttle_burst_limit=self.settings.api_throttle_burst_limit,
-        )
-        self.monitoring.watch_dead_letter_queue("TurnDeadLetterQueue", self.turn_queue.dead_letter_queue)
-        self.case_platform = CasePlatform(
+    def _case_platform(self) -> CasePlatform:
+        """The cases table's escalation sweep, its topic and alarms; its function watched here."""
+        case_platform = CasePlatform(
             self,
             "CasePlatform",
             code_layers=self.layers.layers,
@@ -147,8 +162,12 @@ class MemoStack(Stack):
             log_retention=self.settings.log_retention,
             alarm_topic=self.monitoring.topic,  # past SLA, undelivered escalation notice, drift
         )
-        self.monitoring.watch_function("Escalation", self.case_platform.escalation.function)
-        self.review = Review(
+        self.monitoring.watch_function("Escalation", case_platform.escalation.function)
+        return case_platform
+
+    def _review(self) -> Review:
+        """The review function on the webhook's HTTP API, behind the reviewers' Cognito user pool."""
+        return Review(
             self,
             "Review",
             defaults=self.function_defaults,
@@ -164,6 +183,8 @@ class MemoStack(Stack):
             environment=self.review_environment,
         )
 
+    def _outputs(self) -> None:
+        """The stack's outputs (docs/deploy.md lists them); escalation notices link to the review page."""
         CfnOutput(self, "WebhookUrl", value=self.ingress.webhook_url, description="Callback URL for Meta")
         CfnOutput(self, "WhatsAppSecretArn", value=self.secrets.whatsapp.secret_arn)
         CfnOutput(self, "OpenAISecretArn", value=self.secrets.openai.secret_arn)
@@ -210,29 +231,55 @@ class MemoStack(Stack):
             memory_size=1024,
             timeout=WEBHOOK_TIMEOUT,
             reserved_concurrency=settings.webhook_reserved_concurrency,
-            environment={
-                **self.store.environment(
-                    tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER
-                ),
-                **self.executor_workflow.environment(),
-                tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
-                tables.TURN_MAX_RECEIVES_ENV_VAR: str(self.turn_queue.max_receive_count),
-                "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
-                "MEMO_PLANNER_MODEL": settings.planner_model,
-                "MEMO_INTERPRETER_MODEL": settings.interpreter_model,
-                "HITL_TTL_SECONDS": str(settings.hitl_ttl_seconds),
-                "MEMO_DEFAULT_TIMEZONE": settings.default_timezone,
-                # A changed number re-points schedules; a failed reminder is retried as its template.
-                "REMINDER_SCHEDULE_GROUP": self.reminders.group_name,
-                "REMINDER_TARGET_ARN": self.reminders.function.function_arn,
-                "REMINDER_SCHEDULER_ROLE_ARN": self.reminders.scheduler_role.role_arn,
-                "WHATSAPP_REMINDER_TEMPLATE": settings.reminder_template_name,
-                "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": settings.reminder_template_languages,
-                **self.review_environment,
-            },
+            environment=self._webhook_environment(),
         )
         function = webhook.function
-        function.add_to_role_policy(
+        self._grant_webhook_schedules(webhook)
+        # A reminder Meta failed to deliver for any reason but the closed 24-hour window.
+        self.monitoring.watch_count(
+            "ReminderDeliveryFailed",
+            metric_name="ReminderDeliveryFailed",
+            description="Memo reminders: Meta reported a reminder undelivered and it was not retried",
+        )
+        self.store.table(tables.CONVERSATION).grant_read_write_data(function)
+        self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
+        self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
+        self._grant_webhook_reviews(webhook)
+        self.executor_workflow.grant_start(function)
+        self.turn_queue.grant_send(function)
+        self.turn_queue.add_consumer(
+            function, batch_size=settings.turn_batch_size, max_concurrency=settings.turn_max_concurrency
+        )
+        self.secrets.grant_read(function)
+        self.monitoring.watch_function("Webhook", function)
+        return webhook
+
+    def _webhook_environment(self) -> dict[str, str]:
+        settings = self.settings
+        return {
+            **self.store.environment(
+                tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER
+            ),
+            **self.executor_workflow.environment(),
+            tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
+            tables.TURN_MAX_RECEIVES_ENV_VAR: str(self.turn_queue.max_receive_count),
+            "WHATSAPP_API_BASE_URL": settings.whatsapp_api_base_url,
+            "MEMO_PLANNER_MODEL": settings.planner_model,
+            "MEMO_INTERPRETER_MODEL": settings.interpreter_model,
+            "HITL_TTL_SECONDS": str(settings.hitl_ttl_seconds),
+            "MEMO_DEFAULT_TIMEZONE": settings.default_timezone,
+            # A changed number re-points schedules; a failed reminder is retried as its template.
+            "REMINDER_SCHEDULE_GROUP": self.reminders.group_name,
+            "REMINDER_TARGET_ARN": self.reminders.function.function_arn,
+            "REMINDER_SCHEDULER_ROLE_ARN": self.reminders.scheduler_role.role_arn,
+            "WHATSAPP_REMINDER_TEMPLATE": settings.reminder_template_name,
+            "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": settings.reminder_template_languages,
+            **self.review_environment,
+        }
+
+    def _grant_webhook_schedules(self, webhook: MemoFunction) -> None:
+        """A changed number re-points the user's reminder schedules (and passes the Scheduler's role)."""
+        webhook.function.add_to_role_policy(
             iam.PolicyStatement(
                 actions=list(WEBHOOK_SCHEDULE_ACTIONS),
                 resources=[
@@ -244,7 +291,7 @@ class MemoStack(Stack):
                 ],
             )
         )
-        function.add_to_role_policy(
+        webhook.function.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["iam:PassRole"],
                 resources=[self.reminders.scheduler_role.role_arn],
@@ -259,15 +306,10 @@ class MemoStack(Stack):
                 "reminder, so the resource is the reminders' schedule group, never another group.",
             )
         )
-        # A reminder Meta failed to deliver for any reason but the closed 24-hour window.
-        self.monitoring.watch_count(
-            "ReminderDeliveryFailed",
-            metric_name="ReminderDeliveryFailed",
-            description="Memo reminders: Meta reported a reminder undelivered and it was not retried",
-        )
-        self.store.table(tables.CONVERSATION).grant_read_write_data(function)
-        self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
-        self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
+
+    def _grant_webhook_reviews(self, webhook: MemoFunction) -> None:
+        """The turn's part in operator review: answers to operators' questions, withdrawn requests."""
+        function = webhook.function
         # The user's answer to an operator's question goes to its case (memo.operator_review.clarify).
         cases_table = self.store.table(tables.CASES)
         function.add_to_role_policy(
@@ -298,11 +340,3 @@ class MemoStack(Stack):
                 "other '*' statements.",
             )
         )
-        self.executor_workflow.grant_start(function)
-        self.turn_queue.grant_send(function)
-        self.turn_queue.add_consumer(
-            function, batch_size=settings.turn_batch_size, max_concurrency=settings.turn_max_concurrency
-        )
-        self.secrets.grant_read(function)
-        self.monitoring.watch_function("Webhook", function)
-        return webhook
