@@ -341,13 +341,13 @@ def test_a_reminder_failed_outside_the_window_is_retried_once_as_a_template(
     assert reminder["delivery_retry_message_id"]
     assert len(log_events.named("REMINDER_RETRIED_AS_TEMPLATE")) == 1
     # Past the queue's deduplication and the turn's idempotency, the follow-up's claim holds.
-    from memo.whatsapp.tracking import OutboundTag
+    from memo.whatsapp.tracking import OutboundRecord, OutboundTag
     from memo.wiring.webhook import WebhookRuntime
 
     runtime = WebhookRuntime.current()
     decoded = OutboundTag.decode(tag)
     assert decoded is not None and (decoded.kind, decoded.mode) == ("reminder", "text")
-    record = decoded.record(failed_id, at=clock())
+    record = OutboundRecord.of_tag(decoded, failed_id, at=clock())
     assert runtime.failed_deliveries.follow_up(record, [131047], now=clock()) == "delivery_failed_duplicate"
     assert len(_templates(timed)) == 1
 
