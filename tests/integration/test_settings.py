@@ -35,3 +35,38 @@ def test_invalid_configuration_is_refused_clearly() -> None:
         WebhookSettings.from_env({"HITL_TTL_SECONDS": "-5"})
     with pytest.raises(ConfigurationError, match="MEMO_LLM_TIMEOUT_SECONDS"):
         WebhookSettings.from_env({"MEMO_LLM_TIMEOUT_SECONDS": "0"})
+
+
+def test_media_hosts_are_origins_https_by_default_and_http_only_when_written() -> None:
+    assert WebhookSettings.from_env({}).media_hosts == ("https://lookaside.fbsbx.com:443",)
+    assert WebhookSettings.from_env({}).media_timeout_seconds == 15.0
+    settings = WebhookSettings.from_env(
+        {"WHATSAPP_MEDIA_HOSTS": " LOOKASIDE.fbsbx.com , cdn.example:8443,http://127.0.0.1:8080/,"}
+    )
+    assert settings.media_hosts == (
+        "https://lookaside.fbsbx.com:443",
+        "https://cdn.example:8443",
+        "http://127.0.0.1:8080",
+    )
+
+
+@pytest.mark.parametrize(
+    "hosts",
+    [
+        ",",
+        "file:///etc",
+        "ftp://cdn.example",
+        "https://cdn.example/path",
+        "https://u@cdn.example",
+        "cdn.example:x",
+    ],
+)
+def test_a_media_host_that_is_not_a_host_or_an_origin_is_refused(hosts: str) -> None:
+    with pytest.raises(ConfigurationError, match="WHATSAPP_MEDIA_HOSTS"):
+        WebhookSettings.from_env({"WHATSAPP_MEDIA_HOSTS": hosts})
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "121"])
+def test_the_media_timeout_is_bounded(seconds: str) -> None:
+    with pytest.raises(ConfigurationError, match="MEMO_MEDIA_TIMEOUT_SECONDS"):
+        WebhookSettings.from_env({"MEMO_MEDIA_TIMEOUT_SECONDS": seconds})

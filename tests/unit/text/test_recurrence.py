@@ -41,7 +41,7 @@ def rule_of(text: str, timezone: str = TZ) -> str | None:
         ("every other day", "FREQ=DAILY;INTERVAL=2"),
         ("every year", "FREQ=YEARLY"),
         ("every day for 5 times", "FREQ=DAILY;COUNT=5"),
-        ("every day for 2 weeks", "FREQ=DAILY;COUNT=14"),
+        ("every day for 2 weeks", "FREQ=DAILY;UNTIL=20240515T235959"),  # "for" a span is its end day
         ("every day until may 10", "FREQ=DAILY;UNTIL=20240510T235959"),
         ("כל יום ב-8", "FREQ=DAILY"),
         ("כל יום ראשון", "FREQ=WEEKLY;BYDAY=SU"),

@@ -9,10 +9,10 @@ from memo.text.recurrence import find_recurrence
 from memo.text.series import (
     default_start,
     first_occurrence,
-    last_occurrence,
     moved,
     next_occurrence,
     series,
+    series_end,
 )
 
 TZ = "Asia/Jerusalem"
@@ -27,7 +27,7 @@ def test_series_starts_at_the_first_matching_time_and_moves_on() -> None:
     assert next_occurrence(text, TZ, datetime(2024, 5, 2, 9, 0, tzinfo=ZONE)) == datetime(
         2024, 5, 6, 9, 0, tzinfo=ZONE
     )
-    assert last_occurrence(text, TZ) is None
+    assert series_end(text, TZ) is None
 
 
 def test_every_other_week_starts_at_the_next_matching_day() -> None:
@@ -42,7 +42,7 @@ def test_every_other_week_starts_at_the_next_matching_day() -> None:
 def test_a_counted_series_ends() -> None:
     text = series("FREQ=DAILY;COUNT=3", datetime(2024, 5, 2, 8, 0, tzinfo=ZONE), TZ)
     assert text is not None
-    assert last_occurrence(text, TZ) == datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)
+    assert series_end(text, TZ) == datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)
     assert next_occurrence(text, TZ, datetime(2024, 5, 4, 8, 0, tzinfo=ZONE)) is None
 
 

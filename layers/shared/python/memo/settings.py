@@ -17,6 +17,7 @@ Secrets Manager secrets (JSON) that `memo.aws.secrets` fetches on first use and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, Self, TypeVar
 
@@ -32,6 +33,7 @@ from pydantic import (
 
 from memo import tables
 from memo.errors import ConfigurationError as ConfigurationError  # re-exported: its home before memo.errors
+from memo.text.recurrence_limits import DEFAULT_MAX_COUNT, DEFAULT_MAX_YEARS, RecurrenceLimits
 
 DAY_SECONDS = 24 * 3600
 MEMORY_TTL_SECONDS = 30 * DAY_SECONDS
@@ -43,6 +45,26 @@ SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda
 SCHEDULE_ROLE_ENV_VAR = "REMINDER_SCHEDULER_ROLE_ARN"  # the role the Scheduler assumes to invoke it
 
 _Model = TypeVar("_Model", bound=BaseModel)
+
+# Meta's media CDN: the URL `GET /{media-id}` answers for a file a user sent.
+DEFAULT_MEDIA_HOSTS = ("lookaside.fbsbx.com",)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# A host (a name, an IPv4 address or a bracketed IPv6 one), with an optional scheme and port.
+_ORIGIN = re.compile(
+    r"(?:(?P<scheme>[a-z]+)://)?(?P<host>[^/:@\[\]\s?#]+|\[[0-9a-f:.]+\])(?::(?P<port>[0-9]{1,5}))?/?"
+)
+
+
+def media_origin(entry: str) -> str:
+    """One WHATSAPP_MEDIA_HOSTS entry as the origin `scheme://host:port` (host lowercased, port
+    spelled out; as `memo.whatsapp.media.url_origin` reads a URL): a bare host (or `host:port`) is
+    https; plain http only when written out (`http://127.0.0.1:8080`, the local stack's sink)."""
+    found = _ORIGIN.fullmatch(entry.strip().lower())
+    scheme = (found.group("scheme") or "https") if found else ""
+    if found is None or scheme not in _DEFAULT_PORTS or not 0 < int(found.group("port") or 443) < 65536:
+        raise ValueError(f"{entry!r} is not a host or an http(s) origin")
+    host = found.group("host").rstrip(".")
+    return f"{scheme}://{host}:{found.group('port') or _DEFAULT_PORTS[scheme]}"
 
 
 class _EnvModel(BaseModel):
@@ -116,6 +138,19 @@ class LlmSettings(_EnvModel):
         return self.model_copy(update={"openai_api_key": SecretStr(key)}) if key else self
 
 
+class RecurrenceSettings(_EnvModel):
+    """How far a repeating reminder may reach (`memo.text.recurrence_limits`): an end date at most
+    this many years from today, at most this many occurrences. At the bound a series is accepted;
+    past it, Memo asks again and sets nothing."""
+
+    max_years: int = Field(default=DEFAULT_MAX_YEARS, alias="MEMO_RECURRENCE_MAX_YEARS", ge=1, le=100)
+    max_count: int = Field(default=DEFAULT_MAX_COUNT, alias="MEMO_RECURRENCE_MAX_COUNT", ge=1, le=1_000_000)
+
+    @property
+    def limits(self) -> RecurrenceLimits:
+        return RecurrenceLimits(max_years=self.max_years, max_count=self.max_count)
+
+
 class FunctionSettings(_EnvModel):
     """The settings of one Lambda: its own fields, read from the environment, and the shared groups
     it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
@@ -151,6 +186,7 @@ class WebhookSettings(FunctionSettings):
     aws: AwsSettings
     whatsapp: WhatsAppSettings
     llm: LlmSettings
+    recurrence: RecurrenceSettings
     hitl_ttl_seconds: int = Field(default=300, alias="HITL_TTL_SECONDS", ge=10, le=7 * DAY_SECONDS)
     default_timezone: str = Field(default="UTC", alias="MEMO_DEFAULT_TIMEZONE")
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
@@ -182,6 +218,14 @@ class WebhookSettings(FunctionSettings):
     # fetched (bigger ones are refused politely before their bytes are read).
     transcription_model: str = Field(default="gpt-4o-mini-transcribe", alias="MEMO_TRANSCRIPTION_MODEL")
     media_max_bytes: int = Field(default=5 * 1024 * 1024, alias="MEMO_MEDIA_MAX_BYTES", ge=1024)
+    # Where a voice note's file may be downloaded from (with the access token), as origins
+    # (`media_origin`): a URL the Graph API answers off this list, or a redirect off it, is refused
+    # before anything is sent. And the whole fetch (lookup and download, however slowly the bytes
+    # come) ends after this many seconds.
+    media_hosts: tuple[str, ...] = Field(
+        default=DEFAULT_MEDIA_HOSTS, alias="WHATSAPP_MEDIA_HOSTS", min_length=1, validate_default=True
+    )
+    media_timeout_seconds: float = Field(default=15.0, alias="MEMO_MEDIA_TIMEOUT_SECONDS", gt=0, le=120)
     # A changed number (memo.aws.number_move) re-points the user's reminder schedules; a reminder whose
     # delivery failed outside the 24-hour window is sent again as this template.
     schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
@@ -199,12 +243,19 @@ class WebhookSettings(FunctionSettings):
     def _template_pairs(cls, value: Any) -> Any:
         return RemindersSettings._pairs(value)  # the reminders Lambda's parsing of the same variable
 
+    @field_validator("media_hosts", mode="before")
+    @classmethod
+    def _media_origins(cls, value: Any) -> Any:
+        entries = value.split(",") if isinstance(value, str) else value
+        return tuple(media_origin(entry) for entry in entries if entry.strip())
+
 
 class ExecutorSettings(FunctionSettings):
     """The executor Lambda (one Step Functions step task): the ledger's table and retention, and what
     the capabilities need: the items table and the EventBridge Scheduler group, target and role."""
 
     aws: AwsSettings
+    recurrence: RecurrenceSettings
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
     schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)

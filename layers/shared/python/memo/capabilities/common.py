@@ -20,6 +20,7 @@ UNDO_WINDOW = timedelta(minutes=10)
 UNDO_UNTIL = "undoUntil"
 INVALID_ARGS = "INVALID_ARGS"
 TIME_IN_PAST = "TIME_IN_PAST"
+REPEAT_TOO_LONG = "REPEAT_TOO_LONG"
 UNSUPPORTED_ACTION = "UNSUPPORTED_ACTION"
 #: Every item a delete was approved for was edited after the question was asked: none was deleted.
 CHANGED_SINCE_APPROVAL = "CHANGED_SINCE_APPROVAL"

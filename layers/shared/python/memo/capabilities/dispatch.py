@@ -51,6 +51,7 @@ from memo.capabilities.reminders import ReminderOperations
 from memo.capabilities.store import ItemsRepository
 from memo.capabilities.undo import UndoArgs, UndoOperations
 from memo.observability import logger, mask_phone
+from memo.text.recurrence_limits import RecurrenceLimits
 
 #: (capability, action) -> the args model of that action.
 ARGS_MODELS: dict[tuple[str, str], type[Args]] = {
@@ -81,9 +82,13 @@ class CapabilityDispatcher:
     """Each (capability, action) to the operation that performs it, over the items repository and the scheduler."""
 
     def __init__(
-        self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
+        self,
+        repository: ItemsRepository,
+        scheduler: ReminderScheduler,
+        clock: Callable[[], datetime],
+        recurrence_limits: RecurrenceLimits | None = None,
     ) -> None:
-        reminders = ReminderOperations(repository, scheduler, clock)
+        reminders = ReminderOperations(repository, scheduler, clock, recurrence_limits)
         notes = NoteOperations(repository, clock)
         lists = ListOperations(repository, clock)
         undo = UndoOperations(repository, scheduler, clock)

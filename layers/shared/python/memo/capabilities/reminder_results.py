@@ -6,7 +6,15 @@ a reminder gone, reminders changed after the approval).
 from __future__ import annotations
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
-from memo.capabilities.common import CHANGED, CHANGED_SINCE_APPROVAL, NOT_FOUND, TIME_IN_PAST, failure, say
+from memo.capabilities.common import (
+    CHANGED,
+    CHANGED_SINCE_APPROVAL,
+    NOT_FOUND,
+    REPEAT_TOO_LONG,
+    TIME_IN_PAST,
+    failure,
+    say,
+)
 from memo.capabilities.items import Reminder
 from memo.text.language import Language
 from memo.text.series_words import describe
@@ -20,6 +28,20 @@ def brief(reminder: Reminder, language: Language = "en") -> dict[str, str]:
     if reminder.recurrence is not None:
         brief["repeats"] = describe(reminder.recurrence, language)
     return brief
+
+
+def too_long(action: str, lang: Language) -> ExecutionResult:
+    """A series that ends past the bound (`memo.text.recurrence_limits`): nothing is scheduled."""
+    return failure(
+        CAPABILITY,
+        action,
+        REPEAT_TOO_LONG,
+        say(
+            lang,
+            "That repeats too far ahead or too many times for one reminder, so I haven't set it.",
+            "זה חוזר רחוק מדי או יותר מדי פעמים בשביל תזכורת אחת, אז לא קבעתי אותה.",
+        ),
+    )
 
 
 def no_time_left(action: str, lang: Language) -> ExecutionResult:

@@ -40,13 +40,14 @@ from memo.capabilities.reminder_args import (
 )
 from memo.capabilities.reminder_changes import ReminderChanges
 from memo.capabilities.reminder_deletes import ReminderDeletes
-from memo.capabilities.reminder_results import CAPABILITY, brief, no_time_left, not_found, rejected
+from memo.capabilities.reminder_results import CAPABILITY, brief, no_time_left, not_found, rejected, too_long
 from memo.capabilities.reminder_schedule import ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
 from memo.text.dates import format_when
 from memo.text.matching import rank
+from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series import first_occurrence, series
 from memo.text.series_words import describe
 from memo.text.wording import quote
@@ -57,9 +58,14 @@ class ReminderOperations(ReminderSchedule):
     `ReminderChanges` and `ReminderDeletes` over the same repository, scheduler and clock."""
 
     def __init__(
-        self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
+        self,
+        repository: ItemsRepository,
+        scheduler: ReminderScheduler,
+        clock: Callable[[], datetime],
+        limits: RecurrenceLimits | None = None,
     ) -> None:
         super().__init__(repository, scheduler, clock)
+        self._limits = limits or RecurrenceLimits()
         self._changes = ReminderChanges(repository, scheduler, clock)
         self._deletes = ReminderDeletes(repository, scheduler, clock)
 
@@ -78,6 +84,8 @@ class ReminderOperations(ReminderSchedule):
         reminder_id = entity_id(ctx)
         when, recurrence = args.when, None
         if args.recurrence is not None:
+            if not self._limits.allows_rule(args.recurrence, now.astimezone(ZoneInfo(ctx.timezone)).date()):
+                return too_long("create", lang)
             recurrence = series(args.recurrence, args.when, ctx.timezone)
             if recurrence is None:
                 return no_time_left("create", lang)

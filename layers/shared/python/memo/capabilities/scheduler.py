@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.text.series import first_occurrence, last_occurrence, rule_part
+from memo.text.series import first_occurrence, rule_part, series_end
 
 SCHEDULE_PREFIX = "reminder-"
 MAX_SCHEDULE_NAME = 64
@@ -100,6 +100,6 @@ def recurring_expression(series_text: str, timezone: str) -> RecurringExpression
         expression = f"cron({minute} {hour} {start.day} {start.month} ? *)"
     else:
         raise ValueError(f"unsupported frequency {freq!r}")
-    last = last_occurrence(series_text, timezone)
+    last = series_end(series_text, timezone)
     end = (last + timedelta(minutes=1)).astimezone(UTC) if last is not None else None
     return RecurringExpression(expression=expression, start=start.astimezone(zone).astimezone(UTC), end=end)

@@ -156,7 +156,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 200,
                 {
                     "messaging_product": "whatsapp",
-                    "url": f"http://{self.headers.get('Host')}/_local/media/{media_id}",
+                    "url": media.url or f"http://{self.headers.get('Host')}/_local/media/{media_id}",
                     "mime_type": media.mime_type,
                     "file_size": len(media.data),
                     "id": media_id,

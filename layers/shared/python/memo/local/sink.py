@@ -64,6 +64,7 @@ class SinkAnswer:
 class StoredMedia:
     data: bytes
     mime_type: str
+    url: str | None = None  # the URL the lookup answers instead of the sink's own (a hostile answer)
 
 
 class GraphSink:
@@ -100,11 +101,12 @@ class GraphSink:
             },
         )
 
-    def add_media(self, data: bytes, mime_type: str) -> str:
-        """Hold a media file a simulated user sends (a voice note); returns its Graph API media id."""
+    def add_media(self, data: bytes, mime_type: str, *, url: str | None = None) -> str:
+        """Hold a media file a simulated user sends (a voice note); returns its Graph API media id.
+        With `url`, the media lookup answers that URL instead of the sink's own."""
         with self._cond:
             media_id = f"{len(self._media) + 1:015d}"
-            self._media[media_id] = StoredMedia(data=data, mime_type=mime_type)
+            self._media[media_id] = StoredMedia(data=data, mime_type=mime_type, url=url)
         return media_id
 
     def media(self, media_id: str) -> StoredMedia | None:

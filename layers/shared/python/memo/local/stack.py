@@ -133,7 +133,10 @@ class LocalStack:
             access_token=env["WHATSAPP_ACCESS_TOKEN"],
             review=load_handler("review"),
         )
-        env.setdefault("WHATSAPP_API_BASE_URL", f"{self.server.base_url}/graph/{GRAPH_VERSION}")
+        if "WHATSAPP_API_BASE_URL" not in env:
+            # The sink serves the media files too, over plain http: allowed here, by name, only.
+            env["WHATSAPP_API_BASE_URL"] = f"{self.server.base_url}/graph/{GRAPH_VERSION}"
+            env.setdefault("WHATSAPP_MEDIA_HOSTS", self.server.base_url)
         self._install_runtimes()
         self.poller = FifoPoller(sqs_client(), self.resources.queue_url, self.resources.queue_arn, webhook)
         self.server.start()

@@ -42,6 +42,7 @@ from memo.domain import (
     hitl_result_for_replan,
 )
 from memo.text.language import Language
+from memo.text.recurrence_limits import RecurrenceLimits
 
 #: Latest actions shown to a planner: the last three, most recent first.
 LATEST_ACTIONS_LIMIT = 3
@@ -60,6 +61,8 @@ class PlannerInput(BaseModel):
     timezone: str = "UTC"
     language: Language = "en"
     clarification: str | None = None
+    #: how far a repetition may reach (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT`)
+    recurrence_limits: RecurrenceLimits = RecurrenceLimits()
 
     @field_validator("timezone")
     @classmethod
@@ -83,6 +86,7 @@ class PlannerInput(BaseModel):
         now: datetime,
         recent_messages: tuple[RecentMessage, ...] | list[RecentMessage] = (),
         latest_actions: tuple[LatestAction, ...] | list[LatestAction] = (),
+        recurrence_limits: RecurrenceLimits | None = None,
     ) -> PlannerInput:
         """Build the input from the turn state; picks up the re-plan clarification, if any."""
         replan: HITLResultEntry | None = hitl_result_for_replan(state.hitl_results)
@@ -94,6 +98,7 @@ class PlannerInput(BaseModel):
             timezone=state.input.timezone,
             language=state.input.language,
             clarification=replan.raw if replan is not None else None,
+            recurrence_limits=recurrence_limits or RecurrenceLimits(),
         )
 
 

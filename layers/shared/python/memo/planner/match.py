@@ -110,7 +110,12 @@ def parse_when(text: str, inp: PlannerInput, *, day: date | None = None) -> Pars
     """The time in `text`; `day`: the day a bare time belongs to (a reminder being moved keeps its
     day, so "move it to 9" is 9 on that day, not the next 9 from now)."""
     return extract_when(
-        text, now=inp.now, timezone=inp.timezone, language="he" if has_hebrew(text) else "en", default_day=day
+        text,
+        now=inp.now,
+        timezone=inp.timezone,
+        language="he" if has_hebrew(text) else "en",
+        default_day=day,
+        limits=inp.recurrence_limits,
     )
 
 

@@ -31,9 +31,10 @@ from zoneinfo import ZoneInfo
 from memo.planner.when import clock, days, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
+from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series import default_start, series
 
-TimeProblem = Literal["invalid_time", "past"]
+TimeProblem = Literal["invalid_time", "past", "too_long"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class ParsedWhen:
     explicit_day: bool = False
     #: the RRULE value of a repeating time ("FREQ=WEEKLY;BYDAY=MO"); `when` is its first occurrence
     recurrence: str | None = None
-    #: a time that does not exist ("at 25:00") or has passed ("yesterday"): ask, never guess
+    #: a time that does not exist ("at 25:00") or has passed ("yesterday"), or a repetition that ends
+    #: past the bound ("every day until 2099", "10000 times"): ask, never guess
     problem: TimeProblem | None = None
     #: a time of day was named ("at 6pm"), and a day ("tomorrow", "on friday", "in 2 days")
     named_time: bool = False
@@ -130,17 +132,24 @@ class _Reading:
 
 
 def extract_when(
-    text: str, *, now: datetime, timezone: str, language: str = "en", default_day: date | None = None
+    text: str,
+    *,
+    now: datetime,
+    timezone: str,
+    language: str = "en",
+    default_day: date | None = None,
+    limits: RecurrenceLimits | None = None,
 ) -> ParsedWhen:
     """Find the date/time in `text`, resolved in `timezone` relative to `now` (aware).
 
     `default_day` is the day a bare time belongs to (e.g. the reminder's day already known);
-    without it a bare time is today, or the next occurrence if already past.
+    without it a bare time is today, or the next occurrence if already past. A repetition whose
+    end is past `limits` is reported as the problem "too_long", and no rule is returned.
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     reading = _Reading(Scan(text), now.astimezone(ZoneInfo(timezone)), default_day)
-    _take_repetition(reading, timezone=timezone, language=language)
+    _take_repetition(reading, timezone=timezone, language=language, limits=limits or RecurrenceLimits())
     _take_impossible(reading)
     _take_offset(reading)
     _take_day(reading, timezone=timezone, language=language)
@@ -151,8 +160,9 @@ def extract_when(
     return _result(reading)
 
 
-def _take_repetition(reading: _Reading, *, timezone: str, language: str) -> None:
-    """ "every day", "כל יום ראשון": the repetition, and the part of the day it names."""
+def _take_repetition(reading: _Reading, *, timezone: str, language: str, limits: RecurrenceLimits) -> None:
+    """ "every day", "כל יום ראשון": the repetition, and the part of the day it names; one that ends
+    past the bound is a problem (its words are still no part of the title)."""
     found = find_recurrence(
         reading.scan.text, timezone=timezone, now_local=reading.now_local, language=language
     )
@@ -160,6 +170,8 @@ def _take_repetition(reading: _Reading, *, timezone: str, language: str) -> None
         return
     reading.repeat = found.recurrence
     reading.part = found.recurrence.part
+    if not limits.allows(found.recurrence, reading.today):
+        reading.flag("too_long")
     for start, end in sorted(found.spans, reverse=True):
         reading.scan.take_span(start, end)
 
@@ -282,7 +294,7 @@ def _take_lead(reading: _Reading) -> None:
 def _first_repetition(reading: _Reading, timezone: str) -> None:
     """A repetition starts at its first occurrence from now (or from the day named)."""
     repeat = reading.repeat
-    if repeat is None:
+    if repeat is None or reading.problem == "too_long":
         return
     reading.rule = repeat.rule
     if reading.when is None and not repeat.needs_time_of_day:

@@ -11,6 +11,7 @@ Weekdays: "weekdays" are Monday to Friday, and Sunday to Thursday in Israel (Asi
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -186,12 +187,29 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
+#: "10 times", "for 3 weeks", "10 פעמים", "למשך שבועיים": a count of occurrences, or a span from
+#: today that ends the repetition (read as its UNTIL). Any number is read, so that a count past the
+#: bound is refused rather than left in the title.
+_EN_NUMBER = r"\d+|two|three|four|five|six|ten|twelve"
 _EN_COUNT = re.compile(
-    r"\b(?:for\s+)?(?P<n>\d{1,3}|two|three|four|five|six|ten|twelve)\s+times\b"
-    r"|\bfor\s+(?P<n2>\d{1,3}|two|three|four|five|six|ten|twelve)\s+(?P<unit>days|weeks|months)\b",
+    rf"\b(?:for\s+)?(?P<n>{_EN_NUMBER})\s+times\b"
+    rf"|\bfor\s+(?:the\s+next\s+)?(?P<n2>{_EN_NUMBER}|a|one)\s+(?P<unit>days?|weeks?|months?|years?)\b",
     _FLAGS,
 )
-_HE_COUNT = re.compile(_HE_START + r"(?P<n>\d{1,3})\s+פעמים")
+_HE_COUNT = re.compile(
+    _HE_START
+    + r"(?P<n>\d+)\s+פעמים"
+    + r"|"
+    + _HE_START
+    + r"(?:ל|ב)משך\s+(?:(?P<n2>\d+)\s+(?P<unit>ימים|שבועות|חודשים|שנים)"
+    + r"|(?P<dual>יומיים|שבועיים|חודשיים|שנתיים)|(?P<one>יום|שבוע|חודש|שנה))(?=\s|$|[,.!?])"
+)
+_SPAN_UNITS = {
+    "day": "days", "week": "weeks", "month": "months", "year": "years", "ימים": "days", "יום": "days",
+    "שבועות": "weeks", "שבוע": "weeks", "חודשים": "months", "חודש": "months", "שנים": "years",
+    "שנה": "years",
+}  # fmt: skip
+_HE_DUAL_SPANS = {"יומיים": "days", "שבועיים": "weeks", "חודשיים": "months", "שנתיים": "years"}
 _EN_UNTIL = re.compile(r"\b(?:until|till|through|thru)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))", _FLAGS)
 _HE_UNTIL = re.compile(_HE_START + r"עד\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))")
 
@@ -371,16 +389,12 @@ def _with_end(
         match = pattern.search(text)
         if match is None:
             continue
-        groups = match.groupdict()
-        if groups.get("n2"):
-            count = _count_for_span(recurrence, _count_word(groups["n2"]), groups["unit"].lower())
-        else:
-            count = _count_word(groups["n"])
-        if count and count > 0:
-            recurrence = replace(recurrence, count=count)
+        ended = _count_or_span(recurrence, match.groupdict(), now_local.date())
+        if ended is not None:
+            recurrence = ended
             spans.append(match.span())
             break
-    if recurrence.count is None:
+    if recurrence.count is None and recurrence.until is None:
         for pattern in (_EN_UNTIL, _HE_UNTIL):
             match = pattern.search(text)
             if match is None:
@@ -402,13 +416,41 @@ def _with_end(
     return recurrence, spans
 
 
-def _count_for_span(recurrence: Recurrence, n: int, unit: str) -> int | None:
-    """ "every day for 2 weeks" is 14 occurrences; other combinations are not counted."""
-    per = {"DAILY": {"days": 1, "weeks": 7}, "WEEKLY": {"weeks": 1}, "MONTHLY": {"months": 1}}
-    factor = per.get(recurrence.freq, {}).get(unit)
-    if factor is None or recurrence.weekdays:
-        return None
-    return max(1, n * factor // recurrence.interval)
+def _count_or_span(recurrence: Recurrence, groups: dict[str, str | None], today: date) -> Recurrence | None:
+    """ "10 times" is COUNT=10; "for 3 weeks", "למשך שבועיים" end the repetition that many units from
+    today (UNTIL, the day included)."""
+    if groups.get("n"):
+        count = _count_word(groups["n"] or "")
+        return replace(recurrence, count=count) if count > 0 else None
+    if groups.get("dual"):
+        return replace(recurrence, until=span_end(today, 2, _HE_DUAL_SPANS[groups["dual"] or ""]))
+    if groups.get("one"):
+        return replace(recurrence, until=span_end(today, 1, _SPAN_UNITS[groups["one"] or ""]))
+    word = (groups.get("n2") or "").lower()
+    n = 1 if word in ("a", "one") else _count_word(word)
+    unit = (groups.get("unit") or "").lower()
+    unit = _SPAN_UNITS.get(unit, _SPAN_UNITS.get(unit.rstrip("s"), unit))
+    return replace(recurrence, until=span_end(today, n, unit)) if n > 0 else None
+
+
+def span_end(today: date, n: int, unit: str) -> date:
+    """The day `n` days, weeks, months or years after `today` (the 29th of February, a year on, is the
+    28th); a span past the calendar's end is its last day (refused by the bound in any case)."""
+    if unit == "days":
+        return _capped(today.toordinal() + n)
+    if unit == "weeks":
+        return _capped(today.toordinal() + 7 * n)
+    months = n * 12 if unit == "years" else n
+    index = today.year * 12 + today.month - 1 + months
+    year, month = divmod(index, 12)
+    if year > date.max.year:
+        return date.max
+    last = calendar.monthrange(year, month + 1)[1]
+    return date(year, month + 1, min(today.day, last))
+
+
+def _capped(ordinal: int) -> date:
+    return date.fromordinal(min(ordinal, date.max.toordinal()))
 
 
 def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:

@@ -8,12 +8,15 @@ A series is RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
 `DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
 reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
 `series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
-`moved` gives the series a new time of day or day.
+`series_end` the instant it ends, `moved` gives the series a new time of day or day. A series is
+never materialised: each of these walks it lazily, as far as the answer needs.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from datetime import date, datetime, time, timedelta
+from itertools import islice
 from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrule, rrulestr
@@ -64,13 +67,20 @@ def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetim
     return found.replace(tzinfo=zone) if found is not None else None
 
 
-def last_occurrence(series_text: str, timezone: str) -> datetime | None:
-    """The last occurrence of a series with COUNT or UNTIL; None when it never ends."""
+def series_end(series_text: str, timezone: str) -> datetime | None:
+    """The instant after which a series with COUNT or UNTIL has no occurrence; None when it never
+    ends. Never expands the series: an UNTIL is its end as stored, a COUNT is walked one occurrence
+    at a time (the count is bounded when the series is made, `memo.text.recurrence_limits`)."""
     rule = parse_series(series_text)
-    if rule._count is None and rule._until is None:
+    zone = ZoneInfo(timezone)
+    until: datetime | None = rule._until
+    if until is not None:
+        return until.replace(tzinfo=zone)
+    count: int | None = rule._count
+    if count is None:
         return None
-    occurrences = list(rule)
-    return occurrences[-1].replace(tzinfo=ZoneInfo(timezone)) if occurrences else None
+    last = deque(islice(rule, count), maxlen=1)  # one occurrence held at a time
+    return last[0].replace(tzinfo=zone) if last else None
 
 
 def rule_part(series_text: str) -> dict[str, str]:

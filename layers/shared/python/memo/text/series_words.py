@@ -34,7 +34,7 @@ def describe(series_text: str, language: Language) -> str:
         text = f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
     else:
         text = f"every year on {start:%d %b} at {clock}"
-    return text + _ending(parts, language)
+    return text + _ending(parts, start.year, language)
 
 
 def _every_few(freq: str, interval: int, language: Language) -> str:
@@ -77,13 +77,16 @@ def _monthly(day: int, clock: str, language: Language) -> str:
     return f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
 
 
-def _ending(parts: dict[str, str], language: Language) -> str:
-    """How the series ends: ", 5 times", ", until Fri 5 Jun"; "" when it does not."""
+def _ending(parts: dict[str, str], first_year: int, language: Language) -> str:
+    """How the series ends: ", 5 times", ", until Fri 5 Jun"; "" when it does not. An end in
+    another year than the first occurrence's names its year (", until Fri 5 Jun 2027")."""
     he = language == "he"
     if "COUNT" in parts:
         return f", {parts['COUNT']} פעמים" if he else f", {parts['COUNT']} times"
     if "UNTIL" in parts:
         until = datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").date()
+        if until.year != first_year:
+            return f", עד {until.day}.{until.month}.{until.year}" if he else f", until {until:%a %-d %b %Y}"
         return f", עד {until.day}.{until.month}" if he else f", until {until:%a %-d %b}"
     return ""
 

@@ -30,6 +30,7 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
             now=ctx.now,
             recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
             latest_actions=turn.quoted_first(state),
+            recurrence_limits=turn.ports.recurrence_limits,
         )
     )
     state = state.with_planner_result(result.output, result.routing_suggestions)

@@ -27,6 +27,7 @@ from memo.reply.quotes import refers_back
 from memo.resolution.entity import ItemsReader
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series_words import describe
 from memo.turn.outcome import TurnContext
 
@@ -67,6 +68,8 @@ class DecisionPorts:
     quotes: QuoteReader | None = None  # the items Memo's sent messages named (reply-to binding)
     reviews: WaitingReviews | None = None  # requests waiting for an operator, which "cancel" withdraws
     rules: Planner | None = None  # the rule planner that reads whether an answer is a request of its own
+    # how far a repetition may reach (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT`)
+    recurrence_limits: RecurrenceLimits = field(default_factory=RecurrenceLimits)
 
 
 @dataclass

@@ -39,6 +39,7 @@ def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityEx
             role_arn=settings.schedule_role_arn,
         ),
         clock,
+        settings.recurrence.limits,
     )
 
 

@@ -195,6 +195,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 ),
                 quotes=self.quotes,
                 reviews=self.withdrawals,
+                recurrence_limits=self.settings.recurrence.limits,
             )
         )
 
@@ -294,11 +295,12 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def transcriber(self) -> OpenAITranscriber:
-        """Voice notes: Graph API media download, OpenAI transcription (refused without a key)."""
+        """Voice notes: Graph API media download (the token only to the Graph API and the allowed
+        media hosts), OpenAI transcription (refused without a key)."""
         from memo.whatsapp.media import GraphMedia, OpenAITranscriber
 
         return OpenAITranscriber(
-            GraphMedia.from_settings(self.whatsapp, max_bytes=self.settings.media_max_bytes),
+            GraphMedia.from_settings(self.settings, whatsapp=self.whatsapp),
             self.llm,
             model=self.settings.transcription_model,
         )

@@ -36,6 +36,13 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
         "en": "That time has already passed — when should it be? (e.g. “tomorrow at 17:00”)",
         "he": "הזמן הזה כבר עבר — מתי לקבוע? (למשל „מחר ב-17:00”)",
     },
+    # A repetition that ends past the bound ("until 2099", "10000 times"): nothing is set, it is asked.
+    "repeat_too_long": {
+        "en": "That repeats too far ahead or too many times for one reminder, so I haven't set it. "
+        "When should it be, and until when? (e.g. “every day at 9 for a month”)",
+        "he": "זה חוזר רחוק מדי או יותר מדי פעמים בשביל תזכורת אחת, אז לא קבעתי אותה. "
+        "מתי לקבוע, ועד מתי? (למשל „כל יום ב-9 למשך חודש”)",
+    },
     "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
     "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
 }

@@ -31,7 +31,7 @@ _RE_TIME_FIRST = re.compile(
 )
 
 #: The question a time problem asks first (then the time itself, `reminder_time_required`).
-TIME_PROBLEMS = {"invalid_time": "time_invalid", "past": "time_in_past"}
+TIME_PROBLEMS = {"invalid_time": "time_invalid", "past": "time_in_past", "too_long": "repeat_too_long"}
 
 
 def _remind_rest(text: str, inp: PlannerInput) -> str | None:

@@ -1,0 +1,47 @@
+"""How far a repetition may reach: an end date at most `max_years` from today, at most `max_count`
+occurrences (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT` in `memo.settings`).
+
+A repetition that says no end goes on, and is only ever expanded an occurrence at a time
+(`memo.text.series`); one that says its end is held to these bounds, so no single message can ask
+for a series that runs for centuries or a count nobody can read. At the bound it is accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from memo.text.recurrence import Recurrence, span_end
+
+DEFAULT_MAX_YEARS = 5
+DEFAULT_MAX_COUNT = 1000
+
+
+@dataclass(frozen=True)
+class RecurrenceLimits:
+    max_years: int = DEFAULT_MAX_YEARS
+    max_count: int = DEFAULT_MAX_COUNT
+
+    def last_day(self, today: date) -> date:
+        """The last day a repetition may end on: `max_years` from today, that day included."""
+        return span_end(today, self.max_years, "years")
+
+    def allows(self, recurrence: Recurrence, today: date) -> bool:
+        """Whether the end `recurrence` says is within the bounds (one with no end is)."""
+        if recurrence.count is not None and recurrence.count > self.max_count:
+            return False
+        return recurrence.until is None or recurrence.until <= self.last_day(today)
+
+    def allows_rule(self, rule: str, today: date) -> bool:
+        """The same for an RRULE value ("FREQ=DAILY;COUNT=10", "...;UNTIL=20301231T235959")."""
+        parts = dict(p.split("=", 1) for p in rule.split(";") if "=" in p)
+        count = parts.get("COUNT")
+        if count is not None and (not count.isdigit() or int(count) > self.max_count):
+            return False
+        until = parts.get("UNTIL")
+        if until is None:
+            return True
+        digits = until[:8]
+        if not digits.isdigit():
+            return False
+        return digits <= f"{self.last_day(today):%Y%m%d}"
