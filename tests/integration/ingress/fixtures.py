@@ -164,8 +164,8 @@ def message_fixtures(user: WhatsAppUser) -> dict[str, dict[str, Any]]:
             "system",
             {
                 "system": {
-                    "body": "Dana changed from 972501234567 to 972509999999",
-                    "new_wa_id": "972509999999",
+                    "body": "User Dana changed from 972501234567 to 972509999999",
+                    "wa_id": "972509999999",  # webhooks before v12: `new_wa_id`
                     "type": "user_changed_number",
                 }
             },

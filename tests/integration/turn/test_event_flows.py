@@ -6,21 +6,25 @@ deliver. The number move and the failed-delivery retry are each checked under du
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import boto3
 import pytest
+import time_machine
 
 from memo.aws.dynamo import from_item
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser, envelope
 from tests.integration.ingress.fixtures import FAILED_131047, status, status_value
 from tests.integration.turn.fake_transcription import FakeTranscription
+from tests.support import week
 from tests.support.clock import FakeClock
-from tests.support.conversation import Conversation, LogEvents
+from tests.support.conversation import Conversation, LogEvents, chat_at
 from tests.support.webhook import post
+from tests.support.whatsapp_fixtures import changed_number
 
 OLD, NEW = "972501234567", "972509999999"
 START = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)  # Monday 09:00 in Jerusalem
@@ -51,18 +55,16 @@ def _thread(thread: str) -> dict[str, dict[str, Any]]:
 # --- a changed number ---------------------------------------------------------------------------
 
 
-def _changed_number(user: WhatsAppUser, wamid: str | None = None) -> dict[str, Any]:
-    return user.message(
-        "system",
-        {
-            "system": {
-                "body": f"Dana changed from {OLD} to {NEW}",
-                "new_wa_id": NEW,
-                "type": "user_changed_number",
-            }
-        },
-        wamid=wamid,
-    )
+def _notify(chat: Conversation, payload: dict[str, Any]) -> list[str]:
+    """Post a whole webhook body (signed) as Meta sends it, and run the turns it queued."""
+    assert post(payload)["statusCode"] == 200
+    assert chat.stack.poller is not None
+    chat.stack.poller.drain()
+    return chat.replies()
+
+
+def _moved_results(log_events: LogEvents) -> list[str]:
+    return [e["result"] for e in log_events.named("NUMBER_CHANGED")]
 
 
 def test_a_changed_number_takes_everything_along_exactly_once(
@@ -75,8 +77,10 @@ def test_a_changed_number_takes_everything_along_exactly_once(
     before = sorted(str(i["sk"]) for i in _items(OLD))
     assert len(before) == 2
 
-    notice = _changed_number(user)
-    assert chat.deliver(notice) == []  # not answered, at the old number or anywhere
+    # Meta's documented notice: from the old number, the new one in `system.wa_id` only.
+    changed_at = int(time.time())
+    notice = changed_number(OLD, NEW, timestamp=changed_at)
+    assert _notify(chat, notice) == []  # not answered, at the old number or anywhere
     assert stack.sink.messages(to=NEW) == []
     assert _items(OLD) == [] and sorted(str(i["sk"]) for i in _items(NEW)) == before
     assert all(i["thread_id"] == NEW for i in _items(NEW))
@@ -90,16 +94,76 @@ def test_a_changed_number_takes_everything_along_exactly_once(
     assert f'"threadId":"{NEW}"' in schedule["Target"]["Input"]
 
     # Meta delivers the same notice again, and then sends it once more under a new id: nothing moves twice.
-    assert chat.deliver(notice) == []
+    assert _notify(chat, notice) == []
     assert log_events.named("DUPLICATE_SKIPPED")
-    assert chat.deliver(_changed_number(user)) == []
-    assert [e["result"] for e in log_events.named("NUMBER_CHANGED")] == ["moved", "nothing_to_move"]
+    assert _notify(chat, changed_number(OLD, NEW, timestamp=changed_at)) == []
+    assert _moved_results(log_events) == ["moved", "nothing_to_move"]
     assert sorted(str(i["sk"]) for i in _items(NEW)) == before
 
     # The user goes on from the new number: their reminder, list and question are there.
     chat.user = WhatsAppUser(wa_id=NEW, name="Dana")
     assert chat.tap(1) == "Deleted 1 reminder."
     assert "milk" in chat.say("show my shopping list")
+
+
+def test_the_older_notice_naming_new_wa_id_still_moves_the_data(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    chat.say("add milk to my shopping list")
+    assert _notify(chat, changed_number(OLD, NEW, timestamp=int(time.time()), field="new_wa_id")) == []
+    assert _moved_results(log_events) == ["moved"]
+    assert _items(OLD) == [] and [i["kind"] for i in _items(NEW)] == ["list_item"]
+    chat.user = WhatsAppUser(wa_id=NEW, name="Dana")
+    assert "milk" in chat.say("show my shopping list")
+
+
+def test_two_changes_delivered_out_of_order_end_on_the_newest_number(
+    chat: Conversation, log_events: LogEvents
+) -> None:
+    """A -> B, then B -> C a minute later; Meta delivers the second first (each notice is queued
+    under its own old number, so nothing orders them)."""
+    assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set")
+    latest = NEW[:-1] + "8"
+    t1 = int(time.time())
+    assert _notify(chat, changed_number(NEW, latest, timestamp=t1 + 60)) == []  # B -> C, nothing on B yet
+    assert _notify(chat, changed_number(OLD, NEW, timestamp=t1)) == []  # A -> B, older
+    assert _moved_results(log_events) == ["nothing_to_move", "moved"]
+    assert _items(OLD) == [] and _items(NEW) == [] and _thread(OLD) == {} and _thread(NEW) == {}
+    [reminder] = _items(latest)
+    assert reminder["thread_id"] == latest
+    assert _thread(latest)["PROFILE"]["profile"]["wa_id"] == latest
+
+    # The older notice delivered once more (a new id): it never undoes the newer change.
+    assert _notify(chat, changed_number(OLD, NEW, timestamp=t1)) == []
+    assert [i["sk"] for i in _items(latest)] == [reminder["sk"]] and _items(NEW) == []
+
+
+def test_a_repeating_reminder_moves_and_then_fires_at_the_new_number(
+    monkeypatch: pytest.MonkeyPatch, log_events: LogEvents
+) -> None:
+    """The series began days before the move: its schedule is made again from its next time (the
+    Scheduler refuses a recurring start more than 5 minutes in the past), same rule, same 09:00."""
+    clock = FakeClock(week.at(0, 8))
+    with chat_at(monkeypatch, clock) as chat:
+        assert chat.say("remind me every day at 9am to take my pills").startswith("🔁 Reminder set")
+        assert any("take my pills" in r for r in week.fired(chat, clock, 0, 9))  # Monday, at the old number
+
+        # Thursday noon, days after the series began (the process clock too: it is what AWS checks).
+        with time_machine.travel(week.at(3, 12), tick=True):
+            clock.set(week.at(3, 12))
+            assert _notify(chat, changed_number(OLD, NEW, timestamp=int(week.at(3, 12).timestamp()))) == []
+            assert _moved_results(log_events) == ["moved"]
+            [reminder] = _items(NEW)
+            schedule = boto3.client("scheduler", region_name="us-east-1").get_schedule(
+                Name=reminder["schedule_name"], GroupName="memo-reminders"
+            )
+            # The next 09:00, not Monday's (moto checks a recurring start only on create, AWS on update too).
+            assert schedule["StartDate"] == week.at(4, 9)
+            assert f'"threadId":"{NEW}"' in schedule["Target"]["Input"]
+
+            chat.user = WhatsAppUser(wa_id=NEW, name="Dana")
+            assert any("take my pills" in r for r in week.fired(chat, clock, 4, 9))
+            assert chat.stack.sink.messages(to=OLD, after=chat.seen) == []
 
 
 # --- a reaction and an edit ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from memo.ingress.webhook import accept_webhook, sign
 from memo.ingress.wire import WireError, parse_payload
 from memo.local.whatsapp_user import WhatsAppUser, status_payload
 from tests.integration.ingress.fixtures import message_fixtures, status_fixtures
+from tests.support.whatsapp_fixtures import documented
 
 USER = WhatsAppUser(name="Dana")
 MESSAGE = ("entry", 0, "changes", 0, "value", "messages", 0)
@@ -175,3 +176,64 @@ def test_every_documented_fixture_is_read() -> None:
 class _NoQueue:
     def enqueue(self, messages: list[QueuedMessage]) -> None:
         raise AssertionError("nothing may be enqueued")
+
+
+# --- a changed number: Meta's documented notice (tests/fixtures/whatsapp/) ------------------------
+
+
+def _system(document: dict[str, Any]) -> Any:
+    message = parse_payload(document).entry[0].changes[0].value.messages[0]
+    assert message.type == "system" and message.system is not None
+    return message
+
+
+def test_the_documented_changed_number_notice_names_the_new_number_in_wa_id() -> None:
+    message = _system(documented("user_changed_number"))
+    assert (message.from_, message.system.type) == ("16505551234", "user_changed_number")
+    assert (message.system.wa_id, message.system.new_wa_id) == ("12195555358", None)
+    assert message.system.new_number == "12195555358"
+
+
+def test_the_older_notice_names_it_in_new_wa_id() -> None:
+    message = _system(documented("user_changed_number_new_wa_id"))
+    assert (message.system.wa_id, message.system.new_number) == (None, "12195555358")
+
+
+@pytest.mark.parametrize(
+    ("system", "new_number"),
+    [
+        ({"wa_id": "12195555358"}, "12195555358"),
+        ({"new_wa_id": "12195555358"}, "12195555358"),
+        ({"new_wa_id": 12195555358}, "12195555358"),  # older payloads wrote it as a number
+        ({"wa_id": "12195555358", "new_wa_id": "16505550000"}, "12195555358"),  # wa_id first
+        ({"wa_id": None, "new_wa_id": "12195555358"}, "12195555358"),
+        ({}, None),
+    ],
+)
+def test_the_new_number_is_wa_id_else_new_wa_id(system: dict[str, object], new_number: str | None) -> None:
+    document = documented("user_changed_number")
+    fields = {"body": "User changed", "type": "user_changed_number", **system}
+    message = _system(_with(document, (*MESSAGE, "system"), fields))
+    assert message.system.new_number == new_number
+
+
+@pytest.mark.parametrize("bad", [True, -1, 1.5, ["12195555358"], {"n": 1}])
+def test_a_new_number_of_another_type_is_named_in_the_400(bad: object) -> None:
+    for field in ("wa_id", "new_wa_id"):
+        document = _with(documented("user_changed_number"), (*MESSAGE, "system", field), bad)
+        assert _bad(document) == [".".join(map(str, MESSAGE)) + f".system.{field}"]
+
+
+def test_the_queued_message_carries_the_new_number_and_the_notice_time() -> None:
+    queued: list[QueuedMessage] = []
+
+    class _Queue:
+        def enqueue(self, messages: list[QueuedMessage]) -> None:
+            queued.extend(messages)
+
+    for name in ("user_changed_number", "user_changed_number_new_wa_id"):
+        body = json.dumps(documented(name)).encode()
+        accept_webhook(body, sign(body, "k"), app_secret="k", max_body_bytes=100_000, queue=_Queue())
+    assert [(q.thread_id, q.new_wa_id, q.timestamp, q.event) for q in queued] == [
+        ("16505551234", "12195555358", 1739321024, "system.user_changed_number")
+    ] * 2

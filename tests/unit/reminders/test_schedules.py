@@ -125,3 +125,42 @@ def test_cron_l_is_the_last_day_of_each_month() -> None:
         until=START + timedelta(days=100),
     )
     assert [t.date().isoformat() for t in times] == ["2026-03-31", "2026-04-30", "2026-05-31"]
+
+
+# --- a schedule made again later (a changed number): from the next time, never in the past ----------
+
+
+@pytest.mark.parametrize(
+    ("rule", "later", "next_time"),
+    [
+        ("FREQ=DAILY", datetime(2026, 1, 8, 12, 0), datetime(2026, 1, 9, 9, 0)),
+        ("FREQ=WEEKLY;BYDAY=MO,TH", datetime(2026, 1, 8, 12, 0), datetime(2026, 1, 12, 9, 0)),
+        (
+            "FREQ=DAILY;INTERVAL=3",
+            datetime(2026, 1, 8, 12, 0),
+            datetime(2026, 1, 11, 9, 0),
+        ),  # rate phase kept
+        ("FREQ=MONTHLY;INTERVAL=2", datetime(2026, 2, 10, 12, 0), datetime(2026, 3, 5, 9, 0)),
+        ("FREQ=HOURLY;INTERVAL=5", datetime(2026, 1, 5, 12, 0), datetime(2026, 1, 5, 14, 0)),
+    ],
+)
+def test_a_series_begun_earlier_starts_again_at_its_next_time(
+    rule: str, later: datetime, next_time: datetime
+) -> None:
+    text = f"DTSTART:20260105T090000\nRRULE:{rule}"  # Monday 5 January 2026, 09:00
+    first = recurring_expression(text, TZ)
+    again = recurring_expression(text, TZ, not_before=later.replace(tzinfo=ZoneInfo(TZ)))
+    assert again.start == next_time.replace(tzinfo=ZoneInfo(TZ))
+    assert (again.expression, again.end) == (first.expression, first.end)  # same rule, same time of day
+
+
+def test_a_series_not_begun_yet_keeps_its_first_time() -> None:
+    text = "DTSTART:20260105T090000\nRRULE:FREQ=DAILY"
+    early = datetime(2026, 1, 1, tzinfo=UTC)
+    assert recurring_expression(text, TZ, not_before=early) == recurring_expression(text, TZ)
+
+
+def test_a_series_with_no_time_left_is_refused() -> None:
+    text = "DTSTART:20260105T090000\nRRULE:FREQ=DAILY;COUNT=2"
+    with pytest.raises(ValueError, match="no occurrence left"):
+        recurring_expression(text, TZ, not_before=datetime(2026, 2, 1, tzinfo=UTC))

@@ -73,13 +73,14 @@ class EventBridgeReminderScheduler:
         at: datetime,
         timezone: str,
         recurrence: str | None = None,
+        not_before: datetime | None = None,
     ) -> dict[str, Any]:
         window: dict[str, Any] = {}
         try:
             if recurrence is None:
                 expression = at_expression(at, timezone)
             else:
-                recurring = recurring_expression(recurrence, timezone)
+                recurring = recurring_expression(recurrence, timezone, not_before=not_before)
                 expression = recurring.expression
                 window["StartDate"] = recurring.start
                 if recurring.end is not None:
@@ -112,8 +113,11 @@ class EventBridgeReminderScheduler:
         at: datetime,
         timezone: str,
         recurrence: str | None = None,
+        not_before: datetime | None = None,
     ) -> str:
-        """Create or move the reminder's schedule (recurring for a series); returns its name."""
+        """Create or move the reminder's schedule (recurring for a series); returns its name. A
+        recurring schedule starts no earlier than the series' next occurrence after `not_before`
+        (`recurring_expression`); a one-time schedule is at `at` whatever `not_before` says."""
         name = schedule_name_for(reminder_id)
         definition = self._definition(
             name=name,
@@ -122,6 +126,7 @@ class EventBridgeReminderScheduler:
             at=at,
             timezone=timezone,
             recurrence=recurrence,
+            not_before=not_before,
         )
         try:
             self._client.create_schedule(**definition)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.text.series import first_occurrence, rule_part, series_end
+from memo.text.series import first_occurrence, next_occurrence, rule_part, series_end
 
 SCHEDULE_PREFIX = "reminder-"
 MAX_SCHEDULE_NAME = 64
@@ -60,12 +60,19 @@ def _rate(n: int, unit: str) -> str:
     return f"rate({n} {unit if n == 1 else unit + 's'})"
 
 
-def recurring_expression(series_text: str, timezone: str) -> RecurringExpression:
+def recurring_expression(
+    series_text: str, timezone: str, *, not_before: datetime | None = None
+) -> RecurringExpression:
     """The Scheduler expression of a series (`memo.text.recurrence`). Daily, weekly (on given days),
     monthly (on a day of the month) and yearly series are cron in the user's zone, so 08:00 stays
     08:00 across daylight-saving changes; every N minutes / hours, every N days and every N weeks on
     one day are `rate(...)` from the first occurrence. ValueError for what one schedule cannot say
-    (every other week on several days)."""
+    (every other week on several days).
+
+    `not_before` (a schedule made again for a series that began earlier: the Scheduler refuses a
+    recurring start more than 5 minutes in the past): the start is then the series' next occurrence
+    after it, the expression unchanged (a rate keeps its phase, a cron its rule and time of day);
+    ValueError when the series has no occurrence left."""
     zone = ZoneInfo(timezone)
     start = first_occurrence(series_text, timezone)
     parts = rule_part(series_text)
@@ -102,4 +109,9 @@ def recurring_expression(series_text: str, timezone: str) -> RecurringExpression
         raise ValueError(f"unsupported frequency {freq!r}")
     last = series_end(series_text, timezone)
     end = (last + timedelta(minutes=1)).astimezone(UTC) if last is not None else None
+    if not_before is not None and start < not_before:
+        upcoming = next_occurrence(series_text, timezone, not_before)
+        if upcoming is None:
+            raise ValueError("the series has no occurrence left")
+        start = upcoming
     return RecurringExpression(expression=expression, start=start.astimezone(zone).astimezone(UTC), end=end)

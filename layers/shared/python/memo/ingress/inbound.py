@@ -35,7 +35,7 @@ class InboundMessage(BaseModel):
     target_id: str | None = None  # the message a reaction, edit or revoke names
     emoji: str | None = None  # a reaction's emoji ("" when it was removed)
     group_id: str | None = None  # a group chat's id: never answered privately
-    new_wa_id: str | None = None  # user_changed_number: the user's new number
+    new_wa_id: str | None = None  # user_changed_number: the new number (`system.wa_id`, else `new_wa_id`)
     media_id: str | None = None  # audio: the Graph API media id
     media_mime: str | None = None
     media_size: int | None = None

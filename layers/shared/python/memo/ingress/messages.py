@@ -54,7 +54,7 @@ class QueuedMessage(NamedTuple):
     target_id: str | None = None  # the message a reaction, edit or revoke names
     emoji: str | None = None  # a reaction's emoji ("" when it was removed)
     group_id: str | None = None  # a group chat's id: never answered privately
-    new_wa_id: str | None = None  # user_changed_number: the user's new number
+    new_wa_id: str | None = None  # user_changed_number: the new number (`system.wa_id`, else `new_wa_id`)
     media_id: str | None = None  # audio: the Graph API media id
     media_mime: str | None = None
     media_size: int | None = None
@@ -166,7 +166,7 @@ def _convert(message: WaMessage, contact: WaContact | None, phone_number_id: str
         target_id=_target(message),
         emoji=(message.reaction.emoji or "") if message.reaction is not None else None,
         group_id=message.group_id,
-        new_wa_id=message.system.new_wa_id if message.system is not None else None,
+        new_wa_id=message.system.new_number if message.system is not None else None,
         media_id=audio.id if audio is not None else None,
         media_mime=audio.mime_type if audio is not None else None,
         media_size=audio.file_size if audio is not None else None,

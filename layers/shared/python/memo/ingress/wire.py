@@ -8,7 +8,8 @@ field named by its path (`entry.0.changes.0.value.messages.0.id`): the 400 says 
 
 The webhook's ingress path is what Meta waits on, and a cold start reads this module: it needs no
 pydantic. The rules are pydantic's lax mode, field by field, as the wire models were before:
-- a string field takes a string only; `id` of a message is 1 to 256 characters;
+- a string field takes a string only; `id` of a message is 1 to 256 characters; a system message's
+  `wa_id` / `new_wa_id` also takes a whole number (its digits);
 - a number field (`code`, `file_size`) takes an integer, a float without a fraction or a string of
   an integer; a flag (`voice`) takes a boolean, 0 or 1, or the words true/false, yes/no, on/off;
 - `timestamp` is a string of epoch seconds, also given as a number;
@@ -99,6 +100,15 @@ class _Obj:
         if value is _ABSENT or value is None:
             return None
         return value if isinstance(value, str) else self.reader.fail(self.at(name))
+
+    def optional_digits(self, name: str) -> str | None:
+        """A phone number or WhatsApp id: a string, or a whole number written as its digits."""
+        value = self._get(name)
+        if value is _ABSENT or value is None or isinstance(value, str):
+            return None if value is _ABSENT else value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return str(value)
+        return self.reader.fail(self.at(name))
 
     def optional_int(self, name: str) -> int | None:
         value = self._get(name)
@@ -300,14 +310,22 @@ class WaMedia(NamedTuple):
 
 
 class WaSystem(NamedTuple):
+    """`user_changed_number` comes from the old number and names the new one in `wa_id` (before
+    webhook v12: `new_wa_id`, at times a number); `new_number` is `wa_id`, else `new_wa_id`."""
+
     type: str | None = None  # user_changed_number, customer_identity_changed, ...
     new_wa_id: str | None = None
+    wa_id: str | None = None
+
+    @property
+    def new_number(self) -> str | None:
+        return self.wa_id or self.new_wa_id
 
     @classmethod
     def read(cls, o: _Obj) -> WaSystem:
-        for name in ("body", "wa_id", "customer", "identity"):
+        for name in ("body", "customer", "identity"):
             o.optional_text(name)
-        return cls(o.optional_text("type"), o.optional_text("new_wa_id"))
+        return cls(o.optional_text("type"), o.optional_digits("new_wa_id"), o.optional_digits("wa_id"))
 
 
 class WaEditedMessage(NamedTuple):

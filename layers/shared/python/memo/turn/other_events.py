@@ -23,8 +23,9 @@ from memo.whatsapp.tracking import OutboundLog, OutboundRecord, OutboundTag
 
 
 class NumberMover(Protocol):
-    def move(self, old_thread_id: str, new_wa_id: str, *, now: datetime) -> str:
-        """Move the user's data to `new_wa_id` (idempotent); returns what happened ("moved", ...)."""
+    def move(self, old_thread_id: str, new_wa_id: str, *, now: datetime, changed_at: int) -> str:
+        """Move the user's data to `new_wa_id` (idempotent); `changed_at` is the notice's `timestamp`
+        (a change older than one already applied moves nothing); returns what happened ("moved", ...)."""
 
 
 class FailedDeliveries(Protocol):
@@ -107,11 +108,12 @@ class OtherEvents:
         return _result(message, trace_id, "group_answered", reply_text=reply.text, sent=sent)
 
     def _changed_number(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult:
+        """`user_changed_number`: sent from the old number (the thread), naming the new one."""
         if not message.new_wa_id or self._mover is None:
             logger.error("NUMBER_CHANGE_NOT_MOVED", extra={"hasNewNumber": bool(message.new_wa_id)})
             return _result(message, trace_id, "number_not_moved")
         self._not_turned_before()
-        result = self._mover.move(message.thread_id, message.new_wa_id, now=now)
+        result = self._mover.move(message.thread_id, message.new_wa_id, now=now, changed_at=message.timestamp)
         logger.info("NUMBER_CHANGED", extra={"newNumber": mask_phone(message.new_wa_id), "result": result})
         return _result(message, trace_id, f"number_{result}")
 
