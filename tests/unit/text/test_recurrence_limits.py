@@ -56,7 +56,7 @@ def test_for_n_units_ends_the_series_then_and_no_later_than_the_bound(n: int, un
 
 @pytest.mark.parametrize("years_on", [0, 1, 4, 5, 6, 73, 7973])
 def test_until_a_date_is_held_to_the_bound(years_on: int) -> None:
-    year = TODAY.year + years_on
+    year = min(TODAY.year + years_on, 9999)  # the last year a date can name
     parsed = _parsed(f"water plants every 5 minutes until 31/12/{year}")
     bound = LIMITS.last_day(TODAY)
     if date(year, 12, 31) <= bound:
@@ -73,8 +73,9 @@ def test_until_a_bare_far_year_is_refused() -> None:
 
 def test_at_the_bound_exactly_is_accepted_and_a_day_past_is_not() -> None:
     bound = LIMITS.last_day(TODAY)
-    at = _parsed(f"every day at 9 until {bound:%d/%m/%Y} stretch")
-    past = _parsed(f"every day at 9 until {bound + timedelta(days=1):%d/%m/%Y} stretch")
+    # The month by its name: a numeric date whose day and month are both <= 12 reads either way.
+    at = _parsed(f"every day at 9 until {bound:%d %B %Y} stretch")
+    past = _parsed(f"every day at 9 until {bound + timedelta(days=1):%d %B %Y} stretch")
     assert (
         at.problem is None and at.recurrence is not None and at.recurrence.endswith(f"{bound:%Y%m%d}T235959")
     )
