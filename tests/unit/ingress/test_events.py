@@ -84,7 +84,17 @@ def test_an_unknown_interactive_subtype_is_the_other_row() -> None:
     assert (event.key, event.handling) == ("other", "text_only")
 
 
-@given(st.from_regex(r"[a-z_]{1,20}", fullmatch=True))
+@pytest.mark.parametrize(
+    "type_", ["status.failed", "image.caption", "system.user_changed_number", "interactive.x"]
+)
+def test_a_type_written_like_a_derived_key_is_an_unknown_type(type_: str) -> None:
+    """Meta's `type` is one word: one with a dot never takes a row Memo derives itself (a status's
+    delivery-failed handling, a captioned photo)."""
+    event = message_event(_message(type_))
+    assert (event.key, event.handling) == ("other", "text_only")
+
+
+@given(st.from_regex(r"[a-z_.]{1,20}", fullmatch=True))
 def test_any_message_type_meta_may_add_gets_a_message_row(type_: str) -> None:
     event = message_event(_message(type_))
     assert event in MESSAGE_EVENTS

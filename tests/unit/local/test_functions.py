@@ -22,3 +22,9 @@ def test_a_handler_module_is_loaded_once() -> None:
 def test_a_missing_function_is_named() -> None:
     with pytest.raises(FileNotFoundError):
         load_handler("no_such_function")
+
+
+def test_a_failed_load_is_not_kept_half_loaded() -> None:
+    for _ in range(2):  # the second call fails the same way, not with a half-loaded module
+        with pytest.raises(FileNotFoundError):
+            load_module("no_such_function")

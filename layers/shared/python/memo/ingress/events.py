@@ -201,7 +201,9 @@ def message_key(message: WaMessage) -> str:
         return "audio"
     if caption(message):
         return f"{message.type}.caption"
-    return message.type if message.type in _BY_KEY else "other"
+    # A table key with a dot names a subtype Memo derives itself; Meta's `type` is one word, so a
+    # `type` written like one ("status.failed", "image.caption") is an unknown type, not that row.
+    return message.type if "." not in message.type and message.type in _BY_KEY else "other"
 
 
 def caption(message: WaMessage) -> str:

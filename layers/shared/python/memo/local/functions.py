@@ -25,7 +25,11 @@ def load_module(name: str) -> ModuleType:
         raise FileNotFoundError(f"no Lambda handler at {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]  # a failed load is not kept half-loaded for the next call
+        raise
     return module
 
 
