@@ -135,7 +135,9 @@ def test_the_reviewer_page_and_api_are_served_locally_with_dev_tokens(server: st
         name="Alice",
         groups=["reviewers:memo_operation"],
         ttl_seconds=600,
-        now=int(time.time()) - 5,  # issued a moment ago: the server refuses a token dated in its future
+        # Issued a minute ago: the server process refuses a token dated in its future, and its clock
+        # follows this one's only to within seconds on a loaded machine.
+        now=int(time.time()) - 60,
     )
     request = urllib.request.Request(f"{server}/review/me", headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=10) as me:
