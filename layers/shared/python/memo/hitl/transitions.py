@@ -151,19 +151,7 @@ def replan_with(
 ) -> ResumeOutcome:
     """Plan `combined` afresh as this request (same traceId): what is still missing is asked again."""
     entry = HITLResultEntry(raw=raw, parsed={"completes": True}, at=now, return_to=None, interpreted=None)
-    new_state = state.model_copy(
-        update={
-            "input": state.input.model_copy(update={"message": combined}),
-            "planner_output": None,
-            "routing_suggestions": [],
-            "resolver_results": {},
-            "executor_args": {},
-            "disambiguation": None,
-            "execution_results": {},
-            "pending_hitl": None,
-            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
-        }
-    )
+    new_state = _replanned(state, combined, pending.hitl_id, entry)
     log.info("HITL_ANSWER_COMPLETES_REQUEST", rawReply=raw[:RAW_LOG_LIMIT])
     return ResumeOutcome(goto="planner", decision="continue", state=new_state)
 
@@ -179,19 +167,7 @@ def switch_intent(
     entry = HITLResultEntry(
         raw=raw, parsed={"switchIntent": True}, at=now, return_to=None, interpreted=interpreted
     )
-    new_state = state.model_copy(
-        update={
-            "input": state.input.model_copy(update={"message": raw}),
-            "planner_output": None,
-            "routing_suggestions": [],
-            "resolver_results": {},
-            "executor_args": {},
-            "disambiguation": None,
-            "execution_results": {},
-            "pending_hitl": None,
-            "hitl_results": {**state.hitl_results, pending.hitl_id: entry},
-        }
-    )
+    new_state = _replanned(state, raw, pending.hitl_id, entry)
     log.info("HITL_SWITCH_INTENT", rawReply=raw[:RAW_LOG_LIMIT])
     return ResumeOutcome(goto="planner", decision="switch_intent", state=new_state)
 
@@ -296,4 +272,22 @@ def back_to_approval(
         state=state.model_copy(update={"pending_hitl": again}),
         text=f"{note}\n{question}",
         pending=again,
+    )
+
+
+def _replanned(state: TurnState, message: str, hitl_id: str, entry: HITLResultEntry) -> TurnState:
+    """The turn's state planned afresh from `message`: the plan, its resolution and its open question
+    dropped, the answer recorded under the question it answered."""
+    return state.model_copy(
+        update={
+            "input": state.input.model_copy(update={"message": message}),
+            "planner_output": None,
+            "routing_suggestions": [],
+            "resolver_results": {},
+            "executor_args": {},
+            "disambiguation": None,
+            "execution_results": {},
+            "pending_hitl": None,
+            "hitl_results": {**state.hitl_results, hitl_id: entry},
+        }
     )
