@@ -95,7 +95,7 @@ CLOCK_AHEAD ?= 2031-06-11T13:00:00+00:00
 CLOCK_TZ ?= America/Los_Angeles
 test-clock: $(STAMP)
 	MEMO_TEST_NOW=$(CLOCK_AHEAD) TZ=$(CLOCK_TZ) $(PY) -m pytest -n 2 -q \
-	  tests/unit tests/integration tests/faults tests/e2e
+	  tests/unit tests/integration tests/faults tests/adversarial tests/e2e
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
