@@ -12,7 +12,7 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 # the build machines have, and synth and the infra tests pass on it.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench clean
+.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench cost clean
 
 help:
 	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
@@ -21,6 +21,7 @@ help:
 	@echo "make serve  - the local HTTP server only (PORT=$(PORT), 127.0.0.1)"
 	@echo "make synth  - synthesize the CDK stack into cdk.out (no Docker, no AWS credentials)"
 	@echo "make bench  - print the table of speed and AWS-call figures"
+	@echo "make cost   - print what 1,000 conversations cost on AWS"
 	@echo "make eval   - score the planner on the labelled English and Hebrew messages"
 
 # The venv is exactly uv.lock (every group: runtime, dev, cdk; the project itself editable); a lock
@@ -114,6 +115,10 @@ synth: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# What 1,000 conversations cost on AWS, from counts measured on the local stack (docs/cost.md).
+cost: $(STAMP)
+	$(PY) -m benchmarks.cost
 
 # The rule planner (and the OpenAI planner when OPENAI_API_KEY is set) on benchmarks/eval/utterances.txt.
 eval: $(STAMP)

@@ -61,7 +61,7 @@ def _value_size(value: dict[str, Any]) -> int:
     return sum(len(v.encode()) if isinstance(v, str) else len(v) for v in inner)  # SS, NS, BS
 
 
-def _item_size(item: dict[str, Any]) -> int:
+def item_size(item: dict[str, Any]) -> int:
     return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
 
 
@@ -85,12 +85,12 @@ def item_bytes_written(operation: str, params: dict[str, Any]) -> int:
     """What a DynamoDB write stores, by DynamoDB's item-size rule (the size writes are billed by):
     a put's item, an update's SET attributes; deletes and condition checks store nothing."""
     if operation == "PutItem":
-        return _item_size(params["Item"])
+        return item_size(params["Item"])
     if operation == "UpdateItem":
         return _update_size(params)
     if operation == "BatchWriteItem":
         return sum(
-            _item_size(request["PutRequest"]["Item"])
+            item_size(request["PutRequest"]["Item"])
             for requests in params["RequestItems"].values()
             for request in requests
             if "PutRequest" in request
@@ -99,7 +99,7 @@ def item_bytes_written(operation: str, params: dict[str, Any]) -> int:
         total = 0
         for entry in params["TransactItems"]:
             if "Put" in entry:
-                total += _item_size(entry["Put"]["Item"])
+                total += item_size(entry["Put"]["Item"])
             elif "Update" in entry:
                 total += _update_size(entry["Update"])
         return total
