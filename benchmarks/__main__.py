@@ -8,7 +8,7 @@ import sys
 
 from benchmarks.harness import Row
 
-SECTIONS = ("webhook", "turns", "route", "caseplatform", "review", "planner")
+SECTIONS = ("webhook", "turns", "logs", "route", "caseplatform", "review", "planner")
 
 
 def main() -> int:

@@ -80,7 +80,7 @@ def resolve_all(
         todo = [step for step in group if cached_result(state, step) is None]
         hits = [step.id for step in group if step not in todo]
         if hits:
-            logger.info("RESOLVER_CACHE_HIT", extra={**log, "group": index, "stepIds": hits})
+            logger.debug("RESOLVER_CACHE_HIT", extra={**log, "group": index, "stepIds": hits})
         if not todo:
             continue
         if len(todo) == 1:
