@@ -11,6 +11,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
@@ -29,7 +30,8 @@ class CompactFormatter(LambdaPowertoolsFormatter):
     (its event name, the message, is unique, and `traceId` and the request id join the lines of a
     turn; a warning or an error keeps both, to find the code and open the trace)."""
 
-    def serialize(self, log: dict[str, Any]) -> str:
+    def serialize(self, log: dict[str, Any] | PowertoolsLogRecord) -> str:
+        log = dict(log)
         for key in CONTEXT_IN_THE_GROUP:
             log.pop(key, None)
         if log.get("cold_start") is False:
