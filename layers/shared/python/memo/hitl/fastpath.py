@@ -170,6 +170,20 @@ _CANCEL = (
     }
 )  # fmt: skip
 
+# Leave things as they are: a way out of any question, as "cancel" is ("keep it" to "delete it?",
+# "leave it" to "which one?", "אל תמחק" to "למחוק?").
+_KEEP = (
+    {
+        "keep it", "keep them", "keep both", "keep them all", "keep it as is", "keep as is", "leave it",
+        "leave them", "leave it as is", "leave it alone", "leave them alone", "leave it be", "as is",
+        "don't delete", "dont delete", "don't delete it", "dont delete it", "don't change it",
+        "dont change it", "don't touch it", "dont touch it", "no change", "no changes",
+        "תשאיר", "תשאירי", "תשאיר את זה", "תשאירי את זה", "תשאיר אותו", "תשאירי אותו", "תשאיר אותה",
+        "תשאירי אותה", "תשאיר אותם", "תשאירי אותם", "תשאיר כמו שזה", "תשאירי כמו שזה", "שיישאר",
+        "שישאר", "אל תמחק", "אל תמחקי", "אל תשנה", "אל תשני", "אל תגע", "אל תיגע", "בלי שינוי",
+    }
+)  # fmt: skip
+
 _ALL_WORDS = {
     "all",
     "all of them",
@@ -218,6 +232,7 @@ def _normalized(words: set[str]) -> frozenset[str]:
 YES_WORDS: frozenset[str] = _normalized(_YES_EN | _YES_HE)
 NO_WORDS: frozenset[str] = _normalized(_NO_EN | _NO_HE)
 CANCEL_WORDS: frozenset[str] = _normalized(_CANCEL)
+KEEP_WORDS: frozenset[str] = _normalized(_KEEP)
 ALL_WORDS: frozenset[str] = _normalized(_ALL_WORDS)
 BOTH_WORDS: frozenset[str] = _normalized(_BOTH_WORDS)
 LAST_WORDS: frozenset[str] = _normalized(_LAST_WORDS)
@@ -283,6 +298,13 @@ def parse_yes_no(text: str) -> bool | None:
 
 def is_cancel(text: str) -> bool:
     return normalize(text) in CANCEL_WORDS
+
+
+def is_way_out(text: str) -> bool:
+    """ "cancel", "never mind", "keep it", "leave it", a plain "no" (and their Hebrew): the answer that
+    changes nothing, whatever the question asked."""
+    norm = _unhedged(normalize(text), _NO_HEDGES, _NO_TAILS)
+    return norm in CANCEL_WORDS or norm in KEEP_WORDS or is_no(text)
 
 
 def _label_key(text: str) -> str:

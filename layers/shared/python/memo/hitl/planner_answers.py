@@ -99,10 +99,10 @@ def resume_planner(
 def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
     """A cancel, or an answer that carries a request of its own (`memo.hitl.answer_requests`)."""
     state, pending, raw, now, log = a.state, a.pending, a.raw, a.now, a.log
-    if fastpath.is_cancel(raw) or (
-        pending.reason == "intent_unclear" and fastpath.parse_yes_no(raw) is False
-    ):
-        # "What would you like me to do?" -> "no": nothing (it was read as a request with "no" in it).
+    if fastpath.is_way_out(raw) and (pending.expected_input != "yes_no" or not fastpath.is_no(raw)):
+        # "never mind", "keep it", "leave it"; and a plain "no" to a question that is not a yes/no
+        # ("what time?" -> "no"; "what would you like me to do?" -> "no"): nothing changes. A yes/no
+        # question's "no" is its answer, read by the fast path.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
     if (

@@ -126,7 +126,8 @@ def _resume_disambiguation(
         if found.via == "multi" and fastpath.normalize(raw) in fastpath.ALL_WORDS:
             selected = tuple(c.id for c in candidates)  # "all" is every match, not the rows shown
         return _chosen(state, pending, raw, {**found.parsed, "candidateIds": list(selected)}, now, log)
-    if fastpath.is_cancel(raw):
+    if fastpath.is_way_out(raw):
+        # "no", "leave it", "never mind" to "which one?": none of them, nothing changes.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
     if fastpath.looks_like_hitl_answer(raw):
