@@ -12,14 +12,16 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 # the build machines have, and synth and the infra tests pass on it.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth bench cost clean
+.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth synth-offline deploy bench cost clean
 
 help:
 	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
 	@echo "make test   - set up and run the whole suite (lint, types, tests)"
 	@echo "make reset  - forget the chat's saved local data (data/local/state.json)"
 	@echo "make serve  - the local HTTP server only (PORT=$(PORT), 127.0.0.1)"
-	@echo "make synth  - synthesize the CDK stack into cdk.out (no Docker, no AWS credentials)"
+	@echo "make synth  - synthesize the CDK stack into cdk.out, layers built (PyPI, Python 3.13; no Docker, no AWS credentials)"
+	@echo "make synth-offline - the same without building the dependencies layer: for inspection only, cannot be deployed"
+	@echo "make deploy - synthesize as cdk deploy does, refuse an unbuilt layer, then deploy (CDK_CONTEXT='-c key=value ...')"
 	@echo "make bench  - print the table of speed and AWS-call figures"
 	@echo "make cost   - print what 1,000 conversations cost on AWS"
 	@echo "make eval   - score the planner on the labelled English and Hebrew messages"
@@ -110,8 +112,26 @@ test-infra: $(STAMP)
 test-e2e: $(STAMP)
 	$(PY) -m pytest -q tests/e2e
 
+# A deployable assembly: the dependencies layer built by pip (PyPI) and compiled by Python 3.13.
 synth: $(STAMP)
 	$(PY) app.py
+
+# Offline, for reading the template: the dependencies layer is a placeholder, and the assembly carries
+# a CloudFormation rule that fails any deployment of it.
+synth-offline: $(STAMP)
+	$(PY) app.py -c bundle=false -c placeholder_layer_for_tests=true
+
+# Synthesize exactly as `cdk deploy` would (the CLI runs app.py: layers built), check that the assembly's
+# dependencies layer is built (infra/deploy_guard.py), then deploy that assembly and nothing else.
+# Settings: CDK_CONTEXT="-c alarm_email=ops@example.com ..."; CLI options: DEPLOY_ARGS="--require-approval never".
+CDK ?= npx --yes aws-cdk@2
+CDK_CONTEXT ?=
+DEPLOY_ARGS ?=
+deploy: $(STAMP)
+	rm -rf cdk.out
+	$(CDK) synth MemoStack --quiet $(CDK_CONTEXT)
+	$(PY) -m infra.deploy_guard cdk.out MemoStack
+	$(CDK) deploy MemoStack --app cdk.out $(DEPLOY_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

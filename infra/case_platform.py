@@ -7,13 +7,15 @@ ALL_TABLES); without one, the construct builds it from the same spec. The escala
 (`functions/escalation/handler.py`) runs every `sweep_interval` on an EventBridge schedule with
 read/write access to that table only, and publishes each escalation to `escalation_topic` (SNS,
 encrypted, TLS only; ops subscribe e-mail or chat endpoints to it). Once a day the same function
-checks the projection for drift (`{"job": "drift"}`). Alarms (to `alarm_topic`): cases past their
+checks the projection for drift (`{"job": "drift"}`). Both rules' targets retry a delivery that
+failed (`RULE_RETRY_ATTEMPTS`, for at most `RULE_MAX_EVENT_AGE`), then put the event on
+`dead_letter_queue` (the stack alarms on its depth). Alarms (to `alarm_topic`): cases past their
 clarification SLA, an escalation notice the topic refused, projection drift.
 """
 
 from __future__ import annotations
 
-from aws_cdk import Duration
+from aws_cdk import Acknowledgment, Duration, Validations
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
 from aws_cdk import aws_dynamodb as dynamodb
@@ -24,6 +26,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.conversation_store import build_table
@@ -37,6 +40,11 @@ PLATFORM_ALARMS = (
     ("EscalationNotifyFailed", "HitlEscalationNotifyFailed", "An HITL escalation notice was not delivered"),
     ("ProjectionDrift", "HitlProjectionDrift", "The HITL case projection differs from its events"),
 )
+
+# EventBridge's delivery of a rule's event to the escalation function: retried this often, for at most
+# this long (the next hourly sweep would do the same work), then sent to the dead-letter queue.
+RULE_RETRY_ATTEMPTS = 2
+RULE_MAX_EVENT_AGE = Duration.hours(1)
 
 CASE_STORE_ACTIONS = (
     "dynamodb:GetItem",
@@ -59,17 +67,19 @@ class CasePlatform(Construct):
         sweep_interval: Duration | None = None,
         log_retention: logs.RetentionDays = logs.RetentionDays.ONE_MONTH,
         alarm_topic: sns.ITopic | None = None,
+        single_sweep: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         self.table: dynamodb.ITableV2 = table if table is not None else build_table(self, CASES)
         self.escalation_topic = self._escalation_topic()
-        self.escalation = self._escalation_function(code_layers, log_retention)
+        self.escalation = self._escalation_function(code_layers, log_retention, single_sweep)
+        self.dead_letter_queue = self._dead_letter_queue()
         self.schedule = events.Rule(
             self,
             "EscalationSchedule",
             description="Run the HITL escalation sweep",
             schedule=events.Schedule.rate(sweep_interval or Duration.hours(1)),
-            targets=[targets.LambdaFunction(self.escalation.function, retry_attempts=2)],
+            targets=[self._target()],
         )
         # Publish only: the AWS-managed SNS key's own policy lets principals of the account use it
         # through SNS, so no KMS action is granted (grant_publish would add kms:* on key/*).
@@ -81,18 +91,39 @@ class CasePlatform(Construct):
             "DriftSchedule",
             description="Check the HITL case projection for drift",
             schedule=events.Schedule.rate(Duration.days(1)),
-            targets=[
-                targets.LambdaFunction(
-                    self.escalation.function,
-                    event=events.RuleTargetInput.from_object({"job": "drift"}),
-                    retry_attempts=2,
-                )
-            ],
+            targets=[self._target(events.RuleTargetInput.from_object({"job": "drift"}))],
         )
         self.alarms = [
             self._alarm(alarm_id, metric_name, description, alarm_topic)
             for alarm_id, metric_name, description in PLATFORM_ALARMS
         ]
+
+    def _target(self, event: events.RuleTargetInput | None = None) -> targets.LambdaFunction:
+        """The escalation function as a rule's target: retried, then to the dead-letter queue."""
+        return targets.LambdaFunction(
+            self.escalation.function,
+            event=event,
+            retry_attempts=RULE_RETRY_ATTEMPTS,
+            max_event_age=RULE_MAX_EVENT_AGE,
+            dead_letter_queue=self.dead_letter_queue,
+        )
+
+    def _dead_letter_queue(self) -> sqs.Queue:
+        """Where EventBridge puts a sweep (or drift check) it could not deliver to the function."""
+        queue = sqs.Queue(
+            self,
+            "DeadLetterQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        Validations.of(queue).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-SQS3",
+                reason="This queue is the dead-letter queue of the escalation rules' target.",
+            )
+        )
+        return queue
 
     def _escalation_topic(self) -> sns.Topic:
         """Where escalation notices go. Lambda publishes with the AWS-managed SNS key (only CloudWatch
@@ -106,9 +137,13 @@ class CasePlatform(Construct):
         )
 
     def _escalation_function(
-        self, code_layers: list[lambda_.ILayerVersion], log_retention: logs.RetentionDays
+        self, code_layers: list[lambda_.ILayerVersion], log_retention: logs.RetentionDays, single_sweep: bool
     ) -> MemoFunction:
-        """The sweep (and the daily drift check), with the case store's actions on the cases table."""
+        """The sweep (and the daily drift check), with the case store's actions on the cases table.
+
+        The sweep is safe to run concurrently (`caseplatform.escalation`), so no concurrency is reserved
+        unless `single_sweep` asks for one sweep at a time: an account whose concurrency quota is
+        below what Lambda must keep unreserved refuses any reservation, and the stack rolls back."""
         escalation = MemoFunction(
             self,
             "Escalation",
@@ -121,7 +156,7 @@ class CasePlatform(Construct):
             },
             memory_size=256,
             timeout=Duration.minutes(5),
-            reserved_concurrency=1,  # one sweep at a time (a second one would only find nothing to do)
+            reserved_concurrency=1 if single_sweep else None,
         )
         # Exactly what the DynamoDB case store calls (TransactWriteItems needs the per-item actions),
         # on the table and its named indexes: no index wildcard.

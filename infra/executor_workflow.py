@@ -5,9 +5,13 @@
         ─> responder Lambda (join, wording, WhatsApp reply, memory)
 
 The definition is the same ASL file the local runtime runs on moto (`memo.local.stepfunctions`),
-loaded with `DefinitionBody.from_file` and the functions' ARNs as substitutions. Logging (level
-ALL, without execution data: the input holds the user's words) and X-Ray tracing are on; alarms fire
-on failed and timed-out executions.
+with the functions' ARNs as substitutions and its `TimeoutSeconds` set from the review policy: the
+longest wait for an operator plus the execution's own work (`infra.settings.execution_timeout_seconds`).
+A definition given as a whole ignores the construct's `timeout`, so the timeout is written into the
+definition itself. Logging (level ALL, without execution data: the input holds the user's words)
+into a log group named for this stack instance (a redeploy after `cdk destroy` does not meet the
+retained group of the last one) and X-Ray tracing are on; alarms fire on failed and timed-out
+executions.
 
 Least privilege:
 - executor: the ledger table (the item actions of `DynamoLedger`), the items table (the actions of
@@ -23,10 +27,12 @@ The scheduler pieces (group, role, target) come from the reminders construct.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from aws_cdk import Acknowledgment, Duration, Stack, Validations
+from aws_cdk import Acknowledgment, Duration, Fn, Stack, Validations
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
 from aws_cdk import aws_iam as iam
@@ -41,9 +47,11 @@ from infra.case_platform import CASE_STORE_ACTIONS
 from infra.conversation_store import ConversationStore
 from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR
+from infra.settings import MAX_EXECUTION_SECONDS, execution_timeout_seconds
 from memo import tables
 from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
+from memo.operator_review.policy import DEFAULT_POLICY
 from memo.settings import SCHEDULE_GROUP_ENV_VAR, SCHEDULE_ROLE_ENV_VAR, SCHEDULE_TARGET_ENV_VAR
 
 ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json"
@@ -65,8 +73,19 @@ EXECUTOR_TIMEOUT = Duration.seconds(60)
 STEP_LEASE_SECONDS = EXECUTOR_TIMEOUT.to_seconds() + 30
 RESPONDER_TIMEOUT = Duration.seconds(60)
 REVIEW_SUBMIT_TIMEOUT = Duration.seconds(30)
-# A turn's whole plan, retries included; a hung execution times out (and alarms) instead of lingering.
-EXECUTION_TIMEOUT = Duration.minutes(30)
+# The default review policy's wait for an operator.
+DEFAULT_REVIEW_WAIT = Duration.seconds(DEFAULT_POLICY.timeout_seconds)
+
+
+def executor_definition(longest_review_wait: Duration, path: Path = ASL_PATH) -> dict[str, Any]:
+    """The ASL file with the execution's `TimeoutSeconds` for `longest_review_wait`: a turn's whole
+    plan, retries and one operator's wait included; a hung execution times out (and alarms) instead
+    of lingering for Step Functions' year."""
+    timeout = execution_timeout_seconds(int(longest_review_wait.to_seconds()))
+    if timeout > MAX_EXECUTION_SECONDS:
+        raise ValueError(f"an execution timeout of {timeout} s is past Step Functions' one year")
+    definition: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {**definition, "TimeoutSeconds": timeout}
 
 
 class ExecutorWorkflow(Construct):
@@ -82,18 +101,24 @@ class ExecutorWorkflow(Construct):
         schedule_group_name: str,
         scheduler_role: iam.IRole,
         reminder_target: lambda_.IFunction,
+        schedule_delivery: Mapping[str, str] | None = None,
         alarm_topic: sns.ITopic | None = None,
         responder_environment: Mapping[str, str] | None = None,
         review_environment: Mapping[str, str] | None = None,
+        longest_review_wait: Duration = DEFAULT_REVIEW_WAIT,
     ) -> None:
+        """`schedule_delivery`: the schedules' target retry policy and dead-letter queue
+        (`Reminders.delivery_environment`); `longest_review_wait`: the review policy's wait for an
+        operator, which the execution's timeout must leave room for."""
         super().__init__(scope, construct_id)
         self.executor = self._executor_function(
-            defaults, store, schedule_group_name, scheduler_role, reminder_target
+            defaults, store, schedule_group_name, scheduler_role, reminder_target, schedule_delivery
         )
         self.responder = self._responder_function(
             defaults, store, whatsapp_secret, whatsapp_api_base_url, responder_environment
         )
         self.review_submit = self._review_submit_function(defaults, store, review_environment)
+        self.definition = executor_definition(longest_review_wait)
         self.state_machine = self._state_machine(defaults.log_retention)
         self.alarms = self._execution_alarms(alarm_topic)
 
@@ -104,6 +129,7 @@ class ExecutorWorkflow(Construct):
         schedule_group_name: str,
         scheduler_role: iam.IRole,
         reminder_target: lambda_.IFunction,
+        schedule_delivery: Mapping[str, str] | None,
     ) -> MemoFunction:
         """One plan step per invocation: the ledger and items tables, the reminders' schedules."""
         executor = MemoFunction(
@@ -118,6 +144,7 @@ class ExecutorWorkflow(Construct):
                 SCHEDULE_GROUP_ENV_VAR: schedule_group_name,
                 SCHEDULE_ROLE_ENV_VAR: scheduler_role.role_arn,
                 SCHEDULE_TARGET_ENV_VAR: reminder_target.function_arn,
+                **(schedule_delivery or {}),
                 "MEMO_STEP_LEASE_SECONDS": str(int(STEP_LEASE_SECONDS)),
             },
         )
@@ -211,20 +238,23 @@ class ExecutorWorkflow(Construct):
         return review_submit
 
     def _state_machine(self, log_retention: logs.RetentionDays) -> sfn.StateMachine:
-        """The ASL file with the three functions' ARNs, its log group, and invoking exactly those."""
+        """The definition with the three functions' ARNs, its log group, and invoking exactly those."""
         stack = Stack.of(self)
+        # The vended-logs prefix keeps CloudWatch Logs' resource policy small (AWS recommendation). The
+        # group is retained with the stack's logs, so its name ends with this stack instance's id: a
+        # stack deployed again after `cdk destroy` gets a new group instead of failing on the old one.
+        instance = Fn.select(2, Fn.split("/", stack.stack_id))
         self.log_group = logs.LogGroup(
             self,
             "Logs",
-            # The vended-logs prefix keeps CloudWatch Logs' resource policy small (AWS recommendation).
-            log_group_name=f"/aws/vendedlogs/states/{stack.stack_name}-executor",
+            log_group_name=f"/aws/vendedlogs/states/{stack.stack_name}-executor-{instance}",
             retention=log_retention,
         )
         state_machine = sfn.StateMachine(
             self,
             "StateMachine",
             state_machine_type=sfn.StateMachineType.STANDARD,
-            definition_body=sfn.DefinitionBody.from_file(str(ASL_PATH)),
+            definition_body=sfn.DefinitionBody.from_string(json.dumps(self.definition, indent=2)),
             definition_substitutions={
                 "ExecutorFunctionArn": self.executor.function.function_arn,
                 "ResponderFunctionArn": self.responder.function.function_arn,
@@ -236,7 +266,6 @@ class ExecutorWorkflow(Construct):
                 include_execution_data=False,  # inputs and outputs hold the user's words
             ),
             tracing_enabled=True,
-            timeout=EXECUTION_TIMEOUT,
             comment="Memo executor: a turn's plan, step by step, then the reply",
         )
         functions = (self.executor.function, self.responder.function, self.review_submit.function)

@@ -34,8 +34,11 @@ from aws_cdk import (
     Acknowledgment,
     AssetHashType,
     BundlingOptions,
+    CfnRule,
+    CfnRuleAssertion,
     DockerImage,
     Duration,
+    Fn,
     ILocalBundling,
     Stack,
     Validations,
@@ -74,6 +77,15 @@ ASSET_EXCLUDES = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.pytest_cac
 SHARED_LAYER_EXCLUDES = [*ASSET_EXCLUDES, "python/memo/local"]
 # Where Lambda mounts a layer: the paths compiled into the bytecode (tracebacks) are the runtime's.
 LAYER_MOUNT = "/opt"
+# The dependencies layer's description starts so (`infra.deploy_guard` finds the layer by it).
+DEPENDENCIES_DESCRIPTION = "Memo third-party dependencies"
+# The CloudFormation rule of an assembly synthesized without the built dependencies layer.
+NOT_BUILT_RULE_ID = "DependenciesLayerNotBuilt"
+NOT_BUILT_MESSAGE = (
+    "This cloud assembly was synthesized with bundle=false: its dependencies layer is an empty "
+    "placeholder and every function would fail on import. Synthesize it again with the layer built "
+    "(make deploy, or cdk deploy without bundle=false)."
+)
 # Names of what the code layer's bundling never copies (ASSET_EXCLUDES, as names).
 _NOT_SHIPPED = ("__pycache__", "*.pyc", "*.egg-info", ".pytest_cache", ".mypy_cache")
 
@@ -145,8 +157,9 @@ class PipLocalBundling:
             raise LocalBundlingError(
                 "building the dependencies layer with pip failed (exit code "
                 f"{result.returncode}); Docker is not used as a fallback. It needs network access to "
-                "PyPI (or a configured index). To synthesize without building layers, pass "
-                f"`-c bundle=false`.\ncommand: {' '.join(command)}\npip says:\n{output}"
+                "PyPI (or a configured index). To synthesize for tests without building layers (an "
+                "assembly that cannot be deployed), pass `-c bundle=false -c placeholder_layer_for_tests=true`."
+                f"\ncommand: {' '.join(command)}\npip says:\n{output}"
             )
         compile_layer(target, self.python_version)
         return True
@@ -183,7 +196,8 @@ def runtime_python(version: str = PYTHON_VERSION) -> str:
     raise LocalBundlingError(
         f"no Python {version} found to compile the layers' bytecode for the Lambda runtime (python{version}): "
         f"install it, put python{version} on the PATH or set MEMO_LAMBDA_PYTHON. To synthesize without "
-        "building layers, pass `-c bundle=false`."
+        "building layers (for tests: an assembly that cannot be deployed), pass `-c bundle=false -c "
+        "placeholder_layer_for_tests=true`."
     )
 
 
@@ -256,7 +270,8 @@ class SharedLayers(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, pyproject: Path = PYPROJECT) -> None:
         super().__init__(scope, construct_id)
         # Bundled (copied, then compiled for the runtime's Python) when the stack's assets are built;
-        # without bundling (`-c bundle=false`, `python app.py`) the source alone, as it always was.
+        # without bundling (the test-only `-c bundle=false`, or a CLI command that builds no asset such
+        # as `cdk destroy`) the source alone.
         code_bundling = (
             BundlingOptions(
                 image=DockerImage.from_registry("unused-local-bundling-only"),
@@ -286,8 +301,7 @@ class SharedLayers(Construct):
         self.dependencies = lambda_.LayerVersion(
             self,
             "Dependencies",
-            description="Memo third-party dependencies: "
-            + ", ".join(normalized_name(r) for r in requirements),
+            description=f"{DEPENDENCIES_DESCRIPTION}: " + ", ".join(normalized_name(r) for r in requirements),
             code=lambda_.Code.from_asset(
                 str(DEPENDENCIES_LAYER_DIR),
                 # The output decides the hash: the layer changes exactly when the installed packages do.
@@ -305,11 +319,27 @@ class SharedLayers(Construct):
         )
 
         if not Stack.of(self).bundling_required:
-            Validations.of(self.dependencies).add_warning(
-                "memo:DependenciesLayerNotBuilt",
-                "Bundling is off (`-c bundle=false` or `python app.py`): the dependencies layer is a "
-                "placeholder and this cloud assembly must not be deployed.",
-            )
+            self._refuse_deployment()
+
+    def _refuse_deployment(self) -> None:
+        """The layer is a placeholder (its source directory, nothing installed): say so, and make
+        CloudFormation refuse any create or update of the stack from this assembly. A rule's
+        assertion is checked before any resource changes, and this one never holds."""
+        Validations.of(self.dependencies).add_warning(
+            "memo:DependenciesLayerNotBuilt",
+            "Bundling is off (`-c bundle=false`): the dependencies layer is a placeholder and this cloud "
+            "assembly cannot be deployed (its CloudFormation rule fails).",
+        )
+        CfnRule(
+            self,
+            NOT_BUILT_RULE_ID,
+            assertions=[
+                CfnRuleAssertion(
+                    assert_=Fn.condition_equals("dependencies-layer-placeholder", "dependencies-layer-built"),
+                    assert_description=NOT_BUILT_MESSAGE,
+                )
+            ],
+        )
 
     @property
     def layers(self) -> list[lambda_.ILayerVersion]:

@@ -3,11 +3,16 @@ role the Scheduler assumes to invoke it.
 
     executor Lambda ── CreateSchedule (group, role) ──> Scheduler group ── at(...) in the user's zone
         ──> scheduler role ── lambda:InvokeFunction ──> reminders Lambda ──> WhatsApp
-                                                            │ failed after Lambda's async retries
-                                                            └──> dead-letter queue (alarmed)
+              │ not invoked after the target's retry policy     │ failed after Lambda's async retries
+              └──> schedule dead-letter queue (alarmed)         └──> dead-letter queue (alarmed)
 
 The executor workflow construct creates the schedules; it takes `group_name`, `scheduler_role` and
-`function` from here (and needs iam:PassRole on the role). Least privilege for the Lambda: the items
+`function` from here (and needs iam:PassRole on the role), and `delivery_environment()`: the retry
+policy and dead-letter queue every schedule's target carries (`memo.aws.scheduler`).
+
+The group is deleted with the stack (it is not retained): its schedules invoke this stack's
+function through this stack's role, both deleted with it, and a retained group of a fixed name would
+make the next deployment of the same name fail. Least privilege for the Lambda: the items
 table GetItem/UpdateItem (read the reminder, claim and mark it sent with conditional updates), the
 conversation table Query/BatchWriteItem (profile and 24-hour window; the reminder in memory), the
 WhatsApp secret read, and sending to its own dead-letter queue.
@@ -15,7 +20,7 @@ WhatsApp secret read, and sending to its own dead-letter queue.
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, Duration, Stack, Validations
+from aws_cdk import Acknowledgment, Duration, RemovalPolicy, Stack, Validations
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -28,6 +33,11 @@ from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.monitoring import Monitoring
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR, AppSecrets
 from memo import tables
+from memo.settings import (
+    SCHEDULE_DEAD_LETTER_ENV_VAR,
+    SCHEDULE_MAX_EVENT_AGE_ENV_VAR,
+    SCHEDULE_RETRY_ATTEMPTS_ENV_VAR,
+)
 
 DEFAULT_GROUP_NAME = "memo-reminders"  # the local runtime's group (memo.local.ticker) too
 SCHEDULER_PRINCIPAL = "scheduler.amazonaws.com"
@@ -36,6 +46,11 @@ CONVERSATION_ACTIONS = ("dynamodb:Query", "dynamodb:BatchWriteItem")
 REMINDERS_TIMEOUT = Duration.seconds(30)
 # Lambda's asynchronous invocation retries (the Scheduler invokes its Lambda target asynchronously).
 ASYNC_RETRY_ATTEMPTS = 2
+# The schedules' target retry policy (the stack's `reminder_retry_attempts` and
+# `reminder_max_event_age_seconds`): the Scheduler retries an invocation it could not make, for at
+# most an hour (a reminder later than that is no use), then puts it on the schedule dead-letter queue.
+DEFAULT_RETRY_ATTEMPTS = 20
+DEFAULT_MAX_EVENT_AGE = Duration.hours(1)
 
 
 class Reminders(Construct):
@@ -53,13 +68,24 @@ class Reminders(Construct):
         template_languages: str = "en=en,he=he",
         phone_number_id: str | None = None,
         schedule_group_name: str = DEFAULT_GROUP_NAME,
+        retry_attempts: int = DEFAULT_RETRY_ATTEMPTS,
+        max_event_age: Duration = DEFAULT_MAX_EVENT_AGE,
         monitoring: Monitoring | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
-        self.group = scheduler.ScheduleGroup(self, "Group", schedule_group_name=schedule_group_name)
+        self.group = scheduler.ScheduleGroup(
+            self, "Group", schedule_group_name=schedule_group_name, removal_policy=RemovalPolicy.DESTROY
+        )
         self.group_name = schedule_group_name
         self.group_arn = self.group.schedule_group_arn
-        self.dead_letter_queue = self._dead_letter_queue()
+        self.dead_letter_queue = self._dead_letter_queue(
+            "DeadLetterQueue", "the dead-letter destination of the reminders Lambda's async invocations"
+        )
+        self.schedule_dead_letter_queue = self._dead_letter_queue(
+            "ScheduleDeadLetterQueue", "the dead-letter queue of the reminder schedules' target"
+        )
+        self.retry_attempts = retry_attempts
+        self.max_event_age = max_event_age
 
         environment = {
             **{
@@ -84,23 +110,33 @@ class Reminders(Construct):
         if monitoring is not None:
             monitoring.watch_function("Reminders", self.function)
             monitoring.watch_dead_letter_queue("ReminderDeadLetterQueue", self.dead_letter_queue)
+            monitoring.watch_dead_letter_queue(
+                "ReminderScheduleDeadLetterQueue", self.schedule_dead_letter_queue
+            )
 
-    def _dead_letter_queue(self) -> sqs.Queue:
-        """Where a reminder lands whose delivery failed after Lambda's asynchronous retries."""
+    def _dead_letter_queue(self, construct_id: str, what: str) -> sqs.Queue:
+        """Where a reminder lands that could not be delivered (SQS-managed encryption: the Scheduler
+        and Lambda need no key grant)."""
         queue = sqs.Queue(
             self,
-            "DeadLetterQueue",
+            construct_id,
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
             retention_period=Duration.days(14),
         )
         Validations.of(queue).acknowledge(
-            Acknowledgment(
-                id="AwsSolutions-SQS3",
-                reason="This queue is the dead-letter destination of the reminders Lambda's async invocations.",
-            )
+            Acknowledgment(id="AwsSolutions-SQS3", reason=f"This queue is {what}.")
         )
         return queue
+
+    def delivery_environment(self) -> dict[str, str]:
+        """For the functions that create or move schedules: the target's retry policy and dead-letter
+        queue (`memo.settings.ScheduleDeliverySettings`)."""
+        return {
+            SCHEDULE_DEAD_LETTER_ENV_VAR: self.schedule_dead_letter_queue.queue_arn,
+            SCHEDULE_RETRY_ATTEMPTS_ENV_VAR: str(self.retry_attempts),
+            SCHEDULE_MAX_EVENT_AGE_ENV_VAR: str(int(self.max_event_age.to_seconds())),
+        }
 
     def _reminders_function(self, defaults: FunctionDefaults, environment: dict[str, str]) -> MemoFunction:
         """The schedules' target, retried asynchronously, then sent to the dead-letter queue."""
@@ -135,5 +171,11 @@ class Reminders(Construct):
         )
         role.add_to_principal_policy(
             iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.function.function_arn])
+        )
+        # What the Scheduler could not deliver goes to the dead-letter queue with the schedule's role.
+        role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["sqs:SendMessage"], resources=[self.schedule_dead_letter_queue.queue_arn]
+            )
         )
         return role

@@ -8,8 +8,8 @@
             └─ an operator's question to the WhatsApp user (memo.operator_review.clarify): the user's thread on
                the conversation table (pendingHITL, memory) and the WhatsApp secret
 
-Routes: `GET /review` (the page; API Gateway also routes `/review/` here), `GET /review/openapi.json`
-and `GET /review/swagger` are public (no data); `GET /review/me`, `GET /review/cases`,
+Routes: `GET /review` (the page, served at `/review/`: the function redirects `/review` there),
+`GET /review/openapi.json` and `GET /review/swagger` are public (no data); `GET /review/me`, `GET /review/cases`,
 `GET /review/cases/{case_id}`, `POST /review/cases/{case_id}/approve|reject|clarify` and
 `POST /review/mcp` need a Cognito ID token (the JWT authorizer checks issuer = the user pool and
 audience = the app client). The function refuses requests without authorizer claims as well: it is

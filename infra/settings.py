@@ -18,6 +18,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Node
 
 from memo.operator_review.policy import ReviewPolicyInvalid, load_policy
+from memo.settings import SCHEDULE_EVENT_AGE_BOUNDS, SCHEDULE_MAX_RETRY_ATTEMPTS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,6 +55,20 @@ _DOMAIN_PREFIX = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
 _DOMAIN_PREFIX_RESERVED = ("aws", "amazon", "cognito")
 
 
+# Step Functions ends a Standard execution after one year, whatever its definition says.
+MAX_EXECUTION_SECONDS = 365 * 24 * 3600
+# An execution's own work besides waiting for an operator: every group's steps with their retries and
+# lease waits, then the reply.
+EXECUTION_WORK_SECONDS = 3600
+
+
+def execution_timeout_seconds(review_wait_seconds: int) -> int:
+    """The executor state machine's TimeoutSeconds: the longest wait for an operator (the review
+    policy's `timeout_seconds`) plus the execution's own work. Past it the execution times out and the
+    ExecutionsTimedOut alarm fires: something hung, since every wait ends on its own before."""
+    return review_wait_seconds + EXECUTION_WORK_SECONDS
+
+
 class SettingsError(ValueError):
     """A context value that cannot be used; the message names the key."""
 
@@ -75,9 +90,16 @@ class StackSettings:
     turn_batch_size: int = 1
     turn_max_concurrency: int = 10
     webhook_reserved_concurrency: int | None = None
+    # Reserve a concurrency of 1 for the escalation sweep (one sweep at a time). Off: a new account's
+    # concurrency quota leaves nothing to reserve, and the sweep is safe to run concurrently.
+    escalation_reserve_concurrency: bool = False
     reminder_schedule_group: str = "memo-reminders"
     reminder_template_name: str = "memo_reminder"
     reminder_template_languages: str = "en=en,he=he"
+    # The reminder schedules' target retry policy (EventBridge Scheduler's bounds), then its
+    # dead-letter queue.
+    reminder_retry_attempts: int = 20
+    reminder_max_event_age_seconds: int = 3600
     whatsapp_phone_number_id: str | None = None
     # The reviewers' Cognito hosted UI: https://<prefix>.auth.<region>.amazoncognito.com (unique per
     # region); unset -> memo-review-<account id>.
@@ -85,6 +107,11 @@ class StackSettings:
     # MEMO_REVIEW_POLICY of the webhook, the review submit and the review functions (one JSON document;
     # a JSON object in cdk.json); unset -> the default policy of memo.operator_review.policy.
     review_policy: str | None = None
+
+    @property
+    def review_wait_seconds(self) -> int:
+        """How long a step sent to operator review waits for the decision (the review policy's)."""
+        return load_policy(self.review_policy).timeout_seconds
 
     @property
     def log_retention(self) -> logs.RetentionDays:
@@ -146,6 +173,22 @@ class StackSettings:
             )
         if self.review_policy is not None:
             _validate_review_policy(self.review_policy)
+            if execution_timeout_seconds(self.review_wait_seconds) > MAX_EXECUTION_SECONDS:
+                raise SettingsError(
+                    "review_policy: timeout_seconds must be at most "
+                    f"{MAX_EXECUTION_SECONDS - EXECUTION_WORK_SECONDS}, so that the executor's execution "
+                    f"(the wait plus {EXECUTION_WORK_SECONDS} s of work) ends within Step Functions' one year"
+                )
+        self._validate_reminder_delivery()
+
+    def _validate_reminder_delivery(self) -> None:
+        if not 0 <= self.reminder_retry_attempts <= SCHEDULE_MAX_RETRY_ATTEMPTS:
+            raise SettingsError(
+                f"reminder_retry_attempts must be between 0 and {SCHEDULE_MAX_RETRY_ATTEMPTS}"
+            )
+        low, high = SCHEDULE_EVENT_AGE_BOUNDS
+        if not low <= self.reminder_max_event_age_seconds <= high:
+            raise SettingsError(f"reminder_max_event_age_seconds must be between {low} and {high}")
 
 
 def _validate_review_policy(text: str) -> None:

@@ -128,7 +128,9 @@ class MemoStack(Stack):
             template_languages=settings.reminder_template_languages,
             phone_number_id=settings.whatsapp_phone_number_id,
             schedule_group_name=settings.reminder_schedule_group,
-            monitoring=self.monitoring,  # watches the reminders function and its dead-letter queue
+            retry_attempts=settings.reminder_retry_attempts,
+            max_event_age=Duration.seconds(settings.reminder_max_event_age_seconds),
+            monitoring=self.monitoring,  # watches the reminders function and its dead-letter queues
         )
 
     def _executor_workflow(self) -> ExecutorWorkflow:
@@ -143,8 +145,10 @@ class MemoStack(Stack):
             schedule_group_name=self.reminders.group_name,
             scheduler_role=self.reminders.scheduler_role,
             reminder_target=self.reminders.function,
+            schedule_delivery=self.reminders.delivery_environment(),
             alarm_topic=self.monitoring.topic,  # failed and timed-out executions
             review_environment=self.review_environment,
+            longest_review_wait=Duration.seconds(self.settings.review_wait_seconds),
         )
         # The workflow alarms on executions, not on its functions: those are watched here.
         self.monitoring.watch_function("Executor", workflow.executor.function)
@@ -161,8 +165,10 @@ class MemoStack(Stack):
             table=self.store.table(tables.CASES),
             log_retention=self.settings.log_retention,
             alarm_topic=self.monitoring.topic,  # past SLA, undelivered escalation notice, drift
+            single_sweep=self.settings.escalation_reserve_concurrency,
         )
         self.monitoring.watch_function("Escalation", case_platform.escalation.function)
+        self.monitoring.watch_dead_letter_queue("EscalationDeadLetterQueue", case_platform.dead_letter_queue)
         return case_platform
 
     def _review(self) -> Review:
@@ -272,6 +278,7 @@ class MemoStack(Stack):
             "REMINDER_SCHEDULE_GROUP": self.reminders.group_name,
             "REMINDER_TARGET_ARN": self.reminders.function.function_arn,
             "REMINDER_SCHEDULER_ROLE_ARN": self.reminders.scheduler_role.role_arn,
+            **self.reminders.delivery_environment(),
             "WHATSAPP_REMINDER_TEMPLATE": settings.reminder_template_name,
             "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": settings.reminder_template_languages,
             **self.review_environment,

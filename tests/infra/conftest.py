@@ -1,14 +1,15 @@
 """One synthesis of the real app per test session (synth takes seconds), shared by the infra tests.
 
 The app is built by the same `build_app` as `app.py`, with bundling off (no pip, no network, no
-Docker). Synthesis runs the cdk-nag validation plugin; if it fails, the failure is kept for the nag
+Docker): the test-only placeholder layer, whose assembly carries the rule that refuses deployment. Synthesis runs the cdk-nag validation plugin; if it fails, the failure is kept for the nag
 test to report and the template written before validation is still inspected by the other tests.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,14 +18,18 @@ import pytest
 from aws_cdk import App, Validations
 from aws_cdk.assertions import Template
 
-from infra.application import STACK_NAME, build_app
+from infra.application import BUNDLE_CONTEXT_KEY, PLACEHOLDER_LAYER_CONTEXT_KEY, STACK_NAME, build_app
 from infra.stack import MemoStack
 
+TEST_ONLY_PLACEHOLDER: Mapping[str, Any] = {
+    BUNDLE_CONTEXT_KEY: "false",
+    PLACEHOLDER_LAYER_CONTEXT_KEY: "true",
+}
 # Context that changes every default, used by the variant synthesis. Except `reminder_schedule_group`:
 # the executor's acknowledgment names the group's schedules, and the variant's findings are compared
 # with the default synthesis's acknowledgments (test_schedule_group_name_comes_from_context covers it).
 OVERRIDES: Mapping[str, Any] = {
-    "bundle": "false",
+    **TEST_ONLY_PLACEHOLDER,
     "whatsapp_api_base_url": "https://graph.example.test/v99.0",
     "planner_model": "planner-x",
     "interpreter_model": "interpreter-y",
@@ -34,15 +39,19 @@ OVERRIDES: Mapping[str, Any] = {
     "log_retention_days": "90",
     "alarm_email": "ops@example.test",
     "webhook_reserved_concurrency": "20",
+    "escalation_reserve_concurrency": "true",
     "turn_batch_size": "3",
     "turn_max_concurrency": "5",
     "api_throttle_rate_limit": "7",
     "api_throttle_burst_limit": "9",
     "reminder_template_name": "memo_reminder_v2",
     "reminder_template_languages": "en=en_US,he=he",
+    "reminder_retry_attempts": "7",
+    "reminder_max_event_age_seconds": "900",
     "whatsapp_phone_number_id": "1234567890",
     "review_domain_prefix": "memo-review-staging",
-    "review_policy": '{"rules": [{"action": "delete", "min_items": 3}], "approval_ttl_seconds": 900}',
+    "review_policy": '{"rules": [{"action": "delete", "min_items": 3}], "approval_ttl_seconds": 900, '
+    '"timeout_seconds": 7200}',
 }
 
 
@@ -67,7 +76,9 @@ class Synthesized:
 
 
 def synthesize(outdir: Path, context: Mapping[str, Any] | None = None) -> Synthesized:
-    app, stack = build_app(context={"bundle": "false", **(context or {})}, outdir=str(outdir), environ={})
+    app, stack = build_app(
+        context={**TEST_ONLY_PLACEHOLDER, **(context or {})}, outdir=str(outdir), environ={}
+    )
     error: Exception | None = None
     try:
         app.synth()
@@ -96,6 +107,36 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
         return synthesize(tmp_path_factory.mktemp("cdk.out.variant"), OVERRIDES)
     finally:
         patcher.undo()
+
+
+class InstallingPip:
+    """Stands in for `subprocess.run(pip install ...)`: writes, for every requirement of the file it is
+    given, the distribution's `.dist-info` directory and its package, as pip would (nothing fetched)."""
+
+    def __call__(self, command: Sequence[str], **_kwargs: Any) -> subprocess.CompletedProcess[str]:
+        target = Path(command[command.index("--target") + 1])
+        requirements = Path(command[command.index("--requirement") + 1]).read_text()
+        for line in requirements.splitlines():
+            name, _, version = line.split(" ")[0].partition("==")
+            if version:
+                (target / f"{name.replace('-', '_')}-{version}.dist-info").mkdir(parents=True)
+                (target / name.replace("-", "_")).mkdir(exist_ok=True)
+        return subprocess.CompletedProcess(list(command), 0, "", "")
+
+
+@pytest.fixture(scope="session")
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app synthesized as `cdk deploy` does (layers bundled), pip and the bytecode compiler faked:
+    the cloud assembly's directory."""
+    from infra import lambdas
+
+    outdir = tmp_path_factory.mktemp("cdk.out.bundled")
+    with pytest.MonkeyPatch.context() as patcher:
+        patcher.setattr(lambdas.subprocess, "run", InstallingPip())
+        patcher.setattr(lambdas, "compile_layer", lambda *_args: None)
+        app, _ = build_app(outdir=str(outdir), environ={"CDK_OUTDIR": str(outdir)})
+        app.synth()
+    return outdir
 
 
 INFRA_DIR = Path(__file__).parent

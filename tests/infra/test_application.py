@@ -13,7 +13,16 @@ import pytest
 from cdk_nag import AwsSolutionsChecks
 
 from infra import lambdas
-from infra.application import build_app, bundling_enabled
+from infra.application import (
+    BUNDLE_CONTEXT_KEY,
+    PLACEHOLDER_LAYER_CONTEXT_KEY,
+    STACK_NAME,
+    UnbuiltLayerRefused,
+    build_app,
+    bundling_enabled,
+    context_from_argv,
+)
+from infra.lambdas import NOT_BUILT_MESSAGE, NOT_BUILT_RULE_ID
 from infra.settings import BUNDLING_STACKS_CONTEXT_KEY
 
 from .conftest import Synthesized
@@ -32,29 +41,86 @@ class RecordingPip:
 
 
 @pytest.mark.parametrize(
-    ("value", "run_by_cli", "expected"),
+    ("value", "expected"),
     [
-        (None, False, False),  # python app.py / make synth: offline
-        (None, True, True),  # cdk synth / cdk deploy: real layer
-        ("auto", True, True),
-        ("false", True, False),
-        ("true", False, True),
-        (True, False, True),
+        (None, True),  # python app.py / make synth and cdk synth / cdk deploy alike: the real layer
+        ("auto", True),
+        ("", True),
+        ("true", True),
+        (True, True),
+        ("false", False),
+        (False, False),
     ],
 )
-def test_bundle_flag(value: object, run_by_cli: bool, expected: bool) -> None:
-    assert bundling_enabled(value, run_by_cli=run_by_cli) is expected
+def test_bundle_flag(value: object, expected: bool) -> None:
+    assert bundling_enabled(value) is expected
 
 
-def test_build_app_skips_bundling_outside_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_build_app_builds_the_layer_whoever_runs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pip = RecordingPip()
     monkeypatch.setattr(lambdas.subprocess, "run", pip)
-    app, _ = build_app(outdir=str(tmp_path), environ={})
-    assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) == []
-    assert pip.commands == []
-    app, _ = build_app(outdir=str(tmp_path), environ={"CDK_OUTDIR": str(tmp_path)})
-    assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) is None
-    assert len(pip.commands) == 1  # run by the CLI: the layer is built (by the fake pip here)
+    for environ in ({}, {"CDK_OUTDIR": str(tmp_path)}):  # python app.py, then the CDK CLI
+        app, _ = build_app(outdir=str(tmp_path / str(len(pip.commands))), environ=environ)
+        assert app.node.try_get_context(BUNDLING_STACKS_CONTEXT_KEY) is None
+    assert len(pip.commands) == 2  # built both times (by the fake pip here)
+
+
+@pytest.mark.parametrize("placeholder", [None, "false", False])
+def test_a_synth_without_the_built_layer_is_refused_unless_it_says_it_is_for_tests(
+    tmp_path: Path, placeholder: object
+) -> None:
+    """`make synth` then `cdk deploy --app cdk.out` once shipped an empty dependencies layer (every
+    function failing on import) behind a warning. Now no such assembly is written unless the
+    test-only flag asks for it."""
+    context: dict[str, object] = {BUNDLE_CONTEXT_KEY: "false"}
+    if placeholder is not None:
+        context[PLACEHOLDER_LAYER_CONTEXT_KEY] = placeholder
+    with pytest.raises(UnbuiltLayerRefused, match=PLACEHOLDER_LAYER_CONTEXT_KEY):
+        build_app(context=context, outdir=str(tmp_path), environ={})
+    assert not (tmp_path / f"{STACK_NAME}.template.json").exists()
+
+
+def test_the_test_only_assembly_carries_a_rule_that_fails_every_deployment(synthesized: Synthesized) -> None:
+    """CloudFormation checks a template's rules before it changes any resource; this one never holds,
+    so even `cdk deploy --app <this assembly>` (or the template uploaded by hand) stops with why."""
+    rules = {k: v for k, v in synthesized.template_json["Rules"].items() if NOT_BUILT_RULE_ID in k}
+    ((rule_id, rule),) = rules.items()
+    assert rule_id.startswith("Layers")  # the layers construct's, next to the layer it is about
+    (assertion,) = rule["Assertions"]
+    assert "RuleCondition" not in rule  # it applies to every create and update
+    left, right = assertion["Assert"]["Fn::Equals"]
+    assert isinstance(left, str) and isinstance(right, str) and left != right  # never holds
+    assert assertion["AssertDescription"] == NOT_BUILT_MESSAGE
+    assert "bundle=false" in NOT_BUILT_MESSAGE and len(NOT_BUILT_MESSAGE) <= 1024
+
+
+def test_a_built_assembly_carries_no_such_rule(bundled: Path) -> None:
+    template = json.loads((bundled / f"{STACK_NAME}.template.json").read_text())
+    assert set(template["Rules"]) == {"CheckBootstrapVersion"}  # CDK's own, nothing of ours
+
+
+@pytest.mark.parametrize(
+    ("argv", "context"),
+    [
+        ([], {}),
+        (
+            ["-c", "bundle=false", "--context", f"{PLACEHOLDER_LAYER_CONTEXT_KEY}=true"],
+            {
+                "bundle": "false",
+                PLACEHOLDER_LAYER_CONTEXT_KEY: "true",
+            },
+        ),
+        (["-c", 'review_policy={"a": "b=c"}'], {"review_policy": '{"a": "b=c"}'}),
+    ],
+)
+def test_app_py_takes_context_as_the_cdk_cli_does(argv: list[str], context: dict[str, str]) -> None:
+    assert context_from_argv(argv) == context
+
+
+@pytest.mark.parametrize("argv", [["bundle=false"], ["-c"], ["-c", "bundle"], ["--verbose", "x=y"]])
+def test_app_py_refuses_anything_else(argv: list[str]) -> None:
+    with pytest.raises(SystemExit, match="usage"):
+        context_from_argv(argv)
 
 
 # --- cdk-nag ---------------------------------------------------------------------------------------
@@ -73,7 +139,8 @@ def test_synth_passes_cdk_nag_with_no_unacknowledged_findings(synthesized: Synth
 
 
 def test_the_only_cdk_annotation_is_the_unbuilt_layer_warning(synthesized: Synthesized) -> None:
-    """No CDK warnings or errors slip by; with bundling off, ops are told not to deploy the assembly."""
+    """No CDK warnings or errors slip by; with bundling off, the synthesis says the assembly cannot be
+    deployed (its rule fails: test_the_test_only_assembly_carries_a_rule_that_fails_every_deployment)."""
     validation_report = json.loads((synthesized.outdir / "validation-report.json").read_text())
     annotations = [
         (violation["ruleName"], violation["severity"], construct["constructPath"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_cdk.assertions import Match
@@ -31,7 +32,51 @@ def test_the_sweep_runs_hourly_on_a_schedule(synthesized: Synthesized) -> None:
         and "Input" not in r["Properties"]["Targets"][0]  # the daily drift job has its own rule
     ]
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 hour)"
-    assert function["Properties"]["ReservedConcurrentExecutions"] == 1
+
+
+def test_the_sweep_reserves_no_concurrency_unless_asked(
+    synthesized: Synthesized, variant: Synthesized
+) -> None:
+    """A new account's concurrency quota leaves nothing to reserve (any reservation rolls the stack
+    back), and the sweep is safe to run concurrently: off by default, one sweep at a time on request."""
+    _, function = _escalation_function(synthesized)
+    assert "ReservedConcurrentExecutions" not in function["Properties"]
+    assert synthesized.stack.settings.escalation_reserve_concurrency is False
+    _, reserved = _escalation_function(variant)
+    assert reserved["Properties"]["ReservedConcurrentExecutions"] == 1
+
+
+def test_both_rules_retry_then_dead_letter_what_they_could_not_deliver(synthesized: Synthesized) -> None:
+    logical_id, _ = _escalation_function(synthesized)
+    queue = synthesized.logical_id(synthesized.stack.case_platform.dead_letter_queue)
+    targets = [
+        target
+        for rule in synthesized.resources("AWS::Events::Rule").values()
+        for target in rule["Properties"]["Targets"]
+        if target["Arn"] == {"Fn::GetAtt": [logical_id, "Arn"]}
+    ]
+    assert len(targets) == 2  # the hourly sweep and the daily drift check
+    for target in targets:
+        assert target["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [queue, "Arn"]}}
+        assert target["RetryPolicy"] == {"MaximumRetryAttempts": 2, "MaximumEventAgeInSeconds": 3600}
+    # EventBridge may send to it for these two rules only; the stack alarms on its depth.
+    (policy,) = [
+        p["Properties"]["PolicyDocument"]["Statement"]
+        for p in synthesized.resources("AWS::SQS::QueuePolicy").values()
+        if {"Ref": queue} in p["Properties"]["Queues"]
+    ]
+    senders = [s for s in policy if s["Effect"] == "Allow"]
+    assert {s["Principal"]["Service"] for s in senders} == {"events.amazonaws.com"}
+    assert {json.dumps(s["Condition"]["ArnEquals"]["aws:SourceArn"]) for s in senders} == {
+        json.dumps({"Fn::GetAtt": [rule_id, "Arn"]}) for rule_id in synthesized.resources("AWS::Events::Rule")
+    }
+    depth = [
+        a["Properties"]
+        for a in synthesized.resources("AWS::CloudWatch::Alarm").values()
+        if a["Properties"]["MetricName"] == "ApproximateNumberOfMessagesVisible"
+        and a["Properties"]["Dimensions"][0]["Value"] == {"Fn::GetAtt": [queue, "QueueName"]}
+    ]
+    assert len(depth) == 1 and depth[0]["Threshold"] == 0
 
 
 def test_the_sweep_may_only_touch_the_cases_table_and_its_named_indexes(synthesized: Synthesized) -> None:

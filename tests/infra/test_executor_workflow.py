@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aws_cdk import App, Stack
+from aws_cdk import App, Duration, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -16,11 +16,12 @@ from aws_cdk.assertions import Template
 from cdk_nag import AwsSolutionsChecks
 
 from infra.conversation_store import ConversationStore
-from infra.executor_workflow import ASL_PATH, ExecutorWorkflow
+from infra.executor_workflow import ASL_PATH, ExecutorWorkflow, executor_definition
 from infra.lambdas import FunctionDefaults, SharedLayers
 from infra.monitoring import Monitoring
 from infra.secrets import AppSecrets
 from memo.aws.scheduler import EventBridgeReminderScheduler
+from memo.operator_review.policy import DEFAULT_POLICY
 from memo.text.series import series
 
 SCHEDULER_ROLE_ARN = "arn:aws:iam::123456789012:role/memo-reminders-scheduler"
@@ -105,11 +106,8 @@ def machine(built: Built) -> dict[str, Any]:
 
 
 def definition(built: Built) -> dict[str, Any]:
-    """The definition as deployed: `from_file` uploads it as a file asset that the template points at."""
-    key = machine(built)["DefinitionS3Location"]["Key"]
-    files = json.loads((built.outdir / f"{built.stack.stack_name}.assets.json").read_text())["files"]
-    (asset,) = [a for a in files.values() if any(d["objectKey"] == key for d in a["destinations"].values())]
-    return dict(json.loads((built.outdir / asset["source"]["path"]).read_text()))
+    """The definition as deployed: in the template, its `${...}` filled by DefinitionSubstitutions."""
+    return dict(json.loads(machine(built)["DefinitionString"]))
 
 
 def step_states(built: Built) -> dict[str, Any]:
@@ -119,6 +117,7 @@ def step_states(built: Built) -> dict[str, Any]:
 
 
 def test_the_deployed_definition_is_the_local_asl_file(built: Built) -> None:
+    # With the default review policy, exactly the file the local runtime runs, timeout included.
     assert definition(built) == json.loads(Path(ASL_PATH).read_text())
     substitutions = machine(built)["DefinitionSubstitutions"]
     assert substitutions["ExecutorFunctionArn"] == {
@@ -193,9 +192,55 @@ def test_the_responder_gets_every_outcome_of_the_turn(built: Built) -> None:
         "timezone",
         "outcomes",
     }
-    # Throttling only: a responder that ran (and sent the reply) is never run again by a retry.
+    # Lambda's transient errors and the task's own timeout are retried: a re-run never replies twice
+    # (the responder claims the turn's reply before it sends; tests/faults/test_responder_retries.py).
     retried = {error for retry in respond["Retry"] for error in retry["ErrorEquals"]}
-    assert retried == {"Lambda.TooManyRequestsException", "Lambda.EC2ThrottledException"}
+    assert retried == LAMBDA_TRANSIENT | {"Lambda.EC2ThrottledException", "States.Timeout"}
+    assert "States.ALL" not in retried and "States.TaskFailed" not in retried  # a bug is not retried
+    for retry in respond["Retry"]:
+        assert (
+            retry["BackoffRate"] >= 2 and 1 <= retry["MaxAttempts"] <= 6 and retry["JitterStrategy"] == "FULL"
+        )
+
+
+def test_the_execution_times_out_in_its_definition_after_the_longest_review_wait(built: Built) -> None:
+    """A definition given whole ignores the construct's `timeout`: the timeout is the definition's
+    own TimeoutSeconds, the review policy's wait for an operator plus an hour of the execution's
+    work, so an execution that outlives every wait is one that hung, and ExecutionsTimedOut alarms."""
+    deployed = definition(built)
+    assert deployed["TimeoutSeconds"] == DEFAULT_POLICY.timeout_seconds + 3600 == 90000
+    await_review = step_states(built)["AwaitReview"]
+    assert await_review["TimeoutSecondsPath"] == "$.review.timeout_seconds"  # the policy's wait
+    assert DEFAULT_POLICY.timeout_seconds < deployed["TimeoutSeconds"] < 365 * 24 * 3600
+    assert "TimeoutSeconds" not in {k for k in machine(built) if k != "DefinitionString"}
+
+
+def test_a_longer_review_wait_gives_a_longer_timeout_up_to_step_functions_year() -> None:
+    two_hours = executor_definition(Duration.hours(2))
+    assert two_hours["TimeoutSeconds"] == 7200 + 3600
+    assert {k: v for k, v in two_hours.items() if k != "TimeoutSeconds"} == {
+        k: v for k, v in json.loads(Path(ASL_PATH).read_text()).items() if k != "TimeoutSeconds"
+    }
+    at_the_limit = executor_definition(Duration.seconds(365 * 24 * 3600 - 3600))
+    assert at_the_limit["TimeoutSeconds"] == 365 * 24 * 3600
+    with pytest.raises(ValueError, match="one year"):
+        executor_definition(Duration.seconds(365 * 24 * 3600 - 3599))
+
+
+def test_the_state_machine_log_group_is_named_for_this_stack_instance(built: Built) -> None:
+    """Retained with the stack's logs: a fixed name would make a deployment after `cdk destroy` fail
+    ("already exists"); the name ends with the stack's own id, new for every stack created."""
+    log_group = built.json["Resources"][built.logical_id(built.workflow.log_group)]
+    assert log_group["DeletionPolicy"] == "Retain"
+    assert log_group["Properties"]["LogGroupName"] == {
+        "Fn::Join": [
+            "",
+            [
+                "/aws/vendedlogs/states/ExecutorWorkflowTest-executor-",
+                {"Fn::Select": [2, {"Fn::Split": ["/", {"Ref": "AWS::StackId"}]}]},
+            ],
+        ]
+    }
 
 
 def test_executor_role_reaches_only_the_ledger_items_and_reminder_schedules(built: Built) -> None:

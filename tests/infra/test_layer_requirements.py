@@ -100,6 +100,8 @@ def test_the_layer_requirements_are_the_locks_runtime_packages_with_their_hashes
 
     assert actual == expected
     assert {"pydantic", "aws-lambda-powertools", "aws-xray-sdk", "openai"} <= set(actual)  # extras too
+    # zoneinfo's database: Lambda's runtime image has no /usr/share/zoneinfo, and users name their zone.
+    assert "tzdata" in actual
     assert all(hashes for _version, hashes in actual.values())
     # Neither the development and CDK groups, nor what the runtime ships, nor other platforms' packages.
     assert not {"pytest", "moto", "aws-cdk-lib", "uv", "pip"} & set(actual)

@@ -17,6 +17,7 @@ from infra.monitoring import Monitoring
 from infra.reminders import Reminders
 from infra.secrets import AppSecrets
 from memo import tables
+from memo.settings import ScheduleDeliverySettings
 
 
 class Built:
@@ -67,6 +68,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 def test_schedule_group_and_exposed_names(built: Built) -> None:
     built.template.has_resource_properties("AWS::Scheduler::ScheduleGroup", {"Name": "memo-reminders"})
+    # Not retained: its schedules would invoke a deleted function through a deleted role, and a kept
+    # group of this fixed name would make the next deployment fail ("already exists").
+    group = built.json["Resources"][built.logical_id(built.reminders.group)]
+    assert group["DeletionPolicy"] == "Delete" and group["UpdateReplacePolicy"] == "Delete"
     assert built.reminders.group_name == "memo-reminders"
     assert built.stack.resolve(built.reminders.group_arn) == {
         "Fn::GetAtt": [built.logical_id(built.reminders.group), "Arn"]
@@ -77,7 +82,11 @@ def test_scheduler_role_invokes_exactly_the_reminders_function(built: Built) -> 
     role = built.reminders.scheduler_role
     function_arn = {"Fn::GetAtt": [built.logical_id(built.reminders.function), "Arn"]}
     statements = built.statements(role)
-    assert [(s["Action"], s["Resource"]) for s in statements] == [("lambda:InvokeFunction", function_arn)]
+    schedule_dlq = {"Fn::GetAtt": [built.logical_id(built.reminders.schedule_dead_letter_queue), "Arn"]}
+    assert [(s["Action"], s["Resource"]) for s in statements] == [
+        ("lambda:InvokeFunction", function_arn),
+        ("sqs:SendMessage", schedule_dlq),  # what the Scheduler could not deliver, with this role
+    ]
     trust = built.json["Resources"][built.logical_id(role)]["Properties"]["AssumeRolePolicyDocument"]
     [assume] = trust["Statement"]
     assert assume["Principal"] == {"Service": "scheduler.amazonaws.com"}
@@ -181,3 +190,31 @@ def test_cdk_nag_runs_and_the_dead_letter_queue_acknowledgment_is_needed(
     app, *_ = _build(tmp_path)
     with pytest.raises(RuntimeError, match="AwsSolutions-SQS3"):
         app.synth()
+
+
+def test_schedules_retry_then_go_to_an_alarmed_dead_letter_queue(built: Built) -> None:
+    """Every schedule's target carries a retry policy and the schedule dead-letter queue
+    (`delivery_environment`, read by `memo.settings.ScheduleDeliverySettings`): what the Scheduler
+    could not deliver is kept and alarmed, not dropped."""
+    queue_id = built.logical_id(built.reminders.schedule_dead_letter_queue)
+    environment = built.stack.resolve(built.reminders.delivery_environment())
+    assert environment == {
+        "REMINDER_DEAD_LETTER_ARN": {"Fn::GetAtt": [queue_id, "Arn"]},
+        "REMINDER_RETRY_ATTEMPTS": "20",
+        "REMINDER_MAX_EVENT_AGE_SECONDS": "3600",
+    }
+    delivery = ScheduleDeliverySettings.from_env({**environment, "REMINDER_DEAD_LETTER_ARN": "arn:dlq"})
+    assert (delivery.dead_letter_arn, delivery.retry_attempts, delivery.max_event_age_seconds) == (
+        "arn:dlq",
+        20,
+        3600,
+    )
+    queue = built.json["Resources"][queue_id]["Properties"]
+    assert queue["SqsManagedSseEnabled"] is True  # the Scheduler needs no key grant to send
+    alarms = {
+        a["Properties"]["AlarmDescription"]: a["Properties"]
+        for a in built.resources("AWS::CloudWatch::Alarm").values()
+    }
+    depth = alarms["Memo ReminderScheduleDeadLetterQueue: messages were moved to the dead-letter queue"]
+    assert depth["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [queue_id, "QueueName"]}}]
+    assert depth["Threshold"] == 0

@@ -20,6 +20,7 @@ from memo.settings import (
     SCHEDULE_TARGET_ENV_VAR,
     AwsSettings,
     LlmSettings,
+    ScheduleDeliverySettings,
     WebhookSettings,
     WhatsAppSettings,
 )
@@ -56,6 +57,10 @@ WEBHOOK_ENV = {
     "REMINDER_SCHEDULE_GROUP",
     "REMINDER_TARGET_ARN",
     "REMINDER_SCHEDULER_ROLE_ARN",
+    # A moved schedule is written whole: its target's retry policy and dead-letter queue too.
+    "REMINDER_DEAD_LETTER_ARN",
+    "REMINDER_RETRY_ATTEMPTS",
+    "REMINDER_MAX_EVENT_AGE_SECONDS",
     "WHATSAPP_REMINDER_TEMPLATE",
     "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES",
     "POWERTOOLS_SERVICE_NAME",
@@ -204,7 +209,7 @@ def test_webhook_environment_names_are_read_by_the_webhook_settings() -> None:
     """Every configuration name the stack sets is one `memo.settings` reads (no silent typos)."""
     known = {
         field.alias
-        for model in (WebhookSettings, AwsSettings, WhatsAppSettings, LlmSettings)
+        for model in (WebhookSettings, AwsSettings, WhatsAppSettings, LlmSettings, ScheduleDeliverySettings)
         for field in model.model_fields.values()
         if field.alias
     }
@@ -430,7 +435,12 @@ def test_scheduler_role_may_only_invoke_the_reminders_function(synthesized: Synt
             "Action": "lambda:InvokeFunction",
             "Effect": "Allow",
             "Resource": arn(synthesized.logical_id(reminders.function)),
-        }
+        },
+        {
+            "Action": "sqs:SendMessage",
+            "Effect": "Allow",
+            "Resource": arn(synthesized.logical_id(reminders.schedule_dead_letter_queue)),
+        },
     ]
     # No other role of the stack can be assumed by the Scheduler.
     scheduler_roles = [
@@ -577,3 +587,63 @@ def test_reminder_settings_from_cli_strings() -> None:
     assert settings.reminder_schedule_group == "memo-staging"
     assert settings.reminder_template_languages == "en=en_US, he=he"
     assert settings.whatsapp_phone_number_id == "1234567890"
+
+
+# Properties that give a resource its physical name, by resource type (those the stack creates).
+NAME_PROPERTIES = {
+    "AWS::Logs::LogGroup": "LogGroupName",
+    "AWS::DynamoDB::GlobalTable": "TableName",
+    "AWS::DynamoDB::Table": "TableName",
+    "AWS::SecretsManager::Secret": "Name",
+    "AWS::KMS::Key": "Description",  # a key has no name; listed so a new type is noticed
+    "AWS::Cognito::UserPool": "UserPoolName",
+    "AWS::Scheduler::ScheduleGroup": "Name",
+    "AWS::SQS::Queue": "QueueName",
+    "AWS::SNS::Topic": "TopicName",
+}
+
+
+@pytest.mark.parametrize("fixture", ["synthesized", "variant"])
+def test_no_retained_resource_has_a_fixed_name(fixture: str, request: pytest.FixtureRequest) -> None:
+    """A resource kept by `cdk destroy` under a fixed name makes the next deployment fail ("already
+    exists"). Every retained resource is named by CloudFormation, or by a name that holds this stack
+    instance's id (new for every stack created)."""
+    synth: Synthesized = request.getfixturevalue(fixture)
+    retained = {
+        logical_id: resource
+        for logical_id, resource in synth.template_json["Resources"].items()
+        if "Retain" in (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy"))
+    }
+    assert retained, "expected the tables, secrets and log groups to be retained"
+    for logical_id, resource in retained.items():
+        assert resource["Type"] in NAME_PROPERTIES, f"{logical_id}: a retained {resource['Type']}"
+        if resource["Type"] == "AWS::KMS::Key":
+            continue
+        name = resource["Properties"].get(NAME_PROPERTIES[resource["Type"]])
+        assert name is None or '{"Ref": "AWS::StackId"}' in json.dumps(name), f"{logical_id}: {name}"
+
+
+def test_the_schedule_group_keeps_its_name_and_is_not_retained(synthesized: Synthesized) -> None:
+    group = synthesized.template_json["Resources"][synthesized.logical_id(synthesized.stack.reminders.group)]
+    assert group["Properties"]["Name"] == "memo-reminders"  # unchanged: a rename would drop schedules
+    assert group["DeletionPolicy"] == "Delete"
+
+
+def test_reminder_delivery_and_review_wait_settings_reach_the_template(
+    synthesized: Synthesized, variant: Synthesized
+) -> None:
+    """The schedules' retry policy reaches both functions that write schedules; the review policy's
+    wait sets the executor's execution timeout."""
+    for synth, attempts, age, timeout in ((synthesized, "20", "3600", 90000), (variant, "7", "900", 10800)):
+        stack = synth.stack
+        dlq = arn(synth.logical_id(stack.reminders.schedule_dead_letter_queue))
+        for function in (stack.webhook.function, stack.executor_workflow.executor.function):
+            env = synth.template_json["Resources"][synth.logical_id(function)]["Properties"]["Environment"]
+            variables = env["Variables"]
+            assert variables["REMINDER_DEAD_LETTER_ARN"] == dlq
+            assert (variables["REMINDER_RETRY_ATTEMPTS"], variables["REMINDER_MAX_EVENT_AGE_SECONDS"]) == (
+                attempts,
+                age,
+            )
+        machine = synth.template_json["Resources"][synth.logical_id(stack.executor_workflow.state_machine)]
+        assert json.loads(machine["Properties"]["DefinitionString"])["TimeoutSeconds"] == timeout

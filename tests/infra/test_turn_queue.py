@@ -29,6 +29,8 @@ def test_every_queue_refuses_requests_without_tls(synthesized: Synthesized) -> N
     assert queue_ids == {
         *(queue_id for queue_id, _ in queue_and_dead_letter_queue(synthesized)),
         synthesized.logical_id(synthesized.stack.reminders.dead_letter_queue),
+        synthesized.logical_id(synthesized.stack.reminders.schedule_dead_letter_queue),
+        synthesized.logical_id(synthesized.stack.case_platform.dead_letter_queue),
     }
     protected: set[str] = set()
     for policy in synthesized.resources("AWS::SQS::QueuePolicy").values():

@@ -18,6 +18,7 @@ from moto import mock_aws
 from memo.aws.scheduler import EventBridgeReminderScheduler
 from memo.capabilities.base import CapabilityError
 from memo.errors import ServiceFault, TransientFault
+from memo.settings import ConfigurationError, ScheduleDeliverySettings
 from memo.text.series import series
 from tests.support.clock import days_ahead
 
@@ -91,6 +92,54 @@ def test_scheduling_again_replaces_the_schedule_both_ways(scheduler: Any) -> Non
     adapter.schedule(reminder_id="r3", thread_id=THREAD, at=first, timezone=TZ)
     assert scheduler.get_schedule(Name=name, GroupName=GROUP)["ScheduleExpression"].startswith("at(")
     assert len(scheduler.list_schedules(GroupName=GROUP)["Schedules"]) == 1
+
+
+DLQ = "arn:aws:sqs:us-east-1:123456789012:memo-reminder-schedules-dlq"
+
+
+def test_every_schedule_retries_then_goes_to_the_dead_letter_queue_also_when_moved(scheduler: Any) -> None:
+    """A reminder the Scheduler could not deliver is kept on the dead-letter queue, not dropped: the
+    target's retry policy and dead-letter queue are in the schedule when created and when moved (an
+    update writes the whole definition: without them the move would drop them)."""
+    delivery = ScheduleDeliverySettings.from_env(
+        {
+            "REMINDER_DEAD_LETTER_ARN": DLQ,
+            "REMINDER_RETRY_ATTEMPTS": "7",
+            "REMINDER_MAX_EVENT_AGE_SECONDS": "900",
+        }
+    )
+    adapter = EventBridgeReminderScheduler(
+        scheduler, group_name=GROUP, target_arn=TARGET, role_arn=ROLE, delivery=delivery
+    )
+    first = days_ahead(3, 8, tz=ZoneInfo(TZ))
+    name = adapter.schedule(reminder_id="r9", thread_id=THREAD, at=first, timezone=TZ)
+    adapter.schedule(reminder_id="r9", thread_id="US.1", at=first, timezone=TZ)  # moved: an update
+    target = scheduler.get_schedule(Name=name, GroupName=GROUP)["Target"]
+    assert json.loads(target["Input"])["threadId"] == "US.1"
+    assert target["DeadLetterConfig"] == {"Arn": DLQ}
+    assert target["RetryPolicy"] == {"MaximumRetryAttempts": 7, "MaximumEventAgeInSeconds": 900}
+    # Without settings (the local stack): the default retry policy, and no dead-letter queue to name.
+    plain = _adapter(scheduler).schedule(reminder_id="r10", thread_id=THREAD, at=first, timezone=TZ)
+    target = scheduler.get_schedule(Name=plain, GroupName=GROUP)["Target"]
+    assert target["RetryPolicy"] == {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
+    assert "DeadLetterConfig" not in target
+
+
+@pytest.mark.parametrize(
+    ("variable", "at_the_limit", "past_it"),
+    [
+        ("REMINDER_RETRY_ATTEMPTS", ["0", "185"], ["-1", "186"]),
+        ("REMINDER_MAX_EVENT_AGE_SECONDS", ["60", "86400"], ["59", "86401"]),
+    ],
+)
+def test_the_retry_policy_stays_within_the_schedulers_bounds(
+    variable: str, at_the_limit: list[str], past_it: list[str]
+) -> None:
+    for value in at_the_limit:
+        ScheduleDeliverySettings.from_env({variable: value})
+    for value in past_it:
+        with pytest.raises(ConfigurationError, match=variable):
+            ScheduleDeliverySettings.from_env({variable: value})
 
 
 def _error(code: str, operation: str) -> ClientError:

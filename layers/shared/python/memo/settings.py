@@ -43,6 +43,13 @@ DEFAULT_LEDGER_TTL_SECONDS = 14 * DAY_SECONDS
 SCHEDULE_GROUP_ENV_VAR = "REMINDER_SCHEDULE_GROUP"
 SCHEDULE_TARGET_ENV_VAR = "REMINDER_TARGET_ARN"  # the reminders Lambda
 SCHEDULE_ROLE_ENV_VAR = "REMINDER_SCHEDULER_ROLE_ARN"  # the role the Scheduler assumes to invoke it
+# Where the Scheduler puts an invocation it could not make.
+SCHEDULE_DEAD_LETTER_ENV_VAR = "REMINDER_DEAD_LETTER_ARN"
+SCHEDULE_RETRY_ATTEMPTS_ENV_VAR = "REMINDER_RETRY_ATTEMPTS"
+SCHEDULE_MAX_EVENT_AGE_ENV_VAR = "REMINDER_MAX_EVENT_AGE_SECONDS"
+# EventBridge Scheduler's bounds of a target's retry policy.
+SCHEDULE_MAX_RETRY_ATTEMPTS = 185
+SCHEDULE_EVENT_AGE_BOUNDS = (60, 86400)
 
 _Model = TypeVar("_Model", bound=BaseModel)
 
@@ -151,6 +158,25 @@ class RecurrenceSettings(_EnvModel):
         return RecurrenceLimits(max_years=self.max_years, max_count=self.max_count)
 
 
+class ScheduleDeliverySettings(_EnvModel):
+    """How EventBridge Scheduler delivers a reminder's schedule to the reminders Lambda: an invocation
+    it could not make is retried up to `retry_attempts` times while the event is younger than
+    `max_event_age_seconds` (a reminder later than that is no use), then put on the dead-letter queue
+    `dead_letter_arn` (alarmed) instead of being dropped. Every schedule a Lambda creates or moves
+    carries them, since a moved schedule is written whole."""
+
+    dead_letter_arn: str | None = Field(default=None, alias=SCHEDULE_DEAD_LETTER_ENV_VAR)
+    retry_attempts: int = Field(
+        default=20, alias=SCHEDULE_RETRY_ATTEMPTS_ENV_VAR, ge=0, le=SCHEDULE_MAX_RETRY_ATTEMPTS
+    )
+    max_event_age_seconds: int = Field(
+        default=3600,
+        alias=SCHEDULE_MAX_EVENT_AGE_ENV_VAR,
+        ge=SCHEDULE_EVENT_AGE_BOUNDS[0],
+        le=SCHEDULE_EVENT_AGE_BOUNDS[1],
+    )
+
+
 class FunctionSettings(_EnvModel):
     """The settings of one Lambda: its own fields, read from the environment, and the shared groups
     it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
@@ -231,6 +257,7 @@ class WebhookSettings(FunctionSettings):
     schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
     schedule_target_arn: str | None = Field(default=None, alias=SCHEDULE_TARGET_ENV_VAR)
     schedule_role_arn: str | None = Field(default=None, alias=SCHEDULE_ROLE_ENV_VAR)
+    schedule_delivery: ScheduleDeliverySettings
     reminder_template_name: str = Field(
         default="memo_reminder", alias="WHATSAPP_REMINDER_TEMPLATE", min_length=1
     )
@@ -261,6 +288,7 @@ class ExecutorSettings(FunctionSettings):
     schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
     schedule_target_arn: str | None = Field(default=None, alias=SCHEDULE_TARGET_ENV_VAR)
     schedule_role_arn: str | None = Field(default=None, alias=SCHEDULE_ROLE_ENV_VAR)
+    schedule_delivery: ScheduleDeliverySettings
     # The PII-safe ledger entry: how long a re-run (retry, redrive, redelivery) is still recognised.
     ledger_ttl_seconds: int = Field(
         default=DEFAULT_LEDGER_TTL_SECONDS, alias="MEMO_LEDGER_TTL_SECONDS", ge=3600, le=365 * DAY_SECONDS

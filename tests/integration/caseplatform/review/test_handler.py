@@ -73,3 +73,18 @@ def test_settings_need_a_table_for_dynamodb_and_a_long_dev_secret() -> None:
         ReviewSettings.from_env({"REVIEW_STORE": "sqlite", "REVIEW_DEV_JWT_SECRET": "short"})
     local = ReviewSettings.from_env({"REVIEW_STORE": "sqlite", "HITL_DB_PATH": "/tmp/x.db"})
     assert (local.store, local.dev_jwt_secret) == ("sqlite", None)
+
+
+@pytest.mark.parametrize(("query", "location"), [("", "/review/"), ("case=c-1", "/review/?case=c-1")])
+def test_the_page_without_its_slash_redirects_to_it(
+    handler_module: ModuleType, query: str, location: str
+) -> None:
+    """API Gateway's public route is `GET /review`; the page lives at `/review/` (its sign-in returns
+    there). A reviewer who types the address without the slash is sent on, query kept; the page at
+    `/review/` itself is unchanged."""
+    events = ReviewClient(ReviewRuntime.current().review, dev_secret=None)
+    moved = handler_module.handler(events.event("GET", "/review", query=query), LambdaContext())
+    assert moved["statusCode"] == 308
+    assert moved["headers"]["Location"] == location
+    page = handler_module.handler(events.event("GET", "/review/"), LambdaContext())
+    assert page["statusCode"] == 200 and "text/html" in page["headers"]["Content-Type"]

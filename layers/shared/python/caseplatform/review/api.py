@@ -2,6 +2,7 @@
 validation (pydantic) and OpenAPI, the reviewer web page and MCP over Streamable HTTP.
 
     GET  /review/                         the reviewer web page (public; it holds no data)
+    GET  /review                          308 to /review/, query kept (API Gateway's route has no slash)
     GET  /review/me                       the signed-in principal
     GET  /review/cases                    queue: state, adapter_id, priority, min_age_minutes, limit, cursor
     GET  /review/cases/{case_id}          case, payload, history, decision, approvals
@@ -286,6 +287,12 @@ def _register_public_routes(app: APIGatewayHttpResolver, page: str, caller: Call
                 "X-Content-Type-Options": "nosniff",
             },
         )
+
+    @app.get(PREFIX, include_in_schema=False)
+    def page_without_slash() -> Response[str]:
+        query = app.current_event.raw_event.get("rawQueryString") or ""
+        location = f"{PREFIX}/" + (f"?{query}" if query else "")
+        return Response(status_code=308, content_type="text/plain", body="", headers={"Location": location})
 
     @app.get(f"{PREFIX}/openapi.json", include_in_schema=False)
     def openapi() -> Response[str]:

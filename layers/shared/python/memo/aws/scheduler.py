@@ -9,7 +9,9 @@ Each schedule (`memo.capabilities.scheduler` names it and writes its `at(...)` e
 configured group, with `ScheduleExpressionTimezone` set to the user's IANA zone, `FlexibleTimeWindow`
 OFF (delivered within the minute) and `ActionAfterCompletion` DELETE (no leftovers once fired). The
 target (the reminders Lambda) receives `{"threadId": ..., "reminderId": ...}` and reads the rest
-from the items table, so no message text travels through the Scheduler.
+from the items table, so no message text travels through the Scheduler. The target carries the
+delivery settings (`memo.settings.ScheduleDeliverySettings`): a retry policy, and the dead-letter
+queue where the Scheduler puts an invocation it could not make instead of dropping the reminder.
 
 `schedule` creates the schedule, and on ConflictException (it exists: a move, or a retried create)
 replaces it with `update_schedule`, which needs the full definition again; an update that finds
@@ -37,6 +39,7 @@ from memo.capabilities.scheduler import (
     schedule_name_for,
 )
 from memo.observability import logger
+from memo.settings import ScheduleDeliverySettings
 
 if TYPE_CHECKING:
     from mypy_boto3_scheduler import EventBridgeSchedulerClient
@@ -57,12 +60,34 @@ def _rejected_or_fault(exc: ClientError, *, expected: str) -> None:
 
 class EventBridgeReminderScheduler:
     def __init__(
-        self, scheduler_client: EventBridgeSchedulerClient, *, group_name: str, target_arn: str, role_arn: str
+        self,
+        scheduler_client: EventBridgeSchedulerClient,
+        *,
+        group_name: str,
+        target_arn: str,
+        role_arn: str,
+        delivery: ScheduleDeliverySettings | None = None,
     ) -> None:
         self._client = scheduler_client
         self._group = group_name
         self._target_arn = target_arn
         self._role_arn = role_arn
+        self._delivery = delivery or ScheduleDeliverySettings()
+
+    def _target(self, thread_id: str, reminder_id: str) -> dict[str, Any]:
+        delivery = self._delivery
+        target: dict[str, Any] = {
+            "Arn": self._target_arn,
+            "RoleArn": self._role_arn,
+            "Input": json.dumps({"threadId": thread_id, "reminderId": reminder_id}, separators=(",", ":")),
+            "RetryPolicy": {
+                "MaximumRetryAttempts": delivery.retry_attempts,
+                "MaximumEventAgeInSeconds": delivery.max_event_age_seconds,
+            },
+        }
+        if delivery.dead_letter_arn:
+            target["DeadLetterConfig"] = {"Arn": delivery.dead_letter_arn}
+        return target
 
     def _definition(
         self,
@@ -96,13 +121,7 @@ class EventBridgeReminderScheduler:
             "FlexibleTimeWindow": {"Mode": "OFF"},
             "ActionAfterCompletion": "DELETE",
             "State": "ENABLED",
-            "Target": {
-                "Arn": self._target_arn,
-                "RoleArn": self._role_arn,
-                "Input": json.dumps(
-                    {"threadId": thread_id, "reminderId": reminder_id}, separators=(",", ":")
-                ),
-            },
+            "Target": self._target(thread_id, reminder_id),
         }
 
     def schedule(

@@ -37,6 +37,7 @@ def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityEx
             group_name=settings.schedule_group,
             target_arn=settings.schedule_target_arn,
             role_arn=settings.schedule_role_arn,
+            delivery=settings.schedule_delivery,
         ),
         clock,
         settings.recurrence.limits,

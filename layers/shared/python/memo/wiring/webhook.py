@@ -278,6 +278,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 group_name=self.settings.schedule_group,
                 target_arn=self.settings.schedule_target_arn,
                 role_arn=self.settings.schedule_role_arn,
+                delivery=self.settings.schedule_delivery,
             )
         return DynamoNumberMove(
             self.dynamodb,
