@@ -254,6 +254,7 @@ def status_fixtures(recipient: str) -> dict[str, dict[str, Any]]:
         ),
         "status.delivered": envelope([status_value(status("wamid.OUT1", "delivered", recipient))]),
         "status.read": envelope([status_value(status("wamid.OUT1", "read", recipient))]),
+        "status.played": envelope([status_value(status("wamid.OUT1", "played", recipient))]),
         "status.failed": envelope(
             [status_value(status("wamid.OUT2", "failed", recipient, errors=FAILED_131047))]
         ),

@@ -12,6 +12,8 @@ from memo.ingress.wire import parse_payload
 from memo.local.whatsapp_user import DEFAULT_PHONE_NUMBER_ID, WhatsAppUser, status_payload
 from memo.whatsapp.tags import TAG_LIMIT
 from tests.integration.ingress.fixtures import status_fixtures
+from tests.support.conversation import LogEvents
+from tests.support.whatsapp_fixtures import recorded_body
 
 USER = WhatsAppUser()
 
@@ -64,3 +66,28 @@ def test_a_failed_status_without_a_recipient_has_nobody_to_follow_up() -> None:
 def test_a_tag_is_kept_only_within_the_limit(tag: str) -> None:
     [follow_up] = report(parse_payload(_failed(USER.wa_id, tag=tag)))
     assert follow_up.outbound_tag == (tag if len(tag) <= TAG_LIMIT else None)
+
+
+def test_a_calls_errors_and_statuses_are_neither_the_accounts_nor_a_messages(log_events: LogEvents) -> None:
+    # Were read as the account's errors (a warning and an `AccountError_` metric for a call that ended)
+    # and as a message's status: a failed call became a delivery follow-up on the turn path.
+    terminated = recorded_body("pywa/call_terminate.json#call_terminate")
+    ringing = recorded_body("pywa/call_status.json#call_status")
+    failed = recorded_body("pywa/call_status.json#call_status")
+    failed["entry"][0]["changes"][0]["value"]["statuses"][0].update(
+        status="failed", errors=[{"code": 131047}]
+    )
+    for body in (terminated, ringing, failed):
+        assert report(parse_payload(body)) == []
+    assert log_events.named("WHATSAPP_ACCOUNT_ERROR") == [] and log_events.named("WHATSAPP_STATUS") == []
+    assert log_events.named("WHATSAPP_DELIVERY_FAILED") == []
+    assert [e["field"] for e in log_events.named("WEBHOOK_FIELD_IGNORED")] == ["calls"] * 3
+
+
+def test_the_documented_account_error_and_played_status_are_read(log_events: LogEvents) -> None:
+    assert report(parse_payload(recorded_body("meta/errors.json"))) == []
+    [error] = log_events.named("WHATSAPP_ACCOUNT_ERROR")
+    assert (error["metaErrorCode"], error["title"]) == (130429, "Rate limit hit")
+    assert report(parse_payload(recorded_body("pywa/message_status.json#played"))) == []
+    [played] = log_events.named("WHATSAPP_STATUS")
+    assert (played["status"], played["tracked"]) == ("played", False)

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from memo.errors import NotAWhatsAppPayload
-from memo.ingress.messages import QueuedMessage
+from memo.ingress.messages import QueuedMessage, parse_webhook
 from memo.ingress.webhook import accept_webhook, sign
 from memo.ingress.wire import WireError, parse_payload
 from memo.local.whatsapp_user import WhatsAppUser, status_payload
 from tests.integration.ingress.fixtures import message_fixtures, status_fixtures
-from tests.support.whatsapp_fixtures import documented
+from tests.support.whatsapp_fixtures import documented, recorded_body
 
 USER = WhatsAppUser(name="Dana")
 MESSAGE = ("entry", 0, "changes", 0, "value", "messages", 0)
@@ -237,3 +237,39 @@ def test_the_queued_message_carries_the_new_number_and_the_notice_time() -> None
     assert [(q.thread_id, q.new_wa_id, q.timestamp, q.event) for q in queued] == [
         ("16505551234", "12195555358", 1739321024, "system.user_changed_number")
     ] * 2
+
+
+# --- an edit: Meta documents the new text, or an edited photo's, video's or document's new caption --
+
+
+def _edited(kind: str, **edited: object) -> dict[str, Any]:
+    document = recorded_body("meta/edit.json")  # an edited photo, as Meta documents it
+    message = document["entry"][0]["changes"][0]["value"]["messages"][0]["edit"]["message"]
+    media = message.pop("image")
+    message.update({"type": kind, kind: {**media, **edited}})
+    return document
+
+
+@pytest.mark.parametrize("kind", ["image", "video", "document"])
+def test_an_edited_caption_is_the_edits_new_text(kind: str) -> None:
+    # Was "": only `edit.message.text` was read, so an edited caption could answer nothing.
+    [queued] = parse_webhook(parse_payload(_edited(kind))).messages
+    assert (queued.event, queued.text, queued.target_id) == (
+        "edit",
+        "Updated image caption",
+        "wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=",
+    )
+
+
+def test_an_edited_text_is_read_before_any_caption_and_no_caption_is_no_text() -> None:
+    with_text = _edited("image")
+    with_text["entry"][0]["changes"][0]["value"]["messages"][0]["edit"]["message"]["text"] = {"body": "new"}
+    assert [m.text for m in parse_webhook(parse_payload(with_text)).messages] == ["new"]
+    assert [m.text for m in parse_webhook(parse_payload(_edited("image", caption="  "))).messages] == [""]
+    assert [m.text for m in parse_webhook(parse_payload(_edited("video", caption=None))).messages] == [""]
+
+
+def test_an_edited_caption_of_another_type_is_named_in_the_400() -> None:
+    assert _bad(_edited("document", caption=5)) == [
+        ".".join(map(str, MESSAGE)) + ".edit.message.document.caption"
+    ]

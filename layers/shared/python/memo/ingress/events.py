@@ -119,7 +119,8 @@ MESSAGE_EVENTS: tuple[EventRow, ...] = (
         "edit",
         "edit",
         "MESSAGE_EDITED",
-        "An edit of the message the open question is waiting on is the new answer; an edit of a request "
+        "An edit of the message the open question is waiting on is the new answer (its new text, or a "
+        "photo's, video's or document's new caption); an edit of a request "
         "Memo already carried out is answered once (EDIT_AFTER_DONE): nothing changed, say what to "
         "change; any other edit is silent.",
     ),
@@ -153,6 +154,12 @@ STATUS_EVENTS: tuple[EventRow, ...] = (
     EventRow("status.delivered", "silent", "WHATSAPP_STATUS", _CONFIRMS),
     EventRow("status.read", "silent", "WHATSAPP_STATUS", _CONFIRMS),
     EventRow(
+        "status.played",
+        "silent",
+        "WHATSAPP_STATUS",
+        "A voice message the business sent was played (Memo sends none): logged like the others.",
+    ),
+    EventRow(
         "status.failed",
         "delivery_failed",
         "WHATSAPP_DELIVERY_FAILED",
@@ -170,7 +177,8 @@ STATUS_EVENTS: tuple[EventRow, ...] = (
         "account.other_field",
         "silent",
         "WEBHOOK_FIELD_IGNORED",
-        "Any other webhook field (templates, account updates, ...): logged with its name.",
+        "Any other webhook field (templates, account updates, calls, ...): logged with its name; its "
+        "errors and statuses are not read as the account's or a message's.",
     ),
 )
 

@@ -1,13 +1,14 @@
 """Statuses and account-level errors of a webhook batch: logged with Meta's codes, counted per code.
 
-`sent`, `delivered` and `read` are logged (`WHATSAPP_STATUS`, with what Memo's tracking tag in
+`sent`, `delivered`, `read` and `played` are logged (`WHATSAPP_STATUS`, with what Memo's tracking tag in
 `biz_opaque_callback_data` says the message carried, and its send token). A `failed` status is a warning
 (`WHATSAPP_DELIVERY_FAILED`) with Meta's code, title, details and the message id, counted in the
 `DeliveryFailed_<code>` metric, and becomes a follow-up `QueuedMessage` (event `status.failed`, the tag kept) for
 the turn path: that is where a reminder's failed delivery is marked and retried, exactly once (the
 FIFO dedup id and the turn's idempotency key are `status.failed.<message id>`). Account-level errors
-(`value.errors`, e.g. 130429 rate limit) are logged (`WHATSAPP_ACCOUNT_ERROR`) and counted per code;
-changes of other webhook fields are logged by name (`WEBHOOK_FIELD_IGNORED`).
+(`value.errors` of the `messages` field, e.g. 130429 rate limit) are logged (`WHATSAPP_ACCOUNT_ERROR`) and
+counted per code; changes of other webhook fields (templates, account updates, calls: their `errors` and
+`statuses` are not the account's nor a message's) are logged by name only (`WEBHOOK_FIELD_IGNORED`).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def report(payload: WebhookPayload) -> list[QueuedMessage]:
     for entry in payload.entry:
         for change in entry.changes:
             value = change.value
-            if change.field != "messages":
+            if change.field != "messages":  # its errors and statuses (a call's) are not the account's
                 logger.info("WEBHOOK_FIELD_IGNORED", extra={"field": change.field})
+                continue
             for error in value.errors:
                 count(f"AccountError_{error.code}")
                 logger.warning(

@@ -1,10 +1,9 @@
 """What Meta POSTs to the webhook (WhatsApp Cloud API), read with the standard library.
 
-Only the fields Memo reads are typed (named tuples: a dataclass costs ten times as much to define,
-at every cold start); everything else in the payload is ignored,
-so a new field from Meta never makes a valid payload fail. A body that is not a WhatsApp Business
-Account payload (wrong `object`, no `entry`, a field of the wrong type) is refused with every bad
-field named by its path (`entry.0.changes.0.value.messages.0.id`): the 400 says which.
+Only the fields Memo reads are typed (named tuples: a dataclass costs ten times as much to define, at every
+cold start); the rest of the payload is ignored, so a new field from Meta never fails a valid payload. A body
+that is not a WhatsApp Business Account payload (wrong `object`, no `entry`, a field of the wrong type) is
+refused with every bad field named by its path (`entry.0.changes.0.value.messages.0.id`): the 400 says which.
 
 The webhook's ingress path is what Meta waits on, and a cold start reads this module: it needs no
 pydantic. The rules are pydantic's lax mode, field by field, as the wire models were before:
@@ -329,12 +328,13 @@ class WaSystem(NamedTuple):
 
 
 class WaEditedMessage(NamedTuple):
-    text: WaText | None = None
+    text: WaText | None = None  # the new text; of an edited image, video or document, its new caption
 
     @classmethod
     def read(cls, o: _Obj) -> WaEditedMessage:
         o.optional_text("type")
-        return cls(o.obj("text", WaText.read))
+        captions = [getattr(o.obj(k, WaMedia.read), "caption", None) for k in ("image", "video", "document")]
+        return cls(o.obj("text", WaText.read) or next((WaText(c) for c in captions if c and c.strip()), None))
 
 
 class WaEdit(NamedTuple):
