@@ -22,3 +22,54 @@ def test_delete_scope_words(message: str, scope: str) -> None:
     assert found is not None
     assert found.constraints["scope"] == scope
     assert "vitamins" in str(found.constraints["target"]) or "ויטמינים" in str(found.constraints["target"])
+
+
+NAMES_EN = ["bank", "call dad", "gym", "pay rent"]
+NAMES_HE = ["לבנק", "לשלם חשבון", "להתקשר לאבא"]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "delete the {a} and {b} reminders",
+        "delete the {a}, {b} reminders",
+        "delete my {a} & {b} reminders",
+        "delete the {a} reminder and the {b} reminder",
+        "remove the {a} reminder and the {b} one",
+        "cancel the {a} reminder and my {b} reminder",
+    ],
+)
+@pytest.mark.parametrize(("a", "b"), [(a, b) for a in NAMES_EN for b in NAMES_EN if a != b])
+def test_one_delete_naming_two_reminders_limits_a_delete_all_to_both(form: str, a: str, b: str) -> None:
+    message = form.format(a=a, b=b)
+    found = reminder_deletes.delete(message, pin(message))
+    assert found is not None and found.action == "delete_all" and found.needs_approval
+    assert found.constraints["only"] == f"{a} and {b}"
+
+
+@pytest.mark.parametrize("form", ["תמחק את התזכורת {a} ואת התזכורת {b}", "תמחק את התזכורת {a} ואת זו {b}"])
+@pytest.mark.parametrize(("a", "b"), [(a, b) for a in NAMES_HE for b in NAMES_HE if a != b])
+def test_hebrew_et_x_ve_et_y_names_both(form: str, a: str, b: str) -> None:
+    message = form.format(a=a, b=b)
+    found = reminder_deletes.delete(message, pin(message))
+    assert found is not None and found.action == "delete_all"
+    assert found.constraints["only"] == f"{a} ו{b}"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete the call mom and dad reminder",
+        "delete the salt and pepper reminder",
+        "תמחק את התזכורת לקנות חלב ולחם",
+    ],
+)
+def test_and_inside_one_name_is_one_reminder(message: str) -> None:
+    found = reminder_deletes.delete(message, pin(message))
+    assert found is not None and found.action == "delete" and "only" not in found.constraints
+
+
+@pytest.mark.parametrize("message", ["delete both grandma reminders", "delete all the grandma reminders"])
+def test_both_of_one_name_is_every_reminder_of_that_name(message: str) -> None:
+    found = reminder_deletes.delete(message, pin(message))
+    assert found is not None and found.action == "delete_all" and found.constraints["only"] == "grandma"

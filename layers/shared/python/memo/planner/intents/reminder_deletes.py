@@ -217,12 +217,68 @@ def stop_reminding(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+#: Where one delete names several reminders: "the bank and dad reminders" (a plural with "and"),
+#: "the call bank reminder and the call dad reminder", "X, Y and Z reminders", Hebrew "את X ואת Y".
+#: A bare "and" inside a singular name is part of it ("the call mom and dad reminder": one title).
+_NEXT_NAMED_EN = re.compile(
+    rf"\s+{REMINDER_EN}\s*(?:,|\band\b|&)\s*(?:the\s+|my\s+)?(?:one\s+)?(?:(?:for|to|about)\s+)?"
+    r"|\s*(?:,|\band\b|&)\s*(?:the|my)\s+(?:one\s+)?(?:(?:for|to|about)\s+)?",
+    re.I,
+)
+_NEXT_NAMED_PLURAL_EN = re.compile(r"\s*(?:,|\band\b|&)\s*", re.I)
+_NEXT_NAMED_HE = re.compile(
+    rf"\s+ו(?:גם\s+)?את\s+(?:{REMINDER_HE}\s+|זו\s+|זאת\s+|זה\s+|ה?אחת\s+)?(?:של\s+|על\s+)?"
+)
+_AND_THE_ONE = re.compile(rf"(\b{REMINDER_EN}\s+and\s+(?:the|my)\s+.+?)\s+one\s*$", re.I)
+_BOTH = re.compile(
+    r"^(?:both|all)\s+(?:of\s+)?(?:the\s+|my\s+)?(?P<name>.+)$|^(?:שתי|שני)\s+(?P<he>.+)$", re.I
+)
+_LEFTOVER_HE = re.compile(rf"^(?:את\s+)?(?:{REMINDER_HE}\s+)?(?:של\s+|על\s+)?")
+
+
+def several_named(target: str, *, plural: bool) -> list[str]:
+    """The names of a delete that names several reminders (see above), or [] for one."""
+    if re.search(r"[א-ת]", target):
+        parts = _NEXT_NAMED_HE.split(target)
+        parts = [_LEFTOVER_HE.sub("", part) for part in parts]
+    else:
+        parts = (_NEXT_NAMED_PLURAL_EN if plural else _NEXT_NAMED_EN).split(target)
+        parts = [re.sub(rf"\s+{REMINDER_EN}$", "", part, flags=re.I) for part in parts]
+    names = [clean(part).strip(" ,;:-") for part in parts]
+    return [name for name in names if name] if len(names) > 1 and all(names) else []
+
+
+def _several(names: list[str], text: str, scope: dict[str, object]) -> Match:
+    """One delete of several named reminders: each found and shown in one approval, or asked."""
+    hebrew = bool(re.search(r"[א-ת]", text))
+    joined = " ו".join(names) if hebrew else " and ".join(names)
+    return Match(
+        capability="reminders",
+        action="delete_all",
+        confidence=CONFIDENT,
+        risk="high",
+        constraints={"only": joined, **scope},
+        needs_approval=True,
+        pattern="delete_all",
+    )
+
+
 def delete(text: str, inp: PlannerInput) -> Match | None:
     scope = scope_of(text)
     core = strip_scope(text) if scope else text
+    core = _AND_THE_ONE.sub(r"\1 reminder", core)  # "the X reminder and the Y one"
     for pattern in _RE_REMINDER_DELETE:
         match = pattern.search(core)
         if match:
+            target = strip_scope(match.group("target"))
+            named = several_named(target, plural=bool(_PLURAL_NOUN.search(match.group(0))))
+            both = _BOTH.match(target)
+            if both is not None:
+                named = [
+                    both.group("name") or both.group("he")
+                ]  # "both grandma reminders": every one of that name
+            if named:
+                return _several(named, text, scope)
             target_words = the_one_named(strip_scope(match.group("target")))
             constraints, missing, confidence = target_constraints(target_words, inp, "reminders")
             if _PLURAL_NOUN.search(match.group(0)):
