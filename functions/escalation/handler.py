@@ -1,6 +1,8 @@
 """Escalation Lambda: run by an EventBridge schedule, it escalates needs_clarification cases past
-their adapter's SLA on the DynamoDB case store and notifies the escalation topic; with
-`{"job": "drift"}` (a daily schedule) it checks the case projection for drift. Wiring only."""
+their adapter's SLA on the DynamoDB case store and notifies the escalation topic. With
+`{"job": "drift"}` (a daily schedule) it checks the case projection for drift, with
+`{"job": "rebuild"}` (run by hand) it repairs it; both resume from the `cursor` a run answered.
+Wiring only."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
-from memo.operator_review.escalation import check_projection, escalate_overdue
+from memo.operator_review.escalation import escalate_overdue, run_projection_job
 from memo.wiring.escalation import EscalationRuntime
 
 
@@ -18,11 +20,14 @@ from memo.wiring.escalation import EscalationRuntime
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = EscalationRuntime.current()
-    if event.get("job") == "drift":
-        return check_projection(runtime.cases)
+    settings = runtime.settings
+    if "job" in event:
+        return run_projection_job(
+            runtime.cases,
+            event,
+            max_cases=settings.projection_max_cases,
+            time_left=lambda: context.get_remaining_time_in_millis() > settings.projection_time_margin_ms,
+        )
     return escalate_overdue(
-        runtime.cases,
-        max_cases=runtime.settings.max_cases,
-        notifier=runtime.notifier,
-        link=runtime.link,
+        runtime.cases, max_cases=settings.max_cases, notifier=runtime.notifier, link=runtime.link
     )

@@ -1,20 +1,29 @@
-"""The `hitl` command line over a SQLite file (in-process, plus one run of the installed script)."""
+"""The `hitl` command line over a SQLite file and over the DynamoDB table on moto (in-process, plus
+one run of the installed script and one of the module against a table behind an endpoint)."""
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
+from moto import mock_aws
 
+import caseplatform
 from caseplatform.cli import main
 from caseplatform.service import CaseService
+from caseplatform.stores.dynamodb import DynamoCaseStore
 from caseplatform.stores.sqlite import SqliteCaseStore
+from tests.integration.caseplatform.conftest import create_cases_table
+from tests.integration.caseplatform.motoserver import moto_dynamodb_server
 from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, submit
 
 
@@ -148,3 +157,176 @@ def test_installed_script_runs(tmp_path: Path) -> None:
         "lgv_troubleshooting",
         "memo_operation",
     ]
+
+
+# ------------------------------------------------------------------ the deployed store: DynamoDB
+CLI_TABLE = "hitl-cli"
+
+
+def _key(case_id: str, sk: str = "CASE") -> dict[str, Any]:
+    return {"pk": {"S": f"CASE#{case_id}"}, "sk": {"S": sk}}
+
+
+def _corrupt(client: Any, waiting: str, decided: str, lost: str) -> None:
+    """Three ways a projection goes wrong behind the platform's back: a state altered, a TERMINAL
+    guard deleted, a whole case item deleted."""
+    client.update_item(
+        TableName=CLI_TABLE,
+        Key=_key(waiting),
+        UpdateExpression="SET current_state = :s",
+        ExpressionAttributeValues={":s": {"S": "pending"}},
+    )
+    client.delete_item(TableName=CLI_TABLE, Key=_key(decided, "TERMINAL"))
+    client.delete_item(TableName=CLI_TABLE, Key=_key(lost))
+
+
+@pytest.fixture
+def dynamo_cases(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, list[str]]]:
+    """The cases table on moto with a case waiting for an answer, a decided one and a pending one."""
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        create_cases_table(client, CLI_TABLE)
+        service = CaseService(DynamoCaseStore(CLI_TABLE, client), clock=FakeClock())
+        service.ensure_default_adapters()
+        waiting, decided, lost = submit(service), submit(service), submit(service)
+        service.request_clarification(
+            case_id=waiting, question="Which map?", notes="", actor=AGENT, request_id="q"
+        )
+        service.record_decision(
+            case_id=decided, decision="approved", notes="", actor=OPERATOR, request_id="d"
+        )
+        yield client, [waiting, decided, lost]
+
+
+def dynamo_hitl(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["--store", f"dynamodb://{CLI_TABLE}", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_drift_and_rebuild_on_the_dynamodb_table(
+    capsys: pytest.CaptureFixture[str], dynamo_cases: tuple[Any, list[str]]
+) -> None:
+    client, (waiting, decided, lost) = dynamo_cases
+    assert dynamo_hitl(capsys, "drift")[0] == 0
+    _corrupt(client, waiting, decided, lost)
+    code, drift = dynamo_hitl(capsys, "drift")
+    assert (code, drift["drifted"]) == (2, True)
+    assert drift["drifted_case_ids"] == sorted([waiting, decided, lost])
+
+    code, rebuilt = dynamo_hitl(capsys, "rebuild")
+    assert (code, rebuilt["drifted"], rebuilt["repaired_case_ids"]) == (
+        0,
+        False,
+        sorted([waiting, decided, lost]),
+    )
+    assert dynamo_hitl(capsys, "drift") == (
+        0,
+        {**drift, "drifted": False, "drifted_case_ids": [], "live_hash": drift["recomputed_hash"]},
+    )
+    code, shown = dynamo_hitl(capsys, "show", lost)  # restored from its events
+    assert (code, shown["state"]["current_state"], shown["case"]["payload"]["lgv_id"]) == (
+        0,
+        "pending",
+        "LGV-07",
+    )
+    assert [c["case_id"] for c in dynamo_hitl(capsys, "queue")[1]["items"]] == sorted([waiting, lost])
+    assert client.get_item(TableName=CLI_TABLE, Key=_key(decided, "TERMINAL")).get("Item") is not None
+
+
+def test_a_breaking_schema_version_is_refused_on_the_dynamodb_table(
+    capsys: pytest.CaptureFixture[str], dynamo_cases: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    schema = json.loads(
+        (Path(caseplatform.__file__).parent / "adapters" / "lgv_troubleshooting.v1.json").read_text()
+    )
+    schema["required"].append("shift")
+    schema["properties"]["shift"] = {"type": "string"}
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(schema))
+    code, refused = dynamo_hitl(capsys, "schema", "register", "lgv_troubleshooting", "2", str(path))
+    assert (code, refused["code"], [c["change"] for c in refused["changes"]]) == (
+        1,
+        "SCHEMA_BREAKING_CHANGE",
+        ["required_added:shift"],
+    )
+    schema["x-hitl"]["upcast"] = {"defaults": {"shift": "unknown"}}
+    path.write_text(json.dumps(schema))
+    assert dynamo_hitl(capsys, "schema", "register", "lgv_troubleshooting", "2", str(path))[0] == 0
+    assert dynamo_hitl(capsys, "schema", "activate", "lgv_troubleshooting", "2")[0] == 0
+    out = tmp_path / "export"
+    assert dynamo_hitl(capsys, "export", "--format", "json", "--out", str(out))[0] == 0
+    documents = json.loads((out / "cases.json").read_text())
+    assert {(d["schema_version"], d["read_as_schema_version"]) for d in documents} == {(1, 2)}
+    assert {d["payload_as_read"]["shift"] for d in documents} == {"unknown"}
+
+
+def test_a_sqlite_store_url_is_the_same_as_db(capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    by_path = hitl(capsys, db, "drift")
+    assert main(["--store", f"sqlite://{db}", "drift"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_path[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--store", "mysql://cases", "drift"], "not a store URL"),
+        (["--store", "dynamodb://a b", "drift"], "not a DynamoDB table name"),
+        (["--store", "dynamodb://no-such-table", "drift"], "ResourceNotFoundException"),
+        (["--store", "sqlite://", "drift"], "names no file"),
+        (["--db", "x.db", "--store", "sqlite://y.db", "drift"], "not allowed with argument"),
+    ],
+)
+def test_a_store_that_cannot_be_opened_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], dynamo_cases: tuple[Any, list[str]], argv: list[str], said: str
+) -> None:
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    captured = capsys.readouterr()
+    assert (usage.value.code, captured.out) == (2, "")
+    assert said in captured.err
+
+
+@pytest.mark.slow
+def test_the_command_line_drifts_and_rebuilds_a_table_behind_an_endpoint(tmp_path: Path) -> None:
+    """As an operator runs it: a separate process, the table named by URL, the endpoint and region
+    from the AWS environment."""
+    with moto_dynamodb_server() as endpoint:
+        client = boto3.client(
+            "dynamodb",
+            endpoint_url=endpoint,
+            region_name="us-east-1",
+            aws_access_key_id="k",
+            aws_secret_access_key="s",
+        )
+        create_cases_table(client, CLI_TABLE)
+        service = CaseService(DynamoCaseStore(CLI_TABLE, client), clock=FakeClock())
+        service.ensure_default_adapters()
+        case_id = submit(service)
+        client.delete_item(TableName=CLI_TABLE, Key=_key(case_id))
+        env = {
+            **os.environ,
+            "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "k",
+            "AWS_SECRET_ACCESS_KEY": "s",
+        }
+
+        def run(*argv: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [sys.executable, "-m", "caseplatform.cli", "--store", f"dynamodb://{CLI_TABLE}", *argv],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+                env=env,
+                cwd=tmp_path,
+            )
+
+        drift = run("drift")
+        assert (drift.returncode, json.loads(drift.stdout)["drifted_case_ids"]) == (2, [case_id]), (
+            drift.stderr
+        )
+        rebuilt = run("rebuild")
+        assert (rebuilt.returncode, json.loads(rebuilt.stdout)["repaired_case_ids"]) == (0, [case_id])
+        assert run("drift").returncode == 0

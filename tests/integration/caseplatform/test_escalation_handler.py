@@ -1,5 +1,7 @@
 """The escalation Lambda handler in-process on moto: it sweeps the DynamoDB case table named by
-CASES_TABLE_NAME."""
+CASES_TABLE_NAME, and with `{"job": "drift"}` / `{"job": "rebuild"}` checks and repairs a corrupted
+projection in runs bounded by HITL_PROJECTION_MAX_CASES and the time the invocation has left, each
+answering where the next one resumes."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from caseplatform import projection
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.aws.clients import reset_clients
@@ -20,7 +23,7 @@ from memo.settings import ConfigurationError, EscalationSettings
 from memo.wiring import reset_runtime
 from memo.wiring.escalation import EscalationRuntime
 from tests.integration.caseplatform.conftest import create_cases_table
-from tests.unit.caseplatform.factories import AGENT, FakeClock, submit
+from tests.unit.caseplatform.factories import AGENT, DAY_MS, OPERATOR, T0, FakeClock, submit
 
 HANDLER = Path(__file__).resolve().parents[3] / "functions" / "escalation" / "handler.py"
 
@@ -38,6 +41,12 @@ class _Context:
     memory_limit_in_mb = 256
     invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:escalation"
     aws_request_id = "req-1"
+
+    def __init__(self, remaining_ms: int = 300_000) -> None:
+        self.remaining_ms = remaining_ms
+
+    def get_remaining_time_in_millis(self) -> int:
+        return self.remaining_ms
 
 
 @pytest.fixture
@@ -75,4 +84,124 @@ def test_handler_escalates_overdue_cases_once(handler_module: ModuleType) -> Non
 def test_settings_need_the_table_name() -> None:
     with pytest.raises(ConfigurationError, match="CASES_TABLE_NAME"):
         EscalationSettings.from_env({})
-    assert EscalationSettings.from_env({"CASES_TABLE_NAME": "t-cases"}).max_cases == 1000
+    defaults = EscalationSettings.from_env({"CASES_TABLE_NAME": "t-cases"})
+    assert (defaults.max_cases, defaults.projection_max_cases, defaults.projection_time_margin_ms) == (
+        1000,
+        5000,
+        30_000,
+    )
+
+
+def _seed_corrupted(client: Any, clock: FakeClock) -> tuple[CaseService, list[str]]:
+    """Four cases a day apart, then three projections corrupted behind the platform's back: a state
+    altered, a TERMINAL guard deleted, a case item deleted."""
+    create_cases_table(client, "hitl-cases-lambda")
+    seeding = CaseService(DynamoCaseStore("hitl-cases-lambda", client), clock=clock)
+    seeding.ensure_default_adapters()
+    ids = []
+    for _ in range(4):
+        ids.append(submit(seeding))
+        clock.advance(DAY_MS)
+    seeding.request_clarification(
+        case_id=ids[0], question="Which map?", notes="", actor=AGENT, request_id="q"
+    )
+    seeding.record_decision(case_id=ids[1], decision="rejected", notes="no", actor=OPERATOR, request_id="d")
+    key = {"pk": {"S": f"CASE#{ids[0]}"}, "sk": {"S": "CASE"}}
+    client.update_item(
+        TableName="hitl-cases-lambda",
+        Key=key,
+        UpdateExpression="SET current_state = :s",
+        ExpressionAttributeValues={":s": {"S": "pending"}},
+    )
+    client.delete_item(
+        TableName="hitl-cases-lambda", Key={**key, "pk": {"S": f"CASE#{ids[1]}"}, "sk": {"S": "TERMINAL"}}
+    )
+    client.delete_item(TableName="hitl-cases-lambda", Key={**key, "pk": {"S": f"CASE#{ids[3]}"}})
+    return seeding, ids
+
+
+def _until_complete(handler_module: ModuleType, job: str, context: _Context) -> list[dict[str, Any]]:
+    runs: list[dict[str, Any]] = []
+    while not runs or not runs[-1]["complete"]:
+        event: dict[str, Any] = {"job": job}
+        if runs:
+            event["cursor"] = runs[-1]["next_cursor"]
+        runs.append(handler_module.handler(event, context))
+        assert len(runs) < 10
+    return runs
+
+
+def test_the_rebuild_job_repairs_a_corrupted_projection_in_resumable_runs(
+    handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HITL_PROJECTION_MAX_CASES", "3")
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    seeding, ids = _seed_corrupted(client, FakeClock(T0))
+    corrupted = [ids[0], ids[1], ids[3]]
+
+    drift = _until_complete(handler_module, "drift", _Context())
+    assert [(r["checked"], r["stopped_by"]) for r in drift] == [(3, "max_cases"), (1, None)]
+    assert [c for r in drift for c in r["drifted_case_ids"]] == corrupted
+    assert seeding.list_cases().items and ids[3] not in {r.case.case_id for r in seeding.list_cases().items}
+
+    rebuild = _until_complete(handler_module, "rebuild", _Context())
+    assert [(r["checked"], r["complete"]) for r in rebuild] == [(3, False), (1, True)]
+    assert [c for r in rebuild for c in r["repaired_case_ids"]] == corrupted
+    assert all(r["unrepairable_case_ids"] == [] for r in rebuild)
+
+    after = _until_complete(handler_module, "drift", _Context())
+    assert [c for r in after for c in r["drifted_case_ids"]] == []
+    assert seeding.check_drift().drifted is False
+    states = {case_id: seeding.get_record(case_id).state.current_state for case_id in ids}
+    assert states == {ids[0]: "needs_clarification", ids[1]: "rejected", ids[2]: "pending", ids[3]: "pending"}
+
+
+def test_a_run_short_of_time_starts_no_second_page(
+    handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(projection, "PAGE_SIZE", 2)
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    _seed_corrupted(client, FakeClock(T0))
+    short = _Context(remaining_ms=29_999)  # under HITL_PROJECTION_TIME_MARGIN_MS (30 s)
+    runs = _until_complete(handler_module, "rebuild", short)
+    assert [(r["checked"], r["stopped_by"]) for r in runs] == [(2, "time"), (2, None)]
+    at_margin = _Context(remaining_ms=30_001)
+    assert [r["checked"] for r in _until_complete(handler_module, "drift", at_margin)] == [4]
+
+
+def test_an_unknown_job_runs_nothing(handler_module: ModuleType) -> None:
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    create_cases_table(client, "hitl-cases-lambda")
+    seeding = CaseService(DynamoCaseStore("hitl-cases-lambda", client), clock=FakeClock(1_000_000_000_000))
+    seeding.ensure_default_adapters()
+    overdue = submit(seeding)
+    seeding.request_clarification(
+        case_id=overdue, question="Which map?", notes="", actor=AGENT, request_id="q"
+    )
+    answer = handler_module.handler({"job": "sweep-everything"}, _Context())
+    assert (answer["status"], answer["code"]) == ("error", "JOB_INVALID")
+    assert seeding.get_case_history(overdue)[-1].event_type == "needs_clarification"  # no sweep ran
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "accepted"),
+    [
+        ("HITL_PROJECTION_MAX_CASES", "1", True),
+        ("HITL_PROJECTION_MAX_CASES", "100000", True),
+        ("HITL_PROJECTION_MAX_CASES", "0", False),
+        ("HITL_PROJECTION_MAX_CASES", "100001", False),
+        ("HITL_PROJECTION_TIME_MARGIN_MS", "0", True),
+        ("HITL_PROJECTION_TIME_MARGIN_MS", "900000", True),
+        ("HITL_PROJECTION_TIME_MARGIN_MS", "-1", False),
+        ("HITL_PROJECTION_TIME_MARGIN_MS", "900001", False),
+    ],
+)
+def test_the_projection_job_limits_are_bounded_settings(name: str, value: str, accepted: bool) -> None:
+    env = {"CASES_TABLE_NAME": "t-cases", name: value}
+    if accepted:
+        settings = EscalationSettings.from_env(env)
+        field = "projection_max_cases" if name == "HITL_PROJECTION_MAX_CASES" else "projection_time_margin_ms"
+        assert getattr(settings, field) == int(value)
+        return
+    with pytest.raises(ConfigurationError, match=name):
+        EscalationSettings.from_env(env)

@@ -44,6 +44,9 @@ class _Context:
     invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:escalation"
     aws_request_id = "req-1"
 
+    def get_remaining_time_in_millis(self) -> int:
+        return 300_000
+
 
 @pytest.fixture
 def aws() -> Iterator[None]:

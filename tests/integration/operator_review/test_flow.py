@@ -196,15 +196,33 @@ def test_rejected_by_an_operator_the_user_gets_the_reason(
     assert _executor_runs_of(local, "delete") == []
 
 
+@pytest.mark.parametrize(
+    "local", [{"rules": [{"capability": "reminders", "action": "delete_all"}]}], indirect=True
+)
 def test_approved_with_edits_runs_the_edited_args_under_the_operators_approval(
     dana: Conversation, local: LocalStack, api: ReviewClient
 ) -> None:
+    dana.say("remind me to call mom tomorrow at 5pm")
     dana.say("remind me to call dad tomorrow at 6pm")
-    (dad,) = [i["sk"]["S"].removeprefix("REMINDER#") for i in _reminders(dana.user.wa_id)]
-    _ask_delete_call_mom(dana, local)
+    dana.say("delete all my reminders")
+    choice = dana.choices[APPROVE - 1]
+    (told,) = _send_to_review(dana, local, dana.user.button_reply(choice.id, choice.title))
+    assert SENT_TO_REVIEW in told
     case = _only_case(api)
+    titles = {i["sk"]["S"].removeprefix("REMINDER#"): i["title"]["S"] for i in _reminders(dana.user.wa_id)}
+    (dad,) = [rid for rid, title in titles.items() if title == "call dad"]
+    assert sorted(case["case"]["payload"]["args"]["reminderIds"]) == sorted(titles)
     payload = dict(case["case"]["payload"])
-    payload["args"] = {**payload["args"], "reminderIds": [dad]}  # the operator picks another target
+    # Another target than the user's is refused (an edit may only narrow); keeping one of them runs.
+    elsewhere = {**payload, "args": {**payload["args"], "reminderIds": [dad, "another-users-reminder"]}}
+    refused = api.call(
+        "POST",
+        f"/review/cases/{case['case']['case_id']}/approve",
+        bearer=ALICE,
+        body={"request_id": "e0", "payload": elsewhere},
+    )
+    assert (refused.status, refused.body["code"]) == (422, "EDIT_REFUSED")
+    payload["args"] = {**payload["args"], "reminderIds": [dad]}  # the operator keeps one of the two
     answer = api.call(
         "POST",
         f"/review/cases/{case['case']['case_id']}/approve",
@@ -214,11 +232,13 @@ def test_approved_with_edits_runs_the_edited_args_under_the_operators_approval(
     assert answer.status == 200 and answer.body["approved_payload"]["args"]["reminderIds"] == [dad]
     _finish(dana, local)
     told, reply = dana.replies()  # first what the operator changed, then what ran
-    assert told.startswith("An operator changed") and "before it ran" in told, told
-    assert reply == "Deleted the reminder “call dad”."
+    assert told == (
+        "An operator changed your request before it ran: I'll delete 1 of the 2 reminders you asked about."
+    )
+    assert reply == "Deleted 1 reminder."
     remaining = [i["sk"]["S"].removeprefix("REMINDER#") for i in _reminders(dana.user.wa_id)]
     assert dad not in remaining and len(remaining) == 1
-    (run,) = [i for i in _executor_runs(local) if i.event.get("action") == "delete"]
+    (run,) = [i for i in _executor_runs(local) if i.event.get("action") == "delete_all"]
     from memo.executor.contracts import args_hash
 
     assert run.event["args"]["reminderIds"] == [dad]

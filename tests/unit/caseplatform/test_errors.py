@@ -19,6 +19,7 @@ from caseplatform.errors import (
     ConcurrentModification,
     DecisionNotAllowed,
     DuplicateApprover,
+    EditRefused,
     EnvelopeInvalid,
     EscalationNotDue,
     IdempotencyConflict,
@@ -26,6 +27,7 @@ from caseplatform.errors import (
     InvalidStateTransition,
     PayloadInvalid,
     QuestionRequired,
+    SchemaBreakingChange,
     SchemaInvalid,
     SchemaVersionExists,
     SchemaVersionNotFound,
@@ -58,6 +60,7 @@ DETAILS = [{"path": "$.payload.x", "message": "bad"}]
             "adapter it_ops already has a different schema version 1",
         ),
         (PayloadInvalid(DETAILS), "PAYLOAD_INVALID", {"details": DETAILS}, "PAYLOAD_INVALID: 1 problem(s)"),
+        (EditRefused(DETAILS), "EDIT_REFUSED", {"details": DETAILS}, "EDIT_REFUSED: 1 problem(s)"),
         (
             EnvelopeInvalid(DETAILS * 2),
             "ENVELOPE_INVALID",
@@ -65,6 +68,21 @@ DETAILS = [{"path": "$.payload.x", "message": "bad"}]
             "ENVELOPE_INVALID: 2 problem(s)",
         ),
         (SchemaInvalid([]), "SCHEMA_INVALID", {"details": []}, "SCHEMA_INVALID: 0 problem(s)"),
+        (
+            SchemaBreakingChange(
+                "it_ops", 2, 1, [{"change": "field_removed:host", "message": "field removed at host"}]
+            ),
+            "SCHEMA_BREAKING_CHANGE",
+            {
+                "adapter_id": "it_ops",
+                "schema_version": 2,
+                "previous_version": 1,
+                "changes": [{"change": "field_removed:host", "message": "field removed at host"}],
+            },
+            "version 2 of adapter it_ops breaks version 1 with no upcaster or declared migration for: field"
+            " removed at host. Add x-hitl.upcast rules (rename, drop, convert, defaults) or declare"
+            " x-hitl.migration accepting these changes",
+        ),
         (
             InvalidStateTransition("approved", "escalate"),
             "INVALID_STATE_TRANSITION",
@@ -133,7 +151,7 @@ def _domain_errors() -> list[type[CasePlatformError]]:
 
 def test_every_domain_error_has_its_own_code() -> None:
     codes = [cls.code for cls in _domain_errors()]
-    assert len(codes) == len(set(codes)) == 17
+    assert len(codes) == len(set(codes)) == 19
     assert "ERROR" not in codes
 
 

@@ -12,9 +12,11 @@ from memo.reminders.buttons import (
     SNOOZE_CHOICES,
     ReminderButton,
     buttons,
+    is_reminder_button_id,
     parse_button,
     typed_button,
 )
+from tests.support.button_ids import button_ids, reminder_ids
 
 REMINDER_IDS = st.text(
     alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", min_size=1, max_size=64
@@ -98,3 +100,16 @@ def test_later_without_an_amount_asks_how_much(text: str) -> None:
 )
 def test_anything_else_is_no_typed_button(text: str) -> None:
     assert typed_button(text, "r1") is None
+
+
+@given(reminder_ids())
+def test_no_reminder_button_id_makes_the_parser_raise(reply_id: str) -> None:
+    button = parse_button(reply_id)
+    assert is_reminder_button_id(reply_id)
+    if button is not None:
+        assert button.minutes in (0, *SNOOZE_CHOICES) and 1 <= len(button.reminder_id) <= 64
+
+
+@given(button_ids())
+def test_only_ids_in_the_reminder_namespace_are_reminder_buttons(reply_id: str) -> None:
+    assert parse_button(reply_id) is None or is_reminder_button_id(reply_id)

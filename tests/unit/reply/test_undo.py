@@ -16,11 +16,13 @@ from memo.reply.undo import (
     UndoRequest,
     is_typed_undo,
     parse_undo,
+    sent_by_memo,
     typed_undo,
     undo_button_id,
     undo_until,
     with_undo,
 )
+from tests.support.button_ids import undo_ids
 from tests.unit.reply.factories import NOW, FakeMemory, FakeSender, failed, ok, reminder_created, request
 
 UNTIL = NOW + timedelta(minutes=10)
@@ -76,6 +78,39 @@ def test_malformed_undo_ids_are_not_undos() -> None:
     assert parse_undo("undo:" + "1" * 300) is None
     ok_id = undo_button_id("wamid.1", datetime(2026, 1, 1, tzinfo=UTC))
     assert parse_undo(ok_id) is not None
+
+
+@pytest.mark.parametrize(
+    "reply_id",
+    [
+        "undo:253402300800:wamid.1",  # one second past year 9999
+        "undo:" + "9" * 12 + ":wamid.1",
+        "undo:²:wamid.1",  # a digit to str.isdigit, not to int
+        "undo:١٢٣:wamid.1",  # Arabic-Indic digits
+        "undo:-5:wamid.1",
+        "undo:+5:wamid.1",
+        "undo:5:",
+    ],
+)
+def test_an_undo_id_past_year_9999_or_of_other_digits_is_no_undo(reply_id: str) -> None:
+    assert parse_undo(reply_id) is None
+
+
+def test_the_last_second_of_year_9999_is_still_a_date() -> None:
+    request = parse_undo("undo:253402300799:wamid.1")
+    assert request is not None and request.until.year == 9999
+
+
+@given(reply_id=undo_ids())
+def test_no_undo_id_makes_the_parser_raise(reply_id: str) -> None:
+    request = parse_undo(reply_id)
+    assert request is None or (request.until.year <= 9999 and request.undo_key)
+
+
+def test_a_window_ending_further_away_than_undo_allows_was_not_sent_by_memo() -> None:
+    assert sent_by_memo(UndoRequest(undo_key="t", until=UNTIL), NOW)
+    assert sent_by_memo(UndoRequest(undo_key="t", until=NOW - timedelta(days=1)), NOW)  # too late: ours
+    assert not sent_by_memo(UndoRequest(undo_key="t", until=NOW + timedelta(days=1)), NOW)
 
 
 @given(

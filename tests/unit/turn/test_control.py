@@ -8,6 +8,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memo.capabilities.items import ListItem, Note, Reminder
 from memo.conversation.model import ThreadSnapshot, UserProfile
@@ -21,6 +23,7 @@ from memo.planner.base import PlannerInput, PlannerResult
 from memo.turn.control import TurnControl
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts
+from tests.support.button_ids import button_ids
 from tests.unit.hitl.conftest import NOW, TZ, plan, step
 
 THREAD = "972501234567"
@@ -355,3 +358,49 @@ def test_a_plan_on_an_unconnected_account_says_so() -> None:
     assert outcome.outcome == "capability_blocked" and outcome.reply is not None
     assert outcome.reply.text.startswith("To use your calendar I need access to your account")
     assert not turn.executions.started
+
+
+BUTTON_GONE = "That button no longer works, so I didn't do anything. Just tell me what you'd like to do 🙏"
+
+
+@pytest.mark.parametrize(
+    "reply_id",
+    [
+        "undo:253402300800:wamid.TURN1",  # a window past year 9999
+        "undo:²:wamid.TURN1",
+        f"undo:{int((NOW + timedelta(days=400)).timestamp())}:wamid.TURN1",  # never an Undo of Memo's
+        "reminder:snooze:15:r1",  # not one of the snooze buttons
+        "reminder:done:" + "r" * 65,
+        "reminder:",
+    ],
+)
+def test_a_tap_on_an_id_none_of_memos_buttons_carries_is_answered_and_runs_nothing(reply_id: str) -> None:
+    turn = Turn(FakePlanner(CREATE), items=FakeItems([reminder()]))
+    outcome = turn.say("Undo", reply_id=reply_id)
+    assert outcome.outcome == "button_gone"
+    assert outcome.reply is not None and outcome.reply.text == BUTTON_GONE
+    assert outcome.pending_change is None and not turn.executions.started and not turn.planner.calls
+
+
+def test_an_open_question_stays_open_after_a_tap_on_a_broken_button() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    outcome = turn.say("Undo", reply_id="undo:253402300800:wamid.TURN1", paused=paused)
+    assert outcome.outcome == "button_gone" and outcome.pending_change is None
+    assert not turn.pending.consumed and not turn.executions.started
+
+
+@settings(max_examples=300, deadline=None)
+@given(reply_id=button_ids(), title=st.sampled_from(["Undo", "Done ✅", "Approve", ""]), asked=st.booleans())
+def test_any_tapped_id_gets_an_answer_or_a_start_and_never_raises(
+    reply_id: str, title: str, asked: bool
+) -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn) if asked else None
+    outcome = turn.say(title, reply_id=reply_id, paused=paused)
+    assert outcome.reply is not None or outcome.start is not None, outcome.outcome
+    for execution in turn.executions.started:
+        # What a tap may start: an Undo or a reminder's Done / Snooze; the paused delete only on
+        # its own Approve option (a bare option id is that option's tap too).
+        actions = {task.action for group in execution.groups for task in group}
+        assert actions <= {"undo", "done", "snooze"} or (actions == {"delete_all"} and reply_id == "approve")

@@ -12,6 +12,7 @@ import pytest
 from memo.aws import clients, secrets
 from memo.errors import ConfigurationError
 from memo.ingress.http import WebhookHttp
+from memo.ingress.ids import DEFAULT_MAX_ID_BYTES
 from memo.ingress.messages import QueuedMessage
 from memo.ingress.webhook import sign
 from memo.local.events import http_api_event
@@ -47,6 +48,7 @@ def test_the_ingress_reads_what_the_turn_paths_settings_read() -> None:
         "WHATSAPP_SECRET_ID": "memo/whatsapp",
         "TURN_QUEUE_URL": "https://sqs/q.fifo",
         "MEMO_MAX_BODY_BYTES": "4096",
+        "MEMO_MAX_ID_BYTES": "300",
         "AWS_REGION": "eu-west-1",
         "AWS_ENDPOINT_URL": "http://127.0.0.1:5000",
     }
@@ -60,6 +62,7 @@ def test_the_ingress_reads_what_the_turn_paths_settings_read() -> None:
         webhook.turn_queue_url,
         webhook.max_body_bytes,
     )
+    assert ingress.max_id_bytes == webhook.max_id_bytes == 300
     assert (ingress.aws_region, ingress.aws_endpoint_url) == (
         webhook.aws.aws_region,
         webhook.aws.aws_endpoint_url,
@@ -68,11 +71,26 @@ def test_the_ingress_reads_what_the_turn_paths_settings_read() -> None:
 
 
 def test_empty_means_unset_and_the_defaults_are_the_turn_paths() -> None:
-    env = {"TURN_QUEUE_URL": "", "MEMO_MAX_BODY_BYTES": "", "AWS_REGION": ""}
+    env = {"TURN_QUEUE_URL": "", "MEMO_MAX_BODY_BYTES": "", "MEMO_MAX_ID_BYTES": "", "AWS_REGION": ""}
     ingress, webhook = IngressSettings.from_env(env), WebhookSettings.from_env(env)
     assert ingress.turn_queue_url is None and webhook.turn_queue_url is None
     assert ingress.max_body_bytes == webhook.max_body_bytes == DEFAULT_MAX_BODY_BYTES
+    assert ingress.max_id_bytes == webhook.max_id_bytes == DEFAULT_MAX_ID_BYTES
     assert ingress.aws_region == webhook.aws.aws_region == "us-east-1"
+
+
+@pytest.mark.parametrize("limit", ["63", "513", "0", "-5", "lots", "1.5"])
+def test_an_id_limit_out_of_its_range_names_its_variable_like_the_turn_paths_settings(limit: str) -> None:
+    with pytest.raises(ConfigurationError, match="MEMO_MAX_ID_BYTES"):
+        IngressSettings.from_env({"MEMO_MAX_ID_BYTES": limit})
+    with pytest.raises(ConfigurationError, match="MEMO_MAX_ID_BYTES"):
+        WebhookSettings.from_env({"MEMO_MAX_ID_BYTES": limit})
+
+
+@pytest.mark.parametrize("limit", ["64", "512"])
+def test_the_id_limit_takes_both_ends_of_its_range(limit: str) -> None:
+    assert IngressSettings.from_env({"MEMO_MAX_ID_BYTES": limit}).max_id_bytes == int(limit)
+    assert WebhookSettings.from_env({"MEMO_MAX_ID_BYTES": limit}).max_id_bytes == int(limit)
 
 
 @pytest.mark.parametrize("limit", ["1023", "0", "-5", "lots", "1.5"])

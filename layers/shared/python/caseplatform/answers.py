@@ -94,8 +94,10 @@ def case_summary(record: CaseRecord) -> dict[str, Any]:
 
 
 def case_answer(view: CaseView) -> dict[str, Any]:
+    """The case as read; `payload_problems` only when the payload, read from an older version, does
+    not validate against the version it is read as."""
     case = view.record.case
-    return success(
+    answer = success(
         case={
             "case_id": case.case_id,
             "adapter_id": case.adapter_id,
@@ -115,6 +117,9 @@ def case_answer(view: CaseView) -> dict[str, Any]:
         },
         state=state_dict(view.record.state),
     )
+    if view.payload_problems:
+        answer["case"]["payload_problems"] = list(view.payload_problems)
+    return answer
 
 
 def history_answer(case_id: str, events: list[Event]) -> dict[str, Any]:

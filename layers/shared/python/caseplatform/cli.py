@@ -1,11 +1,14 @@
-"""`hitl`: the operator's command line over the SQLite store.
+"""`hitl`: the operator's command line over a case store: the SQLite file (`--db PATH`, or
+`--store sqlite:///PATH`) or the deployed DynamoDB table (`--store dynamodb://TABLE`; region,
+endpoint and credentials from the usual AWS environment: AWS_REGION / AWS_DEFAULT_REGION,
+AWS_ENDPOINT_URL_DYNAMODB, AWS_PROFILE...).
 
-    hitl [--db PATH] schema register ADAPTER VERSION FILE   register a JSON Schema version (inactive)
+    hitl [--db PATH | --store URL] schema register ADAPTER VERSION FILE   register a version (inactive)
     hitl schema activate ADAPTER VERSION                   make it the adapter's active version
     hitl schema list [ADAPTER]
     hitl queue [--adapter A] [--priority P] [--state S] [--limit N]
     hitl show CASE_ID                                      the case and its history
-    hitl rebuild                                           recompute hitl_state from the events
+    hitl rebuild                                           repair the projection from the events
     hitl drift                                             compare live vs recomputed projection (exit 2 on drift)
     hitl escalate [--notify-file F] [--review-url URL]     run the escalation sweep now; notices to F
     hitl export --format csv|json --out DIR [--state S] [--adapter A]
@@ -13,7 +16,8 @@
 
 Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer,
 exit 2 on a usage error (an unknown option or filter value: state, priority, limit, an adapter
-without a schema). Output into a closed pipe (`hitl queue | head -1`) ends quietly.
+without a schema; a store URL of another scheme, a table that cannot be reached). Output into a
+closed pipe (`hitl queue | head -1`) ends quietly.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,7 @@ from caseplatform.errors import CasePlatformError, SchemaInvalid
 from caseplatform.escalation import JsonLinesSink, case_link, sweep
 from caseplatform.export import export_cases, verify_export
 from caseplatform.model import OPEN_STATES, PRIORITIES
+from caseplatform.ports import CaseStore
 from caseplatform.projection import DriftReport
 from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.sqlite import SqliteCaseStore
@@ -38,6 +44,10 @@ from caseplatform.stores.sqlite import SqliteCaseStore
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
 STATES = ("pending", "needs_clarification", "approved", "rejected")
 NOTICES_FILE = "escalations.jsonl"
+SQLITE_SCHEME = "sqlite://"
+DYNAMODB_SCHEME = "dynamodb://"
+# DynamoDB's own rule for a table name.
+TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
 
 
 def _limit(text: str) -> int:
@@ -52,7 +62,12 @@ def _limit(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hitl", description="HITL case platform administration")
-    parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"SQLite database (default {DEFAULT_DB})")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", type=Path, help=f"SQLite database (default {DEFAULT_DB})")
+    where.add_argument(
+        "--store",
+        help="the case store as a URL: sqlite:///PATH or dynamodb://TABLE (region and endpoint from the AWS environment)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     schema = commands.add_parser("schema", help="adapter schema registry").add_subparsers(
@@ -83,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     escalate.add_argument(
         "--notify-file",
         type=Path,
-        help=f"append each escalation notice to this JSON-lines file (default: {NOTICES_FILE} next to --db)",
+        help=f"append each escalation notice to this JSON-lines file (default: {NOTICES_FILE} next to the"
+        " SQLite file; in the working directory for DynamoDB)",
     )
     escalate.add_argument("--review-url", help="the reviewer page; notices link to <url>#case=<id>")
 
@@ -141,12 +157,14 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
         history = service.get_case_history(args.case_id)
         return {**case, "history": [answers.event_dict(e) for e in history]}
     if args.command == "rebuild":
-        repaired = service.rebuild_projection()
-        return {**_drift_answer(service.check_drift()), "repaired_case_ids": repaired.drifted_case_ids}
+        before = service.rebuild_projection()
+        after = service.check_drift()
+        repaired = [c for c in before.drifted_case_ids if c not in set(after.drifted_case_ids)]
+        return {**_drift_answer(after), "repaired_case_ids": repaired}
     if args.command == "drift":
         return _drift_answer(service.check_drift())
     if args.command == "escalate":
-        notices = args.notify_file or args.db.parent / NOTICES_FILE
+        notices = args.notify_file or args.files_dir / NOTICES_FILE
         result = sweep(service, notifier=JsonLinesSink(notices), link=case_link(args.review_url))
         return answers.success(
             checked=result.checked,
@@ -165,13 +183,40 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
     return answers.success(intact=not bad, mismatched_files=bad)
 
 
+def open_store(args: argparse.Namespace) -> tuple[CaseStore, Callable[[], None]]:
+    """The store `--db` or `--store` names and how to close it; `args.files_dir` is set to the
+    folder of files written next to it. ValueError for a URL of another scheme or a table that
+    cannot be reached."""
+    url = args.store
+    if url is None or url.startswith(SQLITE_SCHEME):
+        if url == SQLITE_SCHEME:
+            raise ValueError(f"{url!r} names no file: use sqlite:///PATH")
+        path = Path(url.removeprefix(SQLITE_SCHEME)) if url else (args.db or DEFAULT_DB)
+        sqlite = SqliteCaseStore(path)
+        args.files_dir = path.parent
+        return sqlite, sqlite.close
+    if url.startswith(DYNAMODB_SCHEME):
+        table = url.removeprefix(DYNAMODB_SCHEME)
+        if not TABLE_NAME.fullmatch(table):
+            raise ValueError(f"{table!r} is not a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)")
+        from caseplatform.stores.dynamodb import DynamoCaseStore, connect  # boto3 only when asked for
+
+        args.files_dir = Path()
+        return DynamoCaseStore(table, connect(table)), lambda: None
+    raise ValueError(f"{url!r} is not a store URL: use sqlite:///PATH or dynamodb://TABLE")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    store = SqliteCaseStore(args.db)
+    try:
+        store, close = open_store(args)
+    except ValueError as problem:
+        parser.error(str(problem))  # exits 2
     try:
         service = build_case_service(store)
-        service.ensure_default_adapters()
+        if isinstance(store, SqliteCaseStore):
+            service.ensure_default_adapters()  # a new local file; the deployed stack installs its own
         adapter = getattr(args, "adapter", None)
         if adapter is not None and store.active_schema(adapter) is None:
             known = ", ".join(sorted({r.adapter_id for r in store.list_schemas(None)}))
@@ -181,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except CasePlatformError as error:
             answer = answers.error_answer(error)
     finally:
-        store.close()
+        close()
     if not _emit(json.dumps(answer, indent=1, ensure_ascii=False)):
         return 0
     if answer["status"] != "success":

@@ -67,6 +67,36 @@ class SchemaVersionExists(CasePlatformError):
         return {"adapter_id": self.adapter_id, "schema_version": self.schema_version}
 
 
+class SchemaBreakingChange(CasePlatformError):
+    """A schema version breaks the version before it (an older payload may fail it) and neither its
+    upcaster (`x-hitl.upcast`) covers the change nor its declared migration (`x-hitl.migration`)
+    accepts it. `changes`: each one as `{change, kind, path, message}`."""
+
+    code = "SCHEMA_BREAKING_CHANGE"
+
+    def __init__(
+        self, adapter_id: str, schema_version: int, previous_version: int, changes: list[dict[str, str]]
+    ) -> None:
+        listed = "; ".join(change["message"] for change in changes)
+        super().__init__(
+            f"version {schema_version} of adapter {adapter_id} breaks version {previous_version} with no"
+            f" upcaster or declared migration for: {listed}. Add x-hitl.upcast rules (rename, drop,"
+            " convert, defaults) or declare x-hitl.migration accepting these changes"
+        )
+        self.adapter_id = adapter_id
+        self.schema_version = schema_version
+        self.previous_version = previous_version
+        self.changes = changes
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "adapter_id": self.adapter_id,
+            "schema_version": self.schema_version,
+            "previous_version": self.previous_version,
+            "changes": self.changes,
+        }
+
+
 class _DetailedError(CasePlatformError):
     def __init__(self, details: list[dict[str, str]]) -> None:
         super().__init__(f"{self.code}: {len(details)} problem(s)")
@@ -81,6 +111,13 @@ class PayloadInvalid(_DetailedError):
 
     code = "PAYLOAD_INVALID"
     depends_on_schema = True
+
+
+class EditRefused(_DetailedError):
+    """An operator's edited payload that the adapter's edit check refuses (`caseplatform.ports.
+    EditCheck`): e.g. it would broaden what the case asked for. Nothing is recorded."""
+
+    code = "EDIT_REFUSED"
 
 
 class EnvelopeInvalid(_DetailedError):

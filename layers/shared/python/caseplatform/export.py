@@ -1,4 +1,6 @@
-"""Exports of cases for audit and BI: CSV or JSON, with a manifest of checksums.
+"""Exports of cases for audit and BI: CSV or JSON, with a manifest of checksums. Each case carries
+its payload as stored (under the schema version it was submitted with) and as read now (upcast to
+the adapter's active version, `read_as_schema_version`).
 
 Files are deterministic for the same data (sorted by creation time then case id, canonical JSON),
 so two exports of unchanged data have equal checksums.
@@ -15,8 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from caseplatform.answers import event_dict
-from caseplatform.model import CaseRecord, canonical_json
-from caseplatform.queries import MAX_LIMIT
+from caseplatform.model import CaseRecord, Event, SchemaRecord, canonical_json
+from caseplatform.queries import MAX_LIMIT, CaseView
 from caseplatform.service import CaseService
 
 CASE_COLUMNS = (
@@ -39,6 +41,8 @@ CASE_COLUMNS = (
     "active_decision_outcome",
     "active_terminal_event_id",
     "state_updated_at_ms",
+    "read_as_schema_version",
+    "payload_as_read_json",
 )
 EVENT_COLUMNS = (
     "event_id",
@@ -65,7 +69,8 @@ class ExportedFile:
     sha256: str
 
 
-def _case_row(record: CaseRecord) -> dict[str, Any]:
+def _case_row(view: CaseView) -> dict[str, Any]:
+    record = view.record
     case, state = record.case, record.state
     return {
         "case_id": case.case_id,
@@ -87,6 +92,8 @@ def _case_row(record: CaseRecord) -> dict[str, Any]:
         "active_decision_outcome": state.active_decision_outcome,
         "active_terminal_event_id": state.active_terminal_event_id,
         "state_updated_at_ms": state.updated_at_ms,
+        "read_as_schema_version": view.read_as_schema_version,
+        "payload_as_read_json": canonical_json(view.payload),
     }
 
 
@@ -111,6 +118,33 @@ def _collect(service: CaseService, state: str | None, adapter_id: str | None) ->
     return sorted(records, key=lambda r: (r.case.created_at_ms, r.case.case_id))
 
 
+def _json_document(service: CaseService, view: CaseView, history: list[Event]) -> dict[str, Any]:
+    """A case as one JSON document: its row with both payloads as objects, its refs and events."""
+    document = {
+        **_case_row(view),
+        "payload": view.record.case.payload,
+        "payload_as_read": view.payload,
+        **({"payload_problems": list(view.payload_problems)} if view.payload_problems else {}),
+        "refs": [ref.to_dict() for ref in service.store.list_refs(view.record.case.case_id)],
+        "events": [event_dict(e) for e in history],
+    }
+    document.pop("payload_json")
+    document.pop("payload_as_read_json")
+    return document
+
+
+def _read_now(service: CaseService, records: list[CaseRecord]) -> list[CaseView]:
+    """Each case read as its adapter's active schema version (read once per adapter)."""
+    active: dict[str, SchemaRecord | None] = {}
+    views = []
+    for record in records:
+        adapter_id = record.case.adapter_id
+        if adapter_id not in active:
+            active[adapter_id] = service.registry.active(adapter_id)
+        views.append(service.queries.view(record, active[adapter_id], refs=False))
+    return views
+
+
 def export_cases(
     service: CaseService,
     out_dir: Path,
@@ -122,10 +156,11 @@ def export_cases(
     """Write the cases (and their events) to `out_dir` and a `manifest.json`; returns the manifest."""
     out_dir.mkdir(parents=True, exist_ok=True)
     records = _collect(service, state, adapter_id)
-    events = [(record, service.get_case_history(record.case.case_id)) for record in records]
+    views = _read_now(service, records)
+    events = [(view, service.get_case_history(view.record.case.case_id)) for view in views]
     contents: dict[str, tuple[str, int]] = {}
     if fmt == "csv":
-        contents["cases.csv"] = (_csv(CASE_COLUMNS, [_case_row(r) for r in records]), len(records))
+        contents["cases.csv"] = (_csv(CASE_COLUMNS, [_case_row(v) for v in views]), len(records))
         event_rows = []
         for _, history in events:
             for event in history:
@@ -134,17 +169,7 @@ def export_cases(
                 event_rows.append({**row, **{f"actor_{k}": v for k, v in actor.items()}})
         contents["events.csv"] = (_csv(EVENT_COLUMNS, event_rows), len(event_rows))
     else:
-        documents = [
-            {
-                **_case_row(record),
-                "payload": record.case.payload,
-                "refs": [ref.to_dict() for ref in service.store.list_refs(record.case.case_id)],
-                "events": [event_dict(e) for e in history],
-            }
-            for record, history in events
-        ]
-        for document in documents:
-            document.pop("payload_json")
+        documents = [_json_document(service, view, history) for view, history in events]
         contents["cases.json"] = (
             json.dumps(documents, sort_keys=True, indent=1, ensure_ascii=False) + "\n",
             len(documents),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Literal, Protocol
 
 from caseplatform.model import (
     Case,
@@ -56,6 +56,25 @@ class Transition:
 
 
 Decide = Callable[[CaseSnapshot], Transition]
+# The projection as a fold of a case's ordered events (`statemachine.project`).
+Fold = Callable[[list[Event]], CaseState | None]
+
+
+@dataclass(frozen=True)
+class ProjectionRead:
+    """One case's stored projection (None when it has none) and its ordered events, read together.
+    `consistent`: what the store derives from the projection (DynamoDB: the index keys of the case
+    item and the TERMINAL guard) says what the projection says."""
+
+    live: CaseState | None
+    events: list[Event]
+    consistent: bool = True
+
+
+# What `CaseStore.repair_projection` found: the stored projection was the fold of the events
+# ("clean"), was replaced by it ("repaired"), or cannot be (the case's envelope is lost, or it has no
+# events on a store that never deletes a case: "unrepairable").
+Repair = Literal["clean", "repaired", "unrepairable"]
 
 
 class CaseListener(Protocol):
@@ -65,6 +84,14 @@ class CaseListener(Protocol):
     What it raises propagates to the caller; the event stays written."""
 
     def on_event(self, case: Case, event: Event) -> None: ...
+
+
+#: An adapter's own rule for an operator's edit (the extension point `build_case_service(edit_checks=
+#: {adapter_id: check})`): called with the payload as submitted and the edited one (valid for the
+#: adapter's schema, redacted), it returns the edit's problems, one `{path, message}` each (paths
+#: under `$.payload`); none: the edit may be recorded. E.g. an edit may only narrow what the case
+#: asked for. Called inside the store's write, so it must be pure: no I/O.
+EditCheck = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, str]]]
 
 
 class CaseStore(Protocol):
@@ -157,10 +184,28 @@ class CaseStore(Protocol):
         ...
 
     # --- projection maintenance -----------------------------------------------------------------
-    def iter_case_ids(self) -> Iterator[str]: ...
+    def iter_case_ids(self) -> Iterator[str]:
+        """Every case: those with events and those with a stored projection."""
+        ...
+
+    def case_ids(self, *, limit: int, cursor: str | None = None) -> Page[str]:
+        """The cases that have events (the authority), a page at a time in a stable order."""
+        ...
 
     def list_states(self) -> list[CaseState]: ...
 
+    def read_projection(self, case_id: str) -> ProjectionRead:
+        """The case's stored projection and its events, read together."""
+        ...
+
+    def repair_projection(self, case_id: str, fold: Fold) -> Repair:
+        """Atomically: fold the case's events and, when the stored projection differs, write the fold
+        in its place (restoring a lost projection item), guarded so that an event appended meanwhile
+        makes it read and fold again."""
+        ...
+
     def replace_states(self, states: list[CaseState]) -> None:
-        """Replace the whole projection (rebuild)."""
+        """Write these projections as given, unchecked (SQLite: every other case loses its
+        projection; DynamoDB: the other cases are left as they are). The rebuild does not use it
+        (`repair_projection` does); tests tamper with a projection through it."""
         ...

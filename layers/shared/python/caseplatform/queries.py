@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from caseplatform import schemas
+from caseplatform import evolution
 from caseplatform.errors import CaseNotFound
 from caseplatform.model import (
     OPEN_STATES,
@@ -41,6 +41,9 @@ class CaseView:
     refs: list[Ref]
     payload: dict[str, Any]
     read_as_schema_version: int
+    # What the read-as version's schema finds wrong with the payload read from an older version
+    # (`[{path, message}]`; empty when it is valid, or read as the version it was submitted under).
+    payload_problems: tuple[dict[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,16 +129,20 @@ class CaseQueries:
         return seen if seen is not None and seen.case.case_id == case_id else self.get_record(case_id)
 
     def view(self, record: CaseRecord, active: SchemaRecord | None, *, refs: bool) -> CaseView:
-        """The case's payload upcast to the active version (`active` as read by the caller)."""
+        """The case's payload upcast to the active version (`active` as read by the caller), or to the
+        last version before one that declares a migration, and validated against that version."""
         case = record.case
-        read_as = max(case.schema_version, active.schema_version if active else 0)
-        payload = case.payload
-        if read_as > case.schema_version:
-            versions = self._registry.documents(case.adapter_id, range(case.schema_version + 1, read_as + 1))
-            payload = schemas.upcast(case.payload, case.schema_version, versions, read_as)
-        else:
-            payload = dict(payload)
-        return CaseView(record, self._store.list_refs(case.case_id) if refs else [], payload, read_as)
+        refs_of = self._store.list_refs(case.case_id) if refs else []
+        newest = max(case.schema_version, active.schema_version if active else 0)
+        if newest == case.schema_version:
+            return CaseView(record, refs_of, dict(case.payload), case.schema_version)
+        versions = self._registry.documents(case.adapter_id, range(case.schema_version + 1, newest + 1))
+        read_as = evolution.read_as_version(case.schema_version, versions, newest)
+        payload = evolution.upcast(case.payload, case.schema_version, versions, read_as)
+        problems: tuple[dict[str, str], ...] = ()
+        if read_as > case.schema_version and read_as in versions:
+            problems = tuple(self._registry.problems(case.adapter_id, read_as, versions[read_as], payload))
+        return CaseView(record, refs_of, payload, read_as, problems)
 
     def status(self, case: Case, active: SchemaRecord | None, events: list[Event]) -> ApprovalStatus:
         """The approver policy's count and the votes among `events` (the case's history)."""

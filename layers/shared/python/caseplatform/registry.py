@@ -1,8 +1,9 @@
 """The adapter schema registry: register and activate schema versions, install the built-in
 adapters, and answer which policy and which documents apply to an adapter's cases.
 
-Schema documents are kept per adapter and version for the life of the registry: a registered
-version never changes (the store refuses a different document under an existing version), while
+A version that breaks the version before it is refused (SCHEMA_BREAKING_CHANGE) unless its upcaster
+covers the change or its declared migration accepts it (`caseplatform.evolution`). Schema documents
+are kept per adapter and version for the life of the registry: a registered version never changes (the store refuses a different document under an existing version), while
 which version is active can change from any process and is always read from the store.
 """
 
@@ -14,8 +15,14 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from caseplatform import schemas
-from caseplatform.errors import EnvelopeInvalid, SchemaInvalid, SchemaVersionNotFound
+from caseplatform import evolution, schemas
+from caseplatform.errors import (
+    EnvelopeInvalid,
+    PayloadInvalid,
+    SchemaBreakingChange,
+    SchemaInvalid,
+    SchemaVersionNotFound,
+)
 from caseplatform.model import SchemaRecord
 from caseplatform.ports import CaseStore, Clock
 from caseplatform.validation import MAX_SCHEMA_BYTES, SUBMIT_SCHEMA, error_details
@@ -48,10 +55,30 @@ class SchemaRegistry:
         problems = schemas.check_schema_document(schema)
         if problems:
             raise SchemaInvalid(problems)
+        if self._store.get_schema(adapter_id, schema_version) is None:
+            self._check_evolution(adapter_id, schema_version, schema)
         self._documents.pop(adapter_id, None)
         return self._store.put_schema(
             SchemaRecord(adapter_id, schema_version, schema, is_active=False, updated_at_ms=self._clock())
         )
+
+    def _check_evolution(self, adapter_id: str, schema_version: int, schema: dict[str, Any]) -> None:
+        """SCHEMA_BREAKING_CHANGE unless the new version keeps older payloads readable: it breaks
+        neither the registered version just below it (by its own upcaster or migration) nor, when
+        registered between two versions, is broken by the one just above it (by that one's)."""
+        versions = {r.schema_version: r.schema for r in self._store.list_schemas(adapter_id)}
+        below, above = evolution.registered_neighbours(versions, schema_version)
+        pairs = []
+        if below is not None:
+            pairs.append((below, versions[below], schema_version, schema))
+        if above is not None:
+            pairs.append((schema_version, schema, above, versions[above]))
+        for old_version, old, new_version, new in pairs:
+            changes = evolution.unaccepted_changes(old, new)
+            if changes:
+                raise SchemaBreakingChange(
+                    adapter_id, new_version, old_version, [change.to_dict() for change in changes]
+                )
 
     def activate(self, adapter_id: str, schema_version: int) -> tuple[SchemaRecord, int | None]:
         """Make the version the active one; returns it and the previously active version."""
@@ -86,6 +113,17 @@ class SchemaRegistry:
             found = schemas.PayloadValidator(record.schema)
             self._validators[key] = found
         return found
+
+    def problems(
+        self, adapter_id: str, schema_version: int, schema: dict[str, Any], payload: dict[str, Any]
+    ) -> list[dict[str, str]]:
+        """What the version's schema finds wrong with `payload` (`[{path, message}]`; empty: valid)."""
+        record = SchemaRecord(adapter_id, schema_version, schema, is_active=False, updated_at_ms=0)
+        try:
+            self.validator(record).validate(payload)
+        except PayloadInvalid as invalid:
+            return invalid.details
+        return []
 
     def policy(self, adapter_id: str, fallback_version: int) -> schemas.AdapterPolicy:
         """The policy of the adapter's active schema (read now), else of `fallback_version`."""

@@ -1,4 +1,5 @@
-"""Adapter schemas: validation of schema documents and payloads, per-adapter policy, upcasting.
+"""Adapter schemas: validation of schema documents and payloads, per-adapter policy (upcasting:
+`caseplatform.evolution`, whose `upcast` is re-exported here).
 
 An adapter schema is a JSON Schema (draft 2020-12) document. Its `x-hitl` keyword (ignored by JSON
 Schema validators) carries the adapter's configuration, so policy lives in data, not code:
@@ -11,11 +12,15 @@ Schema validators) carries the adapter's configuration, so policy lives in data,
       "required_approvers": 2,              # distinct principals who must approve (default 1)
       "allowed_decisions": ["approve", "reject"],  # of approve|edit|reject|respond (default all);
                                             # a payload's own `allowed_decisions` list wins
-      "upcast": {"rename": {"old": "new"}, "defaults": {"field": "value"}, "drop": ["gone"]}
+      "upcast": {"rename": {"old": "new"}, "drop": ["gone"], "convert": {"count": "integer"},
+                 "defaults": {"field": "value"}},
+      "migration": {"plan": "older cases are decided as they are", "accepts": ["values_narrowed:priority"]}
     }
 
 `upcast` describes how a payload of the previous version reads as this version; a version without
-it reads older payloads unchanged (backward-compatible additions need no upcaster).
+it reads older payloads unchanged (backward-compatible additions need no upcaster). A version that
+breaks the one before it is registered only when its upcaster covers each breaking change or its
+declared `migration` accepts it (`caseplatform.evolution`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from jsonschema.exceptions import SchemaError
 
 from caseplatform.compiled import compile_check
 from caseplatform.errors import PayloadInvalid
+from caseplatform.evolution import CONVERSIONS
+from caseplatform.evolution import upcast as upcast  # re-exported
 from caseplatform.model import STRUCTURED_DECISIONS
 from caseplatform.validation import error_details
 
@@ -57,9 +64,23 @@ POLICY_SCHEMA: dict[str, Any] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "rename": {"type": "object", "additionalProperties": {"type": "string"}},
+                "rename": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}},
                 "defaults": {"type": "object"},
-                "drop": {"type": "array", "items": {"type": "string"}},
+                "drop": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "convert": {"type": "object", "additionalProperties": {"enum": list(CONVERSIONS)}},
+            },
+        },
+        "migration": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["plan", "accepts"],
+            "properties": {
+                "plan": {"type": "string", "minLength": 1, "maxLength": 2000},
+                "accepts": {
+                    "type": "array",
+                    "uniqueItems": True,
+                    "items": {"type": "string", "pattern": "^[a-z_]+:.+$", "maxLength": 300},
+                },
             },
         },
     },
@@ -164,23 +185,6 @@ def _raise_payload_errors(details: list[dict[str, str]]) -> None:
         raise PayloadInvalid(
             [{"path": "$.payload" + d["path"][1:], "message": d["message"]} for d in details]
         )
-
-
-def upcast(
-    payload: dict[str, Any], from_version: int, schemas: dict[int, dict[str, Any]], to_version: int
-) -> dict[str, Any]:
-    """Read a payload written under `from_version` as `to_version`, one version step at a time."""
-    result = dict(payload)
-    for version in range(from_version + 1, to_version + 1):
-        rules = (schemas.get(version, {}).get("x-hitl") or {}).get("upcast") or {}
-        for old, new in (rules.get("rename") or {}).items():
-            if old in result:
-                result[new] = result.pop(old)
-        for name in rules.get("drop") or []:
-            result.pop(name, None)
-        for name, value in (rules.get("defaults") or {}).items():
-            result.setdefault(name, value)
-    return result
 
 
 def default_adapter_schemas() -> dict[str, dict[str, Any]]:

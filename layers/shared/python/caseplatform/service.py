@@ -4,7 +4,7 @@ It composes the parts and adds nothing to them; each method is documented where 
     the adapter schema registry    caseplatform.registry.SchemaRegistry
     the commands                   caseplatform.commands.CaseCommands (decisions: caseplatform.decisions)
     the queries                    caseplatform.queries.CaseQueries
-    projection recompute/rebuild   caseplatform.projection
+    projection drift and repair    caseplatform.projection
 Domain errors are raised; `caseplatform.answers` maps them to answers.
 
 Composition roots (the Lambdas' wiring, the CLI, the MCP server) build it with `build_case_service`.
@@ -12,15 +12,15 @@ Composition roots (the Lambdas' wiring, the CLI, the MCP server) build it with `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from caseplatform import projection
 from caseplatform.commands import Approval, CaseCommands
 from caseplatform.ids import new_uuid4
 from caseplatform.model import Case, CaseRecord, CaseState, Decision, Event, Page, SchemaRecord
-from caseplatform.ports import CaseListener, CaseStore, Clock, system_clock
-from caseplatform.projection import DriftReport
+from caseplatform.ports import CaseListener, CaseStore, Clock, EditCheck, system_clock
+from caseplatform.projection import DriftReport, ScanReport
 from caseplatform.queries import ApprovalStatus, Bucket, CaseDetail, CaseQueries, CaseView
 from caseplatform.redaction import REDACTORS, Redactor, no_redaction
 from caseplatform.registry import SchemaRegistry
@@ -35,6 +35,7 @@ class CaseService:
         redactor: Redactor = no_redaction,
         new_id: Callable[[], str] = new_uuid4,
         listeners: Sequence[CaseListener] = (),
+        edit_checks: Mapping[str, EditCheck] | None = None,
     ) -> None:
         self.store = store
         self._clock = clock
@@ -48,6 +49,7 @@ class CaseService:
             redactor=redactor,
             new_id=new_id,
             listeners=listeners,
+            edit_checks=edit_checks,
         )
 
     def clock(self) -> int:
@@ -313,6 +315,18 @@ class CaseService:
     def rebuild_projection(self) -> DriftReport:
         return projection.rebuild(self.store)
 
+    def scan_projection(
+        self,
+        *,
+        repair: bool,
+        max_cases: int,
+        cursor: str | None = None,
+        time_left: Callable[[], bool] = lambda: True,
+    ) -> ScanReport:
+        return projection.scan(
+            self.store, repair=repair, max_cases=max_cases, cursor=cursor, time_left=time_left
+        )
+
 
 def build_case_service(
     store: CaseStore,
@@ -320,8 +334,12 @@ def build_case_service(
     redact: str = "none",
     clock: Clock = system_clock,
     listeners: Sequence[CaseListener] = (),
+    edit_checks: Mapping[str, EditCheck] | None = None,
 ) -> CaseService:
     """The case service as a composition root builds it: on its store, with the redaction its
-    configuration names (a key of `REDACTORS`; KeyError for any other), its clock (epoch ms) and
-    the listeners it wires."""
-    return CaseService(store, clock=clock, redactor=REDACTORS[redact], listeners=listeners)
+    configuration names (a key of `REDACTORS`; KeyError for any other), its clock (epoch ms), the
+    listeners it wires and the edit checks of its adapters (`caseplatform.ports.EditCheck`, by
+    adapter id: an operator's edit of such a case is recorded only when its check allows it)."""
+    return CaseService(
+        store, clock=clock, redactor=REDACTORS[redact], listeners=listeners, edit_checks=edit_checks
+    )

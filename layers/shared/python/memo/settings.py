@@ -221,6 +221,9 @@ class WebhookSettings(FunctionSettings):
     items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME")
     executor_state_machine_arn: str | None = Field(default=None, alias="EXECUTOR_STATE_MACHINE_ARN")
     max_body_bytes: int = Field(default=256 * 1024, alias="MEMO_MAX_BODY_BYTES", ge=1024)
+    # The longest id of a webhook body (UTF-8 bytes) before it becomes a key (memo.ingress.ids: the
+    # ingress path reads the same variable with the same bounds).
+    max_id_bytes: int = Field(default=256, alias="MEMO_MAX_ID_BYTES", ge=64, le=512)
     # Longer than Meta's 7-day retry window, so a very late redelivery is still a duplicate.
     idempotency_expiry_seconds: int = Field(default=8 * DAY_SECONDS, alias="MEMO_IDEMPOTENCY_EXPIRY_SECONDS")
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
@@ -391,6 +394,12 @@ class EscalationSettings(FunctionSettings):
     aws: AwsSettings
     cases_table_name: str = Field(alias="CASES_TABLE_NAME", min_length=3)
     max_cases: int = Field(default=1000, alias="HITL_ESCALATION_MAX_CASES", ge=1, le=100_000)
+    # The drift and rebuild jobs: cases one run checks at most, and the time left (of the function's
+    # timeout) under which it starts no new page and answers where to resume.
+    projection_max_cases: int = Field(default=5000, alias="HITL_PROJECTION_MAX_CASES", ge=1, le=100_000)
+    projection_time_margin_ms: int = Field(
+        default=30_000, alias="HITL_PROJECTION_TIME_MARGIN_MS", ge=0, le=900_000
+    )
     # Where escalation notices go: the SNS topic (deployed; ops subscribe e-mail or chat to it), or a
     # JSON-lines file a person can read (local). Neither: the escalated event and log line only.
     topic_arn: str | None = Field(default=None, alias="ESCALATION_TOPIC_ARN", min_length=20)

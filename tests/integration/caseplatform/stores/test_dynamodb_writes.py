@@ -1,6 +1,6 @@
 """The DynamoDB store's writes: a submission retried by its request_id is answered from the submit
-marker's cancellation, an append to an unknown case is CASE_NOT_FOUND, and the rebuild rewrites each
-case's projection."""
+marker's cancellation, and an append to an unknown case is CASE_NOT_FOUND (the projection's repair:
+`test_dynamodb_projection.py`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from caseplatform.errors import CaseNotFound
 from caseplatform.ports import CaseSnapshot, Transition
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
-from tests.unit.caseplatform.factories import AGENT, submit, submit_args
+from tests.unit.caseplatform.factories import submit_args
 
 
 def test_a_retried_submission_is_answered_with_the_case_it_opened(dynamo_service: CaseService) -> None:
@@ -28,17 +28,3 @@ def test_an_append_to_an_unknown_case_writes_nothing(dynamo_store: DynamoCaseSto
 
     with pytest.raises(CaseNotFound):
         dynamo_store.append("HITL-missing", "r", never)
-
-
-def test_the_rebuild_rewrites_the_projection_with_the_open_question(
-    dynamo_service: CaseService, dynamo_store: DynamoCaseStore
-) -> None:
-    asked = submit(dynamo_service)
-    dynamo_service.request_clarification(
-        case_id=asked, question="Which map?", notes="", actor=AGENT, request_id="q"
-    )
-    assert dynamo_service.check_drift().drifted is False
-    assert dynamo_service.rebuild_projection().drifted is False
-    record = dynamo_store.get_case(asked)
-    assert record is not None
-    assert record.revision is not None and record.revision["open_question"] == "Which map?"

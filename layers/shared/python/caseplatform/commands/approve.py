@@ -10,7 +10,13 @@ from typing import Any
 from caseplatform import decisions
 from caseplatform.commands.pipeline import CommandPipeline
 from caseplatform.decisions import Intent, Stamp, Verdict
-from caseplatform.errors import AdapterNotFound, DecisionNotAllowed, EnvelopeInvalid, PayloadInvalid
+from caseplatform.errors import (
+    AdapterNotFound,
+    DecisionNotAllowed,
+    EditRefused,
+    EnvelopeInvalid,
+    PayloadInvalid,
+)
 from caseplatform.model import CaseRecord, Event, Recorded, SchemaRecord, canonical_json
 from caseplatform.ports import CaseSnapshot, Transition
 from caseplatform.queries import ApprovalStatus, CaseView
@@ -58,7 +64,7 @@ class ApprovalCommand(CommandPipeline):
         verdict: Verdict | None = None,
     ) -> Approval:
         """An operator approves, optionally with an edited payload (validated against the adapter's
-        active schema). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
+        active schema, then by the adapter's edit check when it has one: EDIT_REFUSED, nothing written). The adapter's `x-hitl.required_approvers` (default 1) distinct principals must
         approve the same payload: until then each approval is an `approval_vote` event and the case
         stays open; the approval that completes the count is the `decision_recorded` (approved) event,
         carrying `approved_payload` when edited. The same principal twice is DUPLICATE_APPROVER and
@@ -109,6 +115,10 @@ class ApprovalCommand(CommandPipeline):
         active = self._store.decision_schema(case.adapter_id)
         view = self._queries.view(CaseRecord(case, snap.state), active, refs=False)
         edited = None if edited_payload is None else self._checked_edit(view, active, edited_payload)
+        if edited is None and view.payload_problems:
+            # Read from an older version, the payload fails the version it is read as: approving it
+            # as it is would approve what that schema refuses (an edit can make it valid).
+            raise PayloadInvalid(list(view.payload_problems))
         policy = self._registry.policy_of(active, case.adapter_id, case.schema_version)
         allowed = policy.allowed_for(case.payload)
         chosen = verdict or Verdict("approve" if edited is None else "edit")
@@ -156,8 +166,9 @@ class ApprovalCommand(CommandPipeline):
     def _checked_edit(
         self, view: CaseView, active: SchemaRecord | None, edited_payload: dict[str, Any]
     ) -> dict[str, Any] | None:
-        """The edited payload, redacted and valid for the adapter's active schema; None when the edit
-        changes nothing."""
+        """The edited payload, redacted, valid for the adapter's active schema and allowed by the
+        adapter's edit check (EDIT_REFUSED with its problems otherwise); None when the edit changes
+        nothing."""
         if not isinstance(edited_payload, dict):
             raise PayloadInvalid([{"path": "$.payload", "message": "the edited payload must be an object"}])
         size = len(canonical_json(edited_payload).encode("utf-8"))
@@ -174,4 +185,8 @@ class ApprovalCommand(CommandPipeline):
             raise AdapterNotFound(view.record.case.adapter_id)
         clean = redact_tree(edited_payload, self._redact)
         self._registry.validator(active).validate(clean)
+        check = self._edit_checks.get(view.record.case.adapter_id)
+        problems = [] if check is None else check(view.payload, clean)
+        if problems:
+            raise EditRefused(problems)
         return None if canonical_json(clean) == canonical_json(view.payload) else clean

@@ -3,14 +3,14 @@ accept the request, decide on the store's snapshot and append, notify the listen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from caseplatform import decisions, schemas
 from caseplatform.decisions import Intent, Stamp
 from caseplatform.errors import AlreadyTerminal, CaseNotFound, EnvelopeInvalid, IdempotencyConflict
 from caseplatform.model import Case, CaseRecord, Event, Recorded
-from caseplatform.ports import CaseListener, CaseSnapshot, CaseStore, Clock, Transition
+from caseplatform.ports import CaseListener, CaseSnapshot, CaseStore, Clock, EditCheck, Transition
 from caseplatform.queries import CaseQueries
 from caseplatform.redaction import Redactor
 from caseplatform.registry import SchemaRegistry
@@ -21,7 +21,7 @@ Decide = Callable[[CaseSnapshot, Stamp], Transition]
 
 class CommandPipeline:
     """What every command shares: the store, the registry, the queries, the clock, the redactor,
-    the id source and the listeners."""
+    the id source, the listeners and the adapters' edit checks."""
 
     def __init__(
         self,
@@ -33,6 +33,7 @@ class CommandPipeline:
         redactor: Redactor,
         new_id: Callable[[], str],
         listeners: Sequence[CaseListener],
+        edit_checks: Mapping[str, EditCheck] | None = None,
     ) -> None:
         self._store = store
         self._registry = registry
@@ -41,6 +42,7 @@ class CommandPipeline:
         self._redact = redactor
         self._new_id = new_id
         self._listeners = tuple(listeners)
+        self._edit_checks: Mapping[str, EditCheck] = dict(edit_checks or {})
 
     def allowed_decisions(self, record: CaseRecord) -> tuple[str, ...]:
         """The structured decisions a reviewer may take on this case."""

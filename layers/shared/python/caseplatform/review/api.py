@@ -40,6 +40,7 @@ from caseplatform.errors import (
     ConcurrentModification,
     DecisionNotAllowed,
     DuplicateApprover,
+    EditRefused,
     IdempotencyConflict,
     InvalidStateTransition,
     PayloadInvalid,
@@ -172,6 +173,7 @@ STATUS_OF: tuple[tuple[type[Exception], int], ...] = (
     (DecisionNotAllowed, 409),
     (IdempotencyConflict, 409),
     (PayloadInvalid, 422),
+    (EditRefused, 422),
     (CasePlatformError, 400),
 )
 

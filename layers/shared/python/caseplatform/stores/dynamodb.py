@@ -6,16 +6,17 @@ The store is put together from its parts, each in its own module:
     the adapter schema registry and active-schema cache     caseplatform.stores.dynamodb_schemas
     the queries                                             caseplatform.stores.dynamodb_reads
     the writes (one read + one transaction per command)     caseplatform.stores.dynamodb_writes
+    projection maintenance (drift, repair)                  caseplatform.stores.dynamodb_projection
 """
 
 from __future__ import annotations
 
-from caseplatform.stores.dynamodb_table import MAX_ATTEMPTS, dynamodb_client
-from caseplatform.stores.dynamodb_writes import DynamoCaseWrites
+from caseplatform.stores.dynamodb_projection import DynamoProjection
+from caseplatform.stores.dynamodb_table import MAX_ATTEMPTS, connect, dynamodb_client
 
 
-class DynamoCaseStore(DynamoCaseWrites):
+class DynamoCaseStore(DynamoProjection):
     """The `CaseStore` on one DynamoDB table: `DynamoCaseStore(table_name, client, sleep=...)`."""
 
 
-__all__ = ["MAX_ATTEMPTS", "DynamoCaseStore", "dynamodb_client"]
+__all__ = ["MAX_ATTEMPTS", "DynamoCaseStore", "connect", "dynamodb_client"]

@@ -5,7 +5,7 @@ case are strongly consistent; reads through GSIs are eventually consistent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from caseplatform.model import CaseRecord, CaseState, Decision, Event, EventType, Page, Ref
@@ -121,15 +121,3 @@ class DynamoCaseReads(DynamoTable):
             forward=True,
         )
         return Page([record_from_item(item).state for item in page.items], page.next_cursor)
-
-    # ------------------------------------------------------------------ projection maintenance
-    def iter_case_ids(self) -> Iterator[str]:
-        return (item["case_id"] for item in self._query_all("gsi3pk = :p", {":p": "CASES"}, index="GSI3"))
-
-    def list_states(self) -> list[CaseState]:
-        states = []
-        for case_id in self.iter_case_ids():
-            record = self.get_case(case_id)
-            if record is not None:
-                states.append(record.state)
-        return sorted(states, key=lambda s: s.case_id)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3  # the case platform's one module that calls the AWS SDK
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
 from caseplatform.model import Page
 from caseplatform.stores.dynamodb_items import adapter_pk, cursor_of, start_key
@@ -41,6 +41,21 @@ Reason = Mapping[str, Any]
 def dynamodb_client(region: str | None = None, endpoint_url: str | None = None) -> DynamoDBClient:
     """A DynamoDB client for `DynamoCaseStore` (region and endpoint from the environment when None)."""
     return boto3.client("dynamodb", region_name=region, endpoint_url=endpoint_url)
+
+
+def connect(table_name: str, region: str | None = None, endpoint_url: str | None = None) -> DynamoDBClient:
+    """A client for the existing table `table_name` (region, endpoint and credentials from the
+    environment when None); ValueError saying what is missing: a region, credentials, the endpoint,
+    the table or the right to read it."""
+    try:
+        client = dynamodb_client(region, endpoint_url)
+        client.describe_table(TableName=table_name)
+    except BotoCoreError as error:
+        raise ValueError(f"DynamoDB table {table_name!r}: {error}") from error
+    except ClientError as error:
+        message = error.response.get("Error", {}).get("Message", "")
+        raise ValueError(f"DynamoDB table {table_name!r}: {_error_code(error)}: {message}") from error
+    return client
 
 
 def serialize(item: Mapping[str, Any]) -> dict[str, AttributeValueTypeDef]:

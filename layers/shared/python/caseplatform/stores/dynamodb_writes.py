@@ -1,5 +1,5 @@
 """The DynamoDB store's writes: opening a case and appending to one, each one `TransactWriteItems`
-with condition expressions, and the projection rebuild.
+with condition expressions.
 
 A command on a case makes one read and one write: one Query of the case's partition (the CASE item,
 this request_id's event, the TERMINAL guard with the winning event, the approval votes), then the
@@ -26,7 +26,7 @@ from caseplatform.errors import (
     CasePlatformError,
     ConcurrentModification,
 )
-from caseplatform.model import TERMINAL_STATES, CaseRecord, CaseState, Event, NewCase, Recorded, Ref
+from caseplatform.model import TERMINAL_STATES, CaseRecord, Event, NewCase, Recorded, Ref
 from caseplatform.ports import CaseSnapshot, Decide, Transition
 from caseplatform.stores.dynamodb_items import (
     case_from_item,
@@ -280,40 +280,6 @@ class DynamoCaseWrites(DynamoSchemaRegistry, DynamoCaseReads):
             checks[adapter_id] = len(operations)
             operations.append(self._active_check(adapter_id, active_version))
         return operations, checks
-
-    # ------------------------------------------------------------------ projection maintenance
-    def replace_states(self, states: list[CaseState]) -> None:
-        for state in states:
-            for attempt in range(MAX_ATTEMPTS):
-                item = self._get(case_pk(state.case_id), "CASE")
-                if item is None:
-                    raise CaseNotFound(state.case_id)
-                record = record_from_item(item)
-                version = int(item["version"])
-                put = self._put(
-                    case_item(
-                        record.case,
-                        state,
-                        version=version + 1,
-                        event_count=int(item["event_count"]),
-                        open_question=self._open_question(state),
-                    ),
-                    "version = :v",
-                    {":v": version},
-                )
-                if self._transact([{"Put": put}]) is None:
-                    break
-                self._backoff(attempt)
-            else:
-                raise ConcurrentModification(f"rebuild of {state.case_id} lost {MAX_ATTEMPTS} races")
-
-    def _open_question(self, state: CaseState) -> str | None:
-        if state.current_state != "needs_clarification":
-            return None
-        questions = [
-            e.question for e in self.list_events(state.case_id) if e.event_type == "needs_clarification"
-        ]
-        return questions[-1] if questions else None
 
 
 def _keep(read: _Read, item: dict[str, Any], request_id: str) -> None:

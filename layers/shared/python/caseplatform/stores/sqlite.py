@@ -8,6 +8,7 @@ The store is put together from its parts, each in its own module:
     the adapter schema registry                         caseplatform.stores.sqlite_schemas
     the queries                                         caseplatform.stores.sqlite_reads
     the writes (read-check-write in one transaction)    caseplatform.stores.sqlite_writes
+    projection maintenance (drift, repair)              caseplatform.stores.sqlite_projection
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from caseplatform.stores.sqlite_migrations import migrate
-from caseplatform.stores.sqlite_writes import SqliteCaseWrites
+from caseplatform.stores.sqlite_projection import SqliteProjection
 
 
-class SqliteCaseStore(SqliteCaseWrites):
+class SqliteCaseStore(SqliteProjection):
     """The `CaseStore` on one SQLite file; opening it applies the pending migrations (`now_ms` is
     recorded as their time)."""
 

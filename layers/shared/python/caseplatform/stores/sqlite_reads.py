@@ -4,7 +4,6 @@ keyset cursors)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
 
 from caseplatform.model import CaseRecord, CaseState, Decision, Event, EventType, Page, Ref
@@ -153,20 +152,3 @@ class SqliteCaseReads(SqliteDatabase):
         if len(rows) > limit:
             next_cursor = cursors.encode([states[-1].escalation_due_at_ms, states[-1].case_id])
         return Page(states, next_cursor)
-
-    # ------------------------------------------------------------------ projection maintenance
-    def iter_case_ids(self) -> Iterator[str]:
-        rows = (
-            self._conn().execute("SELECT case_id FROM hitl_cases ORDER BY created_at_ms, case_id").fetchall()
-        )
-        return iter([row[0] for row in rows])
-
-    def list_states(self) -> list[CaseState]:
-        rows = (
-            self._conn()
-            .execute(
-                f"SELECT {STATE_COLUMNS} FROM hitl_cases c WHERE c.current_state IS NOT NULL ORDER BY c.case_id"  # noqa: S608 - fixed column/clause constants; values are bound parameters
-            )
-            .fetchall()
-        )
-        return [CaseState(*row) for row in rows]

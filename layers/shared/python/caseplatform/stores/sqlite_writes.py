@@ -1,7 +1,7 @@
 """The SQLite store's writes: opening a case and appending to one, each read-check-write inside one
 `BEGIN IMMEDIATE` transaction, so the transition is decided on state no other writer can change
 before the commit (the partial unique index on decision_recorded and UNIQUE(case_id, request_id)
-back that up in the tables); and the projection rebuild."""
+back that up in the tables)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import sqlite3
 
 from caseplatform.errors import ActiveSchemaChanged, CaseNotFound
-from caseplatform.model import CaseRecord, CaseState, Event, NewCase, Recorded
+from caseplatform.model import CaseRecord, Event, NewCase, Recorded
 from caseplatform.ports import CaseSnapshot, Decide
 from caseplatform.stores.sqlite_connection import rollback
 from caseplatform.stores.sqlite_reads import SqliteCaseReads
@@ -17,7 +17,6 @@ from caseplatform.stores.sqlite_rows import (
     INSERT_CASE,
     INSERT_EVENT,
     SNAPSHOT,
-    STATE_FIELDS,
     SUBMITTED_BY_REQUEST,
     UPDATE_STATE,
     case_values,
@@ -100,11 +99,3 @@ class SqliteCaseWrites(SqliteSchemaRegistry, SqliteCaseReads):
             rollback(conn)
             raise
         return Recorded(transition.event)
-
-    # ------------------------------------------------------------------ projection maintenance
-    def replace_states(self, states: list[CaseState]) -> None:
-        with self._write() as conn:
-            conn.execute(f"UPDATE hitl_cases SET {', '.join(f'{name} = NULL' for name in STATE_FIELDS[1:])}")  # noqa: S608 - fixed column/clause constants
-            for state in states:
-                if conn.execute(UPDATE_STATE, state_update(state)).rowcount != 1:
-                    raise CaseNotFound(state.case_id)

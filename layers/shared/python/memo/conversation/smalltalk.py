@@ -242,6 +242,14 @@ def file_not_kept(language: Language) -> str:
     return "I can't keep files or pictures yet 🙏"
 
 
+def other_language() -> str:
+    """A message in a language Memo does not read: one short answer, in both languages it reads."""
+    return (
+        "Sorry, I only read English and Hebrew 🙏 Could you write to me in one of them?\n"
+        "סליחה, אני קורא רק עברית ואנגלית 🙏 אפשר לכתוב לי באחת מהן?"
+    )
+
+
 def not_understood(language: Language) -> str:
     if language == "he":
         return "לא בטוח שהבנתי 🤔 " + _CAPABILITIES["he"]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from memo.errors import MalformedPayload, MemoError, PayloadTooLarge
+from memo.ingress.ids import DEFAULT_MAX_ID_BYTES
 from memo.ingress.webhook import TurnQueue, accept_webhook, verify_handshake
 from memo.observability import logger
 
@@ -68,11 +69,13 @@ class WebhookHttp:
         verify_token: Callable[[], str],
         queue: Callable[[], TurnQueue],
         max_body_bytes: int,
+        max_id_bytes: int = DEFAULT_MAX_ID_BYTES,
     ) -> None:
         self._app_secret = app_secret
         self._verify_token = verify_token
         self._queue = queue
         self._max_body_bytes = max_body_bytes
+        self._max_id_bytes = max_id_bytes
 
     def __call__(self, event: Mapping[str, Any]) -> dict[str, Any]:
         http = (event.get("requestContext") or {}).get("http") or {}
@@ -101,6 +104,7 @@ class WebhookHttp:
             app_secret=self._app_secret(),
             max_body_bytes=self._max_body_bytes,
             queue=self._queue(),
+            max_id_bytes=self._max_id_bytes,
         )
         answer = {"status": "ok", "enqueued": result.enqueued, "statuses": result.statuses}
         return response(200, json.dumps(answer), APPLICATION_JSON)

@@ -19,6 +19,7 @@ import json
 from typing import Any, NamedTuple
 
 from memo.ingress.events import EventRow, Handling, caption, message_key, row
+from memo.ingress.ids import DEFAULT_MAX_ID_BYTES, UNKNOWN_REPLY_ID, within
 from memo.ingress.wire import WaContact, WaMessage, WebhookPayload
 from memo.text.wording import shorten
 
@@ -97,8 +98,33 @@ def _profile_name(name: str | None) -> str | None:
     return shorten(name, PROFILE_NAME_LIMIT) if name else None
 
 
-def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
-    """Every message of every entry and change, in order; status callbacks are only counted."""
+#: Ids without which a message cannot be keyed, answered or placed: one over the bound drops it.
+_REQUIRED_IDS = ("wamid", "thread_id", "phone_number_id", "group_id")
+#: Ids a message can do without: one over the bound is absent (a quote, a reaction's target, ...).
+_OPTIONAL_IDS = ("wa_id", "user_id", "context_id", "target_id", "new_wa_id", "media_id")
+
+
+def bound_ids(message: QueuedMessage, max_id_bytes: int) -> QueuedMessage | None:
+    """The message with every id within `max_id_bytes` (`memo.ingress.ids`): over it, its own id,
+    sender, business number or group drop the message (None); a quoted or targeted message, a new
+    number or a media id become absent; a reply's id becomes `UNKNOWN_REPLY_ID`."""
+    for name in _REQUIRED_IDS:
+        value = getattr(message, name)
+        if value is not None and within(value, name, max_id_bytes) is None:
+            return None
+    changes: dict[str, Any] = {}
+    for name in _OPTIONAL_IDS:
+        value = getattr(message, name)
+        if value is not None and within(value, name, max_id_bytes) is None:
+            changes[name] = None
+    if message.reply_id is not None and within(message.reply_id, "reply_id", max_id_bytes) is None:
+        changes["reply_id"] = UNKNOWN_REPLY_ID
+    return message._replace(**changes) if changes else message
+
+
+def parse_webhook(payload: WebhookPayload, *, max_id_bytes: int = DEFAULT_MAX_ID_BYTES) -> ParsedWebhook:
+    """Every message of every entry and change, in order, its ids bounded (`bound_ids`); status
+    callbacks are only counted."""
     messages: list[QueuedMessage] = []
     statuses = 0
     for entry in payload.entry:
@@ -110,8 +136,9 @@ def parse_webhook(payload: WebhookPayload) -> ParsedWebhook:
             phone_number_id = value.metadata.phone_number_id if value.metadata else entry.id
             for message in value.messages:
                 converted = _convert(message, _contact_for(message, value.contacts), phone_number_id)
-                if converted is not None:
-                    messages.append(converted)
+                bounded = None if converted is None else bound_ids(converted, max_id_bytes)
+                if bounded is not None:
+                    messages.append(bounded)
     return ParsedWebhook(messages=_one_text_only_reply_per_user(messages), statuses=statuses)
 
 

@@ -13,7 +13,8 @@ counted per code; changes of other webhook fields (templates, account updates, c
 
 from __future__ import annotations
 
-from memo.ingress.messages import QueuedMessage
+from memo.ingress.ids import DEFAULT_MAX_ID_BYTES
+from memo.ingress.messages import QueuedMessage, bound_ids
 from memo.ingress.wire import WaError, WaStatus, WebhookPayload
 from memo.observability import count, logger, mask_phone
 from memo.whatsapp.tags import TAG_LIMIT, OutboundTag
@@ -25,8 +26,9 @@ def _codes(errors: tuple[WaError, ...]) -> list[int]:
     return [e.code for e in errors if e.code is not None]
 
 
-def report(payload: WebhookPayload) -> list[QueuedMessage]:
-    """Log every status and account-level error; the follow-ups of `failed` statuses."""
+def report(payload: WebhookPayload, *, max_id_bytes: int = DEFAULT_MAX_ID_BYTES) -> list[QueuedMessage]:
+    """Log every status and account-level error; the follow-ups of `failed` statuses, their ids
+    bounded as a message's are (`memo.ingress.messages.bound_ids`: an over-long id, none)."""
     follow_ups: list[QueuedMessage] = []
     for entry in payload.entry:
         for change in entry.changes:
@@ -48,6 +50,8 @@ def report(payload: WebhookPayload) -> list[QueuedMessage]:
             phone_number_id = value.metadata.phone_number_id if value.metadata else entry.id
             for status in value.statuses:
                 follow_up = _status(status, phone_number_id)
+                if follow_up is not None:
+                    follow_up = bound_ids(follow_up, max_id_bytes)
                 if follow_up is not None:
                     follow_ups.append(follow_up)
     return follow_ups

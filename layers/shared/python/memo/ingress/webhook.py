@@ -2,6 +2,7 @@
 
 Order of checks on POST (each failure is final and writes nothing):
 size bound (413) -> signature present (401) and valid (403) -> JSON (400) -> WhatsApp shape (400)
+-> every id within `max_id_bytes` (`memo.ingress.ids`: an over-long one is absent, never a failure)
 -> enqueue every message of every entry/change on the FIFO queue -> 200.
 Statuses and account-level errors are logged with Meta's codes (`memo.ingress.statuses`); a `failed`
 status is also enqueued, for the turn path's follow-up (a reminder's retry).
@@ -12,9 +13,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import re
 from collections.abc import Mapping
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from memo.errors import (
     MalformedPayload,
@@ -24,8 +24,10 @@ from memo.errors import (
     SignatureMissing,
     VerificationFailed,
 )
+from memo.ingress.ids import DEFAULT_MAX_ID_BYTES
 from memo.ingress.messages import QueuedMessage, parse_webhook
 from memo.ingress.statuses import report
+from memo.ingress.surrogates import clean_body
 from memo.ingress.wire import WireError, parse_payload
 from memo.observability import count, logger
 from memo.text.wording import shorten
@@ -70,23 +72,6 @@ def verify_handshake(params: Mapping[str, str], verify_token: str) -> str:
     return challenge
 
 
-# A JSON escape of a UTF-16 surrogate (\ud800-\udfff). A valid pair decodes to one character; a
-# lone one decodes to a string that cannot be encoded again, which would fail the enqueue of the
-# whole batch (and Meta would retry it forever): such characters become U+FFFD.
-_LONE_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _without_lone_surrogates(value: Any) -> Any:
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_without_lone_surrogates(item) for item in value]
-    if isinstance(value, dict):
-        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
-    return value
-
-
 def accept_webhook(
     body: bytes,
     signature: str | None,
@@ -94,6 +79,7 @@ def accept_webhook(
     app_secret: str,
     max_body_bytes: int,
     queue: TurnQueue,
+    max_id_bytes: int = DEFAULT_MAX_ID_BYTES,
 ) -> IngressResult:
     if len(body) > max_body_bytes:
         raise PayloadTooLarge(f"body is {len(body)} bytes; the limit is {max_body_bytes}")
@@ -104,16 +90,15 @@ def accept_webhook(
         raise MalformedPayload(f"body is not valid JSON: {shorten(str(exc), 200)}") from exc
     except RecursionError as exc:
         raise MalformedPayload(f"body is nested deeper than JSON parsing allows ({len(body)} bytes)") from exc
-    if _LONE_SURROGATE_ESCAPE.search(body):
-        document = _without_lone_surrogates(document)
+    document = clean_body(body, document)  # lone surrogates become U+FFFD, at any depth
     try:
         payload = parse_payload(document)
     except WireError as exc:
         raise NotAWhatsAppPayload(
             f"not a WhatsApp webhook payload: invalid {', '.join(exc.fields[:5])}"
         ) from exc
-    parsed = parse_webhook(payload)
-    follow_ups = report(payload)
+    parsed = parse_webhook(payload, max_id_bytes=max_id_bytes)
+    follow_ups = report(payload, max_id_bytes=max_id_bytes)
     if parsed.messages or follow_ups:
         queue.enqueue(parsed.messages + follow_ups)
     count("MessagesReceived", len(parsed.messages))

@@ -7,7 +7,8 @@ refused with every bad field named by its path (`entry.0.changes.0.value.message
 
 The webhook's ingress path is what Meta waits on, and a cold start reads this module: it needs no
 pydantic. The rules are pydantic's lax mode, field by field, as the wire models were before:
-- a string field takes a string only; `id` of a message is 1 to 256 characters; a system message's
+- a string field takes a string only; `id` of a message is not empty (its length is bounded later,
+  `memo.ingress.ids`: an over-long one drops that message, not the batch); a system message's
   `wa_id` / `new_wa_id` also takes a whole number (its digits);
 - a number field (`code`, `file_size`) takes an integer, a float without a fraction or a string of
   an integer; a flag (`voice`) takes a boolean, 0 or 1, or the words true/false, yes/no, on/off;
@@ -28,7 +29,6 @@ Path = tuple[str | int, ...]
 _ABSENT: Any = object()
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
-MESSAGE_ID_LIMIT = 256
 # A string pydantic reads as an integer: ASCII digits (underscores between them), a sign, `.0`s.
 _INTEGER = re.compile(r"[+-]?\d+(?:_\d+)*(?:\.0+)?", re.ASCII)
 
@@ -388,7 +388,7 @@ class WaMessage(NamedTuple):
     @classmethod
     def read(cls, o: _Obj) -> WaMessage:
         return cls(
-            id=o.required_text("id", min_length=1, max_length=MESSAGE_ID_LIMIT),
+            id=o.required_text("id", min_length=1),
             type=o.required_text("type"),
             from_=o.optional_text("from"),
             from_user_id=o.optional_text("from_user_id"),

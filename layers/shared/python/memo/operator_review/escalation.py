@@ -5,16 +5,35 @@ escalation's target once (with a link to the case), count what was done and log 
 Metrics (namespace Memo, dimension service): `HitlCasesPastSla` (needs_clarification cases past
 their SLA after the sweep: the past-SLA alarm's metric), `HitlEscalations`, and
 `HitlEscalationNotifyFailed` (a notice the channel refused; its own alarm), and from the daily drift
-job `HitlProjectionDrift` (cases whose stored projection differs from the fold of their events)."""
+job `HitlProjectionDrift` (cases whose stored projection differs from the fold of their events) and
+from the rebuild job `HitlProjectionRepaired`.
+
+The drift and rebuild jobs (`{"job": "drift"}`, `{"job": "rebuild"}`, optionally with the `cursor`
+an earlier run answered) check the cases page by page and stop before the Lambda's time runs out or
+after `max_cases`, answering where to resume (`next_cursor`; `complete` once the last case was
+checked). A rebuild is idempotent: a run cut short is resumed, or simply run again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from caseplatform import answers
+from caseplatform.errors import InvalidCursor
 from caseplatform.escalation import NO_LINK, Notifier, past_sla, sweep
 from caseplatform.service import CaseService
 from memo.observability import count, logger
+
+
+class ProjectionJob(BaseModel):
+    """A drift or rebuild run, resumed after `cursor` when given."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    job: Literal["drift", "rebuild"]
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
 def escalate_overdue(
@@ -60,19 +79,55 @@ def escalate_overdue(
     }
 
 
-def check_projection(cases: CaseService) -> dict[str, Any]:
-    """The scheduled drift check on the DynamoDB store: compare the live projection with the one
-    recomputed from the events, count and log the drifted cases (repair is `hitl rebuild`-style and
-    deliberate, never automatic)."""
-    report = cases.check_drift()
+def run_projection_job(
+    cases: CaseService, event: dict[str, Any], *, max_cases: int, time_left: Callable[[], bool]
+) -> dict[str, Any]:
+    """Check (`drift`) or repair (`rebuild`) at most `max_cases` cases from the event's cursor, no
+    new page once `time_left()` is False. An event that is not a job of these writes nothing and is
+    answered JOB_INVALID; a cursor this store did not issue is INVALID_CURSOR."""
+    try:
+        job = ProjectionJob.model_validate(event)
+    except ValidationError as invalid:
+        details = [
+            {"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in invalid.errors()
+        ]
+        logger.warning("HITL_PROJECTION_JOB_INVALID", extra={"details": details})
+        return {
+            "status": "error",
+            "code": "JOB_INVALID",
+            "message": "not a drift or rebuild job",
+            "details": details,
+        }
+    try:
+        report = cases.scan_projection(
+            repair=job.job == "rebuild", max_cases=max_cases, cursor=job.cursor, time_left=time_left
+        )
+    except InvalidCursor as error:
+        return answers.error_answer(error)
     count("HitlProjectionDrift", len(report.drifted_case_ids))
+    if job.job == "rebuild":
+        count("HitlProjectionRepaired", len(report.repaired_case_ids))
     logger.info(
-        "HITL_PROJECTION_DRIFT" if report.drifted else "HITL_PROJECTION_OK",
-        extra={"drifted": len(report.drifted_case_ids), "caseIds": report.drifted_case_ids[:50]},
+        "HITL_PROJECTION_DRIFT" if report.drifted_case_ids else "HITL_PROJECTION_OK",
+        extra={
+            "job": job.job,
+            "checked": report.checked,
+            "drifted": len(report.drifted_case_ids),
+            "repaired": len(report.repaired_case_ids),
+            "unrepairable": report.unrepairable_case_ids[:50],
+            "caseIds": report.drifted_case_ids[:50],
+            "complete": report.complete,
+            "stoppedBy": report.stopped_by,
+        },
     )
-    return {
-        "drifted": report.drifted,
-        "drifted_case_ids": report.drifted_case_ids,
-        "live_hash": report.live_hash,
-        "recomputed_hash": report.recomputed_hash,
-    }
+    return answers.success(
+        job=job.job,
+        checked=report.checked,
+        drifted=bool(report.drifted_case_ids),
+        drifted_case_ids=report.drifted_case_ids,
+        repaired_case_ids=report.repaired_case_ids,
+        unrepairable_case_ids=report.unrepairable_case_ids,
+        next_cursor=report.next_cursor,
+        complete=report.complete,
+        stopped_by=report.stopped_by,
+    )

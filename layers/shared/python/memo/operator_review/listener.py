@@ -4,7 +4,9 @@ Runs in the review Lambda (the only function allowed to answer task tokens). On 
 `decision_recorded` event of a `memo_operation` case it looks up the waiting step's token by case id:
 
 - approved -> SendTaskSuccess with the StepTask to run: the approved args (the operator's edited
-  `args`, or the submitted ones), their hash, and an `Approval` bound to that hash, approved by the
+  `args`, which may only narrow the step (`memo.operator_review.edits`; checked when the decision is
+  recorded, and again here: an edit that would broaden it fails the step as rejected), or the
+  submitted ones), their hash, and an `Approval` bound to that hash, approved by the
   operator principal, valid for the policy's approval TTL. The executor then runs the step once
   (ledger) and its drift check holds against exactly what the operator approved;
 - rejected -> SendTaskFailure(error REVIEW_REJECTED, cause = the operator's reason);
@@ -25,6 +27,7 @@ from caseplatform.model import Case, Event
 from memo.executor.contracts import Approval, StepTask, args_hash
 from memo.observability import logger
 from memo.operator_review.cases import ADAPTER_ID
+from memo.operator_review.edits import check_edit
 from memo.operator_review.policy import item_count
 from memo.operator_review.tokens import TaskAnswers, TaskGone, TokenStore
 from memo.replies import Reply
@@ -58,24 +61,47 @@ def approved_task(
     )
 
 
+#: What a step acts on, by capability, counted: (one, many) in English, then in Hebrew.
+_NOUNS = {
+    "reminders": ("reminder", "reminders", "תזכורת", "תזכורות"),
+    "notes": ("note", "notes", "פתק", "פתקים"),
+    "lists": ("item", "items", "פריט", "פריטים"),
+}
+#: The first word of an action, as Memo says it will do it in Hebrew.
+_HEBREW_VERBS = {"delete": "אמחק", "add": "אוסיף", "remove": "אסיר", "clear": "אנקה", "update": "אעדכן"}
+
+
 def changed_by_operator_text(original: StepTask, approved: StepTask) -> str:
-    """What the user is told when an operator changed the request before it ran: what now runs."""
+    """What the user is told when an operator changed the request before it ran: what now runs, in
+    real figures ("I'll delete 1 of the 2 reminders you asked about")."""
     before, after = item_count(original.args), item_count(approved.args)
-    noun = original.capability
+    one, many, one_he, many_he = _NOUNS.get(original.capability, ("item", "items", "פריט", "פריטים"))
     verb = original.action.split("_")[0]  # delete_all -> delete: what runs is the narrowed set
     if original.language == "he":
         if before != after:
-            return f"נציג שינה את הבקשה שלך לפני הביצוע: אבצע {verb} על {after} מתוך {before} ({noun})."
-        return f"נציג שינה את הבקשה שלך לפני הביצוע ({noun}, {original.action}); התוצאה תגיע מיד."
+            noun_he = one_he if before == 1 else many_he
+            doing = _HEBREW_VERBS.get(verb, "אבצע את הבקשה על")
+            return f"נציג שינה את הבקשה שלך לפני הביצוע: {doing} {after} מתוך {before} {noun_he} שביקשת."
+        return "נציג שינה את פרטי הבקשה שלך לפני הביצוע; התוצאה תגיע מיד."
     if before != after:
-        return (
-            f"An operator changed your request before it ran: I'll {verb} {after} of the {before} {noun} "
-            "you asked about."
-        )
+        noun = one if before == 1 else many
+        return f"An operator changed your request before it ran: I'll {verb} {after} of the {before} {noun} you asked about."
     return (
-        f"An operator changed the details of your request ({noun}, {original.action.replace('_', ' ')}) "
-        "before it ran; the result follows."
+        f"An operator changed the details of your request ({original.capability}, "
+        f"{original.action.replace('_', ' ')}) before it ran; the result follows."
     )
+
+
+#: The reason the user reads when an approval came with an edit that would broaden the request.
+EDIT_REFUSED_CAUSE = "The operator's change would have done more than you asked for, so nothing was done."
+
+
+def _refused_edit(case: Case, event: Event) -> list[dict[str, str]]:
+    """The problems of an approval's edited payload, checked again before anything runs (an edit
+    recorded by a surface without Memo's edit check); none when it only narrows, or is no edit."""
+    if event.decision_outcome != "approved" or event.approved_payload is None:
+        return []
+    return check_edit(case.payload, event.approved_payload)
 
 
 class TaskTokenBridge:
@@ -104,7 +130,12 @@ class TaskTokenBridge:
             logger.warning("REVIEW_TOKEN_MISSING", extra=fields)
             return
         try:
-            if event.decision_outcome == "approved":
+            refused = _refused_edit(case, event)
+            if refused:
+                # Recorded where no edit check ran: what would run is not what the user asked for.
+                logger.error("REVIEW_EDIT_REFUSED", extra={**fields, "problems": refused[:5]})
+                self._tasks.fail(waiting.task_token, error=REVIEW_REJECTED, cause=EDIT_REFUSED_CAUSE)
+            elif event.decision_outcome == "approved":
                 task = approved_task(
                     waiting.task, case, event, now=self._clock(), approval_ttl_seconds=self._ttl
                 )

@@ -45,9 +45,15 @@ def buttons(reminder_id: str, language: Language) -> list[Choice]:
     ]
 
 
+def is_reminder_button_id(reply_id: str | None) -> bool:
+    """Whether a reply id is in the reminder buttons' namespace, well formed or not."""
+    return reply_id is not None and reply_id.startswith(PREFIX)
+
+
 def parse_button(reply_id: str | None) -> ReminderButton | None:
-    """The reminder button a reply id names; None for any other reply (or a malformed id)."""
-    if not reply_id or not reply_id.startswith(PREFIX):
+    """The reminder button a reply id names; None for any other reply or a malformed id (another
+    amount, an id of other characters or longer than 64). Never raises, whatever the id."""
+    if reply_id is None or not is_reminder_button_id(reply_id):
         return None
     match = _ID.match(reply_id)
     if match is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from memo.capabilities.common import UNDO_UNTIL, UNDO_WINDOW, say
 from memo.domain import LatestAction
@@ -28,6 +28,13 @@ from memo.text.language import Language
 UNDO_PREFIX = "undo:"
 #: Choice ids are at most 200 characters; a traceId (a wamid) is far shorter.
 _MAX_ID = 200
+#: The window's end as a button id carries it: the ASCII digits of an epoch second a date can hold
+#: (up to the end of year 9999); anything else (`undo:253402300800:…`, other digits) names no window.
+_EPOCH = re.compile(r"[0-9]{1,12}", re.ASCII)
+_LAST_EPOCH = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp())
+#: A window ends at most `UNDO_WINDOW` after the delete; a button whose window ends later than that
+#: from now (give or take this much) was never sent by Memo.
+_CLOCK_SLACK = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -45,14 +52,26 @@ def undo_button_id(trace_id: str, until: datetime) -> str:
     return f"{UNDO_PREFIX}{int(until.timestamp())}:{trace_id}"
 
 
+def is_undo_id(reply_id: str | None) -> bool:
+    """Whether a reply id is in the Undo button's namespace, well formed or not."""
+    return reply_id is not None and reply_id.startswith(UNDO_PREFIX)
+
+
 def parse_undo(reply_id: str | None) -> UndoRequest | None:
-    """The undo a button id asks for, or None for any other id (or a malformed one)."""
-    if not reply_id or not reply_id.startswith(UNDO_PREFIX) or len(reply_id) > _MAX_ID:
+    """The undo a button id asks for, or None for any other id or a malformed one: too long, an
+    epoch that is not ASCII digits or past what a date holds (`undo:253402300800:…`), no key.
+    Never raises, whatever the id."""
+    if reply_id is None or not is_undo_id(reply_id) or len(reply_id) > _MAX_ID:
         return None
     epoch, _, key = reply_id[len(UNDO_PREFIX) :].partition(":")
-    if not epoch.isdigit() or not key:
+    if _EPOCH.fullmatch(epoch) is None or int(epoch) > _LAST_EPOCH or not key:
         return None
     return UndoRequest(undo_key=key, until=datetime.fromtimestamp(int(epoch), UTC))
+
+
+def sent_by_memo(request: UndoRequest, now: datetime) -> bool:
+    """Whether a tapped window could be one Memo sent: it ends at most `UNDO_WINDOW` from now."""
+    return request.until <= now + UNDO_WINDOW + _CLOCK_SLACK
 
 
 #: "undo", "undo that", "can you undo that?", "oops, bring it back", "restore them", "בטל את המחיקה",

@@ -3,6 +3,9 @@ read, returned as one `TurnOutcome` (data; `memo.turn.recorder` writes and issue
 
 `TurnControl` is the webhook's `TurnHandler` (`memo.turn.engine`). The order of a turn:
   a tap on Undo, or "undo"    -> `memo.turn.undo`
+  a tap on an id of Memo's own buttons that none carries (malformed, out of range), or on an id too
+                                 long to read (`memo.ingress.ids`) -> "that button no longer works",
+                                 nothing runs
   a reminder's Done / Snooze  -> `memo.turn.reminder_buttons` (typed "done" / "snooze 15 min" too)
   pending & live              -> `memo.turn.resumed`: fast path -> interpreter -> transition
   pending & expired           -> HITL_EXPIRED, deleted with the turn's write; a bare late answer gets
@@ -25,18 +28,20 @@ from datetime import timedelta
 from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange, state_from_item
 from memo.domain import HITLReply
-from memo.hitl import gate
-from memo.observability import bind_turn
+from memo.hitl import gate, templates
+from memo.ingress.ids import UNKNOWN_REPLY_ID
+from memo.observability import bind_turn, logger
 from memo.reminders.buttons import (
     HOW_MUCH_LATER,
     TYPED_WINDOW_MINUTES,
     ReminderButton,
     how_much_later,
+    is_reminder_button_id,
     parse_button,
     typed_button,
 )
 from memo.replies import Reply
-from memo.reply.undo import is_typed_undo, nothing_to_undo, parse_undo, typed_undo
+from memo.reply.undo import is_typed_undo, is_undo_id, nothing_to_undo, parse_undo, sent_by_memo, typed_undo
 from memo.turn import questions
 from memo.turn.fresh import fresh, late_answer
 from memo.turn.outcome import TurnContext, TurnOutcome
@@ -90,9 +95,15 @@ def decide(turn: Turn) -> TurnOutcome:
 def _taps(ctx: TurnContext) -> TurnOutcome | None:
     """Undo (tapped or typed) and a delivered reminder's buttons (tapped or typed): turns of their
     own, answered before anything else; None for any other message."""
-    undo = parse_undo(ctx.message.reply_id)
-    if undo is not None:  # "Undo" on a delete's confirmation: a turn of its own (memo.turn.undo)
-        return handle_undo(ctx, undo)
+    reply_id = ctx.message.reply_id
+    undo = parse_undo(reply_id)
+    if undo is not None and sent_by_memo(undo, ctx.now):
+        return handle_undo(ctx, undo)  # "Undo" on a delete's confirmation: a turn of its own
+    tapped = parse_button(reply_id)
+    if tapped is None and (
+        is_undo_id(reply_id) or is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID
+    ):
+        return _button_gone(ctx)  # an id of Memo's own buttons that none carries, or one too long to read
     if is_typed_undo(ctx.message.text) and not _asks_an_answer(ctx):
         # "undo", "bring it back", "בטל את המחיקה": the Undo of the latest delete, as if tapped.
         typed = typed_undo(latest_actions(ctx))
@@ -101,7 +112,7 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
                 reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"
             )
         return handle_undo(ctx, typed)
-    button = parse_button(ctx.message.reply_id) or _typed_button(ctx)
+    button = tapped or _typed_button(ctx)
     if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
         return handle_button(ctx, button)
     if button == HOW_MUCH_LATER:
@@ -115,6 +126,14 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
             reply_reminder_id=about.reminder_id if about is not None else None,
         )
     return None
+
+
+def _button_gone(ctx: TurnContext) -> TurnOutcome:
+    """A tap on an id of Memo's own buttons (Undo, a reminder's Done / Snooze) that no button of
+    Memo's carries: a short answer; nothing runs, and an open question stays as it is."""
+    reply_id = ctx.message.reply_id or ""
+    logger.warning("BUTTON_ID_INVALID", extra={"prefix": reply_id[:16], "length": len(reply_id)})
+    return TurnOutcome(reply=Reply.plain(templates.button_gone(ctx.profile.language)), outcome="button_gone")
 
 
 def _asks_an_answer(ctx: TurnContext) -> bool:

@@ -1,4 +1,5 @@
-"""A message with no live question open: a withdrawal, a late or stale answer, a thanks, or a request."""
+"""A message with no live question open: a withdrawal, a late or stale answer, a thanks, a message
+in a language Memo does not read, or a request."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from memo.observability import logger
 from memo.operator_review.withdraw import WithdrawResult, withdraw_reply
 from memo.planner.intents.followups import a_time_for_the_reminder_just_set
 from memo.replies import Reply
+from memo.text.other_languages import other_language
 from memo.turn.outcome import Settlement, TurnOutcome, Withdrawal
 from memo.turn.plan import plan
 from memo.turn.questions import pause
@@ -19,7 +21,8 @@ WITHDRAW_RESULTS: tuple[WithdrawResult, ...] = ("withdrawn", "already_decided", 
 
 
 def fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
-    """A withdrawal, a stale answer, a thanks, or a request to plan."""
+    """A withdrawal, a stale answer, a thanks, another language (answered in English and Hebrew,
+    never planned), or a request to plan."""
     ctx = turn.ctx
     withdrawn = withdrawal(turn, reply)
     if withdrawn is not None:
@@ -40,6 +43,10 @@ def fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
                 ack, language=ctx.profile.language, local_now=ctx.local_now, name=ctx.profile.name
             )
             return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{ack}")
+        language = other_language(ctx.message.text)
+        if language is not None:  # "recuérdame…", "Привет": say which languages Memo reads
+            logger.info("OTHER_LANGUAGE", extra={"language": language})
+            return TurnOutcome(reply=Reply.plain(smalltalk.other_language()), outcome="other_language")
     return plan(turn, turn.fresh_state())
 
 

@@ -1,5 +1,5 @@
 """Wiring of the review Lambda (`memo.wiring` pattern): the review service on the configured
-case store, Memo's decision listeners, and the API resolver, built on first use.
+case store, Memo's decision listeners and edit check, and the API resolver, built on first use.
 
 The listeners: a decision on a `memo_operation` case answers the waiting step's task token, and an
 operator's question is relayed to the WhatsApp user (the WhatsApp secrets are resolved on the first
@@ -26,6 +26,7 @@ from memo.aws.secrets import resolve_whatsapp
 from memo.aws.stepfunctions import StepFunctionsTasks
 from memo.operator_review.cases import ADAPTER_ID
 from memo.operator_review.clarify import ClarificationRelay, PendingQuestionStore
+from memo.operator_review.edits import check_edit
 from memo.operator_review.listener import TaskTokenBridge
 from memo.operator_review.policy import ReviewPolicy, load_policy
 from memo.operator_review.view import MemoCaseView
@@ -97,7 +98,13 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
     @cached_property
     def review(self) -> ReviewService:
         """The review service; the default adapters and `human_input` registered on first use."""
-        cases = build_case_service(self.store, redact=self.settings.redact, listeners=self.listeners)
+        cases = build_case_service(
+            self.store,
+            redact=self.settings.redact,
+            listeners=self.listeners,
+            # An operator's edit of a Memo step may only narrow it (refused when recorded otherwise).
+            edit_checks={ADAPTER_ID: check_edit},
+        )
         cases.ensure_default_adapters()
         ensure_review_adapters(cases)
         items = DynamoItemsRepository(self.dynamodb, self.settings.items_table)

@@ -7,7 +7,8 @@ Everything a user reads about a pending question comes from this package, one mo
 - `approval_answers`: what is said back to an approval answer that cannot run as said;
 - `disambiguation`: the "which one do you mean?" picker;
 - `clarification`: questions for a missing or unclear detail, and the yes/no check;
-- `open_question`: the re-ask nudge, expiry, cancellation and the stale-reply answer;
+- `open_question`: the re-ask nudge, expiry, cancellation, the stale-reply answer and a
+  button that no longer works;
 - `operator`: an operator's question relayed to the user;
 - `turn_answers`: the turn's own answers and the WhatsApp form of a question.
 
@@ -61,6 +62,7 @@ from memo.hitl.templates.disambiguation import (
 )
 from memo.hitl.templates.open_question import (
     RETRY_ID,
+    button_gone,
     cancelled,
     existing_question,
     expired,
@@ -97,6 +99,7 @@ __all__ = [
     "approval_options",
     "approval_question",
     "approval_steps_question",
+    "button_gone",
     "cancelled",
     "candidate_options",
     "connect_account",

@@ -88,6 +88,14 @@ def stale_reply(language: Language) -> str:
     return "I'm not waiting on a question right now — what would you like to do?"
 
 
+def button_gone(language: Language) -> str:
+    """A tap on a button that no longer stands for anything (an id Memo never sent, or no longer
+    reads): nothing was done."""
+    if language == "he":
+        return "הכפתור הזה כבר לא פעיל, ולא עשיתי כלום. אפשר לכתוב לי מה לעשות 🙏"
+    return "That button no longer works, so I didn't do anything. Just tell me what you'd like to do 🙏"
+
+
 def one_at_a_time(language: Language) -> str:
     """A yes with a new request after it: neither is run, so the request is not lost."""
     if language == "he":
