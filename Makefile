@@ -12,7 +12,7 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 # the build machines have, and synth and the infra tests pass on it.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth synth-offline deploy bench cost clean
+.PHONY: help setup browser run reset serve test test-clock test-unit test-integration test-infra test-e2e lint typecheck fmt synth synth-offline deploy deploy-check bench cost clean
 
 help:
 	@echo "make run    - set up and chat with Memo on the local stack (moto, no AWS, no LLM key)"
@@ -22,6 +22,7 @@ help:
 	@echo "make synth  - synthesize the CDK stack into cdk.out, layers built (PyPI, Python 3.13; no Docker, no AWS credentials)"
 	@echo "make synth-offline - the same without building the dependencies layer: for inspection only, cannot be deployed"
 	@echo "make deploy - synthesize as cdk deploy does, refuse an unbuilt layer, then deploy (CDK_CONTEXT='-c key=value ...')"
+	@echo "make deploy-check - synthesize as cdk deploy does and run every function as Lambda would (minutes)"
 	@echo "make bench  - print the table of speed and AWS-call figures"
 	@echo "make cost   - print what 1,000 conversations cost on AWS"
 	@echo "make eval   - score the planner on the labelled English and Hebrew messages"
@@ -132,6 +133,12 @@ deploy: $(STAMP)
 	$(CDK) synth MemoStack --quiet $(CDK_CONTEXT)
 	$(PY) -m infra.deploy_guard cdk.out MemoStack
 	$(CDK) deploy MemoStack --app cdk.out $(DEPLOY_ARGS)
+
+# The stack as `cdk deploy` ships it (layers built), each function run as Lambda runs it on a clean
+# Python 3.13 against moto's server, cfn-lint, and the sizes against Lambda's quotas (docs/deploy.md).
+# Needs PyPI and a Python 3.13; `ARGS=--keep` keeps its work directory.
+deploy-check: $(STAMP)
+	$(PY) -m tools.deploy_check $(ARGS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
