@@ -7,13 +7,15 @@ Phone numbers are masked by `mask_phone`; secrets are never logged.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
-from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
+
+if TYPE_CHECKING:  # the ingress's cold start imports no more of Powertools than it runs
+    from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 
 SERVICE = "memo"
 NAMESPACE = "Memo"
