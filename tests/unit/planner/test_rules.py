@@ -457,6 +457,32 @@ def test_a_question_about_my_note_about_x_searches_for_x() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "when"),
+    [
+        # Each was two reminders, the second titled "להתקשר רבע" / "להתקשר חצי" / "להתקשר חמישה".
+        ("תזכיר לי להתקשר לבוב ב-4 ורבע מחר", "2024-05-02T16:15:00+03:00"),
+        ("תזכיר לי להתקשר לבוב בתשע וחצי בערב", "2024-05-01T21:30:00+03:00"),
+        ("תזכיר לי להתקשר לבוב באחת עשרה וחמישה ביום שישי", "2024-05-03T11:05:00+03:00"),
+        ("תזכיר לי להתקשר לבוב בשמונה ועשרים מחר", "2024-05-02T08:20:00+03:00"),
+    ],
+)
+def test_an_hebrew_hour_and_its_minutes_are_one_time(message: str, when: str) -> None:
+    assert only(run(message))[2] == {"title": "להתקשר לבוב", "when": when}
+
+
+@pytest.mark.parametrize(
+    ("message", "when"),
+    [
+        # Were two requests split at the dot: "call bob ... at 2" and "06pm" / "call 50pm".
+        ("remind me to call bob on 28/6 at 2.06pm", "2024-06-28T14:06:00+03:00"),
+        ("remind me to call bob at 11.50pm on 14/6", "2024-06-14T23:50:00+03:00"),
+    ],
+)
+def test_the_dot_of_a_clock_time_is_no_sentence_break(message: str, when: str) -> None:
+    assert only(run(message))[2] == {"title": "call bob", "when": when}
+
+
+@pytest.mark.parametrize(
     ("message", "titles", "whens", "guessed"),
     [
         # A second reminder with a time and no day is on the first one's day.

@@ -325,3 +325,94 @@ def test_what_a_move_changes() -> None:
 def test_words_that_are_not_times_stay_in_the_title(text: str) -> None:
     parsed = parse(text)
     assert not parsed.found and parsed.remainder == text
+
+
+# --- clock times as people write them (the whole grid: test_timeparse_grid.py) -----------------
+
+
+# NOW is Wednesday 1 May 2024, 10:00 in Jerusalem.
+@pytest.mark.parametrize(
+    ("text", "when", "title"),
+    [
+        # Were "That time doesn't exist" ("15 pm" read as an hour), 06:15 titled "pm to call bob",
+        # two reminders one titled "30am", and 17:00 titled "quarter past".
+        ("remind me at 6:15 pm to pick up the kids", "2024-05-01T18:15", "remind me to pick up the kids"),
+        ("6.15 pm call bob", "2024-05-01T18:15", "call bob"),
+        ("7.30am gym", "2024-05-02T07:30", "gym"),
+        ("call bob quarter past 5 pm", "2024-05-01T17:15", "call bob"),
+        ("call bob half past 5 pm", "2024-05-01T17:30", "call bob"),
+        ("call bob at half 7 tmrw", "2024-05-02T07:30", "call bob"),
+        ("call bob twenty to seven", "2024-05-01T18:40", "call bob"),
+        ("call bob twenty-five past six", "2024-05-01T18:25", "call bob"),
+        ("eat at lunchtime", "2024-05-01T12:00", "eat"),
+        ("להתקשר לבוב עשרים לשבע", "2024-05-01T18:40", "להתקשר לבוב"),
+        ("להתקשר לבוב בחצות", "2024-05-02T00:00", "להתקשר לבוב"),
+        # An hour without am/pm: the next one within waking hours (07:00 to midnight) on its day.
+        ("call the insurance at 3:30 tomorrow", "2024-05-02T15:30", "call the insurance"),
+        ("call bob on monday at 2:15", "2024-05-06T14:15", "call bob"),
+        ("להתקשר לבוב מחר ב-4:30", "2024-05-02T16:30", "להתקשר לבוב"),
+        ("call bob tomorrow at 7", "2024-05-02T07:00", "call bob"),
+        ("call bob today at 9", "2024-05-01T21:00", "call bob"),  # 09:00 has passed
+        ("call bob tomorrow at 12:30", "2024-05-02T12:30", "call bob"),
+        # Midnight is the end of the day named.
+        ("call bob on friday at midnight", "2024-05-04T00:00", "call bob"),
+        ("call bob today at midnight", "2024-05-02T00:00", "call bob"),
+        # A single unit before "to" is no time: "the meeting one to 4pm" is 16:00, not 15:59.
+        ("move the meeting one to 4pm", "2024-05-01T16:00", "move the meeting one"),
+    ],
+)
+def test_clock_times_as_people_write_them(text: str, when: str, title: str) -> None:
+    parsed = parse(text)
+    assert parsed.problem is None
+    assert parsed.when is not None and parsed.when.strftime("%Y-%m-%dT%H:%M") == when
+    assert parsed.remainder == title
+
+
+def test_saturday_night_said_on_saturday_morning_is_tonight() -> None:
+    saturday = datetime(2024, 5, 4, 9, 30, tzinfo=ZoneInfo(TZ))
+    assert parse("call bob saturday night", now=saturday).when == datetime(
+        2024, 5, 4, 21, 0, tzinfo=ZoneInfo(TZ)
+    )
+    late = datetime(2024, 5, 4, 22, 0, tzinfo=ZoneInfo(TZ))  # the night has begun: next Saturday's
+    assert parse("call bob saturday night", now=late).when == datetime(
+        2024, 5, 11, 21, 0, tzinfo=ZoneInfo(TZ)
+    )
+    # Without a part of the day, a weekday said on that weekday is a week later.
+    assert parse("call bob on saturday at 9pm", now=saturday).when == datetime(
+        2024, 5, 11, 21, 0, tzinfo=ZoneInfo(TZ)
+    )
+
+
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def test_the_hour_the_clocks_skip_does_not_exist() -> None:
+    # 10 March 2024: New York's clocks go from 02:00 to 03:00.
+    now = datetime(2024, 3, 1, 12, 0, tzinfo=NEW_YORK)
+    for text in ("call bob on 3/10 at 2:30am", "call bob on 3/10 at 02:00", "call bob on 3/10 at 2:59 am"):
+        parsed = parse(text, "America/New_York", now)
+        assert parsed.problem == "invalid_time" and parsed.when is None and parsed.remainder == "call bob"
+    # Either side of it, and an hour said without am/pm (the afternoon's), exist.
+    assert parse("call bob on 3/10 at 1:59am", "America/New_York", now).when == datetime(
+        2024, 3, 10, 1, 59, tzinfo=NEW_YORK
+    )
+    after = parse("call bob on 3/10 at 3:00am", "America/New_York", now).when
+    assert after is not None and after.isoformat() == "2024-03-10T03:00:00-04:00"
+    bare = parse("call bob on 3/10 at 2:30", "America/New_York", now).when
+    assert bare is not None and bare.isoformat() == "2024-03-10T14:30:00-04:00"
+
+
+def test_the_hour_the_clocks_repeat_is_its_first_time() -> None:
+    # 3 November 2024: New York's clocks go from 02:00 back to 01:00; 01:30 happens twice.
+    now = datetime(2024, 10, 20, 12, 0, tzinfo=NEW_YORK)
+    parsed = parse("call bob on 11/3 at 1:30am", "America/New_York", now)
+    assert parsed.when is not None and parsed.when.isoformat() == "2024-11-03T01:30:00-04:00"  # still EDT
+    assert parsed.when.astimezone(ZoneInfo("UTC")).hour == 5
+
+
+def test_minutes_from_now_are_real_minutes_across_a_change_of_the_clock() -> None:
+    before = datetime(2024, 3, 10, 1, 30, tzinfo=NEW_YORK)  # half an hour before the clocks go forward
+    parsed = parse("call bob in 90 minutes", "America/New_York", before)
+    assert parsed.when is not None and parsed.when.isoformat() == "2024-03-10T04:00:00-04:00"
+    utc = ZoneInfo("UTC")
+    assert parsed.when.astimezone(utc) - before.astimezone(utc) == timedelta(minutes=90)

@@ -42,11 +42,14 @@ def test_no_time_of_day() -> None:
 
 def test_an_hour_is_put_in_the_half_of_the_day_its_words_say() -> None:
     bare = SaidTime(5, 0, False, False)
-    assert in_its_half(bare, part=None, text="call dad") == 17  # 1 to 7: the afternoon
+    assert in_its_half(bare, part=None, text="call dad") == 17  # 1 to 6: the afternoon
+    assert in_its_half(SaidTime(5, 30, False, True), part=None, text="") == 17  # "5:30" too
+    assert in_its_half(SaidTime(7, 30, False, True), part=None, text="") == 7  # its day decides
     assert in_its_half(SaidTime(8, 0, False, False), part=None, text="dinner") == 20
+    assert in_its_half(SaidTime(8, 30, False, True), part=None, text="dinner") == 20
     assert in_its_half(SaidTime(8, 0, False, False), part="morning", text="") == 8
     assert in_its_half(SaidTime(5, 0, True, False), part="evening", text="") == 5  # am said
-    assert in_its_half(SaidTime(5, 0, False, True), part=None, text="") == 5  # "05:00"
+    assert in_its_half(SaidTime(5, 0, True, True), part=None, text="") == 5  # "05:00"
 
 
 def test_parts_of_the_day_and_their_default_hours() -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.domain import NOTE_TEXT_REQUIRED, PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
@@ -124,10 +124,12 @@ _CLAUSE_LEAD = re.compile(
 )
 
 #: Where a second request may start: "and", "also", "then", a sentence break; Hebrew "וגם", "ואז",
-#: or "ו" glued to the next command.
+#: or "ו" glued to the next command (not the minutes of an hour: "בשש וחצי", "ב-4 ורבע"; nor the dot
+#: of "2.06pm").
 _SPLIT = re.compile(
-    r"\s*[.;!?\n]+\s*(?:(?:and|also|then|plus)\s+)*|\s*,?\s+(?:and(?:\s+(?:also|then))?|also|then|plus)\s+"
-    r"|\s*,?\s+(?:וגם|ואז|וכן)\s+|\s*,?\s+ו(?=\S{2,})",
+    r"\s*(?:[;!?\n]|\.(?!\d)|(?<!\d)\.)+\s*(?:(?:and|also|then|plus)\s+)*|\s*,?\s+(?:and(?:\s+(?:also|then))?|also|then|plus)\s+"
+    r"|\s*,?\s+(?:וגם|ואז|וכן)\s+"
+    r"|\s*,?\s+ו(?!(?:חצי|רבע|עשרים|עשרה|עשר|חמישה|חמש|שלושים|ארבעים|חמישים)(?=\s|$|[,.!?]))(?=\S{2,})",
     re.I,
 )
 _EN_INFINITIVE = re.compile(r"^to\s+\S", re.I)
@@ -424,25 +426,30 @@ def _at_the_same_time(right: Match | PlannerResult | None, left: Match, inp: Pla
 
 def _on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) -> Match:
     """A second reminder with a time of day and no day of its own is on the first one's day
-    ("tomorrow at 6 ... and to call dad at 7": tomorrow 19:00), unless that time has passed."""
+    ("tomorrow at 6 ... and to call dad at 7": tomorrow 19:00), unless that time has passed; with a
+    day of its own, an hour said without am/pm is in the half of the day nearer the first one's time
+    ("tomorrow at 6 ... and on friday at 7": Friday 19:00)."""
     if right.capability != "reminders" or right.action != "create" or left.capability != "reminders":
         return right
     first, second = left.constraints.get("when"), right.constraints.get("when")
     if not isinstance(first, str) or not isinstance(second, str):
         return right
     parsed = parse_when(text, inp)
-    if parsed.explicit_day or not parsed.named_time or parsed.recurrence is not None:
+    if not parsed.named_time or parsed.recurrence is not None:
         return right
     zone = ZoneInfo(inp.timezone)
-    day = datetime.fromisoformat(first).astimezone(zone).date()
-    # Read on that day: "tomorrow at 9 ... and at 10" is 10 tomorrow (today's 10 may have passed,
-    # which alone would make it 22:00); an hour said without am/pm is in the half of the day nearer
-    # the first ("tomorrow at 9pm ... and at 10" is 22:00).
-    parsed = parse_when(text, inp, day=day)
-    when, anchor = parsed.when, datetime.fromisoformat(first)
-    if when is not None and parsed.either_half:
-        later = when + timedelta(hours=12)
-        when = later if abs(later - anchor) < abs(when - anchor) else when
+    anchor = datetime.fromisoformat(first).astimezone(zone)
+    if not parsed.explicit_day:
+        # Read on that day: "tomorrow at 9 ... and at 10" is 10 tomorrow (today's 10 may have
+        # passed, which alone would make it 22:00).
+        parsed = parse_when(text, inp, day=anchor.date())
+    when = parsed.when
+    if when is not None and parsed.either_half and parsed.said_time is not None:
+        # "tomorrow at 9pm ... and at 10" is 22:00
+        near = datetime.combine(when.date(), anchor.time(), tzinfo=zone)
+        morning = datetime.combine(when.date(), time.fromisoformat(parsed.said_time), tzinfo=zone)
+        halves = [at for at in (morning, morning + timedelta(hours=12)) if at > inp.now]
+        when = min(halves, key=lambda at: abs(at - near), default=when)
     if when is None or when <= inp.now or when == datetime.fromisoformat(second):
         return right
     return replace(right, constraints={**right.constraints, "when": iso(when)})

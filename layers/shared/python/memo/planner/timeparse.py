@@ -14,6 +14,10 @@ returned as an RRULE value with the first occurrence as `when`. A time that does
 
 Rules a user would expect:
 - a time with no day is today, or tomorrow if that time has already passed;
+- an hour without am/pm is the next time it comes within waking hours (07:00 to midnight) on its
+  day: "tomorrow at 3:30" is 15:30, "tomorrow at 9" 09:00, "today at 9" at 10:00 is 21:00;
+- a time the clocks skip does not exist (the problem "invalid_time"); in the hour they repeat, the
+  first time is meant (summer time); "in 90 minutes" is real minutes;
 - a part of the day alone ("in the morning", "בערב") is its default time, the next one to come;
 - "on the 1st" is the next 1st of a month;
 - a day with no time is reported as date-only (`has_time=False`), so a reminder can ask for it,
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -115,6 +119,8 @@ class _Reading:
     day: date | None = None
     named_day: bool = False
     near_next: bool = False
+    #: the weekday named is today's, so `day` is a week ahead ("saturday night" said on a Saturday)
+    same_weekday: bool = False
     part: str | None = None
     said: clock.SaidTime | None = None
     hour: int | None = None
@@ -203,7 +209,7 @@ def _take_day(reading: _Reading, *, timezone: str, language: str) -> None:
     )
     if found.invalid:
         reading.flag("invalid_time")
-    reading.day, reading.near_next = found.day, found.near_next
+    reading.day, reading.near_next, reading.same_weekday = found.day, found.near_next, found.same_weekday
     if found.tonight:
         reading.part = "tonight"
     if reading.before is not None and reading.day is not None:
@@ -242,35 +248,70 @@ def _compose(reading: _Reading) -> None:
     """The instant: now plus an offset in minutes or hours, or the time of day on its day."""
     if reading.offset is not None and reading.offset[1]:
         # An offset is an instant; a stray hour next to it ("in 2 hours at 5") is ignored.
-        reading.when = reading.now_local + reading.offset[0]
+        reading.when = _shifted(reading.now_local, reading.offset[0])
         return
     if reading.offset is not None:
         reading.day = (reading.now_local + reading.offset[0]).date()
     if reading.hour is None:
         return
     minute = reading.said.minute if reading.said is not None else 0
+    if reading.said is not None and reading.said.midnight and (reading.day or reading.default_day):
+        # "friday at midnight", "tonight at midnight": the end of the day named
+        reading.day = (reading.day or reading.default_day or reading.today) + timedelta(days=1)
     base_day = reading.day or reading.default_day or reading.today
-    reading.when = datetime.combine(base_day, time(reading.hour, minute), tzinfo=reading.now_local.tzinfo)
-    if reading.repeat is None and reading.when <= reading.now_local:
+    zone = reading.now_local.tzinfo
+    when = datetime.combine(base_day, time(reading.hour, minute), tzinfo=zone)
+    if reading.same_weekday and reading.part is not None and reading.repeat is None:
+        # "saturday night" said on a Saturday before the night: tonight, not a week later
+        tonight = when - timedelta(weeks=1)
+        when = when if _passed(tonight, reading.now_local) else tonight
+    if reading.repeat is None and _passed(when, reading.now_local):
         if reading.day is None and reading.default_day is None:
-            reading.when = _next_to_come(reading, reading.when)
+            when = _next_to_come(reading, when)
         elif reading.named_day:
-            reading.flag("past")  # "today at 9am" at 10:00
+            later = _later_half(reading, when)
+            if later is None:
+                reading.flag("past")  # "today at 9am" at 10:00
+            when = later or when
+    if reading.repeat is None and not _exists(when):
+        reading.flag("invalid_time")  # the hour a change to summer time skips
+    reading.when = when
     reading.day = None
+
+
+def _passed(when: datetime, now: datetime) -> bool:
+    """Whether `when` is not after `now`, as instants (the wall clocks may be either side of a change
+    of the clock)."""
+    return when.astimezone(UTC) <= now.astimezone(UTC)
+
+
+def _shifted(when: datetime, delta: timedelta) -> datetime:
+    """`when` moved by `delta` of real time (across a change of the clock, the wall clock moves by more
+    or less), in its own timezone."""
+    return (when.astimezone(UTC) + delta).astimezone(when.tzinfo)
+
+
+def _exists(when: datetime) -> bool:
+    """Whether the wall-clock time of `when` happens in its timezone: not in the hour skipped when the
+    clocks go forward. In the hour repeated when they go back, `when` is its first occurrence (fold 0,
+    summer time)."""
+    return when.astimezone(UTC).astimezone(when.tzinfo).replace(tzinfo=None) == when.replace(tzinfo=None)
+
+
+def _later_half(reading: _Reading, when: datetime) -> datetime | None:
+    """A morning hour said without am/pm that has passed on its day is that day's evening, while it is
+    still to come ("today at 9" at 10:00 is 21:00); None when no reading of it is to come."""
+    said = reading.said
+    if said is None or said.explicit_ampm or reading.part is not None or when.hour >= 12:
+        return None
+    later = when + timedelta(hours=12)
+    return None if _passed(later, reading.now_local) else later
 
 
 def _next_to_come(reading: _Reading, when: datetime) -> datetime:
     """A time with no day that has passed today: its evening when still to come ("at 9" at noon is
     21:00, unless am/pm or a part of the day was said), else tomorrow."""
-    said = reading.said
-    if (
-        not (said is not None and said.explicit_ampm)
-        and reading.part is None  # "8 in the morning" stays the morning: tomorrow, not tonight
-        and when.hour < 12
-        and when + timedelta(hours=12) > reading.now_local
-    ):
-        return when + timedelta(hours=12)
-    return when + timedelta(days=1)
+    return _later_half(reading, when) or when + timedelta(days=1)
 
 
 def _take_lead(reading: _Reading) -> None:
@@ -286,8 +327,8 @@ def _take_lead(reading: _Reading) -> None:
         return
     reading.scan.take(lead)
     reading.lead_for = when.strftime("%H:%M")
-    reading.when = when - offsets.lead_delta(lead)
-    if reading.when <= reading.now_local:
+    reading.when = _shifted(when, -offsets.lead_delta(lead))
+    if _passed(reading.when, reading.now_local):
         reading.flag("past")  # "10 minutes before 3pm" at 14:55
 
 

@@ -5,7 +5,9 @@ day ("in the morning", "בערב"); and times that do not exist ("at 25:00").
 Rules a user would expect:
 - a part of the day alone is its default time (morning 09:00, noon 12:00, afternoon 15:00, evening
   19:00, tonight 20:00, night 21:00);
-- an hour from 1 to 7 without am/pm means the afternoon ("at 5" is 17:00);
+- an hour from 1 to 6 without am/pm means the afternoon ("at 5", "5:30" are 17:00, 17:30): waking
+  hours start at 7; 7 to 11 are left for the day to decide, morning or evening (`timeparse`);
+- "midnight" is the end of the day it is said with;
 - a part of the day or a meal beside a bare hour names its half ("8 in the evening", "dinner at 8").
 """
 
@@ -13,17 +15,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memo.planner.when.days import MONTHS_HE
-from memo.planner.when.offsets import EN_NUMBERS
 from memo.planner.when.scan import FLAGS, Scan
 
+#: Waking hours start at 7: an hour from 1 to 6 said without am/pm is the afternoon's.
+WAKING_FROM = 7
 _PART_DEFAULTS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 20, "noon": 12}
 
+_AMPM = r"(?P<ampm>a\.?m\.?|p\.?m\.?)(?=\W|$)"
+#: "5pm", "6:15 pm", "6.15pm", "7.30 a.m."
 _EN_AMPM = re.compile(
-    r"\b(?:(?:at|by|around|@)\s*)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?=\W|$)",
-    FLAGS,
+    rf"\b(?:(?:at|by|around|@)\s*)?(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d))?\s*{_AMPM}", FLAGS
 )
 _CLOCK = re.compile(
     r"(?:(?:\b(?:at|by|around|to)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?|בסביבות\s+))?"
@@ -41,10 +45,15 @@ _HE_AT_HOUR = re.compile(
     + MONTHS_HE
     + "))"
 )
-_EN_NOON = re.compile(r"\b(?:at\s+)?(?P<w>noon|midday|midnight)\b", FLAGS)
+_EN_NOON = re.compile(
+    r"\b(?:(?:at|by|around)\s+)?(?:12\s+)?(?P<w>noon|midday|midnight)\b"
+    r"|(?:(?<=\s)|^)(?:ב-?|עד\s+)?(?P<he>חצות)(?:\s+הלילה)?(?=\s|$|[,.!?])",
+    FLAGS,
+)
 _EN_PART = re.compile(
     r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening)|"
-    r"(?P<p5>first\s+thing)(?:\s+in\s+the\s+morning)?|(?P<p4>morning|afternoon|evening|night))\b",
+    r"(?P<p5>first\s+thing)(?:\s+in\s+the\s+morning)?|(?P<p4>morning|afternoon|evening|night)|"
+    r"(?:(?:at|around|by)\s+)?(?P<p6>lunch\s*-?\s*time))\b",
     FLAGS,
 )
 _HE_PART = re.compile(r"(?:(?<=\s)|^)(?P<p>בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)")
@@ -66,20 +75,55 @@ _EN_HOUR_WORDS = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 _EN_HOURS = "|".join(_EN_HOUR_WORDS)
-_EN_MINUTE_WORDS = {
-    "o'clock": 0,
-    "oclock": 0,
-    "fifteen": 15,
-    "thirty": 30,
-    "forty five": 45,
-    "forty-five": 45,
+_EN_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_EN_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+             "eighteen", "nineteen")  # fmt: skip
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+#: The minutes of a clock said in words: "oh five", "fifteen", "forty-five" (1 to 59).
+_EN_MINUTE_WORDS: dict[str, int] = {
+    **{f"oh {unit}": n for n, unit in enumerate(_EN_UNITS, start=1)},
+    **{teen: n for n, teen in enumerate(_EN_TEENS, start=10)},
+    **_EN_TENS,
+    **{f"{ten} {unit}": tens + n for ten, tens in _EN_TENS.items() for n, unit in enumerate(_EN_UNITS, 1)},
 }
+_EN_MINUTES = "|".join(
+    sorted((word.replace(" ", r"[\s-]") for word in _EN_MINUTE_WORDS), key=len, reverse=True)
+)
+#: "quarter past six", "twenty-five to 7", "ten minutes past five": 1 to 29 minutes, a quarter, a half.
+_EN_PAST_TO_MINUTES = {
+    **{unit: n for n, unit in enumerate(_EN_UNITS, start=1)},
+    **{teen: n for n, teen in enumerate(_EN_TEENS, start=10)},
+    "twenty": 20,
+    **{f"twenty {unit}": 20 + n for n, unit in enumerate(_EN_UNITS, start=1)},
+}
+_EN_ANY_MINUTES = "|".join(
+    sorted((word.replace(" ", r"[\s-]") for word in _EN_PAST_TO_MINUTES), key=len, reverse=True)
+)
+#: Without "minutes", a single unit is only "five": "the one to 4pm" is no 15:59.
+_EN_FEW_MINUTES = "|".join(
+    sorted(
+        (w.replace(" ", r"[\s-]") for w in _EN_PAST_TO_MINUTES if w == "five" or w not in _EN_UNITS),
+        key=len,
+        reverse=True,
+    )
+)
 _EN_WORD_TIME = re.compile(
-    rf"\b(?:at|by|around)\s+(?P<h>{_EN_HOURS})(?:\s+(?P<m>o'?clock|fifteen|thirty|forty[- ]five))?\b", FLAGS
+    rf"\b(?:at|by|around)\s+(?P<h>{_EN_HOURS})(?:\s+(?P<m>o'?clock|{_EN_MINUTES}))?\b"
+    rf"(?:\s*{_AMPM})?",
+    FLAGS,
 )
 _EN_PAST_TO = re.compile(
-    rf"\b(?:(?:at|by|around)\s+)?(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|five|ten|twenty)\s+(?P<rel>past|after|to|before)\s+"
-    rf"(?P<h>\d{{1,2}}|{_EN_HOURS})\b",
+    rf"\b(?:(?:at|by|around)\s+)?(?:(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|{_EN_FEW_MINUTES})"
+    rf"\s+(?P<rel>past|after|to|before)|(?P<qm>\d{{1,2}}|{_EN_ANY_MINUTES})\s+minutes?\s+(?P<rel2>past|after|to))\s+"
+    rf"(?P<h>\d{{1,2}}|{_EN_HOURS})(?![:.]?\d)(?:\s*{_AMPM}|\b)",
+    FLAGS,
+)
+#: "half 7": half past seven (British), "at half 7 tmrw".
+_EN_HALF_HOUR = re.compile(
+    rf"\b(?:(?:at|by|around)\s+)?half\s+(?P<h>\d{{1,2}}|{_EN_HOURS})(?![:.]?\d)"
+    r"(?!\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|an?\b|of\b|dozen|kilos?|kg|"
+    r"liters?|litres?|pounds?|lbs?|cups?|%))"
+    rf"(?:\s*{_AMPM}|\b)",
     FLAGS,
 )
 _HE_HOUR_WORDS = {
@@ -88,12 +132,17 @@ _HE_HOUR_WORDS = {
     "שמונה": 8, "תשע": 9, "עשר": 10,
 }  # fmt: skip
 _HE_HOURS = "|".join(_HE_HOUR_WORDS)
-_HE_FRACTIONS = {"וחצי": 30, "ורבע": 15, "ועשרה": 10, "ועשרים": 20, "וחמישה": 5, "וחמש": 5, "ועשר": 10}
-_HE_FRACTION = "|".join(_HE_FRACTIONS)
+_HE_FRACTIONS = {
+    "וחצי": 30, "ורבע": 15, "ועשרה": 10, "ועשר": 10, "ועשרים": 20, "וחמישה": 5, "וחמש": 5,
+    "ועשרים וחמישה": 25, "ועשרים וחמש": 25, "ושלושים": 30, "וארבעים": 40, "וחמישים": 50,
+}  # fmt: skip
+_HE_FRACTION = "|".join(sorted(_HE_FRACTIONS, key=len, reverse=True))
+#: "רבע לשבע", "עשרים לשבע", "חמישה לשבע": so many minutes before the hour.
+_HE_BEFORE_HOUR = {"רבע": 15, "עשרים": 20, "עשרה": 10, "עשר": 10, "חמישה": 5, "חמש": 5}
 _HE_WORD_TIME = re.compile(
     rf"(?:(?<=\s)|^)(?:(?:בשעה\s+|ב-?|ל-?|בסביבות\s+)(?P<h>{_HE_HOURS})(?:\s+(?P<f>{_HE_FRACTION}))?"
     rf"|(?P<h2>{_HE_HOURS})\s+(?P<f2>{_HE_FRACTION})"
-    rf"|(?:בשעה\s+|ב-?)?רבע\s+ל-?(?P<h3>{_HE_HOURS}))(?=\s|$|[,.!?])"
+    rf"|(?:בשעה\s+|ב-?)?(?P<q>{'|'.join(_HE_BEFORE_HOUR)})\s+ל-?(?P<h3>{_HE_HOURS}))(?=\s|$|[,.!?])"
 )
 _HE_CLOCK_FRACTION = re.compile(
     rf"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?)(?P<h>\d{{1,2}})\s+(?P<f>{_HE_FRACTION})(?=\s|$|[,.!?])"
@@ -101,7 +150,7 @@ _HE_CLOCK_FRACTION = re.compile(
 
 _INVALID_TIME = re.compile(
     r"(?:(?:\b(?:at|by|around)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?))?"
-    r"(?<![\d/.])(?:(?P<h>2[4-9]|[3-9]\d):(?P<m>\d{2})|(?P<h2>\d{1,2}):(?P<m2>[6-9]\d)"
+    r"(?<![\d/.:])(?:(?P<h>2[4-9]|[3-9]\d):(?P<m>\d{2})|(?P<h2>\d{1,2}):(?P<m2>[6-9]\d)"
     r"|(?P<h3>1[3-9]|2\d)\s*(?:a\.?m\.?|p\.?m\.?)(?=\W|$)|\b(?:at|by)\s+(?P<h4>2[5-9]|[3-9]\d)\b(?![:/.\d]|\s*(?:minutes?|hours?|days?)))",
     FLAGS,
 )
@@ -125,12 +174,14 @@ _MEAL_PARTS = {
 @dataclass(frozen=True)
 class SaidTime:
     """A time of day as said: its hour and minute, whether am/pm (or a 24-hour hour) says its half,
-    and whether it was said as a clock ("17:00", "8.30")."""
+    whether it was said as a clock ("17:00", "8.30"), and whether it was the word "midnight" (the
+    end of the day it is said with)."""
 
     hour: int
     minute: int
     explicit_ampm: bool
     clock_form: bool
+    midnight: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +219,7 @@ def take_part(scan: Scan, *, day_known: bool) -> FoundPart | None:
                 or match.group("p3")
                 or match.group("p4")
                 or ("morning" if match.group("p5") else "")
+                or "noon"  # "at lunchtime"
             ).lower()
         else:
             part = _HE_PART_MAP[match.group("p")]
@@ -196,19 +248,20 @@ def take_time(scan: Scan) -> SaidTime | None:
 
 def in_its_half(said: SaidTime, *, part: str | None, text: str) -> int:
     """The hour of `said` (0-23) in the half of the day its words name: its part of the day, a meal
-    beside it in `text`, or, for 1 to 7 without am/pm, the afternoon."""
+    beside it in `text`, or, for 1 to 6 without am/pm, the afternoon (1 to 6 in the morning are no
+    waking hours); 7 to 11 stay morning hours, for the day's next one to decide (`timeparse`)."""
     hour = said.hour
     if said.explicit_ampm:
         return hour
-    meal = _MEAL.search(text) if part is None and not said.clock_form else None
     if part is not None:
         return _apply_part(hour, "evening" if part == "tonight" else part)
+    meal = _MEAL.search(text)
     if meal is not None:
         # "dinner at 8" is 20:00, "lunch at 1" 13:00, "breakfast at 7" 07:00: the meal says
         # which half of the day.
         eaten = _MEAL_PARTS[next(k for k, v in meal.groupdict().items() if v)]
         return hour if eaten == "morning" else _apply_part(hour, eaten)
-    if 1 <= hour <= 7 and not said.clock_form:
+    if 1 <= hour < WAKING_FROM:
         return hour + 12
     return hour
 
@@ -230,23 +283,31 @@ def _apply_part(hour: int, part: str | None) -> int:
     return hour
 
 
+def _with_ampm(hour: int, minute: int, ampm: str | None) -> SaidTime:
+    """An hour of a 12-hour clock (1-12) and its minutes, with am/pm when said."""
+    if ampm is None:
+        return SaidTime(hour, minute, False, False)
+    return SaidTime(hour % 12 + (12 if ampm.lower().startswith("p") else 0), minute, True, False)
+
+
 def _ampm(scan: Scan) -> SaidTime | None:
-    """ "5pm", "at 9:30 am"."""
+    """ "5pm", "at 9:30 am", "6.15pm"."""
     match = _EN_AMPM.search(scan.text)
     if not match or not 1 <= int(match.group("h")) <= 12:
         return None
-    h = int(match.group("h"))
-    ampm = match.group("ampm").lower()
     scan.take(match)
-    return SaidTime((h % 12) + (12 if ampm.startswith("p") else 0), int(match.group("m") or 0), True, False)
+    return _with_ampm(int(match.group("h")), int(match.group("m") or 0), match.group("ampm"))
 
 
 def _noon(scan: Scan) -> SaidTime | None:
+    """ "noon", "midnight", "בחצות"."""
     match = _EN_NOON.search(scan.text)
     if not match:
         return None
     scan.take(match)
-    return SaidTime(0 if match.group("w").lower() == "midnight" else 12, 0, True, False)
+    if match.group("he") or match.group("w").lower() == "midnight":
+        return SaidTime(0, 0, True, False, midnight=True)
+    return SaidTime(12, 0, True, False)
 
 
 def _clock(scan: Scan) -> SaidTime | None:
@@ -261,31 +322,47 @@ def _clock(scan: Scan) -> SaidTime | None:
 
 
 def _past_to(scan: Scan) -> SaidTime | None:
-    """ "half past six", "a quarter to 5", "ten after three"."""
+    """ "half past six", "a quarter to 5", "twenty-five after three", "quarter past 5 pm"."""
     match = _EN_PAST_TO.search(scan.text)
     if not match:
         return None
-    q = match.group("q").lower()
-    minutes = 30 if q == "half" else 15 if q.endswith("quarter") else EN_NUMBERS.get(q) or int(q)
+    q = re.sub(r"[\s-]+", " ", (match.group("q") or match.group("qm")).lower())
+    minutes = 30 if q == "half" else 15 if q.endswith("quarter") else _EN_PAST_TO_MINUTES.get(q) or int(q)
     hour = _EN_HOUR_WORDS.get(match.group("h").lower()) or int(match.group("h"))
-    if not 1 <= hour <= 12 or not 0 < minutes < 60:
+    said = _with_ampm(hour, 0, match.group("ampm"))
+    before = (match.group("rel") or match.group("rel2")).lower() not in ("past", "after")
+    # ("quarter to 12am" would be 23:45 of the day before.)
+    if not 1 <= hour <= 12 or not 0 < minutes < 60 or (before and said.explicit_ampm and said.hour == 0):
         return None
     scan.take(match)
-    if match.group("rel").lower() in ("past", "after"):
-        return SaidTime(hour, minutes, False, False)
-    return SaidTime(hour - 1 or 12, 60 - minutes, False, False)
+    if not before:
+        return replace(said, minute=minutes)
+    if said.explicit_ampm:
+        return replace(said, hour=said.hour - 1, minute=60 - minutes)  # "quarter to 7pm": 18:45
+    return replace(said, hour=hour - 1 or 12, minute=60 - minutes)
+
+
+def _half_hour(scan: Scan) -> SaidTime | None:
+    """ "half 7": half past seven."""
+    match = _EN_HALF_HOUR.search(scan.text)
+    if not match:
+        return None
+    hour = _EN_HOUR_WORDS.get(match.group("h").lower()) or int(match.group("h"))
+    if not 1 <= hour <= 12:
+        return None
+    scan.take(match)
+    return _with_ampm(hour, 30, match.group("ampm"))
 
 
 def _en_word_time(scan: Scan) -> SaidTime | None:
-    """ "at five", "at six thirty"."""
+    """ "at five", "at six thirty", "at seven forty-five pm"."""
     match = _EN_WORD_TIME.search(scan.text)
     if not match:
         return None
     scan.take(match)
-    minute_word = (match.group("m") or "o'clock").lower().replace("-", " ")
-    return SaidTime(
-        _EN_HOUR_WORDS[match.group("h").lower()], _EN_MINUTE_WORDS.get(minute_word, 0), False, False
-    )
+    minute_word = re.sub(r"[\s-]+", " ", (match.group("m") or "o'clock").lower())
+    minute = _EN_MINUTE_WORDS.get(minute_word, 0)
+    return _with_ampm(_EN_HOUR_WORDS[match.group("h").lower()], minute, match.group("ampm"))
 
 
 def _he_clock_fraction(scan: Scan) -> SaidTime | None:
@@ -306,7 +383,7 @@ def _he_word_time(scan: Scan) -> SaidTime | None:
     scan.take(match)
     if match.group("h3"):
         hour = _HE_HOUR_WORDS[match.group("h3")]
-        return SaidTime(hour - 1 or 12, 45, False, False)
+        return SaidTime(hour - 1 or 12, 60 - _HE_BEFORE_HOUR[match.group("q")], False, False)
     word = match.group("h") or match.group("h2")
     fraction = match.group("f") or match.group("f2")
     return SaidTime(_HE_HOUR_WORDS[word], _HE_FRACTIONS[fraction] if fraction else 0, False, False)
@@ -324,10 +401,11 @@ def _at_hour(scan: Scan) -> SaidTime | None:
 
 
 _READERS: tuple[Callable[[Scan], SaidTime | None], ...] = (
+    _past_to,  # before "5 pm", so "quarter past 5 pm" is read whole
+    _half_hour,
     _ampm,
     _noon,
     _clock,
-    _past_to,
     _en_word_time,
     _he_clock_fraction,
     _he_word_time,

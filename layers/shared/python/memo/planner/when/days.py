@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from memo.planner.when.scan import FLAGS, Scan
@@ -66,7 +66,7 @@ _DATE_NAMED_HE = re.compile(rf"(?:^|(?<=\s))(?:[בלה])?-?\d{{1,2}}\s+ב?(?:{MO
 _DATE_NUMERIC = re.compile(
     r"(?:^|(?<=\s))(?<!\bat\s)(?<!\bby\s)(?<!@\s)(?<!בשעה\s)(?:on\s+|[בל]-?)?(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?=\s|$|[,!?])"
     # "3.5 shekels", "2.5 kg": an amount, not a date.
-    r"(?!\s*(?:shekels?|nis|ils|dollars?|usd|euros?|eur|pounds?|kg|kilos?|g|grams?|km|miles?|liters?|litres?|l|"
+    r"(?!\s*(?:[ap]\.?m\b|shekels?|nis|ils|dollars?|usd|euros?|eur|pounds?|kg|kilos?|g|grams?|km|miles?|liters?|litres?|l|"
     r"%|percent|ש\"ח|ש״ח|שקלים|שקל|דולר|יורו|ק\"ג|ק״ג|קילו|גרם|ליטר|אחוז))"
 )
 _ORDINAL_DAY = re.compile(
@@ -109,6 +109,8 @@ class FoundDay:
     near_next: bool = False
     #: a numeric date that is no date ("31/31")
     invalid: bool = False
+    #: a weekday named on that weekday ("on saturday" said on a Saturday): the day is a week ahead
+    same_weekday: bool = False
 
 
 def take_past_day(scan: Scan) -> bool:
@@ -134,7 +136,7 @@ def take_day(scan: Scan, *, now_local: datetime, language: str, timezone: str, r
         return FoundDay(day, invalid=invalid)
     found = _take_day_word(scan, today)
     if found is not None:
-        return FoundDay(found.day, found.tonight, found.near_next, invalid)
+        return replace(found, invalid=invalid)
     # (With a repetition, "next month" is not read as its day.)
     spans = (
         (_take_weekend, _take_month_end) if repeating else (_take_weekend, _take_month_end, _take_next_month)
@@ -211,8 +213,9 @@ def _day_of_word(match: re.Match[str], today: date) -> FoundDay | None:
         return None
     day = _next_weekday(today, weekday)
     # "next tuesday" on a Monday: tomorrow, or the Tuesday of next week?
-    near_next = bool(_SAID_NEXT.search(match.group(0))) and (day - today).days <= 2
-    return FoundDay(day, near_next=near_next)
+    said_next = bool(_SAID_NEXT.search(match.group(0)))
+    near_next = said_next and (day - today).days <= 2
+    return FoundDay(day, near_next=near_next, same_weekday=weekday == today.weekday() and not said_next)
 
 
 def _take_weekend(scan: Scan, today: date) -> date | None:
