@@ -183,7 +183,9 @@ def test_the_responder_gets_every_outcome_of_the_turn(built: Built) -> None:
     respond = definition(built)["States"]["Respond"]
     assert respond["Parameters"]["FunctionName"] == "${ResponderFunctionArn}"
     payload = respond["Parameters"]["Payload"]
-    assert payload["outcomes.$"] == "$.results[*][*]"
+    # The outcomes take the place of the groups: the steps' args never reach the responder.
+    assert definition(built)["States"]["RunGroups"]["ResultPath"] == "$.groups"
+    assert payload["outcomes.$"] == "$.groups[*][*]"
     assert {k.removesuffix(".$") for k in payload} == {
         "trace_id",
         "thread_id",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memo.settings import ConfigurationError, WebhookSettings
+from memo.settings import ConfigurationError, ExecutorSettings, WebhookSettings
 
 
 def test_design_configuration_names_are_honoured() -> None:
@@ -70,3 +70,25 @@ def test_a_media_host_that_is_not_a_host_or_an_origin_is_refused(hosts: str) -> 
 def test_the_media_timeout_is_bounded(seconds: str) -> None:
     with pytest.raises(ConfigurationError, match="MEMO_MEDIA_TIMEOUT_SECONDS"):
         WebhookSettings.from_env({"MEMO_MEDIA_TIMEOUT_SECONDS": seconds})
+
+
+def test_the_note_and_message_limits_default_and_are_read_by_the_webhook_and_the_executor() -> None:
+    texts = WebhookSettings.from_env({}).texts
+    assert (texts.note_max_chars, texts.message_max_chars) == (4_000, 5_000)
+    env = {"MEMO_NOTE_MAX_CHARS": "20000", "MEMO_MESSAGE_MAX_CHARS": "20200"}
+    assert WebhookSettings.from_env(env).texts.message_max_chars == 20_200
+    assert ExecutorSettings.from_env(env).texts.note_max_chars == 20_000
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"MEMO_NOTE_MAX_CHARS": "0"}, "MEMO_NOTE_MAX_CHARS"),
+        # past the ceiling, a note would no longer fit Step Functions' payload whatever its letters
+        ({"MEMO_NOTE_MAX_CHARS": "20001", "MEMO_MESSAGE_MAX_CHARS": "30000"}, "MEMO_NOTE_MAX_CHARS"),
+        ({"MEMO_NOTE_MAX_CHARS": "6000"}, "MEMO_MESSAGE_MAX_CHARS must be at least MEMO_NOTE_MAX_CHARS"),
+    ],
+)
+def test_a_note_limit_that_cannot_hold_is_refused_clearly(env: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigurationError, match=named):
+        WebhookSettings.from_env(env)

@@ -3,6 +3,7 @@ while live, rewritten and consumed only as the question it was, whoever loses a 
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from memo import tables
 from memo.aws.conversation_pending import DynamoPendingStore, pending_write
 from memo.conversation.pending import PendingChange, PendingExists, PendingGone
 from memo.domain import PendingHITL, TurnInput, TurnState
+from memo.errors import ItemTooLarge
 from tests.support.clock import TEST_NOW
 
 TABLE = tables.CONVERSATION.default_name
@@ -79,3 +81,18 @@ def test_a_change_in_the_turns_transaction_has_the_stores_conditions() -> None:
     assert consume["Delete"]["ConditionExpression"] == "hitlId = :id"
     discard = pending_write(TABLE, PendingChange.discard(THREAD, "h-1"))
     assert discard["Delete"]["ConditionExpression"] == "attribute_not_exists(pk) OR hitlId = :id"
+
+
+def test_a_question_too_large_to_keep_is_refused_before_any_write(
+    conversation_db: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The frozen state grows with what the question carries: over DynamoDB's item limit it is
+    refused (logged) before the request, and nothing is stored."""
+    noise = "".join(os.urandom(32).hex() for _ in range(20_000))  # 1.28 MB that packs to about 0.7 MB
+    state = _state()
+    big = state.model_copy(update={"input": state.input.model_copy(update={"message": noise})})
+    with pytest.raises(ItemTooLarge) as refused:
+        DynamoPendingStore(conversation_db, TABLE).create(big, now=TEST_NOW)
+    assert refused.value.what == "PENDING" and refused.value.size > refused.value.limit
+    assert DynamoPendingStore(conversation_db, TABLE).current(THREAD) is None
+    assert "ITEM_TOO_LARGE" in caplog.text

@@ -4,6 +4,7 @@ writes nothing either."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from memo.aws.conversation_turn import TurnTransaction
 from memo.aws.idempotency import TurnIdempotency
 from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange
-from memo.errors import AlreadyTurned
+from memo.errors import AlreadyTurned, ItemTooLarge
 from tests.support.clock import TEST_NOW
 
 TABLE = tables.CONVERSATION.default_name
@@ -66,3 +67,16 @@ def test_the_turns_idempotency_record_is_its_claim(conversation_db: Any) -> None
         _recorded(TurnTransaction(conversation_db, TABLE, _claimed(conversation_db)))
     assert turned.value.result == {"outcome": "smalltalk_hello"}
     assert _texts(conversation_db) == ["hi", "Hello!"]
+
+
+def test_a_turn_with_an_item_over_the_limit_writes_nothing(conversation_db: Any) -> None:
+    """Every item the transaction puts is measured before the request: one over DynamoDB's limit
+    refuses the whole turn (the recorder then answers in its place), and nothing is written."""
+    reply = "".join(os.urandom(32).hex() for _ in range(7_000))  # 448 KB
+    messages = [MESSAGES[0], MESSAGES[1].model_copy(update={"text": reply})]
+    with pytest.raises(ItemTooLarge) as refused:
+        TurnTransaction(conversation_db, TABLE, None).record(
+            THREAD, WAMID, messages, ttl_seconds=TTL, result={"outcome": "smalltalk_hello"}
+        )
+    assert refused.value.what == "MSG"
+    assert _texts(conversation_db) == []

@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from memo import tables
 from memo.aws.items_notes import DynamoNotes
 from memo.capabilities.items import Note
+from memo.errors import ItemTooLarge
 from tests.support.clock import TEST_NOW
 
 TABLE = tables.ITEMS.default_name
@@ -28,4 +31,14 @@ def test_notes_newest_first_and_rewritten_only_as_the_person_saw_them(items_db: 
     assert again is not None  # an earlier attempt of the same step
     deleted = notes.delete_note(THREAD, "n2")
     assert deleted is not None and deleted.text == "eggs"
+    assert [n.note_id for n in notes.list_notes(THREAD)] == ["n1"]
+
+
+def test_a_note_over_the_item_limit_is_refused_before_the_write(items_db: Any) -> None:
+    notes = DynamoNotes(items_db, TABLE)
+    at_limit = Note(note_id="n1", thread_id=THREAD, text="x" * 399_800, created_at=TEST_NOW)
+    assert notes.put_note(at_limit)
+    with pytest.raises(ItemTooLarge) as refused:
+        notes.put_note(at_limit.model_copy(update={"note_id": "n2", "text": "x" * 400_001}))
+    assert refused.value.what == "note"
     assert [n.note_id for n in notes.list_notes(THREAD)] == ["n1"]

@@ -87,3 +87,20 @@ def test_release_frees_the_operation_only_for_its_own_attempt(ledger: DynamoLedg
 def test_no_entry_and_no_result_read_as_none(ledger: DynamoLedger) -> None:
     assert ledger.get("nope:s1") is None
     assert ledger.result("nope:s1") is None
+
+
+def test_a_result_too_large_for_its_item_is_kept_without_its_data(
+    ledger: DynamoLedger, dynamodb: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The executor holds results far smaller (`memo.executor.results`); should one still not fit
+    DynamoDB's item limit, its data stays out of the ledger, and the log says so."""
+    held = claim(ledger)
+    huge = RESULT.model_copy(update={"data": {"notes": ["x" * 300_000, "y" * 300_000]}})
+    ledger.complete(held, huge, at=T0 + timedelta(seconds=2))
+
+    stored = ledger.result(OP)
+    assert stored is not None and stored.data == {"truncated": True}
+    assert stored.summary == RESULT.summary and stored.external_ids == RESULT.external_ids
+    entry = ledger.get(OP)
+    assert entry is not None and entry.status == "completed"
+    assert "ITEM_TOO_LARGE" in caplog.text and "LEDGER_RESULT_KEPT_WITHOUT_DATA" in caplog.text

@@ -102,7 +102,7 @@ def test_a_retry_of_the_same_step_counts_its_tombstone_again_and_keeps_the_statu
     assert again.status == "deleted" and again.item is not None and again.item.status == "scheduled"
     assert other_step.status == "gone" and other_step.item is None
     assert _raw(ddb)["undo_status"]["S"] == "scheduled"  # a restore brings it back scheduled
-    (restored,) = repo.restore(THREAD, "wamid.del", now=ASKED + timedelta(minutes=1))
+    (restored,) = repo.restore(THREAD, "wamid.del", now=ASKED + timedelta(minutes=1)).restored
     assert isinstance(restored, Reminder) and restored.status == "scheduled"
     assert "undo_op" not in _raw(ddb)
 

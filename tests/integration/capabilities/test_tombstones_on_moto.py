@@ -62,9 +62,9 @@ def test_a_tombstoned_reminder_is_hidden_cancelled_and_restored_once(
     assert item["status"]["S"] == "cancelled" and item["undo_status"]["S"] == "scheduled"
     assert int(item["ttl"]["N"]) == int(UNDO.until.timestamp())
 
-    (restored,) = repo.restore(THREAD, "wamid.del", now=NOW + timedelta(minutes=5))
+    (restored,) = repo.restore(THREAD, "wamid.del", now=NOW + timedelta(minutes=5)).restored
     assert isinstance(restored, Reminder) and restored.status == "scheduled" and restored.title == "call mom"
-    assert repo.restore(THREAD, "wamid.del", now=NOW + timedelta(minutes=5)) == []
+    assert repo.restore(THREAD, "wamid.del", now=NOW + timedelta(minutes=5)).restored == []
     raw = ddb.get_item(
         TableName=ITEMS.default_name, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}}
     )
@@ -75,8 +75,8 @@ def test_a_tombstoned_reminder_is_hidden_cancelled_and_restored_once(
 def test_nothing_is_restored_after_the_window_or_under_another_key(repo: DynamoItemsRepository) -> None:
     repo.put_note(Note(note_id="n1", thread_id=THREAD, text="gate code", created_at=NOW))
     repo.delete_note(THREAD, "n1", undo=UNDO)
-    assert repo.restore(THREAD, "wamid.other", now=NOW) == []
-    assert repo.restore(THREAD, "wamid.del", now=UNDO.until) == []
+    assert repo.restore(THREAD, "wamid.other", now=NOW).restored == []
+    assert repo.restore(THREAD, "wamid.del", now=UNDO.until).restored == []
     assert repo.list_notes(THREAD) == []
 
 
@@ -88,9 +88,9 @@ def test_clearing_a_list_tombstones_only_the_pinned_items(repo: DynamoItemsRepos
     cleared = repo.clear_list(THREAD, "shopping", item_ids=["i1", "i2"], undo=UNDO)
     assert sorted(i.text for i in cleared) == ["eggs", "milk"]
     assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["bread"]
-    restored = repo.restore(THREAD, "wamid.del", now=NOW)
+    restored = repo.restore(THREAD, "wamid.del", now=NOW).restored
     assert sorted(i.item_id for i in restored if isinstance(i, ListItem)) == ["i1", "i2"]
     assert len(repo.list_items(THREAD, "shopping")) == 3
     # Without a tombstone a clear still deletes for good.
     assert len(repo.clear_list(THREAD, "shopping")) == 3
-    assert repo.restore(THREAD, "wamid.del", now=NOW) == []
+    assert repo.restore(THREAD, "wamid.del", now=NOW).restored == []

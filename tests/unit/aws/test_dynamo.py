@@ -1,4 +1,5 @@
-"""`memo.aws.dynamo`: the one conditional-write helper and the one batch-write helper, on a fake client."""
+"""`memo.aws.dynamo`: the one conditional-write helper and the one batch-write helper, on a fake client;
+DynamoDB's item size rule and the guard of the items that grow."""
 
 from __future__ import annotations
 
@@ -6,9 +7,19 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ParamValidationError
+from hypothesis import given
+from hypothesis import strategies as st
 
-from memo.aws.dynamo import batch_write, conditional_write
-from memo.errors import ConditionFailed, ServiceFault, TransientFault, UnprocessedWrites
+from memo.aws.dynamo import (
+    ITEM_LIMIT_BYTES,
+    batch_write,
+    conditional_write,
+    guard,
+    item_bytes,
+    to_item,
+    value_bytes,
+)
+from memo.errors import ConditionFailed, ItemTooLarge, ServiceFault, TransientFault, UnprocessedWrites
 
 
 def client_error(code: str, *, status: int = 400, reasons: list[str] | None = None) -> ClientError:
@@ -150,3 +161,47 @@ def test_a_throttled_batch_call_is_a_transient_fault() -> None:
 
     with pytest.raises(TransientFault):
         batch_write(Throttled(), "t", puts(1), sleep=lambda _: None)
+
+
+# --- the item size rule ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "size"),
+    [
+        ({"S": "abc"}, 3),
+        ({"S": "שלום"}, 8),  # UTF-8: two bytes a Hebrew letter
+        ({"S": "👍"}, 4),
+        ({"N": "12345"}, 3),
+        ({"B": b"\x00" * 10}, 10),
+        ({"BOOL": True}, 1),
+        ({"NULL": True}, 1),
+        ({"L": [{"S": "ab"}, {"N": "1"}]}, 3 + (2 + 1) + (1 + 1)),
+        ({"M": {"k": {"S": "ab"}}}, 3 + 1 + 2 + 1),
+    ],
+)
+def test_each_kind_of_value_counts_as_dynamodb_counts_it(value: dict, size: int) -> None:
+    assert value_bytes(value) == size
+
+
+def test_an_item_counts_its_names_and_its_values() -> None:
+    assert item_bytes(to_item({"pk": "USER#1", "text": "hello"})) == 2 + 6 + 4 + 5
+
+
+def test_an_item_at_the_limit_passes_and_one_byte_more_is_refused(caplog: pytest.LogCaptureFixture) -> None:
+    name = "t"
+    at_limit = to_item({name: "x" * (ITEM_LIMIT_BYTES - len(name))})
+    assert guard(at_limit, what="note") == at_limit
+    over = to_item({name: "x" * (ITEM_LIMIT_BYTES - len(name) + 1)})
+    with pytest.raises(ItemTooLarge) as refused:
+        guard(over, what="note")
+    assert (refused.value.what, refused.value.size, refused.value.limit) == (
+        "note",
+        ITEM_LIMIT_BYTES + 1,
+        ITEM_LIMIT_BYTES,
+    )
+
+
+@given(st.text(max_size=200))
+def test_a_string_weighs_its_utf8_bytes(text: str) -> None:
+    assert value_bytes({"S": text}) == len(text.encode("utf-8", "surrogatepass"))

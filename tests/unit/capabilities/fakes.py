@@ -6,7 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone, list_key
+from memo.capabilities.items import (
+    Deletion,
+    ListItem,
+    Note,
+    Reminder,
+    Restoration,
+    Tombstone,
+    is_back,
+    list_key,
+)
 
 Item = Reminder | Note | ListItem
 
@@ -28,9 +37,22 @@ class FakeItemsRepository:
         if item is not None and undo is not None:
             self.bin.setdefault((thread_id, undo.key), []).append((item, undo.until))
 
-    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Item]:
-        buried = self.bin.pop((thread_id, undo_key), [])
-        restored = [item for item, until in buried if until > now]
+    def _live(self, thread_id: str) -> list[Item]:
+        return [
+            *(r for (t, _), r in self.reminders.items() if t == thread_id),
+            *(n for (t, _), n in self.notes.items() if t == thread_id),
+            *(i for (t, _, _), i in self.items.items() if t == thread_id),
+        ]
+
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> Restoration:
+        buried = [item for item, until in self.bin.get((thread_id, undo_key), []) if until > now]
+        live = self._live(thread_id)
+        present = [item for item in buried if is_back(item, live)]
+        restored = [item for item in buried if item not in present]
+        # What is there again stays in the bin (a later undo may still bring it back).
+        self.bin[(thread_id, undo_key)] = [
+            (i, u) for i, u in self.bin.get((thread_id, undo_key), []) if i in present
+        ]
         for item in restored:
             if isinstance(item, Reminder):
                 self.reminders[(thread_id, item.reminder_id)] = item
@@ -38,7 +60,7 @@ class FakeItemsRepository:
                 self.notes[(thread_id, item.note_id)] = item
             else:
                 self.items[(thread_id, list_key(item.list_name), item.item_id)] = item
-        return restored
+        return Restoration(restored=restored, present=present)
 
     def put_reminder(self, reminder: Reminder) -> bool:
         key = (reminder.thread_id, reminder.reminder_id)

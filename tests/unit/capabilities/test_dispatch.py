@@ -7,6 +7,7 @@ import pytest
 
 from memo.capabilities.base import ExecutionContext
 from memo.capabilities.dispatch import CapabilityDispatcher
+from memo.errors import ItemTooLarge
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 
 THREAD = "972501234567"
@@ -73,3 +74,20 @@ def test_bad_args_and_unknown_actions_fail_without_raising(executor: CapabilityD
     assert not bad.success and bad.error_code == "INVALID_ARGS"
     unknown = executor.execute("calendar", "create", {}, ctx(language="he"))
     assert not unknown.success and unknown.error_code == "UNSUPPORTED_ACTION"
+
+
+class _NoRoom(FakeItemsRepository):
+    def add_list_item(self, item: Any) -> bool:
+        raise ItemTooLarge("list_item", 500_000, 400_000)
+
+
+def test_an_item_over_dynamodbs_limit_is_a_clear_failure_and_nothing_is_stored(
+    scheduler: FakeScheduler,
+) -> None:
+    repo = _NoRoom()
+    result = CapabilityDispatcher(repo, scheduler, lambda: NOW).execute(
+        "lists", "add", {"listName": "shopping", "items": ["milk"]}, ctx(language="he")
+    )
+    assert not result.success and result.error_code == "ITEM_TOO_LARGE"
+    assert result.error == "זה ארוך מדי בשבילי לשמור, אז לא שמרתי את זה. אפשר לקצר?"
+    assert repo.items == {}

@@ -131,3 +131,45 @@ def test_clear_with_pinned_ids_leaves_items_added_after_the_approval(
 def test_a_delete_that_deleted_nothing_offers_no_undo(executor: CapabilityDispatcher) -> None:
     result = executor.execute("notes", "delete_all", {"noteIds": []}, ctx("wamid.del"))
     assert result.success and UNDO_UNTIL not in result.data
+
+
+def test_an_item_added_again_since_the_delete_is_not_restored_a_second_time(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["milk", "eggs"]}, ctx("wamid.add"))
+    executor.execute("lists", "clear", {"listName": "shopping"}, ctx("wamid.clear"))
+    executor.execute("lists", "add", {"listName": "Shopping", "items": ["Milk!"]}, ctx("wamid.again"))
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.clear"}, ctx("wamid.tap"))
+    assert undone.success and undone.data["restored"] == ["eggs"] and undone.data["alreadyThere"] == ["milk"]
+    assert sorted(i.text for i in repo.list_items(THREAD, "shopping")) == ["Milk!", "eggs"]
+
+
+def test_a_reminder_set_again_at_the_same_time_is_left_and_scheduled_once(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
+) -> None:
+    mom = _create(executor, "call mom")
+    executor.execute("reminders", "delete", {"reminderIds": [mom]}, ctx("wamid.del"))
+    executor.execute("reminders", "create", {"title": "Call Mom", "when": LATER}, ctx("wamid.again"))
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap"))
+    assert undone.success and undone.data["restored"] == [] and undone.data["alreadyThere"] == ["call mom"]
+    assert undone.external_ids == {} and undone.capability == "reminders"
+    assert [r.title for r in repo.list_reminders(THREAD)] == ["Call Mom"] and len(scheduler.schedules) == 1
+    # Once the one there again is deleted too, the first one is missing again: the undo brings it back.
+    executor.execute("reminders", "delete_all", {}, ctx("wamid.del2"))
+    assert executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap2")).data[
+        "restored"
+    ] == ["call mom"]
+
+
+def test_a_note_saved_again_is_left_and_another_one_comes_back(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    gate = executor.execute("notes", "save", {"text": "gate code 1234"}, ctx("wamid.n1")).external_ids[
+        "noteId"
+    ]
+    wifi = executor.execute("notes", "save", {"text": "wifi hunter2"}, ctx("wamid.n2")).external_ids["noteId"]
+    executor.execute("notes", "delete", {"noteIds": [gate, wifi]}, ctx("wamid.del"))
+    executor.execute("notes", "save", {"text": "Gate code: 1234"}, ctx("wamid.n3"))
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap", language="he"))
+    assert undone.data["restored"] == ["wifi hunter2"] and undone.data["alreadyThere"] == ["gate code 1234"]
+    assert len(repo.list_notes(THREAD)) == 2

@@ -11,8 +11,13 @@ from botocore.exceptions import ClientError
 
 from memo.aws.stepfunctions import ExecutionStarter
 from memo.errors import TransientFault
-from memo.executor.contracts import MAX_EXECUTION_INPUT_BYTES, ExecutionInput, execution_name
-from memo.executor.starter import ExecutionInputTooLarge, InvalidExecutionInput
+from memo.executor.contracts import (
+    MAX_EXECUTION_INPUT_BYTES,
+    MAX_EXECUTION_STEPS,
+    ExecutionInput,
+    execution_name,
+)
+from memo.executor.starter import ExecutionInputTooLarge, InvalidExecutionInput, TooManySteps
 
 from .fakes import task
 
@@ -90,3 +95,14 @@ def test_plans_that_cannot_run_are_refused(plan: list) -> None:
     with pytest.raises(InvalidExecutionInput):
         ExecutionStarter(sfn, MACHINE).start(execution(*plan))
     assert sfn.started == []
+
+
+def test_more_steps_than_one_execution_runs_are_refused_before_calling_step_functions() -> None:
+    sfn = FakeSfn()
+    steps = [task(f"s{n}") for n in range(MAX_EXECUTION_STEPS + 1)]
+    with pytest.raises(TooManySteps) as refused:
+        ExecutionStarter(sfn, MACHINE).start(execution(steps))
+    assert (refused.value.steps, refused.value.limit) == (MAX_EXECUTION_STEPS + 1, MAX_EXECUTION_STEPS)
+    assert sfn.started == []
+    ExecutionStarter(sfn, MACHINE).start(execution(steps[:MAX_EXECUTION_STEPS]))
+    assert len(sfn.started) == 1

@@ -72,3 +72,9 @@ def test_a_delete_whose_items_changed_names_them() -> None:
     assert format_failure(result, "en") == (
         "I didn't delete “gym”: it was changed after you approved. Ask again if you still want it."
     )
+
+
+@pytest.mark.parametrize("code", ["NOTE_TOO_LONG", "ITEM_TOO_LARGE"])
+def test_a_refusal_worded_by_the_step_is_said_as_it_is(code: str) -> None:
+    result = failed("s1", "notes", "save", code, error="That note is 4,001 characters long…").result
+    assert format_failure(result, "en") == "That note is 4,001 characters long…"

@@ -85,3 +85,25 @@ def test_undo_says_what_came_back_and_whose_time_passed() -> None:
     assert format_success(undo, "he", "UTC") == (
         "↩️ ביטלתי את המחיקה ושחזרתי את „gym”, „dentist”. הזמן של „gym” כבר עבר בינתיים, אז לא תישלח עליו תזכורת."
     )
+
+
+def test_undo_says_what_it_left_because_it_is_there_again() -> None:
+    both = ok("s1", "lists", "undo", data={"restored": ["eggs"], "alreadyThere": ["milk"]}).result
+    assert format_success(both, "en", "UTC") == (
+        "↩️ Undone: “eggs” is back. “milk” is already there again, so I didn't add a second one."
+    )
+    only = ok("s1", "reminders", "undo", data={"restored": [], "alreadyThere": ["call mom"]}).result
+    assert format_success(only, "en", "UTC") == (
+        "↩️ Nothing to bring back. “call mom” is already there again, so I didn't add a second one."
+    )
+    assert format_success(only, "he", "UTC") == (
+        "↩️ אין מה להחזיר. „call mom” כבר קיים שוב, אז לא הוספתי עוד אחד."
+    )
+
+
+def test_a_result_the_executor_cut_says_part_of_it_is_not_shown() -> None:
+    cut = ok(
+        "s1", "lists", "show", data={"listName": "shopping", "items": ["milk"], "truncated": True}
+    ).result
+    assert format_success(cut, "en", "UTC").endswith("\n(Part of it isn't shown: too much to show at once.)")
+    assert format_success(cut, "he", "UTC").endswith("\n(חלק מזה לא מוצג: יותר מדי להציג בבת אחת.)")

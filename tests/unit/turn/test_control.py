@@ -127,6 +127,9 @@ class Turn:
     executions: FakeExecutions = field(default_factory=FakeExecutions)
     items: FakeItems = field(default_factory=FakeItems)
 
+    note_max_chars: int = 4_000
+    message_max_chars: int = 5_000
+
     @property
     def control(self) -> TurnControl:
         return TurnControl(
@@ -136,6 +139,8 @@ class Turn:
                 items=self.items,
                 pending=self.pending,
                 hitl_ttl_seconds=300,
+                note_max_chars=self.note_max_chars,
+                message_max_chars=self.message_max_chars,
             )
         )
 
@@ -404,3 +409,53 @@ def test_any_tapped_id_gets_an_answer_or_a_start_and_never_raises(
         # its own Approve option (a bare option id is that option's tap too).
         actions = {task.action for group in execution.groups for task in group}
         assert actions <= {"undo", "done", "snooze"} or (actions == {"delete_all"} and reply_id == "approve")
+
+
+# --- what does not fit is answered before anything is recorded or run -------------------------------
+
+
+def test_a_message_longer_than_memo_reads_is_answered_unread_and_the_question_stays() -> None:
+    turn = Turn(FakePlanner(DELETE_ALL), items=FakeItems([reminder()]))
+    paused = paused_delete_all(turn)
+    outcome = turn.say("x" * 5_001, paused=paused)
+    assert outcome.outcome == "message_too_long" and outcome.reply is not None
+    assert outcome.reply.text.startswith(
+        "That message is 5,001 characters long, and I read messages of up to 5,000"
+    )
+    assert outcome.pending_change is None and outcome.start is None
+    assert turn.planner.calls == []  # never read as a request
+    assert turn.say("x" * 5_000, paused=paused).outcome != "message_too_long"
+
+
+def test_a_note_past_its_limit_is_refused_before_anything_starts() -> None:
+    save = plan(step("notes", "save", changes={"text": "n" * 101}))
+    turn = Turn(FakePlanner(save), note_max_chars=100)
+    outcome = turn.say("save a note")
+    assert outcome.outcome == "note_too_long" and outcome.start is None and turn.executions.started == []
+    assert outcome.reply is not None and outcome.reply.text.startswith("That note is 101 characters long")
+    at_limit = Turn(FakePlanner(plan(step("notes", "save", changes={"text": "n" * 100}))), note_max_chars=100)
+    assert at_limit.say("save a note").outcome == "executing"
+
+
+def test_more_steps_than_one_execution_runs_are_refused_whole() -> None:
+    many = [
+        step("lists", "add", f"s{n}", {"listName": "shopping"}, {"items": [f"item {n}"]}) for n in range(11)
+    ]
+    turn = Turn(FakePlanner(plan(*many)))
+    outcome = turn.say("add these")
+    assert outcome.outcome == "too_many_steps" and turn.executions.started == []
+    assert outcome.reply is not None and "up to 10 things at a time" in outcome.reply.text
+    ten = Turn(FakePlanner(plan(*many[:10])))
+    assert ten.say("add these").outcome == "executing"
+
+
+def test_a_request_over_step_functions_limit_is_refused_whole() -> None:
+    items = [f"{n:05d} " + "y" * 1_000 for n in range(300)]  # about 300 KB of list items
+    turn = Turn(
+        FakePlanner(
+            plan(step("lists", "add", constraints={"listName": "shopping"}, changes={"items": items}))
+        )
+    )
+    outcome = turn.say("add these")
+    assert outcome.outcome == "request_too_large" and turn.executions.started == []
+    assert outcome.reply is not None and outcome.reply.text.startswith("That request is too long for me")

@@ -16,6 +16,7 @@ import pytest
 
 from memo.conversation.model import MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange
+from memo.errors import ItemTooLarge
 from memo.executor.contracts import ExecutionInput, ReviewTicket, StepTask
 from memo.ingress.inbound import InboundMessage
 from memo.operator_review.waits import ReviewWait
@@ -37,7 +38,7 @@ TIMEOUT = 3600
 class Store:
     """The conversation store's one write: answers from `answers` in turn, then "recorded"."""
 
-    answers: list[TurnRecorded] = field(default_factory=list)
+    answers: list[TurnRecorded | Exception] = field(default_factory=list)
     writes: list[dict[str, Any]] = field(default_factory=list)
 
     def load(self, thread_id: str, *, now: Any, limit: int) -> ThreadSnapshot:
@@ -61,7 +62,10 @@ class Store:
         profile: UserProfile | None = None,
     ) -> TurnRecorded:
         self.writes.append({"messages": messages, "result": dict(result), "pending": pending})
-        return self.answers.pop(0) if self.answers else "recorded"
+        answer = self.answers.pop(0) if self.answers else "recorded"
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
 
 
 @dataclass
@@ -245,3 +249,23 @@ def test_a_withdrawal_is_settled_and_its_result_picks_the_answer() -> None:
 def test_a_decided_state_is_untouched_by_settling_an_outcome_without_a_settlement() -> None:
     outcome = TurnOutcome(reply=None, outcome="executing")
     assert recorder(Store(), Effects()).settle(outcome) is outcome
+
+
+def test_a_turn_that_would_store_an_item_too_large_says_so_and_changes_nothing() -> None:
+    """The turn's write was refused before it went out (an item over DynamoDB's limit): the answer
+    says the message was too long, no question changes, nothing starts; the message is remembered
+    cut short."""
+    store, effects = Store(answers=[ItemTooLarge("PENDING", 500_000, 400_000)]), Effects()
+    outcome, sent = apply(recorder(store, effects), answered_approval())
+    assert sent and outcome.outcome == "too_large_to_keep"
+    assert effects.log == [
+        (
+            "send",
+            "That message is too long for me to work with, so I didn't do anything with it. "
+            "Could you send it in a few shorter messages?",
+        )
+    ]
+    refused, kept = store.writes
+    assert refused["pending"] is not None and "start" in refused["result"]
+    assert kept["pending"] is None and kept["result"] == {}
+    assert [m.role for m in kept["messages"]] == ["user", "assistant"]

@@ -71,6 +71,21 @@ class ConditionFailed(MemoError):
     http_status = 409
 
 
+class ItemTooLarge(MemoError):
+    """An item would be over DynamoDB's item size limit (`memo.aws.dynamo`): refused before the
+    request goes out, so the caller answers clearly instead of meeting the service's refusal.
+    `what` names the kind of item, `size` and `limit` are in bytes."""
+
+    code = "ITEM_TOO_LARGE"
+    http_status = 413
+
+    def __init__(self, what: str, size: int, limit: int) -> None:
+        super().__init__(f"the {what} item would be {size} bytes; DynamoDB's limit is {limit}")
+        self.what = what
+        self.size = size
+        self.limit = limit
+
+
 class ServiceFault(MemoError):
     """An AWS call failed for a reason no adapter turns into a domain outcome (access denied, a
     missing table, a rejected request, or a `TransientFault`)."""

@@ -177,6 +177,38 @@ class ScheduleDeliverySettings(_EnvModel):
     )
 
 
+#: A note is at most this many characters unless configured otherwise: one WhatsApp message (4,096)
+#: can show it back whole.
+DEFAULT_NOTE_MAX_CHARS = 4_000
+#: The most a note may be configured to hold. At twelve bytes a character (the most JSON takes to
+#: escape one) a note of this length still travels to the executor under Step Functions' 256 KB, and
+#: at four (UTF-8) it is stored far under DynamoDB's 400 KB item limit (see docs/item-sizes.md).
+NOTE_MAX_CHARS_CEILING = 20_000
+#: The longest message Memo reads unless configured otherwise: a note at its limit and the words
+#: that ask to save it. A longer one is answered at once and not planned (reading a request costs
+#: time with its length).
+DEFAULT_MESSAGE_MAX_CHARS = 5_000
+
+
+class TextSettings(_EnvModel):
+    """How long a message and a note may be. A longer message is answered at once, before it is
+    read as a request (`memo.turn.control`); a longer note is refused before anything is saved
+    (`memo.turn.execute`; the notes capability checks again). Both answers are in the user's language."""
+
+    note_max_chars: int = Field(
+        default=DEFAULT_NOTE_MAX_CHARS, alias="MEMO_NOTE_MAX_CHARS", ge=1, le=NOTE_MAX_CHARS_CEILING
+    )
+    message_max_chars: int = Field(
+        default=DEFAULT_MESSAGE_MAX_CHARS, alias="MEMO_MESSAGE_MAX_CHARS", ge=1, le=2 * NOTE_MAX_CHARS_CEILING
+    )
+
+    @model_validator(mode="after")
+    def _a_note_fits_in_a_message(self) -> Self:
+        if self.message_max_chars < self.note_max_chars:
+            raise ValueError("MEMO_MESSAGE_MAX_CHARS must be at least MEMO_NOTE_MAX_CHARS")
+        return self
+
+
 class FunctionSettings(_EnvModel):
     """The settings of one Lambda: its own fields, read from the environment, and the shared groups
     it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
@@ -213,6 +245,7 @@ class WebhookSettings(FunctionSettings):
     whatsapp: WhatsAppSettings
     llm: LlmSettings
     recurrence: RecurrenceSettings
+    texts: TextSettings
     hitl_ttl_seconds: int = Field(default=300, alias="HITL_TTL_SECONDS", ge=10, le=7 * DAY_SECONDS)
     default_timezone: str = Field(default="UTC", alias="MEMO_DEFAULT_TIMEZONE")
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
@@ -286,6 +319,7 @@ class ExecutorSettings(FunctionSettings):
 
     aws: AwsSettings
     recurrence: RecurrenceSettings
+    texts: TextSettings
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
     schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)

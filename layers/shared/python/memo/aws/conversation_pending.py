@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.conversation_table import PENDING_SK, thread_pk
-from memo.aws.dynamo import conditional_write, from_item, to_item
+from memo.aws.dynamo import conditional_write, from_item, guard, to_item
 from memo.aws.faults import call
 from memo.conversation.pending import (
     PendingChange,
@@ -40,7 +40,7 @@ def _pending_of(state: TurnState) -> PendingHITL:
 def pending_item(state: TurnState) -> dict[str, Any]:
     """The `PENDING` item: the question's id and expiry (TTL) and the turn's frozen state."""
     pending = _pending_of(state)
-    return to_item(
+    item = to_item(
         {
             "pk": thread_pk(state.thread_id),
             "sk": PENDING_SK,
@@ -51,6 +51,9 @@ def pending_item(state: TurnState) -> dict[str, Any]:
             "state": state_for_item(state),
         }
     )
+    # The frozen state grows with the plan and what its question shows: refused (logged) when over
+    # DynamoDB's item limit, before any write.
+    return guard(item, what=PENDING_SK)
 
 
 def _created(table: str, change: PendingChange, expected: dict[str, Any]) -> dict[str, Any]:

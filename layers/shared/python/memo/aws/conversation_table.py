@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memo.aws.dynamo import to_item
+from memo.aws.dynamo import guard, to_item
 from memo.conversation.model import MemoryMessage, UserProfile
 from memo.packing import unpack
 
@@ -80,7 +80,7 @@ def message_items(thread_id: str, messages: list[MemoryMessage], *, ttl_seconds:
             "message": stored,
             "ttl": int(message.at.timestamp()) + ttl_seconds,
         }
-        items.append(to_item(item))
+        items.append(guard(to_item(item), what=MESSAGE_PREFIX.rstrip("#")))
     return items
 
 
@@ -100,13 +100,12 @@ def message_of(item: Mapping[str, Any]) -> MemoryMessage:
 
 
 def profile_item(profile: UserProfile) -> dict[str, Any]:
-    return to_item(
-        {
-            "pk": thread_pk(profile.thread_id),
-            "sk": PROFILE_SK,
-            "profile": profile.model_dump(mode="json", exclude_none=True),
-        }
-    )
+    item = {
+        "pk": thread_pk(profile.thread_id),
+        "sk": PROFILE_SK,
+        "profile": profile.model_dump(mode="json", exclude_none=True),
+    }
+    return guard(to_item(item), what=PROFILE_SK)
 
 
 def latest_actions_of(item: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -1,8 +1,10 @@
 """The turn's one write on the conversation table: a single TransactWriteItems.
 
 It holds the claim of the turn's reply, the turn's messages, the change of its pending question and
-its updated profile. The claim is the message's Powertools idempotency record, written COMPLETED,
-when the run holds its claim (`memo.aws.idempotency`): a rerun of the same message finds it taken
+its updated profile. Each item is measured as it is made (`memo.aws.dynamo.guard`): one over
+DynamoDB's size limit refuses the whole write before the request (`ItemTooLarge`), and nothing is
+written. The claim is the message's Powertools idempotency record, written COMPLETED, when the run
+holds its claim (`memo.aws.idempotency`): a rerun of the same message finds it taken
 and writes nothing (`AlreadyTurned` is raised, with what the first run stored). Else the claim is a
 `CLAIM#TURN#<wamid>` item kept as long as the memory (it sorts below the messages: the thread's load
 never reads it), and a rerun gets "already_recorded". A lost pending condition writes nothing either
@@ -18,6 +20,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.aws.conversation_pending import pending_write
 from memo.aws.conversation_table import TURN_CLAIM_PREFIX, message_items, profile_item, thread_pk
+from memo.aws.dynamo import guard
 from memo.aws.faults import cancellation_reasons, fault
 from memo.conversation.model import MemoryMessage, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange
@@ -66,16 +69,14 @@ class TurnTransaction:
         pending: PendingChange | None,
         profile: UserProfile | None,
     ) -> list[dict[str, Any]]:
-        """Every entry of the transaction but its claim."""
+        """Every entry of the transaction but its claim, each item measured as it is made."""
+        remembered = message_items(thread_id, messages, ttl_seconds=ttl_seconds)
         writes: list[dict[str, Any]] = []
         if pending is not None:
             writes.append(pending_write(self._table, pending))
         if profile is not None:
             writes.append({"Put": {"TableName": self._table, "Item": profile_item(profile)}})
-        writes += [
-            {"Put": {"TableName": self._table, "Item": item}}
-            for item in message_items(thread_id, messages, ttl_seconds=ttl_seconds)
-        ]
+        writes += [{"Put": {"TableName": self._table, "Item": item}} for item in remembered]
         return writes
 
     def record(
@@ -94,6 +95,8 @@ class TurnTransaction:
         writes = self._writes(thread_id, messages, ttl_seconds, pending, profile)
         for takeover in (False, True):
             completion = self._records.completion_for(result) if self._records is not None else None
+            if completion is not None:  # it holds the plan's start
+                guard(completion["Put"]["Item"], what="idempotency record")
             claim = completion or turn_claim(self._table, thread_id, wamid, messages, ttl_seconds)
             items = cast("list[TransactWriteItemTypeDef]", [claim, *writes])
             try:

@@ -4,14 +4,22 @@
 - `conditional_write`: the one place a lost condition (`ConditionalCheckFailedException`, or a
   transaction cancelled for a `ConditionalCheckFailed` reason) becomes `ConditionFailed`;
 - `batch_write`: BatchWriteItem in chunks of 25, retrying `UnprocessedItems` with backoff a bounded
-  number of times, then `UnprocessedWrites`.
+  number of times, then `UnprocessedWrites`;
+- `item_bytes` / `guard`: DynamoDB's item size rule, and the guard of every write whose item can grow.
+  DynamoDB refuses an item over 400 KB; the guard reads that as 400,000 bytes, the lower of its two
+  readings (AWS accepts a little more, about 409 KB). An item's size is the sum of its attributes'
+  names and values: a string is its UTF-8 bytes, a binary its bytes, a number about one byte per two
+  digits plus one, a boolean or null one byte, a list or map three bytes plus, per element, one byte
+  and the element (and, in a map, the element's name). `guard` measures an item before the request
+  goes out: over the limit it logs ITEM_TOO_LARGE (the kind of item, its size, the limit) and raises
+  `ItemTooLarge`, so the caller answers clearly rather than meeting the service's ValidationException.
 Every other error comes out as `memo.aws.faults` maps it (`TransientFault` / `ServiceFault`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,7 +27,8 @@ from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from memo.aws.faults import cancellation_codes, error_code, fault
-from memo.errors import ConditionFailed, UnprocessedWrites
+from memo.errors import ConditionFailed, ItemTooLarge, UnprocessedWrites
+from memo.observability import logger
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -108,3 +117,44 @@ def batch_write(
                 sleep(backoff_seconds * 2**attempt)
         else:
             raise UnprocessedWrites(len(pending.get(table, [])))
+
+
+#: DynamoDB's limit on one item (names and values), in bytes: 400 KB read as 400,000.
+ITEM_LIMIT_BYTES = 400_000
+
+
+def value_bytes(value: Mapping[str, Any]) -> int:
+    """One attribute value (`{"S": ...}`, `{"M": {...}}`, ...) by DynamoDB's size rule."""
+    ((kind, inner),) = value.items()
+    if kind == "S":
+        return len(inner.encode("utf-8", "surrogatepass"))
+    if kind == "N":
+        return len(str(inner).lstrip("-").replace(".", "")) // 2 + 1
+    if kind == "B":
+        return len(inner)
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "M":
+        return 3 + sum(len(k.encode()) + value_bytes(v) + 1 for k, v in inner.items())
+    if kind == "L":
+        return 3 + sum(value_bytes(v) + 1 for v in inner)
+    # SS, NS, BS: the members' bytes
+    return sum(len(member.encode()) if isinstance(member, str) else len(member) for member in inner)
+
+
+def item_bytes(item: Mapping[str, Any]) -> int:
+    """An item in attribute-value form (`to_item`'s output) by DynamoDB's size rule."""
+    return sum(len(name.encode()) + value_bytes(value) for name, value in item.items())
+
+
+def guard(item: Mapping[str, Any], *, what: str, limit: int = ITEM_LIMIT_BYTES) -> dict[str, Any]:
+    """`item` as it is when it fits; else ITEM_TOO_LARGE is logged and `ItemTooLarge` raised."""
+    size = item_bytes(item)
+    if size > limit:
+        logger.error("ITEM_TOO_LARGE", extra={"item": what, "bytes": size, "limit": limit})
+        raise ItemTooLarge(what, size, limit)
+    return dict(item)
+
+
+def fits(item: Mapping[str, Any], limit: int = ITEM_LIMIT_BYTES) -> bool:
+    return item_bytes(item) <= limit

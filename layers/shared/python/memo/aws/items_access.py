@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from memo.aws.dynamo import conditional_write, to_item
+from memo.aws.dynamo import conditional_write, guard, to_item
 from memo.aws.faults import call
 from memo.aws.items_keys import UNDO_KEY, M, model_of
 from memo.errors import ConditionFailed
@@ -30,7 +30,8 @@ class ItemsAccess:
 
     def _put_new(self, pk: str, sk: str, kind: str, values: dict[str, Any]) -> bool:
         """Create the item; False if one with its key exists already (a retried create)."""
-        item = to_item({**values, "pk": pk, "sk": sk, "kind": kind})
+        # Over DynamoDB's item limit: `ItemTooLarge` (logged) before the write; nothing is stored.
+        item = guard(to_item({**values, "pk": pk, "sk": sk, "kind": kind}), what=kind)
         try:
             conditional_write(
                 self._ddb.put_item,

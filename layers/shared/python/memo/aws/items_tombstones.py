@@ -5,7 +5,8 @@ A delete given a `Tombstone` does not delete. It marks the item (`undo_key` = th
 `undo_until`; a reminder also becomes `cancelled`, its previous status kept in `undo_status`, so no
 delivery can claim it). Every read of the items adapters skips tombstoned items, so for the user they
 are gone; `restore` brings back the items of one undo key while `undo_until` has not passed (a
-conditional write per item: two undos restore each item once); DynamoDB's TTL purges the rest.
+conditional write per item: two undos restore each item once), except an item an equivalent of
+which exists again (an undo restores only what is still missing); DynamoDB's TTL purges the rest.
 
 A tombstone is one conditional UpdateItem and no read: its condition is what the delete may touch
 (the item exists; it is not tombstoned, unless by an earlier attempt of the same step, which then
@@ -24,8 +25,9 @@ from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.aws.items_access import ItemsAccess
 from memo.aws.items_keys import CHANGED_AT, RESTORABLE, UNDO_KEY, M, from_values, iso, model_of, user_pk
-from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone
+from memo.capabilities.items import Deletion, Item, Reminder, Restoration, Tombstone, is_back
 from memo.errors import ConditionFailed
+from memo.observability import logger
 
 
 @dataclass
@@ -118,32 +120,57 @@ class TombstoningItems(ItemsAccess):
             before["status"] = before["undo_status"]  # our earlier attempt's tombstone: as it was
         return Deletion(status="deleted", item=from_values(model, before))
 
-    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> list[Reminder | Note | ListItem]:
-        """Bring back every item tombstoned under `undo_key` whose undo window is still open; each
-        item once (a conditional write), so a second undo, or a racing one, restores nothing."""
-        pk = user_pk(thread_id)
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> Restoration:
+        """Bring back every item tombstoned under `undo_key` whose undo window is still open, each
+        once (a conditional write), so a second undo, or a racing one, restores nothing; except an
+        item an equivalent of which exists again (`is_back`), left deleted and named as present.
+        One paged query reads both (the same requests as reading the tombstones alone)."""
+        buried, live = self._buried_and_live(thread_id, undo_key, now)
+        restored: list[Item] = []
+        present: list[Item] = []
+        for values, item in buried:
+            if is_back(item, live):
+                present.append(item)
+                continue
+            back = self._restore_one(values, undo_key, now)
+            if back is not None:
+                restored.append(back)
+        if present:
+            logger.info("UNDO_LEFT_PRESENT", extra={"present": len(present), "restored": len(restored)})
+        return Restoration(restored=restored, present=present)
+
+    def _buried_and_live(
+        self, thread_id: str, undo_key: str, now: datetime
+    ) -> tuple[list[tuple[dict[str, Any], Item]], list[Item]]:
+        """The items tombstoned under `undo_key` whose window is open (with their stored values),
+        and the user's items that are not deleted."""
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk",
-            "FilterExpression": "undo_key = :key",
-            "ExpressionAttributeValues": to_item({":pk": pk, ":key": undo_key}),
+            # The undo's own tombstones and every live item; other deletes' tombstones stay behind.
+            "FilterExpression": "undo_key = :key OR attribute_not_exists(undo_key)",
+            "ExpressionAttributeValues": to_item({":pk": user_pk(thread_id), ":key": undo_key}),
             "ConsistentRead": True,
         }
-        restored: list[Reminder | Note | ListItem] = []
+        buried: list[tuple[dict[str, Any], Item]] = []
+        live: list[Item] = []
         while True:
             response = call(self._ddb.query, **kwargs)
             for raw in response.get("Items", []):
-                item = self._restore_one(from_item(raw), undo_key, now)
-                if item is not None:
-                    restored.append(item)
+                values = from_item(raw)
+                model = RESTORABLE.get(str(values.get("kind")))
+                if model is None:
+                    continue
+                if values.get(UNDO_KEY) is None:
+                    live.append(from_values(model, values))
+                elif values[UNDO_KEY] == undo_key and str(values.get("undo_until", "")) > iso(now):
+                    buried.append((values, _as_it_was(model, values)))
             last = response.get("LastEvaluatedKey")
             if not last:
-                return restored
+                return buried, live
             kwargs["ExclusiveStartKey"] = last
 
-    def _restore_one(
-        self, values: dict[str, Any], undo_key: str, now: datetime
-    ) -> Reminder | Note | ListItem | None:
+    def _restore_one(self, values: dict[str, Any], undo_key: str, now: datetime) -> Item | None:
         model = RESTORABLE.get(str(values.get("kind")))
         if model is None:
             return None
@@ -165,5 +192,12 @@ class TombstoningItems(ItemsAccess):
             )
         except ConditionFailed:
             return None  # restored by another undo, or its window closed
-        restored: Reminder | Note | ListItem = model_of(model, response["Attributes"])
+        restored: Item = model_of(model, response["Attributes"])
         return restored
+
+
+def _as_it_was(model: type[Item], values: dict[str, Any]) -> Item:
+    """A tombstoned item as it was before its delete (a reminder's status is kept in `undo_status`)."""
+    if model is Reminder and "undo_status" in values:
+        values = {**values, "status": values["undo_status"]}
+    return from_values(model, values)

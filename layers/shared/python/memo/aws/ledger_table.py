@@ -19,10 +19,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.condition_values import ALL_OLD, old_item
-from memo.aws.dynamo import conditional_write, from_item, to_item
+from memo.aws.dynamo import conditional_write, from_item, guard, to_item
 from memo.aws.faults import call
 from memo.capabilities.base import ExecutionResult
-from memo.errors import ConditionFailed
+from memo.errors import ConditionFailed, ItemTooLarge
 from memo.executor.contracts import StepTask
 from memo.executor.ledger import (
     COMPLETED,
@@ -33,6 +33,7 @@ from memo.executor.ledger import (
     OperationAlreadyClaimed,
     result_hash,
 )
+from memo.observability import logger
 from memo.operator_review.tokens import WaitingStep
 
 if TYPE_CHECKING:
@@ -143,13 +144,19 @@ class DynamoLedger:
             ) from exc
         return Claim(operation_id=entry.operation_id, attempt_id=attempt_id)
 
+    def _result_item(self, operation_id: str, result: ExecutionResult, at: datetime) -> dict[str, Any]:
+        """The RESULT item, under DynamoDB's item limit: a result too large for it (the executor holds
+        results far smaller, `memo.executor.results`) is kept without its data, which stays out of
+        the ledger (logged); a replay then words its summary."""
+        values = {"pk": operation_id, "sk": RESULT_SK, "ttl": int((at + self._result_ttl).timestamp())}
+        try:
+            return guard(to_item({**values, "result": result.model_dump_json()}), what=RESULT_SK)
+        except ItemTooLarge:
+            logger.error("LEDGER_RESULT_KEPT_WITHOUT_DATA", extra={"operationId": operation_id})
+            kept = result.model_copy(update={"data": {"truncated": True}})
+            return to_item({**values, "result": kept.model_dump_json()})
+
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
-        result_item = {
-            "pk": claim.operation_id,
-            "sk": RESULT_SK,
-            "result": result.model_dump_json(),
-            "ttl": int((at + self._result_ttl).timestamp()),
-        }
         values = to_item(
             {
                 ":completed": COMPLETED,
@@ -165,7 +172,12 @@ class DynamoLedger:
             conditional_write(
                 self._ddb.transact_write_items,
                 TransactItems=[
-                    {"Put": {"TableName": self._table, "Item": to_item(result_item)}},
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": self._result_item(claim.operation_id, result, at),
+                        }
+                    },
                     {
                         "Update": {
                             "TableName": self._table,

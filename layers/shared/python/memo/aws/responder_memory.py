@@ -3,7 +3,10 @@
 (`RECENT_ACTIONS`) and the items its reply named (`CTX#<message id>`, `memo.aws.conversation_quotes`).
 
 latestActions are written read-merge-put with a version condition (`attribute_not_exists(pk)` for the
-first write): the loser of a race re-reads and merges again, so no action is lost.
+first write): the loser of a race re-reads and merges again, so no action is lost. The item stays
+under DynamoDB's item limit: should the merged entries not fit, the oldest are dropped first and the
+log says how many (LATEST_ACTIONS_TRIMMED); the reply's after-send write leaves out an item over the
+limit (ITEM_TOO_LARGE) and writes the rest.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +28,18 @@ from memo.aws.conversation_table import (
     thread_pk,
 )
 from memo.aws.conversation_thread import DynamoConversationStore
-from memo.aws.dynamo import batch_write, conditional_write, from_item, to_item
+from memo.aws.dynamo import (
+    ITEM_LIMIT_BYTES,
+    batch_write,
+    conditional_write,
+    from_item,
+    guard,
+    item_bytes,
+    to_item,
+)
 from memo.aws.faults import call
 from memo.conversation.model import MemoryMessage
-from memo.errors import ConditionFailed
+from memo.errors import ConditionFailed, ItemTooLarge
 from memo.observability import logger
 from memo.packing import pack
 from memo.reply.memory import (
@@ -55,6 +67,32 @@ def _version_condition(item: dict[str, Any] | None, version: int) -> dict[str, A
         "ConditionExpression": "version = :v",
         "ExpressionAttributeValues": {":v": {"N": str(version)}},
     }
+
+
+def _fits(item: dict[str, Any]) -> bool:
+    try:
+        guard(item, what=str(item.get("sk", {}).get("S", "")).split("#", 1)[0])
+    except ItemTooLarge:
+        return False
+    return True
+
+
+def _within_limit(
+    stored: dict[str, Any], merged: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The RECENT_ACTIONS item with the newest of `merged` that fit DynamoDB's item limit (the
+    oldest entries are dropped first, LATEST_ACTIONS_TRIMMED says how many), and what it holds."""
+    kept = list(merged)
+    while True:
+        packed = pack(json.dumps(kept, separators=(",", ":"), ensure_ascii=False))
+        item = to_item({**stored, "actions": packed})
+        if not kept or item_bytes(item) <= ITEM_LIMIT_BYTES:
+            if len(kept) < len(merged):
+                logger.error(
+                    "LATEST_ACTIONS_TRIMMED", extra={"dropped": len(merged) - len(kept), "kept": len(kept)}
+                )
+            return item, kept
+        kept.pop()
 
 
 class DynamoResponderMemory:
@@ -147,13 +185,17 @@ class DynamoResponderMemory:
         """After the send, one BatchWriteItem: the reply in the recent messages (`text`, the end of
         plan `trace_id`) and the items it named under each sent message id (`CTX#<id>`, for a reply
         that quotes it)."""
+        # After the send, best effort: an item over DynamoDB's limit is left out (ITEM_TOO_LARGE is
+        # logged), so the others are still written.
         requests: list[dict[str, Any]] = []
         if text is not None:
             message = MemoryMessage(role="assistant", text=text, at=now, kind="message", finished=trace_id)
-            items = message_items(thread_id, [message], ttl_seconds=self._ttl)
-            requests += [{"PutRequest": {"Item": item}} for item in items]
+            with suppress(ItemTooLarge):
+                items = message_items(thread_id, [message], ttl_seconds=self._ttl)
+                requests += [{"PutRequest": {"Item": item}} for item in items]
         if actions:
-            requests += quote_requests(thread_id, message_ids, actions, now=now)
+            quotes = quote_requests(thread_id, message_ids, actions, now=now)
+            requests += [r for r in quotes if _fits(r["PutRequest"]["Item"])]
         if requests:
             batch_write(self._ddb, self._table, requests, sleep=self._sleep)
 
@@ -172,12 +214,12 @@ class DynamoResponderMemory:
         stored = {
             "pk": thread_pk(thread_id),
             "sk": ACTIONS_SK,
-            "actions": pack(json.dumps(merged, separators=(",", ":"), ensure_ascii=False)),
             "version": version + 1,
             # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
             "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
         }
-        return {"TableName": self._table, "Item": to_item(stored), **condition}, merged, version
+        item, merged = _within_limit(stored, merged)
+        return {"TableName": self._table, "Item": item, **condition}, merged, version
 
     def record_actions(
         self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime

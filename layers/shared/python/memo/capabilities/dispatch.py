@@ -5,8 +5,9 @@ and `items/undo`, the "Undo" of a delete: `memo.capabilities.undo`).
 action's args model and performs the side effect once. Outcomes:
 - success -> `ExecutionResult(success=True, summary, data, external_ids[, when])`;
 - a user-level failure (the target vanished, a time in the past, args that do not fit the action,
-  an unknown capability/action, a `CapabilityError`) -> `success=False` with `error_code` and a
-  user-facing `error` in the step's language;
+  an unknown capability/action, a `CapabilityError`, an item over DynamoDB's size limit refused
+  before its write: `ItemTooLarge`) -> `success=False` with `error_code` and a user-facing `error`
+  in the step's language;
 - AWS faults (a `ServiceFault`: what the adapters do not turn into a result) raise, so the Step
   Functions Retry owns them.
 Calendar and email never get here: the turn's capability check refuses them first.
@@ -50,7 +51,9 @@ from memo.capabilities.reminder_args import (
 from memo.capabilities.reminders import ReminderOperations
 from memo.capabilities.store import ItemsRepository
 from memo.capabilities.undo import UndoArgs, UndoOperations
+from memo.errors import ItemTooLarge
 from memo.observability import logger, mask_phone
+from memo.settings import DEFAULT_NOTE_MAX_CHARS
 from memo.text.recurrence_limits import RecurrenceLimits
 
 #: (capability, action) -> the args model of that action.
@@ -87,9 +90,11 @@ class CapabilityDispatcher:
         scheduler: ReminderScheduler,
         clock: Callable[[], datetime],
         recurrence_limits: RecurrenceLimits | None = None,
+        *,
+        note_max_chars: int = DEFAULT_NOTE_MAX_CHARS,
     ) -> None:
         reminders = ReminderOperations(repository, scheduler, clock, recurrence_limits)
-        notes = NoteOperations(repository, clock)
+        notes = NoteOperations(repository, clock, max_chars=note_max_chars)
         lists = ListOperations(repository, clock)
         undo = UndoOperations(repository, scheduler, clock)
         self._operations: dict[tuple[str, str], Operation] = {
@@ -156,6 +161,18 @@ class CapabilityDispatcher:
                 action,
                 exc.code,
                 say(ctx.language, "I couldn't do that, sorry.", "לא הצלחתי לעשות את זה, סליחה."),
+            )
+        except ItemTooLarge as exc:
+            # Refused before the write (ITEM_TOO_LARGE was logged): nothing was stored.
+            return failure(
+                capability,
+                action,
+                exc.code,
+                say(
+                    ctx.language,
+                    "That's too long for me to keep, so I didn't save it. Could you shorten it?",
+                    "זה ארוך מדי בשבילי לשמור, אז לא שמרתי את זה. אפשר לקצר?",
+                ),
             )
         logger.info(
             "CAPABILITY_EXECUTED", extra={**log, "success": result.success, "errorCode": result.error_code}

@@ -6,12 +6,13 @@ delivers them); `memo.aws.items_table` stores them in the items table and owns i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from memo.text.matching import list_synonym
+from memo.text.matching import list_synonym, normalize
 
 ReminderStatus = Literal["scheduled", "sent", "cancelled"]
 ItemT = TypeVar("ItemT")
@@ -84,3 +85,39 @@ class ListItem(_Item):
     list_name: str  # as the user first wrote it
     text: str = Field(min_length=1)
     created_at: AwareDatetime
+
+
+Item = Reminder | Note | ListItem
+
+
+@dataclass(frozen=True)
+class Restoration:
+    """What an undo found under its key (`ItemsRepository.restore`): the items it brought back, and
+    those it left deleted because an equivalent one is there again (`is_back`)."""
+
+    restored: list[Item]
+    present: list[Item]
+
+
+def is_back(item: Item, live: Sequence[Item]) -> bool:
+    """Whether an equivalent of the deleted `item` exists again among `live` (the user's items
+    that are not deleted): the same text on the same list, a reminder of the same title at the same
+    time (not a cancelled one), a note of the same text; words compared as a list compares them
+    (case, punctuation and spacing aside). An undo restores only what is still missing."""
+    if isinstance(item, ListItem):
+        key, text = list_key(item.list_name), normalize(item.text)
+        return any(
+            isinstance(o, ListItem) and list_key(o.list_name) == key and normalize(o.text) == text
+            for o in live
+        )
+    if isinstance(item, Reminder):
+        title = normalize(item.title)
+        return any(
+            isinstance(o, Reminder)
+            and o.status != "cancelled"
+            and o.due_at == item.due_at
+            and normalize(o.title) == title
+            for o in live
+        )
+    text = normalize(item.text)
+    return any(isinstance(o, Note) and normalize(o.text) == text for o in live)

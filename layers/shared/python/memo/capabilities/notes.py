@@ -13,6 +13,8 @@ from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, u
 from memo.capabilities.items import Note
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
+from memo.settings import DEFAULT_NOTE_MAX_CHARS
+from memo.text.language import Language
 from memo.text.matching import rank
 from memo.text.wording import quote
 
@@ -20,6 +22,31 @@ CAPABILITY = "notes"
 #: Search results returned to the reply.
 SEARCH_LIMIT = 10
 _SUMMARY_CHARS = 40
+#: A note longer than the configured limit (`MEMO_NOTE_MAX_CHARS`) is refused and nothing is saved.
+NOTE_TOO_LONG = "NOTE_TOO_LONG"
+#: What a result carries of a note among several found: its first characters (the reply's bullet).
+LISTED_CHARS = 200
+#: What a result carries of a note shown alone (found alone, saved, updated): one WhatsApp message
+#: holds it; a longer note is cut and its length said. A result never carries a whole long note, so
+#: it stays small for Step Functions, the ledger and the reply (`memo.executor.results`).
+SHOWN_CHARS = 3_500
+
+
+def too_long(language: Language, chars: int, limit: int) -> str:
+    """A note over the limit: how long it is, the limit, and what to do instead."""
+    return say(
+        language,
+        f"That note is {chars:,} characters long, and I keep notes of up to {limit:,} characters, "
+        "so I didn't save it. Could you shorten it, or send it as a few shorter notes?",
+        f"הפתק הזה ארוך מדי: {chars:,} תווים, ואני שומר פתקים של עד {limit:,} תווים, אז לא שמרתי אותו. "
+        "אפשר לקצר אותו, או לשלוח אותו בכמה פתקים קצרים יותר?",
+    )
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> dict[str, object]:
+    """A note's text as a result carries it: whole up to `limit` characters; a longer one as its
+    first `limit` characters and an ellipsis, with its length (`chars`)."""
+    return {"text": text} if len(text) <= limit else {"text": text[:limit] + "…", "chars": len(text)}
 
 
 class SaveNoteArgs(Args):
@@ -100,8 +127,8 @@ class DeleteAllNotesArgs(Args):
     note_ids: list[str] | None = None
 
 
-def _brief(note: Note) -> dict[str, str]:
-    return {"id": note.note_id, "text": note.text, "createdAt": note.created_at.isoformat()}
+def _brief(note: Note, limit: int = LISTED_CHARS) -> dict[str, object]:
+    return {"id": note.note_id, **shown(note.text, limit), "createdAt": note.created_at.isoformat()}
 
 
 def _short(text: str) -> str:
@@ -110,12 +137,29 @@ def _short(text: str) -> str:
 
 
 class NoteOperations:
-    def __init__(self, repository: ItemsRepository, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        repository: ItemsRepository,
+        clock: Callable[[], datetime],
+        *,
+        max_chars: int = DEFAULT_NOTE_MAX_CHARS,
+    ) -> None:
         self._repo = repository
         self._clock = clock
+        self._max_chars = max_chars
+
+    def _too_long(self, action: str, text: str, ctx: ExecutionContext) -> ExecutionResult | None:
+        """The refusal of a note over the limit (the turn refuses it first; this holds for any path)."""
+        if len(text) <= self._max_chars:
+            return None
+        logger.warning("NOTE_TOO_LONG", extra={"chars": len(text), "limit": self._max_chars})
+        return failure(CAPABILITY, action, NOTE_TOO_LONG, too_long(ctx.language, len(text), self._max_chars))
 
     def save(self, args: SaveNoteArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
+        refused = self._too_long("save", args.text, ctx)
+        if refused is not None:
+            return refused
         note = Note(note_id=entity_id(ctx), thread_id=ctx.thread_id, text=args.text, created_at=self._clock())
         if not self._repo.put_note(note):
             logger.info("NOTE_SAVE_REPLAYED", extra={"noteId": note.note_id})
@@ -123,7 +167,7 @@ class NoteOperations:
             success=True,
             capability=CAPABILITY,
             action="save",
-            data={"text": args.text},
+            data=shown(args.text),
             external_ids={"noteId": note.note_id},
             summary=say(
                 lang,
@@ -136,9 +180,17 @@ class NoteOperations:
         lang = ctx.language
         notes = self._repo.list_notes(ctx.thread_id)
         query = args.query.strip()
-        found = [s.item for s in rank(query, notes, lambda n: n.text)] if query else notes
-        found = found[:SEARCH_LIMIT]
-        data: dict[str, object] = {"query": query, "notes": [_brief(n) for n in found], "total": len(notes)}
+        matches = [s.item for s in rank(query, notes, lambda n: n.text)] if query else notes
+        found = matches[:SEARCH_LIMIT]
+        # Ids and the notes' first characters, never whole notes: a listing of long notes stays
+        # small; the reply says how many more matched.
+        limit = SHOWN_CHARS if len(found) == 1 else LISTED_CHARS
+        data: dict[str, object] = {
+            "query": query,
+            "notes": [_brief(n, limit) for n in found],
+            "total": len(notes),
+            "more": len(matches) - len(found),
+        }
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
@@ -153,6 +205,9 @@ class NoteOperations:
         note = next((n for n in self._repo.list_notes(ctx.thread_id) if n.note_id == note_id), None)
         # A re-run after a crash finds the note already revised: revising it again gives the same text.
         text = args.text if args.whole or note is None else revised_text(note.text, args.text)
+        refused = self._too_long("update", text, ctx)
+        if refused is not None:
+            return refused
         updated = (
             self._repo.update_note(
                 ctx.thread_id, note_id, text=text, expected=note.text, changed_at=self._clock()
@@ -171,7 +226,7 @@ class NoteOperations:
             success=True,
             capability=CAPABILITY,
             action="update",
-            data={"text": updated.text, "before": note.text},
+            data={**shown(updated.text), "before": shown(note.text, LISTED_CHARS)["text"]},
             external_ids={"noteId": note_id},
             summary=say(
                 lang,

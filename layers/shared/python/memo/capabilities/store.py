@@ -3,7 +3,8 @@
 Creates return False when the item exists already (a retried step re-creates nothing); updates and
 deletes of a vanished item return None; `mark_reminder_sent` returns False when the reminder is no
 longer `scheduled`. A delete given a `Tombstone` hides the item instead (every read skips it) until
-`restore` brings it back or its undo window ends and the table's TTL purges it.
+`restore` brings it back (unless an equivalent item exists again: an undo restores only what is
+still missing) or its undo window ends and the table's TTL purges it.
 `remove_reminder` is the delete of an approved, pinned reminder in one conditional write (no read
 before it): the `Deletion` says whether it was deleted, already gone, or changed since
 `unchanged_since` (then left alone); an update of a reminder's title, time or series marks it changed.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Tombstone
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Restoration, Tombstone
 
 
 class ItemsRepository(Protocol):
@@ -68,6 +69,8 @@ class ItemsRepository(Protocol):
         item_ids: list[str] | None = None,
         undo: Tombstone | None = None,
     ) -> list[ListItem]: ...
-    def restore(
-        self, thread_id: str, undo_key: str, *, now: datetime
-    ) -> list[Reminder | Note | ListItem]: ...
+    def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> Restoration:
+        """Bring back what was tombstoned under `undo_key` while its window is open, each item once,
+        except an item an equivalent of which exists again (`memo.capabilities.items.is_back`):
+        that one is left deleted and named in `Restoration.present`."""
+        ...

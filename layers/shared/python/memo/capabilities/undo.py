@@ -10,6 +10,9 @@ own that starts one executor step `items/undo` with `UndoArgs(undoKey=<that trac
 - a restored reminder whose time is still ahead gets its schedule again (the delete removed it, so a
   reminder in the bin can never fire); one whose time passed meanwhile is restored without one and the
   reply says so;
+- an item an equivalent of which exists again (the same text on the same list, a reminder of the
+  same title at the same time, a note of the same text: `memo.capabilities.items.is_back`) is not
+  restored a second time: it stays deleted and the reply says it is there already (`alreadyThere`);
 - after the window nothing is restored (the items are purged by the table's TTL): NOTHING_TO_UNDO.
 """
 
@@ -22,7 +25,7 @@ from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult, ReminderScheduler
 from memo.capabilities.common import Args, failure, say
-from memo.capabilities.items import ListItem, Note, Reminder
+from memo.capabilities.items import Item, ListItem, Note, Reminder
 from memo.capabilities.store import ItemsRepository
 from memo.text.wording import quote
 
@@ -35,7 +38,7 @@ class UndoArgs(Args):
     undo_key: str = Field(min_length=1)  # the traceId of the turn whose deletes are undone
 
 
-def _label(item: Reminder | Note | ListItem) -> str:
+def _label(item: Item) -> str:
     if isinstance(item, Reminder):
         return item.title
     return item.text
@@ -52,8 +55,9 @@ class UndoOperations:
     def undo(self, args: UndoArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         now = self._clock()
-        restored = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
-        if not restored:
+        found = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
+        restored, present = found.restored, found.present
+        if not restored and not present:
             return failure(
                 CAPABILITY,
                 ACTION,
@@ -64,13 +68,35 @@ class UndoOperations:
                     "אין מה לבטל: זה כבר בוטל, או ש־10 הדקות עברו.",
                 ),
             )
+        passed = self._schedule_again(restored, ctx, now)
+        names = ", ".join(quote(_label(i), lang) for i in restored)
+        again = ", ".join(quote(_label(i), lang) for i in present)
+        summary = (
+            say(lang, f"restored {names}", f"שחזרתי את {names}")
+            if restored
+            else say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
+        )
+        return ExecutionResult(
+            success=True,
+            capability=_capability_of(restored or present),
+            action=ACTION,
+            data={
+                "restored": [_label(i) for i in restored],
+                "count": len(restored),
+                "timePassed": passed,
+                # Deleted, but there again (re-created since): not brought back a second time.
+                "alreadyThere": [_label(i) for i in present],
+            },
+            external_ids=_ids(restored),
+            summary=summary,
+        )
+
+    def _schedule_again(self, restored: list[Item], ctx: ExecutionContext, now: datetime) -> list[str]:
+        """A restored reminder still ahead gets its schedule again; the titles of those whose time
+        passed while they were deleted."""
         passed: list[str] = []
-        reminder_ids: list[str] = []
         for item in restored:
-            if not isinstance(item, Reminder):
-                continue
-            reminder_ids.append(item.reminder_id)
-            if item.status != "scheduled":
+            if not isinstance(item, Reminder) or item.status != "scheduled":
                 continue  # a sent reminder comes back as it was: nothing to schedule
             if item.due_at <= now:
                 passed.append(item.title)
@@ -79,27 +105,25 @@ class UndoOperations:
                 reminder_id=item.reminder_id, thread_id=ctx.thread_id, at=item.due_at, timezone=item.timezone
             )
             self._repo.update_reminder(ctx.thread_id, item.reminder_id, schedule_name=name)
-        note_ids = [i.note_id for i in restored if isinstance(i, Note)]
-        list_item_ids = [i.item_id for i in restored if isinstance(i, ListItem)]
-        names = ", ".join(quote(_label(i), lang) for i in restored)
-        external: dict[str, str | list[str]] = {}
-        if reminder_ids:
-            external["reminderIds"] = reminder_ids
-        if note_ids:
-            external["noteIds"] = note_ids
-        if list_item_ids:
-            external["listItemIds"] = list_item_ids
-        kinds = {type(i) for i in restored}
-        capability = (
-            {Reminder: "reminders", Note: "notes", ListItem: "lists"}[kinds.pop()]
-            if len(kinds) == 1
-            else "general"
-        )
-        return ExecutionResult(
-            success=True,
-            capability=capability,
-            action=ACTION,
-            data={"restored": [_label(i) for i in restored], "count": len(restored), "timePassed": passed},
-            external_ids=external,
-            summary=say(lang, f"restored {names}", f"שחזרתי את {names}"),
-        )
+        return passed
+
+
+def _ids(restored: list[Item]) -> dict[str, str | list[str]]:
+    external: dict[str, str | list[str]] = {}
+    reminder_ids = [i.reminder_id for i in restored if isinstance(i, Reminder)]
+    note_ids = [i.note_id for i in restored if isinstance(i, Note)]
+    list_item_ids = [i.item_id for i in restored if isinstance(i, ListItem)]
+    if reminder_ids:
+        external["reminderIds"] = reminder_ids
+    if note_ids:
+        external["noteIds"] = note_ids
+    if list_item_ids:
+        external["listItemIds"] = list_item_ids
+    return external
+
+
+def _capability_of(items: list[Item]) -> str:
+    kinds = {type(i) for i in items}
+    if len(kinds) != 1:
+        return "general"
+    return {Reminder: "reminders", Note: "notes", ListItem: "lists"}[kinds.pop()]

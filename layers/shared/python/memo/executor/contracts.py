@@ -19,7 +19,14 @@ from memo.capabilities.base import ExecutionResult
 from memo.text.language import Language
 
 EXECUTION_NAME_PREFIX = "turn-"
+#: Step Functions' limit on an execution's input and on every state's input and output.
 MAX_EXECUTION_INPUT_BYTES = 256 * 1024
+#: The most a step's outcome may weigh as the executor returns it (`memo.executor.results` holds
+#: every outcome to it), and the most steps one execution runs: the responder's input is the turn's
+#: addressing and every outcome (the state machine puts the outcomes in place of the steps), so
+#: 10 x 24 KiB leaves it under the 256 KiB above whatever the steps carried in.
+MAX_STEP_OUTCOME_BYTES = 24 * 1024
+MAX_EXECUTION_STEPS = 10
 
 
 def execution_name(trace_id: str) -> str:

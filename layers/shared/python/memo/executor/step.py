@@ -25,6 +25,10 @@ operation (traceId:stepId) in the ledger, a conditional put with no read before 
    the refusal is answered: an earlier attempt that ran it wins, so a late retry replays the truth;
    it is never re-run (the approval no longer covers it), so a crashed attempt stays "can't confirm".
 
+Every outcome leaves held to `MAX_STEP_OUTCOME_BYTES` (`memo.executor.results.bounded`): it is a
+Step Functions state's output, one of the outcomes the responder's input carries, and the ledger's
+RESULT item.
+
 A capability whose AWS call failed (a `ServiceFault` from an adapter: throttling, a 5xx, a timeout,
 or any other refused call) has, by the `CapabilityExecutor` contract, not done its side effect (or
 does it idempotently when run again): its claim is released and `TransientStepFailure` is raised for
@@ -58,6 +62,7 @@ from memo.executor.ledger import (
     operation_id,
 )
 from memo.executor.reruns import may_rerun
+from memo.executor.results import bounded
 from memo.observability import logger
 
 IDEMPOTENCY_MISSING_RESULT = "IDEMPOTENCY_MISSING_RESULT"
@@ -142,7 +147,8 @@ def _from_ledger(
                 "This step already ran, but its result is no longer available.",
             )
         logger.info("STEP_REPLAYED", extra={**fields, "success": stored.success})
-        return StepOutcome(step_id=task.step_id, result=stored, replayed=True)
+        # A result an earlier release stored may be larger than an outcome may be now.
+        return StepOutcome(step_id=task.step_id, result=bounded(stored, step_id=task.step_id), replayed=True)
     if now < entry.at + lease:
         logger.info("STEP_IN_PROGRESS", extra=fields)
         raise StepInProgress(f"operation {entry.operation_id} is held by another attempt")
@@ -266,7 +272,11 @@ def run_step(
     if isinstance(claimed, StepOutcome):
         return claimed
     claim, rerun_of = claimed
-    result = _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, claim=claim)
+    # Held to the size every place the outcome goes takes (Step Functions, the ledger, the responder).
+    result = bounded(
+        _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, claim=claim),
+        step_id=task.step_id,
+    )
     _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
     logger.info(
         "STEP_EXECUTED",

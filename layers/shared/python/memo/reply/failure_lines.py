@@ -4,7 +4,9 @@
   was not performed.
 - REVIEW_REJECTED: an operator rejected the step (it was not performed); the operator's reason is
   passed on. REVIEW_EXPIRED: no operator decided in time (it was not performed).
-- NOTHING_TO_UNDO: the undo step's own user-facing error (an "Undo" with nothing left to restore).
+- NOTHING_TO_UNDO, NOTE_TOO_LONG, ITEM_TOO_LARGE: the step's own user-facing error (an "Undo" with
+  nothing left to restore; a note over the configured limit, or an item over DynamoDB's, refused
+  before anything was saved).
 - REVIEW_WITHDRAWN: the user withdrew the request while it waited for an operator (not performed).
 - IDEMPOTENCY_MISSING_RESULT: the step may have run before; we cannot confirm either way, and say so.
 - CHANGED_SINCE_APPROVAL: every item the delete was approved for was edited after the question was
@@ -39,6 +41,8 @@ _ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("lists", "show"): ("show your list", "להציג את הרשימה"),
     ("lists", "clear"): ("clear your list", "לנקות את הרשימה"),
 }
+#: Failures whose `error` the step words itself, for the user (`memo.capabilities`).
+_WORDED_BY_THE_STEP = frozenset({"NOTHING_TO_UNDO", "NOTE_TOO_LONG", "ITEM_TOO_LARGE"})
 _CAPABILITY_ACTIONS: dict[str, tuple[str, str]] = {
     "calendar": ("use your calendar", "להשתמש ביומן שלך"),
     "email": ("use your email", "להשתמש במייל שלך"),
@@ -74,8 +78,8 @@ def format_failure(result: ExecutionResult, language: Language) -> str:
         )
     if code == "CHANGED_SINCE_APPROVAL":
         return _changed_since_approval(result.data, action, language)
-    if code == "NOTHING_TO_UNDO" and result.error:
-        return result.error  # worded by the step itself (memo.capabilities.undo)
+    if code in _WORDED_BY_THE_STEP and result.error:
+        return result.error  # worded by the step itself, in the user's language
     if code == "REVIEW_WITHDRAWN":
         if he:
             return f"ביטלת את הבקשה {action}, אז לא עשיתי את זה. שום דבר לא השתנה."

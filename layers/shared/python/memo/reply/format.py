@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memo.capabilities.base import ExecutionResult
+from memo.executor.results import TRUNCATED
 from memo.reply.failure_lines import format_failure
 from memo.reply.join import Joined, JoinStatus
 from memo.reply.list_lines import list_line
@@ -38,23 +39,44 @@ class Formatted:
 
 
 def _undo_ok(result: ExecutionResult, language: Language) -> str | None:
-    """ "Undo" of a delete: what came back, and which reminders' times passed while deleted."""
+    """ "Undo" of a delete: what came back, which reminders' times passed while deleted, and what it
+    left deleted because it is there again (re-created since the delete)."""
     restored = item_texts(result.data.get("restored"))
-    if not restored:
+    again = item_texts(result.data.get("alreadyThere"))
+    if not restored and not again:
         return None
     names = ", ".join(quote(t, language) for t in restored)
     passed = item_texts(result.data.get("timePassed"))
     late = ", ".join(quote(t, language) for t in passed)
+    there = ", ".join(quote(t, language) for t in again)
     if language == "he":
-        text = f"↩️ ביטלתי את המחיקה ושחזרתי את {names}."
-        return text + (f" הזמן של {late} כבר עבר בינתיים, אז לא תישלח עליו תזכורת." if passed else "")
-    text = f"↩️ Undone: {names} {'is' if len(restored) == 1 else 'are'} back."
-    return text + (
-        f" The time of {late} passed meanwhile, so no reminder will fire for it." if passed else ""
+        text = f"↩️ ביטלתי את המחיקה ושחזרתי את {names}." if restored else "↩️ אין מה להחזיר."
+        text += f" הזמן של {late} כבר עבר בינתיים, אז לא תישלח עליו תזכורת." if passed else ""
+        return text + (f" {there} כבר קיים שוב, אז לא הוספתי עוד אחד." if again else "")
+    text = (
+        f"↩️ Undone: {names} {'is' if len(restored) == 1 else 'are'} back."
+        if restored
+        else "↩️ Nothing to bring back."
     )
+    text += f" The time of {late} passed meanwhile, so no reminder will fire for it." if passed else ""
+    if again:
+        text += f" {there} {'is' if len(again) == 1 else 'are'} already there again, so I didn't add a second one."
+    return text
 
 
 def format_success(result: ExecutionResult, language: Language, timezone: str) -> str:
+    text = _success_text(result, language, timezone)
+    if result.data.get(TRUNCATED) is True:
+        # The executor cut a result too large to carry (`memo.executor.results`): say so.
+        text += (
+            "\n(חלק מזה לא מוצג: יותר מדי להציג בבת אחת.)"
+            if language == "he"
+            else "\n(Part of it isn't shown: too much to show at once.)"
+        )
+    return text
+
+
+def _success_text(result: ExecutionResult, language: Language, timezone: str) -> str:
     text: str | None = None
     if result.action == "undo":
         text = _undo_ok(result, language)

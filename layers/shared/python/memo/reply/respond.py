@@ -36,6 +36,7 @@ from memo.reply.memory import LatestActionsConflict, ResponderMemory, latest_act
 from memo.reply.quotes import listing_entries
 from memo.reply.undo import with_undo
 from memo.reply.writer import write
+from memo.whatsapp.outbound import MAX_PARTS, TEXT_LIMIT
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
 from memo.whatsapp.tracking import OutboundTag
 
@@ -159,7 +160,8 @@ def _respond(
     return ResponderResult(
         trace_id=request.trace_id,
         status=joined.status,
-        reply_text=reply.text,
+        # The execution's output (Step Functions' 256 KiB): what one reply can carry to WhatsApp.
+        reply_text=reply.text[: TEXT_LIMIT * MAX_PARTS],
         sent=delivery.sent,
         message_ids=delivery.message_ids,
         meta_error_code=delivery.meta_code,

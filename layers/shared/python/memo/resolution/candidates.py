@@ -18,10 +18,12 @@ from memo.domain import DisambiguationCandidate, TurnState
 from memo.resolution.resolvers import TargetKind, TargetQuery
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.wording import quote
+from memo.text.wording import preview, quote
 
 T = TypeVar("T")
 
+#: Characters of an item a candidate carries (what the question shows of it, and its frozen state keeps).
+LABEL_CHARS = 200
 #: Actions whose plural words ("delete the meetings") may take several items.
 MULTI_ACTIONS = frozenset({"delete", "remove"})
 
@@ -87,8 +89,14 @@ def candidate(entity: Entity[Any]) -> DisambiguationCandidate:
     due = getattr(entity.item, "due_at", None)  # a reminder's time: "the 6pm one", "the later one"
     data = {"at": due.isoformat()} if isinstance(due, datetime) else {}
     return DisambiguationCandidate(
-        id=entity.id, label=entity.label, description=entity.description, data=data
+        id=entity.id, label=label(entity.label), description=entity.description, data=data
     )
+
+
+def label(text: str) -> str:
+    """A candidate's label: an item's words, cut to `LABEL_CHARS` (the question and its frozen
+    state keep a long note's first words, not the whole of it)."""
+    return preview(text, LABEL_CHARS)
 
 
 _NOUNS: dict[TargetKind, tuple[str, str]] = {

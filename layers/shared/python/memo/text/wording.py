@@ -16,3 +16,9 @@ def shorten(text: str, limit: int) -> str:
     """`text` on one line (whitespace collapsed), cut to `limit` characters with an ellipsis."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def preview(text: str, limit: int) -> str:
+    """`text` as it is when it has at most `limit` characters; else its first `limit - 1` (its lines
+    kept) and an ellipsis. What a result, a question or a reply carries of a text that may be long."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -15,6 +15,7 @@ read, returned as one `TurnOutcome` (data; `memo.turn.recorder` writes and issue
                                  acknowledgements, else `memo.turn.plan`: planner -> capability
                                  check -> HITL gate -> resolution -> approval (`memo.turn.approval`)
                                  -> execution (`memo.turn.execute`)
+A message longer than Memo reads (`MEMO_MESSAGE_MAX_CHARS`) is answered first, and not planned.
 Every decision reads through the read-only ports of `memo.turn.reads.DecisionPorts` and writes
 nothing: the pending question's change, the start, the review wait, and the calls to the case
 platform (an operator's question answered, a withdrawal) are all in the outcome. What the user reads
@@ -29,6 +30,7 @@ from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange, state_from_item
 from memo.domain import HITLReply
 from memo.hitl import gate, templates
+from memo.hitl.templates.turn_answers import message_too_long
 from memo.ingress.ids import UNKNOWN_REPLY_ID
 from memo.observability import bind_turn, logger
 from memo.reminders.buttons import (
@@ -68,6 +70,9 @@ def decide(turn: Turn) -> TurnOutcome:
     """The turn's outcome: a tap or a typed word of its own first, then the open question or a fresh
     request."""
     ctx = turn.ctx
+    too_long = _too_long_to_read(turn)
+    if too_long is not None:
+        return too_long
     tapped = _taps(ctx)
     if tapped is not None:
         return tapped
@@ -90,6 +95,19 @@ def decide(turn: Turn) -> TurnOutcome:
         if state.pending_hitl is not None:
             return resumed(turn, state, reply)
     return fresh(turn, reply)
+
+
+def _too_long_to_read(turn: Turn) -> TurnOutcome | None:
+    """A message longer than Memo reads is answered at once, whatever it asks: it is not planned
+    (reading a request costs time with its length), an open question stays open, nothing is saved."""
+    text, ports = turn.ctx.message.text or "", turn.ports
+    if len(text) <= ports.message_max_chars:
+        return None
+    logger.info("MESSAGE_TOO_LONG", extra={"chars": len(text), "limit": ports.message_max_chars})
+    answer = message_too_long(
+        turn.ctx.profile.language, len(text), ports.message_max_chars, ports.note_max_chars
+    )
+    return TurnOutcome(reply=Reply.plain(answer), outcome="message_too_long")
 
 
 def _taps(ctx: TurnContext) -> TurnOutcome | None:

@@ -1,18 +1,28 @@
 """The end of a decided plan: the execution to start once the turn's write is done, the review wait
-of its steps that go to an operator, and what the turn says now (failures, "sent to review")."""
+of its steps that go to an operator, and what the turn says now (failures, "sent to review").
+
+A plan that cannot be carried out as a whole is refused here, before anything is recorded or run,
+with the reason in the user's language: a note longer than the configured limit
+(`MEMO_NOTE_MAX_CHARS`), more steps than one execution runs, or an input over Step Functions' limit
+(`memo.executor.starter`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from memo.capabilities.notes import too_long
 from memo.conversation.model import MemoryKind
 from memo.domain import PendingHITL, TurnState
+from memo.executor.contracts import ExecutionInput
+from memo.executor.starter import ExecutionInputTooLarge, TooManySteps, execution_payload
 from memo.executor.tasks import build_execution
 from memo.hitl import templates
+from memo.hitl.templates.turn_answers import request_too_large, too_many_steps
 from memo.observability import logger
 from memo.operator_review.waits import ReviewWait
 from memo.replies import Reply
 from memo.resolution.router import dependency_groups
+from memo.text.language import Language
 from memo.turn.outcome import TurnOutcome
 from memo.turn.reads import Turn
 
@@ -37,6 +47,10 @@ def execute(
         approved=approved,
         review_policy=turn.ports.review_policy,
     )
+    refused = _refusal(execution, state.input.language, note_max_chars=turn.ports.note_max_chars)
+    if refused is not None:
+        text, outcome = refused
+        return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
     failures = [_failure_text(result) for result in state.execution_results.values()]
     groups = execution.groups if execution is not None else []
     # Kept once the turn's write is done, so "cancel" can withdraw the steps while they wait.
@@ -62,3 +76,31 @@ def execute(
 
 def _failure_text(result: dict[str, Any]) -> str:
     return str(result.get("error") or "")
+
+
+#: The note steps whose `text` is what the note will hold.
+_NOTE_TEXTS = frozenset({("notes", "save"), ("notes", "update")})
+
+
+def _refusal(
+    execution: ExecutionInput | None, language: Language, *, note_max_chars: int
+) -> tuple[str, str] | None:
+    """Why the plan is not carried out at all, with the turn's outcome name; None when it fits."""
+    if execution is None:
+        return None
+    for task in (task for group in execution.groups for task in group):
+        text = task.args.get("text")
+        if (
+            (task.capability, task.action) in _NOTE_TEXTS
+            and isinstance(text, str)
+            and len(text) > note_max_chars
+        ):
+            logger.info("NOTE_TOO_LONG", extra={"chars": len(text), "limit": note_max_chars})
+            return too_long(language, len(text), note_max_chars), "note_too_long"
+    try:
+        execution_payload(execution)
+    except TooManySteps as exc:
+        return too_many_steps(language, exc.limit), "too_many_steps"
+    except ExecutionInputTooLarge:
+        return request_too_large(language), "request_too_large"
+    return None

@@ -12,7 +12,9 @@ from memo.conversation.model import MemoryKind
 from memo.conversation.pending import PendingChange
 from memo.domain import PendingHITL
 from memo.hitl import gate, templates
+from memo.hitl.templates.turn_answers import too_large_to_keep
 from memo.observability import logger
+from memo.replies import Reply
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import PendingReader
 
@@ -81,3 +83,14 @@ def lost_race(pending: PendingReader, ctx: TurnContext, outcome: TurnOutcome) ->
 def after(first: PendingChange, outcome: TurnOutcome) -> TurnOutcome:
     """`outcome` with `first` (a change decided earlier in the turn) committed before its own."""
     return outcome.model_copy(update={"pending_change": first.then(outcome.pending_change)})
+
+
+def too_large(ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
+    """The turn would have stored an item over DynamoDB's limit (ITEM_TOO_LARGE was logged, nothing
+    was written): it says so instead, and changes no question, starts nothing."""
+    logger.warning("TURN_TOO_LARGE_TO_KEEP", extra={"outcome": outcome.outcome})
+    return TurnOutcome(
+        reply=Reply.plain(too_large_to_keep(ctx.profile.language)),
+        outcome="too_large_to_keep",
+        user_kind=outcome.user_kind,
+    )

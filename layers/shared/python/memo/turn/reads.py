@@ -24,7 +24,9 @@ from memo.planner import Planner
 from memo.planner.intents.followups import says_again
 from memo.reply.memory import current_actions
 from memo.reply.quotes import refers_back
+from memo.resolution.candidates import label
 from memo.resolution.entity import ItemsReader
+from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS
 from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
@@ -70,6 +72,10 @@ class DecisionPorts:
     rules: Planner | None = None  # the rule planner that reads whether an answer is a request of its own
     # how far a repetition may reach (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT`)
     recurrence_limits: RecurrenceLimits = field(default_factory=RecurrenceLimits)
+    # how long a note may be (`MEMO_NOTE_MAX_CHARS`): a longer one is refused before anything runs
+    note_max_chars: int = DEFAULT_NOTE_MAX_CHARS
+    # how long a message may be (`MEMO_MESSAGE_MAX_CHARS`): a longer one is answered, not read
+    message_max_chars: int = DEFAULT_MESSAGE_MAX_CHARS
 
 
 @dataclass
@@ -153,7 +159,7 @@ class Turn:
             return [
                 DisambiguationCandidate(
                     id=n.note_id,
-                    label=n.text,
+                    label=label(n.text),
                     description=format_when(n.created_at, language, tz),
                     data={"day": n.created_at.astimezone(zone).date().isoformat()},
                 )

@@ -7,7 +7,9 @@ In order:
 2. the turn's one conditional write (`ConversationStore.record_turn`): both messages, the message's
    idempotency record (holding the plan's start), the pending question's change and the profile. A
    pending change that lost its condition writes nothing and the decisions' `lost_race` answer is
-   recorded instead; a message turned already writes nothing and sends nothing;
+   recorded instead; a write that would store an item over DynamoDB's limit writes nothing either
+   (`ItemTooLarge`) and `questions.too_large` is recorded instead, the message kept cut short; a
+   message turned already writes nothing and sends nothing;
 3. only once that write landed: the review wait (so "cancel" can withdraw the request), the start,
    and the reply. A run that dies between the write and these is redelivered, found turned, and
    `restart` keeps the wait and issues the start again from the stored record (Step Functions runs
@@ -23,17 +25,21 @@ from typing import Any, Protocol
 from memo.conversation.model import MemoryMessage, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange
 from memo.conversation.store import ConversationStore
-from memo.errors import MemoError
+from memo.errors import ItemTooLarge, MemoError
 from memo.executor.contracts import ExecutionInput, ExecutionPort
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger
 from memo.operator_review.waits import ReviewWait
 from memo.packing import pack_text, unpack_text
 from memo.replies import Reply
-from memo.turn import events
+from memo.text.wording import preview
+from memo.turn import events, questions
 from memo.turn.outcome import CaseAnswer, TurnContext, TurnOutcome, Withdrawal
 from memo.whatsapp.sender import Sender, WhatsAppSendError, log_send_failure
 from memo.whatsapp.tracking import OutboundKind, OutboundLog, OutboundRecord, OutboundTag
+
+#: What the memory keeps of a message whose turn was too large to record (`questions.too_large`).
+REMEMBERED_WHEN_TOO_LARGE = 1_000
 
 
 class OperatorAnswersNotConfigured(MemoError):
@@ -116,7 +122,12 @@ class TurnRecorder:
         """Record the (settled) outcome, then keep its wait, start its plan and send its reply.
         Returns the outcome recorded (a lost race's answer instead of a lost change) and whether
         its reply went out."""
-        recorded = self.record(ctx, outcome, profile, stored)
+        try:
+            recorded = self.record(ctx, outcome, profile, stored)
+        except ItemTooLarge:
+            # Nothing was written: the turn says so instead, remembering the message cut short.
+            outcome = questions.too_large(ctx, outcome)
+            recorded = self.record(ctx, outcome, profile, stored, text_limit=REMEMBERED_WHEN_TOO_LARGE)
         if recorded == "pending_conflict":
             count("PendingConflicts")
             logger.warning(
@@ -142,14 +153,22 @@ class TurnRecorder:
         return outcome, sent
 
     def record(
-        self, ctx: TurnContext, outcome: TurnOutcome, profile: UserProfile, stored: UserProfile | None
+        self,
+        ctx: TurnContext,
+        outcome: TurnOutcome,
+        profile: UserProfile,
+        stored: UserProfile | None,
+        *,
+        text_limit: int | None = None,
     ) -> TurnRecorded:
-        """The turn's one write: its memory, the reply's claim, the pending change and the profile."""
+        """The turn's one write: its memory, the reply's claim, the pending change and the profile
+        (the message's text cut to `text_limit` characters in its memory, when given)."""
         message, now = ctx.message, ctx.now
+        text = message.text or f"[{message.type}]"
         remembered = [
             MemoryMessage(
                 role="user",
-                text=message.text or f"[{message.type}]",
+                text=preview(text, text_limit) if text_limit is not None else text,
                 at=now,
                 kind=outcome.user_kind,
                 wamid=message.wamid,

@@ -41,6 +41,7 @@ def build_capabilities(settings: ExecutorSettings, clock: Clock) -> CapabilityEx
         ),
         clock,
         settings.recurrence.limits,
+        note_max_chars=settings.texts.note_max_chars,
     )
 
 

@@ -196,6 +196,8 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 quotes=self.quotes,
                 reviews=self.withdrawals,
                 recurrence_limits=self.settings.recurrence.limits,
+                note_max_chars=self.settings.texts.note_max_chars,
+                message_max_chars=self.settings.texts.message_max_chars,
             )
         )
 
