@@ -48,6 +48,10 @@ TEST_ENV = {
     "POWERTOOLS_TRACE_DISABLED": "true",
     "POWERTOOLS_METRICS_DISABLED": "true",
     "POWERTOOLS_LOG_LEVEL": "INFO",
+    # A test's conversation may run dozens of turns at one instant of a fake clock, faster than any
+    # person writes: the sender's pace is not what it tests. The pace's own tests set it
+    # (tests/adversarial/test_limits.py, with the default of memo.settings.LimitsSettings).
+    "MEMO_RATE_BURST": "100000",
 }
 # Configuration a developer may have exported must not leak into tests.
 CLEARED = (

@@ -92,3 +92,39 @@ def test_the_note_and_message_limits_default_and_are_read_by_the_webhook_and_the
 def test_a_note_limit_that_cannot_hold_is_refused_clearly(env: dict[str, str], named: str) -> None:
     with pytest.raises(ConfigurationError, match=named):
         WebhookSettings.from_env(env)
+
+
+def test_every_limit_is_configured_with_its_documented_default() -> None:
+    """The limits of docs/limits.md: each read from its MEMO_* name, each default as documented."""
+    defaults = WebhookSettings.from_env({}).limits
+    assert (defaults.rate_burst, defaults.rate_per_minute) == (20, 30.0)
+    assert (defaults.max_reminders, defaults.max_repeating_reminders) == (500, 50)
+    assert (defaults.max_list_add_items, defaults.max_list_items) == (50, 500)
+    assert (defaults.group_replies, defaults.group_reply_window_seconds) == (3, 3600)
+    assert WebhookSettings.from_env({}).llm.max_retries == 0  # the model asked once per message
+    names = {
+        "MEMO_RATE_BURST": "5",
+        "MEMO_RATE_PER_MINUTE": "6",
+        "MEMO_MAX_REMINDERS": "7",
+        "MEMO_MAX_REPEATING_REMINDERS": "8",
+        "MEMO_MAX_LIST_ADD_ITEMS": "9",
+        "MEMO_MAX_LIST_ITEMS": "10",
+        "MEMO_GROUP_MAX_REPLIES": "11",
+        "MEMO_GROUP_REPLY_WINDOW_SECONDS": "12",
+    }
+    configured = WebhookSettings.from_env(names).limits
+    assert [float(v) for v in configured.model_dump().values()] == [float(v) for v in names.values()]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("MEMO_RATE_BURST", "0"),
+        ("MEMO_RATE_PER_MINUTE", "0"),
+        ("MEMO_MAX_LIST_ITEMS", "0"),
+        ("MEMO_MAX_REMINDERS", "x"),
+    ],
+)
+def test_a_limit_that_cannot_be_one_is_refused(name: str, value: str) -> None:
+    with pytest.raises(ConfigurationError, match=name):
+        WebhookSettings.from_env({name: value})

@@ -150,3 +150,28 @@ def test_a_message_is_smaller_on_the_wire(dynamodb: Any) -> None:
     (item,) = [r["PutRequest"]["Item"] for r in calls[0]["RequestItems"][TABLE]]
     assert len(json.dumps(item, separators=(",", ":"))) <= 265
     assert len(json.dumps(_released(message), separators=(",", ":"))) == 373  # as the released code wrote it
+
+
+def test_a_user_message_keeps_its_sender_s_pace_and_the_thread_reads_the_newest(dynamodb: Any) -> None:
+    """The pace (`memo.conversation.pace`) is a field of the user's message item, read back with the
+    thread from the newest message of the sender's; the previous release reads the item as before."""
+    from memo.conversation.pace import Pace
+
+    store = DynamoConversationStore(dynamodb, TABLE)
+    first = MemoryMessage(
+        role="user", text="hi", at=AT, wamid="w.1", pace=Pace(full_at=AT + timedelta(seconds=3))
+    )
+    reply = MemoryMessage(role="assistant", text="hello", at=AT)
+    newest = Pace(full_at=AT + timedelta(seconds=6), warned=True)
+    second = MemoryMessage(
+        role="user", text="hi again", at=AT + timedelta(seconds=1), wamid="w.2", pace=newest
+    )
+    store.append(THREAD, [first, reply], ttl_seconds=TTL)
+    store.append(
+        THREAD, [second, reply.model_copy(update={"at": AT + timedelta(seconds=1)})], ttl_seconds=TTL
+    )
+    stored = _messages(dynamodb)
+    assert set(stored[0]["message"]["M"]["pace"]["M"]) == {"full_at"}  # `warned` only when it is
+    snapshot = store.load(THREAD, now=AT, limit=10)
+    assert snapshot.recent[0] == first and snapshot.pace == newest
+    assert _read_as_released(stored[2]).text == "hi again"

@@ -347,3 +347,52 @@ def test_a_query_answers_what_moto_answers_scanning_the_table(
     monkeypatch.setattr(Table, "query", Table.query._memo_whole_table)  # type: ignore[attr-defined]
     assert _queries(client) == one_partition
     assert [item["sk"]["S"] for item in one_partition[1][0][0]] == ["PROFILE", "MSG#09", "MSG#08"]
+
+
+def test_a_receive_checks_the_retention_period_as_moto_does() -> None:
+    """A message within the queue's retention period is received; one past it is not: the same
+    answer as moto's own check, which read every attribute of the queue to find the period."""
+    from moto.sqs.models import sqs_backends
+
+    moto_fit.fit_moto()
+    with mock_aws():
+        sqs = boto3.client("sqs", region_name="us-east-1")
+        url = sqs.create_queue(QueueName="q", Attributes={"MessageRetentionPeriod": "60"})["QueueUrl"]
+        sqs.send_message(QueueUrl=url, MessageBody="m")
+        backend = sqs_backends[ACCOUNT]["us-east-1"]
+        fitted: Any = type(backend).is_message_valid_based_on_retention_period
+        message: Any
+        (message,) = backend.get_queue("q")._messages
+        sent = message.sent_timestamp
+        for age_ms in (0, 59_000, 61_000):
+            message.sent_timestamp = sent - age_ms
+            assert fitted(backend, "q", message) is fitted._memo_every_attribute(backend, "q", message)
+        message.sent_timestamp = sent
+        assert [m["Body"] for m in sqs.receive_message(QueueUrl=url)["Messages"]] == ["m"]
+        sqs.send_message(QueueUrl=url, MessageBody="old")
+        old: Any = backend.get_queue("q")._messages[-1]
+        old.sent_timestamp -= 61_000
+        assert sqs.receive_message(QueueUrl=url).get("Messages", []) == []
+
+
+def test_a_send_counts_no_messages_and_the_queue_still_counts_them() -> None:
+    """Sends read none of the queue's message counts (they walked every message queued); the counts
+    a caller asks for are moto's."""
+    moto_fit.fit_moto()
+    with mock_aws():
+        sqs = boto3.client("sqs", region_name="us-east-1")
+        url = sqs.create_queue(
+            QueueName="q.fifo", Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+        )["QueueUrl"]
+        for n in range(3):
+            sqs.send_message(QueueUrl=url, MessageBody=f"m{n}", MessageGroupId="g")
+        sqs.send_message(QueueUrl=url, MessageBody="m0", MessageGroupId="g")  # deduplicated by content
+        sqs.send_message_batch(
+            QueueUrl=url, Entries=[{"Id": "b", "MessageBody": "m3", "MessageGroupId": "g"}]
+        )
+        counts = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+        assert counts["ApproximateNumberOfMessages"] == "4"
+        received = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+        assert [m["Body"] for m in received] == ["m0", "m1", "m2", "m3"]
+        counts = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+        assert counts["ApproximateNumberOfMessagesNotVisible"] == "4"

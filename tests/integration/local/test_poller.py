@@ -62,3 +62,22 @@ def test_a_failed_record_is_delivered_again(resources: LocalResources) -> None:
     poller.drain()
     assert handler.bodies.count("m1") == 2 and handler.bodies.count("m0") == 1
     assert poller.poll_once() == 0
+
+
+def test_another_sender_is_not_held_behind_a_backlog(resources: LocalResources) -> None:
+    """Like Lambda's event source mapping, a poll takes one batch per message group: a second
+    sender's message is handed over with one batch of a flooding sender's (before it: the smaller
+    batch first), not after all of them."""
+    handler = Handler()
+    _send(resources, *[f"m{n}" for n in range(30)])
+    sqs_client().send_message(
+        QueueUrl=resources.queue_url,
+        MessageBody="other",
+        MessageGroupId="972500000002",
+        MessageDeduplicationId="o",
+    )
+    poller = FifoPoller(sqs_client(), resources.queue_url, resources.queue_arn, handler)
+    assert poller.poll_once() == 11
+    assert handler.bodies == ["other", *[f"m{n}" for n in range(10)]]  # the smaller batch first
+    assert poller.drain() == 20
+    assert [b for b in handler.bodies if b != "other"] == [f"m{n}" for n in range(30)]

@@ -132,7 +132,9 @@ class LlmSettings(_EnvModel):
     planner_model: str = Field(default="gpt-4o-mini", alias="MEMO_PLANNER_MODEL")
     interpreter_model: str = Field(default="gpt-4o-mini", alias="MEMO_INTERPRETER_MODEL")
     timeout_seconds: float = Field(default=8.0, alias="MEMO_LLM_TIMEOUT_SECONDS", gt=0)
-    max_retries: int = Field(default=1, alias="MEMO_LLM_MAX_RETRIES", ge=0, le=5)
+    # A retry re-sends a request the model did not answer (an error, a timeout): 0 keeps Memo's rule
+    # that one message asks the model at most once (a failed request falls back to the rules).
+    max_retries: int = Field(default=0, alias="MEMO_LLM_MAX_RETRIES", ge=0, le=5)
     secret_id: str | None = Field(default=None, alias="OPENAI_SECRET_ID")
 
     @property
@@ -209,6 +211,26 @@ class TextSettings(_EnvModel):
         return self
 
 
+class LimitsSettings(_EnvModel):
+    """What one person (or one group) may ask of Memo; every row is in docs/limits.md.
+
+    The pace of a sender (`memo.conversation.pace`): `rate_burst` messages at once, then
+    `rate_per_minute`; a message past it is not turned (one short notice per run of messages). The
+    caps of what one person keeps (`memo.capabilities.limits`): a request that would pass one is refused
+    whole, before anything runs. A group hears at most `group_replies` answers per window."""
+
+    rate_burst: int = Field(default=20, alias="MEMO_RATE_BURST", ge=1, le=1_000_000)
+    rate_per_minute: float = Field(default=30.0, alias="MEMO_RATE_PER_MINUTE", gt=0, le=60_000)
+    max_reminders: int = Field(default=500, alias="MEMO_MAX_REMINDERS", ge=1, le=1_000_000)
+    max_repeating_reminders: int = Field(default=50, alias="MEMO_MAX_REPEATING_REMINDERS", ge=0, le=1_000_000)
+    max_list_add_items: int = Field(default=50, alias="MEMO_MAX_LIST_ADD_ITEMS", ge=1, le=100_000)
+    max_list_items: int = Field(default=500, alias="MEMO_MAX_LIST_ITEMS", ge=1, le=1_000_000)
+    group_replies: int = Field(default=3, alias="MEMO_GROUP_MAX_REPLIES", ge=0, le=10_000)
+    group_reply_window_seconds: int = Field(
+        default=3600, alias="MEMO_GROUP_REPLY_WINDOW_SECONDS", ge=1, le=7 * DAY_SECONDS
+    )
+
+
 class FunctionSettings(_EnvModel):
     """The settings of one Lambda: its own fields, read from the environment, and the shared groups
     it declares as fields (`aws: AwsSettings`, `whatsapp: WhatsAppSettings`, `llm: LlmSettings`), each
@@ -246,6 +268,7 @@ class WebhookSettings(FunctionSettings):
     llm: LlmSettings
     recurrence: RecurrenceSettings
     texts: TextSettings
+    limits: LimitsSettings
     hitl_ttl_seconds: int = Field(default=300, alias="HITL_TTL_SECONDS", ge=10, le=7 * DAY_SECONDS)
     default_timezone: str = Field(default="UTC", alias="MEMO_DEFAULT_TIMEZONE")
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")

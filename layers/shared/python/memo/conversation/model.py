@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from memo.conversation.pace import Pace
 from memo.text.language import Language
 
 MemoryKind = Literal["message", "hitl_question", "hitl_reply", "reminder"]
@@ -39,6 +40,9 @@ class MemoryMessage(BaseModel):
     # A delivered reminder, or Memo's "How much later?" about one (kind "reminder"): which one, so
     # "done" / "snooze 15 min" typed right after it is about it (`memo.reminders.buttons.typed_button`).
     reminder_id: str | None = None
+    # A user message Memo turned: its sender's pace after it (`memo.conversation.pace`), kept on the
+    # message the turn writes anyway, read back with the thread.
+    pace: Pace | None = None
 
 
 # How long a started plan without its reply is taken to be still running: longer than a plan's
@@ -78,3 +82,11 @@ class ThreadSnapshot(BaseModel):
     recent: list[MemoryMessage] = Field(default_factory=list)  # oldest first
     pending: dict[str, Any] | None = None  # the pendingHITL item as loaded (its `state`, `ttl`), if any
     latest_actions: list[dict[str, Any]] = Field(default_factory=list)  # most recent first
+
+    @property
+    def pace(self) -> Pace | None:
+        """The sender's pace as their latest turned message left it: of the paces the loaded messages
+        keep, the furthest (a pace only moves on, and a run's notice keeps the instant of the message
+        before it); None when none keeps one: a pace at rest."""
+        kept = [m.pace for m in self.recent if m.role == "user" and m.pace is not None]
+        return max(kept, key=lambda p: (p.full_at, p.warned), default=None)

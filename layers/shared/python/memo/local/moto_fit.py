@@ -13,7 +13,12 @@ something untrue about Memo, or grow slower the longer they run:
 - its responses are built by walking botocore's model member by member, about a millisecond per
   item a Query returns. DynamoDB attribute values are stored as they travel on the wire, so they
   are answered as they are (`_attribute_values_as_stored`), checked against moto's own serializer
-  by the tests.
+  by the tests;
+- an SQS send and receive read every attribute of the queue (for its content-based deduplication,
+  and for each message received its retention period), its message counts among them: a walk over
+  every message queued, so a queue holding a flood was sent to and received from in quadratic time.
+  The retention period is read as it is (`_retention_read_alone`), and a send counts no messages
+  (`_sends_count_no_messages`: it reads none of the counts).
 
 None of this changes what a request answers; `tests/integration/local/` pins each part.
 """
@@ -38,6 +43,8 @@ def fit_moto() -> None:
     _roll_back_items_not_tables()
     _queries_read_one_partition()
     _attribute_values_as_stored()
+    _retention_read_alone()
+    _sends_count_no_messages()
 
 
 def _serialise() -> None:
@@ -245,3 +252,58 @@ def _attribute_values_as_stored() -> None:
     _serialize_type_structure._memo_as_stored = True  # type: ignore[attr-defined]
     _serialize_type_structure._memo_by_member = by_member  # type: ignore[attr-defined]
     BaseJSONSerializer._serialize_type_structure = _serialize_type_structure  # type: ignore[method-assign]
+
+
+# --- an SQS receive reads the retention period alone ---------------------------------------------------
+
+
+def _retention_read_alone() -> None:
+    from moto.core.utils import unix_time
+    from moto.sqs.models import SQSBackend
+
+    if getattr(SQSBackend.is_message_valid_based_on_retention_period, "_memo_alone", False):
+        return
+    every_attribute = SQSBackend.is_message_valid_based_on_retention_period
+
+    def is_message_valid_based_on_retention_period(self: Any, queue_name: str, message: Any) -> bool:
+        retention_period = int(self.get_queue(queue_name).message_retention_period)
+        return bool(retention_period + message.sent_timestamp / 1000 > unix_time())
+
+    is_message_valid_based_on_retention_period._memo_alone = True  # type: ignore[attr-defined]
+    is_message_valid_based_on_retention_period._memo_every_attribute = every_attribute  # type: ignore[attr-defined]
+    SQSBackend.is_message_valid_based_on_retention_period = is_message_valid_based_on_retention_period  # type: ignore[method-assign]
+
+
+_SENDING = threading.local()
+_COUNTS = (
+    "approximate_number_of_messages",
+    "approximate_number_of_messages_delayed",
+    "approximate_number_of_messages_not_visible",
+)
+
+
+def _sends_count_no_messages() -> None:
+    from moto.sqs.models import Queue, SQSBackend
+
+    if getattr(SQSBackend.send_message, "_memo_uncounted", False):
+        return
+    for name in _COUNTS:
+        counted = getattr(Queue, name)
+
+        def count(self: Any, counted: Any = counted) -> int:
+            return 0 if getattr(_SENDING, "active", False) else int(counted.fget(self))
+
+        setattr(Queue, name, property(count))
+    for name in ("send_message", "send_message_batch"):
+        counting = getattr(SQSBackend, name)
+
+        def send(self: Any, *args: Any, counting: Any = counting, **kwargs: Any) -> Any:
+            outer = getattr(_SENDING, "active", False)
+            _SENDING.active = True
+            try:
+                return counting(self, *args, **kwargs)
+            finally:
+                _SENDING.active = outer
+
+        send._memo_uncounted = True  # type: ignore[attr-defined]
+        setattr(SQSBackend, name, send)

@@ -2,7 +2,15 @@
 
 Like Lambda's event source mapping for FIFO queues: up to 10 messages per batch, successful records
 deleted, failed ones (batchItemFailures) made visible again for redelivery; after the queue's
-maxReceiveCount they move to the dead-letter queue.
+maxReceiveCount they move to the dead-letter queue. And like it, one sender's backlog does not hold
+the others up: the mapping turns the batches of different message groups (threads) side by side,
+while a group with a batch in flight gets no other. Here each poll receives until the queue has no
+group free (up to `MAX_BATCHES_IN_FLIGHT` batches, each received while the earlier ones are in flight,
+so the queue skips their groups), then runs them one after the other, the smaller first: a second
+user's message waits for at most the batch that was running when it came, not for the whole flood.
+That is `poll_once` and `drain`, which the tests call. A started poller (`make run`, `make serve`,
+`make bench`) runs `WORKERS` threads that each receive a batch and run it, side by side as Lambda
+does: a second user's turn runs beside the flood's.
 """
 
 from __future__ import annotations
@@ -16,6 +24,12 @@ from memo.local.context import LocalLambdaContext
 from memo.local.events import sqs_event
 from memo.local.functions import Handler
 
+# Lambda turns the groups of a FIFO queue side by side (one batch per group at a time); here up to this
+# many batches are received per poll, each of groups the earlier ones left free.
+MAX_BATCHES_IN_FLIGHT = 10
+# The threads of a started poller: Lambda's concurrent invocations, each turning other senders.
+WORKERS = 4
+
 
 class FifoPoller:
     def __init__(self, sqs: Any, queue_url: str, queue_arn: str, handler: Handler) -> None:
@@ -24,11 +38,26 @@ class FifoPoller:
         self._queue_arn = queue_arn
         self._handler = handler
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._counting = threading.Lock()
+        self._threads: list[threading.Thread] = []
         self.batches = 0
 
     def poll_once(self) -> int:
-        """Receive one batch and run it; returns how many messages were received."""
+        """Receive a batch for every message group that has none in flight, and run them in turn;
+        returns how many messages were received."""
+        batches: list[list[dict[str, Any]]] = []
+        while len(batches) < MAX_BATCHES_IN_FLIGHT:
+            messages = self._receive()
+            if not messages:
+                break
+            batches.append(messages)
+        # Lambda runs them side by side; one after the other here, the smaller first, so a sender
+        # with one message waits for no flooding sender's batch of this poll.
+        for messages in sorted(batches, key=len):
+            self._run(messages)
+        return sum(len(messages) for messages in batches)
+
+    def _receive(self) -> list[dict[str, Any]]:
         response = self._sqs.receive_message(
             QueueUrl=self._queue_url,
             MaxNumberOfMessages=10,
@@ -36,10 +65,11 @@ class FifoPoller:
             AttributeNames=["All"],
             MessageSystemAttributeNames=["All"],
         )
-        messages = response.get("Messages", [])
-        if not messages:
-            return 0
-        self.batches += 1
+        return list(response.get("Messages", []))
+
+    def _run(self, messages: list[dict[str, Any]]) -> None:
+        with self._counting:
+            self.batches += 1
         try:
             result = self._handler(sqs_event(messages, self._queue_arn), LocalLambdaContext()) or {}
             failed = {f["itemIdentifier"] for f in result.get("batchItemFailures", [])}
@@ -52,7 +82,6 @@ class FifoPoller:
                 )
             else:
                 self._sqs.delete_message(QueueUrl=self._queue_url, ReceiptHandle=message["ReceiptHandle"])
-        return len(messages)
 
     def drain(self, max_batches: int = 100) -> int:
         """Run batches until the queue is empty (tests call this instead of waiting on a thread)."""
@@ -64,16 +93,26 @@ class FifoPoller:
             total += received
         return total
 
-    def start(self, interval: float = 0.05) -> None:
+    def start(self, interval: float = 0.05, *, workers: int = WORKERS) -> None:
+        """Poll on `workers` threads, each receiving a batch and running it, as Lambda's concurrent
+        invocations do: a batch in flight keeps its groups from the others, so each thread's turns
+        are of other senders."""
+
         def loop() -> None:
             while not self._stop.is_set():
-                if not self.poll_once():
+                messages = self._receive()
+                if messages:
+                    self._run(messages)
+                else:
                     self._stop.wait(interval)
 
-        self._thread = threading.Thread(target=loop, name="memo-fifo-poller", daemon=True)
-        self._thread.start()
+        self._threads = [
+            threading.Thread(target=loop, name=f"memo-fifo-poller-{n}", daemon=True) for n in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for thread in self._threads:
+            thread.join(timeout=5)

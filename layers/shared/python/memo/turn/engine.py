@@ -19,11 +19,13 @@ like text (`memo.turn.voice`). Every message Memo sends carries a tracking tag (
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memo.conversation import smalltalk
 from memo.conversation.model import ThreadSnapshot, UserProfile
+from memo.conversation.pace import Admission, admit, sent_at, slow_down
 from memo.conversation.store import ConversationStore
 from memo.domain import NOTE_TEXT_REQUIRED, LatestAction
 from memo.errors import AlreadyTurned
@@ -88,8 +90,8 @@ class TurnEngine:
         read = self._read(message, trace_id, now)
         if isinstance(read, TurnResult):
             return read
-        ctx, edited = read
-        ctx, outcome = self._decide(ctx, edited)
+        ctx, edited, admission = read
+        ctx, outcome = self._decide(ctx, edited) if admission.turned else (ctx, _slow_down(ctx))
         logger.info(
             "TURN_DONE",
             extra={
@@ -121,13 +123,13 @@ class TurnEngine:
 
     def _read(
         self, message: InboundMessage, trace_id: str, now: datetime
-    ) -> tuple[TurnContext, list[LatestAction]] | TurnResult:
-        """The turn's context, and what an edit of a request already carried out had done; a
-        reaction or an edit that answers nothing is silent."""
+    ) -> tuple[TurnContext, list[LatestAction], Admission] | TurnResult:
+        """The turn's context, what an edit of a request already carried out had done, and the
+        message's admission at its sender's pace; a reaction or an edit that answers nothing is
+        silent, and a message past the pace whose run was told already is dropped (no read receipt)."""
         edited: list[LatestAction] = []
-        snapshot: ThreadSnapshot | None = None
+        snapshot = self._load(message, now)
         if message.handling in ("reaction", "edit"):
-            snapshot = self._load(message, now)
             answer = self._answer_from(message, snapshot, now)
             if answer is not None:
                 message = answer
@@ -135,12 +137,28 @@ class TurnEngine:
                 edited = events.edit_of_done(message, snapshot, now)
                 if not edited:
                     return silent(message, trace_id, message.row.log)
-        self._mark_read(message)
-        if snapshot is None:
-            snapshot = self._load(message, now)
         profile = self._profile(snapshot.profile, message, now)
-        ctx = TurnContext(message=message, trace_id=trace_id, profile=profile, snapshot=snapshot, now=now)
-        return ctx, edited
+        admission = admit(snapshot.pace, sent_at(message.timestamp, now), self._config.pace)
+        if not admission.turned:
+            _log_rate_limited(snapshot, admission)
+            if not admission.notice:
+                return TurnResult(
+                    trace_id=trace_id,
+                    thread_id=message.thread_id,
+                    outcome="rate_limited",
+                    reply_text="",
+                    sent=False,
+                )
+        self._mark_read(message)
+        ctx = TurnContext(
+            message=message,
+            trace_id=trace_id,
+            profile=profile,
+            snapshot=snapshot,
+            now=now,
+            pace=admission.pace or snapshot.pace,
+        )
+        return ctx, edited, admission
 
     def _load(self, message: InboundMessage, now: datetime) -> ThreadSnapshot:
         return self._store.load(message.thread_id, now=now, limit=self._config.recent_messages_limit)
@@ -237,13 +255,7 @@ class TurnEngine:
         if isinstance(transcribed, TurnOutcome):
             return ctx, transcribed
         profile = self._profile(ctx.profile, transcribed, ctx.now)
-        heard = TurnContext(
-            message=transcribed,
-            trace_id=ctx.trace_id,
-            profile=profile,
-            snapshot=ctx.snapshot,
-            now=ctx.now,
-        )
+        heard = replace(ctx, message=transcribed, profile=profile)
         return heard, voice.quote_back(heard, self._handle(heard), transcribed.text)
 
     # --- when the turn keeps failing ------------------------------------------------------------
@@ -283,9 +295,20 @@ class TurnEngine:
 
 
 def _with_profile(ctx: TurnContext, profile: UserProfile) -> TurnContext:
-    return TurnContext(
-        message=ctx.message, trace_id=ctx.trace_id, profile=profile, snapshot=ctx.snapshot, now=ctx.now
-    )
+    return replace(ctx, profile=profile)
+
+
+def _log_rate_limited(snapshot: ThreadSnapshot, admission: Admission) -> None:
+    """A message past its sender's pace: never dropped silently (a log line and a metric each)."""
+    count("MessagesRateLimited")
+    full_at = snapshot.pace.full_at.isoformat() if snapshot.pace is not None else None
+    log = logger.warning if admission.notice else logger.info  # the first of a run stands out
+    log("RATE_LIMITED", extra={"notice": admission.notice, "paceFullAt": full_at})
+
+
+def _slow_down(ctx: TurnContext) -> TurnOutcome:
+    """The first message past its sender's pace: the run's one notice, nothing else done."""
+    return TurnOutcome(reply=Reply.plain(slow_down(ctx.profile.language)), outcome="rate_limited_notice")
 
 
 def _unsupported(message: InboundMessage, profile: UserProfile) -> TurnOutcome:

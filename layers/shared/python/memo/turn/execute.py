@@ -18,11 +18,12 @@ from memo.executor.starter import ExecutionInputTooLarge, TooManySteps, executio
 from memo.executor.tasks import build_execution
 from memo.hitl import templates
 from memo.hitl.templates.turn_answers import request_too_large, too_many_steps
-from memo.observability import logger
+from memo.observability import count, logger
 from memo.operator_review.waits import ReviewWait
 from memo.replies import Reply
 from memo.resolution.router import dependency_groups
 from memo.text.language import Language
+from memo.turn.limits import cap_reached
 from memo.turn.outcome import TurnOutcome
 from memo.turn.reads import Turn
 
@@ -36,10 +37,18 @@ def execute(
     note: str | None = None,
 ) -> TurnOutcome:
     """Start the executor for every resolved step; steps that failed resolution (not found) are
-    answered here, at once, and never reach the executor."""
+    answered here, at once, and never reach the executor. A plan that would take the person past a
+    cap (`memo.turn.limits`) starts nothing: the turn says which cap."""
     ctx = turn.ctx
     output = state.planner_output
     assert output is not None
+    reached = cap_reached(turn, state)
+    if reached is not None:
+        # Refused whole, before anything runs: never the request's first part up to the cap.
+        count("CapsReached")
+        logger.info("CAP_REACHED", extra={"cap": reached.cap, "limit": reached.limit, "held": reached.held})
+        text = "\n".join(t for t in (note, reached.words(state.input.language)) if t)
+        return TurnOutcome(reply=Reply.plain(text), outcome="cap_reached", user_kind=user_kind)
     execution = build_execution(
         state,
         dependency_groups(output.plan),

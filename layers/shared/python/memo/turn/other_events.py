@@ -48,6 +48,12 @@ def silent(message: InboundMessage, trace_id: str, event: str, outcome: str = "s
     return _result(message, trace_id, outcome)
 
 
+class GroupReplies(Protocol):
+    def take(self, group_id: str, *, now: datetime) -> bool:
+        """Whether the group may hear one more answer now (`MEMO_GROUP_MAX_REPLIES` per
+        `MEMO_GROUP_REPLY_WINDOW_SECONDS`); True takes it."""
+
+
 class OtherEvents:
     def __init__(
         self,
@@ -57,7 +63,9 @@ class OtherEvents:
         number_mover: NumberMover | None = None,
         failed_deliveries: FailedDeliveries | None = None,
         turned_check: Callable[[], None] | None = None,
+        group_replies: GroupReplies | None = None,
     ) -> None:
+        self._group_replies = group_replies
         self._sender = sender
         self._outbound = outbound
         self._mover = number_mover
@@ -67,7 +75,7 @@ class OtherEvents:
     def handle(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult | None:
         """The event's result, or None when the message is a turn of the private conversation."""
         if message.group_id is not None:
-            return self._group(message, trace_id)
+            return self._group(message, trace_id, now)
         if message.handling == "silent":
             return silent(message, trace_id, message.row.log)
         if message.handling == "changed_number":
@@ -82,8 +90,9 @@ class OtherEvents:
         if self._turned_check is not None:
             self._turned_check()
 
-    def _group(self, message: InboundMessage, trace_id: str) -> TurnResult:
-        """A group message never reaches the member's private thread: no load, no memory, no question."""
+    def _group(self, message: InboundMessage, trace_id: str, now: datetime) -> TurnResult:
+        """A group message never reaches the member's private thread: no load, no memory, no question.
+        A group hears a bounded number of answers: past it, an addressed line is logged and counted."""
         addressed = message.actionable and events.addressed_to_memo(message.text)
         logger.info(
             "GROUP_MESSAGE" if addressed else "GROUP_MESSAGE_IGNORED",
@@ -98,6 +107,10 @@ class OtherEvents:
         language = detect_language(message.text, "en")
         reply = Reply.plain(events.group_reply(language))
         self._not_turned_before()
+        if self._group_replies is not None and not self._group_replies.take(message.group_id, now=now):
+            count("GroupRepliesLimited")
+            logger.warning("GROUP_REPLY_LIMITED", extra={"groupId": message.group_id})
+            return _result(message, trace_id, "group_reply_limited")
         try:
             self._sender.send_to_group(message.phone_number_id, message.group_id, reply)
         except WhatsAppSendError as exc:

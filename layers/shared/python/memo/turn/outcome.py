@@ -10,7 +10,7 @@ call to make and the outcome for each of its results. `memo.turn.recorder` appli
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict
 
 from memo.conversation.model import MemoryKind, ThreadSnapshot, UserProfile
+from memo.conversation.pace import Pace, PaceLimits
 from memo.conversation.pending import PendingChange
 from memo.executor.contracts import ExecutionInput
 from memo.ingress.inbound import InboundMessage
@@ -34,6 +35,8 @@ class TurnContext:
     profile: UserProfile
     snapshot: ThreadSnapshot
     now: datetime
+    #: the sender's pace after this message, kept on the message the turn writes (`memo.conversation.pace`)
+    pace: Pace | None = None
 
     @property
     def local_now(self) -> datetime:
@@ -123,6 +126,8 @@ class EngineConfig:
     default_timezone: str
     memory_ttl_seconds: int
     recent_messages_limit: int
+    #: how many of one sender's messages are turned (`MEMO_RATE_BURST`, `MEMO_RATE_PER_MINUTE`)
+    pace: PaceLimits = field(default_factory=PaceLimits)
 
 
 def _zone(name: str) -> ZoneInfo:

@@ -24,7 +24,7 @@ UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
 
 def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> TurnOutcome:
     ctx = turn.ctx
-    result = turn.ports.planner.plan(
+    result = turn.planner.plan(
         PlannerInput.for_turn(
             state,
             now=ctx.now,

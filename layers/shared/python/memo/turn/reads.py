@@ -15,13 +15,22 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
-from memo.domain import DisambiguationCandidate, LatestAction, PlanStep, TurnInput, TurnState
-from memo.hitl.interpreter import Interpreter
+from memo.capabilities.limits import UserCaps
+from memo.domain import (
+    DisambiguationCandidate,
+    InterpreterOutput,
+    LatestAction,
+    PlanStep,
+    TurnInput,
+    TurnState,
+)
+from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter
 from memo.observability import logger
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
-from memo.planner import Planner
+from memo.planner import Planner, PlannerInput, PlannerResult
 from memo.planner.intents.followups import says_again
+from memo.planner.rules import RulePlanner
 from memo.reply.memory import current_actions
 from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
@@ -76,6 +85,11 @@ class DecisionPorts:
     note_max_chars: int = DEFAULT_NOTE_MAX_CHARS
     # how long a message may be (`MEMO_MESSAGE_MAX_CHARS`): a longer one is answered, not read
     message_max_chars: int = DEFAULT_MESSAGE_MAX_CHARS
+    # what one person may keep (`memo.turn.limits`: `MEMO_MAX_REMINDERS`, ...)
+    caps: UserCaps = field(default_factory=UserCaps)
+    # the planner and the interpreter each ask a language model (one request a call): a turn asks
+    # it once, whatever else it then reads with the rules (`Turn.planner`, `Turn.interpreter`)
+    asks_llm: bool = False
 
 
 @dataclass
@@ -85,12 +99,35 @@ class Turn:
     ctx: TurnContext
     ports: DecisionPorts
     _items: ItemsReader | None = field(default=None, repr=False)
+    _llm_asked: bool = field(default=False, repr=False)
 
     @property
     def items(self) -> ItemsReader:
         if self._items is None:
             self._items = ReadOnce(self.ports.items)
         return self._items
+
+    @property
+    def planner(self) -> Planner:
+        """The turn's planner: the LLM's unless the turn asked the LLM already (an answer the
+        interpreter read as a new request is then planned by the rules)."""
+        return _PlanOnce(self)
+
+    @property
+    def interpreter(self) -> Interpreter:
+        """The turn's interpreter, asking the LLM only if the turn has not asked it yet."""
+        return _InterpretOnce(self)
+
+    def may_ask_llm(self, use: str) -> bool:
+        """Whether a planner or interpreter call of this turn may ask the LLM: at most once per
+        message. True without an LLM (the ports are the rules then)."""
+        if not self.ports.asks_llm:
+            return True
+        if self._llm_asked:
+            logger.info("LLM_ASKED_ALREADY", extra={"use": use})
+            return False
+        self._llm_asked = True
+        return True
 
     @property
     def ttl(self) -> int:
@@ -172,6 +209,27 @@ class Turn:
                 for i in self.items.list_items(state.thread_id, list_name)
             ]
         return []
+
+
+@dataclass(frozen=True)
+class _PlanOnce:
+    turn: Turn
+
+    def plan(self, inp: PlannerInput) -> PlannerResult:
+        ports = self.turn.ports
+        planner = ports.planner if self.turn.may_ask_llm("planner") else ports.rules or RulePlanner()
+        return planner.plan(inp)
+
+
+@dataclass(frozen=True)
+class _InterpretOnce:
+    turn: Turn
+
+    def interpret(self, inp: InterpreterInput) -> InterpreterOutput:
+        ports = self.turn.ports
+        if self.turn.may_ask_llm("interpreter"):
+            return ports.interpreter.interpret(inp)
+        return RuleInterpreter(ports.rules).interpret(inp)
 
 
 def latest_actions(ctx: TurnContext) -> list[LatestAction]:

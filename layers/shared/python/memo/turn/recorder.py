@@ -173,6 +173,7 @@ class TurnRecorder:
                 kind=outcome.user_kind,
                 wamid=message.wamid,
                 started=outcome.start.trace_id if outcome.start is not None else None,
+                pace=ctx.pace,
             )
         ]
         if outcome.reply is not None:

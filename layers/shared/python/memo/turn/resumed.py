@@ -32,8 +32,7 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
     if _quotes_another_message(turn, pending, reply):
         outcome = quoted_elsewhere(state, pending, reply.text or "")
     else:
-        ports = turn.ports
-        outcome = resume(state, reply, now=ctx.now, interpreter=ports.interpreter, rules=ports.rules)
+        outcome = resume(state, reply, now=ctx.now, interpreter=turn.interpreter, rules=turn.ports.rules)
     if outcome.keeps_question:
         # A new request while an operator's question is open: planned as its own request; the
         # operator's question stays open.

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from memo.aws.conversation_pending import DynamoPendingStore
     from memo.aws.conversation_quotes import DynamoQuotes
     from memo.aws.conversation_thread import DynamoConversationStore
+    from memo.aws.group_replies import DynamoGroupReplies
     from memo.aws.idempotency import TurnIdempotency
     from memo.aws.items_table import DynamoItemsRepository
     from memo.aws.number_move import DynamoNumberMove
@@ -174,6 +175,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
     @cached_property
     def turn_handler(self) -> TurnHandler:
         """The turn's decisions, over read-only ports: they write nothing (`memo.turn.control`)."""
+        from memo.capabilities.limits import UserCaps
         from memo.hitl.interpreter import build_interpreter
         from memo.operator_review.policy import load_policy
         from memo.planner import build_planner
@@ -182,6 +184,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         from memo.turn.reads import DecisionPorts
 
         rules = RulePlanner()  # reads whether an answer to a question is a request of its own
+        limits = self.settings.limits
         return TurnControl(
             DecisionPorts(
                 planner=build_planner(self.llm),
@@ -198,6 +201,13 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 recurrence_limits=self.settings.recurrence.limits,
                 note_max_chars=self.settings.texts.note_max_chars,
                 message_max_chars=self.settings.texts.message_max_chars,
+                caps=UserCaps(
+                    reminders=limits.max_reminders,
+                    repeating_reminders=limits.max_repeating_reminders,
+                    list_add_items=limits.max_list_add_items,
+                    list_items=limits.max_list_items,
+                ),
+                asks_llm=self.llm.enabled,
             )
         )
 
@@ -219,10 +229,12 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def engine(self) -> TurnEngine:
+        from memo.conversation.pace import PaceLimits
         from memo.turn.engine import TurnEngine
         from memo.turn.other_events import OtherEvents
         from memo.turn.outcome import EngineConfig
 
+        limits = self.settings.limits
         return TurnEngine(
             store=self.store,
             sender=self.sender,
@@ -233,6 +245,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 default_timezone=self.settings.default_timezone,
                 memory_ttl_seconds=self.settings.memory_ttl_seconds,
                 recent_messages_limit=self.settings.recent_messages_limit,
+                pace=PaceLimits(burst=limits.rate_burst, per_minute=limits.rate_per_minute),
             ),
             others=OtherEvents(
                 sender=self.sender,
@@ -240,9 +253,23 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 number_mover=self.number_mover,
                 failed_deliveries=self.failed_deliveries,
                 turned_check=self.idempotency.check,
+                group_replies=self.group_replies,
             ),
             outbound=self.outbound,
             transcriber=self.transcriber,
+        )
+
+    @cached_property
+    def group_replies(self) -> DynamoGroupReplies:
+        """How many answers each WhatsApp group heard lately (one counter per group and window)."""
+        from memo.aws.group_replies import DynamoGroupReplies
+
+        limits = self.settings.limits
+        return DynamoGroupReplies(
+            self.dynamodb,
+            self.settings.conversation_table,
+            limit=limits.group_replies,
+            window_seconds=limits.group_reply_window_seconds,
         )
 
     @cached_property
