@@ -13,8 +13,9 @@
         scheduler role) ── at the reminder's time ──> reminders Lambda ──> WhatsApp
 
 The webhook starts executions of exactly that state machine, reads (GetItem/Query) the items
-table for entity resolution (only the executor writes items) and records users' answers to
-operators' questions on the cases table. Every function is watched by
+table for entity resolution (plans write items through the executor), records users' answers to
+operators' questions and withdrawals on the cases table, and hands a withdrawal to the review
+function's withdrawals queue (it answers no task token). Every function is watched by
 Monitoring: Reminders watches its own function and dead-letter queue, the stack the others.
 
 Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",

@@ -31,18 +31,23 @@ class QueueSource:
 
 class FifoPoller:
     def __init__(self, sqs: Any, queue_url: str, queue_arn: str, handler: Handler) -> None:
-        self._sources = [QueueSource(sqs, queue_url, queue_arn, handler)]
+        self._sqs = sqs
+        self._queue_url = queue_url
+        self._queue_arn = queue_arn
+        self._handler = handler  # the turn queue's (tests replace it to make the turn crash)
+        self._others: list[QueueSource] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.batches = 0
 
     def add_source(self, source: QueueSource) -> None:
-        """Poll `source` too, after the queues added before it."""
-        self._sources.append(source)
+        """Poll `source` too, after the turn queue and the queues added before it."""
+        self._others.append(source)
 
     def poll_once(self) -> int:
         """Receive one batch of each queue and run it; returns how many messages were received."""
-        return sum(self._poll(source) for source in self._sources)
+        turns = QueueSource(self._sqs, self._queue_url, self._queue_arn, self._handler)
+        return sum(self._poll(source) for source in (turns, *self._others))
 
     def _poll(self, source: QueueSource) -> int:
         response = source.sqs.receive_message(
