@@ -5,8 +5,9 @@ escalation topic and the platform's alarms.
 `memo.tables.CASES` when the stack already has it (the table construct builds every spec of
 ALL_TABLES); without one, the construct builds it from the same spec. The escalation function
 (`functions/escalation/handler.py`) runs every `sweep_interval` on an EventBridge schedule with
-read/write access to that table only, and publishes each escalation to `escalation_topic` (SNS,
-encrypted, TLS only; ops subscribe e-mail or chat endpoints to it). Once a day the same function
+the case store's actions on that table and the indexes its queries use (`grant_case_store`), and
+publishes each escalation to `escalation_topic` (SNS, encrypted, TLS only; ops subscribe e-mail or
+chat endpoints to it). Once a day the same function
 checks the projection for drift (`{"job": "drift"}`). Both rules' targets retry a delivery that
 failed (`RULE_RETRY_ATTEMPTS`, for at most `RULE_MAX_EVENT_AGE`), then put the event on
 `dead_letter_queue` (the stack alarms on its depth). Alarms (to `alarm_topic`): cases past their
@@ -14,6 +15,8 @@ clarification SLA, an escalation notice the topic refused, projection drift.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from aws_cdk import Acknowledgment, Duration, Validations
 from aws_cdk import aws_cloudwatch as cloudwatch
@@ -46,14 +49,42 @@ PLATFORM_ALARMS = (
 RULE_RETRY_ATTEMPTS = 2
 RULE_MAX_EVENT_AGE = Duration.hours(1)
 
+# What the DynamoDB case store (`caseplatform.stores.dynamodb`) calls on the table: items read and
+# written conditionally (TransactWriteItems needs the per-item actions), queried by case. It never
+# deletes an item or scans. UpdateItem only activates an adapter's schema version (`SCHEMA_ACTIONS`:
+# the functions that register adapters); each index is granted to the functions whose queries use it.
 CASE_STORE_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
     "dynamodb:ConditionCheckItem",
     "dynamodb:Query",
 )
+SCHEMA_ACTIONS = ("dynamodb:UpdateItem",)
+# The sweep (GSI4: escalation due), the drift check (GSI3: every case) and the case events (GSI1).
+ESCALATION_INDEXES = ("GSI1", "GSI3", "GSI4")
+
+
+def grant_case_store(
+    grantee: iam.IGrantable,
+    table: dynamodb.ITableV2,
+    *,
+    indexes: Sequence[str] = (),
+    schemas: bool = False,
+) -> None:
+    """The case store's item actions on `table` (with `SCHEMA_ACTIONS` when `schemas`: the grantee
+    registers adapters), and Query on the named `indexes` only (no index wildcard)."""
+    unknown = set(indexes) - {gsi.name for gsi in CASES.gsis}
+    if unknown:
+        raise ValueError(f"the cases table has no index {sorted(unknown)}")
+    actions = [*CASE_STORE_ACTIONS, *(SCHEMA_ACTIONS if schemas else ())]
+    principal = grantee.grant_principal
+    principal.add_to_principal_policy(iam.PolicyStatement(actions=actions, resources=[table.table_arn]))
+    if indexes:
+        principal.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:Query"], resources=[f"{table.table_arn}/index/{name}" for name in indexes]
+            )
+        )
 
 
 class CasePlatform(Construct):
@@ -158,17 +189,8 @@ class CasePlatform(Construct):
             timeout=Duration.minutes(5),
             reserved_concurrency=1 if single_sweep else None,
         )
-        # Exactly what the DynamoDB case store calls (TransactWriteItems needs the per-item actions),
-        # on the table and its named indexes: no index wildcard.
-        escalation.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=list(CASE_STORE_ACTIONS),
-                resources=[
-                    self.table.table_arn,
-                    *(f"{self.table.table_arn}/index/{gsi.name}" for gsi in CASES.gsis),
-                ],
-            )
-        )
+        # Exactly what the sweep and the drift check call on the table and the indexes they query.
+        grant_case_store(escalation.function, self.table, indexes=ESCALATION_INDEXES)
         return escalation
 
     def _alarm(

@@ -17,11 +17,12 @@ Least privilege:
 - executor: the ledger table (the item actions of `DynamoLedger`), the items table (the actions of
   the items repository), CreateSchedule/UpdateSchedule/DeleteSchedule on the reminders' schedule
   group only, and iam:PassRole of the Scheduler's role to the Scheduler only;
-- responder: the conversation table and reading the WhatsApp secret;
+- responder: the reply's actions on the conversation table and reading the WhatsApp secret;
 - review submit (the `.waitForTaskToken` task of a step the review policy sends to an operator):
-  the case platform's store actions on the cases table and its indexes, and PutItem on the ledger
+  the case platform's store actions on the cases table (no index), and PutItem on the ledger
   table for `REVIEW#` keys only (the task token, kept server-side);
-- state machine: invoking these three functions, its log delivery and X-Ray.
+- state machine: invoking these three functions (unqualified: no version or alias), its log
+  delivery and X-Ray.
 The scheduler pieces (group, role, target) come from the reminders construct.
 """
 
@@ -43,10 +44,10 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
-from infra.case_platform import CASE_STORE_ACTIONS
+from infra.case_platform import grant_case_store
 from infra.conversation_store import ConversationStore
 from infra.lambdas import FunctionDefaults, MemoFunction
-from infra.secrets import WHATSAPP_SECRET_ENV_VAR
+from infra.secrets import WHATSAPP_SECRET_ENV_VAR, grant_secret_value
 from infra.settings import MAX_EXECUTION_SECONDS, execution_timeout_seconds
 from memo import tables
 from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
@@ -58,13 +59,23 @@ ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json
 
 # What `memo.aws.ledger_table.DynamoLedger` calls (TransactWriteItems needs the per-item actions).
 LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
-# What `memo.aws.items_table.DynamoItemsRepository` calls.
+# What the capabilities call through `memo.aws.items_table.DynamoItemsRepository`: every delete of a
+# step is a conditional tombstone (UpdateItem) Undo can restore; DeleteItem removes a repeating
+# reminder whose series ran out. No batch write: a cleared list is tombstoned item by item.
 ITEMS_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
     "dynamodb:Query",
+)
+# What `memo.aws.responder_memory.DynamoResponderMemory` calls: the latest actions read, the reply's
+# claim put (alone or in one transaction with the actions), given back (DeleteItem) when the send
+# certainly failed, and the reply and its quote records written in one batch.
+RESPONDER_CONVERSATION_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
 SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule")
@@ -196,8 +207,8 @@ class ExecutorWorkflow(Construct):
                 **(responder_environment or {}),
             },
         )
-        store.table(tables.CONVERSATION).grant_read_write_data(responder.role)
-        whatsapp_secret.grant_read(responder.role)
+        store.table(tables.CONVERSATION).grant(responder.role, *RESPONDER_CONVERSATION_ACTIONS)
+        grant_secret_value(whatsapp_secret, responder.role)
         return responder
 
     def _review_submit_function(
@@ -216,16 +227,8 @@ class ExecutorWorkflow(Construct):
             timeout=REVIEW_SUBMIT_TIMEOUT,
             environment={**store.environment(tables.LEDGER, tables.CASES), **(review_environment or {})},
         )
-        cases_table = store.table(tables.CASES)
-        review_submit.role.add_to_principal_policy(
-            iam.PolicyStatement(
-                actions=list(CASE_STORE_ACTIONS),
-                resources=[
-                    cases_table.table_arn,
-                    *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
-                ],
-            )
-        )
+        # Submits the case; registers the `memo_operation` adapter's schema (UpdateItem); no index.
+        grant_case_store(review_submit.role, store.table(tables.CASES), schemas=True)
         review_submit.role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=["dynamodb:PutItem"],
@@ -268,22 +271,18 @@ class ExecutorWorkflow(Construct):
             tracing_enabled=True,
             comment="Memo executor: a turn's plan, step by step, then the reply",
         )
+        # The definition invokes the functions unqualified: their ARNs only, no version or alias.
         functions = (self.executor.function, self.responder.function, self.review_submit.function)
-        for function in functions:
-            function.grant_invoke(state_machine.role)
+        state_machine.role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["lambda:InvokeFunction"], resources=[f.function_arn for f in functions]
+            )
+        )
         Validations.of(state_machine.role).acknowledge(
             Acknowledgment(
                 id="AwsSolutions-IAM5[Resource::*]",
                 reason="Step Functions log delivery (logs:*LogDelivery*, DescribeLogGroups/ResourcePolicies) "
                 "and X-Ray (PutTraceSegments, GetSamplingRules...) have no resource-level permissions.",
-            ),
-            *(
-                Acknowledgment(
-                    id=f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(fn.node.default_child)}.Arn>:*]",  # type: ignore[arg-type]
-                    reason="lambda:InvokeFunction on the function's versions and aliases, as `grant_invoke` "
-                    "writes it; only these three functions.",
-                )
-                for fn in functions
             ),
         )
         return state_machine

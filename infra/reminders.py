@@ -15,23 +15,24 @@ function through this stack's role, both deleted with it, and a retained group o
 make the next deployment of the same name fail. Least privilege for the Lambda: the items
 table GetItem/UpdateItem (read the reminder, claim and mark it sent with conditional updates), the
 conversation table Query/BatchWriteItem (profile and 24-hour window; the reminder in memory), the
-WhatsApp secret read, and sending to its own dead-letter queue.
+WhatsApp secret's value, and SendMessage to its own dead-letter queue (Lambda's on-failure
+destination sends with the function's role).
 """
 
 from __future__ import annotations
 
+import jsii
 from aws_cdk import Acknowledgment, Duration, RemovalPolicy, Stack, Validations
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.monitoring import Monitoring
-from infra.secrets import WHATSAPP_SECRET_ENV_VAR, AppSecrets
+from infra.secrets import WHATSAPP_SECRET_ENV_VAR, AppSecrets, grant_secret_value
 from memo import tables
 from memo.settings import (
     SCHEDULE_DEAD_LETTER_ENV_VAR,
@@ -51,6 +52,24 @@ ASYNC_RETRY_ATTEMPTS = 2
 # most an hour (a reminder later than that is no use), then puts it on the schedule dead-letter queue.
 DEFAULT_RETRY_ATTEMPTS = 20
 DEFAULT_MAX_EVENT_AGE = Duration.hours(1)
+
+
+@jsii.implements(lambda_.IDestination)
+class QueueDestination:
+    """An SQS on-failure destination for which Lambda sends with the function's role: SendMessage on
+    the queue only (`SqsDestination` grants GetQueueAttributes and GetQueueUrl too, which Lambda does
+    not call)."""
+
+    def __init__(self, queue: sqs.IQueue) -> None:
+        self._queue = queue
+
+    def bind(
+        self, _scope: Construct, fn: lambda_.IFunction, *, type: lambda_.DestinationType | None = None
+    ) -> lambda_.DestinationConfig:
+        fn.add_to_role_policy(
+            iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[self._queue.queue_arn])
+        )
+        return lambda_.DestinationConfig(destination=self._queue.queue_arn)
 
 
 class Reminders(Construct):
@@ -104,7 +123,7 @@ class Reminders(Construct):
         role = self.lambda_function.role
         items_table.grant(role, *ITEMS_ACTIONS)
         conversation_table.grant(role, *CONVERSATION_ACTIONS)
-        app_secrets.whatsapp.grant_read(role)
+        grant_secret_value(app_secrets.whatsapp, role)
         self.scheduler_role = self._scheduler_role()
 
         if monitoring is not None:
@@ -151,7 +170,7 @@ class Reminders(Construct):
         )
         reminders.function.configure_async_invoke(
             retry_attempts=ASYNC_RETRY_ATTEMPTS,
-            on_failure=destinations.SqsDestination(self.dead_letter_queue),
+            on_failure=QueueDestination(self.dead_letter_queue),
         )
         return reminders
 

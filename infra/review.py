@@ -5,6 +5,8 @@
             ├─ cases table (the case store)
             ├─ ledger table, REVIEW#<case id> items only: the waiting step's task token (get, delete)
             ├─ Step Functions SendTaskSuccess / SendTaskFailure: the decision resumes the waiting step
+            ├─ the withdrawals queue (SQS, from the webhook's turn): a request the user withdrew; its
+            │  waiting step's task token is failed (memo.operator_review.withdraw.WithdrawnSteps)
             └─ an operator's question to the WhatsApp user (memo.operator_review.clarify): the user's thread on
                the conversation table (pendingHITL, memory) and the WhatsApp secret
 
@@ -20,11 +22,15 @@ feature plan with threat protection enforced; one app client for the hosted UI's
 which returns the `id_token` to `<api>/review/` in the URL fragment (what the page reads); groups
 `reviewers:<adapter>` and `agents:<adapter>` (see docs/review-api.md).
 
-Least privilege of the review role: `CASE_STORE_ACTIONS` on the cases table and its named indexes;
+Least privilege of the review role: the case store's actions on the cases table and Query on its four
+indexes (`grant_case_store`);
 GetItem/DeleteItem on the ledger table for `REVIEW#` partition keys only; SendTaskSuccess and
 SendTaskFailure, which IAM cannot scope below `*` (a task token names no resource); the item actions
-of the clarification relay on the conversation table; reading the WhatsApp secret. No other role of
-the stack may call any `states:SendTask*` action.
+of the clarification relay on the conversation table; reading the WhatsApp secret; consuming the
+withdrawals queue. No other role of the stack may call any `states:SendTask*` action: the webhook,
+which faces the internet, may only send a withdrawn case's id to the withdrawals queue
+(`grant_withdrawals`), and the review Lambda answers the token only of a case whose history shows the
+user's withdrawal.
 """
 
 from __future__ import annotations
@@ -38,16 +44,19 @@ from aws_cdk import aws_apigatewayv2_integrations as integrations
 from aws_cdk import aws_cognito as cognito
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from caseplatform.query_tools import QUERY_TOOLS
 from caseplatform.review.approvals import HUMAN_INPUT_ADAPTER
 from caseplatform.schemas import default_adapter_schemas
-from infra.case_platform import CASE_STORE_ACTIONS
+from infra.case_platform import grant_case_store
 from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.monitoring import Monitoring
-from infra.secrets import WHATSAPP_SECRET_ENV_VAR
+from infra.secrets import WHATSAPP_SECRET_ENV_VAR, grant_secret_value
+from infra.turn_queue import consume
 from memo import tables
 from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.operator_review.cases import ADAPTER_ID as MEMO_OPERATION_ADAPTER
@@ -99,6 +108,11 @@ AGENT_GROUPS: tuple[str, ...] = tuple(
 OAUTH_SCOPES = (cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE)
 TOKEN_VALIDITY = Duration.hours(1)
 REVIEW_TIMEOUT = Duration.seconds(30)
+# The withdrawals queue: SQS recommends a visibility timeout of six times the consumer's timeout; a
+# notice is kept as long as the turn queue keeps a turn.
+WITHDRAWAL_VISIBILITY_TIMEOUT = Duration.seconds(REVIEW_TIMEOUT.to_seconds() * 6)
+WITHDRAWAL_RETENTION = Duration.days(4)
+WITHDRAWAL_BATCH_SIZE = 10
 DEFAULT_DOMAIN_PREFIX = "memo-review"
 
 
@@ -160,6 +174,41 @@ class Review(Construct):
         self._grant_function(cases_table, ledger_table, conversation_table, items_table, whatsapp_secret)
         self._add_routes(http_api)
         monitoring.watch_function("Review", self.function.function)
+        self.withdrawals = self._withdrawals_queue(monitoring)
+
+    def _withdrawals_queue(self, monitoring: Monitoring) -> sqs.Queue:
+        """The turn's withdrawals, consumed by the review function (partial batch failures); a notice
+        that fails `tables.WITHDRAWAL_QUEUE_MAX_RECEIVE_COUNT` times goes to its dead-letter queue."""
+        dead_letters = sqs.Queue(
+            self,
+            "WithdrawalDeadLetterQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        queue = sqs.Queue(
+            self,
+            "WithdrawalQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            visibility_timeout=WITHDRAWAL_VISIBILITY_TIMEOUT,
+            retention_period=WITHDRAWAL_RETENTION,
+            dead_letter_queue=sqs.DeadLetterQueue(
+                queue=dead_letters, max_receive_count=tables.WITHDRAWAL_QUEUE_MAX_RECEIVE_COUNT
+            ),
+        )
+        consume(queue, self.function.function, batch_size=WITHDRAWAL_BATCH_SIZE)
+        monitoring.watch_dead_letter_queue("WithdrawalDeadLetterQueue", dead_letters)
+        self.withdrawal_dead_letters = dead_letters
+        return queue
+
+    def grant_withdrawals(self, function: lambda_.Function) -> None:
+        """Let `function` (the webhook's turn) hand a withdrawn case to this function: SendMessage on the
+        withdrawals queue only, and where the queue is."""
+        function.add_environment(tables.WITHDRAWAL_QUEUE_ENV_VAR, self.withdrawals.queue_url)
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[self.withdrawals.queue_arn])
+        )
 
     def _user_pool(self) -> cognito.UserPool:
         """Reviewers, created by an admin only: strong passwords, TOTP MFA, threat protection."""
@@ -239,15 +288,9 @@ class Review(Construct):
             role.add_to_principal_policy(
                 iam.PolicyStatement(actions=list(ITEM_VIEW_ACTIONS), resources=[items_table.table_arn])
             )
-        role.add_to_principal_policy(
-            iam.PolicyStatement(
-                actions=list(CASE_STORE_ACTIONS),
-                resources=[
-                    cases_table.table_arn,
-                    *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
-                ],
-            )
-        )
+        # Every case query of the API reads one of the four indexes; reviewers' decisions register the
+        # review adapters' schemas on first use.
+        grant_case_store(role, cases_table, indexes=[gsi.name for gsi in tables.CASES.gsis], schemas=True)
         role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=list(TOKEN_LEDGER_ACTIONS),
@@ -259,7 +302,7 @@ class Review(Construct):
         )
         role.add_to_principal_policy(iam.PolicyStatement(actions=list(TASK_TOKEN_ACTIONS), resources=["*"]))
         conversation_table.grant(role, *CONVERSATION_ACTIONS)
-        whatsapp_secret.grant_read(role)
+        grant_secret_value(whatsapp_secret, role)
         Validations.of(role).acknowledge(
             Acknowledgment(
                 id="AwsSolutions-IAM5[Resource::*]",

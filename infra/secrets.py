@@ -5,6 +5,9 @@ Both are JSON objects, read by the functions through Powertools parameters (cach
 - WhatsApp `{"app_secret", "verify_token", "access_token"}`: `verify_token` is generated here (it is
   ours; ops give it to Meta), `app_secret` and `access_token` start empty and are filled by ops.
 - OpenAI `{"api_key"}` starts empty, which means "no LLM": Memo runs its rule planner until ops set it.
+
+A function that reads a secret gets `secretsmanager:GetSecretValue` on it (`grant_secret_value`), the
+one call Powertools' secrets provider makes; not `grant_read`'s DescribeSecret, which nothing calls.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 
 from aws_cdk import Acknowledgment, RemovalPolicy, SecretValue, Validations
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
@@ -24,6 +28,13 @@ _ROTATION_REASON = (
     "The value is issued by a third party ({issuer}) and is rotated there by ops, then written here "
     "with put-secret-value; Secrets Manager cannot rotate it."
 )
+
+
+def grant_secret_value(secret: secretsmanager.ISecret, grantee: iam.IGrantable) -> iam.Grant:
+    """GetSecretValue on `secret` only (the secrets are encrypted with the AWS-managed key: no KMS grant)."""
+    return iam.Grant.add_to_principal(
+        grantee=grantee, actions=["secretsmanager:GetSecretValue"], resource_arns=[secret.secret_arn]
+    )
 
 
 class AppSecrets(Construct):
@@ -66,5 +77,5 @@ class AppSecrets(Construct):
         """Let `function` read both secrets and tell it where they are."""
         for name, value in self.environment().items():
             function.add_environment(name, value)
-        self.whatsapp.grant_read(function)
-        self.openai.grant_read(function)
+        grant_secret_value(self.whatsapp, function)
+        grant_secret_value(self.openai, function)

@@ -13,8 +13,9 @@
         scheduler role) ── at the reminder's time ──> reminders Lambda ──> WhatsApp
 
 The webhook starts executions of exactly that state machine, reads (GetItem/Query) the items
-table for entity resolution (only the executor writes items) and records users' answers to
-operators' questions on the cases table. Every function is watched by
+table for entity resolution (plans write items through the executor), records users' answers to
+operators' questions and withdrawals on the cases table, and hands a withdrawal to the review
+function's withdrawals queue (it answers no task token). Every function is watched by
 Monitoring: Reminders watches its own function and dead-letter queue, the stack the others.
 
 Adding a function: build it with `MemoFunction(self, "<Name>", name="<dir under functions/>",
@@ -30,7 +31,7 @@ from aws_cdk import Acknowledgment, CfnOutput, Duration, Stack, Validations
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from infra.case_platform import CASE_STORE_ACTIONS, CasePlatform
+from infra.case_platform import CasePlatform, grant_case_store
 from infra.conversation_store import ConversationStore
 from infra.executor_workflow import ExecutorWorkflow
 from infra.ingress import WebhookIngress
@@ -42,16 +43,26 @@ from infra.secrets import AppSecrets
 from infra.settings import StackSettings
 from infra.turn_queue import TurnQueue
 from memo import tables
-from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX
 from memo.operator_review.policy import REVIEW_POLICY_ENV_VAR
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
 
-# What Powertools' DynamoDB idempotency persistence layer calls, and nothing more.
-IDEMPOTENCY_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
+# What the turn calls on the conversation table: the thread's load (Query), the pending question, the
+# review waits, the outbound log and the quotes (GetItem, PutItem, UpdateItem, DeleteItem; the turn's
+# one TransactWriteItems is authorized per item: Put and Delete). No Scan, no batch, no stream.
+WEBHOOK_CONVERSATION_ACTIONS = (
+    "dynamodb:Query",
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+)
+# What `memo.aws.idempotency` calls: the record is read once, and written whole (never updated or
+# deleted: the turn's own transaction completes it).
+IDEMPOTENCY_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem")
 # Entity resolution reads the user's items (`DynamoItemsRepository` get/list). The turn writes them
-# only to follow WhatsApp events: a changed number moves them (`memo.aws.number_move`), a failed
-# reminder delivery is marked on its item (`memo.aws.reminder_failures`).
+# only to follow WhatsApp events: a changed number moves them (`memo.aws.number_move`: PutItem,
+# DeleteItem), a failed reminder delivery is marked on its item (`memo.aws.reminder_failures`).
 WEBHOOK_ITEMS_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:Query",
@@ -59,10 +70,10 @@ WEBHOOK_ITEMS_ACTIONS = (
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
 )
+# The turn's case queries: a step's case by its ref (a withdrawal) and the answer to a question.
+WEBHOOK_CASE_INDEXES = ("GSI1",)
 # A changed number re-points the user's reminder schedules at the new number.
 WEBHOOK_SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule")
-# A user's withdrawal of a request waiting for an operator: the task token item (REVIEW# keys only).
-WITHDRAW_LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:DeleteItem")
 
 
 class MemoStack(Stack):
@@ -111,6 +122,8 @@ class MemoStack(Stack):
         self.monitoring.watch_dead_letter_queue("TurnDeadLetterQueue", self.turn_queue.dead_letter_queue)
         self.case_platform = self._case_platform()
         self.review = self._review()
+        # "cancel that" hands a withdrawn request to the review function, which answers its task token.
+        self.review.grant_withdrawals(self.webhook.function)
         self._outputs()
 
     def _reminders(self) -> Reminders:
@@ -247,7 +260,7 @@ class MemoStack(Stack):
             metric_name="ReminderDeliveryFailed",
             description="Memo reminders: Meta reported a reminder undelivered and it was not retried",
         )
-        self.store.table(tables.CONVERSATION).grant_read_write_data(function)
+        self.store.table(tables.CONVERSATION).grant(function, *WEBHOOK_CONVERSATION_ACTIONS)
         self.store.table(tables.IDEMPOTENCY).grant(function, *IDEMPOTENCY_ACTIONS)
         self.store.table(tables.ITEMS).grant(function, *WEBHOOK_ITEMS_ACTIONS)
         self._grant_webhook_reviews(webhook)
@@ -263,9 +276,7 @@ class MemoStack(Stack):
     def _webhook_environment(self) -> dict[str, str]:
         settings = self.settings
         return {
-            **self.store.environment(
-                tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER
-            ),
+            **self.store.environment(tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES),
             **self.executor_workflow.environment(),
             tables.TURN_QUEUE_ENV_VAR: self.turn_queue.queue.queue_url,
             tables.TURN_MAX_RECEIVES_ENV_VAR: str(self.turn_queue.max_receive_count),
@@ -315,35 +326,9 @@ class MemoStack(Stack):
         )
 
     def _grant_webhook_reviews(self, webhook: MemoFunction) -> None:
-        """The turn's part in operator review: answers to operators' questions, withdrawn requests."""
+        """The turn's part in operator review: answers to operators' questions and withdrawn requests
+        recorded on their cases (the withdrawals queue is granted by `Review.grant_withdrawals`)."""
         function = webhook.function
-        # The user's answer to an operator's question goes to its case (memo.operator_review.clarify).
-        cases_table = self.store.table(tables.CASES)
-        function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=list(CASE_STORE_ACTIONS),
-                resources=[
-                    cases_table.table_arn,
-                    *(f"{cases_table.table_arn}/index/{gsi.name}" for gsi in tables.CASES.gsis),
-                ],
-            )
-        )
-        # "cancel that" withdraws a request waiting for an operator (memo.operator_review.withdraw): the
-        # waiting step's task token, on REVIEW# ledger items only, is read, failed and deleted.
-        function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=list(WITHDRAW_LEDGER_ACTIONS),
-                resources=[self.store.table(tables.LEDGER).table_arn],
-                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{REVIEW_TOKEN_PREFIX}*"]}},
-            )
-        )
-        function.add_to_role_policy(iam.PolicyStatement(actions=["states:SendTaskFailure"], resources=["*"]))
-        Validations.of(webhook.role).acknowledge(
-            Acknowledgment(
-                id="AwsSolutions-IAM5[Resource::*]",
-                reason="states:SendTaskFailure has no resource types in the Service Authorization Reference "
-                "(a task token names no resource), so IAM allows only '*'; the token is read from REVIEW# "
-                "ledger items only. X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) are the "
-                "other '*' statements.",
-            )
-        )
+        # The user's answer to an operator's question goes to its case (memo.operator_review.clarify),
+        # and a withdrawal's rejection (memo.operator_review.withdraw).
+        grant_case_store(function, self.store.table(tables.CASES), indexes=WEBHOOK_CASE_INDEXES)

@@ -4,17 +4,25 @@ Ordering: MessageGroupId = thread (the WhatsApp user), so one user's turns run o
 order. Deduplication: content-based deduplication is off; the sender supplies the WhatsApp message id
 (wamid) as MessageDeduplicationId, so a redelivered webhook within SQS's 5-minute window is dropped
 by SQS itself (Powertools idempotency catches later ones).
+
+Least privilege: the sender gets SendMessage on the queue only; the consumer's role what Lambda's
+event source mapping calls with it (ReceiveMessage, DeleteMessage, GetQueueAttributes: `consume`,
+shared with the review function's withdrawals queue), not `grant_consume_messages`' GetQueueUrl and
+ChangeMessageVisibility, which nothing calls.
 """
 
 from __future__ import annotations
 
-from aws_cdk import Duration
+from aws_cdk import Duration, Names
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_event_sources as event_sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from memo import tables
+
+# What Lambda's event source mapping calls with the consumer's role (AWSLambdaSQSQueueExecutionRole).
+CONSUMER_ACTIONS = ("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes")
 
 # SQS recommends a visibility timeout of at least six times the consumer's timeout, so that messages
 # are not handed out again while Lambda's poller still retries a throttled invocation.
@@ -62,15 +70,36 @@ class TurnQueue(Construct):
         )
 
     def grant_send(self, function: lambda_.IFunction) -> None:
-        self.queue.grant_send_messages(function)
-
-    def add_consumer(self, function: lambda_.IFunction, *, batch_size: int, max_concurrency: int) -> None:
-        """Trigger `function` with batches of turns; it reports failed items (partial batch response)."""
-        function.add_event_source(
-            event_sources.SqsEventSource(
-                self.queue,
-                batch_size=batch_size,
-                max_concurrency=max_concurrency,
-                report_batch_item_failures=True,
-            )
+        """SendMessage (the ingress's SendMessageBatch is authorized by it) on this queue only."""
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[self.queue.queue_arn])
         )
+
+    def add_consumer(self, function: lambda_.Function, *, batch_size: int, max_concurrency: int) -> None:
+        """Trigger `function` with batches of turns; it reports failed items (partial batch response)."""
+        consume(self.queue, function, batch_size=batch_size, max_concurrency=max_concurrency)
+
+
+def consume(
+    queue: sqs.IQueue,
+    function: lambda_.Function,
+    *,
+    batch_size: int,
+    max_concurrency: int | None = None,
+) -> lambda_.EventSourceMapping:
+    """`function` triggered by batches of `queue`, reporting failed items (partial batch response),
+    with only the queue actions the event source mapping calls with the function's role.
+
+    The mapping keeps the id `SqsEventSource` gives it, so its logical id (and the deployed mapping)
+    stays the same: CloudFormation would otherwise create a second mapping of the same queue and
+    function before deleting the first, which Lambda refuses."""
+    function.add_to_role_policy(
+        iam.PolicyStatement(actions=list(CONSUMER_ACTIONS), resources=[queue.queue_arn])
+    )
+    return function.add_event_source_mapping(
+        f"SqsEventSource:{Names.node_unique_id(queue.node)}",
+        event_source_arn=queue.queue_arn,
+        batch_size=batch_size,
+        max_concurrency=max_concurrency,
+        report_batch_item_failures=True,
+    )

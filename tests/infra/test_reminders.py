@@ -103,10 +103,7 @@ def test_the_function_has_least_privilege(built: Built) -> None:
     assert built.actions_on(role, items) == {"dynamodb:GetItem", "dynamodb:UpdateItem"}
     assert built.actions_on(role, conversation) == {"dynamodb:Query", "dynamodb:BatchWriteItem"}
     whatsapp = {"Ref": built.logical_id(built.secrets.whatsapp)}
-    assert built.actions_on(role, whatsapp) == {
-        "secretsmanager:GetSecretValue",
-        "secretsmanager:DescribeSecret",
-    }
+    assert built.actions_on(role, whatsapp) == {"secretsmanager:GetSecretValue"}
     openai = {"Ref": built.logical_id(built.secrets.openai)}
     assert built.actions_on(role, openai) == set()
     every = {
@@ -144,6 +141,9 @@ def test_failed_deliveries_land_in_an_alarmed_dead_letter_queue(built: Built) ->
     assert config["Properties"]["DestinationConfig"]["OnFailure"]["Destination"] == {
         "Fn::GetAtt": [queue_id, "Arn"]
     }
+    # Lambda sends the failed event with the function's role: SendMessage on that queue, nothing more.
+    queue_arn = {"Fn::GetAtt": [queue_id, "Arn"]}
+    assert built.actions_on(built.reminders.lambda_function.role, queue_arn) == {"sqs:SendMessage"}
     alarms = {
         a["Properties"]["AlarmDescription"]: a["Properties"]
         for a in built.resources("AWS::CloudWatch::Alarm").values()

@@ -43,11 +43,12 @@ REVIEW_ENV = {
     "REVIEW_LOGIN_URL",
     "ITEMS_TABLE_NAME",  # the case view reads a waiting step's items
 }
+# The case store's item actions, and UpdateItem: the review function registers the review adapters'
+# schemas. It deletes nothing on the cases table.
 CASE_STORE_ACTIONS = {
     "dynamodb:GetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
     "dynamodb:ConditionCheckItem",
     "dynamodb:Query",
 }
@@ -279,11 +280,15 @@ def test_review_role_has_exactly_the_permissions_the_review_lambda_uses(synthesi
         },
         # The case view: a waiting step's reminders and notes, read only.
         (json.dumps(_arn(ids["items"])), "null"): {"dynamodb:GetItem", "dynamodb:Query"},
-        (json.dumps(_ref(ids["whatsapp"])), "null"): {
-            "secretsmanager:GetSecretValue",
-            "secretsmanager:DescribeSecret",
+        (json.dumps(_ref(ids["whatsapp"])), "null"): {"secretsmanager:GetSecretValue"},
+        # Each query of the API reads one of the indexes: Query only.
+        **{(json.dumps(index_arn), "null"): {"dynamodb:Query"} for index_arn in index_arns},
+        # The withdrawals the turn hands over: what the event source mapping calls with this role.
+        (json.dumps(_arn(synthesized.logical_id(stack.review.withdrawals))), "null"): {
+            "sqs:ReceiveMessage",
+            "sqs:DeleteMessage",
+            "sqs:GetQueueAttributes",
         },
-        **{(json.dumps(index_arn), "null"): CASE_STORE_ACTIONS for index_arn in index_arns},
         (
             json.dumps(_arn(ids["ledger"])),
             json.dumps({"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["REVIEW#*"]}}),
@@ -344,17 +349,48 @@ def _roles_granted(synthesized: Synthesized, actions: tuple[str, ...]) -> set[st
     return roles
 
 
-def test_only_the_review_lambda_may_let_a_reviewed_step_run(synthesized: Synthesized) -> None:
-    """Only the review Lambda may send task success (or heartbeats) for this state machine, wildcards
-    included; the webhook may only send a failure: a user withdrawing a request can stop a step, never
-    start one."""
+def test_only_the_review_lambda_may_answer_a_reviewed_step(synthesized: Synthesized) -> None:
+    """Only the review Lambda may send task success, failure or heartbeats, wildcards included: the
+    internet-facing webhook hands a user's withdrawal to it through the withdrawals queue."""
     assert synthesized.resources("AWS::IAM::ManagedPolicy") == {}
     review_role = _ids(synthesized)["role"]
-    webhook_role = synthesized.logical_id(synthesized.stack.webhook.role)
-    assert _roles_granted(synthesized, ("states:SendTaskSuccess", "states:SendTaskHeartbeat")) == {
-        review_role
+    assert _roles_granted(synthesized, SEND_TASK_ACTIONS) == {review_role}
+    assert _roles_granted(synthesized, ("states:SendTaskFailure",)) == {review_role}
+
+
+def test_withdrawals_reach_the_review_function_from_the_webhook_only(synthesized: Synthesized) -> None:
+    """The webhook sends a withdrawn case to the withdrawals queue (SendMessage only, and the queue's
+    URL in its environment); the queue triggers the review function with partial batch failures and
+    moves a notice it keeps failing to an alarmed dead-letter queue."""
+    stack = synthesized.stack
+    queue_id = synthesized.logical_id(stack.review.withdrawals)
+    queue_arn = _arn(queue_id)
+    webhook = synthesized.template_json["Resources"][synthesized.logical_id(stack.webhook.function)]
+    assert webhook["Properties"]["Environment"]["Variables"][tables.WITHDRAWAL_QUEUE_ENV_VAR] == {
+        "Ref": queue_id
     }
-    assert _roles_granted(synthesized, ("states:SendTaskFailure",)) == {review_role, webhook_role}
+    senders = {
+        role["Ref"]
+        for policy in synthesized.resources("AWS::IAM::Policy").values()
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        if "sqs:SendMessage" in _as_list(statement["Action"]) and queue_arn in _as_list(statement["Resource"])
+        for role in policy["Properties"]["Roles"]
+    }
+    assert senders == {synthesized.logical_id(stack.webhook.role)}
+    (mapping,) = [
+        m["Properties"]
+        for m in synthesized.resources("AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["EventSourceArn"] == queue_arn
+    ]
+    assert mapping["FunctionName"] == {"Ref": synthesized.logical_id(stack.review.function.function)}
+    assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    queue = synthesized.template_json["Resources"][queue_id]["Properties"]
+    assert queue["RedrivePolicy"]["maxReceiveCount"] == tables.WITHDRAWAL_QUEUE_MAX_RECEIVE_COUNT
+    assert queue["VisibilityTimeout"] == 180  # six times the review function's timeout
+    alarms = [
+        a["Properties"]["AlarmDescription"] for a in synthesized.resources("AWS::CloudWatch::Alarm").values()
+    ]
+    assert "Memo WithdrawalDeadLetterQueue: messages were moved to the dead-letter queue" in alarms
 
 
 def test_send_task_check_sees_wildcards() -> None:

@@ -42,7 +42,7 @@ WEBHOOK_ENV = {
     "IDEMPOTENCY_TABLE_NAME",
     "ITEMS_TABLE_NAME",
     "CASES_TABLE_NAME",
-    "LEDGER_TABLE_NAME",
+    "REVIEW_WITHDRAWAL_QUEUE_URL",  # a user's withdrawal, to the review function
     "EXECUTOR_STATE_MACHINE_ARN",
     "TURN_QUEUE_URL",
     "MEMO_TURN_MAX_RECEIVES",
@@ -67,33 +67,22 @@ WEBHOOK_ENV = {
     "POWERTOOLS_METRICS_NAMESPACE",
     "LOG_LEVEL",
 }
+# What the turn calls on the conversation table (item by item: no Scan, no batch, no stream).
 CONVERSATION_TABLE_ACTIONS = {
-    "dynamodb:BatchGetItem",
-    "dynamodb:BatchWriteItem",
-    "dynamodb:ConditionCheckItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:DescribeTable",
-    "dynamodb:GetItem",
-    "dynamodb:GetRecords",
-    "dynamodb:GetShardIterator",
-    "dynamodb:PutItem",
     "dynamodb:Query",
-    "dynamodb:Scan",
-    "dynamodb:UpdateItem",
-}
-IDEMPOTENCY_TABLE_ACTIONS = {
     "dynamodb:GetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
 }
+# The idempotency record is read, and written whole: never updated or deleted.
+IDEMPOTENCY_TABLE_ACTIONS = {"dynamodb:GetItem", "dynamodb:PutItem"}
+# The ingress sends; Lambda's event source mapping receives and deletes with the consumer's role.
 QUEUE_ACTIONS = {
     "sqs:SendMessage",
     "sqs:ReceiveMessage",
     "sqs:DeleteMessage",
-    "sqs:ChangeMessageVisibility",
     "sqs:GetQueueAttributes",
-    "sqs:GetQueueUrl",
 }
 # Entity resolution reads the user's items; the turn writes them only to follow WhatsApp events (a
 # changed number moves them, a failed reminder delivery is marked on its item); plans write through
@@ -105,16 +94,15 @@ WEBHOOK_ITEMS_ACTIONS = {
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
 }
-# The case store (infra/case_platform.py): the webhook records users' answers to operators' questions.
+# The case store (infra/case_platform.py): the webhook records users' answers to operators' questions
+# and withdrawals; it registers no schema (no UpdateItem) and deletes nothing.
 CASE_STORE_ACTIONS = {
     "dynamodb:GetItem",
     "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
     "dynamodb:ConditionCheckItem",
     "dynamodb:Query",
 }
-SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
+SECRET_ACTIONS = {"secretsmanager:GetSecretValue"}
 LOG_ACTIONS = {"logs:CreateLogStream", "logs:PutLogEvents"}
 XRAY_ACTIONS = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
 # What a state machine with logging and tracing needs on Resource '*' (no resource-level permissions).
@@ -234,7 +222,9 @@ def test_context_settings_reach_the_template(variant: Synthesized) -> None:
     assert props["ReservedConcurrentExecutions"] == 20
     for log_group in variant.resources("AWS::Logs::LogGroup").values():
         assert log_group["Properties"]["RetentionInDays"] == 90
-    _, mapping = only(variant.resources("AWS::Lambda::EventSourceMapping"))
+    turn_queue = arn(variant.logical_id(variant.stack.turn_queue.queue))
+    mappings = variant.resources("AWS::Lambda::EventSourceMapping")
+    _, mapping = only({k: m for k, m in mappings.items() if m["Properties"]["EventSourceArn"] == turn_queue})
     assert mapping["Properties"]["BatchSize"] == 3
     assert mapping["Properties"]["ScalingConfig"] == {"MaximumConcurrency": 5}
     _, stage = only(variant.resources("AWS::ApiGatewayV2::Stage"))
@@ -264,21 +254,14 @@ def test_webhook_role_has_exactly_the_permissions_it_needs(synthesized: Synthesi
     key = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731
     expected = {
         key(arn(synthesized.logical_id(stack.webhook.log_group))): LOG_ACTIONS,
-        # A user's withdrawal fails the waiting step's task token (no resource-level permission).
-        key("*"): XRAY_ACTIONS | {"states:SendTaskFailure"},
-        # ...read from and deleted on REVIEW# ledger items only (checked below).
-        key(arn(synthesized.logical_id(stack.store.table(tables.LEDGER)))): {
-            "dynamodb:GetItem",
-            "dynamodb:DeleteItem",
-        },
+        key("*"): XRAY_ACTIONS,  # no task token: a withdrawal goes to the review function's queue
+        key(arn(synthesized.logical_id(stack.review.withdrawals))): {"sqs:SendMessage"},
         key(arn(synthesized.logical_id(stack.store.table(tables.CONVERSATION)))): CONVERSATION_TABLE_ACTIONS,
         key(arn(synthesized.logical_id(stack.store.table(tables.IDEMPOTENCY)))): IDEMPOTENCY_TABLE_ACTIONS,
         key(arn(synthesized.logical_id(stack.store.table(tables.ITEMS)))): WEBHOOK_ITEMS_ACTIONS,
         key(cases_arn): CASE_STORE_ACTIONS,
-        **{
-            key({"Fn::Join": ["", [cases_arn, f"/index/{gsi.name}"]]}): CASE_STORE_ACTIONS
-            for gsi in tables.CASES.gsis
-        },
+        # A step's case by its ref (a withdrawal): the one index the turn queries.
+        key({"Fn::Join": ["", [cases_arn, "/index/GSI1"]]}): {"dynamodb:Query"},
         key(ref(synthesized.logical_id(stack.executor_workflow.state_machine))): {"states:StartExecution"},
         key(arn(synthesized.logical_id(stack.turn_queue.queue))): QUEUE_ACTIONS,
         key(ref(synthesized.logical_id(stack.secrets.whatsapp))): SECRET_ACTIONS,
@@ -294,7 +277,6 @@ def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesize
     stack = synthesized.stack
     state_machine_role = ref(synthesized.logical_id(stack.executor_workflow.state_machine.role))
     review_role = ref(synthesized.logical_id(stack.review.function.role))
-    webhook_role = ref(synthesized.logical_id(stack.webhook.role))
     for policy_id, policy in synthesized.resources("AWS::IAM::Policy").items():
         # Only the state machine's role also needs log delivery and X-Ray sampling on Resource '*', and
         # only the review role answers task tokens (no resource-level permissions either).
@@ -303,8 +285,6 @@ def test_no_policy_in_the_stack_allows_a_wildcard_action(synthesized: Synthesize
             allowed_on_any = STATE_MACHINE_WILDCARD_ACTIONS
         elif policy["Properties"]["Roles"] == [review_role]:
             allowed_on_any = XRAY_ACTIONS | set(TASK_TOKEN_ACTIONS)
-        elif policy["Properties"]["Roles"] == [webhook_role]:  # a user's withdrawal fails a waiting task
-            allowed_on_any = XRAY_ACTIONS | {"states:SendTaskFailure"}
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             for action in as_list(statement["Action"]):
                 assert "*" not in action, f"{policy_id}: {action}"
@@ -319,14 +299,10 @@ def test_webhook_role_cannot_touch_tables_it_does_not_use(synthesized: Synthesiz
     role_id = synthesized.logical_id(stack.webhook.role)
     granted = json.dumps(role_statements(synthesized, role_id))
     for spec in tables.ALL_TABLES:
-        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES, tables.LEDGER):
+        if spec not in (tables.CONVERSATION, tables.IDEMPOTENCY, tables.ITEMS, tables.CASES):
             assert synthesized.logical_id(stack.store.table(spec)) not in granted, spec.logical_id
-    # The ledger only for a withdrawal's task token: REVIEW# items, never the executor's entries.
-    ledger_id = synthesized.logical_id(stack.store.table(tables.LEDGER))
-    on_ledger = [s for s in role_statements(synthesized, role_id) if ledger_id in json.dumps(s["Resource"])]
-    assert [s["Condition"] for s in on_ledger] == [
-        {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["REVIEW#*"]}}
-    ]
+    # Not even the ledger's REVIEW# items: the webhook never sees a task token.
+    assert synthesized.logical_id(stack.store.table(tables.LEDGER)) not in granted
 
 
 def test_webhook_role_writes_items_only_item_by_item(synthesized: Synthesized) -> None:
@@ -401,10 +377,9 @@ def test_only_the_webhook_may_start_executions_and_only_the_review_function_answ
         for role_id, statements in _statements_with_action_prefix(synthesized, "states:").items()
     }
     assert granted == {
+        # Starting its plan, nothing more: a withdrawal's task token is answered by the review function.
         synthesized.logical_id(stack.webhook.role): {
             ("states:StartExecution", json.dumps(ref(state_machine_id), sort_keys=True)),
-            # A user's withdrawal ("cancel that") fails the waiting task: failure only, never success.
-            ("states:SendTaskFailure", '"*"'),
         },
         # A task token names no resource: IAM allows these two on '*' only (see infra/review.py).
         synthesized.logical_id(stack.review.function.role): {

@@ -31,6 +31,8 @@ def test_every_queue_refuses_requests_without_tls(synthesized: Synthesized) -> N
         synthesized.logical_id(synthesized.stack.reminders.dead_letter_queue),
         synthesized.logical_id(synthesized.stack.reminders.schedule_dead_letter_queue),
         synthesized.logical_id(synthesized.stack.case_platform.dead_letter_queue),
+        synthesized.logical_id(synthesized.stack.review.withdrawals),
+        synthesized.logical_id(synthesized.stack.review.withdrawal_dead_letters),
     }
     protected: set[str] = set()
     for policy in synthesized.resources("AWS::SQS::QueuePolicy").values():
@@ -45,9 +47,10 @@ def test_every_queue_refuses_requests_without_tls(synthesized: Synthesized) -> N
 def test_turn_queue_triggers_the_webhook_function_with_partial_batch_failures(
     synthesized: Synthesized,
 ) -> None:
-    _, mapping = only(synthesized.resources("AWS::Lambda::EventSourceMapping"))
+    queue_arn = arn(synthesized.logical_id(synthesized.stack.turn_queue.queue))
+    mappings = synthesized.resources("AWS::Lambda::EventSourceMapping")
+    _, mapping = only({k: m for k, m in mappings.items() if m["Properties"]["EventSourceArn"] == queue_arn})
     props = mapping["Properties"]
-    assert props["EventSourceArn"] == arn(synthesized.logical_id(synthesized.stack.turn_queue.queue))
     assert props["FunctionName"] == ref(synthesized.logical_id(synthesized.stack.webhook.function))
     assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert props["BatchSize"] == 1

@@ -176,3 +176,37 @@ def test_after_the_operator_decided_cancel_is_too_late(
         "An operator already decided on that request, so it can't be withdrawn anymore."
     )
     assert _case(api, case_id)["state"]["current_state"] == "approved"
+
+
+@pytest.mark.parametrize("local", [REVIEW_ALL_REMINDER_DELETES], indirect=True)
+def test_a_withdrawal_whose_hand_over_fails_is_turned_again_and_ends_the_wait_once(
+    dana: Conversation, local: LocalStack, api: ReviewClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn records the rejection, then the withdrawals queue refuses the case: the turn fails
+    before its write and SQS redelivers it; the rejection is replayed, the case handed over, and the
+    review Lambda ends the wait once: the person hears it once."""
+    from memo.aws.queue import SqsWithdrawalNotices
+    from memo.errors import TransientFault
+
+    dana.say("remind me to call mom tomorrow at 5pm")
+    dana.say("delete the call mom reminder")
+    assert SENT_TO_REVIEW in _approve_into_review(dana, local)
+    case_id = _waiting_case_id(api)
+    refusals = [TransientFault("the queue refused")]
+    hand_over = SqsWithdrawalNotices.withdrawn
+
+    def refused_once(self: SqsWithdrawalNotices, case: str) -> None:
+        if refusals:
+            raise refusals.pop()
+        hand_over(self, case)
+
+    monkeypatch.setattr(SqsWithdrawalNotices, "withdrawn", refused_once)
+    assert dana.deliver(dana.user.text("cancel that")) == [
+        "You withdrew the request, so I didn't delete the reminder. Nothing was changed."
+    ]
+    assert refusals == []  # the first hand-over was refused
+    assert _case(api, case_id)["state"]["current_state"] == "rejected"
+    decided = [e for e in _case(api, case_id)["history"] if e["event_type"] == "decision_recorded"]
+    assert len(decided) == 1  # the redelivered turn's rejection was replayed, not recorded twice
+    assert _token_items() == []
+    assert "call mom" in dana.say("show my reminders")

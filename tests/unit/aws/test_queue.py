@@ -1,15 +1,19 @@
 """The turn queue on SQS FIFO (`memo.aws.queue`): one message group per thread, deduplicated by the
-wamid, ten to a request; a refused message fails the enqueue so Meta retries."""
+wamid, ten to a request; a refused message fails the enqueue so Meta retries. The withdrawals queue:
+one message per withdrawn case, naming only the case; a refused send fails the turn."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
 
-from memo.aws.queue import SqsTurnQueue, dedup_id, group_id
-from memo.errors import EnqueueFailed
+from memo.aws.queue import SqsTurnQueue, SqsWithdrawalNotices, dedup_id, group_id
+from memo.errors import EnqueueFailed, ServiceFault, TransientFault
 from memo.ingress.messages import QueuedMessage
+from memo.operator_review.withdraw import notice_case_id
 
 
 class _Sqs:
@@ -45,3 +49,32 @@ def test_a_refused_message_fails_the_enqueue() -> None:
 def test_a_dedup_id_sqs_would_refuse_is_hashed() -> None:
     assert dedup_id("wamid.ok") == "wamid.ok"
     assert len(dedup_id("x" * 200)) == 64 and len(dedup_id("with space")) == 64
+
+
+class _Withdrawals:
+    def __init__(self, error: str | None = None) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self._error = error
+
+    def send_message(self, **request: Any) -> dict[str, Any]:
+        if self._error:
+            raise ClientError({"Error": {"Code": self._error, "Message": "no"}}, "SendMessage")
+        self.sent.append(request)
+        return {"MessageId": "m1"}
+
+
+def test_a_withdrawn_case_is_sent_as_its_id_only() -> None:
+    sqs = _Withdrawals()
+    SqsWithdrawalNotices(sqs, "https://sqs/withdrawals").withdrawn("HITL-1")  # type: ignore[arg-type]
+    (sent,) = sqs.sent
+    assert sent["QueueUrl"] == "https://sqs/withdrawals"
+    assert json.loads(sent["MessageBody"]) == {"case_id": "HITL-1"}  # no token, no user, no thread
+    assert notice_case_id(sent["MessageBody"]) == "HITL-1"  # what the review Lambda reads back
+
+
+@pytest.mark.parametrize(
+    ("code", "error"), [("ThrottlingException", TransientFault), ("AccessDenied", ServiceFault)]
+)
+def test_a_refused_send_fails_the_withdrawal(code: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        SqsWithdrawalNotices(_Withdrawals(code), "https://sqs/withdrawals").withdrawn("HITL-1")  # type: ignore[arg-type]

@@ -296,9 +296,9 @@ class WebhookSettings(FunctionSettings):
     # The user's answer to an operator's question goes to the case (memo.operator_review.clarify).
     cases_table: str = Field(default=tables.CASES.default_name, alias="CASES_TABLE_NAME", min_length=3)
     cases_redact: str = Field(default="none", alias="HITL_REDACT")
-    # A user's withdrawal ("cancel that") fails the waiting step's task token, kept on the ledger table
-    # (memo.operator_review.withdraw).
-    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
+    # A user's withdrawal ("cancel that") rejects the waiting step's case and hands it to the review
+    # Lambda on this queue, which fails the step's task token (memo.operator_review.withdraw).
+    withdrawal_queue_url: str | None = Field(default=None, alias=tables.WITHDRAWAL_QUEUE_ENV_VAR)
     # Voice notes (memo.whatsapp.media): the OpenAI transcription model, and the largest audio file
     # fetched (bigger ones are refused politely before their bytes are read).
     transcription_model: str = Field(default="gpt-4o-mini-transcribe", alias="MEMO_TRANSCRIPTION_MODEL")

@@ -128,3 +128,10 @@ TURN_QUEUE_DEFAULT_NAME = "memo-turns.fifo"
 TURN_QUEUE_MAX_RECEIVE_COUNT = 5
 # The webhook Lambda's copy of the queue's setting (the last receive of a failing turn answers).
 TURN_MAX_RECEIVES_ENV_VAR = "MEMO_TURN_MAX_RECEIVES"
+
+# The queue from the turn (a user's withdrawal of a request waiting for an operator) to the review
+# Lambda, which ends the waiting step (memo.operator_review.withdraw).
+WITHDRAWAL_QUEUE_ENV_VAR = "REVIEW_WITHDRAWAL_QUEUE_URL"
+WITHDRAWAL_QUEUE_DEFAULT_NAME = "memo-review-withdrawals"
+# Receives before a notice the review Lambda cannot handle moves to the dead-letter queue.
+WITHDRAWAL_QUEUE_MAX_RECEIVE_COUNT = 5

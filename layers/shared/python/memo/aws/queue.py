@@ -1,8 +1,10 @@
-"""SQS FIFO adapter of the `TurnQueue` port: group = thread, dedup id = wamid."""
+"""SQS adapters: the turn queue (`TurnQueue`, FIFO: group = thread, dedup id = wamid) and the
+withdrawals queue (`WithdrawalNotices`: a case the user withdrew, for the review Lambda to end its wait)."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import TYPE_CHECKING
 
 from memo.errors import EnqueueFailed
@@ -53,3 +55,17 @@ class SqsTurnQueue:
         if failed:
             logger.error("ENQUEUE_FAILED", extra={"failed": len(failed), "codes": sorted(set(failed))})
             raise EnqueueFailed(f"{len(failed)} of {len(messages)} messages could not be enqueued")
+
+
+class SqsWithdrawalNotices:
+    """One message per withdrawn case, `{"case_id": ...}`: the review Lambda reads the case's history
+    and fails the waiting step's task token (`memo.operator_review.withdraw.WithdrawnSteps`)."""
+
+    def __init__(self, sqs: SQSClient, queue_url: str) -> None:
+        self._sqs = sqs
+        self._queue_url = queue_url
+
+    def withdrawn(self, case_id: str) -> None:
+        from memo.aws.faults import call  # not at import: the ingress path imports this module
+
+        call(self._sqs.send_message, QueueUrl=self._queue_url, MessageBody=json.dumps({"case_id": case_id}))

@@ -1,7 +1,7 @@
 """The local AWS: moto in-process by default, or any endpoint given by AWS_ENDPOINT_URL.
 
 Tables are created from the same `memo.tables` specs the CDK stack uses; the turn queue is a FIFO
-queue with a dead-letter queue, as deployed.
+queue with a dead-letter queue, and the withdrawals queue a standard one with its own, as deployed.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ class LocalResources:
     queue_arn: str
     dlq_url: str
     table_names: dict[str, str]
+    withdrawal_queue_url: str = ""  # the turn's withdrawals, for the review handler
+    withdrawal_queue_arn: str = ""
 
 
 def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
@@ -75,28 +77,41 @@ def create_resources(prefix: str = "") -> LocalResources:
             dynamodb.update_time_to_live(
                 TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute}
             )
-    sqs = client("sqs")
-    dlq_url = sqs.create_queue(QueueName=prefix + "memo-turns-dlq.fifo", Attributes={"FifoQueue": "true"})[
-        "QueueUrl"
-    ]
-    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
-        "QueueArn"
-    ]
-    queue_url = sqs.create_queue(
-        QueueName=prefix + tables.TURN_QUEUE_DEFAULT_NAME,
-        Attributes={
+    dlq_url, dlq_arn = _queue(prefix + "memo-turns-dlq.fifo", {"FifoQueue": "true"})
+    queue_url, queue_arn = _queue(
+        prefix + tables.TURN_QUEUE_DEFAULT_NAME,
+        {
             "FifoQueue": "true",
             "ContentBasedDeduplication": "false",
             "VisibilityTimeout": "60",
-            "RedrivePolicy": json.dumps(
-                {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": tables.TURN_QUEUE_MAX_RECEIVE_COUNT}
-            ),
+            "RedrivePolicy": _redrive(dlq_arn, tables.TURN_QUEUE_MAX_RECEIVE_COUNT),
         },
-    )["QueueUrl"]
-    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
-        "QueueArn"
-    ]
-    return LocalResources(queue_url=queue_url, queue_arn=queue_arn, dlq_url=dlq_url, table_names=names)
+    )
+    _, withdrawal_dlq_arn = _queue(prefix + tables.WITHDRAWAL_QUEUE_DEFAULT_NAME + "-dlq", {})
+    withdrawal_url, withdrawal_arn = _queue(
+        prefix + tables.WITHDRAWAL_QUEUE_DEFAULT_NAME,
+        {"RedrivePolicy": _redrive(withdrawal_dlq_arn, tables.WITHDRAWAL_QUEUE_MAX_RECEIVE_COUNT)},
+    )
+    return LocalResources(
+        queue_url=queue_url,
+        queue_arn=queue_arn,
+        dlq_url=dlq_url,
+        table_names=names,
+        withdrawal_queue_url=withdrawal_url,
+        withdrawal_queue_arn=withdrawal_arn,
+    )
+
+
+def _queue(name: str, attributes: dict[str, str]) -> tuple[str, str]:
+    """The queue's URL and ARN (created when missing)."""
+    sqs = client("sqs")
+    url = str(sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"])
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return url, str(arn)
+
+
+def _redrive(dead_letter_arn: str, max_receive_count: int) -> str:
+    return json.dumps({"deadLetterTargetArn": dead_letter_arn, "maxReceiveCount": max_receive_count})
 
 
 def sqs_client() -> Any:

@@ -25,11 +25,12 @@ from memo.local.aws import (
     use_fake_credentials,
 )
 from memo.local.functions import load_handler
-from memo.local.poller import FifoPoller
+from memo.local.poller import FifoPoller, QueueSource
 from memo.local.server import LocalServer
 from memo.local.sink import GraphSink
 from memo.local.stepfunctions import LocalStepFunctions, install
 from memo.local.ticker import ReminderTicker
+from memo.tables import WITHDRAWAL_QUEUE_ENV_VAR
 from memo.wiring import LambdaRuntime, reset_runtime, use_runtime
 from memo.wiring.escalation import EscalationRuntime
 from memo.wiring.executor import ExecutorRuntime
@@ -103,6 +104,7 @@ class LocalStack:
         reset_clients()
         self.resources = create_resources()
         env["TURN_QUEUE_URL"] = self.resources.queue_url
+        env[WITHDRAWAL_QUEUE_ENV_VAR] = self.resources.withdrawal_queue_url
         for var, name in self.resources.table_names.items():
             env.setdefault(var, name)
         for key, value in self._reminder_env().items():
@@ -124,14 +126,14 @@ class LocalStack:
         self.ticker.ensure_group()
         if self._state_file is not None:
             persist.load(self._state_file, self.resources.table_names)
-        webhook = load_handler("webhook")
+        webhook, review = load_handler("webhook"), load_handler("review")
         self.server = LocalServer(
             host=self._host,
             port=self._port,
             webhook=webhook,
             sink=self.sink,
             access_token=env["WHATSAPP_ACCESS_TOKEN"],
-            review=load_handler("review"),
+            review=review,
         )
         if "WHATSAPP_API_BASE_URL" not in env:
             # The sink serves the media files too, over plain http: allowed here, by name, only.
@@ -139,6 +141,11 @@ class LocalStack:
             env.setdefault("WHATSAPP_MEDIA_HOSTS", self.server.base_url)
         self._install_runtimes()
         self.poller = FifoPoller(sqs_client(), self.resources.queue_url, self.resources.queue_arn, webhook)
+        self.poller.add_source(
+            QueueSource(
+                sqs_client(), self.resources.withdrawal_queue_url, self.resources.withdrawal_queue_arn, review
+            )
+        )
         self.server.start()
         if self._start_poller:
             self.poller.start()

@@ -98,6 +98,11 @@ class LambdaDispatcher:
         self.changed = threading.Condition()
         self.invocations: list[Invocation] = []  # finished ones, guarded by `changed`
 
+    def register(self, function_name: str, handler: Handler) -> None:
+        """Run `handler` for invocations of `function_name` too (a function created on moto by the
+        caller, e.g. the reminders function the Scheduler invokes, in the IAM tests)."""
+        self._handlers[function_name] = handler
+
     def invoke(
         self,
         function_name: str,

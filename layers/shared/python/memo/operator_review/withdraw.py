@@ -2,13 +2,18 @@
 
 When a turn starts an execution with steps the review policy sends to an operator, it remembers the
 wait on the user's thread (`ReviewWaits`: the turn's traceId, the waiting steps, until when the
-operator may decide). A cancel word with no question of Memo's open then withdraws the newest wait:
+operator may decide). A cancel word with no question of Memo's open then withdraws the newest wait,
+in two halves:
 
-- each waiting step's case (found by its `memo_step` ref, `memo.operator_review.cases.step_ref`) gets
-  a `rejected` decision recorded by Memo as the requester ("Withdrawn by the user"), idempotent per
-  step (request id `memo:withdraw:<traceId>:<stepId>`);
-- the step's task token (`TokenStore`) is failed with `REVIEW_WITHDRAWN`: the state machine ends the
-  step as withdrawn (never run) and the responder tells the user, in their language;
+- the turn (`Withdrawals`, in the webhook Lambda): each waiting step's case (found by its `memo_step`
+  ref, `memo.operator_review.cases.step_ref`) gets a `rejected` decision recorded by Memo as the
+  requester ("Withdrawn by the user"), idempotent per step (request id
+  `memo:withdraw:<traceId>:<stepId>`), and the case is handed to the review Lambda
+  (`WithdrawalNotices`: the withdrawals queue). The webhook never sees a task token and may answer none;
+- the review Lambda (`WithdrawnSteps`, the only function allowed to answer task tokens): the step's
+  task token (`TokenStore`) is failed with `REVIEW_WITHDRAWN`, once the case's history shows the
+  withdrawal: the state machine ends the step as withdrawn (never run) and the responder tells the
+  user, in their language;
 - an operator who already decided wins: the user hears the request can no longer be withdrawn;
 - a case not submitted yet (the submit Lambda still starting) is not withdrawn and the wait is kept:
   the user is asked to try again in a moment.
@@ -16,9 +21,10 @@ operator may decide). A cancel word with no question of Memo's open then withdra
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from memo.capabilities.common import say
 from memo.observability import logger
@@ -28,27 +34,45 @@ from memo.operator_review.waits import ReviewWait, ReviewWaits
 from memo.text.language import Language
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from caseplatform.model import Event
     from caseplatform.service import CaseService
 
 REVIEW_WITHDRAWN = "REVIEW_WITHDRAWN"
 WITHDRAWN_NOTES = "Withdrawn by the user before a decision."
+WITHDRAW_REQUEST_PREFIX = "memo:withdraw:"
 
 WithdrawResult = Literal["withdrawn", "already_decided", "not_submitted_yet"]
+WaitEnded = Literal["ended", "token_gone", "no_token", "not_withdrawn"]
+
+
+class WithdrawalNotices(Protocol):
+    """Hands a withdrawn case to the review Lambda (`memo.aws.queue.SqsWithdrawalNotices`)."""
+
+    def withdrawn(self, case_id: str) -> None: ...
+
+
+class CaseHistory(Protocol):
+    """What `WithdrawnSteps` reads of the case platform (`caseplatform.service.CaseService`)."""
+
+    def get_case_history(self, case_id: str) -> list[Event]: ...
 
 
 class Withdrawals:
+    """The turn's half: the wait's cases rejected as the requester, then handed to the review Lambda."""
+
     def __init__(
         self,
         *,
         waits: ReviewWaits,
         cases: Callable[[], CaseService],
-        tokens: Callable[[], TokenStore],
-        tasks: Callable[[], TaskAnswers],
+        notices: Callable[[], WithdrawalNotices],
     ) -> None:
         self._waits = waits
         self._cases = cases  # built on first use: only a withdrawal needs them
-        self._tokens = tokens
-        self._tasks = tasks
+        self._notices = notices
 
     def remember(self, thread_id: str, wait: ReviewWait) -> None:
         self._waits.remember(thread_id, wait)
@@ -73,8 +97,9 @@ class Withdrawals:
         if not found:
             logger.info("REVIEW_WITHDRAW_NOT_SUBMITTED", extra={"stepId": step_id})
             return "not_submitted_yet"
-        case_id = found[0]
+        case_id, notices = found[0], self._notices()  # unconfigured: refused before the case changes
         try:
+            # A redelivered turn records the same request again: the platform replays it.
             cases.record_decision(
                 case_id=case_id,
                 decision="rejected",
@@ -85,21 +110,85 @@ class Withdrawals:
                     "role": "requester",
                     "id": f"memo:requester:{trace_id}",
                 },
-                request_id=f"memo:withdraw:{operation}",
+                request_id=WITHDRAW_REQUEST_PREFIX + operation,
             )
         except AlreadyTerminal:
             logger.info("REVIEW_WITHDRAW_TOO_LATE", extra={"caseId": case_id, "stepId": step_id})
             return "already_decided"
-        tokens = self._tokens()
-        waiting = tokens.get(case_id)
-        if waiting is not None:
-            try:
-                self._tasks().fail(waiting.task_token, error=REVIEW_WITHDRAWN, cause=WITHDRAWN_NOTES)
-            except TaskGone as exc:
-                logger.warning("REVIEW_TOKEN_GONE", extra={"caseId": case_id, "error": exc.reason})
-            tokens.delete(case_id)
+        # A failed hand-over fails the turn before its write: the redelivery records (replays) and
+        # hands it over again.
+        notices.withdrawn(case_id)
         logger.info("REVIEW_WITHDRAWN", extra={"caseId": case_id, "stepId": step_id})
         return "withdrawn"
+
+
+class WithdrawnSteps:
+    """The review Lambda's half: the waiting step of a case the user withdrew fails as REVIEW_WITHDRAWN.
+
+    Idempotent: the token is deleted once answered, so a notice delivered twice finds none; a token
+    Step Functions no longer knows (`TaskGone`) is logged and deleted. A case whose history holds no
+    withdrawal is left alone (a notice answers only what the case platform recorded)."""
+
+    def __init__(self, *, cases: CaseHistory, tokens: TokenStore, tasks: TaskAnswers) -> None:
+        self._cases = cases
+        self._tokens = tokens
+        self._tasks = tasks
+
+    def end_wait(self, case_id: str) -> WaitEnded:
+        fields: dict[str, object] = {"caseId": case_id}
+        if not any(_is_withdrawal(event) for event in self._cases.get_case_history(case_id)):
+            logger.warning("REVIEW_WITHDRAWAL_NOT_RECORDED", extra=fields)
+            return "not_withdrawn"
+        waiting = self._tokens.get(case_id)
+        if waiting is None:
+            logger.info("REVIEW_WITHDRAWN_NO_TOKEN", extra=fields)
+            return "no_token"
+        ended: WaitEnded = "ended"
+        try:
+            self._tasks.fail(waiting.task_token, error=REVIEW_WITHDRAWN, cause=WITHDRAWN_NOTES)
+        except TaskGone as exc:
+            logger.warning("REVIEW_TOKEN_GONE", extra={**fields, "error": exc.reason})
+            ended = "token_gone"
+        self._tokens.delete(case_id)
+        logger.info("REVIEW_WAIT_WITHDRAWN", extra={**fields, "stepId": waiting.task.step_id})
+        return ended
+
+
+def end_withdrawn_waits(
+    event: dict[str, Any], context: LambdaContext, steps: WithdrawnSteps
+) -> dict[str, Any]:
+    """A batch of the withdrawals queue (`{"case_id": ...}` each, `SqsWithdrawalNotices`): each case's
+    waiting step ended; a record that failed is reported for another receive (partial batch response)."""
+    from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+
+    def end(record: SQSRecord) -> None:
+        steps.end_wait(notice_case_id(record.body))
+
+    return dict(
+        process_partial_response(
+            event=event,
+            record_handler=end,
+            processor=BatchProcessor(event_type=EventType.SQS),
+            context=context,
+        )
+    )
+
+
+def notice_case_id(body: str) -> str:
+    """The case id a withdrawal notice names; `ValueError` when it names none."""
+    notice = json.loads(body)
+    case_id = notice.get("case_id") if isinstance(notice, dict) else None
+    if not isinstance(case_id, str) or not case_id:
+        raise ValueError("a withdrawal notice names no case")
+    return case_id
+
+
+def _is_withdrawal(event: Event) -> bool:
+    return (
+        event.event_type == "decision_recorded"
+        and event.decision_outcome == "rejected"
+        and (event.request_id or "").startswith(WITHDRAW_REQUEST_PREFIX)
+    )
 
 
 def withdraw_reply(result: WithdrawResult, language: Language) -> str | None:

@@ -30,6 +30,7 @@ from memo.operator_review.edits import check_edit
 from memo.operator_review.listener import TaskTokenBridge
 from memo.operator_review.policy import ReviewPolicy, load_policy
 from memo.operator_review.view import MemoCaseView
+from memo.operator_review.withdraw import WithdrawnSteps
 from memo.settings import ReviewSettings, WhatsAppSettings
 from memo.whatsapp.sender import GraphApiSender, Sender
 from memo.wiring import LambdaRuntime
@@ -94,6 +95,17 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
         # The relay first: on a decision it withdraws an open question before the bridge deletes the
         # ledger item that maps the case to the user's thread.
         return [relay, bridge]
+
+    @cached_property
+    def withdrawn_steps(self) -> WithdrawnSteps:
+        """A user's withdrawal, handed over by the turn on the withdrawals queue: the waiting step's
+        task token is failed (this Lambda alone may answer task tokens)."""
+        settings = self.settings
+        return WithdrawnSteps(
+            cases=build_case_service(self.store, redact=settings.redact),
+            tokens=DynamoTokenStore(self.dynamodb, settings.ledger_table),
+            tasks=StepFunctionsTasks(client_for("stepfunctions", settings.aws)),
+        )
 
     @cached_property
     def review(self) -> ReviewService:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from memo.aws.clients import client_for
 from memo.settings import ConfigurationError, LlmSettings, WebhookSettings, WhatsAppSettings
+from memo.tables import WITHDRAWAL_QUEUE_ENV_VAR
 from memo.wiring import LambdaRuntime
 
 # The turn path's modules are imported when the turn path first needs them, not at cold start.
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from memo.aws.outbound_log import DynamoOutboundLog
     from memo.executor.contracts import ExecutionInput, ExecutionPort
     from memo.operator_review.clarify import CaseClarifications
-    from memo.operator_review.tokens import TaskAnswers, TokenStore
-    from memo.operator_review.withdraw import Withdrawals
+    from memo.operator_review.withdraw import WithdrawalNotices, Withdrawals
     from memo.text.language import Language
     from memo.turn.consumer import TurnProcessor
     from memo.turn.deliveries import FailedDeliveryFollowUp
@@ -103,25 +103,25 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
 
     @cached_property
     def withdrawals(self) -> Withdrawals:
-        """ "cancel that" on a request waiting for an operator: the case, the task token, the wait."""
+        """ "cancel that" on a request waiting for an operator: the case, the wait, and the case handed
+        to the review Lambda (which alone answers the waiting step's task token)."""
         from memo.aws.review_waits import DynamoReviewWaits
         from memo.operator_review.withdraw import Withdrawals
 
-        def tokens() -> TokenStore:
-            from memo.aws.ledger_table import DynamoTokenStore
+        def notices() -> WithdrawalNotices:
+            from memo.aws.queue import SqsWithdrawalNotices
 
-            return DynamoTokenStore(self.dynamodb, self.settings.ledger_table)
-
-        def tasks() -> TaskAnswers:
-            from memo.aws.stepfunctions import StepFunctionsTasks
-
-            return StepFunctionsTasks(client_for("stepfunctions", self.settings.aws))
+            url = self.settings.withdrawal_queue_url
+            if not url:
+                raise ConfigurationError(
+                    f"{WITHDRAWAL_QUEUE_ENV_VAR} is not set: requests cannot be withdrawn"
+                )
+            return SqsWithdrawalNotices(client_for("sqs", self.settings.aws), url)
 
         return Withdrawals(
             waits=DynamoReviewWaits(self.dynamodb, self.settings.conversation_table),
             cases=lambda: self.case_service,
-            tokens=tokens,
-            tasks=tasks,
+            notices=notices,
         )
 
     @cached_property
