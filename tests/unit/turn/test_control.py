@@ -450,7 +450,7 @@ def test_more_steps_than_one_execution_runs_are_refused_whole() -> None:
 
 
 def test_a_request_over_step_functions_limit_is_refused_whole() -> None:
-    items = [f"{n:05d} " + "y" * 1_000 for n in range(300)]  # about 300 KB of list items
+    items = [f"{n:02d} " + "y" * 7_000 for n in range(40)]  # about 280 KB of list items, under the count cap
     turn = Turn(
         FakePlanner(
             plan(step("lists", "add", constraints={"listName": "shopping"}, changes={"items": items}))
