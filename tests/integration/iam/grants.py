@@ -39,7 +39,6 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "dynamodb:PutItem table/hitl-cases": "a_question_escalates",
         "dynamodb:Query table/hitl-cases": "a_question_escalates",
         "dynamodb:Query table/hitl-cases/index/GSI1": "a_question_escalates",
-        "dynamodb:Query table/hitl-cases/index/GSI3": "a_question_escalates",
         "dynamodb:Query table/hitl-cases/index/GSI4": "a_question_escalates",
         "sns:Publish memo-escalations": "a_question_escalates",
     },
