@@ -172,3 +172,49 @@ def test_an_edit_shows_the_diff_and_the_final_payload_and_the_user_is_told(
     assert replies[-1].startswith("Deleted 1 reminder"), replies
     left = [r["title"]["S"] for r in _reminders(dana.user.wa_id) if "undo_key" not in r]
     assert left == ["pay rent"]
+
+
+def test_an_operator_narrows_by_choosing_items_and_sees_the_series_and_the_users_own_narrowing(
+    local: LocalStack, site: str, page: Any
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dana = Conversation(stack=local, user=WhatsAppUser())
+    dana.say("remind me to call mom tomorrow at 5pm")
+    dana.say("remind me to go to the gym every tuesday at 7pm")
+    dana.say("remind me to pay rent tomorrow at 9am")
+    dana.say("remind me to water the plants tomorrow at 8am")
+    dana.say("delete all my reminders")
+    # the user's own narrowing, before any operator; the step then waits for one
+    assert post(dana.user.payload(dana.user.text("yes but keep the plants")))["statusCode"] == 200
+    assert local.poller is not None
+    local.poller.drain()
+    (told,) = dana.replies()
+    assert SENT_TO_REVIEW in told, told
+    _wait_for_submitted_case(local)
+
+    _sign_in(page, site, "carol", "Carol Reviewer")
+    _open_only_case(page)
+    rows = page.locator("#view-items tr")
+    sync_api.expect(rows).to_have_count(3)
+    sync_api.expect(page.locator("#view-items")).to_contain_text("every Tuesday at 19:00, the whole series")
+    sync_api.expect(page.locator("#view-sections")).to_contain_text("Whole series (every occurrence ends)")
+    sync_api.expect(page.locator("#view-turns")).to_contain_text("then user: yes but keep the plants")
+
+    page.click("#edit")
+    sync_api.expect(page.locator("#edit-choose")).to_be_visible()
+    sync_api.expect(page.locator("#edit-json-box")).not_to_have_attribute("open", "")  # JSON one click away
+    choices = page.locator("#edit-choices li")
+    sync_api.expect(choices).to_have_count(3)
+    choices.filter(has_text="pay rent").locator("input").uncheck()  # the operator keeps the rent too
+    sync_api.expect(page.locator("#edit-errors li")).to_have_count(0)
+    sync_api.expect(page.locator("#edit-diff")).to_contain_text("args.reminderIds")
+    page.screenshot(path=str(SHOTS / "edit-by-choosing.png"), full_page=True)
+    page.click("#save-edit")
+    page.click("#confirm-yes")
+    sync_api.expect(page.locator("#message")).to_have_text("Case approved.")
+
+    assert local.stepfunctions is not None
+    (done,) = local.stepfunctions.wait_all(timeout=30)
+    assert done["status"] == "SUCCEEDED", done
+    left = sorted(r["title"]["S"] for r in _reminders(dana.user.wa_id) if "undo_key" not in r)
+    assert left == ["pay rent", "water the plants"]
