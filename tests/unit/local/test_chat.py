@@ -52,13 +52,71 @@ def test_a_number_answers_the_last_choices_as_an_interactive_reply() -> None:
     reply = Reply.with_choices(
         "Sure?", [Choice(id="approve", title="Approve"), Choice(id="reject", title="Reject")]
     )
-    _, chat._choices = render(message_bodies("1", reply)[0])
+    text, choices = render(message_bodies("1", reply)[0])
+    chat._live = [(text, choices)]
     message = chat._message_for("2")
-    assert message["interactive"] == {
+    assert message is not None and message["interactive"] == {
         "type": "button_reply",
         "button_reply": {"id": "reject", "title": "Reject"},
     }
-    assert chat._message_for("2")["type"] == "text"
+    again = chat._message_for("2")
+    assert again is not None and again["type"] == "text"  # the choices were answered
+
+
+def _shown(sink: GraphSink, chat: Chat, *replies: Reply) -> None:
+    for reply in replies:
+        for body in message_bodies("972501234567", reply):
+            sink.record("100000000000001", body)
+    chat._show(sink.messages(to="972501234567", after=chat._seen))
+
+
+APPROVAL = Reply.with_choices(
+    "Delete all 3 reminders?",
+    [
+        Choice(id="approve", title="Approve"),
+        Choice(id="edit", title="Edit"),
+        Choice(id="reject", title="Reject"),
+    ],
+)
+DELIVERED = Reply.with_choices(
+    "⏰ Reminder: call mom",
+    [Choice(id="reminder:done:r1", title="Done ✅"), Choice(id="reminder:snooze:60:r1", title="In an hour")],
+)
+
+
+def test_a_number_with_two_messages_of_choices_live_presses_nothing_and_asks_which() -> None:
+    sink, out = GraphSink(), io.StringIO()
+    chat = Chat(base_url="http://unused", app_secret="s", sink=sink, user=WhatsAppUser(), out=out)
+    _shown(sink, chat, APPROVAL, DELIVERED)  # a question, then a reminder arrives with its buttons
+    for number in ("1", "2"):
+        assert chat._message_for(number) is None  # nothing is sent
+    assert chat._which_message() == (
+        "[2 messages have choices: a) “Delete all 3 reminders?”; b) “⏰ Reminder: call mom”. "
+        "Answer with its letter and the number, e.g. a1]"
+    )
+    pressed = chat._message_for("a3")
+    assert pressed is not None and pressed["interactive"]["button_reply"]["id"] == "reject"
+
+
+def test_a_lettered_number_presses_that_messages_choice() -> None:
+    sink = GraphSink()
+    chat = Chat(base_url="http://unused", app_secret="s", sink=sink, user=WhatsAppUser(), out=io.StringIO())
+    _shown(sink, chat, APPROVAL, DELIVERED)
+    pressed = chat._message_for("B 2")
+    assert pressed is not None and pressed["interactive"]["button_reply"]["id"] == "reminder:snooze:60:r1"
+    # a number past every message's choices, or a letter of no message, is text
+    _shown(sink, chat, APPROVAL, DELIVERED)
+    assert (chat._message_for("7") or {})["type"] == "text"
+    _shown(sink, chat, APPROVAL, DELIVERED)
+    assert (chat._message_for("c1") or {})["type"] == "text"
+
+
+def test_one_message_of_choices_is_answered_by_a_bare_number() -> None:
+    sink = GraphSink()
+    chat = Chat(base_url="http://unused", app_secret="s", sink=sink, user=WhatsAppUser(), out=io.StringIO())
+    _shown(sink, chat, DELIVERED)
+    pressed = chat._message_for("1")
+    assert pressed is not None and pressed["interactive"]["button_reply"]["id"] == "reminder:done:r1"
 
 
 def test_a_message_that_arrives_on_its_own_is_printed_at_the_prompt() -> None:

@@ -2,10 +2,17 @@
 
 Each line you type is sent as a signed webhook POST; Memo's replies come back through the local
 Graph API sink. Reply buttons and list messages are shown as numbered choices: answer by number.
+A number presses a choice of the one message with choices that arrived since your last line. When
+two or more did (a question, then a reminder with its Done / Snooze buttons), a bare number is not
+sent: the chat asks which message you mean, and "a2" presses choice 2 of the first of them, "b1"
+choice 1 of the second. (In WhatsApp you tap the button of the message you mean; a typed number
+here must not press an older or newer message's button than you expect.)
 """
 
 from __future__ import annotations
 
+import re
+import string
 import sys
 import threading
 from dataclasses import dataclass
@@ -16,6 +23,7 @@ from memo.local.whatsapp_user import WhatsAppUser, post_webhook
 from memo.text.language import detect_language
 
 REPLY_TIMEOUT = 30.0
+_LETTERED = re.compile(r"^([a-z])\s*(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -62,14 +70,21 @@ class Chat:
     their own (a reminder at its time), from a background printer."""
 
     def __init__(
-        self, *, base_url: str, app_secret: str, sink: GraphSink, user: WhatsAppUser, out: TextIO = sys.stdout
+        self,
+        *,
+        base_url: str,
+        app_secret: str,
+        sink: GraphSink,
+        user: WhatsAppUser,
+        out: TextIO | None = None,
     ) -> None:
         self._base_url = base_url
         self._secret = app_secret
         self._sink = sink
         self._user = user
-        self._out = out
-        self._choices: list[ShownChoice] = []
+        self._out = out if out is not None else sys.stdout  # the stdout of the time it starts
+        # The messages with choices that arrived since your last line (their first line, choices)
+        self._live: list[tuple[str, list[ShownChoice]]] = []
         self._seen = sink.last_index
         self._printed = threading.Condition()
         self._stop = threading.Event()
@@ -83,6 +98,8 @@ class Chat:
         if not line:
             return []
         message = self._message_for(line)
+        if message is None:
+            return self._print([self._which_message()])
         with self._printed:
             before = self._seen
             self._awaiting = True
@@ -101,7 +118,9 @@ class Chat:
         return self._show(records)
 
     def start_printer(self) -> None:
-        """Print Memo's messages as they arrive, also when you are not typing (reminders)."""
+        """Print Memo's messages as they arrive, also when you are not typing (reminders); a chat
+        whose printer was stopped (another person's turn at the keyboard) prints what it missed."""
+        self._stop.clear()
 
         def loop() -> None:
             while not self._stop.is_set():
@@ -132,7 +151,7 @@ class Chat:
         for record in records:
             text, choices = render(record.body)
             if choices:
-                self._choices = choices
+                self._live.append((text.splitlines()[0], choices))
             printed.append(text)
         with self._printed:
             self._print(printed, prompt=prompt)
@@ -141,15 +160,38 @@ class Chat:
             self._printed.notify_all()
         return printed
 
-    def _message_for(self, line: str) -> dict[str, Any]:
-        if line.isdigit() and 1 <= int(line) <= len(self._choices):
-            choice = self._choices[int(line) - 1]
-            self._choices = []
-            if choice.kind == "button":
-                return self._user.button_reply(choice.id, choice.title)
-            return self._user.list_reply(choice.id, choice.title.split(" — ")[0])
-        self._choices = []
+    def _message_for(self, line: str) -> dict[str, Any] | None:
+        """The message a line sends: a choice's tap, or text; None when a bare number could press
+        the choices of more than one message."""
+        live, self._live = self._live, []
+        lettered = _LETTERED.match(line.lower()) if len(live) > 1 else None
+        if lettered:
+            which = string.ascii_lowercase.index(lettered.group(1))
+            if which < len(live):
+                return self._tap(live[which][1], int(lettered.group(2))) or self._user.text(line)
+        if line.isdigit() and live:
+            if len(live) > 1 and 1 <= int(line) <= max(len(choices) for _, choices in live):
+                self._live = live  # nothing sent: asked which message
+                return None
+            tapped = self._tap(live[-1][1], int(line))
+            if tapped is not None:
+                return tapped
         return self._user.text(line)
+
+    def _tap(self, choices: list[ShownChoice], number: int) -> dict[str, Any] | None:
+        if not 1 <= number <= len(choices):
+            return None
+        choice = choices[number - 1]
+        if choice.kind == "button":
+            return self._user.button_reply(choice.id, choice.title)
+        return self._user.list_reply(choice.id, choice.title.split(" — ")[0])
+
+    def _which_message(self) -> str:
+        named = "; ".join(
+            f"{letter}) “{first[:60]}”"
+            for letter, (first, _) in zip(string.ascii_lowercase, self._live, strict=False)
+        )
+        return f"[{len(self._live)} messages have choices: {named}. Answer with its letter and the number, e.g. a1]"
 
     def _print(self, texts: list[str], *, prompt: bool = False) -> list[str]:
         for text in texts:

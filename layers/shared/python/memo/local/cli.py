@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -53,6 +54,10 @@ def serve(port: int, host: str) -> int:
     return 0
 
 
+#: "/as 447700900123 Sam": chat as another person (a WhatsApp number of 8 to 15 digits).
+AS_COMMAND = re.compile(r"^/as\s+\+?(\d{8,15})(?:\s+(\S.*))?$")
+
+
 def chat(port: int, host: str, wa_id: str, name: str, state: Path) -> int:
     log_path = _quiet_logs_to_file()
     from memo.local.chat import Chat
@@ -67,12 +72,21 @@ def chat(port: int, host: str, wa_id: str, name: str, state: Path) -> int:
         print(f"Logs: {log_path}; your data is kept in {state} (make reset to start over)")
         if not own_sink:
             print(f"Replies go to {os.environ['WHATSAPP_API_BASE_URL']}, not to this chat.")
-        conversation = Chat(
-            base_url=stack.base_url,
-            app_secret=os.environ["WHATSAPP_APP_SECRET"],
-            sink=stack.sink,
-            user=WhatsAppUser(wa_id=wa_id, name=name),
-        )
+        print("/as <number> [name] chats as another person (/as with your number comes back).")
+        people: dict[str, Chat] = {}
+
+        def person(number: str, called: str) -> Chat:
+            if number not in people:
+                user = WhatsAppUser(wa_id=number, name=called)
+                people[number] = Chat(
+                    base_url=stack.base_url,
+                    app_secret=os.environ["WHATSAPP_APP_SECRET"],
+                    sink=stack.sink,
+                    user=user,
+                )
+            return people[number]
+
+        conversation = person(wa_id, name)
         conversation.start_printer()
         while True:
             try:
@@ -82,6 +96,14 @@ def chat(port: int, host: str, wa_id: str, name: str, state: Path) -> int:
                 break
             if line.strip() in {"/quit", "/exit"}:
                 break
+            switch = AS_COMMAND.match(line.strip())
+            if switch:
+                conversation.stop_printer()
+                number, called = switch.group(1), switch.group(2) or "Guest"
+                conversation = person(number, called)
+                print(f"You are now +{number} on WhatsApp; their messages since last time follow.")
+                conversation.start_printer()
+                continue
             conversation.say(line)
             stack.save_state()
         conversation.stop_printer()
