@@ -152,6 +152,7 @@ def test_installed_script_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    assert done.stderr == f"hitl: created a new case database at {tmp_path / 'x.db'}\n"  # never silently
     # The adapters registered by default: the LGV agent's and Memo's own operations.
     assert [s["adapter_id"] for s in json.loads(done.stdout)["items"]] == [
         "lgv_troubleshooting",
@@ -330,3 +331,17 @@ def test_the_command_line_drifts_and_rebuilds_a_table_behind_an_endpoint(tmp_pat
         rebuilt = run("rebuild")
         assert (rebuilt.returncode, json.loads(rebuilt.stdout)["repaired_case_ids"]) == (0, [case_id])
         assert run("drift").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "command", [["queue"], ["show", "HITL-1"], ["drift"], ["export", "--format", "json", "--out", "x"]]
+)
+def test_a_read_of_a_database_that_does_not_exist_is_refused_and_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    missing = tmp_path / "typo" / "hitl.db"
+    with pytest.raises(SystemExit) as exit_:
+        main(["--db", str(missing), *command])
+    assert exit_.value.code == 2
+    assert f"no case database at {missing}: nothing to read" in capsys.readouterr().err
+    assert not missing.exists() and not missing.parent.exists()

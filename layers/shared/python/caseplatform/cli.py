@@ -16,7 +16,9 @@ AWS_ENDPOINT_URL_DYNAMODB, AWS_PROFILE...).
 
 Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer,
 exit 2 on a usage error (an unknown option or filter value: state, priority, limit, an adapter
-without a schema; a store URL of another scheme, a table that cannot be reached). Output into a
+without a schema; a store URL of another scheme, a table that cannot be reached; a command that only
+reads on a SQLite file that does not exist: never a silently created empty database). A command that
+writes creates a missing SQLite file and says so on stderr. Output into a
 closed pipe (`hitl queue | head -1`) ends quietly.
 """
 
@@ -192,6 +194,14 @@ def open_store(args: argparse.Namespace) -> tuple[CaseStore, Callable[[], None]]
         if url == SQLITE_SCHEME:
             raise ValueError(f"{url!r} names no file: use sqlite:///PATH")
         path = Path(url.removeprefix(SQLITE_SCHEME)) if url else (args.db or DEFAULT_DB)
+        if not path.exists():
+            if _only_reads(args):
+                raise ValueError(
+                    f"no case database at {path}: nothing to read (a command that writes, such as"
+                    " `schema list` which installs the default adapters, creates one; a deployed store"
+                    " is --store dynamodb://TABLE)"
+                )
+            print(f"hitl: created a new case database at {path}", file=sys.stderr)
         sqlite = SqliteCaseStore(path)
         args.files_dir = path.parent
         return sqlite, sqlite.close
@@ -204,6 +214,12 @@ def open_store(args: argparse.Namespace) -> tuple[CaseStore, Callable[[], None]]
         args.files_dir = Path()
         return DynamoCaseStore(table, connect(table)), lambda: None
     raise ValueError(f"{url!r} is not a store URL: use sqlite:///PATH or dynamodb://TABLE")
+
+
+def _only_reads(args: argparse.Namespace) -> bool:
+    """A command that only reads the store: on a file that does not exist it would read an empty
+    database it had just created, and answer as if there were no cases."""
+    return args.command in {"queue", "show", "drift", "export"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

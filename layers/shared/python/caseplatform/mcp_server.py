@@ -317,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--actor must be 1-200 characters")
     actor = local_actor(actor_id, name=args.actor_name, role=args.actor_role, kind=args.actor_kind)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if not args.db.exists():  # never a silently new, empty database (a typo in --db reads no cases)
+        logging.getLogger("hitl-mcp").warning("created a new case database at %s", args.db)
     store = SqliteCaseStore(args.db)
     service = build_case_service(store, redact=args.redact)
     added = service.ensure_default_adapters()

@@ -6,6 +6,9 @@ chat:  the local stack in-process plus an interactive terminal chat in which you
        Its data (reminders, notes, lists, questions, cases) is kept in data/local/state.json across
        restarts.
 reset: delete that saved state.
+cases: the case platform's `hitl` command line on the cases Memo sent to operators in that saved
+       state (`cases queue`, `cases show CASE_ID`, ...): they live in the local stack's DynamoDB
+       table, not in a SQLite file.
 """
 
 from __future__ import annotations
@@ -110,10 +113,38 @@ def chat(port: int, host: str, wa_id: str, name: str, state: Path) -> int:
     return 0
 
 
+#: The `hitl` commands that may write (a rebuild, an escalation sweep, the schema registry); the others
+#: only read, and leave the saved state as it was (a running `make run` keeps writing it).
+HITL_WRITES = frozenset({"rebuild", "escalate", "schema"})
+
+
+def cases(argv: list[str], state: Path) -> int:
+    """`hitl` (the case platform's command line) on the cases of the local stack: those live in its
+    moto DynamoDB table, saved in `state`, not in a SQLite file."""
+    _quiet_logs_to_file()
+    if not state.exists():
+        print(
+            f"No local state at {state}: nothing to read (make run keeps Memo's cases there).",
+            file=sys.stderr,
+        )
+        return 2
+    from caseplatform import cli as hitl
+    from memo.local.stack import LocalStack
+
+    stack = LocalStack(state_file=state, start_poller=False).start()
+    try:
+        return hitl.main(["--store", f"dynamodb://{os.environ['CASES_TABLE_NAME']}", *argv])
+    finally:
+        stack.stop(save=bool(argv) and argv[0] in HITL_WRITES)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="memo-local", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("reset", help="delete the chat's saved local state")
+    hitl = sub.add_parser("cases", help="the hitl command line on the local stack's cases (hitl --help)")
+    hitl.add_argument("--state", type=Path, default=None, help="saved local data (data/local/state.json)")
+    hitl.add_argument("hitl_args", nargs=argparse.REMAINDER, help="a hitl command: queue, show CASE_ID, ...")
     for name in ("serve", "chat"):
         cmd = sub.add_parser(name)
         cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8080")))
@@ -134,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args.port, args.host)
     from memo.local import persist
+
+    if args.command == "cases":
+        return cases(args.hitl_args, args.state or persist.STATE_FILE)
 
     return chat(args.port, args.host, args.wa_id, args.name, args.state or persist.STATE_FILE)
 

@@ -173,7 +173,9 @@ class LocalStack:
             return
         persist.save(self._state_file, self.resources.table_names, self._env.get("REMINDER_SCHEDULE_GROUP"))
 
-    def stop(self) -> None:
+    def stop(self, *, save: bool = True) -> None:
+        """Stop everything, saving the state file first unless `save` is False (a reader of a state
+        that a running chat keeps writing)."""
         if self.ticker is not None:
             self.ticker.stop()
         if self.poller is not None:
@@ -182,7 +184,8 @@ class LocalStack:
             self.server.stop()
         if self.stepfunctions is not None:
             self.stepfunctions.close()
-        self.save_state()
+        if save:
+            self.save_state()
         if self._mock is not None:
             self._mock.stop()
         # Put the environment back as it was: what this stack set pointed at what it just stopped.
