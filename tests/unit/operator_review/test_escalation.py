@@ -42,6 +42,7 @@ def test_a_sweep_with_nothing_due_escalates_nothing(cases: CaseService) -> None:
     assert escalate_overdue(cases, max_cases=10) == {
         "checked": 0,
         "escalated": [],
+        "reassigned": [],
         "notified": [],
         "notify_failed": [],
         "past_sla": 0,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from caseplatform.errors import CaseNotFound, CasePlatformError
+from caseplatform.hooks import summary_line
 from caseplatform.model import Case, CaseRecord, CaseState, Event, Page, SchemaRecord
 from caseplatform.queries import CaseView
 
@@ -82,6 +83,7 @@ def case_summary(record: CaseRecord) -> dict[str, Any]:
         "adapter_id": case.adapter_id,
         "case_type": case.case_type,
         "title": case.title,
+        "summary_line": summary_line(case),
         "priority": case.priority,
         "confidence": case.confidence,
         "current_state": state.current_state,

@@ -10,9 +10,10 @@ AWS_ENDPOINT_URL_DYNAMODB, AWS_PROFILE...).
     hitl show CASE_ID                                      the case and its history
     hitl rebuild                                           repair the projection from the events
     hitl drift                                             compare live vs recomputed projection (exit 2 on drift)
-    hitl escalate [--notify-file F] [--review-url URL]     run the escalation sweep now; notices to F
+    hitl escalate [--notify-file F] [--review-url URL]     run the escalation sweep and the tiers now; notices to F
     hitl export --format csv|json --out DIR [--state S] [--adapter A]
     hitl verify-export DIR                                 check an export against its manifest
+    hitl metrics [--adapter A] [--from-ms N] [--to-ms N] [--period all|day|week]   review latency, clarification turnaround
 
 Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer,
 exit 2 on a usage error (an unknown option or filter value: state, priority, limit, an adapter
@@ -37,6 +38,8 @@ from caseplatform import answers
 from caseplatform.errors import CasePlatformError, SchemaInvalid
 from caseplatform.escalation import JsonLinesSink, case_link, sweep
 from caseplatform.export import export_cases, verify_export
+from caseplatform.governance.metrics_tools import add_metrics_command, run_metrics_command
+from caseplatform.governance.tiers import sweep_tiers
 from caseplatform.model import OPEN_STATES, PRIORITIES
 from caseplatform.ports import CaseStore
 from caseplatform.projection import DriftReport
@@ -113,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify-export", help="check an export against its manifest")
     verify.add_argument("dir", type=Path)
+    add_metrics_command(commands)
     return parser
 
 
@@ -123,6 +127,21 @@ def _drift_answer(report: DriftReport) -> dict[str, Any]:
         recomputed_hash=report.recomputed_hash,
         drifted_case_ids=report.drifted_case_ids,
         cases=report.cases,
+    )
+
+
+def _escalate(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
+    """The clarification sweep, then the pending cases' escalation tiers; notices to one file."""
+    notices = args.notify_file or args.files_dir / NOTICES_FILE
+    result = sweep(service, notifier=JsonLinesSink(notices), link=case_link(args.review_url))
+    tiers = sweep_tiers(service, notifier=JsonLinesSink(notices), link=case_link(args.review_url))
+    return answers.success(
+        checked=result.checked,
+        escalated=[answers.event_dict(e) for e in result.escalated],
+        reassigned=[answers.event_dict(e) for e in tiers.reassigned],
+        notified=[n.case_id for n in [*result.notified, *tiers.notified]],
+        notify_failed=result.failed_notifications + tiers.failed_notifications,
+        notices_file=str(notices),
     )
 
 
@@ -166,15 +185,9 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "drift":
         return _drift_answer(service.check_drift())
     if args.command == "escalate":
-        notices = args.notify_file or args.files_dir / NOTICES_FILE
-        result = sweep(service, notifier=JsonLinesSink(notices), link=case_link(args.review_url))
-        return answers.success(
-            checked=result.checked,
-            escalated=[answers.event_dict(e) for e in result.escalated],
-            notified=[n.case_id for n in result.notified],
-            notify_failed=result.failed_notifications,
-            notices_file=str(notices),
-        )
+        return _escalate(service, args)
+    if args.command == "metrics":
+        return run_metrics_command(service, args)
     if args.command == "export":
         return answers.success(
             manifest=export_cases(

@@ -31,6 +31,7 @@ from mcp.types import CallToolResult, TextContent
 
 from caseplatform import answers
 from caseplatform.errors import CasePlatformError
+from caseplatform.governance.metrics_tools import register_metrics_tools
 from caseplatform.model import Event
 from caseplatform.query_tools import register_query_tools, run_query
 from caseplatform.redaction import REDACTORS
@@ -116,6 +117,7 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
     _register_review_tools(server, service, actor)
     _register_decision_tools(server, service, actor)
     register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
+    register_metrics_tools(server, answer_call, service)
     _register_admin_tools(server, service)
     return server
 

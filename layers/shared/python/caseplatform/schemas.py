@@ -70,6 +70,16 @@ POLICY_SCHEMA: dict[str, Any] = {
                 "convert": {"type": "object", "additionalProperties": {"enum": list(CONVERSIONS)}},
             },
         },
+        # Payload fields a viewer does not see (caseplatform.governance.access).
+        "sensitive_fields": {
+            "type": "array",
+            "maxItems": 50,
+            "uniqueItems": True,
+            "items": {"type": "string", "minLength": 1, "maxLength": 200},
+        },
+        # Reassignment of pending cases to higher tiers (caseplatform.governance.tiers).
+        "escalation_tiers": {"$ref": "#/$defs/tiers"},
+        "team_escalation_tiers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/tiers"}},
         "migration": {
             "type": "object",
             "additionalProperties": False,
@@ -84,6 +94,21 @@ POLICY_SCHEMA: dict[str, Any] = {
             },
         },
     },
+}
+POLICY_SCHEMA["$defs"] = {
+    "tiers": {
+        "type": "array",
+        "maxItems": 10,
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["after_minutes", "target"],
+            "properties": {
+                "after_minutes": {"type": "number", "exclusiveMinimum": 0, "maximum": 5_256_000},
+                "target": {"type": "string", "minLength": 1, "maxLength": 200},
+            },
+        },
+    }
 }
 _POLICY_VALIDATOR = Draft202012Validator(POLICY_SCHEMA)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from caseplatform import projection
 from caseplatform.commands import Approval, CaseCommands
+from caseplatform.hooks import normalized
 from caseplatform.ids import new_uuid4
 from caseplatform.model import Case, CaseRecord, CaseState, Decision, Event, Page, SchemaRecord
 from caseplatform.ports import CaseListener, CaseStore, Clock, EditCheck, system_clock
@@ -87,7 +88,7 @@ class CaseService:
             case_type=case_type,
             title=title,
             summary=summary,
-            payload=payload,
+            payload=normalized(adapter_id, payload),  # the adapter's hook, before validation
             submitter=submitter,
             request_id=request_id,
             priority=priority,

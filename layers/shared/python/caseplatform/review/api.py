@@ -100,6 +100,7 @@ class CaseSummary(BaseModel):
     adapter_id: str
     case_type: str
     title: str
+    summary_line: str | None = None
     priority: str
     confidence: str | None
     current_state: str

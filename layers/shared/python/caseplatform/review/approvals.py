@@ -9,17 +9,18 @@ id, so one reviewer's retry can never replay another reviewer's answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
 
 from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
+from caseplatform.governance import access
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
 from caseplatform.queries import ApprovalStatus
 from caseplatform.query_tools import run_query
-from caseplatform.review.auth import AGENT, REVIEWER, Forbidden, Principal, Role
+from caseplatform.review.auth import AGENT, REVIEWER, VIEWER, Forbidden, Principal, Role
 from caseplatform.service import CaseService
 from caseplatform.views import ViewProvider, build_view
 
@@ -84,7 +85,14 @@ class ReviewService:
 
     # ------------------------------------------------------------------ reads
     def readable(self, who: Principal, adapter_id: str) -> bool:
-        return who.may(REVIEWER, adapter_id) or who.may(AGENT, adapter_id)
+        return who.may(REVIEWER, adapter_id) or who.may(AGENT, adapter_id) or who.may(VIEWER, adapter_id)
+
+    def _hidden(self, who: Principal, adapter_id: str) -> tuple[str, ...]:
+        """The payload fields hidden from this caller: the adapter's sensitive fields for a viewer
+        who neither reviews nor submits its cases, else none."""
+        if who.may(REVIEWER, adapter_id) or who.may(AGENT, adapter_id):
+            return ()
+        return access.sensitive_fields(self.cases.store.active_schema(adapter_id))
 
     def _case(self, who: Principal, case_id: str, *roles: Role) -> CaseRecord:
         """The case as stored, once the caller may act on its adapter in one of `roles`. Commands
@@ -117,7 +125,7 @@ class ReviewService:
                 state=None if query.state == "open" else query.state,
                 limit=200,
             )
-            return answers.items_answer([r for r in found if keep(r)][: query.limit], answers.case_summary)
+            return answers.items_answer([r for r in found if keep(r)][: query.limit], self._summary_for(who))
         page = self.cases.list_cases(
             state=query.state,
             adapter_id=query.adapter_id,
@@ -126,12 +134,28 @@ class ReviewService:
             cursor=query.cursor,
         )
         return answers.items_answer(
-            [r for r in page.items if keep(r)], answers.case_summary, page.next_cursor
+            [r for r in page.items if keep(r)], self._summary_for(who), page.next_cursor
         )
+
+    def _summary_for(self, who: Principal) -> Callable[[CaseRecord], dict[str, Any]]:
+        """A list item as this caller may read it: a viewer is shown the title instead of a summary
+        line built from a payload with hidden fields."""
+        hidden: dict[str, tuple[str, ...]] = {}
+
+        def summary(record: CaseRecord) -> dict[str, Any]:
+            item = answers.case_summary(record)
+            adapter = record.case.adapter_id
+            if adapter not in hidden:
+                hidden[adapter] = self._hidden(who, adapter)
+            if hidden[adapter]:
+                item["summary_line"] = record.case.title
+            return item
+
+        return summary
 
     def case(self, who: Principal, case_id: str) -> dict[str, Any]:
         """The case, its history, its terminal decision and where it stands on the approver policy."""
-        record = self._case(who, case_id, REVIEWER, AGENT)
+        record = self._case(who, case_id, REVIEWER, AGENT, VIEWER)
         detail = self.cases.get_case_detail(case_id, seen=record)
         view, history, status = detail.view, detail.history, detail.status
         answer = answers.case_answer(view)
@@ -152,7 +176,8 @@ class ReviewService:
         answer["may_review"] = who.may(REVIEWER, view.record.case.adapter_id)
         answer["allowed_decisions"] = list(self.cases.allowed_decisions(record))
         answer["own_case"] = record.case.submitter.principal == who.sub
-        answer["view"] = build_view(view.record, view.payload, self._views)
+        hidden = self._hidden(who, record.case.adapter_id)
+        answer["view"] = build_view(view.record, access.mask_payload(view.payload, hidden), self._views)
         active = self.cases.store.active_schema(record.case.adapter_id)
         answer["adapter_schema"] = active.schema if active is not None else None  # live edit validation
         decided = answer["decision"]
@@ -161,11 +186,14 @@ class ReviewService:
             if decided is not None and decided["decision"] == "approved"
             else None
         )
-        return answer
+        return access.mask_case_answer(answer, hidden)
 
     def history(self, who: Principal, case_id: str) -> dict[str, Any]:
-        self._case(who, case_id, REVIEWER, AGENT)  # the case exists: its events are all to read
-        return answers.history_answer(case_id, self.cases.store.list_events(case_id))
+        record = self._case(
+            who, case_id, REVIEWER, AGENT, VIEWER
+        )  # the case exists: its events are all to read
+        history = answers.history_answer(case_id, self.cases.store.list_events(case_id))
+        return access.mask_case_answer(history, self._hidden(who, record.case.adapter_id))
 
     # ------------------------------------------------------------------ reviewer commands
     def approve(

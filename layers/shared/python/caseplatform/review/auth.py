@@ -25,9 +25,11 @@ from caseplatform.model import Principal as Actor
 DEV_ISSUER = "caseplatform-review-dev"
 DEV_AUDIENCE = "caseplatform-review"
 DEV_ALGORITHM = "HS256"
-Role = Literal["reviewers", "agents"]
+Role = Literal["reviewers", "agents", "viewers"]
 REVIEWER: Role = "reviewers"
 AGENT: Role = "agents"
+# Reads an adapter's cases with its sensitive payload fields hidden (caseplatform.governance.access).
+VIEWER: Role = "viewers"
 
 
 class AuthError(Exception):

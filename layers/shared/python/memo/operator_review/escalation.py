@@ -1,9 +1,10 @@
-"""The escalation Lambda's logic: escalate the cases past their adapter's SLA, notify each
+"""The escalation Lambda's logic: escalate the cases past their adapter's SLA, reassign the pending
+cases that reached one of their escalation tiers (`caseplatform.governance.tiers`), notify each
 escalation's target once (with a link to the case), count what was done and log it
 (HITL_ESCALATION_SWEEP once per run, HITL_ESCALATED once per escalated case).
 
 Metrics (namespace Memo, dimension service): `HitlCasesPastSla` (needs_clarification cases past
-their SLA after the sweep: the past-SLA alarm's metric), `HitlEscalations`, and
+their SLA after the sweep: the past-SLA alarm's metric), `HitlEscalations`, `HitlEscalationReassigned`, and
 `HitlEscalationNotifyFailed` (a notice the channel refused; its own alarm), and from the daily drift
 job `HitlProjectionDrift` (cases whose stored projection differs from the fold of their events) and
 from the rebuild job `HitlProjectionRepaired`.
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from caseplatform import answers
 from caseplatform.errors import InvalidCursor
 from caseplatform.escalation import NO_LINK, Notifier, past_sla, sweep
+from caseplatform.governance.tiers import sweep_tiers
 from caseplatform.service import CaseService
 from memo.observability import count, logger
 
@@ -46,18 +48,22 @@ def escalate_overdue(
     """Sweep at most `max_cases` due cases; the answer names how many were checked, which escalated,
     which were notified and how many cases are past their SLA."""
     result = sweep(cases, max_cases=max_cases, notifier=notifier, link=link)
+    tiers = sweep_tiers(cases, max_cases=max_cases, notifier=notifier, link=link)
+    reassigned = [event.case_id for event in tiers.reassigned]
     escalated = [event.case_id for event in result.escalated]
     overdue = past_sla(cases)
     count("HitlEscalations", len(escalated))
     count("HitlCasesPastSla", overdue)
-    count("HitlEscalationNotifyFailed", len(result.failed_notifications))
+    count("HitlEscalationReassigned", len(reassigned))
+    count("HitlEscalationNotifyFailed", len(result.failed_notifications) + len(tiers.failed_notifications))
     logger.info(
         "HITL_ESCALATION_SWEEP",
         extra={
             "checked": result.checked,
             "escalated": len(escalated),
-            "notified": len(result.notified),
-            "notifyFailed": len(result.failed_notifications),
+            "reassigned": len(reassigned),
+            "notified": len(result.notified) + len(tiers.notified),
+            "notifyFailed": len(result.failed_notifications) + len(tiers.failed_notifications),
             "pastSla": overdue,
         },
     )
@@ -73,8 +79,9 @@ def escalate_overdue(
     return {
         "checked": result.checked,
         "escalated": escalated,
-        "notified": [notice.case_id for notice in result.notified],
-        "notify_failed": result.failed_notifications,
+        "reassigned": reassigned,
+        "notified": [notice.case_id for notice in [*result.notified, *tiers.notified]],
+        "notify_failed": result.failed_notifications + tiers.failed_notifications,
         "past_sla": overdue,
     }
 

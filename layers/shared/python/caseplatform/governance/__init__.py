@@ -1,0 +1,1 @@
+"""Governance over the case platform: review metrics computed from the events."""
