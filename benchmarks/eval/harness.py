@@ -1,6 +1,13 @@
-"""Score a planner on the labelled utterances of `utterances.txt`.
+"""Score a planner on the labelled messages of `make eval`.
 
-Each line of the set is `expected | message | fields`:
+Two sets, scored and printed apart:
+- the development set, `utterances.txt` and `utterances2.txt`: the planner is taught from it, and
+  `make eval` fails when the rule planner scores below the bar on it;
+- the held-out set, `heldout.txt`: written before any planner ran on it and never used to teach the
+  planner, so its score says how the planner does on messages no one tuned it for. It counts toward
+  the exit status only when `HELDOUT_HELD_TO_BAR` says so (once it clears the bar).
+
+Each line of a set is `expected | message | fields`:
 - expected: `capability.action` for each plan step, joined by `+` ("reminders.create+lists.add");
   `general.reply` for small talk; `unclear` for a message that must get intent_unclear.
 - fields (optional, `; `-separated `key=value`, `2:key=value` for the second step):
@@ -36,12 +43,19 @@ from memo.planner.rules import RulePlanner
 from memo.text.language import detect_language
 from memo.text.matching import normalize
 
-SET = Path(__file__).with_name("utterances.txt")
+#: The development set: the files the planner may be taught from, scored against the bar.
+DEV_SETS = (Path(__file__).with_name("utterances.txt"), Path(__file__).with_name("utterances2.txt"))
+#: The held-out set: never used to teach the planner.
+HELDOUT = Path(__file__).with_name("heldout.txt")
 NOW = datetime(2024, 5, 1, 10, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))
 CATEGORIES = ("capability", "action", "missing", "times", "recurrence", "content")
 #: The bar of `make eval`: overall and per category.
 OVERALL_BAR = 0.95
 CATEGORY_BAR = 0.90
+#: Whether the held-out set's score counts toward `make eval`'s exit status: it does, since the rule
+#: planner cleared the bar on it (docs/understanding.md has its scores). A planner change that drops
+#: it below fails `make eval`; it is then fixed from development messages, never from held-out ones.
+HELDOUT_HELD_TO_BAR = True
 _CONTENT_KEYS = ("title", "text", "list", "items", "query", "target", "kind", "keep", "only", "about")
 #: Every label key judged somewhere: any other is a typo in the set, refused rather than ignored.
 _KNOWN_KEYS = frozenset({*_CONTENT_KEYS, "when", "day", "time", "recurrence", "missing", "tz"})
@@ -55,6 +69,7 @@ class Case:
     fields: tuple[dict[str, str], ...]  # per step
     missing: frozenset[str]
     timezone: str = "Asia/Jerusalem"
+    source: str = "utterances.txt"  # the file the case is written in
 
     @property
     def language(self) -> str:
@@ -77,7 +92,12 @@ class Score:
         return self.hits[category] / total if total else 1.0
 
 
-def load(path: Path = SET) -> list[Case]:
+def load(*paths: Path) -> list[Case]:
+    """The cases of the files `paths`, in order; the development set (`DEV_SETS`) when none is given."""
+    return [case for path in paths or DEV_SETS for case in _load_file(path)]
+
+
+def _load_file(path: Path) -> list[Case]:
     cases: list[Case] = []
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = raw.strip()
@@ -87,7 +107,11 @@ def load(path: Path = SET) -> list[Case]:
         if len(parts) not in (2, 3):
             raise ValueError(f"{path.name}:{number}: expected 'expected | message | fields'")
         expected, message = parts[0], parts[1]
-        steps = () if expected == "unclear" else tuple(_step(s, number) for s in expected.split("+"))
+        steps = (
+            ()
+            if expected == "unclear"
+            else tuple(_step(s, f"{path.name}:{number}") for s in expected.split("+"))
+        )
         per_step: list[dict[str, str]] = [{} for _ in range(max(1, len(steps)))]
         missing: set[str] = set()
         timezone = "Asia/Jerusalem"
@@ -98,7 +122,7 @@ def load(path: Path = SET) -> list[Case]:
             if re.match(r"^\d+:", key):
                 index, key = int(key.split(":")[0]) - 1, key.split(":", 1)[1]
             if key not in _KNOWN_KEYS:
-                raise ValueError(f"utterances.txt:{number}: unknown label {key!r}")
+                raise ValueError(f"{path.name}:{number}: unknown label {key!r}")
             if key == "missing":
                 missing |= {m for m in value.split(",") if m}
             elif key == "tz":
@@ -107,14 +131,14 @@ def load(path: Path = SET) -> list[Case]:
                 per_step[index][key] = value
         if expected == "unclear":
             missing.add("intent_unclear")
-        cases.append(Case(number, message, steps, tuple(per_step), frozenset(missing), timezone))
+        cases.append(Case(number, message, steps, tuple(per_step), frozenset(missing), timezone, path.name))
     return cases
 
 
-def _step(spec: str, number: int) -> tuple[str, str]:
+def _step(spec: str, where: str) -> tuple[str, str]:
     capability, _, action = spec.strip().partition(".")
     if not action:
-        raise ValueError(f"utterances.txt:{number}: {spec!r} is not capability.action")
+        raise ValueError(f"{where}: {spec!r} is not capability.action")
     return capability, action
 
 
@@ -227,8 +251,13 @@ def evaluate(planner: Planner, cases: Sequence[Case]) -> tuple[Score, dict[str, 
     return overall, by_language
 
 
-def report(name: str, score: Score, by_language: dict[str, Score], *, verbose: bool) -> bool:
-    print(f"\n{name}: {score.totals['overall']} messages")
+def report(
+    name: str, score: Score, by_language: dict[str, Score], *, verbose: bool, held: bool = True
+) -> bool:
+    """Prints the table of one set; its misses with `verbose` (or when a set held to the bar fails it).
+    Returns whether the set clears the bar; `held` says whether that counts toward the exit status."""
+    counted = "held to the bar" if held else "not held to the bar (printed for measure)"
+    print(f"\n{name}: {score.totals['overall']} messages, {counted}")
     print(
         f"{'category':<12} {'accuracy':>9} {'n':>5}   "
         + "   ".join(f"{lang:>12}" for lang in sorted(by_language))
@@ -245,30 +274,51 @@ def report(name: str, score: Score, by_language: dict[str, Score], *, verbose: b
         print(f"{category:<12} {rate:>9.1%} {score.totals[category]:>5}   {per_language}")
     if score.latencies_ms:
         print(f"planning time: median {statistics.median(score.latencies_ms):.2f} ms per message")
-    if verbose or not passed:
+    if verbose or (held and not passed):
         for case, wrong, output in score.failures:
             steps = [(s.capability, s.action, {**s.constraints, **s.changes}) for s in output.plan]
             print(
-                f"  line {case.line}: {case.message!r}\n    "
+                f"  {case.source}:{case.line}: {case.message!r}\n    "
                 + "; ".join(wrong)
                 + f"\n    got {steps} {output.missing_fields}"
             )
     print(
         f"bar: overall >= {OVERALL_BAR:.0%}, every category >= {CATEGORY_BAR:.0%}: "
         + ("PASS" if passed else "FAIL")
+        + ("" if held else " (not counted in the exit status)")
     )
     return passed
 
 
+def score_sets(name: str, planner: Planner, *, verbose: bool, held: bool) -> bool:
+    """Scores `planner` on the development set, then on the held-out set, each printed apart.
+    Returns whether every set that counts cleared the bar (always True when `held` is False)."""
+    dev, dev_languages = evaluate(planner, load())
+    dev_passed = report(
+        f"{name}, development set ({', '.join(p.name for p in DEV_SETS)})",
+        dev,
+        dev_languages,
+        verbose=verbose,
+        held=held,
+    )
+    heldout_held = held and HELDOUT_HELD_TO_BAR
+    heldout, heldout_languages = evaluate(planner, load(HELDOUT))
+    heldout_passed = report(
+        f"{name}, held-out set ({HELDOUT.name})",
+        heldout,
+        heldout_languages,
+        verbose=verbose,
+        held=heldout_held,
+    )
+    return (dev_passed or not held) and (heldout_passed or not heldout_held)
+
+
 def main(argv: Sequence[str] = ()) -> int:
     verbose = "-v" in argv or "--verbose" in argv
-    cases = load()
-    score, by_language = evaluate(RulePlanner(), cases)
-    passed = report("rule planner", score, by_language, verbose=verbose)
+    passed = score_sets("rule planner", RulePlanner(), verbose=verbose, held=True)
     llm = llm_planner(os.environ)
     if llm is not None:
-        llm_score, llm_languages = evaluate(llm, cases)
-        report("OpenAI planner", llm_score, llm_languages, verbose=verbose)
+        score_sets("OpenAI planner", llm, verbose=verbose, held=False)
     else:
         print("\nOpenAI planner: skipped (OPENAI_API_KEY is not set)")
     return 0 if passed else 1

@@ -1,26 +1,68 @@
-"""The labelled set of `make eval` and its scoring: the set is large enough and in both languages,
-the rule planner clears the bar, and the harness does fail a planner that gets things wrong."""
+"""The labelled sets of `make eval` and their scoring: the development set and the held-out set are
+large enough, in both languages and apart, the rule planner clears the bar, the harness does fail a
+planner that gets things wrong, and the two sets are printed and counted apart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from benchmarks.eval.harness import CATEGORY_BAR, OVERALL_BAR, Score, evaluate, judge, llm_planner, load
+from benchmarks.eval import harness
+from benchmarks.eval.harness import (
+    CATEGORY_BAR,
+    DEV_SETS,
+    HELDOUT,
+    OVERALL_BAR,
+    Score,
+    evaluate,
+    judge,
+    llm_planner,
+    load,
+    main,
+    report,
+    score_sets,
+)
 from memo.domain import PlannerOutput, PlanStep
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.llm import OpenAIPlanner
 from memo.planner.rules import RulePlanner
 
 
-def test_the_set_has_at_least_300_messages_in_both_languages() -> None:
-    cases = load()
-    assert len(cases) >= 300
-    languages = [c.language for c in cases]
+def test_the_sets_have_at_least_1000_messages_in_both_languages() -> None:
+    development, heldout = load(), load(HELDOUT)
+    assert len(development) + len(heldout) >= 1000
+    assert {c.source for c in development} == {p.name for p in DEV_SETS}  # both files, by default
+    languages = [c.language for c in development]
     assert languages.count("en") >= 100 and languages.count("he") >= 100
-    labelled = {key for case in cases for fields in case.fields for key in fields}
+    labelled = {key for case in development for fields in case.fields for key in fields}
     assert {"title", "when", "day", "recurrence", "list", "items", "query", "target"} <= labelled
+
+
+def test_the_heldout_set_is_new_messages_in_both_languages_of_every_capability() -> None:
+    heldout = load(HELDOUT)
+    assert len(heldout) >= 300
+    assert 0.40 <= sum(c.language == "he" for c in heldout) / len(heldout) <= 0.55
+    assert not {c.message.casefold() for c in heldout} & {c.message.casefold() for c in load()}
+    assert len({c.message.casefold() for c in heldout}) == len(heldout)
+    capabilities = {capability for case in heldout for capability, _ in case.steps}
+    assert {"reminders", "notes", "lists", "general", "calendar", "email"} <= capabilities
+    assert any(not case.steps for case in heldout)  # not understood
+    assert any(len(case.steps) == 2 for case in heldout)  # two requests at once
+    labelled = {key for case in heldout for fields in case.fields for key in fields}
+    assert {
+        "title",
+        "when",
+        "day",
+        "time",
+        "recurrence",
+        "list",
+        "items",
+        "query",
+        "target",
+        "text",
+    } <= labelled
 
 
 def test_the_rule_planner_clears_the_bar() -> None:
@@ -82,3 +124,56 @@ def test_an_unknown_label_is_refused_not_ignored(tmp_path: Path) -> None:
     path.write_text("reminders.delete_all | delete all my reminders except mom | kep=mom\n", encoding="utf-8")
     with pytest.raises(ValueError, match="unknown label 'kep'"):
         load(path)
+
+
+def test_a_case_names_the_file_it_is_written_in(tmp_path: Path) -> None:
+    path = tmp_path / "more.txt"
+    path.write_text("# a comment\n\nreminders.list | what are my reminders\n", encoding="utf-8")
+    (case,) = load(path)
+    assert (case.source, case.line) == ("more.txt", 3)
+    path.write_text("reminders | what are my reminders\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape("more.txt:1: 'reminders' is not capability.action")):
+        load(path)
+
+
+def test_make_eval_prints_both_sets_apart_and_says_which_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    development = out.index("rule planner, development set (utterances.txt, utterances2.txt)")
+    heldout = out.index("rule planner, held-out set (heldout.txt)")
+    assert development < heldout
+    held = "held to the bar" if harness.HELDOUT_HELD_TO_BAR else "not held to the bar"
+    assert f"(heldout.txt): {len(load(HELDOUT))} messages, {held}" in out
+    assert out.count("category      accuracy") == 2
+
+
+def test_a_set_not_held_to_the_bar_never_fails_the_exit_status(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert score_sets("x", Unclear(), verbose=False, held=True) is False  # the development set fails
+    monkeypatch.setattr(harness, "HELDOUT_HELD_TO_BAR", False)
+    assert score_sets("x", Unclear(), verbose=False, held=False) is True
+    capsys.readouterr()
+    # The held-out set alone fails only while it is held to the bar: a planner right on the development
+    # set and wrong on the held-out one.
+    development = {case.message for case in load()}
+
+    class OnlyDevelopment:
+        def plan(self, inp: PlannerInput) -> PlannerResult:
+            return RulePlanner().plan(inp) if inp.message in development else Unclear().plan(inp)
+
+    assert score_sets("x", OnlyDevelopment(), verbose=False, held=True) is True
+    monkeypatch.setattr(harness, "HELDOUT_HELD_TO_BAR", True)
+    assert score_sets("x", OnlyDevelopment(), verbose=False, held=True) is False
+
+
+def test_misses_of_a_set_not_held_are_printed_only_with_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    cases = load(HELDOUT)[:5]
+    score, by_language = evaluate(Unclear(), cases)
+    assert report("x", score, by_language, verbose=False, held=False) is False
+    quiet = capsys.readouterr().out
+    assert "heldout.txt:" not in quiet and "FAIL (not counted in the exit status)" in quiet
+    report("x", score, by_language, verbose=True, held=False)
+    assert f"heldout.txt:{cases[0].line}: {cases[0].message!r}" in capsys.readouterr().out
+    report("x", score, by_language, verbose=False, held=True)
+    assert f"heldout.txt:{cases[0].line}:" in capsys.readouterr().out

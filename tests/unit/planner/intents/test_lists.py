@@ -1,9 +1,13 @@
-"""Adding to a list: named or not, "we're out of", "and eggs too", and an answer's items."""
+"""Adding to a list: named or not, with no verb ("לרשימת הקניות: חלב"), "we're out of", "and eggs too",
+and an answer's items."""
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import lists
 from memo.planner.match import GUESS
+from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import latest, pin
 
 
@@ -38,3 +42,45 @@ def test_the_items_an_answer_names() -> None:
     assert lists.answered_items("milk and eggs") == ["milk", "eggs"]
     assert lists.answered_items("put bread on the list") == ["bread"]
     assert lists.answered_items("it") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "name", "items"),
+    [
+        ("לרשימת הקניות: גבינה וקרקרים", "קניות", ["גבינה", "קרקרים"]),
+        ("לרשימת המשימות: לתקן את השער", "משימות", ["לתקן את השער"]),
+        ("לקניות: חלב, ביצים", "קניות", ["חלב", "ביצים"]),
+    ],
+)
+def test_a_list_then_a_colon_and_things_adds_them(message: str, name: str, items: list[str]) -> None:
+    found = lists.add(message, pin(message))
+    assert found is not None and found.confidence != GUESS
+    assert found.constraints == {"listName": name} and found.changes == {"items": items}
+
+
+def test_things_before_their_list_with_no_verb_are_a_guess() -> None:
+    found = lists.add("אורז ושעועית לרשימת הקניות", pin("אורז ושעועית לרשימת הקניות"))
+    assert found is not None and found.confidence == GUESS
+    assert found.constraints == {"listName": "קניות"} and found.changes == {"items": ["אורז", "שעועית"]}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "הוספתי חלב לרשימת הקניות",  # it was done: nothing asked
+        "מה נוסף לרשימת הקניות",  # a question
+        "אני רוצה להוסיף חלב לרשימת הקניות",
+        "זה לרשימת הקניות",  # a pointer, no thing
+    ],
+)
+def test_a_sentence_before_a_list_is_not_things_to_add(message: str) -> None:
+    assert lists.add(message, pin(message)) is None
+
+
+def test_things_after_and_belong_to_the_command_before_them() -> None:
+    # "ביצים לרשימת הקניות" is things before their list only from the message's start: here it ends a
+    # command that already added "חלב", so the message is one step with both things.
+    message = "תוסיף חלב וביצים לרשימת הקניות"
+    assert lists.add("ביצים לרשימת הקניות", pin(message)) is None
+    plan = RulePlanner().plan(pin(message)).output.plan
+    assert [(s.action, s.changes.get("items")) for s in plan] == [("add", ["חלב", "ביצים"])]

@@ -23,6 +23,13 @@ from memo.planner.intents.list_words import (
 from memo.planner.lexicon import clean, has_hebrew
 from memo.planner.match import GUESS, Match, is_ref, parse_when
 
+#: Words that make "X לרשימת הקניות" a sentence rather than things put before their list: a verb
+#: ("תזכיר לי להוסיף ...", "הוספתי חלב ..."), a question word or a pronoun.
+_HE_NOT_A_THING = (
+    r"(?:תזכיר|תזכירי|תוסיף|תוסיפי|הוסף|להוסיף|הוספתי|הוספנו|הוספת|הוסיף|הוסיפה|נוסף|נוספו|תכניס|תכניסי|"
+    r"הכנסתי|תרשום|רשום|רשמתי|כתבתי|תשים|שים|לשים|שמתי|תמחק|תוריד|מה|איפה|מתי|כמה|למה|איך|אני|אתה|את|"
+    r"זה|לי|לא|אין|יש)(?:\s|$)"
+)
 _RE_LIST_ADD = (
     # "add these to my shopping list: milk, eggs", "add to the todo list: call the plumber": the
     # items after the colon ("these" and "the following" point to them).
@@ -58,11 +65,18 @@ _RE_LIST_ADD = (
         r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|תרשמי|רשום|תשים|תשימי|שים)\s+(?:לי\s+)?"
         rf"(?:ל|ב)-?(?P<name>{KNOWN_LISTS_HE})\s+(?:את\s+)?(?P<items>.+)$"
     ),
+    # No verb: "לרשימת הקניות: חלב, ביצים", "לקניות: שמפו" (the list, then the things after a colon).
+    re.compile(r"^(?:ל|אל\s+)רשימת\s+(?P<name>\S+)\s*[:\-]\s*(?P<items>.+)$"),
+    re.compile(rf"^ל-?(?P<name>{KNOWN_LISTS_HE})\s*[:\-]\s*(?P<items>.+)$"),
+)
+#: "אורז לרשימת הקניות": things said before the list they go on, with no verb. A guess, confirmed first.
+_RE_THINGS_BEFORE_LIST = re.compile(
+    rf"^(?!(?:\S+\s+)*?{_HE_NOT_A_THING})(?P<items>(?:[^\s:?]+\s+){{0,5}}?[^\s:?]+)\s+לרשימת\s+(?P<name>\S+)\s*[.!]*$"
 )
 
 
 def add(text: str, inp: PlannerInput) -> Match | None:
-    found = list_items(list_for(text), _RE_LIST_ADD, "add", "low")
+    found = list_items(list_for(text), _RE_LIST_ADD, "add", "low") or _things_before_list(text, inp)
     items = (found.changes or {}).get("items") if found is not None else None
     if found is None or not isinstance(items, list) or not items or not all(is_ref(str(i)) for i in items):
         return found
@@ -72,6 +86,17 @@ def add(text: str, inp: PlannerInput) -> Match | None:
     if thing is None:
         return replace(found, changes={"items": []}, missing=(LIST_ITEMS_REQUIRED,))
     return replace(found, changes={"items": [thing]}, confidence=GUESS)
+
+
+def _things_before_list(text: str, inp: PlannerInput) -> Match | None:
+    """ "אורז לרשימת הקניות": the things, then their list, and no verb; asked first, as a guess. Only
+    from the start of the message: in "תוסיף חלב וביצים לרשימת הקניות" the things after "ו" are more
+    things of the same command, not a command of their own."""
+    words = clean(text).split()
+    if not words or not clean(inp.message).startswith(words[0]):
+        return None
+    found = list_items(text, (_RE_THINGS_BEFORE_LIST,), "add", "low")
+    return replace(found, confidence=GUESS) if found is not None else None
 
 
 #: "I need to buy a gift for Noa", "we're out of coffee", "צריך לקנות מתנה לנועה", "נגמר החלב".
