@@ -147,7 +147,7 @@ bench: $(STAMP)
 cost: $(STAMP)
 	$(PY) -m benchmarks.cost
 
-# The rule planner (and the OpenAI planner when OPENAI_API_KEY is set) on benchmarks/eval/utterances.txt.
+# The rule planner (and the OpenAI planner when OPENAI_API_KEY is set) on benchmarks/eval/: the development set (utterances*.txt) and the held-out set (heldout.txt), apart.
 eval: $(STAMP)
 	$(PY) -m benchmarks.eval
 
