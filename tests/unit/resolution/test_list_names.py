@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
+from memo.capabilities.items import list_key
 from memo.resolution.candidates import Missing
-from memo.resolution.list_names import list_for_position, list_to_add_to, list_to_clear, lists_with_items
+from memo.resolution.list_names import (
+    list_for_position,
+    list_to_add_to,
+    list_to_clear,
+    lists_with_items,
+    named_list_to_clear,
+)
 from tests.unit.capabilities.fakes import FakeItemsRepository
 from tests.unit.resolution.helpers import add_list_item, state_for
 
@@ -38,3 +47,40 @@ def test_no_list_at_all_is_said() -> None:
     assert list_for_position(state, FakeItemsRepository()) == Missing("הרשימות שלך ריקות.")
     asked = list_to_add_to(state, FakeItemsRepository(), {"items": ["חלב"]})
     assert isinstance(asked, Missing) and "חלב" in asked.message
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "grocery",
+        "Grocery",
+        "whole grocery",
+        "entire grocery",
+        "the whole grocery",
+        "my full grocery",
+        "groceries",
+        "קניות",
+        "כל הקניות",
+    ],
+)
+def test_a_named_clear_finds_the_list_its_name_means(said: str) -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "grocery", "milk")
+    add_list_item(repo, "i-2", "hardware", "nails")
+    assert named_list_to_clear(state_for(), repo, said) in ("grocery", said)
+    assert list_key(str(named_list_to_clear(state_for(), repo, said))) == list_key("grocery")
+
+
+def test_a_named_clear_of_a_list_that_holds_nothing_is_never_a_success() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "grocery", "milk")
+    add_list_item(repo, "i-2", "hardware", "nails")
+    for said in ("whole garden", "all", "party"):
+        asked = named_list_to_clear(state_for(), repo, said)
+        assert isinstance(asked, Missing)
+        assert (
+            asked.message
+            == f"You have no “{said}” list. Your lists: grocery, hardware. Which one should I clear?"
+        )
+    empty = named_list_to_clear(state_for(language="he"), FakeItemsRepository(), "קניות")
+    assert empty == Missing("אין כלום ברשימת „קניות”, אז אין מה לנקות.")

@@ -34,7 +34,7 @@ from memo.observability import logger, mask_phone
 from memo.resolution import recurring
 from memo.resolution.candidates import Ambiguous, Found, ItemsReader, Lookup, Missing
 from memo.resolution.executor_args import PINNED_ACTIONS, executor_args_for, pinned_set
-from memo.resolution.list_names import list_to_add_to, list_to_clear
+from memo.resolution.list_names import list_to_add_to, list_to_clear, named_list_to_clear
 from memo.resolution.lookup import lookup
 from memo.resolution.resolvers import ResolverResult
 
@@ -156,6 +156,12 @@ def _resolve_untargeted(progress: _Progress, step: PlanStep, result: ResolverRes
             if step.action == "clear"
             else list_to_add_to(state, reads.repository, args)
         )
+        if isinstance(named, Missing):
+            progress.miss(step, named.message)
+            return
+        args["listName"] = named
+    elif step.capability == "lists" and step.action == "clear":
+        named = named_list_to_clear(state, reads.repository, str(args.get("listName")))
         if isinstance(named, Missing):
             progress.miss(step, named.message)
             return

@@ -82,3 +82,40 @@ def list_for_position(state: TurnState, repository: ItemsReader) -> str | Missin
             f"לאיזו רשימה התכוונת? יש לך: {listed}. למשל: „תוריד את הפריט הראשון מרשימת {names[0]}”.",
         )
     )
+
+
+#: Words that say how much of a list, not which list: "clear the whole grocery list" is the grocery
+#: list ("כל רשימת הקניות" is the shopping list).
+_HOW_MUCH = frozenset(
+    {"whole", "entire", "full", "complete", "all", "of", "my", "the", "כל", "כולה", "המלאה"}
+)
+
+
+def named_list_to_clear(state: TurnState, repository: ItemsReader, name: str) -> str | Missing:
+    """A clear of a list the person named: that list when it has items; else the one list with items
+    its name means once the words of how much are dropped ("the whole grocery list"); else they are
+    told there is no such list (and which they have), so a clear never succeeds on nothing."""
+    names = lists_with_items(state, repository)
+    if list_key(name) in names:
+        return name
+    words = [w for w in name.split() if w.casefold() not in _HOW_MUCH]
+    meant = list_key(" ".join(words)) if words else ""
+    if meant in names:
+        return names[meant]
+    language = state.input.language
+    if not names:
+        return Missing(
+            say(
+                language,
+                f"There's nothing on a “{name}” list, so there's nothing to clear.",
+                f"אין כלום ברשימת „{name}”, אז אין מה לנקות.",
+            )
+        )
+    listed = ", ".join(sorted(names.values()))
+    return Missing(
+        say(
+            language,
+            f"You have no “{name}” list. Your lists: {listed}. Which one should I clear?",
+            f"אין לך רשימת „{name}”. הרשימות שלך: {listed}. איזו לנקות?",
+        )
+    )
