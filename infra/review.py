@@ -78,6 +78,9 @@ AUTHORIZED_ROUTES: tuple[tuple[str, str], ...] = (
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/reject"),
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/clarify"),
     ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/decide"),
+    # An agent's answer to a case sent back for changes, and its feedback (`review.revision_routes`).
+    ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/resubmit"),
+    ("POST", f"{REVIEW_PATH}/cases/{{case_id}}/feedback"),
     ("POST", f"{REVIEW_PATH}/mcp"),
     # The read-only case queries of `caseplatform.query_tools`, one route each.
     *(("GET", f"{REVIEW_PATH}/queries/{name}") for name in QUERY_TOOLS),

@@ -27,6 +27,8 @@ AUTHORIZED = {
     "POST /review/cases/{case_id}/reject",
     "POST /review/cases/{case_id}/clarify",
     "POST /review/cases/{case_id}/decide",
+    "POST /review/cases/{case_id}/resubmit",
+    "POST /review/cases/{case_id}/feedback",
     "POST /review/mcp",
     *(f"GET /review/queries/{name}" for name in QUERY_TOOLS),
 }

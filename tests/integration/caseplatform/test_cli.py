@@ -24,7 +24,7 @@ from caseplatform.stores.dynamodb import DynamoCaseStore
 from caseplatform.stores.sqlite import SqliteCaseStore
 from tests.integration.caseplatform.conftest import create_cases_table
 from tests.integration.caseplatform.motoserver import moto_dynamodb_server
-from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, submit
+from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, lgv_payload, submit
 
 
 def hitl(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, dict[str, Any]]:
@@ -345,3 +345,45 @@ def test_a_read_of_a_database_that_does_not_exist_is_refused_and_creates_nothing
     assert exit_.value.code == 2
     assert f"no case database at {missing}: nothing to read" in capsys.readouterr().err
     assert not missing.exists() and not missing.parent.exists()
+
+
+def test_a_case_sent_back_and_revised_shows_and_exports_every_round(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "rounds.db"
+    store = SqliteCaseStore(db)
+    service = CaseService(store, clock=FakeClock())
+    service.ensure_default_adapters()
+    case_id = submit(service)
+    edit = {"decision": "edit", "feedback": "Name the map version", "answers": ["map version"]}
+    service.decide(case_id=case_id, actor=OPERATOR, request_id="e1", **edit)  # type: ignore[arg-type]
+    store.close()
+
+    code, waiting = hitl(
+        capsys,
+        db,
+        "export",
+        "--format",
+        "json",
+        "--out",
+        str(tmp_path / "sent-back"),
+        "--state",
+        "changes_requested",
+    )
+    assert (code, waiting["manifest"]["cases"]) == (0, 1)
+    assert hitl(capsys, db, "queue")[1]["items"] == []  # it waits on its submitter, not on a reviewer
+    store = SqliteCaseStore(db)
+    service = CaseService(store, clock=FakeClock())
+    revised = {**lgv_payload(), "missing_data": []}
+    service.resubmit_case(case_id=case_id, payload=revised, notes="", actor=AGENT, request_id="r1")
+    store.close()
+
+    code, shown = hitl(capsys, db, "show", case_id)
+    assert code == 0 and shown["case"]["payload"] == revised
+    assert [(e["event_type"], e.get("feedback")) for e in shown["history"]] == [
+        ("submitted", None),
+        ("changes_requested", "Name the map version"),
+        ("resubmitted", None),
+    ]
+    assert shown["history"][2]["revised_payload"] == revised
+    assert hitl(capsys, db, "drift")[0] == 0

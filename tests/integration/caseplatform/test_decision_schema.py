@@ -29,6 +29,8 @@ QUESTIONS_SCHEMA: dict[str, Any] = {
         "questions": {"type": "array", "items": {"type": "string"}},
         "allowed_decisions": {"type": "array", "items": {"type": "string"}},
     },
+    # An adapter that asks for `respond` (off by default).
+    "x-hitl": {"allowed_decisions": ["approve", "edit", "reject", "respond"]},
 }
 
 
@@ -86,8 +88,23 @@ def test_reject_needs_feedback_and_is_recorded_as_reject(service: CaseService) -
     assert (event.decision_outcome, event.decision, event.notes) == ("rejected", "reject", "wrong vehicle")
 
 
+def test_respond_is_refused_where_the_adapter_does_not_ask_for_it(service: CaseService) -> None:
+    case_id = submit(service)  # lgv_troubleshooting: no x-hitl.allowed_decisions
+    with pytest.raises(DecisionNotAllowed) as refused:
+        _decide(service, case_id, "respond", feedback="check the map")
+    assert refused.value.fields()["allowed_decisions"] == ["approve", "edit", "reject"]
+    assert service.get_case_history(case_id)[-1].event_type == "submitted"  # nothing written
+
+
 def test_respond_sends_answers_back_and_approves_nothing(service: CaseService) -> None:
-    case_id = submit(service)
+    service.register_adapter_schema("questions", 1, QUESTIONS_SCHEMA)
+    service.activate_adapter_schema("questions", 1)
+    case_id = submit(
+        service,
+        adapter_id="questions",
+        case_type="question",
+        payload={"questions": ["Which map?"], "allowed_decisions": []},
+    )
     with pytest.raises(EnvelopeInvalid):
         _decide(service, case_id, "respond")
     event = _event(_decide(service, case_id, "respond", answers=["map v12"], feedback="check the map"))

@@ -1,7 +1,8 @@
 """A hypothesis rule-based state machine over the case service, generic in its store.
 
 It drives random sequences of submit / request_clarification / provide_clarification /
-record_decision (with reused request_ids, repeated questions and retries) and checks, after every
+record_decision / a reviewer's edit without a payload (changes requested) / the submitter's revision
+(with reused request_ids, repeated questions and retries) and checks, after every
 step, that the service agrees with a tiny model of the platform's rules:
 - the transition matrix (allowed moves succeed, every other one is refused with its code),
 - first-terminal-wins (at most one decision event; later attempts ALREADY_TERMINAL),
@@ -19,11 +20,12 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
 from caseplatform import answers
 from caseplatform.errors import CasePlatformError
+from caseplatform.model import Event
 from caseplatform.ports import CaseStore
 from caseplatform.service import CaseService
-from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, submit_args
+from tests.unit.caseplatform.factories import AGENT, OPERATOR, FakeClock, lgv_payload, submit_args
 
-ACTIONS = ("ask", "reply", "approved", "rejected")
+ACTIONS = ("ask", "reply", "approved", "rejected", "send_back", "revise")
 TEXTS = ("which map?", "which dock?", "v12")
 REQUEST_IDS = ("r1", "r2", "r3", "r4", "r5")
 
@@ -95,8 +97,18 @@ class CaseMachine(RuleBasedStateMachine):
     @staticmethod
     def _expected(case: ModelCase, action: str, text: str) -> str | tuple[str, str]:
         terminal = case.state in ("approved", "rejected")
+        if terminal and action in ("approved", "rejected", "send_back", "revise"):
+            return ("ALREADY_TERMINAL", case.state)
+        if case.state == "changes_requested":  # only the submitter's revision, or a rejection
+            return {"revise": "pending", "rejected": "rejected"}.get(
+                action, ("INVALID_STATE_TRANSITION", case.state)
+            )
         if action in ("approved", "rejected"):
-            return ("ALREADY_TERMINAL", case.state) if terminal else action
+            return action
+        if action == "send_back":
+            return "changes_requested"
+        if action == "revise":
+            return ("INVALID_STATE_TRANSITION", case.state)
         if action == "ask":
             if case.state == "pending" or (case.state == "needs_clarification" and case.question != text):
                 return "needs_clarification"
@@ -114,6 +126,17 @@ class CaseMachine(RuleBasedStateMachine):
             elif action == "reply":
                 event = self.service.provide_clarification(
                     case_id=case_id, answer=text, notes="", actor=OPERATOR, request_id=request_id
+                )
+            elif action == "send_back":
+                sent = self.service.decide(
+                    case_id=case_id, decision="edit", feedback=text, actor=OPERATOR, request_id=request_id
+                )
+                assert isinstance(sent, Event)
+                event = sent
+            elif action == "revise":
+                payload = {**lgv_payload(), "evidence": [text]}
+                event = self.service.resubmit_case(
+                    case_id=case_id, payload=payload, notes="", actor=AGENT, request_id=request_id
                 )
             else:
                 event = self.service.record_decision(

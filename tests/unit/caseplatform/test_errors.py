@@ -151,7 +151,7 @@ def _domain_errors() -> list[type[CasePlatformError]]:
 
 def test_every_domain_error_has_its_own_code() -> None:
     codes = [cls.code for cls in _domain_errors()]
-    assert len(codes) == len(set(codes)) == 19
+    assert len(codes) == len(set(codes)) == 22
     assert "ERROR" not in codes
 
 
@@ -159,6 +159,8 @@ def test_only_schema_dependent_refusals_are_decided_again() -> None:
     assert {cls.__name__ for cls in _domain_errors() if cls.depends_on_schema} == {
         "PayloadInvalid",
         "DecisionNotAllowed",
+        "FeedbackRequired",
+        "FeedbackToolDisabled",
     }
 
 

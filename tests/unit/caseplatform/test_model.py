@@ -103,7 +103,7 @@ _EVENTS = st.builds(
     notes=_TEXT,
     actor=_PRINCIPALS,
     created_at_ms=st.integers(),
-    state_after=st.sampled_from(["pending", "approved", "rejected"]),
+    state_after=st.sampled_from(["pending", "changes_requested", "approved", "rejected"]),
     decision_outcome=st.none() | st.sampled_from(["approved", "rejected"]),
     question=_MAYBE_TEXT,
     answer=_MAYBE_TEXT,
@@ -116,6 +116,7 @@ _EVENTS = st.builds(
     decision=st.none() | st.sampled_from(["approve", "edit", "reject", "respond"]),
     feedback=_MAYBE_TEXT,
     answers=_JSON,
+    revised_payload=st.none() | st.dictionaries(st.text(max_size=6), _JSON, max_size=3),
 )
 
 

@@ -34,7 +34,9 @@ def test_a_schema_without_x_hitl_has_the_default_policy() -> None:
         escalation_target="adapter-owners",
         reescalation_interval_days=None,
         required_approvers=1,
-        allowed_decisions=("approve", "edit", "reject", "respond"),
+        allowed_decisions=("approve", "edit", "reject"),  # respond only where an adapter lists it
+        always_require_feedback=False,
+        enable_feedback_tool=False,
     )
 
 
@@ -58,7 +60,7 @@ def test_the_policy_is_read_from_x_hitl_in_the_canonical_decision_order() -> Non
     ("payload", "allowed"),
     [
         ({}, ("approve", "reject")),
-        ({"allowed_decisions": ["respond", "reject"]}, ("reject", "respond")),
+        ({"allowed_decisions": ["respond", "reject"]}, ("reject",)),  # respond: not the adapter's
         ({"allowed_decisions": []}, ("approve", "reject")),
         ({"allowed_decisions": ["approve", "shrug"]}, ("approve", "reject")),  # an unknown one: ignored
         ({"allowed_decisions": "approve"}, ("approve", "reject")),

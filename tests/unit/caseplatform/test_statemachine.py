@@ -18,7 +18,7 @@ from caseplatform.errors import InvalidStateTransition
 from caseplatform.model import Action, CaseState, Decision, Event, Principal
 from caseplatform.statemachine import apply, project, target_state
 
-STATES = ("pending", "needs_clarification", "approved", "rejected")
+STATES = ("pending", "needs_clarification", "changes_requested", "approved", "rejected")
 ACTIONS: tuple[Any, ...] = get_args(Action)
 DECISIONS: tuple[str, ...] = get_args(Decision)
 
@@ -32,6 +32,13 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("needs_clarification", "request_clarification"): "needs_clarification",
     ("needs_clarification", "escalate"): "needs_clarification",
     ("needs_clarification", "record_approval_vote"): "needs_clarification",
+    ("pending", "request_changes"): "changes_requested",
+    ("needs_clarification", "request_changes"): "changes_requested",
+    ("changes_requested", "resubmit"): "pending",
+    ("changes_requested", "record_decision"): "rejection",  # only a rejection: nothing approved unrevised
+    ("pending", "add_feedback"): "pending",
+    ("needs_clarification", "add_feedback"): "needs_clarification",
+    ("changes_requested", "add_feedback"): "changes_requested",
 }
 
 SYSTEM = Principal("hitl", "platform", "system")
@@ -47,7 +54,11 @@ def test_every_state_and_action_is_allowed_or_refused_with_its_code(
     state: Any, action: Any, decision: Any
 ) -> None:
     expected = ALLOWED.get((state, action))
-    if expected is None or (expected == "decision" and decision is None):
+    if (
+        expected is None
+        or (expected in ("decision", "rejection") and decision is None)
+        or (expected == "rejection" and decision != "rejected")
+    ):
         with pytest.raises(InvalidStateTransition) as refused:
             target_state(state, action, decision)
         assert error_answer(refused.value) == {
@@ -58,7 +69,8 @@ def test_every_state_and_action_is_allowed_or_refused_with_its_code(
             "requested_action": action,
         }
         return
-    assert target_state(state, action, decision) == (decision if expected == "decision" else expected)
+    wanted = decision if expected in ("decision", "rejection") else expected
+    assert target_state(state, action, decision) == wanted
 
 
 @pytest.mark.parametrize("terminal", ["approved", "rejected"])

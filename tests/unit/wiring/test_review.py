@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from caseplatform.notifications import EventBridgeSink, NotifyingListener
 from caseplatform.stores.sqlite import SqliteCaseStore
 from memo.operator_review.clarify import ClarificationRelay
 from memo.operator_review.listener import TaskTokenBridge
@@ -43,6 +44,16 @@ def test_the_relay_hears_a_decision_before_the_bridge_and_no_secret_is_read(call
     assert isinstance(relay, ClarificationRelay) and isinstance(bridge, TaskTokenBridge)
     assert runtime.listeners is runtime.listeners
     assert sorted(calls.made) == ["client:dynamodb", "client:stepfunctions"]
+
+
+def test_with_an_event_bus_agents_are_told_after_memos_own_listeners(
+    calls: Calls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HITL_EVENT_BUS_NAME", "hitl-cases")
+    relay, bridge, notify = ReviewRuntime.current().listeners
+    assert isinstance(relay, ClarificationRelay) and isinstance(bridge, TaskTokenBridge)
+    assert isinstance(notify, NotifyingListener) and isinstance(notify.sinks[0], EventBridgeSink)
+    assert sorted(calls.made) == ["client:dynamodb", "client:events", "client:stepfunctions"]
 
 
 def test_the_api_is_built_without_building_the_review_service(calls: Calls) -> None:

@@ -47,7 +47,7 @@ from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.sqlite import SqliteCaseStore
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
-STATES = ("pending", "needs_clarification", "approved", "rejected")
+STATES = ("pending", "needs_clarification", "changes_requested", "approved", "rejected")
 NOTICES_FILE = "escalations.jsonl"
 SQLITE_SCHEME = "sqlite://"
 DYNAMODB_SCHEME = "dynamodb://"

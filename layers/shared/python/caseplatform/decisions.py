@@ -21,6 +21,7 @@ from caseplatform.errors import (
     DuplicateApprover,
     EscalationNotDue,
     InvalidStateTransition,
+    NotSubmitter,
     SelfApproval,
 )
 from caseplatform.model import (
@@ -297,6 +298,34 @@ def approve(
     return _transition(
         snap, stamp, intent, "approval_vote", target, now, approved_payload=edited, **verdict.fields()
     )
+
+
+# ------------------------------------------------------------------ changes requested
+def request_changes(snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, verdict: Verdict) -> Transition:
+    """A reviewer's edit without a payload: the case goes back to its submitter with the feedback
+    (`changes_requested`); a decided case is ALREADY_TERMINAL."""
+    refuse_terminal(snap.state, snap.winner)
+    target = statemachine.target_state(snap.state.current_state, "request_changes")
+    return _transition(
+        snap, stamp, intent, "changes_requested", target, _now(snap, stamp), **verdict.fields()
+    )
+
+
+def resubmit(snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, revised: dict[str, Any]) -> Transition:
+    """The submitter's revision of a case sent back to it (`revised`: validated, redacted): the case
+    is pending again. Only the case's submitter revises it (NOT_SUBMITTER)."""
+    refuse_terminal(snap.state, snap.winner)
+    if intent.actor.principal != snap.case.submitter.principal:
+        raise NotSubmitter(snap.case.case_id, intent.actor.principal)
+    target = statemachine.target_state(snap.state.current_state, "resubmit")
+    return _transition(snap, stamp, intent, "resubmitted", target, _now(snap, stamp), revised_payload=revised)
+
+
+def add_feedback(snap: CaseSnapshot, stamp: Stamp, *, intent: Intent, feedback: str) -> Transition:
+    """Feedback left on an open case through the feedback tool: recorded, the case does not move."""
+    refuse_terminal(snap.state, snap.winner)
+    target = statemachine.target_state(snap.state.current_state, "add_feedback")
+    return _transition(snap, stamp, intent, "feedback_added", target, _now(snap, stamp), feedback=feedback)
 
 
 # ------------------------------------------------------------------ escalation

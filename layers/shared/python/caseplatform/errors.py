@@ -212,6 +212,50 @@ class DecisionNotAllowed(CasePlatformError):
         return {"case_id": self.case_id, "decision": self.decision, "allowed_decisions": list(self.allowed)}
 
 
+class NotSubmitter(CasePlatformError):
+    """Only the principal who submitted a case revises it (resubmits it after changes were requested)."""
+
+    code = "NOT_SUBMITTER"
+
+    def __init__(self, case_id: str, principal: str) -> None:
+        super().__init__(f"only the submitter of {case_id} may revise it, not {principal}")
+        self.case_id = case_id
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id}
+
+
+class FeedbackRequired(CasePlatformError):
+    """The adapter's policy requires feedback on every decision (`x-hitl.always_require_feedback`)."""
+
+    code = "FEEDBACK_REQUIRED"
+    depends_on_schema = True
+
+    def __init__(self, case_id: str, decision: str) -> None:
+        super().__init__(f"{case_id}: the adapter requires feedback on every decision ({decision} has none)")
+        self.case_id = case_id
+        self.decision = decision
+
+    def fields(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "decision": self.decision}
+
+
+class FeedbackToolDisabled(CasePlatformError):
+    """Feedback outside a decision is taken only where the adapter enables the feedback tool."""
+
+    code = "FEEDBACK_TOOL_DISABLED"
+    depends_on_schema = True
+
+    def __init__(self, adapter_id: str) -> None:
+        super().__init__(
+            f"adapter {adapter_id} does not enable the feedback tool (x-hitl.enable_feedback_tool)"
+        )
+        self.adapter_id = adapter_id
+
+    def fields(self) -> dict[str, Any]:
+        return {"adapter_id": self.adapter_id}
+
+
 class QuestionRequired(CasePlatformError):
     code = "QUESTION_REQUIRED"
 

@@ -12,31 +12,41 @@ approvers, the submitter may not approve its own case, and only the case's allow
 
 Every tool returns the shapes of `caseplatform.answers` as structured content (and the same JSON as text):
 `{"status": "success", ...}`, `{"status": "error", "code": ...}` (with `isError` set) or
-`{"status": "not_found", "case_id": ...}`. Domain errors become answers here, by type, in one place.
+`{"status": "not_found", "case_id": ...}`. Domain errors become answers by type, in one place
+(`caseplatform.mcp_answers`). The agent-facing tools (request_human_input, resubmit_case,
+leave_feedback, wait_for_case, register_callback) are in `caseplatform.mcp_agent_tools`; the
+server POSTs each decision, question and request for changes it writes to the callbacks registered
+for the case (`caseplatform.notifications`).
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import json
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mcp.server import MCPServer
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 
 from caseplatform import answers
-from caseplatform.errors import CasePlatformError
+from caseplatform.callbacks import CallbackSink
 from caseplatform.governance.metrics_tools import register_metrics_tools
+from caseplatform.human_input import ensure_human_input_adapter
+from caseplatform.mcp_agent_tools import AgentToolsConfig, register_agent_tools
+from caseplatform.mcp_answers import answer_call
+from caseplatform.mcp_answers import tool_result as tool_result  # re-exported for the HTTP surface
 from caseplatform.model import Event
+from caseplatform.notifications import NotifyingListener
+from caseplatform.ports import system_clock
 from caseplatform.query_tools import register_query_tools, run_query
 from caseplatform.redaction import REDACTORS
 from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.sqlite import SqliteCaseStore
+from caseplatform.stores.sqlite_callbacks import SqliteCallbacks
 from caseplatform.version import platform_version
 
 DEFAULT_DB = Path("data") / "hitl" / "hitl.db"
@@ -55,8 +65,9 @@ RECORD_DECISION_DESCRIPTION = (
     "Record a decision. The decision schema: decision approve|edit|reject|respond, feedback, answers, "
     "and for edit the edited payload; only the case's allowed_decisions are accepted. approve/edit "
     "count toward the adapter's required approvers (the submitter may never approve its own case); "
-    "reject needs feedback (the reason); respond sends feedback/answers back and ends the case without "
-    "approving it. approved|rejected (notes = the reason) still work. The first terminal decision wins."
+    "edit without a payload sends the case back to its submitter with the feedback (changes_requested); "
+    "reject needs feedback (the reason); respond (only where the adapter lists it) sends feedback/answers "
+    "back and ends the case without approving it. approved|rejected (notes = the reason) still work. The first terminal decision wins."
 )
 
 
@@ -75,26 +86,6 @@ def answers_of_transition(event: Event) -> dict[str, Any]:
 log = logging.getLogger("caseplatform.mcp")
 
 
-def tool_result(answer: dict[str, Any], *, ensure_ascii: bool = False) -> CallToolResult:
-    """An answer as a tool result: structured content, the same JSON as text, `isError` on errors."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(answer, ensure_ascii=ensure_ascii))],
-        structured_content=answer,
-        is_error=answer.get("status") == "error",
-    )
-
-
-def answer_call(tool: str, produce: Callable[[], dict[str, Any]]) -> CallToolResult:
-    """Run one tool body; a domain error becomes its answer. Anything else is a bug and propagates
-    (the SDK reports it as a tool error without leaking details)."""
-    try:
-        answer = produce()
-    except CasePlatformError as error:
-        answer = answers.error_answer(error)
-    log.info("HITL_TOOL", extra={"tool": tool, "status": answer["status"], "code": answer.get("code")})
-    return tool_result(answer)
-
-
 def local_actor(
     actor_id: str, *, name: str | None = None, role: str = "operator", kind: str = "operator"
 ) -> dict[str, Any]:
@@ -108,8 +99,11 @@ def local_actor(
     }
 
 
-def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
-    """The stdio tools, acting as `actor` (`local_actor`); submissions are the actor's as an agent."""
+def build_server(
+    service: CaseService, actor: dict[str, Any], agent_tools: AgentToolsConfig | None = None
+) -> MCPServer:
+    """The stdio tools, acting as `actor` (`local_actor`); submissions are the actor's as an agent.
+    `agent_tools`: how the agent-facing tools are wired (`caseplatform.mcp_agent_tools`)."""
     server: MCPServer = MCPServer(
         name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
     )
@@ -119,6 +113,7 @@ def build_server(service: CaseService, actor: dict[str, Any]) -> MCPServer:
     register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
     register_metrics_tools(server, answer_call, service)
     _register_admin_tools(server, service)
+    register_agent_tools(server, service, actor, agent_tools or AgentToolsConfig())
     return server
 
 
@@ -322,8 +317,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not args.db.exists():  # never a silently new, empty database (a typo in --db reads no cases)
         logging.getLogger("hitl-mcp").warning("created a new case database at %s", args.db)
     store = SqliteCaseStore(args.db)
-    service = build_case_service(store, redact=args.redact)
-    added = service.ensure_default_adapters()
+    callbacks = SqliteCallbacks(args.db, clock=system_clock)
+    # Every decision, question and request for changes this server writes is POSTed to the
+    # callbacks agents registered for the case (the agent's own server registers them).
+    listener = NotifyingListener([CallbackSink(callbacks)])
+    service = build_case_service(store, redact=args.redact, listeners=[listener])
+    added = service.ensure_default_adapters() + ensure_human_input_adapter(service)
     log.info(
         "HITL_MCP_START",
         extra={
@@ -334,8 +333,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         },
     )
     try:
-        build_server(service, actor).run("stdio")
+        build_server(service, actor, AgentToolsConfig(callbacks=callbacks, local=True)).run("stdio")
     finally:
+        callbacks.close()
         store.close()
 
 

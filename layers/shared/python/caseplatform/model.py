@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, get_args
 
-CaseStateName = Literal["pending", "needs_clarification", "approved", "rejected"]
+# `changes_requested`: a reviewer's edit without a payload sent the case back to its submitter, who
+# revises it (`resubmitted`, back to `pending`).
+CaseStateName = Literal["pending", "needs_clarification", "changes_requested", "approved", "rejected"]
 EventType = Literal[
     "submitted",
     "needs_clarification",
@@ -23,6 +25,9 @@ EventType = Literal[
     "decision_superseded",
     "escalated",
     "approval_vote",
+    "changes_requested",
+    "resubmitted",
+    "feedback_added",
 ]
 Decision = Literal["approved", "rejected"]
 # The reviewer's structured decision (the decision schema `{decision, feedback, answers}`): approve
@@ -46,10 +51,15 @@ Action = Literal[
     "record_decision",
     "record_approval_vote",
     "escalate",
+    "request_changes",
+    "resubmit",
+    "add_feedback",
 ]
 
 TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
+# The states a reviewer acts on (the review queue); `changes_requested` waits on the submitter.
 OPEN_STATES: tuple[str, ...] = ("pending", "needs_clarification")
+CASE_STATES: tuple[str, ...] = get_args(CaseStateName)
 PRIORITIES: tuple[str, ...] = get_args(Priority)
 STRUCTURED_DECISIONS: tuple[str, ...] = get_args(StructuredDecision)
 PRIORITY_RANK: dict[str, int] = {"critical": 0, "high": 1, "normal": 2, "low": 3}
@@ -259,11 +269,15 @@ class Event:
     decision: StructuredDecision | None = None
     feedback: str | None = None
     answers: Any = None
+    # A `resubmitted` event: the submitter's revised payload (absent on every other event).
+    revised_payload: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = self._base_dict()
         if self.approved_payload is not None:
             data["approved_payload"] = self.approved_payload
+        if self.revised_payload is not None:
+            data["revised_payload"] = self.revised_payload
         if self.decision is not None:
             data["decision"] = self.decision
         if self.feedback is not None:
@@ -312,6 +326,7 @@ class Event:
             + ("" if self.feedback is None else f',"feedback":{j(self.feedback)}')
             + f',"notes":{j(self.notes)},"question":{j(self.question)}'
             + f',"request_hash":{j(self.request_hash)},"request_id":{j(self.request_id)}'
+            + ("" if self.revised_payload is None else f',"revised_payload":{j(self.revised_payload)}')
             + f',"state_after":{j(self.state_after)},"supersedes_event_id":{j(self.supersedes_event_id)}}}'
         )
 
@@ -338,6 +353,7 @@ class Event:
             decision=data.get("decision"),
             feedback=data.get("feedback"),
             answers=data.get("answers"),
+            revised_payload=data.get("revised_payload"),
         )
 
     @classmethod
@@ -359,8 +375,17 @@ class CaseState:
     escalation_due_at_ms: int | None = None
     escalated_at_ms: int | None = None
     escalation_target: str | None = None
+    # How many times the submitter revised the case after changes were requested (the latest
+    # `resubmitted` event's payload is the one a reviewer decides on).
+    resubmissions: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        data = self._base_dict()
+        if self.resubmissions:
+            data["resubmissions"] = self.resubmissions
+        return data
+
+    def _base_dict(self) -> dict[str, Any]:
         return {
             "case_id": self.case_id,
             "current_state": self.current_state,

@@ -133,6 +133,12 @@ class CaseQueries:
         last version before one that declares a migration, and validated against that version."""
         case = record.case
         refs_of = self._store.list_refs(case.case_id) if refs else []
+        if record.state.resubmissions:
+            # Revised by its submitter: the latest revision, validated on the active version when it
+            # was resubmitted, is the payload decided on.
+            revised = self.latest_revision(case.case_id)
+            if revised is not None:
+                return CaseView(record, refs_of, revised, revised_version(case, active))
         newest = max(case.schema_version, active.schema_version if active else 0)
         if newest == case.schema_version:
             return CaseView(record, refs_of, dict(case.payload), case.schema_version)
@@ -143,6 +149,11 @@ class CaseQueries:
         if read_as > case.schema_version and read_as in versions:
             problems = tuple(self._registry.problems(case.adapter_id, read_as, versions[read_as], payload))
         return CaseView(record, refs_of, payload, read_as, problems)
+
+    def latest_revision(self, case_id: str) -> dict[str, Any] | None:
+        """The payload of the case's latest `resubmitted` event (None when it has none)."""
+        revisions = [e for e in self._store.list_events(case_id) if e.event_type == "resubmitted"]
+        return revisions[-1].revised_payload if revisions else None
 
     def status(self, case: Case, active: SchemaRecord | None, events: list[Event]) -> ApprovalStatus:
         """The approver policy's count and the votes among `events` (the case's history)."""
@@ -345,3 +356,8 @@ def _lookup(payload: Any, dotted: str) -> Any:
             return None
         value = value[part]
     return value
+
+
+def revised_version(case: Case, active: SchemaRecord | None) -> int:
+    """The schema version a revised payload reads as: the active one it was validated on."""
+    return active.schema_version if active is not None else case.schema_version

@@ -10,8 +10,11 @@ Schema validators) carries the adapter's configuration, so policy lives in data,
       "escalation_target": "lgv-tier2",     # who is notified
       "reescalation_interval_days": 7,      # repeat while unresolved; absent = escalate once
       "required_approvers": 2,              # distinct principals who must approve (default 1)
-      "allowed_decisions": ["approve", "reject"],  # of approve|edit|reject|respond (default all);
-                                            # a payload's own `allowed_decisions` list wins
+      "allowed_decisions": ["approve", "reject"],  # of approve|edit|reject|respond (default all but
+                                            # respond); a payload's own `allowed_decisions` list
+                                            # wins (respond only where this list names it)
+      "always_require_feedback": false,     # feedback mandatory on every decision
+      "enable_feedback_tool": false,        # agents may leave feedback on open cases (leave_feedback)
       "upcast": {"rename": {"old": "new"}, "drop": ["gone"], "convert": {"count": "integer"},
                  "defaults": {"field": "value"}},
       "migration": {"plan": "older cases are decided as they are", "accepts": ["values_narrowed:priority"]}
@@ -44,6 +47,8 @@ from caseplatform.validation import error_details
 DAY_MS = 24 * 3600 * 1000
 DEFAULT_SLA_DAYS = 30
 DEFAULT_ESCALATION_TARGET = "adapter-owners"
+# `respond` (feedback back to the submitter, the case ends rejected) only where an adapter lists it.
+DEFAULT_DECISIONS: tuple[str, ...] = tuple(d for d in STRUCTURED_DECISIONS if d != "respond")
 
 POLICY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -54,6 +59,8 @@ POLICY_SCHEMA: dict[str, Any] = {
         "escalation_target": {"type": "string", "minLength": 1, "maxLength": 200},
         "reescalation_interval_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 3650},
         "required_approvers": {"type": "integer", "minimum": 1, "maximum": 5},
+        "always_require_feedback": {"type": "boolean"},
+        "enable_feedback_tool": {"type": "boolean"},
         "allowed_decisions": {
             "type": "array",
             "minItems": 1,
@@ -120,14 +127,23 @@ class AdapterPolicy:
     escalation_target: str = DEFAULT_ESCALATION_TARGET
     reescalation_interval_days: float | None = None
     required_approvers: int = 1
-    allowed_decisions: tuple[str, ...] = STRUCTURED_DECISIONS
+    allowed_decisions: tuple[str, ...] = DEFAULT_DECISIONS
+    # Feedback is mandatory on every decision (FEEDBACK_REQUIRED otherwise).
+    always_require_feedback: bool = False
+    # The agent-facing feedback tool (`leave_feedback`) records feedback on the adapter's open cases.
+    enable_feedback_tool: bool = False
 
     def allowed_for(self, payload: dict[str, Any]) -> tuple[str, ...]:
         """The decisions a reviewer may take on a case: the payload's own `allowed_decisions` (a
-        question case names them) when it lists known decisions, else the adapter's."""
+        question case names them) when it lists known decisions, else the adapter's. `respond` only
+        where the adapter's own list names it."""
         named = payload.get("allowed_decisions")
         if isinstance(named, list) and named and all(d in STRUCTURED_DECISIONS for d in named):
-            return tuple(d for d in STRUCTURED_DECISIONS if d in named)
+            return tuple(
+                d
+                for d in STRUCTURED_DECISIONS
+                if d in named and (d != "respond" or "respond" in self.allowed_decisions)
+            )
         return self.allowed_decisions
 
     def due_at(self, start_ms: int, days: float | None = None) -> int:
@@ -166,8 +182,10 @@ def policy_of(schema: dict[str, Any]) -> AdapterPolicy:
         reescalation_interval_days=raw.get("reescalation_interval_days"),
         required_approvers=raw.get("required_approvers", 1),
         allowed_decisions=tuple(
-            d for d in STRUCTURED_DECISIONS if d in raw.get("allowed_decisions", STRUCTURED_DECISIONS)
+            d for d in STRUCTURED_DECISIONS if d in raw.get("allowed_decisions", DEFAULT_DECISIONS)
         ),
+        always_require_feedback=raw.get("always_require_feedback", False),
+        enable_feedback_tool=raw.get("enable_feedback_tool", False),
     )
 
 

@@ -12,6 +12,7 @@ Composition roots (the Lambdas' wiring, the CLI, the MCP server) build it with `
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from caseplatform.commands import Approval, CaseCommands
 from caseplatform.hooks import normalized
 from caseplatform.ids import new_uuid4
 from caseplatform.model import Case, CaseRecord, CaseState, Decision, Event, Page, SchemaRecord
+from caseplatform.notifications import wait_for_change
 from caseplatform.ports import CaseListener, CaseStore, Clock, EditCheck, system_clock
 from caseplatform.projection import DriftReport, ScanReport
 from caseplatform.queries import ApprovalStatus, Bucket, CaseDetail, CaseQueries, CaseView
@@ -198,6 +200,42 @@ class CaseService:
 
     def escalate(self, state: CaseState, now_ms: int) -> Event | None:
         return self.commands.escalate(state, now_ms)
+
+    def resubmit_case(
+        self, *, case_id: str, payload: dict[str, Any], notes: str, actor: dict[str, Any], request_id: str
+    ) -> Event:
+        return self.commands.resubmit_case(
+            case_id=case_id, payload=payload, notes=notes, actor=actor, request_id=request_id
+        )
+
+    def leave_feedback(self, *, case_id: str, feedback: str, actor: dict[str, Any], request_id: str) -> Event:
+        return self.commands.leave_feedback(
+            case_id=case_id, feedback=feedback, actor=actor, request_id=request_id
+        )
+
+    def wait_for_case(
+        self,
+        case_id: str,
+        *,
+        since: dict[str, Any] | None,
+        timeout_s: float,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> tuple[bool, CaseRecord]:
+        """Returns when the case's projection differs from `since` (a `CaseState.to_dict()` the
+        caller saw; None: as read now) or after `timeout_s` (at most 300 s): (changed, the case)."""
+        first = self.queries.get_record(case_id)
+        seen = first.state.to_dict() if since is None else since
+        latest = [first]
+
+        def version() -> dict[str, Any]:
+            latest[0] = self.queries.get_record(case_id)
+            return latest[0].state.to_dict()
+
+        changed, _ = wait_for_change(
+            version, since=seen, timeout_s=timeout_s, monotonic=monotonic, sleep=sleep
+        )
+        return changed, latest[0]
 
     # ------------------------------------------------------------------ one case
     def get_case(self, case_id: str, *, seen: CaseRecord | None = None) -> CaseView:

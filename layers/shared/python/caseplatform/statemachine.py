@@ -13,6 +13,13 @@ and two self-loops that always append a new event (so they are never no-op write
 and one event that records without moving the case (multi-approver adapters):
     pending | needs_clarification --record_approval_vote-->  unchanged   (one reviewer's approval
                                                                               while more are needed)
+Changes requested (a reviewer's edit without a payload) and the submitter's revision:
+    pending | needs_clarification --request_changes-->  changes_requested
+    changes_requested            --resubmit--------->  pending           (a revised payload)
+    changes_requested            --record_decision-->  rejected          (only a rejection: nothing
+                                                                           is approved until revised)
+Feedback left through the feedback tool records without moving the case:
+    pending | needs_clarification | changes_requested --add_feedback-->  unchanged
 Everything else is INVALID_STATE_TRANSITION, except a second record_decision on a terminal case,
 which is ALREADY_TERMINAL (first terminal decision wins).
 """
@@ -34,6 +41,13 @@ _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("needs_clarification", "escalate"): "needs_clarification",
     ("pending", "record_approval_vote"): "pending",
     ("needs_clarification", "record_approval_vote"): "needs_clarification",
+    ("pending", "request_changes"): "changes_requested",
+    ("needs_clarification", "request_changes"): "changes_requested",
+    ("changes_requested", "resubmit"): "pending",
+    ("changes_requested", "record_decision"): None,
+    ("pending", "add_feedback"): "pending",
+    ("needs_clarification", "add_feedback"): "needs_clarification",
+    ("changes_requested", "add_feedback"): "changes_requested",
 }
 
 
@@ -48,7 +62,7 @@ def target_state(
         raise InvalidStateTransition(from_state=from_state, requested_action=action)
     target = _TRANSITIONS[(from_state, action)]
     if target is None:
-        if decision is None:
+        if decision is None or (from_state == "changes_requested" and decision != "rejected"):
             raise InvalidStateTransition(from_state=from_state, requested_action=action)
         return decision
     return target
@@ -96,9 +110,12 @@ def apply(state: CaseState | None, event: Event) -> CaseState:
             escalation_due_at_ms=None,
             escalated_at_ms=state.escalated_at_ms,
             escalation_target=state.escalation_target,
+            resubmissions=state.resubmissions,
         )
-    if event.event_type == "approval_vote":
+    if event.event_type in ("approval_vote", "feedback_added"):
         return replace(state, updated_at_ms=t)
+    if event.event_type in ("changes_requested", "resubmitted"):
+        return _revision(state, event)
     if event.event_type == "escalated":
         return replace(
             state,
@@ -108,6 +125,21 @@ def apply(state: CaseState | None, event: Event) -> CaseState:
             updated_at_ms=t,
         )
     raise ValueError(f"unknown event type {event.event_type}")
+
+
+def _revision(state: CaseState, event: Event) -> CaseState:
+    """Changes requested (the case waits on its submitter, no clarification clock runs) or the
+    submitter's revision (pending again, one more resubmission)."""
+    t = event.created_at_ms
+    if event.event_type == "changes_requested":
+        return replace(
+            state,
+            current_state="changes_requested",
+            needs_clarification_since_ms=None,
+            escalation_due_at_ms=None,
+            updated_at_ms=t,
+        )
+    return replace(state, current_state="pending", resubmissions=state.resubmissions + 1, updated_at_ms=t)
 
 
 def project(events: Iterable[Event]) -> CaseState | None:

@@ -433,6 +433,9 @@ class ReviewSettings(FunctionSettings):
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
     # The case view resolves a waiting step's items (titles, times) at read time.
     items_table: str = Field(default=tables.ITEMS.default_name, alias="ITEMS_TABLE_NAME", min_length=3)
+    # Agents are told of every decision, question and request for changes on this EventBridge bus
+    # (`caseplatform.notifications`); unset: no events are put.
+    event_bus: str | None = Field(default=None, alias="HITL_EVENT_BUS_NAME", min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _complete(self) -> Self:

@@ -23,7 +23,7 @@ def _decide(api: ReviewClient, case_id: str, bearer: str, **body: Any) -> Any:
 def test_decide_records_the_structured_decision(api: ReviewClient, cases: CaseService) -> None:
     case_id = submit(cases, title="edit me")
     detail = api.call("GET", f"/review/cases/{case_id}", bearer=ALICE).body
-    assert detail["allowed_decisions"] == ["approve", "edit", "reject", "respond"]
+    assert detail["allowed_decisions"] == ["approve", "edit", "reject"]  # respond: only where an adapter asks
     assert detail["own_case"] is False
     edited = _decide(
         api,

@@ -28,6 +28,8 @@ HTTP_TOOLS = {
     "provide_clarification",
     "record_decision",
     "get_case_history",
+    "resubmit_case",  # the submitter revises a case sent back with changes requested
+    "leave_feedback",  # where the adapter enables the feedback tool
     *QUERY_TOOLS,  # the cross-case queries (reviewers:* only)
 }
 

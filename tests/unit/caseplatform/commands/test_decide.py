@@ -14,7 +14,7 @@ from tests.unit.caseplatform.factories import OPERATOR, lgv_payload, submit
     ("decision", "extra", "path"),
     [
         ("maybe", {}, "$.decision"),
-        ("edit", {}, "$.payload"),
+        ("edit", {}, "$.feedback"),
         ("approve", {"payload": lgv_payload()}, "$.payload"),
         ("reject", {"payload": lgv_payload(), "feedback": "no"}, "$.payload"),
         ("reject", {}, "$.feedback"),

@@ -164,10 +164,14 @@ def test_migration_0006_moves_every_row_as_it_was(tmp_path: Path) -> None:
         refs_before = old.execute("SELECT * FROM hitl_case_refs ORDER BY 1, 2, 3, 4").fetchall()
 
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [6]
+    assert store.applied_migrations == [6, 7]
     conn = store._conn()
     for table, rows in rows_before.items():
-        assert conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall() == rows  # noqa: S608 - test constants
+        after = conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall()  # noqa: S608 - test constants
+        if table == "hitl_cases":  # migration 0007 adds the revision count, 0 for every case before
+            assert {row[-1] for row in after} == {0}
+            after = [row[:-1] for row in after]
+        assert after == rows
     assert conn.execute("SELECT * FROM hitl_case_refs ORDER BY 1, 2, 3, 4").fetchall() == refs_before
     assert conn.execute(
         "SELECT active_terminal_event_id FROM hitl_cases WHERE case_id = ?", (decided,)
@@ -199,7 +203,7 @@ def _plan(conn: sqlite3.Connection, call: Callable[[], object]) -> str:
     return " | ".join(str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + ran[-1]))
 
 
-@pytest.mark.parametrize(("version", "applied"), [(3, [4, 5, 6]), (4, [5, 6]), (5, [6])])
+@pytest.mark.parametrize(("version", "applied"), [(3, [4, 5, 6, 7]), (4, [5, 6, 7]), (5, [6, 7])])
 def test_migrations_keep_every_row_and_the_queries(tmp_path: Path, version: int, applied: list[int]) -> None:
     clock = FakeClock()
     source = SqliteCaseStore(tmp_path / "today.db")
@@ -244,6 +248,7 @@ def test_migrations_keep_every_row_and_the_queries(tmp_path: Path, version: int,
         "idx_hitl_cases_escalation_due",
         "idx_hitl_events_type_created",
         "idx_hitl_events_principal_created",
+        "idx_hitl_callbacks_case",
         "ux_hitl_events_first_terminal",
         "ux_hitl_events_submit_request",
         "ux_hitl_schema_registry_active",
@@ -312,9 +317,9 @@ def test_migrations_keep_every_row_and_the_queries(tmp_path: Path, version: int,
     assert "sqlite_autoindex_hitl_cases_1" in snapshot_plan
     # The CHECKs of the hot statements build no temporary b-tree (migration 0006).
     for sql, values in (
-        (INSERT_CASE, 24),
+        (INSERT_CASE, 25),
         (INSERT_EVENT, 16),
-        (UPDATE_STATE, 9),
+        (UPDATE_STATE, 10),
     ):
         ops = [row[1] for row in conn.execute("EXPLAIN " + sql, [None] * values)]
         assert "OpenEphemeral" not in ops, sql

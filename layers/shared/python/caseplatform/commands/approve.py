@@ -15,12 +15,14 @@ from caseplatform.errors import (
     DecisionNotAllowed,
     EditRefused,
     EnvelopeInvalid,
+    FeedbackRequired,
     PayloadInvalid,
 )
 from caseplatform.model import CaseRecord, Event, Recorded, SchemaRecord, canonical_json
 from caseplatform.ports import CaseSnapshot, Transition
 from caseplatform.queries import ApprovalStatus, CaseView
 from caseplatform.redaction import redact_tree
+from caseplatform.schemas import AdapterPolicy
 from caseplatform.validation import MAX_PAYLOAD_BYTES
 
 
@@ -128,6 +130,9 @@ class ApprovalCommand(CommandPipeline):
             )
         if chosen.decision not in allowed:
             raise DecisionNotAllowed(case.case_id, chosen.decision or "approve", allowed)
+        require_feedback(policy, case.case_id, chosen.decision or "approve", chosen.feedback or intent.notes)
+        if edited is None and snap.state.resubmissions:
+            edited = view.payload  # the submitter's revision is what is approved
 
         def events() -> list[Event]:
             # The votes as read with the case, else the history read now (inside the store's write).
@@ -190,3 +195,9 @@ class ApprovalCommand(CommandPipeline):
         if problems:
             raise EditRefused(problems)
         return None if canonical_json(clean) == canonical_json(view.payload) else clean
+
+
+def require_feedback(policy: AdapterPolicy, case_id: str, decision: str, feedback: str | None) -> None:
+    """FEEDBACK_REQUIRED when the adapter asks for feedback on every decision and there is none."""
+    if policy.always_require_feedback and not (feedback or "").strip():
+        raise FeedbackRequired(case_id, decision)

@@ -9,6 +9,7 @@ validation (pydantic) and OpenAPI, the reviewer web page and MCP over Streamable
     POST /review/cases/{case_id}/approve  {request_id, notes?, payload?}  (payload = edited payload)
     POST /review/cases/{case_id}/reject   {request_id, reason}
     POST /review/cases/{case_id}/clarify  {request_id, question, notes?}
+    POST /review/cases/{case_id}/resubmit, /feedback  (agents; caseplatform.review.revision_routes)
     POST /review/mcp                      MCP, Streamable HTTP (stateless, JSON responses)
     GET  /review/openapi.json, /review/swagger
 
@@ -43,13 +44,15 @@ from caseplatform.errors import (
     EditRefused,
     IdempotencyConflict,
     InvalidStateTransition,
+    NotSubmitter,
     PayloadInvalid,
     SelfApproval,
 )
 from caseplatform.query_tools import QUERY_ARGUMENTS, QUERY_TOOLS
 from caseplatform.review import mcp_http
-from caseplatform.review.approvals import QueueQuery, ReviewService
+from caseplatform.review.approvals import QueueQuery, QueueState, ReviewService
 from caseplatform.review.auth import AuthError, Forbidden, Principal, Unauthenticated, authenticate
+from caseplatform.review.revision_routes import register_revision_routes
 from caseplatform.version import platform_version
 
 log = logging.getLogger("caseplatform.review")
@@ -170,6 +173,7 @@ STATUS_OF: tuple[tuple[type[Exception], int], ...] = (
     (AlreadyTerminal, 409),
     (InvalidStateTransition, 409),
     (SelfApproval, 403),
+    (NotSubmitter, 403),
     (DuplicateApprover, 409),
     (DecisionNotAllowed, 409),
     (IdempotencyConflict, 409),
@@ -238,6 +242,7 @@ def build_app(review: Callable[[], ReviewService], config: ApiConfig) -> APIGate
     _register_public_routes(app, _page(config), caller)
     _register_case_routes(app, review, caller)
     _register_decision_routes(app, review, caller)
+    register_revision_routes(app, review, caller)
     _register_query_route(app, review, caller)
     _register_mcp_route(app, review, caller)
     app.enable_swagger(path=f"{PREFIX}/swagger", title="Case review API", version=platform_version())
@@ -314,9 +319,7 @@ def _register_case_routes(
 
     @app.get(f"{PREFIX}/cases", summary="The review queue")
     def queue(
-        state: Annotated[
-            Literal["open", "pending", "needs_clarification", "approved", "rejected"], Query()
-        ] = "open",
+        state: Annotated[QueueState, Query()] = "open",
         adapter_id: Annotated[str | None, Query(max_length=64)] = None,
         priority: Annotated[Literal["low", "normal", "high", "critical"] | None, Query()] = None,
         min_age_minutes: Annotated[int | None, Query(ge=0, le=525_600)] = None,

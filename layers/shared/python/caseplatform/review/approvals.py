@@ -8,15 +8,15 @@ id, so one reviewer's retry can never replay another reviewer's answer.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
 from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
 from caseplatform.governance import access
+from caseplatform.human_input import HUMAN_INPUT_ADAPTER as HUMAN_INPUT_ADAPTER  # re-exported: infra names it
+from caseplatform.human_input import ensure_human_input_adapter, human_input_case
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
 from caseplatform.queries import ApprovalStatus
 from caseplatform.query_tools import run_query
@@ -24,10 +24,11 @@ from caseplatform.review.auth import AGENT, REVIEWER, VIEWER, Forbidden, Princip
 from caseplatform.service import CaseService
 from caseplatform.views import ViewProvider, build_view
 
-HUMAN_INPUT_ADAPTER = "human_input"
-STRUCTURED_DECISIONS = ("approve", "edit", "reject")
-QueueState = Literal["open", "pending", "needs_clarification", "approved", "rejected"]
+QueueState = Literal["open", "pending", "needs_clarification", "changes_requested", "approved", "rejected"]
 MINUTE_MS = 60_000
+WAIT_HINT = (
+    "call wait_for_case(case_id) (or get_case) until current_state is approved, rejected or changes_requested"
+)
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,7 @@ class QueueQuery:
 def ensure_review_adapters(cases: CaseService) -> list[str]:
     """Register and activate version 1 of `human_input` (request_human_input's question cases) when it
     has no active schema yet; returns the adapters it added."""
-    if cases.store.active_schema(HUMAN_INPUT_ADAPTER) is not None:
-        return []
-    if cases.store.get_schema(HUMAN_INPUT_ADAPTER, 1) is None:
-        text = resources.files("caseplatform.review").joinpath(f"{HUMAN_INPUT_ADAPTER}.v1.json").read_text()
-        cases.register_adapter_schema(HUMAN_INPUT_ADAPTER, 1, json.loads(text))
-    cases.activate_adapter_schema(HUMAN_INPUT_ADAPTER, 1)
-    return [HUMAN_INPUT_ADAPTER]
+    return ensure_human_input_adapter(cases)
 
 
 def scoped_request_id(who: Principal, request_id: str) -> str:
@@ -324,6 +319,33 @@ class ReviewService:
         )
         return answers.transition_answer(event)
 
+    def resubmit(
+        self, who: Principal, case_id: str, *, request_id: str, payload: dict[str, Any], notes: str = ""
+    ) -> dict[str, Any]:
+        """The submitter's revision of a case sent back with `changes_requested` (agents)."""
+        self._case(who, case_id, AGENT)
+        event = self.cases.resubmit_case(
+            case_id=case_id,
+            payload=payload,
+            notes=notes,
+            actor=who.actor("agent"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return answers.transition_answer(event)
+
+    def leave_feedback(
+        self, who: Principal, case_id: str, *, request_id: str, feedback: str
+    ) -> dict[str, Any]:
+        """Feedback on an open case through the feedback tool, where its adapter enables it (agents)."""
+        self._case(who, case_id, AGENT)
+        event = self.cases.leave_feedback(
+            case_id=case_id,
+            feedback=feedback,
+            actor=who.actor("agent"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return answers.transition_answer(event)
+
     def request_human_input(
         self,
         who: Principal,
@@ -336,25 +358,15 @@ class ReviewService:
         context: dict[str, Any] | None = None,
         priority: str = "normal",
     ) -> dict[str, Any]:
-        """Open a question case (adapter `human_input`); the agent polls it with get_case."""
-        payload: dict[str, Any] = {
-            "questions": questions,
-            "allowed_decisions": list(allowed_decisions or STRUCTURED_DECISIONS),
-        }
-        if prompt:
-            payload["prompt"] = prompt
-        if context is not None:
-            payload["context"] = context
-        first = questions[0] if questions and isinstance(questions[0], str) else "input"
-        answer = self.submit(
-            who,
-            request_id=request_id,
-            adapter_id=HUMAN_INPUT_ADAPTER,
-            case_type="question",
-            title=(title or first)[:200] or "input",
-            summary=prompt or "The agent needs your input on the following questions.",
-            payload=payload,
+        """Open a question case (adapter `human_input`); the agent waits on it (wait_for_case)."""
+        case = human_input_case(
+            questions=questions,
+            allowed_decisions=allowed_decisions,
+            title=title,
+            prompt=prompt,
+            context=context,
             priority=priority,
         )
-        answer["poll"] = "call get_case(case_id) until current_state is approved or rejected"
+        answer = self.submit(who, request_id=request_id, **case)
+        answer["poll"] = WAIT_HINT
         return answer

@@ -12,7 +12,9 @@ The tools are the stdio server's (`caseplatform.mcp_server`) without the caller-
 there is no `actor` / `submitter` argument; the actor is the principal the request authenticated as,
 and every tool checks the principal's right on the case's adapter. `record_decision(approved)` goes
 through the adapter's approver policy. Admin tools (schema registry) are not served over HTTP.
-`request_human_input` opens a `human_input` case an agent then polls with `get_case`.
+`request_human_input` opens a `human_input` case; the agent is told of the answer by the stack's
+notifications (`caseplatform.notifications`: EventBridge) or reads it with `get_case`.
+`resubmit_case` revises a case sent back with changes requested.
 What both surfaces share comes from `caseplatform.mcp_server`: the instructions, the descriptions of
 the tools described alike, domain errors turned into answers (`answer_call`) and `tool_result`.
 """
@@ -32,6 +34,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult
 
 from caseplatform import answers
+from caseplatform.human_input import REQUEST_HUMAN_INPUT_DESCRIPTION
 from caseplatform.mcp_server import (
     GET_CASE_HISTORY_DESCRIPTION,
     INSTRUCTIONS,
@@ -81,6 +84,7 @@ def build_server() -> MCPServer:
         name="hitl-case-platform", instructions=INSTRUCTIONS, version=platform_version()
     )
     _register_capture_tools(server)
+    _register_revision_tools(server)
     _register_reading_tools(server)
     _register_review_tools(server)
     register_query_tools(server, _answer, lambda name, args: _service().query(_who(), name, args))
@@ -125,9 +129,7 @@ def _register_capture_tools(server: MCPServer) -> None:
             ),
         )
 
-    @server.tool(
-        description="Ask a human: opens a question case (adapter human_input) with structured decisions approve/edit/reject. Poll get_case(case_id) until current_state is approved or rejected; the answer is in `decision` (notes = reason, approved_payload = edited answers)."
-    )
+    @server.tool(description=REQUEST_HUMAN_INPUT_DESCRIPTION)
     def request_human_input(
         questions: list[str],
         request_id: str,
@@ -149,6 +151,30 @@ def _register_capture_tools(server: MCPServer) -> None:
                 context=context,
                 priority=priority,
             ),
+        )
+
+
+def _register_revision_tools(server: MCPServer) -> None:
+    """The submitter's side of changes requested, and the feedback tool."""
+
+    @server.tool(
+        description="Revise a case a reviewer sent back (current_state changes_requested) with a new payload, valid for the adapter's active schema (agents, the case's submitter): the case is pending again."
+    )
+    def resubmit_case(
+        case_id: str, payload: dict[str, Any], request_id: str, notes: str = ""
+    ) -> CallToolResult:
+        return _answer(
+            "resubmit_case",
+            lambda: _service().resubmit(_who(), case_id, request_id=request_id, payload=payload, notes=notes),
+        )
+
+    @server.tool(
+        description="Leave feedback on an open case without deciding it (agents); only on adapters whose x-hitl.enable_feedback_tool is set."
+    )
+    def leave_feedback(case_id: str, feedback: str, request_id: str) -> CallToolResult:
+        return _answer(
+            "leave_feedback",
+            lambda: _service().leave_feedback(_who(), case_id, request_id=request_id, feedback=feedback),
         )
 
 
@@ -210,7 +236,7 @@ def _register_review_tools(server: MCPServer) -> None:
         )
 
     @server.tool(
-        description="Record a decision (reviewers). The decision schema: decision approve|edit|reject|respond, feedback, answers, and for edit the edited payload; only the case's allowed_decisions (see get_case) are accepted. approve/edit count toward the adapter's required approvers; reject needs feedback (the reason); respond sends feedback/answers back and ends the case without approving it. The older approved|rejected (notes = the reason) still work. The first terminal decision wins."
+        description="Record a decision (reviewers). The decision schema: decision approve|edit|reject|respond, feedback, answers, and for edit the edited payload; only the case's allowed_decisions (see get_case) are accepted. approve/edit count toward the adapter's required approvers; edit without a payload sends the case back to its submitter with the feedback (changes_requested); reject needs feedback (the reason); respond (only where the adapter lists it) sends feedback/answers back and ends the case without approving it. The older approved|rejected (notes = the reason) still work. The first terminal decision wins."
     )
     def record_decision(
         case_id: str,

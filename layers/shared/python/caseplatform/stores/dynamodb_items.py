@@ -161,6 +161,8 @@ def case_item(
     }
     for name in STATE_FIELDS:
         item[name] = getattr(state, name)
+    if state.resubmissions:  # written only once a case was revised: other items are unchanged
+        item["resubmissions"] = state.resubmissions
     if state.escalation_due_at_ms is not None:
         item["gsi4pk"] = "ESCALATION"
         item["gsi4sk"] = f"{ts(state.escalation_due_at_ms)}#{case.case_id}"
@@ -199,6 +201,7 @@ def record_from_item(item: dict[str, Any], *, revision: dict[str, Any] | None = 
         escalation_due_at_ms=item.get("escalation_due_at_ms"),
         escalated_at_ms=item.get("escalated_at_ms"),
         escalation_target=item.get("escalation_target"),
+        resubmissions=int(item.get("resubmissions", 0)),
     )
     return CaseRecord(case, state, revision)
 

@@ -17,7 +17,8 @@ CASE_COLUMNS = (
 # current_state is NULL has no projection.
 STATE_COLUMNS = (
     "c.case_id, c.current_state, c.state_updated_at_ms, c.active_terminal_event_id, c.active_decision_outcome, "
-    "c.needs_clarification_since_ms, c.escalation_due_at_ms, c.escalated_at_ms, c.escalation_target"
+    "c.needs_clarification_since_ms, c.escalation_due_at_ms, c.escalated_at_ms, c.escalation_target,"
+    " c.resubmissions"
 )
 STATE_FIELDS = tuple(column.removeprefix("c.") for column in STATE_COLUMNS.split(", "))
 
@@ -95,6 +96,7 @@ def case_values(case: Case, state: CaseState) -> tuple[Any, ...]:
         state.escalation_due_at_ms,
         state.escalated_at_ms,
         state.escalation_target,
+        state.resubmissions,
     )
 
 
@@ -131,6 +133,7 @@ def state_update(state: CaseState) -> tuple[Any, ...]:
         state.escalation_due_at_ms,
         state.escalated_at_ms,
         state.escalation_target,
+        state.resubmissions,
         state.case_id,
     )
 
@@ -157,4 +160,4 @@ def record_from_row(row: tuple[Any, ...]) -> CaseRecord:
         created_at_ms=int(row[14]),
         updated_at_ms=int(row[15]),
     )
-    return CaseRecord(case, CaseState(*row[16:25]))
+    return CaseRecord(case, CaseState(*row[16:26]))

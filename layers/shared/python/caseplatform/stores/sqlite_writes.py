@@ -74,8 +74,8 @@ class SqliteCaseWrites(SqliteSchemaRegistry, SqliteCaseReads):
             row = cur.execute(SNAPSHOT, (case_id, request_id)).fetchone()
             if row is None:
                 raise CaseNotFound(case_id)
-            earlier, question, votes_json, winner = row[25:29]
-            record = record_from_row(row[:25])
+            earlier, question, votes_json, winner = row[26:30]
+            record = record_from_row(row[:26])
             votes = () if votes_json == "[]" else tuple(Event.from_json(t) for t in json.loads(votes_json))
             if earlier is not None:
                 cur.execute("COMMIT")
@@ -87,7 +87,7 @@ class SqliteCaseWrites(SqliteSchemaRegistry, SqliteCaseReads):
                 votes=votes,
                 winner=None if winner is None else Event.from_json(winner),
             )
-            self._local.active = (record.case.adapter_id, row[29:] if row[29] is not None else None)
+            self._local.active = (record.case.adapter_id, row[30:] if row[30] is not None else None)
             try:
                 transition = decide(snapshot)
             finally:

@@ -13,6 +13,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
+from caseplatform.notifications import EventBridgeSink, NotifyingListener
 from caseplatform.ports import CaseListener, CaseStore
 from caseplatform.review.api import ApiConfig, build_app
 from caseplatform.review.approvals import ReviewService, ensure_review_adapters
@@ -94,7 +95,12 @@ class ReviewRuntime(LambdaRuntime[ReviewSettings]):
         )
         # The relay first: on a decision it withdraws an open question before the bridge deletes the
         # ledger item that maps the case to the user's thread.
-        return [relay, bridge]
+        listeners: list[CaseListener] = [relay, bridge]
+        if settings.event_bus:
+            # Then agents are told, on the stack's bus (a failed put is logged, never raised).
+            events = EventBridgeSink(client_for("events", settings.aws), settings.event_bus)
+            listeners.append(NotifyingListener([events]))
+        return listeners
 
     @cached_property
     def withdrawn_steps(self) -> WithdrawnSteps:
