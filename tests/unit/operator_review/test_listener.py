@@ -5,6 +5,7 @@ fails as rejected."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -183,3 +184,20 @@ def test_an_approval_without_an_edit_runs_the_step_as_submitted() -> None:
     bridge.on_event(*_decided(task, None))
     (output,) = tasks.succeeded
     assert StepTask.model_validate_json(output).args == task.args and sender.sent == []
+
+
+def test_a_case_sent_back_for_changes_fails_the_step_with_the_feedback_and_runs_nothing() -> None:
+    task = _task("lists", "add", listName="shopping", items=["eggs"])
+    bridge, tasks, sender = _bridge(task)
+    case, decided = _decided(task, None)
+    sent_back = replace(
+        decided,
+        event_type="changes_requested",
+        state_after="changes_requested",
+        decision_outcome=None,
+        feedback="Which shop? We have two shopping lists",
+    )
+    bridge.on_event(case, sent_back)
+    assert tasks.succeeded == []
+    assert tasks.failed == [(REVIEW_REJECTED, "changes requested: Which shop? We have two shopping lists")]
+    assert sender.sent == []

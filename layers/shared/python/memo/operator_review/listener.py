@@ -10,6 +10,9 @@ Runs in the review Lambda (the only function allowed to answer task tokens). On 
   operator principal, valid for the policy's approval TTL. The executor then runs the step once
   (ledger) and its drift check holds against exactly what the operator approved;
 - rejected -> SendTaskFailure(error REVIEW_REJECTED, cause = the operator's reason);
+- sent back for changes (a `changes_requested` event: an edit without a payload) -> the same failure,
+  its cause the operator's feedback: Memo does not revise a user's request for an operator, and the
+  user's words may only be narrowed, so the step does not run and the user is told why;
 - the token is deleted once answered. A token Step Functions no longer knows (the wait timed out,
   the execution ended: `TaskGone`) is logged and deleted, never retried; a missing token item is
   logged. Other errors propagate: the decision is recorded, and the reviewer's retry (same
@@ -35,6 +38,14 @@ from memo.whatsapp.sender import Sender, WhatsAppSendError
 
 REVIEW_REJECTED = "REVIEW_REJECTED"
 MAX_CAUSE_CHARS = 32_000
+
+
+def _cause(event: Event, sent_back: bool) -> str:
+    if sent_back:
+        return (
+            f"changes requested: {event.feedback}" if event.feedback else "changes requested by the operator"
+        )
+    return event.notes or "rejected by the operator"
 
 
 def operator_principal(event: Event) -> str:
@@ -122,9 +133,11 @@ class TaskTokenBridge:
         self._sender = sender
 
     def on_event(self, case: Case, event: Event) -> None:
-        if case.adapter_id != ADAPTER_ID or event.event_type != "decision_recorded":
+        sent_back = event.event_type == "changes_requested"
+        if case.adapter_id != ADAPTER_ID or (event.event_type != "decision_recorded" and not sent_back):
             return
-        fields: dict[str, object] = {"caseId": case.case_id, "decision": event.decision_outcome}
+        decision = "changes_requested" if sent_back else event.decision_outcome
+        fields: dict[str, object] = {"caseId": case.case_id, "decision": decision}
         waiting = self._tokens.get(case.case_id)
         if waiting is None:
             logger.warning("REVIEW_TOKEN_MISSING", extra=fields)
@@ -135,7 +148,7 @@ class TaskTokenBridge:
                 # Recorded where no edit check ran: what would run is not what the user asked for.
                 logger.error("REVIEW_EDIT_REFUSED", extra={**fields, "problems": refused[:5]})
                 self._tasks.fail(waiting.task_token, error=REVIEW_REJECTED, cause=EDIT_REFUSED_CAUSE)
-            elif event.decision_outcome == "approved":
+            elif not sent_back and event.decision_outcome == "approved":
                 task = approved_task(
                     waiting.task, case, event, now=self._clock(), approval_ttl_seconds=self._ttl
                 )
@@ -147,7 +160,7 @@ class TaskTokenBridge:
                 self._tasks.fail(
                     waiting.task_token,
                     error=REVIEW_REJECTED,
-                    cause=(event.notes or "rejected by the operator")[:MAX_CAUSE_CHARS],
+                    cause=_cause(event, sent_back)[:MAX_CAUSE_CHARS],
                 )
         except TaskGone as exc:
             logger.warning("REVIEW_TOKEN_GONE", extra={**fields, "error": exc.reason})
