@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement, zone_for_place
+from memo.text.timezones import HOME, phone_timezone, timezone_set_reply, timezone_statement, zone_for_place
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,77 @@ def test_a_statement_sets_the_timezone(text: str, zone: str) -> None:
     assert timezone_statement(text) == zone
 
 
+PLACES = {
+    "new york": "America/New_York",
+    "London": "Europe/London",
+    "paris": "Europe/Paris",
+    "ניו יורק": "America/New_York",
+}
+HOW_LONG = [
+    "",
+    " this week",
+    " for a few days",
+    " now",
+    " until sunday",
+    " for work",
+    " next week",
+    " for 3 days",
+]
+
+
+@pytest.mark.parametrize("how_long", HOW_LONG)
+@pytest.mark.parametrize(
+    "said",
+    [
+        "im in {p}",
+        "I'm in {p}",
+        "i am currently in {p}",
+        "we're in {p}",
+        "I just landed in {p}",
+        "i'm staying in {p}",
+    ],
+)
+@pytest.mark.parametrize("place", ["new york", "London", "paris"])
+def test_a_traveller_says_where_they_are_and_for_how_long(said: str, place: str, how_long: str) -> None:
+    assert timezone_statement(said.format(p=place) + how_long) == PLACES[place]
+
+
+@pytest.mark.parametrize("how_long", ["", " השבוע", " לכמה ימים", " עכשיו", " עד סוף השבוע"])
+def test_a_traveller_says_it_in_hebrew(how_long: str) -> None:
+    assert timezone_statement("אני בניו יורק" + how_long) == "America/New_York"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm back home",
+        "back home!",
+        "we're back home",
+        "I'm home now",
+        "חזרתי לארץ",
+        "חזרנו הביתה",
+        "אני שוב בארץ",
+    ],
+)
+def test_coming_back_home_is_the_numbers_zone(text: str) -> None:
+    assert timezone_statement(text) == HOME
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in a meeting this week",
+        "im in the car now",
+        "I'm back",
+        "im back from the gym",
+        "I'm in a hurry for work",
+        "home",
+    ],
+)
+def test_what_is_not_a_place_or_a_return_is_no_statement(text: str) -> None:
+    assert timezone_statement(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -75,7 +146,8 @@ def test_places_and_zone_names() -> None:
 def test_the_confirmation_names_the_zone_and_the_time_there() -> None:
     now = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
     assert timezone_set_reply("Europe/London", "en", now) == (
-        "Done 👍 From now on times are in Europe/London. It's 10:00 there now."
+        "Done 👍 From now on times are in Europe/London. It's 10:00 there now.\n"
+        "Reminders you already set still go off at the moment they were set for, shown in Europe/London time."
     )
     assert "Europe/London" in timezone_set_reply("Europe/London", "he", now)
     assert "10:00" in timezone_set_reply("Europe/London", "he", now)

@@ -199,8 +199,10 @@ def zone_for_place(place: str) -> str | None:
 _STATEMENTS = (
     re.compile(
         r"^(?:(?:please\s+)?(?:set|change|switch|update)\s+my\s+time\s*zone\s+to|my\s+time\s*zone\s+is|"
-        r"time\s*zone\s*[:=]?|i(?:'m|’m|\s+am)\s+(?:now\s+)?(?:in|living\s+in|based\s+in)|i\s+live\s+in|"
-        r"i(?:'ve|\s+have)?\s+moved\s+to|use\s+the\s+time\s*zone\s+of)\s+(?P<place>.+?)\s*[.!]?$",
+        r"time\s*zone\s*[:=]?|(?:i(?:'m|’m|m|\s+am)|we(?:'re|’re|re|\s+are))\s+(?:now\s+|currently\s+)?"
+        r"(?:in|living\s+in|based\s+in|staying\s+in|travell?ing\s+in|visiting)|i\s+live\s+in|"
+        r"(?:i|we)(?:'ve|\s+have)?\s+moved\s+to|(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:landed|arrived)\s+in|"
+        r"use\s+the\s+time\s*zone\s+of)\s+(?P<place>.+?)\s*[.!]?$",
         re.I,
     ),
     re.compile(r"^(?:use|switch\s+to)\s+(?P<place>.+?)\s+time\s*[.!]?$", re.I),
@@ -212,15 +214,41 @@ _STATEMENTS = (
 )
 
 
+#: How long the user is there ("I'm in New York this week", "אני בניו יורק השבוע"): the zone is set
+#: all the same (Memo does not switch back by itself: "I'm back home" does).
+_HOW_LONG = re.compile(
+    r"\s*,?\s+(?:(?:for\s+)?(?:this|the|a|next)\s+(?:week|weekend|month)|for\s+(?:a\s+few|\d+|two|three|some)\s+"
+    r"(?:days?|weeks?|months?)|for\s+(?:work|now|a\s+while|vacation|holiday)|(?:right\s+)?now|"
+    r"until\s+\S+(?:\s+\S+)?|till\s+\S+|on\s+(?:vacation|holiday|business)|השבוע|החודש|עכשיו|"
+    r"(?:ל|עד\s+)(?:כמה\s+ימים|סוף\s+השבוע|שבוע|חודש|יום\s+\S+))$",
+    re.I,
+)
+
+#: "I'm back home", "חזרתי לארץ": the zone of the user's own phone number (`HOME`).
+HOME = "home"
+_HOME_STATEMENTS = re.compile(
+    r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:back\s+)?home|"
+    r"back\s+home|(?:i|we)(?:'ve|\s+have)?\s+(?:got|gotten|come|came)\s+(?:back\s+)?home|"
+    r"(?:חזרתי|חזרנו)\s+(?:לארץ|הביתה|לישראל|מחו\"?ל)|אני\s+(?:שוב\s+)?(?:בארץ|בבית)|אני\s+בחזרה\s+(?:בארץ|בבית))"
+    r"(?:\s+(?:now|again|עכשיו))?$",
+    re.I,
+)
+
+
 def timezone_statement(text: str) -> str | None:
-    """The zone a message sets ("my timezone is London" -> Europe/London), or None."""
+    """The zone a message sets ("my timezone is London" -> Europe/London, "I'm in New York this week"
+    -> America/New_York), `HOME` for a return home ("I'm back home", "חזרתי לארץ": the zone of the
+    user's number), or None."""
     cleaned = " ".join(text.split()).strip(" .!")
-    for pattern in _STATEMENTS:
-        match = pattern.match(cleaned)
-        if match:
-            zone = zone_for_place(match.group("place"))
-            if zone is not None:
-                return zone
+    if _HOME_STATEMENTS.match(cleaned):
+        return HOME
+    for candidate in dict.fromkeys((cleaned, _HOW_LONG.sub("", cleaned))):
+        for pattern in _STATEMENTS:
+            match = pattern.match(candidate)
+            if match:
+                zone = zone_for_place(match.group("place"))
+                if zone is not None:
+                    return zone
     return None
 
 
@@ -228,5 +256,11 @@ def timezone_set_reply(zone: str, language: Language, now: datetime) -> str:
     """The confirmation: the zone and the time it is there now."""
     local = now.astimezone(ZoneInfo(zone))
     if language == "he":
-        return f"עודכן 👍 מעכשיו הזמנים לפי אזור הזמן {zone}. השעה שם עכשיו {local:%H:%M}."
-    return f"Done 👍 From now on times are in {zone}. It's {local:%H:%M} there now."
+        return (
+            f"עודכן 👍 מעכשיו הזמנים לפי אזור הזמן {zone}. השעה שם עכשיו {local:%H:%M}.\n"
+            f"תזכורות שכבר קבעת יגיעו באותו רגע שנקבע, ומעכשיו יוצגו לפי השעה ב-{zone}."
+        )
+    return (
+        f"Done 👍 From now on times are in {zone}. It's {local:%H:%M} there now.\n"
+        f"Reminders you already set still go off at the moment they were set for, shown in {zone} time."
+    )

@@ -33,7 +33,7 @@ from memo.ingress.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, unbind_turn
 from memo.replies import Reply
 from memo.text.language import detect_language
-from memo.text.timezones import phone_timezone, timezone_set_reply, timezone_statement
+from memo.text.timezones import HOME, phone_timezone, timezone_set_reply, timezone_statement
 from memo.turn import events, voice
 from memo.turn.other_events import OtherEvents, silent
 from memo.turn.outcome import EngineConfig, TurnContext, TurnHandler, TurnOutcome, TurnResult
@@ -223,7 +223,11 @@ class TurnEngine:
         if message.handling == "voice":
             return self._voice(ctx)
         if message.actionable and (zone := timezone_statement(message.text)) is not None:
-            profile = profile.model_copy(update={"timezone": zone, "timezone_source": "user"})
+            if zone == HOME:  # "I'm back home": the zone of the user's number (else Memo's default)
+                home = phone_timezone(message.wa_id or profile.wa_id) or self._config.default_timezone
+                profile = profile.model_copy(update={"timezone": home, "timezone_source": "phone"})
+            else:
+                profile = profile.model_copy(update={"timezone": zone, "timezone_source": "user"})
             return _with_profile(ctx, profile), _set_timezone(profile, ctx.now)
         if message.actionable:
             return ctx, self._text(ctx)

@@ -29,6 +29,12 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
     pending = state.pending_hitl
     assert pending is not None
     bind_hitl(pending.hitl_id)
+    if state.input.timezone != ctx.profile.timezone:
+        # The answer is read in the zone in force when it comes ("my timezone is London" while the
+        # question was open): "at 10am" is 10:00 where the user is now.
+        state = state.model_copy(
+            update={"input": state.input.model_copy(update={"timezone": ctx.profile.timezone})}
+        )
     if _quotes_another_message(turn, pending, reply):
         outcome = quoted_elsewhere(state, pending, reply.text or "")
     else:
