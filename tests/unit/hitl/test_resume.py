@@ -93,11 +93,19 @@ def test_approve_continues_to_the_resolvers(logs) -> None:
     assert valid["parsedResult"] == {"via": "yes_no", "approved": True} and valid["traceId"] == "wamid.TRACE1"
 
 
-@pytest.mark.parametrize("text", ["Reject", "no", "לא"])
-def test_reject_cancels(text: str, logs) -> None:
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Reject", "OK, cancelled. Nothing was changed."),
+        ("no", "OK, cancelled. Nothing was changed."),
+        # said in the answer's own language, whatever the question's
+        ("לא", "בסדר, ביטלתי. לא שיניתי כלום."),
+    ],
+)
+def test_reject_cancels(text: str, said: str, logs) -> None:
     outcome = say(approval_state(), text)
     assert outcome.goto == "response" and outcome.decision == "cancel"
-    assert outcome.text == "OK, cancelled. Nothing was changed."
+    assert outcome.text == said
     assert outcome.state.pending_hitl is None
     assert outcome.state.hitl_results["h-1"].parsed == {"cancelled": True}
     assert logs.named("HITL_CANCELLED")[0]["hitlId"] == "h-1"

@@ -5,7 +5,9 @@ that carries a request of its own is never taken for a bare yes or a bare value.
 - `yes_and_more`: "yes, and remind me to ..." (one at a time: asked again);
 - `redated_guess`: "no, the 15th" to a "just to check" of a guessed time (that day instead);
 - `retitled_request`: "no, call mom instead" to "When?" (the title replaced);
-- `completed_request`: "to buy stamps" to "What about?" (the request read again, whole).
+- `completed_request`: "to buy stamps" to "What about?" (the request read again, whole);
+- `retimed_request`: "no wait, 7pm" to "What about?" (the request at that time, its title asked);
+- `cancels_another`: "cancel the call mom reminder" to another question (a delete of its own).
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def redated_guess(
     return step, mods
 
 
-def retitled_request(state: TurnState, pending: PendingHITL, raw: str) -> str | None:
+def retitled_request(state: TurnState, pending: PendingHITL, raw: str, now: datetime) -> str | None:
     """ "remind me to call dad" -> "When?" -> "no, call mom instead" (or "i meant call mom
     tomorrow"): the request with its title replaced by the answer's words, when the answer says it
     replaces and the request says the title word for word; None otherwise."""
@@ -123,6 +125,8 @@ def retitled_request(state: TurnState, pending: PendingHITL, raw: str) -> str | 
     new = replacement_title(raw.strip(), with_time=True)
     if step is None or new is None or (step.capability, step.action) != ("reminders", "create"):
         return None
+    if _only_a_time(new, state, now):
+        return None  # "sorry i meant 7pm": a time (`retimed_request`, the fast path), never a title
     old = step.constraints.get("title")
     message = state.input.message
     if not isinstance(old, str) or not old or old not in message:
@@ -156,3 +160,108 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         set(new.constraints) > set(old.constraints) for new, old in zip(output.plan, before.plan, strict=True)
     )
     return combined if fewer or more_known else None
+
+
+#: "cancel the call mom reminder", "delete the dentist one", "תבטל את התזכורת של אמא": a cancel word
+#: that names something.
+_CANCEL_NAMED = re.compile(
+    r"^\W*(?:(?:no|wait|actually|please|לא|רגע|בעצם)[\s,!.]+)*"
+    r"(?:cancel|delete|remove|תבטל|תבטלי|בטל|תמחק|תמחקי|מחק)\s+(?P<named>\S.*)$",
+    re.I,
+)
+#: Words that name no particular thing: "the", "reminder", "של", "התזכורת".
+_NAMING_FILLER = frozenset(
+    {"the", "a", "my", "that", "this", "it", "reminder", "one", "for", "to", "about",
+     "את", "של", "זה", "זאת", "התזכורת", "תזכורת", "ה", "ל"}
+)  # fmt: skip
+
+
+def _words(text: str) -> set[str]:
+    """The words of `text`, each also without a Hebrew prefix letter ("הפרחים" is "פרחים")."""
+    words = set(re.findall(r"\w+", text.lower()))
+    return words | {w[1:] for w in words if len(w) > 3 and w[0] in "הלבוש"}
+
+
+def cancels_another(raw: str, state: TurnState, pending: PendingHITL, now: datetime, rules: Planner) -> bool:
+    """ "cancel the call mom reminder" while "Just to check — add milk?" is open: a request of its
+    own (the delete of what it names, asked as usual), never a "no" to the open question. Not when
+    it names the open request's own subject ("cancel the flowers" to the flowers' question), nor to a
+    question about a removal, where naming items narrows it."""
+    found = _CANCEL_NAMED.match(raw.strip())
+    step = origin_step(state, pending)
+    if found is None or (step is not None and removes(step)):
+        return False
+    named = _words(found.group("named")) - _NAMING_FILLER
+    subject = (
+        " ".join(str(v) for v in (step.constraints.get("title"), (step.changes or {}).get("items")) if v)
+        if step
+        else ""
+    )
+    if not named or named & _words(subject):
+        return False
+    language = detect_language(raw, state.input.language)
+    output = rules.plan(
+        PlannerInput(message=raw.strip(), now=now, timezone=state.input.timezone, language=language)
+    ).output
+    return (
+        output.intent_type == "operation"
+        and bool(output.plan)
+        and "intent_unclear" not in output.missing_fields
+        and all(removes(p) for p in output.plan)
+    )
+
+
+#: Words that lead a correction in: "no wait, 7pm", "actually, at 6", "רגע לא, בשבע".
+_CORRECTING = re.compile(
+    r"^\W*(?:(?:no|nope|wait|actually|oops|sorry|sorry\s+i\s+meant|i\s+meant|לא|רגע|בעצם|אופס|סליחה|התכוונתי)[\s,!.:;-]+)+",
+    re.I,
+)
+
+
+def retimed_request(state: TurnState, pending: PendingHITL, raw: str, now: datetime) -> str | None:
+    """ "remind me at 5pm" -> "What should I remind you about?" -> "no wait, 7pm": the request at that
+    time instead, planned again so its title is still asked (the correction is no title); None for
+    anything else."""
+    from memo.planner.timeparse import extract_when
+
+    lead = _CORRECTING.match(raw.strip())
+    step = origin_step(state, pending)
+    if lead is None or step is None or (step.capability, step.action) != ("reminders", "create"):
+        return None
+    if step.constraints.get("title"):
+        return None  # the title is known: a time answer is read by the fast path
+    rest = raw.strip()[lead.end() :].strip(" .!")
+    zone, language = state.input.timezone, detect_language(rest, state.input.language)
+    said = extract_when(rest, now=now, timezone=zone, language=language)
+    if not rest or not said.found or re.sub(r"[\W_]+", "", said.remainder):
+        return None
+    asked = extract_when(state.input.message, now=now, timezone=zone, language=state.input.language)
+    if not asked.found:
+        return f"{state.input.message.strip()} {rest}"
+    # The day said before stays when the correction names none ("tomorrow at 5" -> "no, 7pm").
+    days = [
+        words
+        for words in asked.fragments
+        if not said.explicit_day
+        and not extract_when(words, now=now, timezone=zone, language=state.input.language).named_time
+    ]
+    return " ".join([asked.remainder.strip(), *days, rest])
+
+
+def _only_a_time(words: str, state: TurnState, now: datetime) -> bool:
+    """ "7pm", "at 7", "ב-19:00": a time and nothing else."""
+    from memo.planner.timeparse import extract_when
+
+    language = detect_language(words, state.input.language)
+    said = extract_when(words, now=now, timezone=state.input.timezone, language=language)
+    return said.found and not re.sub(r"[\W_]+", "", said.remainder)
+
+
+def corrects_with_a_request(raw: str, state: TurnState, now: datetime, rules: Planner) -> bool:
+    """ "no wait, add napkins to the shopping list instead", "לא, תוסיף מפיות במקום" while a question
+    is open: correction words before a complete request of its own, which takes the question's place
+    (never a "no" with a reason, never the answer)."""
+    from memo.planner.intents.instead import set_aside
+
+    rest, said = set_aside(raw)
+    return said and bool(rest) and is_new_request(raw, state, now, rules)

@@ -19,9 +19,12 @@ from memo.domain import (
 )
 from memo.hitl import fastpath, gate, narrowing, templates
 from memo.hitl.answer_requests import (
+    cancels_another,
     completed_request,
+    corrects_with_a_request,
     is_new_request,
     redated_guess,
+    retimed_request,
     retitled_request,
     yes_and_more,
 )
@@ -105,6 +108,12 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # question's "no" is its answer, read by the fast path.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
+    if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
+        # "cancel the call mom reminder" while "add milk?" is open: that delete, asked as usual.
+        return switch_intent(state, pending, raw, None, now, log)
+    if a.typed and not a.editing and corrects_with_a_request(raw, state, now, a.rules):
+        # "no wait, add napkins instead": the new request takes the open question's place.
+        return switch_intent(state, pending, raw, None, now, log)
     if (
         pending.expected_input == "free_text"
         and not a.editing
@@ -127,7 +136,11 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
             parsed=InterpreterParsed(approved=True, answer=raw, modifications=mods),
         )
         return continued_with_modifications(state, pending, guessed, raw, mods, interpreted, now, log)
-    retitled = retitled_request(state, pending, raw) if a.asks_for_more else None
+    retimed = retimed_request(state, pending, raw, now) if a.asks_for_more else None
+    if retimed is not None:
+        # "no wait, 7pm" to "What about?": the request at 7pm, its title asked again.
+        return replan_with(state, pending, raw, retimed, log, now)
+    retitled = retitled_request(state, pending, raw, now) if a.asks_for_more else None
     if retitled is not None:
         # "no, call mom instead (at 6)": the title is replaced before any time in it is taken.
         return replan_with(state, pending, raw, retitled, log, now)

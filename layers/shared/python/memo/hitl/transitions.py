@@ -23,6 +23,7 @@ from memo.domain import (
 from memo.hitl import gate, templates
 from memo.hitl.plan_edits import apply_modifications, origin_step
 from memo.observability import logger, mask_phone
+from memo.text.language import detect_language
 
 Goto = Literal["planner", "resolver_router", "entity_resolution", "response", "interrupt", "case"]
 OutcomeDecision = InterpreterDecision | Literal["edit_requested", "narrowed"]
@@ -187,7 +188,8 @@ def cancel(
         parsed["feedback"] = feedback
     entry = answer_entry(pending, raw, parsed, interpreted, now)
     log.info("HITL_CANCELLED", **({"feedback": feedback} if feedback else {}))
-    language = state.input.language
+    # Said in the answer's own language: a Hebrew "לא" to an English question is answered in Hebrew.
+    language = detect_language(raw, state.input.language)
     return ResumeOutcome(
         goto="response",
         decision="cancel",

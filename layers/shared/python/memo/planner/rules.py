@@ -40,6 +40,7 @@ from memo.planner.intents import (
     corrections,
     daily,
     followups,
+    instead,
     list_queries,
     list_removals,
     lists,
@@ -53,7 +54,7 @@ from memo.planner.intents import (
     unconnected,
 )
 from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean, has_hebrew
-from memo.planner.match import GUESS, Match, iso, parse_when, to_result, unclear
+from memo.planner.match import GUESS, REFERENTIAL, Match, iso, parse_when, to_result, unclear
 from memo.planner.normalize import fix_typos, strip_pleasantries
 
 Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
@@ -179,7 +180,10 @@ class RulePlanner:
                 return noted
             if "intent_unclear" not in first.output.missing_fields:
                 return first
-            return self._plan_text(f"{inp.message} {inp.clarification}", inp)
+            both = self._plan_text(f"{inp.message} {inp.clarification}", inp)
+            # Words not understood, read together, are never guessed into a reminder, note or item
+            # ("in an hour" -> "?" -> "sorry wrong chat"): only a request read with confidence is.
+            return both if both.output.confidence >= REFERENTIAL else first
         return self._plan_text(inp.message, inp)
 
     def _plan_text(self, message: str, inp: PlannerInput) -> PlannerResult:
@@ -190,6 +194,9 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
+        corrected = instead.corrected_request(request, inp, self._match)
+        if corrected:  # "no wait, add napkins instead": that request; never a change of another item
+            return _to_plan(corrected)
         twice = (
             self._at_two_times(request, inp)
             if not _TWICE_A_DAY.search(request)

@@ -43,14 +43,14 @@ from memo.reminders.buttons import (
     typed_button,
 )
 from memo.replies import Reply
-from memo.reply.undo import is_typed_undo, is_undo_id, nothing_to_undo, parse_undo, sent_by_memo, typed_undo
+from memo.reply.undo import is_undo_id, nothing_to_undo, parse_undo, sent_by_memo
 from memo.turn import questions
 from memo.turn.fresh import fresh, late_answer
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts, Turn, latest_actions
 from memo.turn.reminder_buttons import handle_button
 from memo.turn.resumed import resumed
-from memo.turn.undo import handle_undo
+from memo.turn.undo import handle_undo, is_undo_said, undo_said
 
 
 class TurnControl:
@@ -122,9 +122,10 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
         is_undo_id(reply_id) or is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID
     ):
         return _button_gone(ctx)  # an id of Memo's own buttons that none carries, or one too long to read
-    if is_typed_undo(ctx.message.text) and not _asks_an_answer(ctx):
-        # "undo", "bring it back", "בטל את המחיקה": the Undo of the latest delete, as if tapped.
-        typed = typed_undo(latest_actions(ctx))
+    if is_undo_said(ctx.message.text) and not _asks_an_answer(ctx):
+        # "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר": the Undo of the latest delete, as
+        # if tapped (a read since, "show my reminders", is passed over).
+        typed = undo_said(latest_actions(ctx))
         if typed is None:
             return TurnOutcome(
                 reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"

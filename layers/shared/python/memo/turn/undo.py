@@ -9,15 +9,42 @@ as it is: "Undo" neither answers nor cancels it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from memo.capabilities.undo import ACTION, CAPABILITY, UndoArgs
+from memo.domain import LatestAction
 from memo.executor.contracts import ExecutionInput
 from memo.executor.tasks import one_step_execution
 from memo.observability import logger
 from memo.replies import Reply
-from memo.reply.undo import UndoRequest, too_late
+from memo.reply.undo import UndoRequest, is_typed_undo, too_late, typed_undo
 from memo.turn.outcome import TurnContext, TurnOutcome
 
 UNDO_STEP_ID = "undo"
+
+#: Actions that only read: a read between a delete and "undo" ("show my reminders") is no change
+#: of its own, so "undo" still means the delete before it.
+READS = frozenset({"list", "show", "show_all", "search"})
+
+#: Hebrew ways of saying undo beyond `memo.reply.undo`'s: "אופס תחזיר", "תחזיר את הכל", "תחזירי הכל
+#: בבקשה" (bring it / everything back).
+_MORE_UNDO = re.compile(
+    r"^\W*(?:(?:אופס|אוי|רגע|לא)[\s,!.]+)*(?:אפשר\s+)?(?:תחזיר|תחזירי|להחזיר|החזר)"
+    r"(?:\s+(?:את\s+)?(?:הכל|הכול|כולם|כולן|מה\s+שמחקת))?(?:\s+בחזרה)?(?:\s+בבקשה)?\s*[.!?]*$"
+)
+
+
+def is_undo_said(text: str | None) -> bool:
+    """ "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר", "תחזיר את הכל": the Undo, typed."""
+    return is_typed_undo(text) or (bool(text) and _MORE_UNDO.match(text or "") is not None)
+
+
+def undo_said(latest: Sequence[LatestAction]) -> UndoRequest | None:
+    """The Undo typed words ask for: the latest request that changed something, past any reads since
+    (`memo.reply.undo.typed_undo`: None when that request deleted nothing)."""
+    changes = [action for action in latest if action.action not in READS]
+    return typed_undo(changes)
 
 
 def undo_execution(ctx: TurnContext, request: UndoRequest) -> ExecutionInput:

@@ -30,6 +30,19 @@ _SAID_ACTUALLY = re.compile(
 )
 
 
+#: More words that only lead a correction in: "no wait, call dad instead".
+_LEADS = re.compile(
+    r"^(?:(?:wait|no|nope|actually|oops|sorry|hmm|רגע|לא|בעצם|אופס|סליחה)(?:[\s,!.:;-]+|$))+", re.I
+)
+#: The verbs of Memo's own commands: words that start with one ask for something ("add eggs",
+#: "delete the milk", "תוסיף ביצים"); they are no title.
+_COMMAND = re.compile(
+    r"^(?:add|delete|remove|cancel|save|undo|"
+    r"תוסיף|תוסיפי|תמחק|תמחקי|תבטל|תבטלי|תרשום|תרשמי|תשמור|תשמרי)(?=\s|$)",
+    re.I,
+)
+
+
 #: "no, call dad instead", "i meant call dad", "לא, להתקשר לאבא במקום": the words that replace.
 _INSTEAD = re.compile(
     r"^(?:instead[\s,:]+)?(?P<new>\S.*?)(?:[\s,]+instead(?:\s+of\s+.+)?|\s+במקום(?:\s+זה)?)?\s*[.!]?$",
@@ -65,8 +78,9 @@ def replacement_title(text: str, *, with_time: bool = False, now: datetime | Non
         rest = (found.group("rest") or found.group("rest2")) if found else text
         if not _SAYS_INSTEAD.search(rest):
             return None
-    if not rest:
-        return None
+    rest = _LEADS.sub("", rest).strip() if rest else rest  # "no wait, call dad instead"
+    if not rest or _COMMAND.match(rest):
+        return None  # "no, delete the milk instead": a request of its own, never a title
     if not with_time:
         if now is None:
             raise ValueError("now is needed to tell a time from a title")
