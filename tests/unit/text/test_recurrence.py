@@ -96,3 +96,22 @@ def test_not_a_repetition(text: str) -> None:
 def test_days_left_out_are_never_dropped(text: str, timezone: str, rule: str) -> None:
     # They were: "every day except saturday" was every day, Saturday included.
     assert rule_of(text, timezone) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("בראשון לכל חודש לשלם ארנונה", "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("בכל ראשון לחודש לשלם ארנונה", "FREQ=MONTHLY;BYMONTHDAY=1"),  # the 1st, not every Sunday
+        ("באחד לכל חודש", "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("בעשירי לכל חודש לשלם חשמל", "FREQ=MONTHLY;BYMONTHDAY=10"),
+        ("כל 15 לחודש לשלם", "FREQ=MONTHLY;BYMONTHDAY=15"),
+        ("כל חודש ב-10 לחודש לשלם חשמל", "FREQ=MONTHLY;BYMONTHDAY=10"),
+        ("every month pay rent on the 1st", "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("monthly, on the third, water filter", "FREQ=MONTHLY;BYMONTHDAY=3"),
+        ("בכל ראשון לשלם ארנונה", "FREQ=WEEKLY;BYDAY=SU"),  # no month named: Sundays
+        ("every month pay rent", "FREQ=MONTHLY"),
+    ],
+)
+def test_the_day_of_the_month_said_in_words_or_apart(text: str, rule: str) -> None:
+    assert rule_of(text) == rule

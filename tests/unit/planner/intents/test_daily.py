@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import daily
 from tests.unit.planner.conftest import pin
 
@@ -21,3 +23,29 @@ def test_an_alarm_is_a_reminder() -> None:
 def test_listing() -> None:
     found = daily.listing({"day": "2024-05-02"}, "reminders:list")
     assert found.constraints == {"day": "2024-05-02"} and found.pattern == "reminders:list"
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "rule", "when"),
+    [
+        (
+            "wake me up every weekday at 7",
+            "alarm",
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU",
+            "2024-05-02T07:00:00+03:00",
+        ),
+        ("set an alarm for 6:45 every day", "alarm", "FREQ=DAILY", "2024-05-02T06:45:00+03:00"),
+        ("תעיר אותי כל בוקר בשש וחצי", "השכמה", "FREQ=DAILY", "2024-05-02T06:30:00+03:00"),
+        ("תכוון לי שעון מעורר לשבע כל יום", "השכמה", "FREQ=DAILY", "2024-05-02T07:00:00+03:00"),
+    ],
+)
+def test_a_repeating_alarm_keeps_its_repetition(message: str, title: str, rule: str, when: str) -> None:
+    found = daily.alarm(message, pin(message))
+    assert found is not None and found.missing == ()
+    assert found.constraints == {"title": title, "recurrence": rule, "when": when}
+
+
+def test_the_workweek_of_an_alarm_is_the_users() -> None:
+    london = pin("x").model_copy(update={"timezone": "Europe/London"})
+    found = daily.alarm("wake me up every weekday at 7", london)
+    assert found is not None and found.constraints["recurrence"] == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"

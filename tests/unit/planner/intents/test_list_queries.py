@@ -29,3 +29,34 @@ def test_all_lists() -> None:
     found = list_queries.show_all("what lists do I have?", pin("x"))
     assert found is not None and found.action == "show_all"
     assert list_queries.show_all("my shopping list", pin("x")) is None
+
+
+def test_a_list_named_after_the_word_list_in_hebrew() -> None:
+    for message, name in (
+        ("תראה לי את הרשימה של הסופר", "סופר"),
+        ("מה יש ברשימה לסופר", "סופר"),
+        ("מה יש ברשימה של הבית מרקחת", "בית מרקחת"),
+        ("תראה לי את רשימת המשימות שלי", "משימות"),
+    ):
+        found = list_queries.show(message, pin(message))
+        assert found is not None and found.constraints == {"listName": name}, message
+
+
+def test_a_day_after_the_word_list_is_still_that_days_reminders() -> None:
+    found = list_queries.show("מה יש ברשימה למחר", pin("x"))
+    assert found is not None and (found.capability, found.constraints) == ("reminders", {"day": "2024-05-02"})
+
+
+def test_the_whole_list_is_the_list_not_a_list_named_whole() -> None:
+    for message, name in (
+        ("show me the whole list", UNNAMED_LIST),
+        ("show me the entire list", UNNAMED_LIST),
+        ("show me the whole shopping list", "shopping"),
+    ):
+        found = list_queries.show(message, pin(message))
+        assert found is not None and found.constraints == {"listName": name}, message
+
+
+def test_what_lists_in_hebrew() -> None:
+    found = list_queries.show_all("מה הרשימות שלי", pin("x"))
+    assert found is not None and found.action == "show_all"

@@ -25,3 +25,10 @@ def test_clear_a_list_needs_approval_and_keeps_what_is_excepted() -> None:
     assert found is not None and found.needs_approval and found.risk == "high"
     assert found.constraints["listName"] == "shopping"
     assert list_removals.clear("delete coffee from my shopping list", pin("x")) is None
+
+
+def test_a_hebrew_item_is_removed_without_its_article_and_a_place_keeps_it() -> None:
+    found = list_removals.remove("תמחק את הקטשופ מרשימת הקניות", pin("x"))
+    assert found is not None and found.changes == {"items": ["קטשופ"]}
+    last = list_removals.remove("תוריד את האחרון מרשימת הקניות", pin("x"))
+    assert last is not None and last.changes == {"items": ["האחרון"]}

@@ -22,3 +22,9 @@ def test_articles_and_run_together_items() -> None:
     assert list_words.no_article("the milk") == "milk"
     assert list_words.no_article("החלב") == "חלב"
     assert list_words.split_run_together(["milk eggs"]) == ["milk", "eggs"]
+
+
+def test_whole_and_entire_name_no_list() -> None:
+    assert list_words.unnamed("whole") and list_words.unnamed("entire")
+    assert list_words.list_name("whole shopping list") == "shopping"
+    assert not list_words.unnamed("wholefoods")

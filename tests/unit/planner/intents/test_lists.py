@@ -84,3 +84,28 @@ def test_things_after_and_belong_to_the_command_before_them() -> None:
     assert lists.add("ביצים לרשימת הקניות", pin(message)) is None
     plan = RulePlanner().plan(pin(message)).output.plan
     assert [(s.action, s.changes.get("items")) for s in plan] == [("add", ["חלב", "ביצים"])]
+
+
+@pytest.mark.parametrize(
+    ("message", "list_name", "items"),
+    [
+        ("we're out of coffee add it to the list", "shopping", ["coffee"]),
+        ("we ran out of eggs, can you put them on my shopping list", "shopping", ["eggs"]),
+        ("running low on dish soap so add it to the list please", "shopping", ["dish soap"]),
+        ("נגמר הקפה תוסיף את זה לרשימה", "קניות", ["קפה"]),
+        ("we're out of sunscreen, add it to the packing list", "packing", ["sunscreen"]),
+        ("אין לנו חלב, תוסיף לרשימת הקניות", "קניות", ["חלב"]),
+    ],
+)
+def test_what_ran_out_added_to_the_list_the_message_names(
+    message: str, list_name: str, items: list[str]
+) -> None:
+    result = RulePlanner().plan(pin(message)).output
+    assert [(s.capability, s.action, s.constraints, s.changes) for s in result.plan] == [
+        ("lists", "add", {"listName": list_name}, {"items": items})
+    ]
+    assert result.missing_fields == []
+
+
+def test_out_of_something_not_bought_is_no_list_item() -> None:
+    assert lists.ran_out_then_add("we're out of time, add it to the list", pin("x")) is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import notes
 from tests.unit.planner.conftest import pin
 
@@ -19,3 +21,37 @@ def test_search_the_notes() -> None:
 def test_delete_a_note_by_name() -> None:
     found = notes.delete_named("delete the wifi note", pin("x"))
     assert found is not None and found.action == "delete" and found.risk == "high"
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        ("תכתוב בפתקים שהקוד של הבניין הוא 55", "הקוד של הבניין הוא 55"),
+        ("תרשום לי בהערות: החניה בקומה 3", "החניה בקומה 3"),
+        ("write in my notes that the locker code is 881", "the locker code is 881"),
+        ("add to my notes: dana's shoe size is 38", "dana's shoe size is 38"),
+    ],
+)
+def test_save_into_the_notes(message: str, text: str) -> None:
+    found = notes.save(message, pin(message))
+    assert found is not None and (found.action, found.changes, found.missing) == ("save", {"text": text}, ())
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("do I have anything saved about the car", "car"),
+        ("did I note anything on the lease?", "lease"),
+        ("is there anything written down about noa", "noa"),
+        ("anything saved on my passport?", "passport"),
+        ("יש לי משהו שמור על האוטו?", "האוטו"),
+        ("רשמתי משהו לגבי השכירות?", "השכירות"),
+    ],
+)
+def test_asked_whether_anything_is_saved_about_something(message: str, query: str) -> None:
+    found = notes.search(message, pin(message))
+    assert found is not None and (found.action, found.constraints) == ("search", {"query": query})
+
+
+def test_something_about_a_thing_with_no_saving_word_is_no_search() -> None:
+    assert notes.search("something about my shopping", pin("x")) is None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memo.planner.intents import reminder_changes
-from tests.unit.planner.conftest import pin
+from tests.unit.planner.conftest import latest, pin
 
 
 def test_rename_names_the_old_title_and_the_new_one() -> None:
@@ -30,3 +30,44 @@ def test_scope_words() -> None:
     assert reminder_changes.scope_of("את כל הסדרה") == {"scope": "series"}
     assert reminder_changes.scope_of("call mom") == {}
     assert reminder_changes.strip_scope("vitamins just this one") == "vitamins"
+
+
+def test_snooze_moves_the_latest_reminder_by_the_amount_said() -> None:
+    just_set = (latest(),)
+    for message, minutes in (
+        ("snooze that for 10 min", 10),
+        ("snooze it in 5 mins", 5),
+        ("snooze for 20 minutes", 20),
+        ("snooze it", 10),  # no amount: the first snooze button's 10 minutes
+        ("נודניק ל-10 דקות", 10),
+    ):
+        found = reminder_changes.snooze(message, pin(message, actions=just_set))
+        assert found is not None, message
+        assert (found.action, found.changes) == ("update", {"shiftMinutes": minutes}), message
+        assert found.constraints == {"targetRef": "latest_action", "target": "call mom"}, message
+
+
+def test_snooze_a_named_reminder_and_nothing_else() -> None:
+    found = reminder_changes.snooze("snooze the dentist reminder by an hour", pin("x"))
+    assert found is not None and (found.constraints, found.changes) == (
+        {"target": "dentist"},
+        {"shiftMinutes": 60},
+    )
+    he = reminder_changes.snooze("נודניק לתזכורת של הרופא לעשר דקות", pin("x"))
+    assert he is not None and (he.constraints, he.changes) == ({"target": "הרופא"}, {"shiftMinutes": 10})
+    assert reminder_changes.snooze("snooze button is broken", pin("x")) is None
+    alone = reminder_changes.snooze("snooze it", pin("x"))  # no reminder set: which one is asked
+    assert alone is not None and alone.missing == ("target_unclear",)
+
+
+def test_an_amount_said_in_hebrew_words_is_a_shift_not_an_hour() -> None:
+    for message, target, minutes in (
+        ("תדחה את התזכורת של הרופא בעשר דקות", "הרופא", 10),
+        ("תדחה את הרופא בחמש דקות", "הרופא", 5),
+        ("תקדים את התזכורת של הגז בעשרים דקות", "הגז", -20),
+    ):
+        found = reminder_changes.move(message, pin(message)) or reminder_changes.move_named(
+            message, pin(message)
+        )
+        assert found is not None, message
+        assert (found.constraints, found.changes) == ({"target": target}, {"shiftMinutes": minutes}), message

@@ -42,3 +42,41 @@ def test_create_carries_the_repetition() -> None:
         "recurrence": "FREQ=DAILY",
         "when": "2024-05-02T08:00:00+03:00",
     }
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "when"),
+    [
+        ("ping me at 5:30 about the laundry", "the laundry", "2024-05-01T17:30:00+03:00"),
+        ("nudge me tomorrow at 9 to water the plants", "water the plants", "2024-05-02T09:00:00+03:00"),
+        ("buzz me in 20 minutes to check the oven", "check the oven", "2024-05-01T10:20:00+03:00"),
+    ],
+)
+def test_other_words_for_remind_me(message: str, title: str, when: str) -> None:
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.constraints == {"title": title, "when": when}
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "rule", "when"),
+    [
+        ("daily reminder at 10pm to take pills", "take pills", "FREQ=DAILY", "2024-05-01T22:00:00+03:00"),
+        ("set a weekly reminder on sunday at 9 to water plants", "water plants", "FREQ=WEEKLY;BYDAY=SU",
+         "2024-05-05T09:00:00+03:00"),
+        ("monthly reminder to pay rent on the 1st at 9am", "pay rent", "FREQ=MONTHLY;BYMONTHDAY=1",
+         "2024-06-01T09:00:00+03:00"),
+        ("תזכורת יומית ב-22 לקחת כדורים", "לקחת כדורים", "FREQ=DAILY", "2024-05-01T22:00:00+03:00"),
+    ],
+)  # fmt: skip
+def test_the_repetition_said_before_the_word_reminder(message: str, title: str, rule: str, when: str) -> None:
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.missing == ()
+    assert found.constraints == {"title": title, "recurrence": rule, "when": when}
+
+
+def test_the_first_of_every_month_in_hebrew_is_asked_its_time() -> None:
+    message = "תזכיר לי בראשון לכל חודש לשלם ארנונה"
+    found = reminders.create(message, pin(message))
+    assert found is not None
+    assert found.constraints == {"title": "לשלם ארנונה", "recurrence": "FREQ=MONTHLY;BYMONTHDAY=1"}
+    assert found.missing == ("reminder_time_required",)

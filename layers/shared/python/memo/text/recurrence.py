@@ -85,6 +85,16 @@ _EN_ORDINAL_DAYS = {
     "eighth": 8, "ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20,
 }  # fmt: skip
 _EN_ORDINAL_DAY = "(?:" + "|".join(_EN_ORDINAL_DAYS) + ")"
+#: "בראשון לכל חודש", "בכל אחד לחודש": a day of the month said as a Hebrew ordinal.
+_HE_ORDINALS = ("ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שביעי", "שמיני", "תשיעי", "עשירי")
+_HE_ORDINAL_DAYS = {"אחד": 1} | {word: n for n, word in enumerate(_HE_ORDINALS, 1)}
+_HE_MONTH_DAY = r"(?:\d{1,2}|" + "|".join(_HE_ORDINAL_DAYS) + ")"
+#: The day of the month a monthly repetition names apart from it: "every month ... on the 1st".
+_ON_MONTH_DAY = re.compile(
+    rf"\bon\s+the\s+(?P<en>\d{{1,2}}(?:st|nd|rd|th)|{_EN_ORDINAL_DAY})\b"
+    rf"|(?:(?<=\s)|^)ב-?(?P<he>{_HE_MONTH_DAY})\s+(?:ל|ב|של\s+)(?:ה)?חודש(?=\s|$|[,.!?])",
+    _FLAGS,
+)
 #: The weekday a repetition in weeks names beside it: "every 2 weeks on friday", "פעם בשבועיים ביום שישי".
 _ON_WEEKDAY = re.compile(
     rf"\b(?:on\s+)?(?P<en>{_EN_DAY})s?\b|(?:(?<=\s)|^)ב?(?:יום\s+)?(?P<he>{_HE_DAY})(?=\s|$|[,.!?])",
@@ -148,6 +158,14 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 _HE_START = r"(?:(?<=\s)|^)"
 _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        # Before the weekdays: "בכל ראשון לחודש" is the 1st of the month, not every Sunday.
+        "month_day",
+        re.compile(
+            _HE_START + rf"(?:(?:ב-?|ה-?)(?P<d1>{_HE_MONTH_DAY})\s+(?:ל|ב|של\s+)כל\s+(?:ה)?חודש"
+            rf"|(?:[בל])?כל\s+(?:ה-?)?(?P<d6>{_HE_MONTH_DAY})\s+(?:ל|ב|של\s+)(?:ה)?חודש)(?=\s|$|[,.!?])"
+        ),
+    ),
     ("weekdays", re.compile(_HE_START + r"(?:(?:[בל])?כל\s+יום\s+חול|בימי\s+חול|בימות\s+השבוע)")),
     (
         "weekly_days",
@@ -171,10 +189,6 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _HE_START
             + r"(?:ב)?(?:סוף\s+כל\s+חודש|כל\s+סוף\s+חודש|יום\s+האחרון\s+של\s+כל\s+חודש)(?=\s|$|[,.!?])"
         ),
-    ),
-    (
-        "month_day",
-        re.compile(_HE_START + r"(?:ב-?|ה-?)(?P<d1>\d{1,2})\s+(?:ל|ב)כל\s+חודש"),
     ),
     ("every_part", re.compile(_HE_START + r"(?:[בל])?כל\s+(?P<part>בוקר|ערב|לילה|צהריים)(?=\s|$|[,.!?])")),
     (
@@ -290,8 +304,8 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
     if kind == "month_end":
         return Recurrence("MONTHLY", month_day=LAST_DAY)
     if kind == "month_day":
-        said = next(groups[k] for k in ("d1", "d2", "d3", "d4", "d5") if groups.get(k))
-        day = _EN_ORDINAL_DAYS[said.lower()] if said.lower() in _EN_ORDINAL_DAYS else int(said)
+        said = next(groups[k] for k in ("d1", "d2", "d3", "d4", "d5", "d6") if groups.get(k))
+        day = _month_day(said)
         return Recurrence("MONTHLY", month_day=day) if 1 <= day <= 31 else None
     if kind == "every_part":
         part = groups["part"].lower()
@@ -301,6 +315,14 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
     if freq == "MINUTELY":
         return None
     return Recurrence(freq)
+
+
+def _month_day(said: str) -> int:
+    """ "1", "1st", "first", "ראשון": the day of the month said."""
+    word = said.lower()
+    if word in _EN_ORDINAL_DAYS or word in _HE_ORDINAL_DAYS:
+        return _EN_ORDINAL_DAYS.get(word) or _HE_ORDINAL_DAYS[word]
+    return int(re.sub(r"\D", "", word))
 
 
 def find_recurrence(
@@ -316,7 +338,7 @@ def find_recurrence(
             if recurrence is None:
                 continue
             spans = [match.span()]
-            masked = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+            masked = _blanked(text, match.span())
             if recurrence.freq == "WEEKLY" and not recurrence.weekdays:
                 # "every 2 weeks on friday": the weekday said beside it is the repetition's.
                 day = _ON_WEEKDAY.search(masked)
@@ -326,7 +348,16 @@ def find_recurrence(
                     if weekday is not None:
                         recurrence = replace(recurrence, weekdays=(weekday,))
                         spans.append(day.span())
-                        masked = masked[: day.start()] + " " * (day.end() - day.start()) + masked[day.end() :]
+                        masked = _blanked(masked, day.span())
+            if recurrence.freq == "MONTHLY" and recurrence.month_day is None and kind == "every_unit":
+                # "every month to pay rent on the 1st": the day said beside it is the repetition's.
+                day_of_month = _ON_MONTH_DAY.search(masked)
+                if day_of_month is not None:
+                    said = _month_day(day_of_month.group("en") or day_of_month.group("he"))
+                    if 1 <= said <= 31:
+                        recurrence = replace(recurrence, month_day=said)
+                        spans.append(day_of_month.span())
+                        masked = _blanked(masked, day_of_month.span())
             excepted = _EXCEPT_DAYS.search(masked)
             if excepted is not None:
                 # "every day except saturday", "כל יום חוץ משבת": those days are left out, never
@@ -336,14 +367,14 @@ def find_recurrence(
                     continue
                 recurrence = kept
                 spans.append(excepted.span())
-                masked = (
-                    masked[: excepted.start()]
-                    + " " * (excepted.end() - excepted.start())
-                    + masked[excepted.end() :]
-                )
+                masked = _blanked(masked, excepted.span())
             recurrence, extra = _with_end(recurrence, masked, now_local=now_local, language=language)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans + extra))
     return None
+
+
+def _blanked(text: str, span: tuple[int, int]) -> str:
+    return text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
 
 
 #: Days left out of a daily or weekly repetition ("every day at 7 except sunday").

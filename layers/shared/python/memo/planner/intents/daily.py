@@ -142,6 +142,9 @@ def alarm(text: str, inp: PlannerInput) -> Match | None:
         if not title:
             title = "השכמה" if has_hebrew(text) else "alarm"
         constraints: dict[str, object] = {"title": title}
+        if parsed.recurrence is not None:
+            # "wake me up every weekday at 7", "תעיר אותי כל בוקר בשש": the alarm repeats.
+            constraints["recurrence"] = parsed.recurrence
         missing: tuple[str, ...] = ()
         if parsed.when is not None and parsed.when > inp.now:
             constraints["when"] = iso(parsed.when)

@@ -37,6 +37,7 @@ def _without_and(item: str) -> str:
 def list_name(raw: str) -> str:
     name = clean(raw).lower()
     name = re.sub(r"\s+list$", "", name)
+    name = re.sub(r"^(?:whole|entire|full|complete|current)\s+(?=\S)", "", name)  # "the whole shopping list"
     if has_hebrew(name) and name.startswith("ה") and len(name) > 3:
         name = name[1:]
     # The user's own words: the items table folds synonyms and languages into one list
@@ -81,6 +82,9 @@ def list_items(
         if not match:
             continue
         items = items_of(match.group("items"))
+        if action == "remove":
+            # "תמחק את הקטשופ": "קטשופ" on the list; "האחרון", "הפריט השני" name a place, kept as said.
+            items = [i if _A_PLACE.match(i) else no_article(i) for i in items]
         split = split_run_together(items) if action == "add" else items
         name = match.group("name")
         if unnamed(name):
@@ -103,6 +107,13 @@ def list_items(
     return None
 
 
+#: Hebrew words that name a place in a list only with their article ("השני", "האחרון", "הפריט 2").
+_A_PLACE = re.compile(
+    r"^ה(?:פריט|דבר|אחרון|אחרונה|ראשון|ראשונה|שני|שנייה|שניה|שלישי|שלישית|רביעי|רביעית|חמישי|חמישית|שישי|שישית|"
+    r"שביעי|שביעית|שמיני|שמינית|תשיעי|תשיעית|עשירי|עשירית)(?=\s|$)|^(?:זה|זאת|זו|ה?אחד|ה?אחת|ש?לפני)(?=\s|$)"
+)
+
+
 def split_run_together(items: list[str]) -> list[str]:
     """ "milk eggs" -> "milk", "eggs" (`groceries.run_together`); other items as they are."""
     split: list[str] = []
@@ -113,4 +124,10 @@ def split_run_together(items: list[str]) -> list[str]:
 
 def unnamed(name: str | None) -> bool:
     """ "the list", "my list", "הרשימה": a list, not its name."""
-    return name is None or name.strip().lower() in ("the", "my", "our", "a", "this", "that", "שלי", "")
+    return name is None or name.strip().lower() in _NO_NAME
+
+
+#: Words before "list" that name no list: "the whole list", "my entire list", "the full list".
+_NO_NAME = frozenset(
+    {"the", "my", "our", "a", "this", "that", "שלי", "", "whole", "entire", "full", "complete", "current"}
+)

@@ -17,11 +17,13 @@ from memo.planner.intents.list_words import (
     items_of,
     list_for,
     list_items,
+    list_name,
     no_article,
     split_run_together,
+    unnamed,
 )
 from memo.planner.lexicon import clean, has_hebrew
-from memo.planner.match import GUESS, Match, is_ref, parse_when
+from memo.planner.match import CONFIDENT, GUESS, Match, is_ref, parse_when
 
 #: Words that make "X לרשימת הקניות" a sentence rather than things put before their list: a verb
 #: ("תזכיר לי להוסיף ...", "הוספתי חלב ..."), a question word or a pronoun.
@@ -240,6 +242,39 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
             changes={"items": items},
             pattern="lists:ran_out",
         )
+    return None
+
+
+#: "we're out of coffee, add it to the list", "נגמר הקפה תוסיף את זה לרשימה": what ran out, added to
+#: the list the tail names.
+_RE_ADD_IT_TAIL = (
+    re.compile(
+        r"^(?P<head>.+?)[\s,.;!\-]+(?:(?:so|and|pls|please|can\s+you|could\s+you)\s+)*(?:add|put|write)\s+"
+        r"(?:it|them|that|those|this|these|some(?:\s+more)?)\s+(?:to|on|in|onto)\s+(?:(?:my|the|our)\s+)?"
+        r"(?P<name>[\w\-' ]{0,30}?)\s*list\s*(?:please|pls)?\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?P<head>.+?)[\s,.;!\-]+(?:אז\s+)?ו?(?:תוסיף|תוסיפי|הוסף|תכניס|תכניסי|תרשום|תרשמי|תשים|תשימי)\s+"
+        r"(?:לי\s+)?(?:את\s+)?(?:זה|זאת|אותו|אותה|אותם|אותן)?\s*(?:ל|ב)(?:רשימה(?:\s+שלי)?|רשימת\s+(?P<name>\S+))"
+        r"\s*(?:בבקשה)?\s*[.!]*$"
+    ),
+)
+
+
+def ran_out_then_add(text: str, inp: PlannerInput) -> Match | None:
+    """ "we're out of coffee add it to the list": the coffee, on that list (asked for: no guess)."""
+    for pattern in _RE_ADD_IT_TAIL:
+        match = pattern.match(clean(text))
+        if match is None:
+            continue
+        ran = ran_out(clean(match.group("head")), inp)
+        if ran is None:
+            return None
+        name = match.group("name")
+        # "the list" after what ran out is the shopping list (`ran_out`); a list named is that list.
+        named = {} if unnamed(name) else {"listName": list_name(name or "")}
+        return replace(ran, confidence=CONFIDENT, constraints={**ran.constraints, **named})
     return None
 
 

@@ -44,6 +44,16 @@ _RE_NOTE_SAVE = (
         r"(?:לי\s+)?(?:פתק\s+)?(?:ש-?|:\s*)(?P<text>.+)$"
     ),
     re.compile(r"^(?:תרשום|רשום|תכתוב|כתוב|תשמור|שמור)\s+(?:לי\s+)?פתק\s*:?\s*(?P<text>.+)$"),
+    # "תכתוב בפתקים שהקוד של הבניין הוא 55", "write in my notes that the gate code is 55"
+    re.compile(
+        r"^(?:תרשום|תרשמי|רשום|תכתוב|תכתבי|כתוב|תשמור|תשמרי|שמור|תוסיף|תוסיפי|הוסף)\s+(?:לי\s+)?(?:ב|ל)ה?(?:פתקים|הערות)"
+        r"(?:\s+שלי)?\s*(?:ש-?|:\s*)(?P<text>\S.+)$"
+    ),
+    re.compile(
+        r"^(?:write|put|add|save|jot|note)\s+(?:down\s+)?(?:in|into|to|on)\s+(?:my\s+|the\s+)?notes\s*(?:that\s+|:\s*|-\s*)"
+        r"(?P<text>\S.+)$",
+        re.I,
+    ),
     re.compile(r"^(?:פתק|הערה)\s*[:\-]\s*(?P<text>.+)$"),
 )
 
@@ -84,6 +94,18 @@ _RE_NOTE_SEARCH = (
         re.I,
     ),
     re.compile(rf"^(?:my\s+)?(?:{NOTE_EN})\s*\??$", re.I),
+    # "do I have anything saved about the car?", "did I note anything on the lease", "anything saved on noa?"
+    re.compile(
+        r"^(?:(?:do\s+i\s+have|did\s+i\s+(?:save|note|write(?:\s+down)?|keep|jot\s+down)|have\s+i\s+(?:saved|noted|written)|"
+        r"is\s+there)\s+(?:anything|something|stuff|any\s+notes?|a\s+note)\s+(?:(?:saved|noted|written(?:\s+down)?|kept|stored)\s+)?"
+        r"|(?:anything|something)\s+(?:saved|noted|written(?:\s+down)?|kept|stored)\s+)(?:about|on|for|regarding)\s+(?:the\s+|my\s+|our\s+)?(?P<q>\S.*?)\s*\??$",
+        re.I,
+    ),
+    # "יש לי משהו שמור על האוטו?", "שמרתי משהו על האוטו?", "רשמתי משהו לגבי השכירות"
+    re.compile(
+        r"^(?:יש\s+לי\s+(?:משהו|פתק|פתקים)\s+(?:שמור|שמורים|רשום|רשומים)?|(?:שמרתי|רשמתי|כתבתי)\s+(?:משהו|פתק))"
+        r"\s*(?:על|לגבי|בקשר\s+ל|בנושא)\s+(?P<q>\S.*?)\s*\??$"
+    ),
     # "what notes do I have?", "which notes have I got", "how many notes do I have"
     re.compile(
         rf"^(?:what|which|how\s+many)\s+(?:{NOTE_EN})\s+(?:do\s+i\s+have|have\s+i\s+(?:got|saved|written|taken))"
@@ -290,7 +312,7 @@ _RE_FACT = (
 
 #: What makes a statement a fact worth keeping rather than a remark ("the weather is nice"): a
 #: number in it, or a thing people look up ("code", "password", "size", "קוד", "סיסמה", ...).
-_KEPT_THINGS = re.compile(
+KEPT_THINGS = re.compile(
     r"\d|\b(?:code|number|no\.|password|passcode|pin|address|size|birthday|anniversary|e-?mail|phone|"
     r"account|combination|plate|locker|room|seat|gate|flight|wifi|wi-fi)\b|"
     r"קוד|מספר|סיסמ|כתובת|מידה|יום\s+הולדת|טלפון|חשבון|חדר|מושב|שער|טיסה|לוחית|וויפי|ויפי",
@@ -303,7 +325,7 @@ def statement(text: str, inp: PlannerInput) -> Match | None:
     body = clean(text)
     if any(p.match(body) for p in _RE_I_LEFT_IT):
         confidence = CONFIDENT
-    elif any(p.match(body) for p in _RE_FACT) and _KEPT_THINGS.search(body):
+    elif any(p.match(body) for p in _RE_FACT) and KEPT_THINGS.search(body):
         confidence = GUESS
     else:
         return None

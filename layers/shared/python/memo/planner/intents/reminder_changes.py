@@ -77,7 +77,7 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         if not match:
             continue
         rest = re.sub(rf"\b{REMINDER_EN}\b", " ", match.group("rest"), flags=re.I)
-        shift = shift_of(text.split()[0], strip_scope(rest))
+        shift = shift_of(text.split()[0], he_amount_digits(strip_scope(rest)))
         if shift is not None:
             return _shifted(text, shift, inp)
         parsed = parse_when(strip_scope(rest), inp)
@@ -177,7 +177,7 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
         if not match:
             continue
         rest = strip_scope(match.group("rest"))
-        shift = shift_of(match.group("verb"), rest)
+        shift = shift_of(match.group("verb"), he_amount_digits(rest))
         if shift is not None:
             return _shifted(text, shift, inp) if as_title(shift[1]) else None
         parsed = parse_when(rest, inp)
@@ -217,3 +217,54 @@ def strip_scope(text: str) -> str:
     """The target words without the scope words."""
     text = _SCOPE_OCCURRENCE.sub(" ", text)
     return " ".join(_SCOPE_SERIES.sub(" ", text).split()).strip(" ,.-—")
+
+
+#: Hebrew amounts said in words before a unit: "בעשר דקות", "ברבע שעה" is elsewhere ("חצי שעה" too).
+_HE_AMOUNT_WORDS = {
+    "שתי": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
+    "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "עשרה": 10,
+    "חמש עשרה": 15, "עשרים": 20, "שלושים": 30, "ארבעים": 40, "חמישים": 50,
+}  # fmt: skip
+_HE_AMOUNT = re.compile(
+    r"(?:(?<=\s)|^)(?P<lead>ב-?|בעוד\s+|ל-?)(?P<n>"
+    + "|".join(sorted(_HE_AMOUNT_WORDS, key=len, reverse=True))
+    + r")\s+(?P<unit>דקות|שעות|ימים)(?=\s|$|[,.!?])"
+)
+
+
+def he_amount_digits(text: str) -> str:
+    """ "תדחה את הרופא בעשר דקות": the amount in digits ("ב-10 דקות"), so that it reads as an amount
+    of time and not as ten o'clock."""
+    return _HE_AMOUNT.sub(lambda m: f"ב-{_HE_AMOUNT_WORDS[m.group('n')]} {m.group('unit')}", text)
+
+
+#: The snooze word of a reminder's button, typed: "snooze that for 10 min", "snooze the dentist
+#: reminder by an hour", "נודניק לתזכורת של הרופא ל-10 דקות".
+_RE_SNOOZE = re.compile(
+    r"^(?:snooze|נודניק|תעשה\s+נודניק|תעשי\s+נודניק)\b\s*(?:(?:ל|של|על)\s*(?=[\u05d0-\u05ea]))?(?P<rest>.*?)\s*[.!]*$",
+    re.I,
+)
+#: What "snooze" with no amount means: the first of a delivered reminder's snooze buttons.
+SNOOZE_DEFAULT_MINUTES = 10
+
+
+def snooze(text: str, inp: PlannerInput) -> Match | None:
+    """ "snooze that for 10 min" / "snooze the dentist by an hour": that reminder, later by that
+    much (10 minutes when no amount is said); "it"/"that" or nothing is the latest reminder."""
+    match = _RE_SNOOZE.match(clean(text))
+    if match is None:
+        return None
+    rest = he_amount_digits(re.sub(r"^(?:it|this|that)\s+(?=for|by|in)", "", match.group("rest"), flags=re.I))
+    rest = re.sub(r"(?:^|\s)(?:for|in)\s+(?=\S+\s*\S*$)", " by ", rest, flags=re.I)
+    rest = re.sub(r"(?:^|(?<=\s))ל-?(?=\d)", "ב-", rest)
+    shift = shift_of("push", rest)
+    if shift is None and rest and not is_ref(one_dropped(_reminder_word_dropped(rest))):
+        return None  # "snooze <something that is no amount and no reminder>": not a snooze
+    minutes, before = shift if shift is not None else (SNOOZE_DEFAULT_MINUTES, rest)
+    target = as_title(one_dropped(_reminder_word_dropped(before)))
+    return _moved(text, target, {"shiftMinutes": minutes}, inp, "reminders:snooze")
+
+
+def _reminder_word_dropped(words: str) -> str:
+    words = re.sub(rf"\b{REMINDER_EN}\b", " ", words, flags=re.I)
+    return clean(re.sub(rf"(?:^|(?<=\s))(?:את\s+)?{REMINDER_HE}(?:\s+(?:של|על))?", " ", words))

@@ -12,7 +12,8 @@ _RE_REMIND = (
     re.compile(
         r"^(?:remind\s+me|set\s+(?:up\s+)?(?:a\s+|an\s+|me\s+a\s+)?reminder|create\s+(?:a\s+)?reminder|"
         r"add\s+(?:a\s+)?reminder|new\s+reminder|make\s+(?:a\s+)?reminder|reminder|"
-        r"don'?t\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t\s+forget\s+)?)\b[:,]?\s*(?P<rest>.*)$",
+        r"don'?t\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t\s+forget\s+)?|"
+        r"(?:ping|nudge|buzz|text|message|alert|notify)\s+me)\b[:,]?\s*(?P<rest>.*)$",
         re.I,
     ),
     re.compile(r"^(?P<rest>.+?)[,.]?\s+remind\s+me\b[.!]?$", re.I),
@@ -34,7 +35,33 @@ _RE_TIME_FIRST = re.compile(
 TIME_PROBLEMS = {"invalid_time": "time_invalid", "past": "time_in_past", "too_long": "repeat_too_long"}
 
 
+#: "daily reminder at 10pm to take pills", "weekly reminder: team sync", "תזכורת יומית ב-8 לקחת כדורים":
+#: the repetition said before the word "reminder" (kept as the time words of the rest).
+_RE_KIND_FIRST = re.compile(
+    r"^(?:(?:set|add|create|make|new)\s+(?:me\s+)?(?:an?\s+)?)?(?P<kind>daily|weekly|monthly|yearly|annual)\s+"
+    r"reminders?\b[:,]?\s*(?P<rest>.*)$"
+    r"|^(?:(?:תקבע|תקבעי|קבע|תיצור|צור|תוסיף|הוסף|תגדיר|הגדר)\s+(?:לי\s+)?)?תזכורת\s+(?P<he>יומית|שבועית|חודשית|שנתית)"
+    r"\s*[:\-]?\s*(?P<he_rest>.*)$",
+    re.I,
+)
+_KIND_WORDS = {
+    "daily": "every day",
+    "weekly": "every week",
+    "monthly": "every month",
+    "yearly": "every year",
+    "annual": "every year",
+    "יומית": "כל יום",
+    "שבועית": "כל שבוע",
+    "חודשית": "כל חודש",
+    "שנתית": "כל שנה",
+}
+
+
 def _remind_rest(text: str, inp: PlannerInput) -> str | None:
+    kind = _RE_KIND_FIRST.match(text)
+    if kind is not None:
+        word = (kind.group("kind") or kind.group("he")).lower()
+        return f"{kind.group('rest') or kind.group('he_rest') or ''} {_KIND_WORDS[word]}"
     match = _RE_TIME_FIRST.match(text)
     if match:
         pre = parse_when(match.group("pre"), inp)

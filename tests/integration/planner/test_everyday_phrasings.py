@@ -1,0 +1,65 @@
+"""Notes, lists, alarms and errands phrased the way people send them, through the webhook: a value
+told changed updates its note, what ran out goes on the list, a repeating alarm repeats, a snooze
+moves the reminder just set, and an errand Memo cannot run (booking a table) never becomes a reminder."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from tests.support.clock import TEST_NOW
+from tests.support.conversation import Conversation
+
+
+def test_a_value_told_changed_updates_its_note_in_both_languages(chat: Conversation) -> None:
+    chat.say("save a note: gate code is 1234")
+    assert chat.say("they changed the gate code to 5678") == "📝 Updated your note: “gate code is 5678”."
+    assert chat.say("what's the gate code?") == "Found 1 note for “gate code”:\n• gate code is 5678"
+    chat.say("תשמור פתק: הסיסמה של הוויפי היא sunshine42")
+    assert chat.say("תעדכן בפתק של הוויפי שהסיסמה היא 1234") == (
+        "📝 עדכנתי את הפתק: „הסיסמה של הוויפי היא 1234”."
+    )
+    assert (
+        chat.say("שינו את הסיסמה של הוויפי ל-green7") == "📝 עדכנתי את הפתק: „הסיסמה של הוויפי היא green7”."
+    )
+
+
+def test_something_added_to_a_note_asks_what_it_should_say_and_makes_no_list(chat: Conversation) -> None:
+    chat.say("save a note: party: balloons, cake")
+    assert chat.say("edit my party note and add candles") == "What should the note say?"
+    assert (
+        chat.say("party: balloons, cake, candles")
+        == "📝 Updated your note: “party: balloons, cake, candles”."
+    )
+    assert chat.say("what lists do I have?").startswith("You have no lists yet.")
+
+
+def test_what_ran_out_goes_on_the_list_and_the_whole_list_is_shown(chat: Conversation) -> None:
+    assert chat.say("we're out of coffee add it to the list") == "Added coffee to your shopping list."
+    assert chat.say("we ran out of eggs, put them on my shopping list") == "Added eggs to your shopping list."
+    assert chat.say("show me the whole list") == "Your shopping list:\n• coffee\n• eggs"
+
+
+def test_a_repeating_alarm_and_a_snooze_of_the_reminder_just_set(chat: Conversation) -> None:
+    assert chat.say("wake me up every weekday at 7").startswith(
+        "🔁 Reminder set: “alarm” every weekday (Sun–Thu) at 07:00"
+    )
+    chat.say("remind me to call mom tomorrow at 5pm")
+    tomorrow = (TEST_NOW.astimezone(ZoneInfo("Asia/Jerusalem")) + timedelta(days=1)).date()
+    assert chat.say("snooze that for 10 min").startswith("Updated the reminder “call mom” — now for")
+    listed = chat.say("what's coming up?")
+    assert f"“call mom” — {tomorrow:%a} {tomorrow.day} {tomorrow:%b}, 17:10" in listed
+
+
+def test_an_errand_with_a_time_is_no_reminder_but_a_reminder_about_a_meeting_is(chat: Conversation) -> None:
+    assert chat.say("book me a table for 2 at 8 tonight").startswith("I'm not sure I understood")
+    assert chat.say("what's coming up?") == "You have no upcoming reminders."
+    assert chat.say("remind me about the meeting with dan tomorrow at 3").startswith(
+        "⏰ Reminder set: “the meeting with dan”"
+    )
+
+
+def test_hebrew_what_ran_out_and_a_list_named_after_the_word_list(chat: Conversation) -> None:
+    assert chat.say("נגמר החלב תוסיף את זה לרשימה") == "הוספתי חלב לרשימת קניות."
+    # The supermarket list is the shopping list, shown by the name just said.
+    assert chat.say("תראה לי את הרשימה של הסופר") == "רשימת סופר:\n• חלב"
