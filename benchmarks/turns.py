@@ -152,6 +152,11 @@ def _warm() -> list[Row]:
             "requests",
         ),
         (
+            "whole HITL job: DynamoDB bytes written",
+            f"{round_trip_job.dynamodb_written / ROUNDS / 1024:.1f}",
+            "KB",
+        ),
+        (
             "whole HITL job: AWS calls of our Lambdas",
             f"{_handler_calls(round_trip_job) / ROUNDS:.1f}",
             "calls",

@@ -8,7 +8,9 @@ ALL_TABLES); without one, the construct builds it from the same spec. The escala
 the case store's actions on that table and the indexes its queries use (`grant_case_store`), and
 publishes each escalation to `escalation_topic` (SNS, encrypted, TLS only; ops subscribe e-mail or
 chat endpoints to it). Once a day the same function
-checks the projection for drift (`{"job": "drift"}`). Both rules' targets retry a delivery that
+checks the projection for drift (`{"job": "drift"}`) and applies the adapters' retention to decided
+cases (`{"job": "retention"}`; no archive bucket is deployed, so an adapter that archives has its
+cases named as unarchived and left as they are). The rules' targets retry a delivery that
 failed (`RULE_RETRY_ATTEMPTS`, for at most `RULE_MAX_EVENT_AGE`), then put the event on
 `dead_letter_queue` (the stack alarms on its depth). Alarms (to `alarm_topic`): cases past their
 clarification SLA, an escalation notice the topic refused, projection drift.
@@ -124,6 +126,16 @@ class CasePlatform(Construct):
             description="Check the HITL case projection for drift",
             schedule=events.Schedule.rate(Duration.days(1)),
             targets=[self._target(events.RuleTargetInput.from_object({"job": "drift"}))],
+        )
+        # The adapters' retention of decided cases (`caseplatform.governance.retention`), bounded per
+        # run like the drift job: each day's run starts from the first decided case (a purged case is
+        # skipped without a write); one cut short is resumed by hand with its `next_cursor`.
+        self.retention_schedule = events.Rule(
+            self,
+            "RetentionSchedule",
+            description="Apply the HITL adapters' retention to decided cases",
+            schedule=events.Schedule.rate(Duration.days(1)),
+            targets=[self._target(events.RuleTargetInput.from_object({"job": "retention"}))],
         )
         self.alarms = [
             self._alarm(alarm_id, metric_name, description, alarm_topic)

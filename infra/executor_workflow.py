@@ -17,7 +17,9 @@ Least privilege:
 - executor: the ledger table (the item actions of `DynamoLedger`), the items table (the actions of
   the items repository), CreateSchedule/UpdateSchedule/DeleteSchedule on the reminders' schedule
   group only, and iam:PassRole of the Scheduler's role to the Scheduler only;
-- responder: the reply's actions on the conversation table and reading the WhatsApp secret;
+- responder: the reply's actions on the conversation table, DeleteItem on the ledger table for
+  `RESULT#` keys only (the steps' full results, once the reply is claimed) and reading the WhatsApp
+  secret;
 - review submit (the `.waitForTaskToken` task of a step the review policy sends to an operator):
   the case platform's store actions on the cases table (no index), and PutItem on the ledger
   table for `REVIEW#` keys only (the task token, kept server-side);
@@ -50,6 +52,7 @@ from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR, grant_secret_value
 from infra.settings import MAX_EXECUTION_SECONDS, execution_timeout_seconds
 from memo import tables
+from memo.aws.ledger_table import RESULT_PREFIX as RESULT_KEY_PREFIX
 from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
 from memo.operator_review.policy import DEFAULT_POLICY
@@ -69,15 +72,20 @@ ITEMS_ACTIONS = (
     "dynamodb:DeleteItem",
     "dynamodb:Query",
 )
-# What `memo.aws.responder_memory.DynamoResponderMemory` calls: the latest actions read, the reply's
-# claim put (alone or in one transaction with the actions), given back (DeleteItem) when the send
-# certainly failed, and the reply and its quote records written in one batch.
+# What `memo.aws.responder_memory.DynamoResponderMemory` calls: the reply's claim put (alone or in
+# one transaction with the latest actions' append, an UpdateItem), the latest actions read and put
+# when they are merged, the claim given back (DeleteItem) when the send certainly failed, and the
+# reply and its quote records written in one batch.
 RESPONDER_CONVERSATION_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
+# The responder deletes the ledger's full step results in its claim's transaction (`RESULT#` keys
+# only: not the entries exactly-once stands on).
+RESPONDER_LEDGER_ACTIONS = ("dynamodb:DeleteItem",)
 SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule")
 EXECUTOR_TIMEOUT = Duration.seconds(60)
 # A claim younger than this may still be running (see memo.executor.step): the Lambda timeout plus slack.
@@ -192,7 +200,7 @@ class ExecutorWorkflow(Construct):
         whatsapp_api_base_url: str,
         responder_environment: Mapping[str, str] | None,
     ) -> MemoFunction:
-        """The turn's last state: the conversation table and the WhatsApp secret."""
+        """The turn's last state: the conversation table, the ledger's results and the WhatsApp secret."""
         responder = MemoFunction(
             self,
             "Responder",
@@ -201,13 +209,20 @@ class ExecutorWorkflow(Construct):
             description="Memo responder: join the step outcomes, word the reply, send it, update memory",
             timeout=RESPONDER_TIMEOUT,
             environment={
-                **store.environment(tables.CONVERSATION),
+                **store.environment(tables.CONVERSATION, tables.LEDGER),
                 WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
                 "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
                 **(responder_environment or {}),
             },
         )
         store.table(tables.CONVERSATION).grant(responder.role, *RESPONDER_CONVERSATION_ACTIONS)
+        responder.role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=list(RESPONDER_LEDGER_ACTIONS),
+                resources=[store.table(tables.LEDGER).table_arn],
+                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{RESULT_KEY_PREFIX}*"]}},
+            )
+        )
         grant_secret_value(whatsapp_secret, responder.role)
         return responder
 

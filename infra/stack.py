@@ -46,6 +46,11 @@ from memo import tables
 from memo.operator_review.policy import REVIEW_POLICY_ENV_VAR
 
 WEBHOOK_TIMEOUT = Duration.seconds(60)
+# The functions that open cases or add to them store them with e-mail addresses and phone numbers
+# masked (`caseplatform.redaction.mask_contacts`; Memo's own flow runs the waiting step's args, never
+# the masked payload, and refuses an edit of a masked one: `memo.operator_review.edits`).
+HITL_REDACT_ENV_VAR = "HITL_REDACT"
+DEPLOYED_REDACTION = "contacts"
 
 # What the turn calls on the conversation table: the thread's load (Query), the pending question, the
 # review waits, the outbound log and the quotes (GetItem, PutItem, UpdateItem, DeleteItem; the turn's
@@ -92,10 +97,12 @@ class MemoStack(Stack):
         )
         super().__init__(scope, construct_id, **kwargs)
         self.settings = settings or StackSettings.from_context(self.node)
-        # One review policy for the functions that read it: the webhook (turn), review submit, review.
-        self.review_environment = (
-            {REVIEW_POLICY_ENV_VAR: self.settings.review_policy} if self.settings.review_policy else {}
-        )
+        # One review policy for the functions that read it: the webhook (turn), review submit, review;
+        # the same functions open cases (and add answers to them), each with contacts masked.
+        self.review_environment = {
+            HITL_REDACT_ENV_VAR: DEPLOYED_REDACTION,
+            **({REVIEW_POLICY_ENV_VAR: self.settings.review_policy} if self.settings.review_policy else {}),
+        }
 
         self.store = ConversationStore(self, "ConversationStore")
         self.turn_queue = TurnQueue(self, "TurnQueue", consumer_timeout=WEBHOOK_TIMEOUT)

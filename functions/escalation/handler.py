@@ -1,7 +1,8 @@
 """Escalation Lambda: run by an EventBridge schedule, it escalates needs_clarification cases past
 their adapter's SLA on the DynamoDB case store and notifies the escalation topic. With
 `{"job": "drift"}` (a daily schedule) it checks the case projection for drift, with
-`{"job": "rebuild"}` (run by hand) it repairs it; both resume from the `cursor` a run answered.
+`{"job": "rebuild"}` (run by hand) it repairs it, with `{"job": "retention"}` (a daily schedule) it
+applies the adapters' retention to decided cases; each resumes from the `cursor` a run answered.
 Wiring only."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from memo.observability import logger, metrics, tracer
-from memo.operator_review.escalation import escalate_overdue, run_projection_job
+from memo.operator_review.escalation import escalate_overdue, run_job
 from memo.wiring.escalation import EscalationRuntime
 
 
@@ -22,10 +23,12 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     runtime = EscalationRuntime.current()
     settings = runtime.settings
     if "job" in event:
-        return run_projection_job(
+        return run_job(
             runtime.cases,
             event,
-            max_cases=settings.projection_max_cases,
+            archive=runtime.archive,
+            projection_max_cases=settings.projection_max_cases,
+            retention_max_cases=settings.retention_max_cases,
             time_left=lambda: context.get_remaining_time_in_millis() > settings.projection_time_margin_ms,
         )
     return escalate_overdue(

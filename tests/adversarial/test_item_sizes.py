@@ -26,7 +26,6 @@ from memo import tables
 from memo.aws.dynamo import ITEM_LIMIT_BYTES, item_bytes
 from memo.aws.items_table import DynamoItemsRepository
 from memo.capabilities.items import Note
-from memo.executor.contracts import MAX_STEP_OUTCOME_BYTES
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
 from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS
@@ -103,12 +102,14 @@ def _executions(stack: LocalStack) -> list[dict[str, Any]]:
 
 
 def _assert_everything_fits(stack: LocalStack) -> None:
-    """Every execution succeeded (no States.DataLimitExceeded), every stored step result is under
-    the outcome's bound, and every ledger and conversation item under DynamoDB's limit."""
+    """Every execution succeeded (no States.DataLimitExceeded), every step was completed in the
+    ledger and its full result went with the reply, and every ledger and conversation item is under
+    DynamoDB's limit."""
     executions = _executions(stack)
     assert executions and {e["status"] for e in executions} == {"SUCCEEDED"}
-    results = [i for i in _items(tables.LEDGER.default_name) if i["sk"]["S"] == "RESULT"]
-    assert results and all(len(i["result"]["S"].encode()) < MAX_STEP_OUTCOME_BYTES for i in results)
+    ledger = _items(tables.LEDGER.default_name)
+    assert {i["status"]["S"] for i in ledger if i["sk"]["S"] == "LEDGER"} == {"completed"}
+    assert [i for i in ledger if i["sk"]["S"] == "RESULT"] == []
     for table in (tables.LEDGER.default_name, tables.CONVERSATION.default_name):
         assert all(item_bytes(i) <= ITEM_LIMIT_BYTES for i in _items(table))
 

@@ -55,11 +55,11 @@ def test_both_rules_retry_then_dead_letter_what_they_could_not_deliver(synthesiz
         for target in rule["Properties"]["Targets"]
         if target["Arn"] == {"Fn::GetAtt": [logical_id, "Arn"]}
     ]
-    assert len(targets) == 2  # the hourly sweep and the daily drift check
+    assert len(targets) == 3  # the hourly sweep, the daily drift check and the daily retention run
     for target in targets:
         assert target["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [queue, "Arn"]}}
         assert target["RetryPolicy"] == {"MaximumRetryAttempts": 2, "MaximumEventAgeInSeconds": 3600}
-    # EventBridge may send to it for these two rules only; the stack alarms on its depth.
+    # EventBridge may send to it for these rules only; the stack alarms on its depth.
     (policy,) = [
         p["Properties"]["PolicyDocument"]["Statement"]
         for p in synthesized.resources("AWS::SQS::QueuePolicy").values()
@@ -129,6 +129,7 @@ def test_drift_runs_daily_and_the_platform_alarms_notify_the_alarm_topic(synthes
         "AWS::Events::Rule", {"Properties": {"ScheduleExpression": "rate(1 day)"}}
     )
     assert any('"job":"drift"' in str(r["Properties"]["Targets"][0].get("Input")) for r in rules.values())
+    assert any('"job":"retention"' in str(r["Properties"]["Targets"][0].get("Input")) for r in rules.values())
     alarms = synthesized.template.find_resources("AWS::CloudWatch::Alarm")
     names = {a["Properties"].get("MetricName") for a in alarms.values()}
     assert {"HitlCasesPastSla", "HitlEscalationNotifyFailed", "HitlProjectionDrift"} <= names

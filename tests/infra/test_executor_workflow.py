@@ -292,19 +292,29 @@ def test_executor_role_reaches_only_the_ledger_items_and_reminder_schedules(buil
     assert {"LEDGER_TABLE_NAME", "ITEMS_TABLE_NAME", "MEMO_STEP_LEASE_SECONDS"} <= set(env)
 
 
-def test_responder_role_reaches_only_the_conversation_table_and_whatsapp_secret(built: Built) -> None:
+def test_responder_role_reaches_the_conversation_table_the_ledger_results_and_whatsapp_secret(
+    built: Built,
+) -> None:
     role = built.workflow.responder.role
     actions = built.actions(role)
-    # The reply's claim, its latest actions and its memory: no Scan, no Query, no stream, no update.
+    # The reply's claim, its latest actions (appended: an update) and its memory: no Scan, no
+    # Query, no stream.
     assert {a for a in actions if a.startswith("dynamodb:")} == {
         "dynamodb:GetItem",
         "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
         "dynamodb:DeleteItem",
         "dynamodb:BatchWriteItem",
     }
     assert {a for a in actions if a.startswith("secretsmanager:")} == {"secretsmanager:GetSecretValue"}
     assert not {a for a in actions if a.startswith(("scheduler:", "iam:", "states:", "lambda:"))}
-    resources = json.dumps([s["Resource"] for s in built.statements(role)])
+    ledger_id = built.logical_id(built.store.tables["LedgerTable"])
+    statements = built.statements(role)
+    # Of the ledger, only the deletes of the steps' full results (`RESULT#` keys).
+    (results,) = [s for s in statements if ledger_id in json.dumps(s["Resource"])]
+    assert _as_list(results["Action"]) == ["dynamodb:DeleteItem"]
+    assert results["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["RESULT#*"]}}
+    resources = json.dumps([s["Resource"] for s in statements if s is not results])
     assert built.logical_id(built.store.tables["ConversationTable"]) in resources
     assert built.logical_id(built.secrets.whatsapp) in resources
     for other in ("LedgerTable", "ItemsTable", "CasesTable", "IdempotencyTable"):

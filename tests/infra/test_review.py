@@ -44,6 +44,7 @@ REVIEW_ENV = {
     "WHATSAPP_API_BASE_URL",
     "REVIEW_LOGIN_URL",
     "ITEMS_TABLE_NAME",  # the case view reads a waiting step's items
+    "HITL_REDACT",  # agents' cases are stored with contacts masked
 }
 # The case store's item actions, and UpdateItem: the review function registers the review adapters'
 # schemas. It deletes nothing on the cases table.

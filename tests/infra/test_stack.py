@@ -52,6 +52,7 @@ WEBHOOK_ENV = {
     "MEMO_PLANNER_MODEL",
     "MEMO_INTERPRETER_MODEL",
     "HITL_TTL_SECONDS",
+    "HITL_REDACT",  # a user's answer to an operator is stored with contacts masked
     "MEMO_DEFAULT_TIMEZONE",
     # A changed number re-points reminder schedules; a failed reminder is retried as its template.
     "REMINDER_SCHEDULE_GROUP",
@@ -622,3 +623,17 @@ def test_reminder_delivery_and_review_wait_settings_reach_the_template(
             )
         machine = synth.template_json["Resources"][synth.logical_id(stack.executor_workflow.state_machine)]
         assert json.loads(machine["Properties"]["DefinitionString"])["TimeoutSeconds"] == timeout
+
+
+def test_the_functions_that_open_cases_store_them_with_contacts_masked(synthesized: Synthesized) -> None:
+    """The webhook (a user's answer to an operator), review submit (Memo's steps) and the review API
+    (agents' cases) ingest with HITL_REDACT=contacts; no other function opens a case."""
+    stack = synthesized.stack
+    ingesting = [
+        stack.webhook.function,
+        stack.executor_workflow.review_submit.function,
+        stack.review.function.function,
+    ]
+    for function in ingesting:
+        props = synthesized.template_json["Resources"][synthesized.logical_id(function)]["Properties"]
+        assert props["Environment"]["Variables"]["HITL_REDACT"] == "contacts"

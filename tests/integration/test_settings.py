@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memo.settings import ConfigurationError, ExecutorSettings, WebhookSettings
+from memo.settings import ConfigurationError, ExecutorSettings, ReplySettings, WebhookSettings
 
 
 def test_design_configuration_names_are_honoured() -> None:
@@ -128,3 +128,30 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
 def test_a_limit_that_cannot_be_one_is_refused(name: str, value: str) -> None:
     with pytest.raises(ConfigurationError, match=name):
         WebhookSettings.from_env({name: value})
+
+
+@pytest.mark.parametrize(("value", "appends"), [(None, 10), ("1", 1), ("10", 10)])
+def test_the_latest_actions_appends_default_and_bounds(value: str | None, appends: int) -> None:
+    """Turns appended to RECENT_ACTIONS before a merge: 10 by default, from 1 to 10 (at most 10
+    latest actions are ever kept, so more appends would only grow the item)."""
+    env = {} if value is None else {"MEMO_LATEST_ACTIONS_APPENDS": value}
+    assert ReplySettings.from_env(env).latest_actions_appends == appends
+
+
+@pytest.mark.parametrize("value", ["0", "11"])
+def test_latest_actions_appends_past_their_bounds_are_refused(value: str) -> None:
+    with pytest.raises(ConfigurationError, match="MEMO_LATEST_ACTIONS_APPENDS"):
+        ReplySettings.from_env({"MEMO_LATEST_ACTIONS_APPENDS": value})
+
+
+@pytest.mark.parametrize(("value", "limit"), [(None, 16_384), ("1", 1), ("32768", 32_768)])
+def test_the_latest_actions_append_limit_defaults_and_bounds(value: str | None, limit: int) -> None:
+    env = {} if value is None else {"MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES": value}
+    assert ReplySettings.from_env(env).latest_actions_append_max_bytes == limit
+
+
+@pytest.mark.parametrize("value", ["0", "32769"])
+def test_an_append_limit_past_its_bounds_is_refused(value: str) -> None:
+    """Ten appends of 32 KiB still leave most of DynamoDB's 400 KB item to the merged actions."""
+    with pytest.raises(ConfigurationError, match="MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES"):
+        ReplySettings.from_env({"MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES": value})

@@ -1,13 +1,17 @@
 """Deletes and undo on the items table (`memo.aws.items_tombstones`) on moto's DynamoDB: a tombstone
 hides the item until its undo restores it, once; a retry of the same step counts it again; an item
-changed since the question was asked is left alone."""
+changed since the question was asked is left alone. Several reminders go in one transaction, with
+the write that must go with them (the executor's claim) or not at all."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from memo import tables
+from memo.aws import items_tombstones
 from memo.aws.items_table import DynamoItemsRepository
 from memo.capabilities.items import ListItem, Reminder, Tombstone
 from tests.support.clock import TEST_NOW
@@ -91,3 +95,138 @@ def test_an_undo_leaves_what_is_there_again_and_restores_what_is_missing(items_d
     repo.delete_reminder(THREAD, "r2")
     (back,) = repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored
     assert isinstance(back, Reminder) and back.reminder_id == "r1"
+
+
+class _Marker:
+    """A `FirstWrite`: puts a marker item once, to see that it goes in with the tombstones or not."""
+
+    def __init__(self) -> None:
+        self.was_sent = False
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        return {
+            "Put": {
+                "TableName": TABLE,
+                "Item": {"pk": {"S": "MARKER"}, "sk": {"S": "MARKER"}},
+                "ConditionExpression": "attribute_not_exists(pk)",
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            }
+        }
+
+    def sent(self) -> None:
+        self.was_sent = True
+
+    def refused(self, found: dict[str, Any] | None) -> Exception:
+        return _Refused(found)
+
+
+class _Refused(Exception):
+    def __init__(self, found: dict[str, Any] | None) -> None:
+        super().__init__("the marker is there")
+        self.found = found
+
+
+def _requests(items_db: Any) -> list[str]:
+    """The names of the requests `items_db` sends from now on."""
+    sent: list[str] = []
+    items_db.meta.events.register("before-call.dynamodb.*", lambda model, **_: sent.append(model.name))
+    return sent
+
+
+def _three(items_db: Any) -> DynamoItemsRepository:
+    repo = _repo(items_db)
+    for reminder_id in ("r2", "r3"):
+        repo.put_reminder(
+            Reminder(
+                reminder_id=reminder_id,
+                thread_id=THREAD,
+                title=reminder_id,
+                due_at=TEST_NOW + timedelta(days=1),
+                created_at=TEST_NOW,
+            )
+        )
+    return repo
+
+
+def _marked(items_db: Any) -> bool:
+    return "Item" in items_db.get_item(TableName=TABLE, Key={"pk": {"S": "MARKER"}, "sk": {"S": "MARKER"}})
+
+
+def test_several_reminders_go_in_one_transaction_with_the_first_write(items_db: Any) -> None:
+    repo, marker = _three(items_db), _Marker()
+    sent = _requests(items_db)
+    removed = repo.remove_reminders(THREAD, ["r1", "r2", "r3", "r1"], undo=UNDO, first_write=marker)
+    assert sent == ["TransactWriteItems"]
+    assert {k: v.status for k, v in removed.items()} == {"r1": "deleted", "r2": "deleted", "r3": "deleted"}
+    assert marker.was_sent and _marked(items_db) and repo.list_reminders(THREAD) == []
+    # The same step's retry counts its own tombstones again (no first write: its claim is held).
+    again = repo.remove_reminders(THREAD, ["r1", "r2", "r3"], undo=UNDO)
+    assert {v.status for v in again.values()} == {"deleted"}
+    assert len(repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored) == 3
+
+
+def test_a_refused_first_write_tombstones_nothing(items_db: Any) -> None:
+    repo = _three(items_db)
+    items_db.put_item(TableName=TABLE, Item={"pk": {"S": "MARKER"}, "sk": {"S": "MARKER"}})
+    marker = _Marker()
+    with pytest.raises(_Refused) as refused:
+        repo.remove_reminders(THREAD, ["r1", "r2", "r3"], undo=UNDO, first_write=marker)
+    assert refused.value.found == {"pk": "MARKER", "sk": "MARKER"} and not marker.was_sent
+    assert len(repo.list_reminders(THREAD)) == 3
+
+
+def test_the_lost_ones_are_named_and_the_rest_sent_again_with_the_first_write(items_db: Any) -> None:
+    repo, marker = _three(items_db), _Marker()
+    repo.update_reminder(THREAD, "r1", title="swim", changed_at=TEST_NOW + timedelta(minutes=1))
+    sent = _requests(items_db)
+    removed = repo.remove_reminders(
+        THREAD, ["r1", "gone", "r3"], undo=UNDO, unchanged_since=TEST_NOW, first_write=marker
+    )
+    assert sent == ["TransactWriteItems", "TransactWriteItems"]
+    assert {k: v.status for k, v in removed.items()} == {"r1": "changed", "gone": "gone", "r3": "deleted"}
+    assert removed["r1"].item is not None and removed["r1"].item.title == "swim"
+    assert marker.was_sent and _marked(items_db)
+    assert sorted(r.reminder_id for r in repo.list_reminders(THREAD)) == ["r1", "r2"]
+
+
+def test_every_lost_one_leaves_the_first_write_unsent(items_db: Any) -> None:
+    repo, marker = _repo(items_db), _Marker()
+    removed = repo.remove_reminders(THREAD, ["gone"], undo=UNDO, first_write=marker)
+    assert removed["gone"].status == "gone" and not marker.was_sent and not _marked(items_db)
+
+
+def test_past_the_transaction_limit_the_first_write_goes_in_the_first_one(
+    items_db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(items_tombstones, "TRANSACT_LIMIT", 2)
+    repo, marker = _three(items_db), _Marker()
+    sent = _requests(items_db)
+    removed = repo.remove_reminders(THREAD, ["r1", "r2", "r3"], undo=UNDO, first_write=marker)
+    assert sent == ["TransactWriteItems", "TransactWriteItems"]  # [marker, r1], [r2, r3]
+    assert {v.status for v in removed.values()} == {"deleted"} and marker.was_sent
+    assert repo.list_reminders(THREAD) == []
+
+
+def test_the_undo_window_is_the_ttl_to_the_second(items_db: Any) -> None:
+    """The tombstone keeps the window's end once, as the table's TTL (epoch seconds)."""
+    repo = _repo(items_db)
+    repo.remove_reminder(THREAD, "r1", undo=UNDO)
+    raw = items_db.get_item(TableName=TABLE, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}})
+    assert int(raw["Item"]["ttl"]["N"]) == int(UNDO.until.timestamp()) and "undo_until" not in raw["Item"]
+    assert repo.restore(THREAD, "wamid.1", now=UNDO.until).restored == []
+    assert len(repo.restore(THREAD, "wamid.1", now=UNDO.until - timedelta(seconds=1)).restored) == 1
+
+
+def test_a_tombstone_written_with_its_window_as_text_is_restored_by_its_ttl(items_db: Any) -> None:
+    repo = _repo(items_db)
+    repo.remove_reminder(THREAD, "r1", undo=UNDO)
+    items_db.update_item(  # as tombstones were written before: the window's end also as text
+        TableName=TABLE,
+        Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}},
+        UpdateExpression="SET undo_until = :until",
+        ExpressionAttributeValues={":until": {"S": UNDO.until.isoformat()}},
+    )
+    (restored,) = repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored
+    raw = items_db.get_item(TableName=TABLE, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}})
+    assert isinstance(restored, Reminder) and restored.title == "gym" and "undo_until" not in raw["Item"]

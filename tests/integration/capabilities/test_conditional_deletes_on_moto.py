@@ -169,7 +169,8 @@ def test_delete_all_touches_only_what_is_still_as_approved(
 
     result = dispatcher.execute("reminders", "delete_all", {"reminderIds": ["r1", "r2", "r3"]}, _ctx())
 
-    assert requests == ["UpdateItem", "UpdateItem", "UpdateItem"]  # no read at all
+    # No read at all: one transaction, sent again without the two whose condition failed.
+    assert requests == ["TransactWriteItems", "TransactWriteItems"]
     assert result.success and result.data["count"] == 1 and result.data["gone"] == 1
     assert [c["title"] for c in result.data["changed"]] == ["call mom and dad"]
     assert result.external_ids == {"reminderIds": ["r2"]}

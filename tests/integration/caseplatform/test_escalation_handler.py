@@ -1,11 +1,13 @@
 """The escalation Lambda handler in-process on moto: it sweeps the DynamoDB case table named by
 CASES_TABLE_NAME, and with `{"job": "drift"}` / `{"job": "rebuild"}` checks and repairs a corrupted
 projection in runs bounded by HITL_PROJECTION_MAX_CASES and the time the invocation has left, each
-answering where the next one resumes."""
+answering where the next one resumes; `{"job": "retention"}` purges (or archives to the S3 bucket,
+then purges) decided cases past their adapter's retention, bounded by HITL_RETENTION_MAX_CASES."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +18,7 @@ import pytest
 from moto import mock_aws
 
 from caseplatform import projection
+from caseplatform.redaction import REDACTED
 from caseplatform.service import CaseService
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo.aws.clients import reset_clients
@@ -23,6 +26,7 @@ from memo.settings import ConfigurationError, EscalationSettings
 from memo.wiring import reset_runtime
 from memo.wiring.escalation import EscalationRuntime
 from tests.integration.caseplatform.conftest import create_cases_table
+from tests.support.clock import TEST_NOW
 from tests.unit.caseplatform.factories import AGENT, DAY_MS, OPERATOR, T0, FakeClock, submit
 
 HANDLER = Path(__file__).resolve().parents[3] / "functions" / "escalation" / "handler.py"
@@ -204,4 +208,91 @@ def test_the_projection_job_limits_are_bounded_settings(name: str, value: str, a
         assert getattr(settings, field) == int(value)
         return
     with pytest.raises(ConfigurationError, match=name):
+        EscalationSettings.from_env(env)
+
+
+def _seed_decided_long_ago(
+    client: Any, retention: dict[str, Any], count: int
+) -> tuple[CaseService, list[str]]:
+    """`count` cases decided 40 days before the process clock, under a lgv adapter with `retention`,
+    and one open case (never touched)."""
+    create_cases_table(client, "hitl-cases-lambda")
+    decided_at = int(TEST_NOW.timestamp() * 1000) - 40 * DAY_MS
+    seeding = CaseService(DynamoCaseStore("hitl-cases-lambda", client), clock=FakeClock(decided_at))
+    seeding.ensure_default_adapters()
+    active = seeding.store.active_schema("lgv_troubleshooting")
+    assert active is not None
+    seeding.register_adapter_schema(
+        "lgv_troubleshooting",
+        2,
+        {**active.schema, "x-hitl": {**active.schema["x-hitl"], "retention": retention}},
+    )
+    seeding.activate_adapter_schema("lgv_troubleshooting", 2)
+    ids = [submit(seeding) for _ in range(count)]
+    for case_id in ids:
+        seeding.record_decision(
+            case_id=case_id, decision="rejected", notes="", actor=OPERATOR, request_id="d"
+        )
+    ids.append(submit(seeding))
+    return seeding, ids
+
+
+def test_the_retention_job_purges_decided_cases_in_resumable_runs(
+    handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HITL_RETENTION_MAX_CASES", "2")
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    seeding, ids = _seed_decided_long_ago(client, {"after_days": 30, "purge_fields": ["site"]}, 3)
+    *decided, open_case = ids
+    runs = _until_complete(handler_module, "retention", _Context())
+    assert [(r["checked"], r["stopped_by"]) for r in runs] == [(2, "max_cases"), (1, None)]
+    assert sorted(c for r in runs for c in r["purged_case_ids"]) == sorted(decided)
+    for case_id in decided:
+        assert seeding.get_record(case_id).case.payload["site"] == REDACTED
+    assert seeding.get_record(open_case).case.payload["site"] == "Plant Haifa"
+    again = _until_complete(handler_module, "retention", _Context())
+    assert [c for r in again for c in r["purged_case_ids"]] == []  # nothing left: no write
+    short = handler_module.handler({"job": "retention"}, _Context(remaining_ms=29_999))
+    assert (short["checked"], short["stopped_by"]) == (0, "time")
+
+
+def test_the_retention_job_archives_to_the_bucket_then_purges(
+    handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HITL_ARCHIVE_BUCKET", "hitl-archive-test")
+    s3 = boto3.client("s3", region_name="us-east-1")
+    s3.create_bucket(Bucket="hitl-archive-test")
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    seeding, (decided, _) = _seed_decided_long_ago(client, {"after_days": 30, "archive": True}, 1)
+    answer = handler_module.handler({"job": "retention"}, _Context())
+    key = f"lgv_troubleshooting/{decided}.json"
+    assert answer["archived"] == {decided: f"s3://hitl-archive-test/{key}"}
+    archived = json.loads(s3.get_object(Bucket="hitl-archive-test", Key=key)["Body"].read())
+    assert archived["payload"]["site"] == "Plant Haifa"
+    assert set(seeding.get_record(decided).case.payload.values()) == {REDACTED}
+
+
+def test_the_retention_job_without_a_bucket_leaves_archiving_cases_as_they_are(
+    handler_module: ModuleType,
+) -> None:
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    seeding, (decided, _) = _seed_decided_long_ago(client, {"after_days": 30, "archive": True}, 1)
+    answer = handler_module.handler({"job": "retention"}, _Context())
+    assert (answer["unarchived_case_ids"], answer["purged_case_ids"]) == ([decided], [])
+    assert seeding.get_record(decided).case.payload["site"] == "Plant Haifa"
+    refused = handler_module.handler({"job": "retention", "cursor": "nowhere"}, _Context())
+    assert refused["code"] == "INVALID_CURSOR"
+    invalid = handler_module.handler({"job": "retention", "max": 1}, _Context())
+    assert invalid["code"] == "JOB_INVALID"
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"), [("1", True), ("100000", True), ("0", False), ("100001", False)]
+)
+def test_the_retention_job_limit_is_a_bounded_setting(value: str, accepted: bool) -> None:
+    env = {"CASES_TABLE_NAME": "t-cases", "HITL_RETENTION_MAX_CASES": value}
+    if accepted:
+        assert EscalationSettings.from_env(env).retention_max_cases == int(value)
+        return
+    with pytest.raises(ConfigurationError, match="HITL_RETENTION_MAX_CASES"):
         EscalationSettings.from_env(env)

@@ -42,7 +42,7 @@ def test_ledger_without_result_is_a_safe_failure(
 ) -> None:
     invoke(event())
     dynamodb.delete_item(
-        TableName=tables.LEDGER.default_name, Key={"pk": {"S": "wamid.T1:s1"}, "sk": {"S": "RESULT"}}
+        TableName=tables.LEDGER.default_name, Key={"pk": {"S": "RESULT#wamid.T1:s1"}, "sk": {"S": "RESULT"}}
     )
 
     outcome = invoke(event())

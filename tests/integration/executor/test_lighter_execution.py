@@ -4,17 +4,19 @@ Through the webhook with signed payloads on the local stack (moto, the deployed 
 The execution the "Approve" tap starts is held back (as Step Functions may start it late, or retry
 it), so the person can act in between; then it runs:
 
-- the whole execution of "delete all my reminders" (2 reminders) and its reply takes 7 DynamoDB
-  requests: the ledger claim (no read before it), one conditional tombstone per reminder (no read
-  before it), the ledger completion; the read of latestActions, the reply claim with them, and the
-  one write after the send;
+- the whole execution of "delete all my reminders" (2 reminders) and its reply takes 4 DynamoDB
+  requests: one transaction of the ledger claim and a conditional tombstone per reminder (no read
+  before it), the ledger completion; the reply claim with the latestActions appended (no read) and
+  the ledger's full result deleted, and the one write after the send;
+- no user text stays in the ledger once the reply is claimed, and a late re-run of the execution
+  neither runs the step again nor replies twice;
 - a reminder the person moved after approving is left alone — item and schedule — and the reply
   says so; one deleted meanwhile is counted as already gone (English and Hebrew).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -115,7 +117,7 @@ def _reminders(user: WhatsAppUser) -> dict[str, dict[str, Any]]:
     return {item["title"]["S"]: item for item in items}
 
 
-def test_the_execution_of_delete_all_takes_seven_dynamodb_requests(
+def test_the_execution_of_delete_all_takes_four_dynamodb_requests(
     dana: Conversation, local: LocalStack, executions: HeldExecutions
 ) -> None:
     dana.say("remind me to call mom tomorrow at 5pm")
@@ -126,18 +128,49 @@ def test_the_execution_of_delete_all_takes_seven_dynamodb_requests(
     requests = executions.release(local)
 
     assert dana.replies() == ["Deleted 2 reminders."]
-    # Executor: claim, tombstone x2, completion. Responder: latestActions read, claim+actions,
-    # reply+quote records after the send.
-    assert len(requests) == 7, requests
-    assert Counter(requests) == Counter(
-        {"PutItem": 1, "UpdateItem": 2, "TransactWriteItems": 2, "GetItem": 1, "BatchWriteItem": 1}
-    )
-    (read,) = [params for operation, params in executions.dynamodb if operation == "GetItem"]
-    assert read["Key"]["sk"]["S"] == "RECENT_ACTIONS"  # never a read of the ledger or of a reminder
+    # Executor: the claim with both tombstones, the completion. Responder: the claim with the
+    # latestActions appended and the ledger's full result deleted, reply+quote records after the send.
+    assert requests == ["TransactWriteItems", "TransactWriteItems", "TransactWriteItems", "BatchWriteItem"]
+    (claimed, _completed, _replied, _after) = (params for _, params in executions.dynamodb)
+    assert [next(iter(w.values()))["TableName"] for w in claimed["TransactItems"]] == [
+        "memo-ledger",
+        "memo-items",
+        "memo-items",
+    ]
     assert all("undo_key" in item for item in _reminders(dana.user).values())
     # Its latest actions went in with the reply's claim: "undo it" / "delete it" know what it did.
     (undo,) = dana.choices
     assert undo.title == "Undo"
+
+
+def _ledger_text() -> str:
+    """Every item of the ledger table, as stored."""
+    items = boto3.client("dynamodb", region_name="us-east-1").scan(TableName="memo-ledger")["Items"]
+    return json.dumps(items, ensure_ascii=False)
+
+
+def test_no_user_text_stays_in_the_ledger_and_a_late_rerun_does_not_save_twice(
+    dana: Conversation, local: LocalStack, executions: HeldExecutions
+) -> None:
+    executions.holding = True
+    assert dana.deliver(dana.user.text("note: secret gate code 5678")) == []
+    (held,) = executions.held
+    executions.held.append(held)  # the same execution again, after the reply (a redrive)
+
+    executions.release(local)
+
+    (saved,) = dana.replies()
+    assert "secret gate code 5678" in saved
+    ledger = _ledger_text()
+    assert '"completed"' in ledger  # the step's entry: what exactly-once needs
+    assert "5678" not in ledger and "secret" not in ledger and "gate" not in ledger
+
+    executions.release(local)
+
+    # The step is known done: not run again, and the turn already replied.
+    assert dana.replies() == []
+    assert dana.say("show my notes").count("secret gate code 5678") == 1
+    assert "5678" not in _ledger_text()
 
 
 def test_a_reminder_moved_after_the_approval_is_left_alone_and_named(

@@ -153,10 +153,11 @@ def delete_a_reminder(iam: IamStack) -> None:
 
 
 def move_a_reminder(iam: IamStack) -> None:
-    """A move changes the reminder and re-points its schedule."""
+    """A move changes the reminder and re-points its schedule; "it" is the reminder the reply
+    recorded in the thread's latest actions (read and merged: `environ`)."""
     chat = _chat(iam)
     _set_call_mom(chat)
-    assert "18:00" in chat.say("move call mom to 6pm")
+    assert "18:00" in chat.say("move it to 6pm")
 
 
 def keep_lists_and_notes(iam: IamStack) -> None:
@@ -193,8 +194,9 @@ def refer_back(iam: IamStack) -> None:
     )
     moved = chat.say("move it to 6pm")
     assert "call mom" in moved and "18:00" in moved
-    # A second reminder: now the latest action.
+    # A second reminder: now the latest action (the thread's latest actions merged, read first).
     assert chat.say("remind me to buy milk tomorrow at 9am").startswith("⏰ Reminder set: “buy milk”")
+    assert "buy milk" in chat.say("move it to 10am")
     quoting = chat.user.text("move it to 7pm")
     quoting["context"] = {"from": "15550000000", "id": confirmation}
     (answer,) = chat.deliver(quoting)
@@ -345,7 +347,7 @@ def a_series_runs_out(iam: IamStack) -> None:
 
 def a_step_runs_again(iam: IamStack) -> None:
     """A step whose schedule call fails for a moment gives its claim back and runs again; run once
-    more (Step Functions retries a task whose answer it lost), it answers from the ledger."""
+    more after the reply (a redrive), it answers from the ledger without running."""
     from memo.aws.scheduler import EventBridgeReminderScheduler
     from memo.errors import TransientFault
 
@@ -364,7 +366,10 @@ def a_step_runs_again(iam: IamStack) -> None:
     again = iam.client("state_machine", "lambda").invoke(
         FunctionName=function_arn("memo-executor"), Payload=json.dumps(step.event)
     )
-    assert json.loads(again["Payload"].read())["result"]["success"] is True
+    # The reply is out, so the ledger kept only that the step ran (its full result went with the
+    # reply): the re-run is not run again.
+    result = json.loads(again["Payload"].read())["result"]
+    assert result["success"] is False and result["error_code"] == "IDEMPOTENCY_MISSING_RESULT"
 
 
 def a_reply_meta_refuses(iam: IamStack) -> None:
@@ -425,4 +430,11 @@ REVIEWED = frozenset(
 
 
 def environ(flow: str) -> dict[str, str]:
+    if flow == "refer_back":
+        # The first reply appends its latest actions; each later one finds the list full and
+        # merges them from what its lost append returned.
+        return {"MEMO_LATEST_ACTIONS_APPENDS": "1"}
+    if flow == "move_a_reminder":
+        # Each reply's latest actions are too large to append: read and merged into the thread's.
+        return {"MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES": "1"}
     return {"MEMO_REVIEW_POLICY": REVIEW_DELETES} if flow in REVIEWED else {}

@@ -68,8 +68,10 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
     "responder": {
         "dynamodb:BatchWriteItem table/memo-conversation": "refer_back",
         "dynamodb:DeleteItem table/memo-conversation": "a_reply_meta_refuses",
-        "dynamodb:GetItem table/memo-conversation": "refer_back",
+        "dynamodb:GetItem table/memo-conversation": "move_a_reminder",
         "dynamodb:PutItem table/memo-conversation": "set_a_reminder",
+        "dynamodb:UpdateItem table/memo-conversation": "refer_back",
+        "dynamodb:DeleteItem table/memo-ledger": "refer_back",
         "secretsmanager:GetSecretValue secret:memo-whatsapp": "set_a_reminder",
     },
     "review": {

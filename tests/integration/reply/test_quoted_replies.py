@@ -7,6 +7,7 @@ when it named several."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -15,6 +16,7 @@ import pytest
 
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
+from memo.packing import unpack
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 
@@ -76,9 +78,9 @@ def test_the_record_of_a_sent_message_names_its_items_and_expires(dana: Conversa
         TableName="memo-conversation",
         Key={"pk": {"S": f"THREAD#{dana.user.wa_id}"}, "sk": {"S": f"CTX#{mom}"}},
     )["Item"]
-    (action,) = item["actions"]["L"]
-    assert action["M"]["capability"]["S"] == "reminders"
-    assert "reminderId" in action["M"]["externalIds"]["M"]
+    (action,) = json.loads(unpack(item["actions"]["B"]))  # packed, as the latest actions are
+    assert action["capability"] == "reminders"
+    assert "reminderId" in action["externalIds"]
     assert int(item["ttl"]["N"]) == int(START.timestamp()) + 12 * 3600
 
 

@@ -1,14 +1,16 @@
 """The responder's DynamoDB requests, on moto.
 
-Three requests for a reply that records actions: the read of RECENT_ACTIONS (to merge), one
-transaction of the reply claim with the merged latestActions (before the send), and one
+Two requests for a reply that records actions: one transaction of the reply claim, the latestActions
+appended without a read and the ledger's full step result deleted (before the send), and one
 BatchWriteItem after the send (the reply in the recent messages and its quote records). A claim
-that is taken already writes nothing; another responder's actions written in between are merged
-again, never lost.
+that is taken already writes nothing; a full `recent` list is merged from the item the lost append
+returned, a turn too large to append after a read; another
+responder's actions written in between are kept, never lost.
 """
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +20,9 @@ from botocore.client import BaseClient
 from memo import tables
 from memo.aws.conversation_table import ACTIONS_SK, QUOTE_PREFIX, latest_actions_of, thread_pk
 from memo.aws.conversation_thread import DynamoConversationStore
-from memo.aws.responder_memory import DynamoResponderMemory
+from memo.aws.ledger_table import DynamoLedger
+from memo.aws.responder_memory import APPEND_MAX_BYTES, DynamoResponderMemory
+from memo.capabilities.base import ExecutionResult
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
@@ -69,17 +73,22 @@ def _entry(aws: LocalAws, op: str) -> dict[str, Any]:
     return {**action.model_dump(mode="json", exclude_none=True), "operationId": op}
 
 
-def test_a_reply_with_actions_takes_three_requests_and_the_claim_carries_the_actions(
+def test_a_reply_with_actions_takes_two_requests_and_the_claim_carries_the_actions(
     local_aws: LocalAws, requests: list[tuple[str, dict[str, Any]]]
 ) -> None:
     result = load_handler("responder")(_event("wamid.L1"), CONTEXT)
 
     assert result["sent"]
-    assert [operation for operation, _ in requests] == ["GetItem", "TransactWriteItems", "BatchWriteItem"]
-    _, claim = requests[1]
-    keys = [write["Put"]["Item"]["sk"]["S"] for write in claim["TransactItems"]]
-    assert keys == ["CLAIM#REPLY#wamid.L1", ACTIONS_SK]
-    _, after = requests[2]
+    assert [operation for operation, _ in requests] == ["TransactWriteItems", "BatchWriteItem"]
+    _, claim = requests[0]
+    writes = [
+        (kind, write.get("Item", write.get("Key"))["sk"]["S"])
+        for w in claim["TransactItems"]
+        for kind, write in w.items()
+    ]
+    assert writes == [("Put", "CLAIM#REPLY#wamid.L1"), ("Update", ACTIONS_SK), ("Delete", "RESULT")]
+    assert claim["TransactItems"][2]["Delete"]["Key"]["pk"]["S"] == "RESULT#wamid.L1:s1"
+    _, after = requests[1]
     written = [r["PutRequest"]["Item"]["sk"]["S"] for r in after["RequestItems"][TABLE]]
     assert written[0].startswith("MSG#") and written[1].startswith(QUOTE_PREFIX)
     # What a later turn sees: the reply, the action, and the quote of the sent message.
@@ -88,6 +97,68 @@ def test_a_reply_with_actions_takes_three_requests_and_the_claim_carries_the_act
     assert [a["operationId"] for a in snapshot.latest_actions] == ["wamid.L1:s1"]
     (message_id,) = result["message_ids"]
     assert local_aws.item(tables.CONVERSATION, thread_pk(THREAD), f"{QUOTE_PREFIX}{message_id}") is not None
+
+
+def test_the_claim_deletes_the_steps_full_results_from_the_ledger(local_aws: LocalAws) -> None:
+    ledger = DynamoLedger(
+        local_aws.dynamodb, tables.LEDGER.default_name, ttl_seconds=86400, result_ttl_seconds=86400
+    )
+    claim = ledger.claim("wamid.L4:s1", capability="notes", step_id="s1", args_hash="h", at=local_aws.clock())
+    ledger.complete(
+        claim, ExecutionResult(success=True, capability="notes", action="save"), at=local_aws.clock()
+    )
+    assert ledger.result("wamid.L4:s1") is not None
+
+    load_handler("responder")(_event("wamid.L4"), CONTEXT)
+
+    # The entry stays (a re-run still finds the step done); the full result is gone with the reply.
+    entry = ledger.get("wamid.L4:s1")
+    assert entry is not None and entry.status == "completed" and ledger.result("wamid.L4:s1") is None
+
+
+def test_a_full_recent_list_is_merged_from_what_the_lost_append_returned(
+    local_aws: LocalAws, requests: list[tuple[str, dict[str, Any]]]
+) -> None:
+    memory = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600, appends=2)
+    for n in range(3):
+        assert memory.claim_reply(
+            THREAD, f"wamid.M{n}", now=local_aws.clock(), actions=[_entry(local_aws, f"m{n}")]
+        )
+        local_aws.clock.advance(seconds=1)
+
+    # The third append lost (the list was full) and brought the item back: merged with no read.
+    assert [operation for operation, _ in requests] == ["TransactWriteItems"] * 4
+
+    stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
+    # Two turns appended, the third found the list full and merged all three into `actions`.
+    assert stored is not None and "recent" not in stored
+    assert [a["summary"] for a in latest_actions_of(stored)] == ["m2", "m1", "m0"]
+
+
+def _many_ids(aws: LocalAws, count: int) -> dict[str, Any]:
+    """A turn's entry naming `count` random ids: about 12 bytes each once packed."""
+    return {
+        **_entry(aws, f"many{count}"),
+        "externalIds": {"noteIds": [os.urandom(10).hex() for _ in range(count)]},
+    }
+
+
+def test_a_turn_too_large_to_append_is_merged_at_once(
+    local_aws: LocalAws, requests: list[tuple[str, dict[str, Any]]]
+) -> None:
+    memory = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
+    assert memory.claim_reply(THREAD, "wamid.B0", now=local_aws.clock(), actions=[_many_ids(local_aws, 1000)])
+    assert memory.claim_reply(THREAD, "wamid.B1", now=local_aws.clock(), actions=[_many_ids(local_aws, 2000)])
+
+    # At the limit (packed under APPEND_MAX_BYTES) appended; past it, read and merged: the appends
+    # that merges leave room for can never push the item past DynamoDB's limit.
+    operations = [operation for operation, _ in requests]
+    assert operations == ["TransactWriteItems", "GetItem", "TransactWriteItems"]
+    first, second = (params["TransactItems"][1] for _, params in requests if "TransactItems" in params)
+    assert len(first["Update"]["ExpressionAttributeValues"][":a"]["L"][0]["B"]) <= APPEND_MAX_BYTES
+    assert "Put" in second
+    stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
+    assert stored is not None and "recent" not in stored and len(latest_actions_of(stored)) == 2
 
 
 def test_a_taken_claim_writes_no_actions_and_sends_nothing(
@@ -101,7 +172,7 @@ def test_a_taken_claim_writes_no_actions_and_sends_nothing(
     again = handler(_event("wamid.L2"), CONTEXT)
 
     assert not again["sent"] and len(local_aws.sink.messages(to=THREAD)) == 1
-    assert [operation for operation, _ in requests] == ["GetItem", "TransactWriteItems"]
+    assert [operation for operation, _ in requests] == ["TransactWriteItems"]
     assert local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK) == before
 
 
@@ -123,7 +194,7 @@ class RacingDynamo:
         return self._real.transact_write_items(**kwargs)
 
 
-def test_a_claim_that_loses_the_actions_version_merges_again_and_keeps_both(local_aws: LocalAws) -> None:
+def test_a_claim_racing_another_writer_keeps_both(local_aws: LocalAws) -> None:
     other = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
     other.record_actions(THREAD, [_entry(local_aws, "first")], now=local_aws.clock())
     racing = RacingDynamo(
@@ -136,15 +207,38 @@ def test_a_claim_that_loses_the_actions_version_merges_again_and_keeps_both(loca
         THREAD, "wamid.L3", now=local_aws.clock() + timedelta(seconds=1), actions=[_entry(local_aws, "ours")]
     )
 
-    assert claimed and racing.transactions == 2
+    # An append reads nothing, so the other writer's merge in between costs it nothing.
+    assert claimed and racing.transactions == 1
     stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
     assert stored is not None and [a["summary"] for a in latest_actions_of(stored)] == [
         "ours",
         "theirs",
         "first",
     ]
-    # The claim went in with the second, successful transaction: a rerun is told it replied.
+    # The claim went in with the actions: a rerun is told it replied.
     assert (
         ours.claim_reply(THREAD, "wamid.L3", now=local_aws.clock(), actions=[_entry(local_aws, "ours")])
         is False
     )
+
+
+def test_an_append_that_finds_the_list_full_merges_and_keeps_the_others(local_aws: LocalAws) -> None:
+    """Another responder appends just before ours: ours finds the `recent` list full, reads and
+    merges instead, and keeps the other's append."""
+    other = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600, appends=1)
+    other.record_actions(THREAD, [_entry(local_aws, "first")], now=local_aws.clock())
+    appending = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
+    racing = RacingDynamo(
+        local_aws.dynamodb,
+        lambda: appending.claim_reply(
+            THREAD, "wamid.T", now=local_aws.clock(), actions=[_entry(local_aws, "theirs")]
+        ),
+    )
+    ours = DynamoResponderMemory(racing, TABLE, message_ttl_seconds=3600, appends=1)
+
+    later = local_aws.clock() + timedelta(seconds=1)
+    assert ours.claim_reply(THREAD, "wamid.L5", now=later, actions=[_entry(local_aws, "ours")])
+
+    stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
+    assert stored is not None
+    assert sorted(a["summary"] for a in latest_actions_of(stored)) == ["first", "ours", "theirs"]

@@ -3,9 +3,11 @@ DynamoDB / EventBridge adapters, which the integration tests run on moto)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import (
     Deletion,
     ListItem,
@@ -132,6 +134,25 @@ class FakeItemsRepository:
         if undo.operation is not None:
             self.deleted_by[key] = (undo.operation, current)
         return Deletion(status="deleted", item=current)
+
+    def remove_reminders(
+        self,
+        thread_id: str,
+        reminder_ids: Sequence[str],
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
+        first_write: FirstWrite | None = None,
+    ) -> dict[str, Deletion[Reminder]]:
+        """As the DynamoDB transaction: a deleted reminder comes back without its item, and
+        `first_write` goes in when any of them is still there."""
+        if first_write is not None and any((thread_id, r) in self.reminders for r in reminder_ids):
+            first_write.sent()
+        found = {}
+        for reminder_id in dict.fromkeys(reminder_ids):
+            removal = self.remove_reminder(thread_id, reminder_id, undo=undo, unchanged_since=unchanged_since)
+            found[reminder_id] = Deletion(status="deleted") if removal.status == "deleted" else removal
+        return found
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         current = self.reminders.get((thread_id, reminder_id))

@@ -99,7 +99,7 @@ _EVENTS = st.builds(
     Event,
     event_id=_TEXT,
     case_id=_TEXT,
-    event_type=st.sampled_from(["submitted", "decision_recorded", "approval_vote", "escalated"]),
+    event_type=st.sampled_from(["submitted", "decision_recorded", "approval_vote", "escalated", "redacted"]),
     notes=_TEXT,
     actor=_PRINCIPALS,
     created_at_ms=st.integers(),
@@ -117,6 +117,8 @@ _EVENTS = st.builds(
     feedback=_MAYBE_TEXT,
     answers=_JSON,
     revised_payload=st.none() | st.dictionaries(st.text(max_size=6), _JSON, max_size=3),
+    redacted_fields=st.none() | st.lists(_TEXT, max_size=3).map(tuple),
+    payload_hash_after=_MAYBE_TEXT,
 )
 
 

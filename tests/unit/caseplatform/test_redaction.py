@@ -1,5 +1,6 @@
 """The redactors: `contacts` masks e-mail addresses and phone-number-like digit runs and nothing else,
 deterministically; `redact_tree` applies a redactor to every string leaf of a JSON value, never to keys.
+Fields blanked after the fact: only the named fields that are present, once and for all.
 """
 
 from __future__ import annotations
@@ -10,7 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from caseplatform.redaction import REDACTORS, mask_contacts, no_redaction, redact_tree
+from caseplatform.redaction import (
+    MASKS,
+    REDACTED,
+    REDACTORS,
+    blank_fields,
+    mask_contacts,
+    no_redaction,
+    path_problems,
+    present,
+    redact_tree,
+)
 
 
 @pytest.mark.parametrize(
@@ -71,3 +82,50 @@ def test_redact_tree_keeps_the_shape(value: Any) -> None:
     assert type(redacted) is type(value)
     if isinstance(value, dict):
         assert list(redacted) == list(value)
+
+
+# ---------------------------------------------------------------------------- fields blanked after the fact
+_KEYS = st.sampled_from(["a", "b", "c"])
+_PAYLOADS = st.recursive(
+    st.none() | st.integers() | st.text(max_size=5),
+    lambda inner: st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=10,
+).filter(lambda v: isinstance(v, dict))
+_PATHS = st.lists(_KEYS, min_size=1, max_size=3).map(".".join)
+
+
+@given(_PAYLOADS, st.lists(_PATHS, max_size=4))
+def test_blanking_changes_the_named_present_fields_only_and_once_for_all(
+    payload: Any, paths: list[str]
+) -> None:
+    blanked = blank_fields(payload, paths)
+    assert blank_fields(blanked, paths) == blanked  # idempotent
+    for path in paths:
+        assert present(blanked, path) == present(payload, path)  # no key added or removed
+    for path in {p for p in paths if present(payload, p)}:
+        node: Any = blanked
+        for key in path.split("."):
+            node = node[key]
+        assert node == REDACTED
+    untouched = [p for p in ("a", "b", "c") if not any(q.split(".")[0] == p for q in paths)]
+    for key in untouched:
+        assert blanked.get(key) == payload.get(key)
+
+
+def test_the_masks_are_what_redaction_writes() -> None:
+    assert set(MASKS) == {mask_contacts("0501234567"), mask_contacts("a@example.com"), REDACTED}
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ([], "$.fields"),
+        (["ok", ""], "$.fields[1]"),
+        (["a..b"], "$.fields[0]"),
+        (["x" * 201], "$.fields[0]"),
+        ([f"f{i}" for i in range(51)], "$.fields"),
+    ],
+)
+def test_malformed_field_paths(fields: list[str], problem: str) -> None:
+    assert problem in [p["path"] for p in path_problems(fields)]
+    assert path_problems(["x" * 200, *[f"f{i}" for i in range(49)]]) == []  # at the limits

@@ -39,6 +39,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("pending", "add_feedback"): "pending",
     ("needs_clarification", "add_feedback"): "needs_clarification",
     ("changes_requested", "add_feedback"): "changes_requested",
+    # A redaction records in every state, decided or not, without moving the case.
+    **{(state, "redact"): state for state in STATES},
 }
 
 SYSTEM = Principal("hitl", "platform", "system")
@@ -74,8 +76,9 @@ def test_every_state_and_action_is_allowed_or_refused_with_its_code(
 
 
 @pytest.mark.parametrize("terminal", ["approved", "rejected"])
-def test_a_terminal_case_accepts_nothing(terminal: Any) -> None:
-    for action in ACTIONS:
+def test_a_terminal_case_accepts_nothing_but_a_redaction(terminal: Any) -> None:
+    assert target_state(terminal, "redact") == terminal
+    for action in set(ACTIONS) - {"redact"}:
         with pytest.raises(InvalidStateTransition):
             target_state(terminal, action, "approved")
 

@@ -38,6 +38,8 @@ class CountingCapabilities:
             self.calls += 1
             if self.fail_with:
                 raise self.fail_with.pop(0)
+            if ctx.first_write is not None:
+                ctx.first_write.sent()  # the side effect's write carries the claim (or is refused)
             self.side_effects.append((capability, action, args))
             count = len(self.side_effects)
         return ExecutionResult(
@@ -48,6 +50,34 @@ class CountingCapabilities:
             external_ids={"reminderId": f"r-{ctx.step_id}"},
             summary=f"done {ctx.step_id}",
         )
+
+
+@dataclass
+class MemoryPendingClaim:
+    """The claim a step's first write carries. In memory the write and its condition are one call:
+    `sent()` claims, or raises what a lost transaction raises (`refused`) when an entry exists."""
+
+    ledger: MemoryLedger
+    pending: LedgerEntry
+    was_sent: bool = False
+
+    @property
+    def claim(self) -> Claim:
+        return Claim(self.pending.operation_id, self.pending.attempt_id)
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        return {}
+
+    def sent(self) -> None:
+        found = self.ledger.entries.get(self.pending.operation_id)
+        if found is not None:
+            raise OperationAlreadyClaimed(self.pending.operation_id, entry=found)
+        self.ledger.entries[self.pending.operation_id] = self.pending
+        self.was_sent = True
+
+    def refused(self, found: dict[str, Any] | None) -> Exception:
+        return OperationAlreadyClaimed(self.pending.operation_id)
 
 
 class MemoryLedger:
@@ -74,6 +104,21 @@ class MemoryLedger:
             attempt_id=attempt,
         )
         return Claim(operation_id, attempt)
+
+    def pending_claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> MemoryPendingClaim:
+        attempt = uuid.uuid4().hex
+        entry = LedgerEntry(
+            operation_id=operation_id,
+            capability=capability,
+            step_id=step_id,
+            args_hash=args_hash,
+            at=at,
+            status="in_progress",
+            attempt_id=attempt,
+        )
+        return MemoryPendingClaim(self, entry)
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
         current = self.entries.get(entry.operation_id)

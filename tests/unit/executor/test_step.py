@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memo.capabilities.base import CapabilityError
+from memo.capabilities.base import CapabilityError, ExecutionResult
 from memo.errors import ServiceFault, TransientFault
 from memo.executor.ledger import operation_id
 from memo.executor.step import (
@@ -373,3 +373,68 @@ def test_a_ledger_that_stays_down_still_reports_the_done_side_effect_and_never_r
     clock.advance(seconds=LEASE + 1)
     rerun = run(step, capabilities, ledger, clock)  # a redrive finds the claim, never runs again
     assert not rerun.result.success and len(capabilities.side_effects) == 1
+
+
+# "Delete all": its claim rides on its first write (memo.executor.step.CLAIMED_BY_FIRST_WRITE).
+DELETE_ALL = {"capability": "reminders", "action": "delete_all", "args": {"reminderIds": ["r1", "r2"]}}
+
+
+def test_a_claim_carried_by_the_first_write_is_held_by_it_and_completed(capabilities, ledger, clock) -> None:
+    claims: list[str] = []
+    ledger.claim = lambda *a, **k: claims.append("claim")  # type: ignore[method-assign]
+
+    outcome = run(task(**DELETE_ALL), capabilities, ledger, clock)
+
+    assert outcome.result.success and claims == []  # no claim of its own: the write carried it
+    assert len(capabilities.side_effects) == 1
+    entry = ledger.get(operation_id("wamid.T1", "s1"))
+    assert entry is not None and entry.status == "completed"
+
+
+def test_a_first_write_refused_by_a_completed_claim_replays_and_does_nothing(
+    capabilities, ledger, clock
+) -> None:
+    first = run(task(**DELETE_ALL), capabilities, ledger, clock)
+
+    again = run(task(**DELETE_ALL), capabilities, ledger, clock)
+
+    assert again.replayed and again.result == first.result
+    assert len(capabilities.side_effects) == 1
+
+
+def test_a_first_write_refused_by_a_running_attempt_waits(capabilities, ledger, clock) -> None:
+    ledger.claim(
+        operation_id("wamid.T1", "s1"), capability="reminders", step_id="s1", args_hash="h", at=clock()
+    )
+    with pytest.raises(StepInProgress):
+        run(task(**DELETE_ALL), capabilities, ledger, clock)
+    assert capabilities.side_effects == []
+
+
+class _WritesNothing(CountingCapabilities):
+    """Nothing to delete: the action returns without a write (so without its claim)."""
+
+    def execute(self, capability, action, args, ctx):
+        return ExecutionResult(success=True, capability=capability, action=action, data={"count": 0})
+
+
+def test_an_action_that_wrote_nothing_is_claimed_then_and_completed(ledger, clock) -> None:
+    outcome = run(task(**DELETE_ALL), _WritesNothing(), ledger, clock)
+
+    assert outcome.result.success and outcome.result.data == {"count": 0}
+    entry = ledger.get(operation_id("wamid.T1", "s1"))
+    assert entry is not None and entry.status == "completed"
+
+
+def test_a_fault_before_the_first_write_releases_nothing_and_retries(
+    capabilities, ledger, clock, log_events: LogEvents
+) -> None:
+    capabilities.fail_with.append(TransientFault("throttled"))
+
+    with pytest.raises(TransientStepFailure):
+        run(task(**DELETE_ALL), capabilities, ledger, clock)
+
+    assert ledger.get(operation_id("wamid.T1", "s1")) is None
+    assert not log_events.named("STEP_CLAIM_LOST")
+    assert run(task(**DELETE_ALL), capabilities, ledger, clock).result.success
+    assert len(capabilities.side_effects) == 1

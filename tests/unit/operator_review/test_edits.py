@@ -138,3 +138,16 @@ def test_any_entry_the_step_did_not_have_is_refused(
 
 def test_the_lists_that_may_be_narrowed_are_the_ones_naming_what_a_step_acts_on() -> None:
     assert set(ITEM_LISTS) == {"reminderIds", "noteIds", "itemIds", "items", "notFound"}
+
+
+@pytest.mark.parametrize("mask", ["[redacted-phone]", "[redacted-email]", "[redacted]"])
+def test_an_edit_of_a_payload_with_masks_is_refused(mask: str) -> None:
+    """Stored with contacts masked (or redacted since), the payload an operator edits holds masks,
+    not the user's words: any edit would run them, so only approving as submitted (which runs the
+    waiting step's own args) or rejecting is left."""
+    masked = _payload("lists", "add", listName="shopping", items=[f"call {mask}", "eggs"])
+    problems = check_edit(masked, _edited(masked, items=[f"call {mask}"]))
+    assert _paths(problems) == ["$.payload.args.items[0]"]
+    assert "approve the step as submitted or reject it" in problems[0]["message"]
+    unmasked = _payload("lists", "add", listName="shopping", items=["call mom", "eggs"])
+    assert check_edit(unmasked, _edited(unmasked, items=["call mom"])) == []

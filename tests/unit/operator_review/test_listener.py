@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from caseplatform.model import Case, Event, Principal
+from caseplatform.redaction import mask_contacts, redact_tree
 from memo.executor.contracts import StepTask, args_hash
 from memo.operator_review.cases import payload_of
 from memo.operator_review.listener import (
@@ -200,4 +201,44 @@ def test_a_case_sent_back_for_changes_fails_the_step_with_the_feedback_and_runs_
     bridge.on_event(case, sent_back)
     assert tasks.succeeded == []
     assert tasks.failed == [(REVIEW_REJECTED, "changes requested: Which shop? We have two shopping lists")]
+    assert sender.sent == []
+
+
+def _masked(case: Case) -> Case:
+    """The case as stored with contacts masked (`HITL_REDACT=contacts`)."""
+    return replace(case, payload=redact_tree(case.payload, mask_contacts))
+
+
+def test_an_approval_without_an_edit_of_a_masked_case_runs_the_users_own_words() -> None:
+    task = _task("lists", "add", listName="contacts", items=["call Dana 0501234567", "dana@example.com"])
+    bridge, tasks, sender = _bridge(task)
+    case, event = _decided(task, None)
+    masked = _masked(case)
+    assert masked.payload["args"]["items"] == ["call Dana [redacted-phone]", "[redacted-email]"]
+    bridge.on_event(masked, event)
+    (output,) = tasks.succeeded
+    assert StepTask.model_validate_json(output).args == task.args  # the token store's args, not the masks
+    assert sender.sent == []
+
+
+def test_an_edit_of_a_masked_case_is_refused_and_runs_nothing() -> None:
+    task = _task("lists", "add", listName="contacts", items=["call Dana 0501234567", "milk"])
+    bridge, tasks, sender = _bridge(task)
+    case, _ = _decided(task, None)
+    masked = _masked(case)
+    # The operator narrows what they see: the masked item would run as "[redacted-phone]".
+    narrowed = {**masked.payload, "args": {"listName": "contacts", "items": ["call Dana [redacted-phone]"]}}
+    event = Event(
+        event_id="HEV-2",
+        case_id="HITL-1",
+        event_type="decision_recorded",
+        notes="",
+        actor=OPERATOR,
+        created_at_ms=0,
+        state_after="approved",
+        decision_outcome="approved",
+        approved_payload=narrowed,
+    )
+    bridge.on_event(masked, event)
+    assert tasks.succeeded == [] and tasks.failed == [(REVIEW_REJECTED, EDIT_REFUSED_CAUSE)]
     assert sender.sent == []

@@ -85,12 +85,17 @@ class FakeMemory:
         self.actions: list[dict[str, Any]] = []
         self.claims: set[tuple[str, str]] = set()
         self.quotes: dict[str, list[dict[str, Any]]] = {}
+        self.results_deleted: list[str] = []
 
-    def claim_reply(self, thread_id: str, trace_id: str, *, now: datetime, actions: Any = ()) -> bool:
-        """The claim and, in the same write, the actions (as the DynamoDB adapter's transaction)."""
+    def claim_reply(
+        self, thread_id: str, trace_id: str, *, now: datetime, actions: Any = (), results: Any = ()
+    ) -> bool:
+        """The claim and, in the same write, the actions and the results' deletes (as the DynamoDB
+        adapter's transaction)."""
         if (thread_id, trace_id) in self.claims:
             return False
         self.claims.add((thread_id, trace_id))
+        self.results_deleted.extend(results)
         if actions:
             self.record_actions(thread_id, actions, now=now)
         return True

@@ -101,11 +101,11 @@ class FlakyMemory(FakeMemory):
             self.failures -= 1
             raise TransientFault("AWS call failed transiently (ThrottlingException)")
 
-    def claim_reply(self, thread_id, trace_id, *, now, actions=()):
+    def claim_reply(self, thread_id, trace_id, *, now, actions=(), results=()):
         if actions:
             self._maybe_fail()  # the one write of the claim with the actions
         self.order.append("claim+actions" if actions else "claim")
-        return super().claim_reply(thread_id, trace_id, now=now, actions=actions)
+        return super().claim_reply(thread_id, trace_id, now=now, actions=actions, results=results)
 
 
 def test_the_actions_are_remembered_before_the_reply_goes_out_even_through_throttling() -> None:

@@ -14,6 +14,10 @@ AWS_ENDPOINT_URL_DYNAMODB, AWS_PROFILE...).
     hitl export --format csv|json --out DIR [--state S] [--adapter A]
     hitl verify-export DIR                                 check an export against its manifest
     hitl metrics [--adapter A] [--from-ms N] [--to-ms N] [--period all|day|week]   review latency, clarification turnaround
+    hitl redact CASE_ID --field PATH [--field PATH ...] --reason TEXT [--actor ID] [--request-id R]
+                                                           blank payload fields, recorded as a `redacted` event
+    hitl retention run [--now-ms N] [--max-cases N] [--cursor C] [--archive-dir DIR]
+                                                           apply the adapters' retention to decided cases
 
 Every command prints one JSON answer (the same shapes as the MCP tools); exit 1 on an error answer,
 exit 2 on a usage error (an unknown option or filter value: state, priority, limit, an adapter
@@ -39,6 +43,11 @@ from caseplatform.errors import CasePlatformError, SchemaInvalid
 from caseplatform.escalation import JsonLinesSink, case_link, sweep
 from caseplatform.export import export_cases, verify_export
 from caseplatform.governance.metrics_tools import add_metrics_command, run_metrics_command
+from caseplatform.governance.retention_tools import (
+    add_retention_commands,
+    run_redact_command,
+    run_retention_command,
+)
 from caseplatform.governance.tiers import sweep_tiers
 from caseplatform.model import OPEN_STATES, PRIORITIES
 from caseplatform.ports import CaseStore
@@ -117,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify-export", help="check an export against its manifest")
     verify.add_argument("dir", type=Path)
     add_metrics_command(commands)
+    add_retention_commands(commands)
     return parser
 
 
@@ -188,6 +198,10 @@ def run(service: CaseService, args: argparse.Namespace) -> dict[str, Any]:
         return _escalate(service, args)
     if args.command == "metrics":
         return run_metrics_command(service, args)
+    if args.command == "redact":
+        return run_redact_command(service, args)
+    if args.command == "retention":
+        return run_retention_command(service, args)
     if args.command == "export":
         return answers.success(
             manifest=export_cases(

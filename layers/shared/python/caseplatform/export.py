@@ -118,7 +118,7 @@ def _collect(service: CaseService, state: str | None, adapter_id: str | None) ->
     return sorted(records, key=lambda r: (r.case.created_at_ms, r.case.case_id))
 
 
-def _json_document(service: CaseService, view: CaseView, history: list[Event]) -> dict[str, Any]:
+def case_document(service: CaseService, view: CaseView, history: list[Event]) -> dict[str, Any]:
     """A case as one JSON document: its row with both payloads as objects, its refs and events."""
     document = {
         **_case_row(view),
@@ -169,7 +169,7 @@ def export_cases(
                 event_rows.append({**row, **{f"actor_{k}": v for k, v in actor.items()}})
         contents["events.csv"] = (_csv(EVENT_COLUMNS, event_rows), len(event_rows))
     else:
-        documents = [_json_document(service, view, history) for view, history in events]
+        documents = [case_document(service, view, history) for view, history in events]
         contents["cases.json"] = (
             json.dumps(documents, sort_keys=True, indent=1, ensure_ascii=False) + "\n",
             len(documents),

@@ -35,6 +35,7 @@ from mcp.types import CallToolResult
 from caseplatform import answers
 from caseplatform.callbacks import CallbackSink
 from caseplatform.governance.metrics_tools import register_metrics_tools
+from caseplatform.governance.retention_tools import register_redaction_tools
 from caseplatform.human_input import ensure_human_input_adapter
 from caseplatform.mcp_agent_tools import AgentToolsConfig, register_agent_tools
 from caseplatform.mcp_answers import answer_call
@@ -112,6 +113,7 @@ def build_server(
     _register_decision_tools(server, service, actor)
     register_query_tools(server, answer_call, lambda name, args: run_query(service, name, args))
     register_metrics_tools(server, answer_call, service)
+    register_redaction_tools(server, answer_call, service, actor)
     _register_admin_tools(server, service)
     register_agent_tools(server, service, actor, agent_tools or AgentToolsConfig())
     return server

@@ -28,6 +28,7 @@ EventType = Literal[
     "changes_requested",
     "resubmitted",
     "feedback_added",
+    "redacted",
 ]
 Decision = Literal["approved", "rejected"]
 # The reviewer's structured decision (the decision schema `{decision, feedback, answers}`): approve
@@ -54,6 +55,7 @@ Action = Literal[
     "request_changes",
     "resubmit",
     "add_feedback",
+    "redact",
 ]
 
 TERMINAL_STATES: frozenset[str] = frozenset({"approved", "rejected"})
@@ -271,6 +273,10 @@ class Event:
     answers: Any = None
     # A `resubmitted` event: the submitter's revised payload (absent on every other event).
     revised_payload: dict[str, Any] | None = None
+    # A `redacted` event: the payload fields it blanked and the payload's hash after (the envelope's
+    # `payload_hash_sha256` stays the hash of the payload as submitted).
+    redacted_fields: tuple[str, ...] | None = None
+    payload_hash_after: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = self._base_dict()
@@ -284,6 +290,10 @@ class Event:
             data["feedback"] = self.feedback
         if self.answers is not None:
             data["answers"] = self.answers
+        if self.redacted_fields is not None:
+            data["redacted_fields"] = list(self.redacted_fields)
+        if self.payload_hash_after is not None:
+            data["payload_hash_after"] = self.payload_hash_after
         return data
 
     def _base_dict(self) -> dict[str, Any]:
@@ -324,7 +334,14 @@ class Event:
             + f',"escalation_target":{j(self.escalation_target)}'
             + f',"event_id":{j(self.event_id)},"event_type":{j(self.event_type)}'
             + ("" if self.feedback is None else f',"feedback":{j(self.feedback)}')
-            + f',"notes":{j(self.notes)},"question":{j(self.question)}'
+            + f',"notes":{j(self.notes)}'
+            + (
+                ""
+                if self.payload_hash_after is None
+                else f',"payload_hash_after":{j(self.payload_hash_after)}'
+            )
+            + f',"question":{j(self.question)}'
+            + ("" if self.redacted_fields is None else f',"redacted_fields":{j(list(self.redacted_fields))}')
             + f',"request_hash":{j(self.request_hash)},"request_id":{j(self.request_id)}'
             + ("" if self.revised_payload is None else f',"revised_payload":{j(self.revised_payload)}')
             + f',"state_after":{j(self.state_after)},"supersedes_event_id":{j(self.supersedes_event_id)}}}'
@@ -354,6 +371,8 @@ class Event:
             feedback=data.get("feedback"),
             answers=data.get("answers"),
             revised_payload=data.get("revised_payload"),
+            redacted_fields=None if data.get("redacted_fields") is None else tuple(data["redacted_fields"]),
+            payload_hash_after=data.get("payload_hash_after"),
         )
 
     @classmethod

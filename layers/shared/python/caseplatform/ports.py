@@ -53,6 +53,9 @@ class Transition:
 
     event: Event
     state: CaseState
+    # A `redacted` event's payload after it: the store rewrites the stored payload with it (on
+    # DynamoDB also the copy the submit marker carries). None: the payload stays as it is.
+    payload: dict[str, Any] | None = None
 
 
 Decide = Callable[[CaseSnapshot], Transition]

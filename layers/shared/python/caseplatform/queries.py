@@ -27,6 +27,7 @@ from caseplatform.model import (
     SchemaRecord,
 )
 from caseplatform.ports import CaseStore, Clock
+from caseplatform.redaction import apply_redactions
 from caseplatform.registry import SchemaRegistry
 
 DEFAULT_LIMIT = 50
@@ -151,9 +152,12 @@ class CaseQueries:
         return CaseView(record, refs_of, payload, read_as, problems)
 
     def latest_revision(self, case_id: str) -> dict[str, Any] | None:
-        """The payload of the case's latest `resubmitted` event (None when it has none)."""
-        revisions = [e for e in self._store.list_events(case_id) if e.event_type == "resubmitted"]
-        return revisions[-1].revised_payload if revisions else None
+        """The payload of the case's latest `resubmitted` event, with the case's redactions applied
+        (None when it has none)."""
+        events = self._store.list_events(case_id)
+        revisions = [e for e in events if e.event_type == "resubmitted"]
+        # Redacted after it was resubmitted: the revision as read has the fields blanked too.
+        return apply_redactions(revisions[-1].revised_payload, events) if revisions else None
 
     def status(self, case: Case, active: SchemaRecord | None, events: list[Event]) -> ApprovalStatus:
         """The approver policy's count and the votes among `events` (the case's history)."""

@@ -84,6 +84,26 @@ POLICY_SCHEMA: dict[str, Any] = {
             "uniqueItems": True,
             "items": {"type": "string", "minLength": 1, "maxLength": 200},
         },
+        # What is kept of a decided case, and for how long (caseplatform.governance.retention): after
+        # `after_days` the `purge_fields` are blanked, or (`archive`) the case is archived and its whole
+        # payload blanked.
+        "retention": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["after_days"],
+            "anyOf": [{"required": ["purge_fields"]}, {"required": ["archive"]}],
+            "properties": {
+                "after_days": {"type": "number", "exclusiveMinimum": 0, "maximum": 36500},
+                "purge_fields": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 50,
+                    "uniqueItems": True,
+                    "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                },
+                "archive": {"const": True},
+            },
+        },
         # Reassignment of pending cases to higher tiers (caseplatform.governance.tiers).
         "escalation_tiers": {"$ref": "#/$defs/tiers"},
         "team_escalation_tiers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/tiers"}},

@@ -213,6 +213,18 @@ class CaseService:
             case_id=case_id, feedback=feedback, actor=actor, request_id=request_id
         )
 
+    def redact_case(
+        self, *, case_id: str, fields: list[str], reason: str, actor: dict[str, Any], request_id: str
+    ) -> Event:
+        """Blank payload fields of a case and record a `redacted` event (`commands/redact.py`)."""
+        return self.commands.redact_case(
+            case_id=case_id, fields=fields, reason=reason, actor=actor, request_id=request_id
+        )
+
+    def purge_case(self, *, case_id: str, fields: list[str], reason: str, request_id: str) -> Event:
+        """Retention's purge of payload fields, as the platform (`commands/redact.py`)."""
+        return self.commands.purge_case(case_id=case_id, fields=fields, reason=reason, request_id=request_id)
+
     def wait_for_case(
         self,
         case_id: str,

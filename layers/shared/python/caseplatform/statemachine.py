@@ -20,6 +20,8 @@ Changes requested (a reviewer's edit without a payload) and the submitter's revi
                                                                            is approved until revised)
 Feedback left through the feedback tool records without moving the case:
     pending | needs_clarification | changes_requested --add_feedback-->  unchanged
+A redaction of payload fields records in every state without moving the case:
+    any state --redact-->  unchanged
 Everything else is INVALID_STATE_TRANSITION, except a second record_decision on a terminal case,
 which is ALREADY_TERMINAL (first terminal decision wins).
 """
@@ -30,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from caseplatform.errors import InvalidStateTransition
-from caseplatform.model import Action, CaseState, CaseStateName, Decision, Event
+from caseplatform.model import TERMINAL_STATES, Action, CaseState, CaseStateName, Decision, Event
 
 _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("pending", "request_clarification"): "needs_clarification",
@@ -48,6 +50,12 @@ _TRANSITIONS: dict[tuple[str, str], CaseStateName | None] = {
     ("pending", "add_feedback"): "pending",
     ("needs_clarification", "add_feedback"): "needs_clarification",
     ("changes_requested", "add_feedback"): "changes_requested",
+    # A redaction blanks payload fields in any state, open or decided; the case does not move.
+    ("pending", "redact"): "pending",
+    ("needs_clarification", "redact"): "needs_clarification",
+    ("changes_requested", "redact"): "changes_requested",
+    ("approved", "redact"): "approved",
+    ("rejected", "redact"): "rejected",
 }
 
 
@@ -112,7 +120,9 @@ def apply(state: CaseState | None, event: Event) -> CaseState:
             escalation_target=state.escalation_target,
             resubmissions=state.resubmissions,
         )
-    if event.event_type in ("approval_vote", "feedback_added"):
+    if event.event_type == "redacted" and state.current_state in TERMINAL_STATES:
+        return state  # a decided case keeps the time it was decided (retention counts from it)
+    if event.event_type in ("approval_vote", "feedback_added", "redacted"):
         return replace(state, updated_at_ms=t)
     if event.event_type in ("changes_requested", "resubmitted"):
         return _revision(state, event)

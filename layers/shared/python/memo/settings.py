@@ -372,7 +372,17 @@ class ReplySettings(FunctionSettings):
     aws: AwsSettings
     whatsapp: WhatsAppSettings
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
+    # The ledger's full step results are deleted with the reply's claim (the ledger keeps the rest).
+    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
+    # Turns whose latest actions are appended to RECENT_ACTIONS without a read before the next reply
+    # merges them (one read); at most the 10 latest actions are ever kept.
+    latest_actions_appends: int = Field(default=10, alias="MEMO_LATEST_ACTIONS_APPENDS", ge=1, le=10)
+    # The largest turn's latest actions (packed bytes) appended so; a larger turn is merged at once.
+    # Merges leave this much room per append under DynamoDB's item limit (10 x 16 KiB of 400 KB).
+    latest_actions_append_max_bytes: int = Field(
+        default=16_384, alias="MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES", ge=1, le=32_768
+    )
 
 
 class RemindersSettings(FunctionSettings):
@@ -409,6 +419,8 @@ class ReviewSubmitSettings(FunctionSettings):
     ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     policy_source: str | None = Field(default=None, alias="MEMO_REVIEW_POLICY")
     timeout_seconds: int | None = Field(default=None, alias="MEMO_REVIEW_TIMEOUT_SECONDS")
+    # The ingestion redaction of the cases it opens (`caseplatform.redaction.REDACTORS`).
+    redact: Literal["none", "contacts"] = Field(default="none", alias="HITL_REDACT")
 
 
 class ReviewSettings(FunctionSettings):
@@ -460,6 +472,11 @@ class EscalationSettings(FunctionSettings):
     projection_time_margin_ms: int = Field(
         default=30_000, alias="HITL_PROJECTION_TIME_MARGIN_MS", ge=0, le=900_000
     )
+    # The retention job (`{"job": "retention"}`, caseplatform.governance.retention): decided cases one
+    # run checks at most (it also stops at the time margin above), and the S3 bucket archived cases
+    # go to (unset: a case whose adapter archives is left as it is and named in the answer).
+    retention_max_cases: int = Field(default=10_000, alias="HITL_RETENTION_MAX_CASES", ge=1, le=100_000)
+    archive_bucket: str | None = Field(default=None, alias="HITL_ARCHIVE_BUCKET", min_length=3, max_length=63)
     # Where escalation notices go: the SNS topic (deployed; ops subscribe e-mail or chat to it), or a
     # JSON-lines file a person can read (local). Neither: the escalated event and log line only.
     topic_arn: str | None = Field(default=None, alias="ESCALATION_TOPIC_ARN", min_length=20)

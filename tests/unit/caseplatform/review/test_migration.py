@@ -34,7 +34,7 @@ def test_0002_keeps_data_and_accepts_votes(tmp_path: Path) -> None:
         )
 
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [2, 3, 4, 5, 6, 7]
+    assert store.applied_migrations == [2, 3, 4, 5, 6, 7, 8]
     service = CaseService(store, clock=FakeClock())
     after = service.check_drift()
     assert (after.live_hash, after.drifted) == (before.live_hash, False)

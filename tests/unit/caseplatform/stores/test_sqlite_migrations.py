@@ -164,7 +164,7 @@ def test_migration_0006_moves_every_row_as_it_was(tmp_path: Path) -> None:
         refs_before = old.execute("SELECT * FROM hitl_case_refs ORDER BY 1, 2, 3, 4").fetchall()
 
     store = SqliteCaseStore(db)
-    assert store.applied_migrations == [6, 7]
+    assert store.applied_migrations == [6, 7, 8]
     conn = store._conn()
     for table, rows in rows_before.items():
         after = conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid").fetchall()  # noqa: S608 - test constants
@@ -203,7 +203,7 @@ def _plan(conn: sqlite3.Connection, call: Callable[[], object]) -> str:
     return " | ".join(str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + ran[-1]))
 
 
-@pytest.mark.parametrize(("version", "applied"), [(3, [4, 5, 6, 7]), (4, [5, 6, 7]), (5, [6, 7])])
+@pytest.mark.parametrize(("version", "applied"), [(3, [4, 5, 6, 7, 8]), (4, [5, 6, 7, 8]), (5, [6, 7, 8])])
 def test_migrations_keep_every_row_and_the_queries(tmp_path: Path, version: int, applied: list[int]) -> None:
     clock = FakeClock()
     source = SqliteCaseStore(tmp_path / "today.db")

@@ -17,10 +17,13 @@ from caseplatform.commands.approve import Approval
 from caseplatform.commands.clarify import ClarificationCommands
 from caseplatform.commands.decide import DecisionCommands
 from caseplatform.commands.escalate import EscalationCommand
+from caseplatform.commands.redact import RedactionCommand
 from caseplatform.commands.submit import SubmitCommand
 
 
-class CaseCommands(SubmitCommand, ClarificationCommands, DecisionCommands, EscalationCommand):
+class CaseCommands(
+    SubmitCommand, ClarificationCommands, DecisionCommands, EscalationCommand, RedactionCommand
+):
     """Every command, over one pipeline (constructor: `CommandPipeline`)."""
 
 

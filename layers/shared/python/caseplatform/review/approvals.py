@@ -20,6 +20,7 @@ from caseplatform.human_input import ensure_human_input_adapter, human_input_cas
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
 from caseplatform.queries import ApprovalStatus
 from caseplatform.query_tools import run_query
+from caseplatform.redaction import apply_redactions
 from caseplatform.review.auth import AGENT, REVIEWER, VIEWER, Forbidden, Principal, Role
 from caseplatform.service import CaseService
 from caseplatform.views import ViewProvider, build_view
@@ -177,7 +178,7 @@ class ReviewService:
         answer["adapter_schema"] = active.schema if active is not None else None  # live edit validation
         decided = answer["decision"]
         answer["final_payload"] = (
-            (decided.get("approved_payload") or view.payload)
+            (apply_redactions(decided.get("approved_payload"), history) or view.payload)
             if decided is not None and decided["decision"] == "approved"
             else None
         )

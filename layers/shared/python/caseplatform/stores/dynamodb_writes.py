@@ -17,7 +17,7 @@ DECISION_NOT_ALLOWED) decided on the cache is decided again on the schema read n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from caseplatform.errors import (
@@ -26,7 +26,7 @@ from caseplatform.errors import (
     CasePlatformError,
     ConcurrentModification,
 )
-from caseplatform.model import TERMINAL_STATES, CaseRecord, Event, NewCase, Recorded, Ref
+from caseplatform.model import TERMINAL_STATES, Case, CaseRecord, Event, NewCase, Recorded, Ref
 from caseplatform.ports import CaseSnapshot, Decide, Transition
 from caseplatform.stores.dynamodb_items import (
     case_from_item,
@@ -264,8 +264,9 @@ class DynamoCaseWrites(DynamoSchemaRegistry, DynamoCaseReads):
         event, state = transition.event, transition.state
         version, count = int(item["version"]), int(item["event_count"])
         question = open_question_after(event, state, item.get("open_question"))
+        case = record.case if transition.payload is None else replace(record.case, payload=transition.payload)
         case_put = self._put(
-            case_item(record.case, state, version=version + 1, event_count=count + 1, open_question=question),
+            case_item(case, state, version=version + 1, event_count=count + 1, open_question=question),
             "version = :v",
             {":v": version},
         )
@@ -273,6 +274,8 @@ class DynamoCaseWrites(DynamoSchemaRegistry, DynamoCaseReads):
         if len(operations) > 1:
             operations[1]["Put"]["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
         operations.append({"Put": case_put})
+        if transition.payload is not None:
+            operations.extend(self._marker_rewrite(case))
         if state.current_state in TERMINAL_STATES and record.state.current_state not in TERMINAL_STATES:
             operations.append({"Put": self._put(terminal_guard(event), "attribute_not_exists(pk)")})
         checks: dict[str, int] = {}
@@ -280,6 +283,19 @@ class DynamoCaseWrites(DynamoSchemaRegistry, DynamoCaseReads):
             checks[adapter_id] = len(operations)
             operations.append(self._active_check(adapter_id, active_version))
         return operations, checks
+
+    def _marker_rewrite(self, case: Case) -> list[TransactWriteItemTypeDef]:
+        """The submit marker put again with the envelope's payload (a rebuild of a lost CASE item
+        reads its envelope there), on the condition that it exists. The marker is named by the
+        submitted event's request_id: the case's first event, read here with the marker (only a
+        redaction rewrites a payload; a put, so the store needs no UpdateItem on cases)."""
+        first = self._get(case_pk(case.case_id), "EV#00000001")
+        request_id = None if first is None else event_from_item(first).request_id
+        marker = None if request_id is None else self._get(f"SUBMIT#{request_id}", "SUBMIT")
+        if marker is None or "payload_json" not in marker:
+            return []
+        rewritten = {**marker, "payload_json": case.payload_json}
+        return [{"Put": self._put(rewritten, "attribute_exists(pk)")}]
 
 
 def _keep(read: _Read, item: dict[str, Any], request_id: str) -> None:

@@ -63,6 +63,8 @@ ACTIVE_SCHEMA = (
     "SELECT adapter_id, schema_version, schema_json, is_active, updated_at_ms FROM hitl_schema_registry"
     " WHERE adapter_id = ? AND is_active = 1"
 )
+# A `redacted` event's payload: the stored payload rewritten (its hash column keeps the original's).
+REWRITE_PAYLOAD = "UPDATE hitl_cases SET payload_json = ? WHERE case_id = ?"
 SUBMITTED_BY_REQUEST = (
     f"SELECT e.event_json, {CASE_COLUMNS}, {STATE_COLUMNS} FROM hitl_events e"  # noqa: S608 - fixed column/clause constants; values are bound parameters
     " JOIN hitl_cases c ON c.case_id = e.case_id"

@@ -9,13 +9,14 @@ import json
 import sqlite3
 
 from caseplatform.errors import ActiveSchemaChanged, CaseNotFound
-from caseplatform.model import CaseRecord, Event, NewCase, Recorded
+from caseplatform.model import CaseRecord, Event, NewCase, Recorded, canonical_json
 from caseplatform.ports import CaseSnapshot, Decide
 from caseplatform.stores.sqlite_connection import rollback
 from caseplatform.stores.sqlite_reads import SqliteCaseReads
 from caseplatform.stores.sqlite_rows import (
     INSERT_CASE,
     INSERT_EVENT,
+    REWRITE_PAYLOAD,
     SNAPSHOT,
     SUBMITTED_BY_REQUEST,
     UPDATE_STATE,
@@ -94,6 +95,8 @@ class SqliteCaseWrites(SqliteSchemaRegistry, SqliteCaseReads):
                 self._local.active = None
             cur.execute(INSERT_EVENT, event_values(transition.event))
             cur.execute(UPDATE_STATE, state_update(transition.state))
+            if transition.payload is not None:
+                cur.execute(REWRITE_PAYLOAD, (canonical_json(transition.payload), case_id))
             cur.execute("COMMIT")
         except BaseException:
             rollback(conn)

@@ -1,10 +1,12 @@
 """The items a sent message named, on the conversation table: one `CTX#<message id>` item per sent
 message that named items (below `MSG#`: the thread load never reads them), for replies that quote it
 (`memo.reply.quotes`). Kept as long as latest actions (12 hours, TTL; reads drop expired items
-themselves)."""
+themselves). The actions are stored packed (`memo.packing`, like the latest actions); items written
+before hold them as a list, read as they are."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -14,6 +16,7 @@ from memo.aws.conversation_table import QUOTE_PREFIX, thread_pk
 from memo.aws.dynamo import batch_write, from_item, to_item
 from memo.aws.faults import call
 from memo.domain import LatestAction
+from memo.packing import pack, unpack
 from memo.reply.memory import LATEST_ACTIONS_SCOPE
 from memo.reply.quotes import parse_quoted
 
@@ -33,7 +36,7 @@ def quote_requests(
                     {
                         "pk": thread_pk(thread_id),
                         "sk": f"{QUOTE_PREFIX}{message_id}",
-                        "actions": list(actions),
+                        "actions": pack(json.dumps(list(actions), separators=(",", ":"), ensure_ascii=False)),
                         "ttl": ttl,
                     }
                 )
@@ -72,4 +75,5 @@ class DynamoQuotes:
         item = from_item(raw)
         if int(item.get("ttl", 0)) <= int(now.timestamp()):
             return []
-        return parse_quoted(item.get("actions", []))
+        actions = item.get("actions", [])
+        return parse_quoted(json.loads(unpack(actions)) if isinstance(actions, bytes) else actions)

@@ -37,6 +37,8 @@ from memo.packing import unpack
 PROFILE_SK = "PROFILE"
 PENDING_SK = "PENDING"
 ACTIONS_SK = "RECENT_ACTIONS"
+# The latest actions appended to RECENT_ACTIONS since its last merge (one packed list per turn).
+RECENT_ATTR = "recent"
 MESSAGE_PREFIX = "MSG#"
 # One reply per turn: "CLAIM#..." sorts before "MSG#", so the thread load never reads claims.
 REPLY_CLAIM_PREFIX = "CLAIM#REPLY#"
@@ -109,10 +111,20 @@ def profile_item(profile: UserProfile) -> dict[str, Any]:
 
 
 def latest_actions_of(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The latest actions of a `RECENT_ACTIONS` item: packed (`memo.packing`: every turn reads
-    them), or a list as items written before packing hold them."""
-    actions = item.get("actions", [])
-    if isinstance(actions, bytes):
-        unpacked: list[dict[str, Any]] = json.loads(unpack(actions))
-        return unpacked
-    return list(actions)
+    """The latest actions of a `RECENT_ACTIONS` item: the turns appended since its last merge
+    (`recent`, one packed list per turn, newest first: `memo.aws.responder_memory`), then the merged
+    ones (`actions`: packed, `memo.packing`, or a list as items written before packing hold them);
+    an operation seen twice counts once."""
+    found: list[dict[str, Any]] = []
+    for packed in [*item.get(RECENT_ATTR, []), item.get("actions", [])]:
+        found += json.loads(unpack(packed)) if isinstance(packed, bytes) else list(packed)
+    seen: set[str] = set()
+    actions: list[dict[str, Any]] = []
+    for entry in found:
+        operation = entry.get("operationId")
+        if isinstance(operation, str):
+            if operation in seen:
+                continue
+            seen.add(operation)
+        actions.append(entry)
+    return actions

@@ -83,7 +83,7 @@ class DynamoConversationStore:
             },
             # Only what is read below: not the partition key every item repeats, nor the pending
             # question's id and the actions' version (their writes condition on them, unread).
-            ProjectionExpression="sk, #ttl, message, profile, actions, #state",
+            ProjectionExpression="sk, #ttl, message, profile, actions, recent, #state",
             ExpressionAttributeNames={"#ttl": "ttl", "#state": "state"},
             ScanIndexForward=False,
             ConsistentRead=True,

@@ -4,6 +4,7 @@ change; `mark_reminder_sent` returns False when the reminder is no longer `sched
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from memo.aws.dynamo import conditional_write, to_item
 from memo.aws.items_keys import CHANGED_AT, REMINDER_PREFIX, dump, iso, model_of, reminder_sk, user_pk
 from memo.aws.items_tombstones import TombstoningItems
+from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import Deletion, Reminder, Tombstone
 from memo.errors import ConditionFailed
 from memo.observability import logger, mask_phone
@@ -140,6 +142,28 @@ class DynamoReminders(TombstoningItems):
         return self._tombstone(
             user_pk(thread_id), reminder_sk(reminder_id), Reminder, undo, unchanged_since=unchanged_since
         )
+
+    def remove_reminders(
+        self,
+        thread_id: str,
+        reminder_ids: Sequence[str],
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
+        first_write: FirstWrite | None = None,
+    ) -> dict[str, Deletion[Reminder]]:
+        """Tombstone the reminders in one transaction (per 100) with no read before: by id, deleted
+        (with no item), gone, or changed since `unchanged_since` (left alone, as it is now);
+        `first_write` goes in the first transaction."""
+        found = self._tombstone_all(
+            user_pk(thread_id),
+            [reminder_sk(reminder_id) for reminder_id in reminder_ids],
+            Reminder,
+            undo,
+            unchanged_since=unchanged_since,
+            first_write=first_write,
+        )
+        return {reminder_id: found[reminder_sk(reminder_id)] for reminder_id in reminder_ids}
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         """`scheduled` -> `sent`, once: False when it is not scheduled (already sent, cancelled, gone)."""

@@ -1,10 +1,12 @@
 """Deletes on the items table, and undo.
 
 A delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the turn's traceId,
-`undo_op` = the step's traceId:stepId, `undo_until`, and the table's TTL attribute `ttl` =
-`undo_until`; a reminder also becomes `cancelled`, its previous status kept in `undo_status`, so no
-delivery can claim it). Every read of the items adapters skips tombstoned items, so for the user they
-are gone; `restore` brings back the items of one undo key while `undo_until` has not passed (a
+`undo_op` = the step's traceId:stepId, and the table's TTL attribute `ttl` = the end of the undo
+window, in epoch seconds; a reminder also becomes `cancelled`, its previous status kept in
+`undo_status`, so no delivery can claim it). Every read of the items adapters skips tombstoned items,
+so for the user they are gone; `restore` brings back the items of one undo key while their `ttl`
+has not passed (the window, to the second; tombstones written before also hold it as `undo_until`,
+left unread) (a
 conditional write per item: two undos restore each item once), except an item an equivalent of
 which exists again (an undo restores only what is still missing); DynamoDB's TTL purges the rest.
 
@@ -12,22 +14,30 @@ A tombstone is one conditional UpdateItem and no read: its condition is what the
 (the item exists; it is not tombstoned, unless by an earlier attempt of the same step, which then
 counts it again; with `unchanged_since`, its `changed_at` is not later). A lost condition returns
 the item as it stood (`ReturnValuesOnConditionCheckFailure`), which says why: gone or changed.
+Several items are tombstoned by one TransactWriteItems (`_tombstone_all`, up to
+`TRANSACT_LIMIT` writes a request, with the executor's claim of the step when it rides along:
+`memo.capabilities.base.FirstWrite`): a lost condition cancels it, its reasons say which items lost
+and why, and the transaction is sent again without them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memo.aws.condition_values import ALL_OLD, old_item
+from memo.aws.condition_values import ALL_OLD, lost_writes, old_item
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.aws.items_access import ItemsAccess
 from memo.aws.items_keys import CHANGED_AT, RESTORABLE, UNDO_KEY, M, from_values, iso, model_of, user_pk
+from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import Deletion, Item, Reminder, Restoration, Tombstone, is_back
-from memo.errors import ConditionFailed
+from memo.errors import ConditionFailed, ServiceFault
 from memo.observability import logger
+
+TRANSACT_LIMIT = 100  # the writes one TransactWriteItems may hold
 
 
 @dataclass
@@ -42,10 +52,10 @@ class _Marks:
 
 def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) -> _Marks:
     marks = _Marks(
-        sets=["undo_key = :key", "undo_until = :until", "#ttl = :ttl"],
+        sets=["undo_key = :key", "#ttl = :ttl"],
         condition="attribute_exists(pk) AND attribute_not_exists(undo_key)",
         names={"#ttl": "ttl"},
-        values={":key": undo.key, ":until": iso(undo.until), ":ttl": int(undo.until.timestamp())},
+        values={":key": undo.key, ":ttl": _seconds(undo.until)},
     )
     if undo.operation is not None:
         # An earlier attempt of this same step may have tombstoned it: that is still our delete.
@@ -62,6 +72,18 @@ def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) ->
         marks.names["#status"] = "status"
         marks.values[":cancelled"] = "cancelled"
     return marks
+
+
+def _seconds(moment: datetime) -> int:
+    """A moment as the table's TTL attribute holds it: epoch seconds."""
+    return int(moment.timestamp())
+
+
+def _lost(model: type[M], found: dict[str, Any] | None) -> Deletion[M]:
+    """A tombstone whose condition failed, by the item it found: gone, or changed since."""
+    if found is None or UNDO_KEY in found:
+        return Deletion(status="gone")  # never there, or deleted by someone else
+    return Deletion(status="changed", item=from_values(model, found))
 
 
 class TombstoningItems(ItemsAccess):
@@ -108,10 +130,7 @@ class TombstoningItems(ItemsAccess):
                 ReturnValuesOnConditionCheckFailure=ALL_OLD,
             )
         except ConditionFailed as exc:
-            found = old_item(exc)
-            if found is None or UNDO_KEY in found:
-                return Deletion(status="gone")  # never there, or deleted by someone else
-            return Deletion(status="changed", item=from_values(model, found))
+            return _lost(model, old_item(exc))
         raw = response.get("Attributes")
         if not raw:
             return Deletion(status="gone")
@@ -119,6 +138,60 @@ class TombstoningItems(ItemsAccess):
         if UNDO_KEY in before and "undo_status" in before:
             before["status"] = before["undo_status"]  # our earlier attempt's tombstone: as it was
         return Deletion(status="deleted", item=from_values(model, before))
+
+    def _tombstone_all(
+        self,
+        pk: str,
+        sks: Sequence[str],
+        model: type[M],
+        undo: Tombstone,
+        *,
+        unchanged_since: datetime | None = None,
+        first_write: FirstWrite | None = None,
+    ) -> dict[str, Deletion[M]]:
+        """Tombstone the items `sks` (same marks and conditions as `_tombstone`) by one transaction
+        per `TRANSACT_LIMIT` writes, `first_write` at the head of the first; by sort key. A
+        `deleted` one carries no item: a transaction does not return what it overwrote. A lost
+        `first_write` raises its `refused` (nothing was written)."""
+        marks = _marks(model, undo, unchanged_since)
+        update = {
+            "TableName": self._table,
+            "UpdateExpression": "SET " + ", ".join(marks.sets),
+            "ConditionExpression": marks.condition,
+            "ExpressionAttributeNames": marks.names,
+            "ExpressionAttributeValues": to_item(marks.values),
+            "ReturnValuesOnConditionCheckFailure": ALL_OLD,
+        }
+        done: dict[str, Deletion[M]] = {}
+        rest = list(dict.fromkeys(sks))
+        while rest:
+            head = [first_write.entry] if first_write is not None else []
+            pending, rest = rest[: TRANSACT_LIMIT - len(head)], rest[TRANSACT_LIMIT - len(head) :]
+            while pending:  # each lost round leaves at least one item out
+                try:
+                    conditional_write(
+                        self._ddb.transact_write_items,
+                        TransactItems=[
+                            *head,
+                            *({"Update": {**update, "Key": to_item({"pk": pk, "sk": sk})}} for sk in pending),
+                        ],
+                    )
+                except ConditionFailed as exc:
+                    lost = lost_writes(exc)
+                    if head and 0 in lost and first_write is not None:
+                        raise first_write.refused(old_item(exc, index=0)) from exc
+                    lost = {i - len(head) for i in lost}
+                    if not lost:
+                        raise ServiceFault("the tombstones' transaction was cancelled") from exc
+                    done.update({pending[i]: _lost(model, old_item(exc, index=i + len(head))) for i in lost})
+                    pending = [sk for i, sk in enumerate(pending) if i not in lost]
+                    continue
+                done.update({sk: Deletion(status="deleted") for sk in pending})
+                pending = []
+                if first_write is not None:
+                    first_write.sent()
+                    first_write = None
+        return done
 
     def restore(self, thread_id: str, undo_key: str, *, now: datetime) -> Restoration:
         """Bring back every item tombstoned under `undo_key` whose undo window is still open, each
@@ -163,7 +236,7 @@ class TombstoningItems(ItemsAccess):
                     continue
                 if values.get(UNDO_KEY) is None:
                     live.append(from_values(model, values))
-                elif values[UNDO_KEY] == undo_key and str(values.get("undo_until", "")) > iso(now):
+                elif values[UNDO_KEY] == undo_key and int(values.get("ttl", 0)) > _seconds(now):
                     buried.append((values, _as_it_was(model, values)))
             last = response.get("LastEvaluatedKey")
             if not last:
@@ -185,9 +258,9 @@ class TombstoningItems(ItemsAccess):
                 TableName=self._table,
                 Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
                 UpdateExpression=expression,
-                ConditionExpression="undo_key = :key AND undo_until > :now",
+                ConditionExpression="undo_key = :key AND #ttl > :now",
                 ExpressionAttributeNames=names,
-                ExpressionAttributeValues=to_item({":key": undo_key, ":now": iso(now)}),
+                ExpressionAttributeValues=to_item({":key": undo_key, ":now": _seconds(now)}),
                 ReturnValues="ALL_NEW",
             )
         except ConditionFailed:

@@ -2,10 +2,12 @@
 
 Two items per operation (operationId = traceId:stepId, `memo.executor.ledger`):
 
-- `sk = LEDGER`: the PII-safe entry — capability, stepId, argsHash, at, status (`in_progress` while an
-  attempt holds the claim, then `completed` with success, resultHash and externalIds);
-- `sk = RESULT`: the full `ExecutionResult` (may hold user content), written in the same transaction
-  that completes the entry.
+- `sk = LEDGER`: the PII-safe entry — capability, argsHash, at, status (`in_progress` while an
+  attempt holds the claim, then `completed` with success, resultHash and externalIds); the step's id
+  is the end of the operation's;
+- `pk = RESULT#<operation id>`, `sk = RESULT`: the full `ExecutionResult` (may hold user content),
+  written in the same transaction that completes the entry and deleted by the responder when it
+  claims the reply (`memo.aws.responder_memory`): kept only for a re-run until the reply is out.
 
 Both carry a `ttl` (epoch seconds). One more item per waiting review (`memo.operator_review.tokens`):
 `pk = REVIEW#<case id>`, `sk = TASK_TOKEN`, holding the Step Functions task token and the StepTask
@@ -15,6 +17,7 @@ that waits for the operator; IAM limits the review Lambdas to `REVIEW#` keys.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +44,9 @@ if TYPE_CHECKING:
 
 ENTRY_SK = "LEDGER"
 RESULT_SK = "RESULT"
+# A full result's partition key: `RESULT#<operation id>`, so IAM can let the responder delete the
+# results and nothing else of the ledger (a condition on the partition key's prefix).
+RESULT_PREFIX = "RESULT#"
 REVIEW_TOKEN_PREFIX = "REVIEW#"  # noqa: S105 - a key prefix, not a secret
 TOKEN_SK = "TASK_TOKEN"  # noqa: S105 - a sort key name, not a secret
 # A token item is kept a day past the wait's timeout (DynamoDB TTL deletes late; readers do not depend on it).
@@ -79,37 +85,47 @@ class DynamoLedger:
             return None
         return _entry(operation_id, from_item(response["Item"]))
 
-    def claim(
-        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
-    ) -> Claim:
+    def _claim_put(
+        self, operation_id: str, *, capability: str, args_hash: str, at: datetime
+    ) -> tuple[str, dict[str, Any]]:
+        """A new attempt's id and its claim: a put of the `in_progress` entry, if there is none. The
+        step's id is not stored: the operation's id (traceId:stepId) ends with it."""
         attempt_id = uuid.uuid4().hex
         item = {
             "pk": operation_id,
             "sk": ENTRY_SK,
             "capability": capability,
-            "stepId": step_id,
             "argsHash": args_hash,
             "at": at.isoformat(),
             "status": IN_PROGRESS,
             "attempt": attempt_id,
             "ttl": int((at + self._ttl).timestamp()),
         }
+        return attempt_id, {
+            "TableName": self._table,
+            "Item": to_item(item),
+            "ConditionExpression": "attribute_not_exists(pk)",
+            # A lost claim brings back the entry that won: no read before, none after.
+            "ReturnValuesOnConditionCheckFailure": ALL_OLD,
+        }
+
+    def claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> Claim:
+        del step_id  # the operation's id ends with it
+        attempt_id, put = self._claim_put(operation_id, capability=capability, args_hash=args_hash, at=at)
         try:
-            conditional_write(
-                self._ddb.put_item,
-                TableName=self._table,
-                Item=to_item(item),
-                ConditionExpression="attribute_not_exists(pk)",
-                # A lost claim brings back the entry that won: no read before, none after.
-                ReturnValuesOnConditionCheckFailure=ALL_OLD,
-            )
+            conditional_write(self._ddb.put_item, **put)
         except ConditionFailed as exc:
-            found = old_item(exc)
-            raise OperationAlreadyClaimed(
-                f"operation {operation_id} is already claimed",
-                entry=_entry(operation_id, found) if found is not None else None,
-            ) from exc
+            raise _already_claimed(operation_id, old_item(exc)) from exc
         return Claim(operation_id=operation_id, attempt_id=attempt_id)
+
+    def pending_claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> _ClaimPut:
+        del step_id  # the operation's id ends with it
+        attempt_id, put = self._claim_put(operation_id, capability=capability, args_hash=args_hash, at=at)
+        return _ClaimPut(claim=Claim(operation_id=operation_id, attempt_id=attempt_id), entry={"Put": put})
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
         attempt_id = uuid.uuid4().hex
@@ -148,13 +164,15 @@ class DynamoLedger:
         """The RESULT item, under DynamoDB's item limit: a result too large for it (the executor holds
         results far smaller, `memo.executor.results`) is kept without its data, which stays out of
         the ledger (logged); a replay then words its summary."""
-        values = {"pk": operation_id, "sk": RESULT_SK, "ttl": int((at + self._result_ttl).timestamp())}
+        values = {**result_key(operation_id), "ttl": int((at + self._result_ttl).timestamp())}
         try:
-            return guard(to_item({**values, "result": result.model_dump_json()}), what=RESULT_SK)
+            # Fields at their defaults are left out: read back, they are the same.
+            item = to_item({**values, "result": result.model_dump_json(exclude_defaults=True)})
+            return guard(item, what=RESULT_SK)
         except ItemTooLarge:
             logger.error("LEDGER_RESULT_KEPT_WITHOUT_DATA", extra={"operationId": operation_id})
             kept = result.model_copy(update={"data": {"truncated": True}})
-            return to_item({**values, "result": kept.model_dump_json()})
+            return to_item({**values, "result": kept.model_dump_json(exclude_defaults=True)})
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
         values = to_item(
@@ -165,7 +183,6 @@ class DynamoLedger:
                 ":success": result.success,
                 ":hash": result_hash(result),
                 ":ids": dict(result.external_ids),
-                ":at": at.isoformat(),
             }
         )
         try:
@@ -183,7 +200,7 @@ class DynamoLedger:
                             "TableName": self._table,
                             "Key": self._key(claim.operation_id, ENTRY_SK),
                             "UpdateExpression": "SET #status = :completed, success = :success, "
-                            "resultHash = :hash, externalIds = :ids, completedAt = :at",
+                            "resultHash = :hash, externalIds = :ids",
                             "ConditionExpression": "#status = :in_progress AND attempt = :attempt",
                             "ExpressionAttributeNames": {"#status": "status"},
                             "ExpressionAttributeValues": values,
@@ -213,7 +230,7 @@ class DynamoLedger:
         response = call(
             self._ddb.get_item,
             TableName=self._table,
-            Key=self._key(operation_id, RESULT_SK),
+            Key=to_item(result_key(operation_id)),
             ConsistentRead=True,
         )
         if "Item" not in response:
@@ -221,12 +238,39 @@ class DynamoLedger:
         return ExecutionResult.model_validate_json(from_item(response["Item"])["result"])
 
 
+def result_key(operation_id: str) -> dict[str, str]:
+    """The key of the operation's full result (plain values)."""
+    return {"pk": RESULT_PREFIX + operation_id, "sk": RESULT_SK}
+
+
+def _already_claimed(operation_id: str, found: dict[str, Any] | None) -> OperationAlreadyClaimed:
+    return OperationAlreadyClaimed(
+        f"operation {operation_id} is already claimed",
+        entry=_entry(operation_id, found) if found is not None else None,
+    )
+
+
+@dataclass
+class _ClaimPut:
+    """`memo.executor.ledger.PendingClaim`: the claim's put, as one entry of another transaction."""
+
+    claim: Claim
+    entry: dict[str, Any]
+    was_sent: bool = False
+
+    def sent(self) -> None:
+        self.was_sent = True
+
+    def refused(self, found: dict[str, Any] | None) -> Exception:
+        return _already_claimed(self.claim.operation_id, found)
+
+
 def _entry(operation_id: str, item: dict[str, Any]) -> LedgerEntry:
     completed_at = item.get("completedAt")
     return LedgerEntry(
         operation_id=operation_id,
         capability=item["capability"],
-        step_id=item["stepId"],
+        step_id=item.get("stepId") or operation_id.rsplit(":", 1)[-1],
         args_hash=item["argsHash"],
         at=datetime.fromisoformat(item["at"]),
         status="completed" if item["status"] == COMPLETED else "in_progress",

@@ -2,11 +2,21 @@
 (`CLAIM#REPLY#<trace id>`), the reply in the recent messages, the thread's latestActions
 (`RECENT_ACTIONS`) and the items its reply named (`CTX#<message id>`, `memo.aws.conversation_quotes`).
 
-latestActions are written read-merge-put with a version condition (`attribute_not_exists(pk)` for the
-first write): the loser of a race re-reads and merges again, so no action is lost. The item stays
-under DynamoDB's item limit: should the merged entries not fit, the oldest are dropped first and the
-log says how many (LATEST_ACTIONS_TRIMMED); the reply's after-send write leaves out an item over the
-limit (ITEM_TOO_LARGE) and writes the rest.
+The claim goes in one transaction with the turn's latestActions and the deletes of the turn's full
+step results on the ledger (`memo.aws.ledger_table`: they are kept only until the reply is claimed).
+The latestActions are appended without a read: one UpdateItem puts the turn's entries (packed) at
+the head of the item's `recent` list, while that list holds fewer than `appends` turns (setting
+`MEMO_LATEST_ACTIONS_APPENDS`, 10 by default) and the entries are at most `append_max_bytes` packed
+(setting `MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES`, 16 KiB by default).
+When it is full, the append loses its condition and brings the item back
+(`ReturnValuesOnConditionCheckFailure`): it is merged with `merge_latest_actions` into `actions`
+(`recent` emptied) and written back under a version condition (`attribute_not_exists(pk)` for the
+first write; every append bumps the version too), so the loser of a race merges again from what
+its lost write returned and no action is lost (a turn too large to append is read and merged at
+once). The merged item leaves room for the appends (`append_max_bytes` each) under DynamoDB's item
+limit: should the merged entries not fit, the oldest are dropped first and the log says how many
+(LATEST_ACTIONS_TRIMMED); the reply's after-send write leaves out an item over the limit
+(ITEM_TOO_LARGE) and writes the rest.
 """
 
 from __future__ import annotations
@@ -18,10 +28,11 @@ from contextlib import suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memo.aws.condition_values import lost_writes
+from memo.aws.condition_values import ALL_OLD, lost_writes, old_item
 from memo.aws.conversation_quotes import DynamoQuotes, quote_requests
 from memo.aws.conversation_table import (
     ACTIONS_SK,
+    RECENT_ATTR,
     REPLY_CLAIM_PREFIX,
     latest_actions_of,
     message_items,
@@ -38,11 +49,13 @@ from memo.aws.dynamo import (
     to_item,
 )
 from memo.aws.faults import call
+from memo.aws.ledger_table import result_key
 from memo.conversation.model import MemoryMessage
 from memo.errors import ConditionFailed, ItemTooLarge
 from memo.observability import logger
 from memo.packing import pack
 from memo.reply.memory import (
+    LATEST_ACTIONS_MAX,
     LATEST_ACTIONS_SCOPE,
     REPLY_CLAIM_TTL,
     LatestActionsConflict,
@@ -55,6 +68,10 @@ if TYPE_CHECKING:
 
 # Versioned writes of RECENT_ACTIONS lost to other writers before giving up.
 ACTIONS_WRITE_ATTEMPTS = 5
+# The largest turn's entries (packed) appended to `recent` by default; a larger one is merged at
+# once. A merge leaves room for that many bytes per append it allows, so the appends never outgrow
+# the item.
+APPEND_MAX_BYTES = 16_384
 
 
 def _version_condition(item: dict[str, Any] | None, version: int) -> dict[str, Any]:
@@ -78,15 +95,15 @@ def _fits(item: dict[str, Any]) -> bool:
 
 
 def _within_limit(
-    stored: dict[str, Any], merged: list[dict[str, Any]]
+    stored: dict[str, Any], merged: list[dict[str, Any]], *, limit: int = ITEM_LIMIT_BYTES
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The RECENT_ACTIONS item with the newest of `merged` that fit DynamoDB's item limit (the
+    """The RECENT_ACTIONS item with the newest of `merged` that fit in `limit` bytes (the
     oldest entries are dropped first, LATEST_ACTIONS_TRIMMED says how many), and what it holds."""
     kept = list(merged)
     while True:
         packed = pack(json.dumps(kept, separators=(",", ":"), ensure_ascii=False))
         item = to_item({**stored, "actions": packed})
-        if not kept or item_bytes(item) <= ITEM_LIMIT_BYTES:
+        if not kept or item_bytes(item) <= limit:
             if len(kept) < len(merged):
                 logger.error(
                     "LATEST_ACTIONS_TRIMMED", extra={"dropped": len(merged) - len(kept), "kept": len(kept)}
@@ -96,9 +113,9 @@ def _within_limit(
 
 
 class DynamoResponderMemory:
-    """The responder's writes are three requests: the read of RECENT_ACTIONS, one transaction of the
-    reply claim with the merged latestActions (before the send), and one BatchWriteItem after it
-    (the reply in the recent messages and its `CTX#` quote records)."""
+    """The responder's writes are two requests: one transaction of the reply claim, the turn's
+    latestActions appended and the ledger's full step results deleted (before the send), and one
+    BatchWriteItem after it (the reply in the recent messages and its `CTX#` quote records)."""
 
     def __init__(
         self,
@@ -106,10 +123,16 @@ class DynamoResponderMemory:
         table_name: str,
         *,
         message_ttl_seconds: int,
+        ledger_table: str | None = None,
+        appends: int = LATEST_ACTIONS_MAX,
+        append_max_bytes: int = APPEND_MAX_BYTES,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._ddb = dynamodb
+        self._appends = appends
+        self._append_max = append_max_bytes
         self._table = table_name
+        self._ledger = ledger_table
         self._ttl = message_ttl_seconds
         self._sleep = sleep  # backoff between retries of unprocessed batch writes
         self._store = DynamoConversationStore(dynamodb, table_name, sleep=sleep)
@@ -134,31 +157,82 @@ class DynamoResponderMemory:
         *,
         now: datetime,
         actions: Sequence[dict[str, Any]] = (),
+        results: Sequence[str] = (),
     ) -> bool:
-        """The reply's claim; with `actions`, one transaction that also merges them into the
-        thread's latestActions (one read of RECENT_ACTIONS before it, for the merge). A claim that
-        exists means its actions were recorded with it, so a lost claim writes nothing. A lost
-        version (another responder wrote first) reads and merges again."""
-        if not actions:
+        """The reply's claim, in one write with `actions` appended to the thread's latestActions
+        and the ledger's full results of the operations `results` deleted. A claim that exists
+        means its actions were recorded with it, so a lost claim writes nothing. A full `recent`
+        list is merged instead of appended to (from the item the lost append returned); a lost
+        version merges again."""
+        deletes = self._result_deletes(results)
+        if not actions and not deletes:
             try:
                 conditional_write(self._ddb.put_item, **self._claim_put(thread_id, trace_id, now))
             except ConditionFailed:
                 return False
             return True
+        write = self._actions_append(thread_id, actions, now=now) if actions else None
+        if actions and write is None:  # too large to append: merged at once
+            write = {"Put": self._actions_put(thread_id, actions, now=now)[0]}
         for _ in range(ACTIONS_WRITE_ATTEMPTS):
-            put, _merged, version = self._actions_put(thread_id, actions, now=now)
+            claim = {"Put": self._claim_put(thread_id, trace_id, now)}
             try:
                 conditional_write(
                     self._ddb.transact_write_items,
-                    TransactItems=[{"Put": self._claim_put(thread_id, trace_id, now)}, {"Put": put}],
+                    TransactItems=[claim, *([write] if write else []), *deletes],
                 )
             except ConditionFailed as exc:
-                if 0 in lost_writes(exc):
+                if 0 in lost_writes(exc) or write is None:
                     return False  # already answered: its actions went in with its claim
+                # `recent` is full, or another writer merged first: merge (again), from the item
+                # the lost write returned (a read only when it returned none).
+                found = old_item(exc, index=1)
+                put, _merged, version = self._actions_put(thread_id, actions, now=now, found=found)
                 logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
+                write = {"Put": put}
                 continue
             return True
         raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
+
+    def _result_deletes(self, operation_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The deletes of the ledger's full results of `operation_ids` (none without a ledger table)."""
+        if self._ledger is None:
+            return []
+        return [
+            {"Delete": {"TableName": self._ledger, "Key": to_item(result_key(op))}}
+            for op in dict.fromkeys(operation_ids)
+        ]
+
+    def _actions_append(
+        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+    ) -> dict[str, Any] | None:
+        """The UpdateItem that puts `actions` (newest first) at the head of RECENT_ACTIONS' `recent`
+        list without reading it, unless it holds `appends` turns already (then the caller merges).
+        Its version goes up, so a merge that read before it loses and reads again. None: `actions`
+        are over `append_max_bytes` packed (the caller merges them)."""
+        newest = max((c for c in map(entry_created_at, actions) if c is not None), default=now)
+        packed = pack(json.dumps(list(actions), separators=(",", ":"), ensure_ascii=False))
+        if len(packed) > self._append_max:
+            return None
+        return {
+            "Update": {
+                "TableName": self._table,
+                "Key": {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}},
+                "UpdateExpression": "SET #r = list_append(:a, if_not_exists(#r, :e)), #t = :t ADD version :o",
+                "ConditionExpression": "attribute_not_exists(#r) OR size(#r) < :n",
+                # A full list brings the item back: the merge needs no read.
+                "ReturnValuesOnConditionCheckFailure": ALL_OLD,
+                "ExpressionAttributeNames": {"#r": RECENT_ATTR, "#t": "ttl"},
+                "ExpressionAttributeValues": {
+                    ":a": {"L": [{"B": packed}]},
+                    ":e": {"L": []},
+                    # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
+                    ":t": {"N": str(int((newest + LATEST_ACTIONS_SCOPE).timestamp()))},
+                    ":o": {"N": "1"},
+                    ":n": {"N": str(self._appends)},
+                },
+            }
+        }
 
     def release_reply(self, thread_id: str, trace_id: str) -> None:
         call(self._ddb.delete_item, TableName=self._table, Key=self._claim_key(thread_id, trace_id))
@@ -200,13 +274,20 @@ class DynamoResponderMemory:
             batch_write(self._ddb, self._table, requests, sleep=self._sleep)
 
     def _actions_put(
-        self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
+        self,
+        thread_id: str,
+        actions: Sequence[dict[str, Any]],
+        *,
+        now: datetime,
+        found: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-        """Read RECENT_ACTIONS and build the versioned put of it merged with `actions`:
-        (the Put, the merged list, the version read)."""
-        key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
-        raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
-        item = from_item(raw) if raw else None
+        """Read RECENT_ACTIONS (unless `found`: the item as a lost write returned it) and build
+        the versioned put of it merged with `actions`: (the Put, the merged list, the version read)."""
+        item = found
+        if item is None:
+            key = {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}}
+            raw = call(self._ddb.get_item, TableName=self._table, Key=key, ConsistentRead=True).get("Item")
+            item = from_item(raw) if raw else None
         merged = merge_latest_actions(latest_actions_of(item) if item else [], actions, now=now)
         version = int(item.get("version", 0)) if item else 0
         condition = _version_condition(item, version)
@@ -218,8 +299,17 @@ class DynamoResponderMemory:
             # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
             "ttl": int((newest + LATEST_ACTIONS_SCOPE).timestamp()),
         }
-        item, merged = _within_limit(stored, merged)
-        return {"TableName": self._table, "Item": item, **condition}, merged, version
+        item, merged = _within_limit(
+            stored, merged, limit=ITEM_LIMIT_BYTES - self._appends * self._append_max
+        )
+        # A lost version brings the item back (the next merge needs no read).
+        put = {
+            "TableName": self._table,
+            "Item": item,
+            **condition,
+            "ReturnValuesOnConditionCheckFailure": ALL_OLD,
+        }
+        return put, merged, version
 
     def record_actions(
         self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime

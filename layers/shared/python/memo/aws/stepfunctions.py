@@ -54,11 +54,9 @@ class ExecutionStarter:
             )
         except BotoCoreError as exc:
             raise fault(exc) from exc
+        # The execution's name is the traceId's hash (`execution_name`): the bound traceId names it.
         steps = sum(len(group) for group in execution.groups)
-        logger.info(
-            "EXECUTION_STARTED",
-            extra={"executionName": name, "groups": len(execution.groups), "steps": steps, "bytes": size},
-        )
+        logger.info("EXECUTION_STARTED", extra={"steps": steps, "bytes": size})
         return StartedExecution(name=name, execution_arn=response["executionArn"], already_started=False)
 
 

@@ -8,15 +8,32 @@ chosen by entity resolution); a capability never guesses a target.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from memo.text.language import Language
 
 
+@runtime_checkable
+class FirstWrite(Protocol):
+    """A write the executor asks an operation to make in one transaction with its first side effect
+    (the step's claim in the ledger, `memo.executor.step`), which saves it a request of its own.
+
+    `entry` is that write as one TransactWriteItems entry. The adapter that sends it calls `sent()`
+    once the transaction went through, and raises `refused(found)` when this entry's condition failed
+    (`found`: the item in its way, or None): then nothing of the transaction happened."""
+
+    @property
+    def entry(self) -> dict[str, Any]: ...
+
+    def sent(self) -> None: ...
+
+    def refused(self, found: dict[str, Any] | None) -> Exception: ...
+
+
 class ExecutionContext(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     thread_id: str
     trace_id: str
@@ -31,6 +48,9 @@ class ExecutionContext(BaseModel):
     #: Set when this run re-does an attempt of the same step that crashed mid-way (when that attempt
     #: started): an operation whose result would depend on what that attempt did raises `RerunUnsafe`.
     rerun_of: AwareDatetime | None = None
+    #: Set for an action whose first write carries the step's claim (`memo.executor.step`): that
+    #: write must include it, and no side effect may come before it.
+    first_write: FirstWrite | None = Field(default=None, exclude=True)
 
 
 class ExecutionResult(BaseModel):

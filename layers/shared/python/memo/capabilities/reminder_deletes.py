@@ -1,9 +1,10 @@
 """Reminder deletes: the pinned reminders, or all of them; "just this one" of a series skips it.
 
-Delete and delete_all do not read before they write: each pinned reminder is tombstoned by one
-conditional write (`ItemsRepository.remove_reminder`) that returns it as it was, and only then is
-its schedule cancelled (a tombstoned reminder is `cancelled`, so no delivery can claim it meanwhile).
-A retry of the step after a partial failure finds its own tombstones, counts them again and
+Delete and delete_all do not read before they write: each pinned reminder of a delete is tombstoned
+by one conditional write (`ItemsRepository.remove_reminder`) that returns it as it was, those of a
+delete_all by one transaction (`remove_reminders`, which carries the executor's claim of the step
+when it asks: `ExecutionContext.first_write`), and only then is a schedule cancelled (a tombstoned
+reminder is `cancelled`, so no delivery can claim it meanwhile). A retry of the step after a partial failure finds its own tombstones, counts them again and
 finishes the cancels. The condition carries what the approval pinned: a reminder that is gone is
 counted as gone, one whose title, time or series changed after the question was asked
 (`ExecutionContext.unchanged_since`) is left alone — schedule included — and named in the result
@@ -116,14 +117,20 @@ class ReminderDeletes(ReminderSchedule):
         deleted: list[str] = []
         changed: list[dict[str, str]] = []
         gone = 0
-        for reminder_id in ids:
-            removal = self._remove(reminder_id, undo, ctx)
+        removals = self._repo.remove_reminders(
+            ctx.thread_id, ids, undo=undo, unchanged_since=ctx.unchanged_since, first_write=ctx.first_write
+        )
+        for reminder_id, removal in removals.items():
             if removal.status == "deleted":
                 deleted.append(reminder_id)
             elif removal.status == "changed" and removal.item is not None:
                 changed.append(brief(removal.item, lang))
             else:
                 gone += 1
+        for reminder_id in deleted:
+            # The transaction returns no item: every reminder's schedule is named by its id, and
+            # one already gone (sent, or cancelled by an earlier attempt) is fine to cancel.
+            self._scheduler.cancel(schedule_name_for(reminder_id))
         if not deleted and changed:
             return changed_failure("delete_all", changed, ctx)
         data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}

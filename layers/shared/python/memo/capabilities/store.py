@@ -7,15 +7,18 @@ longer `scheduled`. A delete given a `Tombstone` hides the item instead (every r
 still missing) or its undo window ends and the table's TTL purges it.
 `remove_reminder` is the delete of an approved, pinned reminder in one conditional write (no read
 before it): the `Deletion` says whether it was deleted, already gone, or changed since
-`unchanged_since` (then left alone); an update of a reminder's title, time or series marks it changed.
+`unchanged_since` (then left alone); `remove_reminders` does the same for several reminders in one
+transaction (its `deleted` carry no item; with a `FirstWrite`, that write goes in it too); an update of a reminder's title, time or series marks it changed.
 The DynamoDB adapter is `memo.aws.items_table.DynamoItemsRepository`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Restoration, Tombstone
 
 
@@ -48,6 +51,15 @@ class ItemsRepository(Protocol):
         undo: Tombstone,
         unchanged_since: datetime | None = None,
     ) -> Deletion[Reminder]: ...
+    def remove_reminders(
+        self,
+        thread_id: str,
+        reminder_ids: Sequence[str],
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
+        first_write: FirstWrite | None = None,
+    ) -> dict[str, Deletion[Reminder]]: ...
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool: ...
     def put_note(self, note: Note) -> bool: ...
     def list_notes(self, thread_id: str) -> list[Note]: ...

@@ -8,7 +8,8 @@ entry that won (`OperationAlreadyClaimed.entry`), so a re-run learns what happen
 request. An attempt that crashed between claim and complete leaves its claim `in_progress`; once
 its lease has run out, a re-run of a step that is safe to run again (`memo.executor.reruns`) takes
 the claim over (`take_over`: conditional on the crashed attempt's id, so two re-runs never both
-win; the entry counts its `reruns`). `complete` stores the full `ExecutionResult` with the completed entry, so a re-run of the
+win; the entry counts its `reruns`). For some actions the claim is not a request of its own: it goes
+in the transaction of the step's first write (`pending_claim`, `memo.executor.step`). `complete` stores the full `ExecutionResult` with the completed entry, so a re-run of the
 step can answer with it instead of running again. A lost race is a domain error
 (`OperationAlreadyClaimed`, `ClaimLost`). The DynamoDB adapter is `memo.aws.ledger_table.DynamoLedger`.
 """
@@ -19,7 +20,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from memo.capabilities.base import ExecutionResult
 from memo.errors import MemoError
@@ -64,6 +65,24 @@ class Claim:
     attempt_id: str
 
 
+class PendingClaim(Protocol):
+    """A claim not made yet: the `FirstWrite` (`memo.capabilities.base`) the step's first write
+    carries. `was_sent` once that write went through: from then on `claim` is held."""
+
+    @property
+    def claim(self) -> Claim: ...
+
+    @property
+    def was_sent(self) -> bool: ...
+
+    @property
+    def entry(self) -> dict[str, Any]: ...
+
+    def sent(self) -> None: ...
+
+    def refused(self, found: dict[str, Any] | None) -> Exception: ...
+
+
 class OperationAlreadyClaimed(MemoError):
     """Another attempt already claimed (or completed) this operation; `entry` is the entry that
     stands in the way, when the failed claim returned it (None: read it with `Ledger.get`)."""
@@ -91,6 +110,13 @@ class Ledger(Protocol):
     ) -> Claim:
         """A conditional create, with no read before it; raises `OperationAlreadyClaimed` (carrying
         the existing entry) when an entry exists."""
+        ...
+
+    def pending_claim(
+        self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
+    ) -> PendingClaim:
+        """The claim `claim` would make, not made: for the step's first write to carry (its
+        `refused` is the `OperationAlreadyClaimed` `claim` would raise)."""
         ...
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:

@@ -1,7 +1,9 @@
 """One plan step, performed at most once: the logic behind the executor Lambda.
 
 `run_step` answers a `StepTask` with a `StepOutcome`. Its first request is the claim of the
-operation (traceId:stepId) in the ledger, a conditional put with no read before it:
+operation (traceId:stepId) in the ledger, a conditional put with no read before it; for an action
+of `CLAIMED_BY_FIRST_WRITE` that put goes in the transaction of the action's first write instead
+(`_start`: a lost claim cancels it, so nothing happens, and is answered as below):
 
 1. The claim is won (the common case): the approval binding is checked first (args still hash to
    what was approved, approval not expired: otherwise the step is refused and nothing is written),
@@ -74,6 +76,9 @@ DEFAULT_LEASE_SECONDS = 90
 COMPLETE_BACKOFF_SECONDS = (0.2, 0.4, 0.8)
 # A step whose re-runs keep crashing (it dies the same way each time) is not run a fourth time.
 MAX_RERUNS = 2
+# Actions whose first write carries the step's claim (`ExecutionContext.first_write`): nothing of
+# theirs happens before that write, and one that writes nothing has done nothing.
+CLAIMED_BY_FIRST_WRITE = frozenset({("reminders", "delete_all")})
 
 
 class StepRetryable(Exception):
@@ -268,15 +273,22 @@ def run_step(
             )
         return refusal
 
-    claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
-    if isinstance(claimed, StepOutcome):
-        return claimed
-    claim, rerun_of = claimed
-    # Held to the size every place the outcome goes takes (Step Functions, the ledger, the responder).
-    result = bounded(
-        _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, claim=claim),
-        step_id=task.step_id,
+    started = _start(
+        task,
+        op_id,
+        capabilities=capabilities,
+        ledger=ledger,
+        computed_hash=computed_hash,
+        now=now,
+        lease=lease,
     )
+    if isinstance(started, StepOutcome):
+        return started
+    claim, rerun_of, ran = started
+    if ran is None:
+        ran = _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, held=lambda: claim)
+    # Held to the size every place the outcome goes takes (Step Functions, the ledger, the responder).
+    result = bounded(ran, step_id=task.step_id)
     _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
     logger.info(
         "STEP_EXECUTED",
@@ -292,6 +304,48 @@ def run_step(
     return StepOutcome(step_id=task.step_id, result=result)
 
 
+def _start(
+    task: StepTask,
+    op_id: str,
+    *,
+    capabilities: CapabilityExecutor,
+    ledger: Ledger,
+    computed_hash: str,
+    now: datetime,
+    lease: timedelta,
+) -> tuple[Claim, datetime | None, ExecutionResult | None] | StepOutcome:
+    """The claim of the operation, with the start of the crashed attempt it takes over (None for a
+    first run) and, when the step's first write carried the claim, the step's result (None: the
+    step is still to run); or the outcome of the attempt that holds the claim.
+
+    An action of `CLAIMED_BY_FIRST_WRITE` runs at once, its claim in the transaction of its first
+    write (one request fewer). One that wrote nothing (nothing to delete) did nothing: its claim
+    is made then, as any step's, and a lost one answers as any lost claim (the result is dropped)."""
+    if (task.capability, task.action) not in CLAIMED_BY_FIRST_WRITE:
+        claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+        return claimed if isinstance(claimed, StepOutcome) else (*claimed, None)
+    pending = ledger.pending_claim(
+        op_id, capability=task.capability, step_id=task.step_id, args_hash=computed_hash, at=now
+    )
+    ctx = _context(task, now, None).model_copy(update={"first_write": pending})
+    try:
+        result = _execute(
+            task, capabilities, ctx, ledger=ledger, held=lambda: pending.claim if pending.was_sent else None
+        )
+    except OperationAlreadyClaimed as lost:
+        taken = _claim_lost(
+            task, lost, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease
+        )
+        return taken if isinstance(taken, StepOutcome) else (*taken, None)
+    if pending.was_sent:
+        return pending.claim, None, result
+    claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+    if isinstance(claimed, StepOutcome):
+        return claimed
+    claim, rerun_of = claimed
+    return claim, rerun_of, result if rerun_of is None else None
+
+
 def _claim(
     task: StepTask, op_id: str, *, ledger: Ledger, computed_hash: str, now: datetime, lease: timedelta
 ) -> tuple[Claim, datetime | None] | StepOutcome:
@@ -302,15 +356,31 @@ def _claim(
             op_id, capability=task.capability, step_id=task.step_id, args_hash=computed_hash, at=now
         )
     except OperationAlreadyClaimed as lost:
-        # A re-run (Step Functions retry or redrive, redelivered turn, resume) or a concurrent attempt.
-        entry = lost.entry if lost.entry is not None else ledger.get(op_id)
-        if entry is None:  # claimed and released again in between: let Step Functions try later
-            raise StepInProgress(f"operation {op_id} changed hands while claiming") from None
-        taken = _take_over(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
-        if isinstance(taken, StepOutcome):
-            return taken
-        return taken, entry.at
+        return _claim_lost(
+            task, lost, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease
+        )
     return claim, None
+
+
+def _claim_lost(
+    task: StepTask,
+    lost: OperationAlreadyClaimed,
+    op_id: str,
+    *,
+    ledger: Ledger,
+    computed_hash: str,
+    now: datetime,
+    lease: timedelta,
+) -> tuple[Claim, datetime] | StepOutcome:
+    """A re-run (Step Functions retry or redrive, redelivered turn, resume) or a concurrent attempt:
+    the claim taken over from a crashed attempt (with when that attempt started), or the outcome."""
+    entry = lost.entry if lost.entry is not None else ledger.get(op_id)
+    if entry is None:  # claimed and released again in between: let Step Functions try later
+        raise StepInProgress(f"operation {op_id} changed hands while claiming") from None
+    taken = _take_over(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+    if isinstance(taken, StepOutcome):
+        return taken
+    return taken, entry.at
 
 
 def _context(task: StepTask, now: datetime, rerun_of: datetime | None) -> ExecutionContext:
@@ -328,10 +398,16 @@ def _context(task: StepTask, now: datetime, rerun_of: datetime | None) -> Execut
 
 
 def _execute(
-    task: StepTask, capabilities: CapabilityExecutor, ctx: ExecutionContext, *, ledger: Ledger, claim: Claim
+    task: StepTask,
+    capabilities: CapabilityExecutor,
+    ctx: ExecutionContext,
+    *,
+    ledger: Ledger,
+    held: Callable[[], Claim | None],
 ) -> ExecutionResult:
-    """Run the capability under the claim. A `ServiceFault` releases the claim and raises
-    `TransientStepFailure` (nothing happened: Step Functions retries)."""
+    """Run the capability under the claim `held` returns (None: not made yet, the first write
+    carries it). A `ServiceFault` releases a held claim and raises `TransientStepFailure` (nothing
+    happened: Step Functions retries)."""
     op_id = operation_id(task.trace_id, task.step_id)
     try:
         return capabilities.execute(task.capability, task.action, dict(task.args), ctx)
@@ -356,8 +432,10 @@ def _execute(
             error=exc.message,
         )
     except ServiceFault as exc:
+        claim = held()
         try:
-            ledger.release(claim)
+            if claim is not None:
+                ledger.release(claim)
         except ClaimLost:
             logger.error("STEP_CLAIM_LOST", extra={"operationId": op_id, "stepId": task.step_id})
         logger.warning(

@@ -8,6 +8,8 @@ nothing is recorded, so nothing runs. An edit may:
   a part of the submitted one (each entry at most as often as submitted), never an entry of its
   own, and never none (to run nothing, reject); a list the step did not pin (null: "all of them")
   stays null;
+- nothing at all when the case's payload was redacted at submission (contacts masked, `HITL_REDACT`)
+  or since: the operator sees the masks, not what the user said, and an edit would run them;
 and nothing else: the case's other fields, and every other argument, stay as submitted; no
 argument is added or dropped. What remains must still be valid for the action's args model
 (`memo.capabilities.dispatch.ARGS_MODELS`), as the executor will read it. So "add eggs" cannot
@@ -22,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from caseplatform.redaction import MASKS
 from memo.capabilities.dispatch import ARGS_MODELS
 
 #: The args that list what a step acts on: the items entity resolution pinned, the words of a list
@@ -46,6 +49,13 @@ def check_edit(original: dict[str, Any], edited: dict[str, Any]) -> list[Problem
     before, after = original.get("args"), edited.get("args")
     if not isinstance(after, dict) or not isinstance(before, dict):
         return [*problems, _problem("$.payload.args", "the step's args must stay an object")]
+    masked = _masked(before)
+    if masked:
+        message = (
+            "the step's args were redacted when the case was stored: an edit would run the masks, "
+            "not what the user said; approve the step as submitted or reject it"
+        )
+        return [*problems, *(_problem(path, message) for path in masked)]
     problems.extend(_args_problems(before, after))
     key = (str(original.get("capability")), str(original.get("action")))
     model = ARGS_MODELS.get(key)
@@ -75,6 +85,17 @@ def _args_problems(before: dict[str, Any], after: dict[str, Any]) -> list[Proble
         elif before[name] != after[name]:
             problems.append(_problem(path, "only the items a step acts on may be edited, by dropping some"))
     return problems
+
+
+def _masked(value: Any, path: str = "$.payload.args") -> list[str]:
+    """Where the submitted args hold what redaction put there instead of the user's words."""
+    if isinstance(value, str):
+        return [path] if any(mask in value for mask in MASKS) else []
+    if isinstance(value, dict):
+        return [found for key, item in value.items() for found in _masked(item, f"{path}.{key}")]
+    if isinstance(value, list):
+        return [found for i, item in enumerate(value) for found in _masked(item, f"{path}[{i}]")]
+    return []
 
 
 def _narrowed(path: str, name: str, before: Any, after: Any) -> list[Problem]:

@@ -12,7 +12,11 @@ from the rebuild job `HitlProjectionRepaired`.
 The drift and rebuild jobs (`{"job": "drift"}`, `{"job": "rebuild"}`, optionally with the `cursor`
 an earlier run answered) check the cases page by page and stop before the Lambda's time runs out or
 after `max_cases`, answering where to resume (`next_cursor`; `complete` once the last case was
-checked). A rebuild is idempotent: a run cut short is resumed, or simply run again."""
+checked). A rebuild is idempotent: a run cut short is resumed, or simply run again.
+
+The retention job (`{"job": "retention"}`, optionally with a `cursor`) applies each adapter's
+retention to the decided cases (`caseplatform.governance.retention`), bounded the same way; it
+counts `HitlRetentionPurged` and logs HITL_RETENTION_RUN."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from caseplatform import answers
 from caseplatform.errors import InvalidCursor
 from caseplatform.escalation import NO_LINK, Notifier, past_sla, sweep
+from caseplatform.governance.retention import Archive, run_retention
 from caseplatform.governance.tiers import sweep_tiers
 from caseplatform.service import CaseService
 from memo.observability import count, logger
@@ -35,6 +40,15 @@ class ProjectionJob(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     job: Literal["drift", "rebuild"]
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
+class RetentionJob(BaseModel):
+    """A retention run, resumed after `cursor` when given."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    job: Literal["retention"]
     cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
@@ -95,16 +109,7 @@ def run_projection_job(
     try:
         job = ProjectionJob.model_validate(event)
     except ValidationError as invalid:
-        details = [
-            {"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in invalid.errors()
-        ]
-        logger.warning("HITL_PROJECTION_JOB_INVALID", extra={"details": details})
-        return {
-            "status": "error",
-            "code": "JOB_INVALID",
-            "message": "not a drift or rebuild job",
-            "details": details,
-        }
+        return _invalid(invalid, "not a drift or rebuild job")
     try:
         report = cases.scan_projection(
             repair=job.job == "rebuild", max_cases=max_cases, cursor=job.cursor, time_left=time_left
@@ -138,3 +143,77 @@ def run_projection_job(
         complete=report.complete,
         stopped_by=report.stopped_by,
     )
+
+
+def _invalid(invalid: ValidationError, message: str) -> dict[str, Any]:
+    details = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in invalid.errors()]
+    logger.warning("HITL_PROJECTION_JOB_INVALID", extra={"details": details})
+    return {"status": "error", "code": "JOB_INVALID", "message": message, "details": details}
+
+
+def run_retention_job(
+    cases: CaseService,
+    event: dict[str, Any],
+    *,
+    archive: Archive | None,
+    max_cases: int,
+    time_left: Callable[[], bool],
+) -> dict[str, Any]:
+    """Apply the adapters' retention to at most `max_cases` decided cases from the event's cursor, no
+    new page once `time_left()` is False. An event that is not a retention job writes nothing and is
+    answered JOB_INVALID; a cursor this job did not issue is INVALID_CURSOR."""
+    try:
+        job = RetentionJob.model_validate(event)
+    except ValidationError as invalid:
+        return _invalid(invalid, "not a retention job")
+    try:
+        report = run_retention(
+            cases,
+            now_ms=cases.clock(),
+            archive=archive,
+            max_cases=max_cases,
+            cursor=job.cursor,
+            time_left=time_left,
+        )
+    except InvalidCursor as error:
+        return answers.error_answer(error)
+    count("HitlRetentionPurged", len(report.purged_case_ids))
+    logger.info(
+        "HITL_RETENTION_RUN",
+        extra={
+            "checked": report.checked,
+            "purged": len(report.purged_case_ids),
+            "archived": len(report.archived),
+            "unarchived": report.unarchived_case_ids[:50],
+            "complete": report.complete,
+            "stoppedBy": report.stopped_by,
+        },
+    )
+    return answers.success(
+        job="retention",
+        checked=report.checked,
+        purged_case_ids=report.purged_case_ids,
+        archived=report.archived,
+        unarchived_case_ids=report.unarchived_case_ids,
+        next_cursor=report.next_cursor,
+        complete=report.complete,
+        stopped_by=report.stopped_by,
+    )
+
+
+def run_job(
+    cases: CaseService,
+    event: dict[str, Any],
+    *,
+    archive: Archive | None,
+    projection_max_cases: int,
+    retention_max_cases: int,
+    time_left: Callable[[], bool],
+) -> dict[str, Any]:
+    """An event with a `job`: the retention job, else the drift or rebuild job (which answers
+    JOB_INVALID for any other)."""
+    if event.get("job") == "retention":
+        return run_retention_job(
+            cases, event, archive=archive, max_cases=retention_max_cases, time_left=time_left
+        )
+    return run_projection_job(cases, event, max_cases=projection_max_cases, time_left=time_left)

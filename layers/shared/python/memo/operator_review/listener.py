@@ -55,8 +55,10 @@ def operator_principal(event: Event) -> str:
 def approved_task(
     waiting: StepTask, case: Case, event: Event, *, now: datetime, approval_ttl_seconds: int
 ) -> StepTask:
-    payload = event.approved_payload or case.payload
-    args = payload.get("args")
+    # Approved as submitted: the waiting step's own args (the token store's), never the case's
+    # payload, which may hold redaction's masks instead of the user's words. Edited: the edit's args
+    # (an edit of a masked payload is refused by the edit check).
+    args = event.approved_payload.get("args") if event.approved_payload is not None else None
     approved_args: dict[str, Any] = dict(args) if isinstance(args, dict) else dict(waiting.args)
     digest = args_hash(approved_args)
     approval = Approval(

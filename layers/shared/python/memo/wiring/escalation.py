@@ -9,8 +9,10 @@ from functools import cached_property
 from pathlib import Path
 
 from caseplatform.escalation import JsonLinesSink, Notifier, case_link
+from caseplatform.governance.retention import Archive
 from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore
+from memo.aws.case_archive import S3CaseArchive
 from memo.aws.clients import client_for
 from memo.aws.notifications import SnsEscalationNotifier
 from memo.settings import EscalationSettings
@@ -39,3 +41,10 @@ class EscalationRuntime(LambdaRuntime[EscalationSettings]):
     @cached_property
     def link(self) -> Callable[[str], str | None]:
         return case_link(self.settings.review_url)
+
+    @cached_property
+    def archive(self) -> Archive | None:
+        """Where the retention job archives cases: the S3 bucket, when one is configured."""
+        if self.settings.archive_bucket:
+            return S3CaseArchive(self.settings.archive_bucket, client_for("s3", self.settings.aws))
+        return None

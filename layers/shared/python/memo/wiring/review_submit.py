@@ -26,7 +26,7 @@ class ReviewSubmitRuntime(LambdaRuntime[ReviewSubmitSettings]):
     @cached_property
     def cases(self) -> CaseService:
         store = DynamoCaseStore(self.settings.cases_table, client_for("dynamodb", self.settings.aws))
-        service = build_case_service(store)
+        service = build_case_service(store, redact=self.settings.redact)
         ensure_memo_adapter(service, self.policy.adapter)
         return service
 
