@@ -148,6 +148,7 @@ def test_an_edit_shows_the_diff_and_the_final_payload_and_the_user_is_told(
     titles = page.locator("#view-items tr").all_inner_texts()
     keep = 0 if "call mom" in titles[0] else 1  # the operator keeps only "call mom" in the delete
     payload["args"]["reminderIds"] = [ids[keep]]
+    page.click("#edit-json-box summary")  # the JSON is one click away from the choices
     page.fill("#edit-payload", json.dumps(payload, indent=2))
     sync_api.expect(page.locator("#edit-errors li")).to_have_count(0)
     sync_api.expect(page.locator("#edit-diff")).to_contain_text("args.reminderIds")

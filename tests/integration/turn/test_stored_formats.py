@@ -4,7 +4,6 @@ still finds what was done before it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,11 +11,11 @@ from typing import Any
 import boto3
 import pytest
 
+from memo.aws.conversation_table import latest_actions_of
 from memo.aws.dynamo import from_item, to_item
 from memo.conversation.pending import state_from_item
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
-from memo.packing import unpack
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 
@@ -57,7 +56,12 @@ def test_the_open_question_and_the_latest_actions_are_stored_packed(dana: Conver
     state = state_from_item(from_item(pending))
     assert state.pending_hitl is not None and state.input.message == "delete all my reminders"
     assert len(pending["state"]["B"]) < len(state.to_json().encode()) / 3
-    actions = json.loads(unpack(from_item(_item(dana, "RECENT_ACTIONS"))["actions"]))
+    stored = from_item(_item(dana, "RECENT_ACTIONS"))
+    # each turn's actions appended packed (`recent`), merged into `actions` now and then
+    assert all(
+        isinstance(packed, bytes) for packed in [*stored.get("recent", []), stored.get("actions", b"")]
+    )
+    actions = latest_actions_of(stored)
     assert [a["summary"] for a in actions] == [
         "reminder “buy milk” for Mon 23 Nov, 18:00",
         "reminder “call mom” for Mon 23 Nov, 17:00",
@@ -82,7 +86,8 @@ def test_hebrew_delete_it_finds_what_was_done_before_the_upgrade(dana: Conversat
     assert dana.say("תזכיר לי להתקשר לאמא מחר ב-17:00").startswith("⏰")
     # The earlier release stored the latest actions as a list of maps.
     item = from_item(_item(dana, "RECENT_ACTIONS"))
-    _put(to_item({**item, "actions": json.loads(unpack(item["actions"]))}))
+    earlier = {k: v for k, v in item.items() if k != "recent"}
+    _put(to_item({**earlier, "actions": latest_actions_of(item)}))
 
     question = dana.say("תמחק את זה")
     assert "אני עומד למחוק תזכורת אחת" in question and "„להתקשר לאמא”" in question
