@@ -177,3 +177,17 @@ def test_misses_of_a_set_not_held_are_printed_only_with_verbose(capsys: pytest.C
     assert f"heldout.txt:{cases[0].line}: {cases[0].message!r}" in capsys.readouterr().out
     report("x", score, by_language, verbose=False, held=True)
     assert f"heldout.txt:{cases[0].line}:" in capsys.readouterr().out
+
+
+def test_the_counts_the_readme_and_the_docs_give_are_the_sets_own() -> None:
+    """A newcomer reads the figures before running anything: they must be today's."""
+    development, heldout = len(load()), len(load(HELDOUT))
+    root = Path(__file__).resolve().parents[3]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    docs = (root / "docs" / "understanding.md").read_text(encoding="utf-8")
+    total = f"{development + heldout:,}"
+    assert f"on {total} labelled" in readme
+    assert f"a development set of {development} and a held-out set of {heldout}" in readme
+    assert f"({total} English and Hebrew messages in all" in docs
+    assert f"utterances2.txt` ({development} messages" in " ".join(docs.split())
+    assert f"heldout.txt` ({heldout} messages" in " ".join(docs.split())
