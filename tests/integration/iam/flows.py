@@ -328,8 +328,8 @@ def a_reminder_delivery_fails(iam: IamStack) -> None:
 
 
 def a_reminder_is_delivered_to(iam: IamStack, chat: Chat) -> None:
-    _set_call_mom(chat, "at 11am")
-    iam.clock.advance(hours=3, minutes=1)
+    _set_call_mom(chat, "in 2 hours")  # relative to the test clock, whatever day it stands at
+    iam.clock.advance(hours=2, minutes=1)
     assert iam.local.ticker is not None
     iam.local.ticker.tick()
 
