@@ -85,9 +85,10 @@ def list_for_position(state: TurnState, repository: ItemsReader) -> str | Missin
 
 
 #: Words that say how much of a list, not which list: "clear the whole grocery list" is the grocery
-#: list ("כל רשימת הקניות" is the shopping list).
+#: list ("כל רשימת הקניות" is the shopping list). The rule planner already drops them from the name it
+#: reads (`memo.planner.intents.list_words`); this catches a name the OpenAI planner kept them in.
 _HOW_MUCH = frozenset(
-    {"whole", "entire", "full", "complete", "all", "of", "my", "the", "כל", "כולה", "המלאה"}
+    {"whole", "entire", "full", "complete", "current", "all", "of", "my", "the", "כל", "כולה", "המלאה"}
 )
 
 
