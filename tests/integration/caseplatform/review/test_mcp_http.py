@@ -15,6 +15,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from caseplatform.query_tools import QUERY_TOOLS
 from caseplatform.service import CaseService
 from tests.integration.caseplatform.review.harness import ReviewClient, local_server, token
+from tests.unit.caseplatform.factories import FakeClock
 
 AGENT = token("memo-agent", "agents:ops_change", "agents:human_input", name="Memo agent")
 REVIEWER = token("alice", "reviewers:ops_change", "reviewers:human_input", name="Alice")
@@ -30,6 +31,8 @@ HTTP_TOOLS = {
     "get_case_history",
     "resubmit_case",  # the submitter revises a case sent back with changes requested
     "leave_feedback",  # where the adapter enables the feedback tool
+    "redact_case",  # reviewers of the case's adapter
+    "review_metrics",  # an adapter the caller reads, or all for reviewers:*
     *QUERY_TOOLS,  # the cross-case queries (reviewers:* only)
 }
 
@@ -150,3 +153,108 @@ def test_an_agent_of_another_adapter_cannot_submit(api: ReviewClient, cases: Cas
     result = json.loads(answer.body)["result"]
     assert result["isError"] is True and result["structuredContent"]["code"] == "FORBIDDEN"
     assert cases.list_cases(adapter_id="lgv_troubleshooting").items == []
+
+
+def _tool(api: ReviewClient, bearer: str, name: str, **arguments: Any) -> dict[str, Any]:
+    """One tools/call as a JSON-RPC request to the review function (stateless: no initialize)."""
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18"}
+    answer = api.call("POST", "/review/mcp", body=call, headers=headers, bearer=bearer)
+    result = json.loads(answer.body)["result"]
+    content = result["structuredContent"]
+    assert bool(result["isError"]) == (content["status"] == "error")
+    return dict(content)
+
+
+def _submitted(api: ReviewClient) -> str:
+    answer = _tool(
+        api,
+        AGENT,
+        "submit_case",
+        adapter_id="ops_change",
+        case_type="operation",
+        title="Call the site",
+        summary="Ring the contact",
+        payload={"action": "delete_notes", "count": 3, "note": "ask Dana on +972501234567"},
+        request_id="s-redact",
+    )
+    return str(answer["case_id"])
+
+
+def test_a_reviewer_redacts_over_http_as_themselves(api: ReviewClient, cases: CaseService) -> None:
+    case_id = _submitted(api)
+    redacted = _tool(
+        api,
+        REVIEWER,
+        "redact_case",
+        case_id=case_id,
+        fields=["note"],
+        reason="GDPR",
+        request_id="r1",
+    )
+    assert redacted["status"] == "success" and redacted["redacted_fields"] == ["note"]
+    assert "+972501234567" not in json.dumps(cases.get_case(case_id).record.case.payload)
+    (event,) = [e for e in cases.get_case_history(case_id) if e.event_type == "redacted"]
+    assert event.actor.id == "alice"  # the principal, never a caller-supplied actor
+    again = _tool(
+        api,
+        REVIEWER,
+        "redact_case",
+        case_id=case_id,
+        fields=["note"],
+        reason="GDPR",
+        request_id="r1",
+    )
+    assert again["event_id"] == redacted["event_id"]  # a retry writes nothing new
+    assert len([e for e in cases.get_case_history(case_id) if e.event_type == "redacted"]) == 1
+
+
+@pytest.mark.parametrize(
+    "bearer",
+    [AGENT, token("bob", "viewers:ops_change"), token("carol", "reviewers:lgv_troubleshooting")],
+    ids=["the submitting agent", "a viewer", "a reviewer of another adapter"],
+)
+def test_only_a_reviewer_of_the_adapter_may_redact(
+    api: ReviewClient, cases: CaseService, bearer: str
+) -> None:
+    case_id = _submitted(api)
+    refused = _tool(
+        api, bearer, "redact_case", case_id=case_id, fields=["action"], reason="x", request_id="r2"
+    )
+    assert refused["code"] == "FORBIDDEN"
+    assert [e.event_type for e in cases.get_case_history(case_id)] == ["submitted"]
+
+
+def test_review_metrics_over_http_per_readable_adapter(
+    api: ReviewClient, cases: CaseService, clock: FakeClock
+) -> None:
+    start = clock()
+    case_id = _submitted(api)
+    clock.advance(30 * 60_000)
+    assert (
+        _tool(api, REVIEWER, "record_decision", case_id=case_id, decision="approved", request_id="a1")[
+            "status"
+        ]
+        == "success"
+    )
+    window = {"from_ms": start, "to_ms": clock() + 1}
+    (row,) = _tool(api, REVIEWER, "review_metrics", adapter_id="ops_change", **window)["items"]
+    assert (row["adapter_id"], row["review_latency"]["count"]) == ("ops_change", 1)
+    assert row["review_latency"]["median_ms"] == 30 * 60_000
+    other = _tool(api, REVIEWER, "review_metrics", adapter_id="lgv_troubleshooting", **window)
+    assert other["code"] == "FORBIDDEN"
+    every = _tool(api, REVIEWER, "review_metrics", **window)  # every adapter needs reviewers:*
+    assert every["code"] == "FORBIDDEN"
+    admin = token("root", "reviewers:*")
+    assert [r["adapter_id"] for r in _tool(api, admin, "review_metrics", **window)["items"]] == ["ops_change"]
+    # Arguments of the wrong type are refused by the tool's input schema before anything runs.
+    call = {"name": "review_metrics", "arguments": {"from_ms": "yesterday", "to_ms": 1}}
+    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18"}
+    body = {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": call}
+    refused = json.loads(api.call("POST", "/review/mcp", body=body, headers=headers, bearer=admin).body)
+    assert refused["result"]["isError"] is True and "from_ms" in json.dumps(refused["result"]["content"])

@@ -15,6 +15,8 @@ from typing import Any, Literal
 from caseplatform import answers
 from caseplatform.errors import EnvelopeInvalid
 from caseplatform.governance import access
+from caseplatform.governance.metrics_tools import metrics_answer
+from caseplatform.governance.retention_tools import redaction_answer
 from caseplatform.human_input import HUMAN_INPUT_ADAPTER as HUMAN_INPUT_ADAPTER  # re-exported: infra names it
 from caseplatform.human_input import ensure_human_input_adapter, human_input_case
 from caseplatform.model import OPEN_STATES, CaseRecord, Event
@@ -295,6 +297,35 @@ class ReviewService:
         if not who.may(REVIEWER, "*"):
             raise Forbidden(f"{who.sub} may not run cross-adapter queries (needs reviewers:*)")
         return run_query(self.cases, name, args)
+
+    # ------------------------------------------------------------------ governance
+    def redact(
+        self, who: Principal, case_id: str, *, fields: list[str], reason: str, request_id: str
+    ) -> dict[str, Any]:
+        """Blank payload fields of a case, recorded as a `redacted` event by the reviewer (reviewers of
+        the case's adapter only: a viewer or agent may not rewrite what a case holds)."""
+        self._case(who, case_id, REVIEWER)
+        event = self.cases.redact_case(
+            case_id=case_id,
+            fields=fields,
+            reason=reason,
+            actor=who.actor("operator"),
+            request_id=scoped_request_id(who, request_id),
+        )
+        return redaction_answer(event)
+
+    def metrics(
+        self, who: Principal, *, from_ms: Any, to_ms: Any, period_ms: Any = None, adapter_id: Any = None
+    ) -> dict[str, Any]:
+        """Review latency and clarification turnaround (`caseplatform.governance.metrics`): of one
+        adapter the caller may read, or of every adapter for a reviewer of all (`reviewers:*`)."""
+        if adapter_id is None and not who.may(REVIEWER, "*"):
+            raise Forbidden(f"{who.sub} may not read every adapter's metrics (name an adapter_id)")
+        if isinstance(adapter_id, str) and not self.readable(who, adapter_id):
+            raise Forbidden(f"{who.sub} may not read {adapter_id} cases")
+        return metrics_answer(
+            self.cases, from_ms=from_ms, to_ms=to_ms, period_ms=period_ms, adapter_id=adapter_id
+        )
 
     # ------------------------------------------------------------------ agent commands
     def submit(self, who: Principal, *, request_id: str, **case: Any) -> dict[str, Any]:

@@ -14,7 +14,9 @@ and every tool checks the principal's right on the case's adapter. `record_decis
 through the adapter's approver policy. Admin tools (schema registry) are not served over HTTP.
 `request_human_input` opens a `human_input` case; the agent is told of the answer by the stack's
 notifications (`caseplatform.notifications`: EventBridge) or reads it with `get_case`.
-`resubmit_case` revises a case sent back with changes requested.
+`resubmit_case` revises a case sent back with changes requested. `redact_case` (reviewers of the
+case's adapter) and `review_metrics` (an adapter the caller may read; every adapter needs
+`reviewers:*`) are the governance tools of the stdio server.
 What both surfaces share comes from `caseplatform.mcp_server`: the instructions, the descriptions of
 the tools described alike, domain errors turned into answers (`answer_call`) and `tool_result`.
 """
@@ -34,6 +36,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult
 
 from caseplatform import answers
+from caseplatform.governance.metrics_tools import METRICS_DESCRIPTION
+from caseplatform.governance.retention_tools import REDACT_DESCRIPTION
 from caseplatform.human_input import REQUEST_HUMAN_INPUT_DESCRIPTION
 from caseplatform.mcp_server import (
     GET_CASE_HISTORY_DESCRIPTION,
@@ -88,6 +92,7 @@ def build_server() -> MCPServer:
     _register_reading_tools(server)
     _register_review_tools(server)
     register_query_tools(server, _answer, lambda name, args: _service().query(_who(), name, args))
+    _register_governance_tools(server)
 
     @server.tool(description=GET_CASE_HISTORY_DESCRIPTION)
     def get_case_history(case_id: str) -> CallToolResult:
@@ -263,6 +268,29 @@ def _register_review_tools(server: MCPServer) -> None:
             )
 
         return _answer("record_decision", run)
+
+
+def _register_governance_tools(server: MCPServer) -> None:
+    """Redaction (reviewers of the case's adapter) and the review metrics (an adapter the caller may
+    read, or all of them for `reviewers:*`), as the stdio server has them."""
+
+    @server.tool(description=REDACT_DESCRIPTION)
+    def redact_case(case_id: str, fields: list[str], reason: str, request_id: str) -> CallToolResult:
+        return _answer(
+            "redact_case",
+            lambda: _service().redact(_who(), case_id, fields=fields, reason=reason, request_id=request_id),
+        )
+
+    @server.tool(description=METRICS_DESCRIPTION)
+    def review_metrics(
+        from_ms: int, to_ms: int, period_ms: int | None = None, adapter_id: str | None = None
+    ) -> CallToolResult:
+        return _answer(
+            "review_metrics",
+            lambda: _service().metrics(
+                _who(), from_ms=from_ms, to_ms=to_ms, period_ms=period_ms, adapter_id=adapter_id
+            ),
+        )
 
 
 def _list_cases(
