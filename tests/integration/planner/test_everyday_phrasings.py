@@ -24,14 +24,26 @@ def test_a_value_told_changed_updates_its_note_in_both_languages(chat: Conversat
     )
 
 
-def test_something_added_to_a_note_asks_what_it_should_say_and_makes_no_list(chat: Conversation) -> None:
+def test_something_added_to_a_note_goes_at_its_end_and_makes_no_list(chat: Conversation) -> None:
     chat.say("save a note: party: balloons, cake")
-    assert chat.say("edit my party note and add candles") == "What should the note say?"
     assert (
-        chat.say("party: balloons, cake, candles")
+        chat.say("edit my party note and add candles")
         == "📝 Updated your note: “party: balloons, cake, candles”."
     )
+    assert (
+        chat.say("add a banner to my party note")
+        == "📝 Updated your note: “party: balloons, cake, candles, a banner”."
+    )
     assert chat.say("what lists do I have?").startswith("You have no lists yet.")
+    assert chat.say("show my notes") == "Found 1 note:\n• party: balloons, cake, candles, a banner"
+
+
+def test_hebrew_something_added_to_a_note(chat: Conversation) -> None:
+    chat.say("תשמור פתק: מסיבה: בלונים")
+    assert chat.say("תוסיף לפתק של המסיבה נרות") == "📝 עדכנתי את הפתק: „מסיבה: בלונים, נרות”."
+    # A note that matches nothing is said so, and nothing changes.
+    assert chat.say("add candles to my wedding note") == "I couldn't find a note matching “wedding”."
+    assert chat.say("show my notes") == "Found 1 note:\n• מסיבה: בלונים, נרות"
 
 
 def test_what_ran_out_goes_on_the_list_and_the_whole_list_is_shown(chat: Conversation) -> None:

@@ -1,10 +1,13 @@
-"""What a note reads after "actually it's ..." or "change the wifi note to ..." (`revised_text`)."""
+"""What a note reads after "actually it's ..." or "change the wifi note to ..." (`revised_text`), and
+after "add candles to my party note" (`appended`)."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from memo.capabilities.notes import has_a_value, revised_text
+from memo.capabilities.notes import appended, has_a_value, revised_text
 
 
 @pytest.mark.parametrize(
@@ -40,3 +43,28 @@ def test_which_notes_have_a_value() -> None:
     assert has_a_value("wifi password is sunshine42")
     assert has_a_value("locker: 118")
     assert not has_a_value("buy a gift for dana")
+
+
+@pytest.mark.parametrize(
+    ("old", "added", "new"),
+    [
+        ("party: balloons", "candles", "party: balloons, candles"),
+        ("packing:", "sunscreen", "packing: sunscreen"),
+        ("groceries\nmilk\neggs", "bread", "groceries\nmilk\neggs\nbread"),
+        ("מסיבה: בלונים", "נרות", "מסיבה: בלונים, נרות"),
+        ("party: balloons, candles", "Candles", "party: balloons, candles"),  # there already
+    ],
+)
+def test_what_is_added_goes_at_the_end(old: str, added: str, new: str) -> None:
+    assert appended(old, added) == new
+
+
+_WORDS = st.text(st.characters(categories=("L", "N"), include_characters=" :,"), min_size=1, max_size=40)
+
+
+@given(old=_WORDS.filter(str.strip), added=_WORDS.filter(str.strip))
+def test_adding_keeps_the_note_and_adds_once(old: str, added: str) -> None:
+    once = appended(old, added)
+    assert once.startswith(old.rstrip())  # nothing of the note is lost
+    assert once.casefold().endswith(added.strip().casefold())
+    assert appended(once, added) == once  # a re-run after a crash adds nothing twice

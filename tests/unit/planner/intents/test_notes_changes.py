@@ -76,8 +76,8 @@ def test_a_named_note_updated_with_its_new_value(message: str, target: str, valu
 def test_something_added_to_a_note_is_that_note_never_a_list(message: str, target: str, item: str) -> None:
     (step,) = _steps(message)
     assert step[:3] == ("notes", "update", {"target": target})
-    # No "text": a note is replaced as a whole, so what it should then say is asked, never "candles" alone.
-    assert step[3] == {"add": item}
+    # Added at the note's end, never "candles" alone in place of the note.
+    assert step[3] == {"text": item, "append": True}
 
 
 def test_actually_its_a_value_updates_the_note_just_saved_and_is_asked_without_one() -> None:

@@ -63,6 +63,8 @@ class UpdateNoteArgs(Args):
     text: str = Field(min_length=1)
     #: `text` is the whole note, as the question about it showed (no `revised_text`)
     whole: bool | None = None
+    #: `text` is added at the note's end (`appended`)
+    append: bool | None = None
 
 
 #: "wifi password is sunshine42", "gate code: 4321", "הקוד של השער הוא 4321": what a note is about,
@@ -92,6 +94,18 @@ def revised_text(old: str, said: str) -> str:
         return _with_part(old.strip(), said, from_start=False) or said
     value = note.group("value")
     return f"{note.group('subject')}{note.group('sep')}{_with_part(value, said, from_start=True) or said}"
+
+
+def appended(old: str, added: str) -> str:
+    """ "party: balloons" + "candles" -> "party: balloons, candles"; a note that already ends with
+    what is added stays as it is (a re-run after a crash adds nothing twice). A note of lines gets
+    a new line; one that ends with ":" gets the words after it."""
+    old, added = old.rstrip(), added.strip()
+    if old.casefold().endswith(added.casefold()):
+        return old
+    if "\n" in old:
+        return f"{old}\n{added}"
+    return f"{old} {added}" if old.endswith(":") else f"{old}, {added}"
 
 
 def _with_part(text: str, said: str, *, from_start: bool) -> str | None:
@@ -125,6 +139,10 @@ class DeleteNotesArgs(Args):
 class DeleteAllNotesArgs(Args):
     # The notes "all" meant when the plan was resolved (and approved); None: every note.
     note_ids: list[str] | None = None
+
+
+def _changed_text(old: str, args: UpdateNoteArgs) -> str:
+    return appended(old, args.text) if args.append else revised_text(old, args.text)
 
 
 def _brief(note: Note, limit: int = LISTED_CHARS) -> dict[str, object]:
@@ -204,7 +222,7 @@ class NoteOperations:
         (note_id,) = args.note_ids
         note = next((n for n in self._repo.list_notes(ctx.thread_id) if n.note_id == note_id), None)
         # A re-run after a crash finds the note already revised: revising it again gives the same text.
-        text = args.text if args.whole or note is None else revised_text(note.text, args.text)
+        text = args.text if args.whole or note is None else _changed_text(note.text, args)
         refused = self._too_long("update", text, ctx)
         if refused is not None:
             return refused

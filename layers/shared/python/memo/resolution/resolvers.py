@@ -303,6 +303,8 @@ class NoteResolver:
                 return _no_target(step, lang, "What should the note say?", "מה לכתוב בפתק?")
             # "whole": the question asked before showed `text` as the whole note (`memo.capabilities.notes`).
             whole = {"whole": True} if ch.get("whole") is True else {}
+            # "append": `text` goes at the note's end ("add candles to my party note").
+            whole |= {"append": True} if ch.get("append") is True else {}
             return _result(step, args={"text": text, **whole}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)

@@ -120,6 +120,9 @@ def _note_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
         return f"search your notes for {quote(query, language)}" if query else "show your notes"
     if step.action == "update":
         said = str(ch.get("text") or ch.get("title") or "")
+        if ch.get("append") is True:
+            added, note = quote(said, language), quote(target, language)
+            return f"להוסיף {added} לפתק {note}" if he else f"add {added} to the note {note}"
         new = quote(said if ch.get("whole") is True else revised_text(str(target), said), language)
         return (
             f"לעדכן את הפתק {quote(target, language)} ל{new}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from memo.domain import NOTE_TEXT_REQUIRED
 from memo.planner.base import PlannerInput
 from memo.planner.intents.notes import KEPT_THINGS
 from memo.planner.lexicon import clean
@@ -146,9 +145,8 @@ _RE_ADD_TO_NOTE = (
 
 
 def add_to_note(text: str, inp: PlannerInput) -> Match | None:
-    """ "edit my party note and add candles": that note, with what to add (`changes.add`); never a
-    list item. A note is changed as a whole (`memo.capabilities.notes`), so what it should then say
-    is asked (the item alone would replace it)."""
+    """ "edit my party note and add candles": that note, with what to add at its end (`changes.text`
+    with `append`: `memo.capabilities.notes.appended`); never a list item."""
     for pattern in _RE_ADD_TO_NOTE:
         match = pattern.match(clean(text))
         if match is None:
@@ -161,8 +159,8 @@ def add_to_note(text: str, inp: PlannerInput) -> Match | None:
             confidence=confidence,
             risk="medium",
             constraints=constraints,
-            changes={"add": clean(match.group("item"))},
-            missing=(*missing, NOTE_TEXT_REQUIRED),
+            changes={"text": clean(match.group("item")), "append": True},
+            missing=missing,
             pattern="notes:add_to",
         )
     return None
