@@ -64,11 +64,26 @@ def test_a_repeating_alarm_and_a_snooze_of_the_reminder_just_set(chat: Conversat
 
 
 def test_an_errand_with_a_time_is_no_reminder_but_a_reminder_about_a_meeting_is(chat: Conversation) -> None:
-    assert chat.say("book me a table for 2 at 8 tonight").startswith("I'm not sure I understood")
+    assert chat.say("book me a table for 2 at 8 tonight") == (
+        "That's something I can't do for you — I handle reminders, notes and lists. "
+        "I can remind you to do it, though: e.g. “remind me to book a table in an hour”."
+    )
+    assert chat.say("could you order us sushi for 7pm?").endswith("“remind me to order sushi in an hour”.")
     assert chat.say("what's coming up?") == "You have no upcoming reminders."
+    # What it offers to write is understood as it is offered.
+    assert chat.say("remind me to book a table in an hour").startswith("⏰ Reminder set: “book a table”")
     assert chat.say("remind me about the meeting with dan tomorrow at 3").startswith(
         "⏰ Reminder set: “the meeting with dan”"
     )
+
+
+def test_hebrew_an_errand_is_refused_with_what_memo_can_do(chat: Conversation) -> None:
+    assert chat.say("תזמין לי מונית למחר ב-7") == (
+        "את זה אני לא יכול לעשות בשבילך — אני מטפל בתזכורות, פתקים ורשימות. "
+        "אבל אפשר לבקש תזכורת לעשות את זה, למשל „תזכיר לי להזמין מונית בעוד שעה”."
+    )
+    assert chat.say("what's coming up?") == "You have no upcoming reminders."
+    assert chat.say("תזכיר לי להזמין מונית בעוד שעה").startswith("⏰ קבעתי תזכורת")
 
 
 def test_hebrew_what_ran_out_and_a_list_named_after_the_word_list(chat: Conversation) -> None:

@@ -4,7 +4,7 @@ of the resolved items) -> the execution."""
 
 from __future__ import annotations
 
-from memo.conversation import smalltalk
+from memo.conversation import errands, smalltalk
 from memo.conversation.model import MemoryKind, plan_in_flight
 from memo.domain import PendingHITL, RecentMessage, TurnState
 from memo.hitl import gate, templates
@@ -46,6 +46,10 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
             outcome="capability_blocked",
             user_kind=user_kind,
         )
+    errand = errands.errand(ctx.message.text) if output.missing_fields == ["intent_unclear"] else None
+    if errand is not None:  # "book me a table at 8": what Memo can do instead, nothing set
+        reply = errands.refusal(errand, state.input.language)
+        return TurnOutcome(reply=Reply.plain(reply), outcome="errand_refused", user_kind=user_kind)
     trigger = gate.planner_trigger(output)
     if trigger is not None and trigger.kind != "approval":
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)

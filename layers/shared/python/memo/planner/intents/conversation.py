@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from memo.conversation import smalltalk
+from memo.conversation import errands, smalltalk
 from memo.conversation.smalltalk import (
     ADDRESSEES,
     CLOCK,
@@ -81,25 +81,10 @@ def small_talk(text: str) -> Match | None:
     )
 
 
-#: Errands Memo cannot run for anyone: booking, reserving, ordering ("book me a table for 2 at 8
-#: tonight", "order pizza", "תזמין לי מונית לשש"). A time in them is the errand's, not a reminder's.
-_ERRAND_EN = re.compile(
-    r"^(?:(?:can|could|would|will)\s+you\s+|please\s+|pls\s+)*(?:book|reserve|order|hail|get)\s+(?:me\s+|us\s+)?"
-    r"(?:a\s+|an\s+|the\s+|some\s+|my\s+|our\s+)?(?:\d+\s+)?(?:table|reservation|flight|flights|hotel|room|taxi|cab|"
-    r"uber|lyft|ride|tickets?|pizza|food|dinner|lunch|breakfast|sushi|burgers?|delivery|takeout|takeaway|"
-    r"spot\s+at|seat|seats|car\s+rental|rental\s+car)\b",
-    re.I,
-)
-_ERRAND_HE = re.compile(
-    r"^(?:אפשר\s+)?(?:תזמין|תזמיני|הזמן|להזמין)\s+(?:לי\s+|לנו\s+)?(?:את\s+)?(?:ה)?(?:שולחן|מקום|טיסה|טיסות|מלון|חדר|"
-    r"מונית|פיצה|אוכל|משלוח|כרטיס|כרטיסים|סושי|ארוחה|רכב|אובר|גט)(?=\s|$|[,.!?])"
-)
-
-
 def out_of_scope(text: str, inp: PlannerInput) -> PlannerResult | None:
     """ "book me a table for 2 at 8 tonight": an errand Memo cannot do, never a reminder: not
     understood as a request of Memo's (intent_unclear, answered with what Memo can do); "remind me to
     book a table" is a reminder (`reminders.create` is tried first)."""
-    if not (_ERRAND_EN.match(clean(text)) or _ERRAND_HE.match(clean(text))):
+    if errands.errand(clean(text)) is None:
         return None
     return unclear(text)
