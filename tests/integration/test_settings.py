@@ -101,6 +101,7 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
     assert (defaults.max_reminders, defaults.max_repeating_reminders) == (500, 50)
     assert (defaults.max_list_add_items, defaults.max_list_items) == (50, 500)
     assert (defaults.group_replies, defaults.group_reply_window_seconds) == (3, 3600)
+    assert defaults.zone_move_listed == 5
     assert WebhookSettings.from_env({}).llm.max_retries == 0  # the model asked once per message
     names = {
         "MEMO_RATE_BURST": "5",
@@ -111,6 +112,7 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
         "MEMO_MAX_LIST_ITEMS": "10",
         "MEMO_GROUP_MAX_REPLIES": "11",
         "MEMO_GROUP_REPLY_WINDOW_SECONDS": "12",
+        "MEMO_ZONE_MOVE_MAX_LISTED": "4",
     }
     configured = WebhookSettings.from_env(names).limits
     assert [float(v) for v in configured.model_dump().values()] == [float(v) for v in names.values()]
@@ -123,6 +125,8 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
         ("MEMO_RATE_PER_MINUTE", "0"),
         ("MEMO_MAX_LIST_ITEMS", "0"),
         ("MEMO_MAX_REMINDERS", "x"),
+        ("MEMO_ZONE_MOVE_MAX_LISTED", "0"),
+        ("MEMO_ZONE_MOVE_MAX_LISTED", "11"),
     ],
 )
 def test_a_limit_that_cannot_be_one_is_refused(name: str, value: str) -> None:

@@ -6,7 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memo.text.timezones import HOME, phone_timezone, timezone_set_reply, timezone_statement, zone_for_place
+from memo.text.timezones import (
+    HOME,
+    phone_timezone,
+    timezone_set_reply,
+    timezone_statement,
+    zone_for_place,
+    zone_place,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,6 +73,7 @@ HOW_LONG = [
     " for work",
     " next week",
     " for 3 days",
+    " for a couple of days",
 ]
 
 
@@ -79,6 +87,11 @@ HOW_LONG = [
         "we're in {p}",
         "I just landed in {p}",
         "i'm staying in {p}",
+        "just landed in {p}",
+        "landed in {p}",
+        "we've arrived in {p}",
+        "I'm on a business trip in {p}",
+        "back in {p}",
     ],
 )
 @pytest.mark.parametrize("place", ["new york", "London", "paris"])
@@ -87,8 +100,20 @@ def test_a_traveller_says_where_they_are_and_for_how_long(said: str, place: str,
 
 
 @pytest.mark.parametrize("how_long", ["", " השבוע", " לכמה ימים", " עכשיו", " עד סוף השבוע"])
-def test_a_traveller_says_it_in_hebrew(how_long: str) -> None:
-    assert timezone_statement("אני בניו יורק" + how_long) == "America/New_York"
+@pytest.mark.parametrize(
+    ("said", "zone"),
+    [
+        ("אני בניו יורק", "America/New_York"),
+        ("אני בלונדון", "Europe/London"),
+        ("אנחנו בפריז", "Europe/Paris"),
+        ("נחתתי בניו יורק", "America/New_York"),
+        ("הרגע נחתנו בלונדון", "Europe/London"),
+        ("הגעתי ללונדון", "Europe/London"),
+        ("בדיוק הגענו לברלין", "Europe/Berlin"),
+    ],
+)
+def test_a_traveller_says_it_in_hebrew(said: str, zone: str, how_long: str) -> None:
+    assert timezone_statement(said + how_long) == zone
 
 
 @pytest.mark.parametrize(
@@ -101,6 +126,9 @@ def test_a_traveller_says_it_in_hebrew(how_long: str) -> None:
         "חזרתי לארץ",
         "חזרנו הביתה",
         "אני שוב בארץ",
+        "נחתתי בארץ",
+        "הרגע נחתנו בישראל",
+        "הגעתי הביתה",
     ],
 )
 def test_coming_back_home_is_the_numbers_zone(text: str) -> None:
@@ -116,6 +144,14 @@ def test_coming_back_home_is_the_numbers_zone(text: str) -> None:
         "im back from the gym",
         "I'm in a hurry for work",
         "home",
+        "flying to London",
+        "I'm flying to New York tomorrow",
+        "back in a minute",
+        "landed",
+        "I'm on a call in London",
+        "אני טס ללונדון",
+        "נחתתי",
+        "הגעתי",
     ],
 )
 def test_what_is_not_a_place_or_a_return_is_no_statement(text: str) -> None:
@@ -151,3 +187,17 @@ def test_the_confirmation_names_the_zone_and_the_time_there() -> None:
     )
     assert "Europe/London" in timezone_set_reply("Europe/London", "he", now)
     assert "10:00" in timezone_set_reply("Europe/London", "he", now)
+
+
+@pytest.mark.parametrize(
+    ("zone", "language", "place"),
+    [
+        ("America/New_York", "en", "New York"),
+        ("Asia/Jerusalem", "en", "Israel"),
+        ("America/New_York", "he", "ניו יורק"),
+        ("Asia/Jerusalem", "he", "ישראל"),
+        ("America/Sao_Paulo", "he", "Sao Paulo"),
+    ],
+)
+def test_a_zone_is_named_by_its_place(zone: str, language: str, place: str) -> None:
+    assert zone_place(zone, language) == place  # type: ignore[arg-type]

@@ -229,6 +229,9 @@ class LimitsSettings(_EnvModel):
     group_reply_window_seconds: int = Field(
         default=3600, alias="MEMO_GROUP_REPLY_WINDOW_SECONDS", ge=1, le=7 * DAY_SECONDS
     )
+    #: how many one-time reminders a change of timezone offers to move (each is one step of the
+    #: move's execution, which runs at most 10); the others are counted, not moved
+    zone_move_listed: int = Field(default=5, alias="MEMO_ZONE_MOVE_MAX_LISTED", ge=1, le=10)
 
 
 class FunctionSettings(_EnvModel):

@@ -201,13 +201,16 @@ _STATEMENTS = (
         r"^(?:(?:please\s+)?(?:set|change|switch|update)\s+my\s+time\s*zone\s+to|my\s+time\s*zone\s+is|"
         r"time\s*zone\s*[:=]?|(?:i(?:'m|’m|m|\s+am)|we(?:'re|’re|re|\s+are))\s+(?:now\s+|currently\s+)?"
         r"(?:in|living\s+in|based\s+in|staying\s+in|travell?ing\s+in|visiting)|i\s+live\s+in|"
-        r"(?:i|we)(?:'ve|\s+have)?\s+moved\s+to|(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:landed|arrived)\s+in|"
+        r"(?:i|we)(?:'ve|\s+have)?\s+moved\s+to|(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+)?(?:landed|arrived)\s+in|"
+        r"(?:(?:i(?:'m|’m|m|\s+am)|we(?:'re|’re|re|\s+are))\s+)?(?:now\s+)?back\s+in|"
+        r"(?:i(?:'m|’m|m|\s+am)|we(?:'re|’re|re|\s+are))\s+on\s+(?:a\s+)?(?:business\s+)?(?:trip|vacation|holiday)\s+in|"
         r"use\s+the\s+time\s*zone\s+of)\s+(?P<place>.+?)\s*[.!]?$",
         re.I,
     ),
     re.compile(r"^(?:use|switch\s+to)\s+(?P<place>.+?)\s+time\s*[.!]?$", re.I),
     re.compile(
-        r"^(?:אני\s+(?:נמצא\s+|נמצאת\s+|גר\s+|גרה\s+|עכשיו\s+)?(?=ב)|עברתי\s+(?=ל)|עברנו\s+(?=ל)|"
+        r"^(?:(?:אני|אנחנו)\s+(?:נמצא\s+|נמצאת\s+|נמצאים\s+|גר\s+|גרה\s+|עכשיו\s+)?(?=ב)|עברתי\s+(?=ל)|עברנו\s+(?=ל)|"
+        r"(?:(?:בדיוק|הרגע)\s+)?(?:נחתתי|נחתנו)\s+(?=ב)|(?:(?:בדיוק|הרגע)\s+)?(?:הגעתי|הגענו)\s+(?=ל)|"
         r"אזור\s+הזמן\s+שלי\s+(?:הוא\s+)?|(?:תשנה|תשני|שנה)\s+(?:את\s+)?אזור\s+(?:ה)?זמן\s+(?:שלי\s+)?(?=ל))"
         r"(?P<place>.+?)\s*[.!]?$"
     ),
@@ -217,7 +220,7 @@ _STATEMENTS = (
 #: How long the user is there ("I'm in New York this week", "אני בניו יורק השבוע"): the zone is set
 #: all the same (Memo does not switch back by itself: "I'm back home" does).
 _HOW_LONG = re.compile(
-    r"\s*,?\s+(?:(?:for\s+)?(?:this|the|a|next)\s+(?:week|weekend|month)|for\s+(?:a\s+few|\d+|two|three|some)\s+"
+    r"\s*,?\s+(?:(?:for\s+)?(?:this|the|a|next)\s+(?:week|weekend|month)|for\s+(?:a\s+few|a\s+couple\s+of|\d+|two|three|some)\s+"
     r"(?:days?|weeks?|months?)|for\s+(?:work|now|a\s+while|vacation|holiday)|(?:right\s+)?now|"
     r"until\s+\S+(?:\s+\S+)?|till\s+\S+|on\s+(?:vacation|holiday|business)|השבוע|החודש|עכשיו|"
     r"(?:ל|עד\s+)(?:כמה\s+ימים|סוף\s+השבוע|שבוע|חודש|יום\s+\S+))$",
@@ -229,10 +232,23 @@ HOME = "home"
 _HOME_STATEMENTS = re.compile(
     r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:back\s+)?home|"
     r"back\s+home|(?:i|we)(?:'ve|\s+have)?\s+(?:got|gotten|come|came)\s+(?:back\s+)?home|"
-    r"(?:חזרתי|חזרנו)\s+(?:לארץ|הביתה|לישראל|מחו\"?ל)|אני\s+(?:שוב\s+)?(?:בארץ|בבית)|אני\s+בחזרה\s+(?:בארץ|בבית))"
+    r"(?:חזרתי|חזרנו)\s+(?:לארץ|הביתה|לישראל|מחו\"?ל)|(?:(?:בדיוק|הרגע)\s+)?(?:נחתתי|נחתנו)\s+(?:בארץ|בישראל)|"
+    r"(?:(?:בדיוק|הרגע)\s+)?(?:הגעתי|הגענו)\s+(?:לארץ|הביתה)|אני\s+(?:שוב\s+)?(?:בארץ|בבית)|אני\s+בחזרה\s+(?:בארץ|בבית))"
     r"(?:\s+(?:now|again|עכשיו))?$",
     re.I,
 )
+
+
+def zone_place(zone: str, language: Language) -> str:
+    """How a reply names a zone's place: "New York", "Israel", "ניו יורק", "ישראל" (the zone's own
+    city when Memo knows no name for it in the language)."""
+    if language == "he":
+        hebrew = next((p for p, z in _PLACES.items() if z == zone and not p.isascii()), None)
+        if hebrew is not None:
+            return hebrew
+    if zone == "Asia/Jerusalem":
+        return "Israel"
+    return zone.rsplit("/", 1)[-1].replace("_", " ")
 
 
 def timezone_statement(text: str) -> str | None:
@@ -252,15 +268,20 @@ def timezone_statement(text: str) -> str | None:
     return None
 
 
-def timezone_set_reply(zone: str, language: Language, now: datetime) -> str:
-    """The confirmation: the zone and the time it is there now."""
+def timezone_set_line(zone: str, language: Language, now: datetime) -> str:
+    """The confirmation's first line: the zone and the time it is there now."""
     local = now.astimezone(ZoneInfo(zone))
     if language == "he":
-        return (
-            f"עודכן 👍 מעכשיו הזמנים לפי אזור הזמן {zone}. השעה שם עכשיו {local:%H:%M}.\n"
-            f"תזכורות שכבר קבעת יגיעו באותו רגע שנקבע, ומעכשיו יוצגו לפי השעה ב-{zone}."
+        return f"עודכן 👍 מעכשיו הזמנים לפי אזור הזמן {zone}. השעה שם עכשיו {local:%H:%M}."
+    return f"Done 👍 From now on times are in {zone}. It's {local:%H:%M} there now."
+
+
+def timezone_set_reply(zone: str, language: Language, now: datetime) -> str:
+    """The confirmation: the zone, the time it is there now, and what becomes of reminders set."""
+    if language == "he":
+        kept = f"תזכורות שכבר קבעת יגיעו באותו רגע שנקבע, ומעכשיו יוצגו לפי השעה ב-{zone}."
+    else:
+        kept = (
+            f"Reminders you already set still go off at the moment they were set for, shown in {zone} time."
         )
-    return (
-        f"Done 👍 From now on times are in {zone}. It's {local:%H:%M} there now.\n"
-        f"Reminders you already set still go off at the moment they were set for, shown in {zone} time."
-    )
+    return f"{timezone_set_line(zone, language, now)}\n{kept}"

@@ -50,6 +50,7 @@ from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts, Turn, latest_actions
 from memo.turn.reminder_buttons import handle_button
 from memo.turn.resumed import resumed
+from memo.turn.travel import zone_changed
 from memo.turn.undo import handle_undo, is_undo_said, undo_said
 
 
@@ -61,6 +62,9 @@ class TurnControl:
 
     def handle(self, ctx: TurnContext) -> TurnOutcome:
         return decide(Turn(ctx, self._ports))
+
+    def zone_changed(self, ctx: TurnContext, previous: str) -> TurnOutcome:
+        return zone_changed(Turn(ctx, self._ports), previous)
 
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         return questions.lost_race(self._ports.pending, ctx, outcome)

@@ -33,7 +33,7 @@ from memo.ingress.inbound import InboundMessage
 from memo.observability import bind_turn, count, logger, unbind_turn
 from memo.replies import Reply
 from memo.text.language import detect_language
-from memo.text.timezones import HOME, phone_timezone, timezone_set_reply, timezone_statement
+from memo.text.timezones import HOME, phone_timezone, timezone_statement
 from memo.turn import events, voice
 from memo.turn.other_events import OtherEvents, silent
 from memo.turn.outcome import EngineConfig, TurnContext, TurnHandler, TurnOutcome, TurnResult
@@ -228,7 +228,8 @@ class TurnEngine:
                 profile = profile.model_copy(update={"timezone": home, "timezone_source": "phone"})
             else:
                 profile = profile.model_copy(update={"timezone": zone, "timezone_source": "user"})
-            return _with_profile(ctx, profile), _set_timezone(profile, ctx.now)
+            moved = _with_profile(ctx, profile)
+            return moved, self._handler.zone_changed(moved, ctx.profile.timezone)
         if message.actionable:
             return ctx, self._text(ctx)
         if message.handling == "welcome":
@@ -331,15 +332,6 @@ def _unsupported(message: InboundMessage, profile: UserProfile) -> TurnOutcome:
         return TurnOutcome(reply=None, outcome="unsupported_type_already_answered")
     return TurnOutcome(
         reply=Reply.plain(smalltalk.unsupported_type(profile.language)), outcome="unsupported_type"
-    )
-
-
-def _set_timezone(profile: UserProfile, now: datetime) -> TurnOutcome:
-    """ "my timezone is London": the profile (saved with the turn) keeps the user's zone from now on."""
-    zone = profile.timezone
-    logger.info("TIMEZONE_SET", extra={"timezone": zone})
-    return TurnOutcome(
-        reply=Reply.plain(timezone_set_reply(zone, profile.language, now)), outcome="timezone_set"
     )
 
 

@@ -107,6 +107,11 @@ class TurnHandler(Protocol):
 
     def handle(self, ctx: TurnContext) -> TurnOutcome: ...
 
+    def zone_changed(self, ctx: TurnContext, previous: str) -> TurnOutcome:
+        """What to say when the message set the user's timezone (the profile in `ctx` has the new
+        one, `previous` is the one it replaces)."""
+        ...
+
     def lost_race(self, ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         """What to answer instead of `outcome` when its pending change lost its condition (the
         question changed under the turn); the answer changes no pending question."""

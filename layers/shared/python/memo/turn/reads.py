@@ -87,6 +87,8 @@ class DecisionPorts:
     message_max_chars: int = DEFAULT_MESSAGE_MAX_CHARS
     # what one person may keep (`memo.turn.limits`: `MEMO_MAX_REMINDERS`, ...)
     caps: UserCaps = field(default_factory=UserCaps)
+    # how many one-time reminders a change of timezone names and offers to move (`MEMO_ZONE_MOVE_MAX_LISTED`)
+    zone_move_listed: int = 5
     # the planner and the interpreter each ask a language model (one request a call): a turn asks
     # it once, whatever else it then reads with the rules (`Turn.planner`, `Turn.interpreter`)
     asks_llm: bool = False

@@ -207,6 +207,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                     list_add_items=limits.max_list_add_items,
                     list_items=limits.max_list_items,
                 ),
+                zone_move_listed=limits.zone_move_listed,
                 asks_llm=self.llm.enabled,
             )
         )

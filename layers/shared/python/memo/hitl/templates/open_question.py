@@ -13,6 +13,13 @@ def nudge(pending: PendingHITL, language: Language) -> str:
     count = len(pending.options or [])
     if pending.context is not None and pending.context.awaiting == "edit_details":
         hint = "לא הבנתי מה לשנות." if language == "he" else "I couldn't tell what to change."
+    elif pending.kind == "approval" and {o.id for o in pending.options or []} == {"yes", "no"}:
+        # A yes / no approval (the offer to move reminders after a change of timezone).
+        hint = (
+            "לא הבנתי — אפשר לענות כן או לא."
+            if language == "he"
+            else "Sorry, I didn't catch that — please answer yes or no."
+        )
     elif pending.kind == "approval" and not any(o.id == EDIT_ID for o in pending.options or []):
         # One approval of several steps: approve or reject (`gate.build_plan_approval_hitl`).
         hint = (
