@@ -216,10 +216,14 @@ def test_a_typed_1_to_an_approval_of_one_item_approves_it(chat: Conversation) ->
     assert "1. “call dad”" in chat.say("delete the dad reminder")
     assert chat.say("1") == "Deleted the reminder “call dad”."
     assert "call mom" in chat.say("show my reminders")
-    # With two listed, a typed number is still the item it names, and only that one.
+    # With two listed, "2" is item 2 or the second button (Edit): asked again, nothing deleted;
+    # "only 2" keeps just that item.
     chat.say("remind me to call dad tomorrow at 6pm")
     assert "I'm about to delete all your reminders (2)" in chat.say("delete all my reminders")
-    assert chat.say("2").startswith("Deleted")
+    assert chat.say("2").startswith("I can't tell whether 2 means item 2 or the “Edit” button")
+    assert chat.say("show my reminders").count("•") == 2
+    assert "I'm about to delete all your reminders (2)" in chat.say("delete all my reminders")
+    assert chat.say("only 2").startswith("Deleted")
     assert chat.say("show my reminders").count("•") == 1
 
 

@@ -442,15 +442,15 @@ def test_a_reminder_failed_for_another_reason_raises_the_alarm(
     assert reminder["delivery_failed_code"] == 131049
 
 
-def test_a_thumbs_up_on_memos_did_you_mean_question_is_a_yes(
+def test_a_thumbs_up_on_memos_did_you_mean_question_is_asked_again(
     monkeypatch: pytest.MonkeyPatch,
     chat: Conversation,
     stack: LocalStack,
     user: WhatsAppUser,
     log_events: LogEvents,
 ) -> None:
-    """An unsure plan that only adds a note: "did you mean …?" has one safe default, and a 👍 on that
-    very question says it."""
+    """An unsure plan that only adds a note: a 👍 on "Just to check — …?" is no yes (a guess is
+    confirmed in words): the question is asked again, nothing is saved; a typed "yes" saves it."""
     from memo.wiring import reset_runtime
     from memo.wiring.webhook import WebhookRuntime
     from tests.support.fake_openai import FakeOpenAI, Reply
@@ -483,14 +483,16 @@ def test_a_thumbs_up_on_memos_did_you_mean_question_is_a_yes(
         assert "PENDING" in _thread(user.wa_id), question
         sent = stack.sink.messages(to=user.wa_id)[-1]
         question_id = f"wamid.local.{sent.index + 1}"
-        # A 👍 on another message is silent; on the question itself it is the "yes".
+        # A 👍 on another message is silent; on the question itself it is asked again.
         elsewhere = user.message("reaction", {"reaction": {"message_id": "wamid.local.1", "emoji": "👍"}})
         assert chat.deliver(elsewhere) == []
-        yes = user.message("reaction", {"reaction": {"message_id": question_id, "emoji": "👍"}})
-        [answer] = chat.deliver(yes)
-        assert "fridge" in answer, answer
-        assert "PENDING" not in _thread(user.wa_id)
+        thumbs = user.message("reaction", {"reaction": {"message_id": question_id, "emoji": "👍"}})
+        [again] = chat.deliver(thumbs)
+        assert again.startswith("That was only my guess, so I need a typed answer — yes or no?"), again
+        assert "PENDING" in _thread(user.wa_id)
         assert log_events.named("EVENT_ANSWERS_QUESTION")[0]["targetId"] == question_id
+        assert "fridge" in chat.say("yes")
+        assert "PENDING" not in _thread(user.wa_id)
 
 
 def test_a_failed_reply_is_logged_with_what_it_carried_and_never_resent(
@@ -507,3 +509,50 @@ def test_a_failed_reply_is_logged_with_what_it_carried_and_never_resent(
         "reply",
         [131026],
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "note", "guess", "again", "yes", "saved"),
+    [
+        (
+            "en",
+            "save a note: gate code is 1234",
+            "the gate code changed to 5678",
+            "That was only my guess",
+            "yes",
+            "📝 Updated your note: “gate code is 5678”.",
+        ),
+        (
+            "he",
+            "תשמור פתק: הקוד של השער הוא 1234",
+            "הקוד של השער השתנה ל-5678",
+            "זה היה רק ניחוש שלי",
+            "כן",
+            "📝 עדכנתי את הפתק: „הקוד של השער הוא 5678”.",
+        ),
+    ],
+)
+@pytest.mark.parametrize("emoji", ["👍", "❤️", "✅"])
+def test_a_reaction_on_a_just_to_check_offer_changes_nothing_and_is_asked_again(
+    chat: Conversation,
+    stack: LocalStack,
+    user: WhatsAppUser,
+    language: str,
+    note: str,
+    guess: str,
+    again: str,
+    yes: str,
+    saved: str,
+    emoji: str,
+) -> None:
+    chat.say(note)
+    asked = chat.say(guess)
+    question_id = f"wamid.local.{stack.sink.messages(to=user.wa_id)[-1].index + 1}"
+    reaction = user.message("reaction", {"reaction": {"message_id": question_id, "emoji": emoji}})
+    [answer] = chat.deliver(reaction)
+    assert answer.startswith(again) and asked.split("\n")[0] in answer, answer
+    assert "PENDING" in _thread(user.wa_id)
+    assert chat.say("what's my gate code?" if language == "en" else "מה הקוד של השער?").endswith("1234")
+    # The question was dropped for that new request: asked again, and answered in words.
+    chat.say(guess)
+    assert chat.say(yes) == saved

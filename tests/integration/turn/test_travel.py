@@ -32,7 +32,7 @@ def test_yes_moves_it_to_the_same_clock_time_there(chat: Conversation) -> None:
     assert "18:15" in listed and "11:15" not in listed
 
 
-@pytest.mark.parametrize("answer", ["no", "tap No", "leave them"])
+@pytest.mark.parametrize("answer", ["no", "tap No", "2", "leave them"])
 def test_no_keeps_its_moment(chat: Conversation, answer: str) -> None:
     _set_call_bob(chat)
     chat.say("im in new york this week")
@@ -41,7 +41,7 @@ def test_no_keeps_its_moment(chat: Conversation, answer: str) -> None:
     assert "11:15" in chat.say("show my reminders")
 
 
-@pytest.mark.parametrize("unclear", ["2", "maybe", "hmm what"])
+@pytest.mark.parametrize("unclear", ["3", "maybe", "hmm what"])
 def test_an_unclear_answer_is_asked_again_and_moves_nothing(chat: Conversation, unclear: str) -> None:
     _set_call_bob(chat)
     chat.say("im in new york this week")
@@ -106,3 +106,16 @@ def test_no_offer_when_nothing_would_change(chat: Conversation) -> None:
     told = chat.say("im in new york this week")
     assert "still go off at the moment they were set for" in told
     assert not chat.choices or [c.title for c in chat.choices] != ["Yes", "No"]
+
+
+def test_a_series_listed_away_names_the_zone_its_time_is_in(chat: Conversation) -> None:
+    """A series keeps the clock time of the zone it was set in: listed from another zone, how it
+    repeats says whose 10:00 it is, beside its next time in the zone in force."""
+    chat.say("remind me to water plants every sunday at 10am")
+    chat.say("my timezone is London")
+    listed = chat.say("show my reminders")
+    assert "every Sunday at 10:00 Israel time (next: " in listed and ", 08:00)" in listed
+    chat.say("חזרתי לארץ")
+    assert "Israel time" not in chat.say("show my reminders")  # at home again: no zone named
+    chat.say("אני בלונדון השבוע")
+    assert "לפי שעון ישראל" in chat.say("מה התזכורות שלי?")

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from memo.ingress.events import (
     GROUP_ROW,
     MESSAGE_EVENTS,
-    REACTION_YES,
     STATUS_EVENTS,
     caption,
     message_event,
@@ -123,10 +122,3 @@ def test_each_acted_on_handling_is_logged_under_one_event() -> None:
         "delivery_failed": {"WHATSAPP_DELIVERY_FAILED"},
     }
     assert [r.key for r in STATUS_EVENTS if r.handling != "silent"] == ["status.failed"]
-
-
-@pytest.mark.parametrize(
-    ("emoji", "yes"), [("👍", True), ("👍🏾", True), ("✅", True), ("👎", False), ("❤️", False)]
-)
-def test_only_a_thumbs_up_or_a_check_is_a_yes(emoji: str, yes: bool) -> None:
-    assert (emoji in REACTION_YES) is yes

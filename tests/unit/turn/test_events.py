@@ -55,17 +55,27 @@ def _question(
 LOW_CONFIDENCE_CREATE = plan(step(action="create", changes={"title": "gym"}), confidence=0.55)
 
 
-@pytest.mark.parametrize("emoji", ["👍", "✅", "👍🏽"])
-def test_a_thumbs_up_on_a_low_risk_yes_no_question_is_a_yes(emoji: str) -> None:
-    state = _paused(LOW_CONFIDENCE_CREATE)
+@pytest.mark.parametrize("emoji", ["👍", "✅", "👍🏽", "❤️", "😂"])
+@pytest.mark.parametrize(
+    "output",
+    [
+        LOW_CONFIDENCE_CREATE,
+        plan(step(action="delete", constraints={"target": "gym"}), confidence=0.55),
+        plan(step(action="delete", constraints={"target": "gym"}), confidence=0.55, risk="high"),
+    ],
+)
+def test_a_reaction_on_a_just_to_check_question_is_no_yes(emoji: str, output: PlannerOutput) -> None:
+    """A guess is confirmed in words: the reaction comes to the question as itself (its emoji, marked
+    a reaction), never as a typed "yes"; the question asks again."""
+    state = _paused(output)
     answer = events.reaction_answer(_reaction(emoji), _snapshot(state), _question(), NOW)
-    assert answer is not None and (answer.text, answer.type, answer.handling) == ("yes", "text", "turn")
+    assert answer is not None and (answer.text, answer.type, answer.handling) == (emoji, "text", "turn")
+    assert answer.emoji == emoji  # read as a reaction (`HITLReply.reaction`)
 
 
-def test_a_reaction_is_not_a_yes_when_anything_is_unclear() -> None:
+def test_a_reaction_elsewhere_is_silent() -> None:
     state = _paused(LOW_CONFIDENCE_CREATE)
     snapshot = _snapshot(state)
-    assert events.reaction_answer(_reaction("❤️"), snapshot, _question(), NOW) is None  # not a yes
     assert events.reaction_answer(_reaction(""), snapshot, _question(), NOW) is None  # removed
     assert events.reaction_answer(_reaction("👍"), snapshot, None, NOW) is None  # not a message Memo sent
     other = _question(kind="reply")
@@ -80,13 +90,11 @@ def test_a_reaction_is_not_a_yes_when_anything_is_unclear() -> None:
 @pytest.mark.parametrize(
     "output",
     [
-        plan(step(action="delete", constraints={"target": "gym"}), confidence=0.55, risk="high"),
-        plan(step(action="delete", constraints={"target": "gym"}), confidence=0.55),
         plan(step(action="create"), risk="high"),  # an approval
         plan(step(action="create"), missing=["reminder_time_required"]),  # a free-text question
     ],
 )
-def test_a_reaction_never_approves_a_delete_an_approval_or_a_free_answer(output: PlannerOutput) -> None:
+def test_a_reaction_on_an_approval_or_a_free_question_is_silent(output: PlannerOutput) -> None:
     state = _paused(output)
     assert events.reaction_answer(_reaction("👍"), _snapshot(state), _question(), NOW) is None
 

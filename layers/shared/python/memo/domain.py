@@ -298,10 +298,13 @@ class HITLResultEntry(_Contract):
 
 
 class HITLReply(_Contract):
-    """The user's answer: typed text and, for a WhatsApp button/list reply, the reply id."""
+    """The user's answer: typed text and, for a WhatsApp button/list reply, the reply id;
+    `reaction`: a reaction on the question's own message (`memo.turn.events.reaction_answer`), its
+    emoji as `text`."""
 
     text: str = ""
     interactive_id: str | None = None
+    reaction: bool = False
 
 
 # --- turn state ------------------------------------------------------------------------------

@@ -18,15 +18,22 @@ from memo.capabilities.common import (
 from memo.capabilities.items import Reminder
 from memo.text.language import Language
 from memo.text.series_words import describe
+from memo.text.timezones import zone_place
 from memo.text.wording import quote
 
 CAPABILITY = "reminders"
 
 
-def brief(reminder: Reminder, language: Language = "en") -> dict[str, str]:
+def brief(reminder: Reminder, language: Language = "en", zone: str | None = None) -> dict[str, str]:
+    """A reminder as a result lists it. A series keeps the clock time of the zone it was set in, so
+    when that is not `zone` (the user's now) how it repeats names its zone ("every Sunday at 10:00
+    Israel time") beside its next time in the user's."""
     brief = {"id": reminder.reminder_id, "title": reminder.title, "when": reminder.due_at.isoformat()}
     if reminder.recurrence is not None:
         brief["repeats"] = describe(reminder.recurrence, language)
+        if zone is not None and reminder.timezone != zone:
+            place = zone_place(reminder.timezone, language)
+            brief["repeats"] += f" לפי שעון {place}" if language == "he" else f" {place} time"
     return brief
 
 

@@ -127,7 +127,7 @@ class ReminderOperations(ReminderSchedule):
             named = {id(s.item) for s in rank(args.about, reminders, lambda r: r.title)}
             reminders = [r for r in reminders if id(r) in named]
         data: dict[str, object] = {
-            "reminders": [brief(r, lang) for r in reminders],
+            "reminders": [brief(r, lang, ctx.timezone) for r in reminders],
             "timezone": ctx.timezone,
         }
         if args.about is not None:

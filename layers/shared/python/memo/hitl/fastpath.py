@@ -22,10 +22,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from memo.domain import HITLReply, PendingHITL, PendingHITLOption
+from memo.hitl.numbered import INDEX as _INDEX
+from memo.hitl.numbered import numbered_option
 
 Via = Literal["yes_no", "option", "interactive", "index", "multi", "free_text"]
 
-_PUNCT = re.compile(r"[\s.,!?;:\"'“”‘’()\[\]…~*_]+")
+# Punctuation and the direction marks a Hebrew keyboard puts around digits ("\u200f1"): spaces.
+_PUNCT = re.compile(r"[\s.,!?;:\"'“”‘’()\[\]…~*_\u200e\u200f\u202a-\u202e\u2066-\u2069]+")
 _NIQQUD = re.compile(r"[\u0591-\u05C7]")
 
 _YES_EN = {
@@ -211,7 +214,6 @@ _ORDINALS = {
 }  # fmt: skip
 _LAST_WORDS = {"last", "the last", "the last one", "last one", "האחרון", "האחרונה"}
 
-_INDEX = re.compile(r"^(?:#|no\s*|number\s+|option\s+|choice\s+|אפשרות\s+|מספר\s+|מס\s+)?(\d{1,3})$")
 _ORDINAL = re.compile(r"^(?:the\s+)?(?P<w>[a-z]+|ה?[\u05d0-\u05ea]+)(?:\s+(?:one|option|אחד|אחת))?$")
 _MULTI = re.compile(r"^\d{1,3}(?:\s*(?:,|;|&|\+|and|ו-?|-|\s)\s*\d{1,3})+$")
 _RANGE = re.compile(r"^(\d{1,3})\s*-\s*(\d{1,3})$")
@@ -418,7 +420,7 @@ def match(pending: PendingHITL, reply: HITLReply) -> FastPathMatch | None:
         answer = parse_yes_no(text)
         if answer is not None:
             return FastPathMatch(via="yes_no", approved=answer)
-        option = _option_by_text(text, options)
+        option = _option_by_text(text, options) or numbered_option(pending, text)
         return _from_option(pending, option, via="option") if option is not None else None
 
     if expected == "free_text":

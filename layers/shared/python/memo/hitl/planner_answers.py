@@ -29,6 +29,7 @@ from memo.hitl.answer_requests import (
     yes_and_more,
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
+from memo.hitl.numbered import number_means_two_things, typed_number
 from memo.hitl.plan_edits import bare_edit, edit_problem, fill_answer, origin_step
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -150,6 +151,12 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
 def _by_the_fast_path(a: _Answer) -> ResumeOutcome | None:
     """A button, a yes/no or a value the fast path reads; an answer that completes the request."""
     state, pending, raw, now, log = a.state, a.pending, a.raw, a.now, a.log
+    number = typed_number(raw) if a.typed and not a.editing else None
+    if number is not None and number_means_two_things(pending, number):
+        # "1" to "delete these 2? 1. … 2. …" shown with numbered buttons: item 1, or Approve?
+        label = (pending.options or [])[number - 1].label
+        hint = templates.number_item_or_button(state.input.language, number, label)
+        return re_ask(state, pending, raw, log, hint=hint)
     if not a.editing:
         found = fastpath.match(pending, a.reply)
         if found is not None:

@@ -96,6 +96,10 @@ def resume(
 
     if fastpath.is_stale_interactive(pending, reply):
         return re_ask(state, pending, raw, log)
+    if reply.reaction:
+        # A 👍 on "Just to check — …?": a guess is confirmed in words, never by a reaction.
+        hint = templates.reaction_to_a_guess(state.input.language)
+        return re_ask(state, pending, raw, log, hint=hint)
 
     if pending.return_to.node == "case":
         return _resume_operator_question(state, pending, raw, now, log, rules)

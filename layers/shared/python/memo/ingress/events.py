@@ -11,7 +11,7 @@ Handlings:
 - `silent`: logged, never answered;
 - `welcome`: the greeting with examples;
 - `voice`: fetched, transcribed, then handled as the text it says;
-- `reaction`: silent, except a 👍/✅ on Memo's open yes/no question (see `REACTION_YES`);
+- `reaction`: silent, except on Memo's open "Just to check" question, which is asked again;
 - `edit`: silent, except an edit of the message the pending question is waiting on (the new answer);
 - `changed_number`: the user's data moves to the new number; not answered;
 - `delivery_failed`: a `failed` status, followed up on the turn path (a reminder's retry).
@@ -77,7 +77,7 @@ MESSAGE_EVENTS: tuple[EventRow, ...] = (
         "reaction",
         "reaction",
         "REACTION_RECEIVED",
-        "Silent; a 👍/✅ on Memo's open yes/no question (that very message) is a 'yes'.",
+        "Silent; on Memo's open 'Just to check' question (that very message) the question is asked again: a reaction is never a yes.",
     ),
     EventRow("image", "text_only", "UNSUPPORTED_MESSAGE", "One polite 'text only' reply per batch."),
     EventRow("image.caption", "turn", "TURN_DONE", _CAPTION),
@@ -183,10 +183,6 @@ STATUS_EVENTS: tuple[EventRow, ...] = (
 )
 
 _BY_KEY = {row.key: row for row in MESSAGE_EVENTS + STATUS_EVENTS}
-
-# Reactions that mean "yes" on an open yes/no question (skin tones of 👍 included).
-REACTION_YES = frozenset({"👍", "✅", "✔️", "✔", "👍🏻", "👍🏼", "👍🏽", "👍🏾", "👍🏿"})
-
 
 def row(key: str) -> EventRow:
     return _BY_KEY.get(key) or _BY_KEY["other"]

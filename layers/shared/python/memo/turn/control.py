@@ -80,7 +80,9 @@ def decide(turn: Turn) -> TurnOutcome:
     tapped = _taps(ctx)
     if tapped is not None:
         return tapped
-    reply = HITLReply(text=ctx.message.text, interactive_id=ctx.message.reply_id)
+    reply = HITLReply(
+        text=ctx.message.text, interactive_id=ctx.message.reply_id, reaction=bool(ctx.message.emoji)
+    )
     item = ctx.snapshot.pending
     if item is not None:
         state = state_from_item(item)

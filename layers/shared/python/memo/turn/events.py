@@ -2,8 +2,8 @@
 
 The words (welcome, group, voice) in English and Hebrew, the language of a user Memo has never read
 a word from (the number's country), and the two narrow ways a non-text event answers the open
-question: a 👍/✅ reaction on that question's own message when its one safe default is "yes", and an
-edit of the message the question is waiting on.
+question: a reaction on a "Just to check" question's own message (asked again: a guess is confirmed
+in words), and an edit of the message the question is waiting on.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from memo.conversation.model import ThreadSnapshot
 from memo.conversation.pending import state_from_item
 from memo.domain import LatestAction, PendingHITL, TurnState
 from memo.executor.reruns import reads_only
-from memo.ingress.events import REACTION_YES
 from memo.ingress.inbound import InboundMessage
 from memo.reply.memory import current_actions
 from memo.text.language import Language
@@ -96,42 +95,36 @@ def _live_pending(snapshot: ThreadSnapshot, now: datetime) -> tuple[TurnState, P
     return state, pending
 
 
-# Actions whose "yes" is never a reaction's to give: they remove, overwrite or send something.
-_UNSAFE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove", "send", "update"})
-
-
-def has_single_safe_default(state: TurnState, pending: PendingHITL) -> bool:
-    """A yes/no question whose "yes" only lets a plan Memo already described go ahead, that is not
-    an approval, and whose plan is low-risk and only adds (a reminder, a note, a list item): a
-    reaction may say that "yes". A delete, a bulk change or anything risky needs a real answer."""
-    output = state.planner_output
+def is_a_guess(pending: PendingHITL) -> bool:
+    """A "Just to check — …?" question: a yes/no about a plan Memo only guessed at. A reaction on it
+    is asked again (`reaction_answer`); a reaction on any other question is silent."""
     return (
         pending.expected_input == "yes_no"
         and pending.kind != "approval"
-        and output is not None
-        and output.risk_level != "high"
-        and not any(step.action in _UNSAFE_ACTIONS for step in output.plan)
+        and pending.reason == "low_confidence_plan"
     )
 
 
 def reaction_answer(
     message: InboundMessage, snapshot: ThreadSnapshot, question: OutboundRecord | None, now: datetime
 ) -> InboundMessage | None:
-    """The reaction as a typed "yes", when it may be one; None: the reaction stays silent."""
-    if message.emoji not in REACTION_YES or question is None:
+    """A reaction (👍, ❤️, …) on the open "Just to check" question's own message, as an answer that
+    the question reads as no answer and asks again (`HITLReply.reaction`); None: the reaction stays
+    silent (removed, on any other message, or on any other question)."""
+    if not message.emoji or question is None:
         return None
     live = _live_pending(snapshot, now)
     if live is None:
         return None
-    state, pending = live
+    _, pending = live
     if not (
         question.kind == "hitl_question"
         and question.thread_id == message.thread_id
         and question.at >= pending.created_at
-        and has_single_safe_default(state, pending)
+        and is_a_guess(pending)
     ):
         return None
-    return message.model_copy(update={"type": "text", "event": "text", "text": "yes"})
+    return message.model_copy(update={"type": "text", "event": "text", "text": message.emoji})
 
 
 def edit_of_done(message: InboundMessage, snapshot: ThreadSnapshot, now: datetime) -> list[LatestAction]:

@@ -285,9 +285,10 @@ def _outbound_kind(outcome: TurnOutcome) -> OutboundKind:
 
 
 def _reaction_may_answer(outcome: TurnOutcome) -> bool:
-    """The turn asks a question whose one safe default a 👍/✅ may give (`events.reaction_answer`)."""
+    """The turn asks a "Just to check" question, which a reaction on it asks again
+    (`events.reaction_answer`): its message id is kept to know the reaction names it."""
     change = outcome.pending_change
     if change is None or change.state is None:
         return False
     pending = change.state.pending_hitl
-    return pending is not None and events.has_single_safe_default(change.state, pending)
+    return pending is not None and events.is_a_guess(pending)

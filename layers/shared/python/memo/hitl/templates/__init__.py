@@ -39,6 +39,7 @@ from memo.hitl.templates.approval_answers import (
     narrowing_empty,
     narrowing_unclear,
     narrowing_with_the_rest,
+    number_item_or_button,
     rejected_with_reason,
 )
 from memo.hitl.templates.clarification import (
@@ -69,6 +70,7 @@ from memo.hitl.templates.open_question import (
     nudge,
     one_at_a_time,
     quoted_elsewhere,
+    reaction_to_a_guess,
     retry_declined,
     retry_options,
     stale_reply,
@@ -121,6 +123,7 @@ __all__ = [
     "narrowing_unclear",
     "narrowing_with_the_rest",
     "nudge",
+    "number_item_or_button",
     "one_at_a_time",
     "operator_answer_passed_on",
     "operator_answer_too_late",
@@ -128,6 +131,7 @@ __all__ = [
     "operator_question_declined",
     "question_reply",
     "quoted_elsewhere",
+    "reaction_to_a_guess",
     "rejected_with_reason",
     "retry_declined",
     "retry_options",

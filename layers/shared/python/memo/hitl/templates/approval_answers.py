@@ -45,6 +45,19 @@ def narrowing_unclear(language: Language) -> str:
     return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
 
 
+def number_item_or_button(language: Language, number: int, label: str) -> str:
+    """A bare number to an approval that is both an item it lists and one of its buttons."""
+    if language == "he":
+        return (
+            f"לא ברור לי אם {number} הוא פריט {number} ברשימה או הכפתור „{label}”, אז לא עשיתי כלום. "
+            f"אפשר לכתוב „רק {number}” כדי להשאיר רק אותו, או „{label}”."
+        )
+    return (
+        f"I can't tell whether {number} means item {number} or the “{label}” button, so I haven't done "
+        f'anything. Write "only {number}" to keep just that item, or "{label.casefold()}".'
+    )
+
+
 def narrowing_with_the_rest(language: Language) -> str:
     """An answer that keeps some items of an approval whose plan does more ("Along with it: ..."):
     whether the rest still runs is not said, so nothing is guessed."""

@@ -103,6 +103,13 @@ def button_gone(language: Language) -> str:
     return "That button no longer works, so I didn't do anything. Just tell me what you'd like to do 🙏"
 
 
+def reaction_to_a_guess(language: Language) -> str:
+    """A reaction (👍, ❤️, …) on a "Just to check" question: a guess is never confirmed by one."""
+    if language == "he":
+        return "זה היה רק ניחוש שלי, אז אני צריך תשובה במילים — כן או לא? עד אז לא עשיתי כלום."
+    return "That was only my guess, so I need a typed answer — yes or no? I haven't done anything yet."
+
+
 def one_at_a_time(language: Language) -> str:
     """A yes with a new request after it: neither is run, so the request is not lost."""
     if language == "he":
