@@ -1,5 +1,5 @@
 """The HITL case platform in the stack: its DynamoDB table, the scheduled escalation sweep, the
-escalation topic and the platform's alarms.
+escalation topic, the agents' notice bus, the archive bucket and the platform's alarms.
 
 `CasePlatform(scope, id, *, code_layers, table=None, alarm_topic=None)`: pass the table built from
 `memo.tables.CASES` when the stack already has it (the table construct builds every spec of
@@ -9,18 +9,30 @@ the case store's actions on that table and the indexes its queries use (`grant_c
 publishes each escalation to `escalation_topic` (SNS, encrypted, TLS only; ops subscribe e-mail or
 chat endpoints to it). Once a day the same function
 checks the projection for drift (`{"job": "drift"}`) and applies the adapters' retention to decided
-cases (`{"job": "retention"}`; no archive bucket is deployed, so an adapter that archives has its
-cases named as unarchived and left as they are). The rules' targets retry a delivery that
+cases (`{"job": "retention"}`): an adapter that archives has each case written to `archive_bucket`
+(`HITL_ARCHIVE_BUCKET`; `s3:PutObject` on its objects only) before its payload is blanked. The
+rules' targets retry a delivery that
 failed (`RULE_RETRY_ATTEMPTS`, for at most `RULE_MAX_EVENT_AGE`), then put the event on
 `dead_letter_queue` (the stack alarms on its depth). Alarms (to `alarm_topic`): cases past their
 clarification SLA, an escalation notice the topic refused, projection drift.
+
+`event_bus` is where agents hear of every decision, question and request for changes on their cases
+(`caseplatform.notifications.EventBridgeSink`); `grant_notices(function)` gives a function that
+decides cases `HITL_EVENT_BUS_NAME` and `events:PutEvents` on that bus alone. Agents subscribe rules
+to the bus (its name and ARN are stack outputs); it has no rule or archive of its own.
+
+The archive bucket: all public access blocked, TLS only, S3-managed encryption, versioned, kept by
+`cdk destroy` (named by CloudFormation, so the next deployment creates a new one), its server access
+logs in `archive_access_logs`. Archived cases move to S3 Glacier Flexible Retrieval after
+`ARCHIVE_GLACIER_AFTER` (objects under 128 KB stay in S3 Standard: S3's default minimum size for a
+transition, below which Glacier's per-object overhead costs more than it saves); nothing expires.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aws_cdk import Acknowledgment, Duration, Validations
+from aws_cdk import Acknowledgment, Duration, RemovalPolicy, Stack, Validations
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cloudwatch_actions
 from aws_cdk import aws_dynamodb as dynamodb
@@ -30,6 +42,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
@@ -65,6 +78,14 @@ SCHEMA_ACTIONS = ("dynamodb:UpdateItem",)
 # The sweep (GSI4: escalation due); the drift and rebuild jobs walk the cases by their submitted
 # events and read each case's events (GSI1).
 ESCALATION_INDEXES = ("GSI1", "GSI4")
+# What `memo.aws.case_archive.S3CaseArchive` calls: one object per archived case, never read back.
+ARCHIVE_ACTIONS = ("s3:PutObject",)
+# What `caseplatform.notifications.EventBridgeSink` calls: one entry per notice.
+NOTICE_ACTIONS = ("events:PutEvents",)
+ARCHIVE_BUCKET_ENV_VAR = "HITL_ARCHIVE_BUCKET"
+EVENT_BUS_ENV_VAR = "HITL_EVENT_BUS_NAME"
+# Archived cases are read rarely (an audit, a dispute): Glacier Flexible Retrieval after this long.
+ARCHIVE_GLACIER_AFTER = Duration.days(90)
 
 
 def grant_case_store(
@@ -106,6 +127,13 @@ class CasePlatform(Construct):
         super().__init__(scope, construct_id)
         self.table: dynamodb.ITableV2 = table if table is not None else build_table(self, CASES)
         self.escalation_topic = self._escalation_topic()
+        self.event_bus = events.EventBus(
+            self,
+            "NoticeBus",
+            description="HITL case notices for agents: decisions, questions, requests for changes",
+        )
+        self.archive_access_logs = self._archive_access_logs()
+        self.archive_bucket = self._archive_bucket()
         self.escalation = self._escalation_function(code_layers, log_retention, single_sweep)
         self.dead_letter_queue = self._dead_letter_queue()
         self.schedule = events.Rule(
@@ -169,6 +197,56 @@ class CasePlatform(Construct):
         )
         return queue
 
+    def _archive_access_logs(self) -> s3.Bucket:
+        """Where S3 writes the archive bucket's server access logs (S3's log delivery may write here by
+        the bucket policy CDK adds; cdk-nag asks no logs of a bucket that receives them)."""
+        return s3.Bucket(
+            self,
+            "ArchiveAccessLogs",
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            encryption=s3.BucketEncryption.S3_MANAGED,  # what S3's log delivery can write to
+            enforce_ssl=True,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    def _archive_bucket(self) -> s3.Bucket:
+        """Decided cases archived by the retention job (see the module's docstring)."""
+        return s3.Bucket(
+            self,
+            "ArchiveBucket",
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            versioned=True,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            removal_policy=RemovalPolicy.RETAIN,
+            server_access_logs_bucket=self.archive_access_logs,
+            server_access_logs_prefix="archive/",
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="ArchivedCasesToGlacier",
+                    transitions=[
+                        s3.Transition(
+                            storage_class=s3.StorageClass.GLACIER, transition_after=ARCHIVE_GLACIER_AFTER
+                        )
+                    ],
+                    noncurrent_version_transitions=[
+                        s3.NoncurrentVersionTransition(
+                            storage_class=s3.StorageClass.GLACIER, transition_after=ARCHIVE_GLACIER_AFTER
+                        )
+                    ],
+                )
+            ],
+        )
+
+    def grant_notices(self, function: lambda_.Function) -> None:
+        """Let `function` (one that decides cases) tell agents on `event_bus`: the bus's name, and
+        PutEvents on that bus only."""
+        function.add_environment(EVENT_BUS_ENV_VAR, self.event_bus.event_bus_name)
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=list(NOTICE_ACTIONS), resources=[self.event_bus.event_bus_arn])
+        )
+
     def _escalation_topic(self) -> sns.Topic:
         """Where escalation notices go. Lambda publishes with the AWS-managed SNS key (only CloudWatch
         alarms need a customer key)."""
@@ -197,6 +275,7 @@ class CasePlatform(Construct):
             environment={
                 CASES.env_var: self.table.table_name,
                 "ESCALATION_TOPIC_ARN": self.escalation_topic.topic_arn,
+                ARCHIVE_BUCKET_ENV_VAR: self.archive_bucket.bucket_name,
             },
             memory_size=256,
             timeout=Duration.minutes(5),
@@ -204,7 +283,24 @@ class CasePlatform(Construct):
         )
         # Exactly what the sweep and the drift check call on the table and the indexes they query.
         grant_case_store(escalation.function, self.table, indexes=ESCALATION_INDEXES)
+        self._grant_archive(escalation)
         return escalation
+
+    def _grant_archive(self, escalation: MemoFunction) -> None:
+        """PutObject on the archive bucket's objects: no read, list or delete (an archived case is
+        never read back by the function), and no KMS action (S3-managed keys)."""
+        objects = self.archive_bucket.arn_for_objects("*")
+        escalation.function.add_to_role_policy(
+            iam.PolicyStatement(actions=list(ARCHIVE_ACTIONS), resources=[objects])
+        )
+        bucket_id = Stack.of(self).get_logical_id(self.archive_bucket.node.default_child)  # type: ignore[arg-type]
+        Validations.of(escalation.role).acknowledge(
+            Acknowledgment(
+                id=f"AwsSolutions-IAM5[Resource::<{bucket_id}.Arn>/*]",
+                reason="The retention job writes one object per archived case, keyed by adapter and case "
+                "id (unknown until the case is archived): PutObject on the archive bucket's objects only.",
+            )
+        )
 
     def _alarm(
         self, alarm_id: str, metric_name: str, description: str, alarm_topic: sns.ITopic | None

@@ -7,8 +7,10 @@
             ├─ Step Functions SendTaskSuccess / SendTaskFailure: the decision resumes the waiting step
             ├─ the withdrawals queue (SQS, from the webhook's turn): a request the user withdrew; its
             │  waiting step's task token is failed (memo.operator_review.withdraw.WithdrawnSteps)
-            └─ an operator's question to the WhatsApp user (memo.operator_review.clarify): the user's thread on
-               the conversation table (pendingHITL, memory) and the WhatsApp secret
+            ├─ an operator's question to the WhatsApp user (memo.operator_review.clarify): the user's thread on
+            │  the conversation table (pendingHITL, memory) and the WhatsApp secret
+            └─ the case platform's notice bus (EventBridge): agents hear of every decision, question and
+               request for changes (`CasePlatform.grant_notices`, called by the stack)
 
 Routes: `GET /review` (the page, served at `/review/`: the function redirects `/review` there),
 `GET /review/openapi.json` and `GET /review/swagger` are public (no data); `GET /review/me`, `GET /review/cases`,
@@ -27,7 +29,8 @@ indexes (`grant_case_store`);
 GetItem/DeleteItem on the ledger table for `REVIEW#` partition keys only; SendTaskSuccess and
 SendTaskFailure, which IAM cannot scope below `*` (a task token names no resource); the item actions
 of the clarification relay on the conversation table; reading the WhatsApp secret; consuming the
-withdrawals queue. No other role of the stack may call any `states:SendTask*` action: the webhook,
+withdrawals queue; PutEvents on the case platform's notice bus (granted by `CasePlatform.grant_notices`).
+No other role of the stack may call any `states:SendTask*` action: the webhook,
 which faces the internet, may only send a withdrawn case's id to the withdrawals queue
 (`grant_withdrawals`), and the review Lambda answers the token only of a case whose history shows the
 user's withdrawal.

@@ -4,7 +4,8 @@
                                                     ^                                      │
                                                     └──────── SQS event source ────────────┘
     ConversationStore (DynamoDB), AppSecrets (Secrets Manager), Monitoring (alarms -> SNS)
-    CasePlatform: the HITL case platform's table and its hourly escalation sweep
+    CasePlatform: the HITL case platform's table, its hourly escalation sweep, the agents' notice bus
+        (EventBridge) and the archive bucket (S3) of the daily retention job
     Review: the review Lambda on the same HTTP API (/review...), Cognito user pool + JWT authorizer;
         a decision answers the waiting step's task token (SendTaskSuccess / SendTaskFailure)
 
@@ -131,6 +132,10 @@ class MemoStack(Stack):
         self.review = self._review()
         # "cancel that" hands a withdrawn request to the review function, which answers its task token.
         self.review.grant_withdrawals(self.webhook.function)
+        # Reviewers' decisions, questions and requests for changes are told to agents on the bus. (The
+        # other functions that write to cases record what agents do not hear of: submissions, users'
+        # answers and withdrawals, escalations.)
+        self.case_platform.grant_notices(self.review.function.function)
         self._outputs()
 
     def _reminders(self) -> Reminders:
@@ -229,6 +234,19 @@ class MemoStack(Stack):
             "EscalationTopicArn",
             value=self.case_platform.escalation_topic.topic_arn,
             description="HITL escalation notices: subscribe the operators' e-mail or chat here",
+        )
+        CfnOutput(
+            self,
+            "HitlEventBusName",
+            value=self.case_platform.event_bus.event_bus_name,
+            description="HITL case notices (source hitl.caseplatform): agents subscribe rules on this bus",
+        )
+        CfnOutput(self, "HitlEventBusArn", value=self.case_platform.event_bus.event_bus_arn)
+        CfnOutput(
+            self,
+            "HitlArchiveBucketName",
+            value=self.case_platform.archive_bucket.bucket_name,
+            description="Decided cases archived by the retention job: <adapter>/<case id>.json",
         )
         CfnOutput(
             self,

@@ -1,4 +1,5 @@
-"""The case platform in the stack: escalation sweep on a schedule, least privilege on the cases table."""
+"""The case platform in the stack: escalation sweep on a schedule, least privilege on the cases table,
+the agents' notice bus and the retention job's archive bucket."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 
 from aws_cdk.assertions import Match
 
-from infra.case_platform import CASE_STORE_ACTIONS
+from infra.case_platform import ARCHIVE_ACTIONS, CASE_STORE_ACTIONS
 from memo import tables
+from memo.settings import EscalationSettings
 
 from .conftest import Synthesized
 
@@ -17,8 +19,8 @@ def _escalation_function(synthesized: Synthesized) -> tuple[str, dict[str, Any]]
     functions = synthesized.template.find_resources(
         "AWS::Lambda::Function", {"Properties": {"Description": Match.string_like_regexp("escalat")}}
     )
-    assert len(functions) == 1
-    return next(iter(functions.items()))
+    ((logical_id, function),) = functions.items()
+    return logical_id, dict(function)
 
 
 def test_the_sweep_runs_hourly_on_a_schedule(synthesized: Synthesized) -> None:
@@ -136,3 +138,111 @@ def test_drift_runs_daily_and_the_platform_alarms_notify_the_alarm_topic(synthes
     past_sla = next(a for a in alarms.values() if a["Properties"].get("MetricName") == "HitlCasesPastSla")
     assert past_sla["Properties"]["AlarmActions"]
     assert past_sla["Properties"]["Dimensions"] == [{"Name": "service", "Value": "memo"}]
+
+
+# --- the agents' notice bus and the archive bucket ---------------------------------------------------
+
+
+def _statements_by_role(synthesized: Synthesized) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {}
+    for policy in synthesized.resources("AWS::IAM::Policy").values():
+        for role in policy["Properties"]["Roles"]:
+            found.setdefault(role["Ref"], []).extend(policy["Properties"]["PolicyDocument"]["Statement"])
+    return found
+
+
+def _granted(synthesized: Synthesized, prefix: str) -> dict[str, list[tuple[list[str], Any]]]:
+    """Role -> (actions, resource) of each statement allowing an action of the service `prefix`."""
+    return {
+        role: [
+            (_list(s["Action"]), s["Resource"])
+            for s in statements
+            if any(str(a).startswith(prefix) for a in _list(s["Action"]))
+        ]
+        for role, statements in _statements_by_role(synthesized).items()
+        if any(str(a).startswith(prefix) for s in statements for a in _list(s["Action"]))
+    }
+
+
+def test_agents_hear_of_cases_on_a_bus_only_the_review_function_puts_to(synthesized: Synthesized) -> None:
+    stack = synthesized.stack
+    bus = synthesized.logical_id(stack.case_platform.event_bus)
+    assert list(synthesized.resources("AWS::Events::EventBus")) == [bus]
+    # Agents bring their own rules: the stack adds none on the bus, and no archive of it.
+    assert not [
+        r for r in synthesized.resources("AWS::Events::Rule").values() if "EventBusName" in r["Properties"]
+    ]
+    assert synthesized.resources("AWS::Events::Archive") == {}
+    review = synthesized.logical_id(stack.review.function.role)
+    assert _granted(synthesized, "events:") == {
+        review: [(["events:PutEvents"], {"Fn::GetAtt": [bus, "Arn"]})]
+    }
+    review_function = synthesized.template_json["Resources"][
+        synthesized.logical_id(stack.review.function.function)
+    ]
+    assert review_function["Properties"]["Environment"]["Variables"]["HITL_EVENT_BUS_NAME"] == {"Ref": bus}
+    outputs = synthesized.template_json["Outputs"]
+    assert outputs["HitlEventBusName"]["Value"] == {"Ref": bus}
+    assert outputs["HitlEventBusArn"]["Value"] == {"Fn::GetAtt": [bus, "Arn"]}
+
+
+def test_the_archive_bucket_is_private_encrypted_versioned_logged_and_kept(synthesized: Synthesized) -> None:
+    platform = synthesized.stack.case_platform
+    bucket_id = synthesized.logical_id(platform.archive_bucket)
+    logs_id = synthesized.logical_id(platform.archive_access_logs)
+    assert set(synthesized.resources("AWS::S3::Bucket")) == {bucket_id, logs_id}
+    for logical_id in (bucket_id, logs_id):
+        resource = synthesized.template_json["Resources"][logical_id]
+        properties = resource["Properties"]
+        assert (resource["DeletionPolicy"], resource["UpdateReplacePolicy"]) == ("Retain", "Retain")
+        assert "BucketName" not in properties  # a redeployment after `cdk destroy` makes a new one
+        assert properties["PublicAccessBlockConfiguration"] == {
+            "BlockPublicAcls": True,
+            "BlockPublicPolicy": True,
+            "IgnorePublicAcls": True,
+            "RestrictPublicBuckets": True,
+        }
+        (encryption,) = properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+        assert encryption["ServerSideEncryptionByDefault"] == {"SSEAlgorithm": "AES256"}
+        assert _denies_plain_http(synthesized, logical_id)
+    archive = synthesized.template_json["Resources"][bucket_id]["Properties"]
+    assert archive["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert archive["OwnershipControls"] == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}  # no ACLs
+    assert archive["LoggingConfiguration"] == {
+        "DestinationBucketName": {"Ref": logs_id},
+        "LogFilePrefix": "archive/",
+    }
+    (rule,) = archive["LifecycleConfiguration"]["Rules"]
+    assert rule["Status"] == "Enabled" and "ExpirationInDays" not in rule  # nothing archived expires
+    assert rule["Transitions"] == [{"StorageClass": "GLACIER", "TransitionInDays": 90}]
+    assert rule["NoncurrentVersionTransitions"] == [{"StorageClass": "GLACIER", "TransitionInDays": 90}]
+    outputs = synthesized.template_json["Outputs"]
+    assert outputs["HitlArchiveBucketName"]["Value"] == {"Ref": bucket_id}
+
+
+def _denies_plain_http(synthesized: Synthesized, bucket_id: str) -> bool:
+    statements = [
+        s
+        for policy in synthesized.resources("AWS::S3::BucketPolicy").values()
+        if policy["Properties"]["Bucket"] == {"Ref": bucket_id}
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    return any(
+        s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+        for s in statements
+    )
+
+
+def test_the_retention_job_may_only_put_archived_cases_in_the_bucket(synthesized: Synthesized) -> None:
+    platform = synthesized.stack.case_platform
+    bucket_id = synthesized.logical_id(platform.archive_bucket)
+    _, function = _escalation_function(synthesized)
+    variables = function["Properties"]["Environment"]["Variables"]
+    assert variables["HITL_ARCHIVE_BUCKET"] == {"Ref": bucket_id}
+    plain = {k: v if isinstance(v, str) else "resolved-at-deploy-time" for k, v in variables.items()}
+    assert EscalationSettings.from_env(plain).archive_bucket == "resolved-at-deploy-time"
+    escalation_role = synthesized.logical_id(platform.escalation.role)
+    objects = {"Fn::Join": ["", [{"Fn::GetAtt": [bucket_id, "Arn"]}, "/*"]]}
+    # No read, list or delete, on no other bucket, by no other role.
+    assert _granted(synthesized, "s3:") == {escalation_role: [(["s3:PutObject"], objects)]}
+    assert list(ARCHIVE_ACTIONS) == ["s3:PutObject"]

@@ -45,6 +45,7 @@ REVIEW_ENV = {
     "REVIEW_LOGIN_URL",
     "ITEMS_TABLE_NAME",  # the case view reads a waiting step's items
     "HITL_REDACT",  # agents' cases are stored with contacts masked
+    "HITL_EVENT_BUS_NAME",  # agents hear of decisions, questions and requests for changes
 }
 # The case store's item actions, and UpdateItem: the review function registers the review adapters'
 # schemas. It deletes nothing on the cases table.
@@ -96,6 +97,7 @@ def _ids(synth: Synthesized) -> dict[str, str]:
         "conversation": synth.logical_id(synth.stack.store.table(tables.CONVERSATION)),
         "items": synth.logical_id(synth.stack.store.table(tables.ITEMS)),
         "whatsapp": synth.logical_id(synth.stack.secrets.whatsapp),
+        "bus": synth.logical_id(synth.stack.case_platform.event_bus),
     }
 
 
@@ -198,6 +200,7 @@ def test_review_function_environment_is_exactly_what_its_settings_read(synthesiz
     assert env["WHATSAPP_SECRET_ID"] == _ref(ids["whatsapp"])
     assert env["WHATSAPP_API_BASE_URL"] == "https://graph.facebook.com/v21.0"
     assert env["POWERTOOLS_SERVICE_NAME"] == "memo-review"
+    assert env["HITL_EVENT_BUS_NAME"] == _ref(ids["bus"])
     # Every deployed variable is one the review Lambda's settings read.
     read = {
         field.alias
@@ -212,6 +215,7 @@ def test_review_function_environment_is_exactly_what_its_settings_read(synthesiz
     assert settings.store == "dynamodb"
     assert settings.ledger_table == settings.conversation_table == "resolved-at-deploy"
     assert settings.whatsapp.secret_id == "resolved-at-deploy"
+    assert settings.event_bus == "resolved-at-deploy"
 
 
 def test_no_function_is_deployed_with_the_dev_token_secret(synthesized: Synthesized) -> None:
@@ -281,6 +285,8 @@ def test_review_role_has_exactly_the_permissions_the_review_lambda_uses(synthesi
             "dynamodb:BatchWriteItem",
             "dynamodb:Query",  # the case view's conversation context
         },
+        # Agents' notices, on the case platform's bus only.
+        (json.dumps(_arn(ids["bus"])), "null"): {"events:PutEvents"},
         # The case view: a waiting step's reminders and notes, read only.
         (json.dumps(_arn(ids["items"])), "null"): {"dynamodb:GetItem", "dynamodb:Query"},
         (json.dumps(_ref(ids["whatsapp"])), "null"): {"secretsmanager:GetSecretValue"},

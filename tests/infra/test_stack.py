@@ -576,6 +576,7 @@ NAME_PROPERTIES = {
     "AWS::Scheduler::ScheduleGroup": "Name",
     "AWS::SQS::Queue": "QueueName",
     "AWS::SNS::Topic": "TopicName",
+    "AWS::S3::Bucket": "BucketName",
 }
 
 

@@ -10,11 +10,13 @@ actions IAM does not have. In this harness only:
 - `_determine_resource` is added to the response classes of DynamoDB (the table or index ARN),
   Step Functions (state machine or execution ARN; "*" for task tokens, which name no resource),
   EventBridge Scheduler (the schedule ARN), Secrets Manager (the secret ARN), SNS (the topic ARN) and
-  Lambda (the function ARN, with its qualifier);
+  Lambda (the function ARN, with its qualifier); S3 requests (which moto authorizes apart, on
+  `arn:aws:s3:::<bucket>[/<key>]`) are checked the same way;
 - every request signed by a role's IAM user is checked as the list of accesses AWS authorizes for it
   (`accesses`): one per item of a TransactWriteItems (PutItem, UpdateItem, DeleteItem or
-  ConditionCheckItem on that item's table) or TransactGetItems, one per table of a batch, Lambda's
-  Invoke as lambda:InvokeFunction, SQS's batch calls as their single actions, and the iam:PassRole a
+  ConditionCheckItem on that item's table) or TransactGetItems, one per table of a batch, one
+  events:PutEvents per entry of a PutEvents on the entry's event bus, Lambda's Invoke as
+  lambda:InvokeFunction, SQS's batch calls as their single actions, and the iam:PassRole a
   CreateSchedule/UpdateSchedule makes of its target's role for the Scheduler;
 - each access is evaluated against the user's policies as IAM does (`allowed`): action and resource
   with wildcards, conditions with their operators (`dynamodb:LeadingKeys` is the partition key of
@@ -39,7 +41,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from moto.core.authorization import ActionAuthenticatorMixin, enable_iam_authentication
 from moto.core.exceptions import AccessDeniedError
-from moto.iam.access_control import IAMRequest
+from moto.iam.access_control import IAMRequest, S3IAMRequest
 from moto.iam.models import Policy
 
 from tests.integration.iam.template import ACCOUNT, REGION
@@ -267,6 +269,11 @@ class DynamoAccesses:
         return ()
 
 
+def _event_bus_arn(name: str) -> str:
+    """An entry's bus (a name or an ARN; none: the account's default bus)."""
+    return name if name.startswith("arn:") else f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{name}"
+
+
 def _scheduler_resource(response: Any) -> str:
     path = urlparse(response.uri).path
     name = unquote(path.rstrip("/").split("/")[-1])
@@ -314,6 +321,11 @@ def accesses(response: Any, service: str, operation: str, resource: str) -> list
     """What AWS authorizes for this request (see the module's docstring)."""
     if service == "dynamodb":
         return DynamoAccesses(response)(operation)
+    if service == "events" and operation == "PutEvents":
+        entries = _body(response).get("Entries", [])
+        return [
+            Access("events:PutEvents", _event_bus_arn(e.get("EventBusName") or "default")) for e in entries
+        ]
     action = SINGLE_ACTIONS.get(f"{service}:{operation}", f"{service}:{operation}")
     found = [Access(action, resource)]
     if service == "scheduler" and operation in {"CreateSchedule", "UpdateSchedule"}:
@@ -342,17 +354,24 @@ def enforced(users: Mapping[str, str], ledger: Ledger) -> Iterator[None]:
     runs) is refused as moto refuses an unknown key; the local stack's own key is not checked."""
     import importlib
 
-    def authorize(self: Any, resource: str = "*") -> None:
+    def authorize(
+        self: Any, resource: str = "*", operation: str | None = None, base: Any = IAMRequest
+    ) -> None:
         key = _access_key(self.headers)
         role = users.get(key)
         if role is None:
             if key.startswith("AKIA"):
-                self._authenticate_and_authorize_action(IAMRequest, resource)  # InvalidClientTokenId
+                self._authenticate_and_authorize_action(base, resource)  # InvalidClientTokenId
             return  # the local stack's machinery, the test's own setup and checks
         service = _service(self.headers)
-        checks = accesses(self, service, self._get_action(), resource)
+        checks = accesses(self, service, operation or self._get_action(), resource)
         request = partial(CheckedRequest, role=role, accesses=checks, ledger=ledger)
         self._authenticate_and_authorize_action(request, resource)
+
+    def authorize_s3(self: Any, bucket_name: str | None = None, key_name: str | None = None) -> None:
+        """As moto names an S3 request's resource; the action is the one moto set for the request."""
+        path = f"{bucket_name or '*'}/{key_name}" if key_name else (bucket_name or "*")
+        authorize(self, f"arn:aws:s3:::{path}", operation=self.data["Action"], base=S3IAMRequest)
 
     with ExitStack() as stack:
         for module_name, class_name, resolve in RESOURCES.values():
@@ -362,6 +381,9 @@ def enforced(users: Mapping[str, str], ledger: Ledger) -> Iterator[None]:
             )
         stack.enter_context(
             _attribute(ActionAuthenticatorMixin, "_authenticate_and_authorize_normal_action", authorize)
+        )
+        stack.enter_context(
+            _attribute(ActionAuthenticatorMixin, "_authenticate_and_authorize_s3_action", authorize_s3)
         )
         stack.enter_context(enable_iam_authentication())
         yield

@@ -14,6 +14,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import boto3
+
+from caseplatform.redaction import REDACTED
+from caseplatform.service import CaseService, build_case_service
+from caseplatform.stores.dynamodb import DynamoCaseStore
+from memo import tables
 from memo.local.context import LocalLambdaContext
 from memo.local.events import http_api_event
 from memo.local.functions import load_handler
@@ -22,10 +28,12 @@ from memo.local.stack import LOCAL_REVIEW_DEV_SECRET
 from memo.local.whatsapp_user import WhatsAppUser, envelope
 from tests.integration.caseplatform.review.harness import token
 from tests.integration.iam.harness import IamStack, function_arn, queue_depth
+from tests.integration.iam.template import REGION
 from tests.integration.ingress.fixtures import FAILED_131047, status, status_value
 from tests.support.conversation import Conversation
 from tests.support.webhook import post
 from tests.support.whatsapp_fixtures import changed_number
+from tests.unit.caseplatform.factories import submit
 
 # How long a flow waits for the state machine: every plan here ends within seconds when allowed.
 WAIT_SECONDS = 10.0
@@ -34,6 +42,8 @@ REVIEW_DELETES = json.dumps(
 )
 SENT_TO_REVIEW = "needs a quick check by one of our operators"
 NEW_NUMBER = "972509999999"
+# An adapter that archives its decided cases this many days after the decision.
+ARCHIVING_ADAPTER, ARCHIVE_AFTER_DAYS = "lgv_troubleshooting", 30
 
 
 class Chat(Conversation):
@@ -219,13 +229,16 @@ def undeliverable_reminders(iam: IamStack) -> None:
 
 
 def operator_approves(iam: IamStack) -> None:
-    """A delete the policy sends to an operator: a case and a kept task token; approved, it runs."""
+    """A delete the policy sends to an operator: a case and a kept task token; approved, it runs, and
+    an agent listening on the case platform's bus hears of the decision."""
     chat = _chat(iam)
     case_id = _into_review(iam, chat)
+    heard = _agent_listens(iam)
     Reviewer().call("POST", f"/review/cases/{case_id}/approve", {"request_id": "a1"})
     assert iam.local.stepfunctions is not None
     iam.local.stepfunctions.wait_all(timeout=WAIT_SECONDS)
     assert chat.replies() == ["Deleted the reminder “call mom”."]
+    assert ("HITL case decision_recorded", [case_id]) in heard()
 
 
 def operator_rejects(iam: IamStack) -> None:
@@ -248,6 +261,62 @@ def operator_rejects(iam: IamStack) -> None:
     iam.local.stepfunctions.wait_all(timeout=WAIT_SECONDS)
     assert any("not now" in text for text in chat.replies())
     assert "sunshine42" in chat.say("what's the wifi password?")
+
+
+def _agent_listens(iam: IamStack) -> Callable[[], list[tuple[str, list[str]]]]:
+    """An agent's rule on the notice bus, delivering the case platform's events to the agent's queue
+    (set up by the agent, not a role of the stack); answers what the queue has heard so far:
+    (detail-type, resources) of each event."""
+    assert iam.local.resources is not None
+    bus = iam.local.resources.event_bus_name
+    sqs, events = boto3.client("sqs", region_name=REGION), boto3.client("events", region_name=REGION)
+    url = sqs.create_queue(QueueName="agent-notices")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    events.put_rule(
+        Name="agent", EventBusName=bus, EventPattern=json.dumps({"source": ["hitl.caseplatform"]})
+    )
+    events.put_targets(Rule="agent", EventBusName=bus, Targets=[{"Id": "agent-queue", "Arn": arn}])
+
+    def heard() -> list[tuple[str, list[str]]]:
+        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        return [(e["detail-type"], e["resources"]) for e in (json.loads(m["Body"]) for m in messages)]
+
+    return heard
+
+
+def a_decided_case_is_archived(iam: IamStack) -> None:
+    """An adapter archives its decided cases after 30 days: a reviewer rejects an agent's case; a month
+    later the daily retention run writes the whole case to the archive bucket, then blanks its
+    payload."""
+    owner = _archiving_adapter(iam)
+    case_id = submit(owner)  # the agent's case, as the agent submits it
+    Reviewer().call("POST", f"/review/cases/{case_id}/reject", {"request_id": "r1", "reason": "not this"})
+    iam.clock.advance(days=ARCHIVE_AFTER_DAYS + 1)
+    # The deployed function's 5 minutes: the run stops with HITL_PROJECTION_TIME_MARGIN_MS left.
+    context = LocalLambdaContext(function_name="memo-escalation", timeout_seconds=300)
+    run = load_handler("escalation")({"job": "retention"}, context)
+    assert iam.local.resources is not None
+    bucket, key = iam.local.resources.archive_bucket, f"{ARCHIVING_ADAPTER}/{case_id}.json"
+    assert run["archived"] == {case_id: f"s3://{bucket}/{key}"}, run
+    archived = boto3.client("s3", region_name=REGION).get_object(Bucket=bucket, Key=key)
+    assert json.loads(archived["Body"].read())["payload"]["site"] == "Plant Haifa"
+    assert set(owner.get_record(case_id).case.payload.values()) == {REDACTED}
+
+
+def _archiving_adapter(iam: IamStack) -> CaseService:
+    """The adapter's owner registers (with the `hitl` tools, not a role of the stack) a version of its
+    schema that archives decided cases; the owner's case service, on the stack's clock."""
+    store = DynamoCaseStore(tables.CASES.default_name, boto3.client("dynamodb", region_name=REGION))
+    owner = build_case_service(store, clock=lambda: int(iam.clock().timestamp() * 1000))
+    owner.ensure_default_adapters()
+    active = store.active_schema(ARCHIVING_ADAPTER)
+    assert active is not None
+    retention = {"after_days": ARCHIVE_AFTER_DAYS, "archive": True}
+    owner.register_adapter_schema(
+        ARCHIVING_ADAPTER, 2, {**active.schema, "x-hitl": {**active.schema["x-hitl"], "retention": retention}}
+    )
+    owner.activate_adapter_schema(ARCHIVING_ADAPTER, 2)
+    return owner
 
 
 def user_withdraws(iam: IamStack) -> None:
@@ -415,6 +484,7 @@ FLOWS: dict[str, Flow] = {
         user_withdraws,
         operator_asks,
         a_question_escalates,
+        a_decided_case_is_archived,
         the_number_changes,
         a_reminder_delivery_fails,
         a_series_runs_out,

@@ -40,6 +40,7 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "dynamodb:Query table/hitl-cases": "a_question_escalates",
         "dynamodb:Query table/hitl-cases/index/GSI1": "a_question_escalates",
         "dynamodb:Query table/hitl-cases/index/GSI4": "a_question_escalates",
+        "s3:PutObject memo-hitl-archive/*": "a_decided_case_is_archived",
         "sns:Publish memo-escalations": "a_question_escalates",
     },
     "executor": {
@@ -93,6 +94,7 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "dynamodb:Query table/memo-conversation": "operator_asks",
         "dynamodb:Query table/memo-items": "operator_rejects",
         "dynamodb:UpdateItem table/hitl-cases": "operator_asks",
+        "events:PutEvents event-bus/memo-hitl-notices": "operator_approves",
         "secretsmanager:GetSecretValue secret:memo-whatsapp": "operator_asks",
         "sqs:DeleteMessage memo-review-withdrawals": "user_withdraws",
         "sqs:GetQueueAttributes memo-review-withdrawals": "user_withdraws",

@@ -43,6 +43,7 @@ import memo.aws.clients
 import memo.aws.secrets
 import memo.local.stack
 from memo import tables
+from memo.local.aws import ARCHIVE_BUCKET_DEFAULT_NAME, EVENT_BUS_DEFAULT_NAME
 from memo.local.functions import Handler, load_handler, load_module
 from memo.local.poller import FifoPoller, QueueSource
 from memo.local.stack import LOCAL_DEFAULTS, LocalStack
@@ -125,6 +126,16 @@ def local_names(synthesized: Synthesized, secret_arns: Mapping[str, str]) -> Loc
     add(stack.secrets.whatsapp, secret_arns[WHATSAPP_SECRET])
     add(stack.secrets.openai, secret_arns[OPENAI_SECRET])
     add(stack.case_platform.escalation_topic, f"arn:aws:sns:{REGION}:{ACCOUNT}:{ESCALATION_TOPIC}")
+    add(
+        stack.case_platform.event_bus,
+        f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{EVENT_BUS_DEFAULT_NAME}",
+        EVENT_BUS_DEFAULT_NAME,
+    )
+    add(
+        stack.case_platform.archive_bucket,
+        f"arn:aws:s3:::{ARCHIVE_BUCKET_DEFAULT_NAME}",
+        ARCHIVE_BUCKET_DEFAULT_NAME,
+    )
     state_machine = stack.executor_workflow.state_machine
     add(state_machine, f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:memo-executor")
     constructs = {

@@ -5,8 +5,8 @@ own `Policies` and the `AWS::IAM::Policy` resources naming it; a managed policy 
 is attached) and splits it into atomic grants: one action on one resource under the statement's
 condition. The template's intrinsics (`Ref`, `Fn::GetAtt`, `Fn::Join`, `Fn::Sub`, `Fn::Select`,
 `Fn::Split`) are resolved against `LocalNames`: what each logical id is called in the local stack
-(account 123456789012, us-east-1, the tables and queues of `memo.local.aws`, the secrets, topic and
-functions `tests.integration.iam.stack` creates). A reference to anything without a local
+(account 123456789012, us-east-1, the tables, queues, notice bus and archive bucket of
+`memo.local.aws`, the secrets, topic and functions `tests.integration.iam.harness` creates). A reference to anything without a local
 counterpart fails the resolution, so a new resource in a role's policy cannot go untested.
 """
 

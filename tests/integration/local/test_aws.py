@@ -1,5 +1,6 @@
-"""The local AWS: the tables of `memo.tables` (with their TTL) and the FIFO turn queue with its
-dead-letter queue, as deployed; fake credentials that never replace real settings."""
+"""The local AWS: the tables of `memo.tables` (with their TTL), the FIFO turn queue with its
+dead-letter queue, the case platform's notice bus and archive bucket, as deployed; fake credentials
+that never replace real settings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 from moto import mock_aws
 
 from memo import tables
-from memo.local.aws import client, create_resources, use_fake_credentials
+from memo.local.aws import (
+    ARCHIVE_BUCKET_DEFAULT_NAME,
+    EVENT_BUS_DEFAULT_NAME,
+    client,
+    create_resources,
+    use_fake_credentials,
+)
 
 
 @pytest.fixture
@@ -35,8 +42,29 @@ def test_the_resources_are_the_deployed_ones(aws: None) -> None:
     assert redrive["deadLetterTargetArn"].endswith("t-memo-turns-dlq.fifo")
 
 
+def test_the_notice_bus_and_the_archive_bucket_are_there(aws: None) -> None:
+    resources = create_resources(prefix="t-")
+    assert (resources.event_bus_name, resources.archive_bucket) == (
+        "t-" + EVENT_BUS_DEFAULT_NAME,
+        "t-" + ARCHIVE_BUCKET_DEFAULT_NAME,
+    )
+    assert (
+        client("events").describe_event_bus(Name=resources.event_bus_name)["Name"] == resources.event_bus_name
+    )
+    client("s3").head_bucket(Bucket=resources.archive_bucket)
+
+
 def test_creating_the_resources_twice_is_fine(aws: None) -> None:
     assert create_resources() == create_resources()
+
+
+def test_outside_us_east_1_the_bucket_is_created_in_the_region(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    with mock_aws():
+        resources = create_resources()
+        assert create_resources() == resources  # a second run finds the bucket it owns
+        location = client("s3").get_bucket_location(Bucket=resources.archive_bucket)["LocationConstraint"]
+    assert location == "eu-west-1"
 
 
 def test_fake_credentials_never_replace_given_ones() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from memo.local.stack import LocalStack
+from memo.wiring.escalation import EscalationRuntime
 from memo.wiring.reply import ReplyRuntime
+from memo.wiring.review import ReviewRuntime
 from memo.wiring.webhook import WebhookRuntime
 from tests.support.clock import TEST_NOW
 
@@ -25,5 +27,15 @@ def test_the_stack_wires_its_runtimes_and_restores_the_environment() -> None:
         assert environ["WHATSAPP_APP_SECRET"] == "mine"  # what was set is kept
         assert ReplyRuntime.current().clock is clock
         assert WebhookRuntime.current().settings.turn_queue_url == stack.resources.queue_url
+        # Agents' notices and the retention job's archive, as deployed.
+        assert ReviewRuntime.current().settings.event_bus == stack.resources.event_bus_name
+        assert EscalationRuntime.current().settings.archive_bucket == stack.resources.archive_bucket
     assert environ == before
     assert ReplyRuntime.current().clock is not clock  # forgotten with the stack
+
+
+def test_a_bus_and_a_bucket_already_configured_are_kept() -> None:
+    environ = {"HITL_EVENT_BUS_NAME": "my-bus", "HITL_ARCHIVE_BUCKET": "my-archive"}
+    with LocalStack(environ=environ, start_poller=False):
+        assert ReviewRuntime.current().settings.event_bus == "my-bus"
+        assert EscalationRuntime.current().settings.archive_bucket == "my-archive"

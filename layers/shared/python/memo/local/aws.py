@@ -2,6 +2,9 @@
 
 Tables are created from the same `memo.tables` specs the CDK stack uses; the turn queue is a FIFO
 queue with a dead-letter queue, and the withdrawals queue a standard one with its own, as deployed.
+The case platform's notice bus (EventBridge) and archive bucket (S3) are created as well. In-process
+moto keeps them in memory only: what the bus carried and what the retention job archived are gone
+when the process ends (the state file keeps the tables and schedules, `memo.local.persist`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from memo import tables
 from memo.local.moto_fit import fit_moto
 
 LOCAL_REGION = "us-east-1"
+# The case platform's notice bus and archive bucket (named by CloudFormation when deployed).
+EVENT_BUS_DEFAULT_NAME = "memo-hitl-notices"
+ARCHIVE_BUCKET_DEFAULT_NAME = "memo-hitl-archive"
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,8 @@ class LocalResources:
     table_names: dict[str, str]
     withdrawal_queue_url: str = ""  # the turn's withdrawals, for the review handler
     withdrawal_queue_arn: str = ""
+    event_bus_name: str = ""  # the agents' notices, put by the review handler
+    archive_bucket: str = ""  # the retention job's archive, written by the escalation handler
 
 
 def use_fake_credentials(environ: MutableMapping[str, str]) -> None:
@@ -99,6 +107,8 @@ def create_resources(prefix: str = "") -> LocalResources:
         table_names=names,
         withdrawal_queue_url=withdrawal_url,
         withdrawal_queue_arn=withdrawal_arn,
+        event_bus_name=_event_bus(prefix + EVENT_BUS_DEFAULT_NAME),
+        archive_bucket=_bucket(prefix + ARCHIVE_BUCKET_DEFAULT_NAME),
     )
 
 
@@ -108,6 +118,31 @@ def _queue(name: str, attributes: dict[str, str]) -> tuple[str, str]:
     url = str(sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"])
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     return url, str(arn)
+
+
+def _event_bus(name: str) -> str:
+    """The event bus `name` (created when missing)."""
+    try:
+        client("events").create_event_bus(Name=name)
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "ResourceAlreadyExistsException":
+            raise
+    return name
+
+
+def _bucket(name: str) -> str:
+    """The bucket `name` (created when missing; outside us-east-1 S3 wants the region named)."""
+    s3 = client("s3")
+    region = s3.meta.region_name
+    configuration = (
+        {} if region == "us-east-1" else {"CreateBucketConfiguration": {"LocationConstraint": region}}
+    )
+    try:
+        s3.create_bucket(Bucket=name, **configuration)
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "BucketAlreadyOwnedByYou":
+            raise
+    return name
 
 
 def _redrive(dead_letter_arn: str, max_receive_count: int) -> str:

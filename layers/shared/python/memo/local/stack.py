@@ -107,6 +107,9 @@ class LocalStack:
         env[WITHDRAWAL_QUEUE_ENV_VAR] = self.resources.withdrawal_queue_url
         for var, name in self.resources.table_names.items():
             env.setdefault(var, name)
+        # Agents' notices go to the local bus; the retention job archives to the local bucket.
+        env.setdefault("HITL_EVENT_BUS_NAME", self.resources.event_bus_name)
+        env.setdefault("HITL_ARCHIVE_BUCKET", self.resources.archive_bucket)
         for key, value in self._reminder_env().items():
             env.setdefault(key, value)
         self.stepfunctions = install(
