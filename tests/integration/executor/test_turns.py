@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from memo.aws.scheduler import EventBridgeReminderScheduler
+from memo.errors import ServiceFault
 from memo.executor.contracts import Approval, ExecutionInput, StepTask, args_hash
 from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
@@ -195,21 +197,26 @@ def test_a_plan_with_two_dependent_steps_runs_them_in_order(
 
 
 def test_a_partial_failure_is_worded_truthfully(
-    dana: Conversation, llm: FakeOpenAI, clock: FakeClock
+    dana: Conversation, llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    yesterday = (clock.now - timedelta(days=1)).isoformat()
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise ServiceFault("the Scheduler refused the schedule")
+
+    monkeypatch.setattr(EventBridgeReminderScheduler, "schedule", refused)
     llm.script(
         Reply.json(
             _llm_plan(
                 _step("s1", "notes", "save", changes={"text": "the gate code is 4321"}),
-                _step("s2", "reminders", "create", constraints={"title": "feed the cat", "when": yesterday}),
+                _step(
+                    "s2", "reminders", "create", constraints={"title": "feed the cat", "whenText": "at 6pm"}
+                ),
             )
         )
     )
-    reply = dana.say("note the gate code is 4321 and remind me to feed the cat yesterday")
+    reply = dana.say("note the gate code is 4321 and remind me to feed the cat at 6pm")
     assert "✅" in reply and "❌" in reply
     assert "gate code" in reply
-    assert "couldn't set the reminder: that time has already passed" in reply
+    assert "❌ Something went wrong when I tried to set the reminder, and I can't confirm it went through." in reply
 
 
 def _run(local: LocalStack, task: StepTask) -> dict[str, Any]:

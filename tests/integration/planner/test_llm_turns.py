@@ -12,14 +12,11 @@ import pytest
 
 from memo.wiring import reset_runtime
 from memo.wiring.webhook import WebhookRuntime
-from tests.support.clock import days_ahead
 from tests.support.conversation import Conversation, LogEvents
 from tests.support.fake_openai import FakeOpenAI, Reply
 
 JERUSALEM = ZoneInfo("Asia/Jerusalem")
 # The times the scripted LLM answers with, after the suite's frozen now (tests/support/clock.py).
-TOMORROW_0730 = days_ahead(1, 7, 30, JERUSALEM).isoformat()
-IN_TWO_DAYS_0800 = days_ahead(2, 8, 0, JERUSALEM).isoformat()
 
 
 @pytest.fixture
@@ -183,7 +180,7 @@ def test_without_a_key_a_whole_turn_and_a_fast_path_resume_never_import_openai()
 def test_a_repeating_reminder_the_llm_made_a_one_off_repeats(
     llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
 ) -> None:
-    llm.script(Reply.json(plan("reminders", "create", {"title": "stretch", "when": TOMORROW_0730})))
+    llm.script(Reply.json(plan("reminders", "create", {"title": "stretch", "whenText": "tomorrow at 7:30"})))
     made = chat.say("remind me every weekday at 7:30 to stretch")
     assert made.startswith("🔁 Reminder set: “stretch” every weekday (Sun–Thu) at 07:30")
     assert log_events.named("PLANNER_FALLBACK")[0]["reason"] == "recurrence_missing"
@@ -191,22 +188,14 @@ def test_a_repeating_reminder_the_llm_made_a_one_off_repeats(
     assert "“stretch” — every weekday (Sun–Thu) at 07:30" in chat.say("what are my reminders?")
 
 
-def test_hebrew_the_llm_s_recurrence_is_kept(llm: FakeOpenAI, chat: Conversation) -> None:
-    llm.script(
-        Reply.json(
-            plan(
-                "reminders",
-                "create",
-                {
-                    "title": "להשקות את העציצים",
-                    "when": IN_TWO_DAYS_0800,
-                    "recurrence": "FREQ=DAILY;INTERVAL=2",
-                },
-            )
-        )
-    )
+def test_hebrew_the_llm_s_words_of_a_repetition_are_resolved(
+    llm: FakeOpenAI, chat: Conversation, log_events: LogEvents
+) -> None:
+    said = {"title": "להשקות את העציצים", "whenText": "פעם ביומיים ב-8 בבוקר"}
+    llm.script(Reply.json(plan("reminders", "create", said)))
     made = chat.say("תזכיר לי להשקות את העציצים פעם ביומיים בבוקר ב-8")
     assert made.startswith("🔁 קבעתי תזכורת „להשקות את העציצים” כל 2 ימים ב-08:00")
+    assert not log_events.named("PLANNER_FALLBACK")  # the model's words, resolved by Memo
 
 
 def test_a_repetition_memo_cannot_keep_is_asked_about(llm: FakeOpenAI, chat: Conversation) -> None:
@@ -215,11 +204,7 @@ def test_a_repetition_memo_cannot_keep_is_asked_about(llm: FakeOpenAI, chat: Con
             plan(
                 "reminders",
                 "create",
-                {
-                    "title": "water the garden",
-                    "when": IN_TWO_DAYS_0800,
-                    "recurrence": "FREQ=WEEKLY;BYDAY=XX",
-                },
+                {"title": "water the garden", "whenText": "on garden days at 8"},
             )
         )
     )

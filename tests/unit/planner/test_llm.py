@@ -46,7 +46,7 @@ def good_plan(**overrides: Any) -> dict[str, Any]:
                 "action": "create",
                 "constraints": [
                     {"key": "title", "value": "call mom"},
-                    {"key": "when", "value": "2024-05-02T17:00:00+03:00"},
+                    {"key": "whenText", "value": "tomorrow at 5pm"},
                 ],
                 "changes": [],
                 "dependsOn": [],
@@ -80,6 +80,7 @@ def test_good_answer_and_the_request_sent(server: FakeOpenAI) -> None:
     assert result.source == "llm" and result.fallback_reason is None
     step = result.output.plan[0]
     assert (step.capability, step.action) == ("reminders", "create")
+    # The model copied the time's words; Memo resolved them (2024-05-01 10:00 in Jerusalem is now).
     assert step.constraints == {"title": "call mom", "when": "2024-05-02T17:00:00+03:00"}
     assert result.routing_suggestions[0].capability == "reminders"
 
@@ -135,13 +136,36 @@ def test_risk_policy_overrides_an_optimistic_llm(server: FakeOpenAI) -> None:
     assert output.risk_level == "high" and output.needs_approval
 
 
-def test_invented_time_is_dropped_and_asked_for(server: FakeOpenAI) -> None:
+@pytest.mark.parametrize(
+    ("said", "missing"),
+    [
+        ("tomorrow-ish", ["time_unclear", "reminder_time_required"]),
+        ("yesterday at 5pm", ["time_in_past", "reminder_time_required"]),
+        ("at 25:00", ["time_invalid", "reminder_time_required"]),
+        ("on friday", ["reminder_time_required"]),
+    ],
+)
+def test_a_time_memo_cannot_resolve_is_asked_never_guessed(
+    server: FakeOpenAI, said: str, missing: list[str]
+) -> None:
     answer = good_plan()
-    answer["plan"][0]["constraints"][1]["value"] = "tomorrow-ish"
+    answer["plan"][0]["constraints"][1]["value"] = said
     server.script(Reply.json(answer))
     output = OpenAIPlanner(settings(server)).plan(pin("remind me to call mom")).output
     assert "when" not in output.plan[0].constraints
-    assert output.missing_fields == ["reminder_time_required"]
+    assert output.missing_fields == missing
+
+
+def test_a_datetime_the_model_computed_is_never_kept(server: FakeOpenAI) -> None:
+    """A model is unreliable at date arithmetic: a `when` it writes is dropped, its words are used."""
+    answer = _with_constraints(title="call mom", when="2024-05-09T09:00:00+03:00", whenText="tomorrow at 5pm")
+    server.script(Reply.json(answer))
+    output = OpenAIPlanner(settings(server)).plan(pin("remind me to call mom tomorrow at 5pm")).output
+    assert output.plan[0].constraints["when"] == "2024-05-02T17:00:00+03:00"
+    alone = _with_constraints(title="call mom", when="2024-05-09T09:00:00+03:00")
+    server.script(Reply.json(alone))
+    output = OpenAIPlanner(settings(server)).plan(pin("remind me to call mom")).output
+    assert "when" not in output.plan[0].constraints and output.missing_fields == ["reminder_time_required"]
 
 
 @pytest.mark.parametrize(
@@ -175,28 +199,64 @@ def _with_constraints(**constraints: str) -> dict[str, Any]:
     return answer
 
 
-def test_a_repeating_reminder_keeps_the_model_s_recurrence(server: FakeOpenAI) -> None:
-    rule = "FREQ=DAILY;INTERVAL=2"
-    server.script(
-        Reply.json(
-            _with_constraints(title="water the plants", when="2024-05-02T08:00:00+03:00", recurrence=rule)
-        )
-    )
+def test_a_repeating_reminder_is_resolved_from_the_model_s_words(server: FakeOpenAI) -> None:
+    server.script(Reply.json(_with_constraints(title="water the plants", whenText="every other day at 8am")))
     result = OpenAIPlanner(settings(server)).plan(pin("water the plants every second morning at 8"))
     assert result.source == "llm"
-    assert result.output.plan[0].constraints["recurrence"] == rule and result.output.missing_fields == []
-    assert "recurrence?" in server.requests[0]["messages"][0]["content"]
-
-
-@pytest.mark.parametrize("rule", ["FREQ=SECONDLY", "every day", "FREQ=DAILY;COUNT=0", "FREQ=WEEKLY;BYDAY=XX"])
-def test_a_recurrence_memo_cannot_keep_is_asked_about_not_dropped(server: FakeOpenAI, rule: str) -> None:
+    constraints = result.output.plan[0].constraints
+    assert constraints["recurrence"] == "FREQ=DAILY;INTERVAL=2" and result.output.missing_fields == []
+    assert constraints["when"] == "2024-05-02T08:00:00+03:00"
+    assert "whenText" in server.requests[0]["messages"][0]["content"]
+    # Words of the time the parser cannot read are asked about, never dropped (a series set once).
     server.script(
-        Reply.json(_with_constraints(title="stretch", when="2024-05-02T08:00:00+03:00", recurrence=rule))
+        Reply.json(_with_constraints(title="water the plants", whenText="every second morning at 8"))
     )
-    result = OpenAIPlanner(settings(server)).plan(pin("stretch on the regular at 8"))
+    unread = OpenAIPlanner(settings(server)).plan(pin("water the plants every second morning at 8")).output
+    assert "when" not in unread.plan[0].constraints
+    assert unread.missing_fields == ["time_unclear", "reminder_time_required"]
+
+
+@pytest.mark.parametrize("rule", ["FREQ=SECONDLY", "FREQ=DAILY;COUNT=0", "FREQ=WEEKLY;BYDAY=XX"])
+def test_a_recurrence_the_model_computed_is_never_kept(server: FakeOpenAI, rule: str) -> None:
+    server.script(Reply.json(_with_constraints(title="stretch", whenText="at 8am", recurrence=rule)))
+    result = OpenAIPlanner(settings(server)).plan(pin("stretch at 8am"))
     assert result.source == "llm"
     assert "recurrence" not in result.output.plan[0].constraints
-    assert result.output.missing_fields == ["time_unclear"]
+    assert result.output.plan[0].constraints["when"] == "2024-05-02T08:00:00+03:00"
+
+
+def test_moves_snoozes_and_listed_days_are_resolved_from_their_words(server: FakeOpenAI) -> None:
+    def step(action: str, constraints: dict[str, str], changes: dict[str, str]) -> dict[str, Any]:
+        return good_plan(
+            plan=[
+                {
+                    "id": "s1",
+                    "capability": "reminders",
+                    "action": action,
+                    "constraints": [{"key": k, "value": v} for k, v in constraints.items()],
+                    "changes": [{"key": k, "value": v} for k, v in changes.items()],
+                    "dependsOn": [],
+                }
+            ]
+        )
+
+    planner = OpenAIPlanner(settings(server))
+    server.script(Reply.json(step("update", {"target": "dentist"}, {"whenText": "friday at 10"})))
+    assert planner.plan(pin("move the dentist to friday at 10")).output.plan[0].changes == {
+        "when": "2024-05-03T10:00:00+03:00"
+    }
+    server.script(Reply.json(step("update", {"target": "dentist"}, {"whenText": "6pm"})))
+    assert planner.plan(pin("move the dentist to 6pm")).output.plan[0].changes == {"time": "18:00"}
+    server.script(Reply.json(step("update", {"target": "dentist"}, {"shiftText": "an hour earlier"})))
+    assert planner.plan(pin("bring the dentist an hour earlier")).output.plan[0].changes == {
+        "shiftMinutes": -60
+    }
+    server.script(Reply.json(step("update", {"targetRef": "latest_action"}, {"shiftText": "10 min"})))
+    assert planner.plan(pin("snooze it 10 min")).output.plan[0].changes == {"shiftMinutes": 10}
+    server.script(Reply.json(step("list", {"dayText": "tomorrow"}, {})))
+    assert planner.plan(pin("what do I have tomorrow")).output.plan[0].constraints == {"day": "2024-05-02"}
+    server.script(Reply.json(step("update", {"target": "dentist"}, {"shiftText": "a bit"})))
+    assert planner.plan(pin("push the dentist a bit")).output.missing_fields == ["time_unclear"]
 
 
 @pytest.mark.parametrize(
@@ -209,7 +269,7 @@ def test_a_recurrence_memo_cannot_keep_is_asked_about_not_dropped(server: FakeOp
 def test_a_one_off_made_of_words_that_repeat_is_planned_by_the_rules(
     server: FakeOpenAI, message: str, rule: str
 ) -> None:
-    server.script(Reply.json(_with_constraints(title="take my pills", when="2024-05-02T08:00:00+03:00")))
+    server.script(Reply.json(_with_constraints(title="take my pills", whenText="at 8am")))
     result = OpenAIPlanner(settings(server)).plan(pin(message))
     assert result.source == "rules" and result.fallback_reason == "recurrence_missing"
     assert result.output.plan[0].constraints["recurrence"] == rule

@@ -15,8 +15,6 @@ deletes are high risk, bulk deletes also need approval.
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
@@ -26,9 +24,9 @@ from memo.domain import PlannerOutput, PlanStep, RoutingSuggestion
 from memo.observability import logger
 from memo.planner.base import Planner, PlannerInput, PlannerResult, enforce_risk_policy
 from memo.planner.rules import RulePlanner
+from memo.planner.time_phrases import resolve_phrases
 from memo.settings import LlmSettings
 from memo.text.recurrence import find_recurrence
-from memo.text.series import is_valid_series, series
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -98,58 +96,23 @@ def _clamp(value: float) -> float:
     return min(1.0, max(0.0, value))
 
 
-def _valid_when(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        return datetime.fromisoformat(value).tzinfo is not None
-    except ValueError:
-        return False
-
-
-_RRULE = re.compile(r"^FREQ=(?:MINUTELY|HOURLY|DAILY|WEEKLY|MONTHLY|YEARLY)(?:;[A-Z]+=[A-Z0-9,+-]+)*$")
-
-
-def _valid_recurrence(value: object, when: object, now: datetime) -> bool:
-    """An RRULE value Memo's reminders can keep (`memo.capabilities.reminders`), with an occurrence
-    at or after its first time."""
-    if not isinstance(value, str) or not _RRULE.match(value):
-        return False
-    first = (
-        datetime.fromisoformat(when) if isinstance(when, str) and _valid_when(when) else now.astimezone(UTC)
-    )
-    try:
-        stored = series(value, first, "UTC")
-    except (ValueError, TypeError):
-        return False
-    return stored is not None and is_valid_series(stored)
-
-
-def to_planner_output(wire: PlannerWire, *, now: datetime) -> tuple[PlannerOutput, list[RoutingSuggestion]]:
+def to_planner_output(wire: PlannerWire, inp: PlannerInput) -> tuple[PlannerOutput, list[RoutingSuggestion]]:
     """Convert the wire answer to the domain types (raises ValidationError when inconsistent).
 
-    A reminder's repetition the model wrote but Memo cannot keep is not dropped silently (the
-    reminder would fire once): the step loses it and the plan asks about the time (`time_unclear`).
-    `now` is when the message was said: a repetition with no time of its own is checked from then."""
+    The model writes the words of each time and their role (`whenText`, `shiftText`, `dayText`);
+    `memo.planner.time_phrases` resolves them as the rule planner resolves the same words, against
+    the message's now and the user's timezone. A time it cannot resolve is asked, never guessed."""
     steps: list[PlanStep] = []
     missing = list(dict.fromkeys(wire.missingFields))
     for step in wire.plan:
-        constraints = {kv.key: kv.value for kv in step.constraints}
-        changes = {kv.key: kv.value for kv in step.changes}
-        for bag in (constraints, changes):
-            if "when" in bag and not _valid_when(bag["when"]):
-                del bag["when"]
-                if step.capability == "reminders" and "reminder_time_required" not in missing:
-                    missing.append("reminder_time_required")
-            if "recurrence" in bag and not _valid_recurrence(bag["recurrence"], bag.get("when"), now):
-                del bag["recurrence"]
-                if "time_unclear" not in missing:
-                    missing.append("time_unclear")
-        creates_without_time = (
-            step.capability == "reminders" and step.action == "create" and "when" not in constraints
+        constraints, changes, unresolved = resolve_phrases(
+            step.capability,
+            step.action,
+            {kv.key: kv.value for kv in step.constraints},
+            {kv.key: kv.value for kv in step.changes},
+            inp,
         )
-        if creates_without_time and "reminder_time_required" not in missing:
-            missing.append("reminder_time_required")
+        missing += [field for field in unresolved if field not in missing]
         steps.append(
             PlanStep(
                 id=step.id,
@@ -179,19 +142,20 @@ def to_planner_output(wire: PlannerWire, *, now: datetime) -> tuple[PlannerOutpu
 
 PLANNER_SYSTEM_PROMPT = """You are the planner of Memo, a WhatsApp assistant (English and Hebrew).
 Turn the user's message into a plan. Capabilities and actions:
-- reminders: create {constraints: title, when, recurrence?}, list {constraints: day?}, update {constraints: target | targetRef; changes: when?, title?},
+- reminders: create {constraints: title, whenText}, list {constraints: dayText?}, update {constraints: target | targetRef; changes: whenText? | shiftText?, title?},
   delete {constraints: target | targetRef}, delete_all {constraints: keep?, only?}
 - notes: save {changes: text}, search {constraints: query}, update {constraints: target | targetRef, changes: text (the note's new text, or only its new value: "actually it's 4312")}, delete {constraints: target | targetRef}, delete_all {constraints: keep?, only?}
 - lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName, keep?, only?}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות"); omit listName when no list is named ("what's on my list?", "take milk off the list")
 - calendar, email: any action, constraints {text} (they are refused later if not connected)
 - general: reply {constraints: kind = greeting|thanks|smalltalk|help} for conversation/meta intents
 Rules:
-- `when` is ISO 8601 with the UTC offset of the user's timezone, resolved against "now". Never invent a time:
-  a reminder with a day but no time, or no date at all -> missingFields ["reminder_time_required"] (keep `day` as YYYY-MM-DD if known).
-- A reminder that repeats ("every day at 8", "כל יום ראשון", "every 2 hours until Friday") has `recurrence`: an
-  RFC 5545 RRULE value without DTSTART (FREQ=MINUTELY | HOURLY | DAILY | WEEKLY | MONTHLY | YEARLY, with INTERVAL,
-  BYDAY, BYMONTHDAY, COUNT or UNTIL as said), e.g. "FREQ=WEEKLY;BYDAY=SU"; `when` is then its first time.
-  A one-off reminder has none.
+- Never compute a date or time: copy the user's own words for it, and say its role by the key. `whenText` of a
+  new reminder is all its time words, repetition and end included ("tomorrow at 6:15pm", "every weekday at 7",
+  "every 2 hours until Friday", "כל יום ראשון בעשר"); `whenText` of an update is the new time ("to friday at 10"
+  -> "friday at 10"); `shiftText` is an amount to move by ("snooze it 10 min" -> "10 min", "push it an hour
+  earlier" -> "an hour earlier"); `dayText` is the days a listing asks about ("tomorrow", "next week").
+  A reminder with no time words has no whenText. Memo resolves the words in the user's timezone and asks
+  about any it cannot resolve.
 - missingFields values: reminder_time_required, reminder_title_required, note_text_required, list_items_required, target_unclear, time_unclear, which_one, intent_unclear.
 - Referential language ("it", "that", "זה", "אותו") refers to the most recent latest action: use targetRef "latest_action"
   and target = its summary; "the last one" ("האחרון") after a request that made several adds refPlace "last".
@@ -297,7 +261,7 @@ class OpenAIPlanner:
             wire = message.parsed if message is not None else None
             if wire is None:
                 return self._fall_back(inp, "refusal_or_empty")
-            output, suggestions = to_planner_output(wire, now=inp.now)
+            output, suggestions = to_planner_output(wire, inp)
         except ValidationError:
             return self._fall_back(inp, "invalid_output")
         except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:

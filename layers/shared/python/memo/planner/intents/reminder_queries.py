@@ -84,7 +84,7 @@ def show(text: str, inp: PlannerInput) -> Match | None:
         return None
     for pattern in _RE_REMINDER_LIST:
         if pattern.search(text):
-            constraints: dict[str, object] = _shown_days(text, inp)
+            constraints: dict[str, object] = shown_days(text, inp)
             if HOW_MANY.match(text):
                 constraints["howMany"] = True
             return Match(
@@ -98,7 +98,7 @@ def show(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
-def _shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
+def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
     """The days a listing asks about: "tomorrow" is that day, "this week" the seven days from today
     (as "what do I have this week?"), "next week" the week after this one; none: every reminder."""
     week = _WEEK.search(text)
