@@ -36,33 +36,15 @@ def _rule_reading(message: str) -> tuple[dict[str, object], list[str]]:
     return timing, sorted(output.missing_fields)
 
 
-@pytest.mark.parametrize("said", _EN)
-def test_an_english_time_resolves_as_the_rules_read_it(said: str) -> None:
-    constraints, _, missing = resolve_phrases(
-        "reminders",
-        "create",
-        {"title": "call mom", "whenText": said},
-        {},
-        pin(f"remind me to call mom {said}"),
-    )
+@pytest.mark.parametrize(
+    ("request_words", "said"),
+    [("remind me to call mom", said) for said in _EN] + [("תזכיר לי להתקשר לאמא", said) for said in _HE],
+)
+def test_a_time_resolves_as_the_rules_read_it(request_words: str, said: str) -> None:
+    message = f"{request_words} {said}"
+    constraints, _, missing = resolve_phrases("reminders", "create", {"whenText": said}, {}, pin(message))
     # the same words in a message, where the rule planner reads them
-    rule_timing, rule_missing = _rule_reading(f"remind me to call mom {said}")
-    constraints = {k: v for k, v in constraints.items() if k != "title"}
-    assert (constraints, sorted(missing)) == (rule_timing, rule_missing)
-
-
-@pytest.mark.parametrize("said", _HE)
-def test_a_hebrew_time_resolves_as_the_rules_read_it(said: str) -> None:
-    constraints, _, missing = resolve_phrases(
-        "reminders",
-        "create",
-        {"title": "להתקשר לאמא", "whenText": said},
-        {},
-        pin(f"תזכיר לי להתקשר לאמא {said}"),
-    )
-    rule_timing, rule_missing = _rule_reading(f"תזכיר לי להתקשר לאמא {said}")
-    constraints = {k: v for k, v in constraints.items() if k != "title"}
-    assert (constraints, sorted(missing)) == (rule_timing, rule_missing)
+    assert (constraints, sorted(missing)) == _rule_reading(message)
 
 
 def test_computed_keys_a_model_writes_are_dropped_and_other_capabilities_keep_theirs() -> None:
