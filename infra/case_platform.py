@@ -156,8 +156,9 @@ class CasePlatform(Construct):
             targets=[self._target(events.RuleTargetInput.from_object({"job": "drift"}))],
         )
         # The adapters' retention of decided cases (`caseplatform.governance.retention`), bounded per
-        # run like the drift job: each day's run starts from the first decided case (a purged case is
-        # skipped without a write); one cut short is resumed by hand with its `next_cursor`.
+        # run like the drift job: each day's run goes on from where the last one stopped (the cursor
+        # kept in the cases table, `JOB#retention`), and after a complete pass starts again from the
+        # first decided case (a purged case is skipped without a write).
         self.retention_schedule = events.Rule(
             self,
             "RetentionSchedule",

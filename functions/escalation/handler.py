@@ -2,7 +2,8 @@
 their adapter's SLA on the DynamoDB case store and notifies the escalation topic. With
 `{"job": "drift"}` (a daily schedule) it checks the case projection for drift, with
 `{"job": "rebuild"}` (run by hand) it repairs it, with `{"job": "retention"}` (a daily schedule) it
-applies the adapters' retention to decided cases; each resumes from the `cursor` a run answered.
+applies the adapters' retention to decided cases; each resumes from the `cursor` a run answered
+(the scheduled retention run, without one, from where the last run stopped).
 Wiring only."""
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             projection_max_cases=settings.projection_max_cases,
             retention_max_cases=settings.retention_max_cases,
             time_left=lambda: context.get_remaining_time_in_millis() > settings.projection_time_margin_ms,
+            cursors=runtime.job_cursors,
         )
     return escalate_overdue(
         runtime.cases, max_cases=settings.max_cases, notifier=runtime.notifier, link=runtime.link

@@ -256,6 +256,36 @@ def test_the_retention_job_purges_decided_cases_in_resumable_runs(
     assert (short["checked"], short["stopped_by"]) == (0, "time")
 
 
+def test_the_daily_retention_run_resumes_where_the_last_one_stopped(
+    handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The schedule sends `{"job": "retention"}` alone every day: each run goes on from where the last
+    stopped (kept in the cases table), so a bound smaller than the cases never starves the later ones."""
+    monkeypatch.setenv("HITL_RETENTION_MAX_CASES", "2")
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    seeding, ids = _seed_decided_long_ago(client, {"after_days": 30, "purge_fields": ["site"]}, 5)
+    *decided, _open = ids
+    days = [handler_module.handler({"job": "retention"}, _Context()) for _ in range(4)]
+    assert [(d["checked"], d["complete"]) for d in days] == [(2, False), (2, False), (1, True), (2, False)]
+    assert days[0]["resumed_from"] is None and days[1]["resumed_from"] == days[0]["next_cursor"]
+    assert days[3]["resumed_from"] is None  # after a complete pass, from the first case again
+    assert sorted(c for d in days[:3] for c in d["purged_case_ids"]) == sorted(decided)
+    assert days[3]["purged_case_ids"] == []  # purged already: no write
+    stored = client.get_item(
+        TableName="hitl-cases-lambda", Key={"pk": {"S": "JOB#retention"}, "sk": {"S": "CURSOR"}}
+    )["Item"]
+    assert stored["cursor"]["S"] == days[3]["next_cursor"]
+    # A cursor given by hand wins over the stored one; a stored cursor that no longer reads is dropped.
+    client.put_item(
+        TableName="hitl-cases-lambda",
+        Item={"pk": {"S": "JOB#retention"}, "sk": {"S": "CURSOR"}, "cursor": {"S": "garbage"}},
+    )
+    fresh = handler_module.handler({"job": "retention"}, _Context())
+    assert (fresh["status"], fresh["resumed_from"], fresh["checked"]) == ("success", None, 2)
+    by_hand = handler_module.handler({"job": "retention", "cursor": "garbage"}, _Context())
+    assert by_hand["code"] == "INVALID_CURSOR"
+
+
 def test_the_retention_job_archives_to_the_bucket_then_purges(
     handler_module: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -184,6 +184,7 @@ STATUS_EVENTS: tuple[EventRow, ...] = (
 
 _BY_KEY = {row.key: row for row in MESSAGE_EVENTS + STATUS_EVENTS}
 
+
 def row(key: str) -> EventRow:
     return _BY_KEY.get(key) or _BY_KEY["other"]
 

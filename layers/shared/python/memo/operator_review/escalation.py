@@ -16,19 +16,21 @@ checked). A rebuild is idempotent: a run cut short is resumed, or simply run aga
 
 The retention job (`{"job": "retention"}`, optionally with a `cursor`) applies each adapter's
 retention to the decided cases (`caseplatform.governance.retention`), bounded the same way; it
-counts `HitlRetentionPurged` and logs HITL_RETENTION_RUN."""
+counts `HitlRetentionPurged` and logs HITL_RETENTION_RUN. With the store's job cursors (`JobCursors`:
+the DynamoDB store keeps them) a scheduled run without a cursor resumes where the last run stopped,
+and records where this one stopped, so a day's bound never keeps later cases from their retention."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caseplatform import answers
 from caseplatform.errors import InvalidCursor
 from caseplatform.escalation import NO_LINK, Notifier, past_sla, sweep
-from caseplatform.governance.retention import Archive, run_retention
+from caseplatform.governance.retention import Archive, RetentionReport, run_retention
 from caseplatform.governance.tiers import sweep_tiers
 from caseplatform.service import CaseService
 from memo.observability import count, logger
@@ -151,6 +153,14 @@ def _invalid(invalid: ValidationError, message: str) -> dict[str, Any]:
     return {"status": "error", "code": "JOB_INVALID", "message": message, "details": details}
 
 
+class JobCursors(Protocol):
+    """Where a scheduled job resumes (`caseplatform.stores.dynamodb_jobs`)."""
+
+    def job_cursor(self, name: str) -> str | None: ...
+
+    def save_job_cursor(self, name: str, cursor: str | None, now_ms: int) -> None: ...
+
+
 def run_retention_job(
     cases: CaseService,
     event: dict[str, Any],
@@ -158,25 +168,27 @@ def run_retention_job(
     archive: Archive | None,
     max_cases: int,
     time_left: Callable[[], bool],
+    cursors: JobCursors | None = None,
 ) -> dict[str, Any]:
-    """Apply the adapters' retention to at most `max_cases` decided cases from the event's cursor, no
-    new page once `time_left()` is False. An event that is not a retention job writes nothing and is
-    answered JOB_INVALID; a cursor this job did not issue is INVALID_CURSOR."""
+    """Apply the adapters' retention to at most `max_cases` decided cases from the event's cursor (or,
+    without one, where the last run stopped), no new page once `time_left()` is False. An event that
+    is not a retention job writes nothing and is answered JOB_INVALID; a cursor this job did not
+    issue is INVALID_CURSOR (a stored one is dropped: the run starts from the first case)."""
     try:
         job = RetentionJob.model_validate(event)
     except ValidationError as invalid:
         return _invalid(invalid, "not a retention job")
+    stored = cursors.job_cursor("retention") if cursors is not None and job.cursor is None else None
     try:
-        report = run_retention(
-            cases,
-            now_ms=cases.clock(),
-            archive=archive,
-            max_cases=max_cases,
-            cursor=job.cursor,
-            time_left=time_left,
-        )
+        report = _retention(cases, archive, max_cases, job.cursor or stored, time_left)
     except InvalidCursor as error:
-        return answers.error_answer(error)
+        if job.cursor is not None:
+            return answers.error_answer(error)
+        logger.warning("HITL_RETENTION_CURSOR_DROPPED", extra={"cursor": stored})
+        stored = None
+        report = _retention(cases, archive, max_cases, None, time_left)
+    if cursors is not None:
+        cursors.save_job_cursor("retention", report.next_cursor, cases.clock())
     count("HitlRetentionPurged", len(report.purged_case_ids))
     logger.info(
         "HITL_RETENTION_RUN",
@@ -191,6 +203,7 @@ def run_retention_job(
     )
     return answers.success(
         job="retention",
+        resumed_from=job.cursor or stored,
         checked=report.checked,
         purged_case_ids=report.purged_case_ids,
         archived=report.archived,
@@ -198,6 +211,18 @@ def run_retention_job(
         next_cursor=report.next_cursor,
         complete=report.complete,
         stopped_by=report.stopped_by,
+    )
+
+
+def _retention(
+    cases: CaseService,
+    archive: Archive | None,
+    max_cases: int,
+    cursor: str | None,
+    time_left: Callable[[], bool],
+) -> RetentionReport:
+    return run_retention(
+        cases, now_ms=cases.clock(), archive=archive, max_cases=max_cases, cursor=cursor, time_left=time_left
     )
 
 
@@ -209,11 +234,12 @@ def run_job(
     projection_max_cases: int,
     retention_max_cases: int,
     time_left: Callable[[], bool],
+    cursors: JobCursors | None = None,
 ) -> dict[str, Any]:
     """An event with a `job`: the retention job, else the drift or rebuild job (which answers
     JOB_INVALID for any other)."""
     if event.get("job") == "retention":
         return run_retention_job(
-            cases, event, archive=archive, max_cases=retention_max_cases, time_left=time_left
+            cases, event, archive=archive, max_cases=retention_max_cases, time_left=time_left, cursors=cursors
         )
     return run_projection_job(cases, event, max_cases=projection_max_cases, time_left=time_left)

@@ -12,6 +12,7 @@ from caseplatform.escalation import JsonLinesSink, Notifier, case_link
 from caseplatform.governance.retention import Archive
 from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore
+from caseplatform.stores.dynamodb_jobs import DynamoJobCursors
 from memo.aws.case_archive import S3CaseArchive
 from memo.aws.clients import client_for
 from memo.aws.notifications import SnsEscalationNotifier
@@ -29,6 +30,11 @@ class EscalationRuntime(LambdaRuntime[EscalationSettings]):
             DynamoCaseStore(self.settings.cases_table_name, client_for("dynamodb", self.settings.aws)),
             clock=lambda: int(self.clock().timestamp() * 1000),
         )
+
+    @cached_property
+    def job_cursors(self) -> DynamoJobCursors:
+        """Where the scheduled retention job resumes: an item of the cases table."""
+        return DynamoJobCursors(self.settings.cases_table_name, client_for("dynamodb", self.settings.aws))
 
     @cached_property
     def notifier(self) -> Notifier | None:
