@@ -70,7 +70,13 @@ def _wait_for(local: LocalStack, predicate: Callable[[], bool], timeout: float =
 
 
 def _to_review(dana: Conversation, local: LocalStack, message: dict[str, Any]) -> dict[str, Any]:
-    """Deliver a message whose step waits for an operator; the case it opened."""
+    """Deliver a message whose step waits for an operator; the case it opened. A request the
+    policy names is first asked of the user (`tool_requires_review`): its Approve is tapped."""
+    if message.get("type") == "text":
+        (question,) = dana.deliver(message)
+        assert question.startswith("This needs a check"), question
+        approve = dana.choices[0]
+        message = dana.user.button_reply(approve.id, approve.title)
     assert post(dana.user.payload(message))["statusCode"] == 200
     assert local.poller is not None and local.stepfunctions is not None
     local.poller.drain()

@@ -102,6 +102,8 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
     assert (defaults.max_list_add_items, defaults.max_list_items) == (50, 500)
     assert (defaults.group_replies, defaults.group_reply_window_seconds) == (3, 3600)
     assert defaults.zone_move_listed == 5
+    assert (defaults.rule_same_minute_reminders, defaults.rule_max_days_ahead) == (10, 365)
+    assert defaults.blocked_words == ()
     assert WebhookSettings.from_env({}).llm.max_retries == 0  # the model asked once per message
     names = {
         "MEMO_RATE_BURST": "5",
@@ -113,9 +115,15 @@ def test_every_limit_is_configured_with_its_documented_default() -> None:
         "MEMO_GROUP_MAX_REPLIES": "11",
         "MEMO_GROUP_REPLY_WINDOW_SECONDS": "12",
         "MEMO_ZONE_MOVE_MAX_LISTED": "4",
+        "MEMO_RULE_SAME_MINUTE_REMINDERS": "13",
+        "MEMO_RULE_MAX_DAYS_AHEAD": "14",
     }
-    configured = WebhookSettings.from_env(names).limits
-    assert [float(v) for v in configured.model_dump().values()] == [float(v) for v in names.values()]
+    configured = WebhookSettings.from_env(
+        {**names, "MEMO_RULE_BLOCKED_WORDS": " casino, wire money ,"}
+    ).limits
+    numbers = {k: v for k, v in configured.model_dump().items() if k != "rule_blocked_words"}
+    assert [float(v) for v in numbers.values()] == [float(v) for v in names.values()]
+    assert configured.blocked_words == ("casino", "wire money")
 
 
 @pytest.mark.parametrize(

@@ -263,7 +263,7 @@ def test_the_daily_retention_run_resumes_where_the_last_one_stopped(
     stopped (kept in the cases table), so a bound smaller than the cases never starves the later ones."""
     monkeypatch.setenv("HITL_RETENTION_MAX_CASES", "2")
     client = boto3.client("dynamodb", region_name="us-east-1")
-    seeding, ids = _seed_decided_long_ago(client, {"after_days": 30, "purge_fields": ["site"]}, 5)
+    _seeding, ids = _seed_decided_long_ago(client, {"after_days": 30, "purge_fields": ["site"]}, 5)
     *decided, _open = ids
     days = [handler_module.handler({"job": "retention"}, _Context()) for _ in range(4)]
     assert [(d["checked"], d["complete"]) for d in days] == [(2, False), (2, False), (1, True), (2, False)]

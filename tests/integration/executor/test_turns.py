@@ -216,7 +216,10 @@ def test_a_partial_failure_is_worded_truthfully(
     reply = dana.say("note the gate code is 4321 and remind me to feed the cat at 6pm")
     assert "✅" in reply and "❌" in reply
     assert "gate code" in reply
-    assert "❌ Something went wrong when I tried to set the reminder, and I can't confirm it went through." in reply
+    assert (
+        "❌ Something went wrong when I tried to set the reminder, and I can't confirm it went through."
+        in reply
+    )
 
 
 def _run(local: LocalStack, task: StepTask) -> dict[str, Any]:

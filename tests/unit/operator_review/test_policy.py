@@ -26,6 +26,10 @@ def test_unset_or_blank_is_the_default(raw: str | None) -> None:
     assert load_policy(raw) == DEFAULT_POLICY
 
 
+#: A ticket's reason and policy source: the HITL reason its step was asked under, and who required it.
+NAMED: dict[str, str] = {"reason": "tool_requires_review", "policy_source": "tool_policy"}
+
+
 def test_a_json_document() -> None:
     policy = load_policy(
         json.dumps(
@@ -146,7 +150,9 @@ def test_default_thresholds_more_than_ten_deletes(count: int, needs_review: bool
     ticket = DEFAULT_POLICY.ticket("reminders", "delete", {"reminderIds": IDS[:count]})
     assert (ticket is not None) is needs_review
     if ticket is not None:
-        assert ticket == ReviewTicket(rule="*.delete>=11", priority="high", timeout_seconds=24 * 3600)
+        assert ticket == ReviewTicket(
+            rule="*.delete>=11", priority="high", timeout_seconds=24 * 3600, **NAMED
+        )
 
 
 def test_rules_match_capability_and_action_and_the_first_match_wins() -> None:
@@ -158,9 +164,9 @@ def test_rules_match_capability_and_action_and_the_first_match_wins() -> None:
         timeout_seconds=300,
     )
     first = policy.ticket("lists", "remove", {"itemIds": ["a", "b"]})
-    assert first == ReviewTicket(rule="lists.remove>=2", priority="low", timeout_seconds=300)
+    assert first == ReviewTicket(rule="lists.remove>=2", priority="low", timeout_seconds=300, **NAMED)
     below = policy.ticket("lists", "remove", {"itemIds": ["a"]})
-    assert below == ReviewTicket(rule="lists.*", priority="critical", timeout_seconds=300)
+    assert below == ReviewTicket(rule="lists.*", priority="critical", timeout_seconds=300, **NAMED)
     assert policy.ticket("reminders", "remove", {"itemIds": ["a", "b"]}) is None
 
 
@@ -170,7 +176,7 @@ def test_planner_reasons_only_when_listed_and_only_after_a_matching_approval() -
     assert policy.ticket("notes", "delete", {}, approved_reason="policy_violation") is None
     assert policy.ticket("notes", "delete", {}, approved_reason="needs_approval") is None
     assert policy.ticket("notes", "delete", {}, approved_reason="tool_requires_review") == ReviewTicket(
-        rule="reason:tool_requires_review", timeout_seconds=60
+        rule="reason:tool_requires_review", timeout_seconds=60, **NAMED
     )
 
 

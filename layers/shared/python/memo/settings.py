@@ -217,7 +217,7 @@ class LimitsSettings(_EnvModel):
     The pace of a sender (`memo.conversation.pace`): `rate_burst` messages at once, then
     `rate_per_minute`; a message past it is not turned (one short notice per run of messages). The
     caps of what one person keeps (`memo.capabilities.limits`): a request that would pass one is refused
-    whole, before anything runs. A group hears at most `group_replies` answers per window."""
+    whole, before anything runs; so is one that breaks a rule (`rule_*`). A group hears at most `group_replies` answers per window."""
 
     rate_burst: int = Field(default=20, alias="MEMO_RATE_BURST", ge=1, le=1_000_000)
     rate_per_minute: float = Field(default=30.0, alias="MEMO_RATE_PER_MINUTE", gt=0, le=60_000)
@@ -232,6 +232,17 @@ class LimitsSettings(_EnvModel):
     #: how many one-time reminders a change of timezone offers to move (each is one step of the
     #: move's execution, which runs at most 10); the others are counted, not moved
     zone_move_listed: int = Field(default=5, alias="MEMO_ZONE_MOVE_MAX_LISTED", ge=1, le=10)
+    # The rules a request must keep (`memo.hitl.request_rules`): one that breaks one is not carried out.
+    rule_same_minute_reminders: int = Field(
+        default=10, alias="MEMO_RULE_SAME_MINUTE_REMINDERS", ge=1, le=1000
+    )
+    rule_max_days_ahead: int = Field(default=365, alias="MEMO_RULE_MAX_DAYS_AHEAD", ge=1, le=36_500)
+    # Comma-separated words or phrases no reminder, note or list item may hold (none by default).
+    rule_blocked_words: str = Field(default="", alias="MEMO_RULE_BLOCKED_WORDS", max_length=10_000)
+
+    @property
+    def blocked_words(self) -> tuple[str, ...]:
+        return tuple(w for w in (part.strip() for part in self.rule_blocked_words.split(",")) if w)
 
 
 class FunctionSettings(_EnvModel):

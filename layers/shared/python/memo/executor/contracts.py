@@ -56,6 +56,10 @@ class ReviewTicket(BaseModel):
     rule: str
     priority: Priority = "normal"
     timeout_seconds: int = Field(ge=1, le=365 * 24 * 3600)
+    # The HITL reason the step was asked under (`tool_requires_review`: a rule of the policy names
+    # it; `policy_violation`: it breaks a rule of the request) and who required it ("tool_policy").
+    reason: str | None = None
+    policy_source: str | None = None
 
 
 class Approval(_Wire):

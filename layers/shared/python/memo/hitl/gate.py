@@ -153,6 +153,7 @@ def _install(state: TurnState, pending: PendingHITL) -> GateResult:
             "reason": pending.reason,
             "source": pending.source,
             "returnTo": pending.return_to.model_dump(mode="json"),
+            "policySource": pending.policy_source,
         },
     )
     return GateResult(state=state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True)
@@ -248,7 +249,8 @@ def request_tool_review(
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
     hitl_id: str | None = None,
 ) -> GateResult:
-    """A tool policy asks the user to approve one step (policySource tool_policy)."""
+    """A tool policy asks the user to approve one step, or (`step_id` "planner") the whole plan
+    (policySource tool_policy): `memo.turn.policy` asks it for a request that breaks a rule."""
     state = _expire_if_needed(state, now)
     source: HITLSource = "planner" if reason == "confirmation" else "tool_policy"
     pending = build_planner_hitl(
@@ -344,6 +346,7 @@ def build_plan_approval_hitl(
     now: datetime,
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
     hitl_id: str | None = None,
+    source: HITLSource = "planner",
 ) -> PendingHITL:
     """One approval for a plan that takes items away in several steps: it lists every item of every
     such step and covers the whole plan ("planner"): a yes runs all of it, a no none of it, and an
@@ -358,10 +361,10 @@ def build_plan_approval_hitl(
     return PendingHITL(
         hitl_id=hitl_id or str(uuid.uuid4()),
         kind="approval",
-        source="planner",
+        source=source,
         reason=reason,
         origin_step_id="planner",
-        return_to=return_to_for("planner", reason),
+        return_to=return_to_for(source, reason),
         expected_input="yes_no",
         question=templates.approval_steps_question(
             language,
@@ -371,7 +374,7 @@ def build_plan_approval_hitl(
             along=along(state, {step.id for step, _ in parts}),
         ),
         options=[o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
-        policy_source=policy_source_for("planner", reason),
+        policy_source=policy_source_for(source, reason),
         context=PendingHITLContext(candidates=candidates),
         expires_at=now + timedelta(seconds=ttl_seconds),
         created_at=now,
@@ -388,6 +391,7 @@ def build_approval_hitl(
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
     hitl_id: str | None = None,
     everything: bool = True,
+    source: HITLSource = "planner",
 ) -> PendingHITL:
     """The approval of a resolved step (resolve, then ask): the question lists `items`, the exact
     things the step will touch, and the context keeps them so an answer can only narrow them.
@@ -401,10 +405,10 @@ def build_approval_hitl(
     return PendingHITL(
         hitl_id=hitl_id or str(uuid.uuid4()),
         kind="approval",
-        source="planner",
+        source=source,
         reason=reason,
         origin_step_id=origin_step_id,
-        return_to=return_to_for("planner", reason),
+        return_to=return_to_for(source, reason),
         expected_input="yes_no",
         question=templates.approval_items_question(
             language,
@@ -416,7 +420,7 @@ def build_approval_hitl(
             along=along(state, {origin_step_id}),
         ),
         options=templates.approval_options(language),
-        policy_source=policy_source_for("planner", reason),
+        policy_source=policy_source_for(source, reason),
         expires_at=now + timedelta(seconds=ttl_seconds),
         context=PendingHITLContext(
             resolver_step_id=origin_step_id,

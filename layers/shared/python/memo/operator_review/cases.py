@@ -63,6 +63,10 @@ def payload_of(task: StepTask) -> dict[str, Any]:
     }
     if task.review is not None:
         payload["rule"] = task.review.rule
+        if task.review.reason is not None:
+            payload["reason"] = task.review.reason
+        if task.review.policy_source is not None:
+            payload["policySource"] = task.review.policy_source
     return payload
 
 

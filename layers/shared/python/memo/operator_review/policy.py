@@ -21,8 +21,11 @@ submit Lambda) and validated by pydantic, so a bad policy fails at start, never 
   `noteIds`, `itemIds`: a delete by name, "delete all" and clearing a list all carry the ids entity
   resolution pinned), else its largest list argument, else 1. "Deletes more than 10 items" is
   `min_items: 11`.
-- `reasons`: an approval question the user answered in this turn with one of these planner reasons
-  (policySource `tool_policy`) sends the step it approved to operator review as well.
+- a step a rule matches is asked first as an approval with the HITL reason `tool_requires_review`
+  (policySource `tool_policy`, `memo.turn.policy`); the user's yes sends it to the operator.
+- `reasons`: an approval question the user answered in this turn with one of these reasons
+  (policySource `tool_policy`) sends the step it approved to operator review as well: a request that
+  breaks a rule of `memo.hitl.request_rules` (`policy_violation`) reaches an operator only this way.
 - `timeout_seconds`: how long the executor waits for the operator (the wait task's TimeoutSeconds;
   `MEMO_REVIEW_TIMEOUT_SECONDS` overrides it); then the user is told the request expired.
 - `approval_ttl_seconds`: how long an operator's approval stays valid for the executor.
@@ -92,17 +95,30 @@ class ReviewPolicy(_Config):
     approval_ttl_seconds: int = Field(default=600, ge=10, le=24 * 3600)
     adapter: AdapterConfig = AdapterConfig()
 
+    def rule_for(self, capability: str, action: str, args: dict[str, Any]) -> ReviewRule | None:
+        """The first rule that names this step, or None."""
+        return next((rule for rule in self.rules if rule.matches(capability, action, args)), None)
+
     def ticket(
         self, capability: str, action: str, args: dict[str, Any], *, approved_reason: str | None = None
     ) -> ReviewTicket | None:
-        """The review this step needs, or None: the first matching rule, else a listed planner reason."""
-        for rule in self.rules:
-            if rule.matches(capability, action, args):
-                return ReviewTicket(
-                    rule=rule.name, priority=rule.priority, timeout_seconds=self.timeout_seconds
-                )
+        """The review this step needs, or None: the first matching rule, else a listed reason."""
+        rule = self.rule_for(capability, action, args)
+        if rule is not None:
+            return ReviewTicket(
+                rule=rule.name,
+                priority=rule.priority,
+                timeout_seconds=self.timeout_seconds,
+                reason="tool_requires_review",
+                policy_source="tool_policy",
+            )
         if approved_reason is not None and approved_reason in self.reasons:
-            return ReviewTicket(rule=f"reason:{approved_reason}", timeout_seconds=self.timeout_seconds)
+            return ReviewTicket(
+                rule=f"reason:{approved_reason}",
+                timeout_seconds=self.timeout_seconds,
+                reason=approved_reason,
+                policy_source="tool_policy",
+            )
         return None
 
 

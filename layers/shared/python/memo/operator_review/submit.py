@@ -53,6 +53,8 @@ def submit_for_review(
             "capability": task.capability,
             "action": task.action,
             "rule": task.review.rule if task.review is not None else None,
+            "reason": task.review.reason if task.review is not None else None,
+            "policySource": task.review.policy_source if task.review is not None else None,
         },
     )
     return SubmitResult(case_id=case_id)

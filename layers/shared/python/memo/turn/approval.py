@@ -13,11 +13,12 @@ from datetime import datetime
 
 from memo.capabilities.reminder_args import OCCURRENCE, split_scoped
 from memo.conversation.model import MemoryKind
-from memo.domain import DisambiguationCandidate, HITLReason, PlanStep, TurnState
-from memo.hitl import affected, gate, narrowing, templates
+from memo.domain import DisambiguationCandidate, HITLReason, HITLSource, PendingHITL, PlanStep, TurnState
+from memo.hitl import affected, gate, narrowing, scope, templates
 from memo.observability import logger
 from memo.replies import Reply
 from memo.resolution.selection import selected_ids_from_results
+from memo.turn import policy
 from memo.turn.execute import execute
 from memo.turn.outcome import TurnOutcome
 from memo.turn.questions import pause
@@ -46,12 +47,20 @@ class _RunsWithout:
 
 
 def ask_approval(
-    turn: Turn, state: TurnState, reason: HITLReason, *, user_kind: MemoryKind, note: str | None
+    turn: Turn,
+    state: TurnState,
+    reason: HITLReason,
+    *,
+    user_kind: MemoryKind,
+    note: str | None,
+    origin: str | None = None,
 ) -> TurnOutcome:
-    """The approval of the resolved step (and of the plan's other removals, in one question)."""
+    """The approval of the resolved step (and of the plan's other removals, in one question); a
+    broad delete that did not say which items is asked which first (`memo.hitl.scope`). When the
+    review policy names a step it approves, the approval is asked as `tool_requires_review`."""
     output = state.planner_output
     assert output is not None
-    origin = gate.origin_step_id_for(output, reason)
+    origin = origin or gate.origin_step_id_for(output, reason)
     step = output.step(origin)
     if step is None or origin not in state.executor_args or origin in state.execution_results:
         # The step to approve did not resolve (not found): its failure is answered, nothing runs
@@ -67,7 +76,12 @@ def ask_approval(
             logger.info("HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin})
             return TurnOutcome(reply=Reply.plain(pinned), outcome="limit_unclear", user_kind=user_kind)
         state, items, everything = pinned.state, pinned.items, pinned.everything
+        if scope.asks_scope(step, items):
+            return _ask_scope(turn, state, step, items, user_kind=user_kind, note=note)
     state, removals = _other_removals(turn, state, origin)
+    source: HITLSource = "planner"
+    if policy.named_by_review(turn, state, [origin, *(s.id for s, _ in removals)]):
+        reason, source = "tool_requires_review", "tool_policy"
     if items and removals:
         # "delete the dentist reminder and delete the mom reminder": one answer runs both, so
         # the question lists the items of both (it listed the first only, and both went).
@@ -77,6 +91,7 @@ def ask_approval(
             parts=[(gate.as_resolved(state, step), items), *removals],
             now=turn.ctx.now,
             ttl_seconds=turn.ttl,
+            source=source,
         )
     else:
         pending = gate.build_approval_hitl(
@@ -87,7 +102,29 @@ def ask_approval(
             now=turn.ctx.now,
             ttl_seconds=turn.ttl,
             everything=everything,
+            source=source,
         )
+    return _asked(turn, state, pending, len(items), user_kind=user_kind, note=note)
+
+
+def _ask_scope(
+    turn: Turn,
+    state: TurnState,
+    step: PlanStep,
+    items: list[DisambiguationCandidate],
+    *,
+    user_kind: MemoryKind,
+    note: str | None,
+) -> TurnOutcome:
+    """ "delete my reminders" matching several: all of them, or which ones (`ambiguous_scope`)."""
+    pending = scope.build_scope_hitl(state, step, items, now=turn.ctx.now, ttl_seconds=turn.ttl)
+    return _asked(turn, state, pending, len(items), user_kind=user_kind, note=note)
+
+
+def _asked(
+    turn: Turn, state: TurnState, pending: PendingHITL, items: int, *, user_kind: MemoryKind, note: str | None
+) -> TurnOutcome:
+    """Ask `pending` (HITL_CREATED is logged with its reason, returnTo and policy source)."""
     logger.info(
         "HITL_CREATED",
         extra={
@@ -97,7 +134,8 @@ def ask_approval(
             "reason": pending.reason,
             "source": pending.source,
             "returnTo": pending.return_to.model_dump(mode="json"),
-            "items": len(items),
+            "policySource": pending.policy_source,
+            "items": items,
         },
     )
     paused = state.model_copy(update={"pending_hitl": pending})

@@ -1,6 +1,6 @@
 """A request planned and carried to its outcome: planner -> capability check -> HITL gate
-(clarifications) -> resolvers -> entity resolution -> HITL gate (disambiguation, then the approval
-of the resolved items) -> the execution."""
+(clarifications) -> resolvers -> entity resolution -> HITL gate (disambiguation, the request rules,
+then the approval of the resolved items, or of a step the review policy names) -> the execution."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from memo.planner import PlannerInput
 from memo.replies import Reply
 from memo.resolution.entity import resolve_entities
 from memo.resolution.router import resolve_all
+from memo.turn import policy
 from memo.turn.approval import ask_approval
 from memo.turn.execute import execute
 from memo.turn.outcome import TurnContext, TurnOutcome
@@ -84,9 +85,19 @@ def proceed(
         checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=turn.ttl)
         if checked.must_pause:
             return pause(ctx, checked, user_kind=user_kind, note=note)
-    trigger = gate.approval_trigger(state.planner_output)
-    if trigger is not None and approved is None:
-        return ask_approval(turn, state, trigger.reason, user_kind=user_kind, note=note)
+    refused = policy.rule_broken(turn, state, approved=approved, user_kind=user_kind, note=note)
+    if refused is not None:
+        return refused
+    if approved is None:
+        trigger = gate.approval_trigger(state.planner_output)
+        if trigger is not None:
+            return ask_approval(turn, state, trigger.reason, user_kind=user_kind, note=note)
+        reviewed = policy.first_reviewed(turn, state)
+        if reviewed is not None:
+            # A step the review policy names is asked first, even when nothing else would be.
+            return ask_approval(
+                turn, state, "tool_requires_review", user_kind=user_kind, note=note, origin=reviewed
+            )
     return execute(turn, state, user_kind=user_kind, approved=approved, note=note)
 
 

@@ -25,6 +25,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter
+from memo.hitl.request_rules import RequestRules
 from memo.observability import logger
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
@@ -89,6 +90,8 @@ class DecisionPorts:
     caps: UserCaps = field(default_factory=UserCaps)
     # how many one-time reminders a change of timezone names and offers to move (`MEMO_ZONE_MOVE_MAX_LISTED`)
     zone_move_listed: int = 5
+    # the rules a request must keep (`memo.hitl.request_rules`: `MEMO_RULE_*`)
+    request_rules: RequestRules = field(default_factory=RequestRules)
     # the planner and the interpreter each ask a language model (one request a call): a turn asks
     # it once, whatever else it then reads with the rules (`Turn.planner`, `Turn.interpreter`)
     asks_llm: bool = False

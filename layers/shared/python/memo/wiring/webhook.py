@@ -177,6 +177,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
         """The turn's decisions, over read-only ports: they write nothing (`memo.turn.control`)."""
         from memo.capabilities.limits import UserCaps
         from memo.hitl.interpreter import build_interpreter
+        from memo.hitl.request_rules import RequestRules
         from memo.operator_review.policy import load_policy
         from memo.planner import build_planner
         from memo.planner.rules import RulePlanner
@@ -208,6 +209,11 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                     list_items=limits.max_list_items,
                 ),
                 zone_move_listed=limits.zone_move_listed,
+                request_rules=RequestRules(
+                    same_minute_reminders=limits.rule_same_minute_reminders,
+                    max_days_ahead=limits.rule_max_days_ahead,
+                    blocked_words=limits.blocked_words,
+                ),
                 asks_llm=self.llm.enabled,
             )
         )

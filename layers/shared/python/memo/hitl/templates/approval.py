@@ -49,6 +49,14 @@ def approval_question(
     return f"{head}: I'm about to {summary}.{also} Approve, edit or reject?"
 
 
+def policy_violation_question(language: Language, why: str) -> str:
+    """A request that breaks a rule of `memo.hitl.request_rules`: why nothing was done, and whether an
+    operator should look at it (only an operator's approval lets it run)."""
+    if language == "he":
+        return f"{why}\nלבקש מנציג לבדוק ולאשר את זה?"
+    return f"{why}\nShould I ask an operator to check it and allow it?"
+
+
 #: An approval lists at most this many items; the rest are counted ("…and 4 more").
 APPROVAL_ITEMS_SHOWN = 10
 _ITEM_NOUNS: dict[str, tuple[str, str, str, str]] = {

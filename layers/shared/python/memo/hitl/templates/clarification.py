@@ -125,3 +125,29 @@ def ambiguous_scope_question(language: Language, summary: str) -> str:
     if language == "he":
         return f"לא ברור לי על מה בדיוק {summary} — תוכל לפרט?"
     return f"I'm not sure exactly what to include when I {summary} — can you say more precisely?"
+
+
+_SCOPE_NOUNS: dict[str, tuple[str, str, str]] = {
+    # capability: (en plural, he plural, he "all of them")
+    "reminders": ("reminders", "תזכורות", "כולן"),
+    "notes": ("notes", "פתקים", "כולם"),
+}
+
+
+def scope_question(language: Language, capability: str, lines: list[str], total: int) -> str:
+    """A request to take items away that did not say which ("delete my reminders") and matches
+    several: all of them, or which ones (numbered, so that an answer may name some)."""
+    en_many, he_many, he_all = _SCOPE_NOUNS.get(capability, ("items", "פריטים", "כולם"))
+    listing = "\n".join(lines)
+    more = total - len(lines)
+    if language == "he":
+        rest = f"\n…ועוד {more}." if more > 0 else ""
+        return (
+            f"את כל {total} ה{he_many}, או אילו מהן?\n{listing}{rest}\n"
+            f"אפשר לענות „{he_all}”, או במספרים או בשמות (למשל „1 3”)."
+        )
+    rest = f"\n…and {more} more." if more > 0 else ""
+    return (
+        f"All {total} {en_many}, or which ones?\n{listing}{rest}\n"
+        'You can answer "all", or with numbers or names (e.g. "1 3").'
+    )

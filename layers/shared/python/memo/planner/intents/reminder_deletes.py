@@ -69,9 +69,16 @@ _RE_DELETE_SOME = (
         re.I,
     ),
     re.compile(
-        r"^(?:תמחק|תמחקי|מחק|תבטל|תבטלי|בטל|תסיר|תסירי)\s+(?:לי\s+)?(?:את\s+)?(?P<what>התזכורות|הפתקים|ההערות)(?P<tail>\s.*)$"
+        r"^(?:תמחק|תמחקי|מחק|תבטל|תבטלי|בטל|תסיר|תסירי)\s+(?:לי\s+)?(?:את\s+)?(?P<what>התזכורות|הפתקים|ההערות)(?P<tail>(?:\s.*)?)$"
     ),
 )
+
+#: The constraint of a delete whose scope is broad and unstated ("delete my reminders", "תמחק את
+#: התזכורות שלי": neither "all" nor words that pick some out): which of them is asked first when
+#: several match (HITL reason `ambiguous_scope`), and the answer states it.
+SCOPE_UNSTATED = "scopeUnstated"
+#: What may follow the plural and still say nothing of which ones.
+_NO_SCOPE = re.compile(r"^\s*(?:(?:please|pls|now|for\s+me|שלי|בבקשה|כבר|עכשיו)\s*)*[.!?]*\s*$", re.I)
 
 
 def delete_some(text: str, inp: PlannerInput) -> Match | None:
@@ -80,9 +87,12 @@ def delete_some(text: str, inp: PlannerInput) -> Match | None:
         if match is None:
             continue
         pre = match.groupdict().get("pre")
-        limit = {"only": pre} if pre else limit_of(match.group("tail"))
+        limit: dict[str, object] = {"only": pre} if pre else dict(limit_of(match.group("tail")))
+        if not limit and _NO_SCOPE.match(match.group("tail")):
+            # "delete my reminders": all of them, or which ones, is asked once they are found.
+            limit = {SCOPE_UNSTATED: True}
         if not limit:
-            return None  # "delete my reminders": no words that pick some out (asked as before)
+            return None  # "delete reminders call mom": a name, read by `delete`
         return Match(
             capability=_what_capability(match.group("what")),
             action="delete_all",
