@@ -163,11 +163,12 @@ def test_hebrew_typed_undo_of_a_cleared_list(dana: Conversation) -> None:
 def test_undo_typed_with_nothing_deleted_deletes_nothing_and_says_so(dana: Conversation) -> None:
     dana.say("remind me to call mom at 5pm")
     assert (
-        dana.say("undo") == "There's nothing to undo: Undo brings back what I deleted in the last 10 minutes."
+        dana.say("undo")
+        == "There's nothing to undo: Undo brings back what I deleted or changed in the last 10 minutes."
     )
     assert "call mom" in dana.say("what are my reminders?")
     # "בטל את המחיקה" was once read as deleting a reminder named "the deletion".
-    assert dana.say("בטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות."
+    assert dana.say("בטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי או שיניתי ב-10 הדקות האחרונות."
 
 
 def test_undo_typed_too_late(dana: Conversation, clock: FakeClock) -> None:
@@ -188,4 +189,7 @@ def test_undo_asked_politely_or_after_an_unclear_message(dana: Conversation) -> 
     # "I'm not sure I understood — what would you like me to do?" waits for a request: undo is one.
     assert "not sure I understood" in dana.say("hmm")
     assert dana.say("can you undo that?") == "↩️ Undone: “call mom” is back."
-    assert dana.say("אפשר לבטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות."
+    assert (
+        dana.say("אפשר לבטל את המחיקה")
+        == "אין מה לבטל: ביטול מחזיר את מה שמחקתי או שיניתי ב-10 הדקות האחרונות."
+    )

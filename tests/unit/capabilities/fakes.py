@@ -14,6 +14,7 @@ from memo.capabilities.items import (
     Note,
     Reminder,
     Restoration,
+    Revision,
     Tombstone,
     is_back,
     list_key,
@@ -34,6 +35,10 @@ class FakeItemsRepository:
         # tombstoned each deleted reminder (its retry counts it again).
         self.changed_at: dict[tuple[str, str], datetime] = {}
         self.deleted_by: dict[tuple[str, str], tuple[str, Reminder]] = {}
+        # An update's previous version kept for undo, by (thread, item id): the revision and the
+        # change it stamped (an item stamped since was changed again).
+        self.kept: dict[tuple[str, str], tuple[Revision[Reminder] | Revision[Note], datetime]] = {}
+        self.note_changed_at: dict[tuple[str, str], datetime] = {}
 
     def _bury(self, thread_id: str, item: Item | None, undo: Tombstone | None) -> None:
         if item is not None and undo is not None:
@@ -62,7 +67,35 @@ class FakeItemsRepository:
                 self.notes[(thread_id, item.note_id)] = item
             else:
                 self.items[(thread_id, list_key(item.list_name), item.item_id)] = item
-        return Restoration(restored=restored, present=present)
+        reverted, changed = self._revert(thread_id, undo_key, now)
+        return Restoration(restored=restored, present=present, reverted=reverted, changed=changed)
+
+    def _revert(self, thread_id: str, undo_key: str, now: datetime) -> tuple[list[Item], list[Item]]:
+        reverted: list[Item] = []
+        changed: list[Item] = []
+        for (thread, item_id), (revision, stamped) in list(self.kept.items()):
+            if thread != thread_id or revision.undo.key != undo_key or revision.undo.until <= now:
+                continue
+            was = revision.was
+            if isinstance(was, Reminder):
+                current: Item | None = self.reminders.get((thread, item_id))
+                stamps = self.changed_at
+            else:
+                current = self.notes.get((thread, item_id))
+                stamps = self.note_changed_at
+            if current is None:
+                continue
+            if stamps.get((thread, item_id)) != stamped:
+                changed.append(current)
+                continue
+            del self.kept[(thread, item_id)]
+            stamps[(thread, item_id)] = now
+            if isinstance(was, Reminder):
+                self.reminders[(thread, item_id)] = was
+            else:
+                self.notes[(thread, item_id)] = was
+            reverted.append(was)
+        return reverted, changed
 
     def put_reminder(self, reminder: Reminder) -> bool:
         key = (reminder.thread_id, reminder.reminder_id)
@@ -91,12 +124,15 @@ class FakeItemsRepository:
         schedule_name: str | None = None,
         recurrence: str | None = None,
         changed_at: datetime | None = None,
+        revision: Revision[Reminder] | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
         if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
             self.changed_at[(thread_id, reminder_id)] = changed_at
+            if revision is not None:
+                self.kept[(thread_id, reminder_id)] = (revision, changed_at)
         update: dict[str, object] = {}
         if recurrence is not None:
             update["recurrence"] = recurrence
@@ -176,11 +212,21 @@ class FakeItemsRepository:
         return sorted(notes, key=lambda n: n.created_at, reverse=True)
 
     def update_note(
-        self, thread_id: str, note_id: str, *, text: str, expected: str, changed_at: datetime
+        self,
+        thread_id: str,
+        note_id: str,
+        *,
+        text: str,
+        expected: str,
+        changed_at: datetime,
+        revision: Revision[Note] | None = None,
     ) -> Note | None:
         note = self.notes.get((thread_id, note_id))
         if note is None or note.text not in (expected, text):
             return None
+        self.note_changed_at[(thread_id, note_id)] = changed_at
+        if revision is not None:
+            self.kept[(thread_id, note_id)] = (revision, changed_at)
         self.notes[(thread_id, note_id)] = note.model_copy(update={"text": text})
         return self.notes[(thread_id, note_id)]
 

@@ -17,6 +17,7 @@ from memo.reply.undo import (
     is_typed_undo,
     parse_undo,
     sent_by_memo,
+    too_late,
     typed_undo,
     undo_button_id,
     undo_until,
@@ -185,3 +186,28 @@ def test_typed_undo_without_a_delete_in_the_latest_request_is_nothing() -> None:
     assert typed_undo([]) is None
     assert typed_undo([_action("create", "wamid.B:s1", 1), _action("delete", "wamid.A:s1", 0)]) is None
     assert typed_undo([_action("delete", None, 0)]) is None  # no operation: nothing was tombstoned by it
+
+
+def test_typed_undo_of_an_update_is_the_latest_requests_update() -> None:
+    update = _action("update", "wamid.B:s1", 1)
+    assert typed_undo([update]) == UndoRequest(
+        undo_key="wamid.B", until=NOW + timedelta(minutes=11), updated=True
+    )
+    note = update.model_copy(update={"capability": "notes"})
+    assert typed_undo([note]) == UndoRequest(
+        undo_key="wamid.B", until=NOW + timedelta(minutes=11), updated=True
+    )
+    # A delete in the same request: "too late" speaks of the delete.
+    both = typed_undo([update, _action("delete", "wamid.B:s2", 0)])
+    assert both is not None and not both.updated
+    # An update of a later request hides an earlier request's update.
+    assert typed_undo([_action("create", "wamid.C:s1", 2), update]) is None
+
+
+def test_too_late_speaks_of_a_change_after_an_update() -> None:
+    assert (
+        too_late("en", updated=True)
+        == "That can't be undone anymore: Undo works for 10 minutes after a change."
+    )
+    assert too_late("he", updated=True) == "כבר אי אפשר לבטל את זה: ביטול אפשרי רק 10 דקות אחרי שינוי."
+    assert too_late("en").endswith("after a delete.")

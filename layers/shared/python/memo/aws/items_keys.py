@@ -3,7 +3,7 @@
 pk = USER#<thread>, sk = REMINDER#<id>, NOTE#<id>, LIST#<list key>#ITEM#<id>; items are the models
 dumped as JSON values (snake_case attribute names) next to `pk`/`sk` and a `kind` attribute;
 datetimes are stored as ISO 8601 in UTC so that string order is time order. Attributes the models do
-not hold (the keys, `kind`, the person's last change and the undo marks) are left out when an item
+not hold (the keys, `kind`, the person's last change, the undo marks and an update's undo slot) are left out when an item
 is read back as its model.
 """
 
@@ -24,7 +24,10 @@ UNDO_KEY = "undo_key"
 UNDO_ATTRIBUTES = (UNDO_KEY, "undo_until", "undo_status", "undo_op", "ttl")
 #: When the person last changed a reminder's title, time or series, or a note's text (ISO 8601, UTC).
 CHANGED_AT = "changed_at"
-KEY_ATTRIBUTES = ("pk", "sk", "kind", CHANGED_AT, *UNDO_ATTRIBUTES)
+#: An update's undo slot: a map of the undo marks (`key`, `op`, `until` in epoch seconds), the
+#: `changed_at` the update stamped (`at`) and the values it replaced (`was`): `memo.aws.items_revisions`.
+PREVIOUS = "undo_prev"
+KEY_ATTRIBUTES = ("pk", "sk", "kind", CHANGED_AT, PREVIOUS, *UNDO_ATTRIBUTES)
 
 M = TypeVar("M", bound=BaseModel)
 

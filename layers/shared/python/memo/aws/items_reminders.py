@@ -1,6 +1,8 @@
 """The user's reminders on the items table (`sk = REMINDER#<id>`): the reminder half of the
 `ItemsRepository` port. `update_reminder` given `changed_at` stamps it when the title, time or series
-change; `mark_reminder_sent` returns False when the reminder is no longer `scheduled`."""
+change, and given a `Revision` keeps the values it replaces for undo in the same write
+(`memo.aws.items_revisions`); `mark_reminder_sent` returns False when the reminder is no longer
+`scheduled`."""
 
 from __future__ import annotations
 
@@ -10,10 +12,20 @@ from datetime import datetime
 from typing import Any
 
 from memo.aws.dynamo import conditional_write, to_item
-from memo.aws.items_keys import CHANGED_AT, REMINDER_PREFIX, dump, iso, model_of, reminder_sk, user_pk
+from memo.aws.items_keys import (
+    CHANGED_AT,
+    PREVIOUS,
+    REMINDER_PREFIX,
+    dump,
+    iso,
+    model_of,
+    reminder_sk,
+    user_pk,
+)
+from memo.aws.items_revisions import previous_slot
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.base import FirstWrite
-from memo.capabilities.items import Deletion, Reminder, Tombstone
+from memo.capabilities.items import Deletion, Reminder, Revision, Tombstone
 from memo.errors import ConditionFailed
 from memo.observability import logger, mask_phone
 
@@ -38,6 +50,7 @@ def _changes(
     schedule_name: str | None,
     recurrence: str | None,
     changed_at: datetime | None,
+    revision: Revision[Reminder] | None = None,
 ) -> _Changes:
     changes = _Changes()
     if title is not None:
@@ -59,6 +72,9 @@ def _changes(
     if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
         changes.sets.append(f"{CHANGED_AT} = :changed_at")
         changes.values[":changed_at"] = iso(changed_at)
+        if revision is not None:  # what it replaces, kept for undo
+            changes.sets.append(f"{PREVIOUS} = :prev")
+            changes.values[":prev"] = previous_slot(revision, changed_at)
     return changes
 
 
@@ -94,16 +110,19 @@ class DynamoReminders(TombstoningItems):
         schedule_name: str | None = None,
         recurrence: str | None = None,
         changed_at: datetime | None = None,
+        revision: Revision[Reminder] | None = None,
     ) -> Reminder | None:
         """Rename and/or move a reminder (and replace a repeating one's series); a move makes it
         `scheduled` again. With `changed_at`, a new title, time or series is stamped as the person's
-        change (a delete approved before it leaves the reminder alone). None if it is gone."""
+        change (a delete approved before it leaves the reminder alone), and with `revision` the
+        values it replaces are kept for undo. None if it is gone."""
         changes = _changes(
             title=title,
             due_at=due_at,
             schedule_name=schedule_name,
             recurrence=recurrence,
             changed_at=changed_at,
+            revision=revision,
         )
         if not changes.sets:
             return self.get_reminder(thread_id, reminder_id)

@@ -9,6 +9,8 @@ has not passed (the window, to the second; tombstones written before also hold i
 left unread) (a
 conditional write per item: two undos restore each item once), except an item an equivalent of
 which exists again (an undo restores only what is still missing); DynamoDB's TTL purges the rest.
+The same undo puts back the items its turn updated (`memo.aws.items_revisions`), found by the same
+query.
 
 A tombstone is one conditional UpdateItem and no read: its condition is what the delete may touch
 (the item exists; it is not tombstoned, unless by an earlier attempt of the same step, which then
@@ -30,8 +32,8 @@ from typing import Any
 from memo.aws.condition_values import ALL_OLD, lost_writes, old_item
 from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
-from memo.aws.items_access import ItemsAccess
 from memo.aws.items_keys import CHANGED_AT, RESTORABLE, UNDO_KEY, M, from_values, iso, model_of, user_pk
+from memo.aws.items_revisions import RevisingItems, undoes
 from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import Deletion, Item, Reminder, Restoration, Tombstone, is_back
 from memo.errors import ConditionFailed, ServiceFault
@@ -86,8 +88,9 @@ def _lost(model: type[M], found: dict[str, Any] | None) -> Deletion[M]:
     return Deletion(status="changed", item=from_values(model, found))
 
 
-class TombstoningItems(ItemsAccess):
-    """Deletes (plain, or tombstones for undo) and the undo that restores tombstoned items."""
+class TombstoningItems(RevisingItems):
+    """Deletes (plain, or tombstones for undo) and the undo that restores tombstoned items and
+    reverts updated ones."""
 
     def _delete_existing(self, pk: str, sk: str, model: type[M], undo: Tombstone | None = None) -> M | None:
         if undo is not None:
@@ -198,7 +201,7 @@ class TombstoningItems(ItemsAccess):
         once (a conditional write), so a second undo, or a racing one, restores nothing; except an
         item an equivalent of which exists again (`is_back`), left deleted and named as present.
         One paged query reads both (the same requests as reading the tombstones alone)."""
-        buried, live = self._buried_and_live(thread_id, undo_key, now)
+        buried, live, revised = self._buried_and_live(thread_id, undo_key, now)
         restored: list[Item] = []
         present: list[Item] = []
         for values, item in buried:
@@ -210,13 +213,23 @@ class TombstoningItems(ItemsAccess):
                 restored.append(back)
         if present:
             logger.info("UNDO_LEFT_PRESENT", extra={"present": len(present), "restored": len(restored)})
-        return Restoration(restored=restored, present=present)
+        reversions = [r for r in (self._revert(values, undo_key, now) for values in revised) if r is not None]
+        changed = [r.item for r in reversions if r.status == "changed"]
+        if changed:
+            logger.info("UNDO_LEFT_CHANGED", extra={"changed": len(changed)})
+        return Restoration(
+            restored=restored,
+            present=present,
+            reverted=[r.item for r in reversions if r.status == "reverted"],
+            changed=changed,
+        )
 
     def _buried_and_live(
         self, thread_id: str, undo_key: str, now: datetime
-    ) -> tuple[list[tuple[dict[str, Any], Item]], list[Item]]:
+    ) -> tuple[list[tuple[dict[str, Any], Item]], list[Item], list[dict[str, Any]]]:
         """The items tombstoned under `undo_key` whose window is open (with their stored values),
-        and the user's items that are not deleted."""
+        the user's items that are not deleted, and the stored values of those updated under
+        `undo_key` (their update slot is the undo's)."""
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk",
@@ -227,6 +240,7 @@ class TombstoningItems(ItemsAccess):
         }
         buried: list[tuple[dict[str, Any], Item]] = []
         live: list[Item] = []
+        revised: list[dict[str, Any]] = []
         while True:
             response = call(self._ddb.query, **kwargs)
             for raw in response.get("Items", []):
@@ -236,11 +250,13 @@ class TombstoningItems(ItemsAccess):
                     continue
                 if values.get(UNDO_KEY) is None:
                     live.append(from_values(model, values))
+                    if undoes(values, undo_key):
+                        revised.append(values)
                 elif values[UNDO_KEY] == undo_key and int(values.get("ttl", 0)) > _seconds(now):
                     buried.append((values, _as_it_was(model, values)))
             last = response.get("LastEvaluatedKey")
             if not last:
-                return buried, live
+                return buried, live, revised
             kwargs["ExclusiveStartKey"] = last
 
     def _restore_one(self, values: dict[str, Any], undo_key: str, now: datetime) -> Item | None:

@@ -7,7 +7,7 @@ delivers them); `memo.aws.items_table` stores them in the items table and owns i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -91,12 +91,26 @@ Item = Reminder | Note | ListItem
 
 
 @dataclass(frozen=True)
+class Revision(Generic[ItemT]):
+    """An update that can be undone: `was` (the item before it) is kept on the item under the undo
+    marks of `undo` (the turn's traceId, the window's end, the step's traceId:stepId), so the
+    turn's undo can put it back while nobody changed the item since."""
+
+    undo: Tombstone
+    was: ItemT
+
+
+@dataclass(frozen=True)
 class Restoration:
     """What an undo found under its key (`ItemsRepository.restore`): the items it brought back, and
-    those it left deleted because an equivalent one is there again (`is_back`)."""
+    those it left deleted because an equivalent one is there again (`is_back`); the items it put
+    back as they were before an update (`reverted`, as they are now again), and those it left as
+    they are because they were changed again after that update (`changed`, as they are now)."""
 
     restored: list[Item]
     present: list[Item]
+    reverted: list[Item] = field(default_factory=list)
+    changed: list[Item] = field(default_factory=list)
 
 
 def is_back(item: Item, live: Sequence[Item]) -> bool:

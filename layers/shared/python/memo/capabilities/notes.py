@@ -10,7 +10,7 @@ from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
 from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, undo_data, undo_for
-from memo.capabilities.items import Note
+from memo.capabilities.items import Note, Revision
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
 from memo.settings import DEFAULT_NOTE_MAX_CHARS
@@ -78,6 +78,12 @@ def has_a_value(text: str) -> bool:
     """Whether a note reads as something and its value ("gate code is 4321"), so that a value said
     alone ("actually it's 4312") replaces the value and nothing else."""
     return _SUBJECT_VALUE.match(text.strip()) is not None
+
+
+def note_subject(text: str) -> str | None:
+    """What a note of a subject and its value is about ("gate code is 4321" -> "gate code"), else None."""
+    match = _SUBJECT_VALUE.match(text.strip())
+    return match.group("subject") if match is not None else None
 
 
 def revised_text(old: str, said: str) -> str:
@@ -226,13 +232,7 @@ class NoteOperations:
         refused = self._too_long("update", text, ctx)
         if refused is not None:
             return refused
-        updated = (
-            self._repo.update_note(
-                ctx.thread_id, note_id, text=text, expected=note.text, changed_at=self._clock()
-            )
-            if note is not None
-            else None
-        )
+        updated = self._revise(note, text, ctx) if note is not None else None
         if note is None or updated is None:
             return failure(
                 CAPABILITY,
@@ -251,6 +251,18 @@ class NoteOperations:
                 f"updated note {quote(_short(updated.text), lang)}",
                 f"עדכנתי את הפתק {quote(_short(updated.text), lang)}",
             ),
+        )
+
+    def _revise(self, note: Note, text: str, ctx: ExecutionContext) -> Note | None:
+        """The note with its new text, the text it had kept for undo in the same write. A note that
+        reads the new text already (a re-run after a crash, or nothing to change) is not written:
+        its undo keeps what the first attempt replaced."""
+        if text == note.text:
+            return note
+        now = self._clock()
+        kept = Revision(undo=undo_for(ctx, now), was=note)
+        return self._repo.update_note(
+            ctx.thread_id, note.note_id, text=text, expected=note.text, changed_at=now, revision=kept
         )
 
     def delete(self, args: DeleteNotesArgs, ctx: ExecutionContext) -> ExecutionResult:

@@ -3,6 +3,10 @@
 A one-time reminder is rescheduled in place; a series moves as a whole (its rule keeps its shape
 from the new first time) unless the person meant only its next time, which the series skips and a
 one-time copy takes at the new time. A new rule makes the reminder a series from `when` on.
+
+Every change of a reminder in place keeps, in its own write, the values it replaces (a `Revision`
+under the turn's undo key), so "undo" puts the title, time and series back (`memo.capabilities.undo`);
+a moved occurrence (a one-time copy and a skip) is not kept for undo.
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult
-from memo.capabilities.common import failure, say
-from memo.capabilities.items import Reminder
+from memo.capabilities.common import failure, say, undo_for
+from memo.capabilities.items import Reminder, Revision
 from memo.capabilities.reminder_args import OCCURRENCE, UpdateReminderArgs, split_scoped
 from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_time_left, not_found, rejected
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
@@ -35,14 +39,15 @@ class ReminderChanges(ReminderSchedule):
             before = self._repo.get_reminder(ctx.thread_id, reminder_id)
             if before is None:
                 continue
+            kept = Revision(undo=undo_for(ctx, now), was=before)
             if args.recurrence is not None:
-                outcome = self._repeat(before, args, now, lang)
+                outcome = self._repeat(kept, args, now, lang)
             elif before.recurrence is not None and scope == OCCURRENCE:
                 outcome = self._move_occurrence(before, args, ctx, now)
             elif before.recurrence is not None:
-                outcome = self._move_series(before, args, now, lang)
+                outcome = self._move_series(kept, args, now, lang)
             else:
-                outcome = self._move_one(before, args, now, lang)
+                outcome = self._move_one(kept, args, now, lang)
             if isinstance(outcome, ExecutionResult):
                 return outcome
             if outcome is None:
@@ -78,8 +83,9 @@ class ReminderChanges(ReminderSchedule):
         )
 
     def _move_one(
-        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+        self, kept: Revision[Reminder], args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
+        before = kept.was
         when = new_time(before, args, now)
         if when is not None and when <= now:
             return in_past("update", lang)
@@ -95,16 +101,18 @@ class ReminderChanges(ReminderSchedule):
             due_at=when,
             schedule_name=name,
             changed_at=now,
+            revision=kept,
         )
         if after is None and name is not None:
             self._scheduler.cancel(name)  # deleted meanwhile: leave no schedule behind
         return after
 
     def _repeat(
-        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+        self, kept: Revision[Reminder], args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
         """The reminder repeats by `args.recurrence` from `args.when` on, in its own timezone."""
         assert args.recurrence is not None and args.when is not None
+        before = kept.was
         recurrence = series(args.recurrence, args.when, before.timezone)
         if recurrence is None:
             return no_time_left("update", lang)
@@ -129,15 +137,17 @@ class ReminderChanges(ReminderSchedule):
             schedule_name=name,
             recurrence=recurrence,
             changed_at=now,
+            revision=kept,
         )
 
     def _move_series(
-        self, before: Reminder, args: UpdateReminderArgs, now: datetime, lang: Language
+        self, kept: Revision[Reminder], args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
+        before = kept.was
         assert before.recurrence is not None
         if args.when is None and args.time is None and args.day is None and args.shift_minutes is None:
             return self._repo.update_reminder(
-                before.thread_id, before.reminder_id, title=args.title, changed_at=now
+                before.thread_id, before.reminder_id, title=args.title, changed_at=now, revision=kept
             )
         zone = ZoneInfo(before.timezone)
         if args.shift_minutes is not None:
@@ -167,6 +177,7 @@ class ReminderChanges(ReminderSchedule):
             schedule_name=name,
             recurrence=recurrence,
             changed_at=now,
+            revision=kept,
         )
 
     def _move_occurrence(

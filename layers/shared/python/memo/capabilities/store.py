@@ -9,6 +9,8 @@ still missing) or its undo window ends and the table's TTL purges it.
 before it): the `Deletion` says whether it was deleted, already gone, or changed since
 `unchanged_since` (then left alone); `remove_reminders` does the same for several reminders in one
 transaction (its `deleted` carry no item; with a `FirstWrite`, that write goes in it too); an update of a reminder's title, time or series marks it changed.
+An update given a `Revision` keeps what it replaced on the item, so `restore` of the turn's undo key
+puts it back (`Restoration.reverted`) unless the item was changed again since (`changed`).
 The DynamoDB adapter is `memo.aws.items_table.DynamoItemsRepository`.
 """
 
@@ -19,7 +21,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memo.capabilities.base import FirstWrite
-from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Restoration, Tombstone
+from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Restoration, Revision, Tombstone
 
 
 class ItemsRepository(Protocol):
@@ -39,6 +41,7 @@ class ItemsRepository(Protocol):
         schedule_name: str | None = None,
         recurrence: str | None = None,
         changed_at: datetime | None = None,
+        revision: Revision[Reminder] | None = None,
     ) -> Reminder | None: ...
     def delete_reminder(
         self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None
@@ -64,7 +67,14 @@ class ItemsRepository(Protocol):
     def put_note(self, note: Note) -> bool: ...
     def list_notes(self, thread_id: str) -> list[Note]: ...
     def update_note(
-        self, thread_id: str, note_id: str, *, text: str, expected: str, changed_at: datetime
+        self,
+        thread_id: str,
+        note_id: str,
+        *,
+        text: str,
+        expected: str,
+        changed_at: datetime,
+        revision: Revision[Note] | None = None,
     ) -> Note | None: ...
     def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None: ...
     def add_list_item(self, item: ListItem) -> bool: ...

@@ -14,6 +14,11 @@ own that starts one executor step `items/undo` with `UndoArgs(undoKey=<that trac
   same title at the same time, a note of the same text: `memo.capabilities.items.is_back`) is not
   restored a second time: it stays deleted and the reply says it is there already (`alreadyThere`);
 - after the window nothing is restored (the items are purged by the table's TTL): NOTHING_TO_UNDO.
+
+The same step undoes the turn's updates (a note's text; a reminder's title, time or series): each
+item is put back as it was before the update, once, and a reminder's schedule follows
+(`memo.capabilities.undo_reverts`); an item changed again since the update is left as it is and
+named (`changedAgain`; CHANGED_AGAIN when nothing else was undone).
 """
 
 from __future__ import annotations
@@ -25,8 +30,17 @@ from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult, ReminderScheduler
 from memo.capabilities.common import Args, failure, say
-from memo.capabilities.items import Item, ListItem, Note, Reminder
+from memo.capabilities.items import Item, ListItem, Note, Reminder, Restoration
 from memo.capabilities.store import ItemsRepository
+from memo.capabilities.undo_reverts import (
+    CHANGED_AGAIN,
+    CHANGED_AGAIN_CODE,
+    REVERTED,
+    label,
+    reschedule_reverted,
+    reverted_data,
+)
+from memo.text.language import Language
 from memo.text.wording import quote
 
 CAPABILITY = "items"
@@ -35,10 +49,11 @@ NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
 
 
 class UndoArgs(Args):
-    undo_key: str = Field(min_length=1)  # the traceId of the turn whose deletes are undone
+    undo_key: str = Field(min_length=1)  # the traceId of the turn whose deletes and updates are undone
 
 
 def _label(item: Item) -> str:
+    """How the reply names a restored item: a reminder's title, a note's or list item's text."""
     if isinstance(item, Reminder):
         return item.title
     return item.text
@@ -56,29 +71,14 @@ class UndoOperations:
         lang = ctx.language
         now = self._clock()
         found = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
-        restored, present = found.restored, found.present
-        if not restored and not present:
-            return failure(
-                CAPABILITY,
-                ACTION,
-                NOTHING_TO_UNDO,
-                say(
-                    lang,
-                    "There's nothing left to undo: it was already undone, or the 10 minutes passed.",
-                    "אין מה לבטל: זה כבר בוטל, או ש־10 הדקות עברו.",
-                ),
-            )
+        restored, present, reverted = found.restored, found.present, found.reverted
+        if not restored and not present and not reverted:
+            return _nothing_undone(found, lang)
         passed = self._schedule_again(restored, ctx, now)
-        names = ", ".join(quote(_label(i), lang) for i in restored)
-        again = ", ".join(quote(_label(i), lang) for i in present)
-        summary = (
-            say(lang, f"restored {names}", f"שחזרתי את {names}")
-            if restored
-            else say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
-        )
+        passed += reschedule_reverted(reverted, ctx, now, scheduler=self._scheduler, repository=self._repo)
         return ExecutionResult(
             success=True,
-            capability=_capability_of(restored or present),
+            capability=_capability_of(restored + reverted or present),
             action=ACTION,
             data={
                 "restored": [_label(i) for i in restored],
@@ -86,9 +86,11 @@ class UndoOperations:
                 "timePassed": passed,
                 # Deleted, but there again (re-created since): not brought back a second time.
                 "alreadyThere": [_label(i) for i in present],
+                REVERTED: reverted_data(reverted, ctx),
+                CHANGED_AGAIN: [label(i) for i in found.changed],
             },
-            external_ids=_ids(restored),
-            summary=summary,
+            external_ids=_ids(restored + reverted),
+            summary=_summary(found, lang),
         )
 
     def _schedule_again(self, restored: list[Item], ctx: ExecutionContext, now: datetime) -> list[str]:
@@ -106,6 +108,42 @@ class UndoOperations:
             )
             self._repo.update_reminder(ctx.thread_id, item.reminder_id, schedule_name=name)
         return passed
+
+
+def _nothing_undone(found: Restoration, lang: Language) -> ExecutionResult:
+    """Nothing came back: everything was changed again since its update, or nothing was left."""
+    if found.changed:
+        names = ", ".join(quote(label(i), lang) for i in found.changed)
+        return failure(
+            CAPABILITY,
+            ACTION,
+            CHANGED_AGAIN_CODE,
+            say(
+                lang,
+                f"I didn't undo that: {names} was changed again since, so I left it as it is.",
+                f"לא ביטלתי: {names} השתנה שוב מאז, אז השארתי את זה כמו שזה.",
+            ),
+        )
+    return failure(
+        CAPABILITY,
+        ACTION,
+        NOTHING_TO_UNDO,
+        say(
+            lang,
+            "There's nothing left to undo: it was already undone, or the 10 minutes passed.",
+            "אין מה לבטל: זה כבר בוטל, או ש־10 הדקות עברו.",
+        ),
+    )
+
+
+def _summary(found: Restoration, lang: Language) -> str:
+    names = ", ".join(
+        [quote(_label(i), lang) for i in found.restored] + [quote(label(i), lang) for i in found.reverted]
+    )
+    if names:
+        return say(lang, f"restored {names}", f"שחזרתי את {names}")
+    again = ", ".join(quote(_label(i), lang) for i in found.present)
+    return say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
 
 
 def _ids(restored: list[Item]) -> dict[str, str | list[str]]:

@@ -1,7 +1,7 @@
 """Format: one user-facing line per step outcome, in the user's language, dates in their timezone.
 
 Success lines are worded per capability and action from the result's `data` (falling back to its
-`summary`): `memo.reply.reminder_lines`, `note_lines`, `list_lines`, and the undo's line here;
+`summary`): `memo.reply.reminder_lines`, `note_lines`, `list_lines`, `undo_lines`;
 failure lines are worded per error code (`memo.reply.failure_lines`). `format_joined` puts the
 lines of a whole turn together, with the header of a partial or total failure.
 """
@@ -17,9 +17,8 @@ from memo.reply.join import Joined, JoinStatus
 from memo.reply.list_lines import list_line
 from memo.reply.note_lines import note_line
 from memo.reply.reminder_lines import reminder_line
-from memo.reply.result_data import item_texts
+from memo.reply.undo_lines import undo_line
 from memo.text.language import Language
-from memo.text.wording import quote
 
 OK_MARK = "✅"
 FAILED_MARK = "❌"
@@ -38,32 +37,6 @@ class Formatted:
     lines: tuple[Line, ...]
 
 
-def _undo_ok(result: ExecutionResult, language: Language) -> str | None:
-    """ "Undo" of a delete: what came back, which reminders' times passed while deleted, and what it
-    left deleted because it is there again (re-created since the delete)."""
-    restored = item_texts(result.data.get("restored"))
-    again = item_texts(result.data.get("alreadyThere"))
-    if not restored and not again:
-        return None
-    names = ", ".join(quote(t, language) for t in restored)
-    passed = item_texts(result.data.get("timePassed"))
-    late = ", ".join(quote(t, language) for t in passed)
-    there = ", ".join(quote(t, language) for t in again)
-    if language == "he":
-        text = f"↩️ ביטלתי את המחיקה ושחזרתי את {names}." if restored else "↩️ אין מה להחזיר."
-        text += f" הזמן של {late} כבר עבר בינתיים, אז לא תישלח עליו תזכורת." if passed else ""
-        return text + (f" {there} כבר קיים שוב, אז לא הוספתי עוד אחד." if again else "")
-    text = (
-        f"↩️ Undone: {names} {'is' if len(restored) == 1 else 'are'} back."
-        if restored
-        else "↩️ Nothing to bring back."
-    )
-    text += f" The time of {late} passed meanwhile, so no reminder will fire for it." if passed else ""
-    if again:
-        text += f" {there} {'is' if len(again) == 1 else 'are'} already there again, so I didn't add a second one."
-    return text
-
-
 def format_success(result: ExecutionResult, language: Language, timezone: str) -> str:
     text = _success_text(result, language, timezone)
     if result.data.get(TRUNCATED) is True:
@@ -79,7 +52,7 @@ def format_success(result: ExecutionResult, language: Language, timezone: str) -
 def _success_text(result: ExecutionResult, language: Language, timezone: str) -> str:
     text: str | None = None
     if result.action == "undo":
-        text = _undo_ok(result, language)
+        text = undo_line(result, language, timezone)
     elif result.capability == "reminders":
         text = reminder_line(result, language, timezone)
     elif result.capability == "notes":

@@ -10,6 +10,8 @@ user hears at once that it is too late (`memo.turn.undo`).
 
 Typed, "undo", "bring it back", "בטל את המחיקה" are the same tap on the latest delete
 (`typed_undo`): the undo of the request that deleted, with its window counted from when it did.
+Typed words undo an update too (a note's text; a reminder's title, time or series, which keep what
+they replaced under the request's traceId): an update's confirmation carries no button.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class UndoRequest:
 
     undo_key: str
     until: datetime
+    #: The request only updated (deleted nothing): "too late" speaks of a change, not a delete.
+    updated: bool = False
 
     def open_at(self, now: datetime) -> bool:
         return now < self.until
@@ -88,6 +92,12 @@ _TYPED_UNDO = re.compile(
     re.I,
 )
 _DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
+#: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action.
+_UPDATES = frozenset({("notes", "update"), ("reminders", "update")})
+
+
+def _undoable(action: LatestAction) -> bool:
+    return action.action in _DELETES or (action.capability, action.action) in _UPDATES
 
 
 def is_typed_undo(text: str | None) -> bool:
@@ -95,22 +105,24 @@ def is_typed_undo(text: str | None) -> bool:
 
 
 def typed_undo(latest: Sequence[LatestAction]) -> UndoRequest | None:
-    """The "Undo" typed words ask for: the latest request's, when it deleted something (the request
-    is the key its items were tombstoned under, whatever else it did); None when it deleted nothing."""
+    """The "Undo" typed words ask for: the latest request's, when it deleted or updated something
+    (the request is the key its items were tombstoned or their previous versions kept under,
+    whatever else it did); None when it did neither."""
     if not latest:
         return None
     request = latest[0].request
-    deleted = [a for a in latest if a.request == request and a.action in _DELETES and a.operation_id]
-    if not deleted:
+    done = [a for a in latest if a.request == request and _undoable(a) and a.operation_id]
+    if not done:
         return None
-    return UndoRequest(undo_key=request, until=min(a.created_at for a in deleted) + UNDO_WINDOW)
+    updated = not any(a.action in _DELETES for a in done)
+    return UndoRequest(undo_key=request, until=min(a.created_at for a in done) + UNDO_WINDOW, updated=updated)
 
 
 def nothing_to_undo(language: Language) -> str:
     return say(
         language,
-        "There's nothing to undo: Undo brings back what I deleted in the last 10 minutes.",
-        "אין מה לבטל: ביטול מחזיר את מה שמחקתי ב-10 הדקות האחרונות.",
+        "There's nothing to undo: Undo brings back what I deleted or changed in the last 10 minutes.",
+        "אין מה לבטל: ביטול מחזיר את מה שמחקתי או שיניתי ב-10 הדקות האחרונות.",
     )
 
 
@@ -136,7 +148,13 @@ def with_undo(reply: Reply, outcomes: Sequence[StepOutcome], *, trace_id: str, l
     return Reply.with_choices(reply.text, [Choice(id=undo_button_id(trace_id, until), title=title)])
 
 
-def too_late(language: Language) -> str:
+def too_late(language: Language, *, updated: bool = False) -> str:
+    if updated:
+        return say(
+            language,
+            "That can't be undone anymore: Undo works for 10 minutes after a change.",
+            "כבר אי אפשר לבטל את זה: ביטול אפשרי רק 10 דקות אחרי שינוי.",
+        )
     return say(
         language,
         "That can't be undone anymore: Undo works for 10 minutes after a delete.",

@@ -1,6 +1,6 @@
 """The tap on "Undo" (`memo.reply.undo`): a turn of its own, answered before anything else.
 
-Within the window it starts (once the turn's write has claimed the tap) one executor step `items/undo` for the turn whose deletes it undoes
+Within the window it starts (once the turn's write has claimed the tap) one executor step `items/undo` for the turn whose deletes and updates it undoes
 (`memo.capabilities.undo`); the executor's ledger runs it at most once per tap, the repository
 restores each item at most once whatever the taps, and the responder tells the user what came back.
 After the window it answers at once that it is too late. A pending question of the thread is left
@@ -42,7 +42,7 @@ def is_undo_said(text: str | None) -> bool:
 
 def undo_said(latest: Sequence[LatestAction]) -> UndoRequest | None:
     """The Undo typed words ask for: the latest request that changed something, past any reads since
-    (`memo.reply.undo.typed_undo`: None when that request deleted nothing)."""
+    (`memo.reply.undo.typed_undo`: None when that request deleted and updated nothing)."""
     changes = [action for action in latest if action.action not in READS]
     return typed_undo(changes)
 
@@ -67,6 +67,7 @@ def handle_undo(ctx: TurnContext, request: UndoRequest) -> TurnOutcome:
     """Too late, or the undo step to start once the turn's write has claimed the tap."""
     if not request.open_at(ctx.now):
         logger.info("UNDO_TOO_LATE", extra={"undoKey": request.undo_key})
-        return TurnOutcome(reply=Reply.plain(too_late(ctx.profile.language)), outcome="undo_too_late")
+        answer = too_late(ctx.profile.language, updated=request.updated)
+        return TurnOutcome(reply=Reply.plain(answer), outcome="undo_too_late")
     logger.info("UNDO_REQUESTED", extra={"undoKey": request.undo_key})
     return TurnOutcome(reply=None, outcome="undo_started", start=undo_execution(ctx, request))

@@ -1,0 +1,131 @@
+"""Updates that can be undone on the items table: the previous version an update keeps, and its revert.
+
+An update given a `Revision` (a note's new text; a reminder's new title, time or series) adds one
+attribute to its own UpdateItem, so no request is added: `undo_prev` (`PREVIOUS`), a map of
+
+- `key`: the turn's traceId, the undo key a delete's tombstone has too; `op`: the step's
+  traceId:stepId;
+- `until`: the end of the undo window (epoch seconds); `at`: the `changed_at` the update stamped;
+- `was`: the values it replaced (a note's text; a reminder's title, time, status, series, sent time
+  and schedule name).
+
+A later update replaces the slot with its own; a read never returns it as part of the item.
+
+`RevisingItems._revert` puts one item back as `was` says, in one conditional UpdateItem that also
+removes the slot and stamps the revert as the person's change. Its condition: the slot is the
+undo's (`key`), its window is open, the item is not deleted, and its `changed_at` is still the
+update's (`at`). So an item changed again since is left as it is (`changed`: the undo refuses rather
+than overwrite the newer change), and a second undo, a racing one or a re-run finds no slot and
+reverts nothing. The undo's one query (`TombstoningItems.restore`) finds the slots among the live
+items it reads anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from memo.aws.condition_values import ALL_OLD, old_item
+from memo.aws.dynamo import conditional_write, to_item
+from memo.aws.items_access import ItemsAccess
+from memo.aws.items_keys import CHANGED_AT, PREVIOUS, RESTORABLE, UNDO_KEY, dump, from_values, iso, model_of
+from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision
+from memo.errors import ConditionFailed
+
+#: What a reminder's revert puts back; the optional ones absent from `was` are removed.
+REMINDER_FIELDS = ("title", "due_at", "status", "recurrence", "sent_at", "schedule_name")
+_OPTIONAL = frozenset({"recurrence", "sent_at", "schedule_name"})
+
+
+def epoch(moment: datetime) -> int:
+    """A moment as the table holds window ends: epoch seconds."""
+    return int(moment.timestamp())
+
+
+def previous_slot(revision: Revision[Note] | Revision[Reminder], changed_at: datetime) -> dict[str, Any]:
+    """The `undo_prev` map an update writes with its change (see the module doc)."""
+    was = revision.was
+    if isinstance(was, Note):
+        values: dict[str, Any] = {"text": was.text}
+    else:
+        values = {k: v for k, v in dump(was).items() if k in REMINDER_FIELDS}
+    undo = revision.undo
+    return {
+        "key": undo.key,
+        "op": undo.operation or undo.key,
+        "until": epoch(undo.until),
+        "at": iso(changed_at),
+        "was": values,
+    }
+
+
+@dataclass(frozen=True)
+class Reversion:
+    """What one revert did: `reverted` (the item as it is again) or `changed` (left as it is now)."""
+
+    status: Literal["reverted", "changed"]
+    item: Item
+
+
+def undoes(values: dict[str, Any], undo_key: str) -> bool:
+    """Whether a live item's update slot belongs to the undo of `undo_key`."""
+    slot = values.get(PREVIOUS)
+    return isinstance(slot, dict) and slot.get("key") == undo_key and UNDO_KEY not in values
+
+
+class RevisingItems(ItemsAccess):
+    """The revert of an update kept for undo."""
+
+    def _revert(self, values: dict[str, Any], undo_key: str, now: datetime) -> Reversion | None:
+        """Put the item back as its update slot says (see the module doc); None when the slot's window
+        has closed or another undo reverted it first."""
+        model = RESTORABLE.get(str(values.get("kind")))
+        slot = values.get(PREVIOUS)
+        if model is None or model is ListItem or not isinstance(slot, dict) or not undoes(values, undo_key):
+            return None
+        if int(slot.get("until", 0)) <= epoch(now):
+            return None  # the window closed
+        if values.get(CHANGED_AT) != slot.get("at"):
+            return Reversion("changed", from_values(model, values))
+        fields = ("text",) if model is Note else REMINDER_FIELDS
+        was: dict[str, Any] = dict(slot.get("was") or {})
+        names = {"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"}
+        sets, removes = [f"{CHANGED_AT} = :now_at"], [PREVIOUS]
+        values_out: dict[str, Any] = {":key": undo_key, ":now": epoch(now), ":now_at": iso(now)}
+        for name in fields:
+            names[f"#{name}"] = name
+            if name in was:
+                sets.append(f"#{name} = :{name}")
+                values_out[f":{name}"] = was[name]
+            elif name in _OPTIONAL:
+                removes.append(f"#{name}")
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
+                UpdateExpression="SET " + ", ".join(sets) + " REMOVE " + ", ".join(removes),
+                ConditionExpression=(
+                    f"attribute_not_exists({UNDO_KEY}) AND #prev.#key = :key AND #prev.#until > :now"
+                    f" AND {CHANGED_AT} = #prev.#at"
+                ),
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=to_item(values_out),
+                ReturnValues="ALL_NEW",
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
+            )
+        except ConditionFailed as exc:
+            return _lost(model, old_item(exc), undo_key, now)
+        return Reversion("reverted", model_of(model, response["Attributes"]))
+
+
+def _lost(model: type[Item], found: dict[str, Any] | None, undo_key: str, now: datetime) -> Reversion | None:
+    """A revert whose condition failed: changed again meanwhile (the slot is still the undo's, open),
+    or nothing to revert (reverted by another undo, deleted, or the window closed)."""
+    if found is None or not undoes(found, undo_key):
+        return None
+    slot = found[PREVIOUS]
+    if int(slot.get("until", 0)) > epoch(now) and found.get(CHANGED_AT) != slot.get("at"):
+        return Reversion("changed", from_values(model, found))
+    return None
