@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import boto3
 import pytest
@@ -20,13 +21,14 @@ from tests.support.clock import FakeClock, days_ahead
 from tests.support.conversation import Conversation
 
 ZONE = "Asia/Jerusalem"
+TZ = ZoneInfo(ZONE)
 NOTHING = "There's nothing to undo: Undo brings back what I deleted or changed in the last 10 minutes."
 NOTHING_HE = "אין מה לבטל: ביטול מחזיר את מה שמחקתי או שיניתי ב-10 הדקות האחרונות."
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock(days_ahead(1, 7))  # 09:00 in Jerusalem
+    return FakeClock(days_ahead(1, 9, 0, TZ))
 
 
 @pytest.fixture
@@ -42,7 +44,7 @@ def dana(local: LocalStack) -> Conversation:
 
 
 def _at(hour: int, minute: int = 0, language: str = "en") -> str:
-    return format_when(days_ahead(1, hour - 2, minute), language, ZONE)  # type: ignore[arg-type]
+    return format_when(days_ahead(1, hour, minute, TZ), language, ZONE)  # type: ignore[arg-type]
 
 
 def _items(user: WhatsAppUser) -> list[dict[str, Any]]:
@@ -140,7 +142,7 @@ def test_undo_of_a_snooze_in_hebrew(dana: Conversation) -> None:
     dana.say("remind me to call mom today at 5pm")
     assert "17:10" in dana.say("snooze that for 10 min")
     assert dana.say("אופס תחזיר") == f"↩️ ביטלתי: „call mom” חזרה ל{_at(17, language='he')}."
-    assert _reminder(dana.user).due_at == days_ahead(1, 15)
+    assert _reminder(dana.user).due_at == days_ahead(1, 17, 0, TZ)
     assert dana.say("אופס תחזיר") == NOTHING_HE
 
 
@@ -185,4 +187,4 @@ def test_undo_after_the_reminder_was_changed_again_refuses(dana: Conversation, c
     )
     assert dana.say("בטל את המחיקה") == "לא ביטלתי: „call mum” השתנה שוב מאז, אז השארתי את זה כמו שזה."
     assert _reminder(dana.user).title == "call mum"
-    assert _reminder(dana.user).due_at == days_ahead(1, 17)
+    assert _reminder(dana.user).due_at == days_ahead(1, 19, 0, TZ)
