@@ -243,6 +243,39 @@ def test_cancel_naming_a_reminder_while_a_yes_no_question_is_open_deletes_that_r
     assert _shopping(talk) == []  # and the guessed add never ran
 
 
+CLEAR_OPEN = {
+    "en": ("add milk to the shopping list", "clear the shopping list", ["milk"]),
+    "he": ("תוסיף חלב לרשימת הקניות", "תנקה את רשימת הקניות", ["חלב"]),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_cancel_naming_a_reminder_while_a_list_clear_approval_is_open_deletes_that_reminder(
+    talk: Conversation, language: str
+) -> None:
+    # Was: "I couldn't tell which of them you mean" and the list question again: a removal's
+    # approval read the cancel as a narrowing of the list's items.
+    setup, said, approval = CANCEL_NAMED[language]
+    added, clear, items = CLEAR_OPEN[language]
+    talk.say(setup)
+    talk.say(EXISTING[language])
+    talk.say(added)
+    assert talk.say(clear).startswith(approval)
+    asked = talk.say(said)
+    assert asked.startswith(approval) and ("dad" in asked or "אבא" in asked), asked
+    assert "milk" not in asked and "חלב" not in asked
+    talk.say(YES[language])
+    assert _reminders(talk, language) == KEPT[language]  # only the one named went
+    assert _shopping(talk) == items  # and the list was never cleared
+
+
+def test_removing_an_item_the_list_clear_shows_still_narrows_it(talk: Conversation) -> None:
+    talk.say("add milk and eggs to the shopping list")
+    talk.say("clear the shopping list")
+    talk.say("remove the milk")  # the clear, narrowed to the milk it shows: not a request of its own
+    assert _shopping(talk) == ["eggs"]
+
+
 @pytest.mark.parametrize(
     ("request_", "said"),
     [("remind me to buy flowers", "cancel the flowers"), ("תזכיר לי לקנות פרחים", "תבטל את הפרחים")],

@@ -407,8 +407,9 @@ def a_series_runs_out(iam: IamStack) -> None:
     """Skipping the last time of a repeating reminder deletes it and its schedule."""
     chat = _chat(iam)
     chat.say("remind me to water the plants every day at 7pm 2 times")
-    for _ in range(2):
-        assert "only the next time" in chat.say("skip the next one")
+    # The first skip leaves one time to come; the second skips the last one, which ends the series.
+    for asked in ("it goes on after that", "only the next time"):
+        assert asked in chat.say("skip the next one")
         assert chat.say("yes").startswith("✅ Skipped “water the plants”")
     assert iam.schedules() == []
     assert "water the plants" not in chat.say("show my reminders")

@@ -74,12 +74,13 @@ def test_a_correction_long_after_the_note_is_not_taken_as_one(chat: Conversation
 
 
 def test_what_a_guessed_correction_shows_is_what_it_writes(chat: Conversation) -> None:
-    # A long note is cut short in the question; it used to show "to “moon7”" and then write
-    # "... router is moon7": more than it showed. What it shows is now exactly what is written.
+    # It used to show "to “moon7”" and then write "... router is moon7": more than it showed. What
+    # it shows is now exactly what is written, and the note it changes is shown whole.
     chat.say("save a note: the password for the office wifi router is sunshine42abc")
     asked = chat.say("actually it's moon7")
     assert asked.startswith(
-        "Just to check — you want me to change the note “the password for the office wifi router…” to “moon7”?"
+        "Just to check — you want me to change the note “the password for the office wifi router is sunshine42abc” "
+        "to “moon7”?"
     )
     assert chat.say("yes") == "📝 Updated your note: “moon7”."
 
@@ -97,3 +98,41 @@ def test_a_part_of_a_note_changed_keeps_the_rest(chat: Conversation) -> None:
     )
     chat.say("תשמור פתק: החניה בקומה 3")
     assert chat.say("תעדכן את הפתק של החניה לקומה 4") == "📝 עדכנתי את הפתק: „החניה בקומה 4”."
+
+
+@pytest.mark.parametrize(
+    ("save", "said", "asked", "yes", "updated"),
+    [
+        (
+            "save a note: the school play is on the 20th",
+            "actually the school play is on the 21st",
+            "Just to check — you want me to change the note “the school play is on the 20th” to "
+            "“the school play is on the 21st”?",
+            "yes",
+            "📝 Updated your note: “the school play is on the 21st”.",
+        ),
+        (
+            "תשמור פתק: ההצגה בעשרים",
+            "בעצם ההצגה בעשרים ואחד",
+            "רק מוודא — לעדכן את הפתק „ההצגה בעשרים” ל„ההצגה בעשרים ואחד”?",
+            "כן",
+            "📝 עדכנתי את הפתק: „ההצגה בעשרים ואחד”.",
+        ),
+        (
+            "תשמור פתק: ההצגה ב-20",
+            "בעצם ההצגה ב-21",
+            "רק מוודא — לעדכן את הפתק „ההצגה ב-20” ל„ההצגה ב-21”?",
+            "כן",
+            "📝 עדכנתי את הפתק: „ההצגה ב-21”.",
+        ),
+    ],
+)
+def test_the_subject_said_again_offers_to_update_the_note(
+    chat: Conversation, save: str, said: str, asked: str, yes: str, updated: str
+) -> None:
+    # Was "save the note “the school play is on the 21st”?": a second note beside the first.
+    chat.say(save)
+    assert chat.say(said).startswith(asked)
+    assert chat.say(yes) == updated
+    notes = chat.say("what are my notes?")
+    assert notes.count("•") == 1 and updated.split("“")[-1].split("„")[-1].rstrip("”.") in notes

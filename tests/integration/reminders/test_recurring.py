@@ -212,3 +212,15 @@ def test_make_it_every_day_repeats_the_reminder_just_set_at_its_own_time(
     assert chat.say("תעשה את זה כל שבוע").startswith(
         "🔁 עדכנתי את התזכורת „להשקות את העציצים” — עכשיו כל יום ראשון ב-18:00"
     )
+
+
+def test_done_typed_in_hebrew_on_a_repeating_reminder(chat: Conversation, clock: FakeClock) -> None:
+    # Was "סימנתי את „לשתות מים” כבוצע להפעם": not Hebrew.
+    chat.say("תזכיר לי לשתות מים כל שעתיים")
+    [first] = _tick_at(chat, clock, _local(0, 12))
+    assert "לשתות מים" in first
+    assert chat.say("בוצע") == (
+        f"✅ סימנתי את „לשתות מים” כבוצע לפעם הזאת; הבאה ב{_shown(0, 14, language='he')}."
+    )
+    [second] = _tick_at(chat, clock, _local(0, 14))
+    assert "לשתות מים" in second

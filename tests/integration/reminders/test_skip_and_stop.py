@@ -14,7 +14,9 @@ from tests.support.week import shown
 def test_skip_next_week_skips_only_that_monday(chat: Conversation, clock: FakeClock) -> None:
     chat.say("remind me every monday at 8 to take out the trash")
     question = chat.say("skip next week")
-    assert "“take out the trash”" in question and "only the next time" in question
+    assert question.startswith(
+        f"Before I go ahead: I'm about to skip “take out the trash” once — {shown(7, 8)}; it goes on after that."
+    )
     assert chat.say("approve") == (
         f"✅ Skipped “take out the trash” on {shown(7, 8)}; the next one is {shown(14, 8)}."
     )
@@ -32,14 +34,20 @@ def test_skip_words_that_name_a_later_time_skip_nothing(chat: Conversation, cloc
     (fired,) = _fired(chat, clock, 0, 19)
     assert "water the plants" in fired
     # "skip the next one" skips tomorrow's now that tonight's went out.
-    assert "only the next time" in chat.say("skip the next one")
+    assert "skip “water the plants” once" in chat.say("skip the next one")
     assert chat.say("yes").startswith("✅ Skipped “water the plants” on ")
     assert _fired(chat, clock, 1, 19) == []
 
 
 def test_hebrew_skip_next_week(chat: Conversation) -> None:
     chat.say("תזכיר לי כל יום שני ב8 להוציא את הזבל")
-    assert "רק הפעם הבאה" in chat.say("תדלג על השבוע הבא")
+    # Was "אני עומד למחוק תזכורת אחת": a skip said as a delete.
+    question = chat.say("תדלג על השבוע הבא")
+    assert question.startswith(
+        f"רגע לפני: אני עומד לדלג פעם אחת על „להוציא את הזבל” — {shown(7, 8, language='he')}; "
+        "אחרי זה היא ממשיכה כרגיל.\nלאשר, לערוך או לדחות?"
+    )
+    assert "למחוק" not in question
     assert chat.say("כן").startswith("✅ דילגתי על „להוציא את הזבל”")
 
 
@@ -56,11 +64,28 @@ def test_stop_the_plant_reminders_asks_for_the_whole_series(chat: Conversation) 
 def test_skip_tomorrows_skips_the_one_due_tomorrow(chat: Conversation, clock: FakeClock) -> None:
     # Was "I couldn't find a reminder matching “s”": the possessive of "tomorrow's" read as a name.
     chat.say("remind me every weekday at 7:30 to leave for work")
+    # Was "I'm about to delete 1 reminder: … — only the next time": a skip said as a delete.
     question = chat.say("skip tomorrow's")
-    assert "“leave for work”" in question and "only the next time" in question
+    assert question.startswith(
+        f"Before I go ahead: I'm about to skip “leave for work” once — {shown(1, 7, 30)}; it goes on after that.\n"
+        "Approve, edit or reject?"
+    )
     assert chat.say("yes") == (
         f"✅ Skipped “leave for work” on {shown(1, 7, 30)}; the next one is {shown(2, 7, 30)}."
     )
     assert _fired(chat, clock, 1, 7, 31) == []
     chat.say("remind me to water the plants every day at 7pm")
     assert "“water the plants”" in chat.say("skip the one on wednesday")
+
+
+def test_hebrew_skip_tomorrows_vitamins_says_skip(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("תזכיר לי לקחת ויטמינים כל יום ב-9")
+    question = chat.say("תדלג על הוויטמינים מחר")
+    assert question.startswith(
+        f"רגע לפני: אני עומד לדלג פעם אחת על „לקחת ויטמינים” — {shown(1, 9, language='he')}; "
+        "אחרי זה היא ממשיכה כרגיל."
+    )
+    assert chat.say("כן").startswith("✅ דילגתי על „לקחת ויטמינים”")
+    assert _fired(chat, clock, 1, 9) == []  # tomorrow's is skipped
+    (fired,) = _fired(chat, clock, 2, 9)
+    assert "לקחת ויטמינים" in fired  # and it goes on

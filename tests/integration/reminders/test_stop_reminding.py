@@ -36,7 +36,7 @@ def test_just_this_one_in_words_is_approved_as_only_the_next_time(
 ) -> None:
     chat.say("remind me every day at 8 to drink water")
     question = chat.say("delete just this one of the water reminder")
-    assert "— only the next time" in question and "the whole series" not in question
+    assert "skip “drink water” once" in question and "the whole series" not in question
     assert chat.say("yes").startswith("✅ Skipped “drink water”")
     assert _fired_on(chat, clock, 1, 8) == []  # that one time is skipped
     assert len(_fired_on(chat, clock, 2, 8)) == 1  # the series goes on

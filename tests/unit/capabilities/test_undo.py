@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import permutations
 from typing import Any
 
 import pytest
@@ -173,3 +174,21 @@ def test_a_note_saved_again_is_left_and_another_one_comes_back(
     undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap", language="he"))
     assert undone.data["restored"] == ["wifi hunter2"] and undone.data["alreadyThere"] == ["gate code 1234"]
     assert len(repo.list_notes(THREAD)) == 2
+
+
+@pytest.mark.parametrize("store_order", list(permutations(range(3))))
+def test_restored_reminders_are_named_by_time_then_title_whatever_order_the_store_gives(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, store_order: tuple[int, ...]
+) -> None:
+    # Was the store's order, which differs from run to run: "restored “b”, “a”" one time, "“a”, “b”" the next.
+    ids = [
+        _create(executor, "water plants", when="2026-03-10T18:30:00+02:00"),
+        _create(executor, "call mom", when="2026-03-10T18:30:00+02:00"),
+        _create(executor, "buy bread", when="2026-03-10T12:00:00+02:00"),
+    ]
+    executor.execute("reminders", "delete", {"reminderIds": ids}, ctx("wamid.del"))
+    key = (THREAD, "wamid.del")
+    repo.bin[key] = [repo.bin[key][i] for i in store_order]
+    undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap"))
+    assert undone.data["restored"] == ["buy bread", "call mom", "water plants"]
+    assert undone.summary == "restored “buy bread”, “call mom”, “water plants”"

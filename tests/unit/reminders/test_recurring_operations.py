@@ -215,3 +215,11 @@ def test_scoped_ids() -> None:
     assert split_scoped(scoped_id("abc", OCCURRENCE)) == ("abc", "occurrence")
     assert split_scoped("abc") == ("abc", None)
     assert split_scoped("abc~other") == ("abc~other", None)
+
+
+def test_done_on_a_series_in_hebrew_says_for_this_time(ops: CapabilityDispatcher) -> None:
+    # Was "כבוצע להפעם": not Hebrew.
+    daily = create_daily(ops)
+    finished = ops.execute("reminders", "done", {"reminderId": daily}, ctx("done", "wamid.he", "he"))
+    assert finished.summary.startswith("סימנתי את „vitamins” כבוצע לפעם הזאת; הבאה ביום ")
+    assert "להפעם" not in finished.summary

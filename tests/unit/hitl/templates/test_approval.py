@@ -57,3 +57,38 @@ def test_several_steps_are_numbered_across() -> None:
         "Before I go ahead: I'm about to:\ndelete 1 reminder:\n1. “dentist”\ndelete 1 reminder:\n2. “mom”\n"
         'Approve all of it, reject, or keep only some (e.g. "only 1" or "not 2")?'
     )
+
+
+def _skipped(label: str, when: str) -> DisambiguationCandidate:
+    return DisambiguationCandidate(
+        id=f"{label}#occurrence", label=label, description=when, data={templates.SKIPPED_ONCE: True}
+    )
+
+
+def test_a_skip_of_the_next_time_is_said_as_a_skip_never_a_delete() -> None:
+    # Was "I'm about to delete 1 reminder: … — only the next time" / "אני עומד למחוק תזכורת אחת".
+    one = [_skipped("take vitamins", "Tue 1 Dec, 09:00")]
+    assert templates.approval_items_question("en", step(action="delete"), one, "needs_approval", TZ) == (
+        "Before I go ahead: I'm about to skip “take vitamins” once — Tue 1 Dec, 09:00; it goes on after that.\n"
+        "Approve, edit or reject?"
+    )
+    he = [_skipped("לקחת ויטמינים", "יום ג׳ 1.12 בשעה 09:00")]
+    assert templates.approval_items_question("he", step(action="delete"), he, "needs_approval", TZ) == (
+        "רגע לפני: אני עומד לדלג פעם אחת על „לקחת ויטמינים” — יום ג׳ 1.12 בשעה 09:00; אחרי זה היא ממשיכה כרגיל.\n"
+        "לאשר, לערוך או לדחות?"
+    )
+    two = [_skipped("take vitamins", "Tue 1 Dec, 09:00"), _skipped("gym", "Wed 2 Dec, 18:00")]
+    text = templates.approval_items_question("en", step(action="delete"), two, "needs_approval", TZ)
+    assert text.startswith(
+        "Before I go ahead: I'm about to skip 2 reminders once (each goes on after that):\n"
+    )
+    assert (
+        "1. “take vitamins” — Tue 1 Dec, 09:00\n2. “gym” — Wed 2 Dec, 18:00" in text and "delete" not in text
+    )
+
+
+def test_a_skip_along_with_a_delete_is_no_skip_question() -> None:
+    mixed = [_skipped("take vitamins", "Tue 1 Dec, 09:00"), *items("call mom")]
+    text = templates.approval_items_question("en", step(action="delete"), mixed, "needs_approval", TZ)
+    assert text.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "1. “take vitamins” — Tue 1 Dec, 09:00 — only the next time\n2. “call mom”" in text

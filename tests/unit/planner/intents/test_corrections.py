@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from memo.domain import LatestAction
 from memo.planner.intents import corrections
+from memo.planner.match import GUESS
+from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import NOW, latest, pin
+
+PLANNER = RulePlanner()
 
 
 def test_a_new_time_for_the_reminder_just_set() -> None:
@@ -40,3 +44,43 @@ def test_a_note_said_again_replaces_its_value() -> None:
     inp = pin("actually it's sunshine43", actions=(saved,))
     found = corrections.note_said_again("actually it's sunshine43", inp)
     assert found is not None and found.changes == {"text": "sunshine43"}
+
+
+def _saved(text: str) -> LatestAction:
+    return LatestAction(
+        created_at=NOW, capability="notes", action="save", summary=text, external_ids={"noteId": "n-1"}
+    )
+
+
+def test_a_note_said_again_by_its_subject_is_offered_as_its_new_text() -> None:
+    # Was a second note: only "actually it's X" read as a correction of the note just saved.
+    for saved, said, new in [
+        (
+            "the school play is on the 20th",
+            "actually the school play is on the 21st",
+            "the school play is on the 21st",
+        ),
+        (
+            "the school play is on the 20th",
+            "actually school play on the 21st",
+            "the school play is on the 21st",
+        ),
+        ("ההצגה ב-20", "בעצם ההצגה ב-21", "ההצגה ב-21"),
+        ("ההצגה בעשרים", "בעצם ההצגה בעשרים ואחד", "ההצגה בעשרים ואחד"),
+    ]:
+        inp = pin(said, actions=(_saved(saved),))
+        output = PLANNER.plan(inp).output
+        assert [(p.capability, p.action, p.changes) for p in output.plan] == [
+            ("notes", "update", {"text": new, "whole": True})
+        ], said
+        assert output.confidence <= GUESS  # offered, never written unasked
+
+
+def test_another_subject_or_no_correction_word_is_no_revision() -> None:
+    saved = _saved("the school play is on the 20th")
+    for said in ("actually the dentist is on monday", "the school play is on the 21st"):
+        assert corrections.note_said_again(said, pin(said, actions=(saved,))) is None, said
+    # Another thing that only starts with the note's first word is no revision of it.
+    plumber = _saved("call the plumber about the leak in the kitchen")
+    said = "actually call mom at 5"
+    assert corrections.note_said_again(said, pin(said, actions=(plumber,))) is None

@@ -147,8 +147,12 @@ class DeleteAllNotesArgs(Args):
     note_ids: list[str] | None = None
 
 
-def _changed_text(old: str, args: UpdateNoteArgs) -> str:
-    return appended(old, args.text) if args.append else revised_text(old, args.text)
+def note_after(old: str, said: str, *, whole: bool | None = None, append: bool | None = None) -> str:
+    """What the note `old` reads after an update that says `said`: all of it (`whole`), added at
+    its end (`append`), or revised (`revised_text`). A question about the update shows this text."""
+    if whole:
+        return said
+    return appended(old, said) if append else revised_text(old, said)
 
 
 def _brief(note: Note, limit: int = LISTED_CHARS) -> dict[str, object]:
@@ -228,7 +232,11 @@ class NoteOperations:
         (note_id,) = args.note_ids
         note = next((n for n in self._repo.list_notes(ctx.thread_id) if n.note_id == note_id), None)
         # A re-run after a crash finds the note already revised: revising it again gives the same text.
-        text = args.text if args.whole or note is None else _changed_text(note.text, args)
+        text = (
+            args.text
+            if note is None
+            else note_after(note.text, args.text, whole=args.whole, append=args.append)
+        )
         refused = self._too_long("update", text, ctx)
         if refused is not None:
             return refused

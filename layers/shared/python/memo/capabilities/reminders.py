@@ -214,7 +214,7 @@ class ReminderOperations(ReminderSchedule):
             summary = say(
                 lang,
                 f"marked {title} done for this time; the next one is {following}",
-                f"סימנתי את {title} כבוצע להפעם; הבאה ב{following}",
+                f"סימנתי את {title} כבוצע לפעם הזאת; הבאה ב{following}",
             )
         return ExecutionResult(
             success=True,

@@ -59,6 +59,12 @@ def _label(item: Item) -> str:
     return item.text
 
 
+def _in_order(item: Item) -> tuple[datetime, str]:
+    """How restored items are listed: a reminder by its time, a note or list item by when it was
+    made; then by name."""
+    return (item.due_at if isinstance(item, Reminder) else item.created_at, _label(item).casefold())
+
+
 class UndoOperations:
     def __init__(
         self, repository: ItemsRepository, scheduler: ReminderScheduler, clock: Callable[[], datetime]
@@ -71,7 +77,9 @@ class UndoOperations:
         lang = ctx.language
         now = self._clock()
         found = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
-        restored, present, reverted = found.restored, found.present, found.reverted
+        # The store gives them back in no set order: said by time, then name, the same every time.
+        restored, present = sorted(found.restored, key=_in_order), sorted(found.present, key=_in_order)
+        reverted = found.reverted
         if not restored and not present and not reverted:
             return _nothing_undone(found, lang)
         passed = self._schedule_again(restored, ctx, now)
@@ -90,7 +98,7 @@ class UndoOperations:
                 CHANGED_AGAIN: [label(i) for i in found.changed],
             },
             external_ids=_ids(restored + reverted),
-            summary=_summary(found, lang),
+            summary=_summary(restored, present, found, lang),
         )
 
     def _schedule_again(self, restored: list[Item], ctx: ExecutionContext, now: datetime) -> list[str]:
@@ -136,13 +144,14 @@ def _nothing_undone(found: Restoration, lang: Language) -> ExecutionResult:
     )
 
 
-def _summary(found: Restoration, lang: Language) -> str:
+def _summary(restored: list[Item], present: list[Item], found: Restoration, lang: Language) -> str:
+    """What was brought back (in the order listed), else what was left as it is."""
     names = ", ".join(
-        [quote(_label(i), lang) for i in found.restored] + [quote(label(i), lang) for i in found.reverted]
+        [quote(_label(i), lang) for i in restored] + [quote(label(i), lang) for i in found.reverted]
     )
     if names:
         return say(lang, f"restored {names}", f"שחזרתי את {names}")
-    again = ", ".join(quote(_label(i), lang) for i in found.present)
+    again = ", ".join(quote(_label(i), lang) for i in present)
     return say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
 
 

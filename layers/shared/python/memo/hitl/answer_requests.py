@@ -182,22 +182,46 @@ def _words(text: str) -> set[str]:
     return words | {w[1:] for w in words if len(w) > 3 and w[0] in "הלבוש"}
 
 
+def _subject(state: TurnState, pending: PendingHITL, step: PlanStep | None) -> set[str]:
+    """The words that name what the open question is about: its request's title, items and list,
+    and the items an approval shows."""
+    said: list[str] = []
+    if step is not None:
+        for value in (
+            step.constraints.get("title"),
+            step.constraints.get("listName"),
+            (step.changes or {}).get("items"),
+        ):
+            said.extend(str(v) for v in (value if isinstance(value, list) else [value]) if v)
+    shown = (pending.context.candidates if pending.context else None) or []
+    said.extend(c.label for c in shown)
+    return _words(" ".join(said))
+
+
+def _narrows_the_removal(raw: str, state: TurnState, pending: PendingHITL, now: datetime) -> bool:
+    """ "cancel the first one", "delete 2" to a question about a removal: it picks among the items
+    shown, a narrowing of that removal, never a request of its own."""
+    shown = (pending.context.candidates if pending.context else None) or []
+    picked = narrowing.parse(
+        raw, shown, now=now, timezone=state.input.timezone, language=state.input.language, removal=True
+    )
+    return picked is not None and not picked.unresolved
+
+
 def cancels_another(raw: str, state: TurnState, pending: PendingHITL, now: datetime, rules: Planner) -> bool:
-    """ "cancel the call mom reminder" while "Just to check — add milk?" is open: a request of its
-    own (the delete of what it names, asked as usual), never a "no" to the open question. Not when
-    it names the open request's own subject ("cancel the flowers" to the flowers' question), nor to a
-    question about a removal, where naming items narrows it."""
+    """ "cancel the call mom reminder" while "Just to check — add milk?" (or "clear the shopping
+    list?") is open: a request of its own (the delete of what it names, asked as usual), never a
+    "no" to the open question. Not when it names the open question's own subject ("cancel the
+    flowers" to the flowers' question, "remove the milk" to the list clear showing milk), nor when
+    it picks among the items a removal's question shows (a narrowing)."""
     found = _CANCEL_NAMED.match(raw.strip())
     step = origin_step(state, pending)
-    if found is None or (step is not None and removes(step)):
+    if found is None:
         return False
     named = _words(found.group("named")) - _NAMING_FILLER
-    subject = (
-        " ".join(str(v) for v in (step.constraints.get("title"), (step.changes or {}).get("items")) if v)
-        if step
-        else ""
-    )
-    if not named or named & _words(subject):
+    if not named or named & _subject(state, pending, step):
+        return False
+    if removes(step) and _narrows_the_removal(raw, state, pending, now):
         return False
     language = detect_language(raw, state.input.language)
     output = rules.plan(

@@ -205,17 +205,23 @@ def _other_removals(turn: Turn, state: TurnState, origin: str) -> tuple[TurnStat
 
 
 def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> DisambiguationCandidate:
-    """A repeating reminder shown for approval says which part goes: only its next time, or the
-    whole series."""
+    """A repeating reminder shown for approval says which part goes: its next time skipped once
+    (shown by that time, `templates.SKIPPED_ONCE`), or the whole series."""
     _, scope = split_scoped(held)
+    data = {k: v for k, v in candidate.data.items() if k != templates.NEXT_TIME}
+    next_time = candidate.data.get(templates.NEXT_TIME)
     if scope is None:
-        return candidate
+        return candidate.model_copy(update={"data": data})
     he = state.input.language == "he"
+    if scope == OCCURRENCE and isinstance(next_time, str):
+        return candidate.model_copy(
+            update={"description": next_time, "data": {**data, templates.SKIPPED_ONCE: True}}
+        )
     if scope == OCCURRENCE:
         part = "רק הפעם הבאה" if he else "only the next time"
     else:
         part = "כל הסדרה" if he else "the whole series"
-    return candidate.model_copy(update={"description": f"{candidate.description} — {part}"})
+    return candidate.model_copy(update={"description": f"{candidate.description} — {part}", "data": data})
 
 
 def _limited(

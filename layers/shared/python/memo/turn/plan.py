@@ -16,6 +16,7 @@ from memo.resolution.router import resolve_all
 from memo.turn import policy
 from memo.turn.approval import ask_approval
 from memo.turn.execute import execute
+from memo.turn.note_check import checks_a_note_update, confirm_note_update
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.questions import pause
 from memo.turn.reads import Turn, latest_actions
@@ -53,6 +54,8 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
         return TurnOutcome(reply=Reply.plain(reply), outcome="errand_refused", user_kind=user_kind)
     trigger = gate.planner_trigger(output)
     if trigger is not None and trigger.kind != "approval":
+        if checks_a_note_update(output, trigger):  # asked over the note it changes, once looked up
+            return confirm_note_update(turn, state, user_kind=user_kind)
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)
         if checked.must_pause:
             return pause(ctx, checked, user_kind=user_kind)

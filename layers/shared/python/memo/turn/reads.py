@@ -26,6 +26,7 @@ from memo.domain import (
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter
 from memo.hitl.request_rules import RequestRules
+from memo.hitl.templates.approval import NEXT_TIME
 from memo.observability import logger
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
@@ -40,6 +41,7 @@ from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS
 from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
+from memo.text.series import next_occurrence
 from memo.text.series_words import describe
 from memo.turn.outcome import TurnContext
 
@@ -193,7 +195,10 @@ class Turn:
                     id=r.reminder_id,
                     label=r.title,
                     description=_reminder_when(r.due_at, r.recurrence, language, tz),
-                    data={"day": r.due_at.astimezone(zone).date().isoformat()},
+                    data={
+                        "day": r.due_at.astimezone(zone).date().isoformat(),
+                        **_next_time(r, now, language, tz),
+                    },
                 )
                 for r in self.items.list_upcoming_reminders(state.thread_id, now)
             ]
@@ -244,6 +249,17 @@ def latest_actions(ctx: TurnContext) -> list[LatestAction]:
     except ValidationError:
         logger.warning("LATEST_ACTIONS_UNREADABLE")
         return []
+
+
+def _next_time(reminder: Reminder, now: datetime, language: Language, timezone: str) -> dict[str, str]:
+    """A repeating reminder's next time, as a skip of it shows it (`NEXT_TIME`: it goes on after
+    that time); nothing for a one-time reminder, nor for a series whose next time is its last
+    (skipping it ends the series)."""
+    if reminder.recurrence is None:
+        return {}
+    if next_occurrence(reminder.recurrence, reminder.timezone, max(reminder.due_at, now)) is None:
+        return {}
+    return {NEXT_TIME: format_when(reminder.due_at, language, timezone)}
 
 
 def _reminder_when(due_at: datetime, recurrence: str | None, language: Language, timezone: str) -> str:

@@ -22,7 +22,9 @@ from memo.hitl.templates.approval import (
     APPROVAL_ITEMS_SHOWN,
     APPROVE_ID,
     EDIT_ID,
+    NEXT_TIME,
     REJECT_ID,
+    SKIPPED_ONCE,
     along_line,
     approval_items_question,
     approval_options,
@@ -83,7 +85,7 @@ from memo.hitl.templates.operator import (
     operator_question,
     operator_question_declined,
 )
-from memo.hitl.templates.plan_description import describe_plan, describe_step, would_do
+from memo.hitl.templates.plan_description import describe_plan, describe_step, note_change, would_do
 from memo.hitl.templates.turn_answers import connect_account, question_reply, sent_to_review
 
 __all__ = [
@@ -91,11 +93,13 @@ __all__ = [
     "APPROVE_ID",
     "EDIT_ID",
     "MAX_OPTIONS",
+    "NEXT_TIME",
     "NO_ID",
     "REJECT_ID",
     "RETRY_ID",
     "ROW_DESCRIPTION_MAX",
     "ROW_TITLE_MAX",
+    "SKIPPED_ONCE",
     "YES_ID",
     "along_line",
     "ambiguous_scope_question",
@@ -124,6 +128,7 @@ __all__ = [
     "narrowing_empty",
     "narrowing_unclear",
     "narrowing_with_the_rest",
+    "note_change",
     "nudge",
     "number_item_or_button",
     "one_at_a_time",

@@ -11,6 +11,11 @@ from memo.text.language import Language
 from memo.text.wording import quote, shorten
 
 APPROVE_ID = "approve"
+#: A listed repeating reminder's next time (`DisambiguationCandidate.data`), as a skip shows it.
+NEXT_TIME = "next"
+#: The listed reminder's next time is skipped once, and the series goes on (its description is
+#: that time).
+SKIPPED_ONCE = "skip"
 EDIT_ID = "edit"
 REJECT_ID = "reject"
 
@@ -103,10 +108,19 @@ def _items_action(
     return describe_step(step, language, timezone)
 
 
-def item_lines(candidates: list[DisambiguationCandidate], language: Language) -> str:
+def _described(candidate: DisambiguationCandidate, language: Language, *, part: bool = True) -> str:
+    """ " — Tue 5 May, 17:00" after an item; a repeating reminder's next time skipped among other
+    items also says that only that time goes (`part`)."""
+    said = f" — {candidate.description}" if candidate.description else ""
+    if part and candidate.data.get(SKIPPED_ONCE):
+        said += " — רק הפעם הבאה" if language == "he" else " — only the next time"
+    return said
+
+
+def item_lines(candidates: list[DisambiguationCandidate], language: Language, *, parts: bool = True) -> str:
     """ "1. “call mom” — Tue 5 May, 17:00" per item, at most APPROVAL_ITEMS_SHOWN, then how many more."""
     lines = [
-        f"{index}. {quote(shorten(c.label, 60), language)}" + (f" — {c.description}" if c.description else "")
+        f"{index}. {quote(shorten(c.label, 60), language)}{_described(c, language, part=parts)}"
         for index, c in enumerate(candidates[:APPROVAL_ITEMS_SHOWN], start=1)
     ]
     more = len(candidates) - APPROVAL_ITEMS_SHOWN
@@ -139,6 +153,8 @@ def approval_items_question(
     the rest of the plan, said so that the answer is about all of what runs."""
     if not candidates:
         return approval_question(language, describe_step(step, language, timezone), reason, along=along)
+    if step.action == "delete" and all(c.data.get(SKIPPED_ONCE) for c in candidates):
+        return _skip_question(language, candidates, reason, along=along)
     action = _items_action(step, len(candidates), language, timezone, everything=everything)
     listing = item_lines(candidates, language)
     # Keeping some is offered only when nothing else runs with them (`resume`: never guessed).
@@ -154,6 +170,29 @@ def approval_items_question(
         ' You can also keep only some, e.g. "only 1 and 3" or "not 2".' if several else ""
     )
     return f"{head}: I'm about to {action}:\n{listing}\n{along_line(along, language)}{tail}"
+
+
+def _skip_question(
+    language: Language, candidates: list[DisambiguationCandidate], reason: HITLReason, *, along: Sequence[str]
+) -> str:
+    """ "I'm about to skip “take vitamins” once — Tue 1 Dec, 09:00; it goes on after that.": the
+    next time of repeating reminders skipped, never said as a delete."""
+    head, rest = _approval_head(language, reason), along_line(along, language)
+    if language == "he":
+        tail = "לאשר, לערוך או לדחות?"
+        if len(candidates) == 1:
+            c = candidates[0]
+            said = f"לדלג פעם אחת על {quote(shorten(c.label, 60), language)} — {c.description}; אחרי זה היא ממשיכה כרגיל."
+            return f"{head}: אני עומד {said}\n{rest}{tail}"
+        listing = item_lines(candidates, language, parts=False)
+        return f"{head}: אני עומד לדלג פעם אחת על {len(candidates)} תזכורות (אחרי זה הן ממשיכות כרגיל):\n{listing}\n{rest}{tail}"
+    tail = "Approve, edit or reject?"
+    if len(candidates) == 1:
+        c = candidates[0]
+        said = f"skip {quote(shorten(c.label, 60), language)} once — {c.description}; it goes on after that."
+        return f"{head}: I'm about to {said}\n{rest}{tail}"
+    listing = item_lines(candidates, language, parts=False)
+    return f"{head}: I'm about to skip {len(candidates)} reminders once (each goes on after that):\n{listing}\n{rest}{tail}"
 
 
 def approval_steps_question(
@@ -176,7 +215,7 @@ def approval_steps_question(
         lines = []
         for c in items:
             number += 1
-            described = f" — {c.description}" if c.description else ""
+            described = _described(c, language)
             lines.append(f"{number}. {quote(shorten(c.label, 60), language)}{described}")
         blocks.append(f"{action}:\n" + "\n".join(lines))
     body = "\n".join(blocks)

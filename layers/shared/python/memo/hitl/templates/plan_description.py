@@ -106,6 +106,13 @@ def _reminder_update_phrase(target: str, ch: dict[str, Any], when: str, language
     )
 
 
+def note_change(old: str, new: str, language: Language) -> str:
+    """ "change the note “gate code is 1234” to “gate code is 5678”": a note's text before and after."""
+    if language == "he":
+        return f"לעדכן את הפתק {quote(old, language)} ל{quote(new, language)}"
+    return f"change the note {quote(old, language)} to {quote(new, language)}"
+
+
 def _note_phrase(step: PlanStep, language: Language, timezone: str) -> str | None:
     c, ch = step.constraints, step.changes
     he = language == "he"
@@ -123,11 +130,8 @@ def _note_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
         if ch.get("append") is True:
             added, note = quote(said, language), quote(target, language)
             return f"להוסיף {added} לפתק {note}" if he else f"add {added} to the note {note}"
-        new = quote(said if ch.get("whole") is True else revised_text(str(target), said), language)
-        return (
-            f"לעדכן את הפתק {quote(target, language)} ל{new}"
-            if he
-            else f"change the note {quote(target, language)} to {new}"
+        return note_change(
+            str(target), said if ch.get("whole") is True else revised_text(str(target), said), language
         )
     if step.action == "delete":
         return (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from memo.capabilities.notes import has_a_value
+from memo.capabilities.notes import has_a_value, note_subject, revised_text
 from memo.planner.base import PlannerInput
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import BARE_HOUR, as_title, clean, has_hebrew, named_in
@@ -138,16 +138,18 @@ _STILL_HEDGING = re.compile(r"^(?:actually|really|in\s+fact|באמת|בעצם)[\
 
 def note_said_again(text: str, inp: PlannerInput) -> Match | None:
     """ "save a note: wifi password is sunshine42" -> "actually it's sunshine43": that note, its value
-    replaced ("wifi password is sunshine43", approved first). Only right after a note was saved."""
+    replaced ("wifi password is sunshine43", approved first). "the school play is on the 20th" ->
+    "actually the school play is on the 21st": the note said again by its subject, offered as that
+    note's new text. Only right after a note was saved."""
     latest = latest_action(inp)
     if latest is None or (latest.capability, latest.action) != ("notes", "save"):
         return None
     if inp.now - latest.created_at > SOON:
         return None
+    saved = named_in(latest.summary)
     said = _NOTE_SAID_AGAIN.match(inp.message.strip()) or _NOTE_SAID_AGAIN.match(text)
     if said is None:
-        return None
-    saved = named_in(latest.summary)
+        return _subject_said_again(saved, inp.message, text)
     value = _STILL_HEDGING.sub("", said.group("value")).strip()
     if has_a_value(saved):
         changes: dict[str, object] = {"text": value}
@@ -156,6 +158,10 @@ def note_said_again(text: str, inp: PlannerInput) -> Match | None:
         # note as it would then read is asked about first, and exactly that is written ("whole"; the
         # saved text may also be cut short in the summary, so its value part is not looked for).
         changes = {"text": value, "whole": True}
+    return _note_update(saved, changes)
+
+
+def _note_update(saved: str, changes: dict[str, object]) -> Match:
     return Match(
         capability="notes",
         action="update",
@@ -165,3 +171,57 @@ def note_said_again(text: str, inp: PlannerInput) -> Match | None:
         changes=changes,
         pattern="ref:note_said_again",
     )
+
+
+#: "actually the school play is on the 21st", "בעצם ההצגה ב-21": correction words, then the rest.
+_CORRECTED = re.compile(
+    r"^\W*(?:(?:actually|oops|sorry|my\s+bad|wait|correction|בעצם|אופס|סליחה|טעיתי|רגע|תיקון)[\s,!.:-]+)+"
+    r"(?:no[\s,!.:-]+|לא[\s,!.:-]+)?(?P<rest>\S.*?)\s*[.!]?$",
+    re.I,
+)
+#: Leading words that name nothing by themselves: "the", "my".
+_ARTICLE = re.compile(r"^(?:the|my|our)\s+", re.I)
+#: What joins a subject to its value: "is", "are", ":", "=", "הוא", "היא", "זה".
+_VALUE_LEAD = re.compile(r"^(?:(?:is|are|was|הוא|היא|זה)(?=\s)|[:=])\s*", re.I)
+
+
+def _subject_said_again(saved: str, message: str, text: str) -> Match | None:
+    """ "the school play is on the 20th" -> "actually the school play is on the 21st" (or "... on
+    the 21st", "בעצם ההצגה ב-21" for "ההצגה ב-20"): the saved note's subject said again with a new
+    value, in a message that says it corrects. `text` is the clause read (the message may hold
+    several); the note as it would then read is asked about first, and exactly that is written."""
+    if _CORRECTED.match(message.strip()) is None or saved.endswith("…"):
+        return None  # no correction; or a note cut short in the summary, what it reads after unknown
+    lead = _CORRECTED.match(text.strip())
+    new = _revised_by_subject(saved, lead.group("rest") if lead else text.strip())
+    if new is None or new.casefold() == saved.casefold():
+        return None
+    return _note_update(saved, {"text": new, "whole": True})
+
+
+def _revised_by_subject(saved: str, rest: str) -> str | None:
+    """The note `saved` with `rest` said of it, when `rest` starts with the note's subject (its
+    words before "is" / ":", or, for a note with no such part, its first word); None otherwise."""
+    subject = note_subject(saved)
+    if subject is not None:
+        words = _ARTICLE.sub("", subject).casefold()
+        body = _ARTICLE.sub("", rest)
+        after = body[len(words) :]
+        joined = after[:1].isspace() or after[:1] == ":"
+        if not words or not body.casefold().startswith(words) or not joined:
+            return None
+        value = _VALUE_LEAD.sub("", after.strip()).strip()
+        return revised_text(saved, value) if value else None
+    note_words, said_words = saved.split(), rest.split()
+    first = note_words[0] if note_words else ""
+    # The same note said again is about as long as it ("ההצגה בעשרים" -> "ההצגה בעשרים ואחד"); much
+    # shorter or longer, it is another thing that starts with the same word.
+    if (
+        len(first) < 3
+        or len(said_words) < 2
+        or not -1 <= len(said_words) - len(note_words) <= 2
+        or said_words[0].casefold() != first.casefold()
+        or _COMMAND.match(rest)
+    ):
+        return None
+    return revised_text(saved, rest)

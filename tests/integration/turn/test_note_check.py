@@ -1,0 +1,76 @@
+"""The "just to check" of a guessed note update shows the note's own text and exactly what it would
+read, and a "yes" writes that. Signed payloads through the webhook, in English and Hebrew, on the
+frozen clock; the notes are read back after.
+
+It showed the words said ("change the note “gate code” to “5678”") and then wrote "gate code is
+5678": more than it showed. A note not found, or several that fit, are asked about from the words
+said, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.clock import TEST_NOW, FakeClock
+from tests.support.conversation import Conversation, chat_at
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    with chat_at(monkeypatch, FakeClock(TEST_NOW)) as conversation:
+        yield conversation
+
+
+@pytest.mark.parametrize(
+    ("save", "said", "asked", "yes", "written", "show"),
+    [
+        (
+            "save a note: gate code is 1234",
+            "the gate code changed to 5678",
+            "Just to check — you want me to change the note “gate code is 1234” to “gate code is 5678”?",
+            "yes",
+            "📝 Updated your note: “gate code is 5678”.",
+            "what are my notes?",
+        ),
+        (
+            "תשמור פתק: הקוד של השער הוא 1234",
+            "הקוד של השער השתנה ל-5678",
+            "רק מוודא — לעדכן את הפתק „הקוד של השער הוא 1234” ל„הקוד של השער הוא 5678”?",
+            "כן",
+            "📝 עדכנתי את הפתק: „הקוד של השער הוא 5678”.",
+            "מה הפתקים שלי?",
+        ),
+    ],
+)
+def test_the_question_shows_the_note_before_and_after_and_the_yes_writes_that(
+    chat: Conversation, save: str, said: str, asked: str, yes: str, written: str, show: str
+) -> None:
+    chat.say(save)
+    assert chat.say(said).startswith(asked)
+    assert chat.say(yes) == written
+    assert chat.say(show).endswith("• " + written.split("“")[-1].split("„")[-1].rstrip("”."))
+
+
+def test_a_no_leaves_the_note_as_it_was(chat: Conversation) -> None:
+    chat.say("save a note: gate code is 1234")
+    chat.say("the gate code changed to 5678")
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("what are my notes?") == "Found 1 note:\n• gate code is 1234"
+
+
+def test_a_note_not_found_is_asked_from_the_words_said(chat: Conversation) -> None:
+    asked = chat.say("the bike lock code changed to 9999")
+    assert asked.startswith("Just to check — you want me to change the note “bike lock code” to “9999”?")
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+
+
+def test_several_notes_that_fit_are_asked_from_the_words_said_then_which(chat: Conversation) -> None:
+    chat.say("save a note: gate code is 1234")
+    chat.say("save a note: back gate code is 4444")
+    asked = chat.say("the gate code changed to 5678")
+    assert asked.startswith("Just to check — you want me to change the note “gate code” to “5678”?")
+    assert chat.say("yes").startswith("Which one do you mean?")  # never a guess between the two
+    shown = chat.say("what are my notes?")
+    assert "gate code is 1234" in shown and "back gate code is 4444" in shown
