@@ -44,8 +44,9 @@ def errand(text: str) -> Errand | None:
     if found is not None:
         verb, thing = found.group("verb").lower(), found.group("thing").lower()
         verb = "get" if verb == "hail" else verb
-        plural = thing.endswith("s") and thing not in ("bus",)
-        article = "" if thing in _UNCOUNTED or plural else ("an " if thing[0] in "aeiou" else "a ")
+        article = (
+            "" if thing in _UNCOUNTED or thing.endswith("s") else ("an " if thing[0] in "aeiou" else "a ")
+        )
         return Errand(f"{verb} {article}{thing}", "en")
     found = _ERRAND_HE.match(cleaned)
     if found is not None:

@@ -40,13 +40,10 @@ def resolve_phrases(
 ) -> tuple[Bag, Bag, list[str]]:
     """The step's constraints and changes with its time phrases resolved (and computed keys the
     model wrote dropped), and the missing fields its times leave."""
-    constraints = {k: v for k, v in constraints.items() if k not in COMPUTED}
-    changes = {k: v for k, v in changes.items() if k not in COMPUTED}
-    when_said, day_said = _said(constraints.pop("whenText", None)), _said(constraints.pop("dayText", None))
-    move_said, shift_said = _said(changes.pop("whenText", None)), _said(changes.pop("shiftText", None))
-    for bag in (constraints, changes):
-        for key in PHRASES & bag.keys():
-            del bag[key]
+    when_said, day_said = _said(constraints.get("whenText")), _said(constraints.get("dayText"))
+    move_said, shift_said = _said(changes.get("whenText")), _said(changes.get("shiftText"))
+    constraints = {k: v for k, v in constraints.items() if k not in COMPUTED | PHRASES}
+    changes = {k: v for k, v in changes.items() if k not in COMPUTED | PHRASES}
     missing: list[str] = []
     if capability != "reminders":
         return constraints, changes, missing
