@@ -38,10 +38,20 @@ def test_two_named_reminders_are_both_deleted_after_one_approval(chat: Conversat
     assert _left(chat, "show my reminders") == ["“call mom”"]
 
 
-def test_hebrew_et_x_ve_et_y_deletes_both(chat: Conversation) -> None:
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "תמחק את התזכורת לבנק ואת התזכורת לשלם חשבון",
+        "תמחק את הבנק ואת החשבון",  # no word for "reminder" at all
+        "תמחקי את בנק ואת חשבון",
+        "תבטל את התזכורת של הבנק ושל החשבון",
+        "תמחק את התזכורת על הבנק ועל החשבון",
+    ],
+)
+def test_hebrew_et_x_ve_et_y_deletes_both(chat: Conversation, request_: str) -> None:
     for line in SET_HE:
         chat.say(line)
-    asked = chat.say("תמחק את התזכורת לבנק ואת התזכורת לשלם חשבון")
+    asked = chat.say(request_)
     assert asked.startswith("רגע לפני: אני עומד למחוק 2 תזכורות:")
     assert "„להתקשר לבנק”" in asked and "„לשלם חשבון”" in asked and "לאמא" not in asked
     assert chat.tap(APPROVE) == "מחקתי 2 תזכורות."
@@ -64,3 +74,33 @@ def test_both_of_one_name_deletes_the_two_of_that_name(chat: Conversation) -> No
     assert asked.startswith("Before I go ahead: I'm about to delete 2 reminders:")
     assert chat.tap(APPROVE) == "Deleted 2 reminders."
     assert _left(chat, "show my reminders") == ["“call dad”"]
+
+
+def test_the_reply_names_what_was_found_and_what_was_not(chat: Conversation) -> None:
+    for line in SET_EN:
+        chat.say(line)
+    answer = chat.say("delete the bank and dentist reminders")
+    assert answer == (
+        "I found “call bank”, but nothing called “dentist”, so I haven't done anything. "
+        "Tell me again which ones to delete."
+    )
+    assert chat.say("delete the plumber and electrician reminders") == (
+        "I found nothing called “plumber” or “electrician”, so I haven't done anything."
+    )
+    # The next message a person sends: just the one that exists, approved as usual.
+    assert chat.say("delete the bank reminder").startswith("Before I go ahead")
+    chat.tap(APPROVE)
+    assert _left(chat, "show my reminders") == ["“call dad”", "“call mom”"]
+
+
+def test_hebrew_names_that_match_nothing_are_said_and_nothing_runs(chat: Conversation) -> None:
+    for line in SET_HE:
+        chat.say(line)
+    assert chat.say("תמחק את הבנק ואת החלונות") == (
+        "מצאתי את „להתקשר לבנק”, אבל שום דבר בשם „החלונות”, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
+    )
+    assert (
+        chat.say("תמחק את הרופא ואת החלונות")
+        == "לא מצאתי שום דבר בשם „הרופא” או „החלונות”, אז לא עשיתי כלום."
+    )
+    assert _left(chat, "תראה לי את התזכורות") == ["„להתקשר לאמא”", "„להתקשר לבנק”", "„לשלם חשבון”"]

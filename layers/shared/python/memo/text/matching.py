@@ -14,9 +14,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from rapidfuzz import fuzz
+
+from memo.text import bilingual
 
 T = TypeVar("T")
 
@@ -150,7 +153,30 @@ EXACT = 100.0
 
 
 def score(query: str, text: str) -> float:
-    """0..100: how well `text` (an item's title) matches what the user said (`query`)."""
+    """0..100: how well `text` (an item's title) matches what the user said (`query`); a query in
+    the other language than the title is also read in the title's (`memo.text.bilingual`)."""
+    direct = _score(query, text)
+    if direct >= MATCH_THRESHOLD:
+        return direct
+    return max([direct, *(_score(other, text) for other in _across(query, text))])
+
+
+@lru_cache(maxsize=1024)
+def _crossed(query: str, to_hebrew: bool) -> tuple[str, ...]:
+    still = bilingual.has_latin if to_hebrew else bilingual.has_hebrew
+    readings = bilingual.crossed(normalize(query), to_hebrew=to_hebrew)
+    return tuple(words for words in readings if not any(still(word) for word in tokens(words)))
+
+
+def _across(query: str, text: str) -> tuple[str, ...]:
+    """`query` in the language of `text` when the two differ and every content word crosses."""
+    q_he, t_he = bilingual.has_hebrew(query), bilingual.has_hebrew(text)
+    if q_he == t_he or (q_he and bilingual.has_latin(normalize(query))):
+        return ()
+    return _crossed(query, t_he)
+
+
+def _score(query: str, text: str) -> float:
     q_tokens, t_tokens = tokens(query), tokens(text)
     if not q_tokens or not t_tokens:
         return 0.0

@@ -246,7 +246,40 @@ def _limited(
         words, items, now=now, timezone=state.input.timezone, language=language, removal=True
     )
     if narrowed is None or narrowed.unresolved:
+        if isinstance(only, str) and only and (named := _names_not_found(only, items, state, now)):
+            return named
         return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
     if narrowed.empty:
         return templates.narrowing_empty(language)
     return [c for c in items if c.id in narrowed.ids]
+
+
+#: Between the names of a request that names several things ("the bank and dad", Hebrew "הבנק והמתנה").
+_NAMES_JOINED = re.compile(r"\s*,\s*|\s+and\s+|\s+ו(?=[^\sו])", re.I)
+
+
+def _names_not_found(
+    only: str, items: list[DisambiguationCandidate], state: TurnState, now: datetime
+) -> str | None:
+    """When the names of a limit ("the bank and the windows") are several and some pick nothing:
+    the reply naming what was found and what was not (nothing runs). None for one name."""
+    names = [name for name in _NAMES_JOINED.split(only) if name.strip()]
+    if len(names) < 2:
+        return None
+    language = state.input.language
+    found: list[str] = []
+    missing: list[str] = []
+    for name in names:
+        narrowed = narrowing.parse(
+            f"רק {name}" if language == "he" else f"only {name}",
+            items,
+            now=now,
+            timezone=state.input.timezone,
+            language=language,
+            removal=True,
+        )
+        if narrowed is None or narrowed.unresolved or narrowed.empty:
+            missing.append(name)
+        else:
+            found.extend(c.label for c in items if c.id in narrowed.ids and c.label not in found)
+    return templates.names_not_found(found, missing, language) if missing else None

@@ -79,6 +79,22 @@ def limit_unclear(words: str, language: Language) -> str:
     return f"I couldn't tell which of them “{words}” means, so I haven't done anything. You can ask to see them and pick."
 
 
+def names_not_found(found: list[str], missing: list[str], language: Language) -> str:
+    """A request that names several things ("delete the bank and the windows reminders"): which
+    names matched nothing, and what the others found; nothing runs until it is said again."""
+    if language == "he":
+        gone = " או ".join(quote(name, language) for name in missing)
+        if not found:
+            return f"לא מצאתי שום דבר בשם {gone}, אז לא עשיתי כלום."
+        have = ", ".join(quote(label, language) for label in found)
+        return f"מצאתי את {have}, אבל שום דבר בשם {gone}, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
+    gone = " or ".join(quote(name, language) for name in missing)
+    if not found:
+        return f"I found nothing called {gone}, so I haven't done anything."
+    have = ", ".join(quote(label, language) for label in found)
+    return f"I found {have}, but nothing called {gone}, so I haven't done anything. Tell me again which ones to delete."
+
+
 def narrowing_empty(language: Language) -> str:
     if language == "he":
         return "זה לא משאיר אף פריט, אז לא עשיתי כלום."

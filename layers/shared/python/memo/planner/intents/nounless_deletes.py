@@ -7,6 +7,7 @@ import re
 from datetime import datetime
 
 from memo.planner.base import PlannerInput
+from memo.planner.intents.reminder_deletes import several, several_named
 from memo.planner.lexicon import DELETE_EN, DELETE_HE, as_title, clean, has_hebrew, the_one_named
 from memo.planner.match import CONFIDENT, GUESS, Match
 from memo.planner.timeparse import extract_when
@@ -71,6 +72,10 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
             constraints={"target": said},
             pattern="reminders:delete_by_time",
         )
+    if has_hebrew(said) and (names := several_named(said, plural=True)):
+        # "תמחק את הבנק ואת המתנה": two things named with "ואת", each found among the reminders
+        # and shown in one approval (a name that matches nothing is said, and nothing runs).
+        return several(names, text, {})
     target = as_title(said)
     from rapidfuzz import fuzz
 

@@ -237,7 +237,7 @@ _NEXT_NAMED_EN = re.compile(
 )
 _NEXT_NAMED_PLURAL_EN = re.compile(r"\s*(?:,|\band\b|&)\s*", re.I)
 _NEXT_NAMED_HE = re.compile(
-    rf"\s+ו(?:גם\s+)?את\s+(?:{REMINDER_HE}\s+|זו\s+|זאת\s+|זה\s+|ה?אחת\s+)?(?:של\s+|על\s+)?"
+    rf"\s+ו(?:גם\s+)?(?:את\s+(?:{REMINDER_HE}\s+|זו\s+|זאת\s+|זה\s+|ה?אחת\s+)?(?:של\s+|על\s+)?|של\s+|על\s+)"
 )
 _AND_THE_ONE = re.compile(rf"(\b{REMINDER_EN}\s+and\s+(?:the|my)\s+.+?)\s+one\s*$", re.I)
 _BOTH = re.compile(
@@ -258,7 +258,7 @@ def several_named(target: str, *, plural: bool) -> list[str]:
     return [name for name in names if name] if len(names) > 1 and all(names) else []
 
 
-def _several(names: list[str], text: str, scope: dict[str, object]) -> Match:
+def several(names: list[str], text: str, scope: dict[str, object]) -> Match:
     """One delete of several named reminders: each found and shown in one approval, or asked."""
     hebrew = bool(re.search(r"[א-ת]", text))
     joined = " ו".join(names) if hebrew else " and ".join(names)
@@ -288,7 +288,7 @@ def delete(text: str, inp: PlannerInput) -> Match | None:
                     both.group("name") or both.group("he")
                 ]  # "both grandma reminders": every one of that name
             if named:
-                return _several(named, text, scope)
+                return several(named, text, scope)
             target_words = the_one_named(strip_scope(match.group("target")))
             constraints, missing, confidence = target_constraints(target_words, inp, "reminders")
             if _PLURAL_NOUN.search(match.group(0)):
