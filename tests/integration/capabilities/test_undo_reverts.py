@@ -188,3 +188,85 @@ def test_undo_after_the_reminder_was_changed_again_refuses(dana: Conversation, c
     assert dana.say("בטל את המחיקה") == "לא ביטלתי: „call mum” השתנה שוב מאז, אז השארתי את זה כמו שזה."
     assert _reminder(dana.user).title == "call mum"
     assert _reminder(dana.user).due_at == days_ahead(1, 19, 0, TZ)
+
+
+# --- a snooze tapped on a delivered reminder ------------------------------------------------------
+
+
+def _fire(dana: Conversation, local: LocalStack, clock: FakeClock, hour: int, minute: int) -> str:
+    clock.set(days_ahead(1, hour, minute, TZ))
+    assert local.ticker is not None
+    local.ticker.tick()
+    (fired,) = dana.replies()
+    return fired
+
+
+def _schedules() -> list[str]:
+    scheduler = boto3.client("scheduler", region_name="us-east-1")
+    return [s["Name"] for s in scheduler.list_schedules(GroupName="memo-reminders")["Schedules"]]
+
+
+def test_undo_of_a_snooze_tapped_on_a_delivered_reminder(
+    dana: Conversation, local: LocalStack, clock: FakeClock
+) -> None:
+    """The snooze button moved the delivered reminder 10 minutes on; "undo" makes it the delivered
+    reminder it was again, and its snooze schedule is gone, so it does not fire again."""
+    dana.say("remind me to call mom today at 9:05am")
+    assert "call mom" in _fire(dana, local, clock, 9, 6)
+    assert [c.title for c in dana.choices] == ["Done ✅", "Snooze 10 min", "Snooze 1 hour"]
+    assert "call mom" in dana.tap(2)
+    assert _reminder(dana.user).status == "scheduled" and _schedules()
+    undone = dana.say("undo")
+    assert "Undone" in undone and "call mom" in undone
+    reminder = _reminder(dana.user)
+    assert reminder.status == "sent" and reminder.due_at == days_ahead(1, 9, 5, TZ)
+    assert _schedules() == []
+    clock.set(days_ahead(1, 9, 20, TZ))
+    assert local.ticker is not None
+    local.ticker.tick()
+    assert dana.replies() == []  # the snoozed time never fires
+    assert dana.say("undo") == NOTHING
+
+
+def test_undo_of_a_snoozed_series_occurrence_cancels_the_snooze(
+    dana: Conversation, local: LocalStack, clock: FakeClock
+) -> None:
+    """Snoozing a delivered occurrence of a series made a one-time reminder 10 minutes on; "undo"
+    cancels it (its schedule too) and the series goes on as it was."""
+    dana.say("remind me to drink water every day at 9:05am")
+    assert "drink water" in _fire(dana, local, clock, 9, 6)
+    assert "drink water" in dana.tap(2)
+    assert len(_schedules()) == 2  # the series, and the snooze
+    undone = dana.say("undo")
+    assert "“drink water” at " in undone and "is cancelled" in undone
+    assert len(_schedules()) == 1
+    assert dana.say("show my reminders").count("drink water") == 1
+    clock.set(days_ahead(1, 9, 20, TZ))
+    assert local.ticker is not None
+    local.ticker.tick()
+    assert dana.replies() == []  # the snooze never fires
+
+
+def test_undo_of_a_moved_occurrence_gives_the_series_its_time_back(dana: Conversation) -> None:
+    """ "move stretch to 9pm only this time": the series skipped tonight and a one-time reminder took
+    21:00; "undo" cancels it and the series is at 20:00 tonight again (was: nothing left to undo)."""
+    dana.say("remind me to stretch every day at 8pm")
+    dana.say("move stretch to 9pm only this time")
+    assert len(_schedules()) == 2
+    undone = dana.say("undo")
+    assert undone == (
+        f"↩️ Undone: “stretch” is back at {_at(20)} (every day at 20:00); “stretch” at {_at(21)} is cancelled."
+    )
+    assert dana.say("show my reminders") == (
+        f"Your reminders:\n• “stretch” — every day at 20:00 (next: {_at(20)})"
+    )
+    assert len(_schedules()) == 1
+    assert dana.say("undo") == NOTHING
+
+
+def test_hebrew_undo_of_a_moved_occurrence(dana: Conversation) -> None:
+    dana.say("remind me to stretch every day at 8pm")
+    dana.say("move stretch to 9pm only this time")
+    undone = dana.say("תחזיר את זה")
+    assert undone.startswith("↩️ ביטלתי: „stretch” חזרה ל") and "בוטלה" in undone
+    assert len(_schedules()) == 1

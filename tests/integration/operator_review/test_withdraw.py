@@ -140,8 +140,8 @@ def test_clearing_a_twelve_item_list_waits_for_an_operator_and_cancel_withdraws_
     assert not [i for i in local.stepfunctions.invocations if i.event.get("action") == "clear"]  # type: ignore[union-attr]
     shown = dana.say("show my shopping list")
     assert all(f"item{i}" in shown for i in range(12))
-    # Nothing waits any more: "cancel" is an ordinary stale word again.
-    assert dana.say("cancel").startswith("I'm not waiting on a question")
+    # Nothing waits any more, and nothing can be undone: "cancel" says so.
+    assert dana.say("cancel") == "There's nothing to cancel or undo right now."
 
 
 @pytest.mark.parametrize("local", [REVIEW_ALL_REMINDER_DELETES], indirect=True)

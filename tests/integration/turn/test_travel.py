@@ -1,9 +1,14 @@
 """A change of timezone with one-time reminders ahead, through the webhook: each keeps its moment and
 is named with its time in the new zone; Memo offers to move it to the same clock time there, and
-only a yes (or a yes to some of them) moves anything. The user's number is Israeli (+972)."""
+only a yes (or a yes to some of them) moves anything. A repeating reminder keeps its local time: its
+schedule is made again in the new zone at once, and "undo" puts it back. The user's number is
+Israeli (+972)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import boto3
 import pytest
 
 from tests.support.conversation import Conversation
@@ -101,21 +106,85 @@ def test_words_that_are_no_statement_change_nothing(chat: Conversation, said: st
     assert "18:15" in chat.say("show my reminders")
 
 
-def test_no_offer_when_nothing_would_change(chat: Conversation) -> None:
+def test_no_offer_for_a_series_it_keeps_its_local_time(chat: Conversation) -> None:
     chat.say("remind me to water plants every sunday at 10am")
     told = chat.say("im in new york this week")
-    assert "still go off at the moment they were set for" in told
+    assert (
+        "Your repeating reminders keep their local time: “water plants” every Sunday at 10:00 New York time."
+        in told
+    )
+    assert "One-time reminders" not in told  # none is set
     assert not chat.choices or [c.title for c in chat.choices] != ["Yes", "No"]
 
 
-def test_a_series_listed_away_names_the_zone_its_time_is_in(chat: Conversation) -> None:
-    """A series keeps the clock time of the zone it was set in: listed from another zone, how it
-    repeats says whose 10:00 it is, beside its next time in the zone in force."""
-    chat.say("remind me to water plants every sunday at 10am")
+def _schedules() -> dict[str, dict[str, Any]]:
+    scheduler = boto3.client("scheduler", region_name="us-east-1")
+    names = [s["Name"] for s in scheduler.list_schedules(GroupName="memo-reminders")["Schedules"]]
+    return {n: dict(scheduler.get_schedule(Name=n, GroupName="memo-reminders")) for n in names}
+
+
+def _zones() -> set[str]:
+    return {str(s["ScheduleExpressionTimezone"]) for s in _schedules().values()}
+
+
+def test_a_series_keeps_its_clock_time_where_the_user_is(chat: Conversation) -> None:
+    """ "every day at 7" is 7 where the user is: listed after the move, no zone is named and its next
+    time is 07:00 there; its schedule is in the new zone at the same clock time."""
+    chat.say("remind me to take pills every day at 7am")
+    (before,) = _schedules().values()
     chat.say("my timezone is London")
     listed = chat.say("show my reminders")
-    assert "every Sunday at 10:00 Israel time (next: " in listed and ", 08:00)" in listed
+    assert "every day at 07:00 (next: " in listed and ", 07:00)" in listed
+    assert "Israel time" not in listed
+    (after,) = _schedules().values()
+    assert after["ScheduleExpressionTimezone"] == "Europe/London"
+    assert after["ScheduleExpression"] == before["ScheduleExpression"] == "cron(0 7 * * ? *)"
     chat.say("חזרתי לארץ")
-    assert "Israel time" not in chat.say("show my reminders")  # at home again: no zone named
-    chat.say("אני בלונדון השבוע")
-    assert "לפי שעון ישראל" in chat.say("מה התזכורות שלי?")
+    assert _zones() == {"Asia/Jerusalem"}
+    assert "Israel time" not in chat.say("show my reminders")
+
+
+def test_undo_right_after_puts_the_series_back_in_the_old_zone(chat: Conversation) -> None:
+    chat.say("remind me to take pills every day at 7am")
+    chat.say("im in new york this week")
+    assert _zones() == {"America/New_York"}
+    undone = chat.say("undo")
+    assert "Undone" in undone and "take pills" in undone
+    assert _zones() == {"Asia/Jerusalem"}
+    listed = chat.say("show my reminders")
+    assert "every day at 07:00 Israel time (next: " in listed and ", 00:00)" in listed
+
+
+def test_hebrew_a_series_keeps_its_local_time_and_undo_brings_it_back(chat: Conversation) -> None:
+    chat.say("תזכיר לי לקחת כדורים כל יום ב-7 בבוקר")
+    told = chat.say("נחתתי בניו יורק")
+    assert "התזכורות החוזרות שלך נשארות בשעה המקומית: „לקחת כדורים” כל יום ב-07:00 לפי שעון ניו יורק." in told
+    assert _zones() == {"America/New_York"}
+    assert "לפי שעון" not in chat.say("מה התזכורות שלי")
+    chat.say("תחזיר את זה")
+    assert _zones() == {"Asia/Jerusalem"}
+    assert "לפי שעון ישראל" in chat.say("מה התזכורות שלי")
+
+
+def test_with_a_one_time_reminder_the_series_moves_and_the_offer_is_asked(chat: Conversation) -> None:
+    """The series keeps its local time at once; the one-time reminder is offered as before, and a
+    no moves nothing more."""
+    _set_call_bob(chat)
+    chat.say("remind me to take pills every day at 7am")
+    told = chat.say("im in new york this week")
+    assert "“take pills” every day at 07:00 New York time." in told
+    assert "Move it to 18:15 New York time?" in told
+    assert _zones() == {"America/New_York", "Asia/Jerusalem"}  # the series, and call bob's moment
+    assert "Nothing was changed" in chat.say("no")
+    listed = chat.say("show my reminders")
+    assert "11:15" in listed and "every day at 07:00 (next: " in listed
+
+
+def test_five_series_are_named_and_a_sixth_is_counted_all_move(chat: Conversation) -> None:
+    for hour in range(7, 13):
+        chat.say(f"remind me to task {hour} every day at {hour}:00")
+    told = chat.say("my timezone is London")
+    # The five soonest are named, each at its own clock time there; the sixth is counted.
+    assert told.count(" London time") == 5 and "(and 1 more)." in told
+    assert "“task 7” every day at 07:00 London time" in told
+    assert _zones() == {"Europe/London"}

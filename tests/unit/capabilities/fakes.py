@@ -97,11 +97,15 @@ class FakeItemsRepository:
             reverted.append(was)
         return reverted, changed
 
-    def put_reminder(self, reminder: Reminder) -> bool:
+    def put_reminder(self, reminder: Reminder, *, undo: Tombstone | None = None) -> bool:
         key = (reminder.thread_id, reminder.reminder_id)
         if key in self.reminders:
             return False
         self.reminders[key] = reminder
+        if undo is not None:  # the undo cancels it
+            self.changed_at[key] = reminder.created_at
+            cancelled = reminder.model_copy(update={"status": "cancelled"})
+            self.kept[key] = (Revision(undo=undo, was=cancelled), reminder.created_at)
         return True
 
     def get_reminder(self, thread_id: str, reminder_id: str) -> Reminder | None:
@@ -125,11 +129,12 @@ class FakeItemsRepository:
         recurrence: str | None = None,
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
+        timezone: str | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
-        if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
+        if changed_at is not None and any(v is not None for v in (title, due_at, recurrence, timezone)):
             self.changed_at[(thread_id, reminder_id)] = changed_at
             if revision is not None:
                 self.kept[(thread_id, reminder_id)] = (revision, changed_at)
@@ -142,6 +147,8 @@ class FakeItemsRepository:
             update.update(due_at=due_at, status="scheduled", sent_at=None)
         if schedule_name is not None:
             update["schedule_name"] = schedule_name
+        if timezone is not None:
+            update["timezone"] = timezone
         new = current.model_copy(update=update)
         self.reminders[(thread_id, reminder_id)] = new
         return new
@@ -286,7 +293,14 @@ class FakeScheduler:
     series: dict[str, str] = field(default_factory=dict)
 
     def schedule(
-        self, *, reminder_id: str, thread_id: str, at: datetime, timezone: str, recurrence: str | None = None
+        self,
+        *,
+        reminder_id: str,
+        thread_id: str,
+        at: datetime,
+        timezone: str,
+        recurrence: str | None = None,
+        not_before: datetime | None = None,
     ) -> str:
         name = f"reminder-{reminder_id}"
         self.calls.append(("schedule", name))

@@ -54,3 +54,14 @@ def test_a_range_of_days_needs_its_first_day_before_its_last() -> None:
     assert ListRemindersArgs.model_validate({"day": "2026-03-10", "until": "2026-03-12"}).until is not None
     with pytest.raises(ValidationError):
         ListRemindersArgs.model_validate({"until": "2026-03-12"})
+
+
+def test_a_new_zone_is_the_whole_change() -> None:
+    """A zone change moves the series alone: a known IANA zone, and nothing else with it."""
+    assert UpdateReminderArgs.model_validate({"reminderIds": ["r"], "timezone": "Europe/London"})
+    for extra in ({"time": "09:00"}, {"title": "x"}, {"when": LATER}, {"shiftMinutes": 10}):
+        with pytest.raises(ValidationError):
+            UpdateReminderArgs.model_validate({"reminderIds": ["r"], "timezone": "Europe/London", **extra})
+    for zone in ("Mars/Olympus", "", "../etc/passwd"):
+        with pytest.raises(ValidationError):
+            UpdateReminderArgs.model_validate({"reminderIds": ["r"], "timezone": zone})

@@ -1,6 +1,6 @@
 """The user's reminders on the items table (`sk = REMINDER#<id>`): the reminder half of the
-`ItemsRepository` port. `update_reminder` given `changed_at` stamps it when the title, time or series
-change, and given a `Revision` keeps the values it replaces for undo in the same write
+`ItemsRepository` port. `update_reminder` given `changed_at` stamps it when the title, time, series or
+zone change, and given a `Revision` keeps the values it replaces for undo in the same write
 (`memo.aws.items_revisions`); `mark_reminder_sent` returns False when the reminder is no longer
 `scheduled`."""
 
@@ -51,6 +51,7 @@ def _changes(
     recurrence: str | None,
     changed_at: datetime | None,
     revision: Revision[Reminder] | None = None,
+    timezone: str | None = None,
 ) -> _Changes:
     changes = _Changes()
     if title is not None:
@@ -69,7 +70,11 @@ def _changes(
     if recurrence is not None:
         changes.sets.append("recurrence = :recurrence")
         changes.values[":recurrence"] = recurrence
-    if changed_at is not None and (title is not None or due_at is not None or recurrence is not None):
+    if timezone is not None:
+        changes.sets.append("#timezone = :timezone")
+        changes.names["#timezone"] = "timezone"
+        changes.values[":timezone"] = timezone
+    if changed_at is not None and any(v is not None for v in (title, due_at, recurrence, timezone)):
         changes.sets.append(f"{CHANGED_AT} = :changed_at")
         changes.values[":changed_at"] = iso(changed_at)
         if revision is not None:  # what it replaces, kept for undo
@@ -81,9 +86,15 @@ def _changes(
 class DynamoReminders(TombstoningItems):
     """Reminders: created once, read, listed soonest first, changed, deleted or tombstoned."""
 
-    def put_reminder(self, reminder: Reminder) -> bool:
-        """Create the reminder; False if an item with its id exists already (a retried create)."""
+    def put_reminder(self, reminder: Reminder, *, undo: Tombstone | None = None) -> bool:
+        """Create the reminder; False if an item with its id exists already (a retried create). With
+        `undo`, the create is kept for that undo as an update from the reminder cancelled, stamped
+        at its creation: the undo's revert cancels it (`memo.aws.items_revisions`)."""
         values = dump(reminder)
+        if undo is not None:
+            cancelled = reminder.model_copy(update={"status": "cancelled"})
+            values[CHANGED_AT] = iso(reminder.created_at)
+            values[PREVIOUS] = previous_slot(Revision(undo=undo, was=cancelled), reminder.created_at)
         return self._put_new(
             user_pk(reminder.thread_id), reminder_sk(reminder.reminder_id), "reminder", values
         )
@@ -111,9 +122,10 @@ class DynamoReminders(TombstoningItems):
         recurrence: str | None = None,
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
+        timezone: str | None = None,
     ) -> Reminder | None:
-        """Rename and/or move a reminder (and replace a repeating one's series); a move makes it
-        `scheduled` again. With `changed_at`, a new title, time or series is stamped as the person's
+        """Rename and/or move a reminder (and replace a repeating one's series or zone); a move makes
+        it `scheduled` again. With `changed_at`, a new title, time, series or zone is stamped as the person's
         change (a delete approved before it leaves the reminder alone), and with `revision` the
         values it replaces are kept for undo. None if it is gone."""
         changes = _changes(
@@ -123,6 +135,7 @@ class DynamoReminders(TombstoningItems):
             recurrence=recurrence,
             changed_at=changed_at,
             revision=revision,
+            timezone=timezone,
         )
         if not changes.sets:
             return self.get_reminder(thread_id, reminder_id)

@@ -6,8 +6,8 @@ attribute to its own UpdateItem, so no request is added: `undo_prev` (`PREVIOUS`
 - `key`: the turn's traceId, the undo key a delete's tombstone has too; `op`: the step's
   traceId:stepId;
 - `until`: the end of the undo window (epoch seconds); `at`: the `changed_at` the update stamped;
-- `was`: the values it replaced (a note's text; a reminder's title, time, status, series, sent time
-  and schedule name).
+- `was`: the values it replaced (a note's text; a reminder's title, time, zone, status, series, sent
+  time and schedule name).
 
 A later update replaces the slot with its own; a read never returns it as part of the item.
 
@@ -34,7 +34,7 @@ from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision
 from memo.errors import ConditionFailed
 
 #: What a reminder's revert puts back; the optional ones absent from `was` are removed.
-REMINDER_FIELDS = ("title", "due_at", "status", "recurrence", "sent_at", "schedule_name")
+REMINDER_FIELDS = ("title", "due_at", "timezone", "status", "recurrence", "sent_at", "schedule_name")
 _OPTIONAL = frozenset({"recurrence", "sent_at", "schedule_name"})
 
 

@@ -105,9 +105,11 @@ class ReminderScheduler(Protocol):
         at: datetime,
         timezone: str,
         recurrence: str | None = None,
+        not_before: datetime | None = None,
     ) -> str:
         """Create or move the reminder's schedule; returns the schedule name. With `recurrence` (a
-        series, `memo.text.recurrence`) it is one recurring schedule instead of a one-time one."""
+        series, `memo.text.recurrence`) it is one recurring schedule instead of a one-time one,
+        starting no earlier than the series' next time after `not_before` (a series made again)."""
 
     def cancel(self, schedule_name: str) -> None:
         """Delete the schedule; deleting one that is already gone is not an error."""

@@ -28,6 +28,9 @@ CHANGED_SINCE_APPROVAL = "CHANGED_SINCE_APPROVAL"
 #: approval ([{id, title|text, when?}]), and how many were already gone.
 CHANGED = "changed"
 GONE = "gone"
+#: `ExecutionResult.data` key of a reminders update that moved series to the user's new zone (the
+#: zone): the turn that changed the zone said so already, so the responder sends nothing more.
+KEPT_LOCAL_TIME = "keptLocalTime"
 
 
 class Args(BaseModel):

@@ -8,6 +8,7 @@ chose, and `split_scoped` reads them back.
 from __future__ import annotations
 
 from datetime import date
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AwareDatetime, Field, model_validator
 
@@ -57,10 +58,21 @@ class UpdateReminderArgs(Args):
     recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
     #: "push it by an hour" (positive: later): each reminder's own time, moved by this much
     shift_minutes: int | None = Field(default=None, ge=-7 * 24 * 60, le=7 * 24 * 60)
+    #: an IANA zone: each series among the reminders keeps its clock time there (the user's zone
+    #: changed, `memo.turn.travel`); a one-time reminder keeps its moment. Nothing else with it.
+    timezone: str | None = Field(default=None, min_length=1, max_length=64)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
         times = [self.when, self.time or self.day, self.shift_minutes]
+        if self.timezone is not None:
+            if any(t is not None for t in times) or self.title is not None or self.recurrence is not None:
+                raise ValueError("a zone change moves the series alone")
+            try:
+                ZoneInfo(self.timezone)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError("an unknown timezone") from exc
+            return self
         if all(t is None for t in times) and self.title is None:
             raise ValueError("an update needs a new time or a new title")
         if self.when is not None and (self.time is not None or self.day is not None):

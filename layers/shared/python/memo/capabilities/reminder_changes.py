@@ -2,11 +2,13 @@
 
 A one-time reminder is rescheduled in place; a series moves as a whole (its rule keeps its shape
 from the new first time) unless the person meant only its next time, which the series skips and a
-one-time copy takes at the new time. A new rule makes the reminder a series from `when` on.
+one-time copy takes at the new time. A new rule makes the reminder a series from `when` on. A new zone (the user's zone changed) makes
+each series keep its clock time there: its schedule is made again in that zone and the reminder
+takes it; the result says so (`KEPT_LOCAL_TIME`), since the turn that changed the zone told the user.
 
 Every change of a reminder in place keeps, in its own write, the values it replaces (a `Revision`
 under the turn's undo key), so "undo" puts the title, time and series back (`memo.capabilities.undo`);
-a moved occurrence (a one-time copy and a skip) is not kept for undo.
+a moved occurrence is kept too: "undo" cancels its one-time copy and gives the series its skipped time back.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult
-from memo.capabilities.common import failure, say, undo_for
+from memo.capabilities.common import KEPT_LOCAL_TIME, failure, say, undo_for
 from memo.capabilities.items import Reminder, Revision
 from memo.capabilities.reminder_args import OCCURRENCE, UpdateReminderArgs, split_scoped
 from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_time_left, not_found, rejected
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.series import first_occurrence, moved, series
+from memo.text.series import first_occurrence, moved, next_occurrence, series
 from memo.text.wording import quote
 
 
@@ -40,10 +42,12 @@ class ReminderChanges(ReminderSchedule):
             if before is None:
                 continue
             kept = Revision(undo=undo_for(ctx, now), was=before)
-            if args.recurrence is not None:
+            if args.timezone is not None:
+                outcome = self._keep_local_time(kept, args.timezone, now)
+            elif args.recurrence is not None:
                 outcome = self._repeat(kept, args, now, lang)
             elif before.recurrence is not None and scope == OCCURRENCE:
-                outcome = self._move_occurrence(before, args, ctx, now)
+                outcome = self._move_occurrence(kept, args, ctx, now)
             elif before.recurrence is not None:
                 outcome = self._move_series(kept, args, now, lang)
             else:
@@ -72,6 +76,7 @@ class ReminderChanges(ReminderSchedule):
                 "reminders": updated,
                 "missing": len(args.reminder_ids) - len(updated),
                 "timezone": ctx.timezone,
+                **({KEPT_LOCAL_TIME: args.timezone} if args.timezone is not None else {}),
             },
             external_ids={"reminderId": ids[0]} if len(ids) == 1 else {"reminderIds": ids},
             summary=say(
@@ -180,14 +185,47 @@ class ReminderChanges(ReminderSchedule):
             revision=kept,
         )
 
+    def _keep_local_time(
+        self, kept: Revision[Reminder], zone: str, now: datetime
+    ) -> Reminder | ExecutionResult | None:
+        """A series keeps its clock time in `zone` (the user's zone changed): its schedule is made
+        again there from its next time after now, and the item takes the zone. A one-time reminder,
+        a series already in `zone` or one with no time left is left as it is (None)."""
+        before = kept.was
+        if before.recurrence is None or before.timezone == zone:
+            return None
+        when = next_occurrence(before.recurrence, zone, now)
+        if when is None:
+            return None
+        name = self._scheduler.schedule(
+            reminder_id=before.reminder_id,
+            thread_id=before.thread_id,
+            at=when,
+            timezone=zone,
+            recurrence=before.recurrence,
+            not_before=now,
+        )
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            due_at=when,
+            schedule_name=name,
+            timezone=zone,
+            changed_at=now,
+            revision=kept,
+        )
+
     def _move_occurrence(
-        self, before: Reminder, args: UpdateReminderArgs, ctx: ExecutionContext, now: datetime
+        self, kept: Revision[Reminder], args: UpdateReminderArgs, ctx: ExecutionContext, now: datetime
     ) -> Reminder | ExecutionResult | None:
         """Only the next time of a repeating reminder: the series skips it and a one-time reminder
-        takes its place at the new time (and with the new title)."""
+        takes its place at the new time (and with the new title); "undo" cancels the one-time
+        reminder and gives the series its next time back."""
+        before = kept.was
         when = new_time(before, args, now) or before.due_at
         if when <= now:
             return in_past("update", ctx.language)
-        single = self.one_time_copy(before, ctx, when=when, title=args.title or before.title, now=now)
-        self.skip(before, now)
+        title = args.title or before.title
+        single = self.one_time_copy(before, ctx, when=when, title=title, now=now, undo=kept.undo)
+        self.skip(before, now, undo=kept.undo)
         return single

@@ -1,6 +1,7 @@
 """Schedule handling shared by the reminder actions: the new time a change gives a reminder, the
 one-time copy that takes an occurrence's place (a moved or snoozed occurrence of a series), and the
-skip of a series' next time.
+skip of a series' next time. Both keep, given the turn's undo marks, what "undo" needs: the copy is
+cancelled, the series gets its next time back (`memo.capabilities.undo_reverts`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import ExecutionContext, ReminderScheduler
 from memo.capabilities.common import entity_id
-from memo.capabilities.items import Reminder
+from memo.capabilities.items import Reminder, Revision, Tombstone
 from memo.capabilities.reminder_args import UpdateReminderArgs
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
@@ -50,8 +51,16 @@ class ReminderSchedule:
         self._clock = clock
 
     def one_time_copy(
-        self, source: Reminder, ctx: ExecutionContext, *, when: datetime, title: str, now: datetime
+        self,
+        source: Reminder,
+        ctx: ExecutionContext,
+        *,
+        when: datetime,
+        title: str,
+        now: datetime,
+        undo: Tombstone | None = None,
     ) -> Reminder:
+        """A one-time reminder at `when` in `source`'s place; with `undo`, that undo cancels it."""
         reminder_id = entity_id(ctx, source.reminder_id)
         name = self._scheduler.schedule(
             reminder_id=reminder_id, thread_id=source.thread_id, at=when, timezone=source.timezone
@@ -66,13 +75,13 @@ class ReminderSchedule:
             created_at=now,
             phone_number_id=source.phone_number_id,
         )
-        if not self._repo.put_reminder(single):
+        if not self._repo.put_reminder(single, undo=undo):
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
         return single
 
-    def skip(self, reminder: Reminder, now: datetime) -> Reminder | None:
-        """The series goes on from the occurrence after its next one; a series with nothing left
-        is deleted (its schedule first)."""
+    def skip(self, reminder: Reminder, now: datetime, *, undo: Tombstone | None = None) -> Reminder | None:
+        """The series goes on from the occurrence after its next one, keeping (with `undo`) the next
+        time it skips for that undo; a series with nothing left is deleted (its schedule first)."""
         assert reminder.recurrence is not None
         after = max(reminder.due_at, now)
         following = next_occurrence(reminder.recurrence, reminder.timezone, after)
@@ -80,5 +89,9 @@ class ReminderSchedule:
             self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
             return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
         return self._repo.update_reminder(
-            reminder.thread_id, reminder.reminder_id, due_at=following, changed_at=now
+            reminder.thread_id,
+            reminder.reminder_id,
+            due_at=following,
+            changed_at=now,
+            revision=Revision(undo=undo, was=reminder) if undo is not None else None,
         )

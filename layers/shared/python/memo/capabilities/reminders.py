@@ -27,8 +27,8 @@ from memo.capabilities.base import (
     ReminderScheduler,
     RerunUnsafe,
 )
-from memo.capabilities.common import TIME_IN_PAST, entity_id, failure, say
-from memo.capabilities.items import Reminder
+from memo.capabilities.common import TIME_IN_PAST, entity_id, failure, say, undo_for
+from memo.capabilities.items import Reminder, Revision
 from memo.capabilities.reminder_args import (
     CreateReminderArgs,
     DeleteAllRemindersArgs,
@@ -157,7 +157,9 @@ class ReminderOperations(ReminderSchedule):
 
     def snooze(self, args: SnoozeReminderArgs, ctx: ExecutionContext) -> ExecutionResult:
         """ "Snooze 10 min" on a delivered reminder: a one-time reminder again, `minutes` from now.
-        A one-time reminder is moved; a repeating one keeps its series and gets a one-time copy."""
+        A one-time reminder is moved, keeping what it replaced for undo ("undo" makes it the delivered
+        reminder it was, its snooze schedule removed); a repeating one keeps its series and gets a
+        one-time copy, which "undo" cancels."""
         lang = ctx.language
         now = self._clock()
         reminder = self._repo.get_reminder(ctx.thread_id, args.reminder_id)
@@ -166,14 +168,19 @@ class ReminderOperations(ReminderSchedule):
         when = (now + timedelta(minutes=args.minutes)).replace(second=0, microsecond=0)
         if reminder.recurrence is not None:
             snoozed: Reminder | None = self.one_time_copy(
-                reminder, ctx, when=when, title=reminder.title, now=now
+                reminder, ctx, when=when, title=reminder.title, now=now, undo=undo_for(ctx, now)
             )
         else:
             name = self._scheduler.schedule(
                 reminder_id=reminder.reminder_id, thread_id=ctx.thread_id, at=when, timezone=reminder.timezone
             )
             snoozed = self._repo.update_reminder(
-                ctx.thread_id, reminder.reminder_id, due_at=when, schedule_name=name, changed_at=now
+                ctx.thread_id,
+                reminder.reminder_id,
+                due_at=when,
+                schedule_name=name,
+                changed_at=now,
+                revision=Revision(undo=undo_for(ctx, now), was=reminder),
             )
             if snoozed is None:
                 self._scheduler.cancel(name)

@@ -8,7 +8,7 @@ still missing) or its undo window ends and the table's TTL purges it.
 `remove_reminder` is the delete of an approved, pinned reminder in one conditional write (no read
 before it): the `Deletion` says whether it was deleted, already gone, or changed since
 `unchanged_since` (then left alone); `remove_reminders` does the same for several reminders in one
-transaction (its `deleted` carry no item; with a `FirstWrite`, that write goes in it too); an update of a reminder's title, time or series marks it changed.
+transaction (its `deleted` carry no item; with a `FirstWrite`, that write goes in it too); an update of a reminder's title, time, series or zone marks it changed.
 An update given a `Revision` keeps what it replaced on the item, so `restore` of the turn's undo key
 puts it back (`Restoration.reverted`) unless the item was changed again since (`changed`).
 The DynamoDB adapter is `memo.aws.items_table.DynamoItemsRepository`.
@@ -27,7 +27,12 @@ from memo.capabilities.items import Deletion, ListItem, Note, Reminder, Restorat
 class ItemsRepository(Protocol):
     """What capabilities and entity resolution need from the user's items."""
 
-    def put_reminder(self, reminder: Reminder) -> bool: ...
+    def put_reminder(self, reminder: Reminder, *, undo: Tombstone | None = None) -> bool:
+        """Create the reminder (False: it exists already). With `undo`, its turn's undo cancels it
+        (a one-time reminder taking a series' occurrence): kept as a `Revision` whose `was` is the
+        reminder cancelled."""
+        ...
+
     def get_reminder(self, thread_id: str, reminder_id: str) -> Reminder | None: ...
     def list_reminders(self, thread_id: str) -> list[Reminder]: ...
     def list_upcoming_reminders(self, thread_id: str, now: datetime) -> list[Reminder]: ...
@@ -42,6 +47,7 @@ class ItemsRepository(Protocol):
         recurrence: str | None = None,
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
+        timezone: str | None = None,
     ) -> Reminder | None: ...
     def delete_reminder(
         self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None

@@ -79,7 +79,7 @@ class UndoOperations:
         found = self._repo.restore(ctx.thread_id, args.undo_key, now=now)
         # The store gives them back in no set order: said by time, then name, the same every time.
         restored, present = sorted(found.restored, key=_in_order), sorted(found.present, key=_in_order)
-        reverted = found.reverted
+        reverted = sorted(found.reverted, key=_in_order)
         if not restored and not present and not reverted:
             return _nothing_undone(found, lang)
         passed = self._schedule_again(restored, ctx, now)

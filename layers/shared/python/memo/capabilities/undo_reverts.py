@@ -6,10 +6,11 @@ turn's undo key (`memo.capabilities.items.Revision`); the undo step's `restore` 
 (`Restoration.reverted`) unless the item was changed again since (`Restoration.changed`, left as it
 is). A reverted reminder gets its schedule back through the same scheduler port the update used:
 
-- `scheduled` and still ahead: its schedule is moved back to its time (and series);
+- `scheduled` and still ahead: its schedule is moved back to its time (and series and zone);
 - a series whose next time passed meanwhile: it goes on from its next time after now;
 - a one-time reminder whose time passed meanwhile, or one back to `sent` / `cancelled`: its schedule
-  is removed, so the moved time does not fire (the reply says when the time passed).
+  is removed, so the moved time does not fire (the reply says when the time passed). A one-time
+  reminder an update made in a series' place (a moved or snoozed occurrence) is `cancelled` so.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from memo.capabilities.store import ItemsRepository
 from memo.text.series import next_occurrence
 
 #: `ExecutionResult.data` keys of an undo: the items put back as they were before an update
-#: ([{kind: "note", subject?, text} | {kind: "reminder", title, when, repeats?}]), and the labels of
+#: ([{kind: "note", subject?, text} | {kind: "reminder", title, when, repeats?, cancelled?}]: a
+#: reminder the update made, a moved or snoozed occurrence, is `cancelled`), and the labels of
 #: those left as they are because they were changed again since.
 REVERTED = "reverted"
 CHANGED_AGAIN = "changedAgain"
@@ -47,7 +49,9 @@ def reverted_data(items: list[Item], ctx: ExecutionContext) -> list[dict[str, st
     data: list[dict[str, str]] = []
     for item in items:
         if isinstance(item, Reminder):
-            data.append({"kind": "reminder", **brief(item, ctx.language, ctx.timezone)})
+            # A one-time reminder made by the update (a moved or snoozed occurrence) is cancelled.
+            cancelled = {"cancelled": "yes"} if item.status == "cancelled" else {}
+            data.append({"kind": "reminder", **brief(item, ctx.language, ctx.timezone), **cancelled})
         elif isinstance(item, Note):
             text = str(shown(item.text, LISTED_CHARS)["text"])
             subject = note_subject(item.text)
@@ -86,5 +90,6 @@ def reschedule_reverted(
             at=due,
             timezone=item.timezone,
             recurrence=item.recurrence,
+            not_before=now,
         )
     return passed

@@ -12,7 +12,8 @@ the steps' full results the ledger kept for re-runs until now (one transaction, 
 mean, and no retry of the responder could repair it (its claim says it already replied); a claim
 that exists means its actions are in. What can only be written after the send (the quoted-reply
 records of the message ids Meta returned, the reply in the recent messages) is one write, best
-effort: the reply has gone, so the responder does not fail for it. In all, two DynamoDB requests
+effort: the reply has gone, so the responder does not fail for it. A plan whose turn said what it
+does (series moved to the user's new zone, `memo.turn.travel`) is recorded and not answered again. In all, two DynamoDB requests
 (the claim transaction, the write after the send), and one transaction more when the latestActions
 are merged (the append that found the list full brought the item back).
 """
@@ -27,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from memo.capabilities.common import KEPT_LOCAL_TIME
 from memo.errors import ServiceFault
 from memo.executor.contracts import ResponderInput
 from memo.executor.ledger import operation_id
@@ -142,15 +144,17 @@ def _respond(
     delivery = _Delivery()
     results = [operation_id(request.trace_id, o.step_id) for o in joined.outcomes]
     first = _claim(memory, request, entries, results=results, now=now, sleep=sleep)
-    if not first:
-        # A redriven execution (or a responder retry) after the reply went out: say nothing twice.
-        logger.info("RESPONDER_ALREADY_REPLIED")
+    told = _told_by_turn(joined)
+    if not first or told:
+        # A redriven execution (or a responder retry) after the reply went out, or a plan its turn
+        # told of already: say nothing (again).
+        logger.info("RESPONDER_TOLD_BY_TURN" if told else "RESPONDER_ALREADY_REPLIED")
     else:
         delivery = _send(request, reply, sender=sender, memory=memory)
 
     # The items this reply names, under its WhatsApp message ids: a reply quoting it means them.
     named = [*entries, *listing_entries(joined.outcomes, now=now)] if joined.status != "empty" else []
-    if first:
+    if first and not told:
         # One write after the send: the reply in the recent messages, and the quote records.
         quoted = list(delivery.message_ids) if named else []
         _in_place(
@@ -176,6 +180,12 @@ def _respond(
         outcome_unknown=delivery.outcome_unknown,
         actions_recorded=len(entries),
     )
+
+
+def _told_by_turn(joined: Joined) -> bool:
+    """Whether the turn that started the plan told the user already: series moved to the user's new
+    zone (`KEPT_LOCAL_TIME`), every step done. Its actions are recorded all the same, for "undo"."""
+    return joined.status == "complete" and all(o.result.data.get(KEPT_LOCAL_TIME) for o in joined.outcomes)
 
 
 def _log_joined(joined: Joined) -> None:

@@ -92,8 +92,9 @@ _TYPED_UNDO = re.compile(
     re.I,
 )
 _DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
-#: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action.
-_UPDATES = frozenset({("notes", "update"), ("reminders", "update")})
+#: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action: a
+#: snooze tapped on a delivered one-time reminder is one.
+_UPDATES = frozenset({("notes", "update"), ("reminders", "update"), ("reminders", "snooze")})
 
 
 def _undoable(action: LatestAction) -> bool:

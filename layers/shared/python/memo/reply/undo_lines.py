@@ -65,6 +65,8 @@ def _put_back(item: dict[str, Any], language: Language, timezone: str) -> str:
     title = quote(item.get("title", ""), language)
     when = format_when(item.get("when"), language, timezone)
     repeats = f" ({item['repeats']})" if item.get("repeats") else ""
+    if item.get("cancelled"):  # the one-time reminder a moved or snoozed occurrence made
+        return f"{title} ב{when} בוטלה" if he else f"{title} at {when} is cancelled"
     return f"{title} חזרה ל{when}{repeats}" if he else f"{title} is back at {when}{repeats}"
 
 

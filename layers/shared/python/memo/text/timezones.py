@@ -276,6 +276,13 @@ def timezone_set_line(zone: str, language: Language, now: datetime) -> str:
     return f"Done 👍 From now on times are in {zone}. It's {local:%H:%M} there now."
 
 
+def one_time_kept(zone: str, language: Language) -> str:
+    """What becomes of the one-time reminders set: they keep their moment."""
+    if language == "he":
+        return f"תזכורות חד־פעמיות שכבר קבעת יגיעו באותו רגע שנקבע, ומעכשיו יוצגו לפי השעה ב-{zone}."
+    return f"One-time reminders you already set still go off at the moment they were set for, shown in {zone} time."
+
+
 def timezone_set_reply(zone: str, language: Language, now: datetime) -> str:
     """The confirmation: the zone, the time it is there now, and what becomes of reminders set."""
     if language == "he":

@@ -7,6 +7,8 @@ read, returned as one `TurnOutcome` (data; `memo.turn.recorder` writes and issue
                                  long to read (`memo.ingress.ids`) -> "that button no longer works",
                                  nothing runs
   a reminder's Done / Snooze  -> `memo.turn.reminder_buttons` (typed "done" / "snooze 15 min" too)
+  "Undo what I just did?" open -> `memo.turn.undo_ask` (asked by a bare "cancel" / "בטל" with no
+                                 question open)
   pending & live              -> `memo.turn.resumed`: fast path -> interpreter -> transition
   pending & expired           -> HITL_EXPIRED, deleted with the turn's write; a bare late answer gets
                                  the expiry message with "Try again", anything else is fresh
@@ -28,7 +30,7 @@ from datetime import timedelta
 
 from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange, state_from_item
-from memo.domain import HITLReply
+from memo.domain import HITLReply, TurnState
 from memo.hitl import gate, templates
 from memo.hitl.templates.turn_answers import message_too_long
 from memo.ingress.ids import UNKNOWN_REPLY_ID
@@ -44,8 +46,8 @@ from memo.reminders.buttons import (
 )
 from memo.replies import Reply
 from memo.reply.undo import is_undo_id, nothing_to_undo, parse_undo, sent_by_memo
-from memo.turn import questions
-from memo.turn.fresh import fresh, late_answer
+from memo.turn import questions, undo_ask
+from memo.turn.fresh import fresh, late_answer, withdrawal
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts, Turn, latest_actions
 from memo.turn.reminder_buttons import handle_button
@@ -86,6 +88,8 @@ def decide(turn: Turn) -> TurnOutcome:
     item = ctx.snapshot.pending
     if item is not None:
         state = state_from_item(item)
+        if undo_ask.is_undo_ask(state.pending_hitl):
+            return _undo_answer(turn, state, reply)
         # A resumed turn is the original request's: its traceId on every log line from here.
         bind_turn(state.trace_id, state.thread_id)
         expired = gate.expired_question(state, ctx.now)
@@ -97,10 +101,34 @@ def decide(turn: Turn) -> TurnOutcome:
             if late is not None:
                 return questions.after(discard, late)
             bind_turn(ctx.trace_id, ctx.message.thread_id)  # a fresh request of its own
-            return questions.after(discard, fresh(turn, reply))
+            return questions.after(discard, _fresh(turn, reply))
         if state.pending_hitl is not None:
             return resumed(turn, state, reply)
+    return _fresh(turn, reply)
+
+
+def _fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
+    """No live question: a bare "cancel" / "בטל" asks whether to undo what was just done (a review
+    waiting for an operator is withdrawn first), anything else is `memo.turn.fresh`'s."""
+    if undo_ask.is_bare_cancel(reply):
+        return withdrawal(turn, reply) or undo_ask.ask_undo(turn)
     return fresh(turn, reply)
+
+
+def _undo_answer(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
+    """The answer to "Undo what I just did?" (`memo.turn.undo_ask`): the question goes with the
+    turn's write unless it is asked again."""
+    ctx, pending = turn.ctx, state.pending_hitl
+    assert pending is not None
+    discard = PendingChange.discard(state.thread_id, pending.hitl_id)
+    answer, request = undo_ask.answer_of(pending, reply), undo_ask.asked_request(pending)
+    if answer == "yes" and request is not None:
+        return questions.after(discard, handle_undo(ctx, request))
+    if answer == "no":
+        return questions.after(discard, undo_ask.declined(ctx.profile.language))
+    if answer == "unclear" and pending.is_live(ctx.now):
+        return questions.existing_question(ctx, pending, undo_ask.UNDO_ASK_STEP, user_kind="hitl_reply")
+    return questions.after(discard, fresh(turn, reply))  # a request of its own: nothing undone
 
 
 def _too_long_to_read(turn: Turn) -> TurnOutcome | None:

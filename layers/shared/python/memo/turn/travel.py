@@ -9,9 +9,16 @@ through the executor, undoable as updates are), an answer that keeps some runs o
 anything unclear moves nothing, and a new request is planned as its own. At most
 `MEMO_ZONE_MOVE_MAX_LISTED` are named and offered; the others are counted and keep their moment.
 
-Repeating reminders keep their time of day in the zone in force (`memo.text.series`). With a question
-already open the move is not offered (one question at a time): the turn says that reminders keep
-their moment, as it does when none would change.
+Repeating reminders keep their local time: "every day at 7" means 7 where the user is. The turn
+starts one update step (`KEEP_LOCAL_STEP_ID`, its own traceId: the turn's and `KEEP_LOCAL_SUFFIX`)
+that makes each series' schedule again in the new zone at the same clock time and gives the item
+the zone, keeping what it replaced for undo, so "undo" right after puts the series back in the old
+zone (`memo.capabilities.undo_reverts`). The turn's reply says so (at most
+`MEMO_ZONE_MOVE_MAX_LISTED` are named); the step's own answer is not sent again
+(`memo.reply.respond`). This is done with or without the question, and with one already open.
+
+With a question already open the move of one-time reminders is not offered (one question at a
+time): the turn says that reminders keep their moment, as it does when none would change.
 """
 
 from __future__ import annotations
@@ -32,18 +39,25 @@ from memo.domain import (
     PlanStep,
     TurnState,
 )
+from memo.executor.contracts import ExecutionInput
+from memo.executor.tasks import one_step_execution
 from memo.hitl import gate, templates
 from memo.hitl.reasons import policy_source_for, return_to_for
-from memo.hitl.templates.zone_move import MoveOffer, zone_move_question
+from memo.hitl.templates.zone_move import KeptSeries, MoveOffer, kept_local_line, zone_move_question
 from memo.observability import logger
 from memo.replies import Reply
 from memo.text.dates import format_when
-from memo.text.timezones import timezone_set_line, timezone_set_reply
+from memo.text.series_words import describe
+from memo.text.timezones import one_time_kept, timezone_set_line, timezone_set_reply
 from memo.turn.outcome import TurnOutcome
 from memo.turn.questions import pause
 from memo.turn.reads import Turn
 
 _REASON: HITLReason = "confirmation"
+#: The step that keeps the series' local time, and what its execution's traceId adds to the turn's
+#: (its own request: its undo key, and the answer to the question asked with it runs on its own).
+KEEP_LOCAL_STEP_ID = "keep_local_time"
+KEEP_LOCAL_SUFFIX = "-keep-local"
 
 
 def zone_changed(turn: Turn, previous: str) -> TurnOutcome:
@@ -52,12 +66,19 @@ def zone_changed(turn: Turn, previous: str) -> TurnOutcome:
     ctx = turn.ctx
     zone, language = ctx.profile.timezone, ctx.profile.language
     logger.info("TIMEZONE_SET", extra={"timezone": zone, "previous": previous})
-    told = TurnOutcome(reply=Reply.plain(timezone_set_reply(zone, language, ctx.now)), outcome="timezone_set")
-    if zone == previous or _question_open(turn):
+    if zone == previous:
+        return TurnOutcome(
+            reply=Reply.plain(timezone_set_reply(zone, language, ctx.now)), outcome="timezone_set"
+        )
+    upcoming = turn.items.list_upcoming_reminders(ctx.message.thread_id, ctx.now)
+    series = [r for r in upcoming if r.recurrence is not None and r.timezone != zone]
+    kept = _kept_local(turn, series)
+    told = TurnOutcome(reply=Reply.plain(_told(turn, upcoming, series)), outcome="timezone_set", start=kept)
+    if _question_open(turn):
         return told
     movable = [
         (r, moved)
-        for r in turn.items.list_upcoming_reminders(ctx.message.thread_id, ctx.now)
+        for r in upcoming
         if r.recurrence is None
         and (moved := same_clock(r.due_at, previous, zone)) != r.due_at
         and moved > ctx.now
@@ -82,10 +103,55 @@ def zone_changed(turn: Turn, previous: str) -> TurnOutcome:
     )
     paused = state.model_copy(update={"pending_hitl": pending})
     asked = pause(ctx, gate.GateResult(state=paused, pending=pending, created=True), user_kind="message")
-    line = timezone_set_line(zone, language, ctx.now)
+    line = "\n".join([timezone_set_line(zone, language, ctx.now), *_series_line(turn, series)])
     return asked.model_copy(
-        update={"reply": templates.question_reply(pending, language, f"{line}\n{pending.question}")}
+        update={
+            "reply": templates.question_reply(pending, language, f"{line}\n{pending.question}"),
+            "start": kept,
+        }
     )
+
+
+def _kept_local(turn: Turn, series: list[Reminder]) -> ExecutionInput | None:
+    """The step that keeps each series' clock time in the profile's zone (see the module doc)."""
+    if not series:
+        return None
+    ctx = turn.ctx
+    args = UpdateReminderArgs(reminder_ids=[r.reminder_id for r in series], timezone=ctx.profile.timezone)
+    return one_step_execution(
+        trace_id=f"{ctx.trace_id}{KEEP_LOCAL_SUFFIX}",
+        thread_id=ctx.message.thread_id,
+        phone_number_id=ctx.message.phone_number_id,
+        language=ctx.profile.language,
+        timezone=ctx.profile.timezone,
+        step_id=KEEP_LOCAL_STEP_ID,
+        capability="reminders",
+        action="update",
+        args=args.to_json(),
+    )
+
+
+def _series_line(turn: Turn, series: list[Reminder]) -> list[str]:
+    """The line naming the series that keep their local time (none without series)."""
+    if not series:
+        return []
+    language, zone = turn.ctx.profile.language, turn.ctx.profile.timezone
+    named = series[: turn.ports.zone_move_listed]
+    kept = [KeptSeries(title=r.title, repeats=describe(r.recurrence or "", language)) for r in named]
+    return [kept_local_line(language, zone, kept, len(series) - len(named))]
+
+
+def _told(turn: Turn, upcoming: list[Reminder], series: list[Reminder]) -> str:
+    """The confirmation: the zone, the series that keep their local time, and (with one-time
+    reminders ahead) that those keep their moment."""
+    ctx = turn.ctx
+    zone, language = ctx.profile.timezone, ctx.profile.language
+    if not series:
+        return timezone_set_reply(zone, language, ctx.now)
+    lines = [timezone_set_line(zone, language, ctx.now), *_series_line(turn, series)]
+    if any(r.recurrence is None for r in upcoming):
+        lines.append(one_time_kept(zone, language))
+    return "\n".join(lines)
 
 
 def same_clock(due_at: datetime, previous: str, zone: str) -> datetime:

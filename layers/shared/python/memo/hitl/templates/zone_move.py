@@ -69,3 +69,24 @@ def zone_move_question(
 
 def _clock(value: datetime, zone: str) -> str:
     return f"{value.astimezone(ZoneInfo(zone)):%H:%M}"
+
+
+@dataclass(frozen=True)
+class KeptSeries:
+    """A repeating reminder that keeps its clock time in the new zone: its title, how it repeats."""
+
+    title: str
+    repeats: str
+
+
+def kept_local_line(language: Language, zone: str, kept: list[KeptSeries], more: int) -> str:
+    """ "Your repeating reminders keep their local time: “take pills” every day at 07:00 New York
+    time."; `more` series not named keep theirs too."""
+    here = zone_place(zone, language)
+    if language == "he":
+        named = "; ".join(f"{quote(k.title, language)} {k.repeats} לפי שעון {here}" for k in kept)
+        rest = f" (ועוד {more})" if more else ""
+        return f"התזכורות החוזרות שלך נשארות בשעה המקומית: {named}{rest}."
+    named = "; ".join(f"{quote(k.title, language)} {k.repeats} {here} time" for k in kept)
+    rest = f" (and {more} more)" if more else ""
+    return f"Your repeating reminders keep their local time: {named}{rest}."
