@@ -77,6 +77,18 @@ def test_an_errand_with_a_time_is_no_reminder_but_a_reminder_about_a_meeting_is(
     )
 
 
+def test_a_ride_a_bill_or_tickets_asked_of_memo_are_errands_too(chat: Conversation) -> None:
+    assert chat.say("can you call an uber for me") == (
+        "That's something I can't do for you — I handle reminders, notes and lists. "
+        "I can remind you to do it, though: e.g. “remind me to call an uber in an hour”."
+    )
+    assert chat.say("pay my electricity bill").endswith("“remind me to pay the electricity bill in an hour”.")
+    assert chat.say("תקנה לי כרטיסים להופעה").endswith("„תזכיר לי לקנות כרטיסים בעוד שעה”.")
+    assert chat.say("what's coming up?") == "You have no upcoming reminders."
+    # Asked as a reminder, it is one.
+    assert chat.say("remind me to call an uber at 6").startswith("⏰ Reminder set: “call an uber”")
+
+
 def test_hebrew_an_errand_is_refused_with_what_memo_can_do(chat: Conversation) -> None:
     assert chat.say("תזמין לי מונית למחר ב-7") == (
         "את זה אני לא יכול לעשות בשבילך — אני מטפל בתזכורות, פתקים ורשימות. "

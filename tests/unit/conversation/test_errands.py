@@ -20,6 +20,13 @@ _ASKS = (
     ("book 2 tickets", "book tickets"),
     ("book flights", "book flights"),
     ("order dinner", "order dinner"),
+    ("call me an uber", "call an uber"),
+    ("call a taxi", "call a taxi"),
+    ("order groceries", "order groceries"),
+    ("make a reservation", "make a reservation"),
+    ("buy me tickets", "buy tickets"),
+    ("pay my electricity bill", "pay the electricity bill"),
+    ("send flowers", "send flowers"),
 )
 _TAILS = ("", " at 8 tonight", " for tomorrow at 7pm", "?", " to the airport!")
 
@@ -37,6 +44,8 @@ def test_every_way_of_asking_an_errand_is_one(lead: str, ask: tuple[str, str], t
         ("תזמין פיצה", "להזמין פיצה"),
         ("אפשר להזמין לנו שולחן הערב?", "להזמין שולחן"),
         ("תזמיני את הטיסה", "להזמין הטיסה"),
+        ("תקנה לי כרטיסים להופעה", "לקנות כרטיסים"),
+        ("תשלם את חשבון החשמל", "לשלם חשבון"),
     ],
 )
 def test_hebrew_errands(message: str, what: str) -> None:
@@ -54,6 +63,18 @@ def test_hebrew_errands(message: str, what: str) -> None:
         "order of the day",
         "תזכיר לי להזמין מונית",
         "the table is booked",
+        "call mom at 5",
+        "pay the cleaner",
+        "buy tickets for the concert",
+        "get the bill",
+        "make dinner",
+        "send the report to Dana",
+        "תקנה כרטיסים",
+        "תקבע פגישה עם דנה",
+        "תשלם לגנן",
+        "book an appointment with the doctor",
+        "תקבע לי תור לרופא",
+        "תזמין לי תור למספרה",
     ],
 )
 def test_what_is_not_an_errand(message: str) -> None:

@@ -139,7 +139,9 @@ def test_a_case_names_the_file_it_is_written_in(tmp_path: Path) -> None:
 def test_make_eval_prints_both_sets_apart_and_says_which_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     out = capsys.readouterr().out
-    development = out.index("rule planner, development set (utterances.txt, utterances2.txt)")
+    development = out.index(
+        "rule planner, development set (utterances.txt, utterances2.txt, utterances3.txt)"
+    )
     heldout = out.index("rule planner, held-out set (heldout.txt)")
     assert development < heldout
     held = "held to the bar" if harness.HELDOUT_HELD_TO_BAR else "not held to the bar"
@@ -189,5 +191,21 @@ def test_the_counts_the_readme_and_the_docs_give_are_the_sets_own() -> None:
     assert f"on {total} labelled" in readme
     assert f"a development set of {development} and a held-out set of {heldout}" in readme
     assert f"({total} English and Hebrew messages in all" in docs
-    assert f"utterances2.txt` ({development} messages" in " ".join(docs.split())
+    assert f"{DEV_SETS[-1].name}` ({development} messages" in " ".join(docs.split())
     assert f"heldout.txt` ({heldout} messages" in " ".join(docs.split())
+
+
+def test_the_minutes_a_reminder_is_put_off_by_and_an_errand_are_judged(tmp_path: Path) -> None:
+    path = tmp_path / "utterances.txt"
+    path.write_text(
+        "reminders.update | snooze the laundry reminder by 10 minutes | target=laundry; shift=10\n"
+        "reminders.update | snooze the laundry reminder by 20 minutes | target=laundry; shift=10\n"
+        "unclear | can you call an uber for me | kind=errand\n"
+        "unclear | zxcv | kind=errand\n",
+        encoding="utf-8",
+    )
+    score, _ = evaluate(RulePlanner(), load(path))
+    wrong = {case.line: what for case, what, _ in score.failures}
+    assert set(wrong) == {2, 4}
+    assert wrong[2] == ["shift[1]: expected 10 minutes, got 20"]
+    assert wrong[4] == ["kind: expected 'errand'"]

@@ -70,3 +70,49 @@ def test_pleasantries_around_a_request_are_set_aside() -> None:
 )
 def test_lead_in_words_are_not_the_request(message: str, request_: str) -> None:
     assert strip_pleasantries(message) == request_
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        # The opening verb said to a woman, or in a synonym, is read in the form the matchers know.
+        ("תשימי עגבניות ברשימה", "תשים עגבניות ברשימה"),
+        ("תראי לי את הפתקים שלי", "תראה לי את הפתקים שלי"),
+        ("ותמחקי את החלב", "ותמחק את החלב"),
+        ("תזרוק את הפתק על החניה", "תמחק את הפתק על החניה"),
+        ("תזכר לי מחר בתשע", "תזכיר לי מחר בתשע"),
+        ("תוסיפ לרשימת הקניות חלב", "תוסיף לרשימת הקניות חלב"),
+        # Time words as people spell them.
+        ("תזכיר לי ביום ששי בצהריים", "תזכיר לי ביום שישי בצהריים"),
+        ("תזכיר לי אחרי הצהריים", "תזכיר לי אחר הצהריים"),
+        ("תזכיר לי מחר אחר הצהרים", "תזכיר לי מחר אחר הצהריים"),
+        ("תזכיר לי ב 5 לשלם", "תזכיר לי ב-5 לשלם"),
+        ("תזכיר לי ביום א' בתשע", "תזכיר לי ביום ראשון בתשע"),
+        ("תזכירי לי ביום ג׳ בשמונה", "תזכירי לי ביום שלישי בשמונה"),
+        # "lease" is a word, not a typo of "please".
+        ("remind me to sign the lease at 2pm", "remind me to sign the lease at 2pm"),
+    ],
+)
+def test_hebrew_verb_forms_and_spellings_are_read(typed: str, meant: str) -> None:
+    assert fix_typos(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "תזכיר לי להגיד לה תשימי לב",  # a verb inside the title is the user's words
+        "תזכיר לי לקנות ויטמין ב'",  # a letter is a day only after "יום"
+        'תוסיף ב 2 ק"ג עגבניות',  # an amount, not an hour
+        "תזכור שהמשחק ב 5 אנשים",
+        "הנתב בחדר של משה",  # a word ending in a final letter is already final
+        "תזרוק את הזבל",  # "throw away" is a delete only of a note, a reminder or a list
+    ],
+)
+def test_words_of_a_title_or_an_amount_are_kept(typed: str) -> None:
+    assert fix_typos(typed) == typed
+
+
+def test_please_after_a_hebrew_verb_is_set_aside() -> None:
+    assert strip_pleasantries("תוסיף בבקשה חלב") == "תוסיף חלב"
+    assert strip_pleasantries("תרוקן בבקשה את הרשימה") == "תרוקן את הרשימה"
+    assert strip_pleasantries("תודה בבקשה") == "תודה בבקשה"  # nothing after it: kept

@@ -72,3 +72,11 @@ def test_the_very_words_of_one_title_beat_a_title_one_letter_away() -> None:
     assert match("לאבא", titles, str).unique == "להתקשר לאבא"
     # Words that two titles hold alike are still asked about.
     assert match("call mom", ["call mom", "call mom again"], str).unique is None
+
+
+def test_a_list_name_with_a_doubled_letter_is_the_same_list() -> None:
+    from memo.text.matching import list_synonym
+
+    assert list_synonym("הקנייות") == list_synonym("קניות") == "shopping"
+    assert list_synonym("רשימת המשימוות") == "todo"
+    assert list_synonym("חנוכייה") is None  # any other name stays its own

@@ -60,3 +60,19 @@ def test_the_whole_list_is_the_list_not_a_list_named_whole() -> None:
 def test_what_lists_in_hebrew() -> None:
     found = list_queries.show_all("מה הרשימות שלי", pin("x"))
     assert found is not None and found.action == "show_all"
+
+
+def test_showing_a_list_in_more_words() -> None:
+    for message, name in (
+        ("תשלח לי את רשימת הקניות", "קניות"),
+        ("מה יש לי ברשימת המשימות?", "משימות"),
+        ("מה נשאר ברשימת הקניות?", "קניות"),
+        ("מה רשום ברשימת הקניות?", "קניות"),
+        ("תראה לי מה יש ברשימת המשימות", "משימות"),
+        ("איזה סרטים יש ברשימה?", "סרטים"),
+        ("מה צריך לקנות היום בסופר?", "סופר"),
+        ("show me what's on my grocery list", "grocery"),
+        ("what's left on my shopping list?", "shopping"),
+    ):
+        found = list_queries.show(message, pin(message))
+        assert found is not None and found.constraints == {"listName": name}, message

@@ -32,3 +32,31 @@ def test_a_hebrew_item_is_removed_without_its_article_and_a_place_keeps_it() -> 
     assert found is not None and found.changes == {"items": ["קטשופ"]}
     last = list_removals.remove("תוריד את האחרון מרשימת הקניות", pin("x"))
     assert last is not None and last.changes == {"items": ["האחרון"]}
+
+
+def test_hebrew_removals_with_the_list_named_first_last_or_by_its_name_alone() -> None:
+    for message, name, items in (
+        ("תמחק קפה מהקניות", "קניות", ["קפה"]),
+        ("תוריד מרשימת המשימות לתקן את הברז", "משימות", ["לתקן את הברז"]),
+        ("תמחק מרשימת הקניות את המלח", "קניות", ["מלח"]),
+    ):
+        found = list_removals.remove(message, pin(message))
+        assert found is not None, message
+        assert found.constraints == {"listName": name} and found.changes == {"items": items}
+    bought = list_removals.remove("קניתי כבר את הביצים", pin("x"))
+    assert bought is not None and bought.changes == {"items": ["ביצים"]}
+
+
+def test_hebrew_clearing_in_every_way_it_is_said() -> None:
+    for message, name in (
+        ("תרוקן את הרשימה של הסופר", "סופר"),
+        ("תנקה את הרשימה של הקניות", "קניות"),
+        ("תמחק את כל מה שברשימת הקניות", "קניות"),
+        ("תמחק הכל מרשימת הקניות", "קניות"),
+        ("תמחק את כל הפריטים מרשימת הקניות", "קניות"),
+    ):
+        found = list_removals.clear(message, pin(message))
+        assert found is not None and found.action == "clear", message
+        assert found.constraints["listName"] == name and found.needs_approval
+    # one thing off the list is no clearing
+    assert list_removals.clear("תמחק חלב מרשימת הקניות", pin("x")) is None

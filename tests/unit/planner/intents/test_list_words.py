@@ -28,3 +28,9 @@ def test_whole_and_entire_name_no_list() -> None:
     assert list_words.unnamed("whole") and list_words.unnamed("entire")
     assert list_words.list_name("whole shopping list") == "shopping"
     assert not list_words.unnamed("wholefoods")
+
+
+def test_a_name_with_a_capital_the_keeps_it() -> None:
+    assert list_words.items_of("The Matrix and The Godfather") == ["The Matrix", "The Godfather"]
+    assert list_words.items_of("the milk") == ["milk"]
+    assert list_words.items_of("the Matrix") == ["Matrix"]  # lower-case "the": an article

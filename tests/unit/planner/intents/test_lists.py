@@ -109,3 +109,35 @@ def test_what_ran_out_added_to_the_list_the_message_names(
 
 def test_out_of_something_not_bought_is_no_list_item() -> None:
     assert lists.ran_out_then_add("we're out of time, add it to the list", pin("x")) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "name", "items"),
+    [
+        # every Hebrew verb of adding, the list before or after the things, "לי" said or not
+        ("תכתוב ברשימת הקניות שמן קנולה", "קניות", ["שמן קנולה"]),
+        ("תרשום לי ברשימת הקניות קורנפלקס", "קניות", ["קורנפלקס"]),
+        ("תשים ברשימת האריזה מטען לטלפון", "אריזה", ["מטען לטלפון"]),
+        ("להכניס לרשימת הקניות נייר אפייה", "קניות", ["נייר אפייה"]),
+        # the things said with "את" are kept without their article; a name in quotes as written
+        ("תוסיף את החלב לרשימת הקניות", "קניות", ["חלב"]),
+        ('תוסיף את "הסנדק" לרשימת הסרטים', "סרטים", ["הסנדק"]),
+        # no verb: the list with "ב" or "ל", then the things after a colon
+        ("ברשימת הקניות: גזר, בצל ותפוחי אדמה", "קניות", ["גזר", "בצל", "תפוחי אדמה"]),
+        ("to the shopping list: olive oil", "shopping", ["olive oil"]),
+        ("for my todo list - call the plumber", "todo", ["call the plumber"]),
+        # "The Matrix": a capital after a capital "The" is a name, kept whole; "the milk" is milk
+        ("add The Matrix to my movies list", "movies", ["The Matrix"]),
+        ("add the milk to my shopping list", "shopping", ["milk"]),
+    ],
+)
+def test_add_in_the_words_people_use(message: str, name: str, items: list[str]) -> None:
+    found = lists.add(message, pin(message))
+    assert found is not None and found.constraints == {"listName": name} and found.changes == {"items": items}
+
+
+def test_needing_more_of_a_thing_people_buy_is_an_addition() -> None:
+    found = lists.ran_out("we need more toilet paper", pin("x"))
+    assert found is not None and found.changes == {"items": ["toilet paper"]}
+    assert lists.ran_out("I need more sleep", pin("x")) is None  # not a thing bought
+    assert lists.ran_out("we need more time", pin("x")) is None

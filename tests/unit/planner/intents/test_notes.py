@@ -55,3 +55,34 @@ def test_asked_whether_anything_is_saved_about_something(message: str, query: st
 
 def test_something_about_a_thing_with_no_saving_word_is_no_search() -> None:
     assert notes.search("something about my shopping", pin("x")) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("תראה לי את הפתקים שלי", ""),  # "שלי" is no query ("של" + "י")
+        ("תחפש בפתקים את המורה", "המורה"),
+        ("איפה החנתי את האוטו", "האוטו"),  # spelled without the yod
+        ("איפה החנתי?", "החניתי"),
+        ("מה מספר הלקוח בחברת החשמל?", "מספר הלקוח בחברת החשמל"),  # a noun in the construct state
+        ("מה שם הרופא של נועה?", "שם הרופא של נועה"),
+    ],
+)
+def test_hebrew_searches_in_ordinary_words(message: str, query: str) -> None:
+    found = (
+        notes.search(message, pin(message))
+        or notes.where(message, pin(message))
+        or notes.recall(message, pin(message))
+    )
+    assert found is not None and found.action == "search" and found.constraints == {"query": query}
+
+
+def test_a_hebrew_note_said_after_a_colon() -> None:
+    found = notes.save("תרשום: הגננת של נועה - מירב 054-1239876", pin("x"))
+    assert found is not None and found.changes == {"text": "הגננת של נועה - מירב 054-1239876"}
+
+
+def test_a_colon_ends_the_name_of_the_note_to_change() -> None:
+    found = notes.change("תשנה את הפתק על המורה לפסנתר: קוראים לה רינה", pin("x"))
+    assert found is not None and found.changes == {"text": "קוראים לה רינה"}
+    assert found.constraints["target"] == "המורה לפסנתר"

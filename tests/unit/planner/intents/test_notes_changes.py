@@ -92,3 +92,9 @@ def test_actually_its_a_value_updates_the_note_just_saved_and_is_asked_without_o
     ]
     output = PLANNER.plan(pin("actually it's 241")).output
     assert output.plan == [] and output.missing_fields == ["intent_unclear"]
+
+
+def test_a_thing_named_in_the_construct_state_changed() -> None:
+    (step,) = _steps("מספר הלקוח בחברת החשמל השתנה ל-99900")
+    assert step[:2] == ("notes", "update") and step[3]["text"] == "99900"
+    assert step[2]["target"] == "מספר הלקוח בחברת החשמל"

@@ -30,6 +30,12 @@ def day_of(text: str, timezone: str = TZ, *, repeating: bool = False) -> date | 
         ("at the end of the month", date(2024, 5, 31)),
         ("next month", date(2024, 6, 1)),
         ("ביום שישי", date(2024, 5, 3)),
+        # a day of the month in Hebrew: digits or an ordinal, "לחודש" or "בחודש"
+        ("ב-20 לחודש", date(2024, 5, 20)),
+        ("ב-20 בחודש", date(2024, 5, 20)),
+        ("בעשירי לחודש", date(2024, 5, 10)),
+        ("בשני לחודש", date(2024, 5, 2)),
+        ("בראשון לחודש", date(2024, 5, 1)),
     ],
 )
 def test_the_day_named(text: str, day: date) -> None:
@@ -65,3 +71,7 @@ def test_days_that_have_passed() -> None:
     scan = Scan("pay rent yesterday")
     assert take_past_day(scan) and scan.text.strip() == "pay rent"
     assert not take_past_day(Scan("pay rent tomorrow"))
+
+
+def test_a_day_of_next_month_is_not_read_as_this_months() -> None:
+    assert day_of("ב-20 בחודש הבא") != date(2024, 5, 20)

@@ -19,6 +19,16 @@ from memo.planner.when.scan import Scan
         ("in 3 days", timedelta(days=3), False),
         ("בעוד שעתיים", timedelta(hours=2), True),
         ("בעוד 2 שבועות", timedelta(weeks=2), False),
+        # amounts in words, three quarters, and "and a half" after whole hours
+        ("בעוד עשר דקות", timedelta(minutes=10), True),
+        ("בעוד עשרים דקות", timedelta(minutes=20), True),
+        ("בעוד חמש עשרה דקות", timedelta(minutes=15), True),
+        ("בעוד שלוש שעות", timedelta(hours=3), True),
+        ("בעוד שלושה רבעי שעה", timedelta(minutes=45), True),
+        ("בעוד שעתיים וחצי", timedelta(minutes=150), True),
+        ("בעוד 3 שעות וחצי", timedelta(minutes=210), True),
+        ("in two and a half hours", timedelta(minutes=150), True),
+        ("in 2 and a half hours", timedelta(minutes=150), True),
     ],
 )
 def test_an_offset_is_read_and_taken_out(text: str, delta: timedelta, instant: bool) -> None:

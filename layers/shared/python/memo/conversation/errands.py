@@ -1,5 +1,7 @@
-"""Errands Memo cannot run for anyone: booking, reserving, ordering ("book me a table for 2 at 8
-tonight", "order pizza", "תזמין לי מונית לשש"). The planner reads them as not understood (a time in
+"""Errands Memo cannot run for anyone: booking, reserving, ordering, buying, paying ("book me a
+table for 2 at 8 tonight", "order pizza", "can you call an uber", "pay my electricity bill",
+"תזמין לי מונית לשש", "תקנה לי כרטיסים"). An appointment ("book a doctor's appointment", "תקבע לי תור
+לרופא") is the calendar's, not an errand. The planner reads them as not understood (a time in
 them is the errand's, never a reminder's); the turn answers them with what Memo can do instead: a
 reminder to do it, never one set without being asked."""
 
@@ -12,20 +14,45 @@ from memo.text.language import Language
 from memo.text.wording import quote
 
 _ERRAND_EN = re.compile(
-    r"^(?:(?:can|could|would|will)\s+you\s+|please\s+|pls\s+)*(?P<verb>book|reserve|order|hail|get)\s+(?:me\s+|us\s+)?"
-    r"(?:a\s+|an\s+|the\s+|some\s+|my\s+|our\s+)?(?:\d+\s+)?(?P<thing>table|reservation|flights?|hotel|room|taxi|cab|"
-    r"uber|lyft|ride|tickets?|pizza|food|dinner|lunch|breakfast|sushi|burgers?|delivery|takeout|takeaway|"
-    r"spot\s+at|seats?|car\s+rental|rental\s+car)\b",
+    r"^(?:(?:can|could|would|will)\s+you\s+|please\s+|pls\s+)*(?P<verb>book|reserve|order|hail|get|call|buy|make|pay|send)"
+    r"\s+(?P<for>(?:me|us)\s+)?(?P<det>a\s+|an\s+|the\s+|some\s+|my\s+|our\s+)?(?:\d+\s+)?"
+    r"(?P<kind>(?:electricity|water|gas|phone|internet|concert|movie|train|plane|bus)\s+)?"
+    r"(?P<thing>table|reservation|flights?|hotel|room|taxi|cab|uber|lyft|ride|tickets?|pizza|food|"
+    r"dinner|lunch|breakfast|sushi|burgers?|delivery|takeout|takeaway|groceries|flowers|bills?|spot\s+at|seats?|"
+    r"car\s+rental|rental\s+car)\b",
     re.I,
 )
+#: Verbs that are an errand only with some things ("call an uber", not "call mom"; "pay the bill",
+#: not "pay attention"), or only when asked for someone ("buy me tickets": "buy tickets" is a list item).
+_EN_ONLY_WITH = {
+    "call": frozenset({"taxi", "cab", "uber", "lyft", "ride"}),
+    "make": frozenset({"reservation"}),
+    "pay": frozenset({"bill", "bills"}),
+    "send": frozenset({"flowers"}),
+}
+_EN_FOR_SOMEONE = frozenset({"buy"})
+#: Things that are an errand only with some verbs ("get the bill" at a restaurant is no errand).
+_EN_THING_WITH = {
+    "bill": frozenset({"pay"}),
+    "bills": frozenset({"pay"}),
+    "flowers": frozenset({"send", "order", "buy"}),
+    "groceries": frozenset({"order", "buy", "get"}),
+}
 _ERRAND_HE = re.compile(
-    r"^(?:אפשר\s+)?(?:תזמין|תזמיני|הזמן|להזמין)\s+(?:לי\s+|לנו\s+)?(?:את\s+)?(?P<thing>(?:ה)?(?:שולחן|מקום|טיסה|טיסות|"
-    r"מלון|חדר|מונית|פיצה|אוכל|משלוח|כרטיס|כרטיסים|סושי|ארוחה|רכב|אובר|גט))(?=\s|$|[,.!?])"
+    r"^(?:אפשר\s+)?(?P<verb>תזמין|תזמיני|הזמן|להזמין|תקנה|תקני|קנה|לקנות|תשלם|תשלמי|שלם|לשלם)"
+    r"\s+(?P<for>(?:לי|לנו)\s+)?(?:את\s+)?(?P<thing>(?:ה)?(?:שולחן|מקום|טיסה|טיסות|מלון|חדר|מונית|פיצה|אוכל|משלוח|"
+    r"כרטיס|כרטיסים|סושי|ארוחה|רכב|אובר|גט|פרחים|חשבון))(?=\s|$|[,.!?])"
 )
+#: The Hebrew verbs by their infinitive, and the things each is an errand with (None: any).
+_HE_VERBS: dict[str, tuple[str, frozenset[str] | None]] = {
+    **dict.fromkeys(("תזמין", "תזמיני", "הזמן", "להזמין"), ("להזמין", None)),
+    **dict.fromkeys(("תקנה", "תקני", "קנה", "לקנות"), ("לקנות", frozenset({"כרטיס", "כרטיסים", "פרחים"}))),
+    **dict.fromkeys(("תשלם", "תשלמי", "שלם", "לשלם"), ("לשלם", frozenset({"חשבון"}))),
+}
 #: What the thing is called after a verb ("book a table", "order pizza"): an article where English
 #: takes one.
 _UNCOUNTED = frozenset(
-    {"food", "pizza", "sushi", "delivery", "takeout", "takeaway", "dinner", "lunch", "breakfast"}
+    {"food", "pizza", "sushi", "delivery", "takeout", "takeaway", "dinner", "lunch", "breakfast", "groceries"}
 )
 
 
@@ -40,18 +67,41 @@ class Errand:
 def errand(text: str) -> Errand | None:
     """The errand a whole message asks Memo to run, or None."""
     cleaned = " ".join(text.strip().rstrip("?!.").split())
-    found = _ERRAND_EN.match(cleaned)
-    if found is not None:
-        verb, thing = found.group("verb").lower(), found.group("thing").lower()
-        verb = "get" if verb == "hail" else verb
-        article = (
-            "" if thing in _UNCOUNTED or thing.endswith("s") else ("an " if thing[0] in "aeiou" else "a ")
-        )
-        return Errand(f"{verb} {article}{thing}", "en")
-    found = _ERRAND_HE.match(cleaned)
-    if found is not None:
-        return Errand(f"להזמין {found.group('thing')}", "he")
-    return None
+    return _english(cleaned) or _hebrew(cleaned)
+
+
+def _english(text: str) -> Errand | None:
+    found = _ERRAND_EN.match(text)
+    if found is None:
+        return None
+    verb, thing = found.group("verb").lower(), found.group("thing").lower()
+    if thing not in _EN_ONLY_WITH.get(verb, {thing}) or verb not in _EN_THING_WITH.get(thing, {verb}):
+        return None
+    if verb in _EN_FOR_SOMEONE and not found.group("for"):
+        return None
+    verb = "get" if verb == "hail" else verb
+    kind = (found.group("kind") or "").lower()
+    said = (found.group("det") or "").strip().lower()
+    if thing in _UNCOUNTED or thing.endswith("s"):
+        article = ""
+    elif said in ("my", "our", "the"):
+        article = "the "  # "pay my electricity bill": "pay the electricity bill"
+    else:
+        article = "an " if (kind or thing)[0] in "aeiou" else "a "
+    return Errand(f"{verb} {article}{kind}{thing}", "en")
+
+
+def _hebrew(text: str) -> Errand | None:
+    found = _ERRAND_HE.match(text)
+    if found is None:
+        return None
+    infinitive, things = _HE_VERBS[found.group("verb")]
+    thing = found.group("thing")
+    if things is not None and thing.removeprefix("ה") not in things:
+        return None
+    if infinitive == "לקנות" and not found.group("for"):
+        return None  # "תקנה כרטיסים" may be a list item; "תקנה לי כרטיסים" is asked of Memo
+    return Errand(f"{infinitive} {thing}", "he")
 
 
 def refusal(found: Errand, language: Language) -> str:

@@ -98,7 +98,9 @@ DELETE_EN = r"delete|remove|cancel|erase|drop|get rid of|clear|wipe"
 #: "forget the wifi note": a delete only when the thing is named with its kind ("forget it" alone is
 #: "never mind", not a delete).
 FORGET_EN = r"forget(?:\s+about)?"
-DELETE_HE = r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות"
+DELETE_HE = (
+    r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות|תוריד|תורידי|הורד|להוריד"
+)
 MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
 MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"
 RENAME_EN = r"rename|retitle|call"
@@ -160,3 +162,8 @@ NOTE_HE = r"ה?(?:פתקים|פתק|הערות|הערה)"
 
 #: "how many reminders do I have?", "כמה דברים יש ברשימה?": a listing whose reply says how many.
 HOW_MANY = re.compile(r"^(?:how\s+many|כמה)\b", re.I)
+
+
+#: Hebrew nouns said in the construct state before what they belong to ("מספר הלקוח", "קוד השער",
+#: "סיסמת הוויפי"): with the word after them, a definite thing a note may hold.
+HE_CONSTRUCT_THING = r"(?:מספר|שם|קוד|סיסמת|כתובת|מידת|טלפון|תאריך|מחיר|מפתח)\s+ה?\S{2,}"

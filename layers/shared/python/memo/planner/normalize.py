@@ -5,7 +5,8 @@
   "shopping"). Only a short list of distinctive keywords is corrected (Damerau-Levenshtein with
   rapidfuzz: one edit, two for words of eight letters or more), and real words one edit away from
   them ("shipping", "remote", "remainder", "mourning", ...) are left alone, so a title never changes
-  meaning. Case and punctuation are kept.
+  meaning. Case and punctuation are kept. A Hebrew request's opening verb said to a woman or with a
+  letter missing is read in the form the matchers know ("תשימי" -> "תשים", "תזכר לי" -> "תזכיר לי").
 - `strip_pleasantries`: the greeting and lead-in words before a request ("hi memo, ...", "actually
   ...", "בעצם ...") and the thanks/please after it ("... thx", "... 🙏", "..., תודה") are not part
   of the request.
@@ -136,6 +137,9 @@ _REAL_WORDS = frozenset(
         "schedule",
         "scheduled",
         "schedules",
+        "lease",
+        "leases",
+        "leased",
     }
 )
 
@@ -185,6 +189,61 @@ _TWO_FOR_TO = re.compile(
 #: "@ 9", "@9pm": "at".
 _AT_SIGN = re.compile(r"(?<!\S)@\s*(?=\d)")
 
+#: A Hebrew request's verb in the form the matchers know: said to a woman ("תשימי", "תראי"). Only
+#: the verb that opens the message or a sentence is read so: the words of a title or a note are kept
+#: as written.
+HE_VERBS: dict[str, str] = {
+    "תשימי": "תשים",
+    "תמחקי": "תמחק",
+    "תוסיפי": "תוסיף",
+    "תראי": "תראה",
+    "תרוקני": "תרוקן",
+    "תנקי": "תנקה",
+    "תדחי": "תדחה",
+    "תשני": "תשנה",
+    "תזיזי": "תזיז",
+    "תעבירי": "תעביר",
+    "תבטלי": "תבטל",
+    "תורידי": "תוריד",
+    "תכניסי": "תכניס",
+    "תרשמי": "תרשום",
+    "תשמרי": "תשמור",
+    "תעדכני": "תעדכן",
+    "תחפשי": "תחפש",
+    "תמצאי": "תמצא",
+    "תשלחי": "תשלח",
+    "תסירי": "תסיר",
+    "תזכירו": "תזכיר",
+}
+_HE_VERB = re.compile(rf"(?:^|(?<=[,.;:!?\n])\s*)(?P<and>ו?)(?P<verb>{'|'.join(HE_VERBS)})(?=\s|$)")
+#: An opening Hebrew verb typed with its last letter not in the final form ("תוסיפ" for "תוסיף"):
+#: read with the final form.
+_FINAL = {"כ": "ך", "מ": "ם", "נ": "ן", "פ": "ף", "צ": "ץ"}
+_HE_OPEN_NOT_FINAL = re.compile(r"^(?P<word>ו?ת[\u05D0-\u05EA]{2,})(?P<last>[כמנפצ])(?=\s)")
+#: The days of the week by their letters: "יום א'" is Sunday ... "יום ו'" Friday.
+_HE_LETTER_DAYS = {"א": "ראשון", "ב": "שני", "ג": "שלישי", "ד": "רביעי", "ה": "חמישי", "ו": "שישי"}
+
+#: Hebrew time words as people spell them, in the spelling the time parser reads: "ששי" (Friday),
+#: "אחרי הצהריים" / "אחר הצהרים" (the afternoon), "ב 5" (at 5, with a space for the hyphen).
+_HE_SPELLINGS = (
+    (re.compile(r"(?:(?<=\s)|^)(?P<pre>[בל]?-?(?:יום\s+)?)ששי(?=\s|$|[,.!?])"), r"\g<pre>שישי"),
+    (re.compile(r"(?:(?<=\s)|^)אחרי?\s+ה?צהרי?ים(?=\s|$|[,.!?])"), "אחר הצהריים"),
+    (
+        re.compile(
+            r"(?:(?<=\s)|^)(?P<pre>[בל])\s+(?=\d{1,2}(?::[0-5]\d)?(?:$|[,.!?]|\s+(?!ק\"ג|ק״ג|קילו|גרם|ליטר|שקל|ש\"ח|ש״ח|"
+            r"אחוז|דקות|שעות|ימים|שבועות|חודשים|יחידות|חבילות|בקבוקים|אנשים)))"
+        ),
+        r"\g<pre>-",
+    ),
+)
+_HE_LETTER_DAY = re.compile(r"(?:(?<=\s)|^)(?P<pre>[בל]?-?)יום\s+(?P<d>[אבגדהו])['׳](?=\s|$|[,.!?])")
+#: "תזרוק את הפתק" is a delete, said of a note, reminder or list only ("תזרוק את הזבל" is no command).
+_HE_THROW_AWAY = re.compile(
+    r"^(?P<and>ו?)(?:תזרוק|תזרקי)(?=\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?ה?(?:פתק|פתקים|תזכורת|תזכורות|הערה|רשימ))"
+)
+#: "תזכר לי" (a letter missing): "תזכיר לי"; "תזכור" alone is "remember".
+_HE_REMIND_TYPO = re.compile(r"(?:^|(?<=\s))(?P<and>ו?)(?:תזכר|תזכיל|תזכירר)(?=\s+לי\b)")
+
 
 def fix_typos(text: str) -> str:
     """`text` with chat abbreviations spelled out and typos of the planner's keywords corrected."""
@@ -197,6 +256,13 @@ def fix_typos(text: str) -> str:
     text = _TOKEN.sub(replace, text)
     text = _TO_CAL.sub(lambda m: f"{m.group(1)} call", text)
     text = _TO_BY.sub(lambda m: f"{m.group(1)} buy", text)
+    text = _HE_VERB.sub(lambda m: f"{m.group('and')}{HE_VERBS[m.group('verb')]}", text)
+    text = _HE_REMIND_TYPO.sub(lambda m: f"{m.group('and')}תזכיר", text)
+    text = _HE_THROW_AWAY.sub(lambda m: f"{m.group('and')}תמחק", text)
+    text = _HE_OPEN_NOT_FINAL.sub(lambda m: m.group("word") + _FINAL[m.group("last")], text)
+    for spelled, read in _HE_SPELLINGS:
+        text = spelled.sub(read, text)
+    text = _HE_LETTER_DAY.sub(lambda m: f"{m.group('pre')}יום {_HE_LETTER_DAYS[m.group('d')]}", text)
     return _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
 
 
@@ -234,11 +300,16 @@ _HE_AND_VERB = re.compile(
 )
 
 
+#: "תוסיף בבקשה חלב", "תרוקן בבקשה את הרשימה": the please said right after the verb.
+_PLEASE_AFTER_VERB = re.compile(r"^(?P<verb>[\u05D0-\u05EA]{3,8})\s+בבקשה(?=\s+\S)")
+
+
 def strip_pleasantries(text: str) -> str:
     """The request without the greeting before it and the thanks or please after it; the text
     itself when nothing else would be left."""
     core = _GREETING.sub("", text, count=1)
     core = _LEAD_IN.sub("", core, count=1)
     core = _HE_AND_VERB.sub("", core, count=1)
+    core = _PLEASE_AFTER_VERB.sub(r"\g<verb>", core, count=1)
     core = _THANKS_TAIL.sub("", core).strip(" ,.;:-")
     return core or text

@@ -292,12 +292,17 @@ _LIST_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 _LIST_CANONICAL = {normalize(word): key for key, words in _LIST_SYNONYMS.items() for word in words}
 _LIST_SUFFIX = re.compile(r"\s+(?:list|lists)$|^(?:רשימת|רשימה\s+של)\s+")
+_DOUBLED = re.compile(r"([יו])\1+")
 
 
 def list_synonym(name: str) -> str | None:
     """The canonical name of a list `name` is a synonym of ("groceries", "supermarket", "רשימת
     הקניות", "סופר" are all "shopping"; "to-do", "משימות" are "todo"), or None for any other name."""
     folded = _LIST_SUFFIX.sub("", normalize(name)).strip()
-    if folded in _LIST_CANONICAL:
-        return _LIST_CANONICAL[folded]
-    return _LIST_CANONICAL.get(_strip_prefix(folded)) if " " not in folded else None
+    # Hebrew spelled with a doubled yod or vav ("הקנייות", "משימוות") names the same list.
+    for spelled in dict.fromkeys((folded, _DOUBLED.sub(r"\1", folded))):
+        if spelled in _LIST_CANONICAL:
+            return _LIST_CANONICAL[spelled]
+        if " " not in spelled and _strip_prefix(spelled) in _LIST_CANONICAL:
+            return _LIST_CANONICAL[_strip_prefix(spelled)]
+    return None

@@ -22,7 +22,7 @@ _RE_LIST_SHOW = (
     re.compile(
         rf"^(?:show|read|list|see|view|get|open|give|send|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check|"
         rf"what\s+do\s+(?:i|we)\s+need(?:\s+to\s+(?:buy|get))?(?:\s+(?:from|at))?)"
-        rf"\s+(?:me\s+)?(?:on|in)?\s*{LIST_NAME_EN}\s+list\b",
+        rf"\s+(?:me\s+)?(?:what'?s\s+|what\s+is\s+|what\s+i\s+have\s+)?(?:left\s+|still\s+)?(?:on|in)?\s*{LIST_NAME_EN}\s+list\b",
         re.I,
     ),
     re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
@@ -53,11 +53,15 @@ _RE_LIST_SHOW = (
         re.I,
     ),
     re.compile(
-        rf"^מה\s+(?:צריך|צריכים|חסר|יש)\s+(?:לי\s+)?(?:לקנות\s+)?(?:ב|ל|מה)-?(?P<name>{KNOWN_LISTS_HE})\s*\??$"
+        rf"^מה\s+(?:צריך|צריכים|חסר|יש)\s+(?:לי\s+)?(?:לקנות\s+)?(?:היום\s+|מחר\s+)?(?:ב|ל|מה)-?(?P<name>{KNOWN_LISTS_HE})\s*\??$"
     ),
     re.compile(
-        r"^(?:מה\s+(?:יש\s+)?(?:ב|על\s+ה)|מה\s+ב|תראה\s+(?:לי\s+)?(?:את\s+)?|תראי\s+(?:לי\s+)?(?:את\s+)?|הראה\s+(?:לי\s+)?(?:את\s+)?|"
-        r"תציג\s+(?:לי\s+)?(?:את\s+)?|תקריא\s+(?:לי\s+)?(?:את\s+)?)?רשימת\s+(?P<name>\S+)(?:\s+שלי)?\s*\??$"
+        r"^(?:(?:(?:תראה|תגיד|תכתוב)\s+(?:לי\s+)?)?מה\s+(?:יש\s+(?:לי\s+|לנו\s+)?|(?:נשאר|רשום|כתוב)\s+(?:לי\s+|לנו\s+)?)?(?:ב|על\s+ה)|מה\s+ב|"
+        r"(?:תראה|תראי|הראה|תציג|תקריא|תשלח|שלח)\s+(?:לי\s+)?(?:את\s+)?)?רשימת\s+(?P<name>\S+)(?:\s+שלי)?\s*\??$"
+    ),
+    # "איזה סרטים יש ברשימה?": the list of those things
+    re.compile(
+        r"^(?:איזה|אילו|אלו)\s+(?P<name>\S+)\s+(?:יש\s+(?:לי\s+|לנו\s+)?)?(?:נשארו\s+)?ב(?:ה?רשימה(?:\s+שלי)?|רשימת\s+\S+)\s*\??$"
     ),
     # "how many things are on my shopping list?", "how many items on the list": the list, with its count.
     re.compile(

@@ -10,6 +10,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.groceries import is_known_thing
 from memo.planner.intents.list_words import (
     KNOWN_LISTS,
+    KNOWN_LISTS_HE,
     LIST_NAME_EN,
     NAMES_A_KIND,
     items_of,
@@ -35,6 +36,16 @@ _RE_LIST_REMOVE = (
         r"^(?:תוריד|תורידי|הורד|להוריד|תמחק|תמחקי|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
         r"(?:מ|מה)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?\s*$"
     ),
+    # "תמחק קפה מהקניות": the list by its name alone
+    re.compile(
+        r"^(?:תוריד|הורד|להוריד|תמחק|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        rf"מ-?(?P<name>{KNOWN_LISTS_HE})\s*$"
+    ),
+    # "תוריד מרשימת המשימות לתקן את הברז": the list, then the things
+    re.compile(
+        r"^(?:תוריד|הורד|להוריד|תמחק|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:מ|מה)רשימ(?:ת|ה)\s+(?:של\s+)?(?P<name>\S+)\s+"
+        r"(?:את\s+)?(?P<items>.+)$"
+    ),
 )
 
 
@@ -55,7 +66,9 @@ _RE_LIST_CLEAR = (
         rf"^(?:clear|empty|wipe|delete|reset)\s+(?:out\s+)?(?:all\s+of\s+)?{LIST_NAME_EN}\s+list\b", re.I
     ),
     re.compile(
-        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*(?P<name>(?!חוץ|מלבד|פרט|אבל)\S+)?"
+        r"^(?:תנקה|תנקי|נקה|תרוקן|תרוקני|רוקן|תמחק|מחק|למחוק)\s+(?:לי\s+)?(?:את\s+)?"
+        r"(?:כל\s+מה\s+ש(?:יש\s+)?(?:ב|מ)?|(?:את\s+)?(?:הכל|הכול|כל\s+הפריטים|כל\s+הדברים)\s+(?:מ|מה|ב|ש?ב)|כל\s+)?(?:ה)?רשימ(?:ת|ה)\s*"
+        r"(?:של\s+)?(?P<name>(?!חוץ|מלבד|פרט|אבל)\S+)?"
         r"(?=\s*$|\s+(?:חוץ|מלבד|פרט|אבל|ותשאיר|תשאיר|בלי))"
     ),
 )
@@ -75,7 +88,9 @@ _RE_TAKE_OFF = (
         r"^(?:i\s+|we\s+)?(?:just\s+|already\s+)?(?:bought|picked\s+up|purchased)\s+(?P<items>[^?]+?)\s*[.!]*$",
         re.I,
     ),
-    re.compile(r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"),
+    re.compile(
+        r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:כבר\s+|גם\s+)?(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"
+    ),
 )
 #: "got the eggs (too)": bought, when every thing named is a thing people buy ("got a call from mom"
 #: is no purchase).

@@ -17,7 +17,8 @@ LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 def items_of(raw: str) -> list[str]:
     # "also"/"too" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב".
     raw = re.sub(r"^(?:also|גם)\s+|\s+(?:too|as\s+well|גם)$", "", clean(raw), flags=re.I)
-    raw = re.sub(r"^(?:את|some|a|an|the)\s+", "", raw, flags=re.I)
+    # "the milk" is milk; "The Matrix" (a capital after a capital "The") is a name, kept whole.
+    raw = re.sub(r"^(?:את|some|a|an|the)\s+(?!(?-i:(?<=The\s)[A-Z]))", "", raw, flags=re.I)
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)
     items = [clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts]
     return [_without_and(p) if i else p for i, p in enumerate(items) if p]
@@ -82,6 +83,10 @@ def list_items(
         if not match:
             continue
         items = items_of(match.group("items"))
+        said_with_the = _THE_OBJECT.search(text[: match.start("items")])
+        if action == "add" and said_with_the and not _QUOTED.search(match.group("items")):
+            # "תוסיף את החלב": "חלב", as it is on the list; a name in quotes is kept as written.
+            items = [no_article(i) for i in items]
         if action == "remove":
             # "תמחק את הקטשופ": "קטשופ" on the list; "האחרון", "הפריט השני" name a place, kept as said.
             items = [i if _A_PLACE.match(i) else no_article(i) for i in items]
@@ -106,6 +111,10 @@ def list_items(
         )
     return None
 
+
+#: "את" right before the things: they are said with their article ("את החלב").
+_THE_OBJECT = re.compile(r"(?:^|\s)את\s*$")
+_QUOTED = re.compile(r"[\"“”״]")
 
 #: Hebrew words that name a place in a list only with their article ("השני", "האחרון", "הפריט 2").
 _A_PLACE = re.compile(

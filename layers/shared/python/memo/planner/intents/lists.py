@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from memo.domain import LIST_ITEMS_REQUIRED
 from memo.planner.base import PlannerInput
-from memo.planner.groceries import ITEMS_HE
+from memo.planner.groceries import ITEMS_HE, is_known_thing
 from memo.planner.intents.list_words import (
     KNOWN_LISTS,
     KNOWN_LISTS_HE,
@@ -32,6 +32,9 @@ _HE_NOT_A_THING = (
     r"הכנסתי|תרשום|רשום|רשמתי|כתבתי|תשים|שים|לשים|שמתי|תמחק|תוריד|מה|איפה|מתי|כמה|למה|איך|אני|אתה|את|"
     r"זה|לי|לא|אין|יש)(?:\s|$)"
 )
+#: The Hebrew verbs of adding to a list: "תוסיף", "תכניס", "תרשום", "תכתוב", "תשים" (the forms said to
+#: a woman are read as these, `memo.planner.normalize`).
+_HE_ADD = "תוסיף|הוסף|להוסיף|תכניס|הכנס|להכניס|תרשום|רשום|לרשום|תכתוב|כתוב|תשים|שים|לשים"
 _RE_LIST_ADD = (
     # "add these to my shopping list: milk, eggs", "add to the todo list: call the plumber": the
     # items after the colon ("these" and "the following" point to them).
@@ -47,28 +50,30 @@ _RE_LIST_ADD = (
     re.compile(
         r"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+)?list\s+(?P<name>[\w\-]+)", re.I
     ),
+    # "to the shopping list: olive oil", "for my todo list - call the plumber"
+    re.compile(rf"^(?:to|for|on)\s+{LIST_NAME_EN}\s+list\s*[:\-]\s*(?P<items>.+)$", re.I),
     # "todo: call the plumber", "shopping: milk, eggs", "קניות: חלב"
     re.compile(rf"^(?P<name>{KNOWN_LISTS}|{KNOWN_LISTS_HE})(?:\s+list)?\s*[:\-]\s*(?P<items>.+)$", re.I),
     re.compile(
         rf"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto)\s+(?:my\s+|the\s+)?(?P<name>{KNOWN_LISTS})\b", re.I
     ),
     re.compile(
-        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|רשום|תשים|שים)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        rf"^(?:{_HE_ADD})\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
         r"(?:ל|אל\s+ה|ב)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?\s*$"
     ),
     re.compile(
-        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|הכנס|תרשום|רשום)\s+(?:ל|ב)רשימ(?:ת|ה)\s+(?:של\s+)?(?P<name>\S+)\s+(?:את\s+)?(?P<items>.+)$"
+        rf"^(?:{_HE_ADD})\s+(?:לי\s+)?(?:ל|ב)רשימ(?:ת|ה)\s+(?:של\s+)?(?P<name>\S+)\s+(?:את\s+)?(?P<items>.+)$"
     ),
     re.compile(
-        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|תרשמי|רשום|תשים|תשימי|שים)\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
+        rf"^(?:{_HE_ADD})\s+(?:לי\s+)?(?:את\s+)?(?P<items>.+?)\s+"
         rf"(?:ל|ב)-?(?P<name>{KNOWN_LISTS_HE})\s*$"
     ),
     re.compile(
-        r"^(?:תוסיף|תוסיפי|הוסף|להוסיף|תכניס|תכניסי|הכנס|תרשום|תרשמי|רשום|תשים|תשימי|שים)\s+(?:לי\s+)?"
+        rf"^(?:{_HE_ADD})\s+(?:לי\s+)?"
         rf"(?:ל|ב)-?(?P<name>{KNOWN_LISTS_HE})\s+(?:את\s+)?(?P<items>.+)$"
     ),
     # No verb: "לרשימת הקניות: חלב, ביצים", "לקניות: שמפו" (the list, then the things after a colon).
-    re.compile(r"^(?:ל|אל\s+)רשימת\s+(?P<name>\S+)\s*[:\-]\s*(?P<items>.+)$"),
+    re.compile(r"^(?:ל|ב|אל\s+)רשימת\s+(?P<name>\S+)\s*[:\-]\s*(?P<items>.+)$"),
     re.compile(rf"^ל-?(?P<name>{KNOWN_LISTS_HE})\s*[:\-]\s*(?P<items>.+)$"),
 )
 #: "אורז לרשימת הקניות": things said before the list they go on, with no verb. A guess, confirmed first.
@@ -201,6 +206,8 @@ _RE_RAN_OUT = (
     ),
     # "I need to buy a gift for Noa" reaches the matchers without its lead ("buy a gift for Noa").
     re.compile(r"^(?:buy|go\s+buy|pick\s+up\s+some)\s+(?P<items>[^?]+?)\s*[.!]*$", re.I),
+    # "we need more toilet paper": only things people buy ("I need more sleep" is no shopping)
+    re.compile(r"^(?:we|i)\s+(?:need|could\s+use)\s+(?:some\s+)?more\s+(?P<known>[^?]+?)\s*[.!]*$", re.I),
     re.compile(
         r"^(?:נגמר|נגמרה|נגמרו|כמעט\s+נגמר|כמעט\s+נגמרו)\s+(?:לנו\s+|לי\s+)?(?P<items>[^?]+?)\s*[.!]*$"
         r"|^(?:אין\s+(?:לנו|לי)\s+(?:יותר\s+)?|צריך\s+לקנות\s+|צריכה\s+לקנות\s+|צריכים\s+לקנות\s+)(?P<items2>[^?]+?)\s*[.!]*$"
@@ -228,6 +235,8 @@ def ran_out(text: str, inp: PlannerInput) -> Match | None:
         if match.re is _RE_RAN_OUT[1] and parse_when(text, inp).found:
             return None  # "buy tickets tomorrow at 8": something to do at a time, not to put on a list
         items = [no_article(i) for i in items_of(raw)]
+        if match.groupdict().get("known") and not all(is_known_thing(i) for i in items):
+            return None
         if not items or any(
             NAMES_A_KIND.search(i) or _NOT_ITEMS.search(i) or _NOT_BOUGHT.match(i) for i in items
         ):

@@ -6,7 +6,15 @@ import re
 
 from memo.domain import NOTE_TEXT_REQUIRED
 from memo.planner.base import PlannerInput
-from memo.planner.lexicon import DELETE_EN, DELETE_HE, FORGET_EN, NOTE_EN, NOTE_HE, clean
+from memo.planner.lexicon import (
+    DELETE_EN,
+    DELETE_HE,
+    FORGET_EN,
+    HE_CONSTRUCT_THING,
+    NOTE_EN,
+    NOTE_HE,
+    clean,
+)
 from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
 
 _RE_NOTE_SAVE = (
@@ -40,8 +48,8 @@ _RE_NOTE_SAVE = (
         re.I,
     ),
     re.compile(
-        r"^(?:תרשום|תרשמי|רשום|לרשום|תכתוב|תכתבי|כתוב|תשמור|תשמרי|שמור|לשמור|תזכור|תזכרי|זכור)\s+"
-        r"(?:לי\s+)?(?:פתק\s+)?(?:ש-?|:\s*)(?P<text>.+)$"
+        r"^(?:תרשום|תרשמי|רשום|לרשום|תכתוב|תכתבי|כתוב|תשמור|תשמרי|שמור|לשמור|תזכור|תזכרי|זכור)"
+        r"(?:\s*:\s*|\s+(?:לי\s+)?(?:פתק\s+)?(?:ש-?|:\s*))(?P<text>.+)$"
     ),
     re.compile(r"^(?:תרשום|רשום|תכתוב|כתוב|תשמור|שמור)\s+(?:לי\s+)?פתק\s*:?\s*(?P<text>.+)$"),
     # "תכתוב בפתקים שהקוד של הבניין הוא 55", "write in my notes that the gate code is 55"
@@ -116,8 +124,8 @@ _RE_NOTE_SEARCH = (
     re.compile(rf"^(?:אילו|איזה|כמה)\s+{NOTE_HE}\s+(?:יש\s+לי|שמרתי|רשמתי|כתבתי)\s*(?P<q>)\??$"),
     re.compile(r"^מה\s+(?:רשמתי|כתבתי|שמרתי)\s*(?:על|לגבי|בנושא|בקשר\s+ל)?\s*(?P<q>.*?)\??$"),
     re.compile(
-        rf"^(?:תחפש|תחפשי|חפש|לחפש|תמצא|תמצאי|מצא|תראה|תראי|הראה|תציג)\s+(?:לי\s+)?(?:את\s+)?(?:ב)?(?:כל\s+)?{NOTE_HE}\s*"
-        r"(?:על|של|לגבי|עם|בנושא)?\s*(?P<q>.*?)\??$"
+        rf"^(?:תחפש|תחפשי|חפש|לחפש|תמצא|תמצאי|מצא|תראה|תראי|הראה|תציג)\s+(?:לי\s+)?(?:את\s+)?(?:ב)?(?:כל\s+)?{NOTE_HE}(?:\s+שלי)?\s*"
+        r"(?:(?:על|של|לגבי|עם|בנושא|את)(?=\s|$))?\s*(?P<q>.*?)\??$"
     ),
     re.compile(r"^(?:ה)?(?:פתקים|הערות)\s+שלי\s*\??$"),
 )
@@ -147,7 +155,9 @@ _RE_RECALL = (
         r"(?:do\s+you\s+)?remember|remind\s+me\s+what)\s+(?:my|the|our)\s+(?P<q>.+?)\s*\??$",
         re.I,
     ),
-    re.compile(r"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>ה\S{2,}.*?)\s*\??$"),
+    re.compile(
+        rf"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>(?:ה\S{{2,}}|{HE_CONSTRUCT_THING}).*?)\s*\??$"
+    ),
     # "what's Noa's shoe size?": something of someone the user told Memo about.
     re.compile(
         r"^(?:what(?:'s|’s|\s+is|\s+was)|whats|where(?:'s|’s|\s+is))\s+(?P<q>\w+(?:'s|’s)\s+\w.*?)\s*\??$",
@@ -234,6 +244,11 @@ _RE_NOTE_CHANGE = (
         r"\s+(?:to\s+say|so\s+it\s+says|to|:)\s*(?P<text>\S.*)$",
         re.I,
     ),
+    # "תשנה את הפתק על המורה לפסנתר: קוראים לה רינה": a colon ends the note's name
+    re.compile(
+        r"^(?:תשנה|תשני|שנה|תעדכן|תעדכני|עדכן|תתקן|תתקני)\s+(?:לי\s+)?(?:את\s+)?ה?(?:פתק|הערה)\s+(?:של|על|לגבי)\s+"
+        r"(?P<about>[^:]+?)\s*:\s*(?P<text>\S.*)$"
+    ),
     # "תשנה את הפתק של הוויפי ל-sunshine43", "תעדכן את הפתק על הקוד ל 1234"
     re.compile(
         r"^(?:תשנה|תשני|שנה|תעדכן|תעדכני|עדכן|תתקן|תתקני)\s+(?:לי\s+)?(?:את\s+)?ה?(?:פתק|הערה)\s+(?:של|על|לגבי)\s+"
@@ -270,11 +285,21 @@ _RE_WHERE = (
         r"(?P<q>.*?)\s*\??$",
         re.I,
     ),
-    re.compile(r"^איפה\s+(?P<verb>החניתי|חניתי|שמתי|השארתי|הנחתי|החבאתי)\s*(?:את\s+)?(?P<q>.*?)\s*\??$"),
+    # spelled with or without the yod: "החנתי", "השרתי", "החבתי"
+    re.compile(
+        r"^איפה\s+(?P<verb>החניתי|החנתי|חניתי|חנתי|שמתי|השארתי|השרתי|הנחתי|החבאתי|החבתי)\s*(?:את\s+)?(?P<q>.*?)\s*\??$"
+    ),
 )
 #: A "where did I park" question has no object: the verb is what the note says ("I parked on
 #: level 2", "החניתי בקומה 2").
-_PARKING = {"park": "park", "parked": "park", "החניתי": "החניתי", "חניתי": "חניתי"}
+_PARKING = {
+    "park": "park",
+    "parked": "park",
+    "החניתי": "החניתי",
+    "החנתי": "החניתי",
+    "חניתי": "חניתי",
+    "חנתי": "חניתי",
+}
 
 
 def where(text: str, inp: PlannerInput) -> Match | None:

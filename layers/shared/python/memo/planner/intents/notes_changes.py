@@ -8,7 +8,7 @@ import re
 
 from memo.planner.base import PlannerInput
 from memo.planner.intents.notes import KEPT_THINGS
-from memo.planner.lexicon import clean
+from memo.planner.lexicon import HE_CONSTRUCT_THING, clean
 from memo.planner.match import CONFIDENT, GUESS, Match, parse_when, target_constraints
 
 #: "they changed the gate code to 5678", "we reset the alarm code to 1122", "שינו את הקוד ל-9911":
@@ -30,7 +30,7 @@ _RE_CHANGED = (
         r"(?P<value>\S+)\s*[.!]*$"
     ),
     re.compile(
-        r"^(?P<thing>ה\S+(?:\s+\S+){0,3}?)\s+(?:השתנה|השתנתה|התחלף|התחלפה|הוחלף|הוחלפה|עכשיו|החדש|החדשה)"
+        rf"^(?P<thing>(?:ה\S+|{HE_CONSTRUCT_THING})(?:\s+\S+){{0,3}}?)\s+(?:השתנה|השתנתה|התחלף|התחלפה|הוחלף|הוחלפה|עכשיו|החדש|החדשה)"
         r"\s+(?:ל-?\s*|הוא\s+|היא\s+|זה\s+)?(?P<value>\S+)\s*[.!]*$"
     ),
 )

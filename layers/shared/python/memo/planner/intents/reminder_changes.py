@@ -21,6 +21,7 @@ from memo.planner.lexicon import (
     the_one_named,
 )
 from memo.planner.match import Match, is_ref, parse_when, shift_of, target_constraints
+from memo.planner.when.offsets import HE_AMOUNT, HE_AMOUNT_WORDS
 
 _RE_REMINDER_RENAME = (
     re.compile(
@@ -219,23 +220,16 @@ def strip_scope(text: str) -> str:
     return " ".join(_SCOPE_SERIES.sub(" ", text).split()).strip(" ,.-—")
 
 
-#: Hebrew amounts said in words before a unit: "בעשר דקות", "ברבע שעה" is elsewhere ("חצי שעה" too).
-_HE_AMOUNT_WORDS = {
-    "שתי": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
-    "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "עשרה": 10,
-    "חמש עשרה": 15, "עשרים": 20, "שלושים": 30, "ארבעים": 40, "חמישים": 50,
-}  # fmt: skip
+#: Hebrew amounts said in words before a unit: "בעשר דקות" ("ברבע שעה" is elsewhere, "חצי שעה" too).
 _HE_AMOUNT = re.compile(
-    r"(?:(?<=\s)|^)(?P<lead>ב-?|בעוד\s+|ל-?)(?P<n>"
-    + "|".join(sorted(_HE_AMOUNT_WORDS, key=len, reverse=True))
-    + r")\s+(?P<unit>דקות|שעות|ימים)(?=\s|$|[,.!?])"
+    rf"(?:(?<=\s)|^)(?P<lead>ב-?|בעוד\s+|ל-?)(?P<n>{HE_AMOUNT})\s+(?P<unit>דקות|שעות|ימים)(?=\s|$|[,.!?])"
 )
 
 
 def he_amount_digits(text: str) -> str:
     """ "תדחה את הרופא בעשר דקות": the amount in digits ("ב-10 דקות"), so that it reads as an amount
     of time and not as ten o'clock."""
-    return _HE_AMOUNT.sub(lambda m: f"ב-{_HE_AMOUNT_WORDS[m.group('n')]} {m.group('unit')}", text)
+    return _HE_AMOUNT.sub(lambda m: f"ב-{HE_AMOUNT_WORDS[m.group('n')]} {m.group('unit')}", text)
 
 
 #: The snooze word of a reminder's button, typed: "snooze that for 10 min", "snooze the dentist

@@ -9,11 +9,11 @@ from memo.planner.lexicon import THE_X_ONE
 from memo.planner.match import Match
 
 _RE_CALENDAR = re.compile(
-    r"\b(?:calendar|meeting|meetings|appointment|appointments|event|events|agenda|schedule\s+a)\b|יומן|פגישה|פגישות|אירוע|אירועים",
+    r"\b(?:calendar|meeting|meetings|appointment|appointments|event|events|agenda|schedule\s+a)\b|יומן|פגישה|פגישות|אירוע|אירועים|(?<!\S)(?:ה)?תור(?:ים)?(?!\S)",
     re.I,
 )
 _RE_CALENDAR_CREATE = re.compile(
-    r"\b(?:add|schedule|book|set\s+up|create|put|arrange|plan)\b|תקבע|תקבעי|קבע|תוסיף|הוסף|תיצור|צור|תכניס",
+    r"\b(?:add|schedule|book|set\s+up|create|put|arrange|plan)\b|תקבע|תקבעי|קבע|תזמין|תזמיני|תוסיף|הוסף|תיצור|צור|תכניס",
     re.I,
 )
 _RE_EMAIL = re.compile(r"\b(?:e-?mails?|inbox|gmail|outlook)\b|מייל|אימייל|דוא\"ל|דואר\s+אלקטרוני", re.I)

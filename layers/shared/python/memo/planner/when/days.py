@@ -69,9 +69,14 @@ _DATE_NUMERIC = re.compile(
     r"(?!\s*(?:[ap]\.?m\b|shekels?|nis|ils|dollars?|usd|euros?|eur|pounds?|kg|kilos?|g|grams?|km|miles?|liters?|litres?|l|"
     r"%|percent|ש\"ח|ש״ח|שקלים|שקל|דולר|יורו|ק\"ג|ק״ג|קילו|גרם|ליטר|אחוז))"
 )
+#: "בראשון לחודש", "באחד בחודש": a day of the month said as a Hebrew ordinal.
+_HE_ORDINAL_DAYS = {
+    "אחד": 1, "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "שישי": 6, "שביעי": 7, "שמיני": 8,
+    "תשיעי": 9, "עשירי": 10,
+}  # fmt: skip
 _ORDINAL_DAY = re.compile(
     r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\s+(?:every|each)\b)"
-    r"|(?:(?<=\s)|^)[בל]-?(?P<d2>\d{1,2})\s+לחודש(?=\s|$|[,.!?])",
+    rf"|(?:(?<=\s)|^)[בל]-?(?P<d2>\d{{1,2}}|{'|'.join(_HE_ORDINAL_DAYS)})\s+(?:ל|ב)ה?חודש(?=\s|$|[,.!?])(?!\s+(?:הבא|שעבר))",
     FLAGS,
 )
 _PAST_DAY = re.compile(
@@ -178,7 +183,8 @@ def _take_ordinal_date(scan: Scan, today: date) -> date | None:
     if match is None:
         return None
     scan.take(match)
-    return _ordinal_date(int(match.group("d") or match.group("d2")), today)
+    said = match.group("d") or match.group("d2")
+    return _ordinal_date(_HE_ORDINAL_DAYS.get(said) or int(said), today)
 
 
 def _take_day_word(scan: Scan, today: date) -> FoundDay | None:

@@ -29,12 +29,20 @@ EN_NUMBERS = {
 _EN_REL_HALF = re.compile(r"\bin\s+(?:an|one)\s+hour\s+and\s+a\s+half\b", FLAGS)
 _EN_REL = re.compile(
     r"\bin\s+(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|"
-    r"a couple of|a few|half an)\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b",
+    r"a couple of|a few|half an)(?P<half>\s+and\s+a\s+half)?\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b",
     FLAGS,
 )
+#: Hebrew amounts said in words before a unit: "בעוד עשר דקות", "תדחה בחמש דקות".
+HE_AMOUNT_WORDS = {
+    "שתי": 2, "שני": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
+    "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "עשרה": 10,
+    "חמש עשרה": 15, "עשרים": 20, "עשרים וחמש": 25, "שלושים": 30, "ארבעים": 40, "ארבעים וחמש": 45, "חמישים": 50,
+}  # fmt: skip
+HE_AMOUNT = "|".join(sorted(HE_AMOUNT_WORDS, key=len, reverse=True))
 _HE_REL = re.compile(
-    r"(?:ב)?עוד\s+(?:(?P<n>\d+)\s*(?P<unit>דקות|דק'|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
-    r"(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה|דקה|יומיים|יום|שבועיים|שבוע))",
+    rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
+    r"(?P<word>שלושה רבעי שעה|שלושת רבעי שעה|חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה|דקה|יומיים|יום|שבועיים|שבוע))"
+    r"(?P<half>\s+וחצי)?",
 )
 
 _BEFORE = re.compile(
@@ -77,6 +85,8 @@ def _number(word: str) -> float:
 
 
 _HE_DURATIONS = {
+    "שלושה רבעי שעה": (timedelta(minutes=45), True),
+    "שלושת רבעי שעה": (timedelta(minutes=45), True),
     "חצי שעה": (timedelta(minutes=30), True),
     "רבע שעה": (timedelta(minutes=15), True),
     "שעה וחצי": (timedelta(minutes=90), True),
@@ -92,10 +102,18 @@ _HE_DURATIONS = {
 
 def _he_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
     """The amount a Hebrew offset says, and whether it is in minutes or hours (an instant)."""
+    amount, instant = _he_amount(match)
+    if match.re is _HE_REL and match.group("half") and instant and amount >= timedelta(hours=1):
+        amount += timedelta(minutes=30)  # "בעוד שעתיים וחצי", "בעוד 3 שעות וחצי"
+    return amount, instant
+
+
+def _he_amount(match: re.Match[str]) -> tuple[timedelta, bool]:
     word = match.group("word")
     if word:
         return _HE_DURATIONS[word]
-    n = int(match.group("n"))
+    said = match.group("n")
+    n = HE_AMOUNT_WORDS[said] if said in HE_AMOUNT_WORDS else int(said)
     unit = match.group("unit")
     if unit.startswith("דק"):
         return timedelta(minutes=n), True
@@ -109,6 +127,8 @@ def _he_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
 def _en_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
     """The amount an English offset says, and whether it is in minutes or hours (an instant)."""
     n = _number(match.group("n"))
+    if match.groupdict().get("half"):
+        n += 0.5  # "in two and a half hours"
     unit = match.group("unit").lower()
     if unit.startswith("m"):
         return timedelta(minutes=n), True
