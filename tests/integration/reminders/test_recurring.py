@@ -224,3 +224,17 @@ def test_done_typed_in_hebrew_on_a_repeating_reminder(chat: Conversation, clock:
     )
     [second] = _tick_at(chat, clock, _local(0, 14))
     assert "לשתות מים" in second
+
+
+@pytest.mark.parametrize(
+    "move", ["move only this time to 9pm", "move it to 9pm just this once", "push just this once to 21:00"]
+)
+def test_once_words_move_that_time_only_and_undo_brings_it_back(chat: Conversation, move: str) -> None:
+    chat.say("remind me to stretch every day at 8pm")
+    moved = chat.say(move)
+    assert moved.startswith("Updated the reminder “stretch” — now for ") and moved.endswith(", 21:00.")
+    listed = chat.say("show my reminders")
+    assert "every day at 20:00" in listed and ", 21:00" in listed  # the series stays, one time moves
+    undone = chat.say("undo")
+    assert undone.startswith("↩️ Undone:") and "is cancelled" in undone
+    assert ", 21:00" not in chat.say("show my reminders")

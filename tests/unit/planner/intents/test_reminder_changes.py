@@ -71,3 +71,19 @@ def test_an_amount_said_in_hebrew_words_is_a_shift_not_an_hour() -> None:
         )
         assert found is not None, message
         assert (found.constraints, found.changes) == ({"target": target}, {"shiftMinutes": minutes}), message
+
+
+def test_once_words_with_no_name_move_that_time_of_the_reminder_just_named() -> None:
+    just_set = (latest(),)
+    for once in ("only this time", "just this once", "this time only", "just for today", "only once"):
+        for message in (f"move {once} to 9pm", f"push it to 9pm {once}", f"move {once} to 21:00"):
+            found = reminder_changes.move_named(message, pin(message, actions=just_set))
+            if "it" in message.split():
+                continue  # "it": a follow-up (`followups.referential`), scoped there
+            assert found is not None, message
+            assert found.constraints == {"targetRef": "latest_action", "scope": "occurrence"}, message
+            assert found.changes == {"time": "21:00"}, message
+        assert reminder_changes.scope_of(f"move the stretch to 9pm {once}") == {"scope": "occurrence"}, once
+        assert reminder_changes.strip_scope(f"stretch {once}") == "stretch", once
+    # Nothing was set or named: no reminder to take "this time" of.
+    assert reminder_changes.move_named("move only this time to 9pm", pin("x")) is None

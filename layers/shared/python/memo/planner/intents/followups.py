@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.intents.corrections import SOON, correction, names_a_time, replacement_title
+from memo.planner.intents.reminder_changes import scope_of
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
     BARE_DURATION,
@@ -105,7 +106,16 @@ def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             return found
         # Just set: a repeating one is corrected as a whole ("every morning" -> "8": every morning at 8).
         return replace(found, confidence=GUESS, constraints={**found.constraints, "scope": "series"})
-    return _referential(text, inp)
+    found = _referential(text, inp)
+    scope = scope_of(text)
+    if (
+        isinstance(found, Match)
+        and found.capability == "reminders"
+        and scope
+        and "scope" not in found.constraints
+    ):
+        return replace(found, constraints={**found.constraints, **scope})  # "move it to 9 just this once"
+    return found
 
 
 def _renamed(latest: LatestAction, title: str, when: Mapping[str, object] | None = None) -> Match:

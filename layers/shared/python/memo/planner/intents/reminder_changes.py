@@ -20,7 +20,15 @@ from memo.planner.lexicon import (
     strip_lead,
     the_one_named,
 )
-from memo.planner.match import Match, is_ref, parse_when, shift_of, target_constraints
+from memo.planner.match import (
+    REFERENTIAL,
+    Match,
+    is_ref,
+    latest_action,
+    parse_when,
+    shift_of,
+    target_constraints,
+)
 from memo.planner.when.offsets import HE_AMOUNT, HE_AMOUNT_WORDS
 
 _RE_REMINDER_RENAME = (
@@ -120,6 +128,22 @@ def _moved(text: str, target: str, changes: dict[str, object], inp: PlannerInput
     )
 
 
+def _latest_moved(text: str, changes: dict[str, object], inp: PlannerInput) -> Match | None:
+    """ "move only this time to 9pm", "just this once at 9": the part of a series the words say, of
+    the reminder just set or named; nothing when no reminder was."""
+    if latest_action(inp, "reminders") is None:
+        return None
+    return Match(
+        capability="reminders",
+        action="update",
+        confidence=REFERENTIAL,
+        risk="medium",
+        constraints={"targetRef": "latest_action", **scope_of(text)},
+        changes=changes,
+        pattern="reminders:update",
+    )
+
+
 def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
     """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
     minutes, before = shift
@@ -183,6 +207,8 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
             return _shifted(text, shift, inp) if as_title(shift[1]) else None
         parsed = parse_when(rest, inp)
         target = as_title(one_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I)))
+        if parsed.found and parsed.problem is None and not target and scope_of(text):
+            return _latest_moved(text, dict(parsed.change()), inp)  # "move only this time to 9pm"
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
             return None  # no new time, or "it" (`followups.referential`): not this matcher's
         return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
@@ -190,7 +216,9 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
 
 
 _SCOPE_OCCURRENCE = re.compile(
-    r"\b(?:(?:just|only)\s+(?:this|the\s+next|the\s+upcoming|today'?s|tomorrow'?s)(?:\s+one)?|this\s+one|"
+    r"\b(?:(?:just|only)\s+(?:this\s+(?:time|once)|once|for\s+(?:today|tonight|tomorrow))|"
+    r"this\s+(?:time|once)\s+only|"
+    r"(?:just|only)\s+(?:this|the\s+next|the\s+upcoming|today'?s|tomorrow'?s)(?:\s+one)?|this\s+one|"
     r"(?:this|the\s+next)\s+occurrence|skip\s+(?:the\s+)?next)\b"
     r"|רק\s+(?:את\s+)?(?:הפעם\s+הזאת|הפעם\s+הזו|הקרובה|הבאה|של\s+היום|של\s+מחר)",
     re.I,

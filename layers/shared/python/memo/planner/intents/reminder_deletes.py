@@ -161,7 +161,7 @@ _RE_SKIP = (
     re.compile(r"^(?:תדלג|תדלגי|דלג|דלגי)\s+(?:לי\s+)?(?:על\s+)?(?P<rest>.+?)\s*[.!]*$"),
 )
 _NEXT_ONE = re.compile(
-    r"\b(?:next\s+time|this\s+time|it|that|this(?:\s+one)?|the\s+next(?:\s+one)?|once|one)\b"
+    r"\b(?:(?:just|only)\s+)?(?:next\s+time|this\s+time|it|that|this(?:\s+one)?|the\s+next(?:\s+one)?|once|one)\b"
     r"|(?:ב)?(?:ה)?פעם(?:\s+ה?באה|\s+הזאת|\s+הזו)?|(?:את\s+)?(?:זה|זאת)(?=\s|$)",
     re.I,
 )
