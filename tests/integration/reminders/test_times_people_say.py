@@ -5,6 +5,8 @@ through the webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jeru
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import fired as _fired
@@ -137,3 +139,18 @@ def test_chat_spelling_of_to_at_and_buy(chat: Conversation) -> None:
     )
     # A count stays a count.
     assert chat.say("remind me to buy 2 eggs at 7") == f"⏰ Reminder set: “buy 2 eggs” for {shown(0, 19)}."
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "remind me on april 31st at 5pm to call the bank",
+        "remind me on feb 30 to do taxes",
+        "תזכיר לי ב-31 באפריל ב-17:00 לשלם",
+    ],
+)
+def test_a_day_the_month_does_not_have_is_asked_and_nothing_is_set(chat: Conversation, request_: str) -> None:
+    answer = chat.say(request_)
+    assert "doesn't exist" in answer or "לא קיימת" in answer or "לא קיים" in answer, answer
+    assert "Reminder set" not in answer and "קבעתי" not in answer
+    assert chat.say("show my reminders") == "You have no upcoming reminders."

@@ -75,3 +75,36 @@ def test_days_that_have_passed() -> None:
 
 def test_a_day_of_next_month_is_not_read_as_this_months() -> None:
     assert day_of("ב-20 בחודש הבא") != date(2024, 5, 20)
+
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december"]  # fmt: skip
+_MONTHS_HE = ["ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
+              "נובמבר", "דצמבר"]  # fmt: skip
+
+
+@pytest.mark.parametrize("month", range(1, 13))
+def test_every_named_day_of_every_month_is_that_day_or_reported(month: int) -> None:
+    """Each day 1..31 of each month, in the ways it is written: the very day (in the year ahead),
+    or, for a day the month does not have, reported as no date: never some other day."""
+    import calendar
+
+    name = _MONTHS[month - 1]
+    for day in range(1, 32):
+        ways = [f"on {name} {day}", f"on the {day}th of {name}", f"{name[:3]} {day}", f"{day} {name}"]
+        ways_he = [f"ב-{day} ב{_MONTHS_HE[month - 1]}", f"{day} ב{_MONTHS_HE[month - 1]}"]
+        for text, language in [*((w, "en") for w in ways), *((w, "he") for w in ways_he)]:
+            found = take_day(Scan(text), now_local=NOW, language=language, timezone=TZ, repeating=False)
+            if (month, day) == (2, 29):  # only in a leap year: that day when there is one ahead
+                assert found.day is None or (found.day.month, found.day.day) == (2, 29), text
+            elif day <= calendar.monthrange(2023, month)[1]:
+                assert found.day is not None and (found.day.month, found.day.day) == (month, day), text
+                assert found.day >= NOW.date(), text
+            else:
+                assert found.day is None and found.invalid, text
+
+
+def test_feb_29_in_a_year_without_one_is_reported() -> None:
+    assert take_day(Scan("feb 29 2027"), now_local=NOW, language="en", timezone=TZ, repeating=False).invalid
+    leap = take_day(Scan("feb 29 2028"), now_local=NOW, language="en", timezone=TZ, repeating=False)
+    assert leap.day == date(2028, 2, 29)

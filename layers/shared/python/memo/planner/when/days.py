@@ -130,10 +130,11 @@ def take_day(scan: Scan, *, now_local: datetime, language: str, timezone: str, r
     """The day `scan` names, taken out of it: a calendar date first, then a day word, the weekend,
     the month's end, and (for no repetition) "next month"."""
     today = now_local.date()
-    day = _take_calendar_date(scan, now_local=now_local, language=language, timezone=timezone)
+    day, no_such_day = _take_calendar_date(scan, now_local=now_local, language=language, timezone=timezone)
     if day is not None:
         return FoundDay(day)
     numeric, invalid = _take_numeric_date(scan, today=today, timezone=timezone)
+    invalid = invalid or no_such_day
     if numeric is not None:
         return FoundDay(numeric)
     day = _take_ordinal_date(scan, today)
@@ -153,8 +154,12 @@ def take_day(scan: Scan, *, now_local: datetime, language: str, timezone: str, r
     return FoundDay(day, invalid=invalid)
 
 
-def _take_calendar_date(scan: Scan, *, now_local: datetime, language: str, timezone: str) -> date | None:
-    """ "May 3", "the 3rd of May", "3 במאי" (resolved by dateparser)."""
+def _take_calendar_date(
+    scan: Scan, *, now_local: datetime, language: str, timezone: str
+) -> tuple[date | None, bool]:
+    """ "May 3", "the 3rd of May", "3 במאי" (resolved by dateparser); and whether the words name a
+    day no month has ("April 31st", "30 בפברואר", "Feb 29 2027"), taken out too: asked, never read
+    as some other day."""
     for pattern in (_DATE_NAMED, _DATE_NAMED_HE):
         match = pattern.search(scan.text)
         if match:
@@ -163,8 +168,42 @@ def _take_calendar_date(scan: Scan, *, now_local: datetime, language: str, timez
             )
             if resolved is not None:
                 scan.take(match)
-                return resolved
-    return None
+                return resolved, False
+            if _no_such_day(match.group(0)):
+                scan.take(match)
+                return None, True
+    return None, False
+
+
+#: The first letters of each month's name, English and Hebrew, in the year's order.
+_MONTH_STARTS = (
+    ("jan", "ינו"), ("feb", "פבר"), ("mar", "מר"), ("apr", "אפר"), ("may", "מאי"), ("jun", "יונ"),
+    ("jul", "יול"), ("aug", "אוג"), ("sep", "ספט"), ("oct", "אוק"), ("nov", "נוב"), ("dec", "דצ"),
+)  # fmt: skip
+
+
+def _no_such_day(words: str) -> bool:
+    """Whether a named date's day is past its month's last ("april 31", "feb 30"; Feb 29 of a year
+    that has none) or is 0."""
+    day = re.search(r"(?<!\d)(\d{1,2})(?!\d)", words)
+    year = re.search(r"\d{4}", words)
+    folded = re.sub(r"[^a-zא-ת]", " ", words.lower())
+    month = next(
+        (
+            number
+            for number, (en, he) in enumerate(_MONTH_STARTS, start=1)
+            if re.search(rf"(?:^|\s)(?:{en}|ב?{he})", folded)
+        ),
+        None,
+    )
+    if day is None or month is None:
+        return False
+    last = (
+        calendar.monthrange(int(year.group(0)), month)[1]
+        if year
+        else (29 if month == 2 else calendar.monthrange(2023, month)[1])
+    )
+    return not 1 <= int(day.group(1)) <= last
 
 
 def _take_numeric_date(scan: Scan, *, today: date, timezone: str) -> tuple[date | None, bool]:
