@@ -292,3 +292,28 @@ def test_hebrew_two_deletes_in_one_message(chat: Conversation) -> None:
     assert "\nלאשר את הכול, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)?" in question
     assert chat.say("רק את של אבא") == "מחקתי את התזכורת „להתקשר לאבא”."
     assert "להתקשר לאמא" in chat.say("מה התזכורות שלי?")
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["delete everything tomorrow", "cancel everything for tomorrow", "clear it all tomorrow", "תמחק הכל מחר",
+     "תמחק את הכול מחר"],
+)  # fmt: skip
+def test_everything_on_a_day_is_that_days_reminders_after_one_approval(
+    chat: Conversation, request_: str
+) -> None:
+    _three_reminders(chat)
+    chat.say("remind me to water the plants tomorrow at 8pm")
+    question = chat.say(request_)
+    assert "call mom" in question and "water the plants" in question, question
+    assert "dentist" not in question and "bread" not in question
+    chat.tap(1)
+    listed = chat.say("show my reminders")
+    assert "call mom" not in listed and "plants" not in listed and "dentist" in listed and "bread" in listed
+
+
+def test_everything_on_a_day_with_nothing_then_says_so_and_nothing_runs(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5")
+    reply = chat.say("delete all my reminders for saturday")
+    assert reply == "I found nothing for “saturday”, so I haven't done anything."
+    assert "call mom" in chat.say("show my reminders")

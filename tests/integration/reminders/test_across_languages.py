@@ -46,7 +46,7 @@ def test_two_hebrew_names_for_english_titles_one_unknown(chat: Conversation) -> 
     chat.say("remind me to buy flowers tomorrow at 11am")
     answer = chat.say("תמחק את הבנק ואת החלונות")
     assert answer == (
-        "מצאתי את „call the bank”, אבל שום דבר בשם „החלונות”, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
+        "מצאתי את „call the bank”, אבל כלום עבור „החלונות”, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
     )
     asked = chat.say("תמחק את הבנק ואת הפרחים")
     assert "„call the bank”" in asked

@@ -81,11 +81,11 @@ def test_the_reply_names_what_was_found_and_what_was_not(chat: Conversation) -> 
         chat.say(line)
     answer = chat.say("delete the bank and dentist reminders")
     assert answer == (
-        "I found “call bank”, but nothing called “dentist”, so I haven't done anything. "
+        "I found “call bank”, but nothing for “dentist”, so I haven't done anything. "
         "Tell me again which ones to delete."
     )
     assert chat.say("delete the plumber and electrician reminders") == (
-        "I found nothing called “plumber” or “electrician”, so I haven't done anything."
+        "I found nothing for “plumber” or “electrician”, so I haven't done anything."
     )
     # The next message a person sends: just the one that exists, approved as usual.
     assert chat.say("delete the bank reminder").startswith("Before I go ahead")
@@ -97,10 +97,10 @@ def test_hebrew_names_that_match_nothing_are_said_and_nothing_runs(chat: Convers
     for line in SET_HE:
         chat.say(line)
     assert chat.say("תמחק את הבנק ואת החלונות") == (
-        "מצאתי את „להתקשר לבנק”, אבל שום דבר בשם „החלונות”, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
+        "מצאתי את „להתקשר לבנק”, אבל כלום עבור „החלונות”, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
     )
     assert (
         chat.say("תמחק את הרופא ואת החלונות")
-        == "לא מצאתי שום דבר בשם „הרופא” או „החלונות”, אז לא עשיתי כלום."
+        == "לא מצאתי כלום עבור „הרופא” או „החלונות”, אז לא עשיתי כלום."
     )
     assert _left(chat, "תראה לי את התזכורות") == ["„להתקשר לאמא”", "„להתקשר לבנק”", "„לשלם חשבון”"]

@@ -20,3 +20,26 @@ def test_delete_by_time_or_by_what_was_just_done() -> None:
     assert just_done is not None and just_done.pattern == "delete:latest_match"
     guess = nounless_deletes.noun_less_delete("delete the dentist", pin("x"))
     assert guess is not None and guess.pattern == "delete:guess"
+
+
+def test_everything_on_a_day_is_every_reminder_of_that_day() -> None:
+    days = ["tomorrow", "on friday", "for tomorrow", "on monday", "next tuesday", "on dec 3"]
+    for lead in ("everything", "all", "all of it", "it all"):
+        for verb in ("delete", "cancel", "remove"):
+            for day in days:
+                message = f"{verb} {lead} {day}"
+                found = nounless_deletes.noun_less_delete(message, pin(message))
+                assert found is not None and found.action == "delete_all", message
+                assert found.constraints == {"only": day} and found.needs_approval, message
+    for message in ("תמחק הכל מחר", "תמחק את הכול ביום שישי", "תבטל הכל מחר"):
+        found = nounless_deletes.noun_less_delete(message, pin(message))
+        assert found is not None and found.action == "delete_all", message
+    # A name, a time with it, or "everything" alone is not a day's reminders.
+    for message in ("delete everything", "delete call mom", "delete everything every day"):
+        found = nounless_deletes.noun_less_delete(message, pin(message))
+        assert found is None or found.action != "delete_all", message
+
+
+def test_hebrew_x_and_y_without_a_kind_is_several_named() -> None:
+    found = nounless_deletes.noun_less_delete("תמחק את הבנק ואת המתנה", pin("תמחק את הבנק ואת המתנה"))
+    assert found is not None and (found.action, found.constraints) == ("delete_all", {"only": "הבנק והמתנה"})

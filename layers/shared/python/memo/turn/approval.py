@@ -246,8 +246,11 @@ def _limited(
         words, items, now=now, timezone=state.input.timezone, language=language, removal=True
     )
     if narrowed is None or narrowed.unresolved:
-        if isinstance(only, str) and only and (named := _names_not_found(only, items, state, now)):
-            return named
+        if isinstance(only, str) and only and not (isinstance(keep, str) and keep):
+            said_only = re.sub(r"^(?:for|on|of|של)\s+", "", only, flags=re.I)  # "for saturday": "saturday"
+            return _names_not_found(only, items, state, now) or templates.names_not_found(
+                [], [said_only], language
+            )
         return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
     if narrowed.empty:
         return templates.narrowing_empty(language)

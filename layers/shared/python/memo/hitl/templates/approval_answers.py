@@ -80,19 +80,20 @@ def limit_unclear(words: str, language: Language) -> str:
 
 
 def names_not_found(found: list[str], missing: list[str], language: Language) -> str:
-    """A request that names several things ("delete the bank and the windows reminders"): which
-    names matched nothing, and what the others found; nothing runs until it is said again."""
+    """A request whose own words pick nothing ("delete everything on friday" with nothing then), or
+    that names several things of which some match nothing ("delete the bank and the windows
+    reminders"): what was found and what was not; nothing runs until it is said again."""
     if language == "he":
         gone = " או ".join(quote(name, language) for name in missing)
         if not found:
-            return f"לא מצאתי שום דבר בשם {gone}, אז לא עשיתי כלום."
+            return f"לא מצאתי כלום עבור {gone}, אז לא עשיתי כלום."
         have = ", ".join(quote(label, language) for label in found)
-        return f"מצאתי את {have}, אבל שום דבר בשם {gone}, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
+        return f"מצאתי את {have}, אבל כלום עבור {gone}, אז לא עשיתי כלום. אפשר לכתוב שוב מה למחוק."
     gone = " or ".join(quote(name, language) for name in missing)
     if not found:
-        return f"I found nothing called {gone}, so I haven't done anything."
+        return f"I found nothing for {gone}, so I haven't done anything."
     have = ", ".join(quote(label, language) for label in found)
-    return f"I found {have}, but nothing called {gone}, so I haven't done anything. Tell me again which ones to delete."
+    return f"I found {have}, but nothing for {gone}, so I haven't done anything. Tell me again which ones to delete."
 
 
 def narrowing_empty(language: Language) -> str:

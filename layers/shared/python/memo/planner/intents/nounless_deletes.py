@@ -39,6 +39,23 @@ def _a_reminder_by_its_time(target: str, now: datetime) -> bool:
     return False
 
 
+#: "everything", "all of it", "הכל" before the day of a delete that names no kind of thing.
+_EVERYTHING = re.compile(r"^(?:everything|all(?:\s+of\s+it)?|it\s+all|את\s+)?(?:הכל|הכול)?\s*", re.I)
+
+
+def _a_day_of_reminders(target: str, now: datetime) -> str | None:
+    """ "everything tomorrow", "all on friday", "הכל מחר", "tomorrow": the day words when the words
+    name a day (and maybe "everything") and nothing else; None otherwise."""
+    words = _EVERYTHING.sub("", target, count=1).strip()
+    if not words:
+        return None
+    language = "he" if has_hebrew(words) else "en"
+    parsed = extract_when(words, now=now, timezone="UTC", language=language)
+    if not parsed.found or parsed.recurrence is not None or clean(parsed.remainder).strip(" .,!?"):
+        return None
+    return words
+
+
 def stop_by_time(text: str, inp: PlannerInput) -> Match | None:
     """ "stop the 8pm one": the reminder at that time, every time it comes (approved first)."""
     match = _RE_STOP_THE_ONE.match(text)
@@ -72,6 +89,11 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
             constraints={"target": said},
             pattern="reminders:delete_by_time",
         )
+    day = _a_day_of_reminders(said, inp.now)
+    if day is not None:
+        # "delete everything tomorrow", "cancel all on friday", "תמחק הכל מחר": only reminders have
+        # a day, so every reminder of that day, shown in one approval.
+        return several([day], text, {})
     if has_hebrew(said) and (names := several_named(said, plural=True)):
         # "תמחק את הבנק ואת המתנה": two things named with "ואת", each found among the reminders
         # and shown in one approval (a name that matches nothing is said, and nothing runs).
