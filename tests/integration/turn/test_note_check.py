@@ -74,3 +74,30 @@ def test_several_notes_that_fit_are_asked_from_the_words_said_then_which(chat: C
     assert chat.say("yes").startswith("Which one do you mean?")  # never a guess between the two
     shown = chat.say("what are my notes?")
     assert "gate code is 1234" in shown and "back gate code is 4444" in shown
+
+
+@pytest.mark.parametrize(
+    ("save", "update", "written", "undo", "undone"),
+    [
+        (
+            "תשמור פתק: מספר הלקוח בחברת החשמל 445566",
+            "תעדכן את הפתק של חברת החשמל, המספר החדש 778899",
+            "📝 עדכנתי את הפתק: „מספר הלקוח בחברת החשמל 778899”.",
+            "אופס תחזיר",
+            "הפתק חזר ל„מספר הלקוח בחברת החשמל 445566”",
+        ),
+        (
+            "save a note: wifi password is hunter2",
+            "update the wifi note, new password blue42",
+            "📝 Updated your note: “wifi password is blue42”.",
+            "undo",
+            "is back to “wifi password is hunter2”",
+        ),
+    ],
+)
+def test_a_new_value_said_of_a_named_note_replaces_only_its_value(
+    chat: Conversation, save: str, update: str, written: str, undo: str, undone: str
+) -> None:
+    chat.say(save)
+    assert chat.say(update) == written
+    assert undone in chat.say(undo)

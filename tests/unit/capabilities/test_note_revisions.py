@@ -28,6 +28,11 @@ from memo.capabilities.notes import appended, has_a_value, revised_text
         ("the meeting is at 5pm in room 3", "room 4", "the meeting is at 5pm in room 4"),
         ("car parked on level 3", "level 4", "car parked on level 4"),
         ("החניה בקומה 3", "קומה 4", "החניה בקומה 4"),
+        # No "is" or ":", one word with a digit: that word is the value.
+        ("מספר הלקוח בחברת החשמל 445566", "778899", "מספר הלקוח בחברת החשמל 778899"),
+        ("locker 118 at the gym", "204", "locker 204 at the gym"),
+        # Two words with digits: which one is not said, so the words said are the note.
+        ("flight LY315 seat 14C", "16A", "16A"),
     ],
 )
 def test_a_value_alone_replaces_the_value(old: str, said: str, new: str) -> None:

@@ -54,6 +54,9 @@ def test_a_change_of_a_time_or_of_nothing_kept_is_no_note_update(message: str) -
     ("message", "target", "value"),
     [
         ("update the wifi note, new password is blue42", "wifi", "blue42"),
+        ("update the wifi note, new password blue42", "wifi", "blue42"),
+        ("תעדכן את הפתק של חברת החשמל, המספר החדש 778899", "חברת החשמל", "778899"),
+        ("תעדכן את הפתק של הוויפי, הסיסמה החדשה היא 5555", "הוויפי", "5555"),
         ("update my wifi note with blue42", "wifi", "blue42"),
         ("edit the alarm note: 7788", "alarm", "7788"),
         ("תעדכן בפתק של הוויפי שהסיסמה היא 1234", "הוויפי", "1234"),

@@ -97,9 +97,22 @@ def revised_text(old: str, said: str) -> str:
     ):
         return said
     if note is None:
-        return _with_part(old.strip(), said, from_start=False) or said
+        return _with_part(old.strip(), said, from_start=False) or _value_swapped(old.strip(), said) or said
     value = note.group("value")
     return f"{note.group('subject')}{note.group('sep')}{_with_part(value, said, from_start=True) or said}"
+
+
+def _value_swapped(text: str, said: str) -> str | None:
+    """ "customer number at the electric company 445566" + "778899": a value alone (one word with
+    a digit) replaces the note's one word with a digit; None when the note has none or several."""
+    if len(said.split()) != 1 or not any(ch.isdigit() for ch in said):
+        return None
+    words = text.split(" ")
+    valued = [i for i, word in enumerate(words) if any(ch.isdigit() for ch in word)]
+    if len(valued) != 1:
+        return None
+    words[valued[0]] = said
+    return " ".join(words)
 
 
 def appended(old: str, added: str) -> str:

@@ -94,7 +94,9 @@ _RE_UPDATE_WITH = (
 )
 #: "new password is blue42", "הסיסמה החדשה היא 1234": the value of what is said.
 _SUBJECT_IS = re.compile(
-    r"^(?P<subject>.+?)\s+(?:is|are|=|הוא|היא|זה)\s+(?P<value>\S.*)$|^(?P<subject2>.+?)\s*[:=]\s*(?P<value2>\S.*)$",
+    r"^(?P<subject>.+?)\s+(?:is|are|=|הוא|היא|זה)\s+(?P<value>\S.*)$|^(?P<subject2>.+?)\s*[:=]\s*(?P<value2>\S.*)$"
+    # "המספר החדש 778899", "new password blue42": what is new, then its value
+    r"|^(?P<subject3>\S+(?:\s+\S+)?\s+(?:החדש|החדשה|החדשים|החדשות)|new\s+\S+(?:\s+\S+)?)\s+(?P<value3>\S+)$",
     re.I,
 )
 
@@ -108,7 +110,7 @@ def update_with(text: str, inp: PlannerInput) -> Match | None:
             continue
         said = clean(match.group("text"))
         told = _SUBJECT_IS.match(said)
-        value = clean((told.group("value") or told.group("value2")) if told else said)
+        value = clean((told.group("value") or told.group("value2") or told.group("value3")) if told else said)
         if not value:
             return None
         constraints, missing, confidence = target_constraints(match.group("named"), inp, "notes")
