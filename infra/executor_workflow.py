@@ -17,9 +17,8 @@ Least privilege:
 - executor: the ledger table (the item actions of `DynamoLedger`), the items table (the actions of
   the items repository), CreateSchedule/UpdateSchedule/DeleteSchedule on the reminders' schedule
   group only, and iam:PassRole of the Scheduler's role to the Scheduler only;
-- responder: the reply's actions on the conversation table, DeleteItem on the ledger table for
-  `RESULT#` keys only (the steps' full results, once the reply is claimed) and reading the WhatsApp
-  secret;
+- responder: the reply's actions on the conversation table (nothing of the ledger: the step
+  outcomes reach it in the execution) and reading the WhatsApp secret;
 - review submit (the `.waitForTaskToken` task of a step the review policy sends to an operator):
   the case platform's store actions on the cases table (no index), and PutItem on the ledger
   table for `REVIEW#` keys only (the task token, kept server-side);
@@ -52,7 +51,6 @@ from infra.lambdas import FunctionDefaults, MemoFunction
 from infra.secrets import WHATSAPP_SECRET_ENV_VAR, grant_secret_value
 from infra.settings import MAX_EXECUTION_SECONDS, execution_timeout_seconds
 from memo import tables
-from memo.aws.ledger_table import RESULT_PREFIX as RESULT_KEY_PREFIX
 from memo.aws.ledger_table import REVIEW_TOKEN_PREFIX as REVIEW_TOKEN_KEY_PREFIX
 from memo.executor.starter import STATE_MACHINE_ENV_VAR
 from memo.operator_review.policy import DEFAULT_POLICY
@@ -83,9 +81,6 @@ RESPONDER_CONVERSATION_ACTIONS = (
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
-# The responder deletes the ledger's full step results in its claim's transaction (`RESULT#` keys
-# only: not the entries exactly-once stands on).
-RESPONDER_LEDGER_ACTIONS = ("dynamodb:DeleteItem",)
 SCHEDULE_ACTIONS = ("scheduler:CreateSchedule", "scheduler:UpdateSchedule", "scheduler:DeleteSchedule")
 EXECUTOR_TIMEOUT = Duration.seconds(60)
 # A claim younger than this may still be running (see memo.executor.step): the Lambda timeout plus slack.
@@ -200,7 +195,7 @@ class ExecutorWorkflow(Construct):
         whatsapp_api_base_url: str,
         responder_environment: Mapping[str, str] | None,
     ) -> MemoFunction:
-        """The turn's last state: the conversation table, the ledger's results and the WhatsApp secret."""
+        """The turn's last state: the conversation table and the WhatsApp secret."""
         responder = MemoFunction(
             self,
             "Responder",
@@ -209,20 +204,13 @@ class ExecutorWorkflow(Construct):
             description="Memo responder: join the step outcomes, word the reply, send it, update memory",
             timeout=RESPONDER_TIMEOUT,
             environment={
-                **store.environment(tables.CONVERSATION, tables.LEDGER),
+                **store.environment(tables.CONVERSATION),
                 WHATSAPP_SECRET_ENV_VAR: whatsapp_secret.secret_arn,
                 "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
                 **(responder_environment or {}),
             },
         )
         store.table(tables.CONVERSATION).grant(responder.role, *RESPONDER_CONVERSATION_ACTIONS)
-        responder.role.add_to_principal_policy(
-            iam.PolicyStatement(
-                actions=list(RESPONDER_LEDGER_ACTIONS),
-                resources=[store.table(tables.LEDGER).table_arn],
-                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{RESULT_KEY_PREFIX}*"]}},
-            )
-        )
         grant_secret_value(whatsapp_secret, responder.role)
         return responder
 

@@ -1,4 +1,4 @@
-"""The DynamoDB ledger: conditional claim, completion with its result item, release, TTLs."""
+"""The DynamoDB ledger: conditional claim, completion with the step's replay, release, TTL."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from memo import tables
 from memo.aws.ledger_table import DynamoLedger
 from memo.capabilities.base import ExecutionResult
-from memo.executor.ledger import ClaimLost, OperationAlreadyClaimed, result_hash
+from memo.executor.ledger import ClaimLost, OperationAlreadyClaimed, replay_of
 from tests.unit.executor.fakes import T0
 
 OP = "wamid.T1:s1"
@@ -43,24 +43,41 @@ def test_only_the_first_claim_wins(ledger: DynamoLedger) -> None:
     assert entry is not None and entry.status == "in_progress" and entry.at == T0
 
 
-def test_complete_stores_a_pii_safe_entry_and_the_full_result_apart(
-    ledger: DynamoLedger, dynamodb: Any
-) -> None:
+def test_complete_keeps_the_replay_in_the_entry_without_the_data(ledger: DynamoLedger, dynamodb: Any) -> None:
     held = claim(ledger)
     ledger.complete(held, RESULT, at=T0 + timedelta(seconds=2))
 
     entry = ledger.get(OP)
     assert entry is not None and entry.status == "completed" and entry.success is True
-    assert entry.result_hash == result_hash(RESULT)
-    assert entry.external_ids == {"reminderId": "r-1", "scheduleNames": ["reminder-r-1"]}
-    assert ledger.result(OP) == RESULT
+    assert entry.replay == replay_of(RESULT)
+    assert entry.replay.external_ids == {"reminderId": "r-1", "scheduleNames": ["reminder-r-1"]}
 
     stored = items(dynamodb)
-    assert "call mom" not in str(stored["LEDGER"])
-    assert set(stored["LEDGER"]) >= {"capability", "argsHash", "at", "status", "ttl", "resultHash"}
+    assert set(stored) == {"LEDGER"}  # one item: no result kept apart
+    assert "title" not in str(stored["LEDGER"])  # the result's data stays out
+    assert set(stored["LEDGER"]) == {
+        "pk",
+        "sk",
+        "capability",
+        "argsHash",
+        "at",
+        "status",
+        "attempt",
+        "ttl",
+        "replay",
+    }
     assert entry.step_id == OP.rsplit(":", 1)[1]  # not stored: the operation's id ends with it
     assert int(stored["LEDGER"]["ttl"]["N"]) == int((T0 + timedelta(days=14)).timestamp())
-    assert int(stored["RESULT"]["ttl"]["N"]) == int((T0 + timedelta(days=2, seconds=2)).timestamp())
+
+
+def test_a_completion_is_one_update_of_the_entry(ledger: DynamoLedger, dynamodb: Any) -> None:
+    held = claim(ledger)
+    sent: list[str] = []
+    dynamodb.meta.events.register("before-call.dynamodb.*", lambda model, **_: sent.append(model.name))
+
+    ledger.complete(held, RESULT, at=T0)
+
+    assert sent == ["UpdateItem"]
 
 
 def test_a_claim_completes_only_once(ledger: DynamoLedger) -> None:
@@ -68,7 +85,7 @@ def test_a_claim_completes_only_once(ledger: DynamoLedger) -> None:
     ledger.complete(held, RESULT, at=T0)
     with pytest.raises(ClaimLost):
         ledger.complete(held, RESULT.model_copy(update={"summary": "other"}), at=T0)
-    assert ledger.result(OP) == RESULT
+    assert ledger.get(OP).replay == replay_of(RESULT)  # type: ignore[union-attr]
 
 
 def test_release_frees_the_operation_only_for_its_own_attempt(ledger: DynamoLedger) -> None:
@@ -85,23 +102,22 @@ def test_release_frees_the_operation_only_for_its_own_attempt(ledger: DynamoLedg
     assert ledger.get(OP).status == "completed"  # type: ignore[union-attr]
 
 
-def test_no_entry_and_no_result_read_as_none(ledger: DynamoLedger) -> None:
+def test_no_entry_reads_as_none(ledger: DynamoLedger) -> None:
     assert ledger.get("nope:s1") is None
-    assert ledger.result("nope:s1") is None
 
 
-def test_a_result_too_large_for_its_item_is_kept_without_its_data(
-    ledger: DynamoLedger, dynamodb: Any, caplog: pytest.LogCaptureFixture
-) -> None:
-    """The executor holds results far smaller (`memo.executor.results`); should one still not fit
-    DynamoDB's item limit, its data stays out of the ledger, and the log says so."""
+def test_an_entry_completed_without_a_replay_reads_without_one(ledger: DynamoLedger, dynamodb: Any) -> None:
+    """An entry an earlier release completed (it kept the result in an item apart): no replay, so a
+    re-run answers "already ran" (`memo.executor.step`), never runs it again."""
     held = claim(ledger)
-    huge = RESULT.model_copy(update={"data": {"notes": ["x" * 300_000, "y" * 300_000]}})
-    ledger.complete(held, huge, at=T0 + timedelta(seconds=2))
+    dynamodb.update_item(
+        TableName=tables.LEDGER.default_name,
+        Key={"pk": {"S": OP}, "sk": {"S": "LEDGER"}},
+        UpdateExpression="SET #s = :c, success = :t",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":c": {"S": "completed"}, ":t": {"BOOL": True}},
+    )
+    del held
 
-    stored = ledger.result(OP)
-    assert stored is not None and stored.data == {"truncated": True}
-    assert stored.summary == RESULT.summary and stored.external_ids == RESULT.external_ids
     entry = ledger.get(OP)
-    assert entry is not None and entry.status == "completed"
-    assert "ITEM_TOO_LARGE" in caplog.text and "LEDGER_RESULT_KEPT_WITHOUT_DATA" in caplog.text
+    assert entry is not None and entry.status == "completed" and entry.replay is None

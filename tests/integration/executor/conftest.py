@@ -39,9 +39,7 @@ def dynamodb(aws: None) -> Any:
 
 @pytest.fixture
 def ledger(dynamodb: Any) -> DynamoLedger:
-    return DynamoLedger(
-        dynamodb, tables.LEDGER.default_name, ttl_seconds=14 * DAY, result_ttl_seconds=2 * DAY
-    )
+    return DynamoLedger(dynamodb, tables.LEDGER.default_name, ttl_seconds=14 * DAY)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 from memo import tables
 from memo.executor.contracts import StepOutcome
+from memo.executor.ledger import replay_of
 from memo.executor.step import StepInProgress
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
@@ -32,7 +33,7 @@ def test_a_redelivered_step_does_not_repeat_its_side_effect(capabilities: Counti
     second = invoke(event())
 
     assert first.result.success and not first.replayed
-    assert second.replayed and second.result == first.result
+    assert second.replayed and second.result == replay_of(first.result)
     assert len(capabilities.side_effects) == 1
 
 
@@ -41,8 +42,10 @@ def test_ledger_without_result_is_a_safe_failure(
     capabilities: CountingCapabilities, dynamodb: Any, log_events: LogEvents
 ) -> None:
     invoke(event())
-    dynamodb.delete_item(
-        TableName=tables.LEDGER.default_name, Key={"pk": {"S": "RESULT#wamid.T1:s1"}, "sk": {"S": "RESULT"}}
+    dynamodb.update_item(  # as an entry completed by an earlier release reads: no replay in it
+        TableName=tables.LEDGER.default_name,
+        Key={"pk": {"S": "wamid.T1:s1"}, "sk": {"S": "LEDGER"}},
+        UpdateExpression="REMOVE replay",
     )
 
     outcome = invoke(event())

@@ -6,8 +6,8 @@ it), so the person can act in between; then it runs:
 
 - the whole execution of "delete all my reminders" (2 reminders) and its reply takes 4 DynamoDB
   requests: one transaction of the ledger claim and a conditional tombstone per reminder (no read
-  before it), the ledger completion; the reply claim with the latestActions appended (no read) and
-  the ledger's full result deleted, and the one write after the send;
+  before it), the ledger completion (one update of the entry); the reply claim with the
+  latestActions appended (no read), and the one write after the send;
 - no user text stays in the ledger once the reply is claimed, and a late re-run of the execution
   neither runs the step again nor replies twice;
 - a reminder the person moved after approving is left alone — item and schedule — and the reply
@@ -129,8 +129,8 @@ def test_the_execution_of_delete_all_takes_four_dynamodb_requests(
 
     assert dana.replies() == ["Deleted 2 reminders."]
     # Executor: the claim with both tombstones, the completion. Responder: the claim with the
-    # latestActions appended and the ledger's full result deleted, reply+quote records after the send.
-    assert requests == ["TransactWriteItems", "TransactWriteItems", "TransactWriteItems", "BatchWriteItem"]
+    # latestActions appended, reply+quote records after the send.
+    assert requests == ["TransactWriteItems", "UpdateItem", "TransactWriteItems", "BatchWriteItem"]
     (claimed, _completed, _replied, _after) = (params for _, params in executions.dynamodb)
     assert [next(iter(w.values()))["TableName"] for w in claimed["TransactItems"]] == [
         "memo-ledger",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import boto3
@@ -20,6 +21,7 @@ from caseplatform.redaction import REDACTED
 from caseplatform.service import CaseService, build_case_service
 from caseplatform.stores.dynamodb import DynamoCaseStore
 from memo import tables
+from memo.executor.contracts import Approval, args_hash
 from memo.local.context import LocalLambdaContext
 from memo.local.events import http_api_event
 from memo.local.functions import load_handler
@@ -30,6 +32,7 @@ from tests.integration.caseplatform.review.harness import token
 from tests.integration.iam.harness import IamStack, function_arn, queue_depth
 from tests.integration.iam.template import REGION
 from tests.integration.ingress.fixtures import FAILED_131047, status, status_value
+from tests.support.clock import TEST_NOW
 from tests.support.conversation import Conversation
 from tests.support.webhook import post
 from tests.support.whatsapp_fixtures import changed_number
@@ -192,7 +195,7 @@ def a_reminder_is_delivered(iam: IamStack) -> None:
 
 
 def refer_back(iam: IamStack) -> None:
-    """ "it" is the latest action the reply recorded (the responder merges it into the thread's latest
+    """ "it" is the latest action the reply recorded (the responder appends it to the thread's latest
     actions); a reply quoting an earlier confirmation means that confirmation's reminder (its quote
     record)."""
     chat = _chat(iam)
@@ -204,7 +207,7 @@ def refer_back(iam: IamStack) -> None:
     )
     moved = chat.say("move it to 6pm")
     assert "call mom" in moved and "18:00" in moved
-    # A second reminder: now the latest action (the thread's latest actions merged, read first).
+    # A second reminder: now the latest action (shifted into the thread's latest actions, no read).
     assert chat.say("remind me to buy milk tomorrow at 9am").startswith("⏰ Reminder set: “buy milk”")
     assert "buy milk" in chat.say("move it to 10am")
     quoting = chat.user.text("move it to 7pm")
@@ -417,7 +420,8 @@ def a_series_runs_out(iam: IamStack) -> None:
 
 def a_step_runs_again(iam: IamStack) -> None:
     """A step whose schedule call fails for a moment gives its claim back and runs again; run once
-    more after the reply (a redrive), it answers from the ledger without running."""
+    more after the reply (a redrive), it answers from the ledger without running; run again under an
+    approval that has expired since, it reads the ledger first and still answers what it did."""
     from memo.aws.scheduler import EventBridgeReminderScheduler
     from memo.errors import TransientFault
 
@@ -436,10 +440,18 @@ def a_step_runs_again(iam: IamStack) -> None:
     again = iam.client("state_machine", "lambda").invoke(
         FunctionName=function_arn("memo-executor"), Payload=json.dumps(step.event)
     )
-    # The reply is out, so the ledger kept only that the step ran (its full result went with the
-    # reply): the re-run is not run again.
-    result = json.loads(again["Payload"].read())["result"]
-    assert result["success"] is False and result["error_code"] == "IDEMPOTENCY_MISSING_RESULT"
+    # The ledger's entry holds the step's replay: the re-run is not run again, and says it was done.
+    outcome = json.loads(again["Payload"].read())
+    assert outcome["replayed"] and outcome["result"]["success"]
+    expired = Approval(
+        hitl_id="h", args_hash=args_hash(step.event["args"]), expires_at=TEST_NOW - timedelta(days=1)
+    )
+    late = iam.client("state_machine", "lambda").invoke(
+        FunctionName=function_arn("memo-executor"),
+        Payload=json.dumps({**step.event, "approval": expired.model_dump(mode="json")}),
+    )
+    outcome = json.loads(late["Payload"].read())
+    assert outcome["replayed"] and outcome["result"]["success"]
 
 
 def a_reply_meta_refuses(iam: IamStack) -> None:
@@ -501,10 +513,6 @@ REVIEWED = frozenset(
 
 
 def environ(flow: str) -> dict[str, str]:
-    if flow == "refer_back":
-        # The first reply appends its latest actions; each later one finds the list full and
-        # merges them from what its lost append returned.
-        return {"MEMO_LATEST_ACTIONS_APPENDS": "1"}
     if flow == "move_a_reminder":
         # Each reply's latest actions are too large to append: read and merged into the thread's.
         return {"MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES": "1"}

@@ -72,7 +72,6 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "dynamodb:GetItem table/memo-conversation": "move_a_reminder",
         "dynamodb:PutItem table/memo-conversation": "set_a_reminder",
         "dynamodb:UpdateItem table/memo-conversation": "refer_back",
-        "dynamodb:DeleteItem table/memo-ledger": "refer_back",
         "secretsmanager:GetSecretValue secret:memo-whatsapp": "set_a_reminder",
     },
     "review": {

@@ -1,11 +1,12 @@
 """The responder's DynamoDB requests, on moto.
 
-Two requests for a reply that records actions: one transaction of the reply claim, the latestActions
-appended without a read and the ledger's full step result deleted (before the send), and one
+Two requests for a reply that records actions, whatever came before: one transaction of the reply
+claim and the latestActions appended without a read or a condition (before the send), and one
 BatchWriteItem after the send (the reply in the recent messages and its quote records). A claim
-that is taken already writes nothing; a full `recent` list is merged from the item the lost append
-returned, a turn too large to append after a read; another
-responder's actions written in between are kept, never lost.
+that is taken already writes nothing; the oldest turn's actions fall off the slots on their own (no
+reply ever finds the item full); a turn too large to append is merged after a read; another
+responder's actions written in between are kept, never lost, and so are those an earlier release
+kept in its `recent` list.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ import pytest
 from botocore.client import BaseClient
 
 from memo import tables
-from memo.aws.conversation_table import ACTIONS_SK, QUOTE_PREFIX, latest_actions_of, thread_pk
+from memo.aws.conversation_table import ACTIONS_SK, QUOTE_PREFIX, SLOTS, latest_actions_of, thread_pk
 from memo.aws.conversation_thread import DynamoConversationStore
-from memo.aws.ledger_table import DynamoLedger
+from memo.aws.dynamo import to_item
 from memo.aws.responder_memory import APPEND_MAX_BYTES, DynamoResponderMemory
-from memo.capabilities.base import ExecutionResult
 from memo.domain import LatestAction
 from memo.local.context import LocalLambdaContext
 from memo.local.functions import load_handler
+from memo.packing import pack
 from tests.integration.reminders.conftest import THREAD, LocalAws
 
 CONTEXT = LocalLambdaContext(function_name="responder")
@@ -86,8 +87,9 @@ def test_a_reply_with_actions_takes_two_requests_and_the_claim_carries_the_actio
         for w in claim["TransactItems"]
         for kind, write in w.items()
     ]
-    assert writes == [("Put", "CLAIM#REPLY#wamid.L1"), ("Update", ACTIONS_SK), ("Delete", "RESULT")]
-    assert claim["TransactItems"][2]["Delete"]["Key"]["pk"]["S"] == "RESULT#wamid.L1:s1"
+    # Nothing of the ledger: the step's outcome came in the execution.
+    assert writes == [("Put", "CLAIM#REPLY#wamid.L1"), ("Update", ACTIONS_SK)]
+    assert {w[kind]["TableName"] for w in claim["TransactItems"] for kind in w} == {TABLE}
     _, after = requests[1]
     written = [r["PutRequest"]["Item"]["sk"]["S"] for r in after["RequestItems"][TABLE]]
     assert written[0].startswith("MSG#") and written[1].startswith(QUOTE_PREFIX)
@@ -99,26 +101,25 @@ def test_a_reply_with_actions_takes_two_requests_and_the_claim_carries_the_actio
     assert local_aws.item(tables.CONVERSATION, thread_pk(THREAD), f"{QUOTE_PREFIX}{message_id}") is not None
 
 
-def test_the_claim_deletes_the_steps_full_results_from_the_ledger(local_aws: LocalAws) -> None:
-    ledger = DynamoLedger(
-        local_aws.dynamodb, tables.LEDGER.default_name, ttl_seconds=86400, result_ttl_seconds=86400
-    )
-    claim = ledger.claim("wamid.L4:s1", capability="notes", step_id="s1", args_hash="h", at=local_aws.clock())
-    ledger.complete(
-        claim, ExecutionResult(success=True, capability="notes", action="save"), at=local_aws.clock()
-    )
-    assert ledger.result("wamid.L4:s1") is not None
-
-    load_handler("responder")(_event("wamid.L4"), CONTEXT)
-
-    # The entry stays (a re-run still finds the step done); the full result is gone with the reply.
-    entry = ledger.get("wamid.L4:s1")
-    assert entry is not None and entry.status == "completed" and ledger.result("wamid.L4:s1") is None
-
-
-def test_a_full_recent_list_is_merged_from_what_the_lost_append_returned(
+def test_every_reply_is_one_request_and_the_oldest_turn_falls_off(
     local_aws: LocalAws, requests: list[tuple[str, dict[str, Any]]]
 ) -> None:
+    memory = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
+    for n in range(len(SLOTS) + 3):
+        assert memory.claim_reply(
+            THREAD, f"wamid.M{n}", now=local_aws.clock(), actions=[_entry(local_aws, f"m{n}")]
+        )
+        local_aws.clock.advance(seconds=1)
+
+    # No append finds the item full: one transaction per reply, never a second one.
+    assert [operation for operation, _ in requests] == ["TransactWriteItems"] * (len(SLOTS) + 3)
+    stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
+    assert stored is not None and set(SLOTS) <= set(stored)
+    # The 10 latest, newest first; the three oldest fell off.
+    assert [a["summary"] for a in latest_actions_of(stored)] == [f"m{n}" for n in range(12, 2, -1)]
+
+
+def test_fewer_slots_keep_fewer_turns(local_aws: LocalAws) -> None:
     memory = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600, appends=2)
     for n in range(3):
         assert memory.claim_reply(
@@ -126,13 +127,40 @@ def test_a_full_recent_list_is_merged_from_what_the_lost_append_returned(
         )
         local_aws.clock.advance(seconds=1)
 
-    # The third append lost (the list was full) and brought the item back: merged with no read.
-    assert [operation for operation, _ in requests] == ["TransactWriteItems"] * 4
+    stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
+    assert stored is not None and "r2" not in stored
+    assert [a["summary"] for a in latest_actions_of(stored)] == ["m2", "m1"]
+
+
+def test_the_actions_an_earlier_release_appended_are_still_read_after_an_append(local_aws: LocalAws) -> None:
+    """An earlier release appended to a `recent` list and merged into `actions`: both stay readable
+    next to the slots (they leave the 12-hour scope, or the next merge folds them in)."""
+    old = [
+        pack(
+            f'[{{"createdAt":"{local_aws.clock().isoformat()}","capability":"notes","action":"save",'
+            f'"summary":"{s}","operationId":"{s}"}}]'
+        )
+        for s in ("recent1", "recent0")
+    ]
+    merged = pack(
+        f'[{{"createdAt":"{local_aws.clock().isoformat()}","capability":"notes","action":"save",'
+        '"summary":"merged","operationId":"merged"}]'
+    )
+    local_aws.dynamodb.put_item(
+        TableName=TABLE,
+        Item=to_item(
+            {"pk": thread_pk(THREAD), "sk": ACTIONS_SK, "recent": old, "actions": merged, "version": 3}
+        ),
+    )
+    local_aws.clock.advance(seconds=1)
+    memory = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
+
+    assert memory.claim_reply(THREAD, "wamid.N", now=local_aws.clock(), actions=[_entry(local_aws, "new")])
 
     stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
-    # Two turns appended, the third found the list full and merged all three into `actions`.
-    assert stored is not None and "recent" not in stored
-    assert [a["summary"] for a in latest_actions_of(stored)] == ["m2", "m1", "m0"]
+    assert stored is not None
+    assert [a["summary"] for a in latest_actions_of(stored)] == ["new", "recent1", "recent0", "merged"]
+    assert int(stored["version"]) == 4  # a merge that read before this append loses and reads again
 
 
 def _many_ids(aws: LocalAws, count: int) -> dict[str, Any]:
@@ -155,10 +183,10 @@ def test_a_turn_too_large_to_append_is_merged_at_once(
     operations = [operation for operation, _ in requests]
     assert operations == ["TransactWriteItems", "GetItem", "TransactWriteItems"]
     first, second = (params["TransactItems"][1] for _, params in requests if "TransactItems" in params)
-    assert len(first["Update"]["ExpressionAttributeValues"][":a"]["L"][0]["B"]) <= APPEND_MAX_BYTES
+    assert len(first["Update"]["ExpressionAttributeValues"][":a"]["B"]) <= APPEND_MAX_BYTES
     assert "Put" in second
     stored = local_aws.item(tables.CONVERSATION, thread_pk(THREAD), ACTIONS_SK)
-    assert stored is not None and "recent" not in stored and len(latest_actions_of(stored)) == 2
+    assert stored is not None and "r0" not in stored and len(latest_actions_of(stored)) == 2
 
 
 def test_a_taken_claim_writes_no_actions_and_sends_nothing(
@@ -222,10 +250,9 @@ def test_a_claim_racing_another_writer_keeps_both(local_aws: LocalAws) -> None:
     )
 
 
-def test_an_append_that_finds_the_list_full_merges_and_keeps_the_others(local_aws: LocalAws) -> None:
-    """Another responder appends just before ours: ours finds the `recent` list full, reads and
-    merges instead, and keeps the other's append."""
-    other = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600, appends=1)
+def test_an_append_racing_another_responders_keeps_both(local_aws: LocalAws) -> None:
+    """Another responder appends just before ours: both are shifted in, neither reads."""
+    other = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
     other.record_actions(THREAD, [_entry(local_aws, "first")], now=local_aws.clock())
     appending = DynamoResponderMemory(local_aws.dynamodb, TABLE, message_ttl_seconds=3600)
     racing = RacingDynamo(
@@ -234,7 +261,7 @@ def test_an_append_that_finds_the_list_full_merges_and_keeps_the_others(local_aw
             THREAD, "wamid.T", now=local_aws.clock(), actions=[_entry(local_aws, "theirs")]
         ),
     )
-    ours = DynamoResponderMemory(racing, TABLE, message_ttl_seconds=3600, appends=1)
+    ours = DynamoResponderMemory(racing, TABLE, message_ttl_seconds=3600)
 
     later = local_aws.clock() + timedelta(seconds=1)
     assert ours.claim_reply(THREAD, "wamid.L5", now=later, actions=[_entry(local_aws, "ours")])

@@ -16,7 +16,7 @@ from memo.executor.ledger import (
     ClaimLost,
     LedgerEntry,
     OperationAlreadyClaimed,
-    result_hash,
+    replay_of,
 )
 
 T0 = datetime(2025, 3, 2, 9, 0, tzinfo=UTC)
@@ -83,7 +83,6 @@ class MemoryPendingClaim:
 class MemoryLedger:
     def __init__(self) -> None:
         self.entries: dict[str, LedgerEntry] = {}
-        self.results: dict[str, ExecutionResult] = {}
 
     def get(self, operation_id: str) -> LedgerEntry | None:
         return self.entries.get(operation_id)
@@ -138,22 +137,15 @@ class MemoryLedger:
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
         entry = self._held(claim)
-        self.results[claim.operation_id] = result
-        self.entries[claim.operation_id] = replace(
-            entry,
-            status="completed",
-            success=result.success,
-            result_hash=result_hash(result),
-            external_ids=dict(result.external_ids),
-            completed_at=at,
-        )
+        self.entries[claim.operation_id] = replace(entry, status="completed", replay=replay_of(result))
+
+    def forget_replays(self) -> None:
+        """Completed entries as an earlier release left them: without their replay."""
+        self.entries = {op: replace(e, replay=None) for op, e in self.entries.items()}
 
     def release(self, claim: Claim) -> None:
         self._held(claim)
         del self.entries[claim.operation_id]
-
-    def result(self, operation_id: str) -> ExecutionResult | None:
-        return self.results.get(operation_id)
 
 
 def task(

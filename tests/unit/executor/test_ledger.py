@@ -1,9 +1,14 @@
-"""The ledger's operation ids and result hashes: one operation per step of a turn, results told apart."""
+"""The ledger's operation ids and replays: one operation per step of a turn; a replay is the result
+without its data, but for the end of an undo window."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from memo.capabilities.base import ExecutionResult
-from memo.executor.ledger import operation_id, result_hash
+from memo.capabilities.common import UNDO_UNTIL
+from memo.executor.ledger import operation_id, replay_of
+from tests.support.clock import TEST_NOW
 
 
 def test_an_operation_is_one_step_of_one_turn() -> None:
@@ -11,9 +16,30 @@ def test_an_operation_is_one_step_of_one_turn() -> None:
     assert operation_id("wamid.1", "s1") != operation_id("wamid.1", "s2")
 
 
-def test_results_hash_alike_only_when_they_are_alike() -> None:
-    done = ExecutionResult(success=True, capability="notes", action="save", data={"a": 1, "b": 2})
-    same = ExecutionResult(success=True, capability="notes", action="save", data={"b": 2, "a": 1})
-    other = done.model_copy(update={"summary": "saved"})
-    assert result_hash(done) == result_hash(same)
-    assert result_hash(done) != result_hash(other)
+def test_a_replay_keeps_none_of_the_users_words() -> None:
+    until = (TEST_NOW + timedelta(minutes=10)).isoformat()
+    done = ExecutionResult(
+        success=True,
+        capability="notes",
+        action="delete",
+        data={"notes": ["buy milk"], UNDO_UNTIL: until},
+        external_ids={"noteIds": ["n1"]},
+        summary="deleted note “buy milk”",
+    )
+
+    replay = replay_of(done)
+
+    assert replay.data == {UNDO_UNTIL: until}  # the reply still offers its "Undo"
+    assert "milk" not in replay.model_dump_json()
+    assert replay.model_copy(update={"data": done.data, "summary": done.summary}) == done
+
+
+def test_a_failure_is_replayed_by_its_code() -> None:
+    failed = ExecutionResult(
+        success=False,
+        capability="reminders",
+        action="delete",
+        error_code="NOT_FOUND",
+        error="No “milk”",
+    )
+    assert replay_of(failed) == failed.model_copy(update={"error": None})

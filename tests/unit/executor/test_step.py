@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from memo.capabilities.base import CapabilityError, ExecutionResult
 from memo.errors import ServiceFault, TransientFault
-from memo.executor.ledger import operation_id
+from memo.executor.ledger import operation_id, replay_of
 from memo.executor.step import (
     APPROVAL_ARGS_CHANGED,
     APPROVAL_EXPIRED,
@@ -50,15 +50,15 @@ def clock() -> FakeClock:
     return FakeClock(T0)
 
 
-def test_first_run_executes_once_and_records_a_pii_safe_entry(capabilities, ledger, clock) -> None:
+def test_first_run_executes_once_and_records_its_replay_without_the_data(capabilities, ledger, clock) -> None:
     outcome = run(task(), capabilities, ledger, clock)
 
     assert outcome.result.success and not outcome.replayed
     assert len(capabilities.side_effects) == 1
     entry = ledger.get(operation_id("wamid.T1", "s1"))
     assert entry is not None and entry.status == "completed" and entry.success is True
-    assert entry.external_ids == {"reminderId": "r-s1"}
-    assert "call mom" not in repr(entry)  # the user's words stay out of the ledger
+    assert entry.replay is not None and entry.replay.external_ids == {"reminderId": "r-s1"}
+    assert "call mom" not in repr(entry)  # the result's data stays out of the ledger
 
 
 def test_a_rerun_after_completion_replays_the_stored_result(capabilities, ledger, clock, log_events) -> None:
@@ -67,7 +67,8 @@ def test_a_rerun_after_completion_replays_the_stored_result(capabilities, ledger
     again = run(task(), capabilities, ledger, clock)
 
     assert len(capabilities.side_effects) == 1
-    assert again.replayed and again.result == first.result
+    assert again.replayed and again.result == replay_of(first.result)
+    assert again.result.external_ids == first.result.external_ids
     assert log_events.named("STEP_REPLAYED")
 
 
@@ -75,7 +76,7 @@ def test_a_completed_entry_without_its_result_is_a_safe_failure(
     capabilities, ledger, clock, log_events: LogEvents
 ) -> None:
     run(task(), capabilities, ledger, clock)
-    ledger.results.clear()  # the RESULT item expired or was lost
+    ledger.forget_replays()  # completed by an earlier release, which kept the result elsewhere
 
     outcome = run(task(), capabilities, ledger, clock)
 
@@ -176,7 +177,8 @@ def test_a_capability_error_is_a_recorded_failed_result(capabilities, ledger, cl
     again = run(task(), capabilities, ledger, clock)
 
     assert first.result.error_code == "NOT_FOUND" and first.result.error == "No such reminder"
-    assert again.replayed and again.result == first.result
+    assert again.replayed and again.result == replay_of(first.result)
+    assert not again.result.success and again.result.error_code == "NOT_FOUND"
     assert capabilities.calls == 1
 
 
@@ -231,7 +233,7 @@ def test_losing_the_claim_race_answers_from_the_winner(capabilities, ledger, clo
 
     racing = RacingLedger()
     ledger_view = MemoryLedger()
-    ledger_view.entries, ledger_view.results = racing.entries, racing.results
+    ledger_view.entries = racing.entries
 
     outcome = run(task(), capabilities, racing, clock)
 
@@ -259,10 +261,6 @@ class CountingLedger(MemoryLedger):
         self.requests.append("complete")
         return super().complete(claim, result, at=at)
 
-    def result(self, operation_id: str):
-        self.requests.append("result")
-        return super().result(operation_id)
-
 
 def test_a_first_run_claims_without_reading_the_ledger_first(capabilities, clock) -> None:
     ledger = CountingLedger()
@@ -279,15 +277,15 @@ def test_a_first_run_claims_without_reading_the_ledger_first(capabilities, clock
 
 
 def test_a_rerun_learns_the_outcome_from_its_failed_claim(capabilities, clock) -> None:
-    """The lost claim carries the entry that won: the rerun reads only the stored result."""
+    """The lost claim carries the entry that won, with its replay: the rerun reads nothing more."""
     ledger = CountingLedger()
     first = run(task(), capabilities, ledger, clock)
     ledger.requests.clear()
 
     again = run(task(), capabilities, ledger, clock)
 
-    assert ledger.requests == ["claim", "result"]
-    assert again.replayed and again.result == first.result and capabilities.calls == 1
+    assert ledger.requests == ["claim"]
+    assert again.replayed and again.result == replay_of(first.result) and capabilities.calls == 1
 
 
 def test_steps_of_one_turn_are_separate_operations(capabilities, ledger, clock) -> None:
@@ -318,7 +316,7 @@ def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
             clock.advance(seconds=LEASE * 2)
             continue
         elif event == "lose_result":
-            ledger.results.clear()
+            ledger.forget_replays()
             continue
         try:
             outcome = run(task(action=UNSAFE), capabilities, ledger, clock)
@@ -326,7 +324,7 @@ def test_no_sequence_of_reruns_repeats_a_side_effect(events: list[str]) -> None:
             continue
         if outcome.result.success:
             if completed is not None:
-                assert outcome.replayed and outcome.result == completed
+                assert outcome.replayed and outcome.result == replay_of(completed)
             completed = outcome.result
         capabilities.fail_with.clear()
     assert len(capabilities.side_effects) <= 1
@@ -398,7 +396,8 @@ def test_a_first_write_refused_by_a_completed_claim_replays_and_does_nothing(
 
     again = run(task(**DELETE_ALL), capabilities, ledger, clock)
 
-    assert again.replayed and again.result == first.result
+    assert again.replayed and again.result == replay_of(first.result)
+    assert again.result.external_ids == first.result.external_ids
     assert len(capabilities.side_effects) == 1
 
 

@@ -363,17 +363,10 @@ class ExecutorSettings(FunctionSettings):
     schedule_target_arn: str | None = Field(default=None, alias=SCHEDULE_TARGET_ENV_VAR)
     schedule_role_arn: str | None = Field(default=None, alias=SCHEDULE_ROLE_ENV_VAR)
     schedule_delivery: ScheduleDeliverySettings
-    # The PII-safe ledger entry: how long a re-run (retry, redrive, redelivery) is still recognised.
+    # The ledger entry: how long a re-run (retry, redrive, redelivery) is still recognised and
+    # answered with the step's replay.
     ledger_ttl_seconds: int = Field(
         default=DEFAULT_LEDGER_TTL_SECONDS, alias="MEMO_LEDGER_TTL_SECONDS", ge=3600, le=365 * DAY_SECONDS
-    )
-    # The full result (may hold user content): how long a re-run can still be answered with it.
-    # Shorter than the ledger means a late redrive gets a safe IDEMPOTENCY_MISSING_RESULT failure.
-    result_ttl_seconds: int = Field(
-        default=DEFAULT_LEDGER_TTL_SECONDS,
-        alias="MEMO_LEDGER_RESULT_TTL_SECONDS",
-        ge=600,
-        le=365 * DAY_SECONDS,
     )
     # A claim younger than this may belong to an attempt that is still running: a re-run waits for
     # it (StepInProgress, retried by Step Functions) instead of answering; older means it crashed.
@@ -386,14 +379,13 @@ class ReplySettings(FunctionSettings):
     aws: AwsSettings
     whatsapp: WhatsAppSettings
     conversation_table: str = Field(default=tables.CONVERSATION.default_name, alias="CONVERSATION_TABLE_NAME")
-    # The ledger's full step results are deleted with the reply's claim (the ledger keeps the rest).
-    ledger_table: str = Field(default=tables.LEDGER.default_name, alias="LEDGER_TABLE_NAME", min_length=3)
     memory_ttl_seconds: int = Field(default=MEMORY_TTL_SECONDS, alias="MEMO_MEMORY_TTL_SECONDS", ge=60)
-    # Turns whose latest actions are appended to RECENT_ACTIONS without a read before the next reply
-    # merges them (one read); at most the 10 latest actions are ever kept.
+    # Turns whose latest actions RECENT_ACTIONS keeps in its slots, each reply shifting them on
+    # without a read (the oldest falls off); each turn adds at least one action, so 10 keeps the 10
+    # latest actions, the most any reader uses.
     latest_actions_appends: int = Field(default=10, alias="MEMO_LATEST_ACTIONS_APPENDS", ge=1, le=10)
     # The largest turn's latest actions (packed bytes) appended so; a larger turn is merged at once.
-    # Merges leave this much room per append under DynamoDB's item limit (10 x 16 KiB of 400 KB).
+    # Merges leave this much room per slot under DynamoDB's item limit (10 x 16 KiB of 400 KB).
     latest_actions_append_max_bytes: int = Field(
         default=16_384, alias="MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES", ge=1, le=32_768
     )

@@ -37,7 +37,10 @@ from memo.packing import unpack
 PROFILE_SK = "PROFILE"
 PENDING_SK = "PENDING"
 ACTIONS_SK = "RECENT_ACTIONS"
-# The latest actions appended to RECENT_ACTIONS since its last merge (one packed list per turn).
+# The latest actions of the thread's last turns in RECENT_ACTIONS, one packed list per turn: `r0`
+# the newest, each reply shifting the others on by one (`memo.aws.responder_memory`), so the oldest
+# falls off without a read. `recent` is the list an earlier release appended to until it merged.
+SLOTS = tuple(f"r{i}" for i in range(10))
 RECENT_ATTR = "recent"
 MESSAGE_PREFIX = "MSG#"
 # One reply per turn: "CLAIM#..." sorts before "MSG#", so the thread load never reads claims.
@@ -111,12 +114,14 @@ def profile_item(profile: UserProfile) -> dict[str, Any]:
 
 
 def latest_actions_of(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The latest actions of a `RECENT_ACTIONS` item: the turns appended since its last merge
-    (`recent`, one packed list per turn, newest first: `memo.aws.responder_memory`), then the merged
-    ones (`actions`: packed, `memo.packing`, or a list as items written before packing hold them);
-    an operation seen twice counts once."""
+    """The latest actions of a `RECENT_ACTIONS` item: the last turns' (`SLOTS`, one packed list per
+    turn, newest first: `memo.aws.responder_memory`; an empty list in a slot no turn filled yet),
+    those an earlier release appended (`recent`), then the merged ones (`actions`: packed,
+    `memo.packing`, or a list as items written before packing hold them); an operation seen twice
+    counts once."""
     found: list[dict[str, Any]] = []
-    for packed in [*item.get(RECENT_ATTR, []), item.get("actions", [])]:
+    slots = [item[slot] for slot in SLOTS if slot in item]
+    for packed in [*slots, *item.get(RECENT_ATTR, []), item.get("actions", [])]:
         found += json.loads(unpack(packed)) if isinstance(packed, bytes) else list(packed)
     seen: set[str] = set()
     actions: list[dict[str, Any]] = []

@@ -15,6 +15,7 @@ from memo.aws.conversation_table import (
     PENDING_SK,
     PROFILE_SK,
     SINGLETONS,
+    SLOTS,
     latest_actions_of,
     message_items,
     message_of,
@@ -83,7 +84,7 @@ class DynamoConversationStore:
             },
             # Only what is read below: not the partition key every item repeats, nor the pending
             # question's id and the actions' version (their writes condition on them, unread).
-            ProjectionExpression="sk, #ttl, message, profile, actions, recent, #state",
+            ProjectionExpression="sk, #ttl, message, profile, actions, recent, #state, " + ", ".join(SLOTS),
             ExpressionAttributeNames={"#ttl": "ttl", "#state": "state"},
             ScanIndexForward=False,
             ConsistentRead=True,

@@ -53,26 +53,28 @@ class _Marks:
 
 
 def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) -> _Marks:
+    """Written compactly (one-letter placeholders, no spaces): a transaction of "delete all" sends
+    them once per item."""
     marks = _Marks(
-        sets=["undo_key = :key", "#ttl = :ttl"],
+        sets=["undo_key=:k", "#t=:t"],
         condition="attribute_exists(pk) AND attribute_not_exists(undo_key)",
-        names={"#ttl": "ttl"},
-        values={":key": undo.key, ":ttl": _seconds(undo.until)},
+        names={"#t": "ttl"},
+        values={":k": undo.key, ":t": _seconds(undo.until)},
     )
     if undo.operation is not None:
         # An earlier attempt of this same step may have tombstoned it: that is still our delete.
-        marks.sets.append("undo_op = :op")
-        marks.values[":op"] = undo.operation
-        marks.condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_op = :op)"
+        marks.sets.append("undo_op=:o")
+        marks.values[":o"] = undo.operation
+        marks.condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_op=:o)"
     if unchanged_since is not None:
-        marks.condition += f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT} <= :since)"
-        marks.values[":since"] = iso(unchanged_since)
+        marks.condition += f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT}<=:s)"
+        marks.values[":s"] = iso(unchanged_since)
     if model is Reminder:
         # Both operands read the item as it was: the previous status is kept for a restore
         # (and kept as it was by a retry, which finds the reminder cancelled already).
-        marks.sets += ["undo_status = if_not_exists(undo_status, #status)", "#status = :cancelled"]
-        marks.names["#status"] = "status"
-        marks.values[":cancelled"] = "cancelled"
+        marks.sets += ["undo_status=if_not_exists(undo_status,#s)", "#s=:c"]
+        marks.names["#s"] = "status"
+        marks.values[":c"] = "cancelled"
     return marks
 
 
@@ -125,7 +127,7 @@ class TombstoningItems(RevisingItems):
                 self._ddb.update_item,
                 TableName=self._table,
                 Key=to_item({"pk": pk, "sk": sk}),
-                UpdateExpression="SET " + ", ".join(marks.sets),
+                UpdateExpression="SET " + ",".join(marks.sets),
                 ConditionExpression=marks.condition,
                 ExpressionAttributeNames=marks.names,
                 ExpressionAttributeValues=to_item(marks.values),
@@ -159,7 +161,7 @@ class TombstoningItems(RevisingItems):
         marks = _marks(model, undo, unchanged_since)
         update = {
             "TableName": self._table,
-            "UpdateExpression": "SET " + ", ".join(marks.sets),
+            "UpdateExpression": "SET " + ",".join(marks.sets),
             "ConditionExpression": marks.condition,
             "ExpressionAttributeNames": marks.names,
             "ExpressionAttributeValues": to_item(marks.values),

@@ -1,31 +1,30 @@
 """The ledger table (`memo.tables.LEDGER`): the executor's idempotency ledger and the review task tokens.
 
-Two items per operation (operationId = traceId:stepId, `memo.executor.ledger`):
+One item per operation (operationId = traceId:stepId, `memo.executor.ledger`), `sk = LEDGER`:
+capability, argsHash, at, status (`in_progress` while an attempt holds the claim, then `completed`)
+and attempt; a completed entry holds its `replay` (`memo.executor.ledger.replay_of`: the result
+without the user's words, as compact JSON, the capability left to the entry's own), written by the
+one UpdateItem that completes it. It carries a `ttl` (epoch seconds). The step's id is the end of
+the operation's.
 
-- `sk = LEDGER`: the PII-safe entry — capability, argsHash, at, status (`in_progress` while an
-  attempt holds the claim, then `completed` with success, resultHash and externalIds); the step's id
-  is the end of the operation's;
-- `pk = RESULT#<operation id>`, `sk = RESULT`: the full `ExecutionResult` (may hold user content),
-  written in the same transaction that completes the entry and deleted by the responder when it
-  claims the reply (`memo.aws.responder_memory`): kept only for a re-run until the reply is out.
-
-Both carry a `ttl` (epoch seconds). One more item per waiting review (`memo.operator_review.tokens`):
-`pk = REVIEW#<case id>`, `sk = TASK_TOKEN`, holding the Step Functions task token and the StepTask
-that waits for the operator; IAM limits the review Lambdas to `REVIEW#` keys.
+One more item per waiting review (`memo.operator_review.tokens`): `pk = REVIEW#<case id>`,
+`sk = TASK_TOKEN`, holding the Step Functions task token and the StepTask that waits for the
+operator; IAM limits the review Lambdas to `REVIEW#` keys.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.condition_values import ALL_OLD, old_item
-from memo.aws.dynamo import conditional_write, from_item, guard, to_item
+from memo.aws.dynamo import conditional_write, from_item, to_item
 from memo.aws.faults import call
 from memo.capabilities.base import ExecutionResult
-from memo.errors import ConditionFailed, ItemTooLarge
+from memo.errors import ConditionFailed
 from memo.executor.contracts import StepTask
 from memo.executor.ledger import (
     COMPLETED,
@@ -34,19 +33,17 @@ from memo.executor.ledger import (
     ClaimLost,
     LedgerEntry,
     OperationAlreadyClaimed,
-    result_hash,
+    replay_of,
 )
-from memo.observability import logger
 from memo.operator_review.tokens import WaitingStep
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 ENTRY_SK = "LEDGER"
-RESULT_SK = "RESULT"
-# A full result's partition key: `RESULT#<operation id>`, so IAM can let the responder delete the
-# results and nothing else of the ledger (a condition on the partition key's prefix).
-RESULT_PREFIX = "RESULT#"
+REPLAY = "replay"
+# An attempt's id: it tells the attempts of one operation apart (a claim, its take-overs).
+ATTEMPT_ID_CHARS = 16
 REVIEW_TOKEN_PREFIX = "REVIEW#"  # noqa: S105 - a key prefix, not a secret
 TOKEN_SK = "TASK_TOKEN"  # noqa: S105 - a sort key name, not a secret
 # A token item is kept a day past the wait's timeout (DynamoDB TTL deletes late; readers do not depend on it).
@@ -55,8 +52,8 @@ TOKEN_GRACE = timedelta(days=1)
 
 class DynamoLedger:
     """The executor's `Ledger`: a conditional put claims (a lost one returns the existing entry with
-    its error), a transaction completes (`ClaimLost` when the entry is no longer this attempt's), a
-    conditional delete releases."""
+    its error), a conditional update completes (`ClaimLost` when the entry is no longer this
+    attempt's), a conditional delete releases."""
 
     def __init__(
         self,
@@ -64,12 +61,10 @@ class DynamoLedger:
         table_name: str,
         *,
         ttl_seconds: int,
-        result_ttl_seconds: int,
     ) -> None:
         self._ddb = dynamodb
         self._table = table_name
         self._ttl = timedelta(seconds=ttl_seconds)
-        self._result_ttl = timedelta(seconds=result_ttl_seconds)
 
     def _key(self, operation_id: str, sk: str) -> dict[str, Any]:
         return to_item({"pk": operation_id, "sk": sk})
@@ -90,7 +85,7 @@ class DynamoLedger:
     ) -> tuple[str, dict[str, Any]]:
         """A new attempt's id and its claim: a put of the `in_progress` entry, if there is none. The
         step's id is not stored: the operation's id (traceId:stepId) ends with it."""
-        attempt_id = uuid.uuid4().hex
+        attempt_id = uuid.uuid4().hex[:ATTEMPT_ID_CHARS]
         item = {
             "pk": operation_id,
             "sk": ENTRY_SK,
@@ -128,7 +123,7 @@ class DynamoLedger:
         return _ClaimPut(claim=Claim(operation_id=operation_id, attempt_id=attempt_id), entry={"Put": put})
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
-        attempt_id = uuid.uuid4().hex
+        attempt_id = uuid.uuid4().hex[:ATTEMPT_ID_CHARS]
         try:
             conditional_write(
                 self._ddb.update_item,
@@ -160,53 +155,22 @@ class DynamoLedger:
             ) from exc
         return Claim(operation_id=entry.operation_id, attempt_id=attempt_id)
 
-    def _result_item(self, operation_id: str, result: ExecutionResult, at: datetime) -> dict[str, Any]:
-        """The RESULT item, under DynamoDB's item limit: a result too large for it (the executor holds
-        results far smaller, `memo.executor.results`) is kept without its data, which stays out of
-        the ledger (logged); a replay then words its summary."""
-        values = {**result_key(operation_id), "ttl": int((at + self._result_ttl).timestamp())}
-        try:
-            # Fields at their defaults are left out: read back, they are the same.
-            item = to_item({**values, "result": result.model_dump_json(exclude_defaults=True)})
-            return guard(item, what=RESULT_SK)
-        except ItemTooLarge:
-            logger.error("LEDGER_RESULT_KEPT_WITHOUT_DATA", extra={"operationId": operation_id})
-            kept = result.model_copy(update={"data": {"truncated": True}})
-            return to_item({**values, "result": kept.model_dump_json(exclude_defaults=True)})
-
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
-        values = to_item(
-            {
-                ":completed": COMPLETED,
-                ":in_progress": IN_PROGRESS,
-                ":attempt": claim.attempt_id,
-                ":success": result.success,
-                ":hash": result_hash(result),
-                ":ids": dict(result.external_ids),
-            }
-        )
+        del at  # the entry keeps when it was claimed; its ttl counts from then
+        # Fields at their defaults are left out (read back, they are the same), and so is the
+        # capability: the entry holds it.
+        replay = replay_of(result).model_dump_json(exclude_defaults=True, exclude={"capability"})
         try:
             conditional_write(
-                self._ddb.transact_write_items,
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": self._result_item(claim.operation_id, result, at),
-                        }
-                    },
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": self._key(claim.operation_id, ENTRY_SK),
-                            "UpdateExpression": "SET #status = :completed, success = :success, "
-                            "resultHash = :hash, externalIds = :ids",
-                            "ConditionExpression": "#status = :in_progress AND attempt = :attempt",
-                            "ExpressionAttributeNames": {"#status": "status"},
-                            "ExpressionAttributeValues": values,
-                        }
-                    },
-                ],
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=self._key(claim.operation_id, ENTRY_SK),
+                UpdateExpression=f"SET #s = :c, {REPLAY} = :r",
+                ConditionExpression="#s = :p AND attempt = :a",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=to_item(
+                    {":c": COMPLETED, ":r": replay, ":p": IN_PROGRESS, ":a": claim.attempt_id}
+                ),
             )
         except ConditionFailed as exc:
             raise ClaimLost(f"operation {claim.operation_id}: the claim is gone") from exc
@@ -225,22 +189,6 @@ class DynamoLedger:
             )
         except ConditionFailed as exc:
             raise ClaimLost(f"operation {claim.operation_id}: the claim is gone") from exc
-
-    def result(self, operation_id: str) -> ExecutionResult | None:
-        response = call(
-            self._ddb.get_item,
-            TableName=self._table,
-            Key=to_item(result_key(operation_id)),
-            ConsistentRead=True,
-        )
-        if "Item" not in response:
-            return None
-        return ExecutionResult.model_validate_json(from_item(response["Item"])["result"])
-
-
-def result_key(operation_id: str) -> dict[str, str]:
-    """The key of the operation's full result (plain values)."""
-    return {"pk": RESULT_PREFIX + operation_id, "sk": RESULT_SK}
 
 
 def _already_claimed(operation_id: str, found: dict[str, Any] | None) -> OperationAlreadyClaimed:
@@ -265,8 +213,14 @@ class _ClaimPut:
         return _already_claimed(self.claim.operation_id, found)
 
 
+def _replay(item: dict[str, Any]) -> ExecutionResult | None:
+    raw = item.get(REPLAY)
+    if not isinstance(raw, str):
+        return None  # in progress, or completed by a release that kept the result elsewhere
+    return ExecutionResult.model_validate({**json.loads(raw), "capability": item["capability"]})
+
+
 def _entry(operation_id: str, item: dict[str, Any]) -> LedgerEntry:
-    completed_at = item.get("completedAt")
     return LedgerEntry(
         operation_id=operation_id,
         capability=item["capability"],
@@ -275,10 +229,7 @@ def _entry(operation_id: str, item: dict[str, Any]) -> LedgerEntry:
         at=datetime.fromisoformat(item["at"]),
         status="completed" if item["status"] == COMPLETED else "in_progress",
         attempt_id=item["attempt"],
-        success=item.get("success"),
-        result_hash=item.get("resultHash"),
-        external_ids=item.get("externalIds", {}),
-        completed_at=datetime.fromisoformat(completed_at) if completed_at else None,
+        replay=_replay(item),
         reruns=int(item.get("reruns", 0)),
     )
 

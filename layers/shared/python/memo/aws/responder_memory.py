@@ -2,19 +2,19 @@
 (`CLAIM#REPLY#<trace id>`), the reply in the recent messages, the thread's latestActions
 (`RECENT_ACTIONS`) and the items its reply named (`CTX#<message id>`, `memo.aws.conversation_quotes`).
 
-The claim goes in one transaction with the turn's latestActions and the deletes of the turn's full
-step results on the ledger (`memo.aws.ledger_table`: they are kept only until the reply is claimed).
-The latestActions are appended without a read: one UpdateItem puts the turn's entries (packed) at
-the head of the item's `recent` list, while that list holds fewer than `appends` turns (setting
-`MEMO_LATEST_ACTIONS_APPENDS`, 10 by default) and the entries are at most `append_max_bytes` packed
-(setting `MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES`, 16 KiB by default).
-When it is full, the append loses its condition and brings the item back
-(`ReturnValuesOnConditionCheckFailure`): it is merged with `merge_latest_actions` into `actions`
-(`recent` emptied) and written back under a version condition (`attribute_not_exists(pk)` for the
-first write; every append bumps the version too), so the loser of a race merges again from what
-its lost write returned and no action is lost (a turn too large to append is read and merged at
-once). The merged item leaves room for the appends (`append_max_bytes` each) under DynamoDB's item
-limit: should the merged entries not fit, the oldest are dropped first and the log says how many
+The claim goes in one transaction with the turn's latestActions.
+The latestActions are appended without a read and without a condition: one UpdateItem puts the
+turn's entries (packed) in the item's first slot (`r0`, `memo.aws.conversation_table.SLOTS`) and
+shifts the others on by one (`r1` takes `r0`'s, and so on), so the slots always hold the last
+`appends` turns (setting `MEMO_LATEST_ACTIONS_APPENDS`, 10 by default: each turn adds at least one
+action, so they hold the 10 latest) and the oldest falls off on its own: no append ever finds the
+item full, so none costs a second request. Entries over `append_max_bytes` packed (setting
+`MEMO_LATEST_ACTIONS_APPEND_MAX_BYTES`, 16 KiB by default) are merged at once instead: the item is
+read, merged with `merge_latest_actions` into `actions` (the slots emptied) and written back under a
+version condition (`attribute_not_exists(pk)` for the first write; every append bumps the version
+too), so the loser of a race merges again from what its lost write returned and no action is lost.
+The merged item leaves room for the slots (`append_max_bytes` each) under DynamoDB's item limit:
+should the merged entries not fit, the oldest are dropped first and the log says how many
 (LATEST_ACTIONS_TRIMMED); the reply's after-send write leaves out an item over the limit
 (ITEM_TOO_LARGE) and writes the rest.
 """
@@ -32,8 +32,8 @@ from memo.aws.condition_values import ALL_OLD, lost_writes, old_item
 from memo.aws.conversation_quotes import DynamoQuotes, quote_requests
 from memo.aws.conversation_table import (
     ACTIONS_SK,
-    RECENT_ATTR,
     REPLY_CLAIM_PREFIX,
+    SLOTS,
     latest_actions_of,
     message_items,
     thread_pk,
@@ -49,7 +49,6 @@ from memo.aws.dynamo import (
     to_item,
 )
 from memo.aws.faults import call
-from memo.aws.ledger_table import result_key
 from memo.conversation.model import MemoryMessage
 from memo.errors import ConditionFailed, ItemTooLarge
 from memo.observability import logger
@@ -113,9 +112,8 @@ def _within_limit(
 
 
 class DynamoResponderMemory:
-    """The responder's writes are two requests: one transaction of the reply claim, the turn's
-    latestActions appended and the ledger's full step results deleted (before the send), and one
-    BatchWriteItem after it (the reply in the recent messages and its `CTX#` quote records)."""
+    """The responder's writes are two requests: one transaction of the reply claim and the turn's
+    latestActions appended (before the send), and one BatchWriteItem after it (the reply in the recent messages and its `CTX#` quote records)."""
 
     def __init__(
         self,
@@ -123,7 +121,6 @@ class DynamoResponderMemory:
         table_name: str,
         *,
         message_ttl_seconds: int,
-        ledger_table: str | None = None,
         appends: int = LATEST_ACTIONS_MAX,
         append_max_bytes: int = APPEND_MAX_BYTES,
         sleep: Callable[[float], None] = time.sleep,
@@ -132,7 +129,6 @@ class DynamoResponderMemory:
         self._appends = appends
         self._append_max = append_max_bytes
         self._table = table_name
-        self._ledger = ledger_table
         self._ttl = message_ttl_seconds
         self._sleep = sleep  # backoff between retries of unprocessed batch writes
         self._store = DynamoConversationStore(dynamodb, table_name, sleep=sleep)
@@ -157,35 +153,32 @@ class DynamoResponderMemory:
         *,
         now: datetime,
         actions: Sequence[dict[str, Any]] = (),
-        results: Sequence[str] = (),
     ) -> bool:
-        """The reply's claim, in one write with `actions` appended to the thread's latestActions
-        and the ledger's full results of the operations `results` deleted. A claim that exists
-        means its actions were recorded with it, so a lost claim writes nothing. A full `recent`
-        list is merged instead of appended to (from the item the lost append returned); a lost
-        version merges again."""
-        deletes = self._result_deletes(results)
-        if not actions and not deletes:
+        """The reply's claim, in one write with `actions` appended to the thread's latestActions.
+        A claim that exists means its actions were recorded with it, so a lost claim writes
+        nothing. Actions too large to append are merged; a lost version merges again (from the
+        item the lost write returned)."""
+        if not actions:
             try:
                 conditional_write(self._ddb.put_item, **self._claim_put(thread_id, trace_id, now))
             except ConditionFailed:
                 return False
             return True
-        write = self._actions_append(thread_id, actions, now=now) if actions else None
-        if actions and write is None:  # too large to append: merged at once
+        write = self._actions_append(thread_id, actions, now=now)
+        if write is None:  # too large to append: merged at once
             write = {"Put": self._actions_put(thread_id, actions, now=now)[0]}
         for _ in range(ACTIONS_WRITE_ATTEMPTS):
             claim = {"Put": self._claim_put(thread_id, trace_id, now)}
             try:
                 conditional_write(
                     self._ddb.transact_write_items,
-                    TransactItems=[claim, *([write] if write else []), *deletes],
+                    TransactItems=[claim, write],
                 )
             except ConditionFailed as exc:
-                if 0 in lost_writes(exc) or write is None:
+                if 0 in lost_writes(exc):
                     return False  # already answered: its actions went in with its claim
-                # `recent` is full, or another writer merged first: merge (again), from the item
-                # the lost write returned (a read only when it returned none).
+                # Another writer changed the item since the merge read it: merge again, from the
+                # item the lost write returned (a read only when it returned none).
                 found = old_item(exc, index=1)
                 put, _merged, version = self._actions_put(thread_id, actions, now=now, found=found)
                 logger.info("LATEST_ACTIONS_RETRY", extra={"version": version})
@@ -194,43 +187,38 @@ class DynamoResponderMemory:
             return True
         raise LatestActionsConflict(f"RECENT_ACTIONS kept changing after {ACTIONS_WRITE_ATTEMPTS} attempts")
 
-    def _result_deletes(self, operation_ids: Sequence[str]) -> list[dict[str, Any]]:
-        """The deletes of the ledger's full results of `operation_ids` (none without a ledger table)."""
-        if self._ledger is None:
-            return []
-        return [
-            {"Delete": {"TableName": self._ledger, "Key": to_item(result_key(op))}}
-            for op in dict.fromkeys(operation_ids)
-        ]
-
     def _actions_append(
         self, thread_id: str, actions: Sequence[dict[str, Any]], *, now: datetime
     ) -> dict[str, Any] | None:
-        """The UpdateItem that puts `actions` (newest first) at the head of RECENT_ACTIONS' `recent`
-        list without reading it, unless it holds `appends` turns already (then the caller merges).
-        Its version goes up, so a merge that read before it loses and reads again. None: `actions`
-        are over `append_max_bytes` packed (the caller merges them)."""
+        """The UpdateItem that puts `actions` (newest first, packed) in RECENT_ACTIONS' first slot
+        and shifts the last turns' on by one, the oldest falling off (a slot no turn filled yet
+        passes on an empty list): no read, no condition. Its version goes up, so a merge that read
+        before it loses and reads again. None: `actions` are over `append_max_bytes` packed (the
+        caller merges them)."""
         newest = max((c for c in map(entry_created_at, actions) if c is not None), default=now)
         packed = pack(json.dumps(list(actions), separators=(",", ":"), ensure_ascii=False))
         if len(packed) > self._append_max:
             return None
+        slots = SLOTS[: self._appends]
+        # Every operand reads the item as it was: `r1=r0` takes the r0 this update replaces.
+        shifts = [f"{slots[i]}=if_not_exists({slots[i - 1]},:z)" for i in range(len(slots) - 1, 0, -1)]
+        values: dict[str, Any] = {
+            ":a": {"B": packed},
+            # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
+            ":t": {"N": str(int((newest + LATEST_ACTIONS_SCOPE).timestamp()))},
+            ":o": {"N": "1"},
+        }
+        if shifts:
+            values[":z"] = {"L": []}
         return {
             "Update": {
                 "TableName": self._table,
                 "Key": {"pk": {"S": thread_pk(thread_id)}, "sk": {"S": ACTIONS_SK}},
-                "UpdateExpression": "SET #r = list_append(:a, if_not_exists(#r, :e)), #t = :t ADD version :o",
-                "ConditionExpression": "attribute_not_exists(#r) OR size(#r) < :n",
-                # A full list brings the item back: the merge needs no read.
-                "ReturnValuesOnConditionCheckFailure": ALL_OLD,
-                "ExpressionAttributeNames": {"#r": RECENT_ATTR, "#t": "ttl"},
-                "ExpressionAttributeValues": {
-                    ":a": {"L": [{"B": packed}]},
-                    ":e": {"L": []},
-                    # Gone once its newest entry leaves the 12-hour scope (readers drop expired items).
-                    ":t": {"N": str(int((newest + LATEST_ACTIONS_SCOPE).timestamp()))},
-                    ":o": {"N": "1"},
-                    ":n": {"N": str(self._appends)},
-                },
+                "UpdateExpression": "SET "
+                + ",".join([*shifts, f"{slots[0]}=:a", "#t=:t"])
+                + " ADD version :o",
+                "ExpressionAttributeNames": {"#t": "ttl"},
+                "ExpressionAttributeValues": values,
             }
         }
 

@@ -1,28 +1,31 @@
 """The executor's idempotency ledger: its rules and its port.
 
-One entry per operation (operationId = traceId:stepId): PII-safe (capability, stepId, argsHash, at,
-status `in_progress` while an attempt holds the claim, then `completed` with success, resultHash and
-externalIds). `claim` is exclusive: exactly one attempt of a step ever gets to perform its side
-effect, and it is the step's first request (no read before it): a lost claim comes back with the
-entry that won (`OperationAlreadyClaimed.entry`), so a re-run learns what happened from the same
-request. An attempt that crashed between claim and complete leaves its claim `in_progress`; once
-its lease has run out, a re-run of a step that is safe to run again (`memo.executor.reruns`) takes
-the claim over (`take_over`: conditional on the crashed attempt's id, so two re-runs never both
-win; the entry counts its `reruns`). For some actions the claim is not a request of its own: it goes
-in the transaction of the step's first write (`pending_claim`, `memo.executor.step`). `complete` stores the full `ExecutionResult` with the completed entry, so a re-run of the
-step can answer with it instead of running again. A lost race is a domain error
+One entry per operation (operationId = traceId:stepId): capability, argsHash, at, status
+(`in_progress` while an attempt holds the claim, then `completed` with the step's replay). `claim` is
+exclusive: exactly one attempt of a step ever gets to perform its side effect, and it is the step's
+first request (no read before it): a lost claim comes back with the entry that won
+(`OperationAlreadyClaimed.entry`), so a re-run learns what happened from the same request. An attempt
+that crashed between claim and complete leaves its claim `in_progress`; once its lease has run out,
+a re-run of a step that is safe to run again (`memo.executor.reruns`) takes the claim over
+(`take_over`: conditional on the crashed attempt's id, so two re-runs never both win; the entry
+counts its `reruns`). For some actions the claim is not a request of its own: it goes in the
+transaction of the step's first write (`pending_claim`, `memo.executor.step`).
+
+`complete` marks the entry completed with the step's replay (`replay_of`): what a re-run of the
+completed step answers with instead of running again. The full result travels on in the execution
+(Step Functions carries it to the responder); the replay keeps none of the user's words: success,
+action, the error's code, the ids, the time, and the end of an undo window (the "Undo" button). A lost race is a domain error
 (`OperationAlreadyClaimed`, `ClaimLost`). The DynamoDB adapter is `memo.aws.ledger_table.DynamoLedger`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from memo.capabilities.base import ExecutionResult
+from memo.capabilities.common import UNDO_UNTIL
 from memo.errors import MemoError
 
 IN_PROGRESS = "in_progress"
@@ -35,10 +38,13 @@ def operation_id(trace_id: str, step_id: str) -> str:
     return f"{trace_id}:{step_id}"
 
 
-def result_hash(result: ExecutionResult) -> str:
-    """A stable hash of the full result: the ledger can tell results apart without holding them."""
-    canonical = json.dumps(result.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+def replay_of(result: ExecutionResult) -> ExecutionResult:
+    """What the ledger keeps of a step's result for a re-run of the completed step: none of the
+    user's words (no data, summary or error text), so none stay in the ledger. It keeps whether it
+    worked, the error's code, the ids, the time, and the end of an undo window: the replayed reply
+    says it was done (or why not, by the code) and still offers the "Undo" it offered the first time."""
+    kept = {UNDO_UNTIL: result.data[UNDO_UNTIL]} if UNDO_UNTIL in result.data else {}
+    return result.model_copy(update={"data": kept, "summary": "", "error": None})
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,12 @@ class LedgerEntry:
     at: datetime
     status: LedgerStatus
     attempt_id: str
-    success: bool | None = None
-    result_hash: str | None = None
-    external_ids: dict[str, str | list[str]] = field(default_factory=dict)
-    completed_at: datetime | None = None
+    replay: ExecutionResult | None = None  # a completed entry's (`replay_of` its result)
     reruns: int = 0  # how many times a crashed attempt's claim was taken over
+
+    @property
+    def success(self) -> bool | None:
+        return self.replay.success if self.replay is not None else None
 
 
 @dataclass(frozen=True)
@@ -127,11 +134,9 @@ class Ledger(Protocol):
         ...
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
-        """Store the result and mark the entry completed; raises `ClaimLost`."""
+        """Mark the entry completed with the result's replay (`replay_of`); raises `ClaimLost`."""
         ...
 
     def release(self, claim: Claim) -> None:
         """Remove an in-progress entry whose side effect did not happen; raises `ClaimLost`."""
         ...
-
-    def result(self, operation_id: str) -> ExecutionResult | None: ...

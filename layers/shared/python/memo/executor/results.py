@@ -1,7 +1,7 @@
 """A step's result as it leaves the executor: small enough for every place it goes.
 
 The executor Lambda's `StepOutcome` is a Step Functions state's output, one of the outcomes the
-responder's input carries, and the ledger's RESULT item; so every outcome is held under
+responder's input carries (the ledger keeps its replay); so every outcome is held under
 `MAX_STEP_OUTCOME_BYTES` (`memo.executor.contracts`). Capabilities return small results by design (a
 listing carries ids and the first characters of each item, and how many more there are:
 `memo.capabilities.notes`); `bounded` is the guard behind them. A result over the bound is logged

@@ -12,8 +12,9 @@ of `CLAIMED_BY_FIRST_WRITE` that put goes in the transaction of the action's fir
    ledger stays unreachable).
 2. The claim is lost: the failed put returns the entry that holds the operation, so no read is
    needed to learn what happened:
-   - completed -> the stored result is reused (`replayed=True`); no side effect. If the stored result
-     is gone, a safe failure `IDEMPOTENCY_MISSING_RESULT` (the step is never run a second time);
+   - completed -> the entry's replay is the outcome (`replayed=True`); no side effect. An entry
+     without one (completed by an earlier release), a safe failure `IDEMPOTENCY_MISSING_RESULT`
+     (the step is never run a second time);
    - in progress and younger than the lease -> another attempt may still be running: `StepInProgress`
      is raised and Step Functions retries later, when that attempt has completed;
    - in progress and older than the lease -> the attempt crashed somewhere between claim and complete,
@@ -28,8 +29,8 @@ of `CLAIMED_BY_FIRST_WRITE` that put goes in the transaction of the action's fir
    it is never re-run (the approval no longer covers it), so a crashed attempt stays "can't confirm".
 
 Every outcome leaves held to `MAX_STEP_OUTCOME_BYTES` (`memo.executor.results.bounded`): it is a
-Step Functions state's output, one of the outcomes the responder's input carries, and the ledger's
-RESULT item.
+Step Functions state's output and one of the outcomes the responder's input carries; the ledger keeps
+its replay (`memo.executor.ledger.replay_of`).
 
 A capability whose AWS call failed (a `ServiceFault` from an adapter: throttling, a 5xx, a timeout,
 or any other refused call) has, by the `CapabilityExecutor` contract, not done its side effect (or
@@ -136,14 +137,14 @@ def _refusal(task: StepTask, computed_hash: str, now: datetime) -> StepOutcome |
 
 
 def _from_ledger(
-    task: StepTask, entry: LedgerEntry, *, ledger: Ledger, computed_hash: str, now: datetime, lease: timedelta
+    task: StepTask, entry: LedgerEntry, *, computed_hash: str, now: datetime, lease: timedelta
 ) -> StepOutcome:
     """A re-run (Step Functions retry or redrive, redelivered turn, resume): never a second side effect."""
     fields = {"operationId": entry.operation_id, "stepId": task.step_id, "capability": entry.capability}
     if entry.args_hash != computed_hash:
         logger.warning("IDEMPOTENCY_ARGS_DRIFT", extra=fields)
     if entry.status == COMPLETED:
-        stored = ledger.result(entry.operation_id)
+        stored = entry.replay
         if stored is None:
             logger.error(IDEMPOTENCY_MISSING_RESULT, extra={**fields, "reason": "result_missing"})
             return _failed(
@@ -192,7 +193,7 @@ def _take_over(
         and may_rerun(task.capability, task.action, task.args)
     )
     if not rerun:
-        return _from_ledger(task, entry, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+        return _from_ledger(task, entry, computed_hash=computed_hash, now=now, lease=lease)
     try:
         claim = ledger.take_over(entry, at=now)
     except OperationAlreadyClaimed as lost:
@@ -200,7 +201,7 @@ def _take_over(
         latest = lost.entry if lost.entry is not None else ledger.get(entry.operation_id)
         if latest is None or _crashed(latest, now, lease):
             raise StepInProgress(f"operation {entry.operation_id} changed hands while taking over") from None
-        return _from_ledger(task, latest, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
+        return _from_ledger(task, latest, computed_hash=computed_hash, now=now, lease=lease)
     logger.warning(
         "STEP_RERUN",
         extra={
@@ -268,9 +269,7 @@ def run_step(
         # Refused now, but an earlier attempt may have run it while the approval still held.
         earlier = ledger.get(op_id)
         if earlier is not None:
-            return _from_ledger(
-                task, earlier, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease
-            )
+            return _from_ledger(task, earlier, computed_hash=computed_hash, now=now, lease=lease)
         return refusal
 
     started = _start(

@@ -5,9 +5,9 @@ externalIds), most recent first, at most 10 per thread, and only from the last 1
 reads the first 3.
 
 Two responders of one thread may finish at the same time (two turns' executions), so the adapter
-(`memo.aws.responder_memory.DynamoResponderMemory`) appends each turn's entries without a read and,
-now and then, merges them with `merge_latest_actions` under a version condition, merging again when
-it loses. Each entry also carries its `operationId`
+(`memo.aws.responder_memory.DynamoResponderMemory`) appends each turn's entries without a read (into
+slots that keep the last turns'), and merges with `merge_latest_actions` under a version condition
+only a turn too large to append, merging again when it loses. Each entry also carries its `operationId`
 (traceId:stepId), so a responder re-run by Step Functions does not add it twice.
 """
 
@@ -47,14 +47,11 @@ class ResponderMemory(Protocol):
         *,
         now: datetime,
         actions: Sequence[dict[str, Any]] = (),
-        results: Sequence[str] = (),
     ) -> bool:
         """True for the first responder of this turn; False if the turn was already answered
         (a redriven execution must not send the reply twice). With `actions`, they are merged into
         the thread's latestActions in the same write as the claim: a claim that exists means its
-        actions are recorded. `results` (operation ids) are the ledger's full step results the
-        reply was made of: deleted in that same write (the ledger keeps only what exactly-once
-        needs). Raises `LatestActionsConflict` when other writers keep winning."""
+        actions are recorded. Raises `LatestActionsConflict` when other writers keep winning."""
 
     def release_reply(self, thread_id: str, trace_id: str) -> None:
         """Give the claim back after a send that failed for good, so a redrive can try again."""

@@ -7,8 +7,8 @@ stop the memory update; a send whose outcome is unknown (5xx, timeout after send
 Meta may have delivered it, and its statuses carry the reply's tracking tag: what the turn did (its latestActions) must be remembered even when the user
 could not be told.
 
-The latestActions are written *before* the send, in the same write as the claim and the deletes of
-the steps' full results the ledger kept for re-runs until now (one transaction, retried in place): once the reply is out, a failed write would leave "delete it" with nothing to
+The latestActions are written *before* the send, in the same write as the claim (one transaction,
+retried in place): once the reply is out, a failed write would leave "delete it" with nothing to
 mean, and no retry of the responder could repair it (its claim says it already replied); a claim
 that exists means its actions are in. What can only be written after the send (the quoted-reply
 records of the message ids Meta returned, the reply in the recent messages) is one write, best
@@ -31,7 +31,6 @@ from pydantic import BaseModel
 from memo.capabilities.common import KEPT_LOCAL_TIME
 from memo.errors import ServiceFault
 from memo.executor.contracts import ResponderInput
-from memo.executor.ledger import operation_id
 from memo.observability import bind_turn, count, logger, unbind_turn
 from memo.replies import Reply
 from memo.reply.format import format_joined
@@ -95,21 +94,16 @@ def _claim(
     request: ResponderInput,
     entries: list[dict[str, Any]],
     *,
-    results: list[str],
     now: datetime,
     sleep: Callable[[float], None],
 ) -> bool:
-    """The reply's claim, in one write with the turn's latestActions and the deletes of its steps'
-    full results on the ledger (`results`: operation ids; the reply no longer needs them), retried
-    in place: all are in before the send, or none is. If that write never succeeds, the claim is
-    taken alone (the reply still goes out once; the actions are logged as unrecorded, the results
-    expire with the ledger's TTL)."""
-    if entries or results:
+    """The reply's claim, in one write with the turn's latestActions, retried in place: both are in
+    before the send, or neither is. If that write never succeeds, the claim is taken alone (the
+    reply still goes out once; the actions are logged as unrecorded)."""
+    if entries:
         for attempt, delay in enumerate((*MEMORY_BACKOFF_SECONDS, None), start=1):
             try:
-                return memory.claim_reply(
-                    request.thread_id, request.trace_id, now=now, actions=entries, results=results
-                )
+                return memory.claim_reply(request.thread_id, request.trace_id, now=now, actions=entries)
             except (ServiceFault, LatestActionsConflict) as exc:
                 fields = {"what": "actions", "attempt": attempt, "error": type(exc).__name__}
                 if delay is None:
@@ -142,8 +136,7 @@ def _respond(
         now=now,
     )
     delivery = _Delivery()
-    results = [operation_id(request.trace_id, o.step_id) for o in joined.outcomes]
-    first = _claim(memory, request, entries, results=results, now=now, sleep=sleep)
+    first = _claim(memory, request, entries, now=now, sleep=sleep)
     told = _told_by_turn(joined)
     if not first or told:
         # A redriven execution (or a responder retry) after the reply went out, or a plan its turn

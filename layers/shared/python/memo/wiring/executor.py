@@ -64,7 +64,6 @@ class ExecutorRuntime(LambdaRuntime[ExecutorSettings]):
             client_for("dynamodb", self.settings.aws),
             self.settings.ledger_table,
             ttl_seconds=self.settings.ledger_ttl_seconds,
-            result_ttl_seconds=self.settings.result_ttl_seconds,
         )
 
     @cached_property

@@ -26,7 +26,6 @@ class ReplyRuntime(LambdaRuntime[ReplySettings]):
             client_for("dynamodb", self.settings.aws),
             self.settings.conversation_table,
             message_ttl_seconds=self.settings.memory_ttl_seconds,
-            ledger_table=self.settings.ledger_table,
             appends=self.settings.latest_actions_appends,
             append_max_bytes=self.settings.latest_actions_append_max_bytes,
         )
