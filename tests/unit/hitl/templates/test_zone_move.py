@@ -33,5 +33,7 @@ def test_several_are_numbered_and_the_ones_not_named_are_counted() -> None:
 def test_hebrew() -> None:
     one = zone_move_question("he", "America/New_York", "Asia/Jerusalem", [_offer("לבוב", 18)], 0)
     assert "לפי השעה בניו יורק (18:15 בישראל)" in one and "להעביר אותה ל-18:15 בשעון ניו יורק?" in one
+    assert " ב-יום" not in one and " ב-שבת" not in one  # "ביום א׳ ...", "בשבת ...": the day takes ב
+    assert "„לבוב” ביום " in one or "„לבוב” בשבת " in one
     many = zone_move_question("he", "Europe/London", "Asia/Jerusalem", [_offer("א", 9), _offer("ב", 10)], 2)
     assert "ועוד 2 שנשארות בזמן שנקבע להן." in many and "„רק 1”" in many

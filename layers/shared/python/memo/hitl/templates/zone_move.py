@@ -34,7 +34,7 @@ def zone_move_question(
         offer = offers[0]
         if language == "he":
             return (
-                f"התזכורת {quote(offer.title, language)} ב-{format_when(offer.due_at, language, zone)} "
+                f"התזכורת {quote(offer.title, language)} ב{format_when(offer.due_at, language, zone)} "
                 f"לפי השעה ב{here} ({_clock(offer.due_at, previous)} ב{there}). "
                 f"להעביר אותה ל-{_clock(offer.moved_to, zone)} בשעון {here}?"
             )
