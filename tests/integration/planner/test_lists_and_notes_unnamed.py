@@ -264,3 +264,41 @@ def test_got_a_thing_takes_it_off_the_list_that_has_it(chat: Conversation) -> No
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• bread"
     # "got" with words that are not things to buy is no purchase.
     assert chat.say("got a call from the bank").startswith("I'm not sure I understood")
+
+
+@pytest.mark.parametrize(
+    ("answer", "list_shown"),
+    [("the todo list", "todo"), ("no, the shopping list", "shopping"), ("i meant my todo list", "todo"),
+     ("shopping", "shopping"), ("the hardware list", "hardware"), ("to my packing list please", "packing")],
+)  # fmt: skip
+def test_which_list_is_a_question_its_answer_completes(
+    chat: Conversation, answer: str, list_shown: str
+) -> None:
+    asked = chat.say("add eggs to the list")
+    assert asked.startswith("Which list should I add eggs to?")
+    assert chat.say(answer) == f"Added eggs to your {list_shown} list."
+    assert chat.say(f"what's on my {list_shown} list?") == f"Your {list_shown} list:\n• eggs"
+
+
+def test_which_list_in_hebrew_with_two_lists(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    chat.say("add call the plumber to my todo list")
+    assert chat.say("תוסיף מסמרים לרשימה").startswith("לאיזו רשימה להוסיף את מסמרים?")
+    assert chat.say("לרשימת המשימות") == "הוספתי מסמרים לרשימת המשימות."
+
+
+@pytest.mark.parametrize("unclear", ["asdf qwer zxcv", "hardware", "hmm"])
+def test_an_answer_that_names_no_list_is_asked_again_and_adds_nothing(
+    chat: Conversation, unclear: str
+) -> None:
+    chat.say("add eggs to the list")
+    again = chat.say(unclear)
+    assert "Which list should I add eggs to?" in again
+    assert chat.say("never mind") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
+
+
+def test_a_new_request_instead_of_the_list_is_its_own(chat: Conversation) -> None:
+    chat.say("add eggs to the list")
+    assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
+    assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"

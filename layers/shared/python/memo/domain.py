@@ -103,6 +103,9 @@ class PlanStep(_Contract):
 NOTE_TEXT_REQUIRED = "note_text_required"
 #: The missing field of a list add whose things were not said ("add it to my list", nothing before).
 LIST_ITEMS_REQUIRED = "list_items_required"
+#: The missing field of a list add that named no list, when the user has no list or several ("add
+#: eggs to the list"): which one is asked, and the answer ("the todo list") names it.
+LIST_NAME_REQUIRED = "list_name_required"
 
 
 class PlannerOutput(_Contract):

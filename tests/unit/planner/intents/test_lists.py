@@ -141,3 +141,31 @@ def test_needing_more_of_a_thing_people_buy_is_an_addition() -> None:
     assert found is not None and found.changes == {"items": ["toilet paper"]}
     assert lists.ran_out("I need more sleep", pin("x")) is None  # not a thing bought
     assert lists.ran_out("we need more time", pin("x")) is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "name"),
+    [
+        ("the todo list", "todo"),
+        ("todo", "todo"),
+        ("no, the todo list", "todo"),
+        ("i meant my todo list", "todo"),
+        ("to the shopping list", "shopping"),
+        ("oops, shopping", "shopping"),
+        ("my packing list please", "packing"),
+        ("the hardware list", "hardware"),
+        ("לרשימת הקניות", "הקניות"),
+        ("לא, לרשימת המשימות", "המשימות"),
+        ("משימות", "משימות"),
+        ("סופר", "סופר"),
+    ],
+)
+def test_an_answer_to_which_list_names_it(answer: str, name: str) -> None:
+    assert lists.answered_list_name(answer) == name
+
+
+@pytest.mark.parametrize(
+    "answer", ["add milk to the shopping list", "show my lists", "asdf qwer zxcv", "hardware", "", "what's on it"]
+)
+def test_what_names_no_list_is_not_an_answer(answer: str) -> None:
+    assert lists.answered_list_name(answer) is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
@@ -166,6 +167,14 @@ def _fill_words(
         if not items:
             return False
         changes["items"] = items
+    elif "list_name_required" in missing:
+        # "add eggs to the list" -> "Which list should I add eggs to?" -> "the todo list".
+        from memo.planner.intents.lists import answered_list_name  # the planner's own words
+
+        name = answered_list_name(answer)
+        if name is None:
+            return False
+        constraints["listName"] = name
     elif "target_unclear" in missing or "which_one" in missing:
         constraints["target"] = answer.strip()
         constraints.pop("targetRef", None)
@@ -251,6 +260,8 @@ def _satisfied_fields(step: PlanStep) -> set[str]:
         satisfied.add("note_text_required")
     if step.capability == "lists" and step.changes.get("items"):
         satisfied.add("list_items_required")
+    if step.capability == "lists" and step.constraints.get("listName") not in (None, UNNAMED_LIST):
+        satisfied.add("list_name_required")
     return satisfied
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memo.domain import (
+    LIST_NAME_REQUIRED,
     DisambiguationCandidate,
     HITLReply,
     InterpreterOutput,
@@ -109,6 +110,8 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # question's "no" is its answer, read by the fast path.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
+    if _names_the_list(pending, raw):
+        return None  # "no, the shopping list" to "Which list?": the answer, read by the fast path
     if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
         # "cancel the call mom reminder" while "add milk?" is open: that delete, asked as usual.
         return switch_intent(state, pending, raw, None, now, log)
@@ -146,6 +149,17 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # "no, call mom instead (at 6)": the title is replaced before any time in it is taken.
         return replan_with(state, pending, raw, retitled, log, now)
     return None
+
+
+def _names_the_list(pending: PendingHITL, raw: str) -> bool:
+    """ "the todo list" to "Which list should I add eggs to?": the answer, though it would read as a
+    request to show that list on its own."""
+    missing = (pending.context.missing_fields if pending.context else None) or []
+    if LIST_NAME_REQUIRED not in missing:
+        return False
+    from memo.planner.intents.lists import answered_list_name  # the planner's own words
+
+    return answered_list_name(raw) is not None
 
 
 def _by_the_fast_path(a: _Answer) -> ResumeOutcome | None:

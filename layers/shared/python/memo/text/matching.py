@@ -158,7 +158,13 @@ def score(query: str, text: str) -> float:
     direct = _score(query, text)
     if direct >= MATCH_THRESHOLD:
         return direct
-    return max([direct, *(_score(other, text) for other in _across(query, text))])
+    crossed = [min(_score(other, text), CROSSED_BEST) for other in _across(query, text)]
+    return max([direct, *crossed])
+
+
+#: The best a query read in the other language scores: a strong match, never the very words of a
+#: title, so "הלחם" finds „לחם” rather than “bread” when a list holds both.
+CROSSED_BEST = 95.0
 
 
 @lru_cache(maxsize=1024)

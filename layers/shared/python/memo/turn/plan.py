@@ -4,14 +4,15 @@ then the approval of the resolved items, or of a step the review policy names) -
 
 from __future__ import annotations
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.conversation import errands, smalltalk
 from memo.conversation.model import MemoryKind, plan_in_flight
-from memo.domain import PendingHITL, RecentMessage, TurnState
+from memo.domain import LIST_NAME_REQUIRED, PendingHITL, RecentMessage, TurnState
 from memo.hitl import gate, templates
 from memo.observability import logger
 from memo.planner import PlannerInput
 from memo.replies import Reply
-from memo.resolution.entity import resolve_entities
+from memo.resolution.entity import EntityResolution, resolve_entities
 from memo.resolution.router import resolve_all
 from memo.turn import policy
 from memo.turn.approval import ask_approval
@@ -83,6 +84,9 @@ def proceed(
         quoted=turn.quoted(state),
         in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now) is not None,
     )
+    which_list = _which_list(turn, state, resolution, user_kind=user_kind, note=note)
+    if which_list is not None:
+        return which_list
     state = resolution.state
     if resolution.needs_hitl:
         checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=turn.ttl)
@@ -102,6 +106,35 @@ def proceed(
                 turn, state, "tool_requires_review", user_kind=user_kind, note=note, origin=reviewed
             )
     return execute(turn, state, user_kind=user_kind, approved=approved, note=note)
+
+
+def _which_list(
+    turn: Turn, state: TurnState, resolution: EntityResolution, *, user_kind: MemoryKind, note: str | None
+) -> TurnOutcome | None:
+    """ "add eggs to the list" when the user has no list or several: which one is asked as a
+    clarification (the answer "the todo list" names it, `memo.hitl.plan_edits`), never guessed and
+    never answered as if the request had failed. None for anything else."""
+    output = state.planner_output
+    if output is None or len(output.plan) != 1 or output.missing_fields:
+        return None
+    step = output.plan[0]
+    if (
+        (step.capability, step.action) != ("lists", "add")
+        or step.constraints.get("listName") != UNNAMED_LIST
+        or step.id not in resolution.not_found
+    ):
+        return None
+    failed = resolution.state.execution_results.get(step.id) or {}
+    asked = state.model_copy(
+        update={"planner_output": output.model_copy(update={"missing_fields": [LIST_NAME_REQUIRED]})}
+    )
+    checked = gate.check_planner(asked, now=turn.ctx.now, ttl_seconds=turn.ttl)
+    if checked.created and checked.pending is not None and failed.get("error"):
+        pending = checked.pending.model_copy(update={"question": str(failed["error"])})
+        checked = gate.GateResult(
+            state=checked.state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True
+        )
+    return pause(turn.ctx, checked, user_kind=user_kind, note=note)
 
 
 def small_talk(ctx: TurnContext) -> TurnOutcome:

@@ -26,6 +26,7 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
     "reminder_title_required": {"en": "What should I remind you about?", "he": "על מה להזכיר לך?"},
     "note_text_required": {"en": "What should the note say?", "he": "מה לרשום בפתק?"},
     "list_items_required": {"en": "What should I add to the list?", "he": "מה להוסיף לרשימה?"},
+    "list_name_required": {"en": "Which list should I add it to?", "he": "לאיזו רשימה להוסיף?"},
     "time_unclear": {"en": "What time do you mean?", "he": "לאיזו שעה התכוונת?"},
     # A time that does not exist ("at 25:00") or has passed ("yesterday"): asked, never guessed.
     "time_invalid": {

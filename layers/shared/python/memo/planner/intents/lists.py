@@ -24,6 +24,7 @@ from memo.planner.intents.list_words import (
 )
 from memo.planner.lexicon import clean, has_hebrew
 from memo.planner.match import CONFIDENT, GUESS, Match, is_ref, parse_when
+from memo.text.matching import list_synonym
 
 #: Words that make "X לרשימת הקניות" a sentence rather than things put before their list: a verb
 #: ("תזכיר לי להוסיף ...", "הוספתי חלב ..."), a question word or a pronoun.
@@ -367,3 +368,37 @@ def answered_items(answer: str) -> list[str]:
     )
     items = split_run_together([no_article(i) for i in raw])
     return [] if not items or any(is_ref(i) for i in items) else items
+
+
+#: What leads an answer to "Which list?" in ("no, the todo list", "i meant my todo list", "to the
+#: shopping list", "לא, לרשימת הקניות", "התכוונתי לרשימת המשימות").
+_LIST_ANSWER_LEAD = re.compile(
+    r"^(?:(?:no|nope|oops|sorry|actually|i\s+meant|i\s+mean|it'?s|to|on|onto|in|into|the|my|for)\b[\s,.!-]*)+"
+    r"|^(?:(?:לא|סליחה|אופס|בעצם|התכוונתי|הכוונה|זה)[\s,.!-]+)+",
+    re.I,
+)
+#: An answer that starts with a verb asks for something of its own ("add milk", "show my lists").
+_COMMAND_START = re.compile(
+    r"^(?:add|put|delete|remove|clear|show|list|cancel|save|remind|undo|what|how|"
+    r"תוסיף|תוסיפי|תשים|תשימי|תמחק|תמחקי|תבטל|תבטלי|תראה|תראי|תזכיר|תזכירי|מה)(?=\s|$)",
+    re.I,
+)
+_LIST_ANSWER_WORD = re.compile(
+    r"\s+lists?$|^lists?\s+|^(?:ל|ב|ה)?(?:רשימת|רשימה\s+של|רשימה)\s*|\s+(?:please|בבקשה)$", re.I
+)
+
+
+def answered_list_name(answer: str) -> str | None:
+    """The list an answer to "Which list should I add it to?" names ("the todo list", "no, my
+    shopping list", "לרשימת הקניות", "משימות"); None for anything else (a request of its own, a
+    sentence)."""
+    text = _LIST_ANSWER_LEAD.sub("", clean(answer).strip(" .!?,")).strip()
+    for _ in range(2):  # "my packing list please": the "please", then the "list"
+        text = _LIST_ANSWER_WORD.sub("", text).strip(" .!?,")
+    text = re.sub(r"^ל-?(?=\S{3,})", "", text) if text.startswith("ל") and " " not in text else text
+    if not text or len(text.split()) > 3 or _COMMAND_START.match(text):
+        return None
+    # A list's own name ("shopping", "משימות"), or any name said as a list ("the hardware list"):
+    # other words ("asdf qwer") name no list, and no list is made of them.
+    said_as_a_list = re.search(r"\blists?\b|רשימ", answer, re.I) is not None
+    return text if said_as_a_list or list_synonym(text) is not None else None
