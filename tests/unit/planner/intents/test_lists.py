@@ -165,7 +165,8 @@ def test_an_answer_to_which_list_names_it(answer: str, name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "answer", ["add milk to the shopping list", "show my lists", "asdf qwer zxcv", "hardware", "", "what's on it"]
+    "answer",
+    ["add milk to the shopping list", "show my lists", "asdf qwer zxcv", "hardware", "", "what's on it"],
 )
 def test_what_names_no_list_is_not_an_answer(answer: str) -> None:
     assert lists.answered_list_name(answer) is None
