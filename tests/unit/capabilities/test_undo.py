@@ -16,7 +16,9 @@ from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 
 THREAD = "972501234567"
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
-LATER = "2026-03-10T18:30:00+02:00"
+# Times of the reminders, from the injected clock's NOW (never the process clock's date).
+LATER = (NOW + timedelta(hours=7, minutes=30)).isoformat()
+SOONER = (NOW + timedelta(hours=1)).isoformat()
 
 
 class Clock:
@@ -182,9 +184,9 @@ def test_restored_reminders_are_named_by_time_then_title_whatever_order_the_stor
 ) -> None:
     # Was the store's order, which differs from run to run: "restored “b”, “a”" one time, "“a”, “b”" the next.
     ids = [
-        _create(executor, "water plants", when="2026-03-10T18:30:00+02:00"),
-        _create(executor, "call mom", when="2026-03-10T18:30:00+02:00"),
-        _create(executor, "buy bread", when="2026-03-10T12:00:00+02:00"),
+        _create(executor, "water plants", when=LATER),
+        _create(executor, "call mom", when=LATER),
+        _create(executor, "buy bread", when=SOONER),
     ]
     executor.execute("reminders", "delete", {"reminderIds": ids}, ctx("wamid.del"))
     key = (THREAD, "wamid.del")

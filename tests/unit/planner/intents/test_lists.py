@@ -154,6 +154,8 @@ def test_needing_more_of_a_thing_people_buy_is_an_addition() -> None:
         ("oops, shopping", "shopping"),
         ("my packing list please", "packing"),
         ("the hardware list", "hardware"),
+        ("oh, my grocery list", "grocery"),
+        ("ok the packing list", "packing"),
         ("לרשימת הקניות", "הקניות"),
         ("לא, לרשימת המשימות", "המשימות"),
         ("משימות", "משימות"),

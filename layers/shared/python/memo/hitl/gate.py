@@ -23,7 +23,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from memo.domain import (
     DisambiguationCandidate,
@@ -80,6 +80,17 @@ class GateResult:
     @property
     def must_pause(self) -> bool:
         return self.pending is not None
+
+
+def reworded(result: GateResult, question: str, **update: Any) -> GateResult:
+    """`result` with the question it just created worded as given (and any other field of it, e.g.
+    its options); a question it did not create (already open, or none) is left as it is."""
+    if not result.created or result.pending is None:
+        return result
+    pending = result.pending.model_copy(update={"question": question, **update})
+    return GateResult(
+        state=result.state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True
+    )
 
 
 def planner_trigger(output: PlannerOutput) -> PlannerTrigger | None:

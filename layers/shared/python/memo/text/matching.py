@@ -167,19 +167,20 @@ def score(query: str, text: str) -> float:
 CROSSED_BEST = 95.0
 
 
-@lru_cache(maxsize=1024)
-def _crossed(query: str, to_hebrew: bool) -> tuple[str, ...]:
-    still = bilingual.has_latin if to_hebrew else bilingual.has_hebrew
-    readings = bilingual.crossed(normalize(query), to_hebrew=to_hebrew)
-    return tuple(words for words in readings if not any(still(word) for word in tokens(words)))
-
-
 def _across(query: str, text: str) -> tuple[str, ...]:
     """`query` in the language of `text` when the two differ and every content word crosses."""
-    q_he, t_he = bilingual.has_hebrew(query), bilingual.has_hebrew(text)
-    if q_he == t_he or (q_he and bilingual.has_latin(normalize(query))):
-        return ()
-    return _crossed(query, t_he)
+    t_he = bilingual.has_hebrew(text)
+    return () if bilingual.has_hebrew(query) == t_he else _crossed(query, t_he)
+
+
+@lru_cache(maxsize=1024)
+def _crossed(query: str, to_hebrew: bool) -> tuple[str, ...]:
+    words = normalize(query)
+    if not to_hebrew and bilingual.has_latin(words):
+        return ()  # a query of both languages is read as it is
+    still = bilingual.has_latin if to_hebrew else bilingual.has_hebrew
+    readings = bilingual.crossed(words, to_hebrew=to_hebrew)
+    return tuple(r for r in readings if not any(still(word) for word in tokens(r)))
 
 
 def _score(query: str, text: str) -> float:

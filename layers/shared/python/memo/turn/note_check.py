@@ -40,14 +40,9 @@ def confirm_note_update(turn: Turn, state: TurnState, *, user_kind: MemoryKind) 
         return pause(ctx, gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl), user_kind=user_kind)
     pinned, old, new = resolved
     checked = gate.check_planner(pinned, now=ctx.now, ttl_seconds=turn.ttl)
-    if checked.created and checked.pending is not None:
-        language = state.input.language
-        question = templates.low_confidence_question(language, templates.note_change(old, new, language))
-        pending = checked.pending.model_copy(update={"question": question})
-        checked = gate.GateResult(
-            state=checked.state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True
-        )
-    return pause(ctx, checked, user_kind=user_kind)
+    language = state.input.language
+    question = templates.low_confidence_question(language, templates.note_change(old, new, language))
+    return pause(ctx, gate.reworded(checked, question), user_kind=user_kind)
 
 
 def _resolved(turn: Turn, state: TurnState) -> tuple[TurnState, str, str] | None:

@@ -129,11 +129,8 @@ def _which_list(
         update={"planner_output": output.model_copy(update={"missing_fields": [LIST_NAME_REQUIRED]})}
     )
     checked = gate.check_planner(asked, now=turn.ctx.now, ttl_seconds=turn.ttl)
-    if checked.created and checked.pending is not None and failed.get("error"):
-        pending = checked.pending.model_copy(update={"question": str(failed["error"])})
-        checked = gate.GateResult(
-            state=checked.state.model_copy(update={"pending_hitl": pending}), pending=pending, created=True
-        )
+    if failed.get("error"):  # "Which list should I add eggs to? You have: …": the lists named
+        checked = gate.reworded(checked, str(failed["error"]))
     return pause(turn.ctx, checked, user_kind=user_kind, note=note)
 
 

@@ -74,16 +74,9 @@ def rule_broken(
     checked = gate.request_tool_review(
         state, step_id="planner", reason="policy_violation", now=ctx.now, ttl_seconds=turn.ttl
     )
-    pending = checked.pending
-    if pending is None or not checked.created:
-        return pause(ctx, checked, user_kind=user_kind, note=note)
-    pending = pending.model_copy(
-        update={
-            "question": templates.policy_violation_question(language, why),
-            "options": [o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
-        }
+    checked = gate.reworded(
+        checked,
+        templates.policy_violation_question(language, why),
+        options=[o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
     )
-    paused = checked.state.model_copy(update={"pending_hitl": pending})
-    return pause(
-        ctx, gate.GateResult(state=paused, pending=pending, created=True), user_kind=user_kind, note=note
-    )
+    return pause(ctx, checked, user_kind=user_kind, note=note)

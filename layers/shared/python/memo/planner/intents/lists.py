@@ -373,7 +373,8 @@ def answered_items(answer: str) -> list[str]:
 #: What leads an answer to "Which list?" in ("no, the todo list", "i meant my todo list", "to the
 #: shopping list", "לא, לרשימת הקניות", "התכוונתי לרשימת המשימות").
 _LIST_ANSWER_LEAD = re.compile(
-    r"^(?:(?:no|nope|oops|sorry|actually|i\s+meant|i\s+mean|it'?s|to|on|onto|in|into|the|my|for)\b[\s,.!-]*)+"
+    r"^(?:(?:no|nope|oops|sorry|actually|oh|ok|okay|um|uh|hmm|well|yes|yeah|i\s+meant|i\s+mean|it'?s|to|on|"
+    r"onto|in|into|the|my|for)\b[\s,.!-]*)+"
     r"|^(?:(?:לא|סליחה|אופס|בעצם|התכוונתי|הכוונה|זה)[\s,.!-]+)+",
     re.I,
 )

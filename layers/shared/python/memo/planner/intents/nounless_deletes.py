@@ -40,7 +40,7 @@ def _a_reminder_by_its_time(target: str, now: datetime) -> bool:
 
 
 #: "everything", "all of it", "הכל" before the day of a delete that names no kind of thing.
-_EVERYTHING = re.compile(r"^(?:everything|all(?:\s+of\s+it)?|it\s+all|את\s+)?(?:הכל|הכול)?\s*", re.I)
+_EVERYTHING = re.compile(r"^(?:(?:everything|all(?:\s+of\s+it)?|it\s+all)\b|את\s+)?(?:הכל|הכול)?\s*", re.I)
 
 
 def _a_day_of_reminders(target: str, now: datetime) -> str | None:
