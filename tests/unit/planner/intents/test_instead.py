@@ -94,3 +94,61 @@ def test_what_is_no_correction_of_another_kind_is_left_to_the_other_matchers(tex
 def test_the_planner_never_renames_the_reminder_just_set(text: str) -> None:
     plan = PLANNER.plan(pin(text, actions=(latest(),))).output.plan
     assert plan and all(step.capability == "lists" for step in plan)
+
+
+MEANT_EN = [
+    "oops i meant the todo list",
+    "i meant my todo list",
+    "no, the todo list",
+    "sorry, it's for the todo list",
+    "put them on the todo list",
+    "move it to my todo list",
+    "actually the todo list",
+]
+MEANT_HE = [
+    "התכוונתי לרשימת המשימות",
+    "לא, לרשימת המשימות",
+    "אופס, התכוונתי למשימות",
+    "תעביר את זה לרשימת המשימות",
+]
+
+
+@pytest.mark.parametrize("text", MEANT_EN + MEANT_HE)
+def test_the_list_meant_after_an_add_moves_those_things_asked_first(text: str) -> None:
+    added = _added("added milk, eggs to the shopping list")
+    steps = corrected_request(text, pin(text, actions=(added,)), READ)
+    assert steps is not None, text
+    removed, moved = steps
+    assert (removed.action, removed.constraints, removed.changes) == (
+        "remove",
+        {"listName": "shopping"},
+        {"items": ["milk", "eggs"]},
+    )
+    assert moved.action == "add" and moved.changes == {"items": ["milk", "eggs"]}
+    assert moved.constraints["listName"] in ("todo", "משימות")
+    assert removed.confidence == moved.confidence == GUESS  # the person confirms the move
+
+
+@pytest.mark.parametrize(
+    "text", ["i meant the shopping list", "no, my shopping list", "התכוונתי לרשימת הקניות"]
+)
+def test_the_list_the_things_are_on_already_moves_nothing(text: str) -> None:
+    added = _added("added milk to the shopping list")
+    steps = corrected_request(text, pin(text, actions=(added,)), READ) or []
+    assert all(step.action != "remove" for step in steps)
+
+
+@pytest.mark.parametrize("text", MEANT_EN[:3] + MEANT_HE[:1])
+def test_the_list_meant_after_anything_but_a_list_add_moves_nothing(text: str) -> None:
+    for actions in ((latest(),), ()):
+        steps = corrected_request(text, pin(text, actions=actions), READ) or []
+        assert all(step.action != "remove" and step.pattern != "lists:moved" for step in steps)
+
+
+@pytest.mark.parametrize(
+    "text", ["i meant asdf qwer zxcv", "no, the todo", "i meant call mom", "the todo list"]
+)
+def test_words_that_name_no_list_move_nothing(text: str) -> None:
+    added = _added("added milk to the shopping list")
+    steps = corrected_request(text, pin(text, actions=(added,)), READ) or []
+    assert all(step.pattern != "lists:moved" for step in steps)

@@ -43,3 +43,18 @@ def test_everything_on_a_day_is_every_reminder_of_that_day() -> None:
 def test_hebrew_x_and_y_without_a_kind_is_several_named() -> None:
     found = nounless_deletes.noun_less_delete("תמחק את הבנק ואת המתנה", pin("תמחק את הבנק ואת המתנה"))
     assert found is not None and (found.action, found.constraints) == ("delete_all", {"only": "הבנק והמתנה"})
+
+
+def test_several_said_as_ones_are_each_named() -> None:
+    cases = {
+        "delete the plumber one and the cat one": "plumber and cat",
+        "cancel the gym and dentist ones": "gym and dentist",
+        "remove the gym, the bank and the cat ones": "gym and bank and cat",
+        "delete my plumber one & my cat one": "plumber and cat",
+    }
+    for message, only in cases.items():
+        found = nounless_deletes.noun_less_delete(message, pin(message))
+        assert found is not None and found.action == "delete_all", message
+        assert found.constraints == {"only": only} and found.needs_approval, message
+    one = nounless_deletes.noun_less_delete("delete the plumber one", pin("x"))
+    assert one is not None and one.action == "delete"  # one named: that one

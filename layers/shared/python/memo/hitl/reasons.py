@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memo.domain import (
+    LIST_ITEMS_REQUIRED,
     HITLExpectedInput,
     HITLKind,
     HITLPolicySource,
@@ -109,6 +110,9 @@ def question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) ->
         if missing == ["target_unclear"] and step is not None and step.action in ("delete", "update"):
             # "stop reminding me" with nothing just set: which reminder (note, item) is meant.
             return templates.which_item_question(language, step), summary
+        if missing == [LIST_ITEMS_REQUIRED] and step is not None:
+            # "create a packing list", "add to my todo list": which list is known, its items are asked.
+            return templates.list_items_question(language, step.constraints.get("listName")), summary
         return templates.missing_fields_question(language, missing), summary
     if reason == "low_confidence_plan":
         if output is not None and len(output.plan) > 1:

@@ -105,6 +105,16 @@ def which_item_question(language: Language, step: PlanStep) -> str:
     return f"Which {what} should I {verb}? A word of its name is enough."
 
 
+def list_items_question(language: Language, list_name: object) -> str:
+    """What to add to a list named with nothing on it yet ("create a packing list"): the list by
+    name when one was said, else the plain question."""
+    if not isinstance(list_name, str) or list_name.casefold() in ("", "default"):
+        return _MISSING_FIELD_QUESTIONS["list_items_required"][language]
+    if language == "he":
+        return f"מה להוסיף לרשימת {list_name}?"
+    return f"What should I add to your {list_name} list?"
+
+
 def missing_fields_question(language: Language, missing: list[str]) -> str:
     if "reminder_title_required" in missing and "reminder_time_required" in missing:
         if language == "he":

@@ -21,6 +21,8 @@ from memo.capabilities.items import list_key
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.intents.list_words import list_name
+from memo.planner.intents.lists import answered_list_name
 from memo.planner.lexicon import clean
 from memo.planner.match import GUESS, Match, latest_action
 
@@ -72,6 +74,9 @@ def _complete(found: Match | PlannerResult | None) -> Match | None:
 def corrected_request(text: str, inp: PlannerInput, read: Read) -> list[Match] | None:
     """The request a correction says, as the steps to plan (`read` is the rule planner's matching);
     None when the message is no correction, or the correction is of the latest action itself."""
+    moved = _to_another_list(text, inp)
+    if moved is not None:
+        return moved
     rest, said = set_aside(text)
     if not said or not rest:
         return None
@@ -91,6 +96,56 @@ def corrected_request(text: str, inp: PlannerInput, read: Read) -> list[Match] |
 _ADDED = re.compile(
     r"^(?:added\s+(?P<en>.+?)\s+to\s+the\s+(?P<en_list>.+?)\s+list|הוספתי\s+(?P<he>.+?)\s+לרשימת\s+(?P<he_list>.+))$"
 )
+
+
+#: A message that only names a list as the one meant: "oops i meant the todo list", "no, the todo
+#: list", "it's for my packing list", "put them on the todo list", "התכוונתי לרשימת המשימות".
+_MEANT_LIST = re.compile(
+    r"^\W*(?:(?:no|nope|wait|actually|oops|sorry|my\s+bad|לא|רגע|בעצם|אופס|סליחה|טעיתי)[\s,!.:;-]+)*"
+    r"(?:i\s+meant|i\s+mean|meant|it\s+was\s+for|it'?s\s+for|that'?s\s+for|they'?re\s+for|"
+    r"(?:put|move|add)\s+(?:it|them|that|those|these)\s+(?:to|on|onto|in|into)|"
+    r"התכוונתי|הכוונה|זה\s+ל|תעביר\s+(?:את\s+זה|אותם|אותו|אותה)|תעבירי\s+(?:את\s+זה|אותם|אותו|אותה))\b",
+    re.I,
+)
+_CORRECTED_LIST = re.compile(r"^\W*(?:no|nope|oops|sorry|actually|לא|אופס|סליחה|בעצם|טעיתי)\b", re.I)
+
+
+def _to_another_list(text: str, inp: PlannerInput) -> list[Match] | None:
+    """ "add milk to the shopping list" -> "oops i meant the todo list": the things just added come
+    off that list and go on the one meant, asked first. Only right after a list add, only for a list
+    other than that one, and only when the message names a list and nothing else."""
+    latest = latest_action(inp)
+    if latest is None or (latest.capability, latest.action) != ("lists", "add"):
+        return None
+    cue = _MEANT_LIST.match(text)
+    if cue is None and not (_CORRECTED_LIST.match(text) and re.search(r"\blist\b|רשימ", text, re.I)):
+        return None
+    rest = text[cue.end() :] if cue is not None else _LEAD.sub("", text, count=1)
+    name = answered_list_name(rest if cue is not None else text)
+    key = (latest.external_ids or {}).get("listKey")
+    said = _ADDED.match(latest.summary.strip())
+    if name is None or said is None or not isinstance(key, str) or list_key(name) == key:
+        return None
+    items = [item.strip() for item in (said.group("en") or said.group("he")).split(",") if item.strip()]
+    removed = Match(
+        capability="lists",
+        action="remove",
+        confidence=GUESS,
+        risk="medium",
+        constraints={"listName": said.group("en_list") or said.group("he_list")},
+        changes={"items": items},
+        pattern="lists:moved",
+    )
+    added = Match(
+        capability="lists",
+        action="add",
+        confidence=GUESS,
+        risk="low",
+        constraints={"listName": list_name(name)},
+        changes={"items": items},
+        pattern="lists:moved",
+    )
+    return [removed, added]
 
 
 def _exchanged(latest: LatestAction, found: Match) -> list[Match] | None:

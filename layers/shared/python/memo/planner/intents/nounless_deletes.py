@@ -56,6 +56,19 @@ def _a_day_of_reminders(target: str, now: datetime) -> str | None:
     return words
 
 
+#: "the plumber one and the cat one", "the gym and dentist ones", "the gym, the bank and the cat ones"
+_ONES_END = re.compile(r"\s+ones?\s*[.!]*$", re.I)
+_ONES_SPLIT = re.compile(r"(?:\s+one)?\s*(?:,|\band\b|&)\s*(?:and\s+)?(?:the\s+|my\s+)?", re.I)
+
+
+def _the_ones_named(target: str) -> list[str]:
+    """The names of several reminders said as "ones" ("the X one and the Y one"); [] otherwise."""
+    if not _ONES_END.search(target):
+        return []
+    names = [clean(part).strip(" ,;:-") for part in _ONES_SPLIT.split(_ONES_END.sub("", target))]
+    return names if len(names) > 1 and all(names) else []
+
+
 def stop_by_time(text: str, inp: PlannerInput) -> Match | None:
     """ "stop the 8pm one": the reminder at that time, every time it comes (approved first)."""
     match = _RE_STOP_THE_ONE.match(text)
@@ -97,6 +110,10 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
     if has_hebrew(said) and (names := several_named(said, plural=True)):
         # "תמחק את הבנק ואת המתנה": two things named with "ואת", each found among the reminders
         # and shown in one approval (a name that matches nothing is said, and nothing runs).
+        return several(names, text, {})
+    if not has_hebrew(said) and (names := _the_ones_named(match.group("target"))):
+        # "delete the plumber one and the cat one", "cancel the gym and dentist ones": each of them
+        # found among the reminders (the "one" of a reminder) and shown in one approval.
         return several(names, text, {})
     target = as_title(said)
     from rapidfuzz import fuzz

@@ -1,0 +1,109 @@
+"""A list started with nothing on it, and things put on the wrong list, through the webhook.
+
+"create a packing list", "add to my todo list", "תפתח רשימה חדשה לטיול": Memo asks what to put on
+that list, by name, and adds the answer; "never mind" leaves no list behind. "add milk to the
+shopping list" -> "oops i meant the todo list": the things move, asked first, and a "no" moves
+nothing. A message that only names the list the things are already on changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+
+START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=FakeClock(START)) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "create a packing list",
+        "start a new packing list",
+        "make me a packing list please",
+        "can you make a new list called packing",
+        "new list: packing",
+        "add to my packing list",
+        "put something on the packing list",
+    ],
+)
+def test_a_list_started_in_english_asks_for_its_items_by_name(chat: Conversation, start: str) -> None:
+    assert chat.say(start) == "What should I add to your packing list?"
+    assert chat.say("sunscreen and a hat") == "Added sunscreen, a hat to your packing list."
+    assert chat.say("show my packing list") == "Your packing list:\n• sunscreen\n• a hat"
+
+
+@pytest.mark.parametrize(
+    ("start", "name"),
+    [
+        ("תפתח רשימה חדשה לטיול", "טיול"),
+        ("תיצור לי רשימה בשם טיול", "טיול"),
+        ("תפתחי רשימת טיול חדשה", "טיול"),
+        ("תוסיף לרשימת הקניות", "קניות"),
+        ("תוסיף משהו לרשימה של הקניות", "קניות"),
+    ],
+)
+def test_a_list_started_in_hebrew_asks_for_its_items_by_name(
+    chat: Conversation, start: str, name: str
+) -> None:
+    assert chat.say(start) == f"מה להוסיף לרשימת {name}?"
+    assert chat.say("מגבת וכובע") == f"הוספתי מגבת, כובע לרשימת {name}."
+
+
+def test_a_started_list_left_unanswered_is_no_list(chat: Conversation) -> None:
+    assert chat.say("create a books list") == "What should I add to your books list?"
+    assert chat.say("never mind") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
+
+
+def test_open_my_shopping_list_shows_it_and_starts_nothing(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    assert chat.say("open the shopping list") == "Your shopping list:\n• milk"
+
+
+def test_things_put_on_the_wrong_list_move_once_approved(chat: Conversation) -> None:
+    chat.say("add milk and eggs to my shopping list")
+    asked = chat.say("oops i meant the todo list")
+    assert asked.startswith(
+        "Just to check — you want me to remove milk, eggs from your shopping list, "
+        "then add milk, eggs to your todo list?"
+    )
+    chat.tap(1)
+    assert chat.say("show my todo list") == "Your todo list:\n• milk\n• eggs"
+    assert chat.say("show my shopping list") == "Your shopping list is empty."
+
+
+def test_a_move_said_no_to_moves_nothing(chat: Conversation) -> None:
+    chat.say("add bread to the shopping list")
+    assert "packing list" in chat.say("no, the packing list")
+    chat.tap(2)
+    assert chat.say("show my shopping list") == "Your shopping list:\n• bread"
+    assert "packing" not in chat.say("show my lists")
+
+
+def test_hebrew_things_moved_to_the_list_meant(chat: Conversation) -> None:
+    chat.say("תוסיף חלב לרשימת הקניות")
+    assert chat.say("התכוונתי לרשימת המשימות").startswith(
+        "רק מוודא — להוריד חלב מרשימת קניות ואז להוסיף חלב לרשימת משימות?"
+    )
+    chat.tap(1)
+    assert chat.say("מה יש ברשימת המשימות") == "רשימת משימות:\n• חלב"
+
+
+def test_naming_the_list_the_things_are_on_changes_nothing(chat: Conversation) -> None:
+    chat.say("add fix the fence to my todo list")
+    chat.say("i meant the todo list")
+    assert chat.say("show my todo list") == "Your todo list:\n• fix the fence"
