@@ -154,3 +154,24 @@ def test_a_day_the_month_does_not_have_is_asked_and_nothing_is_set(chat: Convers
     assert "doesn't exist" in answer or "לא קיימת" in answer or "לא קיים" in answer, answer
     assert "Reminder set" not in answer and "קבעתי" not in answer
     assert chat.say("show my reminders") == "You have no upcoming reminders."
+
+
+def test_a_clock_time_without_a_colon_is_that_time(chat: Conversation, clock: FakeClock) -> None:
+    # Was: "When should I remind you?", with "at 0730 to run" kept as the title.
+    assert chat.say("remind me at 0730 to run") == f"⏰ Reminder set: “run” for {shown(1, 7, 30)}."
+    assert chat.say("remind me at 1930hrs to call dad") == f"⏰ Reminder set: “call dad” for {shown(0, 19, 30)}."
+    assert chat.say("remind me tomorrow at 730pm to stretch") == (
+        f"⏰ Reminder set: “stretch” for {shown(1, 19, 30)}."
+    )
+    reply = chat.say("תזכיר לי ב-2215 לכבות את הדוד")
+    assert reply.startswith("⏰ קבעתי תזכורת „לכבות את הדוד”") and reply.endswith("בשעה 22:15.")
+    # By 07:31 tomorrow the three before it have fired (19:30, 22:15, 07:30), and 19:30 tomorrow not.
+    fired = _fired(chat, clock, 1, 7, 31)
+    assert len(fired) == 3 and any("run" in message for message in fired)
+
+
+def test_four_digits_no_clock_shows_are_asked_and_set_nothing(chat: Conversation) -> None:
+    assert chat.say("remind me at 2400 to run").startswith("That time doesn't exist")
+    assert chat.say("at 0800 tomorrow") == f"⏰ Reminder set: “run” for {shown(1, 8)}."
+    assert chat.say("ב-0775 תזכיר לי לשתות מים").startswith("השעה הזאת לא קיימת")
+    assert chat.say("what reminders do i have") == f"Your reminders:\n• “run” — {shown(1, 8)}"

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from memo.planner.lexicon import clean
+from memo.planner.timeparse import extract_when
 from memo.planner.when.clock import (
     SaidTime,
     in_its_half,
@@ -64,3 +71,74 @@ def test_a_time_that_does_not_exist_is_taken_out() -> None:
     scan = Scan("call the bank at 25:00")
     assert take_invalid_time(scan)
     assert scan.text.strip() == "call the bank"
+
+
+# A clock time written without a colon: every minute of the day, in every form it is written.
+COMPACT_FORMS = [
+    "run at {hh}{mm}",
+    "run by {hh}{mm}",
+    "run @{hh}{mm}",
+    "run at {hh}{mm} hours",
+    "run {hh}{mm}hrs",
+    "לרוץ ב-{hh}{mm}",
+    "לרוץ בשעה {hh}{mm}",
+]
+_BEFORE_DAWN = datetime(2031, 6, 11, 0, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))
+
+
+@pytest.mark.parametrize("form", COMPACT_FORMS)
+def test_every_minute_of_the_day_written_without_a_colon_is_that_time(form: str) -> None:
+    for hour in range(24):
+        for minute in range(60):
+            text = form.format(hh=f"{hour:02d}", mm=f"{minute:02d}")
+            language = "he" if "ב" in form else "en"
+            parsed = extract_when(text, now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language=language)
+            assert parsed.when is not None and parsed.problem is None, text
+            expected = _BEFORE_DAWN.replace(hour=hour, minute=minute)
+            if expected <= _BEFORE_DAWN:
+                expected += timedelta(days=1)
+            assert parsed.when == expected, text
+            assert clean(parsed.remainder) in ("run", "לרוץ"), text
+
+
+@given(hour=st.integers(0, 99), minute=st.integers(0, 99))
+def test_four_digits_no_clock_shows_are_asked_never_set(hour: int, minute: int) -> None:
+    assume(hour > 23 or minute > 59)
+    for text in (f"run at {hour:02d}{minute:02d}", f"לרוץ ב-{hour:02d}{minute:02d}"):
+        parsed = extract_when(text, now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language="en")
+        assert parsed.when is None and parsed.problem == "invalid_time", text
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("run at 730", SaidTime(7, 30, False, True)),
+        ("run at 7h30", SaidTime(7, 30, False, True)),
+        ("run at 19h", SaidTime(19, 0, True, True)),
+        ("run at 730pm", SaidTime(19, 30, True, False)),
+        ("run at 1130 am", SaidTime(11, 30, True, False)),
+        ("run @0900", SaidTime(9, 0, True, True)),
+    ],
+)
+def test_compact_and_european_clock_times(text: str, said: SaidTime) -> None:
+    assert take_time(Scan(text)) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pay 1500 shekels",  # an amount: no word before it says a time
+        "in 2030",  # a year
+        "the 2030 plan",
+        "in 2h30",  # an amount of time (`offsets`), never a clock
+        "buy 730 grams",
+    ],
+)
+def test_four_digits_without_a_time_word_are_no_time(text: str) -> None:
+    assert take_time(Scan(text)) is None
+
+
+@pytest.mark.parametrize("text", ["pay at 1500 shekels", "transfer by 2000 dollars", "לשלם ב-1500 שקל"])
+def test_an_amount_after_a_time_word_is_no_time(text: str) -> None:
+    assert take_time(Scan(text)) is None
+    assert not take_invalid_time(Scan(text))

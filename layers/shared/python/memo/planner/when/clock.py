@@ -37,6 +37,29 @@ _CLOCK = re.compile(
     r"|(?:\b(?:at|by|around)\s+|@\s*|(?:(?<=\s)|^)בשעה\s+)(?<![\d/.])(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d)(?![\d/.])"
     r"|(?:(?<=\s)|^)(?P<h3>[01]?\d|2[0-3])\.(?P<m3>1[3-9]|[2-5]\d)(?![\d/.])"
 )
+#: The word before a clock time written without a colon: "at 0730", "by 1930", "@0900", "ב-0730",
+#: "בשעה 1930". Without one, four digits are a number (a year, an amount), never a time.
+_AT = r"(?:\b(?:at|by|around|before|till|until)\s+|@\s*|(?:(?<=\s)|^)(?:בשעה\s+|בסביבות\s+|עד\s+|[בל]-?))"
+#: What never follows four digits that are a time: more digits, an amount or an amount of time
+#: ("at 1500 shekels", "by 2000 dollars", "ב-1500 ש״ח").
+_NOT_AFTER_A_TIME = (
+    r"(?![\d/.:,]\d|\d|\s*(?:minutes?|mins?|days?|weeks?|years?|%|dollars?|shekels?|euros?|nis|usd|ils|"
+    r'שקל|שקלים|ש"ח|ש״ח|₪|דקות|ימים))'
+)
+#: A military or compact time: "at 0730", "at 1930", "1930hrs", "0700 hours", "at 730" (7:30), and the
+#: European "at 7h30", "at 19h".
+_COMPACT = re.compile(
+    rf"{_AT}(?<![\d/.:])(?:(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)|(?P<h2>[1-9])(?P<m2>[0-5]\d))"
+    r"(?:\s*(?:hrs?|hours)\b|h\b)?"
+    rf"{_NOT_AFTER_A_TIME}"
+    r"|(?<![\d/.:])(?P<h3>[01]\d|2[0-3])(?P<m3>[0-5]\d)\s*(?:hrs|hours)\b"
+    rf"|{_AT}(?<![\d/.:])(?P<h4>[01]?\d|2[0-3])h(?P<m4>[0-5]\d)?\b",
+    FLAGS,
+)
+#: "730pm", "at 1130 am": a 12-hour time written without a colon.
+_EN_COMPACT_AMPM = re.compile(
+    rf"\b(?:(?:at|by|around)\s*|@\s*)?(?<![\d:.])(?P<h>1[0-2]|0?[1-9])(?P<m>[0-5]\d)\s*{_AMPM}", FLAGS
+)
 _EN_AT_HOUR = re.compile(
     r"\b(?:at|by|around|to|@)\s*(?P<h>\d{1,2})\b(?![:/.]?\d|\s*(?:minutes?|hours?|days?))", FLAGS
 )
@@ -151,7 +174,10 @@ _HE_CLOCK_FRACTION = re.compile(
 _INVALID_TIME = re.compile(
     r"(?:(?:\b(?:at|by|around)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?))?"
     r"(?<![\d/.:])(?:(?P<h>2[4-9]|[3-9]\d):(?P<m>\d{2})|(?P<h2>\d{1,2}):(?P<m2>[6-9]\d)"
-    r"|(?P<h3>1[3-9]|2\d)\s*(?:a\.?m\.?|p\.?m\.?)(?=\W|$)|\b(?:at|by)\s+(?P<h4>2[5-9]|[3-9]\d)\b(?![:/.\d]|\s*(?:minutes?|hours?|days?)))",
+    r"|(?P<h3>1[3-9]|2\d)\s*(?:a\.?m\.?|p\.?m\.?)(?=\W|$)|\b(?:at|by)\s+(?P<h4>2[5-9]|[3-9]\d)\b(?![:/.\d]|\s*(?:minutes?|hours?|days?)))"
+    # "at 2400", "at 0775", "ב-2530": four digits said as a time that no clock shows.
+    r"|(?:\b(?:at|by)\s+|@\s*|(?:(?<=\s)|^)(?:בשעה\s+|ב-))(?<![\d/.:])(?P<h5>(?:2[4-9]|[3-9]\d)\d\d|(?:[01]\d|2[0-3])[6-9]\d)"
+    rf"{_NOT_AFTER_A_TIME}",
     FLAGS,
 )
 
@@ -321,6 +347,30 @@ def _clock(scan: Scan) -> SaidTime | None:
     return SaidTime(hour, minute, hour == 0 or hour > 12 or hour_text.startswith("0"), True)
 
 
+def _compact(scan: Scan) -> SaidTime | None:
+    """ "at 0730", "1930hrs", "ב-0730", "at 730", "at 7h30", "at 19h": a clock time without a colon.
+    A leading zero or an hour past 12 says the half of the day, as "07:30" does."""
+    match = _COMPACT.search(scan.text)
+    if not match:
+        return None
+    for h, m in (("h", "m"), ("h2", "m2"), ("h3", "m3"), ("h4", "m4")):
+        if match.group(h) is not None:
+            hour_text, minute = match.group(h), int(match.group(m) or 0)
+            break
+    hour = int(hour_text)
+    scan.take(match)
+    return SaidTime(hour, minute, hour == 0 or hour > 12 or hour_text.startswith("0"), True)
+
+
+def _compact_ampm(scan: Scan) -> SaidTime | None:
+    """ "730pm", "at 1130 am"."""
+    match = _EN_COMPACT_AMPM.search(scan.text)
+    if not match:
+        return None
+    scan.take(match)
+    return _with_ampm(int(match.group("h")), int(match.group("m")), match.group("ampm"))
+
+
 def _past_to(scan: Scan) -> SaidTime | None:
     """ "half past six", "a quarter to 5", "twenty-five after three", "quarter past 5 pm"."""
     match = _EN_PAST_TO.search(scan.text)
@@ -403,9 +453,11 @@ def _at_hour(scan: Scan) -> SaidTime | None:
 _READERS: tuple[Callable[[Scan], SaidTime | None], ...] = (
     _past_to,  # before "5 pm", so "quarter past 5 pm" is read whole
     _half_hour,
+    _compact_ampm,
     _ampm,
     _noon,
     _clock,
+    _compact,
     _en_word_time,
     _he_clock_fraction,
     _he_word_time,
