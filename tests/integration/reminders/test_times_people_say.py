@@ -159,7 +159,9 @@ def test_a_day_the_month_does_not_have_is_asked_and_nothing_is_set(chat: Convers
 def test_a_clock_time_without_a_colon_is_that_time(chat: Conversation, clock: FakeClock) -> None:
     # Was: "When should I remind you?", with "at 0730 to run" kept as the title.
     assert chat.say("remind me at 0730 to run") == f"⏰ Reminder set: “run” for {shown(1, 7, 30)}."
-    assert chat.say("remind me at 1930hrs to call dad") == f"⏰ Reminder set: “call dad” for {shown(0, 19, 30)}."
+    assert (
+        chat.say("remind me at 1930hrs to call dad") == f"⏰ Reminder set: “call dad” for {shown(0, 19, 30)}."
+    )
     assert chat.say("remind me tomorrow at 730pm to stretch") == (
         f"⏰ Reminder set: “stretch” for {shown(1, 19, 30)}."
     )

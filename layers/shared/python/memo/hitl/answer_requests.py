@@ -146,7 +146,17 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         return None
     # "remind me tomorrow" -> "what about?" -> "remind me to buy stamps": the answer's own
     # "remind me" is not part of the title.
-    combined = f"{state.input.message.strip()} {after_remind_words(raw)}"
+    message = state.input.message.strip()
+    if "day_unclear" in before.missing_fields:
+        # "remind me on her birthday to call noa" -> "Which day is that?" -> "december 3": the day
+        # answered takes the place of the words that named it ("on her birthday" is no title).
+        from memo.planner.when.day_phrases import take_unplaced
+        from memo.planner.when.scan import Scan, tidy
+
+        scan = Scan(message)
+        if take_unplaced(scan):
+            message = tidy(scan.text)
+    combined = f"{message} {after_remind_words(raw)}"
     output = rules.plan(
         PlannerInput(message=combined, now=now, timezone=state.input.timezone, language=state.input.language)
     ).output

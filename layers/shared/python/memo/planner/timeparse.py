@@ -32,13 +32,13 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from memo.planner.when import clock, days, offsets
+from memo.planner.when import clock, day_phrases, days, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
 from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series import default_start, series
 
-TimeProblem = Literal["invalid_time", "past", "too_long"]
+TimeProblem = Literal["invalid_time", "past", "too_long", "unplaced_day"]
 
 
 @dataclass(frozen=True)
@@ -199,14 +199,31 @@ def _take_offset(reading: _Reading) -> None:
 
 
 def _take_day(reading: _Reading, *, timezone: str, language: str) -> None:
-    """The day named, counted back by "a week before" when said."""
-    found = days.take_day(
-        reading.scan,
-        now_local=reading.now_local,
-        language=language,
-        timezone=timezone,
-        repeating=reading.repeat is not None,
-    )
+    """The day named (a phrase of several words first: "a week from friday", "the 1st of next month"),
+    counted back by "a week before" when said; a day no calendar places ("on christmas") is asked."""
+    repeating = reading.repeat is not None
+    phrase = None if repeating else _day_phrase(reading, timezone=timezone, language=language)
+    if phrase is not None and phrase.invalid:
+        reading.flag("invalid_time")
+    if phrase is not None and phrase.day is not None:
+        if phrase.day < reading.today:
+            reading.flag("past")
+        found = days.FoundDay(phrase.day)
+    else:
+        found = days.take_day(
+            reading.scan,
+            now_local=reading.now_local,
+            language=language,
+            timezone=timezone,
+            repeating=repeating,
+        )
+    if (
+        found.day is None
+        and reading.offset is None
+        and not repeating
+        and day_phrases.take_unplaced(reading.scan)
+    ):
+        reading.flag("unplaced_day")
     if found.invalid:
         reading.flag("invalid_time")
     reading.day, reading.near_next, reading.same_weekday = found.day, found.near_next, found.same_weekday
@@ -219,6 +236,22 @@ def _take_day(reading: _Reading, *, timezone: str, language: str) -> None:
         if reading.day < reading.today:
             reading.flag("past")
     reading.named_day = reading.day is not None
+
+
+def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phrases.DayPhrase | None:
+    """A day said in several words, taken out of the scan; None when there is none, or when another
+    day is named besides it ("tomorrow ... for the first of the month": "tomorrow" is the day, the
+    rest is the title's)."""
+    probe = Scan(reading.scan.text)
+    phrase = day_phrases.take_day_phrase(probe, reading.today)
+    if phrase.day is None and not phrase.invalid:
+        return None
+    besides = days.take_day(
+        Scan(probe.text), now_local=reading.now_local, language=language, timezone=timezone, repeating=False
+    )
+    if besides.day is not None or besides.invalid:
+        return None
+    return day_phrases.take_day_phrase(reading.scan, reading.today)
 
 
 def _take_time_of_day(reading: _Reading) -> None:

@@ -44,6 +44,11 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
         "he": "זה חוזר רחוק מדי או יותר מדי פעמים בשביל תזכורת אחת, אז לא קבעתי אותה. "
         "מתי לקבוע, ועד מתי? (למשל „כל יום ב-9 למשך חודש”)",
     },
+    # "on christmas", "before mom's birthday", "בחנוכה": a day no calendar of Memo's places.
+    "day_unclear": {
+        "en": "Which day is that? (e.g. “on Dec 25 at 9:00”)",
+        "he": "איזה יום זה? (למשל „ב-25.12 בשעה 9:00”)",
+    },
     "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
     "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
 }

@@ -32,7 +32,12 @@ _RE_TIME_FIRST = re.compile(
 )
 
 #: The question a time problem asks first (then the time itself, `reminder_time_required`).
-TIME_PROBLEMS = {"invalid_time": "time_invalid", "past": "time_in_past", "too_long": "repeat_too_long"}
+TIME_PROBLEMS = {
+    "invalid_time": "time_invalid",
+    "past": "time_in_past",
+    "too_long": "repeat_too_long",
+    "unplaced_day": "day_unclear",
+}
 
 
 #: "daily reminder at 10pm to take pills", "weekly reminder: team sync", "תזכורת יומית ב-8 לקחת כדורים":

@@ -270,7 +270,10 @@ def _take_weekend(scan: Scan, today: date) -> date | None:
     if match is None:
         return None
     scan.take(match)
-    return _next_weekday(today, 5) if today.weekday() != 5 else today
+    saturday = _next_weekday(today, 5) if today.weekday() != 5 else today
+    if re.match(r"\s*next\b", match.group(0), re.I) and saturday == today:
+        saturday += timedelta(weeks=1)  # "next weekend" said on a Saturday: the one after it
+    return saturday
 
 
 def _take_month_end(scan: Scan, today: date) -> date | None:
