@@ -32,3 +32,18 @@ def test_small_helpers() -> None:
     assert has_hebrew("call אמא") and not has_hebrew("call mom")
     assert clean("  call   mom ") == "call mom"
     assert named_in('Reminder "call mom" at 18:00') == "call mom"
+
+
+@pytest.mark.parametrize(
+    ("words", "title"),
+    [
+        ("שאני צריך לקנות חלב", "אני צריך לקנות חלב"),  # "that I need to ...": the clause
+        ("שיש לי תור לרופא", "יש לי תור לרופא"),
+        ("שהחשבון של החשמל הגיע", "החשבון של החשמל הגיע"),
+        ("שבוע הספר בעירייה", "שבוע הספר בעירייה"),  # a thing that starts with ש keeps it
+        ("שמן זית וקמח", "שמן זית וקמח"),
+        ("שלוש הזמנות לאסוף", "שלוש הזמנות לאסוף"),
+    ],
+)
+def test_a_hebrew_that_is_dropped_only_before_a_clause(words: str, title: str) -> None:
+    assert as_title(words) == title

@@ -145,3 +145,57 @@ def test_a_day_phrase_beside_another_day_is_the_titles(text: str, title: str) ->
     found, remainder, problem = _read(text, date(2026, 11, 28))
     assert problem is None and found is not None
     assert remainder == f"remind me to {title}"
+
+
+def _first_of_next_week(today: date, first: int) -> date:
+    day = today + timedelta(days=1)
+    while day.weekday() != first:
+        day += timedelta(days=1)
+    return day
+
+
+@given(today=DAYS, weekday=st.integers(0, 6))
+def test_a_weekday_of_next_week(today: date, weekday: int) -> None:
+    # Jerusalem: the week starts on Sunday, in English and in Hebrew alike.
+    start = _first_of_next_week(today, 6)
+    expected = start + timedelta(days=(weekday - start.weekday()) % 7)
+    name = WEEKDAYS[weekday]
+    he = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"][weekday]
+    he_day = "בשבת" if he == "שבת" else f"ביום {he}"
+    for text, language in (
+        (f"remind me next week on {name} at 9am to pay", "en"),
+        (f"remind me on {name} next week at 9am to pay", "en"),
+        (f"remind me {name} of next week at 9am to pay", "en"),
+        (f"תזכיר לי {he_day} בשבוע הבא ב-9 בבוקר לשלם", "he"),
+        (f"תזכיר לי בשבוע הבא {he_day} ב-9 בבוקר לשלם", "he"),
+    ):
+        found, title, problem = _read(text, today, language)
+        assert (found, problem) == (expected, None), text
+        assert title in ("remind me to pay", "תזכיר לי לשלם"), text
+
+
+@given(today=DAYS, weekday=st.integers(0, 6))
+def test_a_weekday_in_two_weeks_is_that_weekday(today: date, weekday: int) -> None:
+    target = today + timedelta(weeks=2)
+    start = target - timedelta(days=(target.weekday() - 6) % 7)
+    expected = start + timedelta(days=(weekday - start.weekday()) % 7)
+    for text in (
+        f"remind me {WEEKDAYS[weekday]} in two weeks at 9am to pay",
+        f"remind me in 2 weeks on {WEEKDAYS[weekday]} at 9am to pay",
+    ):
+        found, title, problem = _read(text, today)
+        assert (found, title, problem) == (expected, "remind me to pay", None), text
+        assert found is not None and found.weekday() == weekday
+
+
+@given(today=DAYS)
+def test_hebrew_a_week_from_today_and_next_week_alone(today: date) -> None:
+    for text, expected in (
+        ("תזכיר לי שבוע מהיום ב-9 בבוקר להתקשר", today + timedelta(weeks=1)),
+        ("תזכיר לי שבועיים ממחר ב-9 בבוקר להתקשר", today + timedelta(days=15)),
+        ("תזכיר לי בשבוע הבא ב-9 בבוקר להתקשר", today + timedelta(weeks=1)),
+        ("remind me next week at 9am to call", today + timedelta(weeks=1)),
+    ):
+        found, title, problem = _read(text, today, "he" if "ת" in text else "en")
+        assert (found, problem) == (expected, None), text
+        assert title in ("תזכיר לי להתקשר", "remind me to call"), text

@@ -81,9 +81,17 @@ def as_title(text: str) -> str:
     for _ in range(2):  # "for to leave" (a time taken from between them) -> "leave"
         text = strip_lead(text, _EN_TITLE_LEAD)
     text = strip_lead(text, _HE_TITLE_LEAD)
-    if text.startswith("ש") and len(text) > 3 and " " in text:
-        text = text[1:]
+    if text.startswith("ש") and " " in text and _AFTER_THAT.match(text[1:]):
+        text = text[1:]  # "תזכיר לי שאני צריך ..." ("that I need ..."); never "שבוע", "שמן זית"
     return unshout(clean(text))
+
+
+#: The words a Hebrew "ש" ("that") is glued to before a clause: a pronoun, "there is", "need to",
+#: a day, or a word with its article ("שהפגישה"). A thing that starts with ש ("שבוע", "שמפו") keeps it.
+_AFTER_THAT = re.compile(
+    r"(?:אני|אתה|את|הוא|היא|אנחנו|הם|הן|יש|אין|צריך|צריכה|צריכים|צריכות|חייב|חייבת|חייבים|מחר|היום|עוד|כבר|"
+    r"לא|זה|זו|זאת|ה[\u05D0-\u05EA]{2,})(?=\s|$)"
+)
 
 
 # --- command words ------------------------------------------------------------------------

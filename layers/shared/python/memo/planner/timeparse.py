@@ -127,6 +127,8 @@ class _Reading:
     when: datetime | None = None
     lead_for: str | None = None
     rule: str | None = None
+    #: a day said in several words ("a week from friday"), read before anything else of the day
+    phrase: day_phrases.DayPhrase | None = None
 
     @property
     def today(self) -> date:
@@ -157,6 +159,10 @@ def extract_when(
     reading = _Reading(Scan(text), now.astimezone(ZoneInfo(timezone)), default_day)
     _take_repetition(reading, timezone=timezone, language=language, limits=limits or RecurrenceLimits())
     _take_impossible(reading)
+    # Before the amounts of time: "monday in two weeks" is a Monday, not two weeks from today.
+    reading.phrase = (
+        None if reading.repeat is not None else _day_phrase(reading, timezone=timezone, language=language)
+    )
     _take_offset(reading)
     _take_day(reading, timezone=timezone, language=language)
     _take_time_of_day(reading)
@@ -202,7 +208,7 @@ def _take_day(reading: _Reading, *, timezone: str, language: str) -> None:
     """The day named (a phrase of several words first: "a week from friday", "the 1st of next month"),
     counted back by "a week before" when said; a day no calendar places ("on christmas") is asked."""
     repeating = reading.repeat is not None
-    phrase = None if repeating else _day_phrase(reading, timezone=timezone, language=language)
+    phrase = reading.phrase
     if phrase is not None and phrase.invalid:
         reading.flag("invalid_time")
     if phrase is not None and phrase.day is not None:
@@ -243,7 +249,8 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
     day is named besides it ("tomorrow ... for the first of the month": "tomorrow" is the day, the
     rest is the title's)."""
     probe = Scan(reading.scan.text)
-    phrase = day_phrases.take_day_phrase(probe, reading.today)
+    first = day_phrases.first_weekday(timezone, hebrew=language == "he")
+    phrase = day_phrases.take_day_phrase(probe, reading.today, first)
     if phrase.day is None and not phrase.invalid:
         return None
     besides = days.take_day(
@@ -251,7 +258,7 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
     )
     if besides.day is not None or besides.invalid:
         return None
-    return day_phrases.take_day_phrase(reading.scan, reading.today)
+    return day_phrases.take_day_phrase(reading.scan, reading.today, first)
 
 
 def _take_time_of_day(reading: _Reading) -> None:

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import as_title, clean, has_hebrew
 from memo.planner.match import CONFIDENT, Match, iso, parse_when
+from memo.planner.when.day_phrases import first_weekday, next_week_start
 
 _RE_AGENDA = (
     re.compile(
@@ -42,6 +43,7 @@ _WEEK = re.compile(
     r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב)?(?:השבוע(?:\s+הזה)?|שבוע\s+הקרוב)\s*$",
     re.I,
 )
+_NEXT_WEEK = re.compile(r"^(?:for\s+|in\s+|on\s+)?next\s+week\s*$|^(?:ב|ל)?שבוע\s+הבא\s*$", re.I)
 #: "what's coming up?", "what's next?", "anything upcoming?", "מה הלאה?": everything still to come.
 _RE_UPCOMING = re.compile(
     r"^(?:what(?:'s|’s|\s+is)?|whats|anything|is\s+there\s+anything)\s+(?:coming\s+up|next|upcoming|ahead)"
@@ -75,6 +77,12 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
                 "until": (today + timedelta(days=6)).isoformat(),
             }
             return listing(week, "reminders:agenda")
+        if _NEXT_WEEK.match(clean(match.group("rest"))):
+            # "what do I have next week?": the seven days of the week after this one
+            today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
+            first = next_week_start(today, first_weekday(inp.timezone, hebrew=has_hebrew(text)))
+            following = {"day": first.isoformat(), "until": (first + timedelta(days=6)).isoformat()}
+            return listing(following, "reminders:agenda")
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
         rest = clean(parsed.remainder)

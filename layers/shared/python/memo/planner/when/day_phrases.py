@@ -83,6 +83,36 @@ _WEEK_FROM = re.compile(
     rf"|\b(?:(?:on|by)\s+)?{_BASE.replace('base', 'base3')}\s+week\b(?!\s*(?:end|day|night))",
     FLAGS,
 )
+_HE_WEEKDAYS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
+_HE_WEEKDAY = r"(?:[בל]?-?יום\s+(?P<hw>ראשון|שני|שלישי|רביעי|חמישי|שישי)|[בל]?-?(?P<hw_sat>שבת))"
+_HE_BASE = r"(?P<hbase>היום|מחר|יום\s+(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)|שבת)"
+#: "שבוע מהיום", "שבועיים ממחר", "שבוע מיום שישי"
+_HE_WEEK_FROM = re.compile(rf"(?:(?<=\s)|^)(?:בעוד\s+)?(?P<n>שבוע|שבועיים)\s+מ-?{_HE_BASE}{_END}")
+#: "next week on wednesday", "on wednesday next week", "wednesday of next week", "ביום רביעי בשבוע הבא"
+_EN_WEEKDAY = rf"(?:on\s+)?(?P<wd>{'|'.join(sorted(_WEEKDAYS, key=len, reverse=True))})"
+_NEXT_WEEK_ON = re.compile(
+    rf"\bnext\s+week\s+{_EN_WEEKDAY}\b|\b{_EN_WEEKDAY.replace('<wd>', '<wd2>')}\s+(?:of\s+)?next\s+week\b",
+    FLAGS,
+)
+_HE_NEXT_WEEK_ON = re.compile(
+    rf"(?:(?<=\s)|^)(?:בשבוע\s+הבא\s+{_HE_WEEKDAY}|{_HE_WEEKDAY.replace('<hw>', '<hw2>').replace('<hw_sat>', '<hw2_sat>')}"
+    rf"\s+(?:בשבוע\s+הבא|של\s+השבוע\s+הבא)){_END}"
+)
+#: "monday in two weeks", "in 3 weeks on friday", "ביום שני בעוד שבועיים"
+_IN_WEEKS_ON = re.compile(
+    rf"\b{_EN_WEEKDAY}\s+in\s+(?P<n>two|three|2|3)\s+weeks\b"
+    rf"|\bin\s+(?P<n2>two|three|2|3)\s+weeks\s+{_EN_WEEKDAY.replace('<wd>', '<wd2>')}\b",
+    FLAGS,
+)
+_HE_IN_WEEKS_ON = re.compile(
+    rf"(?:(?<=\s)|^)(?:{_HE_WEEKDAY}\s+בעוד\s+(?P<n>שבועיים)|בעוד\s+(?P<n2>שבועיים)\s+"
+    rf"{_HE_WEEKDAY.replace('<hw>', '<hw2>').replace('<hw_sat>', '<hw2_sat>')}){_END}"
+)
+_NEXT_WEEK_ALONE = re.compile(
+    r"\b(?:(?:on|by|for|until)\s+)?next\s+week\b(?!\s*(?:end|day))|(?:(?<=\s)|^)(?:ב|עד\s+|ל)?שבוע\s+הבא"
+    + _END,
+    FLAGS,
+)
 _FORTNIGHT = re.compile(
     r"\b(?:in\s+(?:a|one)\s+fortnight|(?:a|one)\s+fortnight\s+(?:from\s+(?:now|today)|today))\b"
     r"|\bin\s+(?P<n>two|2)\s+fortnights\b",
@@ -118,13 +148,82 @@ class DayPhrase:
     unplaced: bool = False
 
 
-def take_day_phrase(scan: Scan, today: date) -> DayPhrase:
-    """The day one of the phrases above names, taken out of `scan`."""
-    for read in (_of_month, _last_day, _year_first, _week_from, _fortnight, _on_the_ordinal):
+def take_day_phrase(scan: Scan, today: date, first: int = 0) -> DayPhrase:
+    """The day one of the phrases above names, taken out of `scan` (`first`: the weekday a week
+    starts on, `first_weekday`, for "wednesday next week")."""
+    for in_weeks in (_next_week_on, _in_weeks_on):
+        found = in_weeks(scan, today, first)
+        if found is not None:
+            return found
+    for read in (_of_month, _last_day, _year_first, _week_from, _fortnight, _on_the_ordinal, _he_week_from):
         found = read(scan, today)
         if found is not None:
             return found
+    alone = _NEXT_WEEK_ALONE.search(scan.text)
+    if alone is not None:
+        scan.take(alone)  # "next week", "בשבוע הבא": the same weekday a week on (as "next month")
+        return DayPhrase(today + timedelta(weeks=1))
     return DayPhrase()
+
+
+def first_weekday(timezone: str, *, hebrew: bool) -> int:
+    """The weekday a week starts on: Sunday in Israel and in Hebrew, Monday elsewhere."""
+    return 6 if hebrew or timezone == "Asia/Jerusalem" else 0
+
+
+def next_week_start(today: date, first: int) -> date:
+    """The first day of the week after today's (`first`: `first_weekday`)."""
+    return today + timedelta(days=(first - today.weekday() - 1) % 7 + 1)
+
+
+def _weekday_in_week_of(day: date, weekday: int, first: int) -> date:
+    start = day - timedelta(days=(day.weekday() - first) % 7)
+    return start + timedelta(days=(weekday - start.weekday()) % 7)
+
+
+def _said_weekday(match: re.Match[str]) -> int:
+    groups = {k: v for k, v in match.groupdict().items() if v}
+    for key in ("wd", "wd2"):
+        if key in groups:
+            return _WEEKDAYS[groups[key].lower()]
+    for key in ("hw", "hw2"):
+        if key in groups:
+            return _HE_WEEKDAYS[groups[key]]
+    return 5  # "שבת"
+
+
+def _next_week_on(scan: Scan, today: date, first: int) -> DayPhrase | None:
+    match = _NEXT_WEEK_ON.search(scan.text) or _HE_NEXT_WEEK_ON.search(scan.text)
+    if match is None:
+        return None
+    scan.take(match)
+    return DayPhrase(_weekday_in_week_of(next_week_start(today, first), _said_weekday(match), first))
+
+
+def _in_weeks_on(scan: Scan, today: date, first: int) -> DayPhrase | None:
+    match = _IN_WEEKS_ON.search(scan.text) or _HE_IN_WEEKS_ON.search(scan.text)
+    if match is None:
+        return None
+    scan.take(match)
+    said = (match.group("n") or match.group("n2")).lower()
+    weeks = {"two": 2, "2": 2, "שבועיים": 2, "three": 3, "3": 3}[said]
+    return DayPhrase(_weekday_in_week_of(today + timedelta(weeks=weeks), _said_weekday(match), first))
+
+
+def _he_week_from(scan: Scan, today: date) -> DayPhrase | None:
+    match = _HE_WEEK_FROM.search(scan.text)
+    if match is None:
+        return None
+    base = match.group("hbase")
+    if base == "היום":
+        start = today
+    elif base == "מחר":
+        start = today + timedelta(days=1)
+    else:
+        weekday = _HE_WEEKDAYS[base.split()[-1]]
+        start = today + timedelta(days=(weekday - today.weekday()) % 7)
+    scan.take(match)
+    return DayPhrase(start + timedelta(weeks=2 if match.group("n") == "שבועיים" else 1))
 
 
 def take_unplaced(scan: Scan) -> bool:
