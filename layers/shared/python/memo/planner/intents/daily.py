@@ -81,7 +81,10 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
             # "what do I have next week?": the seven days of the week after this one
             today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
             first = next_week_start(today, first_weekday(inp.timezone, hebrew=has_hebrew(text)))
-            following = {"day": first.isoformat(), "until": (first + timedelta(days=6)).isoformat()}
+            following: dict[str, object] = {
+                "day": first.isoformat(),
+                "until": (first + timedelta(days=6)).isoformat(),
+            }
             return listing(following, "reminders:agenda")
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
