@@ -142,3 +142,17 @@ def test_four_digits_without_a_time_word_are_no_time(text: str) -> None:
 def test_an_amount_after_a_time_word_is_no_time(text: str) -> None:
     assert take_time(Scan(text)) is None
     assert not take_invalid_time(Scan(text))
+
+
+@pytest.mark.parametrize(
+    "qualifier", ["ish", "-ish", " sharp", " o'clock", " oclock", " o clock", " on the dot"]
+)
+@pytest.mark.parametrize("lead", ["at", "around", "by"])
+def test_how_exact_a_time_is_goes_with_it_not_into_the_title(qualifier: str, lead: str) -> None:
+    for hour in range(1, 13):
+        scan = Scan(f"leave {lead} {hour}{qualifier}")
+        said = take_time(scan)
+        assert said is not None and (said.hour, said.minute) == (hour, 0), (hour, qualifier)
+        assert clean(scan.text) == "leave", (hour, qualifier)
+    scan = Scan("לצאת ב-6 בדיוק")
+    assert take_time(scan) == SaidTime(6, 0, False, False) and clean(scan.text) == "לצאת"

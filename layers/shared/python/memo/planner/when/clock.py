@@ -263,8 +263,17 @@ def take_bare_hour(scan: Scan, bare: re.Match[str]) -> SaidTime:
     return SaidTime(int(bare.group("h")), int(bare.group("m") or 0), False, False)
 
 
+#: Words after a clock's digits that say how exact it is: "6 sharp", "6ish", "6-ish", "6 o'clock",
+#: "6 on the dot", "ב-6 בדיוק". They go with the time, not into the title.
+_QUALIFIER = re.compile(
+    r"(?<=\d)(?:\s*-?ish\b|\s*o['’]?\s?clock\b|\s+sharp\b|\s+on\s+the\s+dot\b|\s+בדיוק(?=\s|$|[,.!?]))", FLAGS
+)
+
+
 def take_time(scan: Scan) -> SaidTime | None:
     """The time of day `scan` names, taken out of it; the most explicit forms are read first."""
+    for qualifier in list(_QUALIFIER.finditer(scan.text)):
+        scan.take_span(*qualifier.span())
     for read in _READERS:
         found = read(scan)
         if found is not None:
