@@ -114,11 +114,11 @@ def _to_another_list(text: str, inp: PlannerInput) -> list[Match] | None:
     """ "add milk to the shopping list" -> "oops i meant the todo list": the things just added come
     off that list and go on the one meant, asked first. Only right after a list add, only for a list
     other than that one, and only when the message names a list and nothing else."""
-    latest = latest_action(inp)
-    if latest is None or (latest.capability, latest.action) != ("lists", "add"):
-        return None
     cue = _MEANT_LIST.match(text)
     if cue is None and not (_CORRECTED_LIST.match(text) and re.search(r"\blist\b|רשימ", text, re.I)):
+        return None
+    latest = inp.latest_actions[0] if inp.latest_actions else None
+    if latest is None or (latest.capability, latest.action) != ("lists", "add"):
         return None
     rest = text[cue.end() :] if cue is not None else _LEAD.sub("", text, count=1)
     name = answered_list_name(rest if cue is not None else text)
