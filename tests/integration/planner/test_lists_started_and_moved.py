@@ -9,7 +9,6 @@ nothing. A message that only names the list the things are already on changes no
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 
 import pytest
 
@@ -17,8 +16,7 @@ from memo.local.stack import LocalStack
 from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-
-START = datetime.fromisoformat("2026-03-02T10:00:00+02:00")
+from tests.support.week import START
 
 
 @pytest.fixture
@@ -107,3 +105,43 @@ def test_naming_the_list_the_things_are_on_changes_nothing(chat: Conversation) -
     chat.say("add fix the fence to my todo list")
     chat.say("i meant the todo list")
     assert chat.say("show my todo list") == "Your todo list:\n• fix the fence"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "sorry, those are for the packing list",
+        "wrong list, it's for the packing list",
+        "they were for my packing list",
+    ],
+)
+def test_other_ways_to_say_the_things_were_for_another_list(chat: Conversation, said: str) -> None:
+    chat.say("add bread to the shopping list")
+    assert chat.say(said).startswith(
+        "Just to check — you want me to remove bread from your shopping list, then add bread to your packing list?"
+    )
+    chat.tap(1)
+    assert chat.say("show my packing list") == "Your packing list:\n• bread"
+
+
+def test_hebrew_it_is_for_another_list(chat: Conversation) -> None:
+    chat.say("תוסיף עגבניות לרשימת הקניות")
+    assert chat.say("לא, זה לרשימת המשימות").startswith(
+        "רק מוודא — להוריד עגבניות מרשימת קניות ואז להוסיף עגבניות לרשימת משימות?"
+    )
+
+
+def test_the_answer_to_what_to_add_is_never_a_question_or_another_list(chat: Conversation) -> None:
+    assert chat.say("create a books list") == "What should I add to your books list?"
+    # A question adds nothing: asked again.
+    assert chat.say("what time is it") == "Sorry, I didn't catch that.\nWhat should I add to your books list?"
+    # Another list started instead: that list's question, and nothing goes on the books list.
+    assert chat.say("let's make a grocery list") == "What should I add to your grocery list?"
+    assert chat.say("eggs") == "Added eggs to your grocery list."
+    assert chat.say("show my lists") == "Your lists:\n• grocery (1 item)"
+
+
+def test_hebrew_leave_it_said_to_a_woman_cancels_the_list(chat: Conversation) -> None:
+    assert chat.say("תפתחי לי רשימה חדשה בשם מתנות") == "מה להוסיף לרשימת מתנות?"
+    assert chat.say("תעזבי") == "בסדר, ביטלתי. לא שיניתי כלום."
+    assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"

@@ -102,3 +102,10 @@ def test_the_planner_reads_a_start_before_any_other_list_command(
 ) -> None:
     plan = RulePlanner().plan(pin(message)).output.plan
     assert [(step.capability, step.action) for step in plan] == [expected]
+
+
+@pytest.mark.parametrize("lead", ["let's", "lets", "let us"])
+@pytest.mark.parametrize("name", NAMES)
+def test_lets_make_a_list(lead: str, name: str) -> None:
+    assert _asks_for_items(f"{lead} make a {name} list") == name.lower()
+    assert _asks_for_items(f"{lead} start a new list called {name}") == name.lower()

@@ -172,3 +172,17 @@ def test_an_answer_to_which_list_names_it(answer: str, name: str) -> None:
 )
 def test_what_names_no_list_is_not_an_answer(answer: str) -> None:
     assert lists.answered_list_name(answer) is None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "what time is it",
+        "how do I do this",
+        "מה השעה",
+        "let's make a grocery list",
+        "תפתח רשימה חדשה לטיול",
+    ],
+)
+def test_an_answer_that_asks_or_starts_a_list_names_no_items(answer: str) -> None:
+    assert lists.answered_items(answer) == []

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memo.domain import (
+    LIST_ITEMS_REQUIRED,
     LIST_NAME_REQUIRED,
     DisambiguationCandidate,
     HITLReply,
@@ -112,6 +113,9 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         return cancel(state, pending, raw, None, now, log)
     if _names_the_list(pending, raw):
         return None  # "no, the shopping list" to "Which list?": the answer, read by the fast path
+    if a.typed and _starts_another_list(pending, raw):
+        # "let's make a grocery list" to "What should I add to your books list?": its own request.
+        return switch_intent(state, pending, raw, None, now, log)
     if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
         # "cancel the call mom reminder" while "add milk?" is open: that delete, asked as usual.
         return switch_intent(state, pending, raw, None, now, log)
@@ -160,6 +164,16 @@ def _names_the_list(pending: PendingHITL, raw: str) -> bool:
     from memo.planner.intents.lists import answered_list_name  # the planner's own words
 
     return answered_list_name(raw) is not None
+
+
+def _starts_another_list(pending: PendingHITL, raw: str) -> bool:
+    """A list started as the answer to what to add to a list: a request, never the thing added."""
+    missing = (pending.context.missing_fields if pending.context else None) or []
+    if LIST_ITEMS_REQUIRED not in missing:
+        return False
+    from memo.planner.intents.list_starts import starts_a_list  # the planner's own words
+
+    return starts_a_list(raw)
 
 
 def _by_the_fast_path(a: _Answer) -> ResumeOutcome | None:

@@ -248,7 +248,7 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
     """A day said in several words, taken out of the scan; None when there is none, or when another
     day is named besides it ("tomorrow ... for the first of the month": "tomorrow" is the day, the
     rest is the title's)."""
-    probe = Scan(reading.scan.text)
+    probe = Scan(reading.scan.text, list(reading.scan.fragments))
     first = day_phrases.first_weekday(timezone, hebrew=language == "he")
     phrase = day_phrases.take_day_phrase(probe, reading.today, first)
     if phrase.day is None and not phrase.invalid:
@@ -258,7 +258,8 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
     )
     if besides.day is not None or besides.invalid:
         return None
-    return day_phrases.take_day_phrase(reading.scan, reading.today, first)
+    reading.scan = probe  # the phrase's words, taken out
+    return phrase
 
 
 def _take_time_of_day(reading: _Reading) -> None:

@@ -3,6 +3,7 @@ capability was meant, which item to act on, and the yes/no check of a plan Memo 
 
 from __future__ import annotations
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITLOption, PlanStep, RoutingSuggestion
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -113,7 +114,7 @@ def which_item_question(language: Language, step: PlanStep) -> str:
 def list_items_question(language: Language, list_name: object) -> str:
     """What to add to a list named with nothing on it yet ("create a packing list"): the list by
     name when one was said, else the plain question."""
-    if not isinstance(list_name, str) or list_name.casefold() in ("", "default"):
+    if not isinstance(list_name, str) or list_name.casefold() in ("", UNNAMED_LIST):
         return _MISSING_FIELD_QUESTIONS["list_items_required"][language]
     if language == "he":
         return f"מה להוסיף לרשימת {list_name}?"

@@ -101,8 +101,10 @@ _ADDED = re.compile(
 #: A message that only names a list as the one meant: "oops i meant the todo list", "no, the todo
 #: list", "it's for my packing list", "put them on the todo list", "התכוונתי לרשימת המשימות".
 _MEANT_LIST = re.compile(
-    r"^\W*(?:(?:no|nope|wait|actually|oops|sorry|my\s+bad|לא|רגע|בעצם|אופס|סליחה|טעיתי)[\s,!.:;-]+)*"
-    r"(?:i\s+meant|i\s+mean|meant|it\s+was\s+for|it'?s\s+for|that'?s\s+for|they'?re\s+for|"
+    r"^\W*(?:(?:no|nope|wait|actually|oops|sorry|my\s+bad|wrong\s+list|לא|רגע|בעצם|אופס|סליחה|טעיתי|"
+    r"רשימה\s+לא\s+נכונה)[\s,!.:;-]+)*"
+    r"(?:i\s+meant|i\s+mean|meant|"
+    r"(?:it|that|this|they|those|these)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+(?:supposed\s+to\s+go\s+)?(?:for|on|in)|"
     r"(?:put|move|add)\s+(?:it|them|that|those|these)\s+(?:to|on|onto|in|into)|"
     r"התכוונתי|הכוונה|זה\s+ל|תעביר\s+(?:את\s+זה|אותם|אותו|אותה)|תעבירי\s+(?:את\s+זה|אותם|אותו|אותה))\b",
     re.I,
@@ -123,20 +125,11 @@ def _to_another_list(text: str, inp: PlannerInput) -> list[Match] | None:
     rest = text[cue.end() :] if cue is not None else _LEAD.sub("", text, count=1)
     name = answered_list_name(rest if cue is not None else text)
     key = (latest.external_ids or {}).get("listKey")
-    said = _ADDED.match(latest.summary.strip())
-    if name is None or said is None or not isinstance(key, str) or list_key(name) == key:
+    added = _what_was_added(latest)
+    if name is None or added is None or not isinstance(key, str) or list_key(name) == key:
         return None
-    items = [item.strip() for item in (said.group("en") or said.group("he")).split(",") if item.strip()]
-    removed = Match(
-        capability="lists",
-        action="remove",
-        confidence=GUESS,
-        risk="medium",
-        constraints={"listName": said.group("en_list") or said.group("he_list")},
-        changes={"items": items},
-        pattern="lists:moved",
-    )
-    added = Match(
+    from_list, items = added
+    moved = Match(
         capability="lists",
         action="add",
         confidence=GUESS,
@@ -145,7 +138,29 @@ def _to_another_list(text: str, inp: PlannerInput) -> list[Match] | None:
         changes={"items": items},
         pattern="lists:moved",
     )
-    return [removed, added]
+    return [_taken_off(from_list, items, "lists:moved"), moved]
+
+
+def _what_was_added(latest: LatestAction) -> tuple[str, list[str]] | None:
+    """The list a list add's summary names, and the things it says it added."""
+    said = _ADDED.match(latest.summary.strip())
+    if said is None:
+        return None
+    items = [item.strip() for item in (said.group("en") or said.group("he")).split(",") if item.strip()]
+    return said.group("en_list") or said.group("he_list"), items
+
+
+def _taken_off(list_name: str, items: list[str], pattern: str) -> Match:
+    """The things just added, off their list again: the first step of an exchange or a move."""
+    return Match(
+        capability="lists",
+        action="remove",
+        confidence=GUESS,
+        risk="medium",
+        constraints={"listName": list_name},
+        changes={"items": items},
+        pattern=pattern,
+    )
 
 
 def _exchanged(latest: LatestAction, found: Match) -> list[Match] | None:
@@ -154,25 +169,15 @@ def _exchanged(latest: LatestAction, found: Match) -> list[Match] | None:
     was added stays)."""
     if (found.capability, found.action) != ("lists", "add"):
         return [found]
-    said = _ADDED.match(latest.summary.strip())
+    added = _what_was_added(latest)
     key = (latest.external_ids or {}).get("listKey")
     named = found.constraints.get("listName")
-    if said is None or not isinstance(key, str) or not key:
+    if added is None or not isinstance(key, str) or not key:
         return [_asked(found)]
     if isinstance(named, str) and named != UNNAMED_LIST and list_key(named) != key:
         return [_asked(found)]
-    list_name = said.group("en_list") or said.group("he_list")
-    items = [item.strip() for item in (said.group("en") or said.group("he")).split(",") if item.strip()]
-    removed = Match(
-        capability="lists",
-        action="remove",
-        confidence=GUESS,
-        risk="medium",
-        constraints={"listName": list_name},
-        changes={"items": items},
-        pattern="lists:instead",
-    )
-    added = Match(
+    list_name, items = added
+    instead = Match(
         capability="lists",
         action="add",
         confidence=GUESS,
@@ -181,7 +186,7 @@ def _exchanged(latest: LatestAction, found: Match) -> list[Match] | None:
         changes=found.changes,
         pattern="lists:instead",
     )
-    return [removed, added]
+    return [_taken_off(list_name, items, "lists:instead"), instead]
 
 
 def _asked(found: Match) -> Match:

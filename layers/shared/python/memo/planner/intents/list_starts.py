@@ -29,13 +29,13 @@ _END = r"\s*[.!?]*$"
 _STARTS = (
     # "create a packing list", "start a new shopping list for me", "new todo list"
     re.compile(
-        rf"^(?:(?:can|could|will)\s+you\s+)?{_MAKE_EN}\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|my\s+|our\s+)?"
+        rf"^(?:(?:can|could|will)\s+you\s+|let'?s\s+|let\s+us\s+)?{_MAKE_EN}\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|my\s+|our\s+)?"
         rf"(?:new\s+)?{_NAME_EN}\s+list(?:\s+for\s+(?:me|us))?{_END}",
         re.I,
     ),
     # "make a new list called books", "create a list named Trip", "new list: groceries"
     re.compile(
-        rf"^(?:(?:can|could|will)\s+you\s+)?(?:{_MAKE_EN}\s+(?:me\s+|us\s+)?(?:a\s+|an\s+)?(?:new\s+)?|a\s+new\s+)?"
+        rf"^(?:(?:can|could|will)\s+you\s+|let'?s\s+|let\s+us\s+)?(?:{_MAKE_EN}\s+(?:me\s+|us\s+)?(?:a\s+|an\s+)?(?:new\s+)?|a\s+new\s+)?"
         rf"list\s*(?:called|named|for|of|:)\s*(?:the\s+|my\s+)?{_NAME_EN}{_END}",
         re.I,
     ),
@@ -88,3 +88,8 @@ def start(text: str, inp: PlannerInput) -> Match | None:
             pattern="lists:start",
         )
     return None
+
+
+def starts_a_list(text: str) -> bool:
+    """Whether `text` starts or names a list with nothing to put on it ("let's make a grocery list")."""
+    return any(pattern.match(clean(text)) for pattern in _STARTS)

@@ -356,9 +356,21 @@ _ANSWER_FRAME = re.compile(
 )
 
 
+#: An answer that asks something ("what time is it", "מה השעה?") names no thing to add.
+_A_QUESTION = re.compile(
+    r"\?\s*$|^(?:what|what's|whats|how|when|where|why|who|which|is|are|can|could|do|does|"
+    r"מה|מתי|איפה|למה|איך|כמה|מי|האם)(?=\s|$)",
+    re.I,
+)
+
+
 def answered_items(answer: str) -> list[str]:
     """The things an answer to "What should I add to the list?" names ("milk and eggs"); [] for a
-    reference or nothing."""
+    reference, a question, a list of its own ("let's make a grocery list") or nothing."""
+    from memo.planner.intents.list_starts import starts_a_list
+
+    if _A_QUESTION.search(clean(answer)) or starts_a_list(answer):
+        return []
     said = list_items(list_for(answer), _RE_LIST_ADD, "add", "low")  # "put milk on the list"
     named = (said.changes or {}).get("items") if said is not None else None
     raw = (

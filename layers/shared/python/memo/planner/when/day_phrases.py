@@ -140,12 +140,10 @@ _COUNTED_BACK = re.compile(
 
 @dataclass(frozen=True)
 class DayPhrase:
-    """The day a phrase names (None: none found), or that it names no day there is (`invalid`), or a
-    day no calendar here places (`unplaced`)."""
+    """The day a phrase names (None: none found), or that it names no day there is (`invalid`)."""
 
     day: date | None = None
     invalid: bool = False
-    unplaced: bool = False
 
 
 def take_day_phrase(scan: Scan, today: date, first: int = 0) -> DayPhrase:
