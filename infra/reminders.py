@@ -36,6 +36,7 @@ from infra.secrets import WHATSAPP_SECRET_ENV_VAR, AppSecrets, grant_secret_valu
 from memo import tables
 from memo.settings import (
     SCHEDULE_DEAD_LETTER_ENV_VAR,
+    SCHEDULE_GROUP_ENV_VAR,
     SCHEDULE_MAX_EVENT_AGE_ENV_VAR,
     SCHEDULE_RETRY_ATTEMPTS_ENV_VAR,
 )
@@ -115,15 +116,16 @@ class Reminders(Construct):
             "WHATSAPP_API_BASE_URL": whatsapp_api_base_url,
             "WHATSAPP_REMINDER_TEMPLATE": template_name,
             "WHATSAPP_REMINDER_TEMPLATE_LANGUAGES": template_languages,
+            SCHEDULE_GROUP_ENV_VAR: schedule_group_name,
         }
         if phone_number_id:
             environment["WHATSAPP_PHONE_NUMBER_ID"] = phone_number_id
         self.lambda_function = self._reminders_function(defaults, environment)
         self.function: lambda_.Function = self.lambda_function.function
-        role = self.lambda_function.role
-        items_table.grant(role, *ITEMS_ACTIONS)
-        conversation_table.grant(role, *CONVERSATION_ACTIONS)
-        grant_secret_value(app_secrets.whatsapp, role)
+        items_table.grant(self.lambda_function.role, *ITEMS_ACTIONS)
+        conversation_table.grant(self.lambda_function.role, *CONVERSATION_ACTIONS)
+        grant_secret_value(app_secrets.whatsapp, self.lambda_function.role)
+        self._grant_leftover_deletes()
         self.scheduler_role = self._scheduler_role()
 
         if monitoring is not None:
@@ -147,6 +149,28 @@ class Reminders(Construct):
             Acknowledgment(id="AwsSolutions-SQS3", reason=f"This queue is {what}.")
         )
         return queue
+
+    def _grant_leftover_deletes(self) -> None:
+        """The function deletes the schedule that fired for a deleted reminder (a delete's cancel
+        that failed after the delete committed), in the reminders' group only."""
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["scheduler:DeleteSchedule"],
+                resources=[
+                    Stack.of(self).format_arn(
+                        service="scheduler", resource="schedule", resource_name=f"{self.group_name}/*"
+                    )
+                ],
+            )
+        )
+        Validations.of(self.lambda_function.role).acknowledge(
+            Acknowledgment(
+                id="AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:"
+                f"schedule/{self.group_name}/*]",
+                reason="Schedule names are per reminder, so the resource is the reminders' schedule group, "
+                "never another group; the function only deletes there.",
+            )
+        )
 
     def delivery_environment(self) -> dict[str, str]:
         """For the functions that create or move schedules: the target's retry policy and dead-letter

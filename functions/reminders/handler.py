@@ -30,5 +30,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         template_language=settings.template_languages,
         default_phone_number_id=settings.default_phone_number_id,
         unconfirmed=runtime.unconfirmed,
+        leftovers=runtime.leftovers,
     )
     return result.model_dump(mode="json")

@@ -433,7 +433,8 @@ def test_scheduler_role_may_only_invoke_the_reminders_function(synthesized: Synt
 def test_only_the_executor_and_the_webhook_may_pass_the_scheduler_role_and_only_to_the_scheduler(
     synthesized: Synthesized,
 ) -> None:
-    """The executor schedules reminders; the webhook re-points them when a user changes number."""
+    """The executor schedules reminders; the webhook re-points them when a user changes number; the
+    reminders function only deletes the schedule that fired for a deleted reminder (no PassRole)."""
     stack = synthesized.stack
     scheduler_role_arn = arn(synthesized.logical_id(stack.reminders.scheduler_role))
     pass_role = [
@@ -448,9 +449,13 @@ def test_only_the_executor_and_the_webhook_may_pass_the_scheduler_role_and_only_
     webhook = synthesized.logical_id(stack.webhook.role)
     assert _statements_with_action_prefix(synthesized, "iam:") == {executor: pass_role, webhook: pass_role}
     schedules = _statements_with_action_prefix(synthesized, "scheduler:")
-    assert sorted(schedules) == sorted([executor, webhook])
+    reminders = synthesized.logical_id(stack.reminders.lambda_function.role)
+    assert sorted(schedules) == sorted([executor, webhook, reminders])
     for statement in schedules[webhook]:
         assert "scheduler:DeleteSchedule" not in as_list(statement["Action"])
+    (deletes,) = schedules[reminders]
+    assert as_list(deletes["Action"]) == ["scheduler:DeleteSchedule"]
+    assert "memo-reminders/*" in json.dumps(deletes["Resource"])
 
 
 def test_executor_creates_schedules_in_the_reminders_group_for_the_reminders_function(

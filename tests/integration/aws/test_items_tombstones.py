@@ -5,6 +5,7 @@ the write that must go with them (the executor's claim) or not at all."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from memo import tables
 from memo.aws import items_tombstones
 from memo.aws.items_table import DynamoItemsRepository
+from memo.capabilities.base import ExecutionResult
 from memo.capabilities.items import ListItem, Reminder, Tombstone
 from tests.support.clock import TEST_NOW
 
@@ -102,9 +104,13 @@ class _Marker:
 
     def __init__(self) -> None:
         self.was_sent = False
+        self.told: list[Sequence[str] | None] = []
 
-    @property
-    def entry(self) -> dict[str, Any]:
+    def completed_as(self, result_of: Callable[[Sequence[str]], ExecutionResult]) -> None:
+        raise AssertionError("the adapter never asks for the result")
+
+    def entry_for(self, written: Sequence[str] | None) -> dict[str, Any]:
+        self.told.append(written)
         return {
             "Put": {
                 "TableName": TABLE,
@@ -160,6 +166,7 @@ def test_several_reminders_go_in_one_transaction_with_the_first_write(items_db: 
     assert sent == ["TransactWriteItems"]
     assert {k: v.status for k, v in removed.items()} == {"r1": "deleted", "r2": "deleted", "r3": "deleted"}
     assert marker.was_sent and _marked(items_db) and repo.list_reminders(THREAD) == []
+    assert marker.told == [["r1", "r2", "r3"]]  # the only transaction: told what it writes
     # The same step's retry counts its own tombstones again (no first write: its claim is held).
     again = repo.remove_reminders(THREAD, ["r1", "r2", "r3"], undo=UNDO)
     assert {v.status for v in again.values()} == {"deleted"}
@@ -187,6 +194,7 @@ def test_the_lost_ones_are_named_and_the_rest_sent_again_with_the_first_write(it
     assert {k: v.status for k, v in removed.items()} == {"r1": "changed", "gone": "gone", "r3": "deleted"}
     assert removed["r1"].item is not None and removed["r1"].item.title == "swim"
     assert marker.was_sent and _marked(items_db)
+    assert marker.told == [["r1", "gone", "r3"], ["r3"]]  # sent again, told what it writes now
     assert sorted(r.reminder_id for r in repo.list_reminders(THREAD)) == ["r1", "r2"]
 
 
@@ -205,6 +213,7 @@ def test_past_the_transaction_limit_the_first_write_goes_in_the_first_one(
     removed = repo.remove_reminders(THREAD, ["r1", "r2", "r3"], undo=UNDO, first_write=marker)
     assert sent == ["TransactWriteItems", "TransactWriteItems"]  # [marker, r1], [r2, r3]
     assert {v.status for v in removed.values()} == {"deleted"} and marker.was_sent
+    assert marker.told == [None]  # more transactions follow: the claim alone
     assert repo.list_reminders(THREAD) == []
 
 

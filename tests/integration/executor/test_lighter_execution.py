@@ -117,7 +117,7 @@ def _reminders(user: WhatsAppUser) -> dict[str, dict[str, Any]]:
     return {item["title"]["S"]: item for item in items}
 
 
-def test_the_execution_of_delete_all_takes_four_dynamodb_requests(
+def test_the_execution_of_delete_all_takes_three_dynamodb_requests(
     dana: Conversation, local: LocalStack, executions: HeldExecutions
 ) -> None:
     dana.say("remind me to call mom tomorrow at 5pm")
@@ -128,19 +128,29 @@ def test_the_execution_of_delete_all_takes_four_dynamodb_requests(
     requests = executions.release(local)
 
     assert dana.replies() == ["Deleted 2 reminders."]
-    # Executor: the claim with both tombstones, the completion. Responder: the claim with the
-    # latestActions appended, reply+quote records after the send.
-    assert requests == ["TransactWriteItems", "UpdateItem", "TransactWriteItems", "BatchWriteItem"]
-    (claimed, _completed, _replied, _after) = (params for _, params in executions.dynamodb)
+    # Executor: the completed claim with both tombstones (no write after it). Responder: the claim
+    # with the latestActions appended, reply+quote records after the send.
+    assert requests == ["TransactWriteItems", "TransactWriteItems", "BatchWriteItem"]
+    (claimed, _replied, _after) = (params for _, params in executions.dynamodb)
     assert [next(iter(w.values()))["TableName"] for w in claimed["TransactItems"]] == [
         "memo-ledger",
         "memo-items",
         "memo-items",
     ]
+    entries = boto3.client("dynamodb", region_name="us-east-1").scan(TableName="memo-ledger")["Items"]
+    (entry,) = [e for e in entries if "delete_all" in e.get("replay", {}).get("S", "")]
+    assert entry["status"]["S"] == "completed"
+    replay = json.loads(entry["replay"]["S"])
+    assert sorted(replay["external_ids"]["reminderIds"]) == sorted(
+        item["sk"]["S"].removeprefix("REMINDER#") for item in _reminders(dana.user).values()
+    )
     assert all("undo_key" in item for item in _reminders(dana.user).values())
     # Its latest actions went in with the reply's claim: "undo it" / "delete it" know what it did.
     (undo,) = dana.choices
     assert undo.title == "Undo"
+    executions.holding = False
+    dana.tap(1)
+    assert not any("undo_key" in item for item in _reminders(dana.user).values())  # both are back
 
 
 def _ledger_text() -> str:

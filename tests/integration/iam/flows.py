@@ -406,6 +406,26 @@ def a_reminder_is_delivered_to(iam: IamStack, chat: Chat) -> None:
     iam.local.ticker.tick()
 
 
+def a_leftover_schedule_fires(iam: IamStack) -> None:
+    """A delete whose schedule cancel failed after it committed leaves a repeating reminder's
+    schedule behind: when it fires, the reminders function finds the reminder cancelled, sends
+    nothing and deletes the schedule."""
+    chat = _chat(iam)
+    assert "water the plants" in chat.say("remind me to water the plants every day at 7pm")
+    (schedule,) = iam.schedules()
+    event = json.loads(schedule["Target"]["Input"])
+    # The delete's tombstone, as a committed delete leaves it (its schedule cancel then failed).
+    boto3.client("dynamodb", region_name="us-east-1").update_item(
+        TableName="memo-items",
+        Key={"pk": {"S": f"USER#{event['threadId']}"}, "sk": {"S": f"REMINDER#{event['reminderId']}"}},
+        UpdateExpression="SET #s = :c, undo_key = :k",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":c": {"S": "cancelled"}, ":k": {"S": "wamid.deleted"}},
+    )
+    assert iam.scheduler_invoke(event, LocalLambdaContext())["outcome"] == "cancelled"
+    assert iam.schedules() == []
+
+
 def a_series_runs_out(iam: IamStack) -> None:
     """Skipping the last time of a repeating reminder deletes it and its schedule."""
     chat = _chat(iam)
@@ -501,6 +521,7 @@ FLOWS: dict[str, Flow] = {
         the_number_changes,
         a_reminder_delivery_fails,
         a_series_runs_out,
+        a_leftover_schedule_fires,
         a_step_runs_again,
         a_reply_meta_refuses,
         refer_back,

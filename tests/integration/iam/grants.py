@@ -63,6 +63,7 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "dynamodb:GetItem table/memo-items": "a_reminder_is_delivered",
         "dynamodb:Query table/memo-conversation": "a_reminder_is_delivered",
         "dynamodb:UpdateItem table/memo-items": "a_reminder_is_delivered",
+        "scheduler:DeleteSchedule schedule/memo-reminders/*": "a_leftover_schedule_fires",
         "secretsmanager:GetSecretValue secret:memo-whatsapp": "a_reminder_is_delivered",
         "sqs:SendMessage memo-reminders-dlq": "undeliverable_reminders",
     },

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -55,25 +56,38 @@ class CountingCapabilities:
 @dataclass
 class MemoryPendingClaim:
     """The claim a step's first write carries. In memory the write and its condition are one call:
-    `sent()` claims, or raises what a lost transaction raises (`refused`) when an entry exists."""
+    `sent()` claims (completed, when the operation said what its one transaction does and the entry
+    last given out was for that transaction), or raises what a lost transaction raises (`refused`)
+    when an entry exists."""
 
-    ledger: MemoryLedger
-    pending: LedgerEntry
-    was_sent: bool = False
+    def __init__(self, ledger: MemoryLedger, pending: LedgerEntry) -> None:
+        self.ledger = ledger
+        self.pending = pending
+        self.was_sent = False
+        self.was_completed = False
+        self._result_of: Callable[[Sequence[str]], ExecutionResult] | None = None
+        self._written: Sequence[str] | None = None
 
     @property
     def claim(self) -> Claim:
         return Claim(self.pending.operation_id, self.pending.attempt_id)
 
-    @property
-    def entry(self) -> dict[str, Any]:
+    def completed_as(self, result_of: Callable[[Sequence[str]], ExecutionResult]) -> None:
+        self._result_of = result_of
+
+    def entry_for(self, written: Sequence[str] | None) -> dict[str, Any]:
+        self._written = written
         return {}
 
     def sent(self) -> None:
         found = self.ledger.entries.get(self.pending.operation_id)
         if found is not None:
             raise OperationAlreadyClaimed(self.pending.operation_id, entry=found)
-        self.ledger.entries[self.pending.operation_id] = self.pending
+        entry = self.pending
+        if self._result_of is not None and self._written is not None:
+            entry = replace(entry, status="completed", replay=replay_of(self._result_of(self._written)))
+            self.was_completed = True
+        self.ledger.entries[self.pending.operation_id] = entry
         self.was_sent = True
 
     def refused(self, found: dict[str, Any] | None) -> Exception:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import UNDO_UNTIL
 from memo.executor.ledger import operation_id, replay_of
@@ -32,6 +35,21 @@ def test_a_replay_keeps_none_of_the_users_words() -> None:
     assert replay.data == {UNDO_UNTIL: until}  # the reply still offers its "Undo"
     assert "milk" not in replay.model_dump_json()
     assert replay.model_copy(update={"data": done.data, "summary": done.summary}) == done
+
+
+@given(
+    counts=st.dictionaries(st.sampled_from(["count", "gone", "minutes"]), st.integers(0, 10**6)),
+    texts=st.dictionaries(st.sampled_from(["title", "notes", "changed", "timezone"]), st.text(min_size=1)),
+    flag=st.booleans(),
+)
+def test_a_replay_keeps_the_counts_of_the_data_and_no_text(
+    counts: dict[str, int], texts: dict[str, str], flag: bool
+) -> None:
+    """ "Deleted 3 reminders." is said again from a replay; no text of the data is kept."""
+    done = ExecutionResult(
+        success=True, capability="reminders", action="delete_all", data={**texts, **counts, "truncated": flag}
+    )
+    assert replay_of(done).data == counts
 
 
 def test_a_failure_is_replayed_by_its_code() -> None:

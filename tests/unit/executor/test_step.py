@@ -410,6 +410,41 @@ def test_a_first_write_refused_by_a_running_attempt_waits(capabilities, ledger, 
     assert capabilities.side_effects == []
 
 
+class _CompletesInItsWrite(CountingCapabilities):
+    """A delete_all whose one transaction is the whole step: it says what that write does."""
+
+    def execute(self, capability, action, args, ctx):
+        def result_of(written):
+            return ExecutionResult(
+                success=True,
+                capability=capability,
+                action=action,
+                data={"count": len(written)},
+                external_ids={"reminderIds": list(written)},
+            )
+
+        ctx.first_write.completed_as(result_of)
+        ctx.first_write.entry_for(args["reminderIds"])
+        ctx.first_write.sent()
+        self.side_effects.append((capability, action, args))
+        return result_of(args["reminderIds"])
+
+
+def test_a_first_write_that_is_the_whole_step_completes_it_with_no_write_after(ledger, clock) -> None:
+    capabilities = _CompletesInItsWrite()
+    completes: list[str] = []
+    ledger.complete = lambda *a, **k: completes.append("complete")  # type: ignore[method-assign]
+
+    outcome = run(task(**DELETE_ALL), capabilities, ledger, clock)
+
+    assert outcome.result.success and completes == []
+    entry = ledger.get(operation_id("wamid.T1", "s1"))
+    assert entry is not None and entry.status == "completed" and entry.replay == replay_of(outcome.result)
+    again = run(task(**DELETE_ALL), capabilities, ledger, clock)
+    assert again.replayed and again.result.external_ids == {"reminderIds": ["r1", "r2"]}
+    assert len(capabilities.side_effects) == 1
+
+
 class _WritesNothing(CountingCapabilities):
     """Nothing to delete: the action returns without a write (so without its claim)."""
 

@@ -9,13 +9,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memo.capabilities.items import Reminder
+from memo.capabilities.scheduler import schedule_name_for
 from memo.conversation.model import MemoryMessage
+from memo.errors import TransientFault
 from memo.reminders.deliver import ReminderDeliveryFailed, ReminderUndeliverable, deliver
 from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, WhatsAppSendOutcomeUnknown
 from memo.whatsapp.tracking import OutboundTag
+from tests.support.conversation import LogEvents
 
 NOW = datetime(2025, 6, 3, 9, 0, tzinfo=UTC)
 THREAD = "972501234567"
@@ -199,9 +202,41 @@ def test_a_second_delivery_while_the_first_holds_the_claim_does_not_send() -> No
     ],
 )
 def test_nothing_is_sent_when_there_is_nothing_to_deliver(item, outcome) -> None:
-    sender = FakeSender()
-    assert run(FakeItems(item), open_window(), sender).outcome == outcome
+    sender, leftovers = FakeSender(), FakeLeftovers()
+    assert run(FakeItems(item), open_window(), sender, leftovers=leftovers).outcome == outcome
     assert sender.texts == [] and sender.templates == []
+    # The schedule of a reminder deleted (cancelled, or gone for good) is deleted; any other stays.
+    deleted = outcome in ("missing", "cancelled")
+    assert leftovers.cancelled == ([schedule_name_for(EVENT["reminderId"])] if deleted else [])
+
+
+class FakeLeftovers:
+    def __init__(self, fault: bool = False) -> None:
+        self.cancelled: list[str] = []
+        self.fault = fault
+
+    def cancel(self, schedule_name: str) -> None:
+        if self.fault:
+            raise TransientFault("throttled")
+        self.cancelled.append(schedule_name)
+
+
+def test_a_leftover_schedule_that_cannot_be_deleted_now_is_left_for_its_next_firing(
+    log_events: LogEvents,
+) -> None:
+    result = run(
+        FakeItems(stored(reminder(status="cancelled"))),
+        open_window(),
+        FakeSender(),
+        leftovers=FakeLeftovers(fault=True),
+    )
+    assert result.outcome == "cancelled" and log_events.named("REMINDER_SCHEDULE_LEFT")
+
+
+def test_a_delivered_reminder_keeps_its_schedule() -> None:
+    leftovers = FakeLeftovers()
+    assert run(FakeItems(stored()), open_window(), FakeSender(), leftovers=leftovers).outcome == "sent"
+    assert leftovers.cancelled == []
 
 
 def test_a_failed_send_is_logged_released_and_raised_so_it_is_retried(

@@ -405,6 +405,8 @@ class RemindersSettings(FunctionSettings):
         default_factory=lambda: {"en": "en", "he": "he"}, alias="WHATSAPP_REMINDER_TEMPLATE_LANGUAGES"
     )
     default_phone_number_id: str | None = Field(default=None, alias="WHATSAPP_PHONE_NUMBER_ID")
+    # Where the reminders' schedules are: the schedule of a reminder found deleted is deleted.
+    schedule_group: str = Field(default="memo-reminders", alias=SCHEDULE_GROUP_ENV_VAR, min_length=1)
 
     @field_validator("template_languages", mode="before")
     @classmethod

@@ -189,13 +189,13 @@ class DynamoReminders(TombstoningItems):
         `first_write` goes in the first transaction."""
         found = self._tombstone_all(
             user_pk(thread_id),
-            [reminder_sk(reminder_id) for reminder_id in reminder_ids],
+            {reminder_id: reminder_sk(reminder_id) for reminder_id in reminder_ids},
             Reminder,
             undo,
             unchanged_since=unchanged_since,
             first_write=first_write,
         )
-        return {reminder_id: found[reminder_sk(reminder_id)] for reminder_id in reminder_ids}
+        return {reminder_id: found[reminder_id] for reminder_id in reminder_ids}
 
     def mark_reminder_sent(self, thread_id: str, reminder_id: str, *, sent_at: datetime) -> bool:
         """`scheduled` -> `sent`, once: False when it is not scheduled (already sent, cancelled, gone)."""

@@ -24,7 +24,7 @@ and why, and the transaction is sent again without them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -147,17 +147,18 @@ class TombstoningItems(RevisingItems):
     def _tombstone_all(
         self,
         pk: str,
-        sks: Sequence[str],
+        keys: Mapping[str, str],
         model: type[M],
         undo: Tombstone,
         *,
         unchanged_since: datetime | None = None,
         first_write: FirstWrite | None = None,
     ) -> dict[str, Deletion[M]]:
-        """Tombstone the items `sks` (same marks and conditions as `_tombstone`) by one transaction
-        per `TRANSACT_LIMIT` writes, `first_write` at the head of the first; by sort key. A
-        `deleted` one carries no item: a transaction does not return what it overwrote. A lost
-        `first_write` raises its `refused` (nothing was written)."""
+        """Tombstone the items `keys` (id -> sort key; same marks and conditions as `_tombstone`) by
+        one transaction per `TRANSACT_LIMIT` writes, `first_write` at the head of the first (told
+        which ids that transaction writes when it is the only one); by id. A `deleted` one carries
+        no item: a transaction does not return what it overwrote. A lost `first_write` raises its
+        `refused` (nothing was written)."""
         marks = _marks(model, undo, unchanged_since)
         update = {
             "TableName": self._table,
@@ -168,17 +169,21 @@ class TombstoningItems(RevisingItems):
             "ReturnValuesOnConditionCheckFailure": ALL_OLD,
         }
         done: dict[str, Deletion[M]] = {}
-        rest = list(dict.fromkeys(sks))
+        rest = list(keys)
         while rest:
-            head = [first_write.entry] if first_write is not None else []
-            pending, rest = rest[: TRANSACT_LIMIT - len(head)], rest[TRANSACT_LIMIT - len(head) :]
+            room = TRANSACT_LIMIT - (first_write is not None)
+            pending, rest = rest[:room], rest[room:]
             while pending:  # each lost round leaves at least one item out
+                head = [first_write.entry_for(None if rest else pending)] if first_write is not None else []
                 try:
                     conditional_write(
                         self._ddb.transact_write_items,
                         TransactItems=[
                             *head,
-                            *({"Update": {**update, "Key": to_item({"pk": pk, "sk": sk})}} for sk in pending),
+                            *(
+                                {"Update": {**update, "Key": to_item({"pk": pk, "sk": keys[i]})}}
+                                for i in pending
+                            ),
                         ],
                     )
                 except ConditionFailed as exc:
@@ -189,9 +194,9 @@ class TombstoningItems(RevisingItems):
                     if not lost:
                         raise ServiceFault("the tombstones' transaction was cancelled") from exc
                     done.update({pending[i]: _lost(model, old_item(exc, index=i + len(head))) for i in lost})
-                    pending = [sk for i, sk in enumerate(pending) if i not in lost]
+                    pending = [key for i, key in enumerate(pending) if i not in lost]
                     continue
-                done.update({sk: Deletion(status="deleted") for sk in pending})
+                done.update({key: Deletion(status="deleted") for key in pending})
                 pending = []
                 if first_write is not None:
                     first_write.sent()

@@ -4,7 +4,8 @@ One item per operation (operationId = traceId:stepId, `memo.executor.ledger`), `
 capability, argsHash, at, status (`in_progress` while an attempt holds the claim, then `completed`)
 and attempt; a completed entry holds its `replay` (`memo.executor.ledger.replay_of`: the result
 without the user's words, as compact JSON, the capability left to the entry's own), written by the
-one UpdateItem that completes it. It carries a `ttl` (epoch seconds). The step's id is the end of
+one UpdateItem that completes it, or by the put that claims it when the step's one transaction
+carries the claim and says what it does (`memo.executor.ledger.PendingClaim`). It carries a `ttl` (epoch seconds). The step's id is the end of
 the operation's.
 
 One more item per waiting review (`memo.operator_review.tokens`): `pk = REVIEW#<case id>`,
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,7 @@ from memo.executor.ledger import (
     OperationAlreadyClaimed,
     replay_of,
 )
+from memo.executor.results import bounded
 from memo.operator_review.tokens import WaitingStep
 
 if TYPE_CHECKING:
@@ -118,9 +121,10 @@ class DynamoLedger:
     def pending_claim(
         self, operation_id: str, *, capability: str, step_id: str, args_hash: str, at: datetime
     ) -> _ClaimPut:
-        del step_id  # the operation's id ends with it
         attempt_id, put = self._claim_put(operation_id, capability=capability, args_hash=args_hash, at=at)
-        return _ClaimPut(claim=Claim(operation_id=operation_id, attempt_id=attempt_id), entry={"Put": put})
+        return _ClaimPut(
+            claim=Claim(operation_id=operation_id, attempt_id=attempt_id), put=put, step_id=step_id
+        )
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
         attempt_id = uuid.uuid4().hex[:ATTEMPT_ID_CHARS]
@@ -157,9 +161,7 @@ class DynamoLedger:
 
     def complete(self, claim: Claim, result: ExecutionResult, *, at: datetime) -> None:
         del at  # the entry keeps when it was claimed; its ttl counts from then
-        # Fields at their defaults are left out (read back, they are the same), and so is the
-        # capability: the entry holds it.
-        replay = replay_of(result).model_dump_json(exclude_defaults=True, exclude={"capability"})
+        replay = _replay_text(result)
         try:
             conditional_write(
                 self._ddb.update_item,
@@ -200,17 +202,42 @@ def _already_claimed(operation_id: str, found: dict[str, Any] | None) -> Operati
 
 @dataclass
 class _ClaimPut:
-    """`memo.executor.ledger.PendingClaim`: the claim's put, as one entry of another transaction."""
+    """`memo.executor.ledger.PendingClaim`: the claim's put, as one entry of another transaction;
+    completed with the step's replay when the operation says what its one transaction does."""
 
     claim: Claim
-    entry: dict[str, Any]
+    put: dict[str, Any]
+    step_id: str
     was_sent: bool = False
+    was_completed: bool = False
+    _result_of: Callable[[Sequence[str]], ExecutionResult] | None = None
+    _completes: bool = False  # whether the entry last given out completes the step
+
+    def completed_as(self, result_of: Callable[[Sequence[str]], ExecutionResult]) -> None:
+        self._result_of = result_of
+
+    def entry_for(self, written: Sequence[str] | None) -> dict[str, Any]:
+        self._completes = written is not None and self._result_of is not None
+        if written is None or self._result_of is None:
+            return {"Put": self.put}
+        # The result as the executor hands it on (`bounded`), so the replay is the one `complete`
+        # would have written.
+        result = bounded(self._result_of(written), step_id=self.step_id)
+        item = {**self.put["Item"], **to_item({"status": COMPLETED, REPLAY: _replay_text(result)})}
+        return {"Put": {**self.put, "Item": item}}
 
     def sent(self) -> None:
         self.was_sent = True
+        self.was_completed = self._completes
 
     def refused(self, found: dict[str, Any] | None) -> Exception:
         return _already_claimed(self.claim.operation_id, found)
+
+
+def _replay_text(result: ExecutionResult) -> str:
+    """The replay as the entry keeps it: fields at their defaults are left out (read back, they are
+    the same), and so is the capability (the entry holds it)."""
+    return replay_of(result).model_dump_json(exclude_defaults=True, exclude={"capability"})
 
 
 def _replay(item: dict[str, Any]) -> ExecutionResult | None:

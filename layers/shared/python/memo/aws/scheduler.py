@@ -172,13 +172,29 @@ class EventBridgeReminderScheduler:
 
     def cancel(self, schedule_name: str) -> None:
         """Delete the schedule; one that is already gone (fired, or deleted before) is fine."""
-        try:
-            self._client.delete_schedule(Name=schedule_name, GroupName=self._group)
-        except ClientError as exc:
-            if error_code(exc) != NOT_FOUND:
-                raise fault(exc) from exc
-            logger.info("REMINDER_SCHEDULE_ALREADY_GONE", extra={"scheduleName": schedule_name})
-            return
-        except BotoCoreError as exc:
+        delete_schedule(self._client, self._group, schedule_name)
+
+
+class LeftoverSchedules:
+    """Deletes schedules only (the reminders Lambda's: a schedule that fired for a deleted reminder)."""
+
+    def __init__(self, scheduler_client: EventBridgeSchedulerClient, *, group_name: str) -> None:
+        self._client = scheduler_client
+        self._group = group_name
+
+    def cancel(self, schedule_name: str) -> None:
+        delete_schedule(self._client, self._group, schedule_name)
+
+
+def delete_schedule(client: EventBridgeSchedulerClient, group: str, schedule_name: str) -> None:
+    """Delete the schedule; one that is already gone (fired, or deleted before) is fine."""
+    try:
+        client.delete_schedule(Name=schedule_name, GroupName=group)
+    except ClientError as exc:
+        if error_code(exc) != NOT_FOUND:
             raise fault(exc) from exc
-        logger.info("REMINDER_SCHEDULE_DELETED", extra={"scheduleName": schedule_name})
+        logger.info("REMINDER_SCHEDULE_ALREADY_GONE", extra={"scheduleName": schedule_name})
+        return
+    except BotoCoreError as exc:
+        raise fault(exc) from exc
+    logger.info("REMINDER_SCHEDULE_DELETED", extra={"scheduleName": schedule_name})

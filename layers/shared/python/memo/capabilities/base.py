@@ -7,6 +7,7 @@ chosen by entity resolution); a capability never guesses a target.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -20,12 +21,16 @@ class FirstWrite(Protocol):
     """A write the executor asks an operation to make in one transaction with its first side effect
     (the step's claim in the ledger, `memo.executor.step`), which saves it a request of its own.
 
-    `entry` is that write as one TransactWriteItems entry. The adapter that sends it calls `sent()`
-    once the transaction went through, and raises `refused(found)` when this entry's condition failed
+    `entry_for(written)` is that write as one TransactWriteItems entry, for a transaction that writes
+    the items `written` (their ids), and None when more transactions follow. An operation whose
+    result is known from what its one transaction writes says how (`completed_as`): the entry then
+    completes the step too (one request fewer again). The adapter that sends it calls `sent()` once
+    the transaction went through, and raises `refused(found)` when this entry's condition failed
     (`found`: the item in its way, or None): then nothing of the transaction happened."""
 
-    @property
-    def entry(self) -> dict[str, Any]: ...
+    def entry_for(self, written: Sequence[str] | None) -> dict[str, Any]: ...
+
+    def completed_as(self, result_of: Callable[[Sequence[str]], ExecutionResult]) -> None: ...
 
     def sent(self) -> None: ...
 

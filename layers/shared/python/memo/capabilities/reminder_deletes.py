@@ -3,9 +3,11 @@
 Delete and delete_all do not read before they write: each pinned reminder of a delete is tombstoned
 by one conditional write (`ItemsRepository.remove_reminder`) that returns it as it was, those of a
 delete_all by one transaction (`remove_reminders`, which carries the executor's claim of the step
-when it asks: `ExecutionContext.first_write`), and only then is a schedule cancelled (a tombstoned
-reminder is `cancelled`, so no delivery can claim it meanwhile). A retry of the step after a partial failure finds its own tombstones, counts them again and
-finishes the cancels. The condition carries what the approval pinned: a reminder that is gone is
+when it asks: `ExecutionContext.first_write`, completed when that one transaction is the whole
+delete), and only then is a schedule cancelled (a tombstoned reminder is `cancelled`, so no delivery
+can claim it meanwhile). A retry of the step after a partial failure finds its own tombstones and
+counts them again; a schedule whose cancel failed is deleted by its delivery, which finds its
+reminder gone (`memo.reminders.deliver`). The condition carries what the approval pinned: a reminder that is gone is
 counted as gone, one whose title, time or series changed after the question was asked
 (`ExecutionContext.unchanged_since`) is left alone — schedule included — and named in the result
 (`changed`); nothing else is touched. A reminder that vanished since is NOT_FOUND; every one changed
@@ -26,6 +28,8 @@ from memo.capabilities.reminder_args import (
 from memo.capabilities.reminder_results import CAPABILITY, brief, changed_failure, not_found
 from memo.capabilities.reminder_schedule import ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
+from memo.errors import ServiceFault
+from memo.observability import logger
 from memo.text.dates import format_when
 from memo.text.wording import quote
 
@@ -39,6 +43,17 @@ class ReminderDeletes(ReminderSchedule):
         if removal.status == "deleted" and removal.item is not None and removal.item.status == "scheduled":
             self._scheduler.cancel(removal.item.schedule_name or schedule_name_for(reminder_id))
         return removal
+
+    def _cancel_or_leave(self, schedule_name: str) -> None:
+        """Cancel the schedule of a deleted reminder. The step may be completed already (its claim
+        completed in the deletes' transaction): a fault is not the step's to retry then, and the
+        schedule is left to its delivery, which finds its reminder gone and deletes it."""
+        try:
+            self._scheduler.cancel(schedule_name)
+        except ServiceFault as exc:
+            logger.warning(
+                "REMINDER_SCHEDULE_LEFT", extra={"scheduleName": schedule_name, "error": type(exc).__name__}
+            )
 
     def delete(self, args: DeleteRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
@@ -114,6 +129,9 @@ class ReminderDeletes(ReminderSchedule):
             ids = [r.reminder_id for r in self._repo.list_reminders(ctx.thread_id)]
         else:
             ids = list(dict.fromkeys(args.reminder_ids))  # pinned at resolution: no read first
+        if ctx.first_write is not None:
+            # What one transaction deletes is the whole result: its claim can complete the step.
+            ctx.first_write.completed_as(lambda written: _deleted_all(list(written), [], 0, undo, ctx))
         deleted: list[str] = []
         changed: list[dict[str, str]] = []
         gone = 0
@@ -127,24 +145,34 @@ class ReminderDeletes(ReminderSchedule):
                 changed.append(brief(removal.item, lang))
             else:
                 gone += 1
+        # The transaction returns no item: every reminder's schedule is named by its id, and one
+        # already gone (sent, or cancelled by an earlier attempt) is fine to cancel.
         for reminder_id in deleted:
-            # The transaction returns no item: every reminder's schedule is named by its id, and
-            # one already gone (sent, or cancelled by an earlier attempt) is fine to cancel.
-            self._scheduler.cancel(schedule_name_for(reminder_id))
+            self._cancel_or_leave(schedule_name_for(reminder_id))
         if not deleted and changed:
             return changed_failure("delete_all", changed, ctx)
-        data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}
-        if changed:
-            data.update({CHANGED: changed, "timezone": ctx.timezone})
-        if gone:
-            data[GONE] = gone
-        return ExecutionResult(
-            success=True,
-            capability=CAPABILITY,
-            action="delete_all",
-            data=data,
-            external_ids={"reminderIds": deleted} if deleted else {},
-            summary=say(
-                lang, f"deleted all reminders ({len(deleted)})", f"מחקתי את כל התזכורות ({len(deleted)})"
-            ),
-        )
+        return _deleted_all(deleted, changed, gone, undo, ctx)
+
+
+def _deleted_all(
+    deleted: list[str], changed: list[dict[str, str]], gone: int, undo: Tombstone, ctx: ExecutionContext
+) -> ExecutionResult:
+    """The result of a delete_all that deleted `deleted`, left `changed` alone and found `gone`
+    missing (what the step's replay keeps of it depends on `deleted` alone)."""
+    data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}
+    if changed:
+        data.update({CHANGED: changed, "timezone": ctx.timezone})
+    if gone:
+        data[GONE] = gone
+    return ExecutionResult(
+        success=True,
+        capability=CAPABILITY,
+        action="delete_all",
+        data=data,
+        external_ids={"reminderIds": deleted} if deleted else {},
+        summary=say(
+            ctx.language,
+            f"deleted all reminders ({len(deleted)})",
+            f"מחקתי את כל התזכורות ({len(deleted)})",
+        ),
+    )

@@ -9,17 +9,20 @@ that crashed between claim and complete leaves its claim `in_progress`; once its
 a re-run of a step that is safe to run again (`memo.executor.reruns`) takes the claim over
 (`take_over`: conditional on the crashed attempt's id, so two re-runs never both win; the entry
 counts its `reruns`). For some actions the claim is not a request of its own: it goes in the
-transaction of the step's first write (`pending_claim`, `memo.executor.step`).
+transaction of the step's first write (`pending_claim`, `memo.executor.step`), and when that one
+transaction is all the step writes to the table, the claim goes in completed (`completed_as`).
 
 `complete` marks the entry completed with the step's replay (`replay_of`): what a re-run of the
 completed step answers with instead of running again. The full result travels on in the execution
 (Step Functions carries it to the responder); the replay keeps none of the user's words: success,
-action, the error's code, the ids, the time, and the end of an undo window (the "Undo" button). A lost race is a domain error
+action, the error's code, the ids, the time, the counts, and the end of an undo window (the "Undo"
+button). A lost race is a domain error
 (`OperationAlreadyClaimed`, `ClaimLost`). The DynamoDB adapter is `memo.aws.ledger_table.DynamoLedger`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -40,10 +43,13 @@ def operation_id(trace_id: str, step_id: str) -> str:
 
 def replay_of(result: ExecutionResult) -> ExecutionResult:
     """What the ledger keeps of a step's result for a re-run of the completed step: none of the
-    user's words (no data, summary or error text), so none stay in the ledger. It keeps whether it
-    worked, the error's code, the ids, the time, and the end of an undo window: the replayed reply
-    says it was done (or why not, by the code) and still offers the "Undo" it offered the first time."""
-    kept = {UNDO_UNTIL: result.data[UNDO_UNTIL]} if UNDO_UNTIL in result.data else {}
+    user's words (no texts of its data, no summary or error text), so none stay in the ledger. It
+    keeps whether it worked, the error's code, the ids, the time, the counts of its data ("Deleted 3
+    reminders.") and the end of an undo window: the replayed reply says what was done (or why not,
+    by the code) and still offers the "Undo" it offered the first time."""
+    kept: dict[str, Any] = {k: v for k, v in result.data.items() if type(v) is int}
+    if UNDO_UNTIL in result.data:
+        kept[UNDO_UNTIL] = result.data[UNDO_UNTIL]
     return result.model_copy(update={"data": kept, "summary": "", "error": None})
 
 
@@ -74,7 +80,9 @@ class Claim:
 
 class PendingClaim(Protocol):
     """A claim not made yet: the `FirstWrite` (`memo.capabilities.base`) the step's first write
-    carries. `was_sent` once that write went through: from then on `claim` is held."""
+    carries. `was_sent` once that write went through: from then on `claim` is held, and with
+    `was_completed` the entry is completed too, with the replay of the result the operation said
+    that write would have (`completed_as`)."""
 
     @property
     def claim(self) -> Claim: ...
@@ -83,7 +91,11 @@ class PendingClaim(Protocol):
     def was_sent(self) -> bool: ...
 
     @property
-    def entry(self) -> dict[str, Any]: ...
+    def was_completed(self) -> bool: ...
+
+    def entry_for(self, written: Sequence[str] | None) -> dict[str, Any]: ...
+
+    def completed_as(self, result_of: Callable[[Sequence[str]], ExecutionResult]) -> None: ...
 
     def sent(self) -> None: ...
 

@@ -9,7 +9,8 @@ of `CLAIMED_BY_FIRST_WRITE` that put goes in the transaction of the action's fir
    what was approved, approval not expired: otherwise the step is refused and nothing is written),
    the capability runs once, and the result is stored with the completed entry (that write is
    retried in place: the side effect has happened, so the person is told the truth even if the
-   ledger stays unreachable).
+   ledger stays unreachable). An action whose one transaction carries the claim and is all it
+   writes completes the entry in that transaction: no write follows.
 2. The claim is lost: the failed put returns the entry that holds the operation, so no read is
    needed to learn what happened:
    - completed -> the entry's replay is the outcome (`replayed=True`); no side effect. An entry
@@ -283,12 +284,13 @@ def run_step(
     )
     if isinstance(started, StepOutcome):
         return started
-    claim, rerun_of, ran = started
+    claim, rerun_of, ran, completed = started
     if ran is None:
         ran = _execute(task, capabilities, _context(task, now, rerun_of), ledger=ledger, held=lambda: claim)
     # Held to the size every place the outcome goes takes (Step Functions, the ledger, the responder).
     result = bounded(ran, step_id=task.step_id)
-    _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
+    if not completed:
+        _complete(ledger, claim, result, clock=clock, sleep=sleep, step_id=task.step_id)
     logger.info(
         "STEP_EXECUTED",
         extra={
@@ -312,17 +314,19 @@ def _start(
     computed_hash: str,
     now: datetime,
     lease: timedelta,
-) -> tuple[Claim, datetime | None, ExecutionResult | None] | StepOutcome:
+) -> tuple[Claim, datetime | None, ExecutionResult | None, bool] | StepOutcome:
     """The claim of the operation, with the start of the crashed attempt it takes over (None for a
-    first run) and, when the step's first write carried the claim, the step's result (None: the
-    step is still to run); or the outcome of the attempt that holds the claim.
+    first run), the step's result when the step's first write carried the claim (None: the step is
+    still to run), and whether that write completed the entry too; or the outcome of the attempt
+    that holds the claim.
 
     An action of `CLAIMED_BY_FIRST_WRITE` runs at once, its claim in the transaction of its first
-    write (one request fewer). One that wrote nothing (nothing to delete) did nothing: its claim
-    is made then, as any step's, and a lost one answers as any lost claim (the result is dropped)."""
+    write (one request fewer; one more when that transaction is the whole step and completes the
+    entry). One that wrote nothing (nothing to delete) did nothing: its claim is made then, as any
+    step's, and a lost one answers as any lost claim (the result is dropped)."""
     if (task.capability, task.action) not in CLAIMED_BY_FIRST_WRITE:
         claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
-        return claimed if isinstance(claimed, StepOutcome) else (*claimed, None)
+        return claimed if isinstance(claimed, StepOutcome) else (*claimed, None, False)
     pending = ledger.pending_claim(
         op_id, capability=task.capability, step_id=task.step_id, args_hash=computed_hash, at=now
     )
@@ -335,14 +339,14 @@ def _start(
         taken = _claim_lost(
             task, lost, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease
         )
-        return taken if isinstance(taken, StepOutcome) else (*taken, None)
+        return taken if isinstance(taken, StepOutcome) else (*taken, None, False)
     if pending.was_sent:
-        return pending.claim, None, result
+        return pending.claim, None, result, pending.was_completed
     claimed = _claim(task, op_id, ledger=ledger, computed_hash=computed_hash, now=now, lease=lease)
     if isinstance(claimed, StepOutcome):
         return claimed
     claim, rerun_of = claimed
-    return claim, rerun_of, result if rerun_of is None else None
+    return claim, rerun_of, result if rerun_of is None else None, False
 
 
 def _claim(

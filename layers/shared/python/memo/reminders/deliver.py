@@ -4,7 +4,7 @@ Event: the schedule's target input, `{"threadId": ..., "reminderId": ...}` (see
 `memo.capabilities.scheduler`); everything else is read from the items table.
 
 Flow: load the reminder -> nothing to do if it is gone, sent, cancelled or not yet due (a schedule
-left behind by a move) -> claim it -> the 24-hour window decides the message: inside it a text
+left behind by a move; the schedule of one gone or cancelled is deleted, `_forget`) -> claim it -> the 24-hour window decides the message: inside it a text
 "⏰ Reminder: <title>" in the user's language with the buttons "Done", "Snooze 10 min" and "Snooze 1
 hour" (`memo.reminders.buttons`), outside it the configured template with the title as its body
 parameter -> mark it sent (a repeating reminder instead moves on to its next occurrence, so the same
@@ -43,8 +43,9 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from memo.capabilities.items import Reminder
+from memo.capabilities.scheduler import schedule_name_for
 from memo.conversation.model import MemoryMessage
-from memo.errors import MemoError
+from memo.errors import MemoError, ServiceFault
 from memo.observability import count, logger, mask_phone
 from memo.reminders.buttons import buttons
 from memo.reminders.store import StoredReminder, ThreadWindow
@@ -120,6 +121,12 @@ class UnconfirmedMarks(Protocol):
     def mark_unconfirmed(self, thread_id: str, reminder_id: str, *, token: str, at: datetime) -> bool: ...
 
 
+class LeftoverSchedules(Protocol):
+    def cancel(self, schedule_name: str) -> None:
+        """Delete the schedule; one already gone is fine."""
+        ...
+
+
 def reminder_text(title: str, language: Language) -> str:
     return f"⏰ תזכורת: {title}" if language == "he" else f"⏰ Reminder: {title}"
 
@@ -135,14 +142,16 @@ def deliver(
     template_language: Mapping[str, str],
     default_phone_number_id: str | None = None,
     unconfirmed: UnconfirmedMarks | None = None,
+    leftovers: LeftoverSchedules | None = None,
 ) -> DeliveryResult:
     """Send the reminder of `event` once. `template_language` maps the profile's language ("en",
     "he") to the template's language code; `default_phone_number_id` is used for reminders stored
-    without the business number the user wrote to; `unconfirmed` marks a send of unknown outcome."""
+    without the business number the user wrote to; `unconfirmed` marks a send of unknown outcome;
+    `leftovers` deletes the schedule of a reminder found deleted (`_forget`)."""
     request = ReminderEvent.model_validate(event)
     logger.thread_safe_append_keys(threadId=mask_phone(request.thread_id), reminderId=request.reminder_id)
     try:
-        return _deliver(
+        result = _deliver(
             request,
             items=items,
             conversation=conversation,
@@ -153,6 +162,9 @@ def deliver(
             default_phone_number_id=default_phone_number_id,
             unconfirmed=unconfirmed,
         )
+        if leftovers is not None and result.outcome in ("missing", "cancelled"):
+            _forget(leftovers, request.reminder_id)
+        return result
     finally:
         logger.thread_safe_remove_keys(["threadId", "reminderId"])
 
@@ -264,6 +276,17 @@ def _claim(items: ReminderItems, stored: StoredReminder, now: datetime) -> str |
     if stored.claimed_for == stored.due_key:
         logger.warning("REMINDER_CLAIM_HELD", extra={"claimedFor": stored.claimed_for})
     return None
+
+
+def _forget(leftovers: LeftoverSchedules, reminder_id: str) -> None:
+    """Delete the schedule that fired for a deleted reminder. A delete cancels its reminders'
+    schedules after it commits, so a fault or a crash in between can leave one behind: a repeating
+    one would fire for nothing at every occurrence. An undo schedules the reminder again. A fault
+    here is logged; the next firing tries again."""
+    try:
+        leftovers.cancel(schedule_name_for(reminder_id))
+    except ServiceFault as exc:
+        logger.warning("REMINDER_SCHEDULE_LEFT", extra={"error": type(exc).__name__})
 
 
 def _not_to_send(reminder: Reminder, now: datetime) -> DeliveryOutcome | None:

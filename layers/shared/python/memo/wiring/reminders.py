@@ -1,5 +1,5 @@
-"""Wiring of the reminders Lambda (`memo.wiring` pattern): the template sender, the items
-and the conversation, built on first use."""
+"""Wiring of the reminders Lambda (`memo.wiring` pattern): the template sender, the items,
+the conversation and the schedules of deleted reminders, built on first use."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from memo.aws.clients import client_for
 from memo.aws.conversation_thread import DynamoConversationStore
 from memo.aws.reminder_deliveries import DynamoReminderItems
 from memo.aws.reminder_failures import DynamoReminderFailures
+from memo.aws.scheduler import LeftoverSchedules
 from memo.aws.secrets import resolve_whatsapp
 from memo.reminders.store import ReminderConversation
 from memo.reminders.template import TemplateSender
@@ -35,6 +36,13 @@ class RemindersRuntime(LambdaRuntime[RemindersSettings]):
     def unconfirmed(self) -> DynamoReminderFailures:
         """Marks a delivery whose send had an unknown outcome (Meta's statuses settle it by its tag)."""
         return DynamoReminderFailures(self.dynamodb, self.settings.items_table)
+
+    @cached_property
+    def leftovers(self) -> LeftoverSchedules:
+        """Deletes the schedule that fired for a deleted reminder."""
+        return LeftoverSchedules(
+            client_for("scheduler", self.settings.aws), group_name=self.settings.schedule_group
+        )
 
     @cached_property
     def items(self) -> DynamoReminderItems:
