@@ -32,7 +32,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from memo.planner.when import clock, day_phrases, days, offsets
+from memo.planner.when import clock, day_phrases, days, month_phrases, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
 from memo.text.recurrence_limits import RecurrenceLimits
@@ -158,11 +158,12 @@ def extract_when(
         raise ValueError("now must be timezone-aware")
     reading = _Reading(Scan(text), now.astimezone(ZoneInfo(timezone)), default_day)
     _take_repetition(reading, timezone=timezone, language=language, limits=limits or RecurrenceLimits())
-    _take_impossible(reading)
-    # Before the amounts of time: "monday in two weeks" is a Monday, not two weeks from today.
+    # Before the amounts of time ("monday in two weeks" is a Monday, not two weeks from today) and
+    # the days past ("the last friday of the month" is to come).
     reading.phrase = (
         None if reading.repeat is not None else _day_phrase(reading, timezone=timezone, language=language)
     )
+    _take_impossible(reading)
     _take_offset(reading)
     _take_day(reading, timezone=timezone, language=language)
     _take_time_of_day(reading)
@@ -250,7 +251,9 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
     rest is the title's)."""
     probe = Scan(reading.scan.text, list(reading.scan.fragments))
     first = day_phrases.first_weekday(timezone, hebrew=language == "he")
-    phrase = day_phrases.take_day_phrase(probe, reading.today, first)
+    phrase = month_phrases.take_month_phrase(probe, reading.today) or day_phrases.take_day_phrase(
+        probe, reading.today, first
+    )
     if phrase.day is None and not phrase.invalid:
         return None
     besides = days.take_day(
@@ -260,6 +263,9 @@ def _day_phrase(reading: _Reading, *, timezone: str, language: str) -> day_phras
         return None
     reading.scan = probe  # the phrase's words, taken out
     return phrase
+
+
+_NIGHT_PARTS = frozenset({"tonight", "night", "evening"})
 
 
 def _take_time_of_day(reading: _Reading) -> None:
@@ -278,6 +284,8 @@ def _take_time_of_day(reading: _Reading) -> None:
     if said is not None and not 0 <= said.hour <= 23:
         said = None
         reading.flag("invalid_time")
+    if said is not None and said.hour == 12 and not said.explicit_ampm and reading.part in _NIGHT_PARTS:
+        said = clock.SaidTime(0, said.minute, True, False, midnight=True)  # "tonight at 12": midnight
     reading.said = said
     if said is not None:
         reading.hour = clock.in_its_half(said, part=reading.part, text=reading.scan.text)
