@@ -90,3 +90,15 @@ def test_words_of_a_day_beside_a_day_named_stay_in_the_title(chat: Conversation)
     assert chat.say("remind me on friday at 9am to plan for christmas") == (
         f"⏰ Reminder set: “plan for christmas” for {_shown(_days_after_monday(week_later), 9)}."
     )
+
+
+def test_the_hour_said_with_a_day_no_calendar_places_is_kept_for_the_answer(chat: Conversation) -> None:
+    assert chat.say("remind me on christmas at 9am to call grandma") == (
+        "Which day is that? (e.g. “on Dec 25 at 9:00”)"
+    )
+    day = at(12, 9)
+    assert chat.say(f"{day:%B} {day.day}") == f"⏰ Reminder set: “call grandma” for {_shown(12, 9)}."
+    reply = chat.say("תזכיר לי בחנוכה ב-18:00 להדליק נרות")
+    assert reply == "איזה יום זה? (למשל „ב-25.12 בשעה 9:00”)"
+    evening = at(5, 18)
+    assert _shown(5, 18, language="he") in chat.say(f"ב-{evening.day}.{evening.month}")

@@ -7,10 +7,12 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memo.capabilities.scheduler import recurring_expression
 from memo.local.ticker import recurring_times, restorable
-from memo.text.series import series
+from memo.text.series import next_occurrence, series
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)
@@ -34,6 +36,10 @@ def expression_of(rule: str, first: datetime = START) -> str:
         ("FREQ=MONTHLY;BYMONTHDAY=15", "cron(0 8 15 * ? *)"),
         ("FREQ=MONTHLY;BYMONTHDAY=-1", "cron(0 8 L * ? *)"),  # the last day of every month
         ("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=10", "cron(0 8 10 3/3 ? *)"),
+        ("FREQ=MONTHLY;BYDAY=1MO", "cron(0 8 ? * 2#1 *)"),  # the first Monday of every month
+        ("FREQ=MONTHLY;BYDAY=-1FR", "cron(0 8 ? * 6L *)"),  # the last Friday
+        ("FREQ=MONTHLY;INTERVAL=2;BYDAY=3SU", "cron(0 8 ? 1/2 1#3 *)"),  # from March: Jan too
+        ("FREQ=YEARLY;INTERVAL=2", "cron(0 8 10 3 ? 2026/2)"),
         ("FREQ=YEARLY", "cron(0 8 10 3 ? *)"),
         ("FREQ=HOURLY", "rate(1 hour)"),
         ("FREQ=HOURLY;INTERVAL=2", "rate(2 hours)"),
@@ -125,6 +131,74 @@ def test_cron_l_is_the_last_day_of_each_month() -> None:
         until=START + timedelta(days=100),
     )
     assert [t.date().isoformat() for t in times] == ["2026-03-31", "2026-04-30", "2026-05-31"]
+
+
+@given(
+    week=st.sampled_from([1, 2, 3, 4, -1]),
+    weekday=st.integers(0, 6),
+    interval=st.sampled_from([1, 2, 3, 4, 6]),
+    first=st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2030, 12, 31)),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_weekday_of_the_months_weeks_fires_when_its_series_says(
+    week: int, weekday: int, interval: int, first: datetime
+) -> None:
+    """The cron the Scheduler gets and the series Memo shows name the same times, for two years."""
+    code = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")[weekday]
+    rule = f"FREQ=MONTHLY;INTERVAL={interval};BYDAY={week}{code}"
+    text = series(rule, first.replace(hour=9, minute=30, tzinfo=ZONE), TZ)
+    assert text is not None
+    schedule = recurring_expression(text, TZ)
+    start = schedule.start.astimezone(ZONE)
+    until = start + timedelta(days=730)
+    fired = recurring_times(
+        schedule.expression,
+        TZ,
+        start=schedule.start,
+        end=None,
+        after=start - timedelta(minutes=1),
+        until=until,
+    )
+    expected, after = [], start - timedelta(minutes=1)
+    while (upcoming := next_occurrence(text, TZ, after)) is not None and upcoming <= until:
+        expected.append(upcoming)
+        after = upcoming
+    assert fired == expected and len(expected) >= 730 // 31 // interval - 1
+
+
+@given(
+    rule=st.sampled_from(
+        [f"FREQ=MONTHLY;INTERVAL={n};BYMONTHDAY={d}" for n in (1, 2, 3, 4, 6) for d in (1, 15, 28, 31, -1)]
+        + [f"FREQ=YEARLY;INTERVAL={n}" for n in (1, 2, 3)]
+    ),
+    first=st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2030, 12, 31)),
+)
+@settings(max_examples=80, deadline=None)
+def test_every_n_months_or_years_fires_when_its_series_says(rule: str, first: datetime) -> None:
+    """Across the year's end too: "every 2 months" from November goes on in January."""
+    text = series(rule, first.replace(hour=9, minute=0, tzinfo=ZONE), TZ)
+    assert text is not None
+    schedule = recurring_expression(text, TZ)
+    start = schedule.start.astimezone(ZONE)
+    until = start + timedelta(days=365 * 7)
+    fired = recurring_times(
+        schedule.expression,
+        TZ,
+        start=schedule.start,
+        end=None,
+        after=start - timedelta(minutes=1),
+        until=until,
+    )
+    expected, after = [], start - timedelta(minutes=1)
+    while (upcoming := next_occurrence(text, TZ, after)) is not None and upcoming <= until:
+        expected.append(upcoming)
+        after = upcoming
+    assert fired == expected
+
+
+def test_every_five_months_is_not_one_schedule() -> None:
+    with pytest.raises(ValueError, match="not one schedule"):
+        expression_of("FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=10")
 
 
 # --- a schedule made again later (a changed number): from the next time, never in the past ----------

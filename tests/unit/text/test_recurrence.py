@@ -115,3 +115,38 @@ def test_days_left_out_are_never_dropped(text: str, timezone: str, rule: str) ->
 )
 def test_the_day_of_the_month_said_in_words_or_apart(text: str, rule: str) -> None:
     assert rule_of(text) == rule
+
+
+_NTH = {1: ("first", "הראשון"), 2: ("second", "השני"), 3: ("third", "השלישי"), 4: ("fourth", "הרביעי"),
+        -1: ("last", "האחרון")}  # fmt: skip
+_DAYS = [("monday", "שני", "MO"), ("tuesday", "שלישי", "TU"), ("wednesday", "רביעי", "WE"),
+         ("thursday", "חמישי", "TH"), ("friday", "שישי", "FR"), ("sunday", "ראשון", "SU")]  # fmt: skip
+
+
+@pytest.mark.parametrize("week", [1, 2, 3, 4, -1])
+@pytest.mark.parametrize(("en", "he", "code"), _DAYS)
+def test_a_weekday_of_every_months_weeks(week: int, en: str, he: str, code: str) -> None:
+    """Every way to say it is BYDAY with the week (it was every week on that day, or the day once)."""
+    expected = f"FREQ=MONTHLY;BYDAY={week}{code}"
+    nth, he_nth = _NTH[week]
+    for text in (
+        f"every {nth} {en} of the month at 9",
+        f"every {nth} {en} at 9",
+        f"on the {nth} {en} of every month at 9",
+        f"the {nth} {en} of each month",
+        f"כל יום {he} {he_nth} בחודש ב-9",
+        f"ביום {he} {he_nth} של כל חודש",
+    ):
+        assert rule_of(text) == expected, text
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("quarterly at 10", "FREQ=MONTHLY;INTERVAL=3"),
+        ("every quarter", "FREQ=MONTHLY;INTERVAL=3"),
+        ("fortnightly on friday", "FREQ=WEEKLY;INTERVAL=2"),
+    ],
+)
+def test_quarterly_and_fortnightly(text: str, rule: str) -> None:
+    assert (rule_of(text) or "").startswith(rule)

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.planner.timeparse import extract_when
-from memo.text.recurrence import find_recurrence, span_end
-from memo.text.recurrence_limits import RecurrenceLimits
+from memo.text.recurrence import find_recurrence
+from memo.text.recurrence_ends import span_end
+from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says
 from memo.text.series import next_occurrence, series, series_end
 from tests.support.clock import TEST_NOW
 
@@ -152,3 +153,10 @@ def test_a_counted_series_is_walked_no_further_than_its_count(counted: _Counted)
     counted.yielded = 0
     end = series_end(text, TZ)
     assert end is not None and counted.yielded <= 1000
+
+
+@pytest.mark.parametrize("months", range(1, 25))
+def test_every_n_months_is_one_schedule_only_when_n_divides_a_year(months: int) -> None:
+    found = find_recurrence(f"every {months} months", timezone="UTC", now_local=NOW)
+    assert found is not None
+    assert one_schedule_says(found.recurrence) is (12 % months == 0)

@@ -52,9 +52,41 @@ def test_describe(rule: str, en: str, he: str) -> None:
     [
         ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
         ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
-        ("FREQ=WEEKLY;INTERVAL=4;BYDAY=MO", "every 4 weeks on Monday at 08:00", "כל יום שני ב-08:00"),
+        (
+            "FREQ=WEEKLY;INTERVAL=4;BYDAY=MO",
+            "every 4 weeks on Monday at 08:00",
+            "כל 4 שבועות ביום שני ב-08:00",
+        ),
         ("FREQ=DAILY;COUNT=5", "every day at 08:00, 5 times", "כל יום ב-08:00, 5 פעמים"),
         ("FREQ=MONTHLY;BYMONTHDAY=2", "every month on the 2nd at 08:00", "ב-2 בכל חודש ב-08:00"),
+        # Every how many months or years is said (it was "every month" / "every year").
+        (
+            "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=2",
+            "every 3 months on the 2nd at 08:00",
+            "ב-2 בכל 3 חודשים ב-08:00",
+        ),
+        (
+            "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=-1",
+            "every 2 months on the last day at 08:00",
+            "ביום האחרון של כל חודשיים ב-08:00",
+        ),
+        ("FREQ=YEARLY;INTERVAL=2", "every 2 years on 01 May at 08:00", "כל שנתיים ב-1.5 ב-08:00"),
+        # A weekday of the month's weeks.
+        (
+            "FREQ=MONTHLY;BYDAY=1MO",
+            "every first Monday of the month at 08:00",
+            "כל יום שני הראשון בחודש ב-08:00",
+        ),
+        (
+            "FREQ=MONTHLY;BYDAY=-1FR",
+            "every last Friday of the month at 08:00",
+            "כל יום שישי האחרון בחודש ב-08:00",
+        ),
+        (
+            "FREQ=MONTHLY;INTERVAL=3;BYDAY=2TU",
+            "every second Tuesday of every 3 months at 08:00",
+            "כל יום שלישי השני בכל 3 חודשים ב-08:00",
+        ),
     ],
 )
 def test_how_often_and_how_long(rule: str, en: str, he: str) -> None:

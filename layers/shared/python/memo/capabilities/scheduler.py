@@ -54,20 +54,41 @@ class RecurringExpression:
 
 
 _CRON_DAYS = {"MO": "MON", "TU": "TUE", "WE": "WED", "TH": "THU", "FR": "FRI", "SA": "SAT", "SU": "SUN"}
+#: Cron's day-of-week numbers (Sunday is 1), for "#" and "L", which take a number.
+_CRON_NUMBERS = {"SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7}
 
 
 def _rate(n: int, unit: str) -> str:
     return f"rate({n} {unit if n == 1 else unit + 's'})"
 
 
+def _monthly_cron(parts: dict[str, str], start: datetime, n: int, days: list[str]) -> str:
+    """A monthly series' cron: on a day of the month, or on a weekday of one of its weeks."""
+    if 12 % n:
+        # Cron's months repeat each year: every 5 months does not (it is refused, not drifted).
+        raise ValueError("every N months, N not a divisor of 12, is not one schedule")
+    # Every month of the start's class: "every 2 months" from March is 1/2 (January included, as
+    # the series goes on from November); StartDate leaves out those before the start.
+    months = "*" if n == 1 else f"{(start.month - 1) % n + 1}/{n}"
+    week = parts.get("BYDAY", "")[:-2]
+    if week:
+        # BYDAY=1MO ("the first Monday of every month") is cron's 2#1, BYDAY=-1FR (the last Friday)
+        # its 6L: the day of the week numbered from Sunday (1).
+        number = _CRON_NUMBERS[days[0]]
+        return f"cron({start.minute} {start.hour} ? {months} {number}{'L' if week == '-1' else '#' + week} *)"
+    # BYMONTHDAY=-1 ("at the end of every month") is cron's L: the last day of each month.
+    day = int(parts.get("BYMONTHDAY", str(start.day)))
+    return f"cron({start.minute} {start.hour} {'L' if day == -1 else day} {months} ? *)"
+
+
 def recurring_expression(
     series_text: str, timezone: str, *, not_before: datetime | None = None
 ) -> RecurringExpression:
     """The Scheduler expression of a series (`memo.text.recurrence`). Daily, weekly (on given days),
-    monthly (on a day of the month) and yearly series are cron in the user's zone, so 08:00 stays
+    monthly (on a day of the month, or a weekday of its weeks) and yearly series are cron in the user's zone, so 08:00 stays
     08:00 across daylight-saving changes; every N minutes / hours, every N days and every N weeks on
     one day are `rate(...)` from the first occurrence. ValueError for what one schedule cannot say
-    (every other week on several days).
+    (every other week on several days, every 5 months).
 
     `not_before` (a schedule made again for a series that began earlier: the Scheduler refuses a
     recurring start more than 5 minutes in the past): the start is then the series' next occurrence
@@ -99,12 +120,10 @@ def recurring_expression(
         else:
             raise ValueError("every N weeks on several days is not one schedule")
     elif freq == "MONTHLY":
-        day = int(parts.get("BYMONTHDAY", str(start.day)))
-        months = "*" if n == 1 else f"{start.month}/{n}"
-        # BYMONTHDAY=-1 ("at the end of every month") is cron's L: the last day of each month.
-        expression = f"cron({minute} {hour} {'L' if day == -1 else day} {months} ? *)"
+        expression = _monthly_cron(parts, start, n, days)
     elif freq == "YEARLY":
-        expression = f"cron({minute} {hour} {start.day} {start.month} ? *)"
+        years = "*" if n == 1 else f"{start.year}/{n}"
+        expression = f"cron({minute} {hour} {start.day} {start.month} ? {years})"
     else:
         raise ValueError(f"unsupported frequency {freq!r}")
     last = series_end(series_text, timezone)

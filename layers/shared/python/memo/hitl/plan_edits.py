@@ -15,6 +15,7 @@ from typing import Any
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
+from memo.planner.intents.reminders import SAID_TIME
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
 from memo.planner.timeparse import extract_when, parse_time_answer
 
@@ -80,6 +81,11 @@ def _fill_time(
         # "When?" -> "10 min", "חצי שעה": that long from now.
         answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
     parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
+    said = constraints.pop(SAID_TIME, None)
+    if isinstance(said, str) and parsed.when is None and not parsed.named_time:
+        # The hour said with the question's request ("every 5 months at 9" -> "every 6 months").
+        answer = f"{answer} {'ב-' if has_hebrew(answer) else 'at '}{said}"
+        parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
     when = parsed.when
     if when is None:
         when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))

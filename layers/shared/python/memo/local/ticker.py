@@ -26,7 +26,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -85,6 +85,23 @@ def _cron_values(field: str, low: int, high: int, names: dict[str, int] | None =
     return values
 
 
+def _nth_weekday(field: str) -> tuple[int, int] | None:
+    """A day-of-week field naming one week of the month: (cron weekday, week; -1 the last)."""
+    match = re.fullmatch(r"(?P<day>[1-7]|[A-Za-z]{3})(?:#(?P<n>[1-5])|(?P<last>L))", field)
+    if match is None:
+        return None
+    said = match.group("day").upper()
+    return _DOW[said] if said in _DOW else int(said), -1 if match.group("last") else int(match.group("n"))
+
+
+def _is_nth(day: date, cron_weekday: int, weekday: int, week: int) -> bool:
+    if cron_weekday != weekday:
+        return False
+    if week == -1:
+        return (day + timedelta(days=7)).month != day.month
+    return (day.day - 1) // 7 + 1 == week
+
+
 def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -> list[datetime]:
     """The instants in (after, until] of a six-field Scheduler cron expression, in `zone`."""
     minute, hour, dom, month, dow, year = fields.split()
@@ -93,7 +110,8 @@ def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -
     last_of_month = dom == "L"  # the month's last day, as EventBridge Scheduler reads "L"
     days = None if last_of_month else _cron_values(dom, 1, 31)
     months = _cron_values(month, 1, 12)
-    weekdays = _cron_values(dow, 1, 7, _DOW)
+    nth_weekday = _nth_weekday(dow)  # "2#1": the first Monday; "6L": the last Friday
+    weekdays = None if nth_weekday else _cron_values(dow, 1, 7, _DOW)
     years = _cron_values(year, 1970, 2199)
     found: list[datetime] = []
     day = after.astimezone(zone).date()
@@ -105,6 +123,7 @@ def _cron_times(fields: str, zone: ZoneInfo, after: datetime, until: datetime) -
             and (not last_of_month or (day + timedelta(days=1)).month != day.month)
             and (months is None or day.month in months)
             and (weekdays is None or cron_weekday in weekdays)
+            and (nth_weekday is None or _is_nth(day, cron_weekday, *nth_weekday))
             and (years is None or day.year in years)
         ):
             for h in sorted(hours):

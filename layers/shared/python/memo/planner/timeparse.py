@@ -35,10 +35,10 @@ from zoneinfo import ZoneInfo
 from memo.planner.when import clock, day_phrases, days, month_phrases, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
-from memo.text.recurrence_limits import RecurrenceLimits
+from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says
 from memo.text.series import default_start, series
 
-TimeProblem = Literal["invalid_time", "past", "too_long", "unplaced_day"]
+TimeProblem = Literal["invalid_time", "past", "too_long", "unplaced_day", "unschedulable"]
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,8 @@ def extract_when(
 
 def _take_repetition(reading: _Reading, *, timezone: str, language: str, limits: RecurrenceLimits) -> None:
     """ "every day", "כל יום ראשון": the repetition, and the part of the day it names; one that ends
-    past the bound is a problem (its words are still no part of the title)."""
+    past the bound, or that no one schedule can say, is a problem (its words are still no part of
+    the title)."""
     found = find_recurrence(
         reading.scan.text, timezone=timezone, now_local=reading.now_local, language=language
     )
@@ -185,6 +186,8 @@ def _take_repetition(reading: _Reading, *, timezone: str, language: str, limits:
     reading.part = found.recurrence.part
     if not limits.allows(found.recurrence, reading.today):
         reading.flag("too_long")
+    if not one_schedule_says(found.recurrence):
+        reading.flag("unschedulable")  # "every 5 months": asked how often instead
     for start, end in sorted(found.spans, reverse=True):
         reading.scan.take_span(start, end)
 
@@ -384,7 +387,7 @@ def _take_lead(reading: _Reading) -> None:
 def _first_repetition(reading: _Reading, timezone: str) -> None:
     """A repetition starts at its first occurrence from now (or from the day named)."""
     repeat = reading.repeat
-    if repeat is None or reading.problem == "too_long":
+    if repeat is None or reading.problem in ("too_long", "unschedulable"):
         return
     reading.rule = repeat.rule
     if reading.when is None and not repeat.needs_time_of_day:

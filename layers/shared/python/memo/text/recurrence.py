@@ -11,11 +11,12 @@ Weekdays: "weekdays" are Monday to Friday, and Sunday to Thursday in Israel (Asi
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Literal
+
+from memo.text.recurrence_ends import count_word, find_end
 
 Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
 
@@ -29,7 +30,6 @@ _EN_WEEKDAY_WORDS = {
     "sunday": 6, "sun": 6,
 }  # fmt: skip
 _HE_WEEKDAY_WORDS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
-_EN_COUNT_WORDS = {"other": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
 
 _EN_DAY = (
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)"
@@ -46,6 +46,9 @@ class Recurrence:
     interval: int = 1
     weekdays: tuple[int, ...] = ()  # 0 = Monday
     month_day: int | None = None
+    #: With one weekday, a monthly repetition's week: 1 to 4, or -1 for the last ("the first Monday
+    #: of every month": BYDAY=1MO).
+    week_of_month: int | None = None
     count: int | None = None
     until: date | None = None
     part: str | None = None
@@ -61,7 +64,8 @@ class Recurrence:
         if self.interval > 1:
             parts.append(f"INTERVAL={self.interval}")
         if self.weekdays:
-            parts.append("BYDAY=" + ",".join(WEEKDAY_CODES[d] for d in sorted(self.weekdays)))
+            nth = "" if self.week_of_month is None else str(self.week_of_month)
+            parts.append("BYDAY=" + ",".join(nth + WEEKDAY_CODES[d] for d in sorted(self.weekdays)))
         if self.month_day is not None:
             parts.append(f"BYMONTHDAY={self.month_day}")
         if self.count is not None:
@@ -100,7 +104,28 @@ _ON_WEEKDAY = re.compile(
     rf"\b(?:on\s+)?(?P<en>{_EN_DAY})s?\b|(?:(?<=\s)|^)ב?(?:יום\s+)?(?P<he>{_HE_DAY})(?=\s|$|[,.!?])",
     _FLAGS,
 )
+_EN_NTH = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "last": -1,
+}
+_HE_NTH = {"הראשון": 1, "השני": 2, "השלישי": 3, "הרביעי": 4, "האחרון": -1}
 _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        # Before the weekdays and "every month": "the first monday of every month", "every last friday".
+        "month_week",
+        re.compile(
+            rf"\b(?:(?:on\s+)?(?:the\s+)?(?P<nth>{'|'.join(_EN_NTH)})\s+(?P<wd>{_EN_DAY})\s+(?:of|in)\s+(?:every|each)\s+month"
+            rf"|(?:every|each)\s+(?P<nth2>{'|'.join(_EN_NTH)})\s+(?P<wd2>{_EN_DAY})(?:\s+(?:of|in)\s+(?:the|every|each)\s+month)?)\b",
+            _FLAGS,
+        ),
+    ),
     (
         "weekdays",
         re.compile(
@@ -150,7 +175,8 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "every_unit",
         re.compile(
             rf"\b(?:{_EN_EVERY}\s+(?P<unit>minute|hour|day|week|month|year)"
-            r"|(?P<adverb>hourly|daily|weekly|monthly|yearly|annually))\b",
+            r"|(?P<adverb>hourly|daily|weekly|monthly|yearly|annually|quarterly|fortnightly)"
+            r"|every\s+(?P<quarter>quarter))\b",
             _FLAGS,
         ),
     ),
@@ -158,6 +184,15 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 _HE_START = r"(?:(?<=\s)|^)"
 _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        # "כל יום שני הראשון בחודש", "ביום שישי האחרון של כל חודש": before the days of the month ("הראשון של כל חודש") and the weekdays.
+        "month_week",
+        re.compile(
+            _HE_START
+            + rf"(?:(?:[בל])?כל\s+יום\s+(?P<hw>{_HE_DAY})\s+(?P<hnth>{'|'.join(_HE_NTH)})\s+(?:ב|של\s+)(?:ה|כל\s+)?חודש"
+            + rf"|[בל]?-?יום\s+(?P<hw2>{_HE_DAY})\s+(?P<hnth2>{'|'.join(_HE_NTH)})\s+(?:ב|של\s+)כל\s+חודש)(?=\s|$|[,.!?])"
+        ),
+    ),
     (
         # Before the weekdays: "בכל ראשון לחודש" is the 1st of the month, not every Sunday.
         "month_day",
@@ -201,32 +236,6 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
-#: "10 times", "for 3 weeks", "10 פעמים", "למשך שבועיים": a count of occurrences, or a span from
-#: today that ends the repetition (read as its UNTIL). Any number is read, so that a count past the
-#: bound is refused rather than left in the title.
-_EN_NUMBER = r"\d+|two|three|four|five|six|ten|twelve"
-_EN_COUNT = re.compile(
-    rf"\b(?:for\s+)?(?P<n>{_EN_NUMBER})\s+times\b"
-    rf"|\bfor\s+(?:the\s+next\s+)?(?P<n2>{_EN_NUMBER}|a|one)\s+(?P<unit>days?|weeks?|months?|years?)\b",
-    _FLAGS,
-)
-_HE_COUNT = re.compile(
-    _HE_START
-    + r"(?P<n>\d+)\s+פעמים"
-    + r"|"
-    + _HE_START
-    + r"(?:ל|ב)משך\s+(?:(?P<n2>\d+)\s+(?P<unit>ימים|שבועות|חודשים|שנים)"
-    + r"|(?P<dual>יומיים|שבועיים|חודשיים|שנתיים)|(?P<one>יום|שבוע|חודש|שנה))(?=\s|$|[,.!?])"
-)
-_SPAN_UNITS = {
-    "day": "days", "week": "weeks", "month": "months", "year": "years", "ימים": "days", "יום": "days",
-    "שבועות": "weeks", "שבוע": "weeks", "חודשים": "months", "חודש": "months", "שנים": "years",
-    "שנה": "years",
-}  # fmt: skip
-_HE_DUAL_SPANS = {"יומיים": "days", "שבועיים": "weeks", "חודשיים": "months", "שנתיים": "years"}
-_EN_UNTIL = re.compile(r"\b(?:until|till|through|thru)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))", _FLAGS)
-_HE_UNTIL = re.compile(_HE_START + r"עד\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))")
-
 _UNIT_FREQ: dict[str, Frequency] = {
     "minute": "MINUTELY", "min": "MINUTELY", "hour": "HOURLY", "hr": "HOURLY", "day": "DAILY",
     "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY", "hourly": "HOURLY", "daily": "DAILY",
@@ -254,11 +263,6 @@ def _unit_freq(unit: str) -> Frequency:
     return _UNIT_FREQ[word.rstrip("s")]
 
 
-def _count_word(word: str) -> int:
-    word = word.lower()
-    return _EN_COUNT_WORDS[word] if word in _EN_COUNT_WORDS else int(word)
-
-
 def _weekday_list(words: str, table: dict[str, int]) -> tuple[int, ...]:
     found: list[int] = []
     for token in re.findall(r"[^\s,&]+", words):
@@ -282,6 +286,16 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
     groups = match.groupdict()
     if kind == "weekdays":
         return Recurrence("WEEKLY", weekdays=_workweek(timezone))
+    if kind == "month_week":
+        if groups.get("hw") or groups.get("hw2"):
+            day, nth = (
+                _HE_WEEKDAY_WORDS[groups["hw"] or groups["hw2"]],
+                _HE_NTH[groups["hnth"] or groups["hnth2"]],
+            )
+        else:
+            day = _EN_WEEKDAY_WORDS[(groups["wd"] or groups["wd2"]).lower()]
+            nth = _EN_NTH[(groups["nth"] or groups["nth2"]).lower()]
+        return Recurrence("MONTHLY", weekdays=(day,), week_of_month=nth)
     if kind == "weekly_days":
         words = groups.get("days") or groups.get("plural") or ""
         table = _HE_WEEKDAY_WORDS if re.search(r"[\u0590-\u05ff]", words) else _EN_WEEKDAY_WORDS
@@ -296,7 +310,7 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
         if groups.get("dual"):
             freq, n = _HE_DUALS[" ".join(groups["dual"].split())]
             return Recurrence(freq, interval=n)
-        n = _count_word(groups["n"])
+        n = count_word(groups["n"])
         freq = _unit_freq(groups["unit"])
         if n < 1 or (freq == "MINUTELY" and n < 5):
             return None  # more often than every 5 minutes is not a reminder
@@ -310,7 +324,12 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
     if kind == "every_part":
         part = groups["part"].lower()
         return Recurrence("DAILY", part=_PART_WORDS.get(part, part))
-    unit = groups.get("unit") or groups.get("unit2") or groups.get("unit3") or groups.get("adverb") or ""
+    adverb = (groups.get("adverb") or "").lower()
+    if adverb == "quarterly" or groups.get("quarter"):
+        return Recurrence("MONTHLY", interval=3)
+    if adverb == "fortnightly":
+        return Recurrence("WEEKLY", interval=2)
+    unit = groups.get("unit") or groups.get("unit2") or groups.get("unit3") or adverb
     freq = _unit_freq(unit)
     if freq == "MINUTELY":
         return None
@@ -368,8 +387,9 @@ def find_recurrence(
                 recurrence = kept
                 spans.append(excepted.span())
                 masked = _blanked(masked, excepted.span())
-            recurrence, extra = _with_end(recurrence, masked, now_local=now_local, language=language)
-            return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans + extra))
+            end = find_end(masked, now_local=now_local, language=language)
+            recurrence = replace(recurrence, count=end.count, until=end.until)
+            return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans) + end.spans)
     return None
 
 
@@ -410,90 +430,3 @@ def _without_days(recurrence: Recurrence, excepted: re.Match[str], timezone: str
         return None
     left = tuple(d for d in days if d not in out)
     return replace(recurrence, freq="WEEKLY", weekdays=left) if left else None
-
-
-def _with_end(
-    recurrence: Recurrence, text: str, *, now_local: datetime, language: str
-) -> tuple[Recurrence, list[tuple[int, int]]]:
-    spans: list[tuple[int, int]] = []
-    for pattern in (_EN_COUNT, _HE_COUNT):
-        match = pattern.search(text)
-        if match is None:
-            continue
-        ended = _count_or_span(recurrence, match.groupdict(), now_local.date())
-        if ended is not None:
-            recurrence = ended
-            spans.append(match.span())
-            break
-    if recurrence.count is None and recurrence.until is None:
-        for pattern in (_EN_UNTIL, _HE_UNTIL):
-            match = pattern.search(text)
-            if match is None:
-                continue
-            words = match.group("what").split()
-            for size in range(min(len(words), 4), 0, -1):
-                until = _until_day(" ".join(words[:size]), now_local=now_local, language=language)
-                if until is None:
-                    continue
-                recurrence = replace(recurrence, until=until)
-                tail = re.match(
-                    r"\s*" + r"\s+".join(re.escape(w) for w in words[:size]), text[match.start("what") :]
-                )
-                end = match.start("what") + (tail.end() if tail else len(match.group("what")))
-                spans.append((match.start(), end))
-                break
-            if recurrence.until is not None:
-                break
-    return recurrence, spans
-
-
-def _count_or_span(recurrence: Recurrence, groups: dict[str, str | None], today: date) -> Recurrence | None:
-    """ "10 times" is COUNT=10; "for 3 weeks", "למשך שבועיים" end the repetition that many units from
-    today (UNTIL, the day included)."""
-    if groups.get("n"):
-        count = _count_word(groups["n"] or "")
-        return replace(recurrence, count=count) if count > 0 else None
-    if groups.get("dual"):
-        return replace(recurrence, until=span_end(today, 2, _HE_DUAL_SPANS[groups["dual"] or ""]))
-    if groups.get("one"):
-        return replace(recurrence, until=span_end(today, 1, _SPAN_UNITS[groups["one"] or ""]))
-    word = (groups.get("n2") or "").lower()
-    n = 1 if word in ("a", "one") else _count_word(word)
-    unit = (groups.get("unit") or "").lower()
-    unit = _SPAN_UNITS.get(unit, _SPAN_UNITS.get(unit.rstrip("s"), unit))
-    return replace(recurrence, until=span_end(today, n, unit)) if n > 0 else None
-
-
-def span_end(today: date, n: int, unit: str) -> date:
-    """The day `n` days, weeks, months or years after `today` (the 29th of February, a year on, is the
-    28th); a span past the calendar's end is its last day (refused by the bound in any case)."""
-    if unit == "days":
-        return _capped(today.toordinal() + n)
-    if unit == "weeks":
-        return _capped(today.toordinal() + 7 * n)
-    months = n * 12 if unit == "years" else n
-    index = today.year * 12 + today.month - 1 + months
-    year, month = divmod(index, 12)
-    if year > date.max.year:
-        return date.max
-    last = calendar.monthrange(year, month + 1)[1]
-    return date(year, month + 1, min(today.day, last))
-
-
-def _capped(ordinal: int) -> date:
-    return date.fromordinal(min(ordinal, date.max.toordinal()))
-
-
-def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:
-    import dateparser
-
-    cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", words.strip(), flags=_FLAGS)
-    cleaned = re.sub(r"^(?:the|next|this)\s+", "", cleaned, flags=_FLAGS)
-    parsed = dateparser.parse(
-        cleaned,
-        languages=["he", "en"] if language == "he" else ["en", "he"],
-        settings={"RELATIVE_BASE": now_local.replace(tzinfo=None), "PREFER_DATES_FROM": "future"},
-    )
-    if parsed is None or parsed.date() < now_local.date():
-        return None
-    return parsed.date()

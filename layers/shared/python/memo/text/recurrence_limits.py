@@ -1,5 +1,6 @@
 """How far a repetition may reach: an end date at most `max_years` from today, at most `max_count`
-occurrences (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT` in `memo.settings`).
+occurrences (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT` in `memo.settings`); and
+what one schedule can say (`one_schedule_says`).
 
 A repetition that says no end goes on, and is only ever expanded an occurrence at a time
 (`memo.text.series`); one that says its end is held to these bounds, so no single message can ask
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from memo.text.recurrence import Recurrence, span_end
+from memo.text.recurrence import Recurrence
+from memo.text.recurrence_ends import span_end
 
 DEFAULT_MAX_YEARS = 5
 DEFAULT_MAX_COUNT = 1000
@@ -45,3 +47,12 @@ class RecurrenceLimits:
         if not digits.isdigit():
             return False
         return digits <= f"{self.last_day(today):%Y%m%d}"
+
+
+def one_schedule_says(recurrence: Recurrence) -> bool:
+    """Whether one EventBridge schedule can repeat it (`memo.capabilities.scheduler`): a cron's
+    months repeat each year, so every N months only for N dividing 12 ("every 5 months" is asked
+    again, never set to drift); every other week only on one day."""
+    if recurrence.freq == "MONTHLY":
+        return 12 % recurrence.interval == 0
+    return not (recurrence.freq == "WEEKLY" and recurrence.interval > 1 and len(recurrence.weekdays) > 1)

@@ -28,12 +28,16 @@ def describe(series_text: str, language: Language) -> str:
         text = _daily(interval, language) + at
     elif freq == "WEEKLY":
         text = _weekly(days or [start.weekday()], interval, language) + at
+    elif freq == "MONTHLY" and days:
+        text = _month_week(days[0], int(parts["BYDAY"][:-2]), interval, language) + at
     elif freq == "MONTHLY":
-        text = _monthly(int(parts.get("BYMONTHDAY", str(start.day))), clock, language)
+        text = _monthly(int(parts.get("BYMONTHDAY", str(start.day))), interval, clock, language)
     elif language == "he":
-        text = f"כל שנה ב-{start.day}.{start.month} ב-{clock}"
+        every = "כל שנה" if interval == 1 else ("כל שנתיים" if interval == 2 else f"כל {interval} שנים")
+        text = f"{every} ב-{start.day}.{start.month} ב-{clock}"
     else:
-        text = f"every year on {start:%d %b} at {clock}"
+        every = "every year" if interval == 1 else f"every {interval} years"
+        text = f"{every} on {start:%d %b} at {clock}"
     return text + _ending(parts, start.year, language)
 
 
@@ -63,6 +67,8 @@ def _weekly(days: list[int], interval: int, language: Language) -> str:
         return "every weekday (Sun–Thu)" if sunday_first else "every weekday (Mon–Fri)"
     if he:
         names = " ו".join(_HE_DAY_NAMES[d] for d in days)
+        if interval > 2:
+            return f"כל {interval} שבועות ביום {names}"
         return ("כל שבועיים ביום " if interval == 2 else "כל יום ") + names
     names = " and ".join(_EN_DAY_NAMES[d] for d in days)
     if interval > 2:
@@ -70,11 +76,30 @@ def _weekly(days: list[int], interval: int, language: Language) -> str:
     return ("every other " if interval == 2 else "every ") + names
 
 
-def _monthly(day: int, clock: str, language: Language) -> str:
+def _monthly(day: int, interval: int, clock: str, language: Language) -> str:
     he = language == "he"
+    if he:
+        every = "כל חודש" if interval == 1 else ("כל חודשיים" if interval == 2 else f"כל {interval} חודשים")
+        if day == LAST_DAY:
+            return f"ביום האחרון של {every} ב-{clock}"
+        return f"ב-{day} ב{every} ב-{clock}"
+    every = "every month" if interval == 1 else f"every {interval} months"
     if day == LAST_DAY:
-        return f"ביום האחרון של כל חודש ב-{clock}" if he else f"every month on the last day at {clock}"
-    return f"ב-{day} בכל חודש ב-{clock}" if he else f"every month on the {_ordinal(day)} at {clock}"
+        return f"{every} on the last day at {clock}"
+    return f"{every} on the {_ordinal(day)} at {clock}"
+
+
+_EN_WEEKS = {1: "first", 2: "second", 3: "third", 4: "fourth", -1: "last"}
+_HE_WEEKS = {1: "הראשון", 2: "השני", 3: "השלישי", 4: "הרביעי", -1: "האחרון"}
+
+
+def _month_week(day: int, week: int, interval: int, language: Language) -> str:
+    """ "every first Monday of the month", "כל יום שני הראשון בחודש"."""
+    if language == "he":
+        every = "בחודש" if interval == 1 else f"בכל {interval} חודשים"
+        return f"כל יום {_HE_DAY_NAMES[day]} {_HE_WEEKS.get(week, str(week))} {every}"
+    every = "of the month" if interval == 1 else f"of every {interval} months"
+    return f"every {_EN_WEEKS.get(week, _ordinal(week))} {_EN_DAY_NAMES[day]} {every}"
 
 
 def _ending(parts: dict[str, str], first_year: int, language: Language) -> str:

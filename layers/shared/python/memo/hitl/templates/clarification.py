@@ -45,6 +45,13 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
         "he": "זה חוזר רחוק מדי או יותר מדי פעמים בשביל תזכורת אחת, אז לא קבעתי אותה. "
         "מתי לקבוע, ועד מתי? (למשל „כל יום ב-9 למשך חודש”)",
     },
+    # "every 5 months": a repetition no one schedule can keep (a cron's months repeat each year).
+    "repeat_unsupported": {
+        "en": "I can repeat a reminder every 1, 2, 3, 4, 6 or 12 months, but not that, so I haven't "
+        "set it. How often should it be? (e.g. “every 6 months at 9”)",
+        "he": "אפשר לחזור כל 1, 2, 3, 4, 6 או 12 חודשים, אבל לא ככה, אז לא קבעתי אותה. "
+        "כל כמה זמן לקבוע? (למשל „כל 6 חודשים ב-9”)",
+    },
     # "on christmas", "before mom's birthday", "בחנוכה": a day no calendar of Memo's places.
     "day_unclear": {
         "en": "Which day is that? (e.g. “on Dec 25 at 9:00”)",

@@ -36,8 +36,15 @@ TIME_PROBLEMS = {
     "invalid_time": "time_invalid",
     "past": "time_in_past",
     "too_long": "repeat_too_long",
+    "unschedulable": "repeat_unsupported",
     "unplaced_day": "day_unclear",
 }
+
+
+#: Problems of the day or the repetition, not the hour: the hour said is kept for the answer.
+KEEPS_THE_HOUR = frozenset({"too_long", "unschedulable", "unplaced_day"})
+#: The step's constraint holding that hour ("09:00") while the question is open.
+SAID_TIME = "saidTime"
 
 
 #: "daily reminder at 10pm to take pills", "weekly reminder: team sync", "תזכורת יומית ב-8 לקחת כדורים":
@@ -160,6 +167,10 @@ def create(text: str, inp: PlannerInput) -> Match | None:
         constraints["recurrence"] = parsed.recurrence
     if parsed.problem is not None:
         missing += [TIME_PROBLEMS[parsed.problem], "reminder_time_required"]
+        if parsed.problem in KEEPS_THE_HOUR and parsed.said_time:
+            # "every 5 months at 9", "on christmas at 10": the answer to the question need not say
+            # the hour again ("every 6 months" is at 9).
+            constraints[SAID_TIME] = parsed.said_time
     elif parsed.when is not None and parsed.when > inp.now:
         constraints["when"] = iso(parsed.when)
     else:

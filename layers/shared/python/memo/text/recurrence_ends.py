@@ -1,0 +1,141 @@
+"""The end of a repetition: "10 times", "for 3 weeks", "until friday", "10 פעמים", "למשך שבועיים",
+"עד יום שישי": a count of occurrences or the last day (the RRULE's COUNT or UNTIL), found in what is
+left of the message once the repetition itself is taken out (`memo.text.recurrence`)."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+_FLAGS = re.IGNORECASE
+_HE_START = r"(?:(?<=\s)|^)"
+_EN_COUNT_WORDS = {"other": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
+
+
+def count_word(word: str) -> int:
+    """ "3", "three", "other" (2): a count said in digits or words."""
+    word = word.lower()
+    return _EN_COUNT_WORDS[word] if word in _EN_COUNT_WORDS else int(word)
+
+
+#: "10 times", "for 3 weeks", "10 פעמים", "למשך שבועיים": a count of occurrences, or a span from
+#: today that ends the repetition (read as its UNTIL). Any number is read, so that a count past the
+#: bound is refused rather than left in the title.
+_EN_NUMBER = r"\d+|two|three|four|five|six|ten|twelve"
+_EN_COUNT = re.compile(
+    rf"\b(?:for\s+)?(?P<n>{_EN_NUMBER})\s+times\b"
+    rf"|\bfor\s+(?:the\s+next\s+)?(?P<n2>{_EN_NUMBER}|a|one)\s+(?P<unit>days?|weeks?|months?|years?)\b",
+    _FLAGS,
+)
+_HE_COUNT = re.compile(
+    _HE_START
+    + r"(?P<n>\d+)\s+פעמים"
+    + r"|"
+    + _HE_START
+    + r"(?:ל|ב)משך\s+(?:(?P<n2>\d+)\s+(?P<unit>ימים|שבועות|חודשים|שנים)"
+    + r"|(?P<dual>יומיים|שבועיים|חודשיים|שנתיים)|(?P<one>יום|שבוע|חודש|שנה))(?=\s|$|[,.!?])"
+)
+_SPAN_UNITS = {
+    "day": "days", "week": "weeks", "month": "months", "year": "years", "ימים": "days", "יום": "days",
+    "שבועות": "weeks", "שבוע": "weeks", "חודשים": "months", "חודש": "months", "שנים": "years",
+    "שנה": "years",
+}  # fmt: skip
+_HE_DUAL_SPANS = {"יומיים": "days", "שבועיים": "weeks", "חודשיים": "months", "שנתיים": "years"}
+_EN_UNTIL = re.compile(r"\b(?:until|till|through|thru)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))", _FLAGS)
+_HE_UNTIL = re.compile(_HE_START + r"עד\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$))")
+
+
+@dataclass(frozen=True)
+class End:
+    """How a repetition ends (neither: it does not), and the spans of the words that said it."""
+
+    count: int | None = None
+    until: date | None = None
+    spans: tuple[tuple[int, int], ...] = ()
+
+
+def find_end(text: str, *, now_local: datetime, language: str) -> End:
+    """The end the words of `text` give a repetition: a count or a span first, else "until …"."""
+    for pattern in (_EN_COUNT, _HE_COUNT):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        ended = _count_or_span(match.groupdict(), now_local.date())
+        if ended is not None:
+            count, until = ended
+            return End(count=count, until=until, spans=(match.span(),))
+    return _until(text, now_local=now_local, language=language)
+
+
+def _until(text: str, *, now_local: datetime, language: str) -> End:
+    """ "until friday", "עד יום שישי": the longest run of up to four words after it that is a day to
+    come."""
+    for pattern in (_EN_UNTIL, _HE_UNTIL):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        words = match.group("what").split()
+        for size in range(min(len(words), 4), 0, -1):
+            until = _until_day(" ".join(words[:size]), now_local=now_local, language=language)
+            if until is None:
+                continue
+            tail = re.match(
+                r"\s*" + r"\s+".join(re.escape(w) for w in words[:size]), text[match.start("what") :]
+            )
+            end = match.start("what") + (tail.end() if tail else len(match.group("what")))
+            return End(until=until, spans=((match.start(), end),))
+    return End()
+
+
+def _count_or_span(groups: dict[str, str | None], today: date) -> tuple[int | None, date | None] | None:
+    """ "10 times" is COUNT=10; "for 3 weeks", "למשך שבועיים" end the repetition that many units from
+    today (UNTIL, the day included)."""
+    if groups.get("n"):
+        count = count_word(groups["n"] or "")
+        return (count, None) if count > 0 else None
+    if groups.get("dual"):
+        return None, span_end(today, 2, _HE_DUAL_SPANS[groups["dual"] or ""])
+    if groups.get("one"):
+        return None, span_end(today, 1, _SPAN_UNITS[groups["one"] or ""])
+    word = (groups.get("n2") or "").lower()
+    n = 1 if word in ("a", "one") else count_word(word)
+    unit = (groups.get("unit") or "").lower()
+    unit = _SPAN_UNITS.get(unit, _SPAN_UNITS.get(unit.rstrip("s"), unit))
+    return (None, span_end(today, n, unit)) if n > 0 else None
+
+
+def span_end(today: date, n: int, unit: str) -> date:
+    """The day `n` days, weeks, months or years after `today` (the 29th of February, a year on, is the
+    28th); a span past the calendar's end is its last day (refused by the bound in any case)."""
+    if unit == "days":
+        return _capped(today.toordinal() + n)
+    if unit == "weeks":
+        return _capped(today.toordinal() + 7 * n)
+    months = n * 12 if unit == "years" else n
+    index = today.year * 12 + today.month - 1 + months
+    year, month = divmod(index, 12)
+    if year > date.max.year:
+        return date.max
+    last = calendar.monthrange(year, month + 1)[1]
+    return date(year, month + 1, min(today.day, last))
+
+
+def _capped(ordinal: int) -> date:
+    return date.fromordinal(min(ordinal, date.max.toordinal()))
+
+
+def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:
+    import dateparser
+
+    cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", words.strip(), flags=_FLAGS)
+    cleaned = re.sub(r"^(?:the|next|this)\s+", "", cleaned, flags=_FLAGS)
+    parsed = dateparser.parse(
+        cleaned,
+        languages=["he", "en"] if language == "he" else ["en", "he"],
+        settings={"RELATIVE_BASE": now_local.replace(tzinfo=None), "PREFER_DATES_FROM": "future"},
+    )
+    if parsed is None or parsed.date() < now_local.date():
+        return None
+    return parsed.date()

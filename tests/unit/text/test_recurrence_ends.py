@@ -1,0 +1,52 @@
+"""How a repetition ends, said after it: a count, a span from today, or "until" a day to come."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.text.recurrence_ends import End, count_word, find_end, span_end
+
+NOW = datetime(2027, 3, 10, 9, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "until"),
+    [
+        ("10 times", 10, None),
+        ("for three times", 3, None),
+        ("10 פעמים", 10, None),
+        ("for 3 weeks", None, date(2027, 3, 31)),
+        ("for a month", None, date(2027, 4, 10)),
+        ("למשך שבועיים", None, date(2027, 3, 24)),
+        ("למשך חודש", None, date(2027, 4, 10)),
+        ("until friday", None, date(2027, 3, 12)),
+        ("until march 20", None, date(2027, 3, 20)),
+    ],
+)
+def test_the_end_said(text: str, count: int | None, until: date | None) -> None:
+    end = find_end(f"at 9 {text}", now_local=NOW, language="he" if text[0] > "z" else "en")
+    assert (end.count, end.until) == (count, until)
+    assert len(end.spans) == 1 and text.split()[-1] in f"at 9 {text}"[slice(*end.spans[0])]
+
+
+@pytest.mark.parametrize("text", ["at 9", "0 times", "until yesterday", "until the cows come home"])
+def test_no_end_is_no_end(text: str) -> None:
+    assert find_end(text, now_local=NOW, language="en") == End()
+
+
+@given(n=st.integers(1, 40), today=st.dates(min_value=date(2026, 1, 1), max_value=date(2031, 12, 31)))
+def test_a_span_of_months_keeps_the_day_or_the_months_last(n: int, today: date) -> None:
+    year, month = divmod(today.year * 12 + today.month - 1 + n, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    assert span_end(today, n, "months") == date(year, month + 1, min(today.day, last))
+
+
+@pytest.mark.parametrize(("word", "n"), [("3", 3), ("three", 3), ("other", 2), ("Twelve", 12)])
+def test_count_words(word: str, n: int) -> None:
+    assert count_word(word) == n
