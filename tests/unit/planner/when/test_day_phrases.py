@@ -128,6 +128,30 @@ def test_a_day_no_calendar_places_is_asked_and_leaves_the_title(text: str) -> No
         assert word not in title
 
 
+MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+               "october", "november", "december"]  # fmt: skip
+HE_MONTH_NAMES = ["ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
+                  "נובמבר", "דצמבר"]  # fmt: skip
+
+
+@pytest.mark.parametrize("month", range(12))
+def test_a_month_with_no_day_asks_which_day(month: int) -> None:
+    """ "in january" was left in the title and only the time was asked: the day is asked too."""
+    today = date(2026, 11, 28)
+    for text, language in (
+        (f"remind me in {MONTH_NAMES[month]} to call", "en"),
+        (f"remind me in early {MONTH_NAMES[month]} to call", "en"),
+        (f"remind me in {MONTH_NAMES[month][:3]} 2027 to call", "en"),
+        (f"תזכיר לי ב{HE_MONTH_NAMES[month]} להתקשר", "he"),
+    ):
+        found, title, problem = _read(text, today, language)
+        assert (found, problem) == (None, "unplaced_day"), text
+        assert title in ("remind me to call", "תזכיר לי להתקשר"), text
+    # With a day it is that date, as always.
+    found, _, problem = _read(f"remind me on {MONTH_NAMES[month]} 5 at 9am to call", today)
+    assert problem is None and found is not None and (found.month, found.day) == (month + 1, 5)
+
+
 @pytest.mark.parametrize(
     ("text", "title"),
     [

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import calendar
+from datetime import date, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from memo.planner.when.offsets import before_delta, find_before, find_lead, lead_delta, take_offset
+from memo.planner.when.offsets import counted_back, find_before, find_lead, lead_delta, take_offset
 from memo.planner.when.scan import Scan
 
 
@@ -53,7 +56,35 @@ def test_no_offset_leaves_the_text_as_it_is() -> None:
 )
 def test_days_before(text: str, delta: timedelta) -> None:
     found = find_before(text)
-    assert found is not None and before_delta(found) == delta
+    assert found is not None and counted_back(DAY, found) == DAY - delta
+
+
+DAY = date(2027, 6, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("3 months before", date(2027, 3, 5)),
+        ("a month before", date(2027, 5, 5)),
+        ("seven months before", date(2026, 11, 5)),  # across the year's start
+        ("חודש לפני ה-5", date(2027, 5, 5)),
+        ("חודשיים לפני ה-5", date(2027, 4, 5)),
+        ("3 חודשים לפני ה-5", date(2027, 3, 5)),
+    ],
+)
+def test_months_before(text: str, day: date) -> None:
+    found = find_before(text)
+    assert found is not None and counted_back(DAY, found) == day
+
+
+@given(day=st.dates(min_value=date(2026, 1, 1), max_value=date(2031, 12, 31)), months=st.integers(1, 12))
+def test_months_before_keep_the_day_or_the_months_last(day: date, months: int) -> None:
+    found = find_before(f"{months} months before")
+    assert found is not None
+    back = counted_back(day, found)
+    assert (back.year * 12 + back.month) == (day.year * 12 + day.month) - months
+    assert back.day == min(day.day, calendar.monthrange(back.year, back.month)[1])
 
 
 @pytest.mark.parametrize(

@@ -242,7 +242,7 @@ def _take_day(reading: _Reading, *, timezone: str, language: str) -> None:
     if reading.before is not None and reading.day is not None:
         # ("a week before my birthday": no day to count from, the words stay in the title.)
         reading.scan.take(reading.before)
-        reading.day = reading.day - offsets.before_delta(reading.before)
+        reading.day = offsets.counted_back(reading.day, reading.before)
         if reading.day < reading.today:
             reading.flag("past")
     reading.named_day = reading.day is not None

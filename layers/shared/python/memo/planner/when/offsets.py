@@ -3,8 +3,9 @@ dec 20", "יומיים לפני ה-20" (back from a day), "15 minutes before my 
 
 from __future__ import annotations
 
+import calendar
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from memo.planner.when.scan import FLAGS, Scan
 
@@ -46,8 +47,9 @@ _HE_REL = re.compile(
 )
 
 _BEFORE = re.compile(
-    r"\b(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<unit>days?|weeks?)\s+before\b"
-    r"|(?:(?<=\s)|^)(?P<he>יום|יומיים|שבוע|שבועיים|(?P<hn>\d{1,2})\s+(?P<hu>ימים|שבועות))\s+לפני(?=\s)",
+    r"\b(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<unit>days?|weeks?|months?)\s+before\b"
+    r"|(?:(?<=\s)|^)(?P<he>יום|יומיים|שבוע|שבועיים|חודש|חודשיים|(?P<hn>\d{1,2})\s+(?P<hu>ימים|שבועות|חודשים))"
+    r"\s+לפני(?=\s)",
     re.I,
 )
 _BEFORE_WORDS = {
@@ -159,23 +161,25 @@ def find_before(text: str) -> re.Match[str] | None:
     return _BEFORE.search(text)
 
 
-def before_delta(match: re.Match[str]) -> timedelta:
-    """The days or weeks a `find_before` match counts back."""
+def counted_back(day: date, match: re.Match[str]) -> date:
+    """`day`, less the days, weeks or months a `find_before` match counts back ("3 months before
+    june 5" is march 5; a day the month lacks is its last)."""
     if match.group("n"):
         raw = match.group("n").lower()
-        n = _BEFORE_WORDS.get(raw) or int(raw)
-        return timedelta(weeks=n) if match.group("unit").lower().startswith("week") else timedelta(days=n)
-    word = match.group("he")
-    fixed = {
-        "יום": timedelta(days=1),
-        "יומיים": timedelta(days=2),
-        "שבוע": timedelta(weeks=1),
-        "שבועיים": timedelta(weeks=2),
-    }
-    if word in fixed:
-        return fixed[word]
-    n = int(match.group("hn"))
-    return timedelta(weeks=n) if match.group("hu") == "שבועות" else timedelta(days=n)
+        n, unit = _BEFORE_WORDS.get(raw) or int(raw), match.group("unit").lower().rstrip("s")
+    else:
+        word = match.group("he")
+        fixed = {"יום": (1, "day"), "יומיים": (2, "day"), "שבוע": (1, "week"), "שבועיים": (2, "week"),
+                 "חודש": (1, "month"), "חודשיים": (2, "month")}  # fmt: skip
+        n, unit = fixed.get(word) or (
+            int(match.group("hn")),
+            {"ימים": "day", "שבועות": "week", "חודשים": "month"}[match.group("hu")],
+        )
+    if unit == "month":
+        index = day.month - 1 - n
+        year, month = day.year + index // 12, index % 12 + 1
+        return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+    return day - (timedelta(weeks=n) if unit == "week" else timedelta(days=n))
 
 
 def find_lead(text: str) -> re.Match[str] | None:
