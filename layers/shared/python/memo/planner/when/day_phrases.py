@@ -126,7 +126,8 @@ _UNPLACED = re.compile(
     r"valentine'?s?(?:\s+day)?|mother'?s\s+day|father'?s\s+day|"
     r"(?:my|his|her|their|our|your|\w+'s)\s+(?:birthday|bday|anniversary|wedding))\b"
     r"|(?:(?<=\s)|^)(?:ב|עד|לפני)\s*(?:חנוכה|פסח|ראש\s+השנה|יום\s+כיפור|יום\s+הכיפורים|סוכות|פורים|"
-    r"שבועות|ליל\s+הסדר|ערב\s+החג|יום\s+ההולדת\s+של\s*\S+|יום\s+ההולדת\s+שלי|יום\s+הנישואין)" + _END
+    r"שבועות|ליל\s+הסדר|ערב\s+החג|יום\s+ההולדת\s+של\s*\S+|יום\s+ההולדת\s+שלי|יום\s+הנישואין)"
+    + _END
     # A month with no day ("in january", "in early march", "בינואר"): which day of it is asked.
     + r"|\bin\s+(?:(?:early|mid|late)[\s-]+)?(?:january|february|march|april|may|june|july|august|september|"
     r"october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?:\s+20\d\d\b)?(?!\s*\d)"
