@@ -101,3 +101,40 @@ def test_a_new_value_said_of_a_named_note_replaces_only_its_value(
     chat.say(save)
     assert chat.say(update) == written
     assert undone in chat.say(undo)
+
+
+@pytest.mark.parametrize(
+    ("setup", "said", "answered"),
+    [
+        (
+            "remind me to call mom tomorrow at 5pm",
+            "delete the gym one",
+            "I couldn't find a reminder matching “gym”.",
+        ),
+        (None, "delete the gym one", "You don't have any upcoming reminders."),
+        (
+            "תזכיר לי להתקשר לאמא מחר ב-5",
+            "תמחק את התזכורת של הרופא",
+            "לא מצאתי תזכורת שמתאימה ל„הרופא”.",
+        ),
+    ],
+)
+def test_a_guessed_delete_of_nothing_there_is_answered_at_once(
+    chat: Conversation, setup: str | None, said: str, answered: str
+) -> None:
+    """It asked "Just to check — delete the reminder “gym”?" (the words said, no item), and a "yes"
+    then found nothing. Now nothing is asked, nothing changes, and a "yes" after is no approval."""
+    if setup is not None:
+        chat.say(setup)
+    assert chat.say(said) == answered
+    assert chat.choices == []
+    assert chat.say("yes") == "I'm not waiting on a question right now — what would you like to do?"
+    listed = chat.say("show my reminders")
+    assert ("call mom" in listed or "להתקשר לאמא" in listed) if setup else "no upcoming" in listed
+
+
+def test_a_guessed_delete_of_something_there_still_shows_it_first(chat: Conversation) -> None:
+    chat.say("remind me to go to the gym tomorrow at 7am")
+    asked = chat.say("delete the gym one")
+    assert "go to the gym" in asked and "Deleted" not in asked  # the item is named, not the word
+    assert "go to the gym" in chat.say("show my reminders")

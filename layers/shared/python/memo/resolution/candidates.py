@@ -100,9 +100,9 @@ def label(text: str) -> str:
 
 
 _NOUNS: dict[TargetKind, tuple[str, str]] = {
-    "reminder": ("a reminder", "תזכורת"),
-    "note": ("a note", "פתק"),
-    "list_item": ("an item", "פריט"),
+    "reminder": ("a reminder", "תזכורת שמתאימה"),  # (Hebrew: the verb agrees with the noun)
+    "note": ("a note", "פתק שמתאים"),
+    "list_item": ("an item", "פריט שמתאים"),
 }
 #: What is said when the user has no item of the kind at all.
 NONE: dict[TargetKind, tuple[str, str]] = {
@@ -115,6 +115,4 @@ NONE: dict[TargetKind, tuple[str, str]] = {
 def not_found_text(kind: TargetKind, words: Sequence[str], language: Language) -> str:
     noun_en, noun_he = _NOUNS[kind]
     shown = ", ".join(quote(w, language) for w in words)
-    return say(
-        language, f"I couldn't find {noun_en} matching {shown}.", f"לא מצאתי {noun_he} שמתאים ל{shown}."
-    )
+    return say(language, f"I couldn't find {noun_en} matching {shown}.", f"לא מצאתי {noun_he} ל{shown}.")

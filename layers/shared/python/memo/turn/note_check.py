@@ -1,4 +1,5 @@
-"""The "just to check" of a guessed note update, asked over the note it would change.
+"""The "just to check" of a guessed note update, asked over the note it would change; and of a
+guessed delete, looked up first.
 
 "the gate code changed to 5678" is read with less than full confidence, so it is confirmed first.
 Asked before the note is looked up, the question could only show the words said ("change the note
@@ -6,6 +7,10 @@ Asked before the note is looked up, the question could only show the words said 
 first: when it names exactly one note, the question shows that note's text and the exact text it
 would then read, and the step stays pinned to that note (a "yes" writes what was shown). A note
 not found, or several that fit, are asked about as before, from the words said.
+
+A guessed delete ("delete the gym one") whose target is not there at all is not asked about: "Just
+to check — delete the reminder “gym”?" named the words said (never an item), and a "yes" then
+found nothing. It goes on at once, and the reply says nothing matched; nothing is changed.
 """
 
 from __future__ import annotations
@@ -73,3 +78,32 @@ def _resolved(turn: Turn, state: TurnState) -> tuple[TurnState, str, str] | None
         note.text, said, whole=changes.get("whole") is True, append=changes.get("append") is True
     )
     return resolution.state, note.text, new
+
+
+_DELETES = frozenset({"delete", "remove"})
+
+
+def checks_a_delete(output: PlannerOutput, trigger: PlannerTrigger) -> bool:
+    """A "just to check" of a plan that only deletes (a reminder, a note, list items)."""
+    return (
+        trigger.reason == "low_confidence_plan"
+        and len(output.plan) == 1
+        and output.plan[0].action in _DELETES
+        and not output.missing_fields
+    )
+
+
+def finds_nothing(turn: Turn, state: TurnState) -> bool:
+    """Whether the plan's one step, looked up, names nothing there is."""
+    ctx = turn.ctx
+    output = state.planner_output
+    assert output is not None
+    resolution = resolve_entities(
+        resolve_all(state),
+        turn.items,
+        ctx.now,
+        latest_actions=latest_actions(ctx),
+        quoted=turn.quoted(state),
+        in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now) is not None,
+    )
+    return output.plan[0].id in resolution.not_found

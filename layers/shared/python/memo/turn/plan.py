@@ -17,7 +17,7 @@ from memo.resolution.router import resolve_all
 from memo.turn import policy
 from memo.turn.approval import ask_approval
 from memo.turn.execute import execute
-from memo.turn.note_check import checks_a_note_update, confirm_note_update
+from memo.turn.note_check import checks_a_delete, checks_a_note_update, confirm_note_update, finds_nothing
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.questions import pause
 from memo.turn.reads import Turn, latest_actions
@@ -57,6 +57,8 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
     if trigger is not None and trigger.kind != "approval":
         if checks_a_note_update(output, trigger):  # asked over the note it changes, once looked up
             return confirm_note_update(turn, state, user_kind=user_kind)
+        if checks_a_delete(output, trigger) and finds_nothing(turn, state):
+            return proceed(turn, state, user_kind=user_kind)  # "nothing matched": nothing to confirm
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)
         if checked.must_pause:
             return pause(ctx, checked, user_kind=user_kind)
