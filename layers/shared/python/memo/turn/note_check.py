@@ -20,7 +20,7 @@ from memo.conversation.model import MemoryKind, plan_in_flight
 from memo.domain import PlannerOutput, TurnState
 from memo.hitl import gate, templates
 from memo.hitl.gate import PlannerTrigger
-from memo.resolution.entity import resolve_entities
+from memo.resolution.entity import EntityResolution, resolve_entities
 from memo.resolution.router import resolve_all
 from memo.turn.outcome import TurnOutcome
 from memo.turn.questions import pause
@@ -53,18 +53,10 @@ def confirm_note_update(turn: Turn, state: TurnState, *, user_kind: MemoryKind) 
 def _resolved(turn: Turn, state: TurnState) -> tuple[TurnState, str, str] | None:
     """The state with the update pinned to its one note, the note's text and what it would read;
     None when the update names no note or several."""
-    ctx = turn.ctx
     output = state.planner_output
     assert output is not None
     step = output.plan[0]
-    resolution = resolve_entities(
-        resolve_all(state),
-        turn.items,
-        ctx.now,
-        latest_actions=latest_actions(ctx),
-        quoted=turn.quoted(state),
-        in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now) is not None,
-    )
+    resolution = _looked_up(turn, state)
     args = resolution.state.executor_args.get(step.id)
     ids = args.get("noteIds") if args is not None else None
     if resolution.needs_hitl or not isinstance(ids, list) or len(ids) != 1:
@@ -95,10 +87,16 @@ def checks_a_delete(output: PlannerOutput, trigger: PlannerTrigger) -> bool:
 
 def finds_nothing(turn: Turn, state: TurnState) -> bool:
     """Whether the plan's one step, looked up, names nothing there is."""
-    ctx = turn.ctx
     output = state.planner_output
     assert output is not None
-    resolution = resolve_entities(
+    resolution = _looked_up(turn, state)
+    return output.plan[0].id in resolution.not_found
+
+
+def _looked_up(turn: Turn, state: TurnState) -> EntityResolution:
+    """The plan's steps resolved against the thread's items, as `proceed` resolves them."""
+    ctx = turn.ctx
+    return resolve_entities(
         resolve_all(state),
         turn.items,
         ctx.now,
@@ -106,4 +104,3 @@ def finds_nothing(turn: Turn, state: TurnState) -> bool:
         quoted=turn.quoted(state),
         in_flight=plan_in_flight(ctx.snapshot.recent, ctx.snapshot.latest_actions, now=ctx.now) is not None,
     )
-    return output.plan[0].id in resolution.not_found

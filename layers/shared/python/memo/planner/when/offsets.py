@@ -3,10 +3,10 @@ dec 20", "יומיים לפני ה-20" (back from a day), "15 minutes before my 
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import date, timedelta
 
+from memo.planner.when.month_phrases import months_after
 from memo.planner.when.scan import FLAGS, Scan
 
 EN_NUMBERS = {
@@ -176,9 +176,7 @@ def counted_back(day: date, match: re.Match[str]) -> date:
             {"ימים": "day", "שבועות": "week", "חודשים": "month"}[match.group("hu")],
         )
     if unit == "month":
-        index = day.month - 1 - n
-        year, month = day.year + index // 12, index % 12 + 1
-        return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+        return months_after(day, -n)
     return day - (timedelta(weeks=n) if unit == "week" else timedelta(days=n))
 
 
