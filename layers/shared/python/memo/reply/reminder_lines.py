@@ -3,6 +3,8 @@ listed or deleted, with times in the user's timezone."""
 
 from __future__ import annotations
 
+import calendar
+from datetime import date
 from typing import Any
 
 from memo.capabilities.base import ExecutionResult
@@ -89,6 +91,10 @@ def _listed(data: dict[str, Any], language: Language, timezone: str) -> str | No
     day, until = first_value(data, "day"), first_value(data, "until")
     first = format_when(day, language, timezone) if day else ""
     last = format_when(until, language, timezone) if until else ""
+    month = _whole_month(day, until, language)
+    if month:
+        # "what do I have in january?": the month, not its first and last days
+        first, last = month, ""
     about = first_value(data, "about")
     if about and not first:
         # "when is the rent reminder?": the ones named so, or that there is none.
@@ -110,6 +116,8 @@ def _none_listed(first: str, last: str, language: Language) -> str:
         return (
             f"אין לך תזכורות מ{first} עד {last}." if he else f"You have no reminders from {first} to {last}."
         )
+    if first in _MONTHS_EN or first in _MONTHS_HE:
+        return f"אין לך תזכורות ב{first}." if he else f"You have no reminders in {first}."
     if first:
         return f"אין לך תזכורות ב{first}." if he else f"You have no reminders on {first}."
     return "אין לך תזכורות קרובות." if he else "You have no upcoming reminders."
@@ -121,13 +129,36 @@ def _listing_head(count: int, first: str, last: str, how_many: bool, language: L
     if how_many:
         many = counted(count, language, *_NOUNS)
         period = (f"מ{first} עד {last}" if he else f" from {first} to {last}") if first and last else ""
-        period = period or ((f"ב{first}" if he else f" on {first}") if first else "")
+        period = period or ((f"ב{first}" if he else f" {_on_or_in(first)} {first}") if first else "")
         return f"יש לך {many} {period}".rstrip() + ":" if he else f"You have {many}{period}:"
     if first and last:
         return f"התזכורות שלך מ{first} עד {last}:" if he else f"Your reminders from {first} to {last}:"
     if first:
-        return f"התזכורות שלך ב{first}:" if he else f"Your reminders on {first}:"
+        return f"התזכורות שלך ב{first}:" if he else f"Your reminders {_on_or_in(first)} {first}:"
     return "התזכורות שלך:" if he else "Your reminders:"
+
+
+_MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December")  # fmt: skip
+_MONTHS_HE = ("ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
+              "נובמבר", "דצמבר")  # fmt: skip
+
+
+def _whole_month(day: object, until: object, language: Language) -> str:
+    """The month's name when a listing's days are one whole month ("January"); else ""."""
+    try:
+        first, last = date.fromisoformat(str(day)), date.fromisoformat(str(until))
+    except ValueError:
+        return ""
+    if first.day != 1 or (first.year, first.month) != (last.year, last.month):
+        return ""
+    if last.day != calendar.monthrange(last.year, last.month)[1]:
+        return ""
+    return (_MONTHS_HE if language == "he" else _MONTHS_EN)[first.month - 1]
+
+
+def _on_or_in(first: str) -> str:
+    return "in" if first in _MONTHS_EN else "on"
 
 
 def reminder_rows(rows: list[Any], language: Language, timezone: str) -> list[str]:

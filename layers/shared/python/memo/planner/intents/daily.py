@@ -16,6 +16,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.lexicon import as_title, clean, has_hebrew
 from memo.planner.match import CONFIDENT, Match, iso, parse_when
 from memo.planner.when.day_phrases import first_weekday, next_week_start
+from memo.planner.when.periods import month_period
 
 _RE_AGENDA = (
     re.compile(
@@ -86,6 +87,12 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
                 "until": (first + timedelta(days=6)).isoformat(),
             }
             return listing(following, "reminders:agenda")
+        month = month_period(clean(match.group("rest")), inp.now.astimezone(ZoneInfo(inp.timezone)).date())
+        if month is not None and (_AGENDA_REST_HE if has_hebrew(text) else _AGENDA_REST).match(month.rest):
+            # "what do I have in january?": the days of that month still to come
+            return listing(
+                {"day": month.first.isoformat(), "until": month.last.isoformat()}, "reminders:agenda"
+            )
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
         rest = clean(parsed.remainder)

@@ -22,6 +22,8 @@ from memo.planner.lexicon import (
     the_one_named,
 )
 from memo.planner.match import CONFIDENT, Match, is_ref, parse_when
+from memo.planner.when.days import MONTHS_HE
+from memo.planner.when.periods import month_period
 
 _RE_REMINDER_LIST = (
     re.compile(
@@ -30,8 +32,11 @@ _RE_REMINDER_LIST = (
     ),
     re.compile(rf"^(?:my|all(?:\s+my)?)\s+{REMINDER_EN}\b", re.I),
     re.compile(rf"^{REMINDER_EN}\s*\??$", re.I),
+    # "reminders for next month", "reminders this week", "my reminders in january"
+    re.compile(r"^(?:my\s+)?reminders\s+(?:for|in|on|during|this|next)\b", re.I),
     re.compile(r"^(?:מה|אילו|איזה|אלו|תראה|תראי|הראה|תציג|תציגי|תגיד|תפרט|יש לי|רשימת|כל|כמה)\b.*תזכורות"),
     re.compile(r"^(?:ה)?תזכורות\s+(?:שלי|להיום|למחר)"),
+    re.compile(rf"^(?:ה)?תזכורות\s+(?:של\s+|ל|ב)?(?:ה?חודש|ה?שבוע|{MONTHS_HE})"),
 )
 
 
@@ -100,7 +105,11 @@ def show(text: str, inp: PlannerInput) -> Match | None:
 
 def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
     """The days a listing asks about: "tomorrow" is that day, "this week" the seven days from today
-    (as "what do I have this week?"), "next week" the week after this one; none: every reminder."""
+    (as "what do I have this week?"), "next week" the week after this one, "in january" the days of
+    that month still to come; none: every reminder."""
+    month = month_period(text, inp.now.astimezone(ZoneInfo(inp.timezone)).date())
+    if month is not None:
+        return {"day": month.first.isoformat(), "until": month.last.isoformat()}
     week = _WEEK.search(text)
     if week is not None:
         if (week.group("en") or "").lower() == "next" or week.group("he_next") is not None:
