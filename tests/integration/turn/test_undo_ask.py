@@ -91,3 +91,23 @@ def test_with_a_question_open_the_word_cancels_that_question(chat: Conversation)
     assert "Undo what I just did" not in said and "לבטל את מה שעשיתי" not in said
     listed = chat.say("show my reminders")
     assert "19:00" in listed and "buy milk" in listed
+
+
+@pytest.mark.parametrize(
+    ("delete", "kept", "word", "said"),
+    [
+        ("delete all my reminders", "only 1 and 3", "cancel", "Undo what I just did — deleted 2 reminders?"),
+        ("תמחק את כל התזכורות", "רק 2", "בטל", "לבטל את מה שעשיתי עכשיו — מחקתי תזכורת אחת?"),
+    ],
+)
+def test_a_delete_all_kept_short_is_named_by_its_count_not_as_all(
+    chat: Conversation, delete: str, kept: str, word: str, said: str
+) -> None:
+    # It asked "Undo what I just did — deleted all reminders (2)?" though one was kept.
+    for title, hour in (("call mom", 5), ("call bob", 6), ("call dan", 7)):
+        chat.say(f"remind me to {title} tomorrow at {hour}pm")
+    assert "(3)" in chat.say(delete)
+    chat.say(kept)
+    assert chat.say(word).startswith(said)
+    chat.say("כן" if word == "בטל" else "yes")
+    assert all(title in chat.say("show my reminders") for title in ("call mom", "call bob", "call dan"))

@@ -170,9 +170,10 @@ def _deleted_all(
         action="delete_all",
         data=data,
         external_ids={"reminderIds": deleted} if deleted else {},
+        # The count, not "all": an approval may have kept some ("only 1 and 3").
         summary=say(
             ctx.language,
-            f"deleted all reminders ({len(deleted)})",
-            f"מחקתי את כל התזכורות ({len(deleted)})",
+            "deleted 1 reminder" if len(deleted) == 1 else f"deleted {len(deleted)} reminders",
+            "מחקתי תזכורת אחת" if len(deleted) == 1 else f"מחקתי {len(deleted)} תזכורות",
         ),
     )
