@@ -177,3 +177,26 @@ def test_four_digits_no_clock_shows_are_asked_and_set_nothing(chat: Conversation
     assert chat.say("at 0800 tomorrow") == f"⏰ Reminder set: “run” for {shown(1, 8)}."
     assert chat.say("ב-0775 תזכיר לי לשתות מים").startswith("השעה הזאת לא קיימת")
     assert chat.say("what reminders do i have") == f"Your reminders:\n• “run” — {shown(1, 8)}"
+
+
+def test_minutes_around_noon_fire_then(chat: Conversation, clock: FakeClock) -> None:
+    # It was "at half past to call mom" at 12:00.
+    assert chat.say("remind me at half past noon tomorrow to call mom") == (
+        f"⏰ Reminder set: “call mom” for {shown(1, 12, 30)}."
+    )
+    assert chat.say("remind me at a quarter to noon tomorrow to book the table") == (
+        f"⏰ Reminder set: “book the table” for {shown(1, 11, 45)}."
+    )
+    assert [m for m in _fired(chat, clock, 1, 11, 46) if "book the table" in m]
+    assert [m for m in _fired(chat, clock, 1, 12, 31) if "call mom" in m]
+
+
+def test_marks_nobody_sees_stay_out_of_the_title(chat: Conversation) -> None:
+    # A zero-width space and a direction mark pasted with the words were kept inside the title.
+    assert chat.say("remind me to \u200bcall mom\u200f tomorrow at 5pm") == (
+        f"⏰ Reminder set: “call mom” for {shown(1, 17)}."
+    )
+    hebrew = chat.say("תזכיר לי מחר ב-\u200f17:30 \u202bלהתקשר לאבא\u202c")
+    assert hebrew == f"⏰ קבעתי תזכורת „להתקשר לאבא” ל{shown(1, 17, 30, 'he')}."
+    listed = chat.say("show my reminders")
+    assert "“call mom”" in listed and "“להתקשר לאבא”" in listed and "\u200b" not in listed

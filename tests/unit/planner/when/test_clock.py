@@ -156,3 +156,40 @@ def test_how_exact_a_time_is_goes_with_it_not_into_the_title(qualifier: str, lea
         assert clean(scan.text) == "leave", (hour, qualifier)
     scan = Scan("לצאת ב-6 בדיוק")
     assert take_time(scan) == SaidTime(6, 0, False, False) and clean(scan.text) == "לצאת"
+
+
+TZ = ZoneInfo("Asia/Jerusalem")
+NOON_MINUTES = {
+    "five": 5,
+    "ten": 10,
+    "a quarter": 15,
+    "quarter": 15,
+    "twenty": 20,
+    "twenty-five": 25,
+    "half": 30,
+}
+
+
+@pytest.mark.parametrize("word", ["noon", "midday", "midnight"])
+@pytest.mark.parametrize(
+    ("minutes", "relation"),
+    # ("half to noon" is no time anyone says)
+    [(m, r) for m in sorted(NOON_MINUTES) for r in ("past", "after", "to") if (m, r) != ("half", "to")],
+)
+def test_minutes_past_or_to_noon_and_midnight(word: str, minutes: str, relation: str) -> None:
+    # "half past noon" was noon, and "at half past" went into the title.
+    n = NOON_MINUTES[minutes]
+    now = datetime(2026, 11, 29, 8, 0, tzinfo=TZ)
+    parsed = extract_when(
+        f"remind me at {minutes} {relation} {word} tomorrow to eat", now=now, timezone=str(TZ)
+    )
+    assert parsed.when is not None and clean(parsed.remainder) == "remind me to eat"
+    tomorrow = now.date() + timedelta(days=1)
+    if word == "midnight":
+        # midnight ends the day it is said with: "ten past" is just after it, "ten to" just before
+        end = datetime.combine(tomorrow + timedelta(days=1), datetime.min.time(), tzinfo=TZ)
+        expected = end - timedelta(minutes=n) if relation == "to" else end + timedelta(minutes=n)
+    else:
+        noon = datetime.combine(tomorrow, datetime.min.time(), tzinfo=TZ) + timedelta(hours=12)
+        expected = noon - timedelta(minutes=n) if relation == "to" else noon + timedelta(minutes=n)
+    assert parsed.when == expected

@@ -41,6 +41,7 @@ from memo.domain import (
     TurnState,
     hitl_result_for_replan,
 )
+from memo.text.invisible import without_invisible
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
 
@@ -63,6 +64,11 @@ class PlannerInput(BaseModel):
     clarification: str | None = None
     #: how far a repetition may reach (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT`)
     recurrence_limits: RecurrenceLimits = RecurrenceLimits()
+
+    @field_validator("message", "clarification")
+    @classmethod
+    def _visible(cls, value: str | None) -> str | None:
+        return None if value is None else without_invisible(value)
 
     @field_validator("timezone")
     @classmethod

@@ -138,7 +138,7 @@ _EN_WORD_TIME = re.compile(
 _EN_PAST_TO = re.compile(
     rf"\b(?:(?:at|by|around)\s+)?(?:(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|{_EN_FEW_MINUTES})"
     rf"\s+(?P<rel>past|after|to|before)|(?P<qm>\d{{1,2}}|{_EN_ANY_MINUTES})\s+minutes?\s+(?P<rel2>past|after|to))\s+"
-    rf"(?P<h>\d{{1,2}}|{_EN_HOURS})(?![:.]?\d)(?:\s*{_AMPM}|\b)",
+    rf"(?:(?P<h>\d{{1,2}}|{_EN_HOURS})(?![:.]?\d)(?:\s*{_AMPM}|\b)|(?P<w>noon|midday|midnight)\b)",
     FLAGS,
 )
 #: "half 7": half past seven (British), "at half 7 tmrw".
@@ -387,9 +387,11 @@ def _past_to(scan: Scan) -> SaidTime | None:
         return None
     q = re.sub(r"[\s-]+", " ", (match.group("q") or match.group("qm")).lower())
     minutes = 30 if q == "half" else 15 if q.endswith("quarter") else _EN_PAST_TO_MINUTES.get(q) or int(q)
+    before = (match.group("rel") or match.group("rel2")).lower() not in ("past", "after")
+    if match.group("w") is not None:
+        return _around_noon(scan, match, minutes, before=before)
     hour = _EN_HOUR_WORDS.get(match.group("h").lower()) or int(match.group("h"))
     said = _with_ampm(hour, 0, match.group("ampm"))
-    before = (match.group("rel") or match.group("rel2")).lower() not in ("past", "after")
     # ("quarter to 12am" would be 23:45 of the day before.)
     if not 1 <= hour <= 12 or not 0 < minutes < 60 or (before and said.explicit_ampm and said.hour == 0):
         return None
@@ -399,6 +401,21 @@ def _past_to(scan: Scan) -> SaidTime | None:
     if said.explicit_ampm:
         return replace(said, hour=said.hour - 1, minute=60 - minutes)  # "quarter to 7pm": 18:45
     return replace(said, hour=hour - 1 or 12, minute=60 - minutes)
+
+
+def _around_noon(scan: Scan, match: re.Match[str], minutes: int, *, before: bool) -> SaidTime | None:
+    """ "half past noon" (12:30), "a quarter to noon" (11:45), "quarter to midnight" (23:45), "ten
+    past midnight" (00:10 at the end of the day said, as "midnight" is)."""
+    if not 0 < minutes < 60:
+        return None
+    scan.take(match)
+    if match.group("w").lower() != "midnight":
+        return SaidTime(11, 60 - minutes, True, False) if before else SaidTime(12, minutes, True, False)
+    return (
+        SaidTime(23, 60 - minutes, True, False)
+        if before
+        else SaidTime(0, minutes, True, False, midnight=True)
+    )
 
 
 def _half_hour(scan: Scan) -> SaidTime | None:
