@@ -44,3 +44,30 @@ def test_greeting_uses_the_local_time_of_day_and_the_first_name() -> None:
 def test_text_only_notice_is_in_the_users_language() -> None:
     assert "text" in smalltalk.unsupported_type("en")
     assert "טקסט" in smalltalk.unsupported_type("he")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rename the shopping list to groceries",
+        "Rename my packing list as travel",
+        "change the name of the to-do list to chores",
+        "תשנה את השם של רשימת הקניות לאוכל",
+        "שנה את הרשימה של הסופר לקניות",
+    ],
+)
+def test_a_list_rename_is_answered_as_one(text: str) -> None:
+    assert smalltalk.classify(text) == "list_rename"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rename call mom to call dad",
+        "add milk to my list",
+        "rename the reminder to pay rent",
+        "תשנה את השם של התזכורת לאמא",
+    ],
+)
+def test_other_renames_and_list_requests_are_not(text: str) -> None:
+    assert smalltalk.classify(text) != "list_rename"

@@ -16,7 +16,7 @@ from memo.text.dates import format_when
 from memo.text.language import Language
 
 SmallTalk = Literal[
-    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh"
+    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh", "list_rename"
 ]
 
 
@@ -118,7 +118,18 @@ CLOCK = re.compile(
     re.I,
 )
 
+#: "rename the shopping list to groceries", "תשנה את השם של רשימת הקניות": lists keep the name they
+#: were made with (a list is its items under that name), which the answer says, with the way round it.
+LIST_RENAME = re.compile(
+    r"^\W*(?:rename|retitle|change\s+the\s+(?:name|title)\s+of)\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?:[\w\-' ]{1,30}\s+)?list\b(?:\s+[\w\-' ]{1,30})?\s+(?:to|as|into)\s+\S"
+    r"|^\W*(?:תשנה|תשני|שנה|לשנות|תחליף|תחליפי)\s+(?:את\s+)?(?:ה)?שם\s+(?:של\s+)?(?:ה)?רשימ"
+    r"|^\W*(?:תשנה|תשני|שנה|לשנות)\s+(?:את\s+)?(?:ה)?רשימה\s+\S+(?:\s+\S+)?\s+ל",
+    re.I,
+)
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
+    ("list_rename", LIST_RENAME),
     ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
     ("thanks", re.compile(rf"\b(?:{THANKS.any_en})\b|{THANKS.any_he}", re.I)),
@@ -169,6 +180,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "affirmation": "👍 אם צריך משהו — אני כאן.",
             "laugh": "😄 אם צריך משהו — אני כאן.",
             "clock": f"עכשיו {local_now:%H:%M}, {format_when(local_now.date(), 'he', str(local_now.tzinfo))}.",
+            "list_rename": "אין לי אפשרות לשנות שם של רשימה: רשימה נשארת עם השם שבו נפתחה. אפשר להוסיף את "
+            "הפריטים לרשימה בשם החדש (למשל „תוסיף חלב לרשימת אוכל”) ולנקות את הישנה.",
         }
         return texts[kind]
     hello = f"{_part_of_day(local_now, 'en')}{', ' + first if first else ''}!"
@@ -181,6 +194,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "affirmation": "👍 Just say the word if you need anything.",
         "laugh": "😄 Just say the word if you need anything.",
         "clock": f"It's {local_now:%H:%M} on {format_when(local_now.date(), 'en', str(local_now.tzinfo))}.",
+        "list_rename": "I can't rename a list: a list keeps the name it was started with. You can add its "
+        "items to a list with the new name (e.g. “add milk to my food list”) and clear the old one.",
     }
     return texts[kind]
 

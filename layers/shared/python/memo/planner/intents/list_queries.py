@@ -8,6 +8,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.planner.base import PlannerInput
 from memo.planner.intents.daily import listing
 from memo.planner.intents.list_words import (
+    KNOWN_LISTS,
     KNOWN_LISTS_HE,
     LIST_FOR,
     LIST_NAME_EN,
@@ -26,6 +27,12 @@ _RE_LIST_SHOW = (
         re.I,
     ),
     re.compile(r"^(?:my|the)\s+(?P<name>[\w\-]+)\s+list\s*\??$", re.I),
+    # "what's in my groceries?", "show me my shopping": a list everybody keeps, without the word "list"
+    re.compile(
+        r"^(?:show|read|see|view|get|open|check|what'?s|whats|what\s+is|what\s+do\s+i\s+have)\s+(?:me\s+)?"
+        rf"(?:(?:on|in)\s+)?(?:my|the|our)\s+(?P<name>{KNOWN_LISTS})\s*\??$",
+        re.I,
+    ),
     # "what do I need to buy?", "מה צריך לקנות?": the shopping list.
     re.compile(
         r"^what\s+(?:do|should)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?P<name>buy|get)\s*\??$", re.I

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memo.conversation.smalltalk import LIST_RENAME
 from memo.domain import Capability
 from memo.planner.base import PlannerInput
 from memo.planner.intents.reminders import TIME_PROBLEMS
@@ -53,6 +54,8 @@ _RE_REMINDER_RENAME = (
 
 
 def rename(text: str, inp: PlannerInput) -> Match | None:
+    if LIST_RENAME.search(text):
+        return None  # a list's name, which the small-talk answer explains
     for pattern in _RE_REMINDER_RENAME:
         match = pattern.search(text)
         if not match:
