@@ -7,6 +7,8 @@ import json
 import logging
 from typing import Any
 
+import pytest
+
 from memo.local.stack import LocalStack
 from tests.integration.hitl.test_flow import _age_pending
 from tests.support.conversation import Conversation, LogEvents
@@ -382,3 +384,14 @@ def test_an_item_of_two_deletes_changed_meanwhile_is_said_and_both_asked_again(
     assert "“call dad about the car”" in again and log_events.named("HITL_CANDIDATES_CHANGED")
     listed = chat.say("show my reminders")
     assert "call mom" in listed and "call dad about the car" in listed  # nothing ran
+
+
+@pytest.mark.parametrize("answer", ["actually just delete dad", "just delete dad", "only remove dad"])
+def test_just_the_action_on_one_deletes_only_that_one(chat: Conversation, answer: str) -> None:
+    # Was: "I couldn't tell which of them you mean" (the action word was read as part of a name).
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    assert chat.say(answer) == "Deleted 1 reminder."
+    left = _reminders(chat)
+    assert "call mom" in left and "call dad" not in left

@@ -107,6 +107,11 @@ def removal(text: str, shown: list[DisambiguationCandidate] = SHOWN):
         # Every one shown, said with the action: all of them, as shown.
         ("delete all of them", ("r1", "r2", "r3")),
         ("yes delete them", ("r1", "r2", "r3")),
+        # "just" / "only" before the action said again (it was "I couldn't tell which of them").
+        ("just delete dad", ("r2",)),
+        ("actually just delete dad", ("r2",)),
+        ("only remove mom and the bank", ("r1", "r3")),
+        ("just delete 2", ("r2",)),
     ],
 )
 def test_a_removal_answer_that_names_items_keeps_those(text: str, kept: tuple[str, ...]) -> None:
@@ -131,6 +136,7 @@ def test_the_action_words_narrow_only_a_removal() -> None:
         ("כן תמחק את אמא ואת אבא", ("r1", "r2")),
         ("תמחק את כולם", ("r1", "r2")),
         ("תמחק את שתי הראשונות", ("r1", "r2")),
+        ("רק תמחק את אבא", ("r2",)),
     ],
 )
 def test_hebrew_removal_answers(text: str, kept: tuple[str, ...]) -> None:

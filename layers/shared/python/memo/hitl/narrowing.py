@@ -33,6 +33,9 @@ _LEAD_YES = re.compile(
 #: "actually ...", "wait, ...", "בעצם ...": a second thought before the narrowing itself.
 _SECOND_THOUGHT = re.compile(r"^(?:(?:oh|ok|wait|actually|hmm|sorry|בעצם|רגע|אה|סליחה)[\s,]+)+")
 _ONLY = re.compile(r"^(?:but\s+)?(?:only|just|אבל\s+רק|רק)\s+(?P<rest>.+)$")
+_REMOVAL_VERB = re.compile(
+    r"^(?:delete|remove|clear|cancel|erase|תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי)\s+(?:את\s+)?(?=\S)"
+)
 _COMMA_LEAD = re.compile(
     r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|approve[ds]?|go\s+ahead|do\s+it|no|wait|but\s+wait|hmm+|"
     r"actually|oh|oops|but|כן|אוקי|אוקיי|בסדר|סבבה|מאשר|מאשרת|לא|רגע|אבל|בעצם)\b[\s!.]*)+,(?:\s*(?:(?:wait|but\s+wait|"
@@ -249,7 +252,10 @@ def parse(
         return Narrowing(ids=tuple(shown[i - 1].id for i in sorted(numbers)))
     only = _ONLY.match(body)
     if only:
-        picked = _select(only.group("rest"), shown, now=now, timezone=timezone, language=language)
+        rest = only.group("rest")
+        if removal:
+            rest = _REMOVAL_VERB.sub("", rest, count=1)  # "just delete dad", "רק תמחק את אבא"
+        picked = _select(rest, shown, now=now, timezone=timezone, language=language)
         if picked is None:
             return Narrowing(unresolved=True)
         keep = set(picked)
