@@ -395,3 +395,39 @@ def test_just_the_action_on_one_deletes_only_that_one(chat: Conversation, answer
     assert chat.say(answer) == "Deleted 1 reminder."
     left = _reminders(chat)
     assert "call mom" in left and "call dad" not in left
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "no, the milk one instead",
+        "no wait, I meant milk",
+        "no, actually delete the milk",
+        "לא, דווקא את החלב",
+    ],
+)
+def test_no_the_other_one_asks_to_delete_that_one_and_deletes_nothing_yet(
+    chat: Conversation, answer: str
+) -> None:
+    # It was "OK, cancelled. ... Thanks for telling me why — I've noted it.", the words taken for a
+    # reason; the delete meant is now asked for as a request of its own.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to buy milk tomorrow at 6pm")
+    assert "“call mom”" in chat.say("delete the mom reminder")
+    asked = chat.say(answer)
+    assert "buy milk" in asked and "call mom" not in asked and "Deleted" not in asked, asked
+    assert "buy milk" in _reminders(chat) and "call mom" in _reminders(chat)
+    chat.say("delete the mom reminder")
+    chat.say(answer)
+    chat.tap(APPROVE)
+    left = _reminders(chat)
+    assert "call mom" in left and "buy milk" not in left
+
+
+def test_no_with_a_reason_or_an_item_not_there_deletes_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete the mom reminder")
+    assert chat.say("no, I still need it").endswith("Thanks for telling me why — I've noted it.")
+    chat.say("delete the mom reminder")
+    assert chat.say("no, the dentist one") == "I couldn't find a reminder matching “dentist”."
+    assert "call mom" in _reminders(chat)

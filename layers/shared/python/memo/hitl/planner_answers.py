@@ -33,6 +33,7 @@ from memo.hitl.answer_requests import (
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
 from memo.hitl.numbered import number_means_two_things, typed_number
 from memo.hitl.plan_edits import bare_edit, edit_problem, fill_answer, origin_step
+from memo.hitl.retarget import meant_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
     ResumeLog,
@@ -119,6 +120,10 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
     if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
         # "cancel the call mom reminder" while "add milk?" is open: that delete, asked as usual.
         return switch_intent(state, pending, raw, None, now, log)
+    instead = meant_instead(raw, state, pending, now, a.rules) if a.typed and not a.editing else None
+    if instead is not None:
+        # "no, the milk one": that delete, planned and approved as its own; nothing shown is deleted.
+        return switch_intent(state, pending, raw, None, now, log, request=instead)
     if a.typed and not a.editing and corrects_with_a_request(raw, state, now, a.rules):
         # "no wait, add napkins instead": the new request takes the open question's place.
         return switch_intent(state, pending, raw, None, now, log)

@@ -45,6 +45,8 @@ class ResumeOutcome:
     - `approved`: the answer approves what it saw (never set for an edit: that is asked again).
     - `keeps_question`: a new request while an operator's question is open: the question stays.
     - `feedback`: the reason given with a rejection.
+    - `request`: for switch_intent, the words to plan when they are not the answer's own ("no, the
+      milk one" -> "delete the milk reminder").
     """
 
     goto: Goto
@@ -56,6 +58,7 @@ class ResumeOutcome:
     approved: bool = False
     keeps_question: bool = False
     feedback: str | None = None
+    request: str | None = None
 
     @property
     def consumed(self) -> bool:
@@ -164,13 +167,18 @@ def switch_intent(
     interpreted: InterpreterOutput | None,
     now: datetime,
     log: ResumeLog,
+    *,
+    request: str | None = None,
 ) -> ResumeOutcome:
+    """The answer is a request of its own: the turn is planned afresh from it (`request`: the words
+    the answer asks for when they are not its own, as "no, the milk one" -> "delete the milk
+    reminder")."""
     entry = HITLResultEntry(
         raw=raw, parsed={"switchIntent": True}, at=now, return_to=None, interpreted=interpreted
     )
-    new_state = _replanned(state, raw, pending.hitl_id, entry)
-    log.info("HITL_SWITCH_INTENT", rawReply=raw[:RAW_LOG_LIMIT])
-    return ResumeOutcome(goto="planner", decision="switch_intent", state=new_state)
+    new_state = _replanned(state, request or raw, pending.hitl_id, entry)
+    log.info("HITL_SWITCH_INTENT", rawReply=raw[:RAW_LOG_LIMIT], **({"planned": request} if request else {}))
+    return ResumeOutcome(goto="planner", decision="switch_intent", state=new_state, request=request)
 
 
 def cancel(

@@ -140,14 +140,15 @@ class Turn:
     def ttl(self) -> int:
         return self.ports.hitl_ttl_seconds
 
-    def fresh_state(self) -> TurnState:
-        """The message as a new request of its own (its own traceId)."""
+    def fresh_state(self, request: str | None = None) -> TurnState:
+        """The message as a new request of its own (its own traceId); `request`: the words it asks
+        for, when they are not its own."""
         ctx = self.ctx
         return TurnState(
             trace_id=ctx.trace_id,
             thread_id=ctx.message.thread_id,
             input=TurnInput(
-                message=ctx.message.text,
+                message=request or ctx.message.text,
                 language=ctx.profile.language,
                 timezone=ctx.profile.timezone,
                 whatsapp_message_id=ctx.message.wamid,

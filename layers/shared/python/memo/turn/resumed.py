@@ -125,7 +125,7 @@ def _after_resume(turn: Turn, outcome: ResumeOutcome, answered: PendingHITL) -> 
         if outcome.decision == "switch_intent":
             # A request of its own: its own traceId, read and answered in its own language.
             bind_turn(ctx.trace_id, ctx.message.thread_id)
-            return plan(turn, turn.fresh_state(), user_kind="hitl_reply")
+            return plan(turn, turn.fresh_state(outcome.request), user_kind="hitl_reply")
         # Planned again from the person's latest words, so answered in their language: a Hebrew
         # "what would you like me to do?" answered "add bread to my todo list" is answered in English.
         state = state.model_copy(
