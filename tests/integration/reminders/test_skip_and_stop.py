@@ -89,3 +89,35 @@ def test_hebrew_skip_tomorrows_vitamins_says_skip(chat: Conversation, clock: Fak
     assert _fired(chat, clock, 1, 9) == []  # tomorrow's is skipped
     (fired,) = _fired(chat, clock, 2, 9)
     assert "לקחת ויטמינים" in fired  # and it goes on
+
+
+def test_skip_tomorrow_right_after_one_went_out_is_about_that_one(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # A day after both were set, the latest actions are gone: "skip tomorrow" right after the dog
+    # reminder went out was not understood. The one that just went out is what it is about.
+    chat.say("remind me every day at 8pm to walk the dog")
+    chat.say("remind me every day at 7am to take vitamins")
+    _fired(chat, clock, 1, 7)
+    assert any("walk the dog" in m for m in _fired(chat, clock, 1, 20))
+    question = chat.say("skip tomorrow")
+    assert question.startswith(f"Before I go ahead: I'm about to skip “walk the dog” once — {shown(2, 20)}")
+    assert chat.say("yes").startswith(f"✅ Skipped “walk the dog” on {shown(2, 20)}")
+    assert not [m for m in _fired(chat, clock, 2, 20) if "walk the dog" in m]
+    assert any("take vitamins" in m for m in _fired(chat, clock, 3, 7))
+
+
+def test_hebrew_skip_tomorrow_after_a_reminder_went_out(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("תזכיר לי כל יום בשמונה בערב לטייל עם הכלב")
+    chat.say("תזכיר לי כל יום בשבע בבוקר לקחת ויטמינים")
+    assert any("לטייל עם הכלב" in m for m in _fired(chat, clock, 1, 20))
+    question = chat.say("תדלג על מחר")
+    assert "„לטייל עם הכלב”" in question and "ויטמינים" not in question
+
+
+def test_long_after_a_reminder_went_out_it_is_not_what_it_means(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me every day at 8pm to walk the dog")
+    chat.say("remind me every day at 7am to take vitamins")
+    _fired(chat, clock, 1, 20)
+    _fired(chat, clock, 2, 18)  # nearly a day later: what went out is no longer "it"
+    assert "walk the dog" not in chat.say("skip tomorrow")

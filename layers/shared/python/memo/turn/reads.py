@@ -7,9 +7,10 @@ turn's steps (resolution, an approval's list, what changed since a question) loo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -33,6 +34,7 @@ from memo.operator_review.waits import ReviewWait
 from memo.planner import Planner, PlannerInput, PlannerResult
 from memo.planner.intents.followups import says_again
 from memo.planner.rules import RulePlanner
+from memo.reminders.buttons import TYPED_WINDOW_MINUTES
 from memo.reply.memory import current_actions
 from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
@@ -244,12 +246,43 @@ class _InterpretOnce:
 
 
 def latest_actions(ctx: TurnContext) -> list[LatestAction]:
-    """The planner sees the last 3 actions of the 12-hour scope, newest first."""
+    """The planner sees the last 3 actions of the 12-hour scope, newest first; a reminder that went
+    out lately, after them, comes first ("skip tomorrow", "delete it" right after it: that one)."""
     try:
-        return current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_FOR_PLANNER)
+        latest = current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_FOR_PLANNER)
     except ValidationError:
         logger.warning("LATEST_ACTIONS_UNREADABLE")
-        return []
+        latest = []
+    delivered = _delivered_lately(ctx)
+    if delivered is None or (latest and latest[0].created_at >= delivered.created_at):
+        return latest
+    return [delivered, *latest][:LATEST_ACTIONS_FOR_PLANNER]
+
+
+_DELIVERED_TITLE = re.compile(r"^⏰\s*(?:Reminder|תזכורת):\s*(?P<title>.+)$", re.S)
+
+
+def _delivered_lately(ctx: TurnContext) -> LatestAction | None:
+    """The reminder that went out last among the thread's last few messages, in the last
+    `TYPED_WINDOW_MINUTES`, as the action "it" names (`memo.reminders.buttons`)."""
+    sent = next(
+        (m for m in reversed(ctx.snapshot.recent[-4:]) if m.kind == "reminder" and m.reminder_id), None
+    )
+    if (
+        sent is None
+        or sent.reminder_id is None
+        or ctx.now - sent.at > timedelta(minutes=TYPED_WINDOW_MINUTES)
+    ):
+        return None
+    titled = _DELIVERED_TITLE.match(sent.text.strip())
+    title = titled.group("title").strip() if titled else sent.text.strip()
+    return LatestAction(
+        created_at=sent.at,
+        capability="reminders",
+        action="delivered",
+        summary=f"reminder “{title}”",
+        external_ids={"reminderId": sent.reminder_id},
+    )
 
 
 def _next_time(reminder: Reminder, now: datetime, language: Language, timezone: str) -> dict[str, str]:
