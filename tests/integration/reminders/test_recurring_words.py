@@ -5,6 +5,8 @@ of them."""
 
 from __future__ import annotations
 
+import calendar
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import at, shown
@@ -48,3 +50,15 @@ def test_a_week_before_a_date_and_this_weekend(chat: Conversation) -> None:
         f"What time on {shown(5, 9).rsplit(',', 1)[0]}?"
     )
     assert chat.say("תזכיר לי בסוף השבוע להתקשר לסבתא").startswith("באיזו שעה ב")
+
+
+def test_until_the_end_of_the_month_ends_it_then(chat: Conversation, clock: FakeClock) -> None:
+    # "until the end of the month" stayed in the title, and the reminder never ended.
+    month_end = at(0, 22).replace(day=calendar.monthrange(at(0, 22).year, at(0, 22).month)[1])
+    last = (month_end.date() - at(0, 22).date()).days
+    reply = chat.say("remind me every day at 10pm until the end of the month to take pills")
+    assert reply.startswith("🔁 Reminder set: “take pills” every day at 22:00, until "), reply
+    assert any("take pills" in m for m in _fired(chat, clock, last, 22))
+    assert not any("take pills" in m for m in _fired(chat, clock, last + 1, 22))
+    hebrew = chat.say("תזכיר לי כל יום בעשר בלילה עד סוף החודש לקחת כדור")
+    assert hebrew.startswith("🔁 קבעתי תזכורת „לקחת כדור” כל יום ב-22:00, עד "), hebrew

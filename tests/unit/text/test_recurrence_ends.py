@@ -50,3 +50,51 @@ def test_a_span_of_months_keeps_the_day_or_the_months_last(n: int, today: date) 
 @pytest.mark.parametrize(("word", "n"), [("3", 3), ("three", 3), ("other", 2), ("Twelve", 12)])
 def test_count_words(word: str, n: int) -> None:
     assert count_word(word) == n
+
+
+_HE_MONTHS = ["ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
+              "נובמבר", "דצמבר"]  # fmt: skip
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+@given(
+    today=st.dates(min_value=date(2026, 1, 1), max_value=date(2031, 12, 31)),
+    month=st.integers(min_value=1, max_value=12),
+    hebrew=st.booleans(),
+)
+def test_until_the_end_of_a_month_is_its_last_day_to_come(today: date, month: int, hebrew: bool) -> None:
+    # "the end of december" was left in the title ("until the end of december to take pills").
+    now = datetime(today.year, today.month, today.day, 8, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))
+    said = (
+        f"עד סוף {_HE_MONTHS[month - 1]} לקחת כדור"
+        if hebrew
+        else (f"until the end of {calendar.month_name[month]} to take pills")
+    )
+    end = find_end(said, now_local=now, language="he" if hebrew else "en")
+    year = today.year if month >= today.month else today.year + 1
+    assert end.until == _month_end(year, month) and end.count is None
+    (span,) = end.spans
+    assert said[span[1] :].strip() in ("to take pills", "לקחת כדור")
+
+
+@given(today=st.dates(min_value=date(2026, 1, 1), max_value=date(2031, 12, 31)))
+def test_until_the_end_of_this_or_next_month_or_year(today: date) -> None:
+    now = datetime(today.year, today.month, today.day, 8, 0, tzinfo=ZoneInfo("Asia/Jerusalem"))
+    following = (today.year + (today.month == 12), today.month % 12 + 1)
+    cases = {
+        "until the end of the month to stretch": _month_end(today.year, today.month),
+        "until the end of this month to stretch": _month_end(today.year, today.month),
+        "until the end of next month to stretch": _month_end(*following),
+        "until the end of the year to stretch": date(today.year, 12, 31),
+        "until the end of next year to stretch": date(today.year + 1, 12, 31),
+        "עד סוף החודש למתוח": _month_end(today.year, today.month),
+        "עד סוף החודש הבא למתוח": _month_end(*following),
+        "עד סוף השנה למתוח": date(today.year, 12, 31),
+    }
+    for said, until in cases.items():
+        end = find_end(said, now_local=now, language="he" if "עד" in said else "en")
+        assert end.until == until, said
+        assert said[end.spans[0][1] :].strip() in ("to stretch", "למתוח"), said

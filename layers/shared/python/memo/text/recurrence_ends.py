@@ -71,13 +71,16 @@ def find_end(text: str, *, now_local: datetime, language: str) -> End:
 
 def _until(text: str, *, now_local: datetime, language: str) -> End:
     """ "until friday", "עד יום שישי": the longest run of up to four words after it that is a day to
-    come."""
+    come ("the end of next month": five)."""
     for pattern in (_EN_UNTIL, _HE_UNTIL):
         match = pattern.search(text)
         if match is None:
             continue
         words = match.group("what").split()
-        for size in range(min(len(words), 4), 0, -1):
+        # ("the end of next year" is five words; a longer run is never read, by dateparser or not)
+        ended = _end_of(" ".join(words[:5]), now_local.date()) if len(words) >= 5 else None
+        sizes = [5] if ended is not None else range(min(len(words), 4), 0, -1)
+        for size in sizes:
             until = _until_day(" ".join(words[:size]), now_local=now_local, language=language)
             if until is None:
                 continue
@@ -126,9 +129,43 @@ def _capped(ordinal: int) -> date:
     return date.fromordinal(min(ordinal, date.max.toordinal()))
 
 
+_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+              "october", "november", "december")  # fmt: skip
+_MONTHS_HE = ("ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
+              "נובמבר", "דצמבר")  # fmt: skip
+#: "the end of december", "the end of the month", "end of next year", "סוף דצמבר", "סוף החודש הבא".
+_END_OF = re.compile(
+    rf"^(?:the\s+)?end\s+of\s+(?:(?P<month>{'|'.join(_MONTHS_EN)})|(?:the\s+|this\s+|(?P<next>next)\s+)(?P<unit>month|year))$"
+    rf"|^סוף\s+(?:(?P<hmonth>{'|'.join(_MONTHS_HE)})|ה?(?P<hunit>חודש|שנה)(?P<hnext>\s+(?:הבא|הבאה))?)$",
+    _FLAGS,
+)
+
+
+def _end_of(words: str, today: date) -> date | None:
+    """The last day "the end of ..." names: a month's (its next occurrence), this or next month's, or
+    this or next year's."""
+    found = _END_OF.match(words.strip())
+    if found is None:
+        return None
+    named = found.group("month") or found.group("hmonth")
+    if named:
+        month = (_MONTHS_EN.index(named.lower()) if named.isascii() else _MONTHS_HE.index(named)) + 1
+        year = today.year if month >= today.month else today.year + 1
+        return date(year, month, calendar.monthrange(year, month)[1])
+    later = bool(found.group("next") or found.group("hnext"))
+    if (found.group("unit") or "").lower() == "year" or found.group("hunit") == "שנה":
+        return date(today.year + later, 12, 31)
+    index = today.year * 12 + today.month - 1 + later
+    year, month = divmod(index, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+
+
 def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:
     import dateparser
 
+    ended = _end_of(words, now_local.date())
+    if ended is not None:
+        return ended
     cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", words.strip(), flags=_FLAGS)
     cleaned = re.sub(r"^(?:the|next|this)\s+", "", cleaned, flags=_FLAGS)
     parsed = dateparser.parse(
