@@ -431,3 +431,15 @@ def test_no_with_a_reason_or_an_item_not_there_deletes_nothing(chat: Conversatio
     chat.say("delete the mom reminder")
     assert chat.say("no, the dentist one") == "I couldn't find a reminder matching “dentist”."
     assert "call mom" in _reminders(chat)
+
+
+def test_only_keep_one_after_edit_shows_the_rest_for_approval(chat: Conversation) -> None:
+    # "only keep bob" was "I couldn't tell which of them you mean".
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call bob tomorrow at 6pm")
+    chat.say("delete all my reminders")
+    chat.tap(EDIT)
+    again = chat.say("only keep bob")
+    assert again.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”"), again
+    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+    assert "call bob" in _reminders(chat)

@@ -112,6 +112,9 @@ def removal(text: str, shown: list[DisambiguationCandidate] = SHOWN):
         ("actually just delete dad", ("r2",)),
         ("only remove mom and the bank", ("r1", "r3")),
         ("just delete 2", ("r2",)),
+        # "only keep X": X stays, the others go.
+        ("only keep dad", ("r1", "r3")),
+        ("just keep mom and the bank", ("r2",)),
     ],
 )
 def test_a_removal_answer_that_names_items_keeps_those(text: str, kept: tuple[str, ...]) -> None:
@@ -137,6 +140,7 @@ def test_the_action_words_narrow_only_a_removal() -> None:
         ("תמחק את כולם", ("r1", "r2")),
         ("תמחק את שתי הראשונות", ("r1", "r2")),
         ("רק תמחק את אבא", ("r2",)),
+        ("רק תשאיר את אבא", ("r1",)),
     ],
 )
 def test_hebrew_removal_answers(text: str, kept: tuple[str, ...]) -> None:

@@ -33,6 +33,7 @@ _LEAD_YES = re.compile(
 #: "actually ...", "wait, ...", "בעצם ...": a second thought before the narrowing itself.
 _SECOND_THOUGHT = re.compile(r"^(?:(?:oh|ok|wait|actually|hmm|sorry|בעצם|רגע|אה|סליחה)[\s,]+)+")
 _ONLY = re.compile(r"^(?:but\s+)?(?:only|just|אבל\s+רק|רק)\s+(?P<rest>.+)$")
+_KEEP_VERB = re.compile(r"^(?:keep|leave|save|spare|תשאיר|תשאירי|להשאיר)\s+(?:את\s+)?(?P<rest>\S.*)$")
 _REMOVAL_VERB = re.compile(
     r"^(?:delete|remove|clear|cancel|erase|תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי)\s+(?:את\s+)?(?=\S)"
 )
@@ -253,6 +254,13 @@ def parse(
     only = _ONLY.match(body)
     if only:
         rest = only.group("rest")
+        kept = _KEEP_VERB.match(rest) if removal else None
+        if kept is not None:
+            # "only keep dad", "רק תשאיר את אבא": dad stays, the others are deleted
+            spared = _select(kept.group("rest"), shown, now=now, timezone=timezone, language=language)
+            if spared is None:
+                return Narrowing(unresolved=True)
+            return Narrowing(ids=tuple(i for i in order if i not in set(spared)))
         if removal:
             rest = _REMOVAL_VERB.sub("", rest, count=1)  # "just delete dad", "רק תמחק את אבא"
         picked = _select(rest, shown, now=now, timezone=timezone, language=language)
