@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -108,3 +108,17 @@ def test_feb_29_in_a_year_without_one_is_reported() -> None:
     assert take_day(Scan("feb 29 2027"), now_local=NOW, language="en", timezone=TZ, repeating=False).invalid
     leap = take_day(Scan("feb 29 2028"), now_local=NOW, language="en", timezone=TZ, repeating=False)
     assert leap.day == date(2028, 2, 29)
+
+
+WEEKDAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+@pytest.mark.parametrize("lead", ["this coming", "the coming", "this upcoming", "upcoming", "coming", "this"])
+@pytest.mark.parametrize("weekday", range(7))
+def test_a_weekday_said_as_coming_is_its_next_one_and_leaves_no_word(lead: str, weekday: int) -> None:
+    # "this coming friday" left "this" in the title ("this to buy flowers").
+    scan = Scan(f"remind me {lead} {WEEKDAY_NAMES[weekday]} to buy flowers")
+    found = take_day(scan, now_local=NOW, language="en", timezone=TZ, repeating=False)
+    ahead = (weekday - NOW.weekday()) % 7 or 7
+    assert found.day == NOW.date() + timedelta(days=ahead)
+    assert " ".join(scan.text.split()) == "remind me to buy flowers"

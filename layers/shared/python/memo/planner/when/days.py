@@ -44,7 +44,7 @@ MONTHS_HE = "ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|י
 _EN_DAY = re.compile(
     r"\b(?:(?:on|for|to|until)\s+)?(?:(?P<after>the\s+day\s+after\s+tomorrow|day\s+after\s+tomorrow)|"
     r"(?P<tomorrow>tomm?orr?ow|tmrw|tmrow|tmr|2morrow|2moro)|(?P<today>today)|(?P<tonight>tonight)|"
-    r"(?:(?:next|this|coming)\s+)?(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"(?:(?:this\s+coming|this\s+upcoming|the\s+coming|next|this|coming|upcoming)\s+)?(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"mon|tues|tue|wed|thurs|thu|fri|sat|sun)\b)",
     FLAGS,
 )
