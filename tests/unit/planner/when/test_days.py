@@ -122,3 +122,36 @@ def test_a_weekday_said_as_coming_is_its_next_one_and_leaves_no_word(lead: str, 
     ahead = (weekday - NOW.weekday()) % 7 or 7
     assert found.day == NOW.date() + timedelta(days=ahead)
     assert " ".join(scan.text.split()) == "remind me to buy flowers"
+
+
+HE_WEEKDAYS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4}
+
+
+@pytest.mark.parametrize(
+    "form", ["ב{d}", "ב-{d}", "ביום {d}", "{d} הזה", "{d} הקרוב", "ביום {d} הזה", "ב{d} הקרוב"]
+)
+@pytest.mark.parametrize("name", sorted(HE_WEEKDAYS))
+def test_a_hebrew_weekday_said_as_a_day(form: str, name: str) -> None:
+    # "בשישי" (on Friday) and "שישי הזה" were no day: the words went into the title, the reminder today.
+    scan = Scan(f"תזכיר לי {form.format(d=name)} לקנות פרחים")
+    found = take_day(scan, now_local=NOW, language="he", timezone=TZ, repeating=False)
+    ahead = (HE_WEEKDAYS[name] - NOW.weekday()) % 7 or 7
+    assert found.day == NOW.date() + timedelta(days=ahead)
+    assert " ".join(scan.text.split()) == "תזכיר לי לקנות פרחים"
+
+
+@pytest.mark.parametrize(("said", "day"), [("בראשון לחודש", 1), ("בשני לחודש", 2), ("בשלישי לחודש", 3)])
+def test_a_hebrew_ordinal_of_the_month_is_no_weekday(said: str, day: int) -> None:
+    found = take_day(
+        Scan(f"תזכיר לי {said} לשלם"), now_local=NOW, language="he", timezone=TZ, repeating=False
+    )
+    assert found.day is not None and found.day.day == day
+
+
+@pytest.mark.parametrize("count", ["שני לחמים", "שלישייה של ביצים", "חמישי כיתה"])
+def test_an_ordinal_word_before_the_day_leaves_the_day_to_be_read(count: str) -> None:
+    # "לקנות שני לחמים מחר" was set for today: the bare "שני" stopped the search for "מחר".
+    scan = Scan(f"תזכיר לי לקנות {count} מחר")
+    found = take_day(scan, now_local=NOW, language="he", timezone=TZ, repeating=False)
+    assert found.day == NOW.date() + timedelta(days=1)
+    assert count in scan.text

@@ -50,10 +50,14 @@ _EN_DAY = re.compile(
 )
 _HE_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:[בל]?-?)(?:(?P<after>מחרתיים)|(?P<tomorrow>מחר)|(?P<today>היום)|(?P<tonight>הערב|הלילה)|"
-    r"(?:יום\s+)?(?P<weekday>ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?:\s+(?:הקרוב|הבא))?)(?=\s|$|[,.!?])",
+    r"(?:יום\s+)?(?P<weekday>ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?:\s+(?:הקרוב|הבא|הזה|הזאת))?)(?=\s|$|[,.!?])",
 )
+#: A weekday's name is also an ordinal ("שני" is "second", "שישי" "sixth"): it is a day when said as
+#: one: "יום שני", "בשבת", "בשישי" ("on Friday"; not "בראשון לחודש", the 1st), "שישי הזה", "שני הבא".
 _HE_WEEKDAY_NEEDS_YOM = re.compile(
     r"(?:^|\s)[בל]?-?יום\s+(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)|(?:^|\s)[בל]?-?שבת"
+    r"|(?:^|\s)ב-?(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)(?=\s|$|[,.!?])(?!\s+(?:ל|ב|של\s+)ה?חודש)"
+    r"|(?:^|\s)[בל]?-?(?:ראשון|שני|שלישי|רביעי|חמישי|שישי)\s+(?:הזה|הקרוב|הבא)"
 )
 #: "next tuesday", "ביום שלישי הבא": a weekday said with "next".
 _SAID_NEXT = re.compile(r"\bnext\b|הבא", re.I)
@@ -229,17 +233,16 @@ def _take_ordinal_date(scan: Scan, today: date) -> date | None:
 def _take_day_word(scan: Scan, today: date) -> FoundDay | None:
     """ "tomorrow", "tonight", "on friday", "מחר", "ביום שלישי"."""
     for pattern in (_EN_DAY, _HE_DAY):
-        match = pattern.search(scan.text)
-        if not match:
-            continue
-        if match.group("weekday") and pattern is _HE_DAY and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0)):
-            # A bare "שני"/"שלישי" is also "second"/"third"; only "יום שני" / "בשבת" are days.
-            continue
-        found = _day_of_word(match, today)
-        if found is None:
-            continue
-        scan.take(match)
-        return found
+        for match in pattern.finditer(scan.text):
+            if match.group("weekday") and pattern is _HE_DAY and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0)):
+                # A bare "שני"/"שלישי" is also "second"/"third" ("לקנות שני לחמים מחר"): no day,
+                # and the words after it are still read.
+                continue
+            found = _day_of_word(match, today)
+            if found is None:
+                break
+            scan.take(match)
+            return found
     return None
 
 
