@@ -234,7 +234,11 @@ def _take_day_word(scan: Scan, today: date) -> FoundDay | None:
     """ "tomorrow", "tonight", "on friday", "מחר", "ביום שלישי"."""
     for pattern in (_EN_DAY, _HE_DAY):
         for match in pattern.finditer(scan.text):
-            if match.group("weekday") and pattern is _HE_DAY and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0)):
+            if (
+                match.group("weekday")
+                and pattern is _HE_DAY
+                and not _HE_WEEKDAY_NEEDS_YOM.search(match.group(0))
+            ):
                 # A bare "שני"/"שלישי" is also "second"/"third" ("לקנות שני לחמים מחר"): no day,
                 # and the words after it are still read.
                 continue
