@@ -25,6 +25,7 @@ Plan step conventions (what resolvers can rely on), per capability/action:
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
@@ -41,12 +42,27 @@ from memo.domain import (
     TurnState,
     hitl_result_for_replan,
 )
-from memo.text.invisible import without_invisible
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
 
 #: Latest actions shown to a planner: the last three, most recent first.
 LATEST_ACTIONS_LIMIT = 3
+
+
+#: Characters a message carries that nobody sees: the direction marks a Hebrew keyboard puts around
+#: digits and words (U+200E/U+200F, U+202A-U+202E, U+2066-U+2069), zero-width spaces pasted from
+#: other apps (U+200B, U+2060, U+FEFF), soft hyphens: Unicode's format characters (category Cf). A
+#: planner reads the text without them, so none ends up inside a title or splits a word a matcher
+#: looks for. The zero-width joiner (U+200D) and the tag characters (U+E0020-U+E007F) stay: they
+#: build emoji ("👩‍💻", a subdivision flag) and mean something only inside one.
+_KEPT_FORMAT = frozenset({"\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+
+def without_invisible(text: str) -> str:
+    """`text` without the format characters nobody sees (above)."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if ch in _KEPT_FORMAT or unicodedata.category(ch) != "Cf")
 
 
 class PlannerInput(BaseModel):

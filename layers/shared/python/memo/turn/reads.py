@@ -248,12 +248,12 @@ class _InterpretOnce:
 def latest_actions(ctx: TurnContext) -> list[LatestAction]:
     """The planner sees the last 3 actions of the 12-hour scope, newest first; a reminder that went
     out lately, after them, comes first ("skip tomorrow", "delete it" right after it: that one)."""
+    delivered = _delivered_lately(ctx)
     try:
         latest = current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_FOR_PLANNER)
     except ValidationError:
         logger.warning("LATEST_ACTIONS_UNREADABLE")
         latest = []
-    delivered = _delivered_lately(ctx)
     if delivered is None or (latest and latest[0].created_at >= delivered.created_at):
         return latest
     return [delivered, *latest][:LATEST_ACTIONS_FOR_PLANNER]
