@@ -11,11 +11,16 @@ occurrence only (`memo.capabilities.reminders.ReminderOperations`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Literal
 
 from memo.replies import Choice
 from memo.text.language import Language
+
+if TYPE_CHECKING:
+    from memo.conversation.model import MemoryMessage
 
 PREFIX = "reminder:"
 SNOOZE_CHOICES = (10, 60)
@@ -70,6 +75,17 @@ def parse_button(reply_id: str | None) -> ReminderButton | None:
 
 #: How long after a reminder went out "done" / "snooze 15 min" typed alone is about it.
 TYPED_WINDOW_MINUTES = 120
+
+
+def delivered_lately(recent: Sequence[MemoryMessage], *, now: datetime) -> MemoryMessage | None:
+    """The reminder that went out last among a thread's last few messages (`recent`, oldest first),
+    if it went out in the last `TYPED_WINDOW_MINUTES` ("later" -> "How much later?" -> "in an hour"
+    is still about it)."""
+    sent = next((m for m in reversed(recent[-4:]) if m.kind == "reminder"), None)
+    if sent is None or now - sent.at > timedelta(minutes=TYPED_WINDOW_MINUTES):
+        return None
+    return sent
+
 
 _TYPED_DONE = re.compile(
     r"^(?:ok(?:ay)?[\s,]+)?(?:done|did\s+it|i\s+did(?:\s+it)?|finished|completed|all\s+done|got\s+it\s+done|"

@@ -12,6 +12,7 @@ from memo.reply.deletion_lines import deleted_line, left_alone_line
 from memo.reply.result_data import bullets, counted, first_value, result_when
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.months import MONTHS_EN, MONTHS_HE
 from memo.text.wording import quote
 
 _NOUNS = ("reminder", "reminders", "תזכורת אחת", "תזכורות")
@@ -116,7 +117,7 @@ def _none_listed(first: str, last: str, language: Language) -> str:
         return (
             f"אין לך תזכורות מ{first} עד {last}." if he else f"You have no reminders from {first} to {last}."
         )
-    if first in _MONTHS_EN or first in _MONTHS_HE:
+    if first in MONTHS_EN or first in MONTHS_HE:
         return f"אין לך תזכורות ב{first}." if he else f"You have no reminders in {first}."
     if first:
         return f"אין לך תזכורות ב{first}." if he else f"You have no reminders on {first}."
@@ -138,12 +139,6 @@ def _listing_head(count: int, first: str, last: str, how_many: bool, language: L
     return "התזכורות שלך:" if he else "Your reminders:"
 
 
-_MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-              "October", "November", "December")  # fmt: skip
-_MONTHS_HE = ("ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
-              "נובמבר", "דצמבר")  # fmt: skip
-
-
 def _whole_month(day: object, until: object, language: Language) -> str:
     """The month's name when a listing's days are one whole month ("January"); else ""."""
     try:
@@ -154,11 +149,11 @@ def _whole_month(day: object, until: object, language: Language) -> str:
         return ""
     if last.day != calendar.monthrange(last.year, last.month)[1]:
         return ""
-    return (_MONTHS_HE if language == "he" else _MONTHS_EN)[first.month - 1]
+    return (MONTHS_HE if language == "he" else MONTHS_EN)[first.month - 1]
 
 
 def _on_or_in(first: str) -> str:
-    return "in" if first in _MONTHS_EN else "on"
+    return "in" if first in MONTHS_EN else "on"
 
 
 def reminder_rows(rows: list[Any], language: Language, timezone: str) -> list[str]:

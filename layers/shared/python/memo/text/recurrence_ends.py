@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from memo.text.months import MONTH_NUMBERS, month_names
+
 _FLAGS = re.IGNORECASE
 _HE_START = r"(?:(?<=\s)|^)"
 _EN_COUNT_WORDS = {"other": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
@@ -129,14 +131,10 @@ def _capped(ordinal: int) -> date:
     return date.fromordinal(min(ordinal, date.max.toordinal()))
 
 
-_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-              "october", "november", "december")  # fmt: skip
-_MONTHS_HE = ("ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר",
-              "נובמבר", "דצמבר")  # fmt: skip
 #: "the end of december", "the end of the month", "end of next year", "סוף דצמבר", "סוף החודש הבא".
 _END_OF = re.compile(
-    rf"^(?:the\s+)?end\s+of\s+(?:(?P<month>{'|'.join(_MONTHS_EN)})|(?:the\s+|this\s+|(?P<next>next)\s+)(?P<unit>month|year))$"
-    rf"|^סוף\s+(?:(?P<hmonth>{'|'.join(_MONTHS_HE)})|ה?(?P<hunit>חודש|שנה)(?P<hnext>\s+(?:הבא|הבאה))?)$",
+    rf"^(?:the\s+)?end\s+of\s+(?:(?P<month>{month_names(hebrew=False)})|(?:the\s+|this\s+|(?P<next>next)\s+)(?P<unit>month|year))$"
+    rf"|^סוף\s+(?:(?P<hmonth>{month_names(hebrew=True)})|ה?(?P<hunit>חודש|שנה)(?P<hnext>\s+(?:הבא|הבאה))?)$",
     _FLAGS,
 )
 
@@ -149,7 +147,7 @@ def _end_of(words: str, today: date) -> date | None:
         return None
     named = found.group("month") or found.group("hmonth")
     if named:
-        month = (_MONTHS_EN.index(named.lower()) if named.isascii() else _MONTHS_HE.index(named)) + 1
+        month = MONTH_NUMBERS[named.lower()]
         year = today.year if month >= today.month else today.year + 1
         return date(year, month, calendar.monthrange(year, month)[1])
     later = bool(found.group("next") or found.group("hnext"))

@@ -26,8 +26,6 @@ comes from `memo.hitl.templates`; the executor's input is built by `memo.executo
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange, state_from_item
 from memo.domain import HITLReply, TurnState
@@ -37,8 +35,8 @@ from memo.ingress.ids import UNKNOWN_REPLY_ID
 from memo.observability import bind_turn, logger
 from memo.reminders.buttons import (
     HOW_MUCH_LATER,
-    TYPED_WINDOW_MINUTES,
     ReminderButton,
+    delivered_lately,
     how_much_later,
     is_reminder_button_id,
     parse_button,
@@ -222,9 +220,4 @@ def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
         return shown if shown is not None and shown.kind == "reminder" else None
     if ctx.snapshot.pending is not None:
         return None
-    # The latest reminder among the last few messages ("later" -> "How much later?" -> "in an
-    # hour" is still about it), if it went out lately.
-    delivered = next((m for m in reversed(ctx.snapshot.recent[-4:]) if m.kind == "reminder"), None)
-    if delivered is None or ctx.now - delivered.at > timedelta(minutes=TYPED_WINDOW_MINUTES):
-        return None
-    return delivered
+    return delivered_lately(ctx.snapshot.recent, now=ctx.now)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -34,7 +34,7 @@ from memo.operator_review.waits import ReviewWait
 from memo.planner import Planner, PlannerInput, PlannerResult
 from memo.planner.intents.followups import says_again
 from memo.planner.rules import RulePlanner
-from memo.reminders.buttons import TYPED_WINDOW_MINUTES
+from memo.reminders.buttons import delivered_lately
 from memo.reply.memory import current_actions
 from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
@@ -263,16 +263,10 @@ _DELIVERED_TITLE = re.compile(r"^⏰\s*(?:Reminder|תזכורת):\s*(?P<title>.+
 
 
 def _delivered_lately(ctx: TurnContext) -> LatestAction | None:
-    """The reminder that went out last among the thread's last few messages, in the last
-    `TYPED_WINDOW_MINUTES`, as the action "it" names (`memo.reminders.buttons`)."""
-    sent = next(
-        (m for m in reversed(ctx.snapshot.recent[-4:]) if m.kind == "reminder" and m.reminder_id), None
-    )
-    if (
-        sent is None
-        or sent.reminder_id is None
-        or ctx.now - sent.at > timedelta(minutes=TYPED_WINDOW_MINUTES)
-    ):
+    """The reminder that went out lately (`memo.reminders.buttons.delivered_lately`), as the action
+    "it" names."""
+    sent = delivered_lately(ctx.snapshot.recent, now=ctx.now)
+    if sent is None or sent.reminder_id is None:
         return None
     titled = _DELIVERED_TITLE.match(sent.text.strip())
     title = titled.group("title").strip() if titled else sent.text.strip()

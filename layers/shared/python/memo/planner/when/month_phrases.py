@@ -23,6 +23,7 @@ from datetime import date
 
 from memo.planner.when.day_phrases import DayPhrase
 from memo.planner.when.scan import FLAGS, Scan
+from memo.text.months import MONTH_NUMBERS, month_names
 
 _END = r"(?=\s|$|[,.!?])"
 _COUNTS = {
@@ -48,17 +49,7 @@ _WEEKDAYS = {
 }  # fmt: skip
 _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
         "fifth": 5, "5th": 5, "last": -1}  # fmt: skip
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-         ("oct", "october"), ("nov", "november"), ("dec", "december")),
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
-_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_NAMES = month_names(hebrew=False)
 _NTH_WEEKDAY = re.compile(
     rf"\b(?:(?:on|by)\s+)?(?:the\s+)?(?P<nth>{'|'.join(_NTH)})\s+"
     rf"(?P<wd>{'|'.join(sorted(_WEEKDAYS, key=len, reverse=True))})\s+(?:of|in)\s+"
@@ -145,7 +136,7 @@ def _nth_weekday(scan: Scan, today: date) -> DayPhrase | None:
         which, named = match.group("which"), match.group("month")
         following = which is not None and which.lower().split()[-1] == "next"
         rolls = which is not None and which.lower() == "the"
-        month = _MONTHS[named.lower()] if named else None
+        month = MONTH_NUMBERS[named.lower()] if named else None
     else:
         match = _HE_NTH_WEEKDAY.search(scan.text)
         if match is None:
@@ -191,7 +182,7 @@ def _next_year_date(scan: Scan, today: date) -> DayPhrase | None:
     if match is None:
         return None
     groups = {k: v for k, v in match.groupdict().items() if v}
-    month = _MONTHS[next(v for k, v in groups.items() if k.startswith("m")).lower()]
+    month = MONTH_NUMBERS[next(v for k, v in groups.items() if k.startswith("m")).lower()]
     day = int(next(v for k, v in groups.items() if k.startswith("d")))
     scan.take(match)
     try:

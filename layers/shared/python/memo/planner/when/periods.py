@@ -14,29 +14,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from memo.planner.when.scan import FLAGS
+from memo.text.months import MONTH_NUMBERS, month_names
 
-_MONTHS_EN = {
-    name: number
-    for number, names in enumerate(
-        (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-         ("oct", "october"), ("nov", "november"), ("dec", "december")),
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
-_MONTHS_HE = {
-    name: number
-    for number, names in enumerate(
-        (("ינואר",), ("פברואר",), ("מרץ", "מרס"), ("אפריל",), ("מאי",), ("יוני",), ("יולי",),
-         ("אוגוסט",), ("ספטמבר",), ("אוקטובר",), ("נובמבר",), ("דצמבר",)),
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
 _END = r"(?=\s|$|[,.!?])"
-_EN_NAMES = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
-_HE_NAMES = "|".join(sorted(_MONTHS_HE, key=len, reverse=True))
+_EN_NAMES = month_names(hebrew=False)
+_HE_NAMES = month_names(hebrew=True)
 
 #: "in january", "for the month of march", "during may 2027", "this month", "next month"; never a
 #: date ("january 5", "in january 5th"), which is a day.
@@ -69,21 +51,21 @@ class Period:
 
 def month_period(text: str, today: date) -> Period | None:
     """The month `text` names as a period (see the module's doc); None when it names none."""
-    for pattern, months in ((_EN_PERIOD, _MONTHS_EN), (_HE_PERIOD, _MONTHS_HE)):
+    for pattern in (_EN_PERIOD, _HE_PERIOD):
         found = pattern.search(text)
         if found is None or _DAY_BEFORE.search(text, 0, found.start()):
             # "the 3rd of march", "5 בינואר": a date, which is a day
             continue
-        first, last = _days_of(found, months, today)
+        first, last = _days_of(found, today)
         rest = " ".join((text[: found.start()] + " " + text[found.end() :]).split())
         return Period(first=first, last=last, rest=rest)
     return None
 
 
-def _days_of(found: re.Match[str], months: dict[str, int], today: date) -> tuple[date, date]:
+def _days_of(found: re.Match[str], today: date) -> tuple[date, date]:
     groups = found.groupdict()
     if groups.get("month"):
-        month = months[groups["month"].lower()]
+        month = MONTH_NUMBERS[groups["month"].lower()]
         if groups.get("year"):
             year = int(groups["year"])
         else:
