@@ -74,7 +74,7 @@ def test_the_media_timeout_is_bounded(seconds: str) -> None:
 
 def test_the_note_and_message_limits_default_and_are_read_by_the_webhook_and_the_executor() -> None:
     texts = WebhookSettings.from_env({}).texts
-    assert (texts.note_max_chars, texts.message_max_chars) == (4_000, 5_000)
+    assert (texts.note_max_chars, texts.message_max_chars, texts.title_max_chars) == (4_000, 5_000, 500)
     env = {"MEMO_NOTE_MAX_CHARS": "20000", "MEMO_MESSAGE_MAX_CHARS": "20200"}
     assert WebhookSettings.from_env(env).texts.message_max_chars == 20_200
     assert ExecutorSettings.from_env(env).texts.note_max_chars == 20_000
@@ -84,6 +84,9 @@ def test_the_note_and_message_limits_default_and_are_read_by_the_webhook_and_the
     ("env", "named"),
     [
         ({"MEMO_NOTE_MAX_CHARS": "0"}, "MEMO_NOTE_MAX_CHARS"),
+        ({"MEMO_TITLE_MAX_CHARS": "0"}, "MEMO_TITLE_MAX_CHARS"),
+        # past one template parameter, a delivered reminder could no longer show its whole title
+        ({"MEMO_TITLE_MAX_CHARS": "1025"}, "MEMO_TITLE_MAX_CHARS"),
         # past the ceiling, a note would no longer fit Step Functions' payload whatever its letters
         ({"MEMO_NOTE_MAX_CHARS": "20001", "MEMO_MESSAGE_MAX_CHARS": "30000"}, "MEMO_NOTE_MAX_CHARS"),
         ({"MEMO_NOTE_MAX_CHARS": "6000"}, "MEMO_MESSAGE_MAX_CHARS must be at least MEMO_NOTE_MAX_CHARS"),

@@ -437,6 +437,21 @@ def test_a_note_past_its_limit_is_refused_before_anything_starts() -> None:
     assert at_limit.say("save a note").outcome == "executing"
 
 
+def test_a_title_or_an_item_past_its_limit_is_refused_before_anything_starts() -> None:
+    remind = plan(step(action="create", constraints={"title": "t" * 501, "when": TOMORROW_5PM}))
+    outcome = Turn(FakePlanner(remind)).say("remind me")
+    assert outcome.outcome == "title_too_long" and outcome.start is None
+    assert outcome.reply is not None and outcome.reply.text.startswith(
+        "That reminder's text is 501 characters"
+    )
+    items = ["eggs", "i" * 501]
+    add = plan(step("lists", "add", constraints={"listName": "shopping"}, changes={"items": items}))
+    turn = Turn(FakePlanner(add))
+    outcome = turn.say("add these")
+    assert outcome.outcome == "title_too_long" and turn.executions.started == []
+    assert outcome.reply is not None and outcome.reply.text.startswith("One of those items is 501 characters")
+
+
 def test_more_steps_than_one_execution_runs_are_refused_whole() -> None:
     many = [
         step("lists", "add", f"s{n}", {"listName": "shopping"}, {"items": [f"item {n}"]}) for n in range(11)
@@ -450,12 +465,9 @@ def test_more_steps_than_one_execution_runs_are_refused_whole() -> None:
 
 
 def test_a_request_over_step_functions_limit_is_refused_whole() -> None:
-    items = [f"{n:02d} " + "y" * 7_000 for n in range(40)]  # about 280 KB of list items, under the count cap
-    turn = Turn(
-        FakePlanner(
-            plan(step("lists", "add", constraints={"listName": "shopping"}, changes={"items": items}))
-        )
-    )
+    # Ten notes at the note limit, of characters JSON escapes to 12 bytes each: about 480 KB.
+    notes = [step("notes", "save", f"s{n}", changes={"text": f"{n}" + "🎉" * 3_999}) for n in range(10)]
+    turn = Turn(FakePlanner(plan(*notes)))
     outcome = turn.say("add these")
     assert outcome.outcome == "request_too_large" and turn.executions.started == []
     assert outcome.reply is not None and outcome.reply.text.startswith("That request is too long for me")

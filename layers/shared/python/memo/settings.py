@@ -190,18 +190,26 @@ NOTE_MAX_CHARS_CEILING = 20_000
 #: that ask to save it. A longer one is answered at once and not planned (reading a request costs
 #: time with its length).
 DEFAULT_MESSAGE_MAX_CHARS = 5_000
+#: A reminder's title and a list item are at most this many characters unless configured otherwise:
+#: a reminder's whole title fits in the delivered message's one template parameter (1,024).
+DEFAULT_TITLE_MAX_CHARS = 500
+#: The most a title may be configured to hold: Meta's limit of one template parameter.
+TITLE_MAX_CHARS_CEILING = 1_024
 
 
 class TextSettings(_EnvModel):
-    """How long a message and a note may be. A longer message is answered at once, before it is
-    read as a request (`memo.turn.control`); a longer note is refused before anything is saved
-    (`memo.turn.execute`; the notes capability checks again). Both answers are in the user's language."""
+    """How long a message, a note, and a reminder's title or a list item may be. A longer message is
+    answered at once, before it is read as a request (`memo.turn.control`); a longer note, title or
+    item is refused before anything is saved (`memo.turn.execute`; the notes capability checks again). Both answers are in the user's language."""
 
     note_max_chars: int = Field(
         default=DEFAULT_NOTE_MAX_CHARS, alias="MEMO_NOTE_MAX_CHARS", ge=1, le=NOTE_MAX_CHARS_CEILING
     )
     message_max_chars: int = Field(
         default=DEFAULT_MESSAGE_MAX_CHARS, alias="MEMO_MESSAGE_MAX_CHARS", ge=1, le=2 * NOTE_MAX_CHARS_CEILING
+    )
+    title_max_chars: int = Field(
+        default=DEFAULT_TITLE_MAX_CHARS, alias="MEMO_TITLE_MAX_CHARS", ge=1, le=TITLE_MAX_CHARS_CEILING
     )
 
     @model_validator(mode="after")

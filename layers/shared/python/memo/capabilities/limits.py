@@ -104,3 +104,31 @@ def reached_by_reminders(caps: UserCaps, asked: Asked, held: Held) -> CapReached
     if asked.reminders and held.reminders + asked.reminders > caps.reminders:
         return CapReached(cap="reminders", limit=caps.reminders, held=held.reminders)
     return None
+
+
+TitledKind = Literal["reminder", "item"]
+
+
+def title_too_long(language: Language, kind: TitledKind, chars: int, limit: int, *, among: int = 1) -> str:
+    """A reminder's title or a list item (one of `among` sent together) over `MEMO_TITLE_MAX_CHARS`:
+    how long it is, the limit, that nothing was done, and what to do instead."""
+    if kind == "item":
+        if language == "he":
+            which = "אחד הפריטים" if among > 1 else "הפריט"
+            return (
+                f"{which} ארוך מדי: {chars:,} תווים, ואני שומר פריטים ברשימה של עד {limit:,} תווים, "
+                "אז לא הוספתי כלום. אפשר לקצר אותו, או לשמור אותו כפתק?"
+            )
+        return (
+            f"{'One of those items' if among > 1 else 'That item'} is {chars:,} characters long, and I keep list items of up to {limit:,} "
+            "characters, so I didn't add anything. Could you shorten it, or save it as a note?"
+        )
+    if language == "he":
+        return (
+            f"הטקסט של התזכורת ארוך מדי: {chars:,} תווים, ואני שומר תזכורות של עד {limit:,} תווים, "
+            "אז לא קבעתי אותה. אפשר לקצר אותו, או לשמור את הפרטים כפתק?"
+        )
+    return (
+        f"That reminder's text is {chars:,} characters long, and I keep reminders of up to {limit:,} "
+        "characters, so I didn't set it. Could you shorten it, or save the details as a note?"
+    )

@@ -3,13 +3,15 @@ of its steps that go to an operator, and what the turn says now (failures, "sent
 
 A plan that cannot be carried out as a whole is refused here, before anything is recorded or run,
 with the reason in the user's language: a note longer than the configured limit
-(`MEMO_NOTE_MAX_CHARS`), more steps than one execution runs, or an input over Step Functions' limit
+(`MEMO_NOTE_MAX_CHARS`), a reminder's title or a list item longer than its own
+(`MEMO_TITLE_MAX_CHARS`), more steps than one execution runs, or an input over Step Functions' limit
 (`memo.executor.starter`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from memo.capabilities.limits import TitledKind, title_too_long
 from memo.capabilities.notes import too_long
 from memo.conversation.model import MemoryKind
 from memo.domain import PendingHITL, TurnState
@@ -56,7 +58,12 @@ def execute(
         approved=approved,
         review_policy=turn.ports.review_policy,
     )
-    refused = _refusal(execution, state.input.language, note_max_chars=turn.ports.note_max_chars)
+    refused = _refusal(
+        execution,
+        state.input.language,
+        note_max_chars=turn.ports.note_max_chars,
+        title_max_chars=turn.ports.title_max_chars,
+    )
     if refused is not None:
         text, outcome = refused
         return TurnOutcome(reply=Reply.plain(text), outcome=outcome, user_kind=user_kind)
@@ -91,8 +98,17 @@ def _failure_text(result: dict[str, Any]) -> str:
 _NOTE_TEXTS = frozenset({("notes", "save"), ("notes", "update")})
 
 
+def _titles(capability: str, action: str, args: dict[str, Any]) -> list[tuple[TitledKind, str]]:
+    """The reminder title or the list items a step would store."""
+    if capability == "reminders" and action in ("create", "update") and isinstance(args.get("title"), str):
+        return [("reminder", args["title"])]
+    if (capability, action) == ("lists", "add"):
+        return [("item", str(item)) for item in args.get("items") or []]
+    return []
+
+
 def _refusal(
-    execution: ExecutionInput | None, language: Language, *, note_max_chars: int
+    execution: ExecutionInput | None, language: Language, *, note_max_chars: int, title_max_chars: int
 ) -> tuple[str, str] | None:
     """Why the plan is not carried out at all, with the turn's outcome name; None when it fits."""
     if execution is None:
@@ -106,6 +122,14 @@ def _refusal(
         ):
             logger.info("NOTE_TOO_LONG", extra={"chars": len(text), "limit": note_max_chars})
             return too_long(language, len(text), note_max_chars), "note_too_long"
+        titles = _titles(task.capability, task.action, task.args)
+        for kind, title in titles:
+            if len(title) > title_max_chars:
+                logger.info(
+                    "TITLE_TOO_LONG", extra={"kind": kind, "chars": len(title), "limit": title_max_chars}
+                )
+                words = title_too_long(language, kind, len(title), title_max_chars, among=len(titles))
+                return words, "title_too_long"
     try:
         execution_payload(execution)
     except TooManySteps as exc:

@@ -39,7 +39,7 @@ from memo.reply.memory import current_actions
 from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
 from memo.resolution.entity import ItemsReader
-from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS
+from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS, DEFAULT_TITLE_MAX_CHARS
 from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
@@ -90,6 +90,8 @@ class DecisionPorts:
     note_max_chars: int = DEFAULT_NOTE_MAX_CHARS
     # how long a message may be (`MEMO_MESSAGE_MAX_CHARS`): a longer one is answered, not read
     message_max_chars: int = DEFAULT_MESSAGE_MAX_CHARS
+    # how long a reminder's title or a list item may be (`MEMO_TITLE_MAX_CHARS`): refused like a note
+    title_max_chars: int = DEFAULT_TITLE_MAX_CHARS
     # what one person may keep (`memo.turn.limits`: `MEMO_MAX_REMINDERS`, ...)
     caps: UserCaps = field(default_factory=UserCaps)
     # how many one-time reminders a change of timezone names and offers to move (`MEMO_ZONE_MOVE_MAX_LISTED`)

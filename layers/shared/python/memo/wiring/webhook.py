@@ -202,6 +202,7 @@ class WebhookRuntime(LambdaRuntime[WebhookSettings]):
                 recurrence_limits=self.settings.recurrence.limits,
                 note_max_chars=self.settings.texts.note_max_chars,
                 message_max_chars=self.settings.texts.message_max_chars,
+                title_max_chars=self.settings.texts.title_max_chars,
                 caps=UserCaps(
                     reminders=limits.max_reminders,
                     repeating_reminders=limits.max_repeating_reminders,
