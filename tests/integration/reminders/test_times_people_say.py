@@ -200,3 +200,44 @@ def test_marks_nobody_sees_stay_out_of_the_title(chat: Conversation) -> None:
     assert hebrew == f"⏰ קבעתי תזכורת „להתקשר לאבא” ל{shown(1, 17, 30, 'he')}."
     listed = chat.say("show my reminders")
     assert "“call mom”" in listed and "“להתקשר לאבא”" in listed and "\u200b" not in listed
+
+
+def test_several_weekdays_are_a_reminder_on_each(chat: Conversation, clock: FakeClock) -> None:
+    reply = chat.say("remind me on tuesday, thursday and fri at 6pm to go to the gym")
+    assert reply.splitlines() == [
+        f"✅ ⏰ Reminder set: “go to the gym” for {shown(day, 18)}." for day in (1, 3, 4)
+    ]
+    assert "go to the gym" in _fired(chat, clock, 1, 18)[0]
+    assert _fired(chat, clock, 2, 18) == []  # not on Wednesday: no repetition was said
+    assert "go to the gym" in _fired(chat, clock, 3, 18)[0]
+    # The next request, in Hebrew: two days.
+    reply = chat.say("תזכיר לי ביום שישי ושבת ב-8 בערב לקנות פרחים")
+    assert reply.splitlines() == [
+        f"✅ ⏰ קבעתי תזכורת „לקנות פרחים” ל{shown(day, 20, language='he')}." for day in (4, 5)
+    ]
+
+
+def test_things_to_do_before_one_time_are_one_reminder_on_the_day_said(chat: Conversation) -> None:
+    # It was two reminders: "buy milk" on Wednesday and "buy eggs" today, both at 22:00.
+    assert chat.say("remind me wednesday to buy milk and eggs at 10") == (
+        f"⏰ Reminder set: “buy milk and eggs” for {shown(2, 10)}."
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "hour", "minute"),
+    [
+        ("in 1h30 to check the oven", 11, 30),
+        ("in 2 hours and 15 minutes to check the oven", 12, 15),
+        ("in a few hours to check the oven", 13, 0),
+        ("at 9am sharp tomorrow to check the oven", 9, 0),
+        ("on weds at 9 to check the oven", 9, 0),
+    ],
+)
+def test_amounts_and_words_people_add_go_with_the_time(
+    chat: Conversation, said: str, hour: int, minute: int
+) -> None:
+    reply = chat.say(f"remind me {said}")
+    assert reply.startswith("⏰ Reminder set: “check the oven” for ") and reply.endswith(
+        f", {hour:02d}:{minute:02d}."
+    )

@@ -190,11 +190,9 @@ NOTE_MAX_CHARS_CEILING = 20_000
 #: that ask to save it. A longer one is answered at once and not planned (reading a request costs
 #: time with its length).
 DEFAULT_MESSAGE_MAX_CHARS = 5_000
-#: A reminder's title and a list item are at most this many characters unless configured otherwise:
-#: a reminder's whole title fits in the delivered message's one template parameter (1,024).
-DEFAULT_TITLE_MAX_CHARS = 500
-#: The most a title may be configured to hold: Meta's limit of one template parameter.
-TITLE_MAX_CHARS_CEILING = 1_024
+#: The longest reminder title or list item unless configured otherwise, and the most it may be
+#: configured to (a delivered reminder shows its title in one template parameter, 1,024 at most).
+DEFAULT_TITLE_MAX_CHARS, TITLE_MAX_CHARS_CEILING = 500, 1_024
 
 
 class TextSettings(_EnvModel):

@@ -80,3 +80,24 @@ def test_the_first_of_every_month_in_hebrew_is_asked_its_time() -> None:
     assert found is not None
     assert found.constraints == {"title": "לשלם ארנונה", "recurrence": "FREQ=MONTHLY;BYMONTHDAY=1"}
     assert found.missing == ("reminder_time_required",)
+
+
+@pytest.mark.parametrize(
+    ("message", "when"),
+    [
+        ("remind me in a few minutes to call the bank", "2024-05-01T10:03:00+03:00"),
+        ("remind me in a few hours to call the bank", "2024-05-01T13:00:00+03:00"),
+        ("remind me to call the bank in a few hours", "2024-05-01T13:00:00+03:00"),
+    ],
+)
+def test_a_few_is_an_amount_before_a_unit(message: str, when: str) -> None:
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.constraints == {"title": "call the bank", "when": when}
+
+
+@pytest.mark.parametrize("vague", ["in a few", "in a sec", "in a second", "in a moment", "in a bit"])
+def test_a_vague_time_asks_the_time_and_stays_out_of_the_title(vague: str) -> None:
+    message = f"remind me {vague} to call the bank"
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.constraints == {"title": "call the bank"}
+    assert "reminder_time_required" in found.missing

@@ -193,3 +193,17 @@ def test_minutes_past_or_to_noon_and_midnight(word: str, minutes: str, relation:
         noon = datetime.combine(tomorrow, datetime.min.time(), tzinfo=TZ) + timedelta(hours=12)
         expected = noon - timedelta(minutes=n) if relation == "to" else noon + timedelta(minutes=n)
     assert parsed.when == expected
+
+
+@pytest.mark.parametrize("exact", ["sharp", "on the dot"])
+@pytest.mark.parametrize("half", ["am", "pm", "a.m.", "p.m.", " am", " pm", " a.m.", " p.m."])
+def test_how_exact_a_time_is_goes_with_it_after_am_or_pm(half: str, exact: str) -> None:
+    for hour in range(1, 13):
+        for minute in (0, 5, 30, 59):
+            clock_said = f"{hour}:{minute:02d}" if minute else str(hour)
+            text = f"run at {clock_said}{half} {exact} tomorrow"
+            parsed = extract_when(text, now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language="en")
+            expected_hour = hour % 12 + (12 if "p" in half else 0)
+            expected = (_BEFORE_DAWN + timedelta(days=1)).replace(hour=expected_hour, minute=minute)
+            assert parsed.when == expected, text
+            assert clean(parsed.remainder) == "run", text

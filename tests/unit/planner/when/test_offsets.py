@@ -97,3 +97,68 @@ def test_months_before_keep_the_day_or_the_months_last(day: date, months: int) -
 def test_a_lead_time_before_a_time_of_day(text: str, delta: timedelta) -> None:
     found = find_lead(text)
     assert found is not None and lead_delta(found) == delta
+
+
+_MINUTE_WORDS = {
+    5: "five",
+    10: "ten",
+    15: "fifteen",
+    20: "twenty",
+    30: "thirty",
+    40: "forty",
+    45: "forty-five",
+}
+
+
+@given(
+    hours=st.integers(1, 23),
+    minutes=st.integers(1, 59),
+    form=st.sampled_from(
+        [
+            "in {h} hours {m} minutes",
+            "in {h} hours and {m} minutes",
+            "in {h} hours, {m} mins",
+            "in {h}h {m}m",
+            "in {h}h{m:02d}m",
+            "in {h}h{m:02d}",
+            "in {h} hrs {m} min",
+        ]
+    ),
+)
+def test_hours_and_minutes_are_one_amount(hours: int, minutes: int, form: str) -> None:
+    scan = Scan(f"stretch {form.format(h=hours, m=minutes)} then rest")
+    assert take_offset(scan) == (timedelta(hours=hours, minutes=minutes), True)
+    assert " ".join(scan.text.split()) == "stretch then rest"
+
+
+@pytest.mark.parametrize(("minutes", "word"), sorted(_MINUTE_WORDS.items()))
+def test_minutes_in_words_after_hours(minutes: int, word: str) -> None:
+    scan = Scan(f"stretch in 2 hours and {word} minutes")
+    assert take_offset(scan) == (timedelta(hours=2, minutes=minutes), True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "in 2h at 5pm",  # a clock time after hours is no minutes of the amount
+        "in 2h 10:30",
+        "in 2h 5 friends",
+    ],
+)
+def test_a_number_after_hours_that_is_no_minutes_is_left(text: str) -> None:
+    scan = Scan(text)
+    assert take_offset(scan) == (timedelta(hours=2), True)
+    assert scan.text.strip() != ""
+
+
+@pytest.mark.parametrize(
+    ("unit", "delta", "instant"),
+    [
+        ("minutes", timedelta(minutes=3), True),
+        ("hours", timedelta(hours=3), True),
+        ("days", timedelta(days=3), False),
+    ],
+)
+def test_a_few_is_three(unit: str, delta: timedelta, instant: bool) -> None:
+    scan = Scan(f"stretch in a few {unit}")
+    assert take_offset(scan) == (delta, instant)

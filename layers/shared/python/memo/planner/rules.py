@@ -30,8 +30,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
 from memo.domain import NOTE_TEXT_REQUIRED, PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
 from memo.planner.base import PlannerInput, PlannerResult
@@ -52,11 +50,13 @@ from memo.planner.intents import (
     reminder_deletes,
     reminder_queries,
     reminders,
+    several_days,
     stated_plans,
+    two_reminders,
     unconnected,
 )
 from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean, has_hebrew
-from memo.planner.match import GUESS, REFERENTIAL, Match, iso, parse_when, to_result, unclear
+from memo.planner.match import GUESS, REFERENTIAL, Match, parse_when, to_result, unclear
 from memo.planner.normalize import fix_typos, strip_pleasantries
 
 Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
@@ -206,10 +206,10 @@ class RulePlanner:
         corrected = instead.corrected_request(request, inp, self._match)
         if corrected:  # "no wait, add napkins instead": that request; never a change of another item
             return _to_plan(corrected)
-        twice = (
-            self._at_two_times(request, inp)
-            if not _TWICE_A_DAY.search(request)
-            else self._twice_a_day(request, inp)
+        twice = several_days.on_several_days(request, inp, self._match) or (
+            self._twice_a_day(request, inp)
+            if _TWICE_A_DAY.search(request)
+            else self._at_two_times(request, inp)
         )
         if twice:
             return _to_plan(twice)
@@ -303,12 +303,12 @@ class RulePlanner:
             assert isinstance(left_match, Match)
             for variant, guessed in _continuations(right, left_match, inp):
                 right_match = self._match(variant, inp)
-                timed = _at_the_same_time(right_match, left_match, inp)
+                timed = two_reminders.at_the_same_time(right_match, left_match, inp)
                 if timed is not None:
                     right_match, guessed = timed, True
                 if _is_complete(right_match):
                     assert isinstance(right_match, Match)
-                    right_match = _on_the_same_day(right_match, left_match, variant, inp)
+                    right_match = two_reminders.on_the_same_day(right_match, left_match, variant, inp)
                     if guessed:
                         # "... and dad at 7": read as "call dad at 7", a guess the person confirms.
                         right_match = replace(right_match, confidence=min(right_match.confidence, GUESS))
@@ -322,12 +322,13 @@ class RulePlanner:
         no time, the second both; the first at the second's time, both a guess the person confirms."""
         if not isinstance(left, Match) or left.capability != "reminders" or left.action != "create":
             return []
-        for variant, _ in _continuations(right, left, inp):
+        for variant, guessed in _continuations(right, left, inp):
             right_match = self._match(variant, inp)
-            if not _is_complete(right_match):
-                continue
+            if not _is_complete(right_match) or (guessed and not parse_when(variant, inp).explicit_day):
+                continue  # "on monday to buy milk and eggs at 10": the time is the one request's
             assert isinstance(right_match, Match)
-            timed = _at_the_same_time(left, right_match, inp)
+            right_match = two_reminders.on_the_day_of(right_match, left, variant, inp)
+            timed = two_reminders.at_the_same_time(left, right_match, inp)
             if timed is None:
                 return []
             guess = min(right_match.confidence, GUESS)
@@ -418,57 +419,6 @@ def _he_object_of(title: object, words: str) -> bool:
     if not isinstance(title, str) or len(title.split()) != 2 or len(words.split()) != 1:
         return False
     return title.split()[1].startswith("ל") and words.startswith("ל")
-
-
-def _at_the_same_time(right: Match | PlannerResult | None, left: Match, inp: PlannerInput) -> Match | None:
-    """A second reminder with a day and no time of its own, after one with a time ("on friday at 5
-    to call grandma and on sunday to call mom"): at the first one's time, a guess the person
-    confirms (read alone, the second would be asked its time and the two run together as one title)."""
-    if not isinstance(right, Match) or right.capability != "reminders" or right.action != "create":
-        return None
-    first, day = left.constraints.get("when"), right.constraints.get("day")
-    if left.capability != "reminders" or not isinstance(first, str) or not isinstance(day, str):
-        return None
-    if right.missing != ("reminder_time_required",) or right.constraints.get("recurrence") is not None:
-        return None
-    zone = ZoneInfo(inp.timezone)
-    at = datetime.fromisoformat(first).astimezone(zone).time()
-    when = datetime.combine(date.fromisoformat(day), at, tzinfo=zone)
-    if when <= inp.now:
-        return None
-    constraints = {k: v for k, v in right.constraints.items() if k != "day"}
-    return replace(right, constraints={**constraints, "when": iso(when)}, missing=())
-
-
-def _on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) -> Match:
-    """A second reminder with a time of day and no day of its own is on the first one's day
-    ("tomorrow at 6 ... and to call dad at 7": tomorrow 19:00), unless that time has passed; with a
-    day of its own, an hour said without am/pm is in the half of the day nearer the first one's time
-    ("tomorrow at 6 ... and on friday at 7": Friday 19:00)."""
-    if right.capability != "reminders" or right.action != "create" or left.capability != "reminders":
-        return right
-    first, second = left.constraints.get("when"), right.constraints.get("when")
-    if not isinstance(first, str) or not isinstance(second, str):
-        return right
-    parsed = parse_when(text, inp)
-    if not parsed.named_time or parsed.recurrence is not None:
-        return right
-    zone = ZoneInfo(inp.timezone)
-    anchor = datetime.fromisoformat(first).astimezone(zone)
-    if not parsed.explicit_day:
-        # Read on that day: "tomorrow at 9 ... and at 10" is 10 tomorrow (today's 10 may have
-        # passed, which alone would make it 22:00).
-        parsed = parse_when(text, inp, day=anchor.date())
-    when = parsed.when
-    if when is not None and parsed.either_half and parsed.said_time is not None:
-        # "tomorrow at 9pm ... and at 10" is 22:00
-        near = datetime.combine(when.date(), anchor.time(), tzinfo=zone)
-        morning = datetime.combine(when.date(), time.fromisoformat(parsed.said_time), tzinfo=zone)
-        halves = [at for at in (morning, morning + timedelta(hours=12)) if at > inp.now]
-        when = min(halves, key=lambda at: abs(at - near), default=when)
-    if when is None or when <= inp.now or when == datetime.fromisoformat(second):
-        return right
-    return replace(right, constraints={**right.constraints, "when": iso(when)})
 
 
 def _to_plan(found: Sequence[Match]) -> PlannerResult:

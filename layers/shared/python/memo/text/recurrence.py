@@ -25,15 +25,18 @@ _FLAGS = re.IGNORECASE
 WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 _EN_WEEKDAY_WORDS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
     "thursday": 3, "thu": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
     "sunday": 6, "sun": 6,
 }  # fmt: skip
 _HE_WEEKDAY_WORDS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
 
-_EN_DAY = (
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)"
-)
+_EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|weds|wed|thurs|thu|fri|sat|sun)"
+#: A weekday in the plural ("on mondays"); "tues" and "weds" are one day, shortened ("on weds at 10").
+_EN_DAYS = rf"(?!(?:tues|weds)\b){_EN_DAY}s"
+#: ... though in a list with a plural, they are days of the repetition too ("on weds and fridays").
+_EN_DAYS_OR_SHORT = rf"(?:{_EN_DAYS}|tues|weds)"
+_AND = r"\s*(?:,|and|&)\s*"
 _HE_DAY = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)"
 
 
@@ -136,7 +139,8 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "weekly_days",
         re.compile(
             rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>{_EN_DAY}(?:\s*(?:,|and|&)\s*{_EN_DAY})*)"
-            rf"|on\s+(?P<plural>{_EN_DAY}s(?:\s*(?:,|and|&)\s*{_EN_DAY}s)*))\b",
+            rf"|on\s+(?P<plural>{_EN_DAYS}(?:{_AND}{_EN_DAYS_OR_SHORT})*"
+            rf"|(?:tues|weds)(?:{_AND}(?:tues|weds))*{_AND}{_EN_DAYS}(?:{_AND}{_EN_DAYS_OR_SHORT})*))\b",
             _FLAGS,
         ),
     ),

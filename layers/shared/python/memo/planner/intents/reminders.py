@@ -139,7 +139,8 @@ def lead_title(title: str, event_time: str) -> str:
 #: "remind me in a bit to check the pasta", "remind me later to call mom": no time said, and no
 #: part of the title either (the time is asked).
 _VAGUE = (
-    r"(?:in\s+a\s+(?:bit|while|little\s+while|few)|later(?:\s+on)?|soon|sometime|some\s+time|at\s+some\s+point|"
+    r"(?:in\s+a\s+(?:bit|while|little\s+while|sec|second|moment|jiffy|"
+    r"few(?!\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b))|later(?:\s+on)?|soon|sometime|some\s+time|at\s+some\s+point|"
     r"afterwards|at\s+the\s+end\s+of\s+the\s+day|end\s+of\s+(?:the\s+)?day|אחר\s+כך|עוד\s+מעט|בהמשך|מאוחר\s+יותר)"
 )
 _VAGUE_TIME = re.compile(rf"^{_VAGUE}(?=\s|$|[,.!?])|(?<=\s){_VAGUE}(?=\s*[.!?]*$)", re.I)

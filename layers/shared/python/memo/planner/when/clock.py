@@ -266,7 +266,10 @@ def take_bare_hour(scan: Scan, bare: re.Match[str]) -> SaidTime:
 #: Words after a clock's digits that say how exact it is: "6 sharp", "6ish", "6-ish", "6 o'clock",
 #: "6 on the dot", "ב-6 בדיוק". They go with the time, not into the title.
 _QUALIFIER = re.compile(
-    r"(?<=\d)(?:\s*-?ish\b|\s*o['’]?\s?clock\b|\s+sharp\b|\s+on\s+the\s+dot\b|\s+בדיוק(?=\s|$|[,.!?]))", FLAGS
+    r"(?<=\d)(?:\s*-?ish\b|\s*o['’]?\s?clock\b|\s+sharp\b|\s+on\s+the\s+dot\b|\s+בדיוק(?=\s|$|[,.!?]))"
+    # "9am sharp", "9 p.m. on the dot"
+    r"|(?:(?<=\d[ap]m)|(?<=\d [ap]m)|(?<=\d[ap]\.m\.)|(?<=\d [ap]\.m\.))(?:\s+sharp\b|\s+on\s+the\s+dot\b)",
+    FLAGS,
 )
 
 

@@ -72,7 +72,7 @@ _YEAR_FIRST = re.compile(
     FLAGS,
 )
 _WEEKDAYS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2, "thursday": 3,
+    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2, "weds": 2, "thursday": 3,
     "thurs": 3, "thu": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
 }  # fmt: skip
 _BASE = rf"(?P<base>today|now|tomorrow|tmrw|{'|'.join(sorted(_WEEKDAYS, key=len, reverse=True))})"

@@ -23,6 +23,7 @@ _EN_WEEKDAYS = {
     "tues": 1,
     "wednesday": 2,
     "wed": 2,
+    "weds": 2,
     "thursday": 3,
     "thu": 3,
     "thurs": 3,
@@ -45,7 +46,7 @@ _EN_DAY = re.compile(
     r"\b(?:(?:on|for|to|until)\s+)?(?:(?P<after>the\s+day\s+after\s+tomorrow|day\s+after\s+tomorrow)|"
     r"(?P<tomorrow>tomm?orr?ow|tmrw|tmrow|tmr|2morrow|2moro)|(?P<today>today)|(?P<tonight>tonight)|"
     r"(?:(?:this\s+coming|this\s+upcoming|the\s+coming|next|this|coming|upcoming)\s+)?(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"mon|tues|tue|wed|thurs|thu|fri|sat|sun)\b)",
+    r"mon|tues|tue|weds|wed|thurs|thu|fri|sat|sun)\b)",
     FLAGS,
 )
 _HE_DAY = re.compile(

@@ -30,9 +30,17 @@ EN_NUMBERS = {
 _EN_REL_HALF = re.compile(r"\bin\s+(?:an|one)\s+hour\s+and\s+a\s+half\b", FLAGS)
 _EN_REL = re.compile(
     r"\bin\s+(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|"
-    r"a couple of|a few|half an)(?P<half>\s+and\s+a\s+half)?\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b",
+    r"a couple of|a few|half an)(?P<half>\s+and\s+a\s+half)?\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)"
+    r"(?:\b|(?<=h)(?=\d))",
     FLAGS,
 )
+#: The minutes after hours: "in 1 hour 30 minutes", "in 2 hours and 15 mins", "in 1h 30m", "in 1h30".
+_EN_MORE_MINUTES = re.compile(
+    r"\s*,?\s*(?:and\s+)?(?P<n>\d{1,2}|five|ten|fifteen|twenty|thirty|forty|forty[- ]five|fifty)\s*"
+    r"(?P<unit>minutes?|mins?|m)\b|(?<=h)(?P<bare>[0-5]\d)\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m))",
+    FLAGS,
+)
+_MINUTE_WORDS = {"five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 #: Hebrew amounts said in words before a unit: "בעוד עשר דקות", "תדחה בחמש דקות".
 HE_AMOUNT_WORDS = {
     "שתי": 2, "שני": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
@@ -151,9 +159,22 @@ def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
     for pattern, conv in ((_HE_REL, _he_rel_delta), (_EN_REL, _en_rel_delta)):
         match = pattern.search(scan.text)
         if match:
-            scan.take(match)
-            return conv(match)
+            amount, instant = conv(match)
+            end = match.end()
+            more = _EN_MORE_MINUTES.match(scan.text, end) if pattern is _EN_REL else None
+            if more is not None and match.group("unit").lower().startswith("h") and not match.group("half"):
+                amount += timedelta(minutes=_more_minutes(more))
+                end = more.end()
+            scan.take_span(match.start(), end)
+            return amount, instant
     return None
+
+
+def _more_minutes(match: re.Match[str]) -> int:
+    said = (match.group("n") or match.group("bare")).lower()
+    if said.startswith("forty") and said != "forty":
+        return 45
+    return _MINUTE_WORDS.get(said) or int(said)
 
 
 def find_before(text: str) -> re.Match[str] | None:

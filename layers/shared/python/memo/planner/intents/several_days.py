@@ -1,0 +1,63 @@
+"""A reminder said for several named weekdays at once: "remind me on monday, wednesday and friday at
+10 to call mom", "on tues and thurs at 6", "תזכיר לי ביום שני ורביעי ב-10 להתקשר לאמא".
+
+Each day is one reminder, read as if the request named that day alone (this coming Monday, this
+coming Wednesday, ...). A repetition says so ("every monday and wednesday", "on mondays and
+wednesdays") and is read by `memo.text.recurrence`, never here; so is a day that the request does
+not say with its time or title (each day's request must be complete on its own, or nothing is read
+here and the message goes on to the other readers). Without this, the second day's name was read as
+the first reminder's title and the days after it were lost.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.match import Match
+
+Read = Callable[[str, PlannerInput], Match | PlannerResult | None]
+
+# One weekday, not in the plural ("mondays" repeats): longer names first.
+_EN = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tues|tue|weds|wed|thurs|thu|mon|fri|sat|sun)(?![\w'])"
+)
+_HE = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?=\s|$|[,.!?])"
+_EN_LIST = re.compile(
+    rf"(?<!every\s)(?<!each\s)\bon\s+(?:the\s+)?(?P<days>{_EN}(?:\s*,\s*{_EN})*\s*,?\s*(?:and|&)\s*{_EN})",
+    re.I,
+)
+_HE_LIST = re.compile(
+    rf"(?:(?<=\s)|^)(?<!כל\s)ב(?:יום|ימים)\s+(?P<days>{_HE}(?:\s*,\s*(?:ו?ב?(?:יום\s+)?){_HE})*"
+    rf"\s*,?\s*וב?(?:יום\s+)?{_HE})"
+)
+_EN_DAY = re.compile(_EN, re.I)
+_HE_DAY = re.compile(_HE)
+
+
+def on_several_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
+    """One reminder create for each weekday of a list `text` names, each complete; else []."""
+    found = _EN_LIST.search(text) or _HE_LIST.search(text)
+    if found is None:
+        return []
+    hebrew = found.re is _HE_LIST
+    days = (_HE_DAY if hebrew else _EN_DAY).findall(found.group("days"))
+    if len(set(days)) < 2:
+        return []
+    head, tail = text[: found.start()], text[found.end() :]
+    matches = [read(f"{head}{'ביום ' if hebrew else 'on '}{day}{tail}", inp) for day in dict.fromkeys(days)]
+    if not all(_one_time_create(m) for m in matches):
+        return []
+    return [m for m in matches if isinstance(m, Match)]
+
+
+def _one_time_create(found: Match | PlannerResult | None) -> bool:
+    return (
+        isinstance(found, Match)
+        and (found.capability, found.action) == ("reminders", "create")
+        and not found.missing
+        and "recurrence" not in found.constraints
+        and "when" in found.constraints
+    )

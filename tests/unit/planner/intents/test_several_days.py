@@ -1,0 +1,100 @@
+"""A reminder said for several weekdays at once: one reminder on each day, as each day alone would be."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.planner.intents import reminders
+from memo.planner.intents.several_days import on_several_days
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import pin
+
+EN_FORMS = {
+    0: ("monday", "mon"),
+    1: ("tuesday", "tue", "tues"),
+    2: ("wednesday", "wed", "weds"),
+    3: ("thursday", "thu", "thurs"),
+    4: ("friday", "fri"),
+    5: ("saturday", "sat"),
+    6: ("sunday", "sun"),
+}
+HE_DAYS = ("שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון")
+PLANNER = RulePlanner()
+
+
+def _said(names: list[str], hebrew: bool) -> str:
+    if len(names) == 2:
+        return f"{names[0]} {'ו' if hebrew else 'and '}{names[1]}"
+    return ", ".join(names[:-1]) + (f" ו{names[-1]}" if hebrew else f" and {names[-1]}")
+
+
+def _alone(message: str) -> tuple[str, str]:
+    (step,) = PLANNER.plan(pin(message)).output.plan
+    return step.constraints["title"], step.constraints["when"]
+
+
+@given(
+    days=st.lists(st.integers(0, 6), min_size=2, max_size=4, unique=True),
+    form=st.integers(0, 2),
+    hour=st.sampled_from(["10", "6pm", "7:30am", "18:45"]),
+)
+def test_each_weekday_named_is_one_reminder_as_that_day_alone_would_be(
+    days: list[int], form: int, hour: str
+) -> None:
+    names = [EN_FORMS[d][min(form, len(EN_FORMS[d]) - 1)] for d in days]
+    message = f"remind me on {_said(names, hebrew=False)} at {hour} to call mom"
+    steps = PLANNER.plan(pin(message)).output.plan
+    expected = [_alone(f"remind me on {name} at {hour} to call mom") for name in names]
+    assert [(s.constraints["title"], s.constraints["when"]) for s in steps] == expected
+    assert all("recurrence" not in s.constraints for s in steps)
+
+
+@given(days=st.lists(st.integers(0, 6), min_size=2, max_size=3, unique=True))
+def test_hebrew_weekdays(days: list[int]) -> None:
+    names = [HE_DAYS[d] for d in days]
+    message = f"תזכיר לי ביום {_said(names, hebrew=True)} ב-10 להתקשר לאמא"
+    steps = PLANNER.plan(pin(message)).output.plan
+    expected = [_alone(f"תזכיר לי ביום {name} ב-10 להתקשר לאמא") for name in names]
+    assert [(s.constraints["title"], s.constraints["when"]) for s in steps] == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("remind me on mondays and wednesdays at 10 to call mom", "FREQ=WEEKLY;BYDAY=MO,WE"),
+        ("remind me every monday and wednesday at 10 to call mom", "FREQ=WEEKLY;BYDAY=MO,WE"),
+        ("remind me on tues, weds and fridays at 10 to call mom", "FREQ=WEEKLY;BYDAY=TU,WE,FR"),
+        ("remind me every weds at 10 to call mom", "FREQ=WEEKLY;BYDAY=WE"),
+        ("תזכיר לי כל יום שני ורביעי ב-10 להתקשר לאמא", "FREQ=WEEKLY;BYDAY=MO,WE"),
+    ],
+)
+def test_a_repetition_is_one_repeating_reminder(message: str, rule: str) -> None:
+    (step,) = PLANNER.plan(pin(message)).output.plan
+    assert step.constraints["recurrence"] == rule
+    assert step.constraints["title"] in ("call mom", "להתקשר לאמא")
+
+
+@pytest.mark.parametrize(
+    ("short", "day"), [("tues", "tuesday"), ("weds", "wednesday"), ("thurs", "thursday")]
+)
+def test_a_shortened_weekday_is_one_day_not_a_repetition(short: str, day: str) -> None:
+    (step,) = PLANNER.plan(pin(f"remind me on {short} at 10 to call mom")).output.plan
+    assert "recurrence" not in step.constraints
+    assert (step.constraints["title"], step.constraints["when"]) == _alone(
+        f"remind me on {day} at 10 to call mom"
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remind me on monday at 10 to call mom",  # one day
+        "remind me on monday and monday at 10 to call mom",  # the same day twice
+        "remind me on monday and wednesday to call mom",  # no time: each day alone is incomplete
+    ],
+)
+def test_nothing_is_read_here_without_two_complete_days(message: str) -> None:
+    assert on_several_days(message, pin(message), lambda text, inp: None) == []
+    assert on_several_days(message, pin(message), reminders.create) == []
