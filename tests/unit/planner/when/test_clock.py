@@ -207,3 +207,24 @@ def test_how_exact_a_time_is_goes_with_it_after_am_or_pm(half: str, exact: str) 
             expected = (_BEFORE_DAWN + timedelta(days=1)).replace(hour=expected_hour, minute=minute)
             assert parsed.when == expected, text
             assert clean(parsed.remainder) == "run", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call mom after lunch",
+        "call mom right after lunch",
+        "להתקשר לאמא אחרי ארוחת צהריים",
+        "להתקשר לאמא מיד אחרי ארוחת הצהריים",
+    ],
+)
+def test_after_lunch_is_one_in_the_afternoon(text: str) -> None:
+    language = "he" if "ל" in text else "en"
+    parsed = extract_when(
+        f"{text} tomorrow" if language == "en" else f"{text} מחר",
+        now=_BEFORE_DAWN,
+        timezone="Asia/Jerusalem",
+        language=language,
+    )
+    assert parsed.when == (_BEFORE_DAWN + timedelta(days=1)).replace(hour=13)
+    assert clean(parsed.remainder) in ("call mom", "להתקשר לאמא")

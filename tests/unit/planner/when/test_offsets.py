@@ -162,3 +162,28 @@ def test_a_number_after_hours_that_is_no_minutes_is_left(text: str) -> None:
 def test_a_few_is_three(unit: str, delta: timedelta, instant: bool) -> None:
     scan = Scan(f"stretch in a few {unit}")
     assert take_offset(scan) == (delta, instant)
+
+
+_HE_MINUTES = {10: "עשר", 15: "רבע", 20: "עשרים", 30: "שלושים", 40: "ארבעים", 45: "ארבעים וחמש"}
+_HE_HOURS = {1: "שעה", 2: "שעתיים", 3: "שלוש שעות", 4: "4 שעות", 5: "חמש שעות"}
+
+
+@pytest.mark.parametrize("hours", sorted(_HE_HOURS))
+@pytest.mark.parametrize("minutes", sorted(_HE_MINUTES))
+def test_hebrew_hours_and_minutes_are_one_amount(hours: int, minutes: int) -> None:
+    word = _HE_MINUTES[minutes]
+    for said in [f"ו{word}"] if word == "רבע" else [f"ו{word} דקות", f"ו-{minutes} דקות", f"ו{minutes} דק׳"]:
+        scan = Scan(f"בעוד {_HE_HOURS[hours]} {said} לשתות מים")
+        assert take_offset(scan) == (timedelta(hours=hours, minutes=minutes), True), said
+        assert scan.text.strip() == "לשתות מים"
+
+
+@pytest.mark.parametrize(
+    ("unit", "delta"),
+    [("דקות", timedelta(minutes=3)), ("שעות", timedelta(hours=3)), ("ימים", timedelta(days=3))],
+)
+def test_hebrew_a_few_is_three(unit: str, delta: timedelta) -> None:
+    scan = Scan(f"בעוד כמה {unit} לשתות מים")
+    taken = take_offset(scan)
+    assert taken is not None and taken[0] == delta
+    assert scan.text.strip() == "לשתות מים"

@@ -22,7 +22,9 @@ from memo.planner.when.scan import FLAGS, Scan
 
 #: Waking hours start at 7: an hour from 1 to 6 said without am/pm is the afternoon's.
 WAKING_FROM = 7
-_PART_DEFAULTS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 20, "noon": 12}
+_PART_DEFAULTS = {
+    "morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 20, "noon": 12, "after lunch": 13,
+}  # fmt: skip
 
 _AMPM = r"(?P<ampm>a\.?m\.?|p\.?m\.?)(?=\W|$)"
 #: "5pm", "6:15 pm", "6.15pm", "7.30 a.m."
@@ -76,10 +78,12 @@ _EN_NOON = re.compile(
 _EN_PART = re.compile(
     r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening)|"
     r"(?P<p5>first\s+thing)(?:\s+in\s+the\s+morning)?|(?P<p4>morning|afternoon|evening|night)|"
-    r"(?:(?:at|around|by)\s+)?(?P<p6>lunch\s*-?\s*time))\b",
+    r"(?:(?:at|around|by)\s+)?(?P<p6>lunch\s*-?\s*time)|(?P<p7>(?:right\s+|just\s+)?after\s+lunch))\b",
     FLAGS,
 )
-_HE_PART = re.compile(r"(?:(?<=\s)|^)(?P<p>בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)")
+_HE_PART = re.compile(
+    r"(?:(?<=\s)|^)(?P<p>(?:מיד\s+)?אחרי\s+(?:ה)?ארוחת\s+(?:ה)?צהריים|בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)"
+)
 _HE_PART_MAP = {
     "בבוקר": "morning",
     "בצהריים": "noon",
@@ -245,10 +249,11 @@ def take_part(scan: Scan, *, day_known: bool) -> FoundPart | None:
                 or match.group("p3")
                 or match.group("p4")
                 or ("morning" if match.group("p5") else "")
+                or ("after lunch" if match.group("p7") else "")
                 or "noon"  # "at lunchtime"
             ).lower()
         else:
-            part = _HE_PART_MAP[match.group("p")]
+            part = _HE_PART_MAP.get(match.group("p"), "after lunch")
         bare = _BARE_HOUR_BEFORE.search(scan.text, 0, match.start())
         scan.take(match)
         if bare is not None and not 0 <= int(bare.group("h")) <= 23:
@@ -310,7 +315,7 @@ def part_default(part: str) -> int:
 
 
 def _apply_part(hour: int, part: str | None) -> int:
-    if part in ("afternoon", "evening") and hour < 12:
+    if part in ("afternoon", "evening", "after lunch") and hour < 12:
         return hour + 12
     if part == "night" and 6 <= hour < 12:
         return hour + 12

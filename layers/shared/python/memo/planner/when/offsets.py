@@ -46,10 +46,11 @@ HE_AMOUNT_WORDS = {
     "שתי": 2, "שני": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
     "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "עשרה": 10,
     "חמש עשרה": 15, "עשרים": 20, "עשרים וחמש": 25, "שלושים": 30, "ארבעים": 40, "ארבעים וחמש": 45, "חמישים": 50,
+    "כמה": 3,  # "בעוד כמה דקות": a few
 }  # fmt: skip
 HE_AMOUNT = "|".join(sorted(HE_AMOUNT_WORDS, key=len, reverse=True))
 _HE_REL = re.compile(
-    rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
+    rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דק׳|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
     r"(?P<word>שלושה רבעי שעה|שלושת רבעי שעה|חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה|דקה|יומיים|יום|שבועיים|שבוע))"
     r"(?P<half>\s+וחצי)?",
 )
@@ -134,6 +135,12 @@ def _he_amount(match: re.Match[str]) -> tuple[timedelta, bool]:
     return timedelta(weeks=n), False
 
 
+#: The minutes after Hebrew hours: "בעוד שעה ועשרים דקות", "בעוד שעתיים ורבע", "בעוד 3 שעות ו-10 דקות".
+_HE_MORE_MINUTES = re.compile(
+    rf"\s+ו-?(?:(?P<quarter>רבע)|(?P<n>\d{{1,2}}|{HE_AMOUNT})\s*(?:דקות|דק'|דק׳))(?=\s|$|[,.!?])"
+)
+
+
 def _en_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
     """The amount an English offset says, and whether it is in minutes or hours (an instant)."""
     n = _number(match.group("n"))
@@ -161,8 +168,9 @@ def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
         if match:
             amount, instant = conv(match)
             end = match.end()
-            more = _EN_MORE_MINUTES.match(scan.text, end) if pattern is _EN_REL else None
-            if more is not None and match.group("unit").lower().startswith("h") and not match.group("half"):
+            more = (_EN_MORE_MINUTES if pattern is _EN_REL else _HE_MORE_MINUTES).match(scan.text, end)
+            whole_hours = instant and amount >= timedelta(hours=1) and not amount % timedelta(hours=1)
+            if more is not None and whole_hours and not match.group("half"):
                 amount += timedelta(minutes=_more_minutes(more))
                 end = more.end()
             scan.take_span(match.start(), end)
@@ -171,6 +179,9 @@ def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
 
 
 def _more_minutes(match: re.Match[str]) -> int:
+    if match.re is _HE_MORE_MINUTES:
+        said = match.group("n")
+        return 15 if match.group("quarter") else HE_AMOUNT_WORDS.get(said) or int(said)
     said = (match.group("n") or match.group("bare")).lower()
     if said.startswith("forty") and said != "forty":
         return 45
