@@ -232,3 +232,24 @@ def test_in_hebrew_the_and_glued_to_the_verb(chat: Conversation) -> None:
     assert chat.say("ותעשה את זה מחר") == (
         f"עדכנתי את התזכורת „להתקשר לרופא” — עכשיו ל{shown(1, 15, language='he')}."
     )
+
+
+def test_when_is_it_right_after_setting_and_changing_a_reminder(chat: Conversation) -> None:
+    # Was "I'm not sure I understood" for every one of these.
+    chat.say("remind me tomorrow at 5pm to call mom")
+    assert chat.say("when is it?") == f"Your reminders about “call mom”:\n• “call mom” — {shown(1, 17)}"
+    chat.say("actually make it 6")
+    assert chat.say("what time is it set for?").endswith(f"— {shown(1, 18)}")
+    assert chat.say("what time is it?").startswith("It's 10:00")  # the clock, no reminder
+    assert chat.say("מתי זה?").endswith(f"— {shown(1, 18, language='he')}")
+    chat.say("add eggs to the shopping list")
+    assert chat.say("when is it?").startswith("I'm not sure I understood")  # "it" is no reminder now
+    chat.say("remind me to pay rent on the 1st of every month at 9")
+    assert "(next: " in chat.say("when's the next one?")
+
+
+def test_an_item_put_back_is_that_item(chat: Conversation) -> None:
+    chat.say("add eggs to the shopping list")
+    chat.say("remove eggs from the shopping list")
+    assert chat.say("put eggs back on the shopping list") == "Added eggs to your shopping list."
+    assert chat.say("תוסיף את החלב בחזרה לרשימת הקניות") == "הוספתי חלב לרשימת קניות."

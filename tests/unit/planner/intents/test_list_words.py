@@ -34,3 +34,11 @@ def test_a_name_with_a_capital_the_keeps_it() -> None:
     assert list_words.items_of("The Matrix and The Godfather") == ["The Matrix", "The Godfather"]
     assert list_words.items_of("the milk") == ["milk"]
     assert list_words.items_of("the Matrix") == ["Matrix"]  # lower-case "the": an article
+
+
+def test_back_and_again_belong_to_the_sentence_not_the_item() -> None:
+    for said in ("eggs back", "back the eggs", "eggs again", "חלב בחזרה", "חלב שוב", "eggs and milk back"):
+        assert list_words.items_of(said)[0] in ("eggs", "חלב"), said
+    # An item whose name starts with "back" keeps it.
+    assert list_words.items_of("back scratcher") == ["back scratcher"]
+    assert list_words.items_of("the back scratcher") == ["back scratcher"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import reminder_queries
-from tests.unit.planner.conftest import pin
+from tests.unit.planner.conftest import latest, pin
 
 # NOW is Wednesday 1 May 2024 in Jerusalem.
 
@@ -32,3 +34,41 @@ def test_the_days_a_period_names() -> None:
         "trash",
     )
     assert reminder_queries.days_named("trash", pin("x")) == ({}, "trash")
+
+
+WHEN_IS_IT = [
+    "when is it?",
+    "when's that?",
+    "what time is it set for?",
+    "what time did you set it for",
+    "when will you remind me?",
+    "ok when is that reminder for?",
+    "when's the next one?",
+    "so when is it going to go off",
+    "מתי זה?",
+    "לאיזו שעה קבעת?",
+    "מתי התזכורת הבאה?",
+]
+
+
+@pytest.mark.parametrize("asked", WHEN_IS_IT)
+def test_when_is_it_is_the_time_of_the_reminder_just_set(asked: str) -> None:
+    found = reminder_queries.when_is_it(
+        asked, pin(asked, actions=(latest(summary="reminder “call mom” for Thu 17:00"),))
+    )
+    assert found is not None and found.action == "list" and found.constraints == {"about": "call mom"}
+
+
+@pytest.mark.parametrize("asked", WHEN_IS_IT)
+def test_when_is_it_after_no_reminder_is_no_question_of_a_reminder(asked: str) -> None:
+    assert reminder_queries.when_is_it(asked, pin(asked)) is None
+    after_a_list_add = (latest("lists", "added eggs"), latest(summary="reminder “call mom” for Thu 17:00"))
+    assert reminder_queries.when_is_it(asked, pin(asked, actions=after_a_list_add)) is None
+
+
+@pytest.mark.parametrize(
+    "asked", ["what time is it?", "what time is it now", "מה השעה?", "when is it raining"]
+)
+def test_the_clock_or_anything_else_is_not_asked_here(asked: str) -> None:
+    actions = (latest(summary="reminder “call mom” for Thu 17:00"),)
+    assert reminder_queries.when_is_it(asked, pin(asked, actions=actions)) is None

@@ -15,8 +15,14 @@ LIST_NAME_EN = r"(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)"
 
 
 def items_of(raw: str) -> list[str]:
-    # "also"/"too" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב".
-    raw = re.sub(r"^(?:also|גם)\s+|\s+(?:too|as\s+well|גם)$", "", clean(raw), flags=re.I)
+    # "also"/"too"/"back" belong to the sentence, not to the items: "add also eggs", "תוסיף גם חלב",
+    # "add eggs back", "add back the eggs", "תחזיר את החלב בחזרה".
+    raw = re.sub(
+        r"^(?:also|גם)\s+|^back\s+(?=(?:the|my|some|our)\s)|\s+(?:too|as\s+well|back|again|גם|בחזרה|שוב)$",
+        "",
+        clean(raw),
+        flags=re.I,
+    )
     # "the milk" is milk; "The Matrix" (a capital after a capital "The") is a name, kept whole.
     raw = re.sub(r"^(?:את|some|a|an|the)\s+(?!(?-i:(?<=The\s)[A-Z]))", "", raw, flags=re.I)
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)

@@ -19,6 +19,7 @@ from memo.planner.lexicon import (
     as_title,
     clean,
     has_hebrew,
+    named_in,
     the_one_named,
 )
 from memo.planner.match import CONFIDENT, Match, is_ref, parse_when
@@ -79,6 +80,46 @@ def when_is(text: str, inp: PlannerInput) -> Match | None:
         # "when is my next reminder": every one, in time order
         constraints={} if about.lower() in _NOT_NAMES else {"about": about},
         pattern="reminders:when_is",
+    )
+
+
+#: "when is it?", "what time is that set for?", "when's the next one?", "מתי זה?", "לאיזו שעה קבעת?":
+#: the time of the reminder just set or changed (the clock itself is "what time is it?", no question
+#: of a reminder).
+_RE_WHEN_IS_IT = re.compile(
+    r"^(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:"
+    r"when(?:'s|’s|\s+is|\s+was|\s+will)?\s+(?:it|that|this|the\s+next\s+one)(?:\s+(?:one|reminder))?"
+    r"(?:\s+(?:set\s+)?for|\s+(?:going\s+to\s+)?(?:go\s+off|ring|fire|be))?"
+    r"|what\s+time\s+(?:is|was|did\s+you\s+set)\s+(?:it|that|this)(?:\s+(?:one|reminder))?\s+(?:set\s+)?for"
+    r"|what\s+time\s+(?:is|was)\s+(?:it|that|this)\s+set|when\s+will\s+you\s+remind\s+me"
+    r"|for\s+when\s+(?:is\s+)?(?:it|that)(?:\s+set)?)\s*[?.!]*$"
+    r"|^ו?(?:מתי|לאיזו\s+שעה|לאיזה\s+יום|באיזו\s+שעה|למתי)\s+"
+    r"(?:זה|היא|הבאה|קבעת(?:\s+(?:את\s+)?זה|\s+אותה)?|התזכורת(?:\s+הזאת|\s+הבאה)?|תזכיר\s+לי)\s*[?.!]*$",
+    re.I,
+)
+
+
+_LOOKS = frozenset({"list", "show", "show_all", "search", "find"})
+
+
+def when_is_it(text: str, inp: PlannerInput) -> Match | None:
+    """The reminder just set or changed, with its time; None with no such reminder."""
+    if _RE_WHEN_IS_IT.match(text) is None:
+        return None
+    # The latest change, a listing or a search skipped: "it" is no reminder after a list add.
+    latest = next((a for a in inp.latest_actions if a.action not in _LOOKS), None)
+    about = (
+        as_title(named_in(latest.summary)) if latest is not None and latest.capability == "reminders" else ""
+    )
+    if not about:
+        return None
+    return Match(
+        capability="reminders",
+        action="list",
+        confidence=CONFIDENT,
+        risk="low",
+        constraints={"about": about},
+        pattern="reminders:when_is_it",
     )
 
 
