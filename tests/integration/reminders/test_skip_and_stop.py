@@ -5,10 +5,12 @@ be skipped: words that name a later one are answered, and nothing is skipped ins
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import fired as _fired
-from tests.support.week import shown
+from tests.support.week import MONDAY, shown
 
 
 def test_skip_next_week_skips_only_that_monday(chat: Conversation, clock: FakeClock) -> None:
@@ -121,3 +123,25 @@ def test_long_after_a_reminder_went_out_it_is_not_what_it_means(chat: Conversati
     _fired(chat, clock, 1, 20)
     _fired(chat, clock, 2, 18)  # nearly a day later: what went out is no longer "it"
     assert "walk the dog" not in chat.say("skip tomorrow")
+
+
+def _days_to_the_next_first() -> int:
+    """Days from the test week's Monday to the next 1st of a month (its 09:00 is then still ahead)."""
+    following = (MONDAY.replace(day=1) + timedelta(days=32)).replace(day=1)
+    return (following - MONDAY).days
+
+
+def test_skip_next_month_skips_a_monthly_reminder_s_next_time(chat: Conversation, clock: FakeClock) -> None:
+    # Was "The next “pay rent” is <the 1st>, not then": next month was read as the day a month on.
+    first = _days_to_the_next_first()
+    chat.say("remind me to pay rent on the 1st of every month at 9")
+    assert f"skip “pay rent” once — {shown(first, 9)}" in chat.say("skip next month")
+    assert chat.say("yes").startswith(f"✅ Skipped “pay rent” on {shown(first, 9)}")
+    assert _fired(chat, clock, first, 9) == []
+
+
+def test_hebrew_skip_next_month(chat: Conversation) -> None:
+    first = _days_to_the_next_first()
+    chat.say("תזכיר לי ב-1 לכל חודש ב-9 לשלם שכירות")
+    question = chat.say("תדלג על החודש הבא")
+    assert "לדלג פעם אחת על „לשלם שכירות”" in question and shown(first, 9, language="he") in question

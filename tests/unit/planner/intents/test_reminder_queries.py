@@ -72,3 +72,19 @@ def test_when_is_it_after_no_reminder_is_no_question_of_a_reminder(asked: str) -
 def test_the_clock_or_anything_else_is_not_asked_here(asked: str) -> None:
     actions = (latest(summary="reminder “call mom” for Thu 17:00"),)
     assert reminder_queries.when_is_it(asked, pin(asked, actions=actions)) is None
+
+
+def test_the_days_of_a_month_named() -> None:
+    # NOW is 1 May 2024: next month is June, and May is the rest of this month.
+    assert reminder_queries.days_named("rent next month", pin("x")) == (
+        {"from": "2024-06-01", "until": "2024-07-01"},
+        "rent",
+    )
+    assert reminder_queries.days_named("על החודש הבא", pin("x"))[0] == {
+        "from": "2024-06-01",
+        "until": "2024-07-01",
+    }
+    assert reminder_queries.days_named("rent in december", pin("x"))[0] == {
+        "from": "2024-12-01",
+        "until": "2025-01-01",
+    }

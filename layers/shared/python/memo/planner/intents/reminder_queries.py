@@ -168,10 +168,16 @@ _WEEK = re.compile(r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה)?שבוע
 
 
 def days_named(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
-    """The days words name ("next week", "tomorrow", "friday": what a skip or a listing asks about),
+    """The days words name ("next week", "next month", "tomorrow", "friday": what a skip asks about),
     as {"from", "until"} (dates, the end excluded), and the words without them."""
     zone = ZoneInfo(inp.timezone)
     today = inp.now.astimezone(zone).date()
+    month = month_period(text, today)  # "skip next month", "in december"
+    if month is not None:
+        return {
+            "from": month.first.isoformat(),
+            "until": (month.last + timedelta(days=1)).isoformat(),
+        }, clean(month.rest)
     week = _WEEK.search(text)
     if week is not None:
         # A week starts on Sunday in Israel (and in Hebrew), else on Monday.
