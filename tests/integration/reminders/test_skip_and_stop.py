@@ -9,8 +9,8 @@ from datetime import timedelta
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-from tests.support.week import fired as _fired
 from tests.support.week import MONDAY, shown
+from tests.support.week import fired as _fired
 
 
 def test_skip_next_week_skips_only_that_monday(chat: Conversation, clock: FakeClock) -> None:
