@@ -51,6 +51,27 @@ def test_all_means_every_match_beyond_the_ten_rows_of_a_list(
     assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("the first two", "call the bank"),
+        ("the last 2", "call mom"),
+        ("first and third", "call dad"),
+        ("השניים הראשונים", "call the bank"),
+    ],
+)
+def test_places_pick_several_of_the_matches(chat: Conversation, said: str, kept: str) -> None:
+    # "the first two" was "Sorry, I didn't catch that".
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call dad tomorrow at 6pm")
+    chat.say("remind me to call the bank tomorrow at 7pm")
+    assert chat.say("delete the call reminders").startswith("Which ones do you mean?")
+    approval = chat.say(said)
+    assert approval.startswith("Before I go ahead: I'm about to delete 2 reminders:") and kept not in approval
+    assert chat.tap(APPROVE).startswith("Deleted 2 reminders")
+    assert f"“{kept}”" in _reminders(chat)
+
+
 # --- 2. answers can only narrow ---------------------------------------------------------------------
 
 

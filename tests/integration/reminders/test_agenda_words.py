@@ -64,3 +64,13 @@ def test_in_hebrew_my_list_for_tomorrow(chat: Conversation) -> None:
     chat.say("תזכיר לי מחר ב-5 אחה״צ להתקשר לאמא")
     reply = chat.say("מה יש לי ברשימה למחר?")
     assert reply.startswith("התזכורות שלך ב") and "להתקשר לאמא" in reply
+
+
+def test_what_do_i_have_without_a_day_lists_everything_to_come(chat: Conversation) -> None:
+    # Was "I'm not sure I understood"; "what's up?" stays a greeting.
+    chat.say("remind me tomorrow at 5pm to call mom")
+    chat.say("remind me on friday at 9 to pay rent")
+    listed = chat.say("what do I have?")
+    assert listed.startswith("Your reminders:") and "call mom" in listed and "pay rent" in listed
+    assert "call mom" in chat.say("מה יש לי?")
+    assert "call mom" not in chat.say("what's up?")

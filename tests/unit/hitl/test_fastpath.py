@@ -342,3 +342,46 @@ def test_the_same_reply_always_parses_the_same(text: str, expected: str) -> None
 )
 def test_hedges_around_a_yes_or_a_no(text: str, answer: bool | None) -> None:
     assert parse_yes_no(text) is answer
+
+
+_EN_RUN = {2: "two", 3: "three", 4: "four"}
+_HE_RUN = {2: "השניים", 3: "השלושה"}
+
+
+@given(n=st.integers(2, 5), k=st.integers(2, 4), first=st.booleans(), form=st.integers(0, 3))
+def test_a_run_at_one_end_of_a_multi_choice(n: int, k: int, first: bool, form: int) -> None:
+    """ "the first two", "last 3", "השניים הראשונים": the places at that end, or no answer when more
+    are named than are shown."""
+    said = [
+        f"the {'first' if first else 'last'} {_EN_RUN[k]}",
+        f"{'first' if first else 'last'} {k}",
+        f"the {'first' if first else 'last'} {k} ones",
+        f"{_HE_RUN.get(k, str(k))} {'הראשונים' if first else 'האחרונים'}",
+    ][form]
+    found = match(pending("multi_choice", n), reply(said))
+    if k > n:
+        assert found is None
+        return
+    places = range(1, k + 1) if first else range(n - k + 1, n + 1)
+    assert found is not None and found.option_ids == tuple(str(p) for p in places), said
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("first and third", ("1", "3")),
+        ("the first and the third one", ("1", "3")),
+        ("1st and 3rd", ("1", "3")),
+        ("the second and the last", ("2", "3")),
+        ("הראשון והשלישי", ("1", "3")),
+        ("הראשונה והאחרונה", ("1", "3")),
+    ],
+)
+def test_places_named_in_a_multi_choice(text: str, ids: tuple[str, ...]) -> None:
+    found = match(pending("multi_choice", 3), reply(text))
+    assert found is not None and found.option_ids == ids
+
+
+@pytest.mark.parametrize("text", ["first and fifth", "the first two and more", "first aid kit"])
+def test_words_that_are_no_places_are_no_answer(text: str) -> None:
+    assert match(pending("multi_choice", 3), reply(text)) is None

@@ -49,3 +49,24 @@ def test_the_workweek_of_an_alarm_is_the_users() -> None:
     london = pin("x").model_copy(update={"timezone": "Europe/London"})
     found = daily.alarm("wake me up every weekday at 7", london)
     assert found is not None and found.constraints["recurrence"] == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "what do I have?",
+        "what have I got",
+        "what's on my plate?",
+        "what is my schedule",
+        "do i have anything planned?",
+        "מה יש לי?",
+    ],
+)
+def test_what_do_i_have_without_a_day_is_everything_to_come(asked: str) -> None:
+    found = daily.agenda(asked, pin(asked))
+    assert found is not None and found.action == "list" and found.constraints == {}
+
+
+@pytest.mark.parametrize("greeting", ["what's up?", "whats up", "מה קורה?", "what's happening"])
+def test_a_greeting_is_no_agenda(greeting: str) -> None:
+    assert daily.agenda(greeting, pin(greeting)) is None

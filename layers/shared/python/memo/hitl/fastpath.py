@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from memo.domain import HITLReply, PendingHITL, PendingHITLOption
+from memo.hitl import places
 from memo.hitl.numbered import INDEX as _INDEX
 from memo.hitl.numbered import numbered_option
 
@@ -358,6 +359,18 @@ def _multi_indexes(norm: str, count: int) -> tuple[int, ...] | None:
     return tuple(dict.fromkeys(values))
 
 
+#: Words around places that name nothing themselves: "the first and the third one".
+_PLACE_FILLER = frozenset({"the", "one", "ones", "and", "option", "options", "את", "ו", "ואת"})
+
+
+def _places(norm: str, count: int) -> tuple[int, ...] | None:
+    """Places from "the first two", "first and third", "השניים הראשונים", "הראשון והאחרון"."""
+    named = places.run(norm, count) or places.ordinals(
+        " ".join(w for w in re.split(r"[\s,&+]+", norm) if w not in _PLACE_FILLER), count
+    )
+    return tuple(named) if named else None
+
+
 @dataclass(frozen=True)
 class FastPathMatch:
     """A deterministic match. `approved` for yes/no; `option_ids` for choices (in option order
@@ -439,7 +452,7 @@ def match(pending: PendingHITL, reply: HITLReply) -> FastPathMatch | None:
     if expected == "multi_choice":
         if norm in ALL_WORDS or (norm in BOTH_WORDS and count == 2):
             return FastPathMatch(via="multi", option_ids=tuple(o.id for o in options))
-        indexes = _multi_indexes(norm, count)
+        indexes = _multi_indexes(norm, count) or _places(norm, count)
         if indexes:
             return FastPathMatch(via="multi", option_ids=tuple(options[i - 1].id for i in sorted(indexes)))
     return None

@@ -65,6 +65,13 @@ def listing(constraints: dict[str, object], pattern: str) -> Match:
     )
 
 
+_ASKS_WHAT_I_HAVE = re.compile(
+    r"^(?:what(?:'s|’s|\s+is)?|whats)\s+(?:do\s+i\s+have|have\s+i\s+got|(?:is\s+)?on\s+my\s+(?:plate|schedule|agenda)|"
+    r"my\s+(?:schedule|agenda|plan))|^what\s+have\s+i\s+got|^do\s+i\s+have\s+anything|^מה\s+(?:יש\s+לי|מתוכנן|הלו)",
+    re.I,
+)
+
+
 def agenda(text: str, inp: PlannerInput) -> Match | None:
     """ "what do I have tomorrow?" -> the reminders of that day; "... this week?" -> of seven days."""
     for pattern in _RE_AGENDA:
@@ -96,8 +103,12 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
         parsed = parse_when(match.group("rest"), inp)
         day = parsed.day or (parsed.when.date() if parsed.when else None)
         rest = clean(parsed.remainder)
-        if day is None or not (_AGENDA_REST_HE if has_hebrew(text) else _AGENDA_REST).match(rest):
+        if not (_AGENDA_REST_HE if has_hebrew(text) else _AGENDA_REST).match(rest):
             return None
+        if day is None:
+            # "what do I have?", "what's on my plate?", "מה יש לי?": everything still to come (never
+            # "what's up?" / "מה קורה?", which greet).
+            return listing({}, "reminders:agenda") if _ASKS_WHAT_I_HAVE.match(clean(text)) else None
         return listing({"day": day.isoformat()}, "reminders:agenda")
     return None
 
