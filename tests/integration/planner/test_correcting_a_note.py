@@ -136,3 +136,15 @@ def test_the_subject_said_again_offers_to_update_the_note(
     assert chat.say(yes) == updated
     notes = chat.say("what are my notes?")
     assert notes.count("•") == 1 and updated.split("“")[-1].split("„")[-1].rstrip("”.") in notes
+
+
+def test_a_note_is_found_by_another_form_of_its_words(chat: Conversation) -> None:
+    # "parking" did not find "parked": "I couldn't find a note matching “parking”".
+    chat.say("note that the car is parked on level 3")
+    assert (
+        chat.say("search notes for parking") == "Found 1 note for “parking”:\n• the car is parked on level 3"
+    )
+    assert (
+        chat.say("update the parking note to level 4")
+        == "📝 Updated your note: “the car is parked on level 4”."
+    )

@@ -80,3 +80,23 @@ def test_a_list_name_with_a_doubled_letter_is_the_same_list() -> None:
     assert list_synonym("הקנייות") == list_synonym("קניות") == "shopping"
     assert list_synonym("רשימת המשימוות") == "todo"
     assert list_synonym("חנוכייה") is None  # any other name stays its own
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        ("parking", "the car is parked on level 3"),
+        ("batteries", "buy a battery for the remote"),
+        ("running shoes", "run shoes to the repair shop"),
+        ("baking", "bake a cake for dad"),
+        ("appointments", "dentist appointment"),
+        ("kids", "pick up the kid from school"),
+    ],
+)
+def test_english_word_forms_match_by_their_stem(said: str, title: str) -> None:
+    assert score(said, title) >= MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(("said", "title"), [("parking", "buy milk"), ("running", "call mom")])
+def test_a_stem_is_no_match_for_other_words(said: str, title: str) -> None:
+    assert score(said, title) < MATCH_THRESHOLD

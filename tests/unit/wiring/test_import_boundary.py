@@ -73,6 +73,7 @@ TURN_ONLY_PACKAGES = {
     "pydantic_core",
     "dateparser",
     "rapidfuzz",
+    "snowballstemmer",
     "phonenumbers",
     "jsonschema",
     "openai",

@@ -3,7 +3,9 @@
 `normalize` folds case and Unicode forms, drops Hebrew niqqud/cantillation marks and punctuation
 (including geresh, gershayim and maqaf). `score(query, text)` compares normalised token sets with
 rapidfuzz; Hebrew one-letter prefixes (ה ו ל ב מ ש כ, and common two-letter combinations like וה
-or של) are stripped from longer words on both sides, so "החלב" finds "חלב" and "לאמא" finds "אמא".
+or של) are stripped from longer words on both sides, so "החלב" finds "חלב" and "לאמא" finds "אמא",
+and English words are also compared by their stems (the Snowball stemmer), so "parking" finds
+"parked" and "batteries" finds "battery".
 Generic words that name the kind of item ("reminder", "תזכורת", "the", "את") are not evidence and
 are ignored. Quantifiers ("all", "both", "כל", "שתי") mark a plural request (`is_plural`).
 """
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, TypeVar
 
+import snowballstemmer
 from rapidfuzz import fuzz
 
 from memo.text import bilingual
@@ -136,6 +139,18 @@ def _strip_prefix(token: str) -> str:
     return token
 
 
+_ENGLISH_STEMMER = snowballstemmer.stemmer("english")
+_LATIN_WORD = re.compile(r"^[a-z]+$")
+
+
+@lru_cache(maxsize=4096)
+def _stem(token: str) -> str:
+    """An English word's stem ("parking", "parked" -> "park"); a Hebrew word without its prefix."""
+    if _LATIN_WORD.match(token):
+        return str(_ENGLISH_STEMMER.stemWord(token))
+    return _strip_prefix(token)
+
+
 def tokens(text: str) -> list[str]:
     """Content tokens of `text` (stopwords dropped); all tokens if only stopwords are left."""
     words = normalize(text).split()
@@ -188,8 +203,8 @@ def _score(query: str, text: str) -> float:
     if not q_tokens or not t_tokens:
         return 0.0
     q_raw, t_raw = " ".join(q_tokens), " ".join(t_tokens)
-    q_stem = " ".join(_strip_prefix(t) for t in q_tokens)
-    t_stem = " ".join(_strip_prefix(t) for t in t_tokens)
+    q_stem = " ".join(_stem(t) for t in q_tokens)
+    t_stem = " ".join(_stem(t) for t in t_tokens)
     best = 0.0
     for a, b in ((q_raw, t_raw), (q_stem, t_stem), (q_raw, t_stem), (q_stem, t_raw)):
         if a == b:
@@ -204,8 +219,8 @@ def _tokenwise(q_tokens: list[str], t_tokens: list[str]) -> float:
     ("dentst") of a longer title ("dentist appointment") still matches that word."""
     total = 0.0
     for q in q_tokens:
-        q_forms = {q, _strip_prefix(q)}
-        total += max(fuzz.ratio(qf, tf) for qf in q_forms for t in t_tokens for tf in (t, _strip_prefix(t)))
+        q_forms = {q, _stem(q)}
+        total += max(fuzz.ratio(qf, tf) for qf in q_forms for t in t_tokens for tf in (t, _stem(t)))
     return total / len(q_tokens)
 
 
