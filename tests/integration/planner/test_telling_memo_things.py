@@ -66,3 +66,14 @@ def test_what_time_is_it_is_answered_in_the_persons_timezone(chat: Conversation)
     assert chat.say("מה השעה?") == "עכשיו 10:00, יום ב׳ 2.3."
     # A question about the time of something is not the clock.
     assert not chat.say("what time is the meeting?").startswith("It's 10:00")
+
+
+def test_when_is_someones_day_finds_the_note_that_says_it(chat: Conversation) -> None:
+    # Was "I'm not sure I understood".
+    chat.say("remember that mom's birthday is on june 5")
+    assert (
+        chat.say("when is mom's birthday?")
+        == "Found 1 note for “mom's birthday”:\n• mom's birthday is on june 5"
+    )
+    chat.say("תזכור שיום ההולדת של אבא ב-3 במרץ")
+    assert chat.say("מתי יום ההולדת של אבא?").endswith("• יום ההולדת של אבא ב-3 במרץ")

@@ -73,3 +73,18 @@ def test_tonight_at_twelve_is_midnight(chat: Conversation) -> None:
     assert chat.say("remind me tonight at 12 to take the pill") == (
         f"⏰ Reminder set: “take the pill” for {_shown(1, 0)}."
     )
+
+
+def test_years_ahead_with_no_time_are_refused_before_the_time_is_asked(chat: Conversation) -> None:
+    # "in 3 years" asked "What time on <that day>?", then refused whatever the answer.
+    assert chat.say("remind me in 3 years to renew the passport") == (
+        "I can set reminders up to 365 days ahead, so I haven't set this one."
+    )
+    assert (
+        chat.say("תזכיר לי בעוד שנתיים לחדש את הדרכון")
+        == "אפשר לקבוע תזכורת עד 365 ימים קדימה, אז לא קבעתי אותה."
+    )
+    # Nothing is waiting for an answer: the next message is a request of its own.
+    assert chat.say("at 9am").startswith("I'm not sure I understood")
+    # Within reach, the time is asked as before.
+    assert chat.say("remind me in 3 months to service the car").startswith("What time on ")

@@ -6,9 +6,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.domain import PlannerOutput, PlanStep, TurnInput, TurnState
-from memo.hitl.request_rules import RequestRules, broken_rule
+from memo.hitl.request_rules import RequestRules, broken_rule, day_too_far
 from tests.support.clock import TEST_NOW
 
 
@@ -79,3 +81,32 @@ def test_a_word_that_only_holds_a_blocked_one_is_not_it() -> None:
     rules = RequestRules(blocked_words=("casino",))
     assert broken_rule(rules, _state([("notes", "save", {"text": "casinos of Macau"})]), TEST_NOW) is None
     assert broken_rule(RequestRules(), _state([("notes", "save", {"text": "casino"})]), TEST_NOW) is None
+
+
+def _day_only(day: str) -> TurnState:
+    """A reminder whose day is known and whose time is still to ask."""
+    step = PlanStep(id="s1", capability="reminders", action="create", constraints={"title": "x", "day": day})
+    return TurnState(
+        trace_id="t",
+        thread_id="972500000000",
+        input=TurnInput(message="m", language="en", timezone="UTC"),
+        planner_output=PlannerOutput(
+            intent_type="operation",
+            confidence=0.9,
+            risk_level="low",
+            needs_approval=False,
+            missing_fields=["reminder_time_required"],
+            plan=[step],
+        ),
+    )
+
+
+@given(limit=st.integers(1, 800), past=st.integers(-3, 800))
+def test_a_day_alone_breaks_the_rule_only_when_no_time_of_it_could_keep_it(limit: int, past: int) -> None:
+    rules = RequestRules(max_days_ahead=limit)
+    day = (TEST_NOW + timedelta(days=limit + past)).date()
+    broken = day_too_far(rules, _day_only(day.isoformat()), TEST_NOW)
+    # Some time of that day is within the limit in some timezone unless the day is over a day past it.
+    assert (broken is not None) == (past >= 2)
+    if broken is not None:
+        assert (broken.rule, broken.limit) == ("max_days_ahead", limit)

@@ -86,3 +86,23 @@ def test_a_colon_ends_the_name_of_the_note_to_change() -> None:
     found = notes.change("תשנה את הפתק על המורה לפסנתר: קוראים לה רינה", pin("x"))
     assert found is not None and found.changes == {"text": "קוראים לה רינה"}
     assert found.constraints["target"] == "המורה לפסנתר"
+
+
+@pytest.mark.parametrize(
+    ("asked", "query"),
+    [
+        ("when is mom's birthday?", "mom's birthday"),
+        ("when's dad's flight", "dad's flight"),
+        ("when was Noa's recital?", "Noa's recital"),
+        ("מתי יום ההולדת של אמא?", "יום ההולדת של אמא"),
+        ("מתי הטיסה של אבא", "הטיסה של אבא"),
+    ],
+)
+def test_when_is_someones_thing_is_a_question_about_the_notes(asked: str, query: str) -> None:
+    found = notes.recall(asked, pin(asked))
+    assert found is not None and (found.action, found.constraints) == ("search", {"query": query})
+
+
+@pytest.mark.parametrize("asked", ["when is the dentist reminder?", "when is it?", "מתי זה?"])
+def test_when_about_a_reminder_or_it_is_no_question_about_the_notes(asked: str) -> None:
+    assert notes.recall(asked, pin(asked)) is None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from memo.domain import PlanStep, TurnState
@@ -62,6 +62,26 @@ def broken_rule(rules: RequestRules, state: TurnState, now: datetime) -> Broken 
     """The first rule the ready steps of `state` break, or None."""
     ready = _ready(state)
     return _blocked(rules, ready) or _too_far(rules, ready, now) or _same_minute(rules, ready)
+
+
+def day_too_far(rules: RequestRules, state: TurnState, now: datetime) -> Broken | None:
+    """A reminder whose day alone is known ("in 3 years", its time still to ask) that is due past
+    `max_days_ahead` whatever its time: the rule is broken before its time is asked."""
+    output = state.planner_output
+    if output is None:
+        return None
+    last = (now + timedelta(days=rules.max_days_ahead)).date()
+    for step in output.plan:
+        day = step.constraints.get("day")
+        if step.capability != "reminders" or step.action != "create" or not isinstance(day, str):
+            continue
+        try:
+            # Its earliest moment anywhere is the day before, in the furthest timezone ahead of UTC.
+            if date.fromisoformat(day) - timedelta(days=1) > last:
+                return Broken("max_days_ahead", step.id, rules.max_days_ahead)
+        except ValueError:
+            continue
+    return None
 
 
 def _ready(state: TurnState) -> list[tuple[PlanStep, dict[str, Any]]]:

@@ -59,6 +59,9 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
             return confirm_note_update(turn, state, user_kind=user_kind)
         if checks_a_delete(output, trigger) and finds_nothing(turn, state):
             return proceed(turn, state, user_kind=user_kind)  # "nothing matched": nothing to confirm
+        out_of_reach = policy.day_out_of_reach(turn, state, user_kind=user_kind)
+        if out_of_reach is not None:  # "in 3 years": refused before its time is asked
+            return out_of_reach
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)
         if checked.must_pause:
             return pause(ctx, checked, user_kind=user_kind)

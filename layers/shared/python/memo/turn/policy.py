@@ -9,6 +9,9 @@
   `reasons`, the reply asks whether an operator should look at it (an approval of the whole plan,
   reason `policy_violation`, policySource `tool_policy`): only the operator's approval lets it run.
   Otherwise nothing can be asked and the reply only says why.
+- A reminder whose day alone is known and already past `max_days_ahead` ("in 3 years") is refused
+  before its time is asked (`day_out_of_reach`): no time could keep the rule, and an operator
+  cannot approve a reminder with no time. The reply says why; nothing is asked.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from memo.conversation.model import MemoryKind
 from memo.domain import PendingHITL, TurnState
 from memo.hitl import gate, templates
-from memo.hitl.request_rules import broken_rule
+from memo.hitl.request_rules import broken_rule, day_too_far
 from memo.observability import count, logger
 from memo.replies import Reply
 from memo.turn.outcome import TurnOutcome
@@ -80,3 +83,15 @@ def rule_broken(
         options=[o for o in templates.approval_options(language) if o.id != templates.EDIT_ID],
     )
     return pause(ctx, checked, user_kind=user_kind, note=note)
+
+
+def day_out_of_reach(turn: Turn, state: TurnState, *, user_kind: MemoryKind) -> TurnOutcome | None:
+    """The answer to a reminder whose day is past the rule's reach, said before its time is asked;
+    None for any other request."""
+    broken = day_too_far(turn.ports.request_rules, state, turn.ctx.now)
+    if broken is None:
+        return None
+    count("PolicyViolations")
+    logger.info("POLICY_VIOLATION", extra={"rule": broken.rule, "limit": broken.limit, "asked": False})
+    words = broken.words(state.input.language)
+    return TurnOutcome(reply=Reply.plain(words), outcome="policy_violation", user_kind=user_kind)

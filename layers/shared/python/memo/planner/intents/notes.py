@@ -158,10 +158,15 @@ _RE_RECALL = (
     re.compile(
         rf"^(?:מה|איפה)\s+(?:היה\s+|היתה\s+|הייתה\s+)?(?P<q>(?:ה\S{{2,}}|{HE_CONSTRUCT_THING}).*?)\s*\??$"
     ),
-    # "what's Noa's shoe size?": something of someone the user told Memo about.
+    # "what's Noa's shoe size?", "when is mom's birthday?": something of someone the user told Memo about.
     re.compile(
-        r"^(?:what(?:'s|’s|\s+is|\s+was)|whats|where(?:'s|’s|\s+is))\s+(?P<q>\w+(?:'s|’s)\s+\w.*?)\s*\??$",
+        r"^(?:what(?:'s|’s|\s+is|\s+was)|whats|where(?:'s|’s|\s+is)|when(?:'s|’s|\s+is|\s+was))"
+        r"\s+(?P<q>\w+(?:'s|’s)\s+\w.*?)\s*\??$",
         re.I,
+    ),
+    # "מתי יום ההולדת של אמא?": a day the user noted.
+    re.compile(
+        r"^מתי\s+(?P<q>(?:יום\s+ה?הולדת|ה?יומולדת|ה?חתונה|ה?טיסה|ה?יום\s+ה?נישואין)\s+של\s+\S.*?)\s*\??$"
     ),
 )
 
