@@ -145,3 +145,19 @@ def test_hebrew_leave_it_said_to_a_woman_cancels_the_list(chat: Conversation) ->
     assert chat.say("תפתחי לי רשימה חדשה בשם מתנות") == "מה להוסיף לרשימת מתנות?"
     assert chat.say("תעזבי") == "בסדר, ביטלתי. לא שיניתי כלום."
     assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
+
+
+def test_a_list_started_with_its_items_holds_them(chat: Conversation) -> None:
+    # Was "I'm not sure I understood"; the Hebrew one was taken for a goodbye ("וגרביים").
+    assert chat.say("create a packing list with passport, charger and socks") == (
+        "Added passport, charger, socks to your packing list."
+    )
+    assert chat.say("what's on my packing list?") == "Your packing list:\n• passport\n• charger\n• socks"
+    assert chat.say("תיצור רשימת טיול עם דרכון, מטען וגרביים") == "הוספתי דרכון, מטען, גרביים לרשימת טיול."
+
+
+def test_delete_an_item_just_added_takes_it_off_the_list(chat: Conversation) -> None:
+    # Was "I can't do that yet."
+    chat.say("add milk, eggs and bread to the shopping list")
+    assert chat.say("delete eggs") == "Removed eggs from your shopping list."
+    assert chat.say("what's on the shopping list?") == "Your shopping list:\n• milk\n• bread"

@@ -71,3 +71,13 @@ def test_a_list_rename_is_answered_as_one(text: str) -> None:
 )
 def test_other_renames_and_list_requests_are_not(text: str) -> None:
     assert smalltalk.classify(text) != "list_rename"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["תיצור רשימת אריזה עם דרכון, מטען וגרביים", "תקנה עוגת תודהה", "הבייגלה של סבתא"],
+)
+def test_hebrew_thanks_and_goodbye_are_whole_words(message: str) -> None:
+    """ "וגרביים" holds the letters of "ביי": no goodbye."""
+    assert smalltalk.classify(message) not in ("goodbye", "thanks")
+    assert smalltalk.classify("יאללה ביי") == "goodbye" and smalltalk.classify("ותודה רבה") == "thanks"

@@ -8,10 +8,11 @@ import itertools
 import pytest
 
 from memo.domain import LIST_ITEMS_REQUIRED
-from memo.planner.intents.list_starts import start
+from memo.planner.intents.list_starts import start, started_with_items
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import pin
 
+PLANNER = RulePlanner()
 NAMES = ["packing", "books", "gift ideas", "to-do", "Trip"]
 EN_STARTS = [
     "{verb} a {name} list",
@@ -109,3 +110,45 @@ def test_the_planner_reads_a_start_before_any_other_list_command(
 def test_lets_make_a_list(lead: str, name: str) -> None:
     assert _asks_for_items(f"{lead} make a {name} list") == name.lower()
     assert _asks_for_items(f"{lead} start a new list called {name}") == name.lower()
+
+
+EN_STARTED_WITH = [
+    "{verb} a {name} list with {items}",
+    "{verb} a new {name} list: {items}",
+    "{verb} me a {name} list containing {items}",
+    "can you {verb} a {name} list with {items}",
+    "{verb} a new list called {name} with {items}",
+]
+HE_STARTED_WITH = [
+    "{verb} רשימת {name} עם {items}",
+    "{verb} לי רשימת {name} חדשה: {items}",
+    "{verb} רשימה חדשה בשם {name} עם {items}",
+]
+
+
+@pytest.mark.parametrize(
+    ("form", "verb", "name"), list(itertools.product(EN_STARTED_WITH, ["create", "make", "start"], NAMES))
+)
+def test_a_list_started_with_its_items_adds_them_to_it(form: str, verb: str, name: str) -> None:
+    message = form.format(verb=verb, name=name, items="passport, charger and socks")
+    found = PLANNER.plan(pin(message)).output
+    (step,) = found.plan
+    assert (step.capability, step.action, found.missing_fields) == ("lists", "add", [])
+    assert step.constraints == {"listName": name.lower()}
+    assert step.changes == {"items": ["passport", "charger", "socks"]}
+
+
+@pytest.mark.parametrize(("form", "name"), list(itertools.product(HE_STARTED_WITH, HE_NAMES)))
+def test_a_hebrew_list_started_with_its_items(form: str, name: str) -> None:
+    message = form.format(verb="תיצור", name=name, items="דרכון, מטען וגרביים")
+    (step,) = PLANNER.plan(pin(message)).output.plan
+    assert (step.action, step.constraints, step.changes) == (
+        "add",
+        {"listName": name},
+        {"items": ["דרכון", "מטען", "גרביים"]},
+    )
+
+
+@pytest.mark.parametrize("message", ["make a list of things to do", "create a list with eggs"])
+def test_no_list_name_is_no_list_started_with_items(message: str) -> None:
+    assert started_with_items(message, pin(message)) is None

@@ -128,12 +128,22 @@ LIST_RENAME = re.compile(
     re.I,
 )
 
+#: Whole Hebrew words ("ביי", never the letters inside "וגרביים"); a one-letter prefix (ו, ו-) may lead.
+_HE_WORD_START = r"(?<![\u05D0-\u05EA])(?:ו-?)?"
+_HE_WORD_END = r"(?![\u05D0-\u05EA])"
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
     ("list_rename", LIST_RENAME),
     ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
-    ("thanks", re.compile(rf"\b(?:{THANKS.any_en})\b|{THANKS.any_he}", re.I)),
-    ("goodbye", re.compile(rf"\b(?:{GOODBYES.any_en})\b|{GOODBYES.any_he}", re.I)),
+    (
+        "thanks",
+        re.compile(rf"\b(?:{THANKS.any_en})\b|{_HE_WORD_START}(?:{THANKS.any_he}){_HE_WORD_END}", re.I),
+    ),
+    (
+        "goodbye",
+        re.compile(rf"\b(?:{GOODBYES.any_en})\b|{_HE_WORD_START}(?:{GOODBYES.any_he}){_HE_WORD_END}", re.I),
+    ),
     ("identity", re.compile(IDENTITY.any, re.I)),
     ("greeting", re.compile(rf"^\W*(?:{GREETINGS.any_en})\b|^\W*(?:{GREETINGS.any_he})", re.I)),
     ("affirmation", re.compile(rf"^\W*(?:{AFFIRMATIONS.any})\W*$", re.I)),

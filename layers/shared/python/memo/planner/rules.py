@@ -88,6 +88,7 @@ MATCHERS: tuple[Matcher, ...] = (
     corrections.note_said_again,
     reminder_deletes.delete,
     lists.ran_out_then_add,
+    list_starts.started_with_items,
     list_starts.start,
     lists.add,
     lists.ran_out,

@@ -1,5 +1,7 @@
 """A list named with nothing to put on it yet: "create a packing list", "start a new list called
-books", "add to my todo list", "תפתח רשימה חדשה לטיול", "תוסיף לרשימת הקניות".
+books", "add to my todo list", "תפתח רשימה חדשה לטיול", "תוסיף לרשימת הקניות"; and a list started
+with its items ("create a packing list with passport, charger and socks", "תיצור רשימת אריזה עם
+דרכון ומטען"), which is an add of those items to that list (`started_with_items`).
 
 A list exists as long as it has items (`memo.capabilities.lists`), so such a message is an add whose
 items are missing: Memo asks what to put on that list ("What should I add to your packing list?"),
@@ -13,7 +15,7 @@ import re
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import LIST_ITEMS_REQUIRED
 from memo.planner.base import PlannerInput
-from memo.planner.intents.list_words import KNOWN_LISTS_HE, list_name, unnamed
+from memo.planner.intents.list_words import KNOWN_LISTS_HE, list_items, list_name, unnamed
 from memo.planner.lexicon import clean
 from memo.planner.match import CONFIDENT, Match
 
@@ -93,3 +95,41 @@ def start(text: str, inp: PlannerInput) -> Match | None:
 def starts_a_list(text: str) -> bool:
     """Whether `text` starts or names a list with nothing to put on it ("let's make a grocery list")."""
     return any(pattern.match(clean(text)) for pattern in _STARTS)
+
+
+#: What comes between a list started and its items: "with", "containing", ":", "עם", "ובה".
+_WITH_EN = r"\s*(?:with|containing|including|that\s+has|:)\s+"
+_WITH_HE = r"\s*(?:עם|ובה|שיש\s+בה|:)\s+"
+_STARTED_WITH_ITEMS = (
+    # "create a packing list with passport, charger and socks", "make me a grocery list: milk, eggs"
+    re.compile(
+        rf"^(?:(?:can|could|will)\s+you\s+|let'?s\s+|let\s+us\s+)?{_MAKE_EN}\s+(?:me\s+|us\s+)?"
+        rf"(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:new\s+)?{_NAME_EN}\s+list(?:\s+for\s+(?:me|us))?"
+        rf"{_WITH_EN}(?P<items>\S.*?){_END}",
+        re.I,
+    ),
+    # "make a new list called trip with passport and socks"
+    re.compile(
+        rf"^(?:(?:can|could|will)\s+you\s+)?{_MAKE_EN}\s+(?:me\s+|us\s+)?(?:a\s+|an\s+)?(?:new\s+)?list\s+"
+        rf"(?:called|named)\s+{_NAME_EN}{_WITH_EN}(?P<items>\S.*?){_END}",
+        re.I,
+    ),
+    # "תיצור רשימת אריזה עם דרכון, מטען וגרביים", "תפתח לי רשימת קניות חדשה: חלב, ביצים"
+    re.compile(
+        rf"^{_MAKE_HE}\s+(?:לי\s+|לנו\s+)?רשימת\s+{_NAME_HE}(?:\s+חדשה)?{_WITH_HE}(?P<items>\S.*?){_END}"
+    ),
+    # "תיצור רשימה חדשה בשם טיול עם דרכון ומטען"
+    re.compile(
+        rf"^{_MAKE_HE}\s+(?:לי\s+|לנו\s+)?רשימה\s+(?:חדשה\s+)?(?:בשם\s+|של\s+|ל-?){_NAME_HE}{_WITH_HE}(?P<items>\S.*?){_END}"
+    ),
+)
+
+
+def started_with_items(text: str, inp: PlannerInput) -> Match | None:
+    """A list started with its items: an add of them to that list."""
+    del inp  # the message alone says it
+    found = list_items(clean(text), _STARTED_WITH_ITEMS, "add", "low")
+    if found is None or not found.changes.get("items"):
+        return None
+    name = str(found.constraints.get("listName", ""))
+    return None if name == UNNAMED_LIST or _NO_LIST.match(name) or len(name.split()) > 4 else found

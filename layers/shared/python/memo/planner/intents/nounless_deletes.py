@@ -7,6 +7,7 @@ import re
 from datetime import datetime
 
 from memo.planner.base import PlannerInput
+from memo.planner.intents.list_words import no_article
 from memo.planner.intents.reminder_deletes import several, several_named
 from memo.planner.lexicon import DELETE_EN, DELETE_HE, as_title, clean, has_hebrew, the_one_named
 from memo.planner.match import CONFIDENT, GUESS, Match
@@ -120,6 +121,21 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
 
     for action in inp.latest_actions:
         if fuzz.partial_ratio(target.lower(), action.summary.lower()) >= 80:
+            key = action.external_ids.get("listKey") if action.capability == "lists" else None
+            if isinstance(key, str) and key:
+                # "delete eggs" right after eggs went on a list: off that list (a list has no delete
+                # of an item, it removes it).
+                return Match(
+                    capability="lists",
+                    action="remove",
+                    confidence=0.8,
+                    risk="low",
+                    constraints={"listName": key},
+                    changes={"items": [no_article(target)]},
+                    pattern="lists:remove_latest",
+                )
+            if action.capability == "lists":
+                continue
             return Match(
                 capability=action.capability,
                 action="delete",
