@@ -117,33 +117,9 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
         # found among the reminders (the "one" of a reminder) and shown in one approval.
         return several(names, text, {})
     target = as_title(said)
-    from rapidfuzz import fuzz
-
-    for action in inp.latest_actions:
-        if fuzz.partial_ratio(target.lower(), action.summary.lower()) >= 80:
-            key = action.external_ids.get("listKey") if action.capability == "lists" else None
-            if isinstance(key, str) and key:
-                # "delete eggs" right after eggs went on a list: off that list (a list has no delete
-                # of an item, it removes it).
-                return Match(
-                    capability="lists",
-                    action="remove",
-                    confidence=0.8,
-                    risk="low",
-                    constraints={"listName": key},
-                    changes={"items": [no_article(target)]},
-                    pattern="lists:remove_latest",
-                )
-            if action.capability == "lists":
-                continue
-            return Match(
-                capability=action.capability,
-                action="delete",
-                confidence=0.8,
-                risk="high",
-                constraints={"target": target},
-                pattern="delete:latest_match",
-            )
+    latest = _of_the_latest(target, inp)
+    if latest is not None:
+        return latest
     return Match(
         capability="reminders",
         action="delete",
@@ -152,3 +128,34 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
         constraints={"target": target},
         pattern="delete:guess",
     )
+
+
+def _of_the_latest(target: str, inp: PlannerInput) -> Match | None:
+    """ "delete call mom" right after it was set: a delete of the kind just made; "delete eggs" right
+    after eggs went on a list: off that list (a list has no delete of an item, it removes it)."""
+    from rapidfuzz import fuzz
+
+    for action in inp.latest_actions:
+        if fuzz.partial_ratio(target.lower(), action.summary.lower()) < 80:
+            continue
+        key = action.external_ids.get("listKey") if action.capability == "lists" else None
+        if isinstance(key, str) and key:
+            return Match(
+                capability="lists",
+                action="remove",
+                confidence=0.8,
+                risk="low",
+                constraints={"listName": key},
+                changes={"items": [no_article(target)]},
+                pattern="lists:remove_latest",
+            )
+        if action.capability != "lists":
+            return Match(
+                capability=action.capability,
+                action="delete",
+                confidence=0.8,
+                risk="high",
+                constraints={"target": target},
+                pattern="delete:latest_match",
+            )
+    return None
