@@ -253,3 +253,17 @@ def test_an_item_put_back_is_that_item(chat: Conversation) -> None:
     chat.say("remove eggs from the shopping list")
     assert chat.say("put eggs back on the shopping list") == "Added eggs to your shopping list."
     assert chat.say("תוסיף את החלב בחזרה לרשימת הקניות") == "הוספתי חלב לרשימת קניות."
+
+
+def test_the_day_after_and_the_time_of_it(chat: Conversation) -> None:
+    # "move it to the day after" was not understood; "change the time to 3:15" looked for a
+    # reminder called "time".
+    chat.say("remind me tomorrow at 5pm to call mom")
+    assert (
+        chat.say("move it to the day after") == f"Updated the reminder “call mom” — now for {shown(2, 17)}."
+    )
+    assert (
+        chat.say("change the time to 3:15")
+        == f"Updated the reminder “call mom” — now for {shown(2, 15, 15)}."
+    )
+    assert chat.say("תעביר את זה ליום שאחרי").endswith(f"{shown(3, 15, 15, language='he')}.")

@@ -66,3 +66,18 @@ def test_target_constraints_name_the_target_or_the_latest_action() -> None:
     found = target_constraints("it", pin("x", actions=(latest(),)), "reminders")
     assert found == ({"targetRef": "latest_action", "target": "call mom"}, (), REFERENTIAL)
     assert target_constraints("it", pin("x"), "reminders") == ({}, ("target_unclear",), CONFIDENT)
+
+
+@pytest.mark.parametrize("verb", ["move", "push", "bring", "change", "תעביר", "תזיז", "תדחה"])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "it to the day after",
+        "it to the next day",
+        "it to the following day",
+        "את זה ליום שאחרי",
+        "את זה למחרת",
+    ],
+)
+def test_the_day_after_is_a_day_later_whatever_the_verb(verb: str, said: str) -> None:
+    assert shift_of(verb, said) == (24 * 60, said.split()[0] if said.startswith("it") else "את זה")

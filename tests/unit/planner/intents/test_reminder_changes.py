@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import reminder_changes
 from tests.unit.planner.conftest import latest, pin
 
@@ -87,3 +89,23 @@ def test_once_words_with_no_name_move_that_time_of_the_reminder_just_named() -> 
         assert reminder_changes.strip_scope(f"stretch {once}") == "stretch", once
     # Nothing was set or named: no reminder to take "this time" of.
     assert reminder_changes.move_named("move only this time to 9pm", pin("x")) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "time"),
+    [
+        ("change the time to 3:15", "15:15"),
+        ("set its time to 9am", "09:00"),
+        ("change the time of it to 10pm", "22:00"),
+    ],
+)
+def test_the_time_is_the_reminder_just_set_s_time(said: str, time: str) -> None:
+    found = reminder_changes.move_named(said, pin(said, actions=(latest(),)))
+    assert (
+        found is not None
+        and found.constraints == {"targetRef": "latest_action"}
+        and found.changes == {"time": time}
+    )
+    assert (
+        reminder_changes.move_named(said, pin(said)) is None
+    )  # nothing was just set: no reminder is "the time"

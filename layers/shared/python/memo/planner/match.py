@@ -156,6 +156,11 @@ _HE_UNITS = {
     "ימים": 24 * 60,
     "יומיים": 48 * 60,
 }
+_NEXT_DAY = re.compile(
+    r"(?:^|\s)(?:to\s+|till\s+|until\s+)?(?:the\s+)?(?:day\s+after|next\s+day|following\s+day)\s*[.!]?$"
+    r"|(?:^|\s)(?:ל|עד\s+)?(?:ה?יום\s+(?:שאחרי|אחרי|למחרת|שאחרי\s+זה)|למחרת)\s*[.!]?$",
+    re.I,
+)
 #: Verbs that move a time later by themselves ("push it by an hour", "תדחה בשעה"), or earlier.
 _LATER_VERBS = re.compile(r"^(?:push|delay|postpone|bump|תדחה|תדחי|דחה|לדחות)", re.I)
 _EARLIER_VERBS = re.compile(r"^(?:bring|pull|תקדים|תקדימי|הקדם|להקדים)", re.I)
@@ -165,6 +170,9 @@ def shift_of(verb: str, rest: str) -> tuple[int, str] | None:
     """ "push it by an hour", "move it 30 minutes earlier", "תדחה את זה בחצי שעה": the minutes the
     time moves by (later is positive) and the words before them; None when the words name no
     amount, or no direction ("move it an hour": earlier or later?)."""
+    next_day = _NEXT_DAY.search(rest)
+    if next_day is not None:  # "move it to the day after": a day later, whatever the verb
+        return 24 * 60, rest[: next_day.start()].strip()
     match = _SHIFT_EN.search(rest)
     if match is not None:
         n = match.group("n").lower()

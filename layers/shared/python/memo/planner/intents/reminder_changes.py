@@ -174,6 +174,10 @@ _RE_CHANGE_TO_TIME = re.compile(
 )
 
 
+#: "change the time to 3:15", "set its time to 9": the time of the reminder just set or named.
+_TIME_OF_IT = re.compile(r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+of\s+(?:it|that|the\s+reminder))?$", re.I)
+
+
 def one_dropped(target: str) -> str:
     """ "the bread one" -> "bread", "the one for dad" -> "dad"."""
     named = the_one_named(target)
@@ -192,6 +196,13 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
             when = f"at {when}"  # "change the bank one to 5": an hour (an alarm's bare hour is not)
         parsed = parse_when(when, inp)
         target = as_title(one_dropped(change.group("target")))
+        if (
+            _TIME_OF_IT.match(target)
+            and parsed.found
+            and parsed.problem is None
+            and not clean(parsed.remainder)
+        ):
+            return _latest_moved(text, dict(parsed.change()), inp)  # "change the time to 3:15"
         if (
             parsed.found
             and parsed.problem is None
