@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from memo.planner.base import PlannerResult
 from memo.planner.intents import followups
 from memo.planner.match import GUESS, Match
@@ -46,3 +48,14 @@ def test_again_at_another_time() -> None:
     found = followups.again("and again in 4 hours", pin("x", actions=(latest(),)))
     assert found is not None
     assert found.constraints == {"title": "call mom", "when": "2024-05-01T14:00:00+03:00"}
+
+
+@pytest.mark.parametrize(
+    ("said", "day"), [("move it to sunday", "2024-05-05"), ("תעביר את זה ליום ראשון", "2024-05-05")]
+)
+def test_a_day_for_a_reminder_whose_time_is_not_known_here_keeps_its_own(said: str, day: str) -> None:
+    """After a listing ("what are my reminders?" showing one), the latest action has no time: the
+    day alone is the change, and the reminder keeps its time (it asked "When?")."""
+    listed = latest(summary="listed 1 reminder(s)").model_copy(update={"action": "list", "when": None})
+    found = followups.referential(said, pin(said, actions=(listed,)))
+    assert isinstance(found, Match) and found.changes == {"day": day} and found.missing == ()

@@ -269,7 +269,9 @@ def _moved(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult | N
         risk="medium",
         constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
         changes=changes,
-        missing=() if when is not None else ("reminder_time_required",),
+        # A day alone keeps the reminder's own time, known or not here ("move it to sunday" after a
+        # listing of it).
+        missing=() if when is not None or {"day", "time"} & changes.keys() else ("reminder_time_required",),
         pattern="ref:move",
     )
 
