@@ -102,3 +102,11 @@ def test_hebrew_what_ran_out_and_a_list_named_after_the_word_list(chat: Conversa
     assert chat.say("נגמר החלב תוסיף את זה לרשימה") == "הוספתי חלב לרשימת קניות."
     # The supermarket list is the shopping list, shown by the name just said.
     assert chat.say("תראה לי את הרשימה של הסופר") == "רשימת סופר:\n• חלב"
+
+
+def test_we_need_milk_is_asked_then_added(chat: Conversation) -> None:
+    # Was "I'm not sure I understood".
+    asked = chat.say("we need milk and bread")
+    assert asked.startswith("Just to check") and "milk" in asked and "bread" in asked
+    assert chat.say("yes") == "Added milk, bread to your shopping list."
+    assert chat.say("צריך חלב").startswith("רק מוודא")

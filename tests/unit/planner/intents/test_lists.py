@@ -186,3 +186,27 @@ def test_what_names_no_list_is_not_an_answer(answer: str) -> None:
 )
 def test_an_answer_that_asks_or_starts_a_list_names_no_items(answer: str) -> None:
     assert lists.answered_items(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [
+        ("i need eggs", ["eggs"]),
+        ("we need milk and bread", ["milk", "bread"]),
+        ("we're missing butter", ["butter"]),
+        ("I still need eggs", ["eggs"]),
+        ("צריך חלב", ["חלב"]),
+        ("אנחנו צריכים ביצים ולחם", ["ביצים", "לחם"]),
+        ("חסר לנו חלב", ["חלב"]),
+    ],
+)
+def test_needing_a_thing_people_buy_is_a_guessed_addition(said: str, items: list[str]) -> None:
+    found = lists.ran_out(said, pin(said))
+    assert found is not None and found.changes == {"items": items} and found.confidence == GUESS
+
+
+@pytest.mark.parametrize(
+    "said", ["i need a vacation", "i need to call mom", "we need to talk", "צריך לדבר", "צריך להתקשר לאמא"]
+)
+def test_needing_anything_else_is_no_shopping(said: str) -> None:
+    assert lists.ran_out(said, pin(said)) is None

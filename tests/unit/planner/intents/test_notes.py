@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memo.planner.intents import notes
+from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import pin
 
 
@@ -106,3 +107,16 @@ def test_when_is_someones_thing_is_a_question_about_the_notes(asked: str, query:
 @pytest.mark.parametrize("asked", ["when is the dentist reminder?", "when is it?", "מתי זה?"])
 def test_when_about_a_reminder_or_it_is_no_question_about_the_notes(asked: str) -> None:
     assert notes.recall(asked, pin(asked)) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        ("jot down that the gate code is 4321", "the gate code is 4321"),
+        ("write down that mom called", "mom called"),
+        ("jot down: that movie was great", "that movie was great"),  # after a colon, "that" is said
+    ],
+)
+def test_write_down_that_keeps_what_follows(said: str, text: str) -> None:
+    (step,) = RulePlanner().plan(pin(said)).output.plan
+    assert (step.capability, step.action, step.changes) == ("notes", "save", {"text": text})

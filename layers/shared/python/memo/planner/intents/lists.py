@@ -209,6 +209,17 @@ _RE_RAN_OUT = (
     re.compile(r"^(?:buy|go\s+buy|pick\s+up\s+some)\s+(?P<items>[^?]+?)\s*[.!]*$", re.I),
     # "we need more toilet paper": only things people buy ("I need more sleep" is no shopping)
     re.compile(r"^(?:we|i)\s+(?:need|could\s+use)\s+(?:some\s+)?more\s+(?P<known>[^?]+?)\s*[.!]*$", re.I),
+    # "we need milk", "I need eggs and bread", "we're missing butter": things people buy, only
+    # ("I need a break", "I need to call mom" are no shopping).
+    re.compile(
+        r"^(?:we|i)(?:\s+(?:still\s+)?need|(?:'re|\s+are|'m|\s+am)\s+missing)\s+(?!to\s)(?:some\s+)?(?P<known>[^?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    # "צריך חלב", "אנחנו צריכים ביצים", "חסר לנו חלב": the same in Hebrew
+    re.compile(
+        r"^(?:(?:אנחנו|אני)\s+)?(?:צריך|צריכה|צריכים|צריכות|חסר\s+(?:לנו|לי)|חסרים\s+(?:לנו|לי)|חסרה\s+(?:לנו|לי))"
+        r"\s+(?!ל[\u05D0-\u05EA]{2,}\s)(?P<known>[^?]+?)\s*[.!]*$"
+    ),
     re.compile(
         r"^(?:נגמר|נגמרה|נגמרו|כמעט\s+נגמר|כמעט\s+נגמרו)\s+(?:לנו\s+|לי\s+)?(?P<items>[^?]+?)\s*[.!]*$"
         r"|^(?:אין\s+(?:לנו|לי)\s+(?:יותר\s+)?|צריך\s+לקנות\s+|צריכה\s+לקנות\s+|צריכים\s+לקנות\s+)(?P<items2>[^?]+?)\s*[.!]*$"

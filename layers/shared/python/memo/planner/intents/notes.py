@@ -41,7 +41,7 @@ _RE_NOTE_SAVE = (
         re.I,
     ),
     re.compile(r"^note\s+(?:that|down)\s*:?\s*(?P<text>.+)$", re.I),
-    re.compile(r"^(?:write|jot)\s+(?:this\s+)?down\s*:?\s*(?P<text>.+)$", re.I),
+    re.compile(r"^(?:write|jot)\s+(?:this\s+)?down(?:\s*:\s*|\s+(?:that\s+)?)(?P<text>.+)$", re.I),
     re.compile(
         r"^(?:remember|save)\s+(?:that|this)(?!\s+(?:as|in|into|to)\s+(?:a\s+|my\s+|the\s+)?notes?\b)"
         r"\s*:?\s*(?P<text>.+)$",
