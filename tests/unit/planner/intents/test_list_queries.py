@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.planner.intents import list_queries
 from tests.unit.planner.conftest import pin
@@ -76,3 +78,17 @@ def test_showing_a_list_in_more_words() -> None:
     ):
         found = list_queries.show(message, pin(message))
         assert found is not None and found.constraints == {"listName": name}, message
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("מה נשאר ברשימה?", "default"),
+        ("מה עוד יש ברשימה", "default"),
+        ("מה אני צריך לקנות?", "קניות"),
+        ("מה אנחנו צריכים לקנות", "קניות"),
+    ],
+)
+def test_hebrew_what_is_left_and_what_to_buy_show_the_list(said: str, name: str) -> None:
+    found = list_queries.show(said, pin(said))
+    assert found is not None and found.action == "show" and found.constraints == {"listName": name}

@@ -37,7 +37,9 @@ _RE_LIST_SHOW = (
     re.compile(
         r"^what\s+(?:do|should)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?P<name>buy|get)\s*\??$", re.I
     ),
-    re.compile(r"^מה\s+(?:צריך|צריכים|צריכה|חסר|נשאר)\s+(?:לי\s+|לנו\s+)?(?P<name>לקנות)\s*\??$"),
+    re.compile(
+        r"^מה\s+(?:(?:אני|אנחנו)\s+)?(?:צריך|צריכים|צריכה|חסר|נשאר)\s+(?:לי\s+|לנו\s+|עוד\s+)?(?P<name>לקנות)\s*\??$"
+    ),
     # "what's on my list?", "show me the list", "my list": no list named.
     re.compile(
         r"^(?:(?:show|read|see|view|get|open|give|send|check)\s+(?:me\s+)?|(?:what'?s|whats|what\s+is|what\s+do\s+i\s+have)\s+"
@@ -46,7 +48,7 @@ _RE_LIST_SHOW = (
     ),
     # "מה יש ברשימה", "מה ברשימה שלי", "תראה לי את הרשימה", "הרשימה שלי"
     re.compile(
-        r"^(?:מה\s+(?:יש\s+(?:לי\s+)?)?ב|(?:תראה|תראי|הראה|תציג|תציגי|תקריא|תקריאי)\s+(?:לי\s+)?(?:את\s+)?)?"
+        r"^(?:מה\s+(?:(?:יש|נשאר|עוד\s+יש|כתוב|רשום)\s+(?:לי\s+|לנו\s+)?)?ב|(?:תראה|תראי|הראה|תציג|תציגי|תקריא|תקריאי)\s+(?:לי\s+)?(?:את\s+)?)?"
         r"ה?רשימה(?:\s+(?P<name>שלי))?\s*\??$"
     ),
     # "תראה לי את הרשימה של הסופר", "מה יש ברשימה לסופר": the list of what it names
