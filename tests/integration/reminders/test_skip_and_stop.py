@@ -145,3 +145,11 @@ def test_hebrew_skip_next_month(chat: Conversation) -> None:
     chat.say("תזכיר לי ב-1 לכל חודש ב-9 לשלם שכירות")
     question = chat.say("תדלג על החודש הבא")
     assert "לדלג פעם אחת על „לשלם שכירות”" in question and shown(first, 9, language="he") in question
+
+
+def test_stop_repeating_it_says_what_can_be_done_and_changes_nothing(chat: Conversation) -> None:
+    # Was "I'm not sure I understood".
+    chat.say("remind me every monday at 8 to take out the trash")
+    assert chat.say("stop repeating it").startswith("I can't turn a repeating reminder into a one-time one.")
+    assert "every Monday" in chat.say("what are my reminders?")
+    assert chat.say("תפסיק לחזור על זה").startswith("אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית.")

@@ -81,3 +81,18 @@ def test_hebrew_thanks_and_goodbye_are_whole_words(message: str) -> None:
     """ "וגרביים" holds the letters of "ביי": no goodbye."""
     assert smalltalk.classify(message) not in ("goodbye", "thanks")
     assert smalltalk.classify("יאללה ביי") == "goodbye" and smalltalk.classify("ותודה רבה") == "thanks"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "stop repeating it",
+        "make it one time",
+        "don't repeat it anymore",
+        "make it a one-off",
+        "תפסיק לחזור על זה",
+        "שיהיה חד פעמי",
+    ],
+)
+def test_making_a_series_one_time_is_answered_with_what_can_be_done(said: str) -> None:
+    assert smalltalk.classify(said) == "series_to_once"

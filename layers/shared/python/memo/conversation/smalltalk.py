@@ -16,7 +16,8 @@ from memo.text.dates import format_when
 from memo.text.language import Language
 
 SmallTalk = Literal[
-    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh", "list_rename"
+    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh", "list_rename",
+    "series_to_once"
 ]
 
 
@@ -132,8 +133,22 @@ LIST_RENAME = re.compile(
 _HE_WORD_START = r"(?<![\u05D0-\u05EA])(?:ו-?)?"
 _HE_WORD_END = r"(?![\u05D0-\u05EA])"
 
+#: "stop repeating it", "make it one-time", "don't repeat it", "תפסיק לחזור על זה": a repeating reminder
+#: cannot be made one-time in place; the answer says what can be done instead.
+SERIES_TO_ONCE = re.compile(
+    r"^\W*(?:(?:please\s+)?(?:stop|quit)\s+repeating(?:\s+(?:it|that|this|the\s+\w+(?:\s+reminder)?))?"
+    r"|(?:make|set)\s+(?:it|that|this)\s+(?:a\s+)?(?:one[\s-]?time|one[\s-]?off|just\s+once|once|not\s+repeat(?:ing)?)"
+    r"|(?:don'?t|do\s+not)\s+repeat\s+(?:it|that|this)(?:\s+any\s*more)?"
+    r"|(?:it|that)\s+shouldn'?t\s+repeat)\W*$"
+    r"|^\W*(?:תפסיק|תפסיקי|הפסק|די)\s+(?:לחזור\s+על|לחזור\s+עם)\s+(?:זה|זאת|התזכורת)\W*$"
+    r"|^\W*(?:שיהיה|תעשה\s+(?:את\s+)?(?:זה|זאת)|תהפוך\s+(?:את\s+)?(?:זה|זאת)\s+ל)\s*חד[\s-]?פעמי(?:ת)?\W*$"
+    r"|^\W*(?:שלא|אל\s+ת)(?:יחזור|חזור)\s+על\s+עצמו\W*$",
+    re.I,
+)
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
     ("list_rename", LIST_RENAME),
+    ("series_to_once", SERIES_TO_ONCE),
     ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
     (
@@ -192,6 +207,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "clock": f"עכשיו {local_now:%H:%M}, {format_when(local_now.date(), 'he', str(local_now.tzinfo))}.",
             "list_rename": "אין לי אפשרות לשנות שם של רשימה: רשימה נשארת עם השם שבו נפתחה. אפשר להוסיף את "
             "הפריטים לרשימה בשם החדש (למשל „תוסיף חלב לרשימת אוכל”) ולנקות את הישנה.",
+            "series_to_once": "אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית. אפשר למחוק את הסדרה ולקבוע "
+            "תזכורת חדשה לפעם אחת, או לדלג רק על הפעם הבאה („תדלג על הפעם הבאה”). לא שיניתי כלום.",
         }
         return texts[kind]
     hello = f"{_part_of_day(local_now, 'en')}{', ' + first if first else ''}!"
@@ -206,6 +223,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "clock": f"It's {local_now:%H:%M} on {format_when(local_now.date(), 'en', str(local_now.tzinfo))}.",
         "list_rename": "I can't rename a list: a list keeps the name it was started with. You can add its "
         "items to a list with the new name (e.g. “add milk to my food list”) and clear the old one.",
+        "series_to_once": "I can't turn a repeating reminder into a one-time one. You can delete the series "
+        "and set a new reminder for once, or skip only its next time (“skip the next one”). I haven't changed anything.",
     }
     return texts[kind]
 
