@@ -16,8 +16,16 @@ from memo.text.dates import format_when
 from memo.text.language import Language
 
 SmallTalk = Literal[
-    "greeting", "how_are_you", "thanks", "identity", "goodbye", "affirmation", "clock", "laugh", "list_rename",
-    "series_to_once"
+    "greeting",
+    "how_are_you",
+    "thanks",
+    "identity",
+    "goodbye",
+    "affirmation",
+    "clock",
+    "laugh",
+    "list_rename",
+    "series_to_once",
 ]
 
 
