@@ -62,3 +62,29 @@ def test_until_the_end_of_the_month_ends_it_then(chat: Conversation, clock: Fake
     assert not any("take pills" in m for m in _fired(chat, clock, last + 1, 22))
     hebrew = chat.say("תזכיר לי כל יום בעשר בלילה עד סוף החודש לקחת כדור")
     assert hebrew.startswith("🔁 קבעתי תזכורת „לקחת כדור” כל יום ב-22:00, עד "), hebrew
+
+
+def test_every_weekend_fires_on_friday_and_saturday_in_israel(chat: Conversation, clock: FakeClock) -> None:
+    # Was a one-time reminder titled "every to clean".
+    assert chat.say("remind me every weekend at 10 to clean the house").startswith(
+        "🔁 Reminder set: “clean the house” every Friday and Saturday at 10:00"
+    )
+    assert "clean the house" in _fired(chat, clock, 4, 10)[0]  # Friday
+    assert "clean the house" in _fired(chat, clock, 5, 10)[0]  # Saturday
+    assert _fired(chat, clock, 6, 10) == []  # Sunday is a workday in Israel
+
+
+def test_every_year_on_a_date_asks_its_time_and_keeps_the_date(chat: Conversation) -> None:
+    # The date was lost once the time was asked; "every march 5" was a one-time reminder titled "every".
+    asked = chat.say("remind me every year on march 5 to call dad")
+    assert asked.startswith("What time on ") and " 5 Mar?" in asked
+    assert "every year on 5 Mar at 09:00" in chat.say("at 9")
+    assert "every year on 5 Mar at 10:00" in chat.say("remind me every march 5 at 10 to call grandma")
+
+
+def test_two_days_of_every_month_are_two_monthly_reminders(chat: Conversation) -> None:
+    reply = chat.say("remind me on the 1st and 15th of every month at 9 to pay the bills")
+    assert [line.split(" every ")[1].split(" (")[0] for line in reply.splitlines()] == [
+        "month on the 1st at 09:00",
+        "month on the 15th at 09:00",
+    ]

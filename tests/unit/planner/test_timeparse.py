@@ -416,3 +416,10 @@ def test_minutes_from_now_are_real_minutes_across_a_change_of_the_clock() -> Non
     assert parsed.when is not None and parsed.when.isoformat() == "2024-03-10T04:00:00-04:00"
     utc = ZoneInfo("UTC")
     assert parsed.when.astimezone(utc) - before.astimezone(utc) == timedelta(minutes=90)
+
+
+def test_a_yearly_repetition_said_without_its_time_keeps_its_day() -> None:
+    # NOW is 1 May 2024: the next March 5 is next year's.
+    for said in ("call dad every year on march 5", "call dad every march 5", "להתקשר לאבא כל 5 במרץ"):
+        parsed = extract_when(said, now=NOW, timezone=TZ, language="he" if said[0] > "z" else "en")
+        assert (parsed.recurrence, parsed.day, parsed.when) == ("FREQ=YEARLY", date(2025, 3, 5), None), said

@@ -150,3 +150,30 @@ def test_a_weekday_of_every_months_weeks(week: int, en: str, he: str, code: str)
 )
 def test_quarterly_and_fortnightly(text: str, rule: str) -> None:
     assert (rule_of(text) or "").startswith(rule)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["call mom every weekend", "call mom on weekends", "כל סוף שבוע להתקשר לאמא", "בסופי שבוע להתקשר לאמא"],
+)
+def test_every_weekend_repeats_on_the_local_weekend(said: str) -> None:
+    assert rule_of(said, "Asia/Jerusalem") == "FREQ=WEEKLY;BYDAY=FR,SA"
+    if said.isascii():
+        assert rule_of(said, "Europe/London") == "FREQ=WEEKLY;BYDAY=SA,SU"
+
+
+def test_the_coming_weekend_is_no_repetition() -> None:
+    assert rule_of("call mom on the weekend") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "call dad every march 5",
+        "call dad each 5th of march",
+        "call dad every 5 march",
+        "כל 5 במרץ להתקשר לאבא",
+    ],
+)
+def test_every_date_of_the_year_repeats_yearly(said: str) -> None:
+    assert rule_of(said) == "FREQ=YEARLY"

@@ -70,7 +70,7 @@ def test_describe(rule: str, en: str, he: str) -> None:
             "every 2 months on the last day at 08:00",
             "ביום האחרון של כל חודשיים ב-08:00",
         ),
-        ("FREQ=YEARLY;INTERVAL=2", "every 2 years on 01 May at 08:00", "כל שנתיים ב-1.5 ב-08:00"),
+        ("FREQ=YEARLY;INTERVAL=2", "every 2 years on 1 May at 08:00", "כל שנתיים ב-1.5 ב-08:00"),
         # A weekday of the month's weeks.
         (
             "FREQ=MONTHLY;BYDAY=1MO",

@@ -98,3 +98,26 @@ def test_a_shortened_weekday_is_one_day_not_a_repetition(short: str, day: str) -
 def test_nothing_is_read_here_without_two_complete_days(message: str) -> None:
     assert on_several_days(message, pin(message), lambda text, inp: None) == []
     assert on_several_days(message, pin(message), reminders.create) == []
+
+
+@given(days=st.lists(st.integers(1, 28), min_size=2, max_size=4, unique=True))
+def test_several_days_of_every_month_are_a_monthly_reminder_on_each(days: list[int]) -> None:
+    def nth(day: int) -> str:
+        return f"{day}{'st' if day % 10 == 1 and day != 11 else 'nd' if day % 10 == 2 and day != 12 else 'rd' if day % 10 == 3 and day != 13 else 'th'}"
+
+    said = ", ".join(nth(d) for d in days[:-1]) + f" and {nth(days[-1])}"
+    steps = PLANNER.plan(pin(f"remind me on the {said} of every month at 9 to pay bills")).output.plan
+    alone = [
+        PLANNER.plan(pin(f"remind me on the {nth(d)} of every month at 9 to pay bills")).output.plan[0]
+        for d in days
+    ]
+    assert [dict(s.constraints) for s in steps] == [dict(a.constraints) for a in alone]
+    assert [s.constraints["recurrence"] for s in steps] == [f"FREQ=MONTHLY;BYMONTHDAY={d}" for d in days]
+
+
+def test_hebrew_days_of_every_month() -> None:
+    steps = PLANNER.plan(pin("תזכיר לי ב-1 וב-15 לכל חודש ב-9 לשלם חשבונות")).output.plan
+    assert [s.constraints["recurrence"] for s in steps] == [
+        "FREQ=MONTHLY;BYMONTHDAY=1",
+        "FREQ=MONTHLY;BYMONTHDAY=15",
+    ]

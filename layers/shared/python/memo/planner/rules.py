@@ -208,10 +208,14 @@ class RulePlanner:
         corrected = instead.corrected_request(request, inp, self._match)
         if corrected:  # "no wait, add napkins instead": that request; never a change of another item
             return _to_plan(corrected)
-        twice = several_days.on_several_days(request, inp, self._match) or (
-            self._twice_a_day(request, inp)
-            if _TWICE_A_DAY.search(request)
-            else self._at_two_times(request, inp)
+        twice = (
+            several_days.on_several_days(request, inp, self._match)
+            or several_days.on_several_month_days(request, inp, self._match)
+            or (
+                self._twice_a_day(request, inp)
+                if _TWICE_A_DAY.search(request)
+                else self._at_two_times(request, inp)
+            )
         )
         if twice:
             return _to_plan(twice)

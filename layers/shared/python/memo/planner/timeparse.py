@@ -402,7 +402,8 @@ def _first_repetition(reading: _Reading, timezone: str) -> None:
         else:
             first = datetime.strptime(text_series.split("\n")[0][8:], "%Y%m%dT%H%M%S")
             reading.when = first.replace(tzinfo=reading.now_local.tzinfo)
-    reading.day = None
+    if not (repeat.freq == "YEARLY" and reading.when is None):
+        reading.day = None  # a yearly one said without its time keeps its day ("every year on march 5")
 
 
 def _result(reading: _Reading) -> ParsedWhen:

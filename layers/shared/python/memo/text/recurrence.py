@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Literal
 
+from memo.text.months import month_names
 from memo.text.recurrence_ends import count_word, find_end
 
 Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
@@ -38,6 +39,8 @@ _EN_DAYS = rf"(?!(?:tues|weds)\b){_EN_DAY}s"
 _EN_DAYS_OR_SHORT = rf"(?:{_EN_DAYS}|tues|weds)"
 _AND = r"\s*(?:,|and|&)\s*"
 _HE_DAY = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)"
+_EN_MONTHS = month_names(hebrew=False)
+_HE_MONTHS = month_names(hebrew=True)
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,21 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # "every weekend", "on weekends" (never "on the weekend", which is the coming one)
+        "weekend",
+        re.compile(r"\b(?:(?:every|each)\s+weekend|on\s+weekends)\b", _FLAGS),
+    ),
+    (
+        # "every march 5", "each 5th of may": a day of the year, read by the time parser (only "every"
+        # is the repetition's word)
+        "yearly_date",
+        re.compile(
+            rf"\b(?:every|each)\s+(?=(?:{_EN_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+            rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_EN_MONTHS})\b)",
+            _FLAGS,
+        ),
+    ),
+    (
         "weekly_days",
         re.compile(
             rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>{_EN_DAY}(?:\s*(?:,|and|&)\s*{_EN_DAY})*)"
@@ -206,6 +224,13 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("weekdays", re.compile(_HE_START + r"(?:(?:[בל])?כל\s+יום\s+חול|בימי\s+חול|בימות\s+השבוע)")),
+    (
+        "weekend",
+        re.compile(
+            _HE_START + r"(?:(?:[בל])?כל\s+(?:סוף\s+(?:ה)?שבוע|סופ\"?ש|סופ״ש)|בסופי\s+(?:ה)?שבוע|בסופ\"?שים)(?=\s|$|[,.!?])"
+        ),
+    ),
+    ("yearly_date", re.compile(_HE_START + rf"(?:[בל])?כל\s+(?=\d{{1,2}}\s+(?:ב|ל)-?(?:{_HE_MONTHS})(?=\s|$|[,.!?]))")),
     (
         "weekly_days",
         re.compile(
@@ -290,6 +315,10 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
     groups = match.groupdict()
     if kind == "weekdays":
         return Recurrence("WEEKLY", weekdays=_workweek(timezone))
+    if kind == "weekend":
+        return Recurrence("WEEKLY", weekdays=_weekend(timezone))
+    if kind == "yearly_date":
+        return Recurrence("YEARLY")
     if kind == "month_week":
         if groups.get("hw") or groups.get("hw2"):
             day, nth = (

@@ -37,7 +37,7 @@ def describe(series_text: str, language: Language) -> str:
         text = f"{every} ב-{start.day}.{start.month} ב-{clock}"
     else:
         every = "every year" if interval == 1 else f"every {interval} years"
-        text = f"{every} on {start:%d %b} at {clock}"
+        text = f"{every} on {start.day} {start:%b} at {clock}"
     return text + _ending(parts, start.year, language)
 
 

@@ -1,5 +1,7 @@
 """A reminder said for several named weekdays at once: "remind me on monday, wednesday and friday at
-10 to call mom", "on tues and thurs at 6", "תזכיר לי ביום שני ורביעי ב-10 להתקשר לאמא".
+10 to call mom", "on tues and thurs at 6", "תזכיר לי ביום שני ורביעי ב-10 להתקשר לאמא"; and a
+monthly one said for several days of the month: "on the 1st and 15th of every month at 9" (one
+monthly reminder on each day, `on_several_month_days`; a monthly series has one day).
 
 Each day is one reminder, read as if the request named that day alone (this coming Monday, this
 coming Wednesday, ...). A repetition says so ("every monday and wednesday", "on mondays and
@@ -53,6 +55,14 @@ def on_several_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
     return [m for m in matches if isinstance(m, Match)]
 
 
+def _complete_create(found: Match) -> bool:
+    return (found.capability, found.action) == ("reminders", "create") and not found.missing
+
+
+def _repeats(found: Match) -> bool:
+    return "recurrence" in found.constraints
+
+
 def _one_time_create(found: Match | PlannerResult | None) -> bool:
     return (
         isinstance(found, Match)
@@ -61,3 +71,31 @@ def _one_time_create(found: Match | PlannerResult | None) -> bool:
         and "recurrence" not in found.constraints
         and "when" in found.constraints
     )
+
+
+_NTH = r"\d{1,2}(?:st|nd|rd|th)?"
+_EN_MONTH_DAYS = re.compile(
+    rf"\bon\s+the\s+(?P<days>{_NTH}(?:\s*,\s*(?:the\s+)?{_NTH})*\s*,?\s*(?:and|&)\s*(?:the\s+)?{_NTH})"
+    r"(?P<every>\s+(?:of\s+)?(?:every|each)\s+month)\b",
+    re.I,
+)
+_HE_MONTH_DAYS = re.compile(
+    r"(?:(?<=\s)|^)ב-?(?P<days>\d{1,2}(?:\s*,\s*(?:ב-?)?\d{1,2})*\s*,?\s*ו(?:ב)?-?\d{1,2})"
+    r"(?P<every>\s+(?:ל|ב|של\s+)כל\s+(?:ה)?חודש)(?=\s|$|[,.!?])"
+)
+
+
+def on_several_month_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
+    """One monthly reminder create for each day of the month a list names, each complete; else []."""
+    found = _EN_MONTH_DAYS.search(text) or _HE_MONTH_DAYS.search(text)
+    if found is None:
+        return []
+    hebrew = found.re is _HE_MONTH_DAYS
+    days = list(dict.fromkeys(re.findall(r"\d{1,2}", found.group("days"))))
+    if len(days) < 2:
+        return []
+    head, tail = text[: found.start()], found.group("every") + text[found.end() :]
+    matches = [read(f"{head}{f'ב-{day}' if hebrew else f'on the {day}'}{tail}", inp) for day in days]
+    if not all(isinstance(m, Match) and _complete_create(m) and _repeats(m) for m in matches):
+        return []
+    return [m for m in matches if isinstance(m, Match)]
