@@ -227,10 +227,14 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "weekend",
         re.compile(
-            _HE_START + r"(?:(?:[בל])?כל\s+(?:סוף\s+(?:ה)?שבוע|סופ\"?ש|סופ״ש)|בסופי\s+(?:ה)?שבוע|בסופ\"?שים)(?=\s|$|[,.!?])"
+            _HE_START
+            + r"(?:(?:[בל])?כל\s+(?:סוף\s+(?:ה)?שבוע|סופ\"?ש|סופ״ש)|בסופי\s+(?:ה)?שבוע|בסופ\"?שים)(?=\s|$|[,.!?])"
         ),
     ),
-    ("yearly_date", re.compile(_HE_START + rf"(?:[בל])?כל\s+(?=\d{{1,2}}\s+(?:ב|ל)-?(?:{_HE_MONTHS})(?=\s|$|[,.!?]))")),
+    (
+        "yearly_date",
+        re.compile(_HE_START + rf"(?:[בל])?כל\s+(?=\d{{1,2}}\s+(?:ב|ל)-?(?:{_HE_MONTHS})(?=\s|$|[,.!?]))"),
+    ),
     (
         "weekly_days",
         re.compile(
