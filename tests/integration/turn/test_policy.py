@@ -140,8 +140,14 @@ def test_a_reminder_further_ahead_than_allowed_is_not_set(chat: Conversation, lo
 
 @pytest.mark.parametrize("chat", [{"MEMO_RULE_MAX_DAYS_AHEAD": "30"}], indirect=True)
 def test_the_rule_holds_for_a_time_given_as_an_answer(chat: Conversation) -> None:
-    assert chat.say("remind me to renew the visa in 45 days").startswith("What time on")
+    # A day some time of which is within reach: its time is asked, and the answer is held to the rule.
+    assert chat.say("remind me to renew the visa in 31 days").startswith("What time on")
     assert chat.say("at 9").startswith("I can set reminders up to 30 days ahead")
+    assert _reminders(chat) == []
+    # A day no time of which is: refused at once, before its time is asked.
+    assert chat.say("remind me to renew the visa in 45 days") == (
+        "I can set reminders up to 30 days ahead, so I haven't set this one."
+    )
     assert _reminders(chat) == []
 
 
