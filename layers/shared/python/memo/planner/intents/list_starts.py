@@ -129,7 +129,7 @@ def started_with_items(text: str, inp: PlannerInput) -> Match | None:
     """A list started with its items: an add of them to that list."""
     del inp  # the message alone says it
     found = list_items(clean(text), _STARTED_WITH_ITEMS, "add", "low")
-    if found is None or not found.changes.get("items"):
+    if found is None or not (found.changes or {}).get("items"):
         return None
     name = str(found.constraints.get("listName", ""))
     return None if name == UNNAMED_LIST or _NO_LIST.match(name) or len(name.split()) > 4 else found

@@ -138,7 +138,7 @@ def _of_the_latest(target: str, inp: PlannerInput) -> Match | None:
     for action in inp.latest_actions:
         if fuzz.partial_ratio(target.lower(), action.summary.lower()) < 80:
             continue
-        key = action.external_ids.get("listKey") if action.capability == "lists" else None
+        key = (action.external_ids or {}).get("listKey") if action.capability == "lists" else None
         if isinstance(key, str) and key:
             return Match(
                 capability="lists",
