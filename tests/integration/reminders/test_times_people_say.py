@@ -241,3 +241,11 @@ def test_amounts_and_words_people_add_go_with_the_time(
     assert reply.startswith("⏰ Reminder set: “check the oven” for ") and reply.endswith(
         f", {hour:02d}:{minute:02d}."
     )
+
+
+def test_in_10_is_ten_minutes_and_later_today_asks_the_time(chat: Conversation, clock: FakeClock) -> None:
+    # "in 10" was the title ("in 10 to call mom"); "later today" left "later" in it.
+    assert chat.say("remind me in 10 to call mom") == f"⏰ Reminder set: “call mom” for {shown(0, 10, 10)}."
+    assert "call mom" in _fired(chat, clock, 0, 10, 11)[0]
+    assert chat.say("remind me to call the bank later today").startswith("What time on ")
+    assert chat.say("at 4pm") == f"⏰ Reminder set: “call the bank” for {shown(0, 16)}."

@@ -101,3 +101,10 @@ def test_a_vague_time_asks_the_time_and_stays_out_of_the_title(vague: str) -> No
     found = reminders.create(message, pin(message))
     assert found is not None and found.constraints == {"title": "call the bank"}
     assert "reminder_time_required" in found.missing
+
+
+def test_later_today_asks_the_time_of_today() -> None:
+    message = "remind me to call the bank later today"
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.constraints == {"title": "call the bank", "day": "2024-05-01"}
+    assert found.missing == ("reminder_time_required",)

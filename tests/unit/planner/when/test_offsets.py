@@ -187,3 +187,22 @@ def test_hebrew_a_few_is_three(unit: str, delta: timedelta) -> None:
     taken = take_offset(scan)
     assert taken is not None and taken[0] == delta
     assert scan.text.strip() == "לשתות מים"
+
+
+@given(n=st.integers(1, 99), form=st.sampled_from(["stretch in {n}", "in {n} to stretch", "stretch in {n}."]))
+def test_a_bare_number_after_in_is_minutes_up_to_an_hour(n: int, form: str) -> None:
+    scan = Scan(form.format(n=n))
+    taken = take_offset(scan)
+    if n <= 60:
+        assert taken == (timedelta(minutes=n), True)
+        assert "stretch" in scan.text and str(n) not in scan.text
+    else:
+        assert taken is None
+
+
+@pytest.mark.parametrize(
+    "text", ["buy 10 eggs", "meet in room 10 to talk", "in 2024 to retire", "in 10 days"]
+)
+def test_a_number_that_is_no_bare_amount_is_left_or_read_with_its_unit(text: str) -> None:
+    taken = take_offset(Scan(text))
+    assert taken is None or taken == (timedelta(days=10), False)

@@ -143,7 +143,9 @@ _VAGUE = (
     r"few(?!\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b))|later(?:\s+on)?|soon|sometime|some\s+time|at\s+some\s+point|"
     r"afterwards|at\s+the\s+end\s+of\s+the\s+day|end\s+of\s+(?:the\s+)?day|אחר\s+כך|עוד\s+מעט|בהמשך|מאוחר\s+יותר)"
 )
-_VAGUE_TIME = re.compile(rf"^{_VAGUE}(?=\s|$|[,.!?])|(?<=\s){_VAGUE}(?=\s*[.!?]*$)", re.I)
+_VAGUE_TIME = re.compile(
+    rf"^{_VAGUE}(?=\s|$|[,.!?])|(?<=\s){_VAGUE}(?=\s*(?:today|היום)?\s*[.!?]*$)", re.I
+)  # "... later today": the day stays
 
 #: "remind me again to call dad at 5", "תזכיר לי שוב להתקשר לאבא": "again" is no part of the title.
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)

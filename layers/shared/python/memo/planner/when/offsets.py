@@ -156,6 +156,11 @@ def _en_rel_delta(match: re.Match[str]) -> tuple[timedelta, bool]:
     return timedelta(weeks=n), False
 
 
+#: "remind me in 10 to call mom", "call mom in 5": a bare number after "in" is minutes (at most an
+#: hour), when nothing follows it but the task's "to" or the end.
+_EN_BARE_MINUTES = re.compile(r"\bin\s+(?P<n>[1-9]\d?)(?=\s+to\s|\s*[.!?]*$)", FLAGS)
+
+
 def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
     """ "in 2 hours", "בעוד שעתיים": the amount from now, and whether it names an instant (minutes or
     hours) rather than a day; taken out of `scan`."""
@@ -163,6 +168,10 @@ def take_offset(scan: Scan) -> tuple[timedelta, bool] | None:
     if match:
         scan.take(match)
         return timedelta(minutes=90), True
+    bare = _EN_BARE_MINUTES.search(scan.text)
+    if bare is not None and int(bare.group("n")) <= 60:
+        scan.take(bare)
+        return timedelta(minutes=int(bare.group("n"))), True
     for pattern, conv in ((_HE_REL, _he_rel_delta), (_EN_REL, _en_rel_delta)):
         match = pattern.search(scan.text)
         if match:
