@@ -110,3 +110,12 @@ def test_we_need_milk_is_asked_then_added(chat: Conversation) -> None:
     assert asked.startswith("Just to check") and "milk" in asked and "bread" in asked
     assert chat.say("yes") == "Added milk, bread to your shopping list."
     assert chat.say("צריך חלב").startswith("רק מוודא")
+
+
+def test_the_list_named_before_its_items(chat: Conversation) -> None:
+    # Was "I'm not sure I understood".
+    assert (
+        chat.say("add to the shopping list bananas and apples")
+        == "Added bananas, apples to your shopping list."
+    )
+    assert chat.say("add to shopping: pears") == "Added pears to your shopping list."

@@ -210,3 +210,17 @@ def test_needing_a_thing_people_buy_is_a_guessed_addition(said: str, items: list
 )
 def test_needing_anything_else_is_no_shopping(said: str) -> None:
     assert lists.ran_out(said, pin(said)) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "items"),
+    [
+        ("add to the shopping list bananas and apples", "shopping", ["bananas", "apples"]),
+        ("add to shopping: bananas", "shopping", ["bananas"]),
+        ("add to my todo list call the plumber", "todo", ["call the plumber"]),
+        ("put on the shopping list: eggs", "shopping", ["eggs"]),
+    ],
+)
+def test_the_list_said_before_its_items(said: str, name: str, items: list[str]) -> None:
+    (step,) = RulePlanner().plan(pin(said)).output.plan
+    assert (step.action, step.constraints, step.changes) == ("add", {"listName": name}, {"items": items})

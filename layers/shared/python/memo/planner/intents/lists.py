@@ -51,6 +51,15 @@ _RE_LIST_ADD = (
     re.compile(
         r"^(?:add|put)\s+(?P<items>.+?)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+)?list\s+(?P<name>[\w\-]+)", re.I
     ),
+    # "add to the shopping list bananas and apples", "add to shopping: bananas": the list first
+    re.compile(
+        r"^(?:add|put)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+|our\s+)?(?P<name>[\w\-' ]{1,30}?)\s+list\s+(?P<items>\w.*)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:add|put)\s+(?:to|on|onto|in)\s+(?:my\s+|the\s+|our\s+)?(?P<name>{KNOWN_LISTS})\s*[:\-]\s*(?P<items>.+)$",
+        re.I,
+    ),
     # "to the shopping list: olive oil", "for my todo list - call the plumber"
     re.compile(rf"^(?:to|for|on)\s+{LIST_NAME_EN}\s+list\s*[:\-]\s*(?P<items>.+)$", re.I),
     # "todo: call the plumber", "shopping: milk, eggs", "קניות: חלב"
