@@ -17,9 +17,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-import snowballstemmer
 from rapidfuzz import fuzz
 
 from memo.text import bilingual
@@ -139,15 +138,23 @@ def _strip_prefix(token: str) -> str:
     return token
 
 
-_ENGLISH_STEMMER = snowballstemmer.stemmer("english")
 _LATIN_WORD = re.compile(r"^[a-z]+$")
+
+
+@lru_cache(maxsize=1)
+def _english_stemmer() -> Any:
+    """The Snowball English stemmer, made on first use: the package loads the stemmers of all its
+    languages (about 90 ms), a cost only a turn that compares English words should pay."""
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=4096)
 def _stem(token: str) -> str:
     """An English word's stem ("parking", "parked" -> "park"); a Hebrew word without its prefix."""
     if _LATIN_WORD.match(token):
-        return str(_ENGLISH_STEMMER.stemWord(token))
+        return str(_english_stemmer().stemWord(token))
     return _strip_prefix(token)
 
 

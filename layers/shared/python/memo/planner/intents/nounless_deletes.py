@@ -144,7 +144,7 @@ def _of_the_latest(target: str, inp: PlannerInput) -> Match | None:
                 capability="lists",
                 action="remove",
                 confidence=0.8,
-                risk="low",
+                risk="medium",  # as every removal from a list (`list_removals`)
                 constraints={"listName": key},
                 changes={"items": [no_article(target)]},
                 pattern="lists:remove_latest",

@@ -72,15 +72,8 @@ def when_is(text: str, inp: PlannerInput) -> Match | None:
     about = as_title(the_one_named(found.group("a") or found.group("b") or found.group("he") or ""))
     if not about or is_ref(about):
         return None
-    return Match(
-        capability="reminders",
-        action="list",
-        confidence=CONFIDENT,
-        risk="low",
-        # "when is my next reminder": every one, in time order
-        constraints={} if about.lower() in _NOT_NAMES else {"about": about},
-        pattern="reminders:when_is",
-    )
+    # "when is my next reminder": every one, in time order
+    return listing({} if about.lower() in _NOT_NAMES else {"about": about}, "reminders:when_is")
 
 
 #: "when is it?", "what time is that set for?", "when's the next one?", "מתי זה?", "לאיזו שעה קבעת?":
@@ -111,16 +104,7 @@ def when_is_it(text: str, inp: PlannerInput) -> Match | None:
     about = (
         as_title(named_in(latest.summary)) if latest is not None and latest.capability == "reminders" else ""
     )
-    if not about:
-        return None
-    return Match(
-        capability="reminders",
-        action="list",
-        confidence=CONFIDENT,
-        risk="low",
-        constraints={"about": about},
-        pattern="reminders:when_is_it",
-    )
+    return listing({"about": about}, "reminders:when_is_it") if about else None
 
 
 def show(text: str, inp: PlannerInput) -> Match | None:
