@@ -129,6 +129,34 @@ def test_a_new_request_naming_a_candidate_is_a_new_request(chat: Conversation) -
     assert chat.say("show my reminders").count("call") == 3  # nothing was deleted
 
 
+@pytest.mark.parametrize("request_", ["delete the dentist", "cancel the dentist", "remove the dentist"])
+@pytest.mark.parametrize("question", ["change the trash one to 8pm", "delete the trash reminder"])
+def test_a_request_the_planner_only_guesses_at_is_a_new_request_to_a_choice(
+    chat: Conversation, question: str, request_: str
+) -> None:
+    # "delete the dentist" (a guess: "dentist" could be a note) while "this one or the whole
+    # series?" or "which one?" was open was "Sorry, I didn't catch that", again and again.
+    chat.say("remind me to call the dentist tomorrow at 3pm")
+    chat.say("remind me to take out the trash every tuesday at 7pm")
+    chat.say("remind me to take out the trash tomorrow at 9am")
+    assert "Which one do you mean?" in chat.say(question)
+    approval = chat.say(request_)
+    assert approval.startswith("Before I go ahead") and "call the dentist" in approval
+    assert "trash" not in approval
+    assert chat.say("yes") == "Deleted the reminder “call the dentist”."
+    listed = chat.say("show my reminders")
+    assert listed.count("take out the trash") == 2 and "19:00" in listed  # the question changed nothing
+
+
+def test_hebrew_a_guessed_request_to_a_choice_is_a_new_request(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לרופא השיניים מחר ב-15:00")
+    chat.say("תזכיר לי להוציא את הזבל מחר ב-9:00")
+    chat.say("תזכיר לי להוציא את הזבל מחר ב-19:00")
+    assert chat.say("תמחק את הזבל").startswith("לאיזה מהם התכוונת?")
+    approval = chat.say("תמחק את רופא השיניים")
+    assert approval.startswith("רגע לפני") and "רופא השיניים" in approval and "זבל" not in approval
+
+
 def test_wait_no_rejects_and_actually_yes_approves(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     assert chat.say("delete my mom reminder").startswith("Before I go ahead")

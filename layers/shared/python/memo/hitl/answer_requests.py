@@ -26,16 +26,24 @@ from memo.text.language import detect_language
 
 
 def is_new_request(
-    raw: str, state: TurnState, now: datetime, rules: Planner, *, allow_missing: bool = False
+    raw: str,
+    state: TurnState,
+    now: datetime,
+    rules: Planner,
+    *,
+    allow_missing: bool = False,
+    allow_guess: bool = False,
 ) -> bool:
     """A message that is a complete request on its own, read in its own language (`allow_missing`:
-    or a request that still lacks a detail, such as "remind me tomorrow")."""
+    or a request that still lacks a detail, such as "remind me tomorrow"; `allow_guess`: or one
+    the planner only guesses at, which its own turn confirms or asks about before it runs)."""
     return is_complete_request(
         raw,
         now=now,
         timezone=state.input.timezone,
         language=detect_language(raw, state.input.language),
         allow_missing=allow_missing,
+        allow_guess=allow_guess,
         rules=rules,
     )
 

@@ -153,7 +153,12 @@ def _resume_disambiguation(
     if timed is not None:
         # "the 6pm one", "the later one": the one reminder at that time.
         return _chosen(state, pending, raw, {"via": "time", "candidateIds": [candidates[timed].id]}, now, log)
-    if worded.kind == "unclear" or not is_new_request(raw, state, now, rules, allow_missing=True):
+    # Words no candidate has that read as a request, even one the planner only guesses at ("delete
+    # the dentist" while "this one or the whole series?" is open), are that request: its own turn
+    # asks its approval or confirms the guess before anything runs.
+    if worded.kind == "unclear" or not is_new_request(
+        raw, state, now, rules, allow_missing=True, allow_guess=True
+    ):
         # "dda", "the blue one": no candidate and no request of its own; the question stays open.
         return re_ask(state, pending, raw, log)
     return switch_intent(state, pending, raw, None, now, log)
