@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import START
@@ -143,3 +145,57 @@ def test_snooze_this_quoting_a_reminder_snoozes_it(chat: Conversation, clock: Fa
     (pills,) = _after(chat, clock, 21)
     assert pills.startswith("⏰ Reminder: take my pills")
     assert chat.say("תזכיר לי על זה שוב בעוד חצי שעה").startswith("⏰")
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"),
+    [
+        ("remind me again in 10", 10),
+        ("remind me in 20 minutes", 20),
+        ("in 15 min", 15),
+        ("10 more minutes", 10),
+        ("in 5", 5),
+        ("עוד 10 דקות", 10),
+        ("בעוד רבע שעה", 15),
+        ("תזכיר לי בעוד 20 דקות", 20),
+    ],
+)
+def test_an_amount_typed_next_after_the_reminder_snoozes_it(
+    chat: Conversation, clock: FakeClock, said: str, minutes: int
+) -> None:
+    # "remind me in 20 minutes" right after "⏰ Reminder: check the oven" asked "What should I remind
+    # you about?", and "in 15 min" / "עוד 10 דקות" were not understood.
+    chat.say("remind me to check the oven in 5 minutes")
+    (delivered,) = _after(chat, clock, 6)
+    assert delivered.startswith("⏰ Reminder: check the oven")
+    assert chat.say(said).startswith(
+        ("⏰ I'll remind you about “check the oven” again at ", "⏰ אזכיר שוב על")
+    )
+    assert _after(chat, clock, minutes - 1) == []
+    (again,) = _after(chat, clock, 2)
+    assert again.startswith("⏰") and "check the oven" in again  # in the language of the snooze
+
+
+def test_an_amount_alone_after_another_message_is_not_a_snooze(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to check the oven in 5 minutes")
+    _after(chat, clock, 6)
+    clock.advance(minutes=1)
+    assert chat.say("what's on my shopping list?")
+    # No longer the next message after the reminder: the amount alone says nothing to snooze.
+    assert not chat.say("in 15 min").startswith("⏰")
+    assert chat.say("what are my reminders?") == "You have no upcoming reminders."
+
+
+def test_remind_me_in_an_amount_with_no_title_is_about_the_reminder(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to check the oven in 5 minutes")
+    _after(chat, clock, 6)
+    clock.advance(minutes=1)
+    assert chat.say("what's on my shopping list?")
+    # "remind me in 20 minutes" with no title says it is about the reminder: a snooze.
+    assert chat.say("remind me in 20 minutes").startswith(
+        "⏰ I'll remind you about “check the oven” again at "
+    )
+    # With a title of its own, it is a new reminder.
+    assert chat.say("remind me in 10 to call dad").startswith("⏰ Reminder set: “call dad”")

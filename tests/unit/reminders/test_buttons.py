@@ -89,6 +89,40 @@ def test_typed_done_and_snooze(text: str, action: str, minutes: int) -> None:
     assert (button.action, button.reminder_id, button.minutes) == (action, "r1", minutes)
 
 
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("remind me again in 10", 10),
+        ("remind me in 20 minutes", 20),
+        ("תזכיר לי בעוד 20 דקות", 20),
+        ("again in 60", 60),
+    ],
+)
+def test_remind_me_in_an_amount_with_no_title_is_a_snooze(text: str, minutes: int) -> None:
+    button = typed_button(text, "r1")
+    assert isinstance(button, ReminderButton) and button.minutes == minutes
+
+
+@given(
+    st.integers(min_value=1, max_value=99), st.sampled_from(["in {}", "בעוד {}", "עוד {}", "remind me in {}"])
+)
+def test_a_bare_number_is_minutes_up_to_an_hour(n: int, form: str) -> None:
+    button = typed_button(form.format(n), "r1", right_after=True)
+    if n <= 60:
+        assert isinstance(button, ReminderButton) and button.minutes == n
+    else:
+        assert button is None
+
+
+@pytest.mark.parametrize(
+    "text", ["in 15 min", "10 more minutes", "עוד 10 דקות", "in an hour", "בעוד רבע שעה"]
+)
+def test_an_amount_alone_is_a_snooze_only_right_after_the_reminder(text: str) -> None:
+    assert typed_button(text, "r1") is None
+    button = typed_button(text, "r1", right_after=True)
+    assert isinstance(button, ReminderButton) and button.action == "snooze"
+
+
 @pytest.mark.parametrize("text", ["later", "remind me later", "תזכיר לי אחר כך"])
 def test_later_without_an_amount_asks_how_much(text: str) -> None:
     assert typed_button(text, "r1") == HOW_MUCH_LATER

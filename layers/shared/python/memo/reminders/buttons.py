@@ -96,15 +96,20 @@ _UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr":
           "hours": 60, "דקות": 1, "דקה": 1, "דק": 1, "שעה": 60, "שעות": 60}  # fmt: skip
 _AMOUNT = (
     r"(?:(?:in|for|by|another)\s+|(?:ב)?עוד\s+|ל-?)?(?P<n>an?|one|half\s+an|\d{1,4}|חצי|רבע)?\s*"
-    r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|דקות|דקה|דק'?|שעה|שעות|שעתיים)"
+    r"(?:more\s+)?(?P<unit>minutes?|mins?|m|hours?|hrs?|h|דקות|דקה|דק'?|שעה|שעות|שעתיים)"
+    # "in 10", "בעוד 10": a bare number after "in" is minutes (at most an hour), as when setting one.
+    r"|(?:in|(?:ב)?עוד)\s+(?P<bare>[1-9]\d?)"
 )
-#: After "How much later?": the amount alone ("in an hour", "20 minutes", "בעוד חצי שעה").
-_AMOUNT_ALONE = re.compile(rf"^{_AMOUNT}\s*[.!]*$", re.I)
+#: After "How much later?", or typed as the next message after the reminder: the amount alone ("in
+#: an hour", "20 minutes", "10 more minutes", "בעוד חצי שעה", "עוד 10 דקות").
+_AMOUNT_ALONE = re.compile(rf"^(?:{_AMOUNT})\s*[.!]*$", re.I)
+#: "remind me in 10 minutes" with no title of its own: again, about this one.
+_REMIND_ME_IN = re.compile(rf"^(?:remind\s+me|תזכיר\s+לי)\s+(?:{_AMOUNT})(?:\s+again|\s+שוב)?\s*[.!]*$", re.I)
 _TYPED_SNOOZE = re.compile(
     rf"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that|this\s+one))?|"
     rf"remind\s+me\s+(?:again|later|(?:about\s+)?(?:it|this|that)(?:\s+again)?)|again|later|"
     rf"נודניק|תזכיר\s+לי\s+(?:(?:על\s+)?(?:זה|את\s+זה)\s+)?(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)"
-    rf"(?:\s+{_AMOUNT})?(?:\s+again|\s+שוב)?\s*[.!]*$",
+    rf"(?:\s+(?:{_AMOUNT}))?(?:\s+again|\s+שוב)?\s*[.!]*$",
     re.I,
 )
 
@@ -119,18 +124,29 @@ def how_much_later(language: Language) -> str:
     return "How much later? For example “snooze 30 min” or “remind me again in an hour”."
 
 
-def typed_button(text: str, reminder_id: str, *, asked_how_long: bool = False) -> ReminderButton | str | None:
-    """ "done", "snooze 15 min", "remind me again in an hour", "בוצע", "תזכיר לי שוב בעוד שעה"
-    typed right after a reminder went out: what its buttons do, for that reminder. A snooze with
-    no amount is the first button's 10 minutes; "later" with no amount asks how much later
-    (`HOW_MUCH_LATER`), never guessed; `asked_how_long`: that was just asked, and an amount alone
-    ("in an hour") answers it. Anything else is None (the message is planned as usual)."""
+def typed_button(
+    text: str, reminder_id: str, *, asked_how_long: bool = False, right_after: bool = False
+) -> ReminderButton | str | None:
+    """ "done", "snooze 15 min", "remind me again in an hour", "remind me in 10 minutes", "בוצע",
+    "תזכיר לי שוב בעוד שעה" typed right after a reminder went out: what its buttons do, for that
+    reminder. A snooze with no amount is the first button's 10 minutes; "later" with no amount
+    asks how much later (`HOW_MUCH_LATER`), never guessed; an amount alone ("in an hour", "עוד 10
+    דקות") is a snooze when that was just asked (`asked_how_long`) or when it is the next message
+    after the reminder (`right_after`). Anything else is None (the message is planned as usual)."""
     words = " ".join(text.split())
     if _TYPED_DONE.match(words):
         return ReminderButton(action="done", reminder_id=reminder_id)
-    match = _TYPED_SNOOZE.match(words) or (_AMOUNT_ALONE.match(words) if asked_how_long else None)
+    alone = _AMOUNT_ALONE.match(words) if asked_how_long or right_after else None
+    match = _TYPED_SNOOZE.match(words) or _REMIND_ME_IN.match(words) or alone
     if match is None:
         return None
+    if match.group("bare") is not None:
+        minutes = int(match.group("bare"))
+        return (
+            ReminderButton(action="snooze", reminder_id=reminder_id, minutes=minutes)
+            if minutes <= 60
+            else None
+        )
     unit = match.group("unit")
     if unit is None:
         if re.search(r"later|אחר\s+כך", words, re.I):

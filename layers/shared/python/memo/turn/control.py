@@ -204,7 +204,9 @@ def _typed_button(ctx: TurnContext) -> ReminderButton | str | None:
     if about is None or about.reminder_id is None or not ctx.message.text:
         return None
     asked = about.text in (how_much_later("en"), how_much_later("he"))
-    return typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked)
+    # Quoting the reminder, or the next message after it: an amount alone is about it.
+    right_after = bool(ctx.message.context_id) or ctx.snapshot.recent[-1:] == [about]
+    return typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked, right_after=right_after)
 
 
 def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
