@@ -154,3 +154,46 @@ def test_and_again_in_a_reply_repeats_the_quoted_reminder(dana: Conversation) ->
     listing = _said(dana, "show my reminders")
     assert "Reminder set" not in _reply_to(dana, listing, "and again tomorrow")
     assert dana.say("show my reminders").count("call mom") == 2
+
+
+# What the quoted confirmation named, what was done after it, and "it" said in a reply to it.
+_QUOTED_OTHER_KINDS = [
+    ("add pears to my shopping list", "remind me to call mom today at 5pm", "remove it"),
+    ("add pears to my shopping list", "note: gate code 1234", "take it off the list"),
+    ("note: gate code 1234", "remind me to call mom today at 5pm", "delete it"),
+    ("note: gate code 1234", "add pears to my shopping list", "delete that"),
+    ("remind me to call mom today at 6pm", "add pears to my shopping list", "delete it"),
+    ("remind me to call mom today at 6pm", "note: gate code 1234", "cancel this"),
+]
+_NAMED = {"add": "pears", "note:": "gate code 1234", "remind": "call mom"}
+
+
+def _everything(chat: Conversation) -> str:
+    return "\n".join(
+        chat.say(s) for s in ("show my reminders", "show my notes", "what's on my shopping list?")
+    )
+
+
+@pytest.mark.parametrize(("quoted", "after", "said"), _QUOTED_OTHER_KINDS)
+def test_it_in_a_reply_is_the_quoted_item_whatever_kind_was_done_since(
+    dana: Conversation, quoted: str, after: str, said: str
+) -> None:
+    # "delete it" quoting "Saved your note" after a reminder was set asked to delete the *reminder*
+    # (and a "yes" deleted it); "remove it" quoting "Added pears" answered it was gone.
+    message_id = _said(dana, quoted)
+    _said(dana, after)
+    named, untouched = _NAMED[quoted.split()[0]], _NAMED[after.split()[0]]
+    answer = _reply_to(dana, message_id, said)
+    assert named in answer and untouched not in answer
+    if answer.startswith("Before I go ahead"):
+        assert dana.tap(APPROVE).startswith("Deleted the")
+    left = _everything(dana)
+    assert named not in left and untouched in left
+
+
+def test_hebrew_it_in_a_reply_to_a_list_add_removes_that_item(dana: Conversation) -> None:
+    added = _said(dana, "תוסיף אגסים לרשימת הקניות")
+    _said(dana, "תזכיר לי היום ב-5 להתקשר לאמא")
+    assert "אגסים" in _reply_to(dana, added, "תוריד את זה")
+    assert "אגסים" not in dana.say("מה ברשימת הקניות?")
+    assert "להתקשר לאמא" in dana.say("תראה לי את התזכורות שלי")

@@ -6,9 +6,11 @@ from datetime import timedelta
 
 import pytest
 
+from memo.domain import LatestAction
 from memo.planner.base import PlannerResult
 from memo.planner.intents import followups
 from memo.planner.match import GUESS, Match
+from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import NOW, latest, pin
 
 
@@ -59,3 +61,52 @@ def test_a_day_for_a_reminder_whose_time_is_not_known_here_keeps_its_own(said: s
     listed = latest(summary="listed 1 reminder(s)").model_copy(update={"action": "list", "when": None})
     found = followups.referential(said, pin(said, actions=(listed,)))
     assert isinstance(found, Match) and found.changes == {"day": day} and found.missing == ()
+
+
+_OFF_THE_LIST = [
+    "take it off the list",
+    "remove it from the list",
+    "remove it from my shopping list",
+    "cross it off",
+    "cross that off the list",
+    "take it off",
+    "delete it from the list",
+    "תוריד את זה מהרשימה",
+    "תמחק את זה מרשימת הקניות",
+]
+
+
+@pytest.mark.parametrize("text", _OFF_THE_LIST)
+def test_it_off_the_list_is_the_item_just_added(text: str) -> None:
+    # "take it off the list" took a thing called "it" off the list ("I couldn't find “it”").
+    added = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="lists",
+        action="add",
+        summary="added pears to your shopping list",
+        external_ids={"listKey": "shopping"},
+    )
+    found = RulePlanner().plan(pin(text, actions=(added,))).output
+    (step,) = found.plan
+    assert (step.capability, step.action) == ("lists", "remove")
+    assert step.constraints["targetRef"] == "latest_action" and step.constraints["listName"] == "shopping"
+    assert "items" not in (step.changes or {})
+
+
+@pytest.mark.parametrize("text", ["take them off the list", "remove them from my list", "תוריד אותם מהרשימה"])
+def test_them_off_the_list_is_every_item_just_added(text: str) -> None:
+    added = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="lists",
+        action="add",
+        summary="added pears, plums to your shopping list",
+        external_ids={"listKey": "shopping"},
+    )
+    (step,) = RulePlanner().plan(pin(text, actions=(added,))).output.plan
+    assert step.constraints.get("plural") is True
+
+
+@pytest.mark.parametrize("text", [*_OFF_THE_LIST, "take them off the list"])
+def test_it_off_the_list_after_a_reminder_is_asked_not_guessed(text: str) -> None:
+    output = RulePlanner().plan(pin(text, actions=(latest(),))).output
+    assert not output.plan and "intent_unclear" in output.missing_fields

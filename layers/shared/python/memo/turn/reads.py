@@ -111,6 +111,7 @@ class Turn:
     ports: DecisionPorts
     _items: ItemsReader | None = field(default=None, repr=False)
     _llm_asked: bool = field(default=False, repr=False)
+    _quote: list[LatestAction] | None = field(default=None, repr=False)
 
     @property
     def items(self) -> ItemsReader:
@@ -166,25 +167,30 @@ class Turn:
         quotes = self.ports.quotes
         if quotes is None or not message.context_id or message.reply_id or not refers_back(state):
             return []
-        return quotes.recall(message.thread_id, message.context_id, now=self.ctx.now)
+        return self._recalled(quotes)
+
+    def _recalled(self, quotes: QuoteReader) -> list[LatestAction]:
+        """What the quoted message named, read once a turn."""
+        if self._quote is None:
+            message = self.ctx.message
+            self._quote = quotes.recall(message.thread_id, str(message.context_id), now=self.ctx.now)
+        return self._quote
 
     def quoted_first(self, state: TurnState) -> list[LatestAction]:
-        """The planner's latest actions. "And again in 4 hours" in a reply to an older confirmation
-        repeats *that* reminder: the one item the quoted message named comes first (read only for
-        such words; a quoted listing of several names no one reminder, so none is put first)."""
+        """The planner's latest actions. A reply to an older confirmation is about *that* action:
+        the one item the quoted message named comes first ("remove it" quoting "Added pears to your
+        shopping list" removes the pears, whatever was done since; "and again in 4 hours" repeats
+        the reminder it set). A quoted listing of several names no one item: none is put first, and
+        to "again" no reminder is the latest."""
         latest = latest_actions(self.ctx)
         message = self.ctx.message
         quotes = self.ports.quotes
-        if (
-            quotes is None
-            or not message.context_id
-            or message.reply_id
-            or not says_again(state.input.message)
-        ):
+        if quotes is None or not message.context_id or message.reply_id:
             return latest
-        quoted = quotes.recall(message.thread_id, message.context_id, now=self.ctx.now)
+        quoted = self._recalled(quotes)
         if len(quoted) != 1:
-            return [a for a in latest if a.capability != "reminders"] if quoted else latest
+            again = quoted and says_again(state.input.message)
+            return [a for a in latest if a.capability != "reminders"] if again else latest
         return [quoted[0], *latest]
 
     def current_items(

@@ -41,6 +41,19 @@ _RE_REF_DELETE = re.compile(
     rf"תוריד|תורידי|הורד|להוריד)\s+(?:{REF_EN}|{REF_HE})\s*[.!]?$",
     re.I,
 )
+# "take it off the list", "remove it from my shopping list", "cross that off", "תוריד את זה מהרשימה":
+# the list item just added (never a reminder: the list is said).
+_RE_REF_OFF_LIST = re.compile(
+    rf"^(?:(?:take|cross|strike|tick|check|scratch)\s+(?:{REF_EN})\s+off(?:\s+(?:the|my)\s+(?:\w+\s+)?list)?|"
+    rf"(?:{DELETE_EN}|take)\s+(?:{REF_EN})\s+(?:from|off(?:\s+of)?|out\s+of)\s+(?:the|my)\s+(?:\w+\s+)?list)"
+    r"\s*[.!]?$|"
+    rf"^(?:תוריד|תורידי|הורד|להוריד|{DELETE_HE})\s+(?:{REF_HE})\s+מ(?:ה)?רשימ(?:ה|ת\s+\S+)\s*[.!]?$",
+    re.I,
+)
+_OFF_THE_LIST = re.compile(
+    r"\s+(?:off|from|out\s+of)(?:\s+of)?(?:\s+(?:the|my)\s+(?:\w+\s+)?list)?\s*[.!]?$|\s+מ(?:ה)?רשימ\S*(?:\s+\S+)?\s*[.!]?$",
+    re.I,
+)
 _RE_REF_MOVE = re.compile(
     rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
     re.I,
@@ -154,6 +167,11 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     text = correction(text, inp) or text
     if _RE_REF_DELETE.match(text):
         return _deleted(text, inp)
+    if _RE_REF_OFF_LIST.match(text):
+        latest = latest_action(inp)
+        if latest is None or latest.capability != "lists":
+            return unclear(text)
+        return _deleted(_OFF_THE_LIST.sub("", text), inp)  # "them" / "the last one" read as said
     rename = _RE_REF_RENAME.match(text)
     if rename and not names_a_time(rename.group("new"), inp.now):
         latest = latest_action(inp)

@@ -108,12 +108,25 @@ def _names_something_just_done(words: str, inp: PlannerInput) -> bool:
     )
 
 
+#: "take it off the list", "תוריד את זה מהרשימה": no thing named, the one just added is meant
+#: (`followups`, which reads "it" as the latest action).
+#: (A place, "the last one" / "האחרון", stays an item: the list's own last one.)
+_ONLY_IT = re.compile(
+    r"^(?:it|that|this|that\s+one|this\s+one|them|those|these|(?:את\s+)?(?:זה|זאת)|אותו|אותה|אותם|אותן)$",
+    re.I,
+)
+
+
 def remove(text: str, inp: PlannerInput) -> Match | None:
     found = list_items(list_for(text), _RE_LIST_REMOVE, "remove", "medium")
     if found is not None:
-        return found
+        said = (found.changes or {}).get("items")
+        pronoun = isinstance(said, list) and any(_ONLY_IT.match(str(item)) for item in said)
+        return None if pronoun else found
     for pattern in _RE_TAKE_OFF:
         match = pattern.search(text)
+        if match and _ONLY_IT.match(match.group("items").strip()):
+            return None
         if match and not NAMES_A_KIND.search(match.group("items")):
             if _names_something_just_done(match.group("items"), inp):
                 return None  # "remove call mom" just after that reminder was set: it is meant
