@@ -44,6 +44,35 @@ def test_a_time_already_past_does_not_fill_the_step() -> None:
     assert fill_answer(state, pending, "at 9:00", NOW) is None  # 9:00 today is before NOW (10:00)
 
 
+def test_one_time_answer_sets_each_day_of_one_reminder_said_for_several_days() -> None:
+    """ "remind me on friday and sunday to call mom" -> "What time ...?" -> "6pm": each day at 18:00;
+    a step of another title is not the question's and keeps what it had."""
+    output = plan(
+        step(step_id="s1", constraints={"title": "call mom", "day": "2024-05-03"}),
+        step(step_id="s2", constraints={"title": "call mom", "day": "2024-05-05"}),
+        step(step_id="s3", constraints={"title": "call dad", "day": "2024-05-06"}),
+        missing=["reminder_time_required"],
+    )
+    state, pending = asked(output)
+    filled = fill_answer(state, pending, "6pm", NOW)
+    assert filled is not None and filled.planner_output is not None
+    assert [dict(s.constraints) for s in filled.planner_output.plan] == [
+        {"title": "call mom", "when": "2024-05-03T18:00:00+03:00"},
+        {"title": "call mom", "when": "2024-05-05T18:00:00+03:00"},
+        {"title": "call dad", "day": "2024-05-06"},
+    ]
+
+
+def test_an_answer_one_of_the_days_cannot_take_fills_none_of_them() -> None:
+    output = plan(
+        step(step_id="s1", constraints={"title": "call mom", "day": "2024-05-03"}),
+        step(step_id="s2", constraints={"title": "call mom", "day": "2024-05-01"}),  # today, 10:00
+        missing=["reminder_time_required"],
+    )
+    state, pending = asked(output)
+    assert fill_answer(state, pending, "at 9:00", NOW) is None  # 9:00 today is past
+
+
 def test_a_title_answer_fills_the_title() -> None:
     output = plan(
         step(constraints={"when": "2024-05-02T09:00:00+03:00"}), missing=["reminder_title_required"]

@@ -33,9 +33,20 @@ def test_an_unclear_intent_names_a_suggestion_or_offers_examples() -> None:
 
 def test_the_time_of_a_known_day_or_of_a_series() -> None:
     assert (
-        templates.time_on_day_question("en", "2024-05-03", TZ) == "What time on Fri 3 May? (e.g. “at 17:00”)"
+        templates.time_on_day_question("en", ["2024-05-03"], TZ)
+        == "What time on Fri 3 May? (e.g. “at 17:00”)"
     )
     assert templates.time_of_series_question("he") == "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
+
+
+def test_the_time_of_several_days_names_each_in_order() -> None:
+    days = ["2024-05-08", "2024-05-06", "2024-05-10"]
+    assert templates.time_on_day_question("en", days, TZ) == (
+        "What time on Mon 6 May, Wed 8 May and Fri 10 May? (e.g. “at 17:00”)"
+    )
+    assert templates.time_on_day_question("he", days[:2], TZ).startswith(
+        "באיזו שעה ביום ב׳ 6.5 וביום ד׳ 8.5?"
+    )
 
 
 def test_which_item_to_act_on() -> None:

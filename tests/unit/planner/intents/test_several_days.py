@@ -92,10 +92,10 @@ def test_a_shortened_weekday_is_one_day_not_a_repetition(short: str, day: str) -
     [
         "remind me on monday at 10 to call mom",  # one day
         "remind me on monday and monday at 10 to call mom",  # the same day twice
-        "remind me on monday and wednesday to call mom",  # no time: each day alone is incomplete
+        "remind me on monday and wednesday",  # no title: each day alone misses more than its time
     ],
 )
-def test_nothing_is_read_here_without_two_complete_days(message: str) -> None:
+def test_nothing_is_read_here_without_two_days_that_miss_at_most_their_time(message: str) -> None:
     assert on_several_days(message, pin(message), lambda text, inp: None) == []
     assert on_several_days(message, pin(message), reminders.create) == []
 
@@ -120,4 +120,55 @@ def test_hebrew_days_of_every_month() -> None:
     assert [s.constraints["recurrence"] for s in steps] == [
         "FREQ=MONTHLY;BYMONTHDAY=1",
         "FREQ=MONTHLY;BYMONTHDAY=15",
+    ]
+
+
+def _asked_alone(message: str) -> tuple[str, str]:
+    output = PLANNER.plan(pin(message)).output
+    assert output.missing_fields == ["reminder_time_required"]
+    (step,) = output.plan
+    return step.constraints["title"], step.constraints["day"]
+
+
+@given(
+    days=st.lists(st.integers(0, 6), min_size=2, max_size=4, unique=True),
+    form=st.integers(0, 2),
+    hebrew=st.booleans(),
+)
+def test_without_a_time_each_day_is_one_reminder_whose_time_is_asked_once(
+    days: list[int], form: int, hebrew: bool
+) -> None:
+    """ "on monday and wednesday to call mom": the title is "call mom" on each day (it was
+    "wednesday to call mom" on monday alone), and the one question is the time."""
+    if hebrew:
+        names = [HE_DAYS[d] for d in days]
+        message = f"תזכיר לי ביום {_said(names, hebrew=True)} להתקשר לאמא"
+        alone = [f"תזכיר לי ביום {name} להתקשר לאמא" for name in names]
+    else:
+        names = [EN_FORMS[d][min(form, len(EN_FORMS[d]) - 1)] for d in days]
+        message = f"remind me on {_said(names, hebrew=False)} to call mom"
+        alone = [f"remind me on {name} to call mom" for name in names]
+    output = PLANNER.plan(pin(message)).output
+    assert output.missing_fields == ["reminder_time_required"]
+    assert [(s.constraints["title"], s.constraints["day"]) for s in output.plan] == [
+        _asked_alone(a) for a in alone
+    ]
+    assert all("when" not in s.constraints and "recurrence" not in s.constraints for s in output.plan)
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("remind me on the 1st and 15th of every month to pay bills", "pay bills"),
+        ("תזכיר לי ב-1 וב-15 לכל חודש לשלם חשבונות", "לשלם חשבונות"),
+    ],
+)
+def test_without_a_time_each_day_of_the_month_is_a_monthly_reminder_whose_time_is_asked(
+    message: str, title: str
+) -> None:
+    output = PLANNER.plan(pin(message)).output
+    assert output.missing_fields == ["reminder_time_required"]
+    assert [dict(s.constraints) for s in output.plan] == [
+        {"title": title, "recurrence": "FREQ=MONTHLY;BYMONTHDAY=1"},
+        {"title": title, "recurrence": "FREQ=MONTHLY;BYMONTHDAY=15"},
     ]

@@ -52,15 +52,36 @@ def fill_answer(
     if step is None or output is None:
         return state
     missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
-    constraints, changes = dict(step.constraints), dict(step.changes)
-    if "reminder_time_required" in missing or "time_unclear" in missing:
-        filled = _fill_time(state, step, missing, answer, now, constraints, changes)
-    else:
-        filled = _fill_words(state, missing, answer, now, constraints, changes)
-    if not filled:
-        return None
-    new_step = step.model_copy(update={"constraints": constraints, "changes": changes})
-    return _replace_step(state, output, new_step)
+    filled_steps = []
+    for asked in [step, *same_time_asked(output, step, missing)]:
+        constraints, changes = dict(asked.constraints), dict(asked.changes)
+        if "reminder_time_required" in missing or "time_unclear" in missing:
+            filled = _fill_time(state, asked, missing, answer, now, constraints, changes)
+        else:
+            filled = _fill_words(state, missing, answer, now, constraints, changes)
+        if not filled:
+            return None
+        filled_steps.append(asked.model_copy(update={"constraints": constraints, "changes": changes}))
+    return _replace_steps(state, output, filled_steps)
+
+
+def same_time_asked(output: PlannerOutput, step: PlanStep, missing: list[str]) -> list[PlanStep]:
+    """The other steps the time question asked about with `step`: "remind me on monday and
+    wednesday to call mom" is one reminder on each day, the same title, each without its time; one
+    answer ("10") sets each day's time. Nothing else in the plan takes the answer."""
+    if missing != ["reminder_time_required"] or (step.capability, step.action) != ("reminders", "create"):
+        return []
+    title = step.constraints.get("title")
+    return [
+        other
+        for other in output.plan
+        if other.id != step.id
+        and (other.capability, other.action) == ("reminders", "create")
+        and other.constraints.get("title") == title
+        and "when" not in other.constraints
+        and ("day" in other.constraints) == ("day" in step.constraints)
+        and ("recurrence" in other.constraints) == ("recurrence" in step.constraints)
+    ]
 
 
 def _fill_time(
@@ -202,9 +223,10 @@ def _known_day(bag: dict[str, Any]) -> date | None:
     return None
 
 
-def _replace_step(state: TurnState, output: PlannerOutput, step: PlanStep) -> TurnState:
-    """The plan with `step` in place of its namesake; the answer filled every missing field."""
-    plan = [step if s.id == step.id else s for s in output.plan]
+def _replace_steps(state: TurnState, output: PlannerOutput, steps: list[PlanStep]) -> TurnState:
+    """The plan with `steps` in place of their namesakes; the answer filled every missing field."""
+    filled = {step.id: step for step in steps}
+    plan = [filled.get(s.id, s) for s in output.plan]
     new_output = output.model_copy(update={"plan": plan, "missing_fields": []})
     return state.model_copy(update={"planner_output": new_output})
 

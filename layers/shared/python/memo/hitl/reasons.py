@@ -23,6 +23,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl import templates
+from memo.hitl.plan_edits import same_time_asked
 from memo.text.language import Language
 
 KIND_BY_REASON: dict[HITLReason, HITLKind] = {
@@ -101,8 +102,11 @@ def question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) ->
         missing = output.missing_fields if output else []
         day = step.constraints.get("day") if step is not None else None
         if missing == ["reminder_time_required"] and isinstance(day, str):
-            # "remind me to buy a gift on friday": the day was understood, only its time is asked.
-            return templates.time_on_day_question(language, day, state.input.timezone), summary
+            # "remind me to buy a gift on friday": the day was understood, only its time is asked;
+            # "on monday and wednesday to call mom": one question names each day the answer sets.
+            others = same_time_asked(output, step, missing) if output and step else []
+            days = [day, *(str(other.constraints["day"]) for other in others)]
+            return templates.time_on_day_question(language, days, state.input.timezone), summary
         if missing == ["reminder_time_required"] and step is not None and step.constraints.get("recurrence"):
             # "on the 1st of every month": the days are known; "tomorrow at 17:00" as the example
             # would invite a day that is no answer to this question.

@@ -445,7 +445,8 @@ def _to_plan(found: Sequence[Match]) -> PlannerResult:
         confidence=min(m.confidence for m in found),
         risk_level=max((m.risk for m in found), key=lambda r: _RISK_ORDER[r]),
         needs_approval=any(m.needs_approval for m in found),
-        missing_fields=[],
+        # Only "on monday and wednesday to call mom" leaves a field to ask: the time, once for all.
+        missing_fields=list(dict.fromkeys(field for m in found for field in m.missing)),
         plan=steps,
     )
     suggestions = [

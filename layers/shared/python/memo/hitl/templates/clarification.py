@@ -89,12 +89,16 @@ def intent_unclear_question(language: Language, suggestions: list[RoutingSuggest
     )
 
 
-def time_on_day_question(language: Language, day: str, timezone: str) -> str:
-    """The time of a reminder whose day is known: "What time on Fri 27 Nov?"."""
-    shown = format_when(day, language, timezone)
+def time_on_day_question(language: Language, days: list[str], timezone: str) -> str:
+    """The time of a reminder whose day is known: "What time on Fri 27 Nov?"; of one said for
+    several days, each in order: "What time on Mon 30 Nov and Wed 2 Dec?"."""
+    shown = [format_when(day, language, timezone) for day in sorted(set(days))]
     if language == "he":
-        return f"באיזו שעה ב{shown}? (למשל „ב-17:00”)"
-    return f"What time on {shown}? (e.g. “at 17:00”)"
+        on = [f"ב{one}" for one in shown]
+        said = on[0] if len(on) == 1 else f"{', '.join(on[:-1])} ו{on[-1]}"
+        return f"באיזו שעה {said}? (למשל „ב-17:00”)"
+    said = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"What time on {said}? (e.g. “at 17:00”)"
 
 
 def time_of_series_question(language: Language) -> str:

@@ -5,10 +5,12 @@ monthly reminder on each day, `on_several_month_days`; a monthly series has one 
 
 Each day is one reminder, read as if the request named that day alone (this coming Monday, this
 coming Wednesday, ...). A repetition says so ("every monday and wednesday", "on mondays and
-wednesdays") and is read by `memo.text.recurrence`, never here; so is a day that the request does
-not say with its time or title (each day's request must be complete on its own, or nothing is read
-here and the message goes on to the other readers). Without this, the second day's name was read as
-the first reminder's title and the days after it were lost.
+wednesdays") and is read by `memo.text.recurrence`, never here. Each day's request must have its
+title, and either its time or, on every day alike, only the time missing ("remind me on monday and
+wednesday to call mom"): then the time is asked once and the answer sets every day
+(`memo.hitl.plan_edits.fill_answer`). Anything else is not read here and the message goes on to the
+other readers. Without this, the second day's name was read as the first reminder's title and the
+days after it were lost.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ _HE_DAY = re.compile(_HE)
 
 
 def on_several_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
-    """One reminder create for each weekday of a list `text` names, each complete; else []."""
+    """One reminder create for each weekday of a list `text` names, each complete or each missing
+    only its time (asked once); else []."""
     found = _EN_LIST.search(text) or _HE_LIST.search(text)
     if found is None:
         return []
@@ -50,13 +53,38 @@ def on_several_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
         return []
     head, tail = text[: found.start()], text[found.end() :]
     matches = [read(f"{head}{'ביום ' if hebrew else 'on '}{day}{tail}", inp) for day in dict.fromkeys(days)]
-    if not all(_one_time_create(m) for m in matches):
+    if not (all(_one_time_create(m) for m in matches) or all(_time_asked_on_its_day(m) for m in matches)):
         return []
     return [m for m in matches if isinstance(m, Match)]
 
 
 def _complete_create(found: Match) -> bool:
     return (found.capability, found.action) == ("reminders", "create") and not found.missing
+
+
+#: The only question a day's request may leave: its time.
+_TIME_ONLY = ("reminder_time_required",)
+
+
+def _time_asked_on_its_day(found: Match | PlannerResult | None) -> bool:
+    """A one-time reminder with its title and day, only the time missing ("on monday to call mom")."""
+    return (
+        isinstance(found, Match)
+        and (found.capability, found.action) == ("reminders", "create")
+        and found.missing == _TIME_ONLY
+        and "recurrence" not in found.constraints
+        and isinstance(found.constraints.get("day"), str)
+        and bool(found.constraints.get("title"))
+    )
+
+
+def _series_time_asked(found: Match) -> bool:
+    """A repeating reminder with its title and days, only the time missing."""
+    return (
+        (found.capability, found.action) == ("reminders", "create")
+        and found.missing == _TIME_ONLY
+        and bool(found.constraints.get("title"))
+    )
 
 
 def _repeats(found: Match) -> bool:
@@ -86,7 +114,8 @@ _HE_MONTH_DAYS = re.compile(
 
 
 def on_several_month_days(text: str, inp: PlannerInput, read: Read) -> list[Match]:
-    """One monthly reminder create for each day of the month a list names, each complete; else []."""
+    """One monthly reminder create for each day of the month a list names, each complete or each
+    missing only its time (asked once); else []."""
     found = _EN_MONTH_DAYS.search(text) or _HE_MONTH_DAYS.search(text)
     if found is None:
         return []
@@ -96,6 +125,9 @@ def on_several_month_days(text: str, inp: PlannerInput, read: Read) -> list[Matc
         return []
     head, tail = text[: found.start()], found.group("every") + text[found.end() :]
     matches = [read(f"{head}{f'ב-{day}' if hebrew else f'on the {day}'}{tail}", inp) for day in days]
-    if not all(isinstance(m, Match) and _complete_create(m) and _repeats(m) for m in matches):
+    said = [m for m in matches if isinstance(m, Match) and _repeats(m)]
+    if len(said) < len(matches) or not (
+        all(_complete_create(m) for m in said) or all(_series_time_asked(m) for m in said)
+    ):
         return []
     return [m for m in matches if isinstance(m, Match)]
