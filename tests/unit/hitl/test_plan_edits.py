@@ -6,7 +6,13 @@ import pytest
 
 from memo.domain import PendingHITL, PlannerOutput, TurnState
 from memo.hitl import gate
-from memo.hitl.plan_edits import apply_modifications, bare_edit, fill_answer, origin_step
+from memo.hitl.plan_edits import (
+    apply_modifications,
+    bare_edit,
+    fill_answer,
+    origin_step,
+    outside_the_month_asked,
+)
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
 
 
@@ -130,3 +136,40 @@ def test_apply_modifications_merges_and_clears_only_that_steps_caches() -> None:
     assert edited.planner_output.plan[0] == output.plan[0]
     assert edited.planner_output.missing_fields == ["target_unclear"]
     assert set(edited.resolver_results) == {"s0"} and set(edited.executor_args) == {"s0"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "when"),
+    [
+        ("the 5th", "2025-03-05T09:00:00+02:00"),
+        ("5", "2025-03-05T09:00:00+02:00"),
+        ("march 12 at 8am", "2025-03-12T08:00:00+02:00"),
+        ("april 5", None),  # another month: asked again
+        ("at 10", None),  # no day
+    ],
+)
+def test_the_day_of_the_month_asked_completes_the_yearly_reminder(answer: str, when: str | None) -> None:
+    output = plan(
+        step(
+            constraints={"title": "renew", "recurrence": "FREQ=YEARLY", "saidMonth": 3, "saidTime": "09:00"}
+        ),
+        missing=["month_day_required", "reminder_time_required"],
+    )
+    state, pending = asked(output)
+    filled = fill_answer(state, pending, answer, NOW)
+    if when is None:
+        assert filled is None
+        return
+    assert filled is not None and filled.planner_output is not None
+    assert dict(filled.planner_output.plan[0].constraints) == {
+        "title": "renew",
+        "recurrence": "FREQ=YEARLY",
+        "when": when,
+    }
+
+
+def test_an_edit_to_another_month_is_no_answer_to_the_day_of_the_month_asked() -> None:
+    asked_march = step(constraints={"title": "renew", "recurrence": "FREQ=YEARLY", "saidMonth": 3})
+    assert outside_the_month_asked(asked_march, {"day": "2025-04-05"}, "Asia/Jerusalem")
+    assert not outside_the_month_asked(asked_march, {"day": "2025-03-05"}, "Asia/Jerusalem")
+    assert not outside_the_month_asked(step(), {"day": "2025-04-05"}, "Asia/Jerusalem")

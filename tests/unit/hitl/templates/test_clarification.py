@@ -64,3 +64,15 @@ def test_the_yes_no_check() -> None:
     assert templates.low_confidence_question("en", "save the note “x”") == (
         "Just to check — you want me to save the note “x”?"
     )
+
+
+def test_the_day_of_a_month_said_alone_asks_what_was_not_said() -> None:
+    assert templates.month_day_question("en", 3, time_known=True, title_known=True) == (
+        "Which day of March? (e.g. “the 5th”)"
+    )
+    assert templates.month_day_question("en", 3, time_known=False, title_known=True) == (
+        "Which day of March, and at what time? (e.g. “the 5th at 9:00”)"
+    )
+    assert templates.month_day_question("he", 3, time_known=True, title_known=False) == (
+        "באיזה יום במרץ, ועל מה להזכיר? (למשל „ב-5 לחדש את הביטוח”)"
+    )

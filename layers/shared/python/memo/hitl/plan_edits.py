@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
+from memo.planner.intents.month_series import SAID_MONTH, day_in_month
 from memo.planner.intents.reminders import SAID_TIME
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
 from memo.planner.timeparse import extract_when, parse_time_answer
@@ -101,6 +103,10 @@ def _fill_time(
     if duration is not None:
         # "When?" -> "10 min", "חצי שעה": that long from now.
         answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
+    month = constraints.pop(SAID_MONTH, None)
+    if isinstance(month, int):
+        # "every march" -> "Which day of March?" -> "the 5th": March 5.
+        answer = day_in_month(answer, month, hebrew=has_hebrew(answer) or language == "he")
     parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
     said = constraints.pop(SAID_TIME, None)
     if isinstance(said, str) and parsed.when is None and not parsed.named_time:
@@ -112,7 +118,7 @@ def _fill_time(
         when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
     if when is not None and step.action == "create":
         when = _before_the_event(state, answer, when, now, constraints, bag)
-    if when is None or when <= now:
+    if when is None or when <= now or not _in_month(when, month, tz, parsed.explicit_day):
         return False
     if parsed.recurrence is not None:
         # "every sunday at 8": the reminder repeats. A step that cannot repeat asks again rather
@@ -132,6 +138,32 @@ def _fill_time(
             return False
         constraints["title"] = title
     return True
+
+
+def _in_month(when: datetime, month: object, timezone: str, day_said: bool) -> bool:
+    """Whether `when` is on a day said in the month the question asked a day of (any time when
+    none was asked): "at 10" or "april 5" is no answer to "Which day of March?"."""
+    return not isinstance(month, int) or (day_said and when.astimezone(ZoneInfo(timezone)).month == month)
+
+
+def outside_the_month_asked(step: PlanStep, modifications: dict[str, Any], timezone: str) -> bool:
+    """Whether an edit moves a step whose day of a month was asked ("every march" -> "Which day of
+    March?") to a day of another month ("ב-5 באפריל"): no answer to the question, which is asked
+    again."""
+    month = step.constraints.get(SAID_MONTH)
+    if not isinstance(month, int):
+        return False
+    for key in ("when", "day"):
+        value = modifications.get(key)
+        if isinstance(value, str):
+            try:
+                said = datetime.fromisoformat(value)
+            except ValueError:
+                return True
+            local = said.astimezone(ZoneInfo(timezone)) if said.tzinfo is not None else said
+            if local.month != month:
+                return True
+    return False
 
 
 def _before_the_event(

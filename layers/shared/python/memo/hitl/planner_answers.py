@@ -32,7 +32,7 @@ from memo.hitl.answer_requests import (
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
 from memo.hitl.numbered import number_means_two_things, typed_number
-from memo.hitl.plan_edits import bare_edit, edit_problem, fill_answer, origin_step
+from memo.hitl.plan_edits import bare_edit, edit_problem, fill_answer, origin_step, outside_the_month_asked
 from memo.hitl.retarget import meant_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -275,7 +275,7 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
     its action are explained, and the same approval asked again)."""
     state, pending, raw, now, log = a.state, a.pending, a.raw, a.now, a.log
     mods = sanitize_modifications(interpreted.parsed.modifications if interpreted.parsed else None)
-    if step is None or not mods:
+    if step is None or not mods or outside_the_month_asked(step, mods, state.input.timezone):
         return re_ask(state, pending, raw, log)
     if a.approval:
         problem = edit_problem(step, mods)

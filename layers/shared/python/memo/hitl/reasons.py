@@ -24,6 +24,8 @@ from memo.domain import (
 )
 from memo.hitl import templates
 from memo.hitl.plan_edits import same_time_asked
+from memo.planner.intents.month_series import MONTH_DAY_REQUIRED, SAID_MONTH
+from memo.planner.intents.reminders import SAID_TIME
 from memo.text.language import Language
 
 KIND_BY_REASON: dict[HITLReason, HITLKind] = {
@@ -101,6 +103,14 @@ def question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) ->
     if reason == "missing_fields":
         missing = output.missing_fields if output else []
         day = step.constraints.get("day") if step is not None else None
+        month = step.constraints.get(SAID_MONTH) if step is not None else None
+        if MONTH_DAY_REQUIRED in missing and step is not None and isinstance(month, int):
+            # "every march at 9": which day of March (and what else was not said).
+            time_known, title_known = SAID_TIME in step.constraints, bool(step.constraints.get("title"))
+            question = templates.month_day_question(
+                language, month, time_known=time_known, title_known=title_known
+            )
+            return question, summary
         if missing == ["reminder_time_required"] and isinstance(day, str):
             # "remind me to buy a gift on friday": the day was understood, only its time is asked;
             # "on monday and wednesday to call mom": one question names each day the answer sets.

@@ -7,6 +7,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITLOption, PlanStep, RoutingSuggestion
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.months import MONTHS_EN, MONTHS_HE
 
 YES_ID = "yes"
 NO_ID = "no"
@@ -57,6 +58,8 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
         "en": "Which day is that? (e.g. “on Dec 25 at 9:00”)",
         "he": "איזה יום זה? (למשל „ב-25.12 בשעה 9:00”)",
     },
+    # "every march": a yearly reminder needs its day of the month.
+    "month_day_required": {"en": "Which day of the month?", "he": "באיזה יום בחודש?"},
     "target_unclear": {"en": "Which one do you mean?", "he": "למה בדיוק התכוונת?"},
     "which_one": {"en": "Which one do you mean?", "he": "לאיזה מהם התכוונת?"},
 }
@@ -106,6 +109,24 @@ def time_of_series_question(language: Language) -> str:
     if language == "he":
         return "באיזו שעה, בכל פעם? (למשל „ב-9:00”)"
     return "At what time, each time? (e.g. “at 9:00”)"
+
+
+def month_day_question(language: Language, month: int, *, time_known: bool, title_known: bool) -> str:
+    """A yearly reminder said by its month alone ("every march at 9"): which day of it, with the time
+    and the title when those were not said either."""
+    hebrew = language == "he"
+    name = (MONTHS_HE if hebrew else MONTHS_EN)[month - 1]
+    asks = [f"באיזה יום ב{name}" if hebrew else f"Which day of {name}"]
+    example = "ב-5" if hebrew else "the 5th"
+    if not time_known:
+        asks.append("באיזו שעה" if hebrew else "at what time")
+        example += " בשעה 9:00" if hebrew else " at 9:00"
+    if not title_known:
+        asks.append("על מה להזכיר" if hebrew else "what about")
+        example += " לחדש את הביטוח" if hebrew else " to renew the insurance"
+    if len(asks) > 1:
+        asks[-1] = f"ו{asks[-1]}" if hebrew else f"and {asks[-1]}"
+    return f"{', '.join(asks)}? (למשל „{example}”)" if hebrew else f"{', '.join(asks)}? (e.g. “{example}”)"
 
 
 def which_item_question(language: Language, step: PlanStep) -> str:

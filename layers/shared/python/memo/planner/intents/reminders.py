@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memo.planner.base import PlannerInput
+from memo.planner.intents.month_series import MONTH_DAY_REQUIRED, SAID_MONTH, MonthSaid, month_without_day
 from memo.planner.lexicon import as_title, clean, has_hebrew
 from memo.planner.match import CONFIDENT, GUESS, Match, iso, parse_when
 
@@ -156,6 +157,11 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if rest is None:
         return None
     rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", rest)))
+    month = month_without_day(rest)
+    if isinstance(month, MonthSaid):
+        return _month_asked(month, inp)
+    if month is not None:
+        rest = month  # "every march on the 5th": "every march 5"
     parsed = parse_when(rest, inp)
     title = as_title(parsed.remainder)
     if names_nothing(parsed.remainder, title):
@@ -185,6 +191,29 @@ def create(text: str, inp: PlannerInput) -> Match | None:
         action="create",
         # "next tuesday" on a Monday: tomorrow is the reading, shown to be confirmed (`near_next`).
         confidence=GUESS if parsed.near_next and not missing else CONFIDENT,
+        risk="low",
+        constraints=constraints,
+        missing=tuple(missing),
+        pattern="reminders:create",
+    )
+
+
+def _month_asked(said: MonthSaid, inp: PlannerInput) -> Match:
+    """ "every march at 9 to renew insurance": a yearly reminder whose day of March is asked (and
+    its time, when not said); the month and the hour wait in the step for the answer."""
+    parsed = parse_when(said.rest, inp)
+    title = as_title(parsed.remainder)
+    if names_nothing(parsed.remainder, title):
+        title = ""
+    constraints: dict[str, object] = {"title": title} if title else {}
+    constraints |= {"recurrence": "FREQ=YEARLY", SAID_MONTH: said.month}
+    if parsed.said_time and parsed.day is None and parsed.recurrence is None:
+        constraints[SAID_TIME] = parsed.said_time
+    missing = ([] if title else ["reminder_title_required"]) + [MONTH_DAY_REQUIRED, "reminder_time_required"]
+    return Match(
+        capability="reminders",
+        action="create",
+        confidence=CONFIDENT,
         risk="low",
         constraints=constraints,
         missing=tuple(missing),
