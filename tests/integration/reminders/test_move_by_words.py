@@ -51,9 +51,11 @@ def test_hebrew_push_by_half_an_hour(chat: Conversation) -> None:
 
 def test_an_amount_without_a_direction_or_into_the_past_moves_nothing(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
-    # Earlier or later? Not guessed.
-    assert chat.say("move it an hour").startswith("I'm not sure I understood")
-    assert chat.say("move it forward an hour").startswith("I'm not sure I understood")
+    # Earlier or later? Not guessed: asked ("forward" is read both ways), and a cancel leaves it.
+    assert chat.say("move it an hour").startswith("Move “call mom” 1 hour earlier or 1 hour later?")
+    assert chat.say("cancel") == "OK, cancelled. Nothing was changed."
+    assert chat.say("move it forward an hour").startswith("Move “call mom” 1 hour earlier or 1 hour later?")
+    assert chat.say("never mind") == "OK, cancelled. Nothing was changed."
     assert (
         chat.say("bring it forward 2 days") == "I couldn't update the reminder: that time has already passed."
     )
@@ -122,3 +124,38 @@ def test_hebrew_move_a_named_reminder_to_9(chat: Conversation) -> None:
     assert chat.say("תזיז את רופא השיניים ל9") == (
         f"עדכנתי את התזכורת „רופא שיניים” — עכשיו ל{_shown(1, 9, language='he')}."
     )
+
+
+def test_move_it_an_hour_asks_which_way_and_changes_nothing_until_told(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # "move it an hour" was "not understood"; guessing a way would move it wrong half the time.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("move it an hour") == "Move “call mom” 1 hour earlier or 1 hour later? (e.g. “later”)"
+    assert chat.say("hmm").startswith("Sorry, I didn't catch that.")  # asked again
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {_shown(1, 17)}"  # untouched
+    assert chat.say("move it 30 minutes").startswith("Move")
+    assert chat.say("earlier") == f"Updated the reminder “call mom” — now for {_shown(1, 16, 30)}."
+    assert chat.say("move call mom an hour").startswith("Move “call mom” 1 hour earlier")
+    assert chat.say("2 hours later") == f"Updated the reminder “call mom” — now for {_shown(1, 18, 30)}."
+    assert _fired_at(chat, clock, _at(1, 17, 1)) == []  # not at the old time
+    fired = _fired_at(chat, clock, _at(1, 18, 31))
+    assert len(fired) == 1 and "call mom" in fired[0]
+
+
+def test_hebrew_move_it_an_hour_asks_which_way(chat: Conversation) -> None:
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
+    asked = chat.say("תזיז את זה בשעה")
+    assert asked == "להקדים את „להתקשר לאמא” בשעה או לדחות בשעה? (למשל „מאוחר יותר”)"
+    assert chat.say("מאוחר יותר").startswith("עדכנתי את התזכורת „להתקשר לאמא” — עכשיו ליום")
+    assert "18:00" in chat.say("מה התזכורות שלי?")
+    chat.say("תזיז את זה בחצי שעה")
+    assert "17:30" in chat.say("להקדים")
+
+
+def test_a_new_request_instead_of_which_way_drops_the_question(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("move it an hour").startswith("Move")
+    assert chat.say("remind me to buy milk at 9pm").startswith("⏰ Reminder set: “buy milk”")
+    assert chat.say("later") != f"Updated the reminder “call mom” — now for {_shown(1, 18)}."
+    assert f"“call mom” — {_shown(1, 17)}" in chat.say("show my reminders")

@@ -173,3 +173,39 @@ def test_an_edit_to_another_month_is_no_answer_to_the_day_of_the_month_asked() -
     assert outside_the_month_asked(asked_march, {"day": "2025-04-05"}, "Asia/Jerusalem")
     assert not outside_the_month_asked(asked_march, {"day": "2025-03-05"}, "Asia/Jerusalem")
     assert not outside_the_month_asked(step(), {"day": "2025-04-05"}, "Asia/Jerusalem")
+
+
+@pytest.mark.parametrize(
+    ("answer", "minutes"),
+    [
+        ("later", 60),
+        ("Later please", 60),
+        ("an hour later", 60),
+        ("earlier", -60),
+        ("2 hours later", 120),
+        ("30 minutes earlier", -30),
+        ("מאוחר יותר", 60),
+        ("להקדים", -60),
+        ("תדחה", 60),
+    ],
+)
+def test_which_way_answered_signs_the_shift(answer: str, minutes: int) -> None:
+    output = plan(
+        step(action="update", constraints={"target": "call mom"}, changes={"shiftBy": 60}),
+        missing=["shift_direction_required"],
+    )
+    state, pending = asked(output)
+    filled = fill_answer(state, pending, answer, NOW)
+    assert filled is not None and filled.planner_output is not None
+    (updated,) = filled.planner_output.plan
+    assert updated.changes == {"shiftMinutes": minutes}
+
+
+@pytest.mark.parametrize("answer", ["hmm", "earlier or later", "forward", "at 6pm", "לא יודע"])
+def test_an_answer_that_says_no_one_way_fills_nothing(answer: str) -> None:
+    output = plan(
+        step(action="update", constraints={"target": "call mom"}, changes={"shiftBy": 60}),
+        missing=["shift_direction_required"],
+    )
+    state, pending = asked(output)
+    assert fill_answer(state, pending, answer, NOW) is None

@@ -4,10 +4,12 @@ nothing when either is unsaid), and "it"/"that" targets."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from memo.capabilities.reminder_args import UpdateReminderArgs
-from memo.planner.match import CONFIDENT, REFERENTIAL, is_ref, shift_of, target_constraints
+from memo.planner.match import CONFIDENT, REFERENTIAL, is_ref, shift_of, target_constraints, unsigned_shift
 from tests.unit.planner.conftest import latest, pin
 
 
@@ -81,3 +83,43 @@ def test_target_constraints_name_the_target_or_the_latest_action() -> None:
 )
 def test_the_day_after_is_a_day_later_whatever_the_verb(verb: str, said: str) -> None:
     assert shift_of(verb, said) == (24 * 60, said.split()[0] if said.startswith("it") else "את זה")
+
+
+_UNITS_EN = {"minutes": 1, "hours": 60, "days": 24 * 60}
+
+
+@given(
+    n=st.integers(min_value=1, max_value=99),
+    unit=st.sampled_from(sorted(_UNITS_EN)),
+    verb=st.sampled_from(["move", "shift", "change", "reschedule"]),
+    direction=st.sampled_from(["", " later", " earlier", " forward"]),
+)
+def test_an_amount_with_no_direction_is_asked_which_way(n: int, unit: str, verb: str, direction: str) -> None:
+    # "move it 2 hours": earlier or later is asked (`unsigned_shift`), never guessed (`shift_of`).
+    rest = f"it {n} {unit}{direction}"
+    minutes = n * _UNITS_EN[unit]
+    if minutes > 7 * 24 * 60:
+        assert shift_of(verb, rest) is None and unsigned_shift(verb, rest) is None
+    elif direction in ("", " forward"):
+        assert shift_of(verb, rest) is None
+        assert unsigned_shift(verb, rest) == (minutes, "it")
+    else:
+        assert unsigned_shift(verb, rest) is None
+        assert shift_of(verb, rest) == (minutes if direction == " later" else -minutes, "it")
+
+
+@pytest.mark.parametrize(
+    ("verb", "rest", "minutes"),
+    [("תזיז", "את זה בשעה", 60), ("תזיז", "את זה בחצי שעה", 30), ("move", "the dentist an hour", 60)],
+)
+def test_unsigned_shifts_in_hebrew_and_of_a_named_reminder(verb: str, rest: str, minutes: int) -> None:
+    found = unsigned_shift(verb, rest)
+    assert found is not None and found[0] == minutes
+
+
+@pytest.mark.parametrize(
+    ("verb", "rest"),
+    [("push", "it an hour"), ("bring", "it forward 30 minutes"), ("move", "it to the day after")],
+)
+def test_a_verb_or_word_that_says_the_way_is_no_unsigned_shift(verb: str, rest: str) -> None:
+    assert unsigned_shift(verb, rest) is None

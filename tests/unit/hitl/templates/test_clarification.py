@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.domain import RoutingSuggestion
 from memo.hitl import templates
 from tests.unit.hitl.conftest import TZ, step
@@ -75,4 +77,23 @@ def test_the_day_of_a_month_said_alone_asks_what_was_not_said() -> None:
     )
     assert templates.month_day_question("he", 3, time_known=True, title_known=False) == (
         "באיזה יום במרץ, ועל מה להזכיר? (למשל „ב-5 לחדש את הביטוח”)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("minutes", "english", "hebrew"),
+    [
+        (60, "1 hour", "שעה"),
+        (30, "30 minutes", "30 דקות"),
+        (120, "2 hours", "2 שעות"),
+        (1440, "1 day", "יום"),
+    ],
+)
+def test_which_way_names_the_amount_and_the_reminder(minutes: int, english: str, hebrew: str) -> None:
+    assert templates.shift_direction_question("en", minutes, "call mom") == (
+        f"Move “call mom” {english} earlier or {english} later? (e.g. “later”)"
+    )
+    assert templates.shift_direction_question("en", minutes, None).startswith(f"Move it {english} earlier")
+    assert templates.shift_direction_question("he", minutes, "לאמא") == (
+        f"להקדים את „לאמא” ב{hebrew} או לדחות ב{hebrew}? (למשל „מאוחר יותר”)"
     )

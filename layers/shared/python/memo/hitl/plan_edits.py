@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -19,6 +20,7 @@ from memo.hitl.interpreter import normalize_modifications, sanitize_modification
 from memo.planner.intents.month_series import SAID_MONTH, day_in_month
 from memo.planner.intents.reminders import SAID_TIME
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
+from memo.planner.match import SHIFT_BY, SHIFT_DIRECTION_REQUIRED, shift_of
 from memo.planner.timeparse import extract_when, parse_time_answer
 
 _UPDATE_ACTIONS = frozenset({"update"})
@@ -57,7 +59,9 @@ def fill_answer(
     filled_steps = []
     for asked in [step, *same_time_asked(output, step, missing)]:
         constraints, changes = dict(asked.constraints), dict(asked.changes)
-        if "reminder_time_required" in missing or "time_unclear" in missing:
+        if SHIFT_DIRECTION_REQUIRED in missing:
+            filled = _fill_direction(answer, changes)
+        elif "reminder_time_required" in missing or "time_unclear" in missing:
             filled = _fill_time(state, asked, missing, answer, now, constraints, changes)
         else:
             filled = _fill_words(state, missing, answer, now, constraints, changes)
@@ -189,6 +193,30 @@ def _before_the_event(
 
     constraints["title"] = lead_title(led.remainder, led.lead_for)
     return led.when
+
+
+_LATER = re.compile(
+    r"\b(?:later|after|back|push(?:\s+it)?|delay|postpone)\b|מאוחר\s+יותר|אחר\s+כך|לדחות|תדחה|תדחי|אחרי", re.I
+)
+_EARLIER = re.compile(
+    r"\b(?:earlier|before|sooner|bring\s+it\s+forward)\b|מוקדם\s+יותר|קודם|להקדים|תקדים|תקדימי|לפני", re.I
+)
+
+
+def _fill_direction(answer: str, changes: dict[str, Any]) -> bool:
+    """ "move it an hour" -> "Earlier or later?" -> "later" (or "2 hours later", which says its own
+    amount): the shift, signed. An answer that says both ways or neither fills nothing (asked again)."""
+    amount = changes.get(SHIFT_BY)
+    own = shift_of("move", answer.strip())
+    if own is not None and not own[1]:
+        minutes = own[0]
+    elif isinstance(amount, int) and bool(_LATER.search(answer)) != bool(_EARLIER.search(answer)):
+        minutes = amount if _LATER.search(answer) else -amount
+    else:
+        return False
+    changes.pop(SHIFT_BY, None)
+    changes["shiftMinutes"] = minutes
+    return True
 
 
 def _fill_words(

@@ -26,6 +26,7 @@ from memo.hitl import templates
 from memo.hitl.plan_edits import same_time_asked
 from memo.planner.intents.month_series import MONTH_DAY_REQUIRED, SAID_MONTH
 from memo.planner.intents.reminders import SAID_TIME
+from memo.planner.match import SHIFT_BY, SHIFT_DIRECTION_REQUIRED, SHIFT_NAMES
 from memo.text.language import Language
 
 KIND_BY_REASON: dict[HITLReason, HITLKind] = {
@@ -111,6 +112,16 @@ def question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) ->
                 language, month, time_known=time_known, title_known=title_known
             )
             return question, summary
+        if (
+            SHIFT_DIRECTION_REQUIRED in missing
+            and step is not None
+            and isinstance(step.changes.get(SHIFT_BY), int)
+        ):
+            # "move it an hour": earlier or later.
+            minutes = int(step.changes[SHIFT_BY])
+            return templates.shift_direction_question(
+                language, minutes, step.constraints.get(SHIFT_NAMES)
+            ), summary
         if missing == ["reminder_time_required"] and isinstance(day, str):
             # "remind me to buy a gift on friday": the day was understood, only its time is asked;
             # "on monday and wednesday to call mom": one question names each day the answer sets.

@@ -166,13 +166,42 @@ _LATER_VERBS = re.compile(r"^(?:push|delay|postpone|bump|תדחה|תדחי|דח�
 _EARLIER_VERBS = re.compile(r"^(?:bring|pull|תקדים|תקדימי|הקדם|להקדים)", re.I)
 
 
+#: "move it an hour": the missing field (which way), and the change that holds the amount meanwhile.
+SHIFT_DIRECTION_REQUIRED = "shift_direction_required"
+SHIFT_BY = "shiftBy"
+#: The title the question names ("Move “call mom” 1 hour earlier or later?"), when one reminder is meant.
+SHIFT_NAMES = "shiftNames"
+
+
 def shift_of(verb: str, rest: str) -> tuple[int, str] | None:
     """ "push it by an hour", "move it 30 minutes earlier", "תדחה את זה בחצי שעה": the minutes the
     time moves by (later is positive) and the words before them; None when the words name no
-    amount, or no direction ("move it an hour": earlier or later?)."""
+    amount, or no direction ("move it an hour": earlier or later? `unsigned_shift`)."""
     next_day = _NEXT_DAY.search(rest)
     if next_day is not None:  # "move it to the day after": a day later, whatever the verb
         return 24 * 60, rest[: next_day.start()].strip()
+    said = _amount_said(rest)
+    if said is None:
+        return None
+    minutes, direction, before = said
+    sign = _sign(verb, direction)
+    return (sign * minutes, before) if sign else None
+
+
+def unsigned_shift(verb: str, rest: str) -> tuple[int, str] | None:
+    """ "move it an hour", "move it forward 30 minutes", "תזיז את זה בשעה": an amount said with no
+    direction the words settle (earlier or later is asked, never guessed): the minutes, unsigned,
+    and the words before them; None when the words say a direction or no amount."""
+    said = _amount_said(rest)
+    if said is None or _NEXT_DAY.search(rest) is not None:
+        return None
+    minutes, direction, before = said
+    return (minutes, before) if not _sign(verb, direction) else None
+
+
+def _amount_said(rest: str) -> tuple[int, str, str] | None:
+    """The amount of time at the end of `rest` (minutes, up to a week), the direction word said
+    with it ("" for none) and the words before it."""
     match = _SHIFT_EN.search(rest)
     if match is not None:
         n = match.group("n").lower()
@@ -195,23 +224,25 @@ def shift_of(verb: str, rest: str) -> tuple[int, str] | None:
             "קודם": "earlier",
             "מוקדם יותר": "earlier",
         }.get(" ".join((match.group("dir") or "").split()), "")
-    if direction in ("later", "back"):
-        sign = 1
-    elif direction == "earlier":
-        sign = -1
-    elif direction in ("forward", "ahead") and _EARLIER_VERBS.match(verb):
-        sign = -1  # "bring it forward by an hour"
-    elif direction in ("forward", "ahead"):
-        return None  # "move it forward" is earlier to some and later to others: asked, never guessed
-    elif _LATER_VERBS.match(verb):
-        sign = 1
-    elif _EARLIER_VERBS.match(verb):
-        sign = -1
-    else:
-        return None
     if not minutes or minutes > 7 * 24 * 60:
         return None
-    return sign * minutes, rest[: match.start()].strip()
+    return minutes, direction, rest[: match.start()].strip()
+
+
+def _sign(verb: str, direction: str) -> int:
+    """+1 later, -1 earlier, 0 when neither the direction word nor the verb says which ("move it
+    forward" is earlier to some and later to others)."""
+    if direction in ("later", "back"):
+        return 1
+    if direction == "earlier":
+        return -1
+    if direction in ("forward", "ahead"):
+        return -1 if _EARLIER_VERBS.match(verb) else 0  # "bring it forward by an hour"
+    if _LATER_VERBS.match(verb):
+        return 1
+    if _EARLIER_VERBS.match(verb):
+        return -1
+    return 0
 
 
 def latest_action(inp: PlannerInput, capability: Capability | None = None) -> LatestAction | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITLOption, PlanStep, RoutingSuggestion
+from memo.hitl.templates.plan_description import duration_words
 from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.months import MONTHS_EN, MONTHS_HE
@@ -127,6 +128,16 @@ def month_day_question(language: Language, month: int, *, time_known: bool, titl
     if len(asks) > 1:
         asks[-1] = f"ו{asks[-1]}" if hebrew else f"and {asks[-1]}"
     return f"{', '.join(asks)}? (למשל „{example}”)" if hebrew else f"{', '.join(asks)}? (e.g. “{example}”)"
+
+
+def shift_direction_question(language: Language, minutes: int, title: object) -> str:
+    """ "move it an hour": which way, never guessed."""
+    en, he = duration_words(minutes)
+    if language == "he":
+        what = f"את „{title}”" if isinstance(title, str) and title else "אותה"
+        return f"להקדים {what} ב{he} או לדחות ב{he}? (למשל „מאוחר יותר”)"
+    what = f"“{title}”" if isinstance(title, str) and title else "it"
+    return f"Move {what} {en} earlier or {en} later? (e.g. “later”)"
 
 
 def which_item_question(language: Language, step: PlanStep) -> str:

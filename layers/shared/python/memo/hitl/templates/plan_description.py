@@ -14,7 +14,7 @@ from memo.text.language import Language
 from memo.text.wording import quote, shorten
 
 
-def _duration(minutes: int) -> tuple[str, str]:
+def duration_words(minutes: int) -> tuple[str, str]:
     """ "1 hour" / "שעה", "30 minutes" / "30 דקות", "2 days" / "2 ימים"."""
     if minutes % (24 * 60) == 0:
         days = minutes // (24 * 60)
@@ -94,7 +94,7 @@ def _reminder_update_phrase(target: str, ch: dict[str, Any], when: str, language
         parts_he.append(f"להזיז אותה ל-{ch['time']}")
     shift = ch.get("shiftMinutes")
     if isinstance(shift, int) and shift:
-        en, heb = _duration(abs(shift))
+        en, heb = duration_words(abs(shift))
         parts_en.append(f"move it {en} {'later' if shift > 0 else 'earlier'}")
         parts_he.append(f"{'לדחות' if shift > 0 else 'להקדים'} אותה ב{heb}")
     if language == "he":

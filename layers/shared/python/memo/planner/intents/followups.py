@@ -31,7 +31,20 @@ from memo.planner.lexicon import (
     has_hebrew,
     named_in,
 )
-from memo.planner.match import GUESS, REFERENTIAL, Match, iso, latest_action, parse_when, shift_of, unclear
+from memo.planner.match import (
+    GUESS,
+    REFERENTIAL,
+    SHIFT_BY,
+    SHIFT_DIRECTION_REQUIRED,
+    SHIFT_NAMES,
+    Match,
+    iso,
+    latest_action,
+    parse_when,
+    shift_of,
+    unclear,
+    unsigned_shift,
+)
 from memo.planner.timeparse import ParsedWhen
 
 # "תוריד את זה", "cross it off", "scratch the last one": a list's verbs, also said of the reminder
@@ -233,6 +246,10 @@ def _changed(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult |
     shift = shift_of(text.split()[0], rest)
     if shift is not None and not shift[1]:
         return _shifted(text, shift[0], inp)
+    # "make it 45 minutes" is a new amount from now (below), not a shift of its time.
+    unsigned = None if _NEW_VALUE_VERBS.match(text) else unsigned_shift(text.split()[0], rest)
+    if unsigned is not None and not unsigned[1]:
+        return _which_way(text, unsigned[0], inp)
     if BARE_HOUR.match(rest):
         rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
     duration = BARE_DURATION.match(rest)
@@ -264,6 +281,31 @@ def _shifted(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerResul
         constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
         changes={"shiftMinutes": minutes},
         pattern="ref:shift",
+    )
+
+
+_NEW_VALUE_VERBS = re.compile(r"^(?:make|set|תעשה|תעשי|תקבע|תקבעי)\b", re.I)
+_SHOWN_ONLY = frozenset({"list", "show", "show_all", "search", "find"})
+
+
+def _which_way(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerResult:
+    """ "move it an hour", "תזיז את זה בשעה": earlier or later is asked, never guessed; the answer
+    ("later", "מוקדם יותר") moves the reminder just set (`memo.hitl.plan_edits`)."""
+    reminder = latest_action(inp, "reminders")
+    if reminder is None:
+        return unclear(text)
+    # The question names the reminder; after a listing ("what are my reminders?") there is no one
+    # title to name, and the question says "it".
+    named = {} if reminder.action in _SHOWN_ONLY else {SHIFT_NAMES: named_in(reminder.summary)}
+    return Match(
+        capability="reminders",
+        action="update",
+        confidence=REFERENTIAL if reminder is latest_action(inp) else 0.75,
+        risk="medium",
+        constraints={"targetRef": "latest_action", "target": named_in(reminder.summary), **named},
+        changes={SHIFT_BY: minutes},
+        missing=(SHIFT_DIRECTION_REQUIRED,),
+        pattern="ref:shift_which_way",
     )
 
 

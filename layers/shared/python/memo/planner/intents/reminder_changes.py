@@ -4,6 +4,7 @@ by an hour"), and which part of a repeating one ("just this one", "the whole ser
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memo.conversation.smalltalk import LIST_RENAME
 from memo.domain import Capability
@@ -23,12 +24,16 @@ from memo.planner.lexicon import (
 )
 from memo.planner.match import (
     REFERENTIAL,
+    SHIFT_BY,
+    SHIFT_DIRECTION_REQUIRED,
+    SHIFT_NAMES,
     Match,
     is_ref,
     latest_action,
     parse_when,
     shift_of,
     target_constraints,
+    unsigned_shift,
 )
 from memo.planner.when.offsets import HE_AMOUNT, HE_AMOUNT_WORDS
 
@@ -92,6 +97,9 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         shift = shift_of(text.split()[0], he_amount_digits(strip_scope(rest)))
         if shift is not None:
             return _shifted(text, shift, inp)
+        unsigned = unsigned_shift(text.split()[0], he_amount_digits(strip_scope(rest)))
+        if unsigned is not None and as_title(unsigned[1]):
+            return _which_way(text, unsigned, inp)
         parsed = parse_when(strip_scope(rest), inp)
         target = as_title(parsed.remainder)
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
@@ -151,6 +159,18 @@ def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
     """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
     minutes, before = shift
     return _moved(text, as_title(one_dropped(before)), {"shiftMinutes": minutes}, inp, "reminders:shift")
+
+
+def _which_way(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
+    """ "move the dentist an hour": the named reminder, earlier or later asked (never guessed)."""
+    minutes, before = shift
+    target = as_title(one_dropped(before))
+    found = _moved(text, target, {SHIFT_BY: minutes}, inp, "reminders:shift_which_way")
+    return replace(
+        found,
+        constraints={**found.constraints, SHIFT_NAMES: target},
+        missing=(*found.missing, SHIFT_DIRECTION_REQUIRED),
+    )
 
 
 #: Moving a thing in time without saying "reminder": only reminders have a time ("move call mom to
@@ -219,6 +239,9 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
         shift = shift_of(match.group("verb"), he_amount_digits(rest))
         if shift is not None:
             return _shifted(text, shift, inp) if as_title(shift[1]) else None
+        unsigned = unsigned_shift(match.group("verb"), he_amount_digits(rest))
+        if unsigned is not None:
+            return _which_way(text, unsigned, inp) if as_title(unsigned[1]) else None
         parsed = parse_when(rest, inp)
         target = as_title(one_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I)))
         if parsed.found and parsed.problem is None and not target and scope_of(text):
