@@ -62,7 +62,7 @@ def test_undo_after_a_reminder_was_set_again_schedules_it_once(chat: Conversatio
 def test_undo_restores_what_is_still_missing_and_leaves_what_is_back_in_hebrew(chat: Conversation) -> None:
     chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
     chat.say("נקה את רשימת הקניות")
-    assert chat.tap(APPROVE) == "הורדתי חלב, ביצים, לחם מרשימת קניות."
+    assert chat.tap(APPROVE) == "הורדתי חלב, ביצים, לחם מרשימת הקניות."
     undo = _undo_tap(chat)
     chat.say("תוסיף חלב לרשימת הקניות")
 

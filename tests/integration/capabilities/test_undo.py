@@ -116,10 +116,10 @@ def test_undo_after_ten_minutes_is_too_late_in_hebrew(dana: Conversation, clock:
 
 def test_undo_a_cleared_list_in_hebrew_restores_every_item(dana: Conversation) -> None:
     dana.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
-    assert "רשימת קניות" in dana.say("נקה את רשימת הקניות")  # the approval names the list
-    assert dana.tap(APPROVE) == "הורדתי חלב, ביצים, לחם מרשימת קניות."
+    assert "רשימת הקניות" in dana.say("נקה את רשימת הקניות")  # the approval names the list
+    assert dana.tap(APPROVE) == "הורדתי חלב, ביצים, לחם מרשימת הקניות."
     assert [c.title for c in dana.choices] == ["ביטול המחיקה"]
-    assert dana.say("תראה לי את רשימת הקניות") == "רשימת קניות ריקה."
+    assert dana.say("תראה לי את רשימת הקניות") == "רשימת הקניות ריקה."
     cleared_items = [i for i in _items(dana.user) if "undo_key" in i]
     assert len(cleared_items) == 3
     (restored,) = dana.deliver(_undo(dana))

@@ -39,7 +39,7 @@ def test_actually_make_it_the_2nd_moves_the_monthly_series(chat: Conversation) -
 
 
 def test_hebrew_lead_in_and_also_are_not_part_of_the_item(chat: Conversation) -> None:
-    assert chat.say("בעצם תוסיף גם חלב לרשימת הקניות") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("בעצם תוסיף גם חלב לרשימת הקניות") == "הוספתי חלב לרשימת הקניות."
     assert chat.say("oh and add eggs too to my shopping list") == "Added eggs to your shopping list."
     listed = chat.say("מה ברשימת הקניות?")
     assert "• חלב" in listed and "• eggs" in listed and "גם" not in listed
@@ -186,7 +186,7 @@ def test_off_the_list_finds_the_one_list_that_has_it_else_asks(chat: Conversatio
 
 def test_hebrew_off_the_list_without_its_name(chat: Conversation) -> None:
     chat.say("תוסיף חלב וביצים לרשימת הקניות")
-    assert chat.say("תמחק חלב מהרשימה") == "הורדתי חלב מרשימת קניות."
+    assert chat.say("תמחק חלב מהרשימה") == "הורדתי חלב מרשימת הקניות."
     assert chat.say("תמחק לחם מהרשימה") == "לא מצאתי את „לחם” ברשימות שלך."
     listed = chat.say("מה ברשימת הקניות?")
     assert "ביצים" in listed and "חלב" not in listed

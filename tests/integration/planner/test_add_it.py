@@ -49,9 +49,9 @@ def test_i_need_to_buy_is_offered_for_the_shopping_list(chat: Conversation) -> N
 
 
 def test_in_hebrew(chat: Conversation) -> None:
-    assert chat.say("תוסיף את זה לרשימת הקניות") == "מה להוסיף לרשימת קניות?"
-    assert chat.say("חלב") == "הוספתי חלב לרשימת קניות."
-    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב"
+    assert chat.say("תוסיף את זה לרשימת הקניות") == "מה להוסיף לרשימת הקניות?"
+    assert chat.say("חלב") == "הוספתי חלב לרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• חלב"
 
 
 def test_the_answer_to_what_to_add_said_the_way_people_say_it(chat: Conversation) -> None:
@@ -59,7 +59,7 @@ def test_the_answer_to_what_to_add_said_the_way_people_say_it(chat: Conversation
     assert chat.say("put that on my shopping list") == "What should I add to your shopping list?"
     assert chat.say("put it on the list").startswith("Sorry, I didn't catch that.")
     assert chat.say("add bread to it") == "Added bread to your shopping list."
-    assert chat.say("תכניס את זה לרשימת הקניות") == "מה להוסיף לרשימת קניות?"
-    assert chat.say("תוסיף חלב לרשימה") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("תכניס את זה לרשימת הקניות") == "מה להוסיף לרשימת הקניות?"
+    assert chat.say("תוסיף חלב לרשימה") == "הוספתי חלב לרשימת הקניות."
     listed = chat.say("show my shopping list").splitlines()
     assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• bread", "• חלב"]  # one instant

@@ -99,9 +99,9 @@ def test_hebrew_an_errand_is_refused_with_what_memo_can_do(chat: Conversation) -
 
 
 def test_hebrew_what_ran_out_and_a_list_named_after_the_word_list(chat: Conversation) -> None:
-    assert chat.say("נגמר החלב תוסיף את זה לרשימה") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("נגמר החלב תוסיף את זה לרשימה") == "הוספתי חלב לרשימת הקניות."
     # The supermarket list is the shopping list, shown by the name just said.
-    assert chat.say("תראה לי את הרשימה של הסופר") == "רשימת סופר:\n• חלב"
+    assert chat.say("תראה לי את הרשימה של הסופר") == "רשימת הסופר:\n• חלב"
 
 
 def test_we_need_milk_is_asked_then_added(chat: Conversation) -> None:

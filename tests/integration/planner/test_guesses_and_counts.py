@@ -66,12 +66,12 @@ def test_a_yes_with_a_limit_leaving_nothing_adds_nothing(chat: Conversation) -> 
 
 def test_hebrew_guess_narrowed(chat: Conversation) -> None:
     _guessed(chat, "תוסיף נייר טואלט וסבון כלים", "רק מוודא — להוסיף נייר טואלט, סבון כלים")
-    assert chat.say("כן אבל בלי הסבון") == "הוספתי נייר טואלט לרשימת קניות."
+    assert chat.say("כן אבל בלי הסבון") == "הוספתי נייר טואלט לרשימת הקניות."
     _guessed(chat, "תוסיף חלב ולחם", "רק מוודא")
-    assert chat.say("תוריד את הלחם") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("תוריד את הלחם") == "הוספתי חלב לרשימת הקניות."
     # Both were added at the same moment of the fake clock: their order is not the point.
     shown = chat.say("מה ברשימת הקניות?").split("\n")
-    assert shown[0] == "רשימת קניות:" and sorted(shown[1:]) == ["• חלב", "• נייר טואלט"]
+    assert shown[0] == "רשימת הקניות:" and sorted(shown[1:]) == ["• חלב", "• נייר טואלט"]
 
 
 def test_a_plain_yes_still_adds_every_thing(chat: Conversation) -> None:
@@ -99,7 +99,7 @@ def test_hebrew_how_many(chat: Conversation) -> None:
     chat.say("תזכיר לי מחר בתשע לשלם ארנונה")
     assert chat.say("כמה תזכורות יש לי?").startswith("יש לך תזכורת אחת:\n• „לשלם ארנונה”")
     chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
-    assert chat.say("כמה דברים יש ברשימת הקניות?") == "ברשימת קניות יש 3 פריטים:\n• חלב\n• ביצים\n• לחם"
+    assert chat.say("כמה דברים יש ברשימת הקניות?") == "ברשימת הקניות יש 3 פריטים:\n• חלב\n• ביצים\n• לחם"
 
 
 def test_reminders_this_week_and_next_week_are_only_those(chat: Conversation) -> None:
@@ -130,7 +130,7 @@ def test_a_new_request_while_a_guess_is_asked_about_is_its_own(chat: Conversatio
 def test_hebrew_new_request_while_a_guess_is_asked_about(chat: Conversation) -> None:
     _guessed(chat, "תוסיף ביצים", "רק מוודא")
     assert chat.say("תוסיף 2 קרטוני חלב").startswith("רק מוודא — להוסיף 2 קרטוני חלב")
-    assert chat.say("כן") == "הוספתי 2 קרטוני חלב לרשימת קניות."
+    assert chat.say("כן") == "הוספתי 2 קרטוני חלב לרשימת הקניות."
 
 
 @pytest.mark.parametrize(
@@ -147,11 +147,11 @@ def test_a_hebrew_thing_that_starts_with_shin_is_a_thing_to_add(
 ) -> None:
     """ "שני" and "שום" start with ש like "שאני ..." ("that I ..."): a count, an amount or a known thing
     is still a thing to buy, asked about like any guess."""
-    assert chat.say(request_).startswith(f"רק מוודא — להוסיף {thing} לרשימת קניות?")
-    assert chat.say("כן") == f"הוספתי {thing} לרשימת קניות."
-    assert chat.say("מה ברשימת הקניות?") == f"רשימת קניות:\n• {thing}"
+    assert chat.say(request_).startswith(f"רק מוודא — להוסיף {thing} לרשימת הקניות?")
+    assert chat.say("כן") == f"הוספתי {thing} לרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות?") == f"רשימת הקניות:\n• {thing}"
 
 
 def test_add_that_i_need_is_not_a_thing_to_buy(chat: Conversation) -> None:
     assert chat.say("תוסיף שאני צריך לקנות מתנה לדנה").startswith("לא בטוח שהבנתי")
-    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות ריקה."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות ריקה."

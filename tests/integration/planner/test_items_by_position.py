@@ -69,10 +69,10 @@ def test_the_second_reminder_is_the_second_shown_and_is_approved_first(chat: Con
 
 def test_in_hebrew(chat: Conversation) -> None:
     chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
-    assert chat.say("תוריד את הפריט השני") == "הורדתי ביצים מרשימת קניות."
-    assert chat.say("תוריד את האחרון מרשימת הקניות") == "הורדתי לחם מרשימת קניות."
-    assert chat.say("תוריד את פריט 4") == "ברשימת קניות יש רק פריט אחד."
-    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב"
+    assert chat.say("תוריד את הפריט השני") == "הורדתי ביצים מרשימת הקניות."
+    assert chat.say("תוריד את האחרון מרשימת הקניות") == "הורדתי לחם מרשימת הקניות."
+    assert chat.say("תוריד את פריט 4") == "ברשימת הקניות יש רק פריט אחד."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• חלב"
 
 
 def test_the_last_one_right_after_adding_several_is_the_last_added(chat: Conversation) -> None:
@@ -92,7 +92,7 @@ def test_scratch_the_last_one_in_a_lists_own_words(chat: Conversation) -> None:
 
 def test_in_hebrew_the_last_one_and_take_it_off(chat: Conversation) -> None:
     chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
-    assert chat.say("תוריד את האחרון") == "הורדתי לחם מרשימת קניות."
+    assert chat.say("תוריד את האחרון") == "הורדתי לחם מרשימת הקניות."
     chat.say("תוסיף תפוחים לרשימת הקניות")
-    assert chat.say("תוריד את זה") == "הורדתי תפוחים מרשימת קניות."
-    assert chat.say("מה ברשימת הקניות?") == "רשימת קניות:\n• חלב\n• ביצים"
+    assert chat.say("תוריד את זה") == "הורדתי תפוחים מרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• חלב\n• ביצים"

@@ -92,7 +92,7 @@ def test_hebrew_take_off_finds_the_item_on_a_list_named_in_english(chat: Convers
     chat.say("add bread to my shopping list")
     chat.say("תוסיף לחם לרשימת קניות")
     # One list under two names: the bread in either language is found once, not "on two lists".
-    assert chat.say("תוריד את הלחם") in ("הורדתי לחם מרשימת shopping.", "הורדתי לחם מרשימת קניות.")
+    assert chat.say("תוריד את הלחם") in ("הורדתי לחם מרשימת shopping.", "הורדתי לחם מרשימת הקניות.")
     assert chat.say("what's on my list?") == "Your shopping list:\n• bread"
 
 
@@ -166,7 +166,7 @@ def test_and_eggs_too_right_after_adding_goes_to_the_same_list(chat: Conversatio
 
 def test_what_do_i_need_to_buy_shows_the_shopping_list(chat: Conversation) -> None:
     chat.say("תוסיף לרשימת קניות חלב וביצים")
-    assert chat.say("מה צריך לקנות?") == "רשימת קניות:\n• חלב\n• ביצים"
+    assert chat.say("מה צריך לקנות?") == "רשימת הקניות:\n• חלב\n• ביצים"
     assert chat.say("what do I need to buy?") == "Your shopping list:\n• חלב\n• ביצים"
 
 
@@ -192,8 +192,8 @@ def test_an_oxford_comma_and_running_out(chat: Conversation) -> None:
 
 
 def test_hebrew_ran_out_and_a_list_with_commas(chat: Conversation) -> None:
-    assert chat.say("תוסיף לרשימת קניות חלב, ביצים, ולחם") == "הוספתי חלב, ביצים, לחם לרשימת קניות."
-    assert chat.say("נגמרו לנו הביצים").startswith("רק מוודא — להוסיף ביצים לרשימת קניות?")
+    assert chat.say("תוסיף לרשימת קניות חלב, ביצים, ולחם") == "הוספתי חלב, ביצים, לחם לרשימת הקניות."
+    assert chat.say("נגמרו לנו הביצים").startswith("רק מוודא — להוסיף ביצים לרשימת הקניות?")
     assert chat.say("לא").startswith("בסדר")
 
 
@@ -205,7 +205,7 @@ def test_bought_takes_it_off_the_list_that_has_it(chat: Conversation) -> None:
     # Bought something that was never on a list: said, nothing removed.
     assert chat.say("bought a new car") == "I couldn't find “new car” on your lists."
     chat.say("תוסיף לרשימת קניות חלב")
-    assert chat.say("קניתי את החלב") == "הורדתי חלב מרשימת קניות."
+    assert chat.say("קניתי את החלב") == "הורדתי חלב מרשימת הקניות."
 
 
 def test_add_with_no_list_named_is_confirmed_for_the_shopping_list(chat: Conversation) -> None:
@@ -227,7 +227,7 @@ def test_add_with_no_list_named_is_confirmed_for_the_shopping_list(chat: Convers
     assert chat.say("no") == "OK, cancelled. Nothing was changed."
     listed = chat.say("what's on my shopping list?").split("\n")
     assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• eggs", "• milk"]
-    assert chat.say("תוסיף לחם").startswith("רק מוודא — להוסיף לחם לרשימת קניות?")
+    assert chat.say("תוסיף לחם").startswith("רק מוודא — להוסיף לחם לרשימת הקניות?")
 
 
 def test_things_typed_without_commas_are_asked_about_then_added_apart(chat: Conversation) -> None:

@@ -57,8 +57,8 @@ def test_a_list_started_in_english_asks_for_its_items_by_name(chat: Conversation
 def test_a_list_started_in_hebrew_asks_for_its_items_by_name(
     chat: Conversation, start: str, name: str
 ) -> None:
-    assert chat.say(start) == f"מה להוסיף לרשימת {name}?"
-    assert chat.say("מגבת וכובע") == f"הוספתי מגבת, כובע לרשימת {name}."
+    assert chat.say(start) == f"מה להוסיף לרשימת ה{name}?"
+    assert chat.say("מגבת וכובע") == f"הוספתי מגבת, כובע לרשימת ה{name}."
 
 
 def test_a_started_list_left_unanswered_is_no_list(chat: Conversation) -> None:
@@ -95,10 +95,10 @@ def test_a_move_said_no_to_moves_nothing(chat: Conversation) -> None:
 def test_hebrew_things_moved_to_the_list_meant(chat: Conversation) -> None:
     chat.say("תוסיף חלב לרשימת הקניות")
     assert chat.say("התכוונתי לרשימת המשימות").startswith(
-        "רק מוודא — להוריד חלב מרשימת קניות ואז להוסיף חלב לרשימת משימות?"
+        "רק מוודא — להוריד חלב מרשימת הקניות ואז להוסיף חלב לרשימת המשימות?"
     )
     chat.tap(1)
-    assert chat.say("מה יש ברשימת המשימות") == "רשימת משימות:\n• חלב"
+    assert chat.say("מה יש ברשימת המשימות") == "רשימת המשימות:\n• חלב"
 
 
 def test_naming_the_list_the_things_are_on_changes_nothing(chat: Conversation) -> None:
@@ -127,7 +127,7 @@ def test_other_ways_to_say_the_things_were_for_another_list(chat: Conversation, 
 def test_hebrew_it_is_for_another_list(chat: Conversation) -> None:
     chat.say("תוסיף עגבניות לרשימת הקניות")
     assert chat.say("לא, זה לרשימת המשימות").startswith(
-        "רק מוודא — להוריד עגבניות מרשימת קניות ואז להוסיף עגבניות לרשימת משימות?"
+        "רק מוודא — להוריד עגבניות מרשימת הקניות ואז להוסיף עגבניות לרשימת המשימות?"
     )
 
 
@@ -142,7 +142,7 @@ def test_the_answer_to_what_to_add_is_never_a_question_or_another_list(chat: Con
 
 
 def test_hebrew_leave_it_said_to_a_woman_cancels_the_list(chat: Conversation) -> None:
-    assert chat.say("תפתחי לי רשימה חדשה בשם מתנות") == "מה להוסיף לרשימת מתנות?"
+    assert chat.say("תפתחי לי רשימה חדשה בשם מתנות") == "מה להוסיף לרשימת המתנות?"
     assert chat.say("תעזבי") == "בסדר, ביטלתי. לא שיניתי כלום."
     assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
 
@@ -153,7 +153,7 @@ def test_a_list_started_with_its_items_holds_them(chat: Conversation) -> None:
         "Added passport, charger, socks to your packing list."
     )
     assert chat.say("what's on my packing list?") == "Your packing list:\n• passport\n• charger\n• socks"
-    assert chat.say("תיצור רשימת טיול עם דרכון, מטען וגרביים") == "הוספתי דרכון, מטען, גרביים לרשימת טיול."
+    assert chat.say("תיצור רשימת טיול עם דרכון, מטען וגרביים") == "הוספתי דרכון, מטען, גרביים לרשימת הטיול."
 
 
 def test_delete_an_item_just_added_takes_it_off_the_list(chat: Conversation) -> None:

@@ -55,7 +55,7 @@ def test_delete_it_after_adding_to_a_list_takes_those_items_off(chat: Conversati
     chat.say("add eggs and bread to my shopping list")
     assert chat.say("delete them") == "Removed eggs, bread from your shopping list."
     chat.say("תוסיף חמאה לרשימת הקניות")
-    assert chat.say("תמחק את זה") == "הורדתי חמאה מרשימת קניות."
+    assert chat.say("תמחק את זה") == "הורדתי חמאה מרשימת הקניות."
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
 
 
@@ -76,4 +76,4 @@ def test_hebrew_delete_it_after_adding_two_items_asks_which(chat: Conversation) 
     question = chat.say("תמחק את זה")
     assert question.startswith("לאילו מהם התכוונת?") and "חלב" in question and "ביצים" in question
     # A new request mid-question is its own request; the question is not answered by it.
-    assert chat.say("מה יש ברשימת קניות?") == "רשימת קניות:\n• חלב\n• ביצים"
+    assert chat.say("מה יש ברשימת קניות?") == "רשימת הקניות:\n• חלב\n• ביצים"

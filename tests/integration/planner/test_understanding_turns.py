@@ -147,7 +147,7 @@ def test_daily_questions(chat: Conversation) -> None:
 def test_one_shopping_list_in_both_languages_in_the_users_words(chat: Conversation, clock: FakeClock) -> None:
     assert chat.say("add חומוס and פיתות to my shopping list") == "Added חומוס, פיתות to your shopping list."
     clock.advance(minutes=1)
-    assert chat.say("תוסיף חלב לסופר") == "הוספתי חלב לרשימת סופר."
+    assert chat.say("תוסיף חלב לסופר") == "הוספתי חלב לרשימת הסופר."
     clock.advance(minutes=1)
     shown = chat.say("show me the groceries list")
     assert shown.startswith("Your groceries list:")

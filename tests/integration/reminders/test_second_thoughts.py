@@ -252,7 +252,7 @@ def test_an_item_put_back_is_that_item(chat: Conversation) -> None:
     chat.say("add eggs to the shopping list")
     chat.say("remove eggs from the shopping list")
     assert chat.say("put eggs back on the shopping list") == "Added eggs to your shopping list."
-    assert chat.say("תוסיף את החלב בחזרה לרשימת הקניות") == "הוספתי חלב לרשימת קניות."
+    assert chat.say("תוסיף את החלב בחזרה לרשימת הקניות") == "הוספתי חלב לרשימת הקניות."
 
 
 def test_the_day_after_and_the_time_of_it(chat: Conversation) -> None:

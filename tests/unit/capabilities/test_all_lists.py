@@ -34,7 +34,7 @@ def test_every_name_of_the_shopping_list_adds_to_one_list() -> None:
     hebrew = lists.execute("lists", "add", {"listName": "קניות", "items": ["חומוס"]}, ctx("b", "he"))
     assert hebrew.data["items"] == ["milk", "חומוס"]
     assert (
-        format_success(hebrew, "he", "Asia/Jerusalem") == "הוספתי חומוס לרשימת קניות."
+        format_success(hebrew, "he", "Asia/Jerusalem") == "הוספתי חומוס לרשימת הקניות."
     )  # the user's words, not "shopping"
     again = lists.execute("lists", "add", {"listName": "סופר", "items": ["milk"]}, ctx("c", "he"))
     assert again.data["alreadyThere"] == ["milk"]

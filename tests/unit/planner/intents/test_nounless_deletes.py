@@ -63,7 +63,7 @@ def test_several_said_as_ones_are_each_named() -> None:
 def test_delete_an_item_just_put_on_a_list_removes_it_from_that_list() -> None:
     added = latest("lists", "added milk, eggs, bread to shopping")
     added = added.model_copy(update={"external_ids": {"listKey": "shopping"}})
-    added_he = added.model_copy(update={"summary": "הוספתי חלב, ביצים, לחם לרשימת קניות"})
+    added_he = added.model_copy(update={"summary": "הוספתי חלב, ביצים, לחם לרשימת הקניות"})
     for said, item in (("delete eggs", "eggs"), ("delete the eggs", "eggs"), ("תמחק את הביצים", "ביצים")):
         actions = (added_he if "ב" in said else added,)
         found = nounless_deletes.noun_less_delete(said, pin(said, actions=actions))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memo.text.language import Language
+from memo.text.wording import he_list_name
 
 Cap = Literal["reminders", "repeating_reminders", "list_add_items", "list_items"]
 
@@ -73,7 +74,7 @@ class CapReached:
         if self.cap == "list_items":
             name = self.list_name or ""
             if he:
-                return f"ברשימת {name} יש {n} פריטים, וזה יעבור את {limit}, המספר המרבי ברשימה אחת. לא עשיתי כלום: אפשר להסיר כמה ולבקש שוב."
+                return f"ברשימת {he_list_name(name)} יש {n} פריטים, וזה יעבור את {limit}, המספר המרבי ברשימה אחת. לא עשיתי כלום: אפשר להסיר כמה ולבקש שוב."
             return f"Your {name} list has {n} items and this would take it past {limit}, the most one list holds. I haven't done anything: remove some and ask me again."
         if self.cap == "repeating_reminders":
             if he:

@@ -17,7 +17,7 @@ from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, u
 from memo.capabilities.items import ListItem, list_key
 from memo.capabilities.store import ItemsRepository
 from memo.text.matching import normalize
-from memo.text.wording import quote
+from memo.text.wording import he_list_name, quote
 
 CAPABILITY = "lists"
 
@@ -104,7 +104,7 @@ class ListOperations:
             summary=say(
                 lang,
                 f"added {names} to the {args.list_name} list",
-                f"הוספתי {names} לרשימת {args.list_name}",
+                f"הוספתי {names} לרשימת {he_list_name(args.list_name)}",
             ),
         )
 
@@ -125,7 +125,7 @@ class ListOperations:
                 say(
                     lang,
                     f"Those items are no longer on the {args.list_name} list.",
-                    f"הפריטים האלה כבר לא ברשימת {args.list_name}.",
+                    f"הפריטים האלה כבר לא ברשימת {he_list_name(args.list_name)}.",
                 ),
             )
         contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
@@ -147,7 +147,7 @@ class ListOperations:
             summary=say(
                 lang,
                 f"removed {names} from the {list_name} list",
-                f"הסרתי {names} מרשימת {list_name}",
+                f"הסרתי {names} מרשימת {he_list_name(list_name)}",
             ),
         )
 
@@ -168,7 +168,7 @@ class ListOperations:
             summary=say(
                 lang,
                 f"showed the {quote(args.list_name, lang)} list ({len(items)} items)",
-                f"הצגתי את רשימת {quote(args.list_name, lang)} ({len(items)} פריטים)",
+                f"הצגתי את רשימת {he_list_name(args.list_name)} ({len(items)} פריטים)",
             ),
         )
 
@@ -232,6 +232,6 @@ class ListOperations:
             summary=say(
                 lang,
                 f"cleared the {quote(args.list_name, lang)} list ({len(cleared)} items)",
-                f"ניקיתי את רשימת {quote(args.list_name, lang)} ({len(cleared)} פריטים)",
+                f"ניקיתי את רשימת {he_list_name(args.list_name)} ({len(cleared)} פריטים)",
             ),
         )

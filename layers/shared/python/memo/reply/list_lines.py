@@ -8,6 +8,7 @@ from typing import Any
 from memo.capabilities.base import ExecutionResult
 from memo.reply.result_data import bullets, counted, first_value, item_texts
 from memo.text.language import Language
+from memo.text.wording import he_list_name
 
 _NOUNS = ("item", "items", "פריט אחד", "פריטים")
 
@@ -27,12 +28,12 @@ def list_line(result: ExecutionResult, language: Language) -> str | None:
     items = item_texts(data.get("items"))
     if result.action == "show" and isinstance(data.get("items"), list):
         if not items:
-            return f"רשימת {name} ריקה." if he else f"Your {name} list is empty."
-        head = f"רשימת {name}:" if he else f"Your {name} list:"
+            return f"רשימת {he_list_name(name)} ריקה." if he else f"Your {name} list is empty."
+        head = f"רשימת {he_list_name(name)}:" if he else f"Your {name} list:"
         if data.get("howMany") is True:
             # "how many things are on my list?": the number first, then which they are.
             many = counted(len(items), language, *_NOUNS)
-            head = f"ברשימת {name} יש {many}:" if he else f"Your {name} list has {many}:"
+            head = f"ברשימת {he_list_name(name)} יש {many}:" if he else f"Your {name} list has {many}:"
         return f"{head}\n{bullets(items)}"
     if result.action == "clear":
         return _cleared(data, name, language)
@@ -48,13 +49,13 @@ def _added_or_removed(action: str, data: dict[str, Any], name: Any, language: La
     parts: list[str] = []
     if changed and action == "add":
         parts.append(
-            f"הוספתי {', '.join(changed)} לרשימת {name}."
+            f"הוספתי {', '.join(changed)} לרשימת {he_list_name(name)}."
             if he
             else f"Added {', '.join(changed)} to your {name} list."
         )
     elif changed:
         parts.append(
-            f"הורדתי {', '.join(changed)} מרשימת {name}."
+            f"הורדתי {', '.join(changed)} מרשימת {he_list_name(name)}."
             if he
             else f"Removed {', '.join(changed)} from your {name} list."
         )
@@ -72,12 +73,16 @@ def _cleared(data: dict[str, Any], name: Any, language: Language) -> str:
         # The approved items, by name (or how many): the list may keep others ("only 1" of two).
         shown = ", ".join(removed) if len(removed) <= 5 else None
         what = shown or counted(len(removed), language, *_NOUNS)
-        return f"הורדתי {what} מרשימת {name}." if he else f"Removed {what} from your {name} list."
+        return (
+            f"הורדתי {what} מרשימת {he_list_name(name)}." if he else f"Removed {what} from your {name} list."
+        )
     count = data.get("count", data.get("deleted"))
     if isinstance(count, int):
         what = counted(count, language, *_NOUNS)
-        return f"ניקיתי את רשימת {name} ({what})." if he else f"Cleared your {name} list ({what})."
-    return f"ניקיתי את רשימת {name}." if he else f"Cleared your {name} list."
+        return (
+            f"ניקיתי את רשימת {he_list_name(name)} ({what})." if he else f"Cleared your {name} list ({what})."
+        )
+    return f"ניקיתי את רשימת {he_list_name(name)}." if he else f"Cleared your {name} list."
 
 
 def _all_lists(lists: list[Any], language: Language) -> str:
@@ -106,6 +111,6 @@ def _every_list(lists: list[Any], language: Language) -> str:
     for entry in lists:
         if isinstance(entry, dict):
             name = entry.get("name")
-            head = f"רשימת {name}:" if he else f"Your {name} list:"
+            head = f"רשימת {he_list_name(name)}:" if he else f"Your {name} list:"
             sections.append(f"{head}\n{bullets(item_texts(entry.get('items')))}")
     return "\n\n".join(sections)

@@ -11,6 +11,7 @@ from memo.capabilities.common import say
 from memo.capabilities.items import list_key
 from memo.domain import TurnState
 from memo.resolution.candidates import ItemsReader, Missing
+from memo.text.wording import he_list_name
 
 
 def lists_with_items(state: TurnState, repository: ItemsReader) -> dict[str, str]:
@@ -58,7 +59,7 @@ def list_to_clear(state: TurnState, repository: ItemsReader) -> str | Missing:
                 f"You have more than one list ({listed}). Which one should I clear? "
                 f"For example: “clear the {next(iter(names.values()))} list”.",
                 f"יש לך יותר מרשימה אחת ({listed}). איזו לנקות? "
-                f"למשל: „תנקה את רשימת {next(iter(names.values()))}”.",
+                f"למשל: „תנקה את רשימת {he_list_name(next(iter(names.values())))}”.",
             )
         )
     return next(iter(names.values()))
@@ -79,7 +80,7 @@ def list_for_position(state: TurnState, repository: ItemsReader) -> str | Missin
             language,
             f"Which list do you mean? You have: {listed}. "
             f"For example: “remove the first item from my {names[0]} list”.",
-            f"לאיזו רשימה התכוונת? יש לך: {listed}. למשל: „תוריד את הפריט הראשון מרשימת {names[0]}”.",
+            f"לאיזו רשימה התכוונת? יש לך: {listed}. למשל: „תוריד את הפריט הראשון מרשימת {he_list_name(names[0])}”.",
         )
     )
 

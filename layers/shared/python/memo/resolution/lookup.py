@@ -19,7 +19,7 @@ from memo.resolution.position import position
 from memo.resolution.references import by_reference
 from memo.resolution.resolvers import TargetQuery
 from memo.text.matching import rank
-from memo.text.wording import quote
+from memo.text.wording import he_list_name, quote
 
 
 def lookup(
@@ -78,7 +78,11 @@ def at_position(
         if target.kind == "reminder":
             return Missing(say(language, *NONE["reminder"]))
         return Missing(
-            say(language, f"Your {target.list_name} list is empty.", f"רשימת {target.list_name} ריקה.")
+            say(
+                language,
+                f"Your {target.list_name} list is empty.",
+                f"רשימת {he_list_name(target.list_name)} ריקה.",
+            )
         )
     many = len(items)
     if target.kind == "reminder":
@@ -95,7 +99,7 @@ def at_position(
         say(
             language,
             f"Your {target.list_name} list has only {'1 item' if many == 1 else f'{many} items'}.",
-            f"ברשימת {target.list_name} יש רק {'פריט אחד' if many == 1 else f'{many} פריטים'}.",
+            f"ברשימת {he_list_name(target.list_name)} יש רק {'פריט אחד' if many == 1 else f'{many} פריטים'}.",
         )
     )
 

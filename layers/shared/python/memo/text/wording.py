@@ -1,4 +1,5 @@
-"""Small wording helpers every user-facing text uses: quoting a name, shortening to a length limit."""
+"""Small wording helpers every user-facing text uses: quoting a name, a list's name as it follows
+"רשימת" in Hebrew, shortening to a length limit."""
 
 from __future__ import annotations
 
@@ -10,6 +11,27 @@ from memo.text.language import Language
 def quote(text: Any, language: Language) -> str:
     """`text` in the language's quotation marks: „…” in Hebrew, “…” in English."""
     return f"„{text}”" if language == "he" else f"“{text}”"
+
+
+def he_list_name(name: Any) -> str:
+    """A list's name as it follows "רשימת" in a Hebrew sentence: with the article on its first word
+    when it starts with a Hebrew letter ("קניות" -> "הקניות", so "לרשימת הקניות"; "קניות לסופר" ->
+    "הקניות לסופר"), else as it is ("shopping"). Names are kept without the article; one that came
+    with it ("הקניות", "ההוצאות") does not get a second."""
+    text = str(name)
+    if not text or not "\u05d0" <= text[0] <= "\u05ea" or _has_article(text.split()[0]):
+        return text
+    return "ה" + text
+
+
+def _has_article(word: str) -> bool:
+    """ "ההוצאות", or a list word whose plain form is a name of the same list ("הקניות", "המשימות")."""
+    # Not at import: the webhook's cold start imports this module, and matching brings rapidfuzz.
+    from memo.text.matching import list_synonym
+
+    return word.startswith("הה") or (
+        word.startswith("ה") and list_synonym(word) == list_synonym(word[1:]) is not None
+    )
 
 
 def shorten(text: str, limit: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from memo.domain import DisambiguationCandidate, HITLReason, PendingHITLOption, PlanStep
 from memo.hitl.templates.plan_description import describe_step
 from memo.text.language import Language
-from memo.text.wording import quote, shorten
+from memo.text.wording import he_list_name, quote, shorten
 
 APPROVE_ID = "approve"
 #: A listed repeating reminder's next time (`DisambiguationCandidate.data`), as a skip shows it.
@@ -91,16 +91,28 @@ def _items_action(
     if step.action == "delete_all" and not everything:
         return f"למחוק {counted}" if he else f"delete {counted}"
     if step.action == "clear" and not everything:
-        return f"להוריד {counted} מרשימת {name}" if he else f"remove {counted} from your {name} list"
+        return (
+            f"להוריד {counted} מרשימת {he_list_name(name)}"
+            if he
+            else f"remove {counted} from your {name} list"
+        )
     if step.action == "delete_all":
         _, en_many, _, he_many = _ITEM_NOUNS.get(step.capability, ("item", "items", "", "פריטים"))
         return f"למחוק את כל ה{he_many} שלך ({count})" if he else f"delete all your {en_many} ({count})"
     if step.action in ("delete",):
         return f"למחוק {counted}" if he else f"delete {counted}"
     if step.action == "remove":
-        return f"להוריד {counted} מרשימת {name}" if he else f"remove {counted} from your {name} list"
+        return (
+            f"להוריד {counted} מרשימת {he_list_name(name)}"
+            if he
+            else f"remove {counted} from your {name} list"
+        )
     if step.action == "clear":
-        return f"לנקות את רשימת {name} ({counted})" if he else f"clear your {name} list ({counted})"
+        return (
+            f"לנקות את רשימת {he_list_name(name)} ({counted})"
+            if he
+            else f"clear your {name} list ({counted})"
+        )
     if step.action == "update":
         change = describe_step(step, language, timezone).split(": ", 1)
         tail = f": {change[1]}" if len(change) == 2 else ""

@@ -9,6 +9,7 @@ from memo.hitl.templates.plan_description import duration_words
 from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.months import MONTHS_EN, MONTHS_HE
+from memo.text.wording import he_list_name
 
 YES_ID = "yes"
 NO_ID = "no"
@@ -160,7 +161,7 @@ def list_items_question(language: Language, list_name: object) -> str:
     if not isinstance(list_name, str) or list_name.casefold() in ("", UNNAMED_LIST):
         return _MISSING_FIELD_QUESTIONS["list_items_required"][language]
     if language == "he":
-        return f"מה להוסיף לרשימת {list_name}?"
+        return f"מה להוסיף לרשימת {he_list_name(list_name)}?"
     return f"What should I add to your {list_name} list?"
 
 

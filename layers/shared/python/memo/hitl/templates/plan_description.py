@@ -11,7 +11,7 @@ from memo.capabilities.notes import revised_text
 from memo.domain import PlannerOutput, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.wording import quote, shorten
+from memo.text.wording import he_list_name, quote, shorten
 
 
 def duration_words(minutes: int) -> tuple[str, str]:
@@ -147,13 +147,15 @@ def _list_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
     name = str(step.constraints.get("listName", ""))
     items = ", ".join(str(i) for i in step.changes.get("items", []))
     if step.action == "add":
-        return f"להוסיף {items} לרשימת {name}" if he else f"add {items} to your {name} list"
+        return f"להוסיף {items} לרשימת {he_list_name(name)}" if he else f"add {items} to your {name} list"
     if step.action == "remove":
-        return f"להוריד {items} מרשימת {name}" if he else f"remove {items} from your {name} list"
+        return (
+            f"להוריד {items} מרשימת {he_list_name(name)}" if he else f"remove {items} from your {name} list"
+        )
     if step.action == "show":
-        return f"להציג את רשימת {name}" if he else f"show your {name} list"
+        return f"להציג את רשימת {he_list_name(name)}" if he else f"show your {name} list"
     if step.action == "clear":
-        return f"לנקות את כל רשימת {name}" if he else f"clear your whole {name} list"
+        return f"לנקות את כל רשימת {he_list_name(name)}" if he else f"clear your whole {name} list"
     return None
 
 

@@ -1,0 +1,57 @@
+"""A list's name in a Hebrew reply, through the webhook: the article goes on the name after "רשימת"
+("לרשימת הקניות", never "לרשימת קניות"), the list is kept under its name without it ("קניות",
+"הוצאות", "טיול"), and an English name in a Hebrew reply takes none ("לרשימת shopping")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.conversation import Conversation
+
+
+def test_the_shopping_list_is_named_with_its_article(chat: Conversation) -> None:
+    assert chat.say("תוסיף קפה ולחם לרשימת הקניות") == "הוספתי קפה, לחם לרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• קפה\n• לחם"
+    assert chat.say("תוריד את הלחם") == "הורדתי לחם מרשימת הקניות."
+    assert chat.say("מה הרשימות שלי") == "הרשימות שלך:\n• קניות (פריט אחד)"
+
+
+@pytest.mark.parametrize(
+    ("add", "show", "added", "shown"),
+    [
+        # The list's own ה is no article: "הוצאות" is "רשימת ההוצאות".
+        (
+            "תוסיף 200 שקל חשמל לרשימת ההוצאות",
+            "מה יש ברשימת ההוצאות?",
+            "הוספתי 200 שקל חשמל לרשימת ההוצאות.",
+            "רשימת ההוצאות:\n• 200 שקל חשמל",
+        ),
+        # Named without the article, answered with it.
+        (
+            "תוסיף דרכון לרשימת טיול",
+            "מה ברשימת הטיול?",
+            "הוספתי דרכון לרשימת הטיול.",
+            "רשימת הטיול:\n• דרכון",
+        ),
+        # An English name in a Hebrew reply takes no article.
+        (
+            "תוסיף חלב לרשימת shopping",
+            "מה ברשימת shopping?",
+            "הוספתי חלב לרשימת shopping.",
+            "רשימת shopping:\n• חלב",
+        ),
+    ],
+)
+def test_a_list_is_named_after_the_list_word_as_hebrew_says_it(
+    chat: Conversation, add: str, show: str, added: str, shown: str
+) -> None:
+    assert chat.say(add) == added
+    assert chat.say(show) == shown
+
+
+def test_the_approval_of_a_clear_names_the_list_with_its_article(chat: Conversation) -> None:
+    chat.say("תוסיף 200 שקל חשמל לרשימת ההוצאות")
+    assert chat.say("תנקה את רשימת ההוצאות").startswith(
+        "רגע לפני: אני עומד לנקות את רשימת ההוצאות (פריט אחד):\n1. „200 שקל חשמל”"
+    )
+    assert chat.tap(1) == "הורדתי 200 שקל חשמל מרשימת ההוצאות."
