@@ -9,8 +9,8 @@ import pytest
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
+from tests.support.week import at, shown
 from tests.support.week import fired as _fired
-from tests.support.week import shown
 
 
 def test_a_lead_before_a_meeting_fires_before_it(chat: Conversation, clock: FakeClock) -> None:
@@ -249,3 +249,31 @@ def test_in_10_is_ten_minutes_and_later_today_asks_the_time(chat: Conversation, 
     assert "call mom" in _fired(chat, clock, 0, 10, 11)[0]
     assert chat.say("remind me to call the bank later today").startswith("What time on ")
     assert chat.say("at 4pm") == f"⏰ Reminder set: “call the bank” for {shown(0, 16)}."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remind me at 8 and 20 to take pills",
+        "remind me at 8:00 and 20:00 to take pills",
+        "תזכיר לי ב-8 וב-20 לקחת כדורים",
+    ],
+)
+def test_two_times_one_on_the_24_hour_clock_fire_morning_and_evening(
+    chat: Conversation, clock: FakeClock, said: str
+) -> None:
+    # At 10:00 "8" alone is 20:00: both reminders were set for 20:00, and the morning one was lost.
+    chat.say(said)
+    listed = chat.say("show my reminders")
+    assert shown(0, 20) in listed and shown(1, 8) in listed
+    assert len(_fired(chat, clock, 0, 20)) == 1
+    assert len(_fired(chat, clock, 1, 8)) == 1
+
+
+def test_the_day_before_a_date_and_at_lunch(chat: Conversation) -> None:
+    # "the day before dec 12" was set on Dec 12 itself, titled "the day before to pack"; "at lunch"
+    # asked the time and kept "at lunch" in the title.
+    day = at(14, 9)
+    reply = chat.say(f"remind me the day before {day:%b} {day.day} at 8pm to pack")
+    assert reply == f"⏰ Reminder set: “pack” for {shown(13, 20)}."
+    assert chat.say("remind me at lunch tomorrow to eat") == f"⏰ Reminder set: “eat” for {shown(1, 12)}."

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.conversation import smalltalk
 from memo.domain import PlannerOutput
@@ -855,3 +857,29 @@ def test_twice_a_day_is_two_daily_reminders() -> None:
     unsaid = run("remind me twice a day to drink water")
     assert sorted(s.constraints["when"][11:16] for s in unsaid.plan) == ["09:00", "21:00"]
     assert unsaid.confidence < 0.7  # the default times are confirmed first
+
+
+@given(
+    morning=st.integers(min_value=1, max_value=11),
+    evening=st.integers(min_value=13, max_value=23),
+    form=st.sampled_from(
+        [
+            "remind me at {a} and {b} to take pills",
+            "remind me at {a}:00 and at {b}:00 to take pills",
+            "remind me every day at {a} and {b} to take pills",
+            "תזכיר לי ב-{a} וב-{b} לקחת כדורים",
+        ]
+    ),
+    swapped=st.booleans(),
+)
+def test_two_times_one_on_the_24_hour_clock_are_both_on_it(
+    morning: int, evening: int, form: str, swapped: bool
+) -> None:
+    # "at 8 and 20" after 8am was two reminders at 20:00: the bare 8 was read as 8pm.
+    a, b = (evening, morning) if swapped else (morning, evening)
+    text = form.format(a=a, b=b)
+    lang = "he" if "ב-" in text else "en"
+    late = NOW.replace(hour=12)  # both halves' 8 o'clock ambiguous: the morning's has passed
+    output = RulePlanner().plan(pin(text, language=lang).model_copy(update={"now": late})).output
+    hours = sorted(datetime.fromisoformat(str(s.constraints["when"])).hour for s in output.plan)
+    assert hours == [morning, evening], text

@@ -228,3 +228,16 @@ def test_after_lunch_is_one_in_the_afternoon(text: str) -> None:
     )
     assert parsed.when == (_BEFORE_DAWN + timedelta(days=1)).replace(hour=13)
     assert clean(parsed.remainder) in ("call mom", "להתקשר לאמא")
+
+
+@pytest.mark.parametrize("said", ["at lunch", "during lunch", "at lunchtime", "around lunch", "over lunch"])
+def test_at_lunch_is_noon(said: str) -> None:
+    # "remind me at lunch to eat" asked the time, with "at lunch" in the title.
+    parsed = extract_when(f"eat {said} tomorrow", now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language="en")
+    assert parsed.when == (_BEFORE_DAWN + timedelta(days=1)).replace(hour=12)
+    assert clean(parsed.remainder) == "eat"
+
+
+def test_lunch_alone_names_no_time() -> None:
+    parsed = extract_when("have lunch with mom", now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language="en")
+    assert parsed.when is None and clean(parsed.remainder) == "have lunch with mom"

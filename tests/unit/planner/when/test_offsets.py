@@ -206,3 +206,20 @@ def test_a_bare_number_after_in_is_minutes_up_to_an_hour(n: int, form: str) -> N
 def test_a_number_that_is_no_bare_amount_is_left_or_read_with_its_unit(text: str) -> None:
     taken = take_offset(Scan(text))
     assert taken is None or taken == (timedelta(days=10), False)
+
+
+@given(
+    day=st.dates(min_value=date(2025, 1, 1), max_value=date(2035, 12, 31)),
+    unit=st.sampled_from(["day", "week"]),
+    lead=st.sampled_from(["the", "on the", "a", "one"]),
+)
+def test_the_day_before_a_date_is_one_day_before_it(day: date, unit: str, lead: str) -> None:
+    # "the day before dec 12" stayed on Dec 12, with "the day before" in the title.
+    found = find_before(f"remind me {lead} {unit} before {day:%b} {day.day} to pack")
+    assert found is not None
+    assert counted_back(day, found) == day - (timedelta(days=1) if unit == "day" else timedelta(weeks=1))
+
+
+@pytest.mark.parametrize("text", ["the day before yesterday", "the day before last", "before the day"])
+def test_the_day_before_yesterday_counts_nothing_back(text: str) -> None:
+    assert find_before(text) is None

@@ -271,7 +271,8 @@ class RulePlanner:
             return []
         hebrew = found.group("h1") is not None
         times = (found.group("h1"), found.group("h2")) if hebrew else (found.group("t1"), found.group("t2"))
-        said = [f"{text[: found.start()]}{_at_time(t.strip(), hebrew)}{text[found.end() :]}" for t in times]
+        times = _on_one_clock(times[0].strip(), times[1].strip(), hebrew)
+        said = [f"{text[: found.start()]}{_at_time(t, hebrew)}{text[found.end() :]}" for t in times]
         matches = [self._match(clean(one), inp) for one in said]
         if not all(
             isinstance(m, Match) and (m.capability, m.action) == ("reminders", "create") and not m.missing
@@ -404,6 +405,24 @@ _TWO_TIMES = re.compile(
     rf"|(?:(?<=\s)|^)(?:בשעה\s+|ב-?)(?P<h1>{_HE_TIME})\s+וב-?(?:שעה\s+)?(?P<h2>{_HE_TIME})(?=\s|$|[,.!?])",
     re.I,
 )
+
+
+_BARE_CLOCK = re.compile(r"^(?P<h>\d{1,2})(?::[0-5]\d)?$")
+
+
+def _on_one_clock(first: str, second: str, hebrew: bool) -> tuple[str, str]:
+    """ "at 8 and 20", "ב-8 וב-20": one time said on the 24-hour clock (13 and over) says the other,
+    bare one is too: 8 is the morning's (read alone after 8am it would be 20:00 too, twice)."""
+    hours = [_BARE_CLOCK.match(t) for t in (first, second)]
+    if not all(hours):
+        return first, second
+    h1, h2 = (int(m.group("h")) for m in hours if m is not None)
+    morning = "בבוקר" if hebrew else "am"
+    if h2 >= 13 and 1 <= h1 < 12:
+        first = f"{first} {morning}" if hebrew else f"{first}{morning}"
+    elif h1 >= 13 and 1 <= h2 < 12:
+        second = f"{second} {morning}" if hebrew else f"{second}{morning}"
+    return first, second
 
 
 def _at_time(time: str, hebrew: bool) -> str:

@@ -78,7 +78,8 @@ _EN_NOON = re.compile(
 _EN_PART = re.compile(
     r"\b(?:in\s+the\s+(?P<p1>morning|afternoon|evening)|at\s+(?P<p2>night)|this\s+(?P<p3>morning|afternoon|evening)|"
     r"(?P<p5>first\s+thing)(?:\s+in\s+the\s+morning)?|(?P<p4>morning|afternoon|evening|night)|"
-    r"(?:(?:at|around|by)\s+)?(?P<p6>lunch\s*-?\s*time)|(?P<p7>(?:right\s+|just\s+)?after\s+lunch))\b",
+    r"(?:(?:at|around|by)\s+)?(?P<p6>lunch\s*-?\s*time)|(?P<p7>(?:right\s+|just\s+)?after\s+lunch)|"
+    r"(?:at|around|during|over)\s+(?P<p8>lunch))\b",  # "lunch" alone ("lunch with mom") is no time
     FLAGS,
 )
 _HE_PART = re.compile(

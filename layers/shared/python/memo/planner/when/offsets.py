@@ -56,12 +56,14 @@ _HE_REL = re.compile(
 )
 
 _BEFORE = re.compile(
-    r"\b(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<unit>days?|weeks?|months?)\s+before\b"
+    r"\b(?:on\s+)?(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|ten|the)\s+(?P<unit>days?|weeks?|months?)\s+before\b"
+    r"(?!\s+(?:yesterday|last)\b)"
     r"|(?:(?<=\s)|^)(?P<he>יום|יומיים|שבוע|שבועיים|חודש|חודשיים|(?P<hn>\d{1,2})\s+(?P<hu>ימים|שבועות|חודשים))"
     r"\s+לפני(?=\s)",
     re.I,
 )
 _BEFORE_WORDS = {
+    "the": 1,  # "the day before dec 12"
     "a": 1,
     "an": 1,
     "one": 1,
