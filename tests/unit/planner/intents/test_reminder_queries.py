@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 import pytest
 
 from memo.planner.intents import reminder_queries
-from tests.unit.planner.conftest import latest, pin
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import NOW, latest, pin
 
 # NOW is Wednesday 1 May 2024 in Jerusalem.
 
@@ -88,3 +91,29 @@ def test_the_days_of_a_month_named() -> None:
         "from": "2024-12-01",
         "until": "2025-01-01",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "days_ahead"),
+    [
+        ("תראה לי את התזכורות שלי לשבוע הזה", 0),
+        ("מה התזכורות שלי בשבוע הזה", 0),
+        ("מה התזכורות שלי השבוע", 0),
+        ("מה יש לי לשבוע הקרוב", 0),
+        ("מה התזכורות שלי לשבוע הבא", None),
+        ("show my reminders for this week", 0),
+    ],
+)
+def test_the_week_asked_about_bounds_the_listing(text: str, days_ahead: int | None) -> None:
+    # "לשבוע הזה" listed every reminder, of every week.
+    (step,) = RulePlanner().plan(pin(text)).output.plan
+    assert (step.capability, step.action) == ("reminders", "list")
+    start, end = (
+        date.fromisoformat(str(step.constraints["day"])),
+        date.fromisoformat(str(step.constraints["until"])),
+    )
+    assert end - start == timedelta(days=6)
+    if days_ahead is not None:
+        assert start == NOW.date()
+    else:
+        assert start > NOW.date()

@@ -41,7 +41,7 @@ _AGENDA_REST_HE = re.compile(r"^(?:לי|בתוכנית|מתוכנן)?\s*$")
 #: "this week", "the next 7 days", "השבוע", "בשבוע הקרוב": the seven days from today.
 _WEEK = re.compile(
     r"^(?:for\s+|in\s+|on\s+)?(?:this\s+(?:coming\s+)?week|the\s+(?:next|coming)\s+(?:7|seven)\s+days|"
-    r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב)?(?:השבוע(?:\s+הזה)?|שבוע\s+הקרוב)\s*$",
+    r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב|ל)?(?:השבוע(?:\s+הזה)?|שבוע\s+הזה|ה?שבוע\s+הקרוב)\s*$",
     re.I,
 )
 _NEXT_WEEK = re.compile(r"^(?:for\s+|in\s+|on\s+)?next\s+week\s*$|^(?:ב|ל)?שבוע\s+הבא\s*$", re.I)

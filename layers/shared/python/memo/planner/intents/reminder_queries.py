@@ -148,7 +148,10 @@ def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
     return {"day": day.isoformat()} if day is not None else {}
 
 
-_WEEK = re.compile(r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה)?שבוע\s+הבא)|(?P<he_this>ב?השבוע)", re.I)
+_WEEK = re.compile(
+    r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה|ל)?שבוע\s+הבא)|(?P<he_this>(?:ב|ל)?השבוע|(?:ב|ל)שבוע\s+הזה)",
+    re.I,
+)
 
 
 def days_named(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
