@@ -67,8 +67,15 @@ def test_places_pick_several_of_the_matches(chat: Conversation, said: str, kept:
     chat.say("remind me to call the bank tomorrow at 7pm")
     assert chat.say("delete the call reminders").startswith("Which ones do you mean?")
     approval = chat.say(said)
-    assert approval.startswith("Before I go ahead: I'm about to delete 2 reminders:") and kept not in approval
-    assert chat.tap(APPROVE).startswith("Deleted 2 reminders")
+    if said.isascii():
+        assert (
+            approval.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+            and kept not in approval
+        )
+        assert chat.tap(APPROVE).startswith("Deleted 2 reminders")
+    else:  # said in Hebrew: the rest is said in Hebrew
+        assert approval.startswith("רגע לפני: אני עומד למחוק 2 תזכורות:") and kept not in approval
+        assert chat.tap(APPROVE).startswith("מחקתי 2 תזכורות")
     assert f"“{kept}”" in _reminders(chat)
 
 
@@ -464,3 +471,24 @@ def test_only_keep_one_after_edit_shows_the_rest_for_approval(chat: Conversation
     assert again.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”"), again
     assert chat.tap(APPROVE) == "Deleted 1 reminder."
     assert "call bob" in _reminders(chat)
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer", "done"),
+    [
+        ("delete the call mom reminder", "כן", "מחקתי את התזכורת „call mom”."),
+        ("delete the call mom reminder", "כן, תמחק", "מחקתי את התזכורת „call mom”."),
+        ("delete the call mom reminder", "ok", "Deleted the reminder “call mom”."),
+        ("delete the call mom reminder", "1", "Deleted the reminder “call mom”."),
+        ("תמחק את התזכורת call mom", "ok", "מחקתי את התזכורת „call mom”."),
+        ("תמחק את התזכורת call mom", "yes", "מחקתי את התזכורת „call mom”."),
+    ],
+)
+def test_an_answer_in_hebrew_is_answered_in_hebrew(
+    chat: Conversation, request_: str, answer: str, done: str
+) -> None:
+    # "כן" to an English approval was answered in English. An answer without Hebrew letters ("ok",
+    # "1", "yes") keeps the question's language: people who write Hebrew type those too.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say(request_).startswith(("Before I go ahead", "רגע לפני"))
+    assert chat.say(answer) == done

@@ -259,12 +259,17 @@ def test_every_multi_choice_form_through_the_webhook(
         valid = log_events.named("HITL_RESUME_VALID")[-1]
         assert len(valid["parsedResult"]["candidateIds"]) == len(expected)
         assert valid["goto"] == "entity_resolution"
-        assert f"delete {len(expected)} reminders:" in approval, (reply, approval)
-        assert all(f"“call {w}”" in approval for w in expected)
-        assert [c.title for c in chat.choices] == ["Approve", "Edit", "Reject"]
+        # A pick said in Hebrew goes on in Hebrew (the question was English).
+        he = any("\u0590" <= ch <= "\u05ff" for ch in reply)
+        n = len(expected)
+        assert (f"למחוק {n} תזכורות:" if he else f"delete {n} reminders:") in approval, (reply, approval)
+        assert all((f"„call {w}”" if he else f"“call {w}”") in approval for w in expected)
+        buttons = ["אישור", "עריכה", "דחייה"] if he else ["Approve", "Edit", "Reject"]
+        assert [c.title for c in chat.choices] == buttons
         answer = chat.tap(APPROVE)
-        names = ", ".join(f"“call {w}”" for w in expected)
-        assert answer == f"Deleted {len(expected)} reminders: {names}.", (reply, answer)
+        names = ", ".join((f"„call {w}”" if he else f"“call {w}”") for w in expected)
+        done = f"מחקתי {n} תזכורות: {names}." if he else f"Deleted {n} reminders: {names}."
+        assert answer == done, (reply, answer)
         if len(expected) < count:
             chat.say("delete all my reminders")  # start the next form from an empty list
             chat.tap(APPROVE)

@@ -11,6 +11,8 @@ answer, under its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from memo.conversation.pending import PendingChange
 from memo.domain import DisambiguationCandidate, HITLReply, PendingHITL, TurnState
 from memo.hitl import affected, gate, templates
@@ -18,6 +20,7 @@ from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume
 from memo.observability import bind_hitl, bind_turn, logger
 from memo.replies import Reply
 from memo.resolution.selection import apply_selection
+from memo.text.language import detect_language
 from memo.turn.outcome import CaseAnswer, Settlement, TurnOutcome
 from memo.turn.plan import plan, proceed
 from memo.turn.questions import after
@@ -135,6 +138,8 @@ def _after_resume(turn: Turn, outcome: ResumeOutcome, answered: PendingHITL) -> 
             original = TurnState(trace_id=state.trace_id, thread_id=state.thread_id, input=state.input)
             return plan(turn, original, user_kind="hitl_reply")
         return plan(turn, state, user_kind="hitl_reply")
+    outcome = _in_the_answers_hebrew(outcome, ctx.message.text or "")
+    state = outcome.state
     if outcome.goto == "entity_resolution":
         changed = _changed(turn, state, answered, outcome.selected_ids)
         if changed is not None:
@@ -142,6 +147,17 @@ def _after_resume(turn: Turn, outcome: ResumeOutcome, answered: PendingHITL) -> 
         state = apply_selection(state, outcome.selected_ids, pending=answered)
         return proceed(turn, state, user_kind="hitl_reply", approved=state.approved_hitl)
     return _to_resolution(turn, outcome, answered)
+
+
+def _in_the_answers_hebrew(outcome: ResumeOutcome, answer: str) -> ResumeOutcome:
+    """An answer in Hebrew to a question asked in English ("כן" to "Before I go ahead ..."): what
+    follows (what was done, the next question) is said in Hebrew. An answer with no Hebrew ("ok",
+    "2", 👍) keeps the request's language: people who write Hebrew type those too."""
+    state = outcome.state
+    if state.input.language == "he" or detect_language(answer, state.input.language) != "he":
+        return outcome
+    hebrew = state.model_copy(update={"input": state.input.model_copy(update={"language": "he"})})
+    return replace(outcome, state=hebrew)
 
 
 def _to_resolution(turn: Turn, outcome: ResumeOutcome, answered: PendingHITL) -> TurnOutcome:
