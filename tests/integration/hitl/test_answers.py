@@ -492,3 +492,33 @@ def test_an_answer_in_hebrew_is_answered_in_hebrew(
     chat.say("remind me to call mom tomorrow at 5pm")
     assert chat.say(request_).startswith(("Before I go ahead", "רגע לפני"))
     assert chat.say(answer) == done
+
+
+@pytest.mark.parametrize(
+    ("guess", "edit", "hint"),
+    [
+        (
+            "add 2 more eggs",
+            "change eggs to 12 eggs",
+            "There's no time to change on a list, so I haven't done anything.",
+        ),
+        (
+            "add 2 more eggs",
+            "yes but at 5pm",
+            "There's no time to change on a list, so I haven't done anything.",
+        ),
+        ("נגמר לנו הקפה", "כן אבל ב-12", ""),  # a yes with a limit: asked again as it is
+    ],
+)
+def test_a_time_said_to_a_guessed_list_add_adds_nothing(
+    chat: Conversation, guess: str, edit: str, hint: str
+) -> None:
+    # "change eggs to 12 eggs" to "Just to check — add 2 more eggs?" read "12" as noon, and the
+    # list has no time: the edit was dropped and the eggs added as they were, on no yes.
+    chat.say("add milk to my shopping list")
+    question = chat.say(guess)
+    assert question.startswith(("Just to check", "רק מוודא"))
+    answer = chat.say(edit)
+    assert answer.startswith(hint) and question in answer  # asked again
+    listed = chat.say("what's on my shopping list?")
+    assert "egg" not in listed and "קפה" not in listed

@@ -12,6 +12,7 @@ from memo.hitl.plan_edits import (
     fill_answer,
     origin_step,
     outside_the_month_asked,
+    timeless_edit,
 )
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
 
@@ -209,3 +210,11 @@ def test_an_answer_that_says_no_one_way_fills_nothing(answer: str) -> None:
     )
     state, pending = asked(output)
     assert fill_answer(state, pending, answer, NOW) is None
+
+
+@pytest.mark.parametrize("capability", ["lists", "notes"])
+def test_a_time_in_an_edit_of_a_list_or_a_note_is_timeless(capability: str) -> None:
+    found = step(capability=capability, action="add")
+    assert timeless_edit(found, {"when": "2024-05-02T12:00:00+03:00", "items": ["eggs"]}) == ["when"]
+    assert timeless_edit(found, {"items": ["12 eggs"]}) == []
+    assert timeless_edit(step(), {"when": "2024-05-02T12:00:00+03:00"}) == []  # a reminder has a time

@@ -358,6 +358,18 @@ _TARGET_FIELDS = frozenset({"title", "text", "query"})
 _DESTRUCTIVE = frozenset({"delete", "delete_all", "clear", "remove"})
 
 
+#: What an edit says about time: only a reminder has one.
+_TIME_FIELDS = frozenset({"when", "day", "time", "date", "recurrence", "until", "shiftMinutes"})
+
+
+def timeless_edit(step: PlanStep, modifications: dict[str, Any]) -> list[str]:
+    """The time fields of an edit to a step that has no time (a list's or a note's): a number read
+    as a time ("change eggs to 12 eggs"), never to be applied by a yes."""
+    if step.capability == "reminders":
+        return []
+    return sorted(_TIME_FIELDS & modifications.keys())
+
+
 def edit_problem(step: PlanStep, modifications: dict[str, Any]) -> list[str]:
     """The fields of an edit that make no sense for the step's action (a new time for a delete, any
     change to "delete all", a repetition for what cannot repeat); empty when the edit can be applied

@@ -32,7 +32,14 @@ from memo.hitl.answer_requests import (
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
 from memo.hitl.numbered import number_means_two_things, typed_number
-from memo.hitl.plan_edits import bare_edit, edit_problem, fill_answer, origin_step, outside_the_month_asked
+from memo.hitl.plan_edits import (
+    bare_edit,
+    edit_problem,
+    fill_answer,
+    origin_step,
+    outside_the_month_asked,
+    timeless_edit,
+)
 from memo.hitl.retarget import meant_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -283,6 +290,15 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
             log.info("HITL_EDIT_NOT_APPLICABLE", fields=problem, originStepId=step.id)
             note = templates.edit_not_applicable(step, problem, state.input.language)
             return back_to_approval(state, pending, note, now, log)
+    timeless = timeless_edit(step, mods)
+    if timeless:
+        # "change eggs to 12 eggs" to "Just to check — add 2 more eggs?": "12" was read as noon, and
+        # the yes in it used to add the eggs as they were.
+        log.info("HITL_EDIT_NOT_APPLICABLE", fields=timeless, originStepId=step.id)
+        note = templates.no_time_to_change(step, state.input.language)
+        if a.approval:
+            return back_to_approval(state, pending, note, now, log)
+        return re_ask(state, pending, raw, log, hint=note)
     return continued_with_modifications(state, pending, step, raw, mods, interpreted, now, log)
 
 

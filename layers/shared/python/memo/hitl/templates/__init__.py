@@ -43,6 +43,7 @@ from memo.hitl.templates.approval_answers import (
     narrowing_empty,
     narrowing_unclear,
     narrowing_with_the_rest,
+    no_time_to_change,
     number_item_or_button,
     rejected_with_reason,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "narrowing_empty",
     "narrowing_unclear",
     "narrowing_with_the_rest",
+    "no_time_to_change",
     "note_change",
     "nudge",
     "number_item_or_button",

@@ -39,6 +39,16 @@ def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -
     )
 
 
+def no_time_to_change(step: PlanStep, language: Language) -> str:
+    """A time said to a question about a list or a note ("change eggs to 12 eggs" read "12" as
+    noon): nothing of it has a time, so nothing was done."""
+    if language == "he":
+        what = "לרשימה" if step.capability == "lists" else "לפתק"
+        return f"{what} אין שעה לשנות, אז לא עשיתי כלום."
+    what = "a list" if step.capability == "lists" else "a note"
+    return f"There's no time to change on {what}, so I haven't done anything."
+
+
 def narrowing_unclear(language: Language) -> str:
     if language == "he":
         return "לא הבנתי אילו מהם להשאיר, אז לא עשיתי כלום. אפשר לענות במספרים, למשל „רק 1 ו-3”."
