@@ -119,3 +119,19 @@ def test_the_list_named_before_its_items(chat: Conversation) -> None:
         == "Added bananas, apples to your shopping list."
     )
     assert chat.say("add to shopping: pears") == "Added pears to your shopping list."
+
+
+def test_not_after_all_takes_back_only_what_was_just_added(chat: Conversation) -> None:
+    # "actually not the bread" right after adding it was "not understood".
+    chat.say("add cheese to my shopping list")
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("actually not the bread") == "Removed bread from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• cheese\n• milk\n• eggs"
+    # Something the add did not name is no such correction: nothing is taken off.
+    chat.say("add apples to my shopping list")
+    assert not chat.say("not the cheese").startswith("Removed")
+    assert "cheese" in chat.say("what's on my shopping list?")
+    chat.say("תוסיף עגבניות ולחם לרשימת הקניות")
+    assert chat.say("בעצם בלי הלחם") == "הורדתי לחם מרשימת הקניות."
+    listed = chat.say("מה ברשימת הקניות?")
+    assert "עגבניות" in listed and "לחם" not in listed

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memo.capabilities.lists import UNNAMED_LIST
+from memo.domain import LatestAction
 from memo.planner.intents import list_removals
-from tests.unit.planner.conftest import latest, pin
+from tests.unit.planner.conftest import NOW, latest, pin
 
 
 def test_remove_from_a_named_list() -> None:
@@ -60,3 +67,61 @@ def test_hebrew_clearing_in_every_way_it_is_said() -> None:
         assert found.constraints["listName"] == name and found.needs_approval
     # one thing off the list is no clearing
     assert list_removals.clear("תמחק חלב מרשימת הקניות", pin("x")) is None
+
+
+def _added(summary: str, key: str = "shopping") -> LatestAction:
+    return LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="lists",
+        action="add",
+        summary=summary,
+        external_ids={"listKey": key},
+    )
+
+
+_ADDED = ["milk", "eggs", "bread", "toilet paper"]
+
+
+@given(
+    taken=st.lists(st.sampled_from(_ADDED), min_size=1, max_size=3, unique=True),
+    lead=st.sampled_from(["", "actually ", "oh wait, ", "sorry, "]),
+    word=st.sampled_from(["not", "without", "scratch", "no", "forget"]),
+    article=st.booleans(),
+)
+def test_not_after_all_takes_off_only_what_was_just_added(
+    taken: list[str], lead: str, word: str, article: bool
+) -> None:
+    # "actually not the bread" right after adding it was "not understood".
+    said = " and ".join(f"the {t}" if article else t for t in taken)
+    text = f"{lead}{word} {said}"
+    found = list_removals.not_after_all(
+        text, pin(text, actions=(_added(f"Added {', '.join(_ADDED)} to your shopping list"),))
+    )
+    assert found is not None and (found.capability, found.action) == ("lists", "remove")
+    assert found.constraints == {"listName": "shopping"} and found.changes == {"items": taken}
+
+
+@pytest.mark.parametrize(
+    ("text", "actions"),
+    [
+        ("not the cheese", (_added("Added milk, eggs to your shopping list"),)),  # not added just now
+        ("not now", (_added("Added milk, eggs to your shopping list"),)),
+        ("no", (_added("Added milk to your shopping list"),)),
+        ("not the milk", (latest(),)),  # the latest thing done was a reminder
+        ("not the milk", ()),
+    ],
+)
+def test_not_after_all_needs_the_things_just_added(text: str, actions: tuple[LatestAction, ...]) -> None:
+    assert list_removals.not_after_all(text, pin(text, actions=actions)) is None
+
+
+def test_hebrew_not_after_all() -> None:
+    added = _added("הוספתי עגבניות, לחם לרשימת הקניות")
+    for text, items in (
+        ("בעצם בלי הלחם", ["לחם"]),
+        ("לא לחם", ["לחם"]),
+        ("בלי העגבניות והלחם", ["עגבניות", "לחם"]),
+    ):
+        found = list_removals.not_after_all(text, pin(text, actions=(added,)))
+        assert found is not None and found.changes == {"items": items}, text
+    assert list_removals.not_after_all("בלי גבינה", pin("בלי גבינה", actions=(added,))) is None

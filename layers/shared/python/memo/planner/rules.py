@@ -105,6 +105,7 @@ MATCHERS: tuple[Matcher, ...] = (
     unconnected.calendar,
     unconnected.email,
     followups.referential,
+    list_removals.not_after_all,
     lists.more,
     reminder_changes.move_named,
     nounless_deletes.stop_by_time,

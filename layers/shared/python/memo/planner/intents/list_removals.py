@@ -21,7 +21,7 @@ from memo.planner.intents.list_words import (
     unnamed,
 )
 from memo.planner.lexicon import clean, limit_of
-from memo.planner.match import CONFIDENT, Match
+from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action
 
 _RE_LIST_REMOVE = (
     re.compile(
@@ -152,6 +152,41 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
             pattern="lists:got",
         )
     return None
+
+
+#: "actually not the bread", "without the eggs", "scratch the milk", "בעצם בלי הלחם", "לא לחם": right
+#: after things went on a list, some of them taken off again.
+_NOT_AFTER_ALL = re.compile(
+    r"^(?:(?:actually|oh|wait|sorry|oops|hmm|no)[\s,!.]+)*(?:not|no|without|minus|scratch|skip|forget)\s+"
+    r"(?P<items>[^?]+?)\s*[.!]*$"
+    r"|^(?:(?:בעצם|רגע|סליחה|אופס|לא)[\s,!.]+)*(?:בלי|לא|תוותר\s+על|עזוב)\s+(?:את\s+)?(?P<he>[^?]+?)\s*[.!]*$",
+    re.I,
+)
+
+
+def not_after_all(text: str, inp: PlannerInput) -> Match | None:
+    """ "actually not the bread" right after "add milk, eggs and bread to my shopping list": the
+    bread comes off that list again. Only what that add named: anything else is no such correction."""
+    latest = latest_action(inp)
+    said = _NOT_AFTER_ALL.match(text.strip())
+    if latest is None or said is None or (latest.capability, latest.action) != ("lists", "add"):
+        return None
+    key = (latest.external_ids or {}).get("listKey")
+    items = [no_article(i) for i in items_of(said.group("items") or said.group("he"))]
+    added = latest.summary.lower()
+    if not isinstance(key, str) or not key or not items:
+        return None
+    if not all(re.search(rf"(?<!\w){re.escape(item.lower())}(?!\w)", added) for item in items):
+        return None
+    return Match(
+        capability="lists",
+        action="remove",
+        confidence=REFERENTIAL,
+        risk="medium",  # as every removal from a list
+        constraints={"listName": key},
+        changes={"items": items},
+        pattern="lists:not_after_all",
+    )
 
 
 _ITEMS_FROM = re.compile(r"\b(?:from|off|out\s+of)\b", re.I)
