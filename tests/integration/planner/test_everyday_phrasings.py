@@ -135,3 +135,12 @@ def test_not_after_all_takes_back_only_what_was_just_added(chat: Conversation) -
     assert chat.say("בעצם בלי הלחם") == "הורדתי לחם מרשימת הקניות."
     listed = chat.say("מה ברשימת הקניות?")
     assert "עגבניות" in listed and "לחם" not in listed
+
+
+def test_remove_eggs_takes_the_eggs_not_the_egg_noodles(chat: Conversation) -> None:
+    # "remove milk and eggs" asked "which ones: eggs or egg noodles?" though "eggs" is on the list.
+    chat.say("add milk, eggs, egg noodles and bread to my shopping list")
+    assert chat.say("remove milk and eggs") == "Removed milk, eggs from your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• egg noodles\n• bread"
+    chat.say("תוסיף ביצים וביצים קשות לרשימת הקניות")
+    assert chat.say("תוריד את הביצים") == "הורדתי ביצים מרשימת הקניות."

@@ -60,6 +60,37 @@ def test_each_list_item_is_matched_on_its_own() -> None:
     assert found == Found(["i-milk"], extra={"notFound": ["wine"]})
 
 
+@pytest.mark.parametrize(
+    ("said", "items", "expected"),
+    [
+        (["eggs"], ["eggs", "egg noodles"], ["eggs"]),  # the item named whole, not every item with the word
+        (["egg"], ["eggs", "egg noodles"], ["eggs"]),
+        (["the eggs", "milk"], ["eggs", "egg noodles", "milk"], ["eggs", "milk"]),
+        (["ביצים"], ["ביצים", "ביצים קשות"], ["ביצים"]),
+        (["egg noodles"], ["eggs", "egg noodles"], ["egg noodles"]),
+    ],
+)
+def test_an_item_named_whole_beats_items_that_hold_its_words(
+    said: list[str], items: list[str], expected: list[str]
+) -> None:
+    # "remove milk and eggs" asked "which ones: eggs or egg noodles?" though "eggs" is on the list.
+    repo = FakeItemsRepository()
+    for text in items:
+        add_list_item(repo, f"i-{text}", "shopping", text)
+    target = TargetQuery(kind="list_item", texts=said, list_name="shopping")
+    found = by_texts(target, entities(target, repo, state_for(), NOW), "en")
+    assert found == Found([f"i-{t}" for t in expected], extra={"notFound": []})
+
+
+def test_two_items_of_the_very_same_words_are_still_asked_about() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "shopping", "eggs")
+    add_list_item(repo, "i-2", "shopping", "Eggs!")
+    add_list_item(repo, "i-3", "shopping", "egg noodles")
+    target = TargetQuery(kind="list_item", texts=["eggs"], list_name="shopping")
+    assert isinstance(by_texts(target, entities(target, repo, state_for(), NOW), "en"), Ambiguous)
+
+
 def test_a_part_of_the_day_names_the_reminders_due_then(reminders: list[Entity[Any]]) -> None:
     assert [e.id for e in in_part_of_day("the evening", reminders, "Asia/Jerusalem")] == ["r-dan", "r-ron"]
     assert [e.id for e in in_part_of_day("afternoon", reminders, "Asia/Jerusalem")] == ["r-mom"]

@@ -100,3 +100,12 @@ def test_english_word_forms_match_by_their_stem(said: str, title: str) -> None:
 @pytest.mark.parametrize(("said", "title"), [("parking", "buy milk"), ("running", "call mom")])
 def test_a_stem_is_no_match_for_other_words(said: str, title: str) -> None:
     assert score(said, title) < MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"), [("eggs", "egg"), ("parking", "park"), ("הביצים", "ביצים"), ("milk", "milk")]
+)
+def test_stem_is_the_word_as_matching_compares_it(word: str, stemmed: str) -> None:
+    from memo.text.matching import stem
+
+    assert stem(word) == stemmed

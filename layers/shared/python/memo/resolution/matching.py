@@ -28,7 +28,7 @@ from memo.resolution.candidates import (
 )
 from memo.resolution.resolvers import TargetQuery
 from memo.text.language import Language
-from memo.text.matching import match, rank
+from memo.text.matching import Scored, match, rank, stem, tokens
 
 
 def by_text(step: PlanStep, target: TargetQuery, entities: list[Entity[Any]], language: Language) -> Lookup:
@@ -57,8 +57,9 @@ def by_texts(target: TargetQuery, entities: list[Entity[Any]], language: Languag
     ambiguous: dict[str, Entity[Any]] = {}
     for text in target.texts:
         outcome = match(text, entities, lambda e: e.label)
-        if outcome.unique is not None:
-            resolved.append(outcome.unique.id)
+        chosen = outcome.unique if outcome.unique is not None else _named_whole(text, outcome.matches)
+        if chosen is not None:
+            resolved.append(chosen.id)
         elif outcome.found:
             for scored in outcome.matches:
                 ambiguous.setdefault(scored.item.id, scored.item)
@@ -73,6 +74,15 @@ def by_texts(target: TargetQuery, entities: list[Entity[Any]], language: Languag
         candidates = [candidate(e) for e in list(ambiguous.values())[:MAX_OPTIONS]]
         return Ambiguous(candidates, allow_multiple=True, extra=extra)
     return Found(resolved, extra={"notFound": missing})
+
+
+def _named_whole(text: str, matches: tuple[Scored[Entity[Any]], ...]) -> Entity[Any] | None:
+    """Of the list items a word matches, the one it names whole: "eggs" is the item "eggs", not
+    also "egg noodles", which has every word of it and more (two items of those very words are
+    still asked about)."""
+    said = [stem(w) for w in tokens(text)]
+    whole = [s.item for s in matches if [stem(w) for w in tokens(s.item.label)] == said]
+    return whole[0] if len(whole) == 1 else None
 
 
 def by_reminder_time(

@@ -150,6 +150,11 @@ def _english_stemmer() -> Any:
     return snowballstemmer.stemmer("english")
 
 
+def stem(token: str) -> str:
+    """A word as matching compares it: an English word's stem, a Hebrew word without its prefix."""
+    return _stem(token)
+
+
 @lru_cache(maxsize=4096)
 def _stem(token: str) -> str:
     """An English word's stem ("parking", "parked" -> "park"); a Hebrew word without its prefix."""
