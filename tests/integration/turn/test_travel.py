@@ -188,3 +188,14 @@ def test_five_series_are_named_and_a_sixth_is_counted_all_move(chat: Conversatio
     assert told.count(" London time") == 5 and "(and 1 more)." in told
     assert "“task 7” every day at 07:00 London time" in told
     assert _zones() == {"Europe/London"}
+
+
+def test_asking_for_the_timezone_and_setting_it_back(chat: Conversation) -> None:
+    # "what's my timezone?" searched the notes; "change my timezone back to Israel" was not understood.
+    chat.say("I'm in New York this week")
+    assert chat.say("what's my timezone?").startswith("Your timezone is America/New_York: it's ")
+    assert chat.say("מה אזור הזמן שלי?").startswith("אזור הזמן שלך הוא America/New_York")
+    assert chat.say("change my timezone back to Israel").startswith(
+        "Done 👍 From now on times are in Asia/Jerusalem."
+    )
+    assert chat.say("what's my timezone?").startswith("Your timezone is Asia/Jerusalem: it's ")

@@ -96,3 +96,28 @@ def test_hebrew_thanks_and_goodbye_are_whole_words(message: str) -> None:
 )
 def test_making_a_series_one_time_is_answered_with_what_can_be_done(said: str) -> None:
     assert smalltalk.classify(said) == "series_to_once"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's my timezone?",
+        "What is my time zone",
+        "which timezone am I in?",
+        "what timezone are you using",
+        "מה אזור הזמן שלי?",
+        "באיזה אזור זמן אני?",
+    ],
+)
+def test_asking_for_the_timezone_is_answered_with_it(text: str) -> None:
+    # "what's my timezone?" searched the notes for "timezone".
+    assert smalltalk.classify(text) == "timezone"
+    now = datetime(2026, 11, 23, 3, 2, tzinfo=ZoneInfo("America/New_York"))
+    language = "he" if "ז" in text else "en"
+    said = smalltalk.reply("timezone", language=language, local_now=now, name=None)
+    assert "America/New_York" in said and "03:02" in said
+
+
+@pytest.mark.parametrize("text", ["what time is it", "my timezone is London", "timezone"])
+def test_other_words_about_time_are_no_timezone_question(text: str) -> None:
+    assert smalltalk.classify(text) != "timezone"

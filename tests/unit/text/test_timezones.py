@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.text.timezones import (
     HOME,
@@ -201,3 +203,35 @@ def test_the_confirmation_names_the_zone_and_the_time_there() -> None:
 )
 def test_a_zone_is_named_by_its_place(zone: str, language: str, place: str) -> None:
     assert zone_place(zone, language) == place  # type: ignore[arg-type]
+
+
+@given(
+    verb=st.sampled_from(["set", "change", "switch", "update", "put"]),
+    whose=st.sampled_from(["my", "the"]),
+    spelled=st.sampled_from(["timezone", "time zone"]),
+    back=st.booleans(),
+    place=st.sampled_from(
+        [("Israel", "Asia/Jerusalem"), ("London", "Europe/London"), ("Europe/Paris", "Europe/Paris")]
+    ),
+)
+def test_setting_the_timezone_back_or_by_its_old_name(
+    verb: str, whose: str, spelled: str, back: bool, place: tuple[str, str]
+) -> None:
+    # "change my timezone back to Israel" was not understood, and "my timezone is Israel" set the
+    # zone "Israel" (tzdata's old alias) rather than Asia/Jerusalem.
+    said = f"{verb} {whose} {spelled} {'back ' if back else ''}to {place[0]}"
+    assert timezone_statement(said) == place[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("my timezone is Israel", "Asia/Jerusalem"),
+        ("my timezone is GMT", "GMT"),
+        ("my timezone is UTC", "UTC"),
+        ("switch back to Israel time", "Asia/Jerusalem"),
+        ("תחזיר את אזור הזמן לישראל", "Asia/Jerusalem"),
+    ],
+)
+def test_a_country_is_its_citys_zone_and_an_abbreviation_is_itself(text: str, zone: str) -> None:
+    assert timezone_statement(text) == zone

@@ -23,6 +23,7 @@ SmallTalk = Literal[
     "goodbye",
     "affirmation",
     "clock",
+    "timezone",
     "laugh",
     "list_rename",
     "series_to_once",
@@ -154,9 +155,18 @@ SERIES_TO_ONCE = re.compile(
     re.I,
 )
 
+#: "what's my timezone?", "which time zone am I in?", "מה אזור הזמן שלי?": the zone Memo uses for them.
+TIMEZONE_ASKED = re.compile(
+    r"^\W*(?:what(?:'s|’s|\s+is)\s+my\s+time\s*zone|which\s+time\s*zone\s+(?:am\s+i\s+in|are\s+you\s+using|do\s+you\s+use)"
+    r"|what\s+time\s*zone\s+(?:am\s+i\s+in|are\s+you\s+using|do\s+you\s+use|is\s+(?:mine|set))"
+    r"|(?:מה|איזה)\s+אזור\s+(?:ה)?זמן\s+(?:שלי|שלך|מוגדר)|באיזה\s+אזור\s+(?:ה)?זמן\s+(?:אני|אתה))\W*$",
+    re.I,
+)
+
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
     ("list_rename", LIST_RENAME),
     ("series_to_once", SERIES_TO_ONCE),
+    ("timezone", TIMEZONE_ASKED),
     ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
     (
@@ -213,6 +223,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "affirmation": "👍 אם צריך משהו — אני כאן.",
             "laugh": "😄 אם צריך משהו — אני כאן.",
             "clock": f"עכשיו {local_now:%H:%M}, {format_when(local_now.date(), 'he', str(local_now.tzinfo))}.",
+            "timezone": f"אזור הזמן שלך הוא {local_now.tzinfo}: השעה שם עכשיו {local_now:%H:%M}. כדי לשנות, "
+            "אפשר לכתוב לי איפה נמצאים עכשיו (למשל „אני בלונדון”).",
             "list_rename": "אין לי אפשרות לשנות שם של רשימה: רשימה נשארת עם השם שבו נפתחה. אפשר להוסיף את "
             "הפריטים לרשימה בשם החדש (למשל „תוסיף חלב לרשימת האוכל”) ולנקות את הישנה.",
             "series_to_once": "אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית. אפשר למחוק את הסדרה ולקבוע "
@@ -229,6 +241,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "affirmation": "👍 Just say the word if you need anything.",
         "laugh": "😄 Just say the word if you need anything.",
         "clock": f"It's {local_now:%H:%M} on {format_when(local_now.date(), 'en', str(local_now.tzinfo))}.",
+        "timezone": f"Your timezone is {local_now.tzinfo}: it's {local_now:%H:%M} there now. To change it, "
+        "tell me where you are (e.g. “I'm in London”).",
         "list_rename": "I can't rename a list: a list keeps the name it was started with. You can add its "
         "items to a list with the new name (e.g. “add milk to my food list”) and clear the old one.",
         "series_to_once": "I can't turn a repeating reminder into a one-time one. You can delete the series "

@@ -185,9 +185,9 @@ def _zone_cities() -> dict[str, str]:
 def zone_for_place(place: str) -> str | None:
     """The IANA zone a place names ("London", "ניו יורק", "Europe/Paris"), or None."""
     raw = place.strip().strip(" .!?,")
-    if raw in available_timezones():
-        return raw
     key = normalize(raw.replace("-", " "))
+    if raw in available_timezones() and ("/" in raw or raw.isupper() or key not in _PLACES):
+        return raw  # "Europe/Paris", "GMT"; a country's old alias ("Israel") is its city's zone below
     key = re.sub(r"^(?:the\s+)|\s+(?:time|timezone|time\s+zone)$", "", key)
     if key in _PLACES:
         return _PLACES[key]
@@ -198,7 +198,7 @@ def zone_for_place(place: str) -> str | None:
 
 _STATEMENTS = (
     re.compile(
-        r"^(?:(?:please\s+)?(?:set|change|switch|update)\s+my\s+time\s*zone\s+to|my\s+time\s*zone\s+is|"
+        r"^(?:(?:please\s+)?(?:set|change|switch|update|put)\s+(?:my|the)\s+time\s*zone\s+(?:back\s+)?to|my\s+time\s*zone\s+is|"
         r"time\s*zone\s*[:=]?|(?:i(?:'m|’m|m|\s+am)|we(?:'re|’re|re|\s+are))\s+(?:now\s+|currently\s+)?"
         r"(?:in|living\s+in|based\s+in|staying\s+in|travell?ing\s+in|visiting)|i\s+live\s+in|"
         r"(?:i|we)(?:'ve|\s+have)?\s+moved\s+to|(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+)?(?:landed|arrived)\s+in|"
@@ -207,11 +207,11 @@ _STATEMENTS = (
         r"use\s+the\s+time\s*zone\s+of)\s+(?P<place>.+?)\s*[.!]?$",
         re.I,
     ),
-    re.compile(r"^(?:use|switch\s+to)\s+(?P<place>.+?)\s+time\s*[.!]?$", re.I),
+    re.compile(r"^(?:use|switch\s+(?:back\s+)?to|go\s+back\s+to)\s+(?P<place>.+?)\s+time\s*[.!]?$", re.I),
     re.compile(
         r"^(?:(?:אני|אנחנו)\s+(?:נמצא\s+|נמצאת\s+|נמצאים\s+|גר\s+|גרה\s+|עכשיו\s+)?(?=ב)|עברתי\s+(?=ל)|עברנו\s+(?=ל)|"
         r"(?:(?:בדיוק|הרגע)\s+)?(?:נחתתי|נחתנו)\s+(?=ב)|(?:(?:בדיוק|הרגע)\s+)?(?:הגעתי|הגענו)\s+(?=ל)|"
-        r"אזור\s+הזמן\s+שלי\s+(?:הוא\s+)?|(?:תשנה|תשני|שנה)\s+(?:את\s+)?אזור\s+(?:ה)?זמן\s+(?:שלי\s+)?(?=ל))"
+        r"אזור\s+הזמן\s+שלי\s+(?:הוא\s+)?|(?:תשנה|תשני|שנה|תחזיר|תחזירי|החזר)\s+(?:את\s+)?אזור\s+(?:ה)?זמן\s+(?:שלי\s+)?(?=ל))"
         r"(?P<place>.+?)\s*[.!]?$"
     ),
 )

@@ -21,6 +21,7 @@ from memo.conversation.smalltalk import (
     THANKS,
     THANKS_LEADS,
     THANKS_TAILS,
+    TIMEZONE_ASKED,
 )
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.lexicon import clean
@@ -45,6 +46,7 @@ def chat(text: str, inp: PlannerInput) -> Match | None:
     """A message that is only a greeting, "how are you", thanks or a question about Memo."""
     bare = clean(text).lower()
     for pattern, kind, intent in (
+        (TIMEZONE_ASKED, "timezone", "conversation"),
         (CLOCK, "clock", "conversation"),
         (_HELP, "help", "meta"),
         (_GREETING, "greeting", "conversation"),
