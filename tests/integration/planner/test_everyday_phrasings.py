@@ -144,3 +144,13 @@ def test_remove_eggs_takes_the_eggs_not_the_egg_noodles(chat: Conversation) -> N
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• egg noodles\n• bread"
     chat.say("תוסיף ביצים וביצים קשות לרשימת הקניות")
     assert chat.say("תוריד את הביצים") == "הורדתי ביצים מרשימת הקניות."
+
+
+def test_a_reminder_to_buy_them_names_what_went_on_the_list(chat: Conversation) -> None:
+    # The reminder was "buy them": when it went off, nothing said what to buy.
+    replies = chat.deliver(
+        chat.user.text("add eggs and milk to my shopping list and remind me tomorrow at 9 to buy them")
+    )
+    assert replies and "“buy eggs and milk”" in replies[-1]
+    replies = chat.deliver(chat.user.text("תוסיף סוללות לרשימת הקניות ותזכיר לי מחר ב-10 לקנות אותן"))
+    assert replies and "„לקנות סוללות”" in replies[-1]

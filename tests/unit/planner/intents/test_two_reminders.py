@@ -50,3 +50,34 @@ def test_a_second_reminder_with_a_day_of_its_own_keeps_it() -> None:
     steps = _steps("remind me tomorrow to call mom and on friday at 6 to call dad")
     assert [t for t, _ in steps] == ["call mom", "call dad"]
     assert steps[0][1].startswith("2024-05-02T18:00") and steps[1][1].startswith("2024-05-03T18:00")
+
+
+@given(
+    items=st.lists(
+        st.sampled_from(["eggs", "milk", "bread", "batteries"]), min_size=1, max_size=3, unique=True
+    ),
+    verb=st.sampled_from(["buy them", "pick them up", "get those"]),
+)
+def test_them_in_a_reminder_is_what_the_same_message_put_on_a_list(items: list[str], verb: str) -> None:
+    # "add eggs to my list and remind me tomorrow at 9 to buy them" set "buy them".
+    said = ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+    text = f"add {said} to my shopping list and remind me tomorrow at 9 to {verb}"
+    output = RulePlanner().plan(pin(text)).output
+    added, reminder = output.plan
+    assert (added.capability, added.action, reminder.capability) == ("lists", "add", "reminders")
+    title = str(reminder.constraints["title"])
+    assert said in title and "them" not in title and "those" not in title
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("תוסיף ביצים וחלב לרשימת הקניות ותזכיר לי מחר ב-9 לקנות אותם", "לקנות ביצים וחלב"),
+        ("add a birthday card to my list and remind me friday at 5 to sign it", "sign birthday card"),
+        ("add paint to my list and remind me at 5 to make it count", "make it count"),  # no "it" mid-title
+        ("remind me tomorrow at 9 to buy them", "buy them"),  # nothing named before: kept as said
+    ],
+)
+def test_a_word_pointing_back_names_the_things_only_when_there_are_some(text: str, title: str) -> None:
+    output = RulePlanner().plan(pin(text)).output
+    assert output.plan[-1].constraints["title"] == title

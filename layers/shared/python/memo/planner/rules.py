@@ -226,7 +226,7 @@ class RulePlanner:
             return _to_plan(self._requests(request, first, inp))
         several = self._split(request, inp, 0)
         if several:
-            return _to_plan(several)
+            return _to_plan(two_reminders.them_named(several))
         for start in _clause_starts(request):
             clause = clean(_CLAUSE_LEAD.sub("", request[start:]))
             if len(clause.split()) < 2:
@@ -292,7 +292,7 @@ class RulePlanner:
 
     def _requests(self, text: str, found: Match, inp: PlannerInput, depth: int = 0) -> list[Match]:
         """`found` for `text`, or the several complete requests `text` holds, in order."""
-        return self._split(text, inp, depth) or [found]
+        return two_reminders.them_named(self._split(text, inp, depth) or [found])
 
     def _split(self, text: str, inp: PlannerInput, depth: int) -> list[Match]:
         """The complete requests `text` holds when it holds two or more; else []."""

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -75,3 +76,31 @@ def on_the_same_day(right: Match, left: Match, text: str, inp: PlannerInput) -> 
     if when is None or when <= inp.now or when == datetime.fromisoformat(second):
         return right
     return replace(right, constraints={**right.constraints, "when": iso(when)})
+
+
+#: A word of a title pointing back at the things just named ("buy them", "pick them up", "לקנות אותם").
+#: ("make it count" has no such word: "it" / "אותו" only as the title's last word.)
+_POINTS_BACK = re.compile(r"(?<=\s)(?:them|those|these|אותם|אותן)(?=\s|$)|(?<=\s)(?:it|אותו|אותה)$", re.I)
+
+
+def them_named(matches: list[Match]) -> list[Match]:
+    """ "add eggs to my list and remind me tomorrow at 9 to buy them": the reminder's "them" is the
+    things the same message put on a list ("buy eggs"), not a title of its own ("buy them")."""
+    named: list[Match] = []
+    for found in matches:
+        title = (
+            found.constraints.get("title")
+            if (found.capability, found.action) == ("reminders", "create")
+            else None
+        )
+        added = next(
+            (m for m in reversed(named) if (m.capability, m.action) == ("lists", "add") and m.changes), None
+        )
+        items = [str(i) for i in (added.changes or {}).get("items", [])] if added is not None else []
+        if isinstance(title, str) and items and _POINTS_BACK.search(f" {title}"):
+            joiner = " ו" if any("\u05d0" <= ch <= "\u05ea" for ch in title) else " and "
+            things = ", ".join(items[:-1]) + joiner + items[-1] if len(items) > 1 else items[0]
+            retitled = _POINTS_BACK.sub(things, f" {title}", count=1).strip()
+            found = replace(found, constraints={**found.constraints, "title": retitled})
+        named.append(found)
+    return named
