@@ -96,7 +96,8 @@ def them_named(matches: list[Match]) -> list[Match]:
         added = next(
             (m for m in reversed(named) if (m.capability, m.action) == ("lists", "add") and m.changes), None
         )
-        items = [str(i) for i in (added.changes or {}).get("items", [])] if added is not None else []
+        said = (added.changes or {}).get("items") if added is not None else None
+        items = [str(i) for i in said] if isinstance(said, list) else []
         if isinstance(title, str) and items and _POINTS_BACK.search(f" {title}"):
             joiner = " ו" if any("\u05d0" <= ch <= "\u05ea" for ch in title) else " and "
             things = ", ".join(items[:-1]) + joiner + items[-1] if len(items) > 1 else items[0]
