@@ -88,3 +88,20 @@ def test_two_days_of_every_month_are_two_monthly_reminders(chat: Conversation) -
         "month on the 1st at 09:00",
         "month on the 15th at 09:00",
     ]
+
+
+def test_every_weekday_listed_without_commas_repeats_on_each(chat: Conversation, clock: FakeClock) -> None:
+    # "every monday wednesday and friday at 7" was every Monday, titled "friday to go to the gym".
+    reply = chat.say("remind me every monday wednesday and friday at 7 to go to the gym")
+    assert reply.startswith("🔁 Reminder set: “go to the gym” every ")
+    assert _fired(chat, clock, 2, 7)  # Wednesday
+    assert not _fired(chat, clock, 3, 7)  # not Thursday
+    assert _fired(chat, clock, 4, 7)  # Friday
+    hebrew = chat.say("תזכיר לי כל יום ראשון שלישי וחמישי ב-8 לרוץ")
+    assert hebrew.startswith("🔁") and "„לרוץ”" in hebrew
+
+
+def test_hebrew_every_eight_hours_in_words(chat: Conversation) -> None:
+    # "כל שמונה שעות" stayed in the title and the time was asked.
+    reply = chat.say("תזכיר לי כל שמונה שעות לקחת תרופה")
+    assert reply.startswith("🔁 קבעתי תזכורת „לקחת תרופה”") and "8 שעות" in reply

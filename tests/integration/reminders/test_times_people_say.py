@@ -277,3 +277,14 @@ def test_the_day_before_a_date_and_at_lunch(chat: Conversation) -> None:
     reply = chat.say(f"remind me the day before {day:%b} {day.day} at 8pm to pack")
     assert reply == f"⏰ Reminder set: “pack” for {shown(13, 20)}."
     assert chat.say("remind me at lunch tomorrow to eat") == f"⏰ Reminder set: “eat” for {shown(1, 12)}."
+
+
+def test_an_hour_and_its_minutes_with_a_space(chat: Conversation) -> None:
+    # "at 3 15" was 15:00, titled "15 to call the school".
+    assert (
+        chat.say("remind me at 3 15 to call the school")
+        == f"⏰ Reminder set: “call the school” for {shown(0, 15, 15)}."
+    )
+    assert (
+        chat.say("remind me at 11 45pm to lock up") == f"⏰ Reminder set: “lock up” for {shown(0, 23, 45)}."
+    )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.planner.normalize import fix_typos, strip_pleasantries
 
@@ -116,3 +118,25 @@ def test_please_after_a_hebrew_verb_is_set_aside() -> None:
     assert strip_pleasantries("תוסיף בבקשה חלב") == "תוסיף חלב"
     assert strip_pleasantries("תרוקן בבקשה את הרשימה") == "תרוקן את הרשימה"
     assert strip_pleasantries("תודה בבקשה") == "תודה בבקשה"  # nothing after it: kept
+
+
+@given(
+    hour=st.integers(min_value=1, max_value=12),
+    minute=st.integers(min_value=10, max_value=59),
+    tail=st.sampled_from([" to call", "pm to call", " pm to call", " tomorrow", ""]),
+)
+def test_at_an_hour_and_its_minutes_after_a_space_is_a_clock_time(hour: int, minute: int, tail: str) -> None:
+    # "remind me at 3 15 to call the school" was set for 15:00, titled "15 to call the school".
+    assert fix_typos(f"remind me at {hour} {minute}{tail}") == f"remind me at {hour}:{minute}{tail}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remind me at 5 10 minutes before the meeting",
+        "remind me at 9 12 eggs",
+        "remind me at 5 20 kids to pick up",
+    ],
+)
+def test_a_number_after_the_hour_that_counts_something_stays(text: str) -> None:
+    assert fix_typos(text) == text

@@ -6,6 +6,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.text.recurrence import find_recurrence
 
@@ -177,3 +179,47 @@ def test_the_coming_weekend_is_no_repetition() -> None:
 )
 def test_every_date_of_the_year_repeats_yearly(said: str) -> None:
     assert rule_of(said) == "FREQ=YEARLY"
+
+
+_EN_WEEK = [("monday", "MO"), ("tuesday", "TU"), ("wednesday", "WE"), ("thursday", "TH"), ("friday", "FR")]
+_HE_WEEK = [("שני", "MO"), ("שלישי", "TU"), ("רביעי", "WE"), ("חמישי", "TH"), ("שישי", "FR")]
+
+
+@given(
+    picked=st.lists(st.integers(min_value=0, max_value=4), min_size=2, max_size=4, unique=True),
+    separators=st.lists(st.sampled_from([" ", ", ", " and "]), min_size=3, max_size=3),
+    hebrew=st.booleans(),
+)
+def test_every_list_of_weekdays_repeats_on_each_however_they_are_joined(
+    picked: list[int], separators: list[str], hebrew: bool
+) -> None:
+    # "every monday wednesday and friday" (no commas) was every Monday, titled "friday ...".
+    days = sorted(picked)
+    week = _HE_WEEK if hebrew else _EN_WEEK
+    said = week[days[0]][0]
+    for sep, day in zip(separators, days[1:], strict=False):
+        said += (" ו" if sep == " and " else sep) + week[day][0] if hebrew else sep + week[day][0]
+    text = (
+        f"תזכיר לי כל יום {said} ב-7 ללכת לחדר כושר"
+        if hebrew
+        else f"remind me every {said} at 7 to go to the gym"
+    )
+    found = find_recurrence(text, timezone=TZ, now_local=NOW, language="he" if hebrew else "en")
+    assert found is not None, text
+    assert found.recurrence.rule == "FREQ=WEEKLY;BYDAY=" + ",".join(week[d][1] for d in days), text
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("תזכיר לי כל שמונה שעות לקחת תרופה", "FREQ=HOURLY;INTERVAL=8"),
+        ("תזכיר לי כל שלוש שעות לשתות", "FREQ=HOURLY;INTERVAL=3"),
+        ("תזכיר לי כל שלושה ימים להשקות", "FREQ=DAILY;INTERVAL=3"),
+        ("תזכיר לי כל ארבעה שבועות לשלם", "FREQ=WEEKLY;INTERVAL=4"),
+        ("תזכיר לי כל שנים עשר חודשים לחדש", "FREQ=MONTHLY;INTERVAL=12"),
+        ("תזכיר לי כל 8 שעות לקחת תרופה", "FREQ=HOURLY;INTERVAL=8"),
+    ],
+)
+def test_hebrew_counts_in_words(text: str, rule: str) -> None:
+    # "כל שמונה שעות" was left in the title and the time asked.
+    assert rule_of(text) == rule

@@ -172,3 +172,18 @@ def test_without_a_time_each_day_of_the_month_is_a_monthly_reminder_whose_time_i
         {"title": title, "recurrence": "FREQ=MONTHLY;BYMONTHDAY=1"},
         {"title": title, "recurrence": "FREQ=MONTHLY;BYMONTHDAY=15"},
     ]
+
+
+@given(days=st.lists(st.integers(0, 6), min_size=3, max_size=4, unique=True), hebrew=st.booleans())
+def test_weekdays_listed_with_spaces_only_are_each_one_reminder(days: list[int], hebrew: bool) -> None:
+    # "on monday wednesday and friday at 7" was two guessed reminders, one titled "wednesday".
+    names = [HE_DAYS[d] if hebrew else EN_FORMS[d][0] for d in days]
+    said = " ".join(names[:-1]) + (f" ו{names[-1]}" if hebrew else f" and {names[-1]}")
+    if hebrew:
+        message, alone = f"תזכיר לי ביום {said} ב-10 להתקשר לאמא", "תזכיר לי ביום {} ב-10 להתקשר לאמא"
+    else:
+        message, alone = f"remind me on {said} at 10 to call mom", "remind me on {} at 10 to call mom"
+    steps = PLANNER.plan(pin(message)).output.plan
+    assert [(s.constraints["title"], s.constraints["when"]) for s in steps] == [
+        _alone(alone.format(n)) for n in names
+    ]

@@ -188,6 +188,13 @@ _TWO_FOR_TO = re.compile(
 )
 #: "@ 9", "@9pm": "at".
 _AT_SIGN = re.compile(r"(?<!\S)@\s*(?=\d)")
+#: "at 3 15", "at 11 45pm": the minutes after a space are the clock's ("at 3:15"); never a count
+#: ("at 5 10 minutes before", "at 9 12 eggs").
+_AT_H_MM = re.compile(
+    r"\b(?P<at>at|by|around)\s+(?P<h>[01]?\d|2[0-3])\s(?P<m>[0-5]\d)"
+    r"(?=\s*(?:am|pm|a\.m\.?|p\.m\.?)?(?:\s+(?:to|for|and|tomorrow|today|tonight|on|every)\b|\s*[,.!?]?$))",
+    re.I,
+)
 
 #: A Hebrew request's verb in the form the matchers know: said to a woman ("תשימי", "תראי"). Only
 #: the verb that opens the message or a sentence is read so: the words of a title or a note are kept
@@ -263,7 +270,8 @@ def fix_typos(text: str) -> str:
     for spelled, read in _HE_SPELLINGS:
         text = spelled.sub(read, text)
     text = _HE_LETTER_DAY.sub(lambda m: f"{m.group('pre')}יום {_HE_LETTER_DAYS[m.group('d')]}", text)
-    return _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
+    text = _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
+    return _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
 
 
 _GREETING = re.compile(

@@ -17,7 +17,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from memo.text.months import month_names
-from memo.text.recurrence_ends import count_word, find_end
+from memo.text.recurrence_ends import HE_COUNT_WORDS, count_word, find_end
 
 Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
 
@@ -156,7 +156,7 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "weekly_days",
         re.compile(
-            rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>{_EN_DAY}(?:\s*(?:,|and|&)\s*{_EN_DAY})*)"
+            rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>{_EN_DAY}(?:(?:\s*(?:,|and|&)\s*|\s+){_EN_DAY})*)"
             rf"|on\s+(?P<plural>{_EN_DAYS}(?:{_AND}{_EN_DAYS_OR_SHORT})*"
             rf"|(?:tues|weds)(?:{_AND}(?:tues|weds))*{_AND}{_EN_DAYS}(?:{_AND}{_EN_DAYS_OR_SHORT})*))\b",
             _FLAGS,
@@ -239,7 +239,7 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "weekly_days",
         re.compile(
             _HE_START
-            + rf"(?:(?:[בל])?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:\s*(?:,|ו)\s*(?:יום\s+)?{_HE_DAY})*)"
+            + rf"(?:(?:[בל])?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:(?:\s*(?:,|ו)\s*|\s+)(?:יום\s+)?{_HE_DAY})*)"
             + rf"|בימי\s+(?P<plural>{_HE_DAY}(?:\s*(?:,|ו)\s*{_HE_DAY})*))(?=\s|$|[,.!?])"
         ),
     ),
@@ -247,7 +247,9 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "every_n",
         re.compile(
             _HE_START
-            + r"(?:(?:[בל])?כל|פעם\s+ב-?)\s*(?:(?P<n>\d{1,3})\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
+            + r"(?:(?:[בל])?כל|פעם\s+ב-?)\s*(?:(?P<n>\d{1,3}|"
+            + "|".join(sorted(HE_COUNT_WORDS, key=len, reverse=True))
+            + r")\s+(?P<unit>דקות|שעות|ימים|שבועות|חודשים|שנים)"
             + r"|(?P<dual>רבע\s+שעה|חצי\s+שעה|שעתיים|יומיים|שבועיים|חודשיים|שנתיים))(?=\s|$|[,.!?])"
         ),
     ),

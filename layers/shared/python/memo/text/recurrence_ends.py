@@ -14,11 +14,19 @@ from memo.text.months import MONTH_NUMBERS, month_names
 _FLAGS = re.IGNORECASE
 _HE_START = r"(?:(?<=\s)|^)"
 _EN_COUNT_WORDS = {"other": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
+#: "כל שמונה שעות", "כל שלושה ימים": Hebrew counts in words (both genders), two to twelve.
+HE_COUNT_WORDS = {
+    "שתי": 2, "שני": 2, "שלוש": 3, "שלושה": 3, "ארבע": 4, "ארבעה": 4, "חמש": 5, "חמישה": 5,
+    "שש": 6, "שישה": 6, "שבע": 7, "שבעה": 7, "שמונה": 8, "תשע": 9, "תשעה": 9, "עשר": 10, "עשרה": 10,
+    "אחת עשרה": 11, "אחד עשר": 11, "שתים עשרה": 12, "שנים עשר": 12,
+}  # fmt: skip
 
 
 def count_word(word: str) -> int:
     """ "3", "three", "other" (2): a count said in digits or words."""
-    word = word.lower()
+    word = " ".join(word.lower().split())
+    if word in HE_COUNT_WORDS:
+        return HE_COUNT_WORDS[word]
     return _EN_COUNT_WORDS[word] if word in _EN_COUNT_WORDS else int(word)
 
 

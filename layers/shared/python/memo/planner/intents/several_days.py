@@ -30,11 +30,11 @@ _EN = (
 )
 _HE = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?=\s|$|[,.!?])"
 _EN_LIST = re.compile(
-    rf"(?<!every\s)(?<!each\s)\bon\s+(?:the\s+)?(?P<days>{_EN}(?:\s*,\s*{_EN})*\s*,?\s*(?:and|&)\s*{_EN})",
+    rf"(?<!every\s)(?<!each\s)\bon\s+(?:the\s+)?(?P<days>{_EN}(?:(?:\s*,\s*|\s+){_EN})*\s*,?\s*(?:and|&)\s*{_EN})",
     re.I,
 )
 _HE_LIST = re.compile(
-    rf"(?:(?<=\s)|^)(?<!כל\s)ב(?:יום|ימים)\s+(?P<days>{_HE}(?:\s*,\s*(?:ו?ב?(?:יום\s+)?){_HE})*"
+    rf"(?:(?<=\s)|^)(?<!כל\s)ב(?:יום|ימים)\s+(?P<days>{_HE}(?:(?:\s*,\s*|\s+)(?:ו?ב?(?:יום\s+)?){_HE})*"
     rf"\s*,?\s*וב?(?:יום\s+)?{_HE})"
 )
 _EN_DAY = re.compile(_EN, re.I)
