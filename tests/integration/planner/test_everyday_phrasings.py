@@ -154,3 +154,20 @@ def test_a_reminder_to_buy_them_names_what_went_on_the_list(chat: Conversation) 
     assert replies and "“buy eggs and milk”" in replies[-1]
     replies = chat.deliver(chat.user.text("תוסיף סוללות לרשימת הקניות ותזכיר לי מחר ב-10 לקנות אותן"))
     assert replies and "„לקנות סוללות”" in replies[-1]
+
+
+def test_dont_forget_and_remember_to_are_reminders(chat: Conversation) -> None:
+    # "don't forget to buy milk tomorrow at 9" was a guess titled "don't forget to buy milk".
+    assert chat.say("don't forget to buy milk tomorrow at 9").startswith("⏰ Reminder set: “buy milk”")
+    assert chat.say("i need to remember to call bob tomorrow at 10").startswith("⏰ Reminder set: “call bob”")
+    assert chat.say("אל תשכח להזכיר לי לקנות לחם מחר ב-8").startswith("⏰ קבעתי תזכורת „לקנות לחם”")
+    # "remember that ..." is still a note.
+    assert chat.say("remember that the gate code is 1234").startswith("📝")
+
+
+def test_append_to_a_note_named_first(chat: Conversation) -> None:
+    # "append to my wifi note: router in the closet" saved a second note.
+    chat.say("save a note: wifi password is abc123")
+    assert chat.say("append to my wifi note: router in the closet").startswith("📝 Updated your note")
+    found = chat.say("show my notes")
+    assert "abc123" in found and "router in the closet" in found and found.count("•") == 1

@@ -101,3 +101,22 @@ def test_a_thing_named_in_the_construct_state_changed() -> None:
     (step,) = _steps("מספר הלקוח בחברת החשמל השתנה ל-99900")
     assert step[:2] == ("notes", "update") and step[3]["text"] == "99900"
     assert step[2]["target"] == "מספר הלקוח בחברת החשמל"
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "added"),
+    [
+        ("append to my wifi note: router in the closet", "wifi", "router in the closet"),
+        ("add to the party note - candles", "party", "candles"),
+        ("write in my packing note: passport", "packing", "passport"),
+    ],
+)
+def test_the_note_named_before_what_to_add(text: str, named: str, added: str) -> None:
+    # "append to my wifi note: router in the closet" saved a new note "router in the closet".
+    found = notes_changes.add_to_note(text, pin(text))
+    assert found is not None and found.constraints["target"] == named
+    assert found.changes == {"text": added, "append": True}
+
+
+def test_a_note_not_named_is_no_note_to_add_to() -> None:
+    assert notes_changes.add_to_note("append to my note: hello", pin("append to my note: hello")) is None

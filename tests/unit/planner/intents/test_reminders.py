@@ -108,3 +108,41 @@ def test_later_today_asks_the_time_of_today() -> None:
     found = reminders.create(message, pin(message))
     assert found is not None and found.constraints == {"title": "call the bank", "day": "2024-05-01"}
     assert found.missing == ("reminder_time_required",)
+
+
+_OPENERS = [
+    "don't forget to",
+    "dont forget to",
+    "please don't forget to",
+    "do not forget to",
+    "don't forget to remind me to",
+    "remember to",
+    "remember to remind me to",
+    "i need to remember to",
+    "i have to remember to",
+]
+
+
+@pytest.mark.parametrize("opener", _OPENERS)
+@pytest.mark.parametrize(
+    ("body", "title"), [("call bob tomorrow at 10", "call bob"), ("buy milk at 5pm", "buy milk")]
+)
+def test_said_to_memo_dont_forget_is_remind_me(opener: str, body: str, title: str) -> None:
+    # "don't forget to buy milk tomorrow at 9" was a guess titled "don't forget to buy milk".
+    text = f"{opener} {body}"
+    found = reminders.create(text, pin(text))
+    assert found is not None and found.constraints["title"] == title and found.confidence >= 0.9
+    assert "when" in found.constraints
+
+
+@pytest.mark.parametrize(
+    "text", ["remember that the gate code is 1234", "don't forget the milk", "remember this: parking B2"]
+)
+def test_remember_that_is_no_reminder(text: str) -> None:
+    assert reminders.create(text, pin(text)) is None
+
+
+def test_hebrew_dont_forget_to_remind_me() -> None:
+    text = "אל תשכח להזכיר לי לקנות חלב מחר ב-9"
+    found = reminders.create(text, pin(text))
+    assert found is not None and found.constraints["title"] == "לקנות חלב"

@@ -143,6 +143,13 @@ _RE_ADD_TO_NOTE = (
         r"^(?:תוסיף|תוסיפי|הוסף|תכתוב|תכתבי|תרשום|תרשמי)\s+(?:לי\s+)?(?:ל|ב)ה?(?:פתק|הערה)\s+(?:של|על|לגבי)\s+"
         r"(?P<named>\S+)\s+(?:את\s+)?(?P<item>\S.*?)\s*[.!]*$"
     ),
+    # "append to my wifi note: router in the closet", "add to the party note - candles": the note first
+    re.compile(
+        r"^(?:add|append|write)\s+(?:to|in|into|on)\s+(?:the\s+|my\s+)?(?!(?:my|the|a)\s+(?:note|memo))"
+        r"(?P<named>.+?)\s+(?:note|memo)\s*[:\-–]\s*"
+        r"(?P<item>\S.*?)\s*[.!]*$",
+        re.I,
+    ),
 )
 
 

@@ -14,6 +14,9 @@ _RE_REMIND = (
         r"^(?:remind\s+me|set\s+(?:up\s+)?(?:a\s+|an\s+|me\s+a\s+)?reminder|create\s+(?:a\s+)?reminder|"
         r"add\s+(?:a\s+)?reminder|new\s+reminder|make\s+(?:a\s+)?reminder|reminder|"
         r"don'?t\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t\s+forget\s+)?|"
+        # "don't forget to buy milk", "i need to remember to call bob": said to Memo, a reminder
+        r"(?:please\s+)?(?:don'?t|do\s+not)\s+forget(?:\s+to\s+remind\s+me)?(?=\s+to\s)|"
+        r"remember\s+to\s+remind\s+me|(?:(?:i\s+)?(?:need|have)\s+to\s+)?remember(?=\s+to\s)|"
         r"(?:ping|nudge|buzz|text|message|alert|notify)\s+me)\b[:,]?\s*(?P<rest>.*)$",
         re.I,
     ),
@@ -22,7 +25,7 @@ _RE_REMIND = (
         r"^(?:תזכיר|תזכירי|הזכר|תזכרי|להזכיר)\s+לי\s*(?P<rest>.*)$"
         r"|^(?:תקבע|תקבעי|קבע|תיצור|צור|תוסיף|הוסף|תגדיר|הגדר)\s+(?:לי\s+)?תזכורת\s*(?P<rest2>.*)$"
         r"|^תזכורת\s*[:\-]?\s*(?P<rest3>.*)$"
-        r"|^(?:אל\s+תיתן|אל\s+תתן|אל\s+תני)\s+לי\s+לשכוח\s*(?P<rest4>.*)$"
+        r"|^(?:(?:אל\s+תיתן|אל\s+תתן|אל\s+תני)\s+לי\s+לשכוח|אל\s+(?:תשכח|תשכחי)\s+להזכיר\s+לי)\s*(?P<rest4>.*)$"
     ),
 )
 
