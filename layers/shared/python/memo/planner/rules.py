@@ -292,7 +292,8 @@ class RulePlanner:
 
     def _requests(self, text: str, found: Match, inp: PlannerInput, depth: int = 0) -> list[Match]:
         """`found` for `text`, or the several complete requests `text` holds, in order."""
-        return two_reminders.them_named(self._split(text, inp, depth) or [found])
+        several = self._split(text, inp, depth)
+        return two_reminders.them_named(several) if several else [found]
 
     def _split(self, text: str, inp: PlannerInput, depth: int) -> list[Match]:
         """The complete requests `text` holds when it holds two or more; else []."""
