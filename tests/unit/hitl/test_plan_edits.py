@@ -218,3 +218,16 @@ def test_a_time_in_an_edit_of_a_list_or_a_note_is_timeless(capability: str) -> N
     assert timeless_edit(found, {"when": "2024-05-02T12:00:00+03:00", "items": ["eggs"]}) == ["when"]
     assert timeless_edit(found, {"items": ["12 eggs"]}) == []
     assert timeless_edit(step(), {"when": "2024-05-02T12:00:00+03:00"}) == []  # a reminder has a time
+
+
+@pytest.mark.parametrize(
+    "answer", ["not later", "no, not earlier", "don't make it later", "לא מאוחר יותר", "לא להקדים"]
+)
+def test_a_way_said_with_a_not_is_asked_again(answer: str) -> None:
+    # "not later" read "later" and moved it later.
+    output = plan(
+        step(action="update", constraints={"target": "call mom"}, changes={"shiftBy": 60}),
+        missing=["shift_direction_required"],
+    )
+    state, pending = asked(output)
+    assert fill_answer(state, pending, answer, NOW) is None

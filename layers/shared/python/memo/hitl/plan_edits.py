@@ -203,9 +203,14 @@ _EARLIER = re.compile(
 )
 
 
+_NOT = re.compile(r"\b(?:not|don'?t|no|never)\b|(?<![\u05d0-\u05ea])(?:לא|אל)(?![\u05d0-\u05ea])", re.I)
+
+
 def _fill_direction(answer: str, changes: dict[str, Any]) -> bool:
     """ "move it an hour" -> "Earlier or later?" -> "later" (or "2 hours later", which says its own
     amount): the shift, signed. An answer that says both ways or neither fills nothing (asked again)."""
+    if _NOT.search(answer):
+        return False  # "not later", "לא מוקדם": a way said with a "not" is asked again, never read
     amount = changes.get(SHIFT_BY)
     own = shift_of("move", answer.strip())
     if own is not None and not own[1]:

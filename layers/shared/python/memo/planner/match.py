@@ -166,6 +166,9 @@ _LATER_VERBS = re.compile(r"^(?:push|delay|postpone|bump|תדחה|תדחי|דח�
 _EARLIER_VERBS = re.compile(r"^(?:bring|pull|תקדים|תקדימי|הקדם|להקדים)", re.I)
 
 
+#: Actions that only showed items (a listing, a search): no one item they name is "it".
+SHOWN_ONLY = frozenset({"list", "show", "show_all", "search", "find"})
+
 #: "move it an hour": the missing field (which way), and the change that holds the amount meanwhile.
 SHIFT_DIRECTION_REQUIRED = "shift_direction_required"
 SHIFT_BY = "shiftBy"

@@ -37,6 +37,7 @@ from memo.planner.match import (
     SHIFT_BY,
     SHIFT_DIRECTION_REQUIRED,
     SHIFT_NAMES,
+    SHOWN_ONLY,
     Match,
     iso,
     latest_action,
@@ -285,7 +286,6 @@ def _shifted(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerResul
 
 
 _NEW_VALUE_VERBS = re.compile(r"^(?:make|set|תעשה|תעשי|תקבע|תקבעי)\b", re.I)
-_SHOWN_ONLY = frozenset({"list", "show", "show_all", "search", "find"})
 
 
 def _which_way(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerResult:
@@ -296,7 +296,7 @@ def _which_way(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerRes
         return unclear(text)
     # The question names the reminder; after a listing ("what are my reminders?") there is no one
     # title to name, and the question says "it".
-    named = {} if reminder.action in _SHOWN_ONLY else {SHIFT_NAMES: named_in(reminder.summary)}
+    named = {} if reminder.action in SHOWN_ONLY else {SHIFT_NAMES: named_in(reminder.summary)}
     return Match(
         capability="reminders",
         action="update",

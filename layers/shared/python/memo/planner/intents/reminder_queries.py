@@ -22,7 +22,7 @@ from memo.planner.lexicon import (
     named_in,
     the_one_named,
 )
-from memo.planner.match import CONFIDENT, Match, is_ref, parse_when
+from memo.planner.match import CONFIDENT, SHOWN_ONLY, Match, is_ref, parse_when
 from memo.planner.when.days import MONTHS_HE
 from memo.planner.when.periods import month_period
 
@@ -92,15 +92,12 @@ _RE_WHEN_IS_IT = re.compile(
 )
 
 
-_LOOKS = frozenset({"list", "show", "show_all", "search", "find"})
-
-
 def when_is_it(text: str, inp: PlannerInput) -> Match | None:
     """The reminder just set or changed, with its time; None with no such reminder."""
     if _RE_WHEN_IS_IT.match(text) is None:
         return None
     # The latest change, a listing or a search skipped: "it" is no reminder after a list add.
-    latest = next((a for a in inp.latest_actions if a.action not in _LOOKS), None)
+    latest = next((a for a in inp.latest_actions if a.action not in SHOWN_ONLY), None)
     about = (
         as_title(named_in(latest.summary)) if latest is not None and latest.capability == "reminders" else ""
     )
