@@ -461,6 +461,15 @@ def test_no_with_a_reason_or_an_item_not_there_deletes_nothing(chat: Conversatio
     assert "call mom" in _reminders(chat)
 
 
+@pytest.mark.parametrize("answer", ["no, reject", "no, cancel it", "no thanks", "לא, עזוב"])
+def test_a_refusal_said_twice_is_not_taken_for_a_reason(chat: Conversation, answer: str) -> None:
+    # "no, reject" was "... Thanks for telling me why — I've noted it.", "reject" kept as the reason.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete the mom reminder")
+    assert chat.say(answer) in ("OK, cancelled. Nothing was changed.", "בסדר, ביטלתי. לא שיניתי כלום.")
+    assert "call mom" in _reminders(chat)
+
+
 def test_only_keep_one_after_edit_shows_the_rest_for_approval(chat: Conversation) -> None:
     # "only keep bob" was "I couldn't tell which of them you mean".
     chat.say("remind me to call mom tomorrow at 5pm")

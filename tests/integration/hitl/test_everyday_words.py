@@ -286,3 +286,34 @@ def test_everyday_hebrew_yes_and_no_to_an_approval(chat: Conversation, answer: s
     chat.say("תמחק את התזכורת של אבא")
     said = chat.say(answer)
     assert said == ("מחקתי את התזכורת „להתקשר לאבא”." if deleted else "בסדר, ביטלתי. לא שיניתי כלום.")
+
+
+def _reminders(chat: Conversation) -> str:
+    return chat.say("show my reminders")
+
+
+@pytest.mark.parametrize("answer", ["just this one", "this time only", "the next one", "רק הפעם הזאת"])
+def test_this_time_only_in_words_skips_the_next_time_of_the_series(chat: Conversation, answer: str) -> None:
+    chat.say("remind me to water the plants every day at 7am")
+    assert "The whole series" in chat.say("delete the plants reminder")
+    skipped = chat.say(answer)
+    assert skipped.startswith(("✅ Skipped “water the plants”", "✅ דילגתי על „water the plants”")), skipped
+    assert "every day at 07:00" in _reminders(chat)
+
+
+@pytest.mark.parametrize("answer", ["all of them", "the whole thing", "את כל הסדרה"])
+def test_all_of_it_in_words_deletes_the_series(chat: Conversation, answer: str) -> None:
+    chat.say("remind me to water the plants every day at 7am")
+    chat.say("delete the plants reminder")
+    deleted = chat.say(answer)
+    assert "water the plants" in deleted and deleted.startswith(("Deleted", "מחקתי")), deleted
+    assert "water the plants" not in _reminders(chat)
+
+
+@pytest.mark.parametrize("answer", ["not this one, the whole series", "both", "לא את הסדרה"])
+def test_a_part_said_with_a_not_is_asked_again_and_nothing_changes(chat: Conversation, answer: str) -> None:
+    chat.say("remind me to water the plants every day at 7am")
+    question = chat.say("delete the plants reminder")
+    again = chat.say(answer)
+    assert again.endswith(question.split("\n", 1)[1]) and "Sorry" in again, again
+    assert "every day at 07:00 (next:" in _reminders(chat)

@@ -99,6 +99,18 @@ def test_a_rejection_reason_is_feedback() -> None:
     assert outcome.decision == "cancel" and outcome.feedback == "I still need them"
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "no, reject", "no, reject it", "no cancel it", "no thanks", "nope, cancel that", "no, forget it",
+        "no, stop", "no, never mind", "no, don't do it", "no, thank you", "לא, תבטל", "לא, עזוב", "לא תודה",
+    ],
+)  # fmt: skip
+def test_a_refusal_said_twice_is_no_reason(answer: str) -> None:
+    outcome = resume(approval(), HITLReply(text=answer), now=LATER)
+    assert outcome.decision == "cancel" and outcome.feedback is None, outcome.feedback
+
+
 # --- new requests while a question is open -------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memo.hitl.by_words import answer_by_words
+from memo.hitl.by_words import answer_by_words, scope_picked
 
 CALLS = ["call mom", "call dad"]
 CALLS_HE = ["להתקשר לאמא", "להתקשר לאבא"]
@@ -83,3 +83,44 @@ def test_several_names_answer_only_a_question_that_allows_several() -> None:
     assert answer_by_words("mom and eggs", CALLS, several=True).kind == "other"
     # A part that names several shown when each part must name one: unclear, asked again.
     assert answer_by_words("call and dad", CALLS, several=True).kind == "unclear"
+
+
+_PAIR = ("r1~occurrence", "r1~series")
+_THIS_TIME = (
+    "this one only", "just this one", "only this one", "just this time", "this time only", "just once",
+    "just tomorrow's", "the next one", "next one only", "only the upcoming one", "רק הפעם הזאת", "הקרובה",
+    "רק הבאה",
+)  # fmt: skip
+_ALL_OF_THEM = (
+    "the whole series", "the series", "all of them", "all", "everything", "the whole thing", "for good",
+    "every one of them", "all future ones", "את כל הסדרה", "הכל", "את כולן",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("answer", _THIS_TIME)
+@pytest.mark.parametrize("order", [_PAIR, _PAIR[::-1]])
+def test_this_time_only_picks_the_occurrence(answer: str, order: tuple[str, str]) -> None:
+    assert scope_picked(answer, order) == "r1~occurrence"
+
+
+@pytest.mark.parametrize("answer", _ALL_OF_THEM)
+@pytest.mark.parametrize("order", [_PAIR, _PAIR[::-1]])
+def test_all_of_it_picks_the_series(answer: str, order: tuple[str, str]) -> None:
+    assert scope_picked(answer, order) == "r1~series"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "not this one, the whole series", "don't delete the series, just this one", "no", "both", "dda",
+        "remind me to call mom", "אל תמחק את כל הסדרה", "לא את הסדרה",
+    ],
+)  # fmt: skip
+def test_a_not_or_no_part_named_is_no_pick(answer: str) -> None:
+    assert scope_picked(answer, _PAIR) is None
+
+
+@pytest.mark.parametrize("answer", [*_THIS_TIME[:3], *_ALL_OF_THEM[:3]])
+def test_only_the_pair_of_parts_is_read_so(answer: str) -> None:
+    assert scope_picked(answer, ("r1", "r2")) is None
+    assert scope_picked(answer, ("r1~occurrence", "r2~occurrence")) is None

@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memo.capabilities.reminder_args import OCCURRENCE, SERIES, split_scoped
 from memo.hitl.fastpath import normalize
+from memo.planner.intents.reminder_changes import scope_of
 
 _FILLER = frozenset(
     {
@@ -104,3 +106,33 @@ def answer_by_words(answer: str, labels: Sequence[str], *, several: bool = False
         # "the call ones" when "Which ones?" showed two calls and a shopping trip: both calls.
         return WordsAnswer("picked", min(named), tuple(sorted(named)))
     return WordsAnswer("unclear")
+
+
+#: Answers to "this one or the whole series?" that only the whole series fits ("all", "הכל").
+_ALL_OF_IT = re.compile(
+    r"^(?:all|everything|the\s+whole\s+thing|whole\s+thing|all\s+of\s+it|(?:את\s+)?הכל|(?:את\s+)?כולן|את\s+כולם)$"
+)
+#: ... and those only the next time fits ("the next one", "הקרובה").
+_NEXT_ONLY = re.compile(
+    r"^(?:only\s+|just\s+)?(?:the\s+)?(?:next|upcoming|coming)(?:\s+one)?(?:\s+only)?$|^(?:רק\s+)?(?:את\s+)?ה(?:באה|קרובה)$"
+)
+_NOT = re.compile(r"\b(?:not|don'?\s?t|dont|no)\b|(?:^|\s)(?:לא|אל)(?:\s|$)")
+
+
+def scope_picked(raw: str, candidate_ids: Sequence[str]) -> str | None:
+    """The id a "this one or the whole series?" answer in words picks: "just this one", "this time
+    only", "רק הפעם הזאת" the occurrence; "the whole series", "all of them", "את כל הסדרה", "all"
+    the series. None when the candidates are not that pair, or the words name no part or say "not"
+    ("not this one, the whole series" is asked again rather than guessed)."""
+    scopes = {split_scoped(i)[1]: i for i in candidate_ids}
+    if set(scopes) != {OCCURRENCE, SERIES} or len(candidate_ids) != 2:
+        return None
+    text = normalize(raw)
+    if _NOT.search(text):
+        return None
+    if _ALL_OF_IT.match(text):
+        return scopes[SERIES]
+    if _NEXT_ONLY.match(text):
+        return scopes[OCCURRENCE]
+    said = scope_of(raw.strip().lower()).get("scope")
+    return scopes[str(said)] if said in scopes else None

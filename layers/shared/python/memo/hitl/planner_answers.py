@@ -415,12 +415,24 @@ _REJECT_LEAD = re.compile(
 )
 
 
+_ONLY_THE_THING = frozenset(
+    {"it", "that", "this", "them", "this one", "that one", "all", "all of it", "אותו", "את זה"}
+)
+_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)(?:\s+anyway)?$", re.I)
+
+
 def _rejection_reason(raw: str) -> str | None:
     """The reason a rejection gives ("no, I still need them" -> "I still need them"), if any."""
     match = _REJECT_LEAD.match(raw.strip())
     if match is None:
         return None
     reason = raw.strip()[match.end() :].strip(" .,!")
-    if not reason or fastpath.parse_yes_no(reason) is not None:
+    again = _REJECT_LEAD.match(reason)
+    if again is not None:  # "no, reject", "no no, don't": a second refusal, no reason
+        reason = reason[again.end() :].strip(" .,!")
+    # "no, cancel it", "no thanks", "לא, עזוב": the refusal said again in other words.
+    if not reason or fastpath.parse_yes_no(reason) is not None or fastpath.is_way_out(reason):
+        return None
+    if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING:
         return None
     return reason[:RAW_LOG_LIMIT]

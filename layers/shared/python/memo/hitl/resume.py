@@ -54,7 +54,7 @@ from memo.domain import HITLReply, PendingHITL, TurnState
 from memo.hitl import fastpath, scope, templates
 from memo.hitl.answer_requests import is_new_request
 from memo.hitl.by_time import answer_by_time
-from memo.hitl.by_words import answer_by_words
+from memo.hitl.by_words import answer_by_words, scope_picked
 from memo.hitl.complete_request import default_rules
 from memo.hitl.interpreter import Interpreter, RuleInterpreter
 from memo.hitl.planner_answers import resume_planner
@@ -139,6 +139,10 @@ def _resume_disambiguation(
         # "no", "leave it", "never mind" to "which one?": none of them, nothing changes.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
+    part = scope_picked(raw, [c.id for c in candidates])
+    if part is not None:
+        # "just this one", "the whole series" to "this one or the whole series?"
+        return _chosen(state, pending, raw, {"via": "scope", "candidateIds": [part]}, now, log)
     if fastpath.looks_like_hitl_answer(raw):
         return re_ask(state, pending, raw, log)
     # "the one for dad": the words of one candidate's label (`memo.hitl.by_words`).
