@@ -302,3 +302,11 @@ def test_a_new_request_instead_of_the_list_is_its_own(chat: Conversation) -> Non
     chat.say("add eggs to the list")
     assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
     assert chat.say("show my lists") == "You have no lists yet. Try: add milk to my shopping list"
+
+
+@pytest.mark.parametrize("question", ["show groceries", "open groceries", "show me groceries?"])
+def test_a_list_named_alone_after_show_is_shown(chat: Conversation, question: str) -> None:
+    # "show groceries" was "I'm not sure I understood".
+    chat.say("add oat milk, bananas and coffee filters to groceries")
+    shown = chat.say(question)
+    assert "oat milk" in shown and "coffee filters" in shown, shown

@@ -74,3 +74,25 @@ def test_what_do_i_have_without_a_day_lists_everything_to_come(chat: Conversatio
     assert listed.startswith("Your reminders:") and "call mom" in listed and "pay rent" in listed
     assert "call mom" in chat.say("מה יש לי?")
     assert "call mom" not in chat.say("what's up?")
+
+
+@pytest.mark.parametrize(
+    "question", ["what do I have this weekend?", "what's planned for the weekend", "מה יש לי בסוף השבוע?"]
+)
+def test_the_weekend_is_friday_and_saturday_in_israel(chat: Conversation, question: str) -> None:
+    chat.say("remind me to buy flowers on friday at 11am")
+    chat.say("remind me to go hiking on saturday at 7am")
+    chat.say("remind me to pay the bills on sunday at 9am")
+    weekend = chat.say(question)
+    assert "buy flowers" in weekend and "go hiking" in weekend and "pay the bills" not in weekend, weekend
+
+
+def test_what_did_i_ask_you_to_remind_me_about_on_a_day_lists_that_day(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to buy flowers on friday at 11am")
+    friday = chat.say("what did I ask you to remind me about on friday?")
+    assert friday == "Your reminders on Fri 6 Mar:\n• “buy flowers” — Fri 6 Mar, 11:00"
+    assert chat.say("what reminders did I set for tomorrow?").startswith(
+        "Your reminders on Tue 3 Mar:\n• “call mom”"
+    )
+    assert chat.say("what am I doing tomorrow?").startswith("Your reminders on Tue 3 Mar:\n• “call mom”")

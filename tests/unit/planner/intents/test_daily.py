@@ -70,3 +70,34 @@ def test_what_do_i_have_without_a_day_is_everything_to_come(asked: str) -> None:
 @pytest.mark.parametrize("greeting", ["what's up?", "whats up", "מה קורה?", "what's happening"])
 def test_a_greeting_is_no_agenda(greeting: str) -> None:
     assert daily.agenda(greeting, pin(greeting)) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what do i have this weekend?", "what am i up to this weekend", "what's planned for the weekend",
+        "show me the weekend", "מה יש לי בסוף השבוע?",
+    ],
+)  # fmt: skip
+def test_the_weekend_lists_both_its_days(message: str) -> None:
+    # Wednesday 1 May 2024 in Israel: the weekend is Friday 3 and Saturday 4 May.
+    found = daily.agenda(message, pin(message))
+    assert found is not None and found.constraints == {"day": "2024-05-03", "until": "2024-05-04"}
+
+
+@pytest.mark.parametrize(
+    ("message", "day"),
+    [
+        ("what am i doing tomorrow", "2024-05-02"),
+        ("show me friday", "2024-05-03"),
+        ("show me tomorrow", "2024-05-02"),
+    ],
+)
+def test_what_am_i_doing_and_show_me_a_day_list_that_day(message: str, day: str) -> None:
+    found = daily.agenda(message, pin(message))
+    assert found is not None and found.constraints == {"day": day}
+
+
+@pytest.mark.parametrize("message", ["show me how", "show me the money", "what am i doing wrong", "show me"])
+def test_show_me_without_a_day_is_no_agenda(message: str) -> None:
+    assert daily.agenda(message, pin(message)) is None

@@ -92,3 +92,18 @@ def test_showing_a_list_in_more_words() -> None:
 def test_hebrew_what_is_left_and_what_to_buy_show_the_list(said: str, name: str) -> None:
     found = list_queries.show(said, pin(said))
     assert found is not None and found.action == "show" and found.constraints == {"listName": name}
+
+
+@pytest.mark.parametrize("verb", ["show", "show me", "open", "see", "view", "read", "Show"])
+@pytest.mark.parametrize("name", ["groceries", "shopping", "todo", "packing", "movies"])
+def test_a_list_everybody_keeps_named_alone_after_a_verb_that_shows(verb: str, name: str) -> None:
+    found = list_queries.show(f"{verb} {name}", pin("x"))
+    assert found is not None and found.action == "show"
+    assert found.constraints == {"listName": name}
+
+
+@pytest.mark.parametrize(
+    "message", ["show camping", "open the door", "see you", "read my mind", "show me how"]
+)
+def test_other_words_after_a_verb_that_shows_are_not_a_list(message: str) -> None:
+    assert list_queries.show(message, pin("x")) is None

@@ -117,3 +117,24 @@ def test_the_week_asked_about_bounds_the_listing(text: str, days_ahead: int | No
         assert start == NOW.date()
     else:
         assert start > NOW.date()
+
+
+@pytest.mark.parametrize(
+    ("message", "constraints"),
+    [
+        ("what did i ask you to remind me about on friday?", {"day": "2024-05-03"}),
+        ("what did i ask you to remind me about", {}),
+        ("what reminders did i set for friday", {"day": "2024-05-03"}),
+        ("which reminders have i set", {}),
+        ("reminders for the weekend", {"day": "2024-05-03", "until": "2024-05-04"}),
+    ],
+)
+def test_a_question_about_what_was_set_lists_the_day_it_names(
+    message: str, constraints: dict[str, str]
+) -> None:
+    found = reminder_queries.show(message, pin(message))
+    assert found is not None and found.action == "list" and found.constraints == constraints
+
+
+def test_set_the_reminder_for_friday_is_no_listing() -> None:
+    assert reminder_queries.show("set the reminder for friday", pin("x")) is None

@@ -5,13 +5,13 @@ or a count ("in 2 months") is no month at all."""
 from __future__ import annotations
 
 import calendar
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memo.planner.when.periods import month_period
+from memo.planner.when.periods import month_period, weekend_period
 
 DAYS = st.dates(min_value=date(2026, 1, 1), max_value=date(2031, 12, 31))
 MONTHS = st.integers(min_value=1, max_value=12)
@@ -91,3 +91,26 @@ def test_a_month_with_its_year_is_that_year(today: date, month: int, year: int) 
 )
 def test_a_date_or_a_count_is_no_month(text: str) -> None:
     assert month_period(text, date(2026, 11, 29)) is None
+
+
+@given(
+    saturday=st.dates(min_value=date(2024, 1, 1), max_value=date(2040, 12, 31)).map(
+        lambda d: d + timedelta(days=(5 - d.weekday()) % 7)
+    )
+)
+def test_a_weekend_is_friday_and_saturday_in_israel_and_saturday_and_sunday_elsewhere(saturday: date) -> None:
+    assert weekend_period("this weekend", saturday, "Asia/Jerusalem") == (
+        saturday - timedelta(days=1),
+        saturday,
+    )
+    assert weekend_period("the weekend", saturday, "Europe/London") == (
+        saturday,
+        saturday + timedelta(days=1),
+    )
+    assert weekend_period("בסוף השבוע", saturday, "Asia/Jerusalem") == (
+        saturday - timedelta(days=1),
+        saturday,
+    )
+    # a Saturday read from other words ("on saturday") is that day alone
+    assert weekend_period("on saturday", saturday, "Asia/Jerusalem") is None
+    assert weekend_period("this weekend", saturday + timedelta(days=1), "Europe/London") is None

@@ -9,21 +9,22 @@ it is for, else "alarm" ("השכמה" in Hebrew).
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.planner.base import PlannerInput
 from memo.planner.lexicon import as_title, clean, has_hebrew
 from memo.planner.match import CONFIDENT, Match, iso, parse_when
 from memo.planner.when.day_phrases import first_weekday, next_week_start
-from memo.planner.when.periods import month_period
+from memo.planner.when.periods import month_period, weekend_period
 
 _RE_AGENDA = (
     re.compile(
         r"^(?:(?:what(?:'s|’s|\s+is)?|whats)\s+(?:do\s+i\s+have|have\s+i\s+got|is\s+on|on|planned|happening|up|"
         r"my\s+(?:day|schedule|plan|agenda)(?:\s+look\s+like)?|(?:my\s+)?plan)|what\s+have\s+i\s+got|"
         r"anything(?:\s+(?:on|planned|for\s+me))?|do\s+i\s+have\s+anything(?:\s+(?:on|planned))?|"
-        r"am\s+i\s+(?:free|busy)|what'?s\s+(?:the\s+)?plan|how\s+does\s+my\s+day\s+look)\b(?P<rest>.*)$",
+        r"am\s+i\s+(?:free|busy)|what'?s\s+(?:the\s+)?plan|how\s+does\s+my\s+day\s+look|"
+        r"what\s+am\s+i\s+(?:doing|up\s+to)|what'?s\s+(?:planned|happening|coming\s+up)|show\s+me)\b(?P<rest>.*)$",
         re.I,
     ),
     re.compile(
@@ -33,7 +34,7 @@ _RE_AGENDA = (
 )
 #: What may remain of an agenda question once its day is read: nothing that names something else.
 _AGENDA_REST = re.compile(
-    r"^(?:for\s+)?(?:me|planned|scheduled|on|today|then|my\s+plate|my\s+schedule|my\s+agenda)?\s*$", re.I
+    r"^(?:for\b\s*)?(?:me|planned|scheduled|on|today|then|my\s+plate|my\s+schedule|my\s+agenda)?\s*$", re.I
 )
 _AGENDA_REST_HE = re.compile(r"^(?:לי|בתוכנית|מתוכנן)?\s*$")
 
@@ -51,6 +52,17 @@ _RE_UPCOMING = re.compile(
     r"(?:\s+for\s+me)?\s*\??$|^(?:my\s+)?upcoming(?:\s+reminders)?\s*\??$|^מה\s+(?:הלאה|בהמשך|הבא|מחכה\s+לי)\s*\??$",
     re.I,
 )
+
+
+def days_of(text: str, day: date | None, inp: PlannerInput) -> dict[str, object]:
+    """A listing's constraints for the `day` read from `text`: that day, or the whole weekend when
+    the day was "the weekend"'s Saturday; none: every reminder."""
+    if day is None:
+        return {}
+    weekend = weekend_period(text, day, inp.timezone)
+    if weekend is not None:
+        return {"day": weekend[0].isoformat(), "until": weekend[1].isoformat()}
+    return {"day": day.isoformat()}
 
 
 def listing(constraints: dict[str, object], pattern: str) -> Match:
@@ -109,7 +121,7 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
             # "what do I have?", "what's on my plate?", "מה יש לי?": everything still to come (never
             # "what's up?" / "מה קורה?", which greet).
             return listing({}, "reminders:agenda") if _ASKS_WHAT_I_HAVE.match(clean(text)) else None
-        return listing({"day": day.isoformat()}, "reminders:agenda")
+        return listing(days_of(text, day, inp), "reminders:agenda")
     return None
 
 

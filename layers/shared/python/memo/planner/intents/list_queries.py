@@ -33,6 +33,11 @@ _RE_LIST_SHOW = (
         rf"(?:(?:on|in)\s+)?(?:my|the|our)\s+(?P<name>{KNOWN_LISTS})\s*\??$",
         re.I,
     ),
+    # "show groceries", "open shopping": a list everybody keeps, named alone after a verb that shows.
+    re.compile(
+        rf"^(?:show|read|see|view|open)\s+(?:me\s+)?(?P<name>{KNOWN_LISTS})\s*[?.!]?$",
+        re.I,
+    ),
     # "what do I need to buy?", "מה צריך לקנות?": the shopping list.
     re.compile(
         r"^what\s+(?:do|should)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?P<name>buy|get)\s*\??$", re.I

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.planner.base import PlannerInput
-from memo.planner.intents.daily import listing
+from memo.planner.intents.daily import days_of, listing
 from memo.planner.lexicon import (
     DELETE_EN,
     DELETE_HE,
@@ -104,10 +104,19 @@ def when_is_it(text: str, inp: PlannerInput) -> Match | None:
     return listing({"about": about}, "reminders:when_is_it") if about else None
 
 
+_I_SET = re.compile(
+    r"^(?=(?:what|which|how\s+many|show|list)\b).*?\b(?:did|have)\s+i\s+(?:set|made?)\b|\bi(?:'ve|\s+have)?\s+set\s+up\b",
+    re.I,
+)
+
+
 def show(text: str, inp: PlannerInput) -> Match | None:
     if _RE_ASKED_TO_REMIND.search(text):
-        return listing({}, "reminders:list")
-    if re.search(rf"\b(?:{DELETE_EN}|{MOVE_EN}|remind me)\b|{DELETE_HE}|{MOVE_HE}|תזכיר", text, re.I):
+        # "what did I ask you to remind me about on friday?": that day's
+        return listing(shown_days(text, inp), "reminders:list")
+    # "what reminders did I set for friday?" asks; "set the reminder for friday" moves one.
+    asked = _I_SET.sub(" ", text)
+    if re.search(rf"\b(?:{DELETE_EN}|{MOVE_EN}|remind me)\b|{DELETE_HE}|{MOVE_HE}|תזכיר", asked, re.I):
         return None
     for pattern in _RE_REMINDER_LIST:
         if pattern.search(text):
@@ -142,7 +151,7 @@ def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
         return {"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()}
     parsed = parse_when(text, inp)
     day = parsed.day or (parsed.when.date() if parsed.when else None)
-    return {"day": day.isoformat()} if day is not None else {}
+    return days_of(text, day, inp)
 
 
 _WEEK = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from memo.planner.when.scan import FLAGS
 from memo.text.months import MONTH_NUMBERS, month_names
@@ -82,3 +82,18 @@ def _clipped(year: int, month: int, today: date) -> tuple[date, date]:
     first = date(year, month, 1)
     last = date(year, month, calendar.monthrange(year, month)[1])
     return (today if first <= today <= last else first), last
+
+
+_WEEKEND_WORD = re.compile(
+    r"\bweek\s*-?\s*end\b|(?:(?<=\s)|^)(?:[בל])?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])", FLAGS
+)
+
+
+def weekend_period(text: str, saturday: date, timezone: str) -> tuple[date, date] | None:
+    """The weekend `text` names, around the Saturday its day was read as: Friday and Saturday in
+    Israel, Saturday and Sunday elsewhere. None when `text` names no weekend."""
+    if saturday.weekday() != 5 or _WEEKEND_WORD.search(text) is None:
+        return None
+    if timezone == "Asia/Jerusalem":
+        return saturday - timedelta(days=1), saturday
+    return saturday, saturday + timedelta(days=1)
