@@ -241,7 +241,7 @@ def test_a_narrowed_delete_runs_and_the_user_hears_real_figures(
         told
         == "An operator changed your request before it ran: I'll delete 1 of the 3 reminders you asked about."
     )
-    assert reply == "Deleted 1 reminder."
+    assert reply == "Deleted 1 reminder: “call mom”."
     (run,) = _executor_runs(local, "delete_all")
     assert run.event["args"]["reminderIds"] == keep_one["args"]["reminderIds"]
 

@@ -124,7 +124,7 @@ CASES = [
         "delete",
         ("remind me to call the plumber tomorrow at 9am", "delete all my reminders"),
         "tap 1",
-        "Deleted 1 reminder.",
+        "Deleted 1 reminder: “call the plumber”.",
         0,
     ),
     Case(

@@ -528,7 +528,12 @@ DELETIONS: list[Say | Clock] = [
             "“pack my passport”",
         ),
     ),
-    Say("tom", "cancel the passport reminder", "Deleted 1 reminder.", reminders={"pack my passport": None}),
+    Say(
+        "tom",
+        "cancel the passport reminder",
+        "Deleted 1 reminder: “pack my passport”.",
+        reminders={"pack my passport": None},
+    ),
     Say("tom", "undo", "↩️ Undone: “pack my passport” is back.", reminders={"pack my passport": once(1, 7)}),
     Say("tom", "delete all my reminders", "I'm about to delete all your reminders (3)"),
     Say(
@@ -562,7 +567,7 @@ DELETIONS: list[Say | Clock] = [
     Say(
         "dana",
         "only 3 and 5",
-        "Deleted 2 reminders.",
+        "Deleted 2 reminders: “buy a birthday gift”, “renew the car insurance”.",
         reminders={"buy a birthday gift": None, "renew the car insurance": None},
     ),
     Say(
@@ -593,7 +598,12 @@ DELETIONS: list[Say | Clock] = [
         "תמחק את כל התזכורות שלי",
         ("רגע לפני: אני עומד למחוק את כל התזכורות שלך (5)", "2. „לקבוע תור לספר”", "4. „לשלם חשבון חשמל”"),
     ),
-    Say("noa", "רק 2 ו-4", "מחקתי 2 תזכורות.", reminders={"לקבוע תור לספר": None, "לשלם חשבון חשמל": None}),
+    Say(
+        "noa",
+        "רק 2 ו-4",
+        "מחקתי 2 תזכורות: „לקבוע תור לספר”, „לשלם חשבון חשמל”.",
+        reminders={"לקבוע תור לספר": None, "לשלם חשבון חשמל": None},
+    ),
     Say(
         "noa",
         "בטל את המחיקה",

@@ -132,7 +132,7 @@ def test_undo_a_cleared_list_in_hebrew_restores_every_item(dana: Conversation) -
 def test_a_failed_delete_offers_no_undo(dana: Conversation) -> None:
     dana.say("remind me to call mom today at 5pm")
     dana.say("delete all my reminders")
-    assert dana.tap(APPROVE) == "Deleted 1 reminder."
+    assert dana.tap(APPROVE) == "Deleted 1 reminder: “call mom”."
     assert [c.title for c in dana.choices] == ["Undo"]
     dana.choices = []
     assert dana.say("add milk to my shopping list") == "Added milk to your shopping list."

@@ -127,7 +127,7 @@ def test_the_execution_of_delete_all_takes_three_dynamodb_requests(
 
     requests = executions.release(local)
 
-    assert dana.replies() == ["Deleted 2 reminders."]
+    assert dana.replies() == ["Deleted 2 reminders: “call mom”, “buy milk”."]
     # Executor: the completed claim with both tombstones (no write after it). Responder: the claim
     # with the latestActions appended, reply+quote records after the send.
     assert requests == ["TransactWriteItems", "TransactWriteItems", "BatchWriteItem"]
@@ -198,7 +198,7 @@ def test_a_reminder_moved_after_the_approval_is_left_alone_and_named(
     executions.release(local)
 
     assert dana.replies() == [
-        "Deleted 1 reminder. I didn't delete “call mom”: it was changed after you approved "
+        "Deleted 1 reminder: “buy milk”. I didn't delete “call mom”: it was changed after you approved "
         "(now for Mon 23 Nov, 20:00)."
     ]
     items = _reminders(dana.user)
@@ -227,7 +227,7 @@ def test_a_reminder_deleted_meanwhile_is_counted_as_already_gone(
 
     executions.release(local)
 
-    assert dana.replies() == ["Deleted 1 reminder. 1 reminder was already gone."]
+    assert dana.replies() == ["Deleted 1 reminder: “call mom”. 1 reminder was already gone."]
     assert all("undo_key" in item for item in _reminders(dana.user).values())
     # Its "Undo" brings back only what this execution deleted; milk stays deleted.
     (undo,) = dana.choices

@@ -88,7 +88,7 @@ def test_yes_but_only_tomorrows_deletes_only_tomorrows(chat: Conversation) -> No
     approval = chat.say("delete all my reminders")
     assert "delete all your reminders (2):" in approval
     assert "“call mom”" in approval and "“pay the bank”" in approval
-    assert chat.say("yes but only the ones for tomorrow") == "Deleted 1 reminder."
+    assert chat.say("yes but only the ones for tomorrow") == "Deleted 1 reminder: “call mom”."
     listed = _reminders(chat)
     assert "pay the bank" in listed and "call mom" not in listed
 
@@ -98,15 +98,15 @@ def test_the_first_one_and_several_by_name_narrow(chat: Conversation) -> None:
     chat.say("remind me to call dad tomorrow at 6pm")
     chat.say("remind me to buy milk tomorrow at 7pm")
     chat.say("delete all my reminders")
-    assert chat.say("ok just the first one") == "Deleted 1 reminder."
+    assert chat.say("ok just the first one") == "Deleted 1 reminder: “call mom”."
     chat.say("delete all my reminders")
-    assert chat.say("only dad and the milk") == "Deleted 2 reminders."
+    assert chat.say("only dad and the milk") == "Deleted 2 reminders: “call dad”, “buy milk”."
     assert _reminders(chat) == "You have no upcoming reminders."
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
     chat.say("תמחק את כל התזכורות שלי")
     # "all but the last": the last stays.
-    assert chat.say("חוץ מהאחרונה") == "מחקתי תזכורת אחת."
+    assert chat.say("חוץ מהאחרונה") == "מחקתי תזכורת אחת: „להתקשר לאמא”."
     assert "להתקשר לאבא" in _reminders(chat)
 
 
@@ -117,13 +117,13 @@ def test_edit_on_a_delete_asks_what_to_keep_and_dont_delete_dad_keeps_him(chat: 
     assert chat.tap(2).startswith("What should I change? You can keep some")  # Edit
     approval = chat.say("actually don't delete dad")
     assert "I'm about to delete 1 reminder:" in approval and "call dad" not in approval
-    assert chat.say("approve") == "Deleted 1 reminder."
+    assert chat.say("approve") == "Deleted 1 reminder: “call mom”."
     assert "call dad" in _reminders(chat)
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
     chat.say("תמחק את כל התזכורות שלי")
     # Said to the approval itself, the exclusion approves the rest (as "not 2" does).
-    assert chat.say("בעצם אל תמחק את אבא") == "מחקתי 2 תזכורות."
+    assert chat.say("בעצם אל תמחק את אבא") == "מחקתי 2 תזכורות: „להתקשר לאמא”, „call dad”."
     listed = chat.say("מה התזכורות שלי?")
     assert "להתקשר לאבא" in listed and "להתקשר לאמא" not in listed and "call dad" not in listed
 
@@ -134,7 +134,7 @@ def test_a_yes_that_names_items_deletes_only_those(chat: Conversation) -> None:
     chat.say("remind me to call dad tomorrow at 6pm")
     chat.say("remind me to buy milk tomorrow at 7pm")
     assert "delete all your reminders (3):" in chat.say("delete all my reminders")
-    assert chat.say("yes delete mom and dad") == "Deleted 2 reminders."
+    assert chat.say("yes delete mom and dad") == "Deleted 2 reminders: “call mom”, “call dad”."
     assert "buy milk" in _reminders(chat)
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
@@ -142,7 +142,7 @@ def test_a_yes_that_names_items_deletes_only_those(chat: Conversation) -> None:
     asked = chat.say("yes delete the blue ones")
     assert "Deleted" not in asked and "call mom" in _reminders(chat) and "buy milk" in _reminders(chat)
     chat.say("delete all my reminders")
-    assert chat.say("ok delete the first two") == "Deleted 2 reminders."
+    assert chat.say("ok delete the first two") == "Deleted 2 reminders: “call mom”, “buy milk”."
     assert _reminders(chat) == "You have no upcoming reminders."
 
 
@@ -151,12 +151,15 @@ def test_the_action_said_again_with_a_limit_and_a_second_thought(chat: Conversat
     chat.say("remind me to call dad tomorrow at 6pm")
     chat.say("remind me to buy milk tomorrow at 7pm")
     chat.say("delete all my reminders")
-    assert chat.say("delete them except for the one about milk") == "Deleted 2 reminders."
+    assert (
+        chat.say("delete them except for the one about milk")
+        == "Deleted 2 reminders: “call mom”, “call dad”."
+    )
     assert "buy milk" in _reminders(chat)
     chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00")
     chat.say("תזכיר לי להתקשר לאבא מחר ב-18:00")
     chat.say("תמחק את כל התזכורות שלי")
-    assert chat.say("כן אבל רגע, תשאיר את אבא") == "מחקתי 2 תזכורות."
+    assert chat.say("כן אבל רגע, תשאיר את אבא") == "מחקתי 2 תזכורות: „להתקשר לאמא”, „buy milk”."
     listed = _reminders(chat)
     assert "להתקשר לאבא" in listed and "להתקשר לאמא" not in listed and "buy milk" not in listed
 
@@ -166,7 +169,7 @@ def test_hebrew_yes_but_only_tomorrows(chat: Conversation) -> None:
     chat.say("תזכיר לי לשלם לבנק בעוד 3 ימים ב-9:00")
     approval = chat.say("תמחק את כל התזכורות שלי")
     assert "רגע לפני" in approval and "להתקשר לאמא" in approval and "לשלם לבנק" in approval
-    assert chat.say("כן אבל רק של מחר") == "מחקתי תזכורת אחת."
+    assert chat.say("כן אבל רק של מחר") == "מחקתי תזכורת אחת: „להתקשר לאמא”."
     listed = chat.say("מה התזכורות שלי?")
     assert "לשלם לבנק" in listed and "להתקשר לאמא" not in listed
 
@@ -175,7 +178,7 @@ def test_not_the_one_for_dad(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("remind me to call dad tomorrow at 6pm")
     chat.say("delete all my reminders")
-    assert chat.say("not the one for dad") == "Deleted 1 reminder."
+    assert chat.say("not the one for dad") == "Deleted 1 reminder: “call mom”."
     listed = _reminders(chat)
     assert "call dad" in listed and "call mom" not in listed
 
@@ -274,7 +277,7 @@ def test_a_late_yes_offers_try_again_which_asks_the_original_request_again(
     assert [c.title for c in chat.choices] == ["Try again"]
     again = chat.tap(1)
     assert again.startswith("Before I go ahead: I'm about to delete all your reminders (1):")
-    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+    assert chat.tap(APPROVE) == "Deleted 1 reminder: “call mom”."
 
 
 def test_a_late_hebrew_yes_gets_the_hebrew_expiry_message(chat: Conversation, stack: LocalStack) -> None:
@@ -330,7 +333,7 @@ def test_an_item_deleted_meanwhile_is_resolved_again_not_applied_from_the_frozen
     assert again.startswith("Something changed since I asked (“call dad” was deleted meanwhile)")
     assert "delete all your reminders (1):\n1. “call mom”" in again
     assert log_events.named("HITL_CANDIDATES_CHANGED")
-    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+    assert chat.tap(APPROVE) == "Deleted 1 reminder: “call mom”."
 
 
 def test_hebrew_an_item_renamed_meanwhile_is_shown_again_then_the_next_yes_deletes_what_was_shown(
@@ -379,7 +382,7 @@ def test_every_log_line_of_a_resumed_turn_has_the_original_trace_id(
     memo_logger.addHandler(formatted)
     try:
         answer = chat.user.text("yes")
-        assert chat.deliver(answer) == ["Deleted 1 reminder."]
+        assert chat.deliver(answer) == ["Deleted 1 reminder: “call mom”."]
     finally:
         memo_logger.removeHandler(formatted)
     # Every line after the ingress (which runs before any turn): the turn's, its execution's.
@@ -420,7 +423,7 @@ def test_just_the_action_on_one_deletes_only_that_one(chat: Conversation, answer
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("remind me to call dad tomorrow at 6pm")
     chat.say("delete all my reminders")
-    assert chat.say(answer) == "Deleted 1 reminder."
+    assert chat.say(answer) == "Deleted 1 reminder: “call dad”."
     left = _reminders(chat)
     assert "call mom" in left and "call dad" not in left
 
@@ -478,7 +481,7 @@ def test_only_keep_one_after_edit_shows_the_rest_for_approval(chat: Conversation
     chat.tap(EDIT)
     again = chat.say("only keep bob")
     assert again.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”"), again
-    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+    assert chat.tap(APPROVE) == "Deleted 1 reminder: “call mom”."
     assert "call bob" in _reminders(chat)
 
 

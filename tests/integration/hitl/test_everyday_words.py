@@ -50,7 +50,7 @@ def test_delete_all_lists_a_series_as_a_series_then_not_2_keeps_it(chat: Convers
     chat.say("remind me every monday at 9 to take out the trash")
     question = chat.say("delete all my reminders")
     assert "2. “take out the trash” — every Monday at 09:00 (next: " in question
-    assert chat.say("not 2") == "Deleted 1 reminder."
+    assert chat.say("not 2") == "Deleted 1 reminder: “call mom”."
     assert "“take out the trash” — every Monday at 09:00" in chat.say("show my reminders")
 
 
@@ -232,7 +232,7 @@ def test_delete_all_narrowed_after_edit_says_only_what_it_deletes(chat: Conversa
     again = chat.say("keep dad")
     assert again.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “call mom”")
     assert "all your reminders" not in again
-    assert chat.say("yes") == "Deleted 1 reminder."
+    assert chat.say("yes") == "Deleted 1 reminder: “call mom”."
     assert "call dad" in chat.say("show my reminders")
 
 

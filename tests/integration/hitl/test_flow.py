@@ -67,7 +67,7 @@ def test_approve_a_high_risk_plan_with_a_button(
     assert created["traceId"].startswith("wamid.")
     assert _pending_item(stack) is not None
     answer = chat.tap(APPROVE)
-    assert answer == "Deleted 1 reminder."
+    assert answer == "Deleted 1 reminder: “call mom”."
     assert _pending_item(stack) is None
     assert chat.say("show my reminders") == "You have no upcoming reminders."
     resumed = log_events.named("HITL_RESUME_VALID")[0]
@@ -78,7 +78,7 @@ def test_approve_a_high_risk_plan_with_a_button(
 def test_typed_yes_approves_and_reject_cancels(chat: Conversation, log_events: LogEvents) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("delete all my reminders")
-    assert chat.say("yes") == "Deleted 1 reminder."
+    assert chat.say("yes") == "Deleted 1 reminder: “call mom”."
     chat.say("save a note: the wifi password is hunter2")
     assert "wifi" in chat.say("delete all my notes")
     assert chat.tap(REJECT) == "OK, cancelled. Nothing was changed."
@@ -121,7 +121,7 @@ def test_wrong_input_for_an_approval_re_asks_with_the_same_question(
     assert log_events.named("HITL_RE_ASK")[0]["hitlId"] == hitl_id
     item = _pending_item(stack)
     assert item is not None and item["hitlId"]["S"] == hitl_id
-    assert chat.tap(APPROVE) == "Deleted 1 reminder."
+    assert chat.tap(APPROVE) == "Deleted 1 reminder: “call mom”."
 
 
 def test_switch_intent_during_an_approval(
@@ -198,7 +198,7 @@ def test_a_new_question_takes_the_place_of_an_expired_one_still_stored(
     _age_pending(stack, seconds=301)
     assert "delete all your reminders (1)" in chat.say("delete all my reminders")
     assert log_events.named("HITL_EXPIRED") and not log_events.named("HITL_PENDING_CONFLICT")
-    assert chat.say("yes") == "Deleted 1 reminder."
+    assert chat.say("yes") == "Deleted 1 reminder: “call mom”."
 
 
 def test_in_hebrew_a_new_question_after_an_expired_one(chat: Conversation, stack: LocalStack) -> None:
@@ -217,7 +217,7 @@ def test_a_duplicate_delivery_of_the_answer_is_applied_once(
     answer = chat.user.text("yes")
     first = chat.deliver(answer)
     again = chat.deliver(answer)  # Meta redelivers the same wamid
-    assert first == ["Deleted 1 reminder."]
+    assert first == ["Deleted 1 reminder: “call mom”."]
     assert again == []
     assert len(log_events.named("HITL_RESUME_VALID")) == 1
 
@@ -314,7 +314,7 @@ def test_a_whole_conversation_in_hebrew(chat: Conversation, stack: LocalStack) -
     chat.say("תמחק את כל התזכורות")
     assert len(chat.choices) == 3
     approved = chat.tap(APPROVE)
-    assert approved == "מחקתי תזכורת אחת."
+    assert approved == "מחקתי תזכורת אחת: „להתקשר לאמא”."
     assert chat.say("כן").startswith("אני לא מחכה")
     assert "תודה" in chat.say("מה נשמע?")
     kinds = [kind for _, kind, _ in _memory(stack)]

@@ -36,7 +36,7 @@ def test_delete_all_except_one_keeps_it(chat: Conversation) -> None:
     question = chat.say("delete all my reminders except call mom")
     assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
     assert "call mom" not in question and "go to the dentist" in question and "buy bread" in question
-    assert chat.say("yes") == "Deleted 2 reminders."
+    assert chat.say("yes") == "Deleted 2 reminders: “buy bread”, “go to the dentist”."
     assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"
 
 
@@ -147,14 +147,14 @@ def test_a_yes_with_a_new_request_after_it_runs_neither(chat: Conversation) -> N
     assert len(chat.say("show my reminders").splitlines()) == 4
     chat.say("delete all my reminders")
     # A plain yes, or a yes with thanks, still approves.
-    assert chat.say("yes thanks") == "Deleted 3 reminders."
+    assert chat.say("yes thanks") == "Deleted 3 reminders: “buy bread”, “call mom”, “go to the dentist”."
 
 
 def test_hebrew_yes_with_a_new_request(chat: Conversation) -> None:
     chat.say("תזכיר לי להתקשר לאמא מחר בחמש")
     chat.say("תמחק את כל התזכורות")
     assert chat.say("כן, ותזכיר לי לקנות חלב בשבע").startswith("דבר אחד בכל פעם 🙂")
-    assert chat.say("כן") == "מחקתי תזכורת אחת."
+    assert chat.say("כן") == "מחקתי תזכורת אחת: „להתקשר לאמא”."
 
 
 def test_a_yes_that_names_items_still_narrows_and_a_guess_keeps_its_new_request(chat: Conversation) -> None:
@@ -163,7 +163,7 @@ def test_a_yes_that_names_items_still_narrows_and_a_guess_keeps_its_new_request(
     # Words of a shown item in a new request are no narrowing: it was "Deleted 1 reminder." (bread).
     assert chat.say("yes, and remind me to buy bread again tomorrow").startswith("One thing at a time")
     # The approved removal said again with one item is a narrowing, as before.
-    assert chat.say("yes, delete the call mom reminder") == "Deleted 1 reminder."
+    assert chat.say("yes, delete the call mom reminder") == "Deleted 1 reminder: “call mom”."
     assert "call mom" not in chat.say("show my reminders")
     # A yes to a guess with one more thing to add: it was the guess alone, "eggs" dropped.
     chat.say("add 2 avocados")

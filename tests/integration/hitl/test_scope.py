@@ -64,7 +64,7 @@ def test_the_scope_is_asked_and_a_number_keeps_only_that_one(
     assert len(_listed(chat)) == 3
     chat.say("delete my reminders")
     chat.say("2")
-    assert chat.say("yes") == "Deleted 1 reminder."
+    assert chat.say("yes") == "Deleted 1 reminder: “call mom”."
     listed = _listed(chat)
     assert len(listed) == 2 and not any("call mom" in line for line in listed)
 
@@ -74,7 +74,7 @@ def test_all_of_them_goes_on_to_the_approval_of_all(chat: Conversation) -> None:
     chat.say("delete my reminders")
     approval = chat.say("all of them")
     assert approval.startswith("Before I go ahead: I'm about to delete all your reminders (3):"), approval
-    assert chat.say("yes") == "Deleted 3 reminders."
+    assert chat.say("yes") == "Deleted 3 reminders: “buy bread”, “call mom”, “go to the dentist”."
     assert chat.say("show my reminders") == "You have no upcoming reminders."
 
 

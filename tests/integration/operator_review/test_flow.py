@@ -235,7 +235,7 @@ def test_approved_with_edits_runs_the_edited_args_under_the_operators_approval(
     assert told == (
         "An operator changed your request before it ran: I'll delete 1 of the 2 reminders you asked about."
     )
-    assert reply == "Deleted 1 reminder."
+    assert reply == "Deleted 1 reminder: “call dad”."
     remaining = [i["sk"]["S"].removeprefix("REMINDER#") for i in _reminders(dana.user.wa_id)]
     assert dad not in remaining and len(remaining) == 1
     (run,) = [i for i in _executor_runs(local) if i.event.get("action") == "delete_all"]

@@ -310,3 +310,32 @@ def test_a_list_named_alone_after_show_is_shown(chat: Conversation, question: st
     chat.say("add oat milk, bananas and coffee filters to groceries")
     shown = chat.say(question)
     assert "oat milk" in shown and "coffee filters" in shown, shown
+
+
+def test_delete_everything_asks_about_every_reminder_and_leaves_lists_and_notes(chat: Conversation) -> None:
+    # It was "I couldn't find a reminder matching “everything”".
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("add milk and eggs to my shopping list")
+    chat.say("save a note: gate code 4521")
+    chat.say("what are my reminders?")
+    asked = chat.say("delete everything")
+    assert asked.startswith(
+        "Before I go ahead: I'm about to delete all your reminders (1):\n1. “call mom”"
+    ), asked
+    assert chat.say("yes") == "Deleted 1 reminder: “call mom”."
+    assert "milk" in chat.say("what's on my shopping list?")
+    assert "gate code 4521" in chat.say("show my notes")
+
+
+@pytest.mark.parametrize("words", ["delete everything", "clear it all", "תמחק הכל"])
+def test_delete_everything_right_after_a_list_add_asks_to_clear_that_list(
+    chat: Conversation, words: str
+) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("add milk and eggs to my shopping list")
+    asked = chat.say(words)
+    assert "shopping" in asked or "הקניות" in asked, asked
+    assert "“milk”" in asked or "„milk”" in asked, asked
+    chat.say("no")
+    assert "milk" in chat.say("what's on my shopping list?")
+    assert "call mom" in chat.say("what are my reminders?")

@@ -120,7 +120,7 @@ def test_a_fast_path_answer_never_calls_an_llm(llm: FakeOpenAI, chat: Conversati
     llm.script(Reply.json(plan("reminders", "delete_all", {}, risk="high", approval=True)))
     chat.say("clear out my reminders please")
     calls = len(llm.requests)
-    assert chat.tap(1) == "Deleted 1 reminder."
+    assert chat.tap(1) == "Deleted 1 reminder: “call mom”."
     assert len(llm.requests) == calls
 
 
@@ -173,7 +173,7 @@ def test_without_a_key_a_whole_turn_and_a_fast_path_resume_never_import_openai()
     )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert "delete all your reminders" in result["question"]
-    assert result["answer"] == "Deleted 1 reminder."
+    assert result["answer"] == "Deleted 1 reminder: “call mom”."
     assert result["openai"] is False
 
 

@@ -34,7 +34,7 @@ def test_two_named_reminders_are_both_deleted_after_one_approval(chat: Conversat
     asked = chat.say(request_)
     assert asked.startswith("Before I go ahead: I'm about to delete 2 reminders:")
     assert "“call bank”" in asked and "“call dad”" in asked and "call mom" not in asked
-    assert chat.tap(APPROVE) == "Deleted 2 reminders."
+    assert chat.tap(APPROVE) == "Deleted 2 reminders: “call bank”, “call dad”."
     assert _left(chat, "show my reminders") == ["“call mom”"]
 
 
@@ -54,7 +54,7 @@ def test_hebrew_et_x_ve_et_y_deletes_both(chat: Conversation, request_: str) -> 
     asked = chat.say(request_)
     assert asked.startswith("רגע לפני: אני עומד למחוק 2 תזכורות:")
     assert "„להתקשר לבנק”" in asked and "„לשלם חשבון”" in asked and "לאמא" not in asked
-    assert chat.tap(APPROVE) == "מחקתי 2 תזכורות."
+    assert chat.tap(APPROVE) == "מחקתי 2 תזכורות: „לשלם חשבון”, „להתקשר לבנק”."
     assert _left(chat, "תראה לי את התזכורות") == ["„להתקשר לאמא”"]
 
 
@@ -72,7 +72,7 @@ def test_both_of_one_name_deletes_the_two_of_that_name(chat: Conversation) -> No
     chat.say("remind me to call dad tomorrow at 7pm")
     asked = chat.say("delete both grandma reminders")
     assert asked.startswith("Before I go ahead: I'm about to delete 2 reminders:")
-    assert chat.tap(APPROVE) == "Deleted 2 reminders."
+    assert chat.tap(APPROVE) == "Deleted 2 reminders: “visit grandma”, “call grandma”."
     assert _left(chat, "show my reminders") == ["“call dad”"]
 
 

@@ -102,7 +102,7 @@ def test_a_changed_number_takes_everything_along_exactly_once(
 
     # The user goes on from the new number: their reminder, list and question are there.
     chat.user = WhatsAppUser(wa_id=NEW, name="Dana")
-    assert chat.tap(1) == "Deleted 1 reminder."
+    assert chat.tap(1) == "Deleted 1 reminder: “call mom”."
     assert "milk" in chat.say("show my shopping list")
 
 

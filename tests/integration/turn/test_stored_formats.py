@@ -78,7 +78,7 @@ def test_a_question_asked_before_the_upgrade_is_answered_after_it(dana: Conversa
     assert state.pending_hitl is not None
     _put(to_item({**item, "state": state.to_json(), "expiresAt": state.pending_hitl.expires_at.isoformat()}))
 
-    assert dana.say("yes") == "Deleted 2 reminders."
+    assert dana.say("yes") == "Deleted 2 reminders: “call mom”, “buy milk”."
     assert dana.say("show my reminders") == "You have no upcoming reminders."
 
 
@@ -108,7 +108,7 @@ def _messages(dana: Conversation) -> list[dict[str, Any]]:
 def test_each_fact_of_a_message_is_stored_once(dana: Conversation) -> None:
     assert dana.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
     assert "delete all your reminders (1)" in dana.say("delete all my reminders")
-    assert dana.say("yes") == "Deleted 1 reminder."
+    assert dana.say("yes") == "Deleted 1 reminder: “call mom”."
 
     # (The test's clock stands still: every message has the same time, so they are taken by text.)
     users = {m["message"]["text"]: m for m in _messages(dana) if m["message"]["role"] == "user"}

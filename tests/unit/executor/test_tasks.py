@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memo.domain import PendingHITL, TurnState
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.domain import DisambiguationCandidate, PendingHITL, PendingHITLContext, TurnState
 from memo.executor.contracts import args_hash
-from memo.executor.tasks import build_execution
+from memo.executor.tasks import NAMED_MAX, build_execution, shown_titles
 from memo.hitl import gate
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy, ReviewRule
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
@@ -92,3 +95,31 @@ def test_the_review_policy_sends_a_matching_step_to_an_operator() -> None:
     assert execution is not None
     review = execution.groups[0][0].review
     assert review is not None and (review.rule, review.priority) == ("reminders.create", "high")
+
+
+def _shown(pending: PendingHITL, titles: dict[str, str]) -> PendingHITL:
+    candidates = [DisambiguationCandidate(id=i, label=t) for i, t in titles.items()]
+    context = (pending.context or PendingHITLContext()).model_copy(update={"candidates": candidates})
+    return pending.model_copy(update={"context": context})
+
+
+@given(shown=st.integers(min_value=1, max_value=NAMED_MAX + 3), kept=st.data())
+def test_the_titles_shown_go_with_a_delete_of_several_only_for_the_ids_it_deletes(
+    shown: int, kept: st.DataObject
+) -> None:
+    titles = {f"r-{n}": f"title {n}" for n in range(shown)}
+    ids = kept.draw(st.lists(st.sampled_from(sorted(titles)), min_size=1, unique=True))
+    approved = _shown(approval_of("s1"), titles)
+    found = shown_titles(step(action="delete_all"), {"reminderIds": ids}, approved)
+    if len(ids) <= NAMED_MAX:
+        assert found == {i: titles[i] for i in ids}  # a narrowed set: only the kept ones
+    else:
+        assert found is None  # the reply counts them instead
+
+
+def test_no_titles_for_another_step_an_unshown_id_or_no_approval() -> None:
+    approved = _shown(approval_of("s1"), {"r-1": "call mom"})
+    assert shown_titles(step(action="delete"), {"reminderIds": ["r-1"]}, approved) is None
+    assert shown_titles(step(action="delete_all"), {"reminderIds": ["r-1", "r-9"]}, approved) is None
+    assert shown_titles(step(action="delete_all"), {"reminderIds": ["r-1"]}, None) is None
+    assert shown_titles(step(action="delete_all"), {"reminderIds": ["r-1"]}, approved) == {"r-1": "call mom"}

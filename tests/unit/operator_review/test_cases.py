@@ -49,6 +49,14 @@ def test_the_case_says_what_will_happen_without_the_users_number() -> None:
     assert THREAD not in str(payload)
 
 
+def test_the_titles_the_person_was_shown_never_reach_the_operator() -> None:
+    task = _task(reminderIds=["r-1", "r-2"]).model_copy(
+        update={"titles": {"r-1": "see dr. cohen", "r-2": "x"}}
+    )
+    payload = payload_of(task)
+    assert "titles" not in payload and "see dr. cohen" not in str(payload)
+
+
 def test_one_case_per_waiting_step_whatever_the_retries(cases: CaseService) -> None:
     ensure_memo_adapter(cases, AdapterConfig())
     first = submit_case(cases, _task(reminderIds=["r-1"]))

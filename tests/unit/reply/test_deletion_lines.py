@@ -32,3 +32,15 @@ def test_a_changed_item_is_named_with_its_new_time() -> None:
         "I didn't delete “gym”: it was changed after you approved (now for Thu 5 Jun, 10:00)."
     )
     assert changed_since_line({}, "en", "UTC") is None
+
+
+def test_a_delete_of_several_names_what_it_deleted_with_its_count() -> None:
+    two = {"count": 2, "titles": ["call mom", "pay rent"]}
+    assert deleted_line(two, "en", REMINDERS, "התזכורת") == "Deleted 2 reminders: “call mom”, “pay rent”."
+    assert deleted_line(two, "he", REMINDERS, "התזכורת") == "מחקתי 2 תזכורות: „call mom”, „pay rent”."
+    # Kept to one by an answer: still said as a count, then named.
+    one = {"count": 1, "titles": ["pay rent"]}
+    assert deleted_line(one, "en", REMINDERS, "התזכורת") == "Deleted 1 reminder: “pay rent”."
+    assert deleted_line(one, "he", REMINDERS, "התזכורת") == "מחקתי תזכורת אחת: „pay rent”."
+    # Titles that do not match the count are not shown.
+    assert deleted_line({"count": 3, "titles": ["a"]}, "en", REMINDERS, "התזכורת") == "Deleted 3 reminders."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memo.planner.intents import reminder_deletes
-from tests.unit.planner.conftest import pin
+from tests.unit.planner.conftest import latest, pin
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,33 @@ def test_and_inside_one_name_is_one_reminder(message: str) -> None:
 def test_both_of_one_name_is_every_reminder_of_that_name(message: str) -> None:
     found = reminder_deletes.delete(message, pin(message))
     assert found is not None and found.action == "delete_all" and found.constraints["only"] == "grandma"
+
+
+_EVERYTHING = (
+    "delete everything", "delete all", "clear everything", "clear it all", "wipe everything please",
+    "remove all of it", "erase everything!", "תמחק הכל", "מחק את הכל", "תנקה הכול",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("message", _EVERYTHING)
+def test_everything_with_no_kind_named_is_every_reminder_with_an_approval(message: str) -> None:
+    found = reminder_deletes.everything(message, pin(message, actions=(latest(),)))
+    assert found is not None and (found.capability, found.action) == ("reminders", "delete_all")
+    assert found.needs_approval and found.risk == "high" and found.constraints == {}
+
+
+@pytest.mark.parametrize("message", _EVERYTHING)
+def test_everything_right_after_a_list_add_is_that_list_cleared_with_an_approval(message: str) -> None:
+    added = latest(capability="lists", summary="added milk to the shopping list")
+    added = added.model_copy(update={"external_ids": {"listKey": "shopping"}})
+    found = reminder_deletes.everything(message, pin(message, actions=(added,)))
+    assert found is not None and (found.capability, found.action) == ("lists", "clear")
+    assert found.needs_approval and found.constraints == {"listName": "shopping"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["delete everything about mom", "delete all my notes", "delete all the things", "everything", "delete"],
+)
+def test_everything_is_only_everything_said_alone(message: str) -> None:
+    assert reminder_deletes.everything(message, pin(message)) is None

@@ -53,6 +53,9 @@ class ExecutionContext(BaseModel):
     #: Set when this run re-does an attempt of the same step that crashed mid-way (when that attempt
     #: started): an operation whose result would depend on what that attempt did raises `RerunUnsafe`.
     rerun_of: AwareDatetime | None = None
+    #: The titles the person was shown for the items the args name, by id (an approval's list):
+    #: the reply names what was done with them. None: not shown, the reply counts instead.
+    titles: dict[str, str] | None = None
     #: Set for an action whose first write carries the step's claim (`memo.executor.step`): that
     #: write must include it, and no side effect may come before it.
     first_write: FirstWrite | None = Field(default=None, exclude=True)

@@ -155,11 +155,19 @@ class ReminderDeletes(ReminderSchedule):
 
 
 def _deleted_all(
-    deleted: list[str], changed: list[dict[str, str]], gone: int, undo: Tombstone, ctx: ExecutionContext
+    deleted: list[str],
+    changed: list[dict[str, str]],
+    gone: int,
+    undo: Tombstone,
+    ctx: ExecutionContext,
 ) -> ExecutionResult:
     """The result of a delete_all that deleted `deleted`, left `changed` alone and found `gone`
-    missing (what the step's replay keeps of it depends on `deleted` alone)."""
+    missing (what the step's replay keeps of it depends on `deleted` alone), with their titles
+    when the person was shown each one's (`ExecutionContext.titles`)."""
     data: dict[str, object] = {"count": len(deleted), **(undo_data(undo) if deleted else {})}
+    titles = ctx.titles
+    if deleted and titles and all(i in titles for i in deleted):
+        data["titles"] = [titles[i] for i in deleted]
     if changed:
         data.update({CHANGED: changed, "timezone": ctx.timezone})
     if gone:

@@ -89,6 +89,9 @@ class StepTask(_Wire):
     # Set when the review policy sends the step to an operator: the state machine then waits for the
     # operator's decision (a `.waitForTaskToken` task) and runs the approved StepTask it gets back.
     review: ReviewTicket | None = None
+    # The titles the approval showed for the items `args` name, by id (`step_task`): the reply
+    # names what was deleted. Not part of `args`: never hashed, never in an operator's payload.
+    titles: dict[str, str] | None = None
 
 
 class StepOutcome(_Wire):

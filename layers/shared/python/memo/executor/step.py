@@ -397,6 +397,7 @@ def _context(task: StepTask, now: datetime, rerun_of: datetime | None) -> Execut
         phone_number_id=task.phone_number_id,
         unchanged_since=task.approval.asked_at if task.approval is not None else None,
         rerun_of=rerun_of,
+        titles=task.titles,
     )
 
 

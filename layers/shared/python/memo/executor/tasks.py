@@ -80,6 +80,7 @@ def step_task(
             asked_at=approved.created_at,
         )
     bound_reason = approved.reason if approval is not None and approved is not None else None
+    titles = shown_titles(step, args, approved) if approval is not None else None
     review = review_policy.ticket(step.capability, step.action, args, approved_reason=bound_reason)
     return StepTask(
         trace_id=state.trace_id,
@@ -94,7 +95,26 @@ def step_task(
         language=state.input.language,
         phone_number_id=phone_number_id,
         review=review,
+        titles=titles,
     )
+
+
+#: Up to this many items shown, their titles go along with the step, so the reply names them.
+NAMED_MAX = 10
+
+
+def shown_titles(step: PlanStep, args: dict[str, Any], approved: PendingHITL | None) -> dict[str, str] | None:
+    """The titles an approval showed for the reminders a delete of several (`delete_all`) deletes,
+    by id; None for any other step, or past `NAMED_MAX` of them (the reply counts instead)."""
+    if (step.capability, step.action) != ("reminders", "delete_all") or approved is None:
+        return None
+    ids = args.get("reminderIds")
+    shown = approved.context.candidates if approved.context is not None else None
+    if not isinstance(ids, list) or not shown or len(ids) > NAMED_MAX:
+        return None
+    labels = {c.id: c.label for c in shown}
+    titles = {str(i): labels[str(i)] for i in ids if str(i) in labels}
+    return titles if len(titles) == len(ids) else None
 
 
 def one_step_execution(

@@ -66,6 +66,7 @@ Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 MATCHERS: tuple[Matcher, ...] = (
     reminder_deletes.delete_all,
     reminder_deletes.delete_some,
+    reminder_deletes.everything,
     reminder_deletes.stop_reminding,
     reminder_deletes.skip,
     list_removals.clear,

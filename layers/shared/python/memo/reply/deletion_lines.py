@@ -55,7 +55,9 @@ def deleted_line(
     one; None when the result does not say."""
     he = language == "he"
     deleted = data.get("deleted")
-    titles = item_texts(deleted) or item_texts(data.get("titles"))
+    listed = item_texts(deleted)
+    # "titles": a delete of several (`delete_all`) names each, also when it kept only one of them.
+    titles = listed or item_texts(data.get("titles"))
     if isinstance(deleted, int) and not isinstance(deleted, bool):
         n: int | None = deleted
     elif isinstance(data.get("count"), int):
@@ -64,7 +66,7 @@ def deleted_line(
         n = len(deleted)
     else:
         n = 1 if first_value(data, "title", "text") else None
-    title = titles[0] if len(titles) == 1 else first_value(data, "title", "text")
+    title = listed[0] if len(listed) == 1 else first_value(data, "title", "text")
     if n is None:
         return None
     if n == 0:

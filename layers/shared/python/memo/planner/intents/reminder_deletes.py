@@ -59,6 +59,48 @@ def delete_all(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+#: "delete everything", "clear it all", "תמחק הכל": no kind of thing named.
+_RE_EVERYTHING = re.compile(
+    rf"^(?:{DELETE_EN})\s+(?:out\s+)?(?:everything|all|it\s+all|all\s+of\s+it|the\s+lot)(?:\s+(?:please|now))?\s*[.!]*$"
+    rf"|^(?:{DELETE_HE}|תנקה|תנקי|נקה|תוריד|תורידי)\s+(?:לי\s+)?(?:את\s+)?(?:הכל|הכול|כל\s+הדברים)(?:\s+בבקשה)?\s*[.!]*$",
+    re.I,
+)
+
+
+def everything(text: str, inp: PlannerInput) -> Match | None:
+    """ "delete everything" names no kind of thing: right after items went on a list (the latest
+    action), that list is cleared; otherwise all the reminders. Either way the approval lists each thing it deletes
+    before anything goes, so nothing unseen is deleted (notes and other lists are never touched)."""
+    if _RE_EVERYTHING.match(text.strip()) is None:
+        return None
+    latest = inp.latest_actions[0] if inp.latest_actions else None
+    key = (latest.external_ids or {}).get("listKey") if latest is not None else None
+    if (
+        latest is not None
+        and (latest.capability, latest.action) == ("lists", "add")
+        and isinstance(key, str)
+        and key
+    ):
+        return Match(
+            capability="lists",
+            action="clear",
+            confidence=CONFIDENT,
+            risk="high",
+            constraints={"listName": key},
+            needs_approval=True,
+            pattern="lists:clear",
+        )
+    return Match(
+        capability="reminders",
+        action="delete_all",
+        confidence=CONFIDENT,
+        risk="high",
+        constraints={},
+        needs_approval=True,
+        pattern="delete_all",
+    )
+
+
 #: "delete my reminders for tomorrow", "cancel tomorrow's reminders", "delete both reminders about
 #: mom", "delete my notes about work", "תמחק את התזכורות של מחר": the plural with words that pick
 #: some out, a "delete all" limited to them (each shown in the approval, none run unshown).
