@@ -189,6 +189,18 @@ def row(key: str) -> EventRow:
     return _BY_KEY.get(key) or _BY_KEY["other"]
 
 
+# Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
+ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})
+
+
+def event_row(event: str, message_type: str) -> EventRow:
+    """The event table's row of a queued message; messages enqueued before the table existed have no
+    `event`: text types were turned, the rest answered "text only"."""
+    if event:
+        return row(event)
+    return row(message_type if message_type in ACTIONABLE_TYPES else "other")
+
+
 # Status error codes that mean "outside the 24-hour customer service window": a template reaches the
 # user where free-form text cannot (re-engagement message, and the older 131026 "undeliverable").
 OUTSIDE_WINDOW_CODES = frozenset({131047, 131026})

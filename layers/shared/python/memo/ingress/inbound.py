@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from memo.ingress.events import EventRow, Handling
-from memo.ingress.messages import event_row
+from memo.ingress.events import EventRow, Handling, event_row
 
 
 class InboundMessage(BaseModel):

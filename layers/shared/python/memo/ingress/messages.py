@@ -18,24 +18,13 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from memo.ingress.events import EventRow, Handling, caption, message_key, row
+from memo.ingress.events import EventRow, Handling, caption, event_row, message_key
 from memo.ingress.ids import DEFAULT_MAX_ID_BYTES, UNKNOWN_REPLY_ID, within
 from memo.ingress.wire import WaContact, WaMessage, WebhookPayload
 from memo.text.wording import shorten
 
-# Message types that carry text Memo can act on; everything else gets a polite "text only" reply.
-ACTIONABLE_TYPES = frozenset({"text", "interactive", "button"})
-
 # WhatsApp display names are short; a longer one is junk or an attack, and it is echoed in greetings.
 PROFILE_NAME_LIMIT = 64
-
-
-def event_row(event: str, message_type: str) -> EventRow:
-    """The event table's row of a queued message; messages enqueued before the table existed have no
-    `event`: text types were turned, the rest answered "text only"."""
-    if event:
-        return row(event)
-    return row(message_type if message_type in ACTIONABLE_TYPES else "other")
 
 
 class QueuedMessage(NamedTuple):
