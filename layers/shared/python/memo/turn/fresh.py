@@ -11,7 +11,7 @@ from memo.observability import logger
 from memo.operator_review.withdraw import WithdrawResult, withdraw_reply
 from memo.planner.intents.followups import a_time_for_the_reminder_just_set
 from memo.replies import Reply
-from memo.text.other_languages import other_language
+from memo.text.language import other_language
 from memo.turn.outcome import Settlement, TurnOutcome, Withdrawal
 from memo.turn.plan import plan
 from memo.turn.questions import pause
