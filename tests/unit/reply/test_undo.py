@@ -15,6 +15,7 @@ from memo.reply.respond import respond
 from memo.reply.undo import (
     UndoRequest,
     is_typed_undo,
+    is_undo_said,
     parse_undo,
     sent_by_memo,
     too_late,
@@ -161,6 +162,29 @@ def test_undo_typed_in_words(text: str) -> None:
 )
 def test_other_words_are_not_an_undo(text: str | None) -> None:
     assert not is_typed_undo(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "undo",
+        "bring it back",
+        "אופס תחזיר",
+        "תחזיר את הכל",
+        "תחזיר",
+        "תחזירי הכל בבקשה",
+        "אופס, תחזיר את הכול",
+    ],
+)
+def test_undo_said_in_more_hebrew_words(text: str) -> None:
+    assert is_undo_said(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["תחזיר לי תשובה", "remind me to bring it back", "show my reminders", "", "תחזיר את הספר לספרייה"]
+)
+def test_other_words_are_not_the_undo_said(text: str) -> None:
+    assert not is_undo_said(text)
 
 
 def _action(action: str, operation_id: str | None, minutes: int) -> LatestAction:

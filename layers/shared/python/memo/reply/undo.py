@@ -105,6 +105,19 @@ def is_typed_undo(text: str | None) -> bool:
     return bool(text) and _TYPED_UNDO.match(text.strip()) is not None  # type: ignore[union-attr]
 
 
+#: Hebrew ways of saying undo beyond `_TYPED_UNDO`'s: "אופס תחזיר", "תחזיר את הכל", "תחזירי הכל
+#: בבקשה" (bring it / everything back).
+_MORE_UNDO = re.compile(
+    r"^\W*(?:(?:אופס|אוי|רגע|לא)[\s,!.]+)*(?:אפשר\s+)?(?:תחזיר|תחזירי|להחזיר|החזר)"
+    r"(?:\s+(?:את\s+)?(?:הכל|הכול|כולם|כולן|מה\s+שמחקת))?(?:\s+בחזרה)?(?:\s+בבקשה)?\s*[.!?]*$"
+)
+
+
+def is_undo_said(text: str | None) -> bool:
+    """ "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר", "תחזיר את הכל": the Undo, typed."""
+    return is_typed_undo(text) or (bool(text) and _MORE_UNDO.match(text or "") is not None)
+
+
 def typed_undo(latest: Sequence[LatestAction]) -> UndoRequest | None:
     """The "Undo" typed words ask for: the latest request's, when it deleted or updated something
     (the request is the key its items were tombstoned or their previous versions kept under,

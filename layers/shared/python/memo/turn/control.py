@@ -7,7 +7,7 @@ read, returned as one `TurnOutcome` (data; `memo.turn.recorder` writes and issue
                                  long to read (`memo.ingress.ids`) -> "that button no longer works",
                                  nothing runs
   a reminder's Done / Snooze  -> `memo.turn.reminder_buttons` (typed "done" / "snooze 15 min" too)
-  "Undo what I just did?" open -> `memo.turn.undo_ask` (asked by a bare "cancel" / "בטל" with no
+  "Undo what I just did?" open -> `memo.turn.undo` (asked by a bare "cancel" / "בטל" with no
                                  question open)
   pending & live              -> `memo.turn.resumed`: fast path -> interpreter -> transition
   pending & expired           -> HITL_EXPIRED, deleted with the turn's write; a bare late answer gets
@@ -43,15 +43,25 @@ from memo.reminders.buttons import (
     typed_button,
 )
 from memo.replies import Reply
-from memo.reply.undo import is_undo_id, nothing_to_undo, parse_undo, sent_by_memo
-from memo.turn import questions, undo_ask
+from memo.reply.undo import is_undo_id, is_undo_said, nothing_to_undo, parse_undo, sent_by_memo
+from memo.turn import questions
 from memo.turn.fresh import fresh, late_answer, withdrawal
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts, Turn, latest_actions
 from memo.turn.reminder_buttons import handle_button
 from memo.turn.resumed import resumed
 from memo.turn.travel import zone_changed
-from memo.turn.undo import handle_undo, is_undo_said, undo_said
+from memo.turn.undo import (
+    UNDO_ASK_STEP,
+    answer_of,
+    ask_undo,
+    asked_request,
+    declined,
+    handle_undo,
+    is_bare_cancel,
+    is_undo_ask,
+    undo_said,
+)
 
 
 class TurnControl:
@@ -86,7 +96,7 @@ def decide(turn: Turn) -> TurnOutcome:
     item = ctx.snapshot.pending
     if item is not None:
         state = state_from_item(item)
-        if undo_ask.is_undo_ask(state.pending_hitl):
+        if is_undo_ask(state.pending_hitl):
             return _undo_answer(turn, state, reply)
         # A resumed turn is the original request's: its traceId on every log line from here.
         bind_turn(state.trace_id, state.thread_id)
@@ -108,24 +118,24 @@ def decide(turn: Turn) -> TurnOutcome:
 def _fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
     """No live question: a bare "cancel" / "בטל" asks whether to undo what was just done (a review
     waiting for an operator is withdrawn first), anything else is `memo.turn.fresh`'s."""
-    if undo_ask.is_bare_cancel(reply):
-        return withdrawal(turn, reply) or undo_ask.ask_undo(turn)
+    if is_bare_cancel(reply):
+        return withdrawal(turn, reply) or ask_undo(turn)
     return fresh(turn, reply)
 
 
 def _undo_answer(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
-    """The answer to "Undo what I just did?" (`memo.turn.undo_ask`): the question goes with the
+    """The answer to "Undo what I just did?" (`memo.turn.undo`): the question goes with the
     turn's write unless it is asked again."""
     ctx, pending = turn.ctx, state.pending_hitl
     assert pending is not None
     discard = PendingChange.discard(state.thread_id, pending.hitl_id)
-    answer, request = undo_ask.answer_of(pending, reply), undo_ask.asked_request(pending)
+    answer, request = answer_of(pending, reply), asked_request(pending)
     if answer == "yes" and request is not None:
         return questions.after(discard, handle_undo(ctx, request))
     if answer == "no":
-        return questions.after(discard, undo_ask.declined(ctx.profile.language))
+        return questions.after(discard, declined(ctx.profile.language))
     if answer == "unclear" and pending.is_live(ctx.now):
-        return questions.existing_question(ctx, pending, undo_ask.UNDO_ASK_STEP, user_kind="hitl_reply")
+        return questions.existing_question(ctx, pending, UNDO_ASK_STEP, user_kind="hitl_reply")
     return questions.after(discard, fresh(turn, reply))  # a request of its own: nothing undone
 
 
