@@ -156,14 +156,14 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
     """Undo (tapped or typed) and a delivered reminder's buttons (tapped or typed): turns of their
     own, answered before anything else; None for any other message."""
     reply_id = ctx.message.reply_id
-    undo = parse_undo(reply_id)
-    if undo is not None and sent_by_memo(undo, ctx.now):
-        return handle_undo(ctx, undo)  # "Undo" on a delete's confirmation: a turn of its own
+    if is_undo_id(reply_id):
+        undo = parse_undo(reply_id)
+        if undo is not None and sent_by_memo(undo, ctx.now):
+            return handle_undo(ctx, undo)  # "Undo" on a delete's confirmation: a turn of its own
+        return _button_gone(ctx)  # an Undo id that no button of Memo's carries
     tapped = parse_button(reply_id)
-    if tapped is None and (
-        is_undo_id(reply_id) or is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID
-    ):
-        return _button_gone(ctx)  # an id of Memo's own buttons that none carries, or one too long to read
+    if tapped is None and (is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID):
+        return _button_gone(ctx)  # a reminder's button id that none carries, or one too long to read
     if is_undo_said(ctx.message.text) and not _asks_an_answer(ctx):
         # "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר": the Undo of the latest delete, as
         # if tapped (a read since, "show my reminders", is passed over).
