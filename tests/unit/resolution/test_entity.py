@@ -1,3 +1,6 @@
+"""Entity resolution: semantic resolver args to id-resolved executor args, the ids pinned by "delete
+all" / "clear the list", and the answer to a disambiguation applied from its frozen candidates."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -5,10 +8,19 @@ from datetime import timedelta
 
 import pytest
 
-from memo.domain import LatestAction, TurnState
-from memo.resolution.entity import EntityResolution, resolve_entities
+from memo.domain import HITLReply, LatestAction, TurnState
+from memo.hitl import gate
+from memo.hitl.resume import resume
+from memo.resolution.entity import (
+    EntityResolution,
+    SelectionError,
+    apply_selection,
+    executor_args_for,
+    pinned_set,
+    resolve_entities,
+    selected_ids_from_results,
+)
 from memo.resolution.router import resolve_all
-from memo.resolution.selection import apply_selection
 from tests.unit.capabilities.fakes import FakeItemsRepository
 from tests.unit.resolution.helpers import NOW, add_list_item, add_note, add_reminder, state_for, step
 
@@ -173,3 +185,107 @@ def test_a_second_ambiguous_step_waits_for_the_first_answer(repo: FakeItemsRepos
     second = resolve_entities(applied, repo, NOW)
     assert second.disambiguation is not None and second.disambiguation.resolver_step_id == "s2"
     assert second.state.executor_args["s1"] == {"reminderIds": ["r-meet-dan"]}
+
+
+# Executor args from resolved targets: the entity ids with the semantic args, and the set pinned by
+# "delete all" / "clear the list".
+
+
+@pytest.fixture
+def empty() -> FakeItemsRepository:
+    return FakeItemsRepository()
+
+
+def test_clear_pins_the_items_of_the_list(empty: FakeItemsRepository) -> None:
+    add_list_item(empty, "i-milk", "shopping", "milk")
+    add_list_item(empty, "i-eggs", "Shopping", "eggs")
+    add_list_item(empty, "i-nails", "hardware", "nails")
+    state = state_for(step("s1", "lists", "clear", constraints={"listName": "shopping"}))
+    out = resolve_entities(resolve_all(state), empty, NOW)
+    args = out.state.executor_args["s1"]
+    assert args["listName"] == "shopping" and sorted(args["itemIds"]) == ["i-eggs", "i-milk"]
+
+
+def test_delete_all_pins_the_upcoming_reminders_and_every_note(empty: FakeItemsRepository) -> None:
+    add_reminder(empty, "r-1", "a")
+    add_note(empty, "n-1", "b")
+    state = state_for()
+    assert pinned_set(step("s1", "reminders", "delete_all"), state, empty, NOW, {}) == {
+        "reminderIds": ["r-1"]
+    }
+    assert pinned_set(step("s1", "notes", "delete_all"), state, empty, NOW, {}) == {"noteIds": ["n-1"]}
+    assert pinned_set(step("s1", "lists", "clear"), state, empty, NOW, {}) == {}  # no list named
+
+
+def test_ids_are_written_once_each_under_the_key_of_the_action() -> None:
+    args = executor_args_for(step("s1", "notes", "delete"), {}, ["n-1", "n-2", "n-1"])
+    assert args == {"noteIds": ["n-1", "n-2"]}
+    removal = executor_args_for(
+        step("s1", "lists", "remove"),
+        {"listName": "shopping", "resolvedIds": ["i-1"], "notFound": ["wine"]},
+        ["i-2", "i-1"],
+    )
+    assert removal == {"listName": "shopping", "itemIds": ["i-1", "i-2"], "notFound": ["wine"]}
+
+
+def test_an_action_without_a_target_takes_no_ids() -> None:
+    with pytest.raises(ValueError, match="takes no entity ids"):
+        executor_args_for(step("s1", "reminders", "create"), {}, ["r-1"])
+
+
+# Applying the answer to an entity disambiguation: the frozen candidates, never a new query.
+
+
+def pending_state(repo: FakeItemsRepository, target: str) -> TurnState:
+    out = resolved(state_for(step("s1", "reminders", "delete", constraints={"target": target})), repo)
+    checked = gate.check_disambiguation(out.state, now=NOW, ttl_seconds=300)
+    assert checked.created and checked.pending is not None
+    return checked.state
+
+
+def test_apply_selection_with_one_id_from_the_resume(repo: FakeItemsRepository) -> None:
+    state = pending_state(repo, "meeting")
+    pending = state.pending_hitl
+    assert pending is not None
+    outcome = resume(state, HITLReply(text="2"), now=NOW + timedelta(seconds=30))
+    assert outcome.goto == "entity_resolution" and outcome.selected_ids == ("r-meet-ron",)
+    # Candidates come from the frozen pending item: the repository changing does not matter.
+    repo.reminders.clear()
+    applied = apply_selection(outcome.state, outcome.selected_ids, pending=pending)
+    assert applied.executor_args["s1"] == {"reminderIds": ["r-meet-ron"]}
+    assert applied.disambiguation is None
+    assert not gate.check_disambiguation(applied, now=NOW).must_pause
+
+
+def test_apply_selection_with_two_ids_read_from_hitl_results(repo: FakeItemsRepository) -> None:
+    state = pending_state(repo, "both meeting reminders")
+    outcome = resume(state, HITLReply(text="1, 3"), now=NOW + timedelta(seconds=30))
+    assert outcome.selected_ids == ("r-meet-dan", "r-meet-tal")
+    applied = apply_selection(outcome.state)  # ids from hitlResults, candidates from state
+    assert applied.executor_args["s1"] == {"reminderIds": ["r-meet-dan", "r-meet-tal"]}
+
+
+def test_apply_selection_refuses_ids_not_offered_or_too_many(repo: FakeItemsRepository) -> None:
+    state = pending_state(repo, "meeting")
+    with pytest.raises(SelectionError):
+        apply_selection(state, ["r-mom"])
+    with pytest.raises(SelectionError):
+        apply_selection(state, ["r-meet-dan", "r-meet-ron"])
+
+
+def test_without_an_open_question_there_is_nothing_to_apply(repo: FakeItemsRepository) -> None:
+    state = resolved(
+        state_for(step("s1", "reminders", "delete", constraints={"target": "call mom"})), repo
+    ).state
+    with pytest.raises(SelectionError):
+        apply_selection(state, ["r-mom"])
+
+
+def test_no_answer_stored_means_no_ids(repo: FakeItemsRepository) -> None:
+    assert selected_ids_from_results(pending_state(repo, "meeting")) == []
+
+
+def test_the_chosen_ids_keep_the_order_they_were_shown_in(repo: FakeItemsRepository) -> None:
+    state = pending_state(repo, "both meeting reminders")
+    applied = apply_selection(state, ["r-meet-tal", "r-meet-dan", "r-meet-tal"])
+    assert applied.executor_args["s1"] == {"reminderIds": ["r-meet-dan", "r-meet-tal"]}

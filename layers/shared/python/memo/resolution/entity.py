@@ -15,8 +15,13 @@ have a resolver result but no executor args yet:
                            explanation, and no interrupt.
 Only one disambiguation is open at a time: a second ambiguous step waits for the next call.
 
-The answer to a disambiguation is applied by `memo.resolution.selection.apply_selection`; then
-`resolve_entities` runs again for the steps still open.
+The executor args of a resolved step are the resolver's semantic args plus the entity ids found
+(`executor_args_for`); "delete all" and "clear the list" pin the ids there are now (`pinned_set`).
+
+The answer to a disambiguation is applied by `apply_selection(state, selected_ids, pending=...)`:
+it writes the disambiguated step's executor args from the candidates frozen in the pending question
+(never querying again) and clears `state.disambiguation`; `resolve_entities` then runs again for
+the steps still open.
 """
 
 from __future__ import annotations
@@ -28,15 +33,26 @@ from typing import Any
 
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND
+from memo.capabilities.dispatch import ARGS_MODELS
 from memo.capabilities.lists import UNNAMED_LIST
-from memo.domain import Disambiguation, DisambiguationKind, LatestAction, PlanStep, TurnState
+from memo.domain import (
+    Disambiguation,
+    DisambiguationCandidate,
+    DisambiguationKind,
+    LatestAction,
+    PendingHITL,
+    PlanStep,
+    TurnState,
+)
 from memo.observability import logger, mask_phone
 from memo.resolution import recurring
 from memo.resolution.candidates import Ambiguous, Found, ItemsReader, Lookup, Missing
-from memo.resolution.executor_args import PINNED_ACTIONS, executor_args_for, pinned_set
 from memo.resolution.list_names import list_to_add_to, list_to_clear, named_list_to_clear
 from memo.resolution.lookup import lookup
 from memo.resolution.resolvers import ResolverResult
+
+#: Actions on "everything": the items there are at resolution are pinned into the args.
+PINNED_ACTIONS = frozenset({"delete_all", "clear"})
 
 
 @dataclass(frozen=True)
@@ -251,3 +267,137 @@ def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnSt
         success=False, capability=step.capability, action=step.action, error_code=code, error=message
     )
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
+
+
+def executor_args_for(step: PlanStep, semantic_args: dict[str, Any], ids: Sequence[str]) -> dict[str, Any]:
+    """The executor args of a targeted step: the resolver's args plus the chosen entity ids."""
+    unique = list(dict.fromkeys(ids))
+    key = (step.capability, step.action)
+    args: dict[str, Any]
+    if key in (("reminders", "update"), ("reminders", "delete")):
+        # "just this one" / "the whole series" of a repeating reminder travels in its id.
+        semantic_args, unique = recurring.with_scope(semantic_args, unique)
+        args = {**semantic_args, "reminderIds": unique}
+    elif key in (("notes", "delete"), ("notes", "update")):
+        args = {**semantic_args, "noteIds": unique}
+    elif key == ("lists", "remove"):
+        resolved = [str(i) for i in semantic_args.get("resolvedIds", [])]
+        args = {
+            "listName": semantic_args["listName"],
+            "itemIds": list(dict.fromkeys([*resolved, *unique])),
+            "notFound": list(semantic_args.get("notFound", [])),
+        }
+    else:
+        raise ValueError(f"{step.capability}/{step.action} takes no entity ids")
+    return ARGS_MODELS[key].model_validate(args).to_json()
+
+
+def pinned_set(
+    step: PlanStep, state: TurnState, repository: ItemsReader, now: datetime, args: dict[str, Any]
+) -> dict[str, Any]:
+    """ "Delete all" and "clear the list" mean the items there are now: their ids go into the
+    executor args, so the approval's args hash covers exactly this set and the review policy counts
+    what the step really touches."""
+    if step.capability == "reminders":
+        return {
+            "reminderIds": [r.reminder_id for r in repository.list_upcoming_reminders(state.thread_id, now)]
+        }
+    if step.capability == "notes":
+        return {"noteIds": [n.note_id for n in repository.list_notes(state.thread_id)]}
+    if step.capability == "lists" and isinstance(args.get("listName"), str):
+        return {"itemIds": [i.item_id for i in repository.list_items(state.thread_id, args["listName"])]}
+    return {}
+
+
+class SelectionError(ValueError):
+    """A disambiguation answer that does not fit the frozen candidates."""
+
+
+def selected_ids_from_results(state: TurnState, hitl_id: str | None = None) -> list[str]:
+    """The chosen candidate ids stored by the resume (`hitlResults[..].parsed.candidateIds`)."""
+    entries = [
+        (key, entry)
+        for key, entry in state.hitl_results.items()
+        if entry.return_to is not None
+        and entry.return_to.node == "entity_resolution"
+        and (hitl_id is None or key == hitl_id)
+    ]
+    if not entries:
+        return []
+    # In the order answered: of two answered at the same instant, the later.
+    _, (_, latest) = max(enumerate(entries), key=lambda pair: (pair[1][1].at, pair[0]))
+    parsed = latest.parsed if isinstance(latest.parsed, dict) else {}
+    ids = parsed.get("candidateIds", [])
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+@dataclass(frozen=True)
+class _Question:
+    """The disambiguation being answered, as it was frozen when asked."""
+
+    step_id: str
+    candidates: list[DisambiguationCandidate]
+    allow_multiple: bool
+    original_args: dict[str, Any]
+
+
+def _question(state: TurnState, pending: PendingHITL | None) -> _Question:
+    context = pending.context if pending is not None else None
+    if context is not None and context.candidates and context.resolver_step_id:
+        return _Question(
+            context.resolver_step_id,
+            list(context.candidates),
+            bool(context.allow_multiple),
+            dict(context.original_args or {}),
+        )
+    if state.disambiguation is not None:
+        d = state.disambiguation
+        return _Question(d.resolver_step_id, list(d.candidates), d.allow_multiple, dict(d.original_args))
+    raise SelectionError("no disambiguation to apply a selection to")
+
+
+def apply_selection(
+    state: TurnState,
+    selected_ids: Sequence[str] | None = None,
+    *,
+    pending: PendingHITL | None = None,
+) -> TurnState:
+    """Write executor args for the disambiguated step from the user's choice and clear
+    `state.disambiguation`.
+
+    The candidates are the ones frozen in `pending.context` (the consumed pending question) or,
+    without it, in `state.disambiguation` (frozen in the same item). `selected_ids` default to the
+    resume's `hitlResults` entry. The repository is never queried: the ids chosen are the ids
+    shown. Raises SelectionError for ids that were not offered, or several ids for a pick_one.
+    """
+    question = _question(state, pending)
+    chosen = (
+        list(selected_ids)
+        if selected_ids is not None
+        else selected_ids_from_results(state, pending.hitl_id if pending is not None else None)
+    )
+    chosen = list(dict.fromkeys(chosen))
+    offered = {c.id for c in question.candidates}
+    if not chosen:
+        raise SelectionError("no candidate was selected")
+    if any(i not in offered for i in chosen):
+        raise SelectionError("a selected id was not among the candidates")
+    if len(chosen) > 1 and not question.allow_multiple:
+        raise SelectionError("several candidates selected for a single choice")
+    output = state.planner_output
+    step = output.step(question.step_id) if output is not None else None
+    if step is None:
+        raise SelectionError(f"step {question.step_id} is not in the plan")
+    order = {c.id: index for index, c in enumerate(question.candidates)}
+    chosen.sort(key=order.__getitem__)
+    args = executor_args_for(step, dict(question.original_args), chosen)
+    logger.info(
+        "ENTITY_SELECTION_APPLIED",
+        extra={
+            "traceId": state.trace_id,
+            "threadId": mask_phone(state.thread_id),
+            "stepId": question.step_id,
+            "count": len(chosen),
+        },
+    )
+    return state.with_executor_args(question.step_id, args).with_disambiguation(None)

@@ -17,7 +17,7 @@ from memo.domain import DisambiguationCandidate, HITLReason, HITLSource, Pending
 from memo.hitl import affected, gate, narrowing, scope, templates
 from memo.observability import logger
 from memo.replies import Reply
-from memo.resolution.selection import selected_ids_from_results
+from memo.resolution.entity import selected_ids_from_results
 from memo.turn import policy
 from memo.turn.execute import execute
 from memo.turn.outcome import TurnOutcome

@@ -19,7 +19,7 @@ from memo.hitl import affected, gate, templates
 from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume
 from memo.observability import bind_hitl, bind_turn, logger
 from memo.replies import Reply
-from memo.resolution.selection import apply_selection
+from memo.resolution.entity import apply_selection
 from memo.text.language import detect_language
 from memo.turn.outcome import CaseAnswer, Settlement, TurnOutcome
 from memo.turn.plan import plan, proceed
