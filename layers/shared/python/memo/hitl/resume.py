@@ -26,7 +26,7 @@ case platform); a cancel word consumes the question without answering it (goto r
 operator's question is still open — operators decide, the user cannot reject their own case);
 an empty reply re-asks.
 
-The scope question of a broad delete (`ambiguous_scope`, `memo.hitl.scope`) is read as a pick is.
+The scope question of a broad delete (`ambiguous_scope`, `memo.hitl.affected`) is read as a pick is.
 Entity disambiguation is deterministic only: an option match continues, a cancel word cancels, a
 reply that looks like an answer but fits no option re-asks, anything else is switch_intent.
 "all" selects every candidate, also those beyond the rows the list message could show.
@@ -51,7 +51,7 @@ from typing import Any
 
 from memo.conversation import smalltalk
 from memo.domain import HITLReply, PendingHITL, TurnState
-from memo.hitl import fastpath, scope, templates
+from memo.hitl import affected, fastpath, templates
 from memo.hitl.answer_requests import is_new_request
 from memo.hitl.by_time import answer_by_time
 from memo.hitl.by_words import answer_by_words, scope_picked
@@ -109,9 +109,9 @@ def resume(
     if pending.kind == "disambiguation":
         return _resume_disambiguation(state, pending, reply, raw, now, log, rules)
     if pending.reason == "ambiguous_scope":
-        # "All 7 reminders, or which ones?": answered as a pick is (`memo.hitl.scope`).
+        # "All 7 reminders, or which ones?": answered as a pick is (`memo.hitl.affected`).
         picked = _resume_disambiguation(state, pending, reply, raw, now, log, rules)
-        return scope.answered(picked, pending)
+        return affected.answered(picked, pending)
     return resume_planner(state, pending, reply, raw, now, log, interpreter or RuleInterpreter(rules), rules)
 
 

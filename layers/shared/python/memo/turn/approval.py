@@ -14,7 +14,7 @@ from datetime import datetime
 from memo.capabilities.reminder_args import OCCURRENCE, split_scoped
 from memo.conversation.model import MemoryKind
 from memo.domain import DisambiguationCandidate, HITLReason, HITLSource, PendingHITL, PlanStep, TurnState
-from memo.hitl import affected, gate, narrowing, scope, templates
+from memo.hitl import affected, gate, narrowing, templates
 from memo.observability import logger
 from memo.replies import Reply
 from memo.resolution.entity import selected_ids_from_results
@@ -56,7 +56,7 @@ def ask_approval(
     origin: str | None = None,
 ) -> TurnOutcome:
     """The approval of the resolved step (and of the plan's other removals, in one question); a
-    broad delete that did not say which items is asked which first (`memo.hitl.scope`). When the
+    broad delete that did not say which items is asked which first (`memo.hitl.affected`). When the
     review policy names a step it approves, the approval is asked as `tool_requires_review`."""
     output = state.planner_output
     assert output is not None
@@ -76,7 +76,7 @@ def ask_approval(
             logger.info("HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin})
             return TurnOutcome(reply=Reply.plain(pinned), outcome="limit_unclear", user_kind=user_kind)
         state, items, everything = pinned.state, pinned.items, pinned.everything
-        if scope.asks_scope(step, items):
+        if affected.asks_scope(step, items):
             return _ask_scope(turn, state, step, items, user_kind=user_kind, note=note)
     state, removals = _other_removals(turn, state, origin)
     source: HITLSource = "planner"
@@ -117,7 +117,7 @@ def _ask_scope(
     note: str | None,
 ) -> TurnOutcome:
     """ "delete my reminders" matching several: all of them, or which ones (`ambiguous_scope`)."""
-    pending = scope.build_scope_hitl(state, step, items, now=turn.ctx.now, ttl_seconds=turn.ttl)
+    pending = affected.build_scope_hitl(state, step, items, now=turn.ctx.now, ttl_seconds=turn.ttl)
     return _asked(turn, state, pending, len(items), user_kind=user_kind, note=note)
 
 
