@@ -261,7 +261,7 @@ def request_tool_review(
     hitl_id: str | None = None,
 ) -> GateResult:
     """A tool policy asks the user to approve one step, or (`step_id` "planner") the whole plan
-    (policySource tool_policy): `memo.turn.policy` asks it for a request that breaks a rule."""
+    (policySource tool_policy): `memo.turn.approval` asks it for a request that breaks a rule."""
     state = _expire_if_needed(state, now)
     source: HITLSource = "planner" if reason == "confirmation" else "tool_policy"
     pending = build_planner_hitl(

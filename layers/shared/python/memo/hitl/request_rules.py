@@ -1,7 +1,7 @@
 """The rules a request must keep, as configuration (`MEMO_RULE_*`, `memo.settings.LimitsSettings`;
 docs/limits.md): a request that breaks one is not carried out. The turn says which rule in the
 user's language and asks whether an operator should look at it (HITL reason `policy_violation`,
-`memo.turn.policy`); nothing runs without that operator's approval.
+`memo.turn.approval`); nothing runs without that operator's approval.
 
 - `same_minute_reminders`: at most this many reminders of one request due within a minute of each
   other (the first and the last of them at most 60 seconds apart);

@@ -22,7 +22,7 @@ submit Lambda) and validated by pydantic, so a bad policy fails at start, never 
   resolution pinned), else its largest list argument, else 1. "Deletes more than 10 items" is
   `min_items: 11`.
 - a step a rule matches is asked first as an approval with the HITL reason `tool_requires_review`
-  (policySource `tool_policy`, `memo.turn.policy`); the user's yes sends it to the operator.
+  (policySource `tool_policy`, `memo.turn.approval`); the user's yes sends it to the operator.
 - `reasons`: an approval question the user answered in this turn with one of these reasons
   (policySource `tool_policy`) sends the step it approved to operator review as well: a request that
   breaks a rule of `memo.hitl.request_rules` (`policy_violation`) reaches an operator only this way.

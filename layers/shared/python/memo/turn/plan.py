@@ -14,8 +14,7 @@ from memo.planner import PlannerInput
 from memo.replies import Reply
 from memo.resolution.entity import EntityResolution, resolve_entities
 from memo.resolution.router import resolve_all
-from memo.turn import policy
-from memo.turn.approval import ask_approval
+from memo.turn.approval import ask_approval, day_out_of_reach, first_reviewed, rule_broken
 from memo.turn.execute import execute
 from memo.turn.note_check import checks_a_delete, checks_a_note_update, confirm_note_update, finds_nothing
 from memo.turn.outcome import TurnContext, TurnOutcome
@@ -59,7 +58,7 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
             return confirm_note_update(turn, state, user_kind=user_kind)
         if checks_a_delete(output, trigger) and finds_nothing(turn, state):
             return proceed(turn, state, user_kind=user_kind)  # "nothing matched": nothing to confirm
-        out_of_reach = policy.day_out_of_reach(turn, state, user_kind=user_kind)
+        out_of_reach = day_out_of_reach(turn, state, user_kind=user_kind)
         if out_of_reach is not None:  # "in 3 years": refused before its time is asked
             return out_of_reach
         checked = gate.check_planner(state, now=ctx.now, ttl_seconds=turn.ttl)
@@ -97,14 +96,14 @@ def proceed(
         checked = gate.check_disambiguation(state, now=ctx.now, ttl_seconds=turn.ttl)
         if checked.must_pause:
             return pause(ctx, checked, user_kind=user_kind, note=note)
-    refused = policy.rule_broken(turn, state, approved=approved, user_kind=user_kind, note=note)
+    refused = rule_broken(turn, state, approved=approved, user_kind=user_kind, note=note)
     if refused is not None:
         return refused
     if approved is None:
         trigger = gate.approval_trigger(state.planner_output)
         if trigger is not None:
             return ask_approval(turn, state, trigger.reason, user_kind=user_kind, note=note)
-        reviewed = policy.first_reviewed(turn, state)
+        reviewed = first_reviewed(turn, state)
         if reviewed is not None:
             # A step the review policy names is asked first, even when nothing else would be.
             return ask_approval(
