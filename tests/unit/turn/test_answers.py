@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from memo.capabilities.items import Reminder
 from memo.domain import TurnState
-from memo.hitl.templates import question_reply
 from memo.turn.outcome import TurnOutcome
+from memo.turn.questions import question_reply
 from tests.unit.hitl.conftest import NOW, TZ, plan, step
 from tests.unit.turn.test_control import (
     DELETE_ALL,

@@ -17,11 +17,11 @@ from memo.conversation.pending import PendingChange, PendingExists, PendingGone
 from memo.domain import PlannerOutput, TurnState
 from memo.executor.contracts import ExecutionInput
 from memo.hitl.interpreter import RuleInterpreter
-from memo.hitl.templates import question_reply
 from memo.ingress.inbound import InboundMessage
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.turn.control import TurnControl
 from memo.turn.outcome import TurnContext, TurnOutcome
+from memo.turn.questions import question_reply
 from memo.turn.reads import DecisionPorts
 from tests.support.button_ids import button_ids
 from tests.unit.hitl.conftest import NOW, TZ, plan, step

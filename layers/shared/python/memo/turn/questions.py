@@ -1,5 +1,5 @@
-"""The turn's questions: asking one (stored by the turn's write), the open one asked again, and the
-answer to a pending change that lost its condition.
+"""The turn's questions: asking one (stored by the turn's write) in its WhatsApp form, the open one
+asked again, and the answer to a pending change that lost its condition.
 
 One question at a time: the `PENDING` item is created only if none is live and consumed only once
 (conditions of the turn's one write, `memo.conversation.pending`). A question that loses the create
@@ -12,9 +12,11 @@ from memo.conversation.model import MemoryKind
 from memo.conversation.pending import PendingChange
 from memo.domain import PendingHITL
 from memo.hitl import gate, templates
-from memo.hitl.templates.turn_answers import too_large_to_keep
+from memo.hitl.fastpath import interactive_reply_id
+from memo.hitl.templates.turn_answers import LIST_BUTTON, too_large_to_keep
 from memo.observability import logger
-from memo.replies import Reply
+from memo.replies import Choice, Reply
+from memo.text.language import Language
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import PendingReader
 
@@ -30,7 +32,7 @@ def pause(
         return existing_question(ctx, pending, pending.source, user_kind=user_kind)
     text = f"{note}\n{pending.question}" if note else None
     return TurnOutcome(
-        reply=templates.question_reply(pending, language, text),
+        reply=question_reply(pending, language, text),
         outcome=f"hitl_{pending.kind}",
         reply_kind="hitl_question",
         user_kind=user_kind,
@@ -50,7 +52,7 @@ def existing_question(
     language = ctx.profile.language
     text = templates.existing_question(language, existing.question)
     return TurnOutcome(
-        reply=templates.question_reply(existing, language, text),
+        reply=question_reply(existing, language, text),
         outcome="hitl_duplicate_attempt",
         reply_kind="hitl_question",
         user_kind=user_kind,
@@ -94,3 +96,15 @@ def too_large(ctx: TurnContext, outcome: TurnOutcome) -> TurnOutcome:
         outcome="too_large_to_keep",
         user_kind=outcome.user_kind,
     )
+
+
+def question_reply(pending: PendingHITL, language: Language, text: str | None = None) -> Reply:
+    """The WhatsApp form of a pending question: buttons or a list when it has options."""
+    body = text or pending.question
+    if not pending.options:
+        return Reply.plain(body)
+    choices = [
+        Choice(id=interactive_reply_id(pending, option), title=option.label, description=option.description)
+        for option in pending.options
+    ]
+    return Reply.with_choices(body, choices, list_button=LIST_BUTTON[language])

@@ -23,7 +23,7 @@ from memo.resolution.entity import apply_selection
 from memo.text.language import detect_language
 from memo.turn.outcome import CaseAnswer, Settlement, TurnOutcome
 from memo.turn.plan import plan, proceed
-from memo.turn.questions import after
+from memo.turn.questions import after, question_reply
 from memo.turn.reads import Turn
 
 
@@ -114,7 +114,7 @@ def _after_resume(turn: Turn, outcome: ResumeOutcome, answered: PendingHITL) -> 
     if outcome.goto == "interrupt":
         assert outcome.pending is not None
         return TurnOutcome(
-            reply=templates.question_reply(outcome.pending, state.input.language, outcome.text),
+            reply=question_reply(outcome.pending, state.input.language, outcome.text),
             outcome=f"hitl_{outcome.decision}",
             reply_kind="hitl_question",
             user_kind="hitl_reply",

@@ -50,7 +50,7 @@ from memo.text.dates import format_when
 from memo.text.series_words import describe
 from memo.text.timezones import one_time_kept, timezone_set_line, timezone_set_reply
 from memo.turn.outcome import TurnOutcome
-from memo.turn.questions import pause
+from memo.turn.questions import pause, question_reply
 from memo.turn.reads import Turn
 
 _REASON: HITLReason = "confirmation"
@@ -106,7 +106,7 @@ def zone_changed(turn: Turn, previous: str) -> TurnOutcome:
     line = "\n".join([timezone_set_line(zone, language, ctx.now), *_series_line(turn, series)])
     return asked.model_copy(
         update={
-            "reply": templates.question_reply(pending, language, f"{line}\n{pending.question}"),
+            "reply": question_reply(pending, language, f"{line}\n{pending.question}"),
             "start": kept,
         }
     )

@@ -10,7 +10,7 @@ Everything a user reads about a pending question comes from this package, one mo
 - `open_question`: the re-ask nudge, expiry, cancellation, the stale-reply answer and a
   button that no longer works;
 - `operator`: an operator's question relayed to the user;
-- `turn_answers`: the turn's own answers and the WhatsApp form of a question.
+- `turn_answers`: the turn's own answers and the label of a question's list button.
 
 An LLM may word the question text only, through the `QuestionWriter` hook of `memo.hitl.gate`;
 options (ids, labels, count, order) are always built here, in code.
@@ -91,7 +91,7 @@ from memo.hitl.templates.operator import (
     operator_question_declined,
 )
 from memo.hitl.templates.plan_description import describe_plan, describe_step, note_change, would_do
-from memo.hitl.templates.turn_answers import connect_account, question_reply, sent_to_review
+from memo.hitl.templates.turn_answers import connect_account, sent_to_review
 
 __all__ = [
     "APPROVAL_ITEMS_SHOWN",
@@ -146,7 +146,6 @@ __all__ = [
     "operator_question",
     "operator_question_declined",
     "policy_violation_question",
-    "question_reply",
     "quoted_elsewhere",
     "reaction_to_a_guess",
     "rejected_with_reason",

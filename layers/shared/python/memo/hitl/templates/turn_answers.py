@@ -1,13 +1,11 @@
-"""The turn's own answers (`memo.turn.control`) and the WhatsApp form of a pending question."""
+"""The turn's own answers (`memo.turn.control`) and the label of a pending question's list button."""
 
 from __future__ import annotations
 
-from memo.domain import PendingHITL
-from memo.hitl.fastpath import interactive_reply_id
-from memo.replies import Choice, Reply
 from memo.text.language import Language
 
-_LIST_BUTTON: dict[Language, str] = {"en": "Choose", "he": "בחירה"}
+#: The button that opens a question's list of options.
+LIST_BUTTON: dict[Language, str] = {"en": "Choose", "he": "בחירה"}
 _CONNECT_ACCOUNT = {
     "en": "To use your {what} I need access to your account, and it isn't connected yet. "
     "For now I can help with reminders, notes and lists.",
@@ -18,18 +16,6 @@ _ACCOUNT_NAMES: dict[Language, dict[str, str]] = {
     "en": {"calendar": "calendar", "email": "email"},
     "he": {"calendar": "היומן", "email": "המייל"},
 }
-
-
-def question_reply(pending: PendingHITL, language: Language, text: str | None = None) -> Reply:
-    """The WhatsApp form of a pending question: buttons or a list when it has options."""
-    body = text or pending.question
-    if not pending.options:
-        return Reply.plain(body)
-    choices = [
-        Choice(id=interactive_reply_id(pending, option), title=option.label, description=option.description)
-        for option in pending.options
-    ]
-    return Reply.with_choices(body, choices, list_button=_LIST_BUTTON[language])
 
 
 def connect_account(capabilities: set[str], language: Language) -> str:
