@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memo.domain import LatestAction
 from memo.planner.intents import corrections
 from memo.planner.match import GUESS
@@ -84,3 +87,32 @@ def test_another_subject_or_no_correction_word_is_no_revision() -> None:
     plumber = _saved("call the plumber about the leak in the kitchen")
     said = "actually call mom at 5"
     assert corrections.note_said_again(said, pin(said, actions=(plumber,))) is None
+
+
+_CHANGE_VERBS = (
+    "make it",
+    "change it to",
+    "move it to",
+    "set it to",
+    "push it to",
+    "תעשה את זה",
+    "תזיז את זה ל",
+)
+_NEW_TIMES = ("6pm", "at 6pm", "18:00", "saturday", "tomorrow at 9", "in the evening", "בשש", "מחר ב-9")
+_LEADS = ("", "no, ", "actually ", "oops ", "sorry, ")
+
+
+@given(
+    verb=st.sampled_from(("", *_CHANGE_VERBS)),
+    when=st.sampled_from(_NEW_TIMES),
+    lead=st.sampled_from(_LEADS),
+    instead=st.sampled_from(("", " instead", " במקום")),
+)
+def test_a_new_time_said_with_instead_never_renames_the_reminder(
+    verb: str, when: str, lead: str, instead: str
+) -> None:
+    # "make it 6pm instead" renamed the reminder to "make it".
+    message = f"{lead}{verb} {when}{instead}".strip()
+    planned = RulePlanner().plan(pin(message, actions=(latest(),))).output
+    for step in planned.plan:
+        assert "title" not in step.changes, (message, step.changes)

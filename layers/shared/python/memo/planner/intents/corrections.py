@@ -38,7 +38,10 @@ _LEADS = re.compile(
 #: "delete the milk", "תוסיף ביצים"); they are no title.
 _COMMAND = re.compile(
     r"^(?:add|delete|remove|cancel|save|undo|"
-    r"תוסיף|תוסיפי|תמחק|תמחקי|תבטל|תבטלי|תרשום|תרשמי|תשמור|תשמרי)(?=\s|$)",
+    r"תוסיף|תוסיפי|תמחק|תמחקי|תבטל|תבטלי|תרשום|תרשמי|תשמור|תשמרי)(?=\s|$)"
+    # "make it 6pm instead", "change it to saturday instead": a change of the thing, never its title
+    r"|^(?:make|change|move|set|push|switch|put|turn)\s+(?:it|that|this|the\s+time|the\s+day)(?=\s|$)"
+    r"|^(?:תעשה|תעשי|תשנה|תשני|תזיז|תזיזי|תעביר|תעבירי|תקבע|תקבעי)\s+(?:את\s+)?(?:זה|זאת|אותה|אותו)(?=\s|$)",
     re.I,
 )
 
@@ -103,7 +106,12 @@ def correction(text: str, inp: PlannerInput) -> str | None:
     rest = (found.group("rest") or found.group("rest2")) if found else None
     if rest is None and _SAID_ACTUALLY.match(inp.message):
         rest = text  # "actually tomorrow": the lead-in word is already set aside
+    if rest is None and _SAYS_INSTEAD.search(text):
+        rest = _INSTEAD_WORD.sub(" ", text).strip(" ,.!")  # "6pm instead", "saturday instead"
+        if _COMMAND.match(rest):
+            return None  # "make it 6pm instead": the change said whole, read as it is
     if rest is not None:
+        rest = _INSTEAD_WORD.sub(" ", rest).strip(" ,.!") or rest  # "actually 6pm instead"
         parsed = parse_when(f"at {rest}" if BARE_HOUR.match(rest) else rest, inp)
         if parsed.found and not re.sub(r"[\W_]+", "", parsed.remainder):
             return f"move it {rest}"
