@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 import pytest
@@ -534,3 +535,52 @@ def test_a_time_said_to_a_guessed_list_add_adds_nothing(
     assert answer.startswith(hint) and question in answer  # asked again
     listed = chat.say("what's on my shopping list?")
     assert "egg" not in listed and "קפה" not in listed
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "then"),
+    [
+        ("on sunday", "actually monday", "at 5pm"),
+        ("on sunday", "make it monday instead", "5pm"),
+        ("on sunday", "actualy make it tuesday", "at 17:00"),
+        ("ביום ראשון", "בעצם ביום שני", "ב-17:00"),
+    ],
+)
+def test_a_day_said_instead_while_its_time_is_asked_moves_it_and_asks_the_time_of_that_day(
+    chat: Conversation, first: str, second: str, then: str
+) -> None:
+    # It was "Sorry, I didn't catch that" (or "When should I remind you?", the day dropped).
+    hebrew = "ב" in first
+    asked = chat.say(f"תזכיר לי {first} להתקשר לסבתא" if hebrew else f"remind me to call grandma {first}")
+    again = chat.say(second)
+    assert again != asked and not again.startswith("Sorry"), again
+    day = re.search(r"(?:What time on|באיזו שעה ב)(.+?)\?", again)
+    assert day is not None, again
+    assert _reminders(chat).count("grandma") + _reminders(chat).count("סבתא") == 0  # nothing set yet
+    done = chat.say(then)
+    assert day.group(1).strip() in done and "17:00" in done and done.startswith("⏰"), (again, done)
+
+
+@pytest.mark.parametrize(
+    "look",
+    ["wait, what reminders do i have?", "show my reminders", "what do I have tomorrow?", "מה התזכורות שלי?"],
+)
+def test_a_question_that_only_looks_is_answered_and_the_approval_stays_open(
+    chat: Conversation, look: str
+) -> None:
+    # It was answered and the approval dropped: the "yes" after it found no question.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to feed the cat tomorrow at 8am")
+    assert chat.say("delete the cat reminder").startswith("Before I go ahead")
+    listed = chat.say(look)
+    assert "feed the cat" in listed and "call mom" in listed, listed
+    assert chat.say("yes") == "Deleted the reminder “feed the cat”."
+    assert "feed the cat" not in _reminders(chat)
+
+
+def test_a_request_that_changes_something_still_takes_the_questions_place(chat: Conversation) -> None:
+    chat.say("remind me to feed the cat tomorrow at 8am")
+    chat.say("delete the cat reminder")
+    assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
+    assert chat.say("yes") == "I'm not waiting on a question right now — what would you like to do?"
+    assert "feed the cat" in _reminders(chat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memo.planner.base import Planner, PlannerInput
-from memo.planner.match import GUESS, REFERENTIAL
+from memo.planner.match import GUESS, REFERENTIAL, SHOWN_ONLY
 from memo.text.language import Language
 
 
@@ -35,6 +35,22 @@ def is_complete_request(
         and "intent_unclear" not in output.missing_fields
         and (allow_missing or not output.missing_fields)
         and bool(output.plan)
+    )
+
+
+def only_looks(text: str, *, now: datetime, timezone: str, language: Language, rules: Planner) -> bool:
+    """Whether `text` asks only to be shown something ("what reminders do I have?", "show my
+    shopping list", "מה יש לי מחר?"): a plan whose every step reads (`SHOWN_ONLY`). Asked while a
+    question is open, it is answered and the question stays open."""
+    if not text.strip():
+        return False
+    output = rules.plan(PlannerInput(message=text, now=now, timezone=timezone, language=language)).output
+    return (
+        output.intent_type == "operation"
+        and output.confidence >= REFERENTIAL
+        and not output.missing_fields
+        and bool(output.plan)
+        and all(step.action in SHOWN_ONLY for step in output.plan)
     )
 
 

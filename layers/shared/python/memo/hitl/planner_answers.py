@@ -33,6 +33,7 @@ from memo.hitl.answer_requests import (
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
 from memo.hitl.numbered import number_means_two_things, typed_number
 from memo.hitl.plan_edits import (
+    another_day,
     bare_edit,
     edit_problem,
     fill_answer,
@@ -40,6 +41,7 @@ from memo.hitl.plan_edits import (
     outside_the_month_asked,
     timeless_edit,
 )
+from memo.hitl.reasons import question_for
 from memo.hitl.retarget import meant_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -59,6 +61,7 @@ from memo.hitl.transitions import (
     with_result,
 )
 from memo.planner.base import Planner
+from memo.planner.lexicon import has_hebrew
 
 
 @dataclass(frozen=True)
@@ -103,11 +106,38 @@ def resume_planner(
     """Layer 1 in its order (a cancel, a request of its own, the fast path, the items named), then
     the interpreter."""
     answer = _Answer(state, pending, reply, raw, now, log, rules)
-    for read in (_before_the_fast_path, _by_the_fast_path, _by_the_items):
+    for read in (_before_the_fast_path, _another_day_said, _by_the_fast_path, _by_the_items):
         outcome = read(answer)
         if outcome is not None:
             return outcome
     return _by_the_interpreter(answer, interpreter)
+
+
+def _another_day_said(a: _Answer) -> ResumeOutcome | None:
+    """ "What time on Sun 29 Nov?" -> "actually monday": the reminder moves to that day and its time
+    is asked again, of that day; nothing is set yet."""
+    moved = another_day(a.state, a.pending, a.raw, a.now) if a.typed else None
+    output = a.state.planner_output
+    if moved is None or output is None:
+        return None
+    plan = [moved if s.id == moved.id else s for s in output.plan]
+    said_in = "he" if has_hebrew(a.raw) else a.state.input.language  # a Hebrew answer goes on in Hebrew
+    state = a.state.model_copy(
+        update={
+            "planner_output": output.model_copy(update={"plan": plan}),
+            "input": a.state.input.model_copy(update={"language": said_in}),
+        }
+    )
+    question, _ = question_for(state, "missing_fields", moved)
+    asked = a.pending.model_copy(update={"question": question})
+    a.log.info("HITL_FAST_PATH_MATCH", decision="re_ask", parsed={"via": "another_day"})
+    return ResumeOutcome(
+        goto="interrupt",
+        decision="re_ask",
+        state=state.model_copy(update={"pending_hitl": asked}),
+        text=question,
+        pending=asked,
+    )
 
 
 def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:

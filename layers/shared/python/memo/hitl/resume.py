@@ -46,6 +46,7 @@ The expiry message's "Try again" (`context.awaiting == "retry"`) re-plans the or
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -55,7 +56,7 @@ from memo.hitl import affected, fastpath, templates
 from memo.hitl.answer_requests import is_new_request
 from memo.hitl.by_time import answer_by_time
 from memo.hitl.by_words import answer_by_words, scope_picked
-from memo.hitl.complete_request import default_rules
+from memo.hitl.complete_request import default_rules, only_looks
 from memo.hitl.interpreter import Interpreter, RuleInterpreter
 from memo.hitl.planner_answers import resume_planner
 from memo.hitl.transitions import (
@@ -71,7 +72,7 @@ from memo.hitl.transitions import (
 )
 from memo.observability import logger, mask_phone
 from memo.planner.base import Planner
-from memo.text.language import Language
+from memo.text.language import Language, detect_language
 
 __all__ = ["ResumeOutcome", "quoted_elsewhere", "resume", "stale_reply_guard"]
 
@@ -107,12 +108,30 @@ def resume(
     if pending.context is not None and pending.context.awaiting == "retry":
         return _resume_retry(state, pending, reply, raw, now, log)
     if pending.kind == "disambiguation":
-        return _resume_disambiguation(state, pending, reply, raw, now, log, rules)
-    if pending.reason == "ambiguous_scope":
+        outcome = _resume_disambiguation(state, pending, reply, raw, now, log, rules)
+    elif pending.reason == "ambiguous_scope":
         # "All 7 reminders, or which ones?": answered as a pick is (`memo.hitl.affected`).
-        picked = _resume_disambiguation(state, pending, reply, raw, now, log, rules)
-        return affected.answered(picked, pending)
-    return resume_planner(state, pending, reply, raw, now, log, interpreter or RuleInterpreter(rules), rules)
+        outcome = affected.answered(
+            _resume_disambiguation(state, pending, reply, raw, now, log, rules), pending
+        )
+    else:
+        outcome = resume_planner(
+            state, pending, reply, raw, now, log, interpreter or RuleInterpreter(rules), rules
+        )
+    return _kept_while_looking(outcome, state, raw, now, rules)
+
+
+def _kept_while_looking(
+    outcome: ResumeOutcome, state: TurnState, raw: str, now: datetime, rules: Planner
+) -> ResumeOutcome:
+    """A new request that only looks ("what reminders do I have?" while a delete waits for its
+    approval): answered as its own, and the question stays open for the answer that follows."""
+    if outcome.decision != "switch_intent" or outcome.request is not None or outcome.keeps_question:
+        return outcome
+    language = detect_language(raw, state.input.language)
+    if not only_looks(raw, now=now, timezone=state.input.timezone, language=language, rules=rules):
+        return outcome
+    return replace(outcome, keeps_question=True)
 
 
 # --- disambiguation (deterministic only) ---------------------------------------------------------

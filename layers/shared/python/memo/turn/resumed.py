@@ -43,8 +43,9 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
     else:
         outcome = resume(state, reply, now=ctx.now, interpreter=turn.interpreter, rules=turn.ports.rules)
     if outcome.keeps_question:
-        # A new request while an operator's question is open: planned as its own request; the
-        # operator's question stays open.
+        # A new request while an operator's question is open, or one that only looks ("what
+        # reminders do I have?" while a delete waits for its approval): planned as its own
+        # request; the question stays open for the answer that follows.
         bind_turn(ctx.trace_id, ctx.message.thread_id)
         return plan(turn, turn.fresh_state())
     if outcome.goto == "case":
