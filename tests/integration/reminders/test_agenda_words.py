@@ -96,3 +96,15 @@ def test_what_did_i_ask_you_to_remind_me_about_on_a_day_lists_that_day(chat: Con
         "Your reminders on Tue 3 Mar:\n• “call mom”"
     )
     assert chat.say("what am I doing tomorrow?").startswith("Your reminders on Tue 3 Mar:\n• “call mom”")
+
+
+def test_the_next_reminder_is_the_one_coming_first(chat: Conversation) -> None:
+    assert chat.say("what's my next reminder?") == "You have no upcoming reminders."
+    chat.say("remind me to pay the bills on sunday at 9am")
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("what's my next reminder?") == "Your next reminder: “call mom” — Tue 3 Mar, 17:00"
+    assert chat.say("מה התזכורת הבאה?").startswith("התזכורת הבאה שלך: „call mom”")
+    both = chat.say("my next 2 reminders")
+    assert (
+        both == "Your next reminders:\n• “call mom” — Tue 3 Mar, 17:00\n• “pay the bills” — Sun 8 Mar, 09:00"
+    )

@@ -75,6 +75,10 @@ def test_list_and_delete_all_reminders(
     assert [r["title"] for r in on_day.data["reminders"]] == ["b"]
     week = executor.execute("reminders", "list", {"day": "2026-03-10", "until": "2026-03-11"}, ctx("s4"))
     assert [r["title"] for r in week.data["reminders"]] == ["a"] and week.data["until"] == "2026-03-11"
+    nearest = executor.execute("reminders", "list", {"first": 1}, ctx("s4"))
+    assert [r["title"] for r in nearest.data["reminders"]] == ["a"] and nearest.data["first"] == 1
+    for bad in (0, 11):
+        assert executor.execute("reminders", "list", {"first": bad}, ctx("s4")).error_code == "INVALID_ARGS"
     backwards = executor.execute("reminders", "list", {"day": "2026-03-12", "until": "2026-03-10"}, ctx("s4"))
     assert not backwards.success and backwards.error_code == "INVALID_ARGS"
     cleared = executor.execute("reminders", "delete_all", {}, ctx("s5"))

@@ -63,3 +63,15 @@ def test_how_many_reminders_puts_the_number_first() -> None:
     data = {"reminders": [{"title": "gym"}, {"title": "rent"}], "howMany": True}
     result = ok("s1", "reminders", "list", data=data).result
     assert reminder_line(result, "en", "UTC") == "You have 2 reminders:\n• “gym”\n• “rent”"
+
+
+def test_the_next_reminder_is_said_as_the_next() -> None:
+    one = ok("s1", "reminders", "list", data={"reminders": [{"title": "gym"}], "first": 1}).result
+    assert reminder_line(one, "en", "UTC") == "Your next reminder: “gym”"
+    assert reminder_line(one, "he", "UTC") == "התזכורת הבאה שלך: „gym”"
+    two = ok(
+        "s1", "reminders", "list", data={"reminders": [{"title": "gym"}, {"title": "rent"}], "first": 2}
+    ).result
+    assert reminder_line(two, "en", "UTC") == "Your next reminders:\n• “gym”\n• “rent”"
+    none = ok("s1", "reminders", "list", data={"reminders": [], "first": 1}).result
+    assert reminder_line(none, "en", "UTC") == "You have no upcoming reminders."

@@ -138,3 +138,27 @@ def test_a_question_about_what_was_set_lists_the_day_it_names(
 
 def test_set_the_reminder_for_friday_is_no_listing() -> None:
     assert reminder_queries.show("set the reminder for friday", pin("x")) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "first"),
+    [
+        ("what's my next reminder?", 1), ("when is my next reminder", 1), ("next reminder?", 1),
+        ("my next 3 reminders", 3), ("show me my next two reminders", 2), ("what are my next 5 reminders", 5),
+        ("my next 40 reminders", 10), ("מה התזכורת הבאה?", 1), ("מתי התזכורת הבאה שלי?", 1),
+    ],
+)  # fmt: skip
+def test_the_next_reminder_is_the_next_one_only(message: str, first: int) -> None:
+    found = reminder_queries.next_ones(message, pin(message))
+    assert found is not None and found.action == "list" and found.constraints == {"first": first}
+
+
+@pytest.mark.parametrize("message", ["my next reminders", "what are my next reminders?"])
+def test_the_next_reminders_with_no_count_are_every_one_to_come(message: str) -> None:
+    found = reminder_queries.next_ones(message, pin(message))
+    assert found is not None and found.constraints == {}
+
+
+@pytest.mark.parametrize("message", ["when's the next one?", "what's next?", "remind me next week", "next"])
+def test_other_words_with_next_are_not_the_next_reminder(message: str) -> None:
+    assert reminder_queries.next_ones(message, pin(message)) is None

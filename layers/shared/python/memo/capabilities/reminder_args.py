@@ -34,6 +34,8 @@ class ListRemindersArgs(Args):
     about: str | None = Field(default=None, min_length=1, max_length=200)
     #: "how many reminders do I have?": the reply says how many
     how_many: bool | None = None
+    #: "what's my next reminder?", "my next 3 reminders": only the first of them, in time order
+    first: int | None = Field(default=None, ge=1, le=10)
 
     @model_validator(mode="after")
     def _a_range_has_a_start(self) -> ListRemindersArgs:

@@ -126,6 +126,8 @@ class ReminderOperations(ReminderSchedule):
             # Every reminder whose title has those words, in time order (not only the best match).
             named = {id(s.item) for s in rank(args.about, reminders, lambda r: r.title)}
             reminders = [r for r in reminders if id(r) in named]
+        if args.first is not None:
+            reminders = sorted(reminders, key=lambda r: r.due_at)[: args.first]
         data: dict[str, object] = {
             "reminders": [brief(r, lang, ctx.timezone) for r in reminders],
             "timezone": ctx.timezone,
@@ -134,6 +136,8 @@ class ReminderOperations(ReminderSchedule):
             data["about"] = args.about
         if args.how_many:
             data["howMany"] = True
+        if args.first is not None:
+            data["first"] = args.first
         if args.day is not None:
             data["day"] = args.day.isoformat()
         if args.until is not None:

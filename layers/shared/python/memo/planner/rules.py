@@ -72,6 +72,7 @@ MATCHERS: tuple[Matcher, ...] = (
     list_removals.clear,
     list_queries.show_all,
     daily.reminders_word,
+    reminder_queries.next_ones,
     reminder_queries.when_is,
     reminder_queries.when_is_it,
     reminder_queries.show,

@@ -107,6 +107,11 @@ def _listed(data: dict[str, Any], language: Language, timezone: str) -> str | No
     if not rows:
         return _none_listed(first, last, language)
     shown = reminder_rows(rows, language, timezone)
+    if isinstance(data.get("first"), int) and not first:
+        # "what's my next reminder?": the next one (or the next few), said so.
+        if len(rows) == 1:
+            return f"התזכורת הבאה שלך: {shown[0]}" if he else f"Your next reminder: {shown[0]}"
+        return f"{'התזכורות הבאות שלך' if he else 'Your next reminders'}:\n{bullets(shown)}"
     head = _listing_head(len(rows), first, last, data.get("howMany") is True, language)
     return f"{head}\n{bullets(shown)}"
 

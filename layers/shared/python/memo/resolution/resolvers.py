@@ -234,6 +234,9 @@ def _reminder_listing(c: dict[str, Any]) -> dict[str, Any]:
         shown["about"] = about  # "when is the rent reminder?": the ones named "rent"
     if c.get("howMany") is True:
         shown["howMany"] = True  # "how many reminders do I have?"
+    first = c.get("first")
+    if isinstance(first, int) and not isinstance(first, bool) and 1 <= first <= 10:
+        shown["first"] = first  # "what's my next reminder?": the next one only
     return shown
 
 

@@ -61,6 +61,29 @@ _RE_WHEN_IS = re.compile(
 )
 
 
+#: "what's my next reminder?", "when is my next reminder", "my next 3 reminders", "מה התזכורת הבאה?":
+#: the next one (or the next few) only.
+_RE_NEXT = re.compile(
+    r"^(?:(?:what(?:'s|’s|\s+is|\s+are)|whats|when(?:'s|’s|\s+is)|show(?:\s+me)?|tell\s+me|list)\s+)?"
+    r"(?:my|the)?\s*next\s+(?:(?P<n>\d{1,2}|two|three|four|five)\s+)?reminders?\s*[?.!]*$"
+    r"|^(?:(?:מה|מתי|תראה\s+לי|תראי\s+לי|הראה\s+לי)\s+)?(?:את\s+)?(?:ה)?תזכורת\s+ה(?:באה|קרובה)(?:\s+שלי)?\s*[?.!]*$",
+    re.I,
+)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def next_ones(text: str, inp: PlannerInput) -> Match | None:
+    """ "what's my next reminder?": the next upcoming reminder; "my next 3 reminders": three."""
+    found = _RE_NEXT.match(text.strip())
+    if found is None:
+        return None
+    if found.group("n") is None and re.search(r"\breminders\b", text, re.I):
+        return listing({}, "reminders:next")  # "my next reminders": every one to come, in time order
+    said = (found.group("n") or "1").lower()
+    count = _COUNT_WORDS.get(said) or int(said)
+    return listing({"first": max(1, min(count, 10))}, "reminders:next")
+
+
 _NOT_NAMES = frozenset({"next", "upcoming", "first", "soonest", "earliest", "הבאה", "הקרובה", "הראשונה"})
 
 
