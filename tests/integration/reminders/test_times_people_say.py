@@ -232,6 +232,8 @@ def test_things_to_do_before_one_time_are_one_reminder_on_the_day_said(chat: Con
         ("in a few hours to check the oven", 13, 0),
         ("at 9am sharp tomorrow to check the oven", 9, 0),
         ("on weds at 9 to check the oven", 9, 0),
+        ("tomorrow at 5p to check the oven", 17, 0),
+        ("tomorrow at 7:30a to check the oven", 7, 30),
     ],
 )
 def test_amounts_and_words_people_add_go_with_the_time(

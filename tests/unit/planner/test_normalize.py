@@ -140,3 +140,23 @@ def test_at_an_hour_and_its_minutes_after_a_space_is_a_clock_time(hour: int, min
 )
 def test_a_number_after_the_hour_that_counts_something_stays(text: str) -> None:
     assert fix_typos(text) == text
+
+
+@given(
+    hour=st.integers(min_value=1, max_value=12),
+    minute=st.one_of(st.none(), st.integers(min_value=0, max_value=59)),
+    half=st.sampled_from("apAP"),
+)
+def test_a_clock_time_with_one_letter_of_am_or_pm_is_spelled_out(
+    hour: int, minute: int | None, half: str
+) -> None:
+    time = f"{hour}" if minute is None else f"{hour}:{minute:02d}"
+    assert fix_typos(f"remind me at {time}{half} to stretch") == f"remind me at {time}{half}m to stretch"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["remind me at 9 a chore", "remind me at 5pm", "at 5 p.m.", "at 13p", "at 5pa", "set 5p", "at 5p's"],
+)
+def test_other_letters_after_a_number_are_left_as_they_are(text: str) -> None:
+    assert fix_typos(text) == text

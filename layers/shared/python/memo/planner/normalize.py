@@ -271,7 +271,12 @@ def fix_typos(text: str) -> str:
         text = spelled.sub(read, text)
     text = _HE_LETTER_DAY.sub(lambda m: f"{m.group('pre')}יום {_HE_LETTER_DAYS[m.group('d')]}", text)
     text = _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
-    return _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
+    text = _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
+    return _AT_H_P.sub(lambda m: f"{m.group('t')}{m.group('p')}m", text)
+
+
+#: "at 5p", "at 7:30a": a clock time with only the first letter of am/pm (read after "at" only).
+_AT_H_P = re.compile(r"(?<=\bat\s)(?P<t>(?:1[0-2]|0?[1-9])(?::[0-5]\d)?)(?P<p>[ap])(?![\w.'’])", re.I)
 
 
 _GREETING = re.compile(
