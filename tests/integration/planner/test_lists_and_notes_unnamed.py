@@ -339,3 +339,24 @@ def test_delete_everything_right_after_a_list_add_asks_to_clear_that_list(
     chat.say("no")
     assert "milk" in chat.say("what's on my shopping list?")
     assert "call mom" in chat.say("what are my reminders?")
+
+
+@pytest.mark.parametrize(
+    "words", ["תוסיף לרשימה חלב ולחם", "תוסיף לרשימה: חלב ולחם", "תוסיף לרשימה שלי חלב ולחם"]
+)
+def test_hebrew_add_to_the_list_then_its_items_adds_the_items(chat: Conversation, words: str) -> None:
+    # "תוסיף לרשימה חלב ולחם" added "ולחם" to a list named "חלב".
+    chat.say("תוסיף ביצים לרשימת הקניות")
+    assert chat.say(words) == "הוספתי חלב, לחם לרשימת הקניות."
+    listed = chat.say("מה ברשימת הקניות?")
+    assert "• חלב" in listed and "• לחם" in listed and "ולחם" not in listed
+
+
+def test_a_correction_said_to_which_list_is_asked_again_and_never_becomes_an_item(chat: Conversation) -> None:
+    # "בעצם בלי הלחם" to "which list?" went on the list as the item "לחם בעצם בלי הלחם".
+    asked = chat.say("תוסיף לרשימה חלב ולחם")
+    assert asked.startswith("לאיזו רשימה להוסיף את חלב, לחם?")
+    again = chat.say("בעצם בלי הלחם")
+    assert again.endswith(asked) and again != asked
+    assert chat.say("לרשימת הקניות") == "הוספתי חלב, לחם לרשימת הקניות."
+    assert "בעצם" not in chat.say("מה ברשימת הקניות?")

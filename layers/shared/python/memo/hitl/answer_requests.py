@@ -142,6 +142,15 @@ def retitled_request(state: TurnState, pending: PendingHITL, raw: str, now: date
     return message.replace(old, new, 1)
 
 
+#: An answer that corrects or takes away ("actually without the bread", "בעצם בלי הלחם", "no, not
+#: milk"): never more words of the request (it would add "לחם בעצם בלי הלחם" as an item).
+_CORRECTS = re.compile(
+    r"^\W*(?:actually|no|nope|wait|oops|sorry|scratch\s+that|בעצם|לא|רגע|אופס|סליחה)(?=[\s,!.]|$)"
+    r"|\b(?:without|minus|except|not)\b|(?:^|\s)(?:בלי|חוץ\s+מ|מלבד)",
+    re.I,
+)
+
+
 def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner) -> str | None:
     """The original request with the answer appended, when that reads as the same operation with
     fewer missing parts than before, or as many but more known ("remind me to stretch" -> "When?"
@@ -150,7 +159,7 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
     from memo.planner.intents.reminders import after_remind_words
 
     before = state.planner_output
-    if before is None or not before.plan or not raw.strip():
+    if before is None or not before.plan or not raw.strip() or _CORRECTS.search(raw.strip()):
         return None
     # "remind me tomorrow" -> "what about?" -> "remind me to buy stamps": the answer's own
     # "remind me" is not part of the title.

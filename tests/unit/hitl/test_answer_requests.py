@@ -1,0 +1,50 @@
+"""Answers that carry a request, or more words of the one asked about: an answer that completes the
+request is appended to it; one that corrects or takes away never is."""
+
+from __future__ import annotations
+
+import pytest
+
+from memo.domain import LIST_NAME_REQUIRED, TurnInput, TurnState
+from memo.hitl.answer_requests import completed_request
+from memo.hitl.complete_request import default_rules
+from memo.planner.base import PlannerInput
+from tests.unit.hitl.conftest import NOW, TZ
+
+RULES = default_rules()
+
+
+def _asked(message: str, language: str) -> TurnState:
+    output = RULES.plan(PlannerInput(message=message, now=NOW, timezone=TZ, language=language)).output
+    if not output.missing_fields:
+        # An add to "the list" when the person has none: the turn asks which list.
+        output = output.model_copy(update={"missing_fields": [LIST_NAME_REQUIRED]})
+    return TurnState(
+        trace_id="wamid.T",
+        thread_id="972501234567",
+        input=TurnInput(message=message, language=language, timezone=TZ),
+        planner_output=output,
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "language"),
+    [
+        ("תוסיף לרשימה חלב ולחם", "בעצם בלי הלחם", "he"),
+        ("תוסיף לרשימה חלב ולחם", "לא, רק חלב", "he"),
+        ("add milk and bread to the list", "actually without the bread", "en"),
+        ("add milk and bread to the list", "no wait, not the bread", "en"),
+        ("add milk and bread to the list", "everything except bread", "en"),
+        ("remind me tomorrow", "no", "en"),
+    ],
+)
+def test_an_answer_that_corrects_or_takes_away_is_never_more_words_of_the_request(
+    message: str, answer: str, language: str
+) -> None:
+    # "בעצם בלי הלחם" was appended: "לחם בעצם בלי הלחם" went on the list as an item.
+    assert completed_request(_asked(message, language), answer, NOW, RULES) is None
+
+
+def test_an_answer_that_completes_the_request_is_appended() -> None:
+    state = _asked("remind me tomorrow", "en")
+    assert completed_request(state, "to buy stamps", NOW, RULES) == "remind me tomorrow to buy stamps"
