@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import at as _at
@@ -159,3 +161,11 @@ def test_a_new_request_instead_of_which_way_drops_the_question(chat: Conversatio
     assert chat.say("remind me to buy milk at 9pm").startswith("⏰ Reminder set: “buy milk”")
     assert chat.say("later") != f"Updated the reminder “call mom” — now for {_shown(1, 18)}."
     assert f"“call mom” — {_shown(1, 17)}" in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize("said", ["תזיז את הרופא לשעה 3", "תזיז את התזכורת של הרופא לשעה 15:00"])
+def test_hebrew_move_to_the_hour_moves_it_there(chat: Conversation, said: str) -> None:
+    # "לשעה 3" (to the hour 3) was not understood; "בשעה 3" and "ל-3" were.
+    chat.say("תזכיר לי מחר בצהריים להתקשר לרופא")
+    moved = chat.say(said)
+    assert moved.startswith("עדכנתי את התזכורת „להתקשר לרופא” — עכשיו ליום") and "15:00" in moved, moved

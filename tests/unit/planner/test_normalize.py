@@ -160,3 +160,14 @@ def test_a_clock_time_with_one_letter_of_am_or_pm_is_spelled_out(
 )
 def test_other_letters_after_a_number_are_left_as_they_are(text: str) -> None:
     assert fix_typos(text) == text
+
+
+@given(hour=st.integers(min_value=0, max_value=23), minute=st.one_of(st.none(), st.integers(0, 59)))
+def test_to_the_hour_in_hebrew_is_at_the_hour(hour: int, minute: int | None) -> None:
+    time = f"{hour}" if minute is None else f"{hour}:{minute:02d}"
+    assert fix_typos(f"תזיז את הרופא לשעה {time}") == f"תזיז את הרופא בשעה {time}"
+
+
+@pytest.mark.parametrize("text", ["תזיז את זה לשעה", "תדחה לשעה אחת", "שעה 3"])
+def test_to_the_hour_with_no_number_after_it_stays(text: str) -> None:
+    assert fix_typos(text) == text

@@ -272,7 +272,12 @@ def fix_typos(text: str) -> str:
     text = _HE_LETTER_DAY.sub(lambda m: f"{m.group('pre')}יום {_HE_LETTER_DAYS[m.group('d')]}", text)
     text = _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
     text = _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
+    text = _TO_THE_HOUR.sub("בשעה", text)
     return _AT_H_P.sub(lambda m: f"{m.group('t')}{m.group('p')}m", text)
+
+
+#: "תזיז את הרופא לשעה 3", "לשעה 17:30": to the hour, said as "at the hour" is ("בשעה 3").
+_TO_THE_HOUR = re.compile(r"(?:(?<=\s)|^)לשעה(?=\s+\d)")
 
 
 #: "at 5p", "at 7:30a": a clock time with only the first letter of am/pm (read after "at" only).
