@@ -214,7 +214,7 @@ def test_when_is_the_rent_reminder(chat: Conversation) -> None:
     assert chat.say("when is the dentist reminder?") == "You have no reminder about “dentist”."
     chat.say("תזכיר לי לשלם ארנונה ביום רביעי בשמונה")
     assert chat.say("מתי התזכורת של הארנונה?").startswith("התזכורות שלך על „הארנונה”:\n• „לשלם ארנונה”")
-    assert chat.say("when is my next reminder?").startswith("Your reminders:")
+    assert chat.say("when is my next reminder?").startswith("Your next reminder: “call mom” — ")
 
 
 def test_a_change_that_starts_with_and(chat: Conversation) -> None:

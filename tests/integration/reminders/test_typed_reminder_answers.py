@@ -199,3 +199,31 @@ def test_remind_me_in_an_amount_with_no_title_is_about_the_reminder(
     )
     # With a title of its own, it is a new reminder.
     assert chat.say("remind me in 10 to call dad").startswith("⏰ Reminder set: “call dad”")
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [("done", "✅ Marked “drink water” done."), ("סיימתי", "✅ סימנתי את „drink water” כבוצע.")],
+)
+def test_done_right_after_a_reminder_is_its_button_while_a_question_is_open(
+    chat: Conversation, clock: FakeClock, said: str, answer: str
+) -> None:
+    # With a question open ("Move it to London time?"), "done" right after the reminder went out
+    # was "I'm not sure I understood" and the question was lost.
+    chat.say("remind me to drink water in 10 minutes")
+    asked = chat.say("i'm in london now")
+    assert asked.endswith("London time?") or "?" in asked, asked
+    (delivered,) = _after(chat, clock, 11)
+    assert delivered.startswith("⏰ Reminder: drink water")
+    assert chat.say(said) == answer
+    # The question was kept: a "no" now answers it.
+    assert "Sorry" not in chat.say("no")
+
+
+def test_done_with_a_question_open_and_a_message_since_the_reminder_is_not_its_button(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to drink water in 10 minutes")
+    _after(chat, clock, 11)
+    chat.say("remind me to call mom")  # asks when: a question of its own, after the reminder
+    assert chat.say("done") != "✅ Marked “drink water” done."

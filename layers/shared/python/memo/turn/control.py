@@ -209,7 +209,7 @@ def _asks_an_answer(ctx: TurnContext) -> bool:
 
 def _typed_button(ctx: TurnContext) -> ReminderButton | str | None:
     """ "done" / "snooze 15 min" typed right after a reminder went out, or in a reply quoting
-    one, with no question open: that reminder's button (`memo.reminders.buttons.typed_button`)."""
+    one: that reminder's button (`memo.reminders.buttons.typed_button`)."""
     about = _typed_reminder(ctx)
     if about is None or about.reminder_id is None or not ctx.message.text:
         return None
@@ -221,8 +221,8 @@ def _typed_button(ctx: TurnContext) -> ReminderButton | str | None:
 
 def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
     """The message about a delivered reminder that typed words may answer: the one a reply
-    quotes (even with a question open: quoting a reminder is about it), else, with no question
-    open, the latest one among the last few messages if it went out lately."""
+    quotes (even with a question open: quoting a reminder is about it), else the latest one among
+    the last few messages if it went out lately (with a question open: only the last message)."""
     quoted = ctx.message.context_id
     if quoted:
         # A reply quoting one of Memo's messages is about that message, however old: a reminder
@@ -231,5 +231,7 @@ def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
         shown = next((m for m in ctx.snapshot.recent if m.wamid == quoted), None)
         return shown if shown is not None and shown.kind == "reminder" else None
     if ctx.snapshot.pending is not None:
-        return None
+        # A question is open: only the very next message after a reminder that went out since is
+        # about that reminder ("done" right after it), and the question stays open.
+        return delivered_lately(ctx.snapshot.recent[-1:], now=ctx.now)
     return delivered_lately(ctx.snapshot.recent, now=ctx.now)
