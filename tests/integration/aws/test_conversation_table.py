@@ -172,6 +172,14 @@ def test_a_user_message_keeps_its_sender_s_pace_and_the_thread_reads_the_newest(
     )
     stored = _messages(dynamodb)
     assert set(stored[0]["message"]["M"]["pace"]["M"]) == {"full_at"}  # `warned` only when it is
+    # Its time is kept in epoch seconds, rounded up (never sooner than the pace said).
+    assert stored[0]["message"]["M"]["pace"]["M"]["full_at"] == {"N": str(int(AT.timestamp()) + 4)}
     snapshot = store.load(THREAD, now=AT, limit=10)
-    assert snapshot.recent[0] == first and snapshot.pace == newest
-    assert _read_as_released(stored[2]).text == "hi again"
+
+    def to_the_second(pace: Pace) -> Pace:
+        return pace.model_copy(update={"full_at": pace.full_at.replace(microsecond=0) + timedelta(seconds=1)})
+
+    assert first.pace is not None
+    assert snapshot.recent[0] == first.model_copy(update={"pace": to_the_second(first.pace)})
+    assert snapshot.pace == to_the_second(newest)
+    assert _read_as_released(stored[2]).pace == to_the_second(newest)  # every release reads it

@@ -65,7 +65,8 @@ def message_items(thread_id: str, messages: list[MemoryMessage], *, ttl_seconds:
     """Each message as one item, each fact stored once: its time (to the microsecond) and its
     WhatsApp message id are in the sort key, `MSG#<epoch µs>#<seq>#<wamid>`, not again in the
     message; a request that started its own plan (`started` = its wamid, the plan's traceId) stores
-    `starts: true` instead. `message_of` reads these and what earlier releases wrote
+    `starts: true` instead; the sender's pace holds its time in epoch seconds. `message_of` reads
+    these and what earlier releases wrote
     (`MSG#<epoch ms>...` with `at`, `wamid` and `started` in full in the message; the release
     before this one also kept `at` in milliseconds, which its own reader and this one ignore)."""
     items = []
@@ -79,6 +80,10 @@ def message_items(thread_id: str, messages: list[MemoryMessage], *, ttl_seconds:
                 stored["starts"] = True
             else:
                 stored["started"] = message.started
+        if message.pace is not None:
+            # When the sender's burst is whole again, in epoch seconds (rounded up): a number every
+            # release's reader takes for that time.
+            stored["pace"]["full_at"] = -(-(message.pace.full_at - _EPOCH) // timedelta(seconds=1))
         item = {
             "pk": thread_pk(thread_id),
             "sk": f"{MESSAGE_PREFIX}{at_us:016d}#{seq}#{message.wamid or ''}",
