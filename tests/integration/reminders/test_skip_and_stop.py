@@ -153,3 +153,27 @@ def test_stop_repeating_it_says_what_can_be_done_and_changes_nothing(chat: Conve
     assert chat.say("stop repeating it").startswith("I can't turn a repeating reminder into a one-time one.")
     assert "every Monday" in chat.say("what are my reminders?")
     assert chat.say("תפסיק לחזור על זה").startswith("אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית.")
+
+
+def test_undo_after_a_skip_gives_the_series_its_skipped_time_back(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    # Was "There's nothing left to undo": a skip kept nothing for Undo.
+    chat.say("remind me every monday at 8 to take out the trash")
+    chat.say("skip next week")
+    assert chat.say("yes").startswith("✅ Skipped “take out the trash”")
+    assert chat.say("undo") == (
+        f"↩️ Undone: “take out the trash” is back at {shown(7, 8)} (every Monday at 08:00)."
+    )
+    (fired,) = _fired(chat, clock, 7, 8)
+    assert "take out the trash" in fired
+
+
+def test_hebrew_undo_after_a_skip(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שני ב8 להוציא את הזבל")
+    chat.say("תדלג על השבוע הבא")
+    chat.say("כן")
+    # A skip is a change: its button does not say "undo the delete".
+    assert [c.title for c in chat.choices] == ["ביטול השינוי"]
+    assert chat.say("תבטל את מה שעשית").startswith("↩️")
+    assert shown(7, 8, language="he") in chat.say("מה התזכורות שלי?")

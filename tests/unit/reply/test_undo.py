@@ -60,6 +60,24 @@ def test_the_undo_button_is_in_hebrew_for_a_hebrew_turn() -> None:
     assert [c.title for c in reply.choices] == ["ביטול המחיקה"]
 
 
+def test_the_hebrew_undo_button_of_a_skip_or_a_change_says_change() -> None:
+    skipped = ok(
+        "s1",
+        "reminders",
+        "delete",
+        data={
+            "skipped": [{"id": "r1", "title": "gym", "when": NOW.isoformat()}],
+            "undoUntil": UNTIL.isoformat(),
+        },
+    )
+    snoozed = ok("s1", "reminders", "snooze", data={"undoUntil": UNTIL.isoformat()})
+    for outcome in (skipped, snoozed):
+        reply = with_undo(Reply.plain("✅"), [outcome], trace_id="t", language="he")  # type: ignore[list-item]
+        assert [c.title for c in reply.choices] == ["ביטול השינוי"]
+    both = with_undo(Reply.plain("✅"), [skipped, _deleted("s2")], trace_id="t", language="he")  # type: ignore[list-item]
+    assert [c.title for c in both.choices] == ["ביטול המחיקה"]
+
+
 def test_no_undo_without_a_successful_destructive_step() -> None:
     sender = FakeSender()
     respond(
@@ -151,6 +169,11 @@ def test_only_a_text_reply_gets_the_undo_button() -> None:
         "restore them please",
         "בטל את המחיקה",
         "תחזיר את זה",
+        "undo the skip",
+        "undo what you just did",
+        "תבטל את מה שעשית",
+        "בטל את הדילוג",
+        "תבטלי את השינוי האחרון",
     ],
 )
 def test_undo_typed_in_words(text: str) -> None:
@@ -158,7 +181,16 @@ def test_undo_typed_in_words(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", [None, "", "undo my reminder for tomorrow", "bring milk back home", "delete it"]
+    "text",
+    [
+        None,
+        "",
+        "undo my reminder for tomorrow",
+        "bring milk back home",
+        "delete it",
+        "תבטל את התזכורת של הרופא",
+        "תבטל את זה מחר",
+    ],
 )
 def test_other_words_are_not_an_undo(text: str | None) -> None:
     assert not is_typed_undo(text)

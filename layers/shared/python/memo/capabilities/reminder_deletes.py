@@ -70,7 +70,8 @@ class ReminderDeletes(ReminderSchedule):
                 if reminder is None:
                     continue
                 if reminder.recurrence is not None:
-                    after = self.skip(reminder, self._clock())
+                    # The skipped time is kept for "Undo", as a change's is (`Revision`).
+                    after = self.skip(reminder, self._clock(), undo=undo)
                     skipped.append(
                         {**brief(reminder, lang), "next": after.due_at.isoformat() if after else ""}
                     )
@@ -81,7 +82,7 @@ class ReminderDeletes(ReminderSchedule):
             elif removal.status == "changed" and removal.item is not None:
                 changed.append(brief(removal.item, lang))
         if skipped and not deleted:
-            return self._skipped_result(skipped, ctx)
+            return self._skipped_result(skipped, undo, ctx)
         if not deleted and changed:
             return changed_failure("delete", changed, ctx)
         if not deleted:
@@ -103,7 +104,9 @@ class ReminderDeletes(ReminderSchedule):
             summary=say(lang, f"deleted reminder {titles}", f"מחקתי את התזכורת {titles}"),
         )
 
-    def _skipped_result(self, skipped: list[dict[str, str]], ctx: ExecutionContext) -> ExecutionResult:
+    def _skipped_result(
+        self, skipped: list[dict[str, str]], undo: Tombstone, ctx: ExecutionContext
+    ) -> ExecutionResult:
         lang = ctx.language
         first = skipped[0]
         occurrence = format_when(first["when"], lang, ctx.timezone)
@@ -117,7 +120,7 @@ class ReminderDeletes(ReminderSchedule):
             success=True,
             capability=CAPABILITY,
             action="delete",
-            data={"skipped": skipped, "timezone": ctx.timezone},
+            data={"skipped": skipped, "timezone": ctx.timezone, **undo_data(undo)},
             external_ids={"reminderId": first["id"]},
             summary=say(lang, en, he),
         )

@@ -83,9 +83,11 @@ def sent_by_memo(request: UndoRequest, now: datetime) -> bool:
 _TYPED_UNDO = re.compile(
     r"^\W*(?:(?:oops|oh\s+no|wait|no|אופס|אוי|רגע|לא)[\s,!.]+)?"
     r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?|please\s+|אפשר\s+)?"
-    r"(?:undo(?:\s+(?:that|it|this|the\s+(?:delete|deletion|last\s+one)|my\s+last\s+delete))?"
+    r"(?:undo(?:\s+(?:that|it|this|the\s+(?:delete|deletion|skip|change|last\s+one)|my\s+last\s+delete"
+    r"|what\s+you\s+(?:just\s+)?did))?"
     r"|(?:bring|put)\s+(?:it|them|that|those|this)\s+back|restore\s+(?:it|them|that|those|this)"
-    r"|(?:תבטל|בטל|תבטלי|לבטל)\s+(?:את\s+)?ה?מחיקה(?:\s+האחרונה)?"
+    r"|(?:תבטל|בטל|תבטלי|לבטל)\s+(?:את\s+)?(?:ה?(?:מחיקה|דילוג|שינוי|פעולה)(?:\s+(?:האחרון|האחרונה))?"
+    r"|מה\s+ש(?:עשית|מחקת|שינית)(?:\s+עכשיו)?)"
     r"|(?:תחזיר|תחזירי|החזר)\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן)(?:\s+בחזרה)?"
     r"|(?:תשחזר|תשחזרי|שחזר)(?:\s+(?:את\s+)?(?:זה|אותם|אותה|אותו|אותן))?)"
     r"(?:\s+please|\s+בבקשה)?\s*[.!?]*$",
@@ -154,11 +156,16 @@ def undo_until(outcomes: Sequence[StepOutcome]) -> datetime | None:
 
 
 def with_undo(reply: Reply, outcomes: Sequence[StepOutcome], *, trace_id: str, language: Language) -> Reply:
-    """The reply with an "Undo" button when the turn deleted something restorable."""
+    """The reply with an "Undo" button when the turn deleted or changed something restorable; in
+    Hebrew the button says which ("ביטול המחיקה", or "ביטול השינוי" for a skip or a change)."""
     until = undo_until(outcomes)
     if until is None or reply.kind != "text":
         return reply
-    title = say(language, "Undo", "ביטול המחיקה")
+    deleted = any(
+        o.result.success and o.result.action in _DELETES and not o.result.data.get("skipped")
+        for o in outcomes
+    )
+    title = say(language, "Undo", "ביטול המחיקה" if deleted else "ביטול השינוי")
     return Reply.with_choices(reply.text, [Choice(id=undo_button_id(trace_id, until), title=title)])
 
 
