@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memo.text.recurrence import find_recurrence
 from memo.text.series import (
@@ -11,6 +14,7 @@ from memo.text.series import (
     first_occurrence,
     moved,
     next_occurrence,
+    occurrences_on,
     series,
     series_end,
 )
@@ -71,3 +75,39 @@ def test_an_hourly_series_without_a_time_starts_one_interval_on() -> None:
     found = find_recurrence("every 3 hours", timezone=TZ, now_local=NOW, language="en")
     assert found is not None
     assert default_start(found.recurrence, datetime(2024, 5, 1, 10, 17, 42)) == datetime(2024, 5, 1, 13, 17)
+
+
+_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    days=st.sets(st.sampled_from(range(7)), min_size=1),
+    hour=st.integers(0, 23),
+    since_days=st.integers(0, 40),
+    first_offset=st.integers(-5, 40),
+    length=st.integers(0, 40),
+    limit=st.integers(1, 30),
+)
+def test_the_occurrences_on_some_days_are_every_occurrence_there_from_since_on(
+    days: set[int], hour: int, since_days: int, first_offset: int, length: int, limit: int
+) -> None:
+    rule = "FREQ=WEEKLY;BYDAY=" + ",".join(_DAYS[d] for d in sorted(days))
+    text = series(rule, NOW, TZ)
+    assert text is not None
+    text = text.replace("T100000", f"T{hour:02d}0000")
+    since = NOW + timedelta(days=since_days)
+    first = NOW.date() + timedelta(days=first_offset)
+    last = first + timedelta(days=length)
+    expected = []  # walked day by day, as a person would read a calendar
+    for n in range(-7, 90):
+        day = NOW.date() + timedelta(days=n)
+        at = datetime.combine(day, time(hour), tzinfo=ZONE)
+        if (
+            day.weekday() in days
+            and at >= first_occurrence(text, TZ)
+            and at >= since
+            and first <= day <= last
+        ):
+            expected.append(at)
+    assert occurrences_on(text, TZ, since, first, last, limit=limit) == expected[:limit]

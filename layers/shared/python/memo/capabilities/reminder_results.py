@@ -5,6 +5,9 @@ a reminder gone, reminders changed after the approval).
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from memo.capabilities.base import ExecutionContext, ExecutionResult
 from memo.capabilities.common import (
     CHANGED,
@@ -17,9 +20,14 @@ from memo.capabilities.common import (
 )
 from memo.capabilities.items import Reminder
 from memo.text.language import Language
+from memo.text.series import occurrences_on
 from memo.text.series_words import describe
 from memo.text.timezones import zone_place
 from memo.text.wording import quote
+
+#: At most this many times of one series are counted in a listing of days ("every hour" over a
+#: year): past it the listing says "366+ times".
+MOST_TIMES_COUNTED = 366
 
 CAPABILITY = "reminders"
 
@@ -35,6 +43,43 @@ def brief(reminder: Reminder, language: Language = "en", zone: str | None = None
             place = zone_place(reminder.timezone, language)
             brief["repeats"] += f" לפי שעון {place}" if language == "he" else f" {place} time"
     return brief
+
+
+def on_days(reminders: list[Reminder], first: date, last: date, timezone: str) -> dict[str, list[datetime]]:
+    """Each reminder that comes from `first` to `last` (days in `timezone`, the user's) with its
+    times then: a one-time reminder its one time, a series each of its times from its next one on
+    (at most `MOST_TIMES_COUNTED`), so "what do I have on wednesday?" shows the daily pills too."""
+    zone = ZoneInfo(timezone)
+    found: dict[str, list[datetime]] = {}
+    for reminder in reminders:
+        if reminder.recurrence is None:
+            times = [reminder.due_at]
+        else:
+            # Walked in the series' own zone, a day wider on each side, then kept by the user's days.
+            times = occurrences_on(
+                reminder.recurrence,
+                reminder.timezone,
+                reminder.due_at,
+                first - timedelta(days=1),
+                last + timedelta(days=1),
+                limit=MOST_TIMES_COUNTED + 2,
+            )
+        times = [t for t in times if first <= t.astimezone(zone).date() <= last]
+        if times:
+            found[reminder.reminder_id] = times[: MOST_TIMES_COUNTED + 1]
+    return found
+
+
+def in_period(row: dict[str, str], times: list[datetime] | None) -> dict[str, str]:
+    """A listed reminder's row in a listing of days: a series says when it comes in them (its first
+    and last time there, and how many; "366+" past the count) instead of its next time."""
+    if times is None or "repeats" not in row:
+        return row
+    count = str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+"
+    shown = {**row, "when": times[0].isoformat(), "times": count}
+    if len(times) > 1:
+        shown["last"] = times[-1].isoformat()
+    return shown
 
 
 def too_long(action: str, lang: Language) -> ExecutionResult:

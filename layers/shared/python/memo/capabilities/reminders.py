@@ -40,7 +40,16 @@ from memo.capabilities.reminder_args import (
 )
 from memo.capabilities.reminder_changes import ReminderChanges
 from memo.capabilities.reminder_deletes import ReminderDeletes
-from memo.capabilities.reminder_results import CAPABILITY, brief, no_time_left, not_found, rejected, too_long
+from memo.capabilities.reminder_results import (
+    CAPABILITY,
+    brief,
+    in_period,
+    no_time_left,
+    not_found,
+    on_days,
+    rejected,
+    too_long,
+)
 from memo.capabilities.reminder_schedule import ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
@@ -118,10 +127,12 @@ class ReminderOperations(ReminderSchedule):
     def list(self, args: ListRemindersArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         reminders = self._repo.list_upcoming_reminders(ctx.thread_id, self._clock())
+        times: dict[str, list[datetime]] = {}
         if args.day is not None:
-            zone = ZoneInfo(ctx.timezone)
-            first, last = args.day, args.until or args.day
-            reminders = [r for r in reminders if first <= r.due_at.astimezone(zone).date() <= last]
+            times = on_days(reminders, args.day, args.until or args.day, ctx.timezone)
+            reminders = sorted(
+                (r for r in reminders if r.reminder_id in times), key=lambda r: times[r.reminder_id][0]
+            )
         if args.about is not None:
             # Every reminder whose title has those words, in time order (not only the best match).
             named = {id(s.item) for s in rank(args.about, reminders, lambda r: r.title)}
@@ -129,7 +140,9 @@ class ReminderOperations(ReminderSchedule):
         if args.first is not None:
             reminders = sorted(reminders, key=lambda r: r.due_at)[: args.first]
         data: dict[str, object] = {
-            "reminders": [brief(r, lang, ctx.timezone) for r in reminders],
+            "reminders": [
+                in_period(brief(r, lang, ctx.timezone), times.get(r.reminder_id)) for r in reminders
+            ],
             "timezone": ctx.timezone,
         }
         if args.about is not None:

@@ -170,7 +170,22 @@ def reminder_rows(rows: list[Any], language: Language, timezone: str) -> list[st
         row_when = format_when(first_value(row, "due_at", "dueAt", "when"), language, timezone)
         row_title = quote(first_value(row, "title") or "", language)
         row_repeats = first_value(row, "repeats")
-        if row_repeats:  # a repeating reminder: how it repeats, and its next time
+        times = first_value(row, "times")
+        if row_repeats and times:  # a series in a listing of days: when it comes in them
+            row_when = f"{row_repeats} ({_times_there(row_when, row, str(times), language, timezone)})"
+        elif row_repeats:  # a repeating reminder: how it repeats, and its next time
             row_when = f"{row_repeats} ({'הבאה: ' if language == 'he' else 'next: '}{row_when})"
         shown.append(f"{row_title} — {row_when}" if row_when else row_title)
     return shown
+
+
+def _times_there(first: str, row: dict[str, Any], times: str, language: Language, timezone: str) -> str:
+    """A series' times in the days listed: "Wed 25 Nov, 08:00", "Tue 1 Dec, 19:00 and Thu 3 Dec,
+    19:00", or "7 times, Sun 29 Nov, 08:00 to Sat 5 Dec, 08:00"."""
+    last = format_when(first_value(row, "last"), language, timezone) if first_value(row, "last") else ""
+    he = language == "he"
+    if not last:
+        return first
+    if times == "2":
+        return f"{first} ו{last}" if he else f"{first} and {last}"
+    return f"{times} פעמים, מ{first} עד {last}" if he else f"{times} times, {first} to {last}"

@@ -8,7 +8,7 @@ A series is RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
 `DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
 reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
 `series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
-`series_end` the instant it ends, `moved` gives the series a new time of day or day. A series is
+`occurrences_on` those on some days, `series_end` the instant it ends, `moved` gives the series a new time of day or day. A series is
 never materialised: each of these walks it lazily, as far as the answer needs.
 """
 
@@ -65,6 +65,22 @@ def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetim
     local = after.astimezone(zone).replace(tzinfo=None)
     found = parse_series(series_text).after(local, inc=False)
     return found.replace(tzinfo=zone) if found is not None else None
+
+
+def occurrences_on(
+    series_text: str, timezone: str, since: datetime, first_day: date, last_day: date, *, limit: int
+) -> list[datetime]:
+    """The occurrences at or after `since` (aware) whose day, in `timezone`, is from `first_day` to
+    `last_day`: at most `limit` of them, in order ("what do I have this week?" lists a series on
+    each day it comes)."""
+    zone = ZoneInfo(timezone)
+    start = max(since.astimezone(zone).replace(tzinfo=None), datetime.combine(first_day, time()))
+    found: list[datetime] = []
+    for local in parse_series(series_text).xafter(start, inc=True):
+        if local.date() > last_day or len(found) == limit:
+            break
+        found.append(local.replace(tzinfo=zone))
+    return found
 
 
 def series_end(series_text: str, timezone: str) -> datetime | None:
