@@ -1,7 +1,8 @@
-"""Skipping the next time of a repeating reminder the way people say it ("skip next week", "תדלג על
-השבוע הבא") and stopping one by its name ("stop the plant reminders"). Signed payloads through the
-webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jerusalem). Only the next time can
-be skipped: words that name a later one are answered, and nothing is skipped instead."""
+"""Skipping times of a repeating reminder the way people say it ("skip next week", "skip the gym this
+week", "skip tomorrow", "תדלג על השבוע הבא") and stopping one by its name ("stop the plant
+reminders"). Signed payloads through the webhook, the ticker on moto, the fake clock (a Monday at
+10:00, Jerusalem). A skip that names days skips each time of the series on them, its next one or
+later ones; days it does not come on are answered, and nothing is skipped instead."""
 
 from __future__ import annotations
 
@@ -27,18 +28,81 @@ def test_skip_next_week_skips_only_that_monday(chat: Conversation, clock: FakeCl
     assert "take out the trash" in fired  # the one after it comes
 
 
-def test_skip_words_that_name_a_later_time_skip_nothing(chat: Conversation, clock: FakeClock) -> None:
+def test_skip_words_that_name_a_later_time_skip_that_time(chat: Conversation, clock: FakeClock) -> None:
     chat.say("remind me to water the plants every day at 7pm")
-    # The next time is tonight: "tomorrow" / "next week" is not it, and is never skipped instead.
-    answer = chat.say("skip tomorrow")
-    assert answer.startswith(f"The next “water the plants” is {shown(0, 19)}, not then.")
-    assert chat.say("skip next week").startswith("The next “water the plants” is")
-    (fired,) = _fired(chat, clock, 0, 19)
-    assert "water the plants" in fired
-    # "skip the next one" skips tomorrow's now that tonight's went out.
-    assert "skip “water the plants” once" in chat.say("skip the next one")
-    assert chat.say("yes").startswith("✅ Skipped “water the plants” on ")
-    assert _fired(chat, clock, 1, 19) == []
+    # The next time is tonight: "tomorrow" is the one after it, and only it is skipped (it was
+    # refused: only the next time could be skipped).
+    question = chat.say("skip tomorrow")
+    assert question.startswith(
+        f"Before I go ahead: I'm about to skip “water the plants” once — {shown(1, 19)}; it goes on after that."
+    )
+    assert chat.say("yes") == (
+        f"✅ Skipped “water the plants” on {shown(1, 19)}; the next one is {shown(0, 19)}."
+    )
+    (tonight,) = _fired(chat, clock, 0, 19)
+    assert "water the plants" in tonight
+    assert _fired(chat, clock, 1, 19) == []  # tomorrow: skipped
+    (after,) = _fired(chat, clock, 2, 19)
+    assert "water the plants" in after
+
+
+def test_skip_words_that_name_days_it_does_not_come_skip_nothing(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me every monday at 8 to take out the trash")
+    answer = chat.say("skip the trash on wednesday")
+    assert answer == (
+        f"“take out the trash” doesn't come then, so there's nothing to skip: its next time is {shown(7, 8)}."
+    )
+    assert chat.say("yes").startswith("I'm not waiting on a question")
+    (fired,) = _fired(chat, clock, 7, 8)
+    assert "take out the trash" in fired
+
+
+def test_skip_the_gym_this_week_and_next_week_skips_each_of_its_times_then(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    assert chat.say("skip the gym next week").startswith(
+        f"Before I go ahead: I'm about to skip “go to the gym” twice — {shown(8, 19)} and {shown(10, 19)}; "
+        "it goes on after that."
+    )
+    assert chat.say("yes") == (
+        f"✅ Skipped “go to the gym” on {shown(8, 19)} and {shown(10, 19)}; the next one is {shown(1, 19)}."
+    )
+    listed = chat.say("what do I have next week?")
+    assert listed.startswith("You have no reminders from"), listed
+    assert "gym" in chat.say("what do I have this week?")  # this week's still come
+    (fired,) = _fired(chat, clock, 1, 19)
+    assert "go to the gym" in fired
+    _fired(chat, clock, 3, 19)
+    assert _fired(chat, clock, 8, 19) == [] and _fired(chat, clock, 10, 19) == []
+    (back,) = _fired(chat, clock, 15, 19)
+    assert "go to the gym" in back
+
+
+def test_hebrew_skip_the_gym_next_week(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שלישי וחמישי ב7 בערב ללכת לחדר כושר")
+    question = chat.say("תדלג על החדר כושר בשבוע הבא")
+    assert question.startswith(
+        f"רגע לפני: אני עומד לדלג פעמיים על „ללכת לחדר כושר” — {shown(8, 19, language='he')} "
+        f"ו{shown(10, 19, language='he')}; אחרי זה היא ממשיכה כרגיל."
+    )
+    assert chat.say("כן").startswith("✅ דילגתי על „ללכת לחדר כושר”")
+    assert chat.say("מה יש לי בשבוע הבא?").startswith("אין לך תזכורות")
+
+
+def test_a_daily_series_skipped_for_a_week_says_how_many_times(chat: Conversation) -> None:
+    chat.say("remind me every day at 8am to take pills")
+    question = chat.say("skip the pills next week")
+    assert question.startswith(
+        f"Before I go ahead: I'm about to skip “take pills” 7 times — {shown(6, 8)} to {shown(12, 8)}; "
+    )
+    assert chat.say("yes") == (
+        f"✅ Skipped “take pills” 7 times, {shown(6, 8)} to {shown(12, 8)}; the next one is {shown(1, 8)}."
+    )
+    assert chat.say("undo").startswith("↩️ Undone: “take pills” is back")
+    assert "7 times" in chat.say("what do I have next week?")
 
 
 def test_hebrew_skip_next_week(chat: Conversation) -> None:

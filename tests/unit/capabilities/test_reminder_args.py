@@ -9,6 +9,7 @@ from memo.capabilities.reminder_args import (
     OCCURRENCE,
     SERIES,
     CreateReminderArgs,
+    DeleteRemindersArgs,
     ListRemindersArgs,
     UpdateReminderArgs,
     scoped_id,
@@ -65,3 +66,27 @@ def test_a_new_zone_is_the_whole_change() -> None:
     for zone in ("Mars/Olympus", "", "../etc/passwd"):
         with pytest.raises(ValidationError):
             UpdateReminderArgs.model_validate({"reminderIds": ["r"], "timezone": zone})
+
+
+@pytest.mark.parametrize(
+    ("days", "ok"),
+    [
+        ({"skipFrom": "2026-12-01", "skipUntil": "2026-12-02"}, True),
+        ({"skipFrom": "2026-01-01", "skipUntil": "2027-01-02"}, True),  # 366 days: the limit
+        ({"skipFrom": "2026-01-01", "skipUntil": "2027-01-03"}, False),  # past it
+        ({"skipFrom": "2026-12-01", "skipUntil": "2026-12-01"}, False),  # no day
+        ({"skipFrom": "2026-12-02", "skipUntil": "2026-12-01"}, False),
+        ({"skipFrom": "2026-12-01"}, False),  # one end only
+        ({"skipUntil": "2026-12-01"}, False),
+        ({}, True),  # the next time only
+    ],
+)
+def test_the_days_of_a_skip_have_both_ends_in_order_and_at_most_a_year(
+    days: dict[str, str], ok: bool
+) -> None:
+    args = {"reminderIds": ["r-1~occurrence"], **days}
+    if ok:
+        assert DeleteRemindersArgs.model_validate(args).to_json() == args
+    else:
+        with pytest.raises(ValidationError):
+            DeleteRemindersArgs.model_validate(args)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
 from memo.capabilities.dispatch import CapabilityDispatcher
+from memo.text.series import MOST_SKIPPED
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 from tests.unit.capabilities.support import LATER, NOW, THREAD, ctx
 
@@ -50,3 +51,62 @@ def test_delete_all_counts_what_was_gone(executor: CapabilityDispatcher, repo: F
     result = executor.execute("reminders", "delete_all", {"reminderIds": [rid, "gone"]}, ctx("s2"))
     assert result.success and result.data["count"] == 1 and result.data["gone"] == 1
     assert result.external_ids == {"reminderIds": [rid]} and not repo.reminders
+
+
+def test_a_skip_of_some_days_skips_each_time_then_and_undo_keeps_the_series_as_it_was(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    created = executor.execute(
+        "reminders", "create", {"title": "gym", "when": LATER, "recurrence": "FREQ=WEEKLY;BYDAY=TU,TH"}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    before = repo.get_reminder(THREAD, rid)
+    assert before is not None and before.recurrence is not None
+    # LATER is Tue 10 Mar: the week after it, its Tuesday and Thursday.
+    args = {"reminderIds": [f"{rid}~occurrence"], "skipFrom": "2026-03-15", "skipUntil": "2026-03-22"}
+    result = executor.execute("reminders", "delete", args, ctx("s2"))
+    assert result.success and result.summary == (
+        "skipped “gym” on Tue 17 Mar, 18:30 and Thu 19 Mar, 18:30; the next one is Tue 10 Mar, 18:30"
+    )
+    after = repo.get_reminder(THREAD, rid)
+    assert after is not None and after.due_at == before.due_at  # its next time is not one of them
+    # The week named, from its Sunday (Israel) to the next: each time in it is skipped.
+    assert after.recurrence == before.recurrence + "\nX-MEMO-SKIP:20260315T000000/20260322T000000"
+    assert "undoUntil" in result.data
+    # Days it does not come on: nothing is skipped, and it is said so.
+    none = {"reminderIds": [f"{rid}~occurrence"], "skipFrom": "2026-03-16", "skipUntil": "2026-03-17"}
+    missed = executor.execute("reminders", "delete", none, ctx("s3"))
+    assert not missed.success and missed.error_code == "NOT_FOUND"
+    assert repo.get_reminder(THREAD, rid) == after
+
+
+def test_a_series_skips_at_most_its_bound_of_stretches_and_one_more_is_refused_unchanged(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    created = executor.execute(
+        "reminders", "create", {"title": "pills", "when": LATER, "recurrence": "FREQ=DAILY"}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    first = date(2026, 3, 12)
+    for n in range(MOST_SKIPPED):  # every other day, each its own stretch: at the bound
+        day = first + timedelta(days=2 * n)
+        args = {
+            "reminderIds": [f"{rid}~occurrence"],
+            "skipFrom": day.isoformat(),
+            "skipUntil": (day + timedelta(days=1)).isoformat(),
+        }
+        assert executor.execute("reminders", "delete", args, ctx(f"s{n}")).success
+    kept = repo.get_reminder(THREAD, rid)
+    day = first + timedelta(days=2 * MOST_SKIPPED)
+    args = {
+        "reminderIds": [f"{rid}~occurrence"],
+        "skipFrom": day.isoformat(),
+        "skipUntil": (day + timedelta(days=1)).isoformat(),
+    }
+    refused = executor.execute("reminders", "delete", args, ctx("past"))
+    assert not refused.success and refused.error_code == "TOO_MANY_SKIPS"
+    assert refused.error == (
+        f"“pills” already skips {MOST_SKIPPED} stretches of days ahead, so I haven't skipped more. "
+        "You can stop it and set it again."
+    )
+    assert repo.get_reminder(THREAD, rid) == kept

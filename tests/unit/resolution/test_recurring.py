@@ -6,7 +6,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.items import Reminder
-from memo.resolution.recurring import next_time_within, scope_question, with_scope
+from memo.resolution.recurring import coming_within, scope_question, with_scope
 from memo.text.series import series
 from tests.unit.resolution.helpers import NOW, THREAD, step
 
@@ -47,12 +47,28 @@ def test_nothing_is_asked_for_a_rename_or_a_named_scope_and_nothing_is_read() ->
     assert scope_question(delete, {"scope": "series"}, ["r-gym"], unread, language="en", timezone=TZ) is None
 
 
-def test_a_skip_keeps_the_reminders_whose_next_time_falls_in_the_days_named() -> None:
-    kept, said = next_time_within(
+def test_a_skip_keeps_the_reminders_that_come_on_the_days_named() -> None:
+    kept, said = coming_within(
         ["r-gym"], {"from": "2026-03-11", "until": "2026-03-12"}, lambda: [GYM], language="en", timezone=TZ
     )
     assert (kept, said) == (["r-gym"], None)
-    kept, said = next_time_within(
+    # A later week: the series comes then too (it was refused: only the next time was skippable).
+    kept, said = coming_within(
         ["r-gym"], {"from": "2026-03-16", "until": "2026-03-23"}, lambda: [GYM], language="en", timezone=TZ
     )
-    assert kept == [] and said is not None and "skip the next one" in said
+    assert (kept, said) == (["r-gym"], None)
+    weekly = GYM.model_copy(update={"recurrence": series("FREQ=WEEKLY;BYDAY=WE", DUE, TZ)})
+    kept, said = coming_within(
+        ["r-gym"], {"from": "2026-03-12", "until": "2026-03-18"}, lambda: [weekly], language="en", timezone=TZ
+    )
+    assert kept == [] and said == (
+        "“gym” doesn't come then, so there's nothing to skip: its next time is Wed 11 Mar, 08:00."
+    )
+    kept, said = coming_within(
+        ["r-gone"],
+        {"from": "2026-03-12", "until": "2026-03-18"},
+        lambda: [weekly],
+        language="he",
+        timezone=TZ,
+    )
+    assert kept == [] and said == "לא מצאתי את זה יותר."

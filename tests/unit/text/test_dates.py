@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from memo.text.dates import format_when
+from memo.text.dates import format_span, format_when
 
 
 def test_a_time_is_shown_in_the_users_timezone() -> None:
@@ -31,3 +31,16 @@ def test_a_day_has_no_time_of_day() -> None:
 )
 def test_iso_text_is_parsed_and_anything_else_is_kept(value: str | None, expected: str) -> None:
     assert format_when(value, "en", "Asia/Jerusalem") == expected
+
+
+def test_times_of_a_series_are_said_as_one_two_or_from_the_first_to_the_last() -> None:
+    first, last = datetime(2024, 5, 6, 14, 0, tzinfo=UTC), datetime(2024, 5, 9, 14, 0, tzinfo=UTC)
+    zone = "Asia/Jerusalem"
+    assert format_span(first, None, 1, "en", zone) == "Mon 6 May, 17:00"
+    assert format_span(first, last, 1, "en", zone) == "Mon 6 May, 17:00"
+    assert format_span(first, last, 2, "en", zone) == "Mon 6 May, 17:00 and Thu 9 May, 17:00"
+    assert format_span(first, last, 4, "en", zone) == "Mon 6 May, 17:00 to Thu 9 May, 17:00"
+    assert format_span(first, last, 2, "he", zone) == "יום ב׳ 6.5 בשעה 17:00 ויום ה׳ 9.5 בשעה 17:00"
+    assert format_span(first.isoformat(), last.isoformat(), 4, "he", zone) == (
+        "מיום ב׳ 6.5 בשעה 17:00 עד יום ה׳ 9.5 בשעה 17:00"
+    )

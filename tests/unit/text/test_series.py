@@ -5,19 +5,26 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.text.recurrence import find_recurrence
 from memo.text.series import (
+    MOST_SKIPPED,
+    TooManySkips,
     default_start,
     first_occurrence,
+    is_valid_series,
     moved,
     next_occurrence,
     occurrences_on,
     series,
     series_end,
+    skipped_spans,
+    with_skipped,
 )
+from memo.text.series_words import describe
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)
@@ -111,3 +118,69 @@ def test_the_occurrences_on_some_days_are_every_occurrence_there_from_since_on(
         ):
             expected.append(at)
     assert occurrences_on(text, TZ, since, first, last, limit=limit) == expected[:limit]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    days=st.sets(st.sampled_from(range(7)), min_size=1),
+    hour=st.integers(0, 23),
+    spans=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 9)), max_size=6),
+    probe=st.integers(0, 40),
+)
+def test_a_series_never_comes_on_the_days_it_skips(
+    days: set[int], hour: int, spans: list[tuple[int, int]], probe: int
+) -> None:
+    rule = "FREQ=WEEKLY;BYDAY=" + ",".join(_DAYS[d] for d in sorted(days))
+    text = series(rule, NOW, TZ)
+    assert text is not None
+    text = text.replace("T100000", f"T{hour:02d}0000")
+    start = first_occurrence(text, TZ)
+    midnight = datetime.combine(start.date(), time(), tzinfo=ZONE)
+    skipping = text
+    off: list[tuple[datetime, datetime]] = []
+    for first, length in spans:
+        a, b = midnight + timedelta(days=first), midnight + timedelta(days=first + length)
+        skipping = with_skipped(skipping, a, b, TZ, since=start)
+        off.append((a, b))
+    assert is_valid_series(skipping) and describe(skipping, "en") == describe(text, "en")
+
+    def skipped(t: datetime) -> bool:
+        return any(a <= t < b for a, b in off)
+
+    after = start + timedelta(days=probe)
+    found = next_occurrence(skipping, TZ, after)
+    assert found is not None and not skipped(found) and found.weekday() in days
+    plain = next_occurrence(text, TZ, after)  # nothing between `after` and it but skipped times
+    while plain is not None and plain < found:
+        assert skipped(plain)
+        plain = next_occurrence(text, TZ, plain)
+    listed = occurrences_on(skipping, TZ, start, start.date(), start.date() + timedelta(days=60), limit=80)
+    every = occurrences_on(text, TZ, start, start.date(), start.date() + timedelta(days=60), limit=80)
+    assert listed == [t for t in every if not skipped(t)]
+
+
+def test_the_days_a_series_skips_are_kept_from_its_next_time_merged_and_bounded() -> None:
+    text = series("FREQ=DAILY", NOW, TZ)
+    assert text is not None
+    start = first_occurrence(text, TZ)
+    day = datetime.combine(start.date(), time(), tzinfo=ZONE)
+    once = with_skipped(text, day + timedelta(days=3), day + timedelta(days=4), TZ, since=start)
+    assert once.splitlines()[-1] == (
+        f"X-MEMO-SKIP:{day + timedelta(days=3):%Y%m%dT%H%M%S}/{day + timedelta(days=4):%Y%m%dT%H%M%S}"
+    )
+    # A stretch over before the series' next time is dropped; one touching another is merged.
+    later = with_skipped(once, day - timedelta(days=3), day - timedelta(days=1), TZ, since=start)
+    assert skipped_spans(later) == skipped_spans(once)
+    merged = with_skipped(once, day + timedelta(days=4), day + timedelta(days=6), TZ, since=start)
+    assert [(b - a).days for a, b in skipped_spans(merged)] == [3]
+    # At the bound and past it.
+    many = text
+    for n in range(MOST_SKIPPED):
+        many = with_skipped(
+            many, day + timedelta(days=2 * n), day + timedelta(days=2 * n + 1), TZ, since=start
+        )
+    assert len(skipped_spans(many)) == MOST_SKIPPED
+    with pytest.raises(TooManySkips):
+        with_skipped(many, day + timedelta(days=100), day + timedelta(days=101), TZ, since=start)
+    # Moved to a new time, a series no longer skips.
+    assert "X-MEMO-SKIP" not in (moved(once, TZ, now=NOW, day=None, at=time(9, 30)) or "")

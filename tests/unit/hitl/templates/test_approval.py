@@ -87,6 +87,37 @@ def test_a_skip_of_the_next_time_is_said_as_a_skip_never_a_delete() -> None:
     )
 
 
+def test_a_skip_of_some_days_says_how_many_times() -> None:
+    def skipping(label: str, when: str, times: str) -> DisambiguationCandidate:
+        return _skipped(label, when).model_copy(
+            update={"data": {templates.SKIPPED_ONCE: True, templates.SKIP_TIMES: times}}
+        )
+
+    for times, en, he in (
+        ("1", "once", "פעם אחת"),
+        ("2", "twice", "פעמיים"),
+        ("366+", "366+ times", "366+ פעמים"),
+    ):
+        one = [skipping("gym", "Tue 1 Dec, 19:00 and Thu 3 Dec, 19:00", times)]
+        assert templates.approval_items_question(
+            "en", step(action="delete"), one, "needs_approval", TZ
+        ).startswith(
+            f"Before I go ahead: I'm about to skip “gym” {en} — Tue 1 Dec, 19:00 and Thu 3 Dec, 19:00; "
+        )
+        assert templates.approval_items_question(
+            "he", step(action="delete"), one, "needs_approval", TZ
+        ).startswith(f"רגע לפני: אני עומד לדלג {he} על „gym” — ")
+    two = [
+        skipping("gym", "Tue 1 Dec, 19:00 and Thu 3 Dec, 19:00", 2),
+        skipping("pills", "Tue 1 Dec, 08:00", 1),
+    ]
+    text = templates.approval_items_question("en", step(action="delete"), two, "needs_approval", TZ)
+    assert text.startswith(
+        "Before I go ahead: I'm about to skip these times of 2 reminders (each goes on after that):"
+    )
+    assert "once" not in text
+
+
 def test_a_skip_along_with_a_delete_is_no_skip_question() -> None:
     mixed = [_skipped("take vitamins", "Tue 1 Dec, 09:00"), *items("call mom")]
     text = templates.approval_items_question("en", step(action="delete"), mixed, "needs_approval", TZ)

@@ -101,6 +101,24 @@ class DoneReminderArgs(Args):
 
 class DeleteRemindersArgs(Args):
     reminder_ids: list[str] = Field(min_length=1)
+    #: the days a skip names ("skip the gym next week"), the end excluded: a repeating reminder
+    #: scoped to its `OCCURRENCE` skips each of its times on them, not only its next one
+    skip_from: date | None = None
+    skip_until: date | None = None
+
+    @model_validator(mode="after")
+    def _days_have_both_ends(self) -> DeleteRemindersArgs:
+        if (self.skip_from is None) != (self.skip_until is None):
+            raise ValueError("the days of a skip have a first day and an end")
+        if self.skip_from is not None and self.skip_until is not None and self.skip_until <= self.skip_from:
+            raise ValueError("the days of a skip end after their first day")
+        if (
+            self.skip_until is not None
+            and self.skip_from is not None
+            and (self.skip_until - self.skip_from).days > 366
+        ):
+            raise ValueError("a skip names at most a year of days")
+        return self
 
 
 class DeleteAllRemindersArgs(Args):

@@ -25,12 +25,21 @@ from memo.capabilities.reminder_args import (
     DeleteRemindersArgs,
     split_scoped,
 )
-from memo.capabilities.reminder_results import CAPABILITY, brief, changed_failure, not_found
+from memo.capabilities.reminder_results import (
+    CAPABILITY,
+    MOST_TIMES_COUNTED,
+    brief,
+    changed_failure,
+    not_found,
+    too_many_skips,
+)
 from memo.capabilities.reminder_schedule import ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
 from memo.errors import ServiceFault
 from memo.observability import logger
-from memo.text.dates import format_when
+from memo.text.dates import format_span, format_when
+from memo.text.language import Language
+from memo.text.series import MOST_SKIPPED, TooManySkips
 from memo.text.wording import quote
 
 
@@ -61,6 +70,7 @@ class ReminderDeletes(ReminderSchedule):
         deleted: list[dict[str, str]] = []
         skipped: list[dict[str, str]] = []
         changed: list[dict[str, str]] = []
+        refused: list[dict[str, str]] = []  # already skipping `MOST_SKIPPED` stretches ahead
         for scoped in args.reminder_ids:
             reminder_id, scope = split_scoped(scoped)
             if scope == OCCURRENCE:
@@ -70,19 +80,20 @@ class ReminderDeletes(ReminderSchedule):
                 if reminder is None:
                     continue
                 if reminder.recurrence is not None:
-                    # The skipped time is kept for "Undo", as a change's is (`Revision`).
-                    after = self.skip(reminder, self._clock(), undo=undo)
-                    skipped.append(
-                        {**brief(reminder, lang), "next": after.due_at.isoformat() if after else ""}
-                    )
+                    try:
+                        skipped.extend(self._skipped(reminder, args, undo, ctx))
+                    except TooManySkips:
+                        refused.append(brief(reminder, lang))
                     continue
             removal = self._remove(reminder_id, undo, ctx)
             if removal.status == "deleted" and removal.item is not None:
                 deleted.append(brief(removal.item, lang))
             elif removal.status == "changed" and removal.item is not None:
                 changed.append(brief(removal.item, lang))
+        if refused and not skipped and not deleted:
+            return too_many_skips(refused, lang)
         if skipped and not deleted:
-            return self._skipped_result(skipped, undo, ctx)
+            return self._skipped_result(skipped, undo, ctx, refused)
         if not deleted and changed:
             return changed_failure("delete", changed, ctx)
         if not deleted:
@@ -104,18 +115,43 @@ class ReminderDeletes(ReminderSchedule):
             summary=say(lang, f"deleted reminder {titles}", f"מחקתי את התזכורת {titles}"),
         )
 
+    def _skipped(
+        self, reminder: Reminder, args: DeleteRemindersArgs, undo: Tombstone, ctx: ExecutionContext
+    ) -> list[dict[str, str]]:
+        """Skip the next time of a series, or each of its times on the days the skip named; the
+        skipped times are kept for "Undo", as a change's are (`Revision`). What the result says of
+        it (nothing: it does not come on those days)."""
+        if args.skip_from is None or args.skip_until is None:
+            after = self.skip(reminder, self._clock(), undo=undo)
+            return [{**brief(reminder, ctx.language), "next": after.due_at.isoformat() if after else ""}]
+        days = (args.skip_from, args.skip_until)
+        after, times = self.skip_on(reminder, days, ctx.timezone, self._clock(), undo=undo)
+        if not times:
+            return []
+        count = str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+"
+        row = {**brief(reminder, ctx.language), "when": times[0].isoformat(), "times": count}
+        if len(times) > 1:
+            row["last"] = times[-1].isoformat()
+        return [{**row, "next": after.due_at.isoformat() if after else ""}]
+
     def _skipped_result(
-        self, skipped: list[dict[str, str]], undo: Tombstone, ctx: ExecutionContext
+        self,
+        skipped: list[dict[str, str]],
+        undo: Tombstone,
+        ctx: ExecutionContext,
+        refused: list[dict[str, str]],
     ) -> ExecutionResult:
         lang = ctx.language
         first = skipped[0]
-        occurrence = format_when(first["when"], lang, ctx.timezone)
+        en, he = _skipped_times(first, lang, ctx.timezone)
         following = format_when(first["next"], lang, ctx.timezone) if first["next"] else ""
-        en = f"skipped {quote(first['title'], lang)} on {occurrence}"
-        he = f"דילגתי על {quote(first['title'], lang)} ב{occurrence}"
         if following:
             en += f"; the next one is {following}"
             he += f"; הבאה ב{following}"
+        if refused:
+            names = ", ".join(quote(r["title"], lang) for r in refused)
+            en += f"; {names} already skips {MOST_SKIPPED} stretches of days ahead, so I left it as it is"
+            he += f"; {names} כבר מדלגת על {MOST_SKIPPED} תקופות קדימה, אז השארתי אותה כמו שהיא"
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
@@ -188,3 +224,15 @@ def _deleted_all(
             "מחקתי תזכורת אחת" if len(deleted) == 1 else f"מחקתי {len(deleted)} תזכורות",
         ),
     )
+
+
+def _skipped_times(skipped: dict[str, str], lang: Language, timezone: str) -> tuple[str, str]:
+    """ "skipped “gym” on Tue 1 Dec, 19:00", "... on Tue 1 Dec, 19:00 and Thu 3 Dec, 19:00", or
+    "skipped “pills” 7 times, Sun 29 Nov, 08:00 to Sat 5 Dec, 08:00", in English and Hebrew."""
+    title = quote(skipped["title"], lang)
+    times = skipped.get("times") or "1"
+    count = int(times.rstrip("+"))
+    span = format_span(skipped["when"], skipped.get("last"), count, lang, timezone)
+    if count <= 2:
+        return f"skipped {title} on {span}", f"דילגתי על {title} ב{span}"
+    return f"skipped {title} {times} times, {span}", f"דילגתי על {title} {times} פעמים, {span}"

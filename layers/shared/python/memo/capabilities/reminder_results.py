@@ -15,12 +15,13 @@ from memo.capabilities.common import (
     NOT_FOUND,
     REPEAT_TOO_LONG,
     TIME_IN_PAST,
+    TOO_MANY_SKIPS,
     failure,
     say,
 )
 from memo.capabilities.items import Reminder
 from memo.text.language import Language
-from memo.text.series import occurrences_on
+from memo.text.series import MOST_SKIPPED, occurrences_on
 from memo.text.series_words import describe
 from memo.text.timezones import zone_place
 from memo.text.wording import quote
@@ -80,6 +81,23 @@ def in_period(row: dict[str, str], times: list[datetime] | None) -> dict[str, st
     if len(times) > 1:
         shown["last"] = times[-1].isoformat()
     return shown
+
+
+def too_many_skips(refused: list[dict[str, str]], lang: Language) -> ExecutionResult:
+    """A skip of days refused: the series already skips `MOST_SKIPPED` stretches ahead."""
+    names = ", ".join(quote(r["title"], lang) for r in refused)
+    return failure(
+        CAPABILITY,
+        "delete",
+        TOO_MANY_SKIPS,
+        say(
+            lang,
+            f"{names} already skips {MOST_SKIPPED} stretches of days ahead, so I haven't skipped more. "
+            "You can stop it and set it again.",
+            f"{names} כבר מדלגת על {MOST_SKIPPED} תקופות קדימה, אז לא דילגתי על עוד. "
+            "אפשר לעצור אותה ולקבוע אותה מחדש.",
+        ),
+    )
 
 
 def too_long(action: str, lang: Language) -> ExecutionResult:

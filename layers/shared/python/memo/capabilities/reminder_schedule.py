@@ -1,23 +1,24 @@
 """Schedule handling shared by the reminder actions: the new time a change gives a reminder, the
 one-time copy that takes an occurrence's place (a moved or snoozed occurrence of a series), and the
-skip of a series' next time. Both keep, given the turn's undo marks, what "undo" needs: the copy is
+skip of a series' next time, or of its times on some days. They keep, given the turn's undo marks, what "undo" needs: the copy is
 cancelled, the series gets its next time back (`memo.capabilities.undo_reverts`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import ExecutionContext, ReminderScheduler
 from memo.capabilities.common import entity_id
 from memo.capabilities.items import Reminder, Revision, Tombstone
 from memo.capabilities.reminder_args import UpdateReminderArgs
+from memo.capabilities.reminder_results import on_days
 from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
-from memo.text.series import next_occurrence
+from memo.text.series import next_occurrence, with_skipped
 
 
 def new_time(reminder: Reminder, args: UpdateReminderArgs, now: datetime) -> datetime | None:
@@ -95,3 +96,40 @@ class ReminderSchedule:
             changed_at=now,
             revision=Revision(undo=undo, was=reminder) if undo is not None else None,
         )
+
+    def skip_on(
+        self, reminder: Reminder, days: tuple[date, date], timezone: str, now: datetime, *, undo: Tombstone
+    ) -> tuple[Reminder | None, list[datetime]]:
+        """The series skips each of its times on `days` (the first, and the end excluded; days in
+        `timezone`, the user's), keeping its previous version for `undo`: its next time moves on
+        when it is one of them, a later one is skipped in the series itself (`with_skipped`). The
+        reminder as it is after, and the times skipped (none: it does not come then; at most
+        `MOST_TIMES_COUNTED` + 1 of them are counted, all of them are skipped)."""
+        assert reminder.recurrence is not None
+        first, until = days
+        times = on_days([reminder], first, until - timedelta(days=1), timezone).get(reminder.reminder_id, [])
+        if not times:
+            return reminder, []
+        zone = ZoneInfo(timezone)
+        start, end = (
+            datetime.combine(first, time(), tzinfo=zone),
+            datetime.combine(until, time(), tzinfo=zone),
+        )
+        # Raises TooManySkips before anything is written.
+        text = with_skipped(reminder.recurrence, start, end, reminder.timezone, since=reminder.due_at)
+        due = reminder.due_at
+        if due in times:
+            following = next_occurrence(text, reminder.timezone, due)
+            if following is None:  # nothing left after them: the series ends
+                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+                return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id), times
+            due = following
+        after = self._repo.update_reminder(
+            reminder.thread_id,
+            reminder.reminder_id,
+            due_at=due,
+            recurrence=text,
+            changed_at=now,
+            revision=Revision(undo=undo, was=reminder),
+        )
+        return after, times

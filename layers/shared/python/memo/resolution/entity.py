@@ -35,6 +35,7 @@ from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND
 from memo.capabilities.dispatch import ARGS_MODELS
 from memo.capabilities.lists import UNNAMED_LIST
+from memo.capabilities.reminder_args import OCCURRENCE
 from memo.domain import (
     Disambiguation,
     DisambiguationCandidate,
@@ -204,6 +205,10 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
     )
     semantic = {k: v for k, v in result.args.items() if k != "within"}
     found, scope_kind = _narrowed(step, result, semantic, found, state, reads)
+    within = result.args.get("within")
+    if isinstance(within, dict) and semantic.get("scope") == OCCURRENCE:
+        # "skip the gym next week": each of its times on those days is skipped.
+        semantic = {**semantic, "skipFrom": within["from"], "skipUntil": within["until"]}
     if isinstance(found, Found):
         progress.resolve(step, executor_args_for(step, {**semantic, **found.extra}, found.ids))
         logger.info("ENTITY_RESOLVED", extra={**log, "count": len(found.ids)})
@@ -238,7 +243,7 @@ def _narrowed(
     one repeating reminder, turned into "this one or the whole series?" (`recurring_scope`)."""
     language, timezone = state.input.language, state.input.timezone
     if isinstance(found, Found) and "within" in result.args:
-        kept, outside = recurring.next_time_within(
+        kept, outside = recurring.coming_within(
             found.ids,
             result.args["within"],
             recurring.upcoming(reads.repository, state.thread_id, reads.now),

@@ -11,13 +11,13 @@ the series and asks nothing. A scope the words named is written into the ids dir
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from memo.capabilities.common import say
 from memo.capabilities.items import Reminder
 from memo.capabilities.reminder_args import OCCURRENCE, SERIES, scoped_id
+from memo.capabilities.reminder_results import on_days
 from memo.domain import DisambiguationCandidate, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -73,7 +73,7 @@ def scope_question(
     ]
 
 
-def next_time_within(
+def coming_within(
     ids: Sequence[str],
     within: dict[str, str],
     reminders: Callable[[], Sequence[Reminder]],
@@ -81,25 +81,23 @@ def next_time_within(
     language: Language,
     timezone: str,
 ) -> tuple[list[str], str | None]:
-    """A skip that named its days ("skip next week"): the reminders whose next time falls in them,
-    and, when none does, what to say. Only the next time is skipped, so one that falls later is
-    never skipped instead (nor the next one in its place)."""
+    """A skip that named its days ("skip next week", "skip the gym on thursday"): the reminders that
+    come on them (a series on any of its times there, from its next one on), and, when none does,
+    what to say. A reminder that does not come then is never skipped instead."""
     first, until = date.fromisoformat(within["from"]), date.fromisoformat(within["until"])
-    zone = ZoneInfo(timezone)
     by_id = {r.reminder_id: r for r in reminders()}
-    kept = [i for i in ids if i in by_id and first <= by_id[i].due_at.astimezone(zone).date() < until]
+    shown = [by_id[i] for i in ids if i in by_id]
+    times = on_days(shown, first, until - timedelta(days=1), timezone)
+    kept = [i for i in ids if i in times]
     if kept:
         return kept, None
-    shown = next((by_id[i] for i in ids if i in by_id), None)
-    if shown is None:
+    if not shown:
         return [], say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר.")
-    when = format_when(shown.due_at, language, timezone)
+    when = format_when(shown[0].due_at, language, timezone)
     return [], say(
         language,
-        f"The next “{shown.title}” is {when}, not then. I can skip only its next time, not a later "
-        f"one: say “skip the next one” to skip {when}.",
-        f"הפעם הבאה של „{shown.title}” היא {when}, לא אז. אפשר לדלג רק על הפעם הבאה, לא על פעם מאוחרת "
-        f"יותר: כתבו „תדלג על הפעם הבאה” כדי לדלג על {when}.",
+        f"“{shown[0].title}” doesn't come then, so there's nothing to skip: its next time is {when}.",
+        f"„{shown[0].title}” לא מגיעה אז, אז אין על מה לדלג: הפעם הבאה שלה היא {when}.",
     )
 
 

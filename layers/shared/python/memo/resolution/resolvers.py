@@ -174,8 +174,8 @@ def _scope(constraints: dict[str, Any]) -> dict[str, Any]:
 
 
 def _within(constraints: dict[str, Any]) -> dict[str, Any]:
-    """The days a skip named ("skip next week"): the next time must fall in them (checked by entity
-    resolution, which does not pass it on to the executor)."""
+    """The days a skip named ("skip next week"): the reminder must come on them (checked by entity
+    resolution, which passes them on to the executor as `skipFrom` / `skipUntil`)."""
     within = constraints.get("within")
     if (
         constraints.get("scope") == "occurrence"

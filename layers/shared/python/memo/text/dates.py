@@ -36,3 +36,18 @@ def _format_day(day: date, language: Language) -> str:
     if language == "he":
         return f"{_HE_WEEKDAYS[day.weekday()]} {day.day}.{day.month}"
     return f"{_EN_WEEKDAYS[day.weekday()]} {day.day} {_EN_MONTHS[day.month - 1]}"
+
+
+def format_span(
+    first: datetime | str, last: datetime | str | None, count: int, language: Language, timezone: str
+) -> str:
+    """The times of one series in some days, said in a line: "Tue 1 Dec, 19:00" (one), "Tue 1 Dec,
+    19:00 and Thu 3 Dec, 19:00" (two), or from the first to the last ("Sun 29 Nov, 08:00 to Sat
+    5 Dec, 08:00"); how many is the caller's to say."""
+    shown = format_when(first, language, timezone)
+    if count <= 1 or not last:
+        return shown
+    end = format_when(last, language, timezone)
+    if count == 2:
+        return f"{shown} ו{end}" if language == "he" else f"{shown} and {end}"
+    return f"מ{shown} עד {end}" if language == "he" else f"{shown} to {end}"

@@ -5,6 +5,9 @@ A series is RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
     DTSTART:20261124T080000
     RRULE:FREQ=WEEKLY;BYDAY=MO
 
+A series may skip stretches of days ("skip the gym next week" when its next time is this week):
+they are its `X-MEMO-SKIP` line, in the same local time, and every walk passes the times in them.
+
 `DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
 reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
 `series(rule, first)` builds that text, `next_occurrence` finds the occurrence after an instant,
@@ -23,6 +26,16 @@ from dateutil.rrule import rrule, rrulestr
 
 from memo.text.recurrence import WEEKDAY_CODES, Recurrence
 
+#: The stretches of days a series skips: "X-MEMO-SKIP:<start>/<end>,..." in its local time, the
+#: end excluded (an RFC 5545 extension property; `parse_series` leaves it out of the rule).
+_SKIP = "X-MEMO-SKIP:"
+_LOCAL = "%Y%m%dT%H%M%S"
+#: At most this many stretches ahead a series skips ("skip the gym next week", and again, and
+#: again): one more is refused (`TooManySkips`).
+MOST_SKIPPED = 30
+
+Span = tuple[datetime, datetime]
+
 
 def series(rule: str, first: datetime, timezone: str) -> str | None:
     """The stored series of RRULE value `rule` whose first occurrence is the first one at or after
@@ -40,10 +53,51 @@ def series(rule: str, first: datetime, timezone: str) -> str | None:
 
 
 def parse_series(series_text: str) -> rrule:
-    parsed = rrulestr(series_text)
+    """The series' rule: its DTSTART and RRULE (the days it skips aside, `skipped_spans`)."""
+    rule_text = "\n".join(x for x in series_text.splitlines() if not x.startswith(_SKIP))
+    parsed = rrulestr(rule_text)
     if not isinstance(parsed, rrule):
         raise ValueError("a series is one RRULE")
     return parsed
+
+
+def skipped_spans(series_text: str) -> tuple[Span, ...]:
+    """The stretches the series skips, in its local time (naive, as its DTSTART), the end excluded."""
+    line = next((x for x in series_text.splitlines() if x.startswith(_SKIP)), "")
+    spans = []
+    for value in line.removeprefix(_SKIP).split(",") if line else []:
+        start, _, end = value.partition("/")
+        spans.append((datetime.strptime(start, _LOCAL), datetime.strptime(end, _LOCAL)))
+    return tuple(spans)
+
+
+def _skips(local: datetime, spans: tuple[Span, ...]) -> bool:
+    return any(start <= local < end for start, end in spans)
+
+
+class TooManySkips(ValueError):
+    """The series already skips `MOST_SKIPPED` stretches ahead."""
+
+
+def with_skipped(series_text: str, start: datetime, end: datetime, timezone: str, *, since: datetime) -> str:
+    """The series that also skips every time from `start` to `end` (aware, the end excluded; "skip
+    the gym next week"). Stretches over before `since` (aware: the series' next time) are dropped,
+    overlapping ones merged; past `MOST_SKIPPED` stretches it raises `TooManySkips`."""
+    zone = ZoneInfo(timezone)
+    floor = since.astimezone(zone).replace(tzinfo=None)
+    new = (start.astimezone(zone).replace(tzinfo=None), end.astimezone(zone).replace(tzinfo=None))
+    merged: list[Span] = []
+    for first, last in sorted(s for s in (*skipped_spans(series_text), new) if s[1] > floor):
+        if merged and first <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
+        else:
+            merged.append((first, last))
+    if len(merged) > MOST_SKIPPED:
+        raise TooManySkips(f"a series skips at most {MOST_SKIPPED} stretches of days")
+    lines = [x for x in series_text.splitlines() if not x.startswith(_SKIP)]
+    if merged:
+        lines.append(_SKIP + ",".join(f"{a:{_LOCAL}}/{b:{_LOCAL}}" for a, b in merged))
+    return "\n".join(lines)
 
 
 def is_valid_series(series_text: str) -> bool:
@@ -63,7 +117,10 @@ def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetim
     """The first occurrence strictly after `after` (aware), in `timezone`; None when it ended."""
     zone = ZoneInfo(timezone)
     local = after.astimezone(zone).replace(tzinfo=None)
-    found = parse_series(series_text).after(local, inc=False)
+    spans = skipped_spans(series_text)
+    found = next(
+        (t for t in parse_series(series_text).xafter(local, inc=False) if not _skips(t, spans)), None
+    )
     return found.replace(tzinfo=zone) if found is not None else None
 
 
@@ -76,10 +133,12 @@ def occurrences_on(
     zone = ZoneInfo(timezone)
     start = max(since.astimezone(zone).replace(tzinfo=None), datetime.combine(first_day, time()))
     found: list[datetime] = []
+    spans = skipped_spans(series_text)
     for local in parse_series(series_text).xafter(start, inc=True):
         if local.date() > last_day or len(found) == limit:
             break
-        found.append(local.replace(tzinfo=zone))
+        if not _skips(local, spans):
+            found.append(local.replace(tzinfo=zone))
     return found
 
 

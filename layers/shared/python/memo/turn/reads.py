@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
 from memo.capabilities.limits import UserCaps
+from memo.capabilities.reminder_results import MOST_TIMES_COUNTED, on_days
 from memo.domain import (
     DisambiguationCandidate,
     InterpreterOutput,
@@ -27,7 +28,7 @@ from memo.domain import (
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, RuleInterpreter
 from memo.hitl.request_rules import RequestRules
-from memo.hitl.templates.approval import NEXT_TIME
+from memo.hitl.templates.approval import NEXT_TIME, SKIP_TIMES
 from memo.observability import logger
 from memo.operator_review.policy import DEFAULT_POLICY, ReviewPolicy
 from memo.operator_review.waits import ReviewWait
@@ -40,7 +41,7 @@ from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
 from memo.resolution.entity import ItemsReader
 from memo.settings import DEFAULT_MESSAGE_MAX_CHARS, DEFAULT_NOTE_MAX_CHARS, DEFAULT_TITLE_MAX_CHARS
-from memo.text.dates import format_when
+from memo.text.dates import format_span, format_when
 from memo.text.language import Language
 from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series import next_occurrence
@@ -208,7 +209,7 @@ class Turn:
                     description=_reminder_when(r.due_at, r.recurrence, language, tz),
                     data={
                         "day": r.due_at.astimezone(zone).date().isoformat(),
-                        **_next_time(r, now, language, tz),
+                        **_next_time(r, now, language, tz, _skip_days(args)),
                     },
                 )
                 for r in self.items.list_upcoming_reminders(state.thread_id, now)
@@ -287,12 +288,30 @@ def _delivered_lately(ctx: TurnContext) -> LatestAction | None:
     )
 
 
-def _next_time(reminder: Reminder, now: datetime, language: Language, timezone: str) -> dict[str, str]:
+def _skip_days(args: dict[str, Any]) -> tuple[date, date] | None:
+    """The days a skip names (`DeleteRemindersArgs.skip_from` / `skip_until`), or None."""
+    try:
+        return date.fromisoformat(str(args["skipFrom"])), date.fromisoformat(str(args["skipUntil"]))
+    except (KeyError, ValueError):
+        return None
+
+
+def _next_time(
+    reminder: Reminder, now: datetime, language: Language, timezone: str, days: tuple[date, date] | None
+) -> dict[str, Any]:
     """A repeating reminder's next time, as a skip of it shows it (`NEXT_TIME`: it goes on after
-    that time); nothing for a one-time reminder, nor for a series whose next time is its last
-    (skipping it ends the series)."""
+    that time), or its times on the days a skip names (with how many, `SKIP_TIMES`); nothing for a
+    one-time reminder, nor for a series whose next time is its last (skipping it ends the series)."""
     if reminder.recurrence is None:
         return {}
+    if days is not None:
+        times = on_days([reminder], days[0], days[1] - timedelta(days=1), timezone).get(reminder.reminder_id)
+        if times:
+            last = times[-1] if len(times) > 1 else None
+            return {
+                NEXT_TIME: format_span(times[0], last, len(times), language, timezone),
+                SKIP_TIMES: str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+",
+            }
     if next_occurrence(reminder.recurrence, reminder.timezone, max(reminder.due_at, now)) is None:
         return {}
     return {NEXT_TIME: format_when(reminder.due_at, language, timezone)}

@@ -16,6 +16,9 @@ NEXT_TIME = "next"
 #: The listed reminder's next time is skipped once, and the series goes on (its description is
 #: that time).
 SKIPPED_ONCE = "skip"
+#: How many times of a series a skip of some days skips, as text ("2", "366+"; its `NEXT_TIME`
+#: then names them).
+SKIP_TIMES = "skipTimes"
 EDIT_ID = "edit"
 REJECT_ID = "reject"
 
@@ -194,17 +197,30 @@ def _skip_question(
         tail = "לאשר, לערוך או לדחות?"
         if len(candidates) == 1:
             c = candidates[0]
-            said = f"לדלג פעם אחת על {quote(shorten(c.label, 60), language)} — {c.description}; אחרי זה היא ממשיכה כרגיל."
+            times = _times(c, language)
+            said = f"לדלג {times} על {quote(shorten(c.label, 60), language)} — {c.description}; אחרי זה היא ממשיכה כרגיל."
             return f"{head}: אני עומד {said}\n{rest}{tail}"
         listing = item_lines(candidates, language, parts=False)
+        if any(_times(c, language) != "פעם אחת" for c in candidates):
+            return f"{head}: אני עומד לדלג על הפעמים האלה של {len(candidates)} תזכורות (אחרי זה הן ממשיכות כרגיל):\n{listing}\n{rest}{tail}"
         return f"{head}: אני עומד לדלג פעם אחת על {len(candidates)} תזכורות (אחרי זה הן ממשיכות כרגיל):\n{listing}\n{rest}{tail}"
     tail = "Approve, edit or reject?"
     if len(candidates) == 1:
         c = candidates[0]
-        said = f"skip {quote(shorten(c.label, 60), language)} once — {c.description}; it goes on after that."
+        said = f"skip {quote(shorten(c.label, 60), language)} {_times(c, language)} — {c.description}; it goes on after that."
         return f"{head}: I'm about to {said}\n{rest}{tail}"
     listing = item_lines(candidates, language, parts=False)
+    if any(_times(c, language) != "once" for c in candidates):
+        return f"{head}: I'm about to skip these times of {len(candidates)} reminders (each goes on after that):\n{listing}\n{rest}{tail}"
     return f"{head}: I'm about to skip {len(candidates)} reminders once (each goes on after that):\n{listing}\n{rest}{tail}"
+
+
+def _times(candidate: DisambiguationCandidate, language: Language) -> str:
+    """How many times a skip skips: "once", "twice", "7 times" ("פעם אחת", "פעמיים", "7 פעמים")."""
+    count = str(candidate.data.get(SKIP_TIMES) or "1")  # "2", or "366+" past the count
+    if language == "he":
+        return {"1": "פעם אחת", "2": "פעמיים"}.get(count, f"{count} פעמים")
+    return {"1": "once", "2": "twice"}.get(count, f"{count} times")
 
 
 def approval_steps_question(
