@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from dateutil.rrule import rrule, rrulestr
 
 from memo import tables
 from memo.aws.items_revisions import previous_slot
@@ -102,6 +103,51 @@ def test_a_reminder_update_comes_back_with_its_title_time_status_and_series(item
         None,
         TEST_NOW,
     )
+
+
+def test_the_days_a_series_skips_are_kept_beside_it_undone_and_unknown_to_the_released_reader(
+    items_db: Any,
+) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    series = Reminder(
+        reminder_id="r1",
+        thread_id=THREAD,
+        title="gym",
+        due_at=TEST_NOW + timedelta(days=1),
+        created_at=TEST_NOW,
+        recurrence=SERIES,
+    )
+    repo.put_reminder(series)
+    skips = "20261207T000000/20261214T000000"
+    repo.update_reminder(
+        THREAD, "r1", skips=skips, changed_at=TEST_NOW, revision=Revision(undo=UNDO, was=series)
+    )
+    stored = items_db.get_item(
+        TableName=TABLE, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}}
+    )
+    item = stored["Item"]
+    assert item["skips"] == {"S": skips} and item["recurrence"] == {"S": SERIES}  # the series as it was
+    skipping = repo.get_reminder(THREAD, "r1")
+    assert skipping is not None and skipping.skips == skips
+
+    # The released reader knows no `skips`: its Reminder ignores an attribute it does not know
+    # (pydantic's default, kept here) and its parser takes the series as stored, a plain rule.
+    assert Reminder.model_config.get("extra", "ignore") == "ignore"
+    assert isinstance(rrulestr(item["recurrence"]["S"]), rrule)
+
+    (back,) = repo.restore(THREAD, "wamid.1", now=LATER).reverted
+    assert isinstance(back, Reminder) and back.skips is None and back.recurrence == SERIES
+    assert (
+        "skips"
+        not in items_db.get_item(
+            TableName=TABLE, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}}
+        )["Item"]
+    )
+    # "" takes them away in place.
+    repo.update_reminder(THREAD, "r1", skips=skips)
+    repo.update_reminder(THREAD, "r1", skips="")
+    cleared = repo.get_reminder(THREAD, "r1")
+    assert cleared is not None and cleared.skips is None
 
 
 def test_no_revert_after_the_window(items_db: Any) -> None:

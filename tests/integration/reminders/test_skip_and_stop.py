@@ -241,3 +241,20 @@ def test_hebrew_undo_after_a_skip(chat: Conversation) -> None:
     assert [c.title for c in chat.choices] == ["ביטול השינוי"]
     assert chat.say("תבטל את מה שעשית").startswith("↩️")
     assert shown(7, 8, language="he") in chat.say("מה התזכורות שלי?")
+
+
+def test_a_skipped_week_stays_skipped_when_the_series_moves_to_another_time(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    chat.say("skip the gym next week")
+    chat.say("yes")
+    chat.say("move the gym to 8pm")
+    assert chat.say("the whole series").startswith("🔁 Updated the reminder “go to the gym” — now every")
+    assert chat.say("what do I have next week?").startswith("You have no reminders from")
+    (fired,) = _fired(chat, clock, 1, 20)
+    assert "go to the gym" in fired
+    _fired(chat, clock, 3, 20)
+    assert _fired(chat, clock, 8, 20) == [] and _fired(chat, clock, 10, 20) == []
+    (back,) = _fired(chat, clock, 15, 20)
+    assert "go to the gym" in back

@@ -130,17 +130,22 @@ class FakeItemsRepository:
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
+        skips: str | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
-        if changed_at is not None and any(v is not None for v in (title, due_at, recurrence, timezone)):
+        if changed_at is not None and any(
+            v is not None for v in (title, due_at, recurrence, timezone, skips)
+        ):
             self.changed_at[(thread_id, reminder_id)] = changed_at
             if revision is not None:
                 self.kept[(thread_id, reminder_id)] = (revision, changed_at)
         update: dict[str, object] = {}
         if recurrence is not None:
             update["recurrence"] = recurrence
+        if skips is not None:
+            update["skips"] = skips or None
         if title is not None:
             update["title"] = title
         if due_at is not None:

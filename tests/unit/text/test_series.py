@@ -15,7 +15,7 @@ from memo.text.series import (
     TooManySkips,
     default_start,
     first_occurrence,
-    is_valid_series,
+    first_time,
     moved,
     next_occurrence,
     occurrences_on,
@@ -24,7 +24,6 @@ from memo.text.series import (
     skipped_spans,
     with_skipped,
 )
-from memo.text.series_words import describe
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)
@@ -136,27 +135,29 @@ def test_a_series_never_comes_on_the_days_it_skips(
     text = text.replace("T100000", f"T{hour:02d}0000")
     start = first_occurrence(text, TZ)
     midnight = datetime.combine(start.date(), time(), tzinfo=ZONE)
-    skipping = text
+    skips: str | None = None
     off: list[tuple[datetime, datetime]] = []
     for first, length in spans:
         a, b = midnight + timedelta(days=first), midnight + timedelta(days=first + length)
-        skipping = with_skipped(skipping, a, b, TZ, since=start)
+        skips = with_skipped(skips, a, b, TZ, since=start)
         off.append((a, b))
-    assert is_valid_series(skipping) and describe(skipping, "en") == describe(text, "en")
 
     def skipped(t: datetime) -> bool:
         return any(a <= t < b for a, b in off)
 
     after = start + timedelta(days=probe)
-    found = next_occurrence(skipping, TZ, after)
+    found = next_occurrence(text, TZ, after, skips)
     assert found is not None and not skipped(found) and found.weekday() in days
     plain = next_occurrence(text, TZ, after)  # nothing between `after` and it but skipped times
     while plain is not None and plain < found:
         assert skipped(plain)
         plain = next_occurrence(text, TZ, plain)
-    listed = occurrences_on(skipping, TZ, start, start.date(), start.date() + timedelta(days=60), limit=80)
-    every = occurrences_on(text, TZ, start, start.date(), start.date() + timedelta(days=60), limit=80)
+    window = (start.date(), start.date() + timedelta(days=60))
+    listed = occurrences_on(text, TZ, start, *window, limit=80, skips=skips)
+    every = occurrences_on(text, TZ, start, *window, limit=80)
     assert listed == [t for t in every if not skipped(t)]
+    first_left = first_time(text, TZ, skips)
+    assert first_left == next((t for t in every if not skipped(t)), first_left)
 
 
 def test_the_days_a_series_skips_are_kept_from_its_next_time_merged_and_bounded() -> None:
@@ -164,17 +165,17 @@ def test_the_days_a_series_skips_are_kept_from_its_next_time_merged_and_bounded(
     assert text is not None
     start = first_occurrence(text, TZ)
     day = datetime.combine(start.date(), time(), tzinfo=ZONE)
-    once = with_skipped(text, day + timedelta(days=3), day + timedelta(days=4), TZ, since=start)
-    assert once.splitlines()[-1] == (
-        f"X-MEMO-SKIP:{day + timedelta(days=3):%Y%m%dT%H%M%S}/{day + timedelta(days=4):%Y%m%dT%H%M%S}"
-    )
+    once = with_skipped(None, day + timedelta(days=3), day + timedelta(days=4), TZ, since=start)
+    assert once == f"{day + timedelta(days=3):%Y%m%dT%H%M%S}/{day + timedelta(days=4):%Y%m%dT%H%M%S}"
     # A stretch over before the series' next time is dropped; one touching another is merged.
     later = with_skipped(once, day - timedelta(days=3), day - timedelta(days=1), TZ, since=start)
     assert skipped_spans(later) == skipped_spans(once)
     merged = with_skipped(once, day + timedelta(days=4), day + timedelta(days=6), TZ, since=start)
     assert [(b - a).days for a, b in skipped_spans(merged)] == [3]
+    # Over once the series' next time is past them: nothing is left to skip.
+    assert with_skipped(once, day, day + timedelta(days=1), TZ, since=start + timedelta(days=10)) == ""
     # At the bound and past it.
-    many = text
+    many: str | None = None
     for n in range(MOST_SKIPPED):
         many = with_skipped(
             many, day + timedelta(days=2 * n), day + timedelta(days=2 * n + 1), TZ, since=start
@@ -182,5 +183,3 @@ def test_the_days_a_series_skips_are_kept_from_its_next_time_merged_and_bounded(
     assert len(skipped_spans(many)) == MOST_SKIPPED
     with pytest.raises(TooManySkips):
         with_skipped(many, day + timedelta(days=100), day + timedelta(days=101), TZ, since=start)
-    # Moved to a new time, a series no longer skips.
-    assert "X-MEMO-SKIP" not in (moved(once, TZ, now=NOW, day=None, at=time(9, 30)) or "")

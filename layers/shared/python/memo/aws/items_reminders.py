@@ -40,7 +40,10 @@ class _Changes:
     names: dict[str, str] = field(default_factory=dict)
 
     def expression(self) -> str:
-        return "SET " + ", ".join(self.sets) + (" REMOVE " + ", ".join(self.removes) if self.removes else "")
+        parts = (["SET " + ", ".join(self.sets)] if self.sets else []) + (
+            ["REMOVE " + ", ".join(self.removes)] if self.removes else []
+        )
+        return " ".join(parts)
 
 
 def _changes(
@@ -52,6 +55,7 @@ def _changes(
     changed_at: datetime | None,
     revision: Revision[Reminder] | None = None,
     timezone: str | None = None,
+    skips: str | None = None,
 ) -> _Changes:
     changes = _Changes()
     if title is not None:
@@ -74,7 +78,12 @@ def _changes(
         changes.sets.append("#timezone = :timezone")
         changes.names["#timezone"] = "timezone"
         changes.values[":timezone"] = timezone
-    if changed_at is not None and any(v is not None for v in (title, due_at, recurrence, timezone)):
+    if skips:
+        changes.sets.append("skips = :skips")
+        changes.values[":skips"] = skips
+    elif skips is not None:  # "": it skips nothing any more
+        changes.removes.append("skips")
+    if changed_at is not None and any(v is not None for v in (title, due_at, recurrence, timezone, skips)):
         changes.sets.append(f"{CHANGED_AT} = :changed_at")
         changes.values[":changed_at"] = iso(changed_at)
         if revision is not None:  # what it replaces, kept for undo
@@ -123,6 +132,7 @@ class DynamoReminders(TombstoningItems):
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
+        skips: str | None = None,
     ) -> Reminder | None:
         """Rename and/or move a reminder (and replace a repeating one's series or zone); a move makes
         it `scheduled` again. With `changed_at`, a new title, time, series or zone is stamped as the person's
@@ -136,17 +146,19 @@ class DynamoReminders(TombstoningItems):
             changed_at=changed_at,
             revision=revision,
             timezone=timezone,
+            skips=skips,
         )
-        if not changes.sets:
+        if not changes.sets and not changes.removes:
             return self.get_reminder(thread_id, reminder_id)
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "Key": to_item({"pk": user_pk(thread_id), "sk": reminder_sk(reminder_id)}),
             "UpdateExpression": changes.expression(),
             "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(undo_key)",
-            "ExpressionAttributeValues": to_item(changes.values),
             "ReturnValues": "ALL_NEW",
         }
+        if changes.values:
+            kwargs["ExpressionAttributeValues"] = to_item(changes.values)
         if changes.names:
             kwargs["ExpressionAttributeNames"] = changes.names
         try:

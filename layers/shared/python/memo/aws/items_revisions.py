@@ -34,8 +34,8 @@ from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision
 from memo.errors import ConditionFailed
 
 #: What a reminder's revert puts back; the optional ones absent from `was` are removed.
-REMINDER_FIELDS = ("title", "due_at", "timezone", "status", "recurrence", "sent_at", "schedule_name")
-_OPTIONAL = frozenset({"recurrence", "sent_at", "schedule_name"})
+REMINDER_FIELDS = ("title", "due_at", "timezone", "status", "recurrence", "sent_at", "schedule_name", "skips")
+_OPTIONAL = frozenset({"recurrence", "sent_at", "schedule_name", "skips"})
 
 
 def epoch(moment: datetime) -> int:

@@ -42,6 +42,10 @@ class Reminder(_Item):
     #: a repeating reminder's series (RFC 5545 "DTSTART:<local>\nRRULE:..." in `timezone`,
     #: `memo.text.recurrence`); `due_at` is then its next occurrence. None: a one-time reminder.
     recurrence: str | None = None
+    #: the stretches of days a series skips ("skip the gym next week"): "<start>/<end>,..." in its
+    #: local time, the end excluded (`memo.text.series.with_skipped`). Kept beside the series, not
+    #: in it, so a release that does not know them still reads the series.
+    skips: str | None = None
 
 
 class Note(_Item):

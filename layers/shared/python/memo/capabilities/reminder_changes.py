@@ -24,7 +24,7 @@ from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_ti
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.series import first_occurrence, moved, next_occurrence, series
+from memo.text.series import first_time, moved, next_occurrence, series
 from memo.text.wording import quote
 
 
@@ -121,7 +121,9 @@ class ReminderChanges(ReminderSchedule):
         recurrence = series(args.recurrence, args.when, before.timezone)
         if recurrence is None:
             return no_time_left("update", lang)
-        when = first_occurrence(recurrence, before.timezone)
+        when = first_time(recurrence, before.timezone, before.skips)
+        if when is None:
+            return no_time_left("update", lang)
         if when <= now:
             return in_past("update", lang)
         try:
@@ -166,7 +168,9 @@ class ReminderChanges(ReminderSchedule):
         recurrence = moved(before.recurrence, before.timezone, now=now, day=day, at=at)
         if recurrence is None:
             return in_past("update", lang)
-        when = first_occurrence(recurrence, before.timezone)
+        when = first_time(recurrence, before.timezone, before.skips)
+        if when is None:
+            return no_time_left("update", lang)
         name = self._scheduler.schedule(
             reminder_id=before.reminder_id,
             thread_id=before.thread_id,
@@ -194,7 +198,7 @@ class ReminderChanges(ReminderSchedule):
         before = kept.was
         if before.recurrence is None or before.timezone == zone:
             return None
-        when = next_occurrence(before.recurrence, zone, now)
+        when = next_occurrence(before.recurrence, zone, now, before.skips)
         if when is None:
             return None
         name = self._scheduler.schedule(

@@ -64,6 +64,7 @@ def on_days(reminders: list[Reminder], first: date, last: date, timezone: str) -
                 first - timedelta(days=1),
                 last + timedelta(days=1),
                 limit=MOST_TIMES_COUNTED + 2,
+                skips=reminder.skips,
             )
         times = [t for t in times if first <= t.astimezone(zone).date() <= last]
         if times:

@@ -85,7 +85,7 @@ class ReminderSchedule:
         time it skips for that undo; a series with nothing left is deleted (its schedule first)."""
         assert reminder.recurrence is not None
         after = max(reminder.due_at, now)
-        following = next_occurrence(reminder.recurrence, reminder.timezone, after)
+        following = next_occurrence(reminder.recurrence, reminder.timezone, after, reminder.skips)
         if following is None:
             self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
             return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
@@ -116,10 +116,10 @@ class ReminderSchedule:
             datetime.combine(until, time(), tzinfo=zone),
         )
         # Raises TooManySkips before anything is written.
-        text = with_skipped(reminder.recurrence, start, end, reminder.timezone, since=reminder.due_at)
+        skips = with_skipped(reminder.skips, start, end, reminder.timezone, since=reminder.due_at)
         due = reminder.due_at
         if due in times:
-            following = next_occurrence(text, reminder.timezone, due)
+            following = next_occurrence(reminder.recurrence, reminder.timezone, due, skips)
             if following is None:  # nothing left after them: the series ends
                 self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
                 return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id), times
@@ -128,7 +128,7 @@ class ReminderSchedule:
             reminder.thread_id,
             reminder.reminder_id,
             due_at=due,
-            recurrence=text,
+            skips=skips,
             changed_at=now,
             revision=Revision(undo=undo, was=reminder),
         )

@@ -48,6 +48,7 @@ class ItemsRepository(Protocol):
         changed_at: datetime | None = None,
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
+        skips: str | None = None,
     ) -> Reminder | None: ...
     def delete_reminder(
         self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None

@@ -76,7 +76,7 @@ def reschedule_reverted(
         name = item.schedule_name or schedule_name_for(item.reminder_id)
         due = item.due_at
         if item.status == "scheduled" and due <= now and item.recurrence is not None:
-            due = next_occurrence(item.recurrence, item.timezone, now) or due
+            due = next_occurrence(item.recurrence, item.timezone, now, item.skips) or due
             if due > now:
                 repository.update_reminder(ctx.thread_id, item.reminder_id, due_at=due)
         if item.status != "scheduled" or due <= now:

@@ -326,7 +326,7 @@ def _complete(
     message in the conversation."""
     reminder = stored.reminder
     next_due = (
-        next_occurrence(reminder.recurrence, reminder.timezone, max(now, reminder.due_at))
+        next_occurrence(reminder.recurrence, reminder.timezone, max(now, reminder.due_at), reminder.skips)
         if reminder.recurrence is not None
         else None
     )

@@ -6,7 +6,8 @@ A series is RFC 5545 text, parsed and evaluated by python-dateutil's `rrule`:
     RRULE:FREQ=WEEKLY;BYDAY=MO
 
 A series may skip stretches of days ("skip the gym next week" when its next time is this week):
-they are its `X-MEMO-SKIP` line, in the same local time, and every walk passes the times in them.
+the reminder keeps them beside its series (`Reminder.skips`, "<start>/<end>,..." in the same local
+time, the end excluded), and every walk given them passes the times in them.
 
 `DTSTART` is the first occurrence in the user's local wall-clock time (floating, no zone): the
 reminder keeps its IANA zone next to it, so 08:00 stays 08:00 across daylight-saving changes.
@@ -26,9 +27,6 @@ from dateutil.rrule import rrule, rrulestr
 
 from memo.text.recurrence import WEEKDAY_CODES, Recurrence
 
-#: The stretches of days a series skips: "X-MEMO-SKIP:<start>/<end>,..." in its local time, the
-#: end excluded (an RFC 5545 extension property; `parse_series` leaves it out of the rule).
-_SKIP = "X-MEMO-SKIP:"
 _LOCAL = "%Y%m%dT%H%M%S"
 #: At most this many stretches ahead a series skips ("skip the gym next week", and again, and
 #: again): one more is refused (`TooManySkips`).
@@ -53,21 +51,20 @@ def series(rule: str, first: datetime, timezone: str) -> str | None:
 
 
 def parse_series(series_text: str) -> rrule:
-    """The series' rule: its DTSTART and RRULE (the days it skips aside, `skipped_spans`)."""
-    rule_text = "\n".join(x for x in series_text.splitlines() if not x.startswith(_SKIP))
-    parsed = rrulestr(rule_text)
+    parsed = rrulestr(series_text)
     if not isinstance(parsed, rrule):
         raise ValueError("a series is one RRULE")
     return parsed
 
 
-def skipped_spans(series_text: str) -> tuple[Span, ...]:
-    """The stretches the series skips, in its local time (naive, as its DTSTART), the end excluded."""
-    line = next((x for x in series_text.splitlines() if x.startswith(_SKIP)), "")
+def skipped_spans(skips: str | None) -> tuple[Span, ...]:
+    """The stretches a series skips (`Reminder.skips`: "<start>/<end>,..."), in its local time
+    (naive, as its DTSTART), the end excluded."""
     spans = []
-    for value in line.removeprefix(_SKIP).split(",") if line else []:
-        start, _, end = value.partition("/")
-        spans.append((datetime.strptime(start, _LOCAL), datetime.strptime(end, _LOCAL)))
+    for value in (skips or "").split(","):
+        if value:
+            start, _, end = value.partition("/")
+            spans.append((datetime.strptime(start, _LOCAL), datetime.strptime(end, _LOCAL)))
     return tuple(spans)
 
 
@@ -79,25 +76,23 @@ class TooManySkips(ValueError):
     """The series already skips `MOST_SKIPPED` stretches ahead."""
 
 
-def with_skipped(series_text: str, start: datetime, end: datetime, timezone: str, *, since: datetime) -> str:
-    """The series that also skips every time from `start` to `end` (aware, the end excluded; "skip
-    the gym next week"). Stretches over before `since` (aware: the series' next time) are dropped,
-    overlapping ones merged; past `MOST_SKIPPED` stretches it raises `TooManySkips`."""
+def with_skipped(skips: str | None, start: datetime, end: datetime, timezone: str, *, since: datetime) -> str:
+    """The stretches a series skips (`Reminder.skips`) with every time from `start` to `end` too
+    (aware, the end excluded; "skip the gym next week"). Stretches over before `since` (aware: the
+    series' next time) are dropped, overlapping ones merged; past `MOST_SKIPPED` stretches it raises
+    `TooManySkips`."""
     zone = ZoneInfo(timezone)
     floor = since.astimezone(zone).replace(tzinfo=None)
     new = (start.astimezone(zone).replace(tzinfo=None), end.astimezone(zone).replace(tzinfo=None))
     merged: list[Span] = []
-    for first, last in sorted(s for s in (*skipped_spans(series_text), new) if s[1] > floor):
+    for first, last in sorted(s for s in (*skipped_spans(skips), new) if s[1] > floor):
         if merged and first <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
         else:
             merged.append((first, last))
     if len(merged) > MOST_SKIPPED:
         raise TooManySkips(f"a series skips at most {MOST_SKIPPED} stretches of days")
-    lines = [x for x in series_text.splitlines() if not x.startswith(_SKIP)]
-    if merged:
-        lines.append(_SKIP + ",".join(f"{a:{_LOCAL}}/{b:{_LOCAL}}" for a, b in merged))
-    return "\n".join(lines)
+    return ",".join(f"{a:{_LOCAL}}/{b:{_LOCAL}}" for a, b in merged)
 
 
 def is_valid_series(series_text: str) -> bool:
@@ -113,11 +108,14 @@ def first_occurrence(series_text: str, timezone: str) -> datetime:
     return start.replace(tzinfo=ZoneInfo(timezone))
 
 
-def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetime | None:
-    """The first occurrence strictly after `after` (aware), in `timezone`; None when it ended."""
+def next_occurrence(
+    series_text: str, timezone: str, after: datetime, skips: str | None = None
+) -> datetime | None:
+    """The first occurrence strictly after `after` (aware), in `timezone`, outside the stretches the
+    series skips (`skips`); None when it ended."""
     zone = ZoneInfo(timezone)
     local = after.astimezone(zone).replace(tzinfo=None)
-    spans = skipped_spans(series_text)
+    spans = skipped_spans(skips)
     found = next(
         (t for t in parse_series(series_text).xafter(local, inc=False) if not _skips(t, spans)), None
     )
@@ -125,7 +123,14 @@ def next_occurrence(series_text: str, timezone: str, after: datetime) -> datetim
 
 
 def occurrences_on(
-    series_text: str, timezone: str, since: datetime, first_day: date, last_day: date, *, limit: int
+    series_text: str,
+    timezone: str,
+    since: datetime,
+    first_day: date,
+    last_day: date,
+    *,
+    limit: int,
+    skips: str | None = None,
 ) -> list[datetime]:
     """The occurrences at or after `since` (aware) whose day, in `timezone`, is from `first_day` to
     `last_day`: at most `limit` of them, in order ("what do I have this week?" lists a series on
@@ -133,13 +138,22 @@ def occurrences_on(
     zone = ZoneInfo(timezone)
     start = max(since.astimezone(zone).replace(tzinfo=None), datetime.combine(first_day, time()))
     found: list[datetime] = []
-    spans = skipped_spans(series_text)
+    spans = skipped_spans(skips)
     for local in parse_series(series_text).xafter(start, inc=True):
         if local.date() > last_day or len(found) == limit:
             break
         if not _skips(local, spans):
             found.append(local.replace(tzinfo=zone))
     return found
+
+
+def first_time(series_text: str, timezone: str, skips: str | None) -> datetime | None:
+    """The series' first occurrence outside the stretches it skips (a skipped series moved to a new
+    time keeps its skipped days); None when none is left."""
+    first = first_occurrence(series_text, timezone)
+    if not _skips(first.replace(tzinfo=None), skipped_spans(skips)):
+        return first
+    return next_occurrence(series_text, timezone, first, skips)
 
 
 def series_end(series_text: str, timezone: str) -> datetime | None:

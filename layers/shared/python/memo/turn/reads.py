@@ -312,7 +312,10 @@ def _next_time(
                 NEXT_TIME: format_span(times[0], last, len(times), language, timezone),
                 SKIP_TIMES: str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+",
             }
-    if next_occurrence(reminder.recurrence, reminder.timezone, max(reminder.due_at, now)) is None:
+    if (
+        next_occurrence(reminder.recurrence, reminder.timezone, max(reminder.due_at, now), reminder.skips)
+        is None
+    ):
         return {}
     return {NEXT_TIME: format_when(reminder.due_at, language, timezone)}
 
