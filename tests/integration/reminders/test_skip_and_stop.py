@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import MONDAY, shown
@@ -258,3 +260,59 @@ def test_a_skipped_week_stays_skipped_when_the_series_moves_to_another_time(
     assert _fired(chat, clock, 8, 20) == [] and _fired(chat, clock, 10, 20) == []
     (back,) = _fired(chat, clock, 15, 20)
     assert "go to the gym" in back
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "don't remind me about the gym next week",
+        "pause the gym reminders next week",
+        "cancel the gym next week",
+        "cancel next week's gym",
+        "I'm on vacation next week, skip the gym",
+    ],
+)
+def test_next_weeks_gym_said_in_other_words_is_the_same_skip(chat: Conversation, said: str) -> None:
+    # They were a new reminder "about the gym", not understood, or the next time only (this week's).
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    assert chat.say(said).startswith(
+        f"Before I go ahead: I'm about to skip “go to the gym” twice — {shown(8, 19)} and {shown(10, 19)}; "
+    )
+    assert chat.say("yes").startswith("✅ Skipped “go to the gym”")
+    assert chat.say("what do I have next week?").startswith("You have no reminders from")
+
+
+def test_a_stretch_from_today_skips_each_time_in_it(chat: Conversation) -> None:
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    assert chat.say("pause the gym for two weeks").startswith(
+        f"Before I go ahead: I'm about to skip “go to the gym” 4 times — {shown(1, 19)} to {shown(10, 19)}; "
+    )
+    chat.say("yes")
+    assert chat.say("what's my next reminder?") == (
+        f"Your next reminder: “go to the gym” — every Tuesday and Thursday at 19:00 (next: {shown(15, 19)})"
+    )
+
+
+def test_cancel_a_one_time_reminder_by_its_day_deletes_it_and_names_no_part(chat: Conversation) -> None:
+    chat.say("remind me tomorrow at 9am to go to the dentist")
+    question = chat.say("cancel the dentist tomorrow")
+    assert question.startswith(
+        f"Before I go ahead: I'm about to delete 1 reminder:\n1. “go to the dentist” — {shown(1, 9)}\n"
+    )
+    assert "next time" not in question and "series" not in question
+    assert chat.say("yes") == "Deleted the reminder “go to the dentist”."
+    assert chat.say("what do I have tomorrow?").startswith("You have no reminders on")
+    chat.say("remind me tomorrow at 9am to go to the dentist")
+    assert chat.say("cancel the dentist on friday") == (
+        f"“go to the dentist” is on {shown(1, 9)}, not then, so I haven't deleted anything."
+    )
+
+
+def test_hebrew_dont_remind_me_about_the_gym_next_week(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שלישי וחמישי ב7 בערב ללכת לחדר כושר")
+    # Was "לא מצאתי תזכורת שמתאימה ל„החדר כושר בשבוע הבא”".
+    assert chat.say("אל תזכיר לי על החדר כושר בשבוע הבא").startswith(
+        "רגע לפני: אני עומד לדלג פעמיים על „ללכת לחדר כושר”"
+    )
+    assert chat.say("כן").startswith("✅ דילגתי")
+    assert "כל הסדרה" in chat.say("אל תזכיר לי על החדר כושר")  # no days: the whole series, asked

@@ -6,7 +6,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.items import Reminder
-from memo.resolution.recurring import coming_within, scope_question, with_scope
+from memo.resolution.recurring import coming_within, one_time, scope_question, with_scope
 from memo.text.series import series
 from tests.unit.resolution.helpers import NOW, THREAD, step
 
@@ -72,3 +72,18 @@ def test_a_skip_keeps_the_reminders_that_come_on_the_days_named() -> None:
         timezone=TZ,
     )
     assert kept == [] and said == "לא מצאתי את זה יותר."
+
+
+def test_a_one_time_reminder_carries_no_part_and_is_said_as_not_then() -> None:
+    once = GYM.model_copy(update={"reminder_id": "r-once", "title": "dentist", "recurrence": None})
+    assert one_time(lambda: [GYM, once], ["r-gym", "r-once"]) == frozenset({"r-once"})
+    assert with_scope({"scope": "occurrence"}, ["r-gym", "r-once"], frozenset({"r-once"})) == (
+        {},
+        ["r-gym~occurrence", "r-once"],
+    )
+    kept, said = coming_within(
+        ["r-once"], {"from": "2026-03-12", "until": "2026-03-13"}, lambda: [once], language="en", timezone=TZ
+    )
+    assert (
+        kept == [] and said == "“dentist” is on Wed 11 Mar, 08:00, not then, so I haven't deleted anything."
+    )

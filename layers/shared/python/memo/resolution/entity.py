@@ -210,7 +210,12 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
         # "skip the gym next week": each of its times on those days is skipped.
         semantic = {**semantic, "skipFrom": within["from"], "skipUntil": within["until"]}
     if isinstance(found, Found):
-        progress.resolve(step, executor_args_for(step, {**semantic, **found.extra}, found.ids))
+        once = frozenset[str]()
+        if "scope" in semantic and step.capability == "reminders":
+            once = recurring.one_time(
+                recurring.upcoming(reads.repository, state.thread_id, reads.now), found.ids
+            )
+        progress.resolve(step, executor_args_for(step, {**semantic, **found.extra}, found.ids, once))
         logger.info("ENTITY_RESOLVED", extra={**log, "count": len(found.ids)})
     elif isinstance(found, Missing):
         progress.miss(step, found.message)
@@ -274,14 +279,17 @@ def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnSt
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
 
 
-def executor_args_for(step: PlanStep, semantic_args: dict[str, Any], ids: Sequence[str]) -> dict[str, Any]:
-    """The executor args of a targeted step: the resolver's args plus the chosen entity ids."""
+def executor_args_for(
+    step: PlanStep, semantic_args: dict[str, Any], ids: Sequence[str], once: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The executor args of a targeted step: the resolver's args plus the chosen entity ids (a part
+    of a repeating reminder named in its id, not in those of `once`, one-time reminders)."""
     unique = list(dict.fromkeys(ids))
     key = (step.capability, step.action)
     args: dict[str, Any]
     if key in (("reminders", "update"), ("reminders", "delete")):
         # "just this one" / "the whole series" of a repeating reminder travels in its id.
-        semantic_args, unique = recurring.with_scope(semantic_args, unique)
+        semantic_args, unique = recurring.with_scope(semantic_args, unique, once)
         args = {**semantic_args, "reminderIds": unique}
     elif key in (("notes", "delete"), ("notes", "update")):
         args = {**semantic_args, "noteIds": unique}

@@ -26,13 +26,16 @@ from memo.text.series_words import describe
 _SCOPED_ACTIONS = frozenset({"update", "delete"})
 
 
-def with_scope(semantic_args: dict[str, Any], ids: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
-    """The args without `scope`, and the ids carrying it (a one-time reminder ignores it)."""
+def with_scope(
+    semantic_args: dict[str, Any], ids: Sequence[str], once: frozenset[str] = frozenset()
+) -> tuple[dict[str, Any], list[str]]:
+    """The args without `scope`, and the ids carrying it; the one-time reminders among them (`once`)
+    have no part to name, so their ids do not (their approval names no "next time" or "series")."""
     args = dict(semantic_args)
     scope = args.pop("scope", None)
     if scope not in (OCCURRENCE, SERIES):
         return args, list(ids)
-    return args, [scoped_id(i, str(scope)) for i in ids]
+    return args, [i if i in once else scoped_id(i, str(scope)) for i in ids]
 
 
 def scope_question(
@@ -73,6 +76,11 @@ def scope_question(
     ]
 
 
+def one_time(reminders: Callable[[], Sequence[Reminder]], ids: Sequence[str]) -> frozenset[str]:
+    """Which of `ids` are one-time reminders."""
+    return frozenset(r.reminder_id for r in reminders() if r.reminder_id in ids and r.recurrence is None)
+
+
 def coming_within(
     ids: Sequence[str],
     within: dict[str, str],
@@ -94,6 +102,12 @@ def coming_within(
     if not shown:
         return [], say(language, "I couldn't find that one anymore.", "לא מצאתי את זה יותר.")
     when = format_when(shown[0].due_at, language, timezone)
+    if shown[0].recurrence is None:
+        return [], say(
+            language,
+            f"“{shown[0].title}” is on {when}, not then, so I haven't deleted anything.",
+            f"„{shown[0].title}” קבועה ל{when}, לא אז, אז לא מחקתי כלום.",
+        )
     return [], say(
         language,
         f"“{shown[0].title}” doesn't come then, so there's nothing to skip: its next time is {when}.",

@@ -1,6 +1,6 @@
 """Deleting reminders: one ("delete the X reminder"), some or all of them ("delete my reminders for
-tomorrow", "delete all notes"), every time of one ("stop reminding me about X"), or its next time
-("skip next week")."""
+tomorrow", "delete all notes"), or every time of one ("stop reminding me about X"); a skip of some
+of its times is `memo.planner.intents.reminder_skips`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 from memo.domain import Capability
 from memo.planner.base import PlannerInput
-from memo.planner.intents.reminder_changes import one_dropped, scope_of, strip_scope
+from memo.planner.intents.reminder_changes import scope_of, strip_scope
 from memo.planner.intents.reminder_queries import days_named
 from memo.planner.lexicon import (
     DELETE_EN,
@@ -18,12 +18,11 @@ from memo.planner.lexicon import (
     NOTE_HE,
     REMINDER_EN,
     REMINDER_HE,
-    as_title,
     clean,
     limit_of,
     the_one_named,
 )
-from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action, target_constraints
+from memo.planner.match import CONFIDENT, Match, latest_action, target_constraints
 
 _RE_DELETE_ALL = (
     re.compile(
@@ -169,7 +168,8 @@ _RE_STOP_REMINDING = (
         re.I,
     ),
     re.compile(
-        r"^(?:don'?t|do\s+not|no\s+need\s+to)\s+remind\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)\s+(?:anymore|any\s+more|again)\s*[.!]*$",
+        # "don't remind me about the gym (anymore)": its days said, a skip (`reminder_skips`).
+        r"^(?:don'?t|do\s+not|no\s+need\s+to)\s+remind\s+me\s+(?:about\s+|to\s+|of\s+)?(?P<target>.+?)(?:\s+(?:anymore|any\s+more|again))?\s*[.!]*$",
         re.I,
     ),
     re.compile(r"^(?:תפסיק|תפסיקי|די)\s+(?:להזכיר|לתזכר)\s+לי\s+(?:על\s+|ל)?(?P<target>.+?)\s*[.!]*$"),
@@ -196,58 +196,11 @@ _RE_STOP_REMINDING = (
 )
 
 
-#: "skip next week", "skip it tomorrow", "skip the trash this time", "תדלג על השבוע הבא": only the next
-#: time of a repeating reminder (a period named is checked against that time when resolved).
-_RE_SKIP = (
-    re.compile(r"^(?:skip|miss)\s+(?P<rest>.+?)\s*[.!]*$", re.I),
-    re.compile(r"^(?:תדלג|תדלגי|דלג|דלגי)\s+(?:לי\s+)?(?:על\s+)?(?P<rest>.+?)\s*[.!]*$"),
-)
-_NEXT_ONE = re.compile(
-    r"\b(?:(?:just|only)\s+)?(?:next\s+time|this\s+time|it|that|this(?:\s+one)?|the\s+next(?:\s+one)?|once|one)\b"
-    r"|(?:ב)?(?:ה)?פעם(?:\s+ה?באה|\s+הזאת|\s+הזו)?|(?:את\s+)?(?:זה|זאת)(?=\s|$)",
-    re.I,
-)
-_SKIP_LEFTOVERS = re.compile(r"(?:^|\s)(?:['’]s|the|my|on|for|of|של)(?=\s|$)", re.I)
-
-
-def skip(text: str, inp: PlannerInput) -> Match | None:
-    for pattern in _RE_SKIP:
-        match = pattern.search(text)
-        if match is None:
-            continue
-        within, words = days_named(match.group("rest"), inp)
-        words = re.sub(rf"\b{REMINDER_EN}\b|{REMINDER_HE}", " ", _NEXT_ONE.sub(" ", words), flags=re.I)
-        # "skip tomorrow's", "skip the one on friday": what is left of the day's words is no name.
-        words = _SKIP_LEFTOVERS.sub(" ", words)
-        target = as_title(one_dropped(clean(words)))
-        constraints: dict[str, object] = {"scope": "occurrence"}
-        if within:
-            constraints["within"] = within
-        if target:
-            found, missing, confidence = target_constraints(target, inp, "reminders")
-            constraints = {**found, **constraints}
-        else:
-            # "skip next week": the reminder just made or named.
-            latest = latest_action(inp, "reminders")
-            if latest is None:
-                return None
-            constraints = {"targetRef": "latest_action", **constraints}
-            missing, confidence = (), REFERENTIAL
-        return Match(
-            capability="reminders",
-            action="delete",
-            confidence=confidence,
-            risk="high",
-            constraints=constraints,
-            missing=tuple(missing),
-            pattern="reminders:skip",
-        )
-    return None
-
-
 def stop_reminding(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_STOP_REMINDING:
         match = pattern.search(text)
+        if match and match.group("target") and days_named(match.group("target"), inp)[0]:
+            return None  # "אל תזכיר לי על החדר כושר בשבוע הבא": those days only (`reminder_skips`)
         if match:
             constraints, missing, confidence = target_constraints(match.group("target"), inp, "reminders")
             latest = latest_action(inp)

@@ -1,0 +1,124 @@
+"""Skipping times of a repeating reminder: the words that say it, the days they name (a day, a week,
+a stretch from today), and the words that are no skip (all reminders, a note, a list, no days)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memo.planner.intents import reminder_skips
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import NOW, TZ, latest, pin
+
+TODAY = NOW.astimezone(ZoneInfo(TZ)).date()
+
+
+def _skip_of(message: str) -> dict[str, object]:
+    found = reminder_skips.skip(message, pin(message))
+    assert found is not None, message
+    assert found.capability == "reminders" and found.action == "delete" and found.risk == "high"
+    assert found.constraints["scope"] == "occurrence"
+    return found.constraints
+
+
+LEADS = [
+    "skip {t}",
+    "miss {t}",
+    "don't remind me about {t}",
+    "do not remind me about {t}",
+    "pause {t}",
+    "cancel {t}",
+    "delete {t}",
+]
+DAYS = [
+    "tomorrow",
+    "next week",
+    "this week",
+    "on friday",
+    "for two weeks",
+    "for the next 10 days",
+    "until friday",
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    lead=st.sampled_from(LEADS),
+    days=st.sampled_from(DAYS),
+    name=st.sampled_from(["gym", "the gym", "my gym"]),
+)
+def test_a_skip_said_with_days_names_the_reminder_and_the_days(lead: str, days: str, name: str) -> None:
+    constraints = _skip_of(lead.format(t=f"{name} {days}"))
+    within = constraints["within"]
+    assert isinstance(within, dict)
+    first, until = date.fromisoformat(within["from"]), date.fromisoformat(within["until"])
+    assert TODAY <= first < until <= TODAY + timedelta(days=15)
+    assert "gym" in str(constraints["target"]) and days.split()[-1] not in str(constraints["target"])
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("for two weeks", 14),
+        ("for 2 weeks", 14),
+        ("for the next 10 days", 10),
+        ("for a week", 7),
+        ("לשבועיים", 14),
+        ("לשבוע", 7),
+        ("ל-3 ימים", 3),
+    ],
+)
+def test_a_stretch_is_from_today_for_that_many_days(said: str, days: int) -> None:
+    message = f"skip the gym {said}" if said.isascii() else f"תדלג על החדר כושר {said}"
+    within = _skip_of(message)["within"]
+    assert within == {"from": TODAY.isoformat(), "until": (TODAY + timedelta(days=days)).isoformat()}
+
+
+def test_until_a_day_is_from_today_through_it() -> None:
+    within = _skip_of("skip the gym until december 10")["within"]
+    assert isinstance(within, dict) and within["from"] == TODAY.isoformat()
+    last = date.fromisoformat(within["until"]) - timedelta(days=1)
+    assert (last.month, last.day) == (12, 10)
+
+
+def test_days_said_in_the_clause_before_count_and_after_do_not() -> None:
+    planned = RulePlanner().plan(pin("I'm on vacation next week, skip the gym")).output
+    (step,) = planned.plan
+    assert step.action == "delete" and step.constraints["scope"] == "occurrence"
+    within = step.constraints["within"]
+    assert isinstance(within, dict) and date.fromisoformat(within["from"]) > TODAY
+    after = RulePlanner().plan(pin("skip the gym, I'll go tomorrow instead")).output
+    assert all("within" not in step.constraints for step in after.plan)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "don't remind me about the gym",  # no days: stopping it is `stop_reminding`'s
+        "pause the gym",
+        "cancel my dentist",
+        "delete all my reminders tomorrow",
+        "delete the note from yesterday",
+        "cancel the shopping list tomorrow",
+        "תמחק את כל התזכורות מחר",
+        "תמחק את הפתק מאתמול",
+    ],
+)
+def test_words_that_are_no_skip_without_days_or_of_more_than_a_reminder(message: str) -> None:
+    assert reminder_skips.skip(message, pin(message)) is None
+
+
+def test_a_skip_without_a_name_is_of_the_reminder_just_set() -> None:
+    message = "don't remind me tomorrow"
+    found = reminder_skips.skip(message, pin(message, actions=(latest(),)))
+    assert found is not None and found.constraints["targetRef"] == "latest_action"
+    assert reminder_skips.skip(message, pin(message)) is None  # nothing set: no skip of it
+
+
+def test_next_weeks_gym_is_the_gym_next_week() -> None:
+    constraints = _skip_of("cancel next week's gym")
+    assert constraints["target"] == "gym"
