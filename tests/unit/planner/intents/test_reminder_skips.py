@@ -122,3 +122,17 @@ def test_a_skip_without_a_name_is_of_the_reminder_just_set() -> None:
 def test_next_weeks_gym_is_the_gym_next_week() -> None:
     constraints = _skip_of("cancel next week's gym")
     assert constraints["target"] == "gym"
+
+
+@pytest.mark.parametrize(
+    ("said", "last"),
+    [
+        ("until friday", date(2024, 5, 3)),
+        ("till friday", date(2024, 5, 3)),
+        ("through next week", date(2024, 5, 11)),  # to the end of that week (Saturday, in Israel)
+        ("until december 10", date(2024, 12, 10)),
+    ],
+)
+def test_until_is_from_today_through_the_days_named(said: str, last: date) -> None:
+    within = _skip_of(f"skip the gym {said}")["within"]
+    assert within == {"from": TODAY.isoformat(), "until": (last + timedelta(days=1)).isoformat()}

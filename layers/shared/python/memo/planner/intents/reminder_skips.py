@@ -20,7 +20,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.intents.reminder_changes import one_dropped
 from memo.planner.intents.reminder_queries import days_named
 from memo.planner.lexicon import NOTE_EN, NOTE_HE, REMINDER_EN, REMINDER_HE, as_title, clean
-from memo.planner.match import REFERENTIAL, Match, latest_action, parse_when, target_constraints
+from memo.planner.match import REFERENTIAL, Match, latest_action, target_constraints
 from memo.planner.when.days import take_day
 from memo.planner.when.periods import month_period
 from memo.planner.when.scan import Scan
@@ -139,11 +139,11 @@ def _days_of(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
         return _from_today(today, _span_days(spans)), clean(text[: spans.start()] + " " + text[spans.end() :])
     until = _UNTIL.search(text)
     if until is not None:
-        said = until.group("day") or until.group("he_day") or ""
-        parsed = parse_when(said, inp)
-        last = parsed.day or (parsed.when.astimezone(ZoneInfo(inp.timezone)).date() if parsed.when else None)
-        if last is not None and parsed.recurrence is None and today <= last <= today + timedelta(days=365):
-            return _from_today(today, (last - today).days + 1), clean(text[: until.start()])
+        # "until friday" (through it), "through next week" (to its end), "עד סוף החודש".
+        named, _ = days_named(until.group("day") or until.group("he_day") or "", inp)
+        end = date.fromisoformat(named["until"]) if named else None
+        if end is not None and today < end <= today + timedelta(days=366):
+            return _from_today(today, (end - today).days), clean(text[: until.start()])
     return days_named(text, inp)
 
 
