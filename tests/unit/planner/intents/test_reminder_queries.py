@@ -39,6 +39,19 @@ def test_the_days_a_period_names() -> None:
     assert reminder_queries.days_named("trash", pin("x")) == ({}, "trash")
 
 
+@pytest.mark.parametrize(
+    "said", ["the week after next", "week after next", "בשבוע שאחרי הבא", "בשבוע שאחרי השבוע הבא"]
+)
+def test_the_week_after_next_is_the_calendar_week_after_next_week(said: str) -> None:
+    # NOW is Wednesday 1 May 2024 in Israel: next week is Sunday 5 to Saturday 11 May.
+    assert reminder_queries.days_named(f"gym {said}", pin("x")) == (
+        {"from": "2024-05-12", "until": "2024-05-19"},
+        "gym",
+    )
+    (step,) = RulePlanner().plan(pin(f"what do I have {said}?")).output.plan
+    assert (step.action, step.constraints) == ("list", {"day": "2024-05-12", "until": "2024-05-18"})
+
+
 WHEN_IS_IT = [
     "when is it?",
     "when's that?",

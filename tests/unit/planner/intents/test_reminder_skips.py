@@ -56,7 +56,7 @@ def test_a_skip_said_with_days_names_the_reminder_and_the_days(lead: str, days: 
     within = constraints["within"]
     assert isinstance(within, dict)
     first, until = date.fromisoformat(within["from"]), date.fromisoformat(within["until"])
-    assert TODAY <= first < until <= TODAY + timedelta(days=15)
+    assert TODAY <= first < until <= TODAY + timedelta(days=21)
     assert "gym" in str(constraints["target"]) and days.split()[-1] not in str(constraints["target"])
 
 

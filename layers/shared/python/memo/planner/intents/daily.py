@@ -45,7 +45,11 @@ _WEEK = re.compile(
     r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב|ל)?(?:השבוע(?:\s+הזה)?|שבוע\s+הזה|ה?שבוע\s+הקרוב)\s*$",
     re.I,
 )
-_NEXT_WEEK = re.compile(r"^(?:for\s+|in\s+|on\s+)?next\s+week\s*$|^(?:ב|ל)?שבוע\s+הבא\s*$", re.I)
+_NEXT_WEEK = re.compile(
+    r"^(?:for\s+|in\s+|on\s+)?(?:next\s+week|(?P<after>(?:the\s+)?week\s+after\s+next))\s*$"
+    r"|^(?:ב|ל)?(?:שבוע\s+הבא|(?P<he_after>שבוע\s+שאחרי\s+(?:ה?שבוע\s+)?הבא))\s*$",
+    re.I,
+)
 #: "what's coming up?", "what's next?", "anything upcoming?", "מה הלאה?": everything still to come.
 _RE_UPCOMING = re.compile(
     r"^(?:what(?:'s|’s|\s+is)?|whats|anything|is\s+there\s+anything)\s+(?:coming\s+up|next|upcoming|ahead)"
@@ -97,10 +101,14 @@ def agenda(text: str, inp: PlannerInput) -> Match | None:
                 "until": (today + timedelta(days=6)).isoformat(),
             }
             return listing(week, "reminders:agenda")
-        if _NEXT_WEEK.match(clean(match.group("rest"))):
-            # "what do I have next week?": the seven days of the week after this one
+        later = _NEXT_WEEK.match(clean(match.group("rest")))
+        if later is not None:
+            # "what do I have next week?": the seven days of the week after this one ("the week
+            # after next": of the one after it)
             today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
             first = next_week_start(today, first_weekday(inp.timezone, hebrew=has_hebrew(text)))
+            if later.group("after") or later.group("he_after"):
+                first += timedelta(days=7)
             following: dict[str, object] = {
                 "day": first.isoformat(),
                 "until": (first + timedelta(days=6)).isoformat(),

@@ -166,7 +166,7 @@ def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
         return {"day": month.first.isoformat(), "until": month.last.isoformat()}
     week = _WEEK.search(text)
     if week is not None:
-        if (week.group("en") or "").lower() == "next" or week.group("he_next") is not None:
+        if _later_week(week):
             period, _ = days_named(text, inp)
             last = date.fromisoformat(period["until"]) - timedelta(days=1)
             return {"day": period["from"], "until": last.isoformat()}
@@ -178,9 +178,15 @@ def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
 
 
 _WEEK = re.compile(
-    r"\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה|ל)?שבוע\s+הבא)|(?P<he_this>(?:ב|ל)?השבוע|(?:ב|ל)שבוע\s+הזה)",
+    r"(?P<after>\b(?:the\s+)?week\s+after\s+next\b|(?:ב|ה|ל)?שבוע\s+שאחרי\s+(?:ה?שבוע\s+)?הבא)"
+    r"|\b(?P<en>this|next)\s+week\b|(?P<he_next>(?:ב|ה|ל)?שבוע\s+הבא)|(?P<he_this>(?:ב|ל)?השבוע|(?:ב|ל)שבוע\s+הזה)",
     re.I,
 )
+
+
+def _later_week(week: re.Match[str]) -> bool:
+    """ "next week", "the week after next": a calendar week after this one (not the days from today)."""
+    return (week.group("en") or "").lower() == "next" or bool(week.group("he_next") or week.group("after"))
 
 
 def days_named(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
@@ -200,7 +206,9 @@ def days_named(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
         sunday = inp.timezone == "Asia/Jerusalem" or has_hebrew(text)
         start_weekday = 6 if sunday else 0
         next_start = today + timedelta(days=(start_weekday - today.weekday() - 1) % 7 + 1)
-        nxt = (week.group("en") or "").lower() == "next" or week.group("he_next") is not None
+        if week.group("after") is not None:  # "the week after next": a week later still
+            next_start += timedelta(days=7)
+        nxt = _later_week(week)
         first, end = (next_start, next_start + timedelta(days=7)) if nxt else (today, next_start)
         rest = text[: week.start()] + " " + text[week.end() :]
         return {"from": first.isoformat(), "until": end.isoformat()}, clean(rest)
