@@ -316,3 +316,18 @@ def test_hebrew_dont_remind_me_about_the_gym_next_week(chat: Conversation) -> No
     )
     assert chat.say("כן").startswith("✅ דילגתי")
     assert "כל הסדרה" in chat.say("אל תזכיר לי על החדר כושר")  # no days: the whole series, asked
+
+
+def test_skip_the_gym_the_week_after_next(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    assert chat.say("skip the gym the week after next").startswith(
+        f"Before I go ahead: I'm about to skip “go to the gym” twice — {shown(15, 19)} and {shown(17, 19)}; "
+    )
+    chat.say("yes")
+    assert "gym" in chat.say("what do I have next week?")
+    assert chat.say("what do I have the week after next?").startswith("You have no reminders from")
+    _fired(chat, clock, 8, 19)
+    _fired(chat, clock, 10, 19)
+    assert _fired(chat, clock, 15, 19) == [] and _fired(chat, clock, 17, 19) == []
+    (back,) = _fired(chat, clock, 22, 19)
+    assert "go to the gym" in back
