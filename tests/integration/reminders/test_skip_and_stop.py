@@ -331,3 +331,17 @@ def test_skip_the_gym_the_week_after_next(chat: Conversation, clock: FakeClock) 
     assert _fired(chat, clock, 15, 19) == [] and _fired(chat, clock, 17, 19) == []
     (back,) = _fired(chat, clock, 22, 19)
     assert "go to the gym" in back
+
+
+def test_a_skip_of_more_than_a_year_is_refused_and_skips_nothing(chat: Conversation) -> None:
+    # Was "Sorry, something went wrong on my side": the days failed the args' bound in resolution.
+    chat.say("remind me every tuesday and thursday at 7pm to go to the gym")
+    assert chat.say("skip the gym for 99 weeks") == (
+        "I can skip at most a year of days at once, so I haven't skipped anything."
+    )
+    assert chat.say("what's my next reminder?") == (
+        f"Your next reminder: “go to the gym” — every Tuesday and Thursday at 19:00 (next: {shown(1, 19)})"
+    )
+    assert chat.say("skip the gym for 52 weeks").startswith(
+        "Before I go ahead: I'm about to skip “go to the gym” 104 times"
+    )

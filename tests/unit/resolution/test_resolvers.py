@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import TurnInput
 from memo.resolution.resolvers import ListResolver, NoteResolver, ReminderResolver
@@ -87,3 +89,18 @@ def test_a_list_not_named_by_a_planner_is_found_when_resolved() -> None:
 def test_unknown_action_is_unsupported() -> None:
     result = NoteResolver().resolve(step("s1", "notes", "archive"), EN)
     assert result.error_code == "UNSUPPORTED_ACTION"
+
+
+def _skip(days: int) -> dict[str, object]:
+    until = (date(2026, 12, 1) + timedelta(days=days)).isoformat()
+    return {"target": "gym", "scope": "occurrence", "within": {"from": "2026-12-01", "until": until}}
+
+
+def test_a_skip_names_at_most_a_year_of_days() -> None:
+    at_the_limit = ReminderResolver().resolve(step("s1", "reminders", "delete", constraints=_skip(366)), EN)
+    assert at_the_limit.ok and at_the_limit.args["within"]["until"] == "2027-12-02"
+    past = ReminderResolver().resolve(step("s1", "reminders", "delete", constraints=_skip(367)), EN)
+    assert not past.ok and past.error_code == "INVALID_ARGS"
+    assert past.error == "I can skip at most a year of days at once, so I haven't skipped anything."
+    hebrew = ReminderResolver().resolve(step("s1", "reminders", "delete", constraints=_skip(700)), HE)
+    assert hebrew.error == "אפשר לדלג על שנה לכל היותר בבת אחת, אז לא דילגתי על כלום."

@@ -187,6 +187,14 @@ def _within(constraints: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+#: The most days one skip names (`DeleteRemindersArgs`): "skip the gym for 99 weeks" is refused.
+MOST_SKIPPED_DAYS = 366
+
+
+def _days_between(within: dict[str, str]) -> int:
+    return (date.fromisoformat(within["until"]) - date.fromisoformat(within["from"])).days
+
+
 class ReminderResolver:
     capability = "reminders"
 
@@ -203,7 +211,16 @@ class ReminderResolver:
             if target is None:
                 return _no_target(step, lang, "Which reminder should I delete?", "איזו תזכורת למחוק?")
             c = step.constraints
-            return _result(step, args={**_scope(c), **_within(c)}, target=target)
+            within = _within(c)
+            if within and _days_between(within["within"]) > MOST_SKIPPED_DAYS:
+                return _error(
+                    step,
+                    INVALID_ARGS,
+                    lang,
+                    "I can skip at most a year of days at once, so I haven't skipped anything.",
+                    "אפשר לדלג על שנה לכל היותר בבת אחת, אז לא דילגתי על כלום.",
+                )
+            return _result(step, args={**_scope(c), **within}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)

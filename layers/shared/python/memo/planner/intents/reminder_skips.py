@@ -142,7 +142,7 @@ def _days_of(text: str, inp: PlannerInput) -> tuple[dict[str, str], str]:
         # "until friday" (through it), "through next week" (to its end), "עד סוף החודש".
         named, _ = days_named(until.group("day") or until.group("he_day") or "", inp)
         end = date.fromisoformat(named["until"]) if named else None
-        if end is not None and today < end <= today + timedelta(days=366):
+        if end is not None and today < end:  # past a year: refused when resolved
             return _from_today(today, (end - today).days), clean(text[: until.start()])
     return days_named(text, inp)
 
