@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from memo.text.dates import format_span, format_when
+from memo.text.dates import format_span, format_times, format_when
 
 
 def test_a_time_is_shown_in_the_users_timezone() -> None:
@@ -43,4 +43,32 @@ def test_times_of_a_series_are_said_as_one_two_or_from_the_first_to_the_last() -
     assert format_span(first, last, 2, "he", zone) == "יום ב׳ 6.5 בשעה 17:00 ויום ה׳ 9.5 בשעה 17:00"
     assert format_span(first.isoformat(), last.isoformat(), 4, "he", zone) == (
         "מיום ב׳ 6.5 בשעה 17:00 עד יום ה׳ 9.5 בשעה 17:00"
+    )
+
+
+@pytest.mark.parametrize(
+    ("times", "en", "he"),
+    [
+        ("1", "Mon 6 May, 17:00", "יום ב׳ 6.5 בשעה 17:00"),
+        ("2", "Mon 6 May, 17:00 and Thu 9 May, 17:00", "יום ב׳ 6.5 בשעה 17:00 ויום ה׳ 9.5 בשעה 17:00"),
+        (
+            "4",
+            "4 times, Mon 6 May, 17:00 to Thu 9 May, 17:00",
+            "4 פעמים, מיום ב׳ 6.5 בשעה 17:00 עד יום ה׳ 9.5 בשעה 17:00",
+        ),
+        (
+            "366+",
+            "366+ times, Mon 6 May, 17:00 to Thu 9 May, 17:00",
+            "366+ פעמים, מיום ב׳ 6.5 בשעה 17:00 עד יום ה׳ 9.5 בשעה 17:00",
+        ),
+    ],
+)
+def test_times_of_a_series_are_said_with_how_many_past_two(times: str, en: str, he: str) -> None:
+    first, last = datetime(2024, 5, 6, 14, 0, tzinfo=UTC), datetime(2024, 5, 9, 14, 0, tzinfo=UTC)
+    assert format_times(first, last if times != "1" else None, times, "en", "Asia/Jerusalem") == en
+    assert (
+        format_times(
+            first.isoformat(), last.isoformat() if times != "1" else None, times, "he", "Asia/Jerusalem"
+        )
+        == he
     )

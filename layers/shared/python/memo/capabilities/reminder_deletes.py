@@ -27,9 +27,9 @@ from memo.capabilities.reminder_args import (
 )
 from memo.capabilities.reminder_results import (
     CAPABILITY,
-    MOST_TIMES_COUNTED,
     brief,
     changed_failure,
+    in_period,
     not_found,
     too_many_skips,
 )
@@ -37,7 +37,7 @@ from memo.capabilities.reminder_schedule import ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
 from memo.errors import ServiceFault
 from memo.observability import logger
-from memo.text.dates import format_span, format_when
+from memo.text.dates import format_times, format_when
 from memo.text.language import Language
 from memo.text.series import MOST_SKIPPED, TooManySkips
 from memo.text.wording import quote
@@ -128,10 +128,7 @@ class ReminderDeletes(ReminderSchedule):
         after, times = self.skip_on(reminder, days, ctx.timezone, self._clock(), undo=undo)
         if not times:
             return []
-        count = str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+"
-        row = {**brief(reminder, ctx.language), "when": times[0].isoformat(), "times": count}
-        if len(times) > 1:
-            row["last"] = times[-1].isoformat()
+        row = in_period(brief(reminder, ctx.language), times)  # the times as a listing says them
         return [{**row, "next": after.due_at.isoformat() if after else ""}]
 
     def _skipped_result(
@@ -231,8 +228,7 @@ def _skipped_times(skipped: dict[str, str], lang: Language, timezone: str) -> tu
     "skipped “pills” 7 times, Sun 29 Nov, 08:00 to Sat 5 Dec, 08:00", in English and Hebrew."""
     title = quote(skipped["title"], lang)
     times = skipped.get("times") or "1"
-    count = int(times.rstrip("+"))
-    span = format_span(skipped["when"], skipped.get("last"), count, lang, timezone)
-    if count <= 2:
-        return f"skipped {title} on {span}", f"דילגתי על {title} ב{span}"
-    return f"skipped {title} {times} times, {span}", f"דילגתי על {title} {times} פעמים, {span}"
+    said = format_times(skipped["when"], skipped.get("last"), times, lang, timezone)
+    if times in ("1", "2"):
+        return f"skipped {title} on {said}", f"דילגתי על {title} ב{said}"
+    return f"skipped {title} {said}", f"דילגתי על {title} {said}"

@@ -72,13 +72,17 @@ def on_days(reminders: list[Reminder], first: date, last: date, timezone: str) -
     return found
 
 
+def times_counted(times: list[datetime]) -> str:
+    """How many times, as said: "7", or "366+" past `MOST_TIMES_COUNTED`."""
+    return str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+"
+
+
 def in_period(row: dict[str, str], times: list[datetime] | None) -> dict[str, str]:
     """A listed reminder's row in a listing of days: a series says when it comes in them (its first
     and last time there, and how many; "366+" past the count) instead of its next time."""
     if times is None or "repeats" not in row:
         return row
-    count = str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+"
-    shown = {**row, "when": times[0].isoformat(), "times": count}
+    shown = {**row, "when": times[0].isoformat(), "times": times_counted(times)}
     if len(times) > 1:
         shown["last"] = times[-1].isoformat()
     return shown

@@ -10,7 +10,7 @@ from typing import Any
 from memo.capabilities.base import ExecutionResult
 from memo.reply.deletion_lines import deleted_line, left_alone_line
 from memo.reply.result_data import bullets, counted, first_value, result_when
-from memo.text.dates import format_span, format_when
+from memo.text.dates import format_times, format_when
 from memo.text.language import Language
 from memo.text.months import MONTHS_EN, MONTHS_HE
 from memo.text.wording import quote
@@ -172,18 +172,9 @@ def reminder_rows(rows: list[Any], language: Language, timezone: str) -> list[st
         row_repeats = first_value(row, "repeats")
         times = first_value(row, "times")
         if row_repeats and times:  # a series in a listing of days: when it comes in them
-            row_when = f"{row_repeats} ({_times_there(row, str(times), language, timezone)})"
+            last = first_value(row, "last")
+            row_when = f"{row_repeats} ({format_times(first_value(row, 'when'), last, str(times), language, timezone)})"
         elif row_repeats:  # a repeating reminder: how it repeats, and its next time
             row_when = f"{row_repeats} ({'הבאה: ' if language == 'he' else 'next: '}{row_when})"
         shown.append(f"{row_title} — {row_when}" if row_when else row_title)
     return shown
-
-
-def _times_there(row: dict[str, Any], times: str, language: Language, timezone: str) -> str:
-    """A series' times in the days listed: "Wed 25 Nov, 08:00", "Tue 1 Dec, 19:00 and Thu 3 Dec,
-    19:00", or "7 times, Sun 29 Nov, 08:00 to Sat 5 Dec, 08:00" ("366+ times" past the count)."""
-    count = int(times.rstrip("+")) if times.rstrip("+").isdigit() else 1
-    span = format_span(first_value(row, "when"), first_value(row, "last"), count, language, timezone)
-    if count <= 2:
-        return span
-    return f"{times} פעמים, {span}" if language == "he" else f"{times} times, {span}"

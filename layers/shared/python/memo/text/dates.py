@@ -38,6 +38,18 @@ def _format_day(day: date, language: Language) -> str:
     return f"{_EN_WEEKDAYS[day.weekday()]} {day.day} {_EN_MONTHS[day.month - 1]}"
 
 
+def format_times(
+    first: datetime | str, last: datetime | str | None, times: str, language: Language, timezone: str
+) -> str:
+    """A series' times in some days, `times` of them ("2", or "366+" past a count): "Tue 1 Dec, 19:00",
+    "Tue 1 Dec, 19:00 and Thu 3 Dec, 19:00", or "7 times, Sun 29 Nov, 08:00 to Sat 5 Dec, 08:00"."""
+    count = int(times.rstrip("+")) if times.rstrip("+").isdigit() else 1
+    span = format_span(first, last, count, language, timezone)
+    if count <= 2:
+        return span
+    return f"{times} פעמים, {span}" if language == "he" else f"{times} times, {span}"
+
+
 def format_span(
     first: datetime | str, last: datetime | str | None, count: int, language: Language, timezone: str
 ) -> str:

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from memo.capabilities.limits import UserCaps
-from memo.capabilities.reminder_results import MOST_TIMES_COUNTED, on_days
+from memo.capabilities.reminder_results import on_days, times_counted
 from memo.domain import (
     DisambiguationCandidate,
     InterpreterOutput,
@@ -310,7 +310,7 @@ def _next_time(
             last = times[-1] if len(times) > 1 else None
             return {
                 NEXT_TIME: format_span(times[0], last, len(times), language, timezone),
-                SKIP_TIMES: str(len(times)) if len(times) <= MOST_TIMES_COUNTED else f"{MOST_TIMES_COUNTED}+",
+                SKIP_TIMES: times_counted(times),
             }
     if (
         next_occurrence(reminder.recurrence, reminder.timezone, max(reminder.due_at, now), reminder.skips)
