@@ -131,10 +131,14 @@ class FakeItemsRepository:
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
         skips: str | None = None,
+        unchanged_since: datetime | None = None,
     ) -> Reminder | None:
         current = self.reminders.get((thread_id, reminder_id))
         if current is None:
             return None
+        changed = self.changed_at.get((thread_id, reminder_id))
+        if unchanged_since is not None and changed is not None and changed > unchanged_since:
+            return None  # as the conditional UpdateItem: left as it is
         if changed_at is not None and any(
             v is not None for v in (title, due_at, recurrence, timezone, skips)
         ):

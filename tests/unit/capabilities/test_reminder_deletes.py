@@ -110,3 +110,44 @@ def test_a_series_skips_at_most_its_bound_of_stretches_and_one_more_is_refused_u
         "You can stop it and set it again."
     )
     assert repo.get_reminder(THREAD, rid) == kept
+
+
+@pytest.mark.parametrize(
+    "days", [{"skipFrom": "2026-03-15", "skipUntil": "2026-03-22"}, {}], ids=["some-days", "next-time"]
+)
+def test_a_skip_of_a_series_changed_after_the_approval_is_left_as_it_is(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, days: dict[str, str]
+) -> None:
+    created = executor.execute(
+        "reminders", "create", {"title": "gym", "when": LATER, "recurrence": "FREQ=WEEKLY;BYDAY=TU,TH"}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    before = repo.get_reminder(THREAD, rid)
+    repo.changed_at[(THREAD, rid)] = NOW  # moved after the question was asked
+    asked = ctx("s2", unchanged_since=NOW - timedelta(minutes=5))
+    result = executor.execute("reminders", "delete", {"reminderIds": [f"{rid}~occurrence"], **days}, asked)
+    assert not result.success and result.error_code == "CHANGED_SINCE_APPROVAL"
+    assert result.data["skip"] is True and [c["title"] for c in result.data["changed"]] == ["gym"]
+    assert repo.get_reminder(THREAD, rid) == before
+    # Unchanged since the question: skipped.
+    result = executor.execute(
+        "reminders", "delete", {"reminderIds": [f"{rid}~occurrence"], **days}, ctx("s3", unchanged_since=NOW)
+    )
+    assert result.success and repo.get_reminder(THREAD, rid) != before
+
+
+def test_a_skip_of_a_series_last_times_ends_it_and_keeps_it_for_undo(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, scheduler: FakeScheduler
+) -> None:
+    # Tue 10 and Thu 12 Mar, then no more: skipping both ends the series.
+    rule = "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=2"
+    created = executor.execute(
+        "reminders", "create", {"title": "gym", "when": LATER, "recurrence": rule}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    args = {"reminderIds": [f"{rid}~occurrence"], "skipFrom": "2026-03-08", "skipUntil": "2026-03-15"}
+    result = executor.execute("reminders", "delete", args, ctx("s2", unchanged_since=NOW))
+    assert result.success and repo.get_reminder(THREAD, rid) is None
+    assert f"reminder-{rid}" not in scheduler.schedules
+    kept = [item for (thread, _key), items in repo.bin.items() if thread == THREAD for item, _until in items]
+    assert [getattr(item, "reminder_id", None) for item in kept] == [rid]  # for "undo"

@@ -44,3 +44,13 @@ def test_a_delete_of_several_names_what_it_deleted_with_its_count() -> None:
     assert deleted_line(one, "he", REMINDERS, "התזכורת") == "מחקתי תזכורת אחת: „pay rent”."
     # Titles that do not match the count are not shown.
     assert deleted_line({"count": 3, "titles": ["a"]}, "en", REMINDERS, "התזכורת") == "Deleted 3 reminders."
+
+
+def test_a_skip_left_alone_says_skip() -> None:
+    data = {"changed": [{"title": "gym", "when": "2025-06-05T07:00:00+00:00"}], "skip": True}
+    assert changed_since_line(data, "en", "Asia/Jerusalem") == (
+        "I didn't skip “gym”: it was changed after you approved (now for Thu 5 Jun, 10:00)."
+    )
+    assert changed_since_line(data, "he", "Asia/Jerusalem") == (
+        "על „gym” לא דילגתי: הפרטים השתנו אחרי שאישרת (עכשיו ליום ה׳ 5.6 בשעה 10:00)."
+    )

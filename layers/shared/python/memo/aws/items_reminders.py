@@ -133,11 +133,13 @@ class DynamoReminders(TombstoningItems):
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
         skips: str | None = None,
+        unchanged_since: datetime | None = None,
     ) -> Reminder | None:
         """Rename and/or move a reminder (and replace a repeating one's series or zone); a move makes
         it `scheduled` again. With `changed_at`, a new title, time, series or zone is stamped as the person's
         change (a delete approved before it leaves the reminder alone), and with `revision` the
-        values it replaces are kept for undo. None if it is gone."""
+        values it replaces are kept for undo. None if it is gone, or (given `unchanged_since`, an
+        approval's question) changed after then: left as it is."""
         changes = _changes(
             title=title,
             due_at=due_at,
@@ -157,6 +159,11 @@ class DynamoReminders(TombstoningItems):
             "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(undo_key)",
             "ReturnValues": "ALL_NEW",
         }
+        if unchanged_since is not None:
+            kwargs["ConditionExpression"] += (
+                f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT}<=:since)"
+            )
+            changes.values[":since"] = iso(unchanged_since)
         if changes.values:
             kwargs["ExpressionAttributeValues"] = to_item(changes.values)
         if changes.names:

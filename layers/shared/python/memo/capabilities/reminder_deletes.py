@@ -33,7 +33,7 @@ from memo.capabilities.reminder_results import (
     not_found,
     too_many_skips,
 )
-from memo.capabilities.reminder_schedule import ReminderSchedule
+from memo.capabilities.reminder_schedule import ChangedSince, ReminderSchedule
 from memo.capabilities.scheduler import schedule_name_for
 from memo.errors import ServiceFault
 from memo.observability import logger
@@ -84,6 +84,8 @@ class ReminderDeletes(ReminderSchedule):
                         skipped.extend(self._skipped(reminder, args, undo, ctx))
                     except TooManySkips:
                         refused.append(brief(reminder, lang))
+                    except ChangedSince as since:  # its times are not the ones the approval showed
+                        changed.append(brief(since.reminder, lang))
                     continue
             removal = self._remove(reminder_id, undo, ctx)
             if removal.status == "deleted" and removal.item is not None:
@@ -95,7 +97,11 @@ class ReminderDeletes(ReminderSchedule):
         if skipped and not deleted:
             return self._skipped_result(skipped, undo, ctx, refused)
         if not deleted and changed:
-            return changed_failure("delete", changed, ctx)
+            failed = changed_failure("delete", changed, ctx)
+            if not args.reminder_ids or all(split_scoped(s)[1] == OCCURRENCE for s in args.reminder_ids):
+                # what was left alone was a skip: "I didn't skip ..."
+                return failed.model_copy(update={"data": {**failed.data, "skip": True}})
+            return failed
         if not deleted:
             return not_found("delete", lang)
         ids = [d["id"] for d in deleted]
@@ -122,10 +128,12 @@ class ReminderDeletes(ReminderSchedule):
         skipped times are kept for "Undo", as a change's are (`Revision`). What the result says of
         it (nothing: it does not come on those days)."""
         if args.skip_from is None or args.skip_until is None:
-            after = self.skip(reminder, self._clock(), undo=undo)
+            after = self.skip(reminder, self._clock(), undo=undo, unchanged_since=ctx.unchanged_since)
             return [{**brief(reminder, ctx.language), "next": after.due_at.isoformat() if after else ""}]
         days = (args.skip_from, args.skip_until)
-        after, times = self.skip_on(reminder, days, ctx.timezone, self._clock(), undo=undo)
+        after, times = self.skip_on(
+            reminder, days, ctx.timezone, self._clock(), undo=undo, unchanged_since=ctx.unchanged_since
+        )
         if not times:
             return []
         row = in_period(brief(reminder, ctx.language), times)  # the times as a listing says them

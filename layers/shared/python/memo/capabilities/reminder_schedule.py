@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import ExecutionContext, ReminderScheduler
@@ -80,31 +81,42 @@ class ReminderSchedule:
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
         return single
 
-    def skip(self, reminder: Reminder, now: datetime, *, undo: Tombstone | None = None) -> Reminder | None:
+    def skip(
+        self,
+        reminder: Reminder,
+        now: datetime,
+        *,
+        undo: Tombstone | None = None,
+        unchanged_since: datetime | None = None,
+    ) -> Reminder | None:
         """The series goes on from the occurrence after its next one, keeping (with `undo`) the next
-        time it skips for that undo; a series with nothing left is deleted (its schedule first)."""
+        time it skips for that undo; a series with nothing left is deleted (its schedule first).
+        Raises `ChangedSince` when the series changed after `unchanged_since` (left as it is)."""
         assert reminder.recurrence is not None
         after = max(reminder.due_at, now)
         following = next_occurrence(reminder.recurrence, reminder.timezone, after, reminder.skips)
         if following is None:
-            self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-            return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
-        return self._repo.update_reminder(
-            reminder.thread_id,
-            reminder.reminder_id,
-            due_at=following,
-            changed_at=now,
-            revision=Revision(undo=undo, was=reminder) if undo is not None else None,
+            return self._end(reminder, undo, unchanged_since)
+        return self._moved_on(
+            reminder, unchanged_since, due_at=following, changed_at=now, revision=_revision(reminder, undo)
         )
 
     def skip_on(
-        self, reminder: Reminder, days: tuple[date, date], timezone: str, now: datetime, *, undo: Tombstone
+        self,
+        reminder: Reminder,
+        days: tuple[date, date],
+        timezone: str,
+        now: datetime,
+        *,
+        undo: Tombstone,
+        unchanged_since: datetime | None = None,
     ) -> tuple[Reminder | None, list[datetime]]:
         """The series skips each of its times on `days` (the first, and the end excluded; days in
         `timezone`, the user's), keeping its previous version for `undo`: its next time moves on
         when it is one of them, a later one is skipped in the series itself (`with_skipped`). The
         reminder as it is after, and the times skipped (none: it does not come then; at most
-        `MOST_TIMES_COUNTED` + 1 of them are counted, all of them are skipped)."""
+        `MOST_TIMES_COUNTED` + 1 of them are counted, all of them are skipped). Raises
+        `ChangedSince` when the series changed after `unchanged_since` (left as it is)."""
         assert reminder.recurrence is not None
         first, until = days
         times = on_days([reminder], first, until - timedelta(days=1), timezone).get(reminder.reminder_id, [])
@@ -121,15 +133,57 @@ class ReminderSchedule:
         if due in times:
             following = next_occurrence(reminder.recurrence, reminder.timezone, due, skips)
             if following is None:  # nothing left after them: the series ends
-                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-                return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id), times
+                return self._end(reminder, undo, unchanged_since), times
             due = following
-        after = self._repo.update_reminder(
-            reminder.thread_id,
-            reminder.reminder_id,
+        after = self._moved_on(
+            reminder,
+            unchanged_since,
             due_at=due,
             skips=skips,
             changed_at=now,
             revision=Revision(undo=undo, was=reminder),
         )
         return after, times
+
+    def _moved_on(
+        self, reminder: Reminder, unchanged_since: datetime | None, **changes: Any
+    ) -> Reminder | None:
+        """The skip's one conditional update: with `unchanged_since`, only a series not changed
+        since (the times the approval showed are still its times)."""
+        after = self._repo.update_reminder(
+            reminder.thread_id, reminder.reminder_id, unchanged_since=unchanged_since, **changes
+        )
+        if after is None and unchanged_since is not None:
+            now_stored = self._repo.get_reminder(reminder.thread_id, reminder.reminder_id)
+            if now_stored is not None:
+                raise ChangedSince(now_stored)
+        return after
+
+    def _end(
+        self, reminder: Reminder, undo: Tombstone | None, unchanged_since: datetime | None
+    ) -> Reminder | None:
+        """A series with nothing left after its skipped times is deleted, its schedule first (with
+        `unchanged_since`: tombstoned for `undo`, unless it changed since)."""
+        if unchanged_since is not None and undo is not None:
+            removal = self._repo.remove_reminder(
+                reminder.thread_id, reminder.reminder_id, undo=undo, unchanged_since=unchanged_since
+            )
+            if removal.status == "changed" and removal.item is not None:
+                raise ChangedSince(removal.item)
+            if removal.status == "deleted":
+                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+            return removal.item
+        self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+        return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
+
+
+def _revision(reminder: Reminder, undo: Tombstone | None) -> Revision[Reminder] | None:
+    return Revision(undo=undo, was=reminder) if undo is not None else None
+
+
+class ChangedSince(Exception):
+    """The series a skip was approved for changed after the question was asked: left as it is."""
+
+    def __init__(self, reminder: Reminder) -> None:
+        super().__init__(reminder.reminder_id)
+        self.reminder = reminder

@@ -49,6 +49,7 @@ class ItemsRepository(Protocol):
         revision: Revision[Reminder] | None = None,
         timezone: str | None = None,
         skips: str | None = None,
+        unchanged_since: datetime | None = None,
     ) -> Reminder | None: ...
     def delete_reminder(
         self, thread_id: str, reminder_id: str, *, undo: Tombstone | None = None

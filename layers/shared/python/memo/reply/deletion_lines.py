@@ -12,7 +12,8 @@ from memo.text.wording import quote
 
 
 def changed_since_line(data: dict[str, Any], language: Language, timezone: str) -> str | None:
-    """The items a delete left alone because they were edited after the approval, named."""
+    """The items a delete (or a skip: `skip`) left alone because they were edited after the
+    approval, named."""
     changed = data.get("changed")
     titles = item_texts(changed)
     if not titles:
@@ -23,11 +24,13 @@ def changed_since_line(data: dict[str, Any], language: Language, timezone: str) 
         now = format_when(
             first_value(changed[0], "when"), language, first_value(data, "timezone") or timezone
         )
+    skip = data.get("skip") is True  # a skip of a series' times, not a delete
     if language == "he":
-        return f"את {names} לא מחקתי: הפרטים השתנו אחרי שאישרת" + (f" (עכשיו ל{now})" if now else "") + "."
+        did = f"על {names} לא דילגתי" if skip else f"את {names} לא מחקתי"
+        return f"{did}: הפרטים השתנו אחרי שאישרת" + (f" (עכשיו ל{now})" if now else "") + "."
     they = "it was" if len(titles) == 1 else "they were"
     return (
-        f"I didn't delete {names}: {they} changed after you approved"
+        f"I didn't {'skip' if skip else 'delete'} {names}: {they} changed after you approved"
         + (f" (now for {now})" if now else "")
         + "."
     )
