@@ -345,3 +345,34 @@ def test_a_skip_of_more_than_a_year_is_refused_and_skips_nothing(chat: Conversat
     assert chat.say("skip the gym for 52 weeks").startswith(
         "Before I go ahead: I'm about to skip “go to the gym” 104 times"
     )
+
+
+@pytest.mark.parametrize(
+    ("setup", "skip", "move", "said"),
+    [
+        (
+            "remind me every tuesday and thursday at 7pm to go to the gym",
+            "skip the gym next week",
+            "move the gym to 8pm",
+            "There's no time to change on a skip. Nothing was changed or skipped.",
+        ),
+        (
+            "תזכיר לי כל יום שלישי וחמישי ב7 בערב ללכת לחדר כושר",
+            "תדלג על החדר כושר בשבוע הבא",
+            "תעביר את החדר כושר ל8 בערב",
+            "לדילוג אין שעה לשנות. לא שיניתי ולא דילגתי על כלום.",
+        ),
+    ],
+    ids=["en", "he"],
+)
+def test_a_new_time_said_to_a_skip_question_is_explained_and_changes_nothing(
+    chat: Conversation, clock: FakeClock, setup: str, skip: str, move: str, said: str
+) -> None:
+    chat.say(setup)
+    question = chat.say(skip)
+    answer = chat.say(move)
+    assert answer.startswith(said), answer
+    assert question.splitlines()[0] in answer  # the same question, asked again
+    chat.say("reject" if said.startswith("There") else "לא")
+    (fired,) = _fired(chat, clock, 8, 19)  # neither skipped nor moved
+    assert "gym" in fired or "חדר כושר" in fired

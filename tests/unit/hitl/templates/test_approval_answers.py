@@ -16,6 +16,8 @@ def test_a_new_time_for_a_delete_is_explained_not_run() -> None:
     assert text.startswith("There's no time to change on a delete. Nothing was changed or deleted.")
     he = templates.edit_not_applicable(step(capability="lists", action="clear"), ["title"], "he")
     assert he.startswith("את זה אי אפשר לשנות בניקוי.")
+    skip = templates.edit_not_applicable(step(action="delete"), ["time"], "en", skip=True)
+    assert skip.startswith("There's no time to change on a skip. Nothing was changed or skipped.")
 
 
 def test_items_that_changed_meanwhile_are_named() -> None:

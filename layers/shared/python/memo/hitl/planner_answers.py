@@ -318,7 +318,8 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
         problem = edit_problem(step, mods)
         if problem:
             log.info("HITL_EDIT_NOT_APPLICABLE", fields=problem, originStepId=step.id)
-            note = templates.edit_not_applicable(step, problem, state.input.language)
+            skip = step.action == "delete" and _skips(pending)
+            note = templates.edit_not_applicable(step, problem, state.input.language, skip=skip)
             return back_to_approval(state, pending, note, now, log)
     timeless = timeless_edit(step, mods)
     if timeless:
@@ -466,3 +467,9 @@ def _rejection_reason(raw: str) -> str | None:
     if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING:
         return None
     return reason[:RAW_LOG_LIMIT]
+
+
+def _skips(pending: PendingHITL) -> bool:
+    """Whether the approval shows times of series skipped (`templates.SKIPPED_ONCE`), not deletes."""
+    shown = (pending.context.candidates if pending.context else None) or []
+    return bool(shown) and all(c.data.get(templates.SKIPPED_ONCE) for c in shown)

@@ -23,20 +23,28 @@ def edit_prompt(language: Language, *, removal: bool = False) -> str:
     return 'What should I change? For example "change the time to 6pm" or "change the title to ...".'
 
 
-def edit_not_applicable(step: PlanStep, fields: list[str], language: Language) -> str:
-    """An edit that makes no sense for the action (a new time for a delete): explained, never run."""
+def edit_not_applicable(step: PlanStep, fields: list[str], language: Language, *, skip: bool = False) -> str:
+    """An edit that makes no sense for the action (a new time for a delete, or for the skip of a
+    series' times: `skip`): explained, never run."""
     timely = any(f in ("when", "day", "time", "date", "recurrence", "duration") for f in fields)
     deleting = step.action in ("delete", "delete_all")
     if language == "he":
-        what = "מחיקה" if deleting else "ניקוי" if step.action == "clear" else "הסרה"
+        what = "דילוג" if skip else "מחיקה" if deleting else "ניקוי" if step.action == "clear" else "הסרה"
         reason = f"ל{what} אין שעה לשנות." if timely else f"את זה אי אפשר לשנות ב{what}."
-        return f"{reason} לא שיניתי ולא מחקתי כלום. אפשר לאשר, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)."
-    what = "a delete" if deleting else "clearing a list" if step.action == "clear" else "a removal"
-    reason = f"There's no time to change on {what}." if timely else f"That can't be changed on {what}."
-    return (
-        f"{reason} Nothing was changed or deleted. You can approve, reject, "
-        'or keep only some (e.g. "only 1" or "not 2").'
+        done = "לא שיניתי ולא דילגתי על כלום." if skip else "לא שיניתי ולא מחקתי כלום."
+        return f"{reason} {done} אפשר לאשר, לדחות, או להשאיר רק חלק (למשל „רק 1” או „חוץ מ-2”)."
+    what = (
+        "a skip"
+        if skip
+        else "a delete"
+        if deleting
+        else "clearing a list"
+        if step.action == "clear"
+        else "a removal"
     )
+    reason = f"There's no time to change on {what}." if timely else f"That can't be changed on {what}."
+    done = "Nothing was changed or skipped." if skip else "Nothing was changed or deleted."
+    return f'{reason} {done} You can approve, reject, or keep only some (e.g. "only 1" or "not 2").'
 
 
 def no_time_to_change(step: PlanStep, language: Language) -> str:
