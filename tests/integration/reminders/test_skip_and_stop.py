@@ -270,6 +270,8 @@ def test_a_skipped_week_stays_skipped_when_the_series_moves_to_another_time(
         "cancel the gym next week",
         "cancel next week's gym",
         "I'm on vacation next week, skip the gym",
+        "no gym next week",
+        "no more gym next week please",
     ],
 )
 def test_next_weeks_gym_said_in_other_words_is_the_same_skip(chat: Conversation, said: str) -> None:
@@ -316,6 +318,13 @@ def test_hebrew_dont_remind_me_about_the_gym_next_week(chat: Conversation) -> No
     )
     assert chat.say("כן").startswith("✅ דילגתי")
     assert "כל הסדרה" in chat.say("אל תזכיר לי על החדר כושר")  # no days: the whole series, asked
+
+
+def test_hebrew_without_the_gym_next_week_is_its_skip(chat: Conversation) -> None:
+    chat.say("תזכיר לי כל יום שלישי וחמישי ב7 בערב ללכת לחדר כושר")
+    assert chat.say("בלי חדר כושר בשבוע הבא").startswith("רגע לפני: אני עומד לדלג פעמיים על „ללכת לחדר כושר”")
+    assert chat.say("כן").startswith("✅ דילגתי")
+    assert chat.say("מה יש לי בשבוע הבא?").startswith("אין לך תזכורות")
 
 
 def test_skip_the_gym_the_week_after_next(chat: Conversation, clock: FakeClock) -> None:

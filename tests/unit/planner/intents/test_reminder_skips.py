@@ -33,6 +33,9 @@ LEADS = [
     "pause {t}",
     "cancel {t}",
     "delete {t}",
+    "no {t}",
+    "no more {t}",
+    "without {t}",
 ]
 DAYS = [
     "tomorrow",
@@ -45,7 +48,7 @@ DAYS = [
 ]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     lead=st.sampled_from(LEADS),
     days=st.sampled_from(DAYS),
@@ -106,6 +109,11 @@ def test_days_said_in_the_clause_before_count_and_after_do_not() -> None:
         "cancel the shopping list tomorrow",
         "תמחק את כל התזכורות מחר",
         "תמחק את הפתק מאתמול",
+        "no gym",
+        "no thanks",
+        "no, tomorrow",
+        "no more notes tomorrow",
+        "בלי חדר כושר",
     ],
 )
 def test_words_that_are_no_skip_without_days_or_of_more_than_a_reminder(message: str) -> None:
@@ -136,3 +144,9 @@ def test_next_weeks_gym_is_the_gym_next_week() -> None:
 def test_until_is_from_today_through_the_days_named(said: str, last: date) -> None:
     within = _skip_of(f"skip the gym {said}")["within"]
     assert within == {"from": TODAY.isoformat(), "until": (last + timedelta(days=1)).isoformat()}
+
+
+@pytest.mark.parametrize("message", ["בלי חדר כושר בשבוע הבא", "ללא חדר כושר מחר", "בלי הכושר לשבועיים"])
+def test_hebrew_without_the_gym_on_some_days_is_its_skip(message: str) -> None:
+    constraints = _skip_of(message)
+    assert "כושר" in str(constraints["target"]) and isinstance(constraints["within"], dict)

@@ -1,7 +1,7 @@
 """Skipping times of a repeating reminder: its next time ("skip the gym this time", "skip the next
 one", "תדלג על הפעם הבאה"), or each of its times on the days the words name ("skip next week",
-"skip the gym this week", "don't remind me about the gym next week", "pause the gym reminders
-for two weeks", "cancel the dentist tomorrow", "אל תזכיר לי על החדר כושר בשבוע הבא"). A delete
+"skip the gym this week", "don't remind me about the gym next week", "no gym next week", "pause
+the gym reminders for two weeks", "cancel the dentist tomorrow", "אל תזכיר לי על החדר כושר בשבוע הבא"). A delete
 scoped to the reminder's occurrence: a one-time reminder due on those days is deleted.
 
 Words that are a skip only with days ("don't remind me about X", "pause X", "cancel X") are no skip
@@ -38,6 +38,9 @@ _RE_SKIP: tuple[tuple[re.Pattern[str], bool], ...] = (
         True,
     ),
     (re.compile(r"^(?:pause|hold|cancel|delete)\s+(?P<rest>.+?)\s*[.!]*$", re.I), True),
+    # "no gym next week", "no more gym for two weeks", "without the gym until the 10th"
+    (re.compile(r"^(?:no(?:\s+more)?|without)\s+(?P<rest>.+?)\s*[.!]*$", re.I), True),
+    (re.compile(r"^(?:בלי|ללא)\s+(?P<rest>.+?)\s*[.!]*$"), True),
     (re.compile(r"^אל\s+(?:תזכיר|תזכירי)\s+לי\s+(?:על\s+|ל)?(?P<rest>.+?)\s*[.!]*$"), True),
     (
         re.compile(
