@@ -45,3 +45,44 @@ def test_pinned_items_are_tombstoned_with_no_read(items_db: Any) -> None:
     assert [i.text for i in lists.list_items(THREAD, "groceries")] == ["milk"]
     removed = lists.remove_list_item(THREAD, "groceries", "i0")
     assert removed is not None and lists.list_items(THREAD, "groceries") == []
+
+
+def test_an_item_changed_keeps_its_place_and_undo_gives_its_words_back_once(items_db: Any) -> None:
+    from memo.aws.items_table import DynamoItemsRepository
+    from memo.capabilities.items import Revision
+
+    repo = DynamoItemsRepository(items_db, TABLE)
+    _lists(items_db)
+    (milk, eggs) = repo.list_items(THREAD, "groceries")
+    undo = Tombstone(key="wamid.1", until=TEST_NOW + timedelta(minutes=10), operation="wamid.1:s1")
+    changed = repo.update_list_item(
+        THREAD,
+        "groceries",
+        milk.item_id,
+        text="oat milk",
+        expected="milk",
+        changed_at=TEST_NOW,
+        revision=Revision(undo=undo, was=milk),
+    )
+    assert changed is not None and changed.text == "oat milk"
+    assert [i.text for i in repo.list_items(THREAD, "groceries")] == ["oat milk", "eggs"]  # its place
+    # A re-run of the same step finds the new words there: the same change, not a conflict.
+    again = repo.update_list_item(
+        THREAD, "groceries", milk.item_id, text="oat milk", expected="milk", changed_at=TEST_NOW
+    )
+    assert again is not None and again.text == "oat milk"
+    # Words that are neither the old nor the new ones: changed meanwhile, left as they are.
+    assert (
+        repo.update_list_item(
+            THREAD, "groceries", eggs.item_id, text="12 eggs", expected="6 eggs", changed_at=TEST_NOW
+        )
+        is None
+    )
+    assert (
+        repo.update_list_item(THREAD, "groceries", "gone", text="x", expected="y", changed_at=TEST_NOW)
+        is None
+    )
+    found = repo.restore(THREAD, "wamid.1", now=TEST_NOW + timedelta(minutes=1))
+    assert [getattr(i, "text", None) for i in found.reverted] == ["milk"]
+    assert [i.text for i in repo.list_items(THREAD, "groceries")] == ["milk", "eggs"]
+    assert repo.restore(THREAD, "wamid.1", now=TEST_NOW + timedelta(minutes=1)).reverted == []

@@ -37,7 +37,10 @@ class FakeItemsRepository:
         self.deleted_by: dict[tuple[str, str], tuple[str, Reminder]] = {}
         # An update's previous version kept for undo, by (thread, item id): the revision and the
         # change it stamped (an item stamped since was changed again).
-        self.kept: dict[tuple[str, str], tuple[Revision[Reminder] | Revision[Note], datetime]] = {}
+        self.kept: dict[
+            tuple[str, str], tuple[Revision[Reminder] | Revision[Note] | Revision[ListItem], datetime]
+        ] = {}
+        self.item_changed_at: dict[tuple[str, str], datetime] = {}
         self.note_changed_at: dict[tuple[str, str], datetime] = {}
 
     def _bury(self, thread_id: str, item: Item | None, undo: Tombstone | None) -> None:
@@ -80,6 +83,9 @@ class FakeItemsRepository:
             if isinstance(was, Reminder):
                 current: Item | None = self.reminders.get((thread, item_id))
                 stamps = self.changed_at
+            elif isinstance(was, ListItem):
+                current = self.items.get((thread, list_key(was.list_name), item_id))
+                stamps = self.item_changed_at
             else:
                 current = self.notes.get((thread, item_id))
                 stamps = self.note_changed_at
@@ -92,6 +98,8 @@ class FakeItemsRepository:
             stamps[(thread, item_id)] = now
             if isinstance(was, Reminder):
                 self.reminders[(thread, item_id)] = was
+            elif isinstance(was, ListItem):
+                self.items[(thread, list_key(was.list_name), item_id)] = was
             else:
                 self.notes[(thread, item_id)] = was
             reverted.append(was)
@@ -268,6 +276,27 @@ class FakeItemsRepository:
         self.reads += 1
         found = [i for (t, _, _), i in self.items.items() if t == thread_id]
         return sorted(found, key=lambda i: i.created_at)
+
+    def update_list_item(
+        self,
+        thread_id: str,
+        list_name: str,
+        item_id: str,
+        *,
+        text: str,
+        expected: str,
+        changed_at: datetime,
+        revision: Revision[ListItem] | None = None,
+    ) -> ListItem | None:
+        key = (thread_id, list_key(list_name), item_id)
+        current = self.items.get(key)
+        if current is None or current.text not in (expected, text):
+            return None
+        self.item_changed_at[(thread_id, item_id)] = changed_at
+        if revision is not None:
+            self.kept[(thread_id, item_id)] = (revision, changed_at)
+        self.items[key] = current.model_copy(update={"text": text})
+        return self.items[key]
 
     def remove_list_item(
         self, thread_id: str, list_name: str, item_id: str, *, undo: Tombstone | None = None

@@ -1,13 +1,14 @@
 """Updates that can be undone on the items table: the previous version an update keeps, and its revert.
 
-An update given a `Revision` (a note's new text; a reminder's new title, time or series) adds one
-attribute to its own UpdateItem, so no request is added: `undo_prev` (`PREVIOUS`), a map of
+An update given a `Revision` (a note's or a list item's new text; a reminder's new title, time or
+series) adds one attribute to its own UpdateItem, so no request is added: `undo_prev` (`PREVIOUS`),
+a map of
 
 - `key`: the turn's traceId, the undo key a delete's tombstone has too; `op`: the step's
   traceId:stepId;
 - `until`: the end of the undo window (epoch seconds); `at`: the `changed_at` the update stamped;
-- `was`: the values it replaced (a note's text; a reminder's title, time, zone, status, series, sent
-  time and schedule name).
+- `was`: the values it replaced (a note's or a list item's text; a reminder's title, time, zone,
+  status, series, sent time and schedule name).
 
 A later update replaces the slot with its own; a read never returns it as part of the item.
 
@@ -43,10 +44,12 @@ def epoch(moment: datetime) -> int:
     return int(moment.timestamp())
 
 
-def previous_slot(revision: Revision[Note] | Revision[Reminder], changed_at: datetime) -> dict[str, Any]:
+def previous_slot(
+    revision: Revision[Note] | Revision[Reminder] | Revision[ListItem], changed_at: datetime
+) -> dict[str, Any]:
     """The `undo_prev` map an update writes with its change (see the module doc)."""
     was = revision.was
-    if isinstance(was, Note):
+    if isinstance(was, Note | ListItem):
         values: dict[str, Any] = {"text": was.text}
     else:
         values = {k: v for k, v in dump(was).items() if k in REMINDER_FIELDS}
@@ -82,13 +85,13 @@ class RevisingItems(ItemsAccess):
         has closed or another undo reverted it first."""
         model = RESTORABLE.get(str(values.get("kind")))
         slot = values.get(PREVIOUS)
-        if model is None or model is ListItem or not isinstance(slot, dict) or not undoes(values, undo_key):
+        if model is None or not isinstance(slot, dict) or not undoes(values, undo_key):
             return None
         if int(slot.get("until", 0)) <= epoch(now):
             return None  # the window closed
         if values.get(CHANGED_AT) != slot.get("at"):
             return Reversion("changed", from_values(model, values))
-        fields = ("text",) if model is Note else REMINDER_FIELDS
+        fields = REMINDER_FIELDS if model is Reminder else ("text",)
         was: dict[str, Any] = dict(slot.get("was") or {})
         names = {"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"}
         sets, removes = [f"{CHANGED_AT} = :now_at"], [PREVIOUS]

@@ -30,6 +30,7 @@ from memo.capabilities.lists import (
     RemoveListItemsArgs,
     ShowAllListsArgs,
     ShowListArgs,
+    UpdateListItemArgs,
 )
 from memo.capabilities.notes import (
     DeleteAllNotesArgs,
@@ -70,6 +71,7 @@ ARGS_MODELS: dict[tuple[str, str], type[Args]] = {
     ("notes", "delete_all"): DeleteAllNotesArgs,
     ("lists", "add"): AddListItemsArgs,
     ("lists", "remove"): RemoveListItemsArgs,
+    ("lists", "update"): UpdateListItemArgs,
     ("lists", "show"): ShowListArgs,
     ("lists", "show_all"): ShowAllListsArgs,
     ("lists", "clear"): ClearListArgs,
@@ -110,6 +112,7 @@ class CapabilityDispatcher:
             ("notes", "delete_all"): notes.delete_all,
             ("lists", "add"): lists.add,
             ("lists", "remove"): lists.remove,
+            ("lists", "update"): lists.update,
             ("lists", "show"): lists.show,
             ("lists", "show_all"): lists.show_all,
             ("lists", "clear"): lists.clear,

@@ -1,4 +1,4 @@
-"""Named lists (shopping, todo, ...): add, remove, show, clear.
+"""Named lists (shopping, todo, ...): add, remove, change an item's words, show, clear.
 
 A list exists as long as it has items; its name is normalised (`items.list_key`), and the reply
 shows it as the user wrote it. Adding an item that is already on the list (same normalised text)
@@ -14,12 +14,15 @@ from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
 from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, undo_data, undo_for
-from memo.capabilities.items import ListItem, list_key
+from memo.capabilities.items import ListItem, Revision, list_key
 from memo.capabilities.store import ItemsRepository
+from memo.text.language import Language
 from memo.text.matching import normalize
 from memo.text.wording import he_list_name, quote
 
 CAPABILITY = "lists"
+#: The words of one item a change may give it (an added item's words are bounded by the message).
+MAX_ITEM_CHARS = 200
 
 
 class AddListItemsArgs(Args):
@@ -31,6 +34,14 @@ class RemoveListItemsArgs(Args):
     list_name: str = Field(min_length=1)
     item_ids: list[str] = Field(min_length=1)
     not_found: list[str] = Field(default_factory=list)  # the user's words that matched nothing
+
+
+class UpdateListItemArgs(Args):
+    """ "change eggs to 12 eggs": the one item, and the words it gets."""
+
+    list_name: str = Field(min_length=1)
+    item_ids: list[str] = Field(min_length=1, max_length=1)
+    text: str = Field(min_length=1, max_length=MAX_ITEM_CHARS)
 
 
 #: The list name of a request that names none ("what's on my list?", "clear the list", "מה יש ברשימה"):
@@ -53,6 +64,17 @@ class ClearListArgs(Args):
 
 class ShowAllListsArgs(Args):
     """ "what lists do I have?": no arguments."""
+
+
+def _not_there(list_name: str, lang: Language, *, meanwhile: bool) -> ExecutionResult:
+    """The item a change was for is gone, or (`meanwhile`) was changed or taken off since."""
+    he_name = he_list_name(list_name)
+    if meanwhile:
+        en = f"That item changed on the {list_name} list meanwhile, so I left it as it is."
+        he = f"הפריט הזה השתנה ברשימת {he_name} בינתיים, אז השארתי אותו כמו שהוא."
+    else:
+        en, he = f"That item is no longer on the {list_name} list.", f"הפריט הזה כבר לא ברשימת {he_name}."
+    return failure(CAPABILITY, "update", NOT_FOUND, say(lang, en, he))
 
 
 def _texts(items: list[ListItem]) -> list[str]:
@@ -148,6 +170,53 @@ class ListOperations:
                 lang,
                 f"removed {names} from the {list_name} list",
                 f"הסרתי {names} מרשימת {he_list_name(list_name)}",
+            ),
+        )
+
+    def update(self, args: UpdateListItemArgs, ctx: ExecutionContext) -> ExecutionResult:
+        """The item's words replaced in its place on the list, what it said kept for "undo". A re-run
+        after a crash finds the new words there already and reports the same change."""
+        lang = ctx.language
+        (item_id,) = args.item_ids
+        text = " ".join(args.text.split())
+        items = self._repo.list_items(ctx.thread_id, args.list_name)
+        item = next((i for i in items if i.item_id == item_id), None)
+        if item is None:
+            return _not_there(args.list_name, lang, meanwhile=False)
+        undo = undo_for(ctx, self._clock())
+        changed: ListItem | None = item
+        if item.text != text:
+            now = self._clock()
+            kept = Revision(undo=undo, was=item)
+            changed = self._repo.update_list_item(
+                ctx.thread_id,
+                item.list_name,
+                item_id,
+                text=text,
+                expected=item.text,
+                changed_at=now,
+                revision=kept,
+            )
+        if changed is None:  # changed or taken off meanwhile: left as it is
+            return _not_there(args.list_name, lang, meanwhile=True)
+        list_name = item.list_name or args.list_name
+        contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
+        return ExecutionResult(
+            success=True,
+            capability=CAPABILITY,
+            action="update",
+            data={
+                "listName": list_name,
+                "from": item.text,
+                "to": changed.text,
+                "items": contents,
+                **undo_data(undo),
+            },
+            external_ids={"listItemIds": [item_id], "listKey": list_key(args.list_name)},
+            summary=say(
+                lang,
+                f"changed {item.text} to {changed.text} on the {list_name} list",
+                f"שיניתי את {item.text} ל{changed.text} ברשימת {he_list_name(list_name)}",
             ),
         )
 

@@ -88,6 +88,17 @@ class ItemsRepository(Protocol):
     def add_list_item(self, item: ListItem) -> bool: ...
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]: ...
     def all_list_items(self, thread_id: str) -> list[ListItem]: ...
+    def update_list_item(
+        self,
+        thread_id: str,
+        list_name: str,
+        item_id: str,
+        *,
+        text: str,
+        expected: str,
+        changed_at: datetime,
+        revision: Revision[ListItem] | None = None,
+    ) -> ListItem | None: ...
     def remove_list_item(
         self, thread_id: str, list_name: str, item_id: str, *, undo: Tombstone | None = None
     ) -> ListItem | None: ...

@@ -114,6 +114,11 @@ RERUNS: dict[tuple[str, str], Rerun] = {
         "under its own id counts as added by this step, not as already on the list",
     ),
     ("lists", "remove"): Rerun(True, _TOMBSTONES),
+    ("lists", "update"): Rerun(
+        True,
+        "a conditional write of the new words (the item reads the words it had, or already the new "
+        "ones); a re-run finds them there and reports the same change",
+    ),
     ("lists", "show"): Rerun(True, _READ_ONLY),
     ("lists", "show_all"): Rerun(True, _READ_ONLY),
     ("lists", "clear"): Rerun(

@@ -15,6 +15,7 @@ Plan step conventions (what resolvers can rely on), per capability/action:
 - notes/save: changes {text}. notes/search: constraints {query} ("" lists all).
   notes/delete: constraints {target} or {targetRef}. notes/delete_all: constraints {}.
 - lists/add, lists/remove: constraints {listName}, changes {items: [..]}.
+  lists/update: constraints {listName, target}, changes {text} ("change eggs to 12 eggs").
   lists/show: constraints {listName}. lists/clear: constraints {listName}. lists/show_all: {}
   ("what lists do I have?"). A listName is the user's own words; the items table folds synonyms
   and languages into one list (`memo.capabilities.items.list_key`).

@@ -145,7 +145,7 @@ Turn the user's message into a plan. Capabilities and actions:
 - reminders: create {constraints: title, whenText}, list {constraints: dayText?}, update {constraints: target | targetRef; changes: whenText? | shiftText?, title?},
   delete {constraints: target | targetRef}, delete_all {constraints: keep?, only?}
 - notes: save {changes: text}, search {constraints: query}, update {constraints: target | targetRef, changes: text (the note's new text, or only its new value: "actually it's 4312")}, delete {constraints: target | targetRef}, delete_all {constraints: keep?, only?}
-- lists: add / remove {constraints: listName; changes: items (list)}, show {constraints: listName}, clear {constraints: listName, keep?, only?}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות"); omit listName when no list is named ("what's on my list?", "take milk off the list")
+- lists: add / remove {constraints: listName; changes: items (list)}, update {constraints: listName, target (the item's words now); changes: text (its new words)} ("change eggs to 12 eggs"), show {constraints: listName}, clear {constraints: listName, keep?, only?}, show_all {} ("what lists do I have?"); listName is the user's own words ("groceries", "קניות"); omit listName when no list is named ("what's on my list?", "take milk off the list")
 - calendar, email: any action, constraints {text} (they are refused later if not connected)
 - general: reply {constraints: kind = greeting|thanks|smalltalk|help} for conversation/meta intents
 Rules:

@@ -38,6 +38,7 @@ _ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("notes", "delete_all"): ("delete your notes", "למחוק את הפתקים שלך"),
     ("lists", "add"): ("add to your list", "להוסיף לרשימה"),
     ("lists", "remove"): ("remove from your list", "להוריד מהרשימה"),
+    ("lists", "update"): ("change that on your list", "לשנות את זה ברשימה"),
     ("lists", "show"): ("show your list", "להציג את הרשימה"),
     ("lists", "clear"): ("clear your list", "לנקות את הרשימה"),
 }

@@ -1,4 +1,4 @@
-"""The line of a lists step that succeeded: items added or removed, a list shown or cleared, and
+"""The line of a lists step that succeeded: items added, removed or changed, a list shown or cleared, and
 every list at once ("what lists do I have?", "what's on my lists?")."""
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ def list_line(result: ExecutionResult, language: Language) -> str | None:
         return None
     if result.action in ("add", "remove"):
         return _added_or_removed(result.action, data, name, language)
+    if result.action == "update" and isinstance(data.get("from"), str) and isinstance(data.get("to"), str):
+        if he:
+            return f"שיניתי את „{data['from']}” ל„{data['to']}” ברשימת {he_list_name(name)}."
+        return f"Changed “{data['from']}” to “{data['to']}” on your {name} list."
     items = item_texts(data.get("items"))
     if result.action == "show" and isinstance(data.get("items"), list):
         if not items:

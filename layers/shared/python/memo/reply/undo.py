@@ -96,7 +96,9 @@ _TYPED_UNDO = re.compile(
 _DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
 #: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action: a
 #: snooze tapped on a delivered one-time reminder is one.
-_UPDATES = frozenset({("notes", "update"), ("reminders", "update"), ("reminders", "snooze")})
+_UPDATES = frozenset(
+    {("notes", "update"), ("reminders", "update"), ("reminders", "snooze"), ("lists", "update")}
+)
 
 
 def _undoable(action: LatestAction) -> bool:

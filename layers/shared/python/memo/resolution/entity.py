@@ -300,6 +300,8 @@ def executor_args_for(
             "itemIds": list(dict.fromkeys([*resolved, *unique])),
             "notFound": list(semantic_args.get("notFound", [])),
         }
+    elif key == ("lists", "update"):
+        args = {"listName": semantic_args["listName"], "itemIds": unique[:1], "text": semantic_args["text"]}
     else:
         raise ValueError(f"{step.capability}/{step.action} takes no entity ids")
     return ARGS_MODELS[key].model_validate(args).to_json()

@@ -122,11 +122,15 @@ def on_some_list(
         return _on_no_list(words, state, repository, now)
     if len(holding) > 1:
         lists = ", ".join(sorted(name for name, _ in holding))
+        if step.action == "update":
+            ask_en, ask_he = "Which list should I change it on?", "באיזו רשימה לשנות?"
+        else:
+            ask_en, ask_he = "Which list should I take it off?", "מאיזו רשימה להוריד?"
         return Missing(
             say(
                 language,
-                f"{what} is on more than one list ({lists}). Which list should I take it off?",
-                f"{what} מופיע ביותר מרשימה אחת ({lists}). מאיזו רשימה להוריד?",
+                f"{what} is on more than one list ({lists}). {ask_en}",
+                f"{what} מופיע ביותר מרשימה אחת ({lists}). {ask_he}",
             )
         )
     name, found = holding[0]

@@ -357,7 +357,7 @@ class ListResolver:
         list_name = _text(c.get("listName"))
         if step.action == "show_all":
             return _ready(step, {}, lang)
-        if step.action not in ("add", "remove", "show", "clear"):
+        if step.action not in ("add", "remove", "update", "show", "clear"):
             return _unsupported(step, lang)
         if list_name is None or list_name.casefold() in _NO_LIST_NAME:
             # "what's on my list?", "take milk off the list", "put bananas on the list": the list is
@@ -389,6 +389,13 @@ class ListResolver:
                 list_name=list_name,
             )
             return _result(step, args={"listName": list_name}, target=target)
+        if step.action == "update":
+            # "change eggs to 12 eggs": the one item the words name, and its new words.
+            old, new = _text(c.get("target")), _text(ch.get("text"))
+            if old is None or new is None:
+                return _no_target(step, lang, "What should I change on the list?", "מה לשנות ברשימה?")
+            target = TargetQuery(kind="list_item", texts=[old], plural=False, list_name=list_name)
+            return _result(step, args={"listName": list_name, "text": new}, target=target)
         shown: dict[str, Any] = {"listName": list_name}
         if step.action == "show" and c.get("howMany") is True:
             shown["howMany"] = True  # "how many things are on my list?"

@@ -1,0 +1,74 @@
+"""Changing a thing on a list the way people say it, through the webhook on the local stack: "actually
+make it 12 eggs" right after adding, "replace the bread with sourdough bread", "swap milk for oat milk
+on the shopping list", "תשנה ביצים ל-12 ביצים"; the thing keeps its place, "undo" gives it its words
+back, and a thing on no list or on two lists changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from memo.local.stack import LocalStack
+from memo.local.whatsapp_user import WhatsAppUser
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import START
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> Iterator[Conversation]:
+    monkeypatch.setenv("MEMO_DEFAULT_TIMEZONE", "Asia/Jerusalem")
+    with LocalStack(start_poller=False, clock=clock) as running:
+        yield Conversation(stack=running, user=WhatsAppUser())
+
+
+def test_make_it_12_eggs_right_after_adding_them_and_undo(chat: Conversation) -> None:
+    chat.say("add eggs and bread to my shopping list")
+    # Was "I'm not sure I understood".
+    assert chat.say("actually make it 12 eggs") == "Changed “eggs” to “12 eggs” on your shopping list."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• 12 eggs\n• bread"
+    assert chat.say("undo").startswith("Done")
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• eggs\n• bread"
+
+
+@pytest.mark.parametrize(
+    ("said", "listed"),
+    [
+        ("replace the bread with sourdough bread", "• eggs\n• sourdough bread"),
+        ("swap bread for rolls on my shopping list", "• eggs\n• rolls"),
+        ("change eggs to 12 eggs", "• 12 eggs\n• bread"),
+        ("rename eggs to 12 eggs", "• 12 eggs\n• bread"),
+    ],
+)
+def test_a_thing_changed_by_its_words_keeps_its_place(chat: Conversation, said: str, listed: str) -> None:
+    chat.say("add eggs and bread to my shopping list")
+    chat.say("what's the weather like?")  # something else in between: the words name the thing
+    assert chat.say(said).startswith("Changed “")
+    assert chat.say("what's on my shopping list?") == f"Your shopping list:\n{listed}"
+
+
+def test_hebrew_change_eggs_to_12_eggs(chat: Conversation) -> None:
+    chat.say("תוסיף ביצים ולחם לרשימת הקניות")
+    assert chat.say("תשנה ביצים ל-12 ביצים") == "שיניתי את „ביצים” ל„12 ביצים” ברשימת הקניות."
+    assert chat.say("תחליף את הלחם בלחם מחמצת").startswith("שיניתי את „לחם” ל„לחם מחמצת”")
+    assert chat.say("מה יש ברשימת הקניות?") == "רשימת הקניות:\n• 12 ביצים\n• לחם מחמצת"
+
+
+def test_a_thing_on_no_list_or_on_two_changes_nothing(chat: Conversation) -> None:
+    assert chat.say("change milk to oat milk") == "I couldn't find “milk” on your lists."
+    chat.say("add milk to my todo list")
+    chat.say("add milk to my shopping list")
+    assert chat.say("change milk to oat milk") == (
+        "“milk” is on more than one list (shopping, todo). Which list should I change it on?"
+    )
+    assert (
+        chat.say("change milk to oat milk on my todo list")
+        == "Changed “milk” to “oat milk” on your todo list."
+    )
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"

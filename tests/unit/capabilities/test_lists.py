@@ -1,0 +1,78 @@
+"""Changing one thing on a list (`ListOperations.update`): its words in its place, what it said kept
+for undo, a re-run that reports the same change, and what is left alone, in English and Hebrew."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from memo.capabilities.dispatch import CapabilityDispatcher
+from memo.capabilities.lists import MAX_ITEM_CHARS, UpdateListItemArgs
+from memo.reply.format import format_success
+from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
+from tests.unit.capabilities.support import NOW, THREAD, TZ, ctx
+
+
+@pytest.fixture
+def repo() -> FakeItemsRepository:
+    return FakeItemsRepository()
+
+
+@pytest.fixture
+def lists(repo: FakeItemsRepository) -> CapabilityDispatcher:
+    dispatcher = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW)
+    added = dispatcher.execute("lists", "add", {"listName": "shopping", "items": ["eggs", "bread"]}, ctx("a"))
+    assert added.success
+    return dispatcher
+
+
+def _ids(repo: FakeItemsRepository) -> list[str]:
+    return [i.item_id for i in repo.list_items(THREAD, "shopping")]
+
+
+def test_an_item_gets_its_new_words_in_its_place(
+    lists: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    eggs = _ids(repo)[0]
+    args = {"listName": "shopping", "itemIds": [eggs], "text": "  12   eggs "}
+    result = lists.execute("lists", "update", args, ctx("b", trace="wamid.2"))
+    assert result.success and result.data["from"] == "eggs" and result.data["to"] == "12 eggs"
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["12 eggs", "bread"]
+    assert "undoUntil" in result.data
+    assert format_success(result, "en", TZ) == "Changed “eggs” to “12 eggs” on your shopping list."
+    assert format_success(result, "he", TZ) == "שיניתי את „eggs” ל„12 eggs” ברשימת shopping."
+    # A re-run of the step finds the words there already: the same change is reported.
+    again = lists.execute("lists", "update", args, ctx("b", trace="wamid.2"))
+    assert again.success and again.data["to"] == "12 eggs" and again.data["from"] == "12 eggs"
+    # Undo gives it its words back.
+    undone = lists.execute("items", "undo", {"undoKey": "wamid.2"}, ctx("c", trace="wamid.3"))
+    assert undone.success
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["eggs", "bread"]
+
+
+def test_an_item_gone_or_changed_meanwhile_is_left_as_it_is(
+    lists: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    gone = lists.execute(
+        "lists", "update", {"listName": "shopping", "itemIds": ["gone"], "text": "x"}, ctx("b")
+    )
+    assert not gone.success and gone.error_code == "NOT_FOUND"
+    assert gone.error == "That item is no longer on the shopping list."
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["eggs", "bread"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"listName": "shopping", "itemIds": [], "text": "x"},
+        {"listName": "shopping", "itemIds": ["a", "b"], "text": "x"},
+        {"listName": "shopping", "itemIds": ["a"], "text": ""},
+        {"listName": "shopping", "itemIds": ["a"], "text": "x" * (MAX_ITEM_CHARS + 1)},
+    ],
+    ids=["no-item", "two-items", "no-words", "too-long"],
+)
+def test_one_item_and_bounded_words(args: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        UpdateListItemArgs.model_validate(args)
+    at_the_limit = {**args, "itemIds": ["a"], "text": "x" * MAX_ITEM_CHARS}
+    assert UpdateListItemArgs.model_validate(at_the_limit).text == "x" * MAX_ITEM_CHARS

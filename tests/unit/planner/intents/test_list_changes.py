@@ -1,0 +1,113 @@
+"""Changing one thing on a list: the words that say it (a grid of verbs, things and lists, English
+and Hebrew), "make it ..." right after things went on a list, and what stays with reminders and notes
+(a time, a reminder's or a note's words, a thing no list is known to hold)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memo.capabilities.lists import UNNAMED_LIST
+from memo.planner.intents import list_changes
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import latest, pin
+
+
+def _step(message: str, actions: tuple[object, ...] = ()) -> tuple[dict[str, object], dict[str, object]]:
+    (step,) = RulePlanner().plan(pin(message, actions=actions)).output.plan  # type: ignore[arg-type]
+    assert (step.capability, step.action) == ("lists", "update"), (message, step)
+    return dict(step.constraints), dict(step.changes or {})
+
+
+VERBS = ["change {old} to {new}", "replace {old} with {new}", "swap {old} for {new}", "switch {old} to {new}"]
+#: (old, new): the new words keep the old ones, or both are things people buy.
+THINGS = [("eggs", "12 eggs"), ("milk", "oat milk"), ("bread", "sourdough bread"), ("bread", "rolls")]
+LISTS = ["", " on my shopping list", " in the groceries list", " on the todo list"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    verb=st.sampled_from(VERBS),
+    thing=st.sampled_from(THINGS),
+    where=st.sampled_from(LISTS),
+    the=st.booleans(),
+)
+def test_a_change_of_a_thing_names_it_its_new_words_and_its_list(
+    verb: str, thing: tuple[str, str], where: str, the: bool
+) -> None:
+    old, new = thing
+    message = verb.format(old=f"the {old}" if the else old, new=new) + where
+    constraints, changes = _step(message)
+    assert constraints["target"] == old and changes == {"text": new}
+    named = where.split()[-2] if where else None
+    assert constraints["listName"] == (named if named else UNNAMED_LIST)
+
+
+@pytest.mark.parametrize(
+    ("message", "old", "new", "listed"),
+    [
+        ("תשנה ביצים ל-12 ביצים", "ביצים", "12 ביצים", UNNAMED_LIST),
+        ("תשנה ביצים ל12 ביצים", "ביצים", "12 ביצים", UNNAMED_LIST),
+        ("תחליף את הלחם בלחם מחמצת", "לחם", "לחם מחמצת", UNNAMED_LIST),
+        ("תחליף חלב בחלב סויה ברשימת הקניות", "חלב", "חלב סויה", "קניות"),
+        ("תשנה את החלב לחלב שקדים", "חלב", "חלב שקדים", UNNAMED_LIST),
+    ],
+)
+def test_hebrew_a_change_of_a_thing(message: str, old: str, new: str, listed: str) -> None:
+    constraints, changes = _step(message)
+    assert constraints == {"listName": listed, "target": old} and changes == {"text": new}
+
+
+ADDED = latest("lists", "added eggs, bread to the shopping list").model_copy(
+    update={"external_ids": {"listKey": "shopping"}}
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "old", "new"),
+    [
+        ("actually make it 12 eggs", "eggs", "12 eggs"),
+        ("make that sourdough bread", "bread", "sourdough bread"),
+        ("oh wait, make it a dozen eggs", "eggs", "a dozen eggs"),
+        ("תעשה את זה 12 ביצים", None, None),  # Hebrew words for English things: which one is not said
+    ],
+)
+def test_make_it_right_after_an_add_changes_the_thing_its_words_hold(
+    message: str, old: str | None, new: str | None
+) -> None:
+    found = list_changes.make_it(message, pin(message, actions=(ADDED,)))
+    if old is None:
+        assert found is None
+        return
+    assert found is not None and found.constraints == {"listName": "shopping", "target": old}
+    assert found.changes == {"text": new}
+
+
+def test_make_it_after_one_thing_added_is_that_thing_and_after_nothing_is_not_a_list_change() -> None:
+    one = latest("lists", "הוספתי חלב לרשימת קניות").model_copy(update={"external_ids": {"listKey": "קניות"}})
+    found = list_changes.make_it("תעשה את זה חלב סויה", pin("תעשה את זה חלב סויה", actions=(one,)))
+    assert (
+        found is not None and found.constraints["target"] == "חלב" and found.changes == {"text": "חלב סויה"}
+    )
+    assert list_changes.make_it("make it 12 eggs", pin("make it 12 eggs")) is None
+    assert list_changes.make_it("make it 6pm", pin("make it 6pm", actions=(ADDED,))) is None  # a time
+    reminder = latest()
+    assert list_changes.make_it("make it 12 eggs", pin("make it 12 eggs", actions=(reminder,))) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "change the dentist to 5pm",
+        "change gym to yoga",
+        "change my wifi note to abc123",
+        "change the title of the gym reminder to yoga",
+        "switch to hebrew",
+        "change the time to 6pm",
+        "replace my reminder with a new one",
+        "תשנה את השם של התזכורת לחדר כושר",
+    ],
+)
+def test_what_is_no_list_change(message: str) -> None:
+    assert list_changes.change(message, pin(message)) is None
