@@ -138,3 +138,43 @@ def test_a_guessed_delete_of_something_there_still_shows_it_first(chat: Conversa
     asked = chat.say("delete the gym one")
     assert "go to the gym" in asked and "Deleted" not in asked  # the item is named, not the word
     assert "go to the gym" in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize(
+    ("setup", "said", "named", "yes"),
+    [
+        (
+            [
+                "remind me tomorrow at 8:45 to call the bank",
+                "remind me in 90 minutes to check the oven",
+                "remind me at quarter past 6 to feed the cat",
+                "remind me at 6.30pm to go running",
+                "remind me every weekday at 7:15 to take the bus",
+            ],
+            "cancel the oven one",
+            "“check the oven”",
+            "yes",
+        ),
+        (
+            ["תזכיר לי בעוד שעה לבדוק את התנור", "תזכיר לי מחר ב-8:45 להתקשר לבנק"],
+            "תבטל את זה של התנור",
+            "„לבדוק את התנור”",
+            "כן",
+        ),
+    ],
+)
+def test_a_guessed_delete_is_approved_over_the_item_it_found_never_the_words_said(
+    chat: Conversation, setup: list[str], said: str, named: str, yes: str
+) -> None:
+    """With a few reminders set (one moved), "cancel the oven one" asked "Just to check — you want
+    me to delete the reminder “oven”?", and a "yes" deleted an item it never showed."""
+    for line in setup:
+        chat.say(line)
+    chat.say("move the bank call to 9:15" if said.isascii() else "תעביר את הבנק ל-9:15")
+    asked = chat.say(said)
+    assert named in asked and "“oven”" not in asked and "„התנור”" not in asked, asked
+    assert chat.say(yes).startswith(
+        ("Deleted the reminder “check the oven”", "מחקתי את התזכורת „לבדוק את התנור”")
+    )
+    listed = chat.say("show my reminders" if said.isascii() else "מה התזכורות שלי")
+    assert "oven" not in listed and "התנור" not in listed and ("bank" in listed or "לבנק" in listed)

@@ -10,7 +10,9 @@ not found, or several that fit, are asked about as before, from the words said.
 
 A guessed delete ("delete the gym one") whose target is not there at all is not asked about: "Just
 to check — delete the reminder “gym”?" named the words said (never an item), and a "yes" then
-found nothing. It goes on at once, and the reply says nothing matched; nothing is changed.
+found nothing. It goes on at once, and the reply says nothing matched; nothing is changed. One whose
+target is there is asked as the approval of the items found, which names them
+(`memo.turn.plan.plan`).
 """
 
 from __future__ import annotations

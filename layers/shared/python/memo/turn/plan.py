@@ -58,6 +58,11 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
             return confirm_note_update(turn, state, user_kind=user_kind)
         if checks_a_delete(output, trigger) and finds_nothing(turn, state):
             return proceed(turn, state, user_kind=user_kind)  # "nothing matched": nothing to confirm
+        if checks_a_delete(output, trigger) and output.risk_level == "high":
+            # "cancel the oven one": its approval, asked over the items it found ("“check the oven”
+            # — Mon 23 Nov, 11:32"), is the check; "delete the reminder “oven”?" named the words said.
+            sure = output.model_copy(update={"confidence": max(output.confidence, gate.CONFIDENCE_THRESHOLD)})
+            return proceed(turn, state.model_copy(update={"planner_output": sure}), user_kind=user_kind)
         out_of_reach = day_out_of_reach(turn, state, user_kind=user_kind)
         if out_of_reach is not None:  # "in 3 years": refused before its time is asked
             return out_of_reach
