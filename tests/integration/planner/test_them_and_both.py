@@ -77,3 +77,31 @@ def test_hebrew_delete_it_after_adding_two_items_asks_which(chat: Conversation) 
     assert question.startswith("לאילו מהם התכוונת?") and "חלב" in question and "ביצים" in question
     # A new request mid-question is its own request; the question is not answered by it.
     assert chat.say("מה יש ברשימת קניות?") == "רשימת הקניות:\n• חלב\n• ביצים"
+
+
+def test_delete_both_after_two_messages_is_those_two(chat: Conversation) -> None:
+    # It was the last one only: "I'm about to delete 1 reminder: “pay rent”".
+    chat.say("remind me to call mom tomorrow at 9am")
+    chat.say("remind me to call dad tomorrow at 5pm")
+    chat.say("remind me to pay rent on friday at 10am")
+    question = chat.say("delete both")
+    assert question.startswith("Before I go ahead: I'm about to delete 2 reminders:")
+    assert "call dad" in question and "pay rent" in question and "call mom" not in question
+    assert chat.say("yes") == "Deleted 2 reminders: “call dad”, “pay rent”."
+    assert chat.say("show my reminders") == "Your reminders:\n• “call mom” — Tue 3 Mar, 09:00"
+
+
+def test_hebrew_both_after_two_messages_and_both_off_a_list(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר ב-5 להתקשר לאבא")
+    chat.say("תזכיר לי מחר ב-6 להתקשר לסבתא")
+    question = chat.say("תמחק את שתיהן")
+    assert question.startswith("רגע לפני: אני עומד למחוק 2 תזכורות:"), question
+    chat.say("לא")
+    chat.say("add milk to my shopping list")
+    chat.say("add eggs to my shopping list")
+    removed = chat.say("remove both")
+    assert removed in (
+        "Removed milk, eggs from your shopping list.",
+        "Removed eggs, milk from your shopping list.",  # added at the same instant of the fake clock
+    )
+    assert chat.say("what's on my shopping list?") == "Your shopping list is empty."

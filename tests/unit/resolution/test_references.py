@@ -86,3 +86,36 @@ def test_a_quoted_message_about_another_kind_falls_back_to_the_latest_action(
 ) -> None:
     out = _resolved("update", repo, quoted=[_action("notes", noteId="n-gate")], latest=LATEST_IS_DAD)
     assert out.state.executor_args["s1"]["reminderIds"] == ["r-dad"]
+
+
+def _made_by(request: str, capability: str = "reminders", **ids: str | list[str]) -> LatestAction:
+    return _action(capability, **ids).model_copy(update={"operation_id": f"{request}:s1"})
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_both_are_the_latest_two_even_when_two_requests_made_them(
+    repo: FakeItemsRepository, count: int
+) -> None:
+    latest = [
+        _made_by("wamid.3", reminderId="r-bank"),
+        _made_by("wamid.2", reminderId="r-dad"),
+        _made_by("wamid.1", reminderId="r-mom"),
+    ]
+    state = state_for(
+        step(
+            "s1",
+            "reminders",
+            "delete",
+            constraints={"targetRef": "latest_action", "plural": True, "refCount": count},
+        )
+    )
+    out = resolve_entities(resolve_all(state), repo, NOW, latest_actions=latest)
+    assert sorted(out.state.executor_args["s1"]["reminderIds"]) == sorted(
+        ["r-bank", "r-dad", "r-mom"][:count]
+    )
+    # "them" is what one request made: the latest.
+    them = state_for(
+        step("s1", "reminders", "delete", constraints={"targetRef": "latest_action", "plural": True})
+    )
+    out = resolve_entities(resolve_all(them), repo, NOW, latest_actions=latest)
+    assert out.state.executor_args["s1"]["reminderIds"] == ["r-bank"]

@@ -110,3 +110,23 @@ def test_them_off_the_list_is_every_item_just_added(text: str) -> None:
 def test_it_off_the_list_after_a_reminder_is_asked_not_guessed(text: str) -> None:
     output = RulePlanner().plan(pin(text, actions=(latest(),))).output
     assert not output.plan and "intent_unclear" in output.missing_fields
+
+
+@pytest.mark.parametrize(
+    ("said", "two"),
+    [
+        ("delete both", True),
+        ("delete both of them", True),
+        ("cancel them both", True),
+        ("delete the two of them", True),
+        ("תמחק את שתיהן", True),
+        ("תמחק את שניהם", True),
+        ("delete them", False),
+        ("delete it", False),
+        ("תמחק אותם", False),
+    ],
+)
+def test_both_names_two_of_the_latest_and_them_what_one_request_made(said: str, two: bool) -> None:
+    found = followups.referential(said, pin(said, actions=(latest(),)))
+    assert isinstance(found, Match) and found.constraints["targetRef"] == "latest_action"
+    assert found.constraints.get("refCount") == (2 if two else None)

@@ -139,6 +139,7 @@ class ListOperations:
             if (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id, undo=undo))
             is not None
         ]
+        removed.sort(key=lambda i: i.created_at)  # named in the list's order, as it is shown
         if not removed:
             return failure(
                 CAPABILITY,

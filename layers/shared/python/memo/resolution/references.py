@@ -31,17 +31,20 @@ def _gone(language: Language) -> Missing:
 
 
 def ref_ids(
-    kind: TargetKind, latest_actions: Sequence[LatestAction], plural: bool = False
+    kind: TargetKind, latest_actions: Sequence[LatestAction], plural: bool = False, count: int | None = None
 ) -> list[str] | None:
     """Ids of the most recent latest action of the target's capability that names such entities;
-    `plural` ("delete them", "both"): of every such action recorded with it (one request's)."""
+    `plural` ("delete them"): of every such action recorded with it (one request's); `count`
+    ("both": 2): the latest that many, from as many requests as it takes."""
     capability = _CAPABILITY_OF[kind]
     found: list[str] = []
     batch = None
     for action in latest_actions:
         if action.capability != capability or not action.external_ids:
             continue
-        if batch is not None and action.request != batch:
+        if count is not None and len(found) >= count:
+            break
+        if count is None and batch is not None and action.request != batch:
             break
         ids: list[str] = []
         for key in _REF_KEYS[kind]:
@@ -105,7 +108,7 @@ def by_reference(
                 "אני עוד מטפל בבקשה הקודמת שלך, אז עוד לא ברור לי למה התכוונת. שלחו את זה שוב בעוד כמה שניות.",
             )
         )
-    named = ref_ids(target.kind, latest_actions, target.plural)
+    named = ref_ids(target.kind, latest_actions, target.plural or target.count is not None, target.count)
     if named is not None:
         return _latest(step, target, entities, named, language)
     if not target.text and not target.texts:

@@ -51,6 +51,8 @@ class TargetQuery(_Model):
     list_name: str | None = None
     # "the last one" (`refPlace: last`): of the several items the latest action named, the last.
     place: int | None = None
+    # "both" (`refCount: 2`): the latest that many items, even when two requests made them.
+    count: int | None = None
 
 
 class ResolverResult(_Model):
@@ -152,7 +154,15 @@ def _target(step: PlanStep, kind: TargetKind, **extra: Any) -> TargetQuery | Non
     if text is None and ref is None:
         return None
     plural = c.get("plural") is True or bool(text and is_plural(text))
-    return TargetQuery(kind=kind, text=text, ref=ref, plural=plural, place=_ref_place(c), **extra)
+    return TargetQuery(
+        kind=kind, text=text, ref=ref, plural=plural, place=_ref_place(c), count=_ref_count(c), **extra
+    )
+
+
+def _ref_count(constraints: dict[str, Any]) -> int | None:
+    """ "both": how many of the latest items (2 to 10), else None."""
+    count = constraints.get("refCount")
+    return count if isinstance(count, int) and not isinstance(count, bool) and 1 < count <= 10 else None
 
 
 def _ref_place(constraints: dict[str, Any]) -> int | None:
@@ -376,6 +386,7 @@ class ListResolver:
                 plural=c.get("plural") is True,
                 list_name=list_name,
                 place=_ref_place(c),
+                count=_ref_count(c),
             )
             return _result(step, args={"listName": list_name}, target=ref)
         if step.action == "remove":

@@ -79,6 +79,12 @@ _RE_REF_RENAME = re.compile(
 
 
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
+#: "delete both", "the two of them", "שניהם": two things, the latest two even when two requests made
+#: them (`refCount`); "them" alone is what one request made.
+_BOTH_REF = re.compile(
+    r"\s(?:both(?:\s+of\s+them)?|them\s+both|the\s+two\s+of\s+them|(?:את\s+)?(?:שניהם|שתיהן|שתיהם))\s*[.!]?$",
+    re.I,
+)
 # "remove the last one" after one request added several: the last of them, not "which one?".
 _LAST_REF = re.compile(r"\s(?:the\s+last(?:\s+one)?|(?:את\s+)?האחרונ?ה?|(?:את\s+)?האחרון)\s*[.!]?$", re.I)
 
@@ -206,7 +212,9 @@ def _deleted(text: str, inp: PlannerInput) -> Match | PlannerResult:
         # "delete it" with nothing recent to point at: ask what the user means.
         return unclear(text)
     plural = bool(_PLURAL_REF.search(text))
-    place = {"refPlace": "last"} if _LAST_REF.search(text) else {}
+    place: dict[str, object] = {"refPlace": "last"} if _LAST_REF.search(text) else {}
+    if _BOTH_REF.search(text):
+        place["refCount"] = 2
     if plural and len({a.capability for a in _latest_batch(inp)}) > 1:
         # "delete them" after a reminder and a list item: one request cannot delete both kinds.
         return unclear(text)
