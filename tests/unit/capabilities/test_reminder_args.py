@@ -43,12 +43,19 @@ def test_a_repetition_is_a_rule_value() -> None:
         {"reminderIds": ["r-1"], "when": LATER, "time": "09:00"},  # a full time and a time of day
         {"reminderIds": ["r-1"], "shiftMinutes": 0},  # a shift of no time
         {"reminderIds": ["r-1"], "time": "15:00", "eitherHalf": True},  # an afternoon hour
-        {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "title": "x"},  # a rule with no first time
+        {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "time": "09:00"},  # a part of a first time
+        {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "day": "2026-03-12"},
     ],
 )
 def test_an_update_must_change_one_thing_one_way(args: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         UpdateReminderArgs.model_validate(args)
+
+
+def test_a_repetition_alone_keeps_each_reminders_time_of_day() -> None:
+    """ "move the plants to mondays": no first time said; the reminder's own time of day is kept."""
+    args = UpdateReminderArgs.model_validate({"reminderIds": ["r-1"], "recurrence": "FREQ=WEEKLY;BYDAY=MO"})
+    assert args.when is None and args.recurrence == "FREQ=WEEKLY;BYDAY=MO"
 
 
 def test_a_range_of_days_needs_its_first_day_before_its_last() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -76,3 +77,21 @@ def test_a_new_time_already_past_changes_nothing(
     stored = repo.get_reminder(THREAD, rid)
     assert not result.success and result.error_code == "TIME_IN_PAST"
     assert stored is not None and stored.due_at == datetime.fromisoformat(LATER)
+
+
+def test_a_new_repetition_alone_keeps_its_time_of_day(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    """ "move the plants to mondays": no time said, the series keeps 18:30 (its own, in Jerusalem)."""
+    created = executor.execute(
+        "reminders", "create", {"title": "plants", "when": LATER, "recurrence": "FREQ=WEEKLY;BYDAY=TU"}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    moved = executor.execute(
+        "reminders", "update", {"reminderIds": [rid], "recurrence": "FREQ=WEEKLY;BYDAY=MO"}, ctx("s2")
+    )
+    assert moved.success, moved.error
+    after = repo.get_reminder(THREAD, rid)
+    assert after is not None and after.recurrence is not None and "BYDAY=MO" in after.recurrence
+    local = after.due_at.astimezone(ZoneInfo("Asia/Jerusalem"))
+    assert (local.weekday(), local.hour, local.minute) == (0, 18, 30) and after.due_at > NOW

@@ -223,3 +223,45 @@ def test_every_list_of_weekdays_repeats_on_each_however_they_are_joined(
 def test_hebrew_counts_in_words(text: str, rule: str) -> None:
     # "כל שמונה שעות" was left in the title and the time asked.
     assert rule_of(text) == rule
+
+
+_FULL = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_CODES = dict(zip(_FULL, ["MO", "TU", "WE", "TH", "FR", "SA", "SU"], strict=True))
+
+
+@given(
+    day=st.sampled_from(_FULL),
+    lead=st.sampled_from(["remind me", "move it to", "change the gym to", "water plants", "switch it to"]),
+    follow=st.sampled_from(["", " at 9", " at 7:30pm", " to call mom", " until june", " please", "."]),
+    capital=st.booleans(),
+)
+def test_a_weekday_said_in_the_plural_repeats_on_it_with_or_without_on(
+    day: str, lead: str, follow: str, capital: bool
+) -> None:
+    said = f"{day.capitalize() if capital else day}s"
+    assert (rule_of(f"{lead} {said}{follow}") or "").startswith(f"FREQ=WEEKLY;BYDAY={_CODES[day]}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remind me about mondays meeting at 9",  # a possessive without its apostrophe
+        "check the sundays paper tomorrow",
+        "mondays are hard",  # no time, end or clause after it: no repetition said
+        "remind me tomorrow at 9, mondays",  # after a comma: a second thought, not this reminder's
+    ],
+)
+def test_a_weekday_in_the_plural_that_names_no_repetition(text: str) -> None:
+    assert rule_of(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("every day at 7 except sundays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA"),
+        ("remind me tuesdays and thursdays at 7pm", "FREQ=WEEKLY;BYDAY=TU,TH"),
+        ("תעביר את זה לימי שני", "FREQ=WEEKLY;BYDAY=MO"),
+    ],
+)
+def test_plural_weekdays_beside_other_words(text: str, rule: str) -> None:
+    assert rule_of(text) == rule

@@ -56,7 +56,7 @@ class UpdateReminderArgs(Args):
     day: date | None = None
     title: str | None = Field(default=None, min_length=1)
     #: an RRULE value: the reminder repeats from `when` on (a one-time reminder becomes a series, a
-    #: series gets the new rule)
+    #: series gets the new rule); with no `when`, at the reminder's own time of day from now on
     recurrence: str | None = Field(default=None, pattern=RRULE_VALUE)
     #: "push it by an hour" (positive: later): each reminder's own time, moved by this much
     shift_minutes: int | None = Field(default=None, ge=-7 * 24 * 60, le=7 * 24 * 60)
@@ -75,8 +75,8 @@ class UpdateReminderArgs(Args):
             except (ZoneInfoNotFoundError, ValueError) as exc:
                 raise ValueError("an unknown timezone") from exc
             return self
-        if all(t is None for t in times) and self.title is None:
-            raise ValueError("an update needs a new time or a new title")
+        if all(t is None for t in times) and self.title is None and self.recurrence is None:
+            raise ValueError("an update needs a new time, a new repetition or a new title")
         if self.when is not None and (self.time is not None or self.day is not None):
             raise ValueError("a full time replaces the day and the time of day")
         if self.shift_minutes is not None and (self.when or self.time or self.day or self.recurrence):
@@ -85,8 +85,9 @@ class UpdateReminderArgs(Args):
             raise ValueError("a shift of no time changes nothing")
         if self.either_half and (self.time is None or self.time >= "12:00"):
             raise ValueError("only a morning time of day can be 12 hours later")
-        if self.recurrence is not None and self.when is None:
-            raise ValueError("a repetition needs its first time (`when`)")
+        if self.recurrence is not None and self.when is None and any(t is not None for t in times):
+            # With no time at all it keeps each reminder's own time of day; a part of one is no start.
+            raise ValueError("a repetition needs its first time (`when`), or none")
         return self
 
 

@@ -13,7 +13,7 @@ a moved occurrence is kept too: "undo" cancels its one-time copy and gives the s
 
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult
@@ -115,10 +115,12 @@ class ReminderChanges(ReminderSchedule):
     def _repeat(
         self, kept: Revision[Reminder], args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
-        """The reminder repeats by `args.recurrence` from `args.when` on, in its own timezone."""
-        assert args.recurrence is not None and args.when is not None
+        """The reminder repeats by `args.recurrence` from `args.when` on (none said: from now on, at its
+        own time of day), in its own timezone."""
+        assert args.recurrence is not None
         before = kept.was
-        recurrence = series(args.recurrence, args.when, before.timezone)
+        start = args.when or _at_its_time_from(before, now)
+        recurrence = series(args.recurrence, start, before.timezone)
         if recurrence is None:
             return no_time_left("update", lang)
         when = first_time(recurrence, before.timezone, before.skips)
@@ -233,3 +235,12 @@ class ReminderChanges(ReminderSchedule):
         single = self.one_time_copy(before, ctx, when=when, title=title, now=now, undo=kept.undo)
         self.skip(before, now, undo=kept.undo)
         return single
+
+
+def _at_its_time_from(reminder: Reminder, now: datetime) -> datetime:
+    """The reminder's time of day next after `now`, in its own timezone ("move the plants to mondays"
+    keeps 09:00): the first time of a new repetition said without a time."""
+    zone = ZoneInfo(reminder.timezone)
+    at = reminder.due_at.astimezone(zone).time()
+    candidate = datetime.combine(now.astimezone(zone).date(), at, tzinfo=zone)
+    return candidate if candidate > now else candidate + timedelta(days=1)

@@ -307,7 +307,7 @@ class RulePlanner:
             return []
         for split in _SPLIT.finditer(text):
             left, right = text[: split.start()], text[split.end() :]
-            if not left.strip() or not right.strip():
+            if not left.strip() or not right.strip() or _DAYS_GO_ON.match(right):
                 continue
             left_match = self._match(left, inp)
             if not _is_complete(left_match):
@@ -352,6 +352,10 @@ class RulePlanner:
                 *self._requests(variant, replace(right_match, confidence=guess), inp, depth + 1),
             ]
         return []
+
+
+#: "on tues, weds and fridays at 10": the days of one repetition go on after the "and".
+_DAYS_GO_ON = re.compile(r"^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
 
 
 def _clause_starts(text: str) -> list[int]:

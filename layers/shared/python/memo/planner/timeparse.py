@@ -88,7 +88,8 @@ class ParsedWhen:
     def change(self) -> dict[str, object]:
         """What a move changes: {"when"} for a day and a time, {"time": "HH:MM"} for a time alone
         (the reminder keeps its day), {"day"} for a day alone (it keeps its time of day), and
-        {"when", "recurrence"} for a repeating time ("every sunday at 10": it repeats from then on)."""
+        {"when", "recurrence"} for a repeating time ("every sunday at 10": it repeats from then on),
+        and {"recurrence"} for a repetition with no time of day ("to mondays": at its own time)."""
         if self.when is not None and self.recurrence is not None:
             return {"when": self.when.isoformat(), "recurrence": self.recurrence}
         if self.when is not None:
@@ -98,6 +99,9 @@ class ParsedWhen:
                     return {"time": self.said_time, "eitherHalf": True}
                 return {"time": f"{self.when:%H:%M}"}
             return {"when": self.when.isoformat()}
+        if self.recurrence is not None:
+            # "move the plants to mondays": the new repetition, each at the reminder's own time of day
+            return {"recurrence": self.recurrence}
         if self.day is not None:
             return {"day": self.day.isoformat()}
         return {}

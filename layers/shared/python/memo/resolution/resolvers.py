@@ -278,7 +278,8 @@ def _reminder_update(step: PlanStep, lang: Language) -> ResolverResult:
 
 
 def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
-    """The new time (a full one, a shift, a time of day or a day alone) and the new title."""
+    """The new time (a full one, a shift, a time of day or a day alone, or a repetition alone) and
+    the new title."""
     args: dict[str, Any] = {}
     when = _aware(ch.get("when"))
     title = _text(ch.get("title"))
@@ -298,6 +299,8 @@ def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
         day_only = _day(ch.get("day"))
         if day_only is not None:
             args["day"] = day_only.isoformat()
+    elif _text(ch.get("recurrence")):
+        args["recurrence"] = _text(ch.get("recurrence"))  # "to mondays": at its own time of day
     if title is not None:
         args["title"] = title
     return args

@@ -38,6 +38,7 @@ _EN_DAYS = rf"(?!(?:tues|weds)\b){_EN_DAY}s"
 #: ... though in a list with a plural, they are days of the repetition too ("on weds and fridays").
 _EN_DAYS_OR_SHORT = rf"(?:{_EN_DAYS}|tues|weds)"
 _AND = r"\s*(?:,|and|&)\s*"
+_EN_FULL_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
 _HE_DAY = r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)"
 _EN_MONTHS = month_names(hebrew=False)
 _HE_MONTHS = month_names(hebrew=True)
@@ -202,6 +203,18 @@ _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _FLAGS,
         ),
     ),
+    (
+        # "mondays at 9", "to saturdays": a weekday's full name in the plural is every such day,
+        # "on" or not (shortened ones, "sats", "suns", need the "on" above), when a time, an end or
+        # another clause follows it ("mondays meeting", "sundays paper" are no repetition)
+        "weekly_days",
+        re.compile(
+            rf"(?<![\w'’])(?<!except )(?<!but )(?<!not )(?<!no )(?<!and )(?<!, )(?<!without )(?<!besides )"
+            rf"(?P<plural>{_EN_FULL_DAYS}(?:{_AND}{_EN_FULL_DAYS})*)"
+            r"(?=\s*(?:$|[,.;:!?)]|(?:at|@|in|from|until|till|starting|to|and|instead|please|too|only)\b|\d))",
+            _FLAGS,
+        ),
+    ),
 )
 
 _HE_START = r"(?:(?<=\s)|^)"
@@ -240,7 +253,7 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             _HE_START
             + rf"(?:(?:[בל])?כל\s+(?P<other>שבועיים\s+ב)?(?:יום\s+)?(?P<days>{_HE_DAY}(?:(?:\s*(?:,|ו)\s*|\s+)(?:יום\s+)?{_HE_DAY})*)"
-            + rf"|בימי\s+(?P<plural>{_HE_DAY}(?:\s*(?:,|ו)\s*{_HE_DAY})*))(?=\s|$|[,.!?])"
+            + rf"|[בל]ימי\s+(?P<plural>{_HE_DAY}(?:\s*(?:,|ו)\s*{_HE_DAY})*))(?=\s|$|[,.!?])"
         ),
     ),
     (

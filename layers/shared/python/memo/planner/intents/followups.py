@@ -193,7 +193,13 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
             return unclear(text)
         return _deleted(_OFF_THE_LIST.sub("", text), inp)  # "them" / "the last one" read as said
     rename = _RE_REF_RENAME.match(text)
-    if rename and not names_a_time(rename.group("new"), inp.now):
+    # "תשנה את זה לימי שני": the ל the words began with makes them a time ("to mondays"), no title.
+    said = rename.group("new") if rename else ""
+    if (
+        rename
+        and not names_a_time(said, inp.now)
+        and not (has_hebrew(said) and names_a_time(f"ל{said}", inp.now))
+    ):
         latest = latest_action(inp)
         if latest is None:
             return unclear(text)
@@ -339,7 +345,9 @@ def _moved(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult | N
         changes=changes,
         # A day alone keeps the reminder's own time, known or not here ("move it to sunday" after a
         # listing of it).
-        missing=() if when is not None or {"day", "time"} & changes.keys() else ("reminder_time_required",),
+        missing=()
+        if when is not None or {"day", "time", "recurrence"} & changes.keys()
+        else ("reminder_time_required",),
         pattern="ref:move",
     )
 
@@ -361,6 +369,10 @@ def _new_time(
         # "move it to every sunday at 10": it repeats from then on.
         changes = dict(parsed.change())
         when = parsed.when
+    if parsed.recurrence is not None and parsed.when is None and "BYDAY=" in parsed.recurrence:
+        # "change it to saturdays": the days it comes on, from now on at its own time of day (the
+        # Saturday before its next Sunday included); the capability keeps the time.
+        return None, {"recurrence": parsed.recurrence}
     if parsed.recurrence is not None and parsed.when is None and reminder.when is not None:
         # "make it every day", "make it repeat every week": the reminder's own time of day,
         # repeating from its next time on (it was asked "when?", and the repetition was lost).

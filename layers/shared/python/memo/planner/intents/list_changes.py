@@ -18,7 +18,7 @@ from memo.capabilities.lists import UNNAMED_LIST
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import is_known_thing
 from memo.planner.intents.list_words import KNOWN_LISTS_HE, LIST_NAME_EN, NAMES_A_KIND, list_name, no_article
-from memo.planner.lexicon import NOTE_EN, REMINDER_EN, clean
+from memo.planner.lexicon import NOTE_EN, REMINDER_EN, clean, has_hebrew
 from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action, parse_when
 
 _VERB_EN = r"(?:change|replace|swap|switch|update|correct|fix|rename|turn|make)"
@@ -112,15 +112,27 @@ def _keeps(old: str, new: str) -> bool:
 
 
 def _about_a_thing(old: str, new: str, inp: PlannerInput) -> bool:
-    """With no list named: the change keeps the old words, or the thing is one people buy, or it
-    was just put on a list."""
+    """With no list named: the new words are the thing said more precisely, or the thing is one
+    people buy, or it was just put on a list."""
     latest = latest_action(inp)
     just_added = (
         latest is not None
         and (latest.capability, latest.action) == ("lists", "add")
         and _keeps(old, latest.summary)
     )
-    return _keeps(old, new) or is_known_thing(old) or just_added
+    return _refines(old, new) or is_known_thing(old) or just_added
+
+
+def _refines(old: str, new: str) -> bool:
+    """The new words are the old thing, said more precisely: words before it ("12 eggs",
+    "sourdough bread", "חלב סויה" after "חלב"). "call mom and dad" for "call mom" adds after it:
+    a reminder's title, more likely."""
+    old_words, new_words = old.lower().split(), new.lower().split()
+    if not old_words or len(new_words) <= len(old_words):
+        return False
+    if has_hebrew(old):  # Hebrew puts the precision after the thing ("חלב סויה", "לחם מחמצת")
+        return new_words[: len(old_words)] == old_words
+    return new_words[-len(old_words) :] == old_words
 
 
 def make_it(text: str, inp: PlannerInput) -> Match | None:
