@@ -107,6 +107,8 @@ def test_make_it_after_one_thing_added_is_that_thing_and_after_nothing_is_not_a_
         "change the time to 6pm",
         "replace my reminder with a new one",
         "תשנה את השם של התזכורת לחדר כושר",
+        "change call mom to call mom and dad",  # more after the words: a reminder's title
+        "change it to saturdays",
     ],
 )
 def test_what_is_no_list_change(message: str) -> None:
