@@ -355,3 +355,38 @@ def test_undo_with_no_delete_before_the_read_still_has_nothing_to_undo(talk: Con
     talk.say("show my shopping list")
     assert talk.say("undo").startswith("There's nothing to undo")
     assert _shopping(talk) == ["milk"]
+
+
+MOVE_ANOTHER = {
+    "en": (
+        "remind me to buy milk tomorrow at 5pm",
+        "I need to call the bank tomorrow at 10",
+        "move the milk to 6pm",
+        "Updated the reminder “buy milk”",
+        "what are my reminders?",
+        "18:00",
+    ),
+    "he": (
+        "תזכיר לי מחר ב-5 בערב לקנות חלב",
+        "צריך להתקשר לבנק מחר בעשר",
+        "תעביר את החלב לשש בערב",
+        "עדכנתי את התזכורת „לקנות חלב”",
+        "מה התזכורות שלי?",
+        "18:00",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_moving_another_reminder_while_a_yes_no_question_is_open_moves_that_one_only(
+    talk: Conversation, language: str
+) -> None:
+    """It set the guessed reminder ("call the bank") at the new time: an answer read as an edit of
+    a question it was not about, changing data nobody confirmed."""
+    setup, guessed, move, moved, listing, time = MOVE_ANOTHER[language]
+    talk.say(setup)
+    assert talk.say(guessed).startswith(("Just to check", "רק מוודא"))
+    assert talk.say(move).startswith(moved)
+    listed = talk.say(listing)
+    assert time in listed and "bank" not in listed and "לבנק" not in listed, listed
+    assert talk.say(YES[language]).startswith(("I'm not waiting", "אני לא מחכה"))

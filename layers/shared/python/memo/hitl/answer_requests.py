@@ -262,6 +262,40 @@ def cancels_another(raw: str, state: TurnState, pending: PendingHITL, now: datet
     )
 
 
+_MOVE_NAMED = re.compile(
+    r"^\W*(?:(?:no|wait|actually|please|also|and|לא|רגע|בעצם|וגם)[\s,!.]+)*"
+    r"(?:move|reschedule|push|postpone|delay|shift|bring|תזיז|תזיזי|הזז|תעביר|תעבירי|העבר|תדחה|תדחי|דחה|תקדים|הקדם)"
+    r"\s+(?:לי\s+)?(?:את\s+)?(?P<named>\S.*)$",
+    re.I,
+)
+
+
+def moves_another(raw: str, state: TurnState, pending: PendingHITL, now: datetime, rules: Planner) -> bool:
+    """ "move the milk to 6pm" while "Just to check — set a reminder “call the bank” …?" is open: a
+    request of its own (the move of the reminder it names), never a new time for the open question's
+    reminder (it set "call the bank" at 18:00). Not when it names the open question's own subject
+    ("move the bank call to 6"), nor "move it to 6" (the open question's)."""
+    found = _MOVE_NAMED.match(raw.strip())
+    if found is None:
+        return False
+    step = origin_step(state, pending)
+    language = detect_language(raw, state.input.language)
+    output = rules.plan(
+        PlannerInput(message=raw.strip(), now=now, timezone=state.input.timezone, language=language)
+    ).output
+    targets = [p.constraints.get("target") for p in output.plan]
+    if (
+        output.intent_type != "operation"
+        or not output.plan
+        or "intent_unclear" in output.missing_fields
+        or not all((p.capability, p.action) == ("reminders", "update") for p in output.plan)
+        or not all(isinstance(t, str) and t for t in targets)
+    ):
+        return False
+    named = set().union(*(_words(str(t)) for t in targets)) - _NAMING_FILLER
+    return bool(named) and not named & _subject(state, pending, step)
+
+
 #: Words that lead a correction in: "no wait, 7pm", "actually, at 6", "רגע לא, בשבע".
 _CORRECTING = re.compile(
     r"^\W*(?:(?:no|nope|wait|actually|oops|sorry|sorry\s+i\s+meant|i\s+meant|לא|רגע|בעצם|אופס|סליחה|התכוונתי)[\s,!.:;-]+)+",

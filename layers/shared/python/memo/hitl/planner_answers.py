@@ -25,6 +25,7 @@ from memo.hitl.answer_requests import (
     completed_request,
     corrects_with_a_request,
     is_new_request,
+    moves_another,
     redated_guess,
     retimed_request,
     retitled_request,
@@ -156,6 +157,9 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         return switch_intent(state, pending, raw, None, now, log)
     if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
         # "cancel the call mom reminder" while "add milk?" is open: that delete, asked as usual.
+        return switch_intent(state, pending, raw, None, now, log)
+    if a.typed and not a.editing and moves_another(raw, state, pending, now, a.rules):
+        # "move the milk to 6pm" while "set “call the bank” for 10:00?" is open: that move.
         return switch_intent(state, pending, raw, None, now, log)
     instead = meant_instead(raw, state, pending, now, a.rules) if a.typed and not a.editing else None
     if instead is not None:
