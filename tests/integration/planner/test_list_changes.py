@@ -72,3 +72,11 @@ def test_a_thing_on_no_list_or_on_two_changes_nothing(chat: Conversation) -> Non
         == "Changed “milk” to “oat milk” on your todo list."
     )
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+
+
+def test_the_new_words_alone_right_after_adding(chat: Conversation) -> None:
+    chat.say("תוסיף לרשימת קניות חלב, ביצים ולחם")
+    assert chat.say("בעצם 12 ביצים") == "שיניתי את „ביצים” ל„12 ביצים” ברשימת הקניות."  # was not understood
+    chat.say("add milk and bread to my todo list")
+    assert chat.say("actually oat milk") == "Changed “milk” to “oat milk” on your todo list."
+    assert chat.say("what's on my todo list?") == "Your todo list:\n• oat milk\n• bread"

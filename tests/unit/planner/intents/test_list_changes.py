@@ -70,6 +70,10 @@ ADDED = latest("lists", "added eggs, bread to the shopping list").model_copy(
         ("actually make it 12 eggs", "eggs", "12 eggs"),
         ("make that sourdough bread", "bread", "sourdough bread"),
         ("oh wait, make it a dozen eggs", "eggs", "a dozen eggs"),
+        ("actually 12 eggs", "eggs", "12 eggs"),
+        ("actually sourdough bread", "bread", "sourdough bread"),
+        ("actually not the bread", None, None),  # a thing taken off: `list_removals.not_after_all`
+        ("actually tomatoes", None, None),  # no thing added said more precisely
         ("תעשה את זה 12 ביצים", None, None),  # Hebrew words for English things: which one is not said
     ],
 )
@@ -113,3 +117,13 @@ def test_make_it_after_one_thing_added_is_that_thing_and_after_nothing_is_not_a_
 )
 def test_what_is_no_list_change(message: str) -> None:
     assert list_changes.change(message, pin(message)) is None
+
+
+def test_hebrew_the_new_words_alone_after_adding() -> None:
+    added = latest("lists", "הוספתי חלב, ביצים, לחם לרשימת קניות").model_copy(
+        update={"external_ids": {"listKey": "קניות"}}
+    )
+    for said, old, new in [("בעצם 12 ביצים", "ביצים", "12 ביצים"), ("רגע, חלב סויה", "חלב", "חלב סויה")]:
+        found = list_changes.make_it(said, pin(said, actions=(added,)))
+        assert found is not None and found.constraints["target"] == old and found.changes == {"text": new}
+    assert list_changes.make_it("בעצם בלי הלחם", pin("בעצם בלי הלחם", actions=(added,))) is None

@@ -40,7 +40,8 @@ _CHANGE_HE = re.compile(
     rf"^{_VERB_HE}\s+(?:לי\s+)?(?:את\s+)?(?P<rest>.+?)"
     rf"(?:\s+(?:ב|מ)?רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>\S+))?|\s+ב(?P<known>{KNOWN_LISTS_HE}))?\s*[.!]*$"
 )
-#: "actually make it 12 eggs", "make that oat milk", "תעשה את זה 12 ביצים", "בעצם תעשה את זה 12"
+#: "actually make it 12 eggs", "make that oat milk", "תעשה את זה 12 ביצים", "בעצם תעשה את זה 12",
+#: and the new words alone when they say one thing more precisely ("actually 12 eggs")
 _MAKE_IT = re.compile(
     r"^(?:(?:actually|oh|wait|sorry|oops|no)[\s,!.]+)*(?:make|change)\s+(?:it|that|this|them)\s+(?:to\s+|into\s+)?"
     r"(?P<new>[^?]+?)\s*[.!]*$"
@@ -48,6 +49,10 @@ _MAKE_IT = re.compile(
     r"(?:ל-?)?(?P<he>[^?]+?)\s*[.!]*$",
     re.I,
 )
+#: "actually 12 eggs", "בעצם 12 ביצים": the new words alone, after a word that corrects (read from
+#: the message as sent: the planner sets such lead-in words aside)
+_BARE = re.compile(r"^(?:(?:oh|no)[\s,]+)?(?:actually|wait|בעצם|רגע)[\s,!.]+(?P<bare>[^?]+?)\s*[.!]*$", re.I)
+_NEGATED = re.compile(r"^(?:not|no|without|minus|except|לא|בלי|חוץ|מלבד)(?=\s|$)", re.I)
 #: Words of a reminder or a note, a time or a day: not a list's thing.
 _NOT_A_THING = re.compile(rf"\b(?:{REMINDER_EN}|{NOTE_EN}|title|name)\b|תזכור|פתק|שם|כותרת", re.I)
 
@@ -123,16 +128,21 @@ def _about_a_thing(old: str, new: str, inp: PlannerInput) -> bool:
     return _refines(old, new) or is_known_thing(old) or just_added
 
 
-def _refines(old: str, new: str) -> bool:
+def _refines(old: str, new: str, *, either_side: bool = False) -> bool:
     """The new words are the old thing, said more precisely: words before it ("12 eggs",
-    "sourdough bread", "חלב סויה" after "חלב"). "call mom and dad" for "call mom" adds after it:
-    a reminder's title, more likely."""
+    "sourdough bread"), in Hebrew a number before it or words after it ("12 ביצים", "חלב סויה").
+    "call mom and dad" for "call mom" adds after it: a reminder's title, more likely (`either_side`:
+    the thing is known to be on the list, so both)."""
     old_words, new_words = old.lower().split(), new.lower().split()
     if not old_words or len(new_words) <= len(old_words):
         return False
-    if has_hebrew(old):  # Hebrew puts the precision after the thing ("חלב סויה", "לחם מחמצת")
-        return new_words[: len(old_words)] == old_words
-    return new_words[-len(old_words) :] == old_words
+    before = new_words[-len(old_words) :] == old_words
+    after = new_words[: len(old_words)] == old_words
+    if either_side:
+        return before or after
+    if has_hebrew(old):
+        return after or (before and new_words[0].isdigit())
+    return before
 
 
 def make_it(text: str, inp: PlannerInput) -> Match | None:
@@ -140,14 +150,30 @@ def make_it(text: str, inp: PlannerInput) -> Match | None:
     the new words hold ("eggs"), or the one thing added. Only after things went on a list."""
     latest = latest_action(inp)
     said = _MAKE_IT.match(text.strip())
-    if latest is None or said is None or (latest.capability, latest.action) != ("lists", "add"):
+    bare = _BARE.match(inp.message.strip()) if said is None else None
+    if (
+        latest is None
+        or (said is None and bare is None)
+        or (latest.capability, latest.action) != ("lists", "add")
+    ):
         return None
     key = (latest.external_ids or {}).get("listKey")
-    new = clean(said.group("new") or said.group("he") or "")
+    new = clean(
+        bare.group("bare")
+        if bare is not None
+        else (said.group("new") or said.group("he") or "")
+        if said
+        else ""
+    )
     if not isinstance(key, str) or not key or not new or _a_time(new, inp):
         return None
     added = _added_things(latest.summary)
     held = [thing for thing in added if _keeps(thing, new)]
+    if bare is not None:
+        # "actually 12 eggs": only the thing said more precisely ("not the bread" is no such thing)
+        held = [thing for thing in added if _refines(thing, new, either_side=True)]
+        if len(held) != 1 or _NEGATED.match(new):
+            return None
     if len(held) == 1:
         old = held[0]
     elif len(added) == 1:
