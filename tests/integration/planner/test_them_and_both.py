@@ -105,3 +105,38 @@ def test_hebrew_both_after_two_messages_and_both_off_a_list(chat: Conversation) 
         "Removed eggs, milk from your shopping list.",  # added at the same instant of the fake clock
     )
     assert chat.say("what's on my shopping list?") == "Your shopping list is empty."
+
+
+@pytest.mark.parametrize(
+    ("setup", "delete", "yes", "again", "said", "undo", "back"),
+    [
+        (
+            "remind me to call mom tomorrow at 5pm",
+            "delete it",
+            "yes",
+            "cancel it",
+            "That's already deleted. To bring it back, say “undo”.",
+            "undo",
+            "call mom",
+        ),
+        (
+            "תזכיר לי ביום שישי ב-12 לקנות פרחים",
+            "תמחק את הפרחים",
+            "כן",
+            "תבטל את זה",
+            "זה כבר נמחק. כדי להחזיר את זה, כתבו „בטל את המחיקה”.",
+            "בטל את המחיקה",
+            "לקנות פרחים",
+        ),
+    ],
+    ids=["en", "he"],
+)
+def test_it_right_after_a_delete_is_already_gone_and_undo_is_said(
+    chat: Conversation, setup: str, delete: str, yes: str, again: str, said: str, undo: str, back: str
+) -> None:
+    # It answered "I couldn't find that one anymore." / "לא מצאתי את זה יותר.".
+    chat.say(setup)
+    chat.say(delete)
+    chat.say(yes)
+    assert chat.say(again) == said
+    assert back in chat.say(undo)

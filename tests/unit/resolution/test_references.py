@@ -119,3 +119,20 @@ def test_both_are_the_latest_two_even_when_two_requests_made_them(
     )
     out = resolve_entities(resolve_all(them), repo, NOW, latest_actions=latest)
     assert out.state.executor_args["s1"]["reminderIds"] == ["r-bank"]
+
+
+def test_it_right_after_its_delete_is_already_deleted_and_undo_is_said(repo: FakeItemsRepository) -> None:
+    deleted = LatestAction(
+        created_at=NOW,
+        capability="reminders",
+        action="delete",
+        summary="s",
+        external_ids={"reminderId": "r-gone"},
+    )
+    out = _resolved("delete", repo, latest=[deleted])
+    assert (
+        out.state.execution_results["s1"]["error"] == "That's already deleted. To bring it back, say “undo”."
+    )
+    made = [_action("reminders", reminderId="r-gone")]  # made, then gone some other way: as before
+    out = _resolved("delete", repo, latest=made)
+    assert out.state.execution_results["s1"]["error"] == "I couldn't find that one anymore."

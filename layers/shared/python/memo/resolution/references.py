@@ -110,10 +110,29 @@ def by_reference(
         )
     named = ref_ids(target.kind, latest_actions, target.plural or target.count is not None, target.count)
     if named is not None:
+        if _deleted_just_now(target, latest_actions) and not {e.id for e in entities} & set(named):
+            # "cancel it" right after a delete: it is gone already; "undo" is what brings it back.
+            return Missing(
+                say(
+                    language,
+                    "That's already deleted. To bring it back, say “undo”.",
+                    "זה כבר נמחק. כדי להחזיר את זה, כתבו „בטל את המחיקה”.",
+                )
+            )
         return _latest(step, target, entities, named, language)
     if not target.text and not target.texts:
         return Missing(say(language, "I'm not sure what you're referring to.", "לא בטוח למה התכוונת."))
     return None
+
+
+_DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
+
+
+def _deleted_just_now(target: TargetQuery, latest_actions: Sequence[LatestAction]) -> bool:
+    """The latest action on the target's kind took its items away."""
+    capability = _CAPABILITY_OF[target.kind]
+    latest = next((a for a in latest_actions if a.capability == capability and a.external_ids), None)
+    return latest is not None and latest.action in _DELETES
 
 
 def _latest(
