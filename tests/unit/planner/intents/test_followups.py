@@ -130,3 +130,11 @@ def test_both_names_two_of_the_latest_and_them_what_one_request_made(said: str, 
     found = followups.referential(said, pin(said, actions=(latest(),)))
     assert isinstance(found, Match) and found.constraints["targetRef"] == "latest_action"
     assert found.constraints.get("refCount") == (2 if two else None)
+
+
+@pytest.mark.parametrize("said", ["switch it to hebrew", "switch it to english please", "switch it off"])
+def test_switch_it_is_a_new_time_or_days_never_a_new_title(said: str) -> None:
+    found = followups.referential(said, pin(said, actions=(latest(),)))
+    assert not (isinstance(found, Match) and "title" in (found.changes or {})), found
+    moved = followups.referential("switch it to 6pm", pin("switch it to 6pm", actions=(latest(),)))
+    assert isinstance(moved, Match) and moved.changes == {"time": "18:00"}

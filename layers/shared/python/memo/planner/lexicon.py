@@ -109,7 +109,7 @@ FORGET_EN = r"forget(?:\s+about)?"
 DELETE_HE = (
     r"תמחק|תמחקי|מחק|למחוק|תבטל|תבטלי|בטל|לבטל|תסיר|תסירי|הסר|להסיר|תנקה|נקה|לנקות|תוריד|תורידי|הורד|להוריד"
 )
-MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make|switch"
+MOVE_EN = r"move|reschedule|push|postpone|delay|shift|change|update|set|make"
 MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לדחות|תעביר|תעבירי|העבר|להעביר|תשנה|תשני|שנה|לשנות|תקדים|הקדם"
 RENAME_EN = r"rename|retitle|call"
 #: "make it 6", "change it to 17:30", "change the bank one to 5": a bare hour after "to" is a time of day.

@@ -72,6 +72,7 @@ _RE_REF_MOVE = re.compile(
     rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
     re.I,
 )
+_RE_REF_SWITCH = re.compile(rf"^switch\s+(?:{REF_EN})\s+(?P<rest>to\s+.+)$", re.I)
 _RE_REF_RENAME = re.compile(
     rf"^(?:(?:{RENAME_EN})\s+(?:{REF_EN})\s+(?:to|as)?|(?:תשנה|שנה|תקרא|תקראי)\s+(?:ל|את\s+השם\s+של\s+)?(?:{REF_HE})\s+ל-?)\s*(?P<new>.+)$",
     re.I,
@@ -207,6 +208,10 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     move = _RE_REF_MOVE.match(text)
     if move:
         return _changed(text, move.group("rest"), inp)
+    switch = _RE_REF_SWITCH.match(text)
+    if switch:
+        # "switch it to mondays": a time or days only; "switch it to hebrew" is no new title.
+        return _moved(text, switch.group("rest"), inp)
     return None
 
 
