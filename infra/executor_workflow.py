@@ -61,13 +61,12 @@ ASL_PATH = Path(__file__).resolve().parent / "statemachine" / "executor.asl.json
 # What `memo.aws.ledger_table.DynamoLedger` calls (TransactWriteItems needs the per-item actions).
 LEDGER_ACTIONS = ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
 # What the capabilities call through `memo.aws.items_table.DynamoItemsRepository`: every delete of a
-# step is a conditional tombstone (UpdateItem) Undo can restore; DeleteItem removes a repeating
-# reminder whose series ran out. No batch write: a cleared list is tombstoned item by item.
+# step, a repeating reminder whose series ran out included, is a conditional tombstone (UpdateItem)
+# Undo can restore; no DeleteItem. No batch write: a cleared list is tombstoned item by item.
 ITEMS_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
     "dynamodb:Query",
 )
 # What `memo.aws.responder_memory.DynamoResponderMemory` calls: the reply's claim put (alone or in

@@ -278,6 +278,11 @@ def test_executor_role_reaches_only_the_ledger_items_and_reminder_schedules(buil
         s for s in statements if any(ledger_id in json.dumps(r) for r in _as_list(s["Resource"]))
     )
     assert "dynamodb:Query" not in _as_list(ledger_statement["Action"])
+    items_statement = next(
+        s for s in statements if any(items_id in json.dumps(r) for r in _as_list(s["Resource"]))
+    )
+    # Every delete of a step on the items table is a tombstone (an UpdateItem), a run-out series too.
+    assert "dynamodb:DeleteItem" not in _as_list(items_statement["Action"])
     (schedules,) = [s for s in statements if "scheduler:CreateSchedule" in _as_list(s["Action"])]
     assert ":schedule/memo-reminders/*" in json.dumps(schedules["Resource"])
     (pass_role,) = [s for s in statements if s["Action"] == "iam:PassRole"]

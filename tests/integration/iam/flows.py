@@ -427,7 +427,8 @@ def a_leftover_schedule_fires(iam: IamStack) -> None:
 
 
 def a_series_runs_out(iam: IamStack) -> None:
-    """Skipping the last time of a repeating reminder deletes it and its schedule."""
+    """Skipping the last time of a repeating reminder deletes it (a tombstone "undo" restores) and
+    its schedule."""
     chat = _chat(iam)
     chat.say("remind me to water the plants every day at 7pm 2 times")
     # The first skip leaves one time to come; the second skips the last one, which ends the series.

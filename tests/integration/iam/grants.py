@@ -44,7 +44,6 @@ PROVEN_BY: Mapping[str, Mapping[str, str]] = {
         "sns:Publish memo-escalations": "a_question_escalates",
     },
     "executor": {
-        "dynamodb:DeleteItem table/memo-items": "a_series_runs_out",
         "dynamodb:DeleteItem table/memo-ledger": "a_step_runs_again",
         "dynamodb:GetItem table/memo-items": "move_a_reminder",
         "dynamodb:GetItem table/memo-ledger": "a_step_runs_again",

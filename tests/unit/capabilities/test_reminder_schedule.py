@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from memo.capabilities.items import Reminder
+from memo.capabilities.items import Reminder, Tombstone
 from memo.capabilities.reminder_args import UpdateReminderArgs
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.series import series
@@ -53,8 +53,19 @@ def test_skipping_the_next_time_of_a_series_moves_it_to_the_one_after() -> None:
     rule = series("FREQ=DAILY", DUE, TZ)
     weekly = _reminder(recurrence=rule)
     repo.put_reminder(weekly)
-    after = ReminderSchedule(repo, scheduler, lambda: NOW).skip(weekly, NOW)
+    undo = Tombstone(key="wamid.1", until=NOW + timedelta(minutes=10))
+    after = ReminderSchedule(repo, scheduler, lambda: NOW).skip(weekly, NOW, undo=undo)
     assert after is not None and after.due_at == DUE + timedelta(days=1)
+
+
+def test_skipping_the_last_time_of_a_series_keeps_it_for_undo() -> None:
+    repo, scheduler = FakeItemsRepository(), FakeScheduler()
+    last = _reminder(recurrence=series("FREQ=DAILY;COUNT=1", DUE, TZ))
+    repo.put_reminder(last)
+    undo = Tombstone(key="wamid.1", until=NOW + timedelta(minutes=10))
+    ReminderSchedule(repo, scheduler, lambda: NOW).skip(last, NOW, undo=undo)
+    assert repo.get_reminder(THREAD, last.reminder_id) is None
+    assert [item for item, _until in repo.bin[(THREAD, "wamid.1")]] == [last]  # a tombstone, not a delete
 
 
 def test_a_one_time_copy_takes_the_occurrence_with_its_own_schedule() -> None:

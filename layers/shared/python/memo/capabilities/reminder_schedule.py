@@ -86,11 +86,11 @@ class ReminderSchedule:
         reminder: Reminder,
         now: datetime,
         *,
-        undo: Tombstone | None = None,
+        undo: Tombstone,
         unchanged_since: datetime | None = None,
     ) -> Reminder | None:
-        """The series goes on from the occurrence after its next one, keeping (with `undo`) the next
-        time it skips for that undo; a series with nothing left is deleted (its schedule first).
+        """The series goes on from the occurrence after its next one, keeping the next time it skips
+        for `undo`; a series with nothing left is deleted (tombstoned for that undo).
         Raises `ChangedSince` when the series changed after `unchanged_since` (left as it is)."""
         assert reminder.recurrence is not None
         after = max(reminder.due_at, now)
@@ -98,7 +98,11 @@ class ReminderSchedule:
         if following is None:
             return self._end(reminder, undo, unchanged_since)
         return self._moved_on(
-            reminder, unchanged_since, due_at=following, changed_at=now, revision=_revision(reminder, undo)
+            reminder,
+            unchanged_since,
+            due_at=following,
+            changed_at=now,
+            revision=Revision(undo=undo, was=reminder),
         )
 
     def skip_on(
@@ -159,26 +163,17 @@ class ReminderSchedule:
                 raise ChangedSince(now_stored)
         return after
 
-    def _end(
-        self, reminder: Reminder, undo: Tombstone | None, unchanged_since: datetime | None
-    ) -> Reminder | None:
-        """A series with nothing left after its skipped times is deleted, its schedule first (with
-        `unchanged_since`: tombstoned for `undo`, unless it changed since)."""
-        if unchanged_since is not None and undo is not None:
-            removal = self._repo.remove_reminder(
-                reminder.thread_id, reminder.reminder_id, undo=undo, unchanged_since=unchanged_since
-            )
-            if removal.status == "changed" and removal.item is not None:
-                raise ChangedSince(removal.item)
-            if removal.status == "deleted":
-                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-            return removal.item
-        self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-        return self._repo.delete_reminder(reminder.thread_id, reminder.reminder_id)
-
-
-def _revision(reminder: Reminder, undo: Tombstone | None) -> Revision[Reminder] | None:
-    return Revision(undo=undo, was=reminder) if undo is not None else None
+    def _end(self, reminder: Reminder, undo: Tombstone, unchanged_since: datetime | None) -> Reminder | None:
+        """A series with nothing left after its skipped times is deleted: tombstoned for `undo` (so
+        "undo" gives it back), unless it changed since `unchanged_since`; then its schedule."""
+        removal = self._repo.remove_reminder(
+            reminder.thread_id, reminder.reminder_id, undo=undo, unchanged_since=unchanged_since
+        )
+        if removal.status == "changed" and removal.item is not None:
+            raise ChangedSince(removal.item)
+        if removal.status == "deleted":
+            self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+        return removal.item
 
 
 class ChangedSince(Exception):
