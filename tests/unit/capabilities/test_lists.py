@@ -35,8 +35,10 @@ def test_an_item_gets_its_new_words_in_its_place(
 ) -> None:
     eggs = _ids(repo)[0]
     args = {"listName": "shopping", "itemIds": [eggs], "text": "  12   eggs "}
+    reads = repo.reads
     result = lists.execute("lists", "update", args, ctx("b", trace="wamid.2"))
     assert result.success and result.data["from"] == "eggs" and result.data["to"] == "12 eggs"
+    assert repo.reads == reads + 1  # the list is read once; what it holds after is that read, changed
     assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["12 eggs", "bread"]
     assert "undoUntil" in result.data
     assert format_success(result, "en", TZ) == "Changed “eggs” to “12 eggs” on your shopping list."

@@ -4,24 +4,18 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from memo.aws.dynamo import batch_write, conditional_write, to_item
+from memo.aws.dynamo import batch_write, to_item
 from memo.aws.items_keys import (
-    CHANGED_AT,
     LISTS_PREFIX,
-    PREVIOUS,
     dump,
-    iso,
     list_item_sk,
     list_prefix,
     model_of,
     user_pk,
 )
-from memo.aws.items_revisions import previous_slot
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.items import ListItem, Revision, Tombstone
-from memo.errors import ConditionFailed
 
 
 class DynamoLists(TombstoningItems):
@@ -56,25 +50,15 @@ class DynamoLists(TombstoningItems):
         reads `text`: an earlier attempt of the same step); stamped as the person's change, and with
         `revision` the text it had kept for undo, as a note's is. None if it is gone or was changed
         meanwhile."""
-        sets = f"SET #t = :text, {CHANGED_AT} = :at"
-        values: dict[str, Any] = {":text": text, ":expected": expected, ":at": iso(changed_at)}
-        if revision is not None:
-            sets += f", {PREVIOUS} = :prev"
-            values[":prev"] = previous_slot(revision, changed_at)
-        try:
-            response = conditional_write(
-                self._ddb.update_item,
-                TableName=self._table,
-                Key=to_item({"pk": user_pk(thread_id), "sk": list_item_sk(list_name, item_id)}),
-                UpdateExpression=sets,
-                ConditionExpression="attribute_not_exists(undo_key) AND (#t = :expected OR #t = :text)",
-                ExpressionAttributeNames={"#t": "text"},
-                ExpressionAttributeValues=to_item(values),
-                ReturnValues="ALL_NEW",
-            )
-        except ConditionFailed:
-            return None
-        return model_of(ListItem, response["Attributes"])
+        return self._rewrite_text(
+            user_pk(thread_id),
+            list_item_sk(list_name, item_id),
+            ListItem,
+            text=text,
+            expected=expected,
+            changed_at=changed_at,
+            revision=revision,
+        )
 
     def remove_list_item(
         self, thread_id: str, list_name: str, item_id: str, *, undo: Tombstone | None = None

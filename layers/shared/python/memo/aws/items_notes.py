@@ -5,14 +5,10 @@ same write keeps the text it replaces for undo (`memo.aws.items_revisions`)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from memo.aws.dynamo import conditional_write, to_item
-from memo.aws.items_keys import CHANGED_AT, NOTE_PREFIX, PREVIOUS, dump, iso, model_of, note_sk, user_pk
-from memo.aws.items_revisions import previous_slot
+from memo.aws.items_keys import NOTE_PREFIX, dump, model_of, note_sk, user_pk
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.items import Note, Revision, Tombstone
-from memo.errors import ConditionFailed
 
 
 class DynamoNotes(TombstoningItems):
@@ -39,25 +35,15 @@ class DynamoNotes(TombstoningItems):
         """The note's text replaced, if it still reads `expected` (or already reads `text`: an
         earlier attempt of the same step); stamped as the person's change, and with `revision` the
         text it had kept for undo. None if it is gone or was changed meanwhile."""
-        sets = f"SET #t = :text, {CHANGED_AT} = :at"
-        values: dict[str, Any] = {":text": text, ":expected": expected, ":at": iso(changed_at)}
-        if revision is not None:
-            sets += f", {PREVIOUS} = :prev"
-            values[":prev"] = previous_slot(revision, changed_at)
-        try:
-            response = conditional_write(
-                self._ddb.update_item,
-                TableName=self._table,
-                Key=to_item({"pk": user_pk(thread_id), "sk": note_sk(note_id)}),
-                UpdateExpression=sets,
-                ConditionExpression="attribute_not_exists(undo_key) AND (#t = :expected OR #t = :text)",
-                ExpressionAttributeNames={"#t": "text"},
-                ExpressionAttributeValues=to_item(values),
-                ReturnValues="ALL_NEW",
-            )
-        except ConditionFailed:
-            return None
-        return model_of(Note, response["Attributes"])
+        return self._rewrite_text(
+            user_pk(thread_id),
+            note_sk(note_id),
+            Note,
+            text=text,
+            expected=expected,
+            changed_at=changed_at,
+            revision=revision,
+        )
 
     def delete_note(self, thread_id: str, note_id: str, *, undo: Tombstone | None = None) -> Note | None:
         return self._delete_existing(user_pk(thread_id), note_sk(note_id), Note, undo)

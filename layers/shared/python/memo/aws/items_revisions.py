@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from memo.aws.condition_values import ALL_OLD, old_item
 from memo.aws.dynamo import conditional_write, to_item
@@ -33,6 +33,8 @@ from memo.aws.items_access import ItemsAccess
 from memo.aws.items_keys import CHANGED_AT, PREVIOUS, RESTORABLE, UNDO_KEY, dump, from_values, iso, model_of
 from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision
 from memo.errors import ConditionFailed
+
+TextItem = TypeVar("TextItem", Note, ListItem)
 
 #: What a reminder's revert puts back; the optional ones absent from `was` are removed.
 REMINDER_FIELDS = ("title", "due_at", "timezone", "status", "recurrence", "sent_at", "schedule_name", "skips")
@@ -78,7 +80,41 @@ def undoes(values: dict[str, Any], undo_key: str) -> bool:
 
 
 class RevisingItems(ItemsAccess):
-    """The revert of an update kept for undo."""
+    """Text rewrites kept for undo (a note's, a list item's), and the revert of any update kept so."""
+
+    def _rewrite_text(
+        self,
+        pk: str,
+        sk: str,
+        model: type[TextItem],
+        *,
+        text: str,
+        expected: str,
+        changed_at: datetime,
+        revision: Revision[Note] | Revision[ListItem] | None,
+    ) -> TextItem | None:
+        """The item's `text` replaced, if it still reads `expected` (or already reads `text`: an
+        earlier attempt of the same step); stamped as the person's change, and with `revision` the
+        text it had kept for undo, in the same write. None if it is gone or was changed meanwhile."""
+        sets = f"SET #t = :text, {CHANGED_AT} = :at"
+        values: dict[str, Any] = {":text": text, ":expected": expected, ":at": iso(changed_at)}
+        if revision is not None:
+            sets += f", {PREVIOUS} = :prev"
+            values[":prev"] = previous_slot(revision, changed_at)
+        try:
+            response = conditional_write(
+                self._ddb.update_item,
+                TableName=self._table,
+                Key=to_item({"pk": pk, "sk": sk}),
+                UpdateExpression=sets,
+                ConditionExpression="attribute_not_exists(undo_key) AND (#t = :expected OR #t = :text)",
+                ExpressionAttributeNames={"#t": "text"},
+                ExpressionAttributeValues=to_item(values),
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed:
+            return None
+        return model_of(model, response["Attributes"])
 
     def _revert(self, values: dict[str, Any], undo_key: str, now: datetime) -> Reversion | None:
         """Put the item back as its update slot says (see the module doc); None when the slot's window

@@ -18,6 +18,8 @@ NOT_FOUND = "NOT_FOUND"
 UNDO_WINDOW = timedelta(minutes=10)
 #: `ExecutionResult.data` key of a destructive step that can be undone: the window's end (ISO 8601).
 UNDO_UNTIL = "undoUntil"
+#: The actions that take items away (their deletes are tombstones an undo restores).
+TAKES_AWAY = frozenset({"delete", "delete_all", "remove", "clear"})
 INVALID_ARGS = "INVALID_ARGS"
 TIME_IN_PAST = "TIME_IN_PAST"
 REPEAT_TOO_LONG = "REPEAT_TOO_LONG"

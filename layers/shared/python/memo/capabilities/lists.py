@@ -184,11 +184,10 @@ class ListOperations:
         item = next((i for i in items if i.item_id == item_id), None)
         if item is None:
             return _not_there(args.list_name, lang, meanwhile=False)
-        undo = undo_for(ctx, self._clock())
+        now = self._clock()
+        undo = undo_for(ctx, now)
         changed: ListItem | None = item
         if item.text != text:
-            now = self._clock()
-            kept = Revision(undo=undo, was=item)
             changed = self._repo.update_list_item(
                 ctx.thread_id,
                 item.list_name,
@@ -196,12 +195,13 @@ class ListOperations:
                 text=text,
                 expected=item.text,
                 changed_at=now,
-                revision=kept,
+                revision=Revision(undo=undo, was=item),
             )
         if changed is None:  # changed or taken off meanwhile: left as it is
             return _not_there(args.list_name, lang, meanwhile=True)
         list_name = item.list_name or args.list_name
-        contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
+        # The list as read, with the one item changed: no second read.
+        contents = [changed.text if i.item_id == item_id else i.text for i in items]
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,

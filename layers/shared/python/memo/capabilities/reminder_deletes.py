@@ -98,7 +98,7 @@ class ReminderDeletes(ReminderSchedule):
             return self._skipped_result(skipped, undo, ctx, refused)
         if not deleted and changed:
             failed = changed_failure("delete", changed, ctx)
-            if not args.reminder_ids or all(split_scoped(s)[1] == OCCURRENCE for s in args.reminder_ids):
+            if all(split_scoped(s)[1] == OCCURRENCE for s in args.reminder_ids):
                 # what was left alone was a skip: "I didn't skip ..."
                 return failed.model_copy(update={"data": {**failed.data, "skip": True}})
             return failed

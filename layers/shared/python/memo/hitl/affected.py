@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from memo.capabilities.common import TAKES_AWAY
 from memo.capabilities.dispatch import ARGS_MODELS
 from memo.capabilities.reminder_args import split_scoped
 from memo.domain import DisambiguationCandidate, PendingHITL, PendingHITLContext, PlanStep, TurnState
@@ -51,7 +52,7 @@ _ID_KEYS: dict[tuple[str, str], str] = {
 }
 
 #: Actions that only take items away: an answer can narrow them, never give them a time or a title.
-DESTRUCTIVE_ACTIONS = frozenset({"delete", "delete_all", "clear", "remove"})
+DESTRUCTIVE_ACTIONS = TAKES_AWAY
 
 
 def id_key(step: PlanStep) -> str | None:

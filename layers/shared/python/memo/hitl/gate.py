@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from memo.capabilities.common import TAKES_AWAY
 from memo.domain import (
     DisambiguationCandidate,
     HITLKind,
@@ -56,7 +57,7 @@ DEFAULT_TTL_SECONDS = 300
 
 _RISKY_ACTIONS = ("delete_all", "clear", "delete", "remove", "send", "update")
 #: Actions that take items away: each one's items are listed in the approval that lets it run.
-DESTRUCTIVE_ACTIONS = frozenset({"delete_all", "clear", "delete", "remove"})
+DESTRUCTIVE_ACTIONS = TAKES_AWAY
 #: The key of a combined approval's candidate that names the step the item belongs to.
 PLAN_STEP_KEY = "step"
 

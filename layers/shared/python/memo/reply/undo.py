@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from memo.capabilities.common import UNDO_UNTIL, UNDO_WINDOW, say
+from memo.capabilities.common import TAKES_AWAY, UNDO_UNTIL, UNDO_WINDOW, say
 from memo.domain import LatestAction
 from memo.executor.contracts import StepOutcome
 from memo.replies import Choice, Reply
@@ -93,7 +93,7 @@ _TYPED_UNDO = re.compile(
     r"(?:\s+please|\s+בבקשה)?\s*[.!?]*$",
     re.I,
 )
-_DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
+_DELETES = TAKES_AWAY
 #: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action: a
 #: snooze tapped on a delivered one-time reminder is one.
 _UPDATES = frozenset(

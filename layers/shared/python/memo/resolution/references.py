@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memo.capabilities.common import say
+from memo.capabilities.common import TAKES_AWAY, say
 from memo.domain import LatestAction, PlanStep
 from memo.hitl.templates import MAX_OPTIONS
 from memo.resolution.candidates import MULTI_ACTIONS, Ambiguous, Entity, Found, Lookup, Missing, candidate
@@ -125,14 +125,11 @@ def by_reference(
     return None
 
 
-_DELETES = frozenset({"delete", "delete_all", "remove", "clear"})
-
-
 def _deleted_just_now(target: TargetQuery, latest_actions: Sequence[LatestAction]) -> bool:
     """The latest action on the target's kind took its items away."""
     capability = _CAPABILITY_OF[target.kind]
     latest = next((a for a in latest_actions if a.capability == capability and a.external_ids), None)
-    return latest is not None and latest.action in _DELETES
+    return latest is not None and latest.action in TAKES_AWAY
 
 
 def _latest(
