@@ -43,4 +43,18 @@ def test_every_line_is_written_once_in_order_with_its_mark(written: list[Line], 
     if header:
         assert body[0] == header
         body = body[1:]
-    assert body == [f"{OK_MARK if line.ok else FAILED_MARK} {line.text}" for line in written]
+    marks = [OK_MARK if line.ok else FAILED_MARK for line in written]
+    assert body == [
+        line.text if line.text.startswith(mark) else f"{mark} {line.text}"
+        for line, mark in zip(written, marks, strict=True)
+    ]
+    assert all(line.startswith(mark) for line, mark in zip(body, marks, strict=True))
+
+
+def test_a_line_that_has_its_mark_is_not_marked_twice() -> None:
+    formatted = Formatted(
+        status="complete",
+        header=None,
+        lines=(Line(ok=True, text="✅ Skipped “gym” on Tue 1 Dec"), Line(ok=True, text="Deleted “dentist”")),
+    )
+    assert write(formatted).text == "✅ Skipped “gym” on Tue 1 Dec\n✅ Deleted “dentist”"

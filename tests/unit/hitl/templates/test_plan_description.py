@@ -60,3 +60,72 @@ def test_notes_calendar_and_unknown_actions() -> None:
 def test_a_plan_of_several_steps_is_one_sentence() -> None:
     output = plan(step(action="list"), step(capability="notes", action="delete_all", step_id="s2"))
     assert templates.describe_plan(output, "en", TZ) == "show your reminders, then delete all your notes"
+
+
+def test_a_skip_is_said_as_a_skip_never_as_a_delete() -> None:
+    week = step(
+        action="delete",
+        constraints={
+            "target": "gym",
+            "scope": "occurrence",
+            "within": {"from": "2024-05-05", "until": "2024-05-12"},
+        },
+    )
+    assert templates.describe_step(week, "en", TZ) == "skip “gym” from Sun 5 May to Sat 11 May"
+    assert templates.describe_step(week, "he", TZ) == "לדלג על „gym” מיום א׳ 5.5 עד שבת 11.5"
+    day = step(
+        action="delete",
+        constraints={
+            "target": "gym",
+            "scope": "occurrence",
+            "within": {"from": "2024-05-02", "until": "2024-05-03"},
+        },
+    )
+    assert templates.describe_step(day, "en", TZ) == "skip “gym” on Thu 2 May"
+    assert templates.describe_step(day, "he", TZ) == "לדלג על „gym” ביום ה׳ 2.5"
+    next_time = step(action="delete", constraints={"target": "gym", "scope": "occurrence"})
+    assert templates.describe_step(next_time, "en", TZ) == "skip the next time of “gym”"
+    broken = step(
+        action="delete", constraints={"target": "gym", "scope": "occurrence", "within": {"from": "x"}}
+    )
+    assert "delete" not in templates.describe_step(broken, "en", TZ)
+
+
+def test_new_days_for_a_series_are_said() -> None:
+    days = step(
+        action="update", constraints={"target": "gym"}, changes={"recurrence": "FREQ=WEEKLY;BYDAY=MO,TH"}
+    )
+    assert (
+        templates.describe_step(days, "en", TZ)
+        == "update the reminder “gym”: move it to every Monday and Thursday"
+    )
+    assert templates.describe_step(days, "he", TZ) == "לעדכן את התזכורת „gym”: להזיז אותה לכל יום שני וחמישי"
+    daily = step(action="update", constraints={"target": "pills"}, changes={"recurrence": "FREQ=DAILY"})
+    assert templates.describe_step(daily, "en", TZ) == "update the reminder “pills”: move it to every day"
+    yearly = step(action="update", constraints={"target": "pills"}, changes={"recurrence": "FREQ=YEARLY"})
+    assert templates.describe_step(yearly, "en", TZ) == "update the reminder “pills”"
+
+
+def test_a_reminder_said_as_it_has_no_empty_quotes() -> None:
+    snooze = step(action="update", constraints={}, changes={"shiftMinutes": 10})
+    assert templates.describe_step(snooze, "en", TZ) == "update the reminder: move it 10 minutes later"
+    assert templates.describe_step(snooze, "he", TZ) == "לעדכן את התזכורת: לדחות אותה ב10 דקות"
+
+
+def test_a_list_item_change_names_both_words_and_the_list() -> None:
+    change = step(
+        capability="lists",
+        action="update",
+        constraints={"listName": "shopping", "target": "eggs"},
+        changes={"text": "12 eggs"},
+    )
+    assert templates.describe_step(change, "en", TZ) == "change “eggs” to “12 eggs” on your shopping list"
+    unnamed = change.model_copy(update={"constraints": {"listName": "default", "target": "eggs"}})
+    assert templates.describe_step(unnamed, "en", TZ) == "change “eggs” to “12 eggs” on your list"
+    hebrew = step(
+        capability="lists",
+        action="update",
+        constraints={"listName": "קניות", "target": "ביצים"},
+        changes={"text": "12 ביצים"},
+    )
+    assert templates.describe_step(hebrew, "he", TZ) == "לשנות את „ביצים” ל„12 ביצים” ברשימת הקניות"

@@ -14,5 +14,10 @@ def write(formatted: Formatted) -> Reply:
     lines = formatted.lines
     if len(lines) == 1 and formatted.header is None:
         return Reply.plain(lines[0].text)
-    body = "\n".join(f"{OK_MARK if line.ok else FAILED_MARK} {line.text}" for line in lines)
+    body = "\n".join(_marked(line.text, OK_MARK if line.ok else FAILED_MARK) for line in lines)
     return Reply.plain(f"{formatted.header}\n{body}" if formatted.header else body)
+
+
+def _marked(text: str, mark: str) -> str:
+    """A step's line with its mark, once: a skip's own line already starts with ✅."""
+    return text if text.startswith(mark) else f"{mark} {text}"

@@ -41,6 +41,19 @@ def describe(series_text: str, language: Language) -> str:
     return text + _ending(parts, start.year, language)
 
 
+def days_words(rule: str, language: Language) -> str | None:
+    """A series' days without its time: "every day", "every Monday and Thursday", "כל יום שני"
+    (a daily or weekly RRULE, as a change to "mondays" gives it); None for any other rule."""
+    parts = rule_part(rule if "RRULE:" in rule else f"RRULE:{rule.removeprefix('RRULE:')}")
+    interval = int(parts.get("INTERVAL", "1")) if parts.get("INTERVAL", "1").isdigit() else 1
+    days = [WEEKDAY_CODES.index(c[-2:]) for c in parts.get("BYDAY", "").split(",") if c[-2:] in WEEKDAY_CODES]
+    if parts.get("FREQ") == "DAILY" and not days:
+        return _daily(interval, language)
+    if parts.get("FREQ") == "WEEKLY" and days:
+        return _weekly(days, interval, language)
+    return None
+
+
 def _every_few(freq: str, interval: int, language: Language) -> str:
     """ "every hour", "every 15 minutes", "כל שעתיים"-style wording of a minutely or hourly series."""
     unit_en = "minutes" if freq == "MINUTELY" else "hours"

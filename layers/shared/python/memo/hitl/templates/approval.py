@@ -128,6 +128,10 @@ def _described(candidate: DisambiguationCandidate, language: Language, *, part: 
     items also says that only that time goes (`part`)."""
     said = f" — {candidate.description}" if candidate.description else ""
     if part and candidate.data.get(SKIPPED_ONCE):
+        if candidate.data.get(SKIP_TIMES):
+            # a skip of some days: its times, then the series goes on
+            then = ", ואחר כך ממשיכה כרגיל" if language == "he" else ", then it goes on"
+            return f"{said} — {_times(candidate, language)}{then}"
         said += " — רק הפעם הבאה" if language == "he" else " — only the next time"
     return said
 
@@ -239,7 +243,14 @@ def approval_steps_question(
     blocks = []
     number = 0
     for step, items in parts:
-        action = _items_action(step, len(items), language, timezone)
+        skips = step.action == "delete" and bool(items) and all(c.data.get(SKIPPED_ONCE) for c in items)
+        counted = count_items(step.capability, len(items), language)
+        # a skip among other steps is said as a skip ("skip 1 reminder:"), never as a delete
+        action = (
+            (f"לדלג על {counted}" if he else f"skip {counted}")
+            if skips
+            else _items_action(step, len(items), language, timezone)
+        )
         lines = []
         for c in items:
             number += 1

@@ -5,12 +5,15 @@ is not connected."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, timedelta
 from typing import Any
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.capabilities.notes import revised_text
 from memo.domain import PlannerOutput, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.series_words import days_words
 from memo.text.wording import he_list_name, quote, shorten
 
 
@@ -68,6 +71,8 @@ def _reminder_phrase(step: PlanStep, language: Language, timezone: str) -> str |
         return "להציג את התזכורות שלך" if he else "show your reminders"
     if step.action == "update":
         return _reminder_update_phrase(str(target), ch, when, language)
+    if step.action == "delete" and c.get("scope") == "occurrence":
+        return _skip_phrase(quote(target, language), c.get("within"), language)
     if step.action == "delete":
         return (
             f"למחוק את התזכורת {quote(target, language)}"
@@ -77,6 +82,22 @@ def _reminder_phrase(step: PlanStep, language: Language, timezone: str) -> str |
     if step.action == "delete_all":
         return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
     return None
+
+
+def _skip_phrase(target: str, within: object, language: Language) -> str:
+    """ "skip “gym” on Thu 2 May", "skip “gym” from Sun 5 May to Sat 11 May", "skip the next time of
+    “gym”": a skip said as one, never as a delete (`within` ends on the day after its last)."""
+    he = language == "he"
+    days = within if isinstance(within, dict) else {}
+    try:
+        first, end = date.fromisoformat(str(days["from"])), date.fromisoformat(str(days["until"]))
+    except (KeyError, ValueError):
+        return f"לדלג על הפעם הבאה של {target}" if he else f"skip the next time of {target}"
+    last = max(first, end - timedelta(days=1))
+    start, stop = format_when(first, language, "UTC"), format_when(last, language, "UTC")
+    if last == first:
+        return f"לדלג על {target} ב{start}" if he else f"skip {target} on {start}"
+    return f"לדלג על {target} מ{start} עד {stop}" if he else f"skip {target} from {start} to {stop}"
 
 
 def _reminder_update_phrase(target: str, ch: dict[str, Any], when: str, language: Language) -> str:
@@ -92,18 +113,20 @@ def _reminder_update_phrase(target: str, ch: dict[str, Any], when: str, language
         # "make it 8": a time of day, on the reminder's own day(s)
         parts_en.append(f"move it to {ch['time']}")
         parts_he.append(f"להזיז אותה ל-{ch['time']}")
+    days = days_words(ch["recurrence"], language) if isinstance(ch.get("recurrence"), str) else None
+    if days:
+        # "move the gym to mondays": the series' days change, each at its own time of day
+        parts_en.append(f"move it to {days}")
+        parts_he.append(f"להזיז אותה ל{days}")
     shift = ch.get("shiftMinutes")
     if isinstance(shift, int) and shift:
         en, heb = duration_words(abs(shift))
         parts_en.append(f"move it {en} {'later' if shift > 0 else 'earlier'}")
         parts_he.append(f"{'לדחות' if shift > 0 else 'להקדים'} אותה ב{heb}")
+    named = f" {quote(target, language)}" if target else ""  # "snooze it": the reminder just set
     if language == "he":
-        return f"לעדכן את התזכורת {quote(target, language)}" + (
-            ": " + " ו".join(parts_he) if parts_he else ""
-        )
-    return f"update the reminder {quote(target, language)}" + (
-        ": " + " and ".join(parts_en) if parts_en else ""
-    )
+        return f"לעדכן את התזכורת{named}" + (": " + " ו".join(parts_he) if parts_he else "")
+    return f"update the reminder{named}" + (": " + " and ".join(parts_en) if parts_en else "")
 
 
 def note_change(old: str, new: str, language: Language) -> str:
@@ -152,6 +175,17 @@ def _list_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
         return (
             f"להוריד {items} מרשימת {he_list_name(name)}" if he else f"remove {items} from your {name} list"
         )
+    if step.action == "update":
+        # "change eggs to 12 eggs": one thing on the list said again
+        old, new = (
+            quote(str(step.constraints.get("target", "")), language),
+            quote(str(step.changes.get("text", "")), language),
+        )
+        if he:
+            where = "ברשימה" if name == UNNAMED_LIST else f"ברשימת {he_list_name(name)}"
+            return f"לשנות את {old} ל{new} {where}"
+        where = "on your list" if name == UNNAMED_LIST else f"on your {name} list"
+        return f"change {old} to {new} {where}"
     if step.action == "show":
         return f"להציג את רשימת {he_list_name(name)}" if he else f"show your {name} list"
     if step.action == "clear":
