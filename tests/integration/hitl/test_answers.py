@@ -582,5 +582,9 @@ def test_a_request_that_changes_something_still_takes_the_questions_place(chat: 
     chat.say("remind me to feed the cat tomorrow at 8am")
     chat.say("delete the cat reminder")
     assert chat.say("remind me to call mom tomorrow at 5pm").startswith("⏰ Reminder set: “call mom”")
-    assert chat.say("yes") == "I'm not waiting on a question right now — what would you like to do?"
+    # The "yes" is told the question it may mean was set aside by the request, undone.
+    assert chat.say("yes") == (
+        "I'm not waiting on a question right now: the earlier one was set aside when you sent a new"
+        " request, and nothing was done about it. Say it again if you still want it."
+    )
     assert "feed the cat" in _reminders(chat)

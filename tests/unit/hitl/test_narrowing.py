@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.domain import DisambiguationCandidate
 from memo.hitl import narrowing
@@ -206,3 +208,43 @@ def test_one_title_that_says_every_part_is_that_item() -> None:
     shown = [*SHOWN, DisambiguationCandidate(id="r4", label="salt and pepper")]
     result = removal("except salt and pepper", shown)
     assert result is not None and result.ids == ("r1", "r2", "r3")
+
+
+_SPARE_ALL = st.sampled_from(
+    ["keep all", "keep them all", "keep everything", "not all", "leave them", "leave them all",
+     "keep all of them", "except all", "תשאיר את כולם", "תשאיר הכל", "בלי כולם", "חוץ מכולם"]
+)  # fmt: skip
+_LABEL = st.sampled_from(["call", "all", "mall", "call mom", "them", "everything", "הכל", "כולם", "kall"])
+
+
+@given(_SPARE_ALL, st.lists(_LABEL, min_size=1, max_size=4), st.booleans())
+def test_keeping_all_never_names_an_item_whose_title_has_all_in_it(
+    said: str, labels: list[str], removal: bool
+) -> None:
+    # "keep all" to "delete all your reminders (3)" deleted “buy bread”: "all" matched “call mom”
+    # and “call dad”, and the rest was kept for deletion.
+    shown = [DisambiguationCandidate(id=f"r{i}", label=label) for i, label in enumerate(labels)]
+    narrowed = narrowing.parse(said, shown, now=NOW, timezone=TZ, language="en", removal=removal)
+    assert narrowed is None or narrowed.ids == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "limits"),
+    [
+        ("only 1", True),
+        ("just mom", True),
+        ("not the bread", True),
+        ("keep the bread", True),
+        ("except 2", True),
+        ("רק של מחר", True),
+        ("בלי הלחם", True),
+        ("cancel it", False),
+        ("I still need them", False),
+        ("ok", False),
+        ("not now", False),
+        ("", False),
+    ],
+)
+def test_words_that_open_with_a_limit(said: str, limits: bool) -> None:
+    # read after a "no": "no, only 1" keeps item 1; "no, cancel it" is a no
+    assert narrowing.starts_with_a_limit(said) is limits

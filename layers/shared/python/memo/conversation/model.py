@@ -50,6 +50,20 @@ class MemoryMessage(BaseModel):
 PLAN_IN_FLIGHT = timedelta(minutes=2)
 
 
+def question_set_aside(recent: Sequence[MemoryMessage]) -> bool:
+    """Whether the person's last message was a new request sent instead of answering Memo's open
+    question: remembered as an answer (`hitl_reply`) that started a plan of its own (its traceId is
+    its own message id; an answer that approves starts the question's plan, under the question's
+    traceId). A "yes" now has no question to answer, and the one it may mean was closed undone."""
+    last = next((m for m in reversed(recent) if m.role == "user"), None)
+    return (
+        last is not None
+        and last.kind == "hitl_reply"
+        and last.started is not None
+        and last.started == last.wamid
+    )
+
+
 def plan_in_flight(
     recent: Sequence[MemoryMessage], latest_actions: Sequence[Mapping[str, Any]], *, now: datetime
 ) -> str | None:

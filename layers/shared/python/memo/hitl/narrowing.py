@@ -218,11 +218,7 @@ def parse(
         return Narrowing(ids=tuple(i for i in order if i in keep))
     excluded = _EXCEPT.match(body) if _starts_exclusion(body) else None
     if excluded is not None:
-        picked = _select(excluded.group("rest"), shown, now=now, timezone=timezone, language=language)
-        if picked is None:
-            return Narrowing(unresolved=True)
-        drop = set(picked)
-        return Narrowing(ids=tuple(i for i in order if i not in drop))
+        return _excluding(excluded.group("rest"), shown, now=now, timezone=timezone, language=language)
     named = _ACTION_ON.match(body) if removal else None
     if removal and ((named and _ALL.match(named.group("rest"))) or (said_yes and _ALL.match(body))):
         return Narrowing(ids=tuple(order))  # "delete all of them": every one shown, as asked
@@ -240,6 +236,20 @@ def parse(
     # Anything else is for the interpreter; a yes it reads with a limit in it is asked again by the
     # caller (`has_qualifier`), never taken as approving everything.
     return None
+
+
+def _excluding(
+    rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+) -> Narrowing:
+    """ "not 2", "except dad", "keep the bread": every shown item but those `rest` names."""
+    if _ALL.match(rest):
+        # "keep all", "not all", "תשאיר את כולם": every one spared, none named ("all" is no title,
+        # though "call mom" has it in it)
+        return Narrowing(ids=())
+    picked = _select(rest, shown, now=now, timezone=timezone, language=language)
+    if picked is None:
+        return Narrowing(unresolved=True)
+    return Narrowing(ids=tuple(c.id for c in shown if c.id not in set(picked)))
 
 
 def _reply_body(text: str, *, removal: bool) -> tuple[str, bool]:
@@ -284,6 +294,13 @@ _EXCLUSION_START = re.compile(
     r"except|excluding|apart\s+from|other\s+than|without|not\s+(?!(?:sure|now|yet|really|at\s+all)\b)\S|"
     r"skip|leave|keep|חוץ|מלבד|פרט|בלי|לא\s+את|לא\s+של|לא\s+\d|תשאיר)"
 )
+
+
+def starts_with_a_limit(text: str) -> bool:
+    """Whether `text` opens with words that keep some items ("only 1", "just mom", "not the bread",
+    "keep dad", "רק של מחר", "בלי הלחם"), not with an action or a yes ("cancel it", "ok")."""
+    body = normalize(text)
+    return bool(_ONLY.match(body)) or _starts_exclusion(body)
 
 
 def _starts_exclusion(body: str) -> bool:

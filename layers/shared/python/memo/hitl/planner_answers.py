@@ -43,6 +43,7 @@ from memo.hitl.plan_edits import (
     timeless_edit,
 )
 from memo.hitl.reasons import question_for
+from memo.hitl.refusals import refusal_rest, rejection_reason
 from memo.hitl.retarget import meant_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -107,7 +108,7 @@ def resume_planner(
     """Layer 1 in its order (a cancel, a request of its own, the fast path, the items named), then
     the interpreter."""
     answer = _Answer(state, pending, reply, raw, now, log, rules)
-    for read in (_before_the_fast_path, _another_day_said, _by_the_fast_path, _by_the_items):
+    for read in (_before_the_fast_path, _another_day_said, _no_but_only, _by_the_fast_path, _by_the_items):
         outcome = read(answer)
         if outcome is not None:
             return outcome
@@ -220,6 +221,34 @@ def _starts_another_list(pending: PendingHITL, raw: str) -> bool:
     from memo.planner.intents.list_starts import starts_a_list  # the planner's own words
 
     return starts_a_list(raw)
+
+
+def _no_but_only(a: _Answer) -> ResumeOutcome | None:
+    """ "no, only 1", "no, just tomorrow's", "nope, not the bread", "לא, רק של מחר" to an approval:
+    the no refuses the set shown and the rest keeps some of it. The kept items are shown again for
+    approval (as a narrowing typed after Edit is), never run on this answer; it was a rejection
+    whose "reason" was noted."""
+    if not (a.approval and a.typed and not a.editing):
+        return None
+    rest = refusal_rest(a.raw)
+    if not rest or not narrowing.starts_with_a_limit(rest):
+        return None  # "no, cancel it", "no, I still need them": a no
+    step = origin_step(a.state, a.pending)
+    narrowed = narrowing.parse(
+        rest,
+        (a.pending.context.candidates if a.pending.context else None) or [],
+        now=a.now,
+        timezone=a.state.input.timezone,
+        language=a.state.input.language,
+        removal=removes(step) or a.pending.origin_step_id == "planner",
+    )
+    if narrowed is not None and narrowed.empty:
+        # "no, keep them all": a no, with nothing to note as its reason
+        a.log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "no_keep_all"})
+        return cancel(a.state, a.pending, a.raw, None, a.now, a.log)
+    if narrowed is None or narrowed.unresolved:
+        return None
+    return _narrowed(a.state, a.pending, a.raw, narrowed, True, a.now, a.log)
 
 
 def _by_the_fast_path(a: _Answer) -> ResumeOutcome | None:
@@ -347,7 +376,7 @@ def _continued(a: _Answer, interpreted: InterpreterOutput) -> ResumeOutcome:
             return re_ask(state, pending, raw, log)
         return approved(continued(state, pending, raw, parsed_value, interpreted, now, log))
     if interpreted.parsed is not None and interpreted.parsed.approved is False:
-        return cancel(state, pending, raw, interpreted, now, log, feedback=_rejection_reason(raw))
+        return cancel(state, pending, raw, interpreted, now, log, feedback=rejection_reason(raw))
     if pending.expected_input == "yes_no" and narrowing.has_qualifier(raw):
         # "yes but only X" that no rule could map, to an approval or a "just to check": asking
         # again is the only safe answer.
@@ -441,36 +470,6 @@ def _narrowed(
         selected_ids=narrowed.ids,
         approved=not editing,
     )
-
-
-_REJECT_LEAD = re.compile(
-    r"^(?:no|nope|nah|reject(?:ed)?|don'?t|do not|לא|דחייה|תדחה|תדחי|אל תעשה|אל תעשי)\b[\s,.:;!-]*"
-    r"(?:because|since|as|cause|'cause|כי|מכיוון ש|בגלל ש)?\s*",
-    re.I,
-)
-
-
-_ONLY_THE_THING = frozenset(
-    {"it", "that", "this", "them", "this one", "that one", "all", "all of it", "אותו", "את זה"}
-)
-_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)(?:\s+anyway)?$", re.I)
-
-
-def _rejection_reason(raw: str) -> str | None:
-    """The reason a rejection gives ("no, I still need them" -> "I still need them"), if any."""
-    match = _REJECT_LEAD.match(raw.strip())
-    if match is None:
-        return None
-    reason = raw.strip()[match.end() :].strip(" .,!")
-    again = _REJECT_LEAD.match(reason)
-    if again is not None:  # "no, reject", "no no, don't": a second refusal, no reason
-        reason = reason[again.end() :].strip(" .,!")
-    # "no, cancel it", "no thanks", "לא, עזוב": the refusal said again in other words.
-    if not reason or fastpath.parse_yes_no(reason) is not None or fastpath.is_way_out(reason):
-        return None
-    if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING:
-        return None
-    return reason[:RAW_LOG_LIMIT]
 
 
 def _skips(pending: PendingHITL) -> bool:

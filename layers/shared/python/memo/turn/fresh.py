@@ -4,6 +4,7 @@ in a language Memo does not read, or a request."""
 from __future__ import annotations
 
 from memo.conversation import smalltalk
+from memo.conversation.model import question_set_aside
 from memo.domain import HITLReply, PendingHITL, TurnState
 from memo.hitl import fastpath, gate
 from memo.hitl.resume import stale_reply_guard
@@ -32,7 +33,12 @@ def fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
     guard = (
         None
         if timed
-        else stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
+        else stale_reply_guard(
+            reply,
+            thread_id=ctx.message.thread_id,
+            language=ctx.profile.language,
+            set_aside=question_set_aside(ctx.snapshot.recent),
+        )
     )
     if guard is not None:
         return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")

@@ -20,7 +20,7 @@ from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume
 from memo.observability import bind_hitl, bind_turn, logger
 from memo.replies import Reply
 from memo.resolution.entity import apply_selection
-from memo.text.language import detect_language
+from memo.text.language import Language, detect_language
 from memo.turn.outcome import CaseAnswer, Settlement, TurnOutcome
 from memo.turn.plan import plan, proceed
 from memo.turn.questions import after, question_reply
@@ -58,7 +58,30 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
         if outcome.consumed
         else PendingChange.replace(outcome.state, expected_hitl_id=pending.hitl_id)
     )
-    return after(answered, _after_resume(turn, outcome, pending))
+    resumed_outcome = _after_resume(turn, outcome, pending)
+    aside = _request_of(state, ctx.profile.language)
+    if outcome.decision == "switch_intent" and outcome.request is None and aside is not None:
+        resumed_outcome = _set_aside(resumed_outcome, templates.set_aside(ctx.profile.language, aside))
+    return after(answered, resumed_outcome)
+
+
+def _request_of(state: TurnState, language: Language) -> str | None:
+    """What the open question's request would do ("delete all your reminders"), None without a plan."""
+    output = state.planner_output
+    if output is None or not output.plan:
+        return None
+    return templates.describe_plan(output, language, state.input.timezone)
+
+
+def _set_aside(outcome: TurnOutcome, line: str) -> TurnOutcome:
+    """A new request instead of an answer closes the question: a reply that answers the request
+    ends by saying the question's request was not done. A new question needs no such line (it is
+    what is open now), and a request that only starts its steps has no reply of its own (the reply
+    Lambda answers; one message gets one reply): a "yes" after it is told then (`memo.turn.fresh`)."""
+    reply = outcome.reply
+    if reply is None or outcome.reply_kind == "hitl_question" or reply.choices:
+        return outcome
+    return outcome.model_copy(update={"reply": reply.model_copy(update={"text": f"{reply.text}\n{line}"})})
 
 
 def _quotes_another_message(turn: Turn, pending: PendingHITL, reply: HITLReply) -> bool:

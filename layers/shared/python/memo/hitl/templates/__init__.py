@@ -83,6 +83,7 @@ from memo.hitl.templates.open_question import (
     reaction_to_a_guess,
     retry_declined,
     retry_options,
+    set_aside,
     stale_reply,
 )
 from memo.hitl.templates.operator import (
@@ -155,6 +156,7 @@ __all__ = [
     "retry_options",
     "scope_question",
     "sent_to_review",
+    "set_aside",
     "shift_direction_question",
     "stale_reply",
     "time_of_series_question",

@@ -78,6 +78,14 @@ def existing_question(language: Language, question: str) -> str:
     return f"There's still an open question — let's finish it first:\n{question}"
 
 
+def set_aside(language: Language, request: str) -> str:
+    """A new request sent while a question was open: the question is closed, and its request was
+    not done (`request`: what it would have done, "delete all your reminders")."""
+    if language == "he":
+        return f"את הבקשה הקודמת ({request}) הנחתי בצד, ולא עשיתי בה כלום."
+    return f"I've set aside the earlier request ({request}); nothing was done about it."
+
+
 def cancelled(language: Language) -> str:
     return "בסדר, ביטלתי. לא שיניתי כלום." if language == "he" else "OK, cancelled. Nothing was changed."
 
@@ -89,7 +97,15 @@ def quoted_elsewhere(language: Language) -> str:
     return "I can't tell which of my messages you answered, so I didn't act on it. The open question is:"
 
 
-def stale_reply(language: Language) -> str:
+def stale_reply(language: Language, *, set_aside: bool = False) -> str:
+    """A bare "yes" with no question open; `set_aside`: right after a new request closed one."""
+    if set_aside:
+        if language == "he":
+            return "אני לא מחכה לתשובה כרגע: את השאלה הקודמת הנחתי בצד כששלחת בקשה חדשה, ולא עשיתי בה כלום. אפשר לבקש שוב אם עדיין צריך."
+        return (
+            "I'm not waiting on a question right now: the earlier one was set aside when you sent a new"
+            " request, and nothing was done about it. Say it again if you still want it."
+        )
     if language == "he":
         return "אני לא מחכה לתשובה כרגע — במה אפשר לעזור?"
     return "I'm not waiting on a question right now — what would you like to do?"

@@ -1,0 +1,44 @@
+"""What a "no" to an approval says beside the refusal: a reason to note ("no, I still need them"),
+or the part of the items it would keep ("no, only tomorrow's", read by `memo.hitl.narrowing`)."""
+
+from __future__ import annotations
+
+import re
+
+from memo.hitl import fastpath
+from memo.hitl.transitions import RAW_LOG_LIMIT
+
+_REJECT_LEAD = re.compile(
+    r"^(?:no|nope|nah|reject(?:ed)?|don'?t|do not|לא|דחייה|תדחה|תדחי|אל תעשה|אל תעשי)\b[\s,.:;!-]*"
+    r"(?:because|since|as|cause|'cause|כי|מכיוון ש|בגלל ש)?\s*",
+    re.I,
+)
+
+
+_ONLY_THE_THING = frozenset(
+    {"it", "that", "this", "them", "this one", "that one", "all", "all of it", "אותו", "את זה"}
+)
+_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)(?:\s+anyway)?$", re.I)
+
+
+def rejection_reason(raw: str) -> str | None:
+    """The reason a rejection gives ("no, I still need them" -> "I still need them"), if any."""
+    match = _REJECT_LEAD.match(raw.strip())
+    if match is None:
+        return None
+    reason = raw.strip()[match.end() :].strip(" .,!")
+    again = _REJECT_LEAD.match(reason)
+    if again is not None:  # "no, reject", "no no, don't": a second refusal, no reason
+        reason = reason[again.end() :].strip(" .,!")
+    # "no, cancel it", "no thanks", "לא, עזוב": the refusal said again in other words.
+    if not reason or fastpath.parse_yes_no(reason) is not None or fastpath.is_way_out(reason):
+        return None
+    if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING:
+        return None
+    return reason[:RAW_LOG_LIMIT]
+
+
+def refusal_rest(raw: str) -> str:
+    """The words after a refusal's lead ("no, only 1" -> "only 1"); "" when it does not open with one."""
+    lead = _REJECT_LEAD.match(raw.strip())
+    return raw.strip()[lead.end() :] if lead is not None else ""

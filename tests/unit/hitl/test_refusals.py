@@ -1,0 +1,51 @@
+"""What a "no" says beside the refusal: a reason to note, or the words after it that may keep some
+of the items ("no, only 1")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memo.hitl.refusals import refusal_rest, rejection_reason
+
+
+@pytest.mark.parametrize(
+    ("said", "reason"),
+    [
+        ("no, I still need them", "I still need them"),
+        ("no because the dentist moved", "the dentist moved"),
+        ("לא, כי אני עוד צריך אותן", "אני עוד צריך אותן"),
+        ("no", None),
+        ("no, cancel it", None),
+        ("no no, don't", None),
+        ("no thanks", None),
+        ("no, that one", None),
+        ("ok", None),
+    ],
+)
+def test_the_reason_a_refusal_gives(said: str, reason: str | None) -> None:
+    assert rejection_reason(said) == reason
+
+
+@pytest.mark.parametrize(
+    ("said", "rest"),
+    [
+        ("no, only 1", "only 1"),
+        ("nope just mom", "just mom"),
+        ("no - not the bread", "not the bread"),
+        ("לא, רק של מחר", "רק של מחר"),
+        ("only 1", ""),
+        ("yes", ""),
+        ("nothing", ""),  # "no" inside a word is no refusal
+    ],
+)
+def test_the_words_after_a_refusal(said: str, rest: str) -> None:
+    assert refusal_rest(said) == rest
+
+
+@given(st.text(max_size=80))
+def test_a_reason_is_never_longer_than_the_log_takes_and_is_part_of_the_answer(said: str) -> None:
+    reason = rejection_reason(said)
+    assert reason is None or (0 < len(reason) <= 200 and reason in said)
+    assert refusal_rest(said) in said.strip()
