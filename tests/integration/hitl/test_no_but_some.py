@@ -170,3 +170,18 @@ def test_a_yes_after_a_request_that_set_the_question_aside_is_told_so(
     talk.say(DELETE_ALL[language])
     talk.say("yes" if language == "en" else "כן")
     assert "set aside" not in talk.say("yes") and "בצד" not in talk.say("כן")
+
+
+def test_a_time_of_day_is_asked_again_never_taken_for_its_day(talk: Conversation) -> None:
+    _asked_to_delete_all(talk, "en")
+    # "the ones at 5pm" kept every item of today, the day 5pm falls on: “buy bread” at 18:00 went.
+    again = talk.say("only the ones at 5pm")
+    assert again.startswith("I couldn't tell which of them you mean, so I haven't done anything.")
+    assert _titles(talk, "en") == TITLES["en"]
+
+
+def test_the_delete_said_again_with_all_but(talk: Conversation) -> None:
+    _asked_to_delete_all(talk, "en")
+    # It was a new request to delete all, asked from the start.
+    assert talk.say("delete all but 1") == "Deleted 2 reminders: “call mom”, “call dad”."
+    assert _titles(talk, "en") == ["buy bread"]

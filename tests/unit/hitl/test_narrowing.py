@@ -248,3 +248,20 @@ def test_keeping_all_never_names_an_item_whose_title_has_all_in_it(
 def test_words_that_open_with_a_limit(said: str, limits: bool) -> None:
     # read after a "no": "no, only 1" keeps item 1; "no, cancel it" is a no
     assert narrowing.starts_with_a_limit(said) is limits
+
+
+def test_a_time_of_day_is_not_taken_for_its_day() -> None:
+    # "only the ones at 5pm" kept every item of the day 5pm fell on (a 6pm one, not the 5pm one)
+    at_five = narrowing.parse(
+        "only the ones tomorrow at 5pm", SHOWN, now=NOW, timezone=TZ, language="en", removal=True
+    )
+    assert at_five is not None and at_five.unresolved
+    tomorrow = narrowing.parse("only tomorrow's", SHOWN, now=NOW, timezone=TZ, language="en", removal=True)
+    assert tomorrow == narrowing.Narrowing(ids=("r1", "r2"))
+
+
+@pytest.mark.parametrize("said", ["delete all but 3", "remove all but 3", "delete everything but 3"])
+def test_the_action_said_again_with_all_but(said: str) -> None:
+    # "delete all but 1" was a new request to delete all, asked again from the start
+    narrowed = narrowing.parse(said, SHOWN, now=NOW, timezone=TZ, language="en", removal=True)
+    assert narrowed == narrowing.Narrowing(ids=("r1", "r2"))

@@ -22,6 +22,9 @@ from memo.hitl.refusals import refusal_rest, rejection_reason
         ("no thanks", None),
         ("no, that one", None),
         ("ok", None),
+        ("לא למחוק", None),  # "don't delete": the refusal, not a reason
+        ("no, don't delete them", None),
+        ("no, delete them later", "delete them later"),
     ],
 )
 def test_the_reason_a_refusal_gives(said: str, reason: str | None) -> None:

@@ -18,7 +18,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from memo.domain import DisambiguationCandidate
 from memo.hitl import places
@@ -129,10 +128,13 @@ def _by_day(
     if not any(_day_of(c) is not None for c in shown):
         return None
     parsed = extract_when(words, now=now, timezone=timezone, language=language)
-    day = parsed.day or (parsed.when.astimezone(ZoneInfo(timezone)).date() if parsed.when else None)
-    if day is None or _words(parsed.remainder):
+    if parsed.when is not None:
+        # "the ones at 5pm": a time of day, which the items' days cannot tell apart (it kept the
+        # 6pm item of the day 5pm fell on); not a day
         return None
-    return [c.id for c in shown if _day_of(c) == day]
+    if parsed.day is None or _words(parsed.remainder):
+        return None
+    return [c.id for c in shown if _day_of(c) == parsed.day]
 
 
 _PARTS = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*|\s+(?=ו\S)")
@@ -267,6 +269,8 @@ def _reply_body(text: str, *, removal: bool) -> tuple[str, bool]:
     # approved action said again before the limit.
     body = _SECOND_THOUGHT.sub("", body, count=1)
     limited = _ACTION_AGAIN.sub("", body, count=1).strip()
+    if removal and limited != body and limited.startswith("but "):
+        limited = f"all {limited}"  # "delete all but 1": every one but 1
     if removal and limited != body and _starts_exclusion(limited):
         body = limited
     return body, said_yes

@@ -18,6 +18,12 @@ _REJECT_LEAD = re.compile(
 _ONLY_THE_THING = frozenset(
     {"it", "that", "this", "them", "this one", "that one", "all", "all of it", "אותו", "את זה"}
 )
+#: "no, don't delete", "לא למחוק": the action refused, said again; no reason.
+_ACTION_ALONE = re.compile(
+    r"^(?:(?:do\s+it|delete|remove|erase|clear|cancel|go\s+ahead|למחוק|תמחק|להוריד|לבטל|לנקות)"
+    r"(?:\s+(?:it|them|that|anything|any|אותם|אותן|את\s+זה|כלום))?)$",
+    re.I,
+)
 _THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)(?:\s+anyway)?$", re.I)
 
 
@@ -33,7 +39,7 @@ def rejection_reason(raw: str) -> str | None:
     # "no, cancel it", "no thanks", "לא, עזוב": the refusal said again in other words.
     if not reason or fastpath.parse_yes_no(reason) is not None or fastpath.is_way_out(reason):
         return None
-    if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING:
+    if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING or _ACTION_ALONE.match(reason):
         return None
     return reason[:RAW_LOG_LIMIT]
 
