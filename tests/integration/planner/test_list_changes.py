@@ -33,7 +33,8 @@ def test_make_it_12_eggs_right_after_adding_them_and_undo(chat: Conversation) ->
     # Was "I'm not sure I understood".
     assert chat.say("actually make it 12 eggs") == "Changed “eggs” to “12 eggs” on your shopping list."
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• 12 eggs\n• bread"
-    assert chat.say("undo").startswith("Done")
+    # It was "Done: restored “eggs”."
+    assert chat.say("undo") == "↩️ Undone: the item on your shopping list is “eggs” again."
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• eggs\n• bread"
 
 
@@ -58,6 +59,7 @@ def test_hebrew_change_eggs_to_12_eggs(chat: Conversation) -> None:
     assert chat.say("תשנה ביצים ל-12 ביצים") == "שיניתי את „ביצים” ל„12 ביצים” ברשימת הקניות."
     assert chat.say("תחליף את הלחם בלחם מחמצת").startswith("שיניתי את „לחם” ל„לחם מחמצת”")
     assert chat.say("מה יש ברשימת הקניות?") == "רשימת הקניות:\n• 12 ביצים\n• לחם מחמצת"
+    assert chat.say("תבטל את מה שעשית") == "↩️ ביטלתי: הפריט ברשימת הקניות חזר ל„לחם”."
 
 
 def test_a_thing_on_no_list_or_on_two_changes_nothing(chat: Conversation) -> None:

@@ -57,3 +57,18 @@ def test_a_delete_alone_reads_as_before() -> None:
     assert undo_line(_undo(restored=["call mom"]), "en", ZONE) == "↩️ Undone: “call mom” is back."
     assert undo_line(_undo(restored=["חלב"]), "he", ZONE) == "↩️ ביטלתי את המחיקה ושחזרתי את „חלב”."
     assert undo_line(_undo(), "en", ZONE) is None
+
+
+def test_a_list_items_words_put_back_are_said_with_its_list() -> None:
+    # It was "Done: restored “apples”." (the undo's summary: the line named nothing)
+    apples = {"kind": "list_item", "text": "apples", "list": "shopping"}
+    assert undo_line(_undo(reverted=[apples]), "en", ZONE) == (
+        "↩️ Undone: the item on your shopping list is “apples” again."
+    )
+    eggs = {"kind": "list_item", "text": "ביצים", "list": "קניות"}
+    assert undo_line(_undo(reverted=[eggs]), "he", ZONE) == "↩️ ביטלתי: הפריט ברשימת הקניות חזר ל„ביצים”."
+    unnamed = {"kind": "list_item", "text": "apples", "list": "default"}
+    assert (
+        undo_line(_undo(reverted=[unnamed]), "en", ZONE)
+        == "↩️ Undone: the item on your list is “apples” again."
+    )

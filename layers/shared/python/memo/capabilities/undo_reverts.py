@@ -26,7 +26,8 @@ from memo.capabilities.store import ItemsRepository
 from memo.text.series import next_occurrence
 
 #: `ExecutionResult.data` keys of an undo: the items put back as they were before an update
-#: ([{kind: "note", subject?, text} | {kind: "reminder", title, when, repeats?, cancelled?}]: a
+#: ([{kind: "note", subject?, text} | {kind: "list_item", text, list} | {kind: "reminder", title,
+#: when, repeats?, cancelled?}]: a
 #: reminder the update made, a moved or snoozed occurrence, is `cancelled`), and the labels of
 #: those left as they are because they were changed again since.
 REVERTED = "reverted"
@@ -56,6 +57,8 @@ def reverted_data(items: list[Item], ctx: ExecutionContext) -> list[dict[str, st
             text = str(shown(item.text, LISTED_CHARS)["text"])
             subject = note_subject(item.text)
             data.append({"kind": "note", "text": text, **({"subject": subject} if subject else {})})
+        else:
+            data.append({"kind": "list_item", "text": item.text, "list": item.list_name})
     return data
 
 

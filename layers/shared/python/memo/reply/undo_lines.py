@@ -4,6 +4,7 @@ before an update, which reminders' times passed meanwhile, and what was left as 
     ↩️ Undone: “call mom” is back.                                  (a delete undone)
     ↩️ Undone: the note “gate code” is back to “gate code is 1234”. (a note's update undone)
     ↩️ Undone: “call mom” is back at Sun 29 Nov, 17:00.             (a reminder's update undone)
+    ↩️ Undone: the item on your shopping list is “apples” again.    (a list item's change undone)
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from memo.capabilities.base import ExecutionResult
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.reply.result_data import item_texts
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.wording import quote
+from memo.text.wording import he_list_name, quote
 
 
 def undo_line(result: ExecutionResult, language: Language, timezone: str) -> str | None:
@@ -62,6 +64,14 @@ def _put_back(item: dict[str, Any], language: Language, timezone: str) -> str:
             if subject
             else f"the note is back to {text}"
         )
+    if item.get("kind") == "list_item":
+        # "change apples to green apples", then undo: the item's words as they were
+        text, name = quote(item.get("text", ""), language), str(item.get("list", ""))
+        if he:
+            where = "ברשימה" if name in ("", UNNAMED_LIST) else f"ברשימת {he_list_name(name)}"
+            return f"הפריט {where} חזר ל{text}"
+        where = "your list" if name in ("", UNNAMED_LIST) else f"your {name} list"
+        return f"the item on {where} is {text} again"
     title = quote(item.get("title", ""), language)
     when = format_when(item.get("when"), language, timezone)
     repeats = f" ({item['repeats']})" if item.get("repeats") else ""
