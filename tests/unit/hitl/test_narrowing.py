@@ -265,3 +265,13 @@ def test_the_action_said_again_with_all_but(said: str) -> None:
     # "delete all but 1" was a new request to delete all, asked again from the start
     narrowed = narrowing.parse(said, SHOWN, now=NOW, timezone=TZ, language="en", removal=True)
     assert narrowed == narrowing.Narrowing(ids=("r1", "r2"))
+
+
+@pytest.mark.parametrize(
+    ("said", "days_ahead"),
+    [("tomorrow", 1), ("for tomorrow", 1), ("tomorrow's", 1), ("today", 0), ("של מחר", 1), ("the 5pm ones", None),
+     ("tomorrow at 5pm", None), ("tomorrow and the bank", None), ("the bank", None)],
+)  # fmt: skip
+def test_the_day_words_name(said: str, days_ahead: int | None) -> None:
+    day = narrowing.day_named(said, now=NOW, timezone=TZ, language="he" if said[0] > "\u0590" else "en")
+    assert day == (None if days_ahead is None else (NOW + timedelta(days=days_ahead)).date())

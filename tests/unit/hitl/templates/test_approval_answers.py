@@ -35,3 +35,17 @@ def test_a_keep_only_some_answer_that_cannot_be_read() -> None:
     )
     assert "לא עשיתי כלום" in templates.narrowing_unclear("he")
     assert "rest of the request" in templates.narrowing_with_the_rest("en")
+
+
+def test_series_left_out_of_a_day_cleared() -> None:
+    assert templates.series_left_out(["take pills"], "tomorrow", "en") == (
+        "I've left out “take pills”: it repeats, and a delete would stop it for good."
+        " To skip only tomorrow, say e.g. “skip take pills tomorrow”."
+    )
+    assert templates.series_left_out(["pills", "stretch"], "friday", "en", alone=True).endswith(
+        "they repeat, and a delete would stop them for good. To skip only friday, say e.g. “skip pills friday”."
+        " Nothing was deleted."
+    )
+    assert templates.series_left_out(["כדורים"], "מחר", "he") == (
+        "את „כדורים” לא מחקתי: היא חוזרת, ומחיקה הייתה עוצרת אותה לגמרי. כדי לדלג רק על מחר, כתבו למשל „תדלג על כדורים מחר”."
+    )

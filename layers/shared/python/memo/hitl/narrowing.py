@@ -127,14 +127,18 @@ def _by_day(
     words are not only a day."""
     if not any(_day_of(c) is not None for c in shown):
         return None
-    parsed = extract_when(words, now=now, timezone=timezone, language=language)
-    if parsed.when is not None:
-        # "the ones at 5pm": a time of day, which the items' days cannot tell apart (it kept the
-        # 6pm item of the day 5pm fell on); not a day
+    day = day_named(words, now=now, timezone=timezone, language=language)
+    return None if day is None else [c.id for c in shown if _day_of(c) == day]
+
+
+def day_named(text: str, *, now: datetime, timezone: str, language: Language) -> date | None:
+    """The day the words name and nothing else ("tomorrow", "for friday", "של מחר"); None for a time
+    of day ("the ones at 5pm": the items' days cannot tell it apart, and the day it fell on once
+    kept a 6pm item) or for words beside the day."""
+    parsed = extract_when(_words(text), now=now, timezone=timezone, language=language)
+    if parsed.when is not None or parsed.day is None or _words(parsed.remainder):
         return None
-    if parsed.day is None or _words(parsed.remainder):
-        return None
-    return [c.id for c in shown if _day_of(c) == parsed.day]
+    return parsed.day
 
 
 _PARTS = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*|\s+(?=ו\S)")

@@ -53,6 +53,8 @@ class _Pinned:
     state: TurnState
     items: list[DisambiguationCandidate]
     everything: bool
+    #: what a "delete all ... for tomorrow" left out (its repeating reminders), said before the question
+    left: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ def ask_approval(
             logger.info("HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin})
             return TurnOutcome(reply=Reply.plain(pinned), outcome="limit_unclear", user_kind=user_kind)
         state, items, everything = pinned.state, pinned.items, pinned.everything
+        note = "\n".join(t for t in (note, pinned.left) if t) or None  # a day's series left out first
         if affected.asks_scope(step, items):
             return _ask_scope(turn, state, step, items, user_kind=user_kind, note=note)
     state, removals = _other_removals(turn, state, origin)
@@ -180,15 +183,40 @@ def _pinned(turn: Turn, state: TurnState, step: PlanStep) -> _Pinned | _RunsWith
         if ids:
             return _RunsWithout(state)
         return _RunsWithout(state.with_executor_args(step.id, affected.with_ids(step, args, [])))
+    left: str | None = None
     if len(items) >= len(current):
         # "Delete all my reminders except call mom", "... for tomorrow": the request's own
         # words narrow the items first (an approval narrowed by an answer is not re-read).
         limited = _limited(step, items, state, turn.ctx.now)
         if isinstance(limited, str):
             return limited
-        items = limited
+        repeating = {c.id for c in current if templates.NEXT_TIME in c.data}  # a series that goes on
+        items, left = _series_left_out(step, limited, repeating, state, turn.ctx.now)
+        if left is not None and not items:
+            return left  # only repeating reminders that day: nothing runs
     state = state.with_executor_args(step.id, affected.with_ids(step, args, [c.id for c in items]))
-    return _Pinned(state, items, len(items) >= len(current))
+    return _Pinned(state, items, len(items) >= len(current), left)
+
+
+def _series_left_out(
+    step: PlanStep, items: list[DisambiguationCandidate], repeating: set[str], state: TurnState, now: datetime
+) -> tuple[list[DisambiguationCandidate], str | None]:
+    """ "delete all my reminders for tomorrow": the repeating reminders whose next time is that day
+    are left out (deleting one stops it for good, far past the day said); the rest, and what to
+    say of those left out (None: none)."""
+    only = step.constraints.get("only")
+    if step.capability != "reminders" or not isinstance(only, str) or not only:
+        return items, None
+    tz, language = state.input.timezone, state.input.language
+    if narrowing.day_named(only, now=now, timezone=tz, language=language) is None:
+        return items, None
+    goes_on = [c.label for c in items if affected.base_id(c.id) in repeating]
+    if not goes_on:
+        return items, None
+    kept = [c for c in items if affected.base_id(c.id) not in repeating]
+    day = re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I)
+    day = re.sub(r"['’]s\b", "", day)  # "tomorrow's": "tomorrow"
+    return kept, templates.series_left_out(goes_on, day, language, alone=not kept)
 
 
 def _other_removals(turn: Turn, state: TurnState, origin: str) -> tuple[TurnState, list[Removal]]:

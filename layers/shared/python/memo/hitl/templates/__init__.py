@@ -47,6 +47,7 @@ from memo.hitl.templates.approval_answers import (
     no_time_to_change,
     number_item_or_button,
     rejected_with_reason,
+    series_left_out,
 )
 from memo.hitl.templates.clarification import (
     NO_ID,
@@ -156,6 +157,7 @@ __all__ = [
     "retry_options",
     "scope_question",
     "sent_to_review",
+    "series_left_out",
     "set_aside",
     "shift_direction_question",
     "stale_reply",

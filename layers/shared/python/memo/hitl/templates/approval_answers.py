@@ -145,3 +145,22 @@ def rejected_with_reason(language: Language) -> str:
     if language == "he":
         return "בסדר, ביטלתי. לא שיניתי כלום. תודה שהסברת — רשמתי את זה."
     return "OK, cancelled. Nothing was changed. Thanks for telling me why — I've noted it."
+
+
+def series_left_out(titles: list[str], day: str, language: Language, *, alone: bool = False) -> str:
+    """ "delete all my reminders for tomorrow" with a daily reminder among them: it is left out,
+    since a delete stops a series for good; a skip of `day` (the words said) takes only that day
+    (`alone`: nothing else was there, so nothing runs)."""
+    names = ", ".join(quote(t, language) for t in titles)
+    several = len(titles) > 1
+    if language == "he":
+        said = (
+            f"את {names} לא מחקתי: {'הן חוזרות' if several else 'היא חוזרת'}, ומחיקה הייתה עוצרת"
+            f" {'אותן' if several else 'אותה'} לגמרי. כדי לדלג רק על {day}, כתבו למשל „תדלג על {titles[0]} {day}”."
+        )
+        return said + (" לא מחקתי כלום." if alone else "")
+    said = (
+        f"I've left out {names}: {'they repeat' if several else 'it repeats'}, and a delete would stop"
+        f" {'them' if several else 'it'} for good. To skip only {day}, say e.g. “skip {titles[0]} {day}”."
+    )
+    return said + (" Nothing was deleted." if alone else "")
