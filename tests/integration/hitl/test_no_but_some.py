@@ -185,3 +185,23 @@ def test_the_delete_said_again_with_all_but(talk: Conversation) -> None:
     # It was a new request to delete all, asked from the start.
     assert talk.say("delete all but 1") == "Deleted 2 reminders: “call mom”, “call dad”."
     assert _titles(talk, "en") == ["buy bread"]
+
+
+def _shopping(chat: Conversation) -> list[str]:
+    shown = chat.say("what's on my shopping list?")
+    return sorted(line.strip(" •") for line in shown.splitlines() if line.strip().startswith("•"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "left"),
+    [
+        ("just the almond milk", ["bread", "eggs", "milk"]),  # it removed the milk too
+        ("only the milk", ["almond milk", "bread", "eggs"]),  # it removed the almond milk too
+        ("keep the milk", ["almond milk", "milk"]),  # what is kept spares every milk
+    ],
+)
+def test_a_title_inside_another_is_told_apart(talk: Conversation, answer: str, left: list[str]) -> None:
+    talk.say("add milk, eggs, bread and almond milk to my shopping list")
+    assert talk.say("clear my shopping list").startswith("Before I go ahead")
+    talk.say(answer)
+    assert _shopping(talk) == left

@@ -275,3 +275,27 @@ def test_the_action_said_again_with_all_but(said: str) -> None:
 def test_the_day_words_name(said: str, days_ahead: int | None) -> None:
     day = narrowing.day_named(said, now=NOW, timezone=TZ, language="he" if said[0] > "\u0590" else "en")
     assert day == (None if days_ahead is None else (NOW + timedelta(days=days_ahead)).date())
+
+
+_THING = st.sampled_from(["milk", "bread", "eggs", "rice", "tea", "חלב", "לחם", "ביצים"])
+_KIND = st.sampled_from(["almond", "rye", "green", "brown", "iced", "סויה", "שיפון", "ירוק"])
+
+
+@given(_THING, _KIND, st.sampled_from(["only", "just", "only the"]))
+def test_only_a_title_keeps_that_title_not_the_ones_holding_it(thing: str, kind: str, only: str) -> None:
+    # "just the almond milk" to "clear your shopping list: milk, ..., almond milk" removed the milk too
+    shown = [
+        DisambiguationCandidate(id="plain", label=thing),
+        DisambiguationCandidate(id="other", label="coffee"),
+        DisambiguationCandidate(id="kind", label=f"{kind} {thing}"),
+    ]
+
+    def kept(said: str) -> tuple[str, ...] | None:
+        narrowed = narrowing.parse(said, shown, now=NOW, timezone=TZ, language="en", removal=True)
+        return None if narrowed is None else narrowed.ids
+
+    assert kept(f"{only} {thing}") == ("plain",)
+    assert kept(f"{only} {kind} {thing}") == ("kind",)
+    # what is to be kept spares every title close to the words: the run is only ever narrower
+    assert kept(f"keep the {thing}") == ("other",)
+    assert kept(f"not {thing}") == ("other",)

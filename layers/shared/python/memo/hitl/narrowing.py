@@ -24,7 +24,7 @@ from memo.hitl import places
 from memo.hitl.fastpath import normalize
 from memo.planner.timeparse import extract_when
 from memo.text.language import Language
-from memo.text.matching import match
+from memo.text.matching import CLOSE_WINDOW, match, rank, tokens
 
 _LEAD_YES = re.compile(
     r"^(?:yes|yeah|yep|sure|ok(?:ay)?|fine|approve[d]?|go ahead|do it|כן|בטח|סבבה|אוקיי?|בסדר|מאשר[ת]?|תמחק|תמחקי)"
@@ -145,10 +145,18 @@ _PARTS = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*|\s+(?=ו\S)")
 
 
 def _select(
-    rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+    rest: str,
+    shown: Sequence[DisambiguationCandidate],
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+    sparing: bool = False,
 ) -> list[str] | None:
     """The shown ids the words of `rest` name: indexes, places ("the first one"), a day, or titles
-    (each of several: "mom and milk"); None if they name none."""
+    (each of several: "mom and milk"); None if they name none. `sparing`: the words name what to
+    keep, so every title close to them counts ("keep the milk" spares “almond milk” too); else the
+    very words of a title win over the titles that hold them ("only the milk" is “milk” alone)."""
     indexes = _indexes(rest, len(shown))
     if indexes is not None:
         return [shown[i - 1].id for i in indexes]
@@ -164,8 +172,7 @@ def _select(
     by_day = _by_day(words, shown, now=now, timezone=timezone, language=language)
     if by_day is not None:
         return by_day or None
-    outcome = match(words, list(shown), lambda c: c.label)
-    whole = [scored.item.id for scored in outcome.matches] if outcome.found else None
+    whole = _titled(words, shown, sparing=sparing)
     # "mom and milk", "call mom and the dentist": each part names its own, and every part must name
     # something. The whole words matching one item ("call mom" in "call mom and the dentist") must
     # not drop the other parts, unless one item's title says every part ("salt and pepper").
@@ -175,15 +182,30 @@ def _select(
         return whole
     picked: list[str] = []
     for part in parts:
-        found = match(part, list(shown), lambda c: c.label)
-        if not found.found:
+        found = _titled(part, shown, sparing=sparing)
+        if found is None:
             return whole
-        picked += [s.item.id for s in found.matches if s.item.id not in picked]
+        picked += [i for i in found if i not in picked]
     if whole is not None and any(
         all(part in _words(c.label) for part in parts) for c in shown if c.id in whole
     ):
         return whole
     return picked
+
+
+def _titled(words: str, shown: Sequence[DisambiguationCandidate], *, sparing: bool) -> list[str] | None:
+    """The ids of the titles the words name (`_select`'s `sparing`); None for none."""
+    if sparing:
+        ranked = rank(words, list(shown), lambda c: c.label)
+        return [s.item.id for s in ranked if s.score >= ranked[0].score - CLOSE_WINDOW] if ranked else None
+    outcome = match(words, list(shown), lambda c: c.label)
+    said = tokens(words)
+    same = [s.item.id for s in outcome.matches if tokens(s.item.label) == said]
+    if same:
+        # the very words of a title, not the titles that hold them: "only the milk" is not
+        # “almond milk” too (each scores 100 on the other, one holding the other)
+        return same
+    return [scored.item.id for scored in outcome.matches] if outcome.found else None
 
 
 def parse(
@@ -211,7 +233,9 @@ def parse(
         kept = _KEEP_VERB.match(rest) if removal else None
         if kept is not None:
             # "only keep dad", "רק תשאיר את אבא": dad stays, the others are deleted
-            spared = _select(kept.group("rest"), shown, now=now, timezone=timezone, language=language)
+            spared = _select(
+                kept.group("rest"), shown, now=now, timezone=timezone, language=language, sparing=True
+            )
             if spared is None:
                 return Narrowing(unresolved=True)
             return Narrowing(ids=tuple(i for i in order if i not in set(spared)))
@@ -252,7 +276,7 @@ def _excluding(
         # "keep all", "not all", "תשאיר את כולם": every one spared, none named ("all" is no title,
         # though "call mom" has it in it)
         return Narrowing(ids=())
-    picked = _select(rest, shown, now=now, timezone=timezone, language=language)
+    picked = _select(rest, shown, now=now, timezone=timezone, language=language, sparing=True)
     if picked is None:
         return Narrowing(unresolved=True)
     return Narrowing(ids=tuple(c.id for c in shown if c.id not in set(picked)))
