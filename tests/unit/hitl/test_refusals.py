@@ -25,6 +25,9 @@ from memo.hitl.refusals import refusal_rest, rejection_reason
         ("לא למחוק", None),  # "don't delete": the refusal, not a reason
         ("no, don't delete them", None),
         ("no, delete them later", "delete them later"),
+        ("no wait, the whole thing", None),  # a second thought, not why
+        ("לא רגע, את כל הסדרה", None),
+        ("no, wait for the weekend", "wait for the weekend"),
     ],
 )
 def test_the_reason_a_refusal_gives(said: str, reason: str | None) -> None:

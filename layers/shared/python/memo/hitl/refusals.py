@@ -24,6 +24,12 @@ _ACTION_ALONE = re.compile(
     r"(?:\s+(?:it|them|that|anything|any|אותם|אותן|את\s+זה|כלום))?)$",
     re.I,
 )
+#: "no wait, ...", "no actually ...", "לא רגע, ...": a second thought follows, not a reason.
+_SECOND_THOUGHT = re.compile(
+    r"^(?:wait|hold\s+on|actually|hmm+|oh|sorry|oops|רגע|בעצם|אה|סליחה)"
+    r"(?:\s*[,.!:;-]|\s*$|\s+(?:the|just|only|i\s+mean|make|את|רק|תעשה))",
+    re.I,
+)
 _THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)(?:\s+anyway)?$", re.I)
 
 
@@ -39,6 +45,8 @@ def rejection_reason(raw: str) -> str | None:
     # "no, cancel it", "no thanks", "לא, עזוב": the refusal said again in other words.
     if not reason or fastpath.parse_yes_no(reason) is not None or fastpath.is_way_out(reason):
         return None
+    if _SECOND_THOUGHT.match(reason):
+        return None  # "no wait, the whole thing": a change of mind, not why
     if _THANKS.match(reason) or reason.lower() in _ONLY_THE_THING or _ACTION_ALONE.match(reason):
         return None
     return reason[:RAW_LOG_LIMIT]
