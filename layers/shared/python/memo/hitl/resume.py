@@ -260,9 +260,7 @@ def quoted_elsewhere(state: TurnState, pending: PendingHITL, raw: str) -> Resume
     return re_ask(state, pending, raw, log, hint=templates.quoted_elsewhere(state.input.language))
 
 
-def stale_reply_guard(
-    reply: HITLReply, *, thread_id: str, language: Language, set_aside: bool = False
-) -> str | None:
+def stale_reply_guard(reply: HITLReply, *, thread_id: str, language: Language) -> str | None:
     """With no live pending question: a bare confirmation or choice ("yes", "2", "כן", a button)
     gets the "not waiting on a question" text (HITL_STALE_REPLY is logged); anything else returns
     None: an acknowledgement ("ok", "👍", "thanks") gets small talk, the rest is a fresh request."""
@@ -274,4 +272,4 @@ def stale_reply_guard(
     logger.info(
         "HITL_STALE_REPLY", extra={"threadId": mask_phone(thread_id), "rawUserMessage": raw[:RAW_LOG_LIMIT]}
     )
-    return templates.stale_reply(language, set_aside=set_aside)
+    return templates.stale_reply(language)

@@ -94,7 +94,7 @@ def ask_approval(
             logger.info("HITL_LIMIT_UNCLEAR", extra={"traceId": state.trace_id, "originStepId": origin})
             return TurnOutcome(reply=Reply.plain(pinned), outcome="limit_unclear", user_kind=user_kind)
         state, items, everything = pinned.state, pinned.items, pinned.everything
-        note = "\n".join(t for t in (note, pinned.left) if t) or None  # a day's series left out first
+        note = f"{note}\n{pinned.left}" if note and pinned.left else note or pinned.left  # a day's series
         if affected.asks_scope(step, items):
             return _ask_scope(turn, state, step, items, user_kind=user_kind, note=note)
     state, removals = _other_removals(turn, state, origin)
@@ -187,11 +187,10 @@ def _pinned(turn: Turn, state: TurnState, step: PlanStep) -> _Pinned | _RunsWith
     if len(items) >= len(current):
         # "Delete all my reminders except call mom", "... for tomorrow": the request's own
         # words narrow the items first (an approval narrowed by an answer is not re-read).
-        limited = _limited(step, items, state, turn.ctx.now)
+        limited = _limited(step, items, current, state, turn.ctx.now)
         if isinstance(limited, str):
             return limited
-        repeating = {c.id for c in current if templates.NEXT_TIME in c.data}  # a series that goes on
-        items, left = _series_left_out(step, limited, repeating, state, turn.ctx.now)
+        items, left = limited
         if left is not None and not items:
             return left  # only repeating reminders that day: nothing runs
     state = state.with_executor_args(step.id, affected.with_ids(step, args, [c.id for c in items]))
@@ -269,11 +268,16 @@ def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> 
 
 
 def _limited(
-    step: PlanStep, items: list[DisambiguationCandidate], state: TurnState, now: datetime
-) -> list[DisambiguationCandidate] | str:
+    step: PlanStep,
+    items: list[DisambiguationCandidate],
+    current: list[DisambiguationCandidate],
+    state: TurnState,
+    now: datetime,
+) -> tuple[list[DisambiguationCandidate], str | None] | str:
     """The items a "delete all" / "clear" keeps to after its own limit ("except call mom": all
-    but it; "for tomorrow": only those), read as an approval's narrowing reads it; the reply to send
-    instead when the words pick none of the items out, or leave none (nothing runs)."""
+    but it; "for tomorrow": only those, its repeating reminders left out and said so), read as an
+    approval's narrowing reads it; the reply to send instead when the words pick none of the items
+    out, or leave none (nothing runs)."""
     keep, only = step.constraints.get("keep"), step.constraints.get("only")
     language = state.input.language
     said = keep if isinstance(keep, str) and keep else only
@@ -285,7 +289,7 @@ def _limited(
     elif isinstance(only, str) and only:
         words = f"רק {only}" if language == "he" else f"only {only}"
     else:
-        return items
+        return items, None
     narrowed = narrowing.parse(
         words, items, now=now, timezone=state.input.timezone, language=language, removal=True
     )
@@ -298,7 +302,8 @@ def _limited(
         return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
     if narrowed.empty:
         return templates.narrowing_empty(language)
-    return [c for c in items if c.id in narrowed.ids]
+    repeating = {c.id for c in current if templates.NEXT_TIME in c.data}  # a series that goes on
+    return _series_left_out(step, [c for c in items if c.id in narrowed.ids], repeating, state, now)
 
 
 #: Between the names of a request that names several things ("the bank and dad", Hebrew "הבנק והמתנה").

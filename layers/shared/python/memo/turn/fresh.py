@@ -6,7 +6,7 @@ from __future__ import annotations
 from memo.conversation import smalltalk
 from memo.conversation.model import question_set_aside
 from memo.domain import HITLReply, PendingHITL, TurnState
-from memo.hitl import fastpath, gate
+from memo.hitl import fastpath, gate, templates
 from memo.hitl.resume import stale_reply_guard
 from memo.observability import logger
 from memo.operator_review.withdraw import WithdrawResult, withdraw_reply
@@ -33,14 +33,11 @@ def fresh(turn: Turn, reply: HITLReply) -> TurnOutcome:
     guard = (
         None
         if timed
-        else stale_reply_guard(
-            reply,
-            thread_id=ctx.message.thread_id,
-            language=ctx.profile.language,
-            set_aside=question_set_aside(ctx.snapshot.recent),
-        )
+        else stale_reply_guard(reply, thread_id=ctx.message.thread_id, language=ctx.profile.language)
     )
     if guard is not None:
+        if question_set_aside(ctx.snapshot.recent):  # a new request closed the question just now
+            guard = templates.stale_reply(ctx.profile.language, set_aside=True)
         return TurnOutcome(reply=Reply.plain(guard), outcome="stale_reply")
     if reply.interactive_id is None:
         ack = smalltalk.acknowledgement(ctx.message.text)
