@@ -107,6 +107,22 @@ def test_hebrew_both_after_two_messages_and_both_off_a_list(chat: Conversation) 
     assert chat.say("what's on my shopping list?") == "Your shopping list is empty."
 
 
+def test_both_when_one_of_the_two_is_gone_does_nothing_and_says_so(chat: Conversation) -> None:
+    chat.say("add apples to my shopping list")
+    chat.say("add bread to my shopping list")
+    chat.say("remove the bread")
+    # It removed the apples alone and said nothing of the bread.
+    assert chat.say("remove both") == (
+        "Only “apples” is still there; the other one is gone already, so I haven't done anything."
+        " Say its name to go on."
+    )
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• apples"
+    chat.say("תוסיף חלב לרשימת הקניות")
+    chat.say("תוסיף ביצים לרשימת הקניות")
+    chat.say("תוריד את הביצים")
+    assert chat.say("תוריד את שניהם").startswith("רק „חלב” עוד נשאר; השני כבר לא קיים, אז לא עשיתי כלום.")
+
+
 @pytest.mark.parametrize(
     ("setup", "delete", "yes", "again", "said", "undo", "back"),
     [

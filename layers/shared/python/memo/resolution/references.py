@@ -16,6 +16,7 @@ from memo.hitl.templates import MAX_OPTIONS
 from memo.resolution.candidates import MULTI_ACTIONS, Ambiguous, Entity, Found, Lookup, Missing, candidate
 from memo.resolution.resolvers import TargetKind, TargetQuery
 from memo.text.language import Language
+from memo.text.wording import quote
 
 #: Which ids of a latest action's externalIds name entities of each kind.
 _REF_KEYS: dict[TargetKind, tuple[str, ...]] = {
@@ -139,6 +140,17 @@ def _latest(
     alive = [e for e in entities if e.id in set(named)]
     if not alive:
         return _gone(language)
+    if target.count is not None and len(alive) < min(target.count, len(named)):
+        # "remove both" when one of the two is gone already: never the one left, silently
+        left = quote(candidate(alive[0]).label, language)
+        return Missing(
+            say(
+                language,
+                f"Only {left} is still there; the other one is gone already, so I haven't done anything."
+                " Say its name to go on.",
+                f"רק {left} עוד נשאר; השני כבר לא קיים, אז לא עשיתי כלום. כתבו את השם שלו כדי להמשיך.",
+            )
+        )
     if len(alive) == 1 or (target.plural and step.action in MULTI_ACTIONS):
         return Found([e.id for e in alive])
     if target.place is not None:  # "the last one": in the order that request named them
