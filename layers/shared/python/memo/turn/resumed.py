@@ -59,9 +59,10 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
         else PendingChange.replace(outcome.state, expected_hitl_id=pending.hitl_id)
     )
     resumed_outcome = _after_resume(turn, outcome, pending)
-    aside = _request_of(state, ctx.profile.language)
-    if outcome.decision == "switch_intent" and outcome.request is None and aside is not None:
-        resumed_outcome = _set_aside(resumed_outcome, templates.set_aside(ctx.profile.language, aside))
+    if outcome.decision == "switch_intent" and outcome.request is None:  # only a switch says it
+        aside = _request_of(state, ctx.profile.language)
+        if aside is not None:
+            resumed_outcome = _set_aside(resumed_outcome, templates.set_aside(ctx.profile.language, aside))
     return after(answered, resumed_outcome)
 
 
