@@ -67,3 +67,67 @@ def test_a_delete_all_with_other_limits_still_lists_the_series(chat: Conversatio
     chat.say("remind me to call the bank tomorrow at 11")
     asked = chat.say("delete all my reminders except the bank")
     assert "I've left out" not in asked and "1. “take pills” — every day at 08:00" in asked
+
+
+# The day named, from the Monday the clock starts on, with the weekly series that comes that day.
+_WEEK = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+@pytest.mark.parametrize("day", range(1, 8))
+def test_every_day_of_the_week_leaves_the_series_that_come_then(
+    chat: Conversation, clock: FakeClock, day: int
+) -> None:
+    """Each day of the coming week: the daily series comes then, whatever its next time (tomorrow);
+    the weekly one only on its own day. A one-time reminder that day is the only one asked about."""
+    name = _WEEK[day % 7]
+    chat.say("remind me to take pills every day at 8am")
+    chat.say("remind me to water the plants every wednesday at 9am")
+    chat.say(f"remind me to call the bank on {name} at 11")
+    asked = chat.say(f"delete all my reminders for {name}")
+    left = (
+        "“take pills”, “water the plants”: they repeat" if name == "wednesday" else "“take pills”: it repeats"
+    )
+    assert asked.startswith(f"I've left out {left}, and a delete would stop")
+    assert (
+        f"Before I go ahead: I'm about to delete 1 reminder:\n1. “call the bank” — {shown(day, 11)}" in asked
+    )
+    assert chat.say("yes") == "Deleted 1 reminder: “call the bank”."
+    assert any("take pills" in sent for sent in fired(chat, clock, day, 8))
+    assert not any("call the bank" in sent for sent in fired(chat, clock, day, 11))
+
+
+def test_a_later_day_with_only_series_deletes_nothing_and_says_why(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to take pills every day at 8am")
+    chat.say("remind me to water the plants every monday at 9am")
+    # It was "I found nothing for “friday”, so I haven't done anything.": the pills come on Friday.
+    assert chat.say("delete all my reminders for friday") == (
+        "I've left out “take pills”: it repeats, and a delete would stop it for good."
+        " To skip only friday, say e.g. “skip take pills friday”. Nothing was deleted."
+    )
+    assert chat.say("yes").startswith("I'm not waiting on a question")
+    assert chat.say("skip take pills friday").startswith(
+        f"Before I go ahead: I'm about to skip “take pills” once — {shown(4, 8)}"
+    )
+    # Its next time comes before the day skipped: not "the next one is" an earlier day.
+    assert chat.say("yes") == (
+        f"✅ Skipped “take pills” on {shown(4, 8)}; it still comes on the other days (next: {shown(1, 8)})."
+    )
+    assert any("take pills" in sent for sent in fired(chat, clock, 3, 8))  # Thursday's
+    assert fired(chat, clock, 4, 8) == []  # not Friday's
+
+
+def test_hebrew_a_later_day_with_only_a_series(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("תזכיר לי לקחת כדורים כל יום ב-8 בבוקר")
+    assert chat.say("תמחק את כל התזכורות של יום שישי") == (
+        "את „לקחת כדורים” לא מחקתי: היא חוזרת, ומחיקה הייתה עוצרת אותה לגמרי."
+        " כדי לדלג רק על יום שישי, כתבו למשל „תדלג על לקחת כדורים יום שישי”. לא מחקתי כלום."
+    )
+    chat.say("תדלג על לקחת כדורים ביום שישי")
+    assert chat.say("כן") == (
+        f"✅ דילגתי על „לקחת כדורים” ב{shown(4, 8, language='he')};"
+        f" בשאר הימים היא עדיין מגיעה (הבאה: {shown(1, 8, language='he')})."
+    )
+    assert any("לקחת כדורים" in sent for sent in fired(chat, clock, 3, 8))  # Thursday's
+    assert fired(chat, clock, 4, 8) == []  # not Friday's

@@ -39,7 +39,7 @@ def test_skip_words_that_name_a_later_time_skip_that_time(chat: Conversation, cl
         f"Before I go ahead: I'm about to skip “water the plants” once — {shown(1, 19)}; it goes on after that."
     )
     assert chat.say("yes") == (
-        f"✅ Skipped “water the plants” on {shown(1, 19)}; the next one is {shown(0, 19)}."
+        f"✅ Skipped “water the plants” on {shown(1, 19)}; it still comes on the other days (next: {shown(0, 19)})."
     )
     (tonight,) = _fired(chat, clock, 0, 19)
     assert "water the plants" in tonight
@@ -70,7 +70,7 @@ def test_skip_the_gym_this_week_and_next_week_skips_each_of_its_times_then(
         "it goes on after that."
     )
     assert chat.say("yes") == (
-        f"✅ Skipped “go to the gym” on {shown(8, 19)} and {shown(10, 19)}; the next one is {shown(1, 19)}."
+        f"✅ Skipped “go to the gym” on {shown(8, 19)} and {shown(10, 19)}; it still comes on the other days (next: {shown(1, 19)})."
     )
     listed = chat.say("what do I have next week?")
     assert listed.startswith("You have no reminders from"), listed
@@ -101,7 +101,7 @@ def test_a_daily_series_skipped_for_a_week_says_how_many_times(chat: Conversatio
         f"Before I go ahead: I'm about to skip “take pills” 7 times — {shown(6, 8)} to {shown(12, 8)}; "
     )
     assert chat.say("yes") == (
-        f"✅ Skipped “take pills” 7 times, {shown(6, 8)} to {shown(12, 8)}; the next one is {shown(1, 8)}."
+        f"✅ Skipped “take pills” 7 times, {shown(6, 8)} to {shown(12, 8)}; it still comes on the other days (next: {shown(1, 8)})."
     )
     assert chat.say("undo").startswith("↩️ Undone: “take pills” is back")
     assert "7 times" in chat.say("what do I have next week?")

@@ -66,7 +66,7 @@ def test_a_skip_of_some_days_skips_each_time_then_and_undo_keeps_the_series_as_i
     args = {"reminderIds": [f"{rid}~occurrence"], "skipFrom": "2026-03-15", "skipUntil": "2026-03-22"}
     result = executor.execute("reminders", "delete", args, ctx("s2"))
     assert result.success and result.summary == (
-        "skipped “gym” on Tue 17 Mar, 18:30 and Thu 19 Mar, 18:30; the next one is Tue 10 Mar, 18:30"
+        "skipped “gym” on Tue 17 Mar, 18:30 and Thu 19 Mar, 18:30; it still comes on the other days (next: Tue 10 Mar, 18:30)"
     )
     after = repo.get_reminder(THREAD, rid)
     assert after is not None and after.due_at == before.due_at  # its next time is not one of them

@@ -16,6 +16,8 @@ since the approval is CHANGED_SINCE_APPROVAL.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from memo.capabilities.base import ExecutionContext, ExecutionResult
 from memo.capabilities.common import CHANGED, GONE, say, undo_data, undo_for
 from memo.capabilities.items import Deletion, Reminder, Tombstone
@@ -150,7 +152,11 @@ class ReminderDeletes(ReminderSchedule):
         first = skipped[0]
         en, he = _skipped_times(first, lang, ctx.timezone)
         following = format_when(first["next"], lang, ctx.timezone) if first["next"] else ""
-        if following:
+        if following and datetime.fromisoformat(first["next"]) < datetime.fromisoformat(first["when"]):
+            # "skip pills on friday" on a Monday: its next time comes before the day skipped.
+            en += f"; it still comes on the other days (next: {following})"
+            he += f"; בשאר הימים היא עדיין מגיעה (הבאה: {following})"
+        elif following:
             en += f"; the next one is {following}"
             he += f"; הבאה ב{following}"
         if refused:

@@ -187,7 +187,7 @@ def _pinned(turn: Turn, state: TurnState, step: PlanStep) -> _Pinned | _RunsWith
     if len(items) >= len(current):
         # "Delete all my reminders except call mom", "... for tomorrow": the request's own
         # words narrow the items first (an approval narrowed by an answer is not re-read).
-        limited = _limited(step, items, current, state, turn.ctx.now)
+        limited = _limited(step, items, current, state, turn)
         if isinstance(limited, str):
             return limited
         items, left = limited
@@ -198,24 +198,31 @@ def _pinned(turn: Turn, state: TurnState, step: PlanStep) -> _Pinned | _RunsWith
 
 
 def _series_left_out(
-    step: PlanStep, items: list[DisambiguationCandidate], repeating: set[str], state: TurnState, now: datetime
+    step: PlanStep,
+    items: list[DisambiguationCandidate],
+    current: list[DisambiguationCandidate],
+    state: TurnState,
+    turn: Turn,
 ) -> tuple[list[DisambiguationCandidate], str | None]:
-    """ "delete all my reminders for tomorrow": the repeating reminders whose next time is that day
-    are left out (deleting one stops it for good, far past the day said); the rest, and what to
-    say of those left out (None: none)."""
+    """ "delete all my reminders for tomorrow": the repeating reminders that come that day (their
+    next time or a later one) are left out, since deleting one stops it for good, far past the day
+    said; the rest, and what to say of those left out (None: none)."""
     only = step.constraints.get("only")
     if step.capability != "reminders" or not isinstance(only, str) or not only:
         return items, None
     tz, language = state.input.timezone, state.input.language
-    if narrowing.day_named(only, now=now, timezone=tz, language=language) is None:
+    day = narrowing.day_named(only, now=turn.ctx.now, timezone=tz, language=language)
+    if day is None:
         return items, None
-    goes_on = [c.label for c in items if affected.base_id(c.id) in repeating]
-    if not goes_on:
+    repeating = {c.id for c in current if templates.NEXT_TIME in c.data}  # a series that goes on
+    that_day = repeating & (turn.series_on(state, day) | {affected.base_id(c.id) for c in items})
+    if not that_day:
         return items, None
     kept = [c for c in items if affected.base_id(c.id) not in repeating]
-    day = re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I)
-    day = re.sub(r"['’]s\b", "", day)  # "tomorrow's": "tomorrow"
-    return kept, templates.series_left_out(goes_on, day, language, alone=not kept)
+    said = re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I)
+    said = re.sub(r"['’]s\b", "", said)  # "tomorrow's": "tomorrow"
+    titles = [c.label for c in current if c.id in that_day]
+    return kept, templates.series_left_out(titles, said, language, alone=not kept)
 
 
 def _other_removals(turn: Turn, state: TurnState, origin: str) -> tuple[TurnState, list[Removal]]:
@@ -272,7 +279,7 @@ def _limited(
     items: list[DisambiguationCandidate],
     current: list[DisambiguationCandidate],
     state: TurnState,
-    now: datetime,
+    turn: Turn,
 ) -> tuple[list[DisambiguationCandidate], str | None] | str:
     """The items a "delete all" / "clear" keeps to after its own limit ("except call mom": all
     but it; "for tomorrow": only those, its repeating reminders left out and said so), read as an
@@ -290,11 +297,16 @@ def _limited(
         words = f"רק {only}" if language == "he" else f"only {only}"
     else:
         return items, None
+    now = turn.ctx.now
     narrowed = narrowing.parse(
         words, items, now=now, timezone=state.input.timezone, language=language, removal=True
     )
     if narrowed is None or narrowed.unresolved:
         if isinstance(only, str) and only and not (isinstance(keep, str) and keep):
+            # "... for friday" with only a daily reminder that day: left out, and said so.
+            _, left = _series_left_out(step, [], current, state, turn)
+            if left is not None:
+                return left
             said_only = re.sub(r"^(?:for|on|of|של)\s+", "", only, flags=re.I)  # "for saturday": "saturday"
             return _names_not_found(only, items, state, now) or templates.names_not_found(
                 [], [said_only], language
@@ -302,8 +314,7 @@ def _limited(
         return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
     if narrowed.empty:
         return templates.narrowing_empty(language)
-    repeating = {c.id for c in current if templates.NEXT_TIME in c.data}  # a series that goes on
-    return _series_left_out(step, [c for c in items if c.id in narrowed.ids], repeating, state, now)
+    return _series_left_out(step, [c for c in items if c.id in narrowed.ids], current, state, turn)
 
 
 #: Between the names of a request that names several things ("the bank and dad", Hebrew "הבנק והמתנה").

@@ -232,6 +232,16 @@ class Turn:
             ]
         return []
 
+    def series_on(self, state: TurnState, day: date) -> set[str]:
+        """The repeating reminders with a time on `day` (the user's day), whatever their next time:
+        a daily reminder comes on Thursday even when its next time is tomorrow."""
+        series = [
+            r
+            for r in self.items.list_upcoming_reminders(state.thread_id, self.ctx.now)
+            if r.recurrence is not None
+        ]
+        return set(on_days(series, day, day, state.input.timezone))
+
 
 @dataclass(frozen=True)
 class _PlanOnce:
