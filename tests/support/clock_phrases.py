@@ -136,8 +136,16 @@ def english_words(hour: int) -> list[Said]:
 
 
 def hebrew_clocks(hour: int, minute: int) -> list[Said]:
-    """ "ב-18:15", "בשעה 18:15", "ב18:15" (as 24-hour clocks)."""
-    return [twenty_four_hours(hour, minute, prefix) for prefix in ("ב-", "בשעה ", "ב")]
+    """ "ב-18:15", "בשעה 18:15", "ב18:15" (as 24-hour clocks), and with am/pm as people mix them in
+    ("ב-6:15pm", "בשעה 6:15 PM", "ב-6pm": the "ב-" is no word of the title)."""
+    h12, half = hour % 12 or 12, "am" if hour < 12 else "pm"
+    mixed = [Said(f"ב-{h12}:{minute:02d}{half}", hour, minute, True)]
+    mixed.append(
+        Said(f"ב-{h12}{half}", hour, minute, True)
+        if minute == 0
+        else Said(f"בשעה {h12}:{minute:02d} {half.upper()}", hour, minute, True)
+    )
+    return [*(twenty_four_hours(hour, minute, prefix) for prefix in ("ב-", "בשעה ", "ב")), *mixed]
 
 
 def hebrew_words(hour: int) -> list[Said]:
@@ -338,7 +346,7 @@ def cases(
 
 def minute_grid(zone: str) -> Iterator[Case]:
     """Every hour and minute as a clock in both languages ("6:15pm", "6:15 PM", "6.15pm", "18:15",
-    "ב-18:15", "בשעה 18:15"), and every minute of the 12 hours said without am/pm ("6:15",
+    "ב-18:15", "בשעה 18:15", "ב-6:15pm"), and every minute of the 12 hours said without am/pm ("6:15",
     "ב-6:15"), a day in turn."""
     forms: list[tuple[str, Said]] = []
     for n, (hour, minute) in enumerate(itertools.product(range(24), range(60))):

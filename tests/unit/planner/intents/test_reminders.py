@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memo.planner.intents import reminders
 from tests.unit.planner.conftest import pin
@@ -80,6 +84,39 @@ def test_the_first_of_every_month_in_hebrew_is_asked_its_time() -> None:
     assert found is not None
     assert found.constraints == {"title": "לשלם ארנונה", "recurrence": "FREQ=MONTHLY;BYMONTHDAY=1"}
     assert found.missing == ("reminder_time_required",)
+
+
+@given(
+    day=st.integers(1, 31),
+    hyphen=st.booleans(),
+    time=st.sampled_from([None, ("ב-18:00", 18, 0), ("בשעה 8:30", 8, 30), ("ב-7pm", 19, 0)]),
+)
+def test_hebrew_every_month_then_a_number_is_its_day(
+    day: int, hyphen: bool, time: tuple[str, int, int] | None
+) -> None:
+    # "כל חודש ב-15" is the 15th of every month (it was 15:00 on today's day of the month).
+    message = f"תזכיר לי כל חודש ב{'-' if hyphen else ''}{day}{f' {time[0]}' if time else ''} לשלם ארנונה"
+    found = reminders.create(message, pin(message))
+    assert found is not None
+    assert found.constraints["title"] == "לשלם ארנונה"
+    assert found.constraints["recurrence"] == f"FREQ=MONTHLY;BYMONTHDAY={day}"
+    if time is None:
+        assert found.missing == ("reminder_time_required",)
+        return
+    first = datetime.fromisoformat(str(found.constraints["when"]))
+    assert (first.day, first.hour, first.minute) == (day, time[1], time[2]) and found.missing == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "hour"),
+    [("ב-15:00", 15), ("ב-9 בבוקר", 9), ("ב-9 בערב", 21), ("ב-9pm", 21), ("בשעה 9", 9)],
+)
+def test_hebrew_every_month_then_a_clock_time_is_its_time(said: str, hour: int) -> None:
+    message = f"תזכיר לי כל חודש {said} לשלם ארנונה"
+    found = reminders.create(message, pin(message))
+    assert found is not None and found.missing == ()
+    assert found.constraints["recurrence"] == "FREQ=MONTHLY" and found.constraints["title"] == "לשלם ארנונה"
+    assert datetime.fromisoformat(str(found.constraints["when"])).hour == hour
 
 
 @pytest.mark.parametrize(

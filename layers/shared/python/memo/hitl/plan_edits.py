@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -154,6 +154,13 @@ def _fill_time(
     when = parsed.when
     if when is None:
         when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
+    if (
+        when is not None
+        and parsed.recurrence is None
+        and not parsed.explicit_day
+        and _repeating(bag, constraints)
+    ):
+        when = _series_time(answer, when, now, tz, language, _known_day(bag))
     if when is not None and step.action == "create":
         when = _before_the_event(state, answer, when, now, constraints, bag)
     if when is None or when <= now or not _in_month(when, month, tz, parsed.explicit_day):
@@ -310,6 +317,29 @@ def _fill_words(
 def _repeats(step: PlanStep) -> bool:
     """Whether the step can take a repetition (`recurrence`): a reminder made or changed can."""
     return step.capability == "reminders" and step.action in ("create", "update")
+
+
+def _repeating(bag: dict[str, Any], constraints: dict[str, Any]) -> bool:
+    return bool(bag.get("recurrence") or constraints.get("recurrence"))
+
+
+def _series_time(
+    answer: str, when: datetime, now: datetime, timezone: str, language: str, day: date | None
+) -> datetime:
+    """The first time of a series whose hour was asked: "every day" -> "At what time, each time?" ->
+    "9" at 10:00 is 09:00 from tomorrow on, as "every day at 9" is, never 21:00 because this
+    morning's 9:00 has passed (that rule is a one-time reminder's). The hour is read as on a day
+    not yet begun; the series' own days are found from it when it is set."""
+    zone = ZoneInfo(timezone)
+    local = now.astimezone(zone)
+    start = datetime.combine(day or local.date(), time(0), zone)
+    early = parse_time_answer(answer, now=start, timezone=timezone, language=language, day=day)
+    if early is None:
+        return when
+    early = early.astimezone(zone)
+    while early <= now:
+        early = datetime.combine(early.date() + timedelta(days=1), early.timetz())
+    return early
 
 
 def _known_day(bag: dict[str, Any]) -> date | None:

@@ -106,6 +106,13 @@ _ON_MONTH_DAY = re.compile(
     rf"|(?:(?<=\s)|^)ב-?(?P<he>{_HE_MONTH_DAY})\s+(?:ל|ב|של\s+)(?:ה)?חודש(?=\s|$|[,.!?])",
     _FLAGS,
 )
+#: "כל חודש ב-15": a bare number right after a Hebrew "every month" is its day, not a clock time
+#: ("כל חודש ב-15:00", "ב-9 בבוקר", "ב-9am" are times).
+_HE_DAY_AFTER_MONTH = re.compile(
+    r"\s+ב-?(?P<he>\d{1,2})(?=\s|$|[,!?])"
+    r"(?!\s+(?:בבוקר|בערב|בצהריים|בצהרים|בלילה|אחה\"?צ|אחה״צ|אחרי\s+הצהריים|לפנות|בדיוק|(?:a|p)\.?m\b))",
+    _FLAGS,
+)
 #: The weekday a repetition in weeks names beside it: "every 2 weeks on friday", "פעם בשבועיים ביום שישי".
 _ON_WEEKDAY = re.compile(
     rf"\b(?:on\s+)?(?P<en>{_EN_DAY})s?\b|(?:(?<=\s)|^)ב?(?:יום\s+)?(?P<he>{_HE_DAY})(?=\s|$|[,.!?])",
@@ -422,9 +429,10 @@ def find_recurrence(
                         masked = _blanked(masked, day.span())
             if recurrence.freq == "MONTHLY" and recurrence.month_day is None and kind == "every_unit":
                 # "every month to pay rent on the 1st": the day said beside it is the repetition's.
-                day_of_month = _ON_MONTH_DAY.search(masked)
+                day_of_month = _ON_MONTH_DAY.search(masked) or _HE_DAY_AFTER_MONTH.match(masked, match.end())
                 if day_of_month is not None:
-                    said = _month_day(day_of_month.group("en") or day_of_month.group("he"))
+                    words = day_of_month.groupdict()
+                    said = _month_day(words.get("en") or words["he"])
                     if 1 <= said <= 31:
                         recurrence = replace(recurrence, month_day=said)
                         spans.append(day_of_month.span())

@@ -29,7 +29,9 @@ _PART_DEFAULTS = {
 _AMPM = r"(?P<ampm>a\.?m\.?|p\.?m\.?)(?=\W|$)"
 #: "5pm", "6:15 pm", "6.15pm", "7.30 a.m."
 _EN_AMPM = re.compile(
-    rf"\b(?:(?:at|by|around|@)\s*)?(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d))?\s*{_AMPM}", FLAGS
+    rf"(?:\b(?:at|by|around)\s*|@\s*|(?:(?<=\s)|^)(?:בשעה\s+|בסביבות\s+|[בל]-?)|\b)"  # "ב-5pm" too
+    rf"(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d))?\s*{_AMPM}",
+    FLAGS,
 )
 _CLOCK = re.compile(
     r"(?:(?:\b(?:at|by|around|to)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?|בסביבות\s+))?"
@@ -335,7 +337,7 @@ def _with_ampm(hour: int, minute: int, ampm: str | None) -> SaidTime:
 
 
 def _ampm(scan: Scan) -> SaidTime | None:
-    """ "5pm", "at 9:30 am", "6.15pm"."""
+    """ "5pm", "at 9:30 am", "6.15pm", "ב-5pm"."""
     match = _EN_AMPM.search(scan.text)
     if not match or not 1 <= int(match.group("h")) <= 12:
         return None
