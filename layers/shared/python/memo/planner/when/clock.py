@@ -22,17 +22,12 @@ from memo.planner.when.scan import FLAGS, Scan
 
 #: Waking hours start at 7: an hour from 1 to 6 said without am/pm is the afternoon's.
 WAKING_FROM = 7
-_PART_DEFAULTS = {
-    "morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 20, "noon": 12, "after lunch": 13,
-}  # fmt: skip
+_PART_DEFAULTS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 20, "noon": 12, "after lunch": 13}  # fmt: skip
 
 _AMPM = r"(?P<ampm>a\.?m\.?|p\.?m\.?)(?=\W|$)"
-#: "5pm", "6:15 pm", "6.15pm", "7.30 a.m."
-_EN_AMPM = re.compile(
-    rf"(?:\b(?:at|by|around)\s*|@\s*|(?:(?<=\s)|^)(?:בשעה\s+|בסביבות\s+|[בל]-?)|\b)"  # "ב-5pm" too
-    rf"(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d))?\s*{_AMPM}",
-    FLAGS,
-)
+#: "5pm", "6:15 pm", "6.15pm", "7.30 a.m.", "ב-5pm"
+_BEFORE_AMPM = r"(?:\b(?:at|by|around)\s*|@\s*|(?:(?<=\s)|^)(?:בשעה\s+|בסביבות\s+|[בל]-?)|\b)"
+_EN_AMPM = re.compile(rf"{_BEFORE_AMPM}(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d))?\s*{_AMPM}", FLAGS)
 _CLOCK = re.compile(
     r"(?:(?:\b(?:at|by|around|to)\s+|@\s*)|(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?|בסביבות\s+))?"
     r"(?<![\d/.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d/])"
