@@ -290,3 +290,34 @@ def test_an_hour_and_its_minutes_with_a_space(chat: Conversation) -> None:
     assert (
         chat.say("remind me at 11 45pm to lock up") == f"⏰ Reminder set: “lock up” for {shown(0, 23, 45)}."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "title", "day", "hour", "minute"),
+    [
+        ("remind me to prepare for the 5pm meeting at 3pm", "prepare for the 5pm meeting", 0, 15, 0),
+        ("remind me to leave for the 8:15 train at 7:50pm", "leave for the 8:15 train", 0, 19, 50),
+        (
+            "remind me to buy tickets for the 7pm show tomorrow at noon",
+            "buy tickets for the 7pm show",
+            1,
+            12,
+            0,
+        ),
+        (
+            "remind me to confirm the monday appointment on friday at 10am",
+            "confirm the monday appointment",
+            4,
+            10,
+            0,
+        ),
+    ],
+)
+def test_a_time_that_names_a_thing_stays_in_the_title(
+    chat: Conversation, clock: FakeClock, said: str, title: str, day: int, hour: int, minute: int
+) -> None:
+    # It was set for the thing's time ("the 5pm meeting": 17:00), titled with the reminder's own
+    # time ("prepare for the meeting at 3pm"), and nothing asked.
+    assert chat.say(said) == f"⏰ Reminder set: “{title}” for {shown(day, hour, minute)}."
+    (fired,) = _fired(chat, clock, day, hour, minute + 1)
+    assert title in fired

@@ -27,12 +27,12 @@ Rules a user would expect:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from memo.planner.when import clock, day_phrases, days, month_phrases, offsets
+from memo.planner.when import attributive, clock, day_phrases, days, month_phrases, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
 from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says
@@ -160,6 +160,24 @@ def extract_when(
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
+    hidden, words = attributive.held(text)
+    if words:
+        # "prepare for the 5pm meeting at 3pm": the time that names the meeting stays in the title
+        # when the rest says a time of its own.
+        parsed = _read(hidden, now, timezone, language, default_day, limits)
+        if parsed.fragments:
+            return replace(parsed, remainder=attributive.restored(parsed.remainder, words))
+    return _read(text, now, timezone, language, default_day, limits)
+
+
+def _read(
+    text: str,
+    now: datetime,
+    timezone: str,
+    language: str,
+    default_day: date | None,
+    limits: RecurrenceLimits | None,
+) -> ParsedWhen:
     reading = _Reading(Scan(text), now.astimezone(ZoneInfo(timezone)), default_day)
     _take_repetition(reading, timezone=timezone, language=language, limits=limits or RecurrenceLimits())
     # Before the amounts of time ("monday in two weeks" is a Monday, not two weeks from today) and
