@@ -91,16 +91,19 @@ def test_make_it_6_and_change_the_bread_one_to_10am(chat: Conversation) -> None:
 
 
 def test_move_it_to_9_is_9_on_the_reminders_own_day(chat: Conversation) -> None:
-    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to call mom tomorrow at 8am")
     # 9:00 today has passed, but the reminder is tomorrow's: 9 is tomorrow 09:00, not 21:00.
     assert chat.say("move it to 9") == f"Updated the reminder “call mom” — now for {_shown(1, 9)}."
+    chat.say("remind me to buy a card tomorrow at 5pm")
+    # An hour without am/pm is in the half of the day nearer the reminder's time (it was 08:30).
+    assert chat.say("make that 8:30") == f"Updated the reminder “buy a card” — now for {_shown(1, 20, 30)}."
     chat.say("remind me to call dad at 5pm")
     # A reminder of today: 9 is this evening's 21:00 (this morning's has passed).
     assert chat.say("move it to 9") == f"Updated the reminder “call dad” — now for {_shown(0, 21)}."
 
 
 def test_move_a_named_reminder_to_9_is_9_on_its_own_day(chat: Conversation, clock: FakeClock) -> None:
-    chat.say("remind me about the dentist tomorrow at 17:00")
+    chat.say("remind me about the dentist tomorrow at 11:00")
     # Not "the next 9 from now" (tonight's 21:00, then put on the reminder's day): 9 on its day.
     assert chat.say("move the dentist to 9") == (
         f"Updated the reminder “the dentist” — now for {_shown(1, 9)}."
@@ -122,9 +125,13 @@ def test_move_a_named_reminder_to_9_is_9_on_its_own_day(chat: Conversation, cloc
 
 
 def test_hebrew_move_a_named_reminder_to_9(chat: Conversation) -> None:
-    chat.say("תזכיר לי רופא שיניים מחר ב17:00")
+    chat.say("תזכיר לי רופא שיניים מחר ב11:00")
     assert chat.say("תזיז את רופא השיניים ל9") == (
         f"עדכנתי את התזכורת „רופא שיניים” — עכשיו ל{_shown(1, 9, language='he')}."
+    )
+    chat.say("תזכיר לי לקנות כרטיס מחר ב-17:00")
+    assert chat.say("בעצם תעשה את זה ב-8:30") == (
+        f"עדכנתי את התזכורת „לקנות כרטיס” — עכשיו ל{_shown(1, 20, 30, language='he')}."
     )
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memo.capabilities.items import Reminder, Tombstone
 from memo.capabilities.reminder_args import UpdateReminderArgs
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
@@ -46,6 +49,24 @@ def test_a_morning_hour_already_past_that_day_is_the_evening() -> None:
     assert new_time(today, _args(time="09:00", eitherHalf=True), NOW) == datetime(
         2026, 3, 10, 21, 0, tzinfo=ZONE
     )
+
+
+@given(
+    due=st.tuples(st.integers(0, 23), st.sampled_from([0, 15, 30, 45])),
+    said=st.tuples(st.integers(1, 11), st.sampled_from([0, 15, 30, 45])),
+)
+def test_an_hour_without_am_pm_is_in_the_half_nearer_the_reminder(
+    due: tuple[int, int], said: tuple[int, int]
+) -> None:
+    # The reminder two days ahead (nothing of that day has passed): of the hour said and 12 hours
+    # later, the one nearer its time; a tie keeps the hour as said ("make that 8:30" of 17:00: 20:30).
+    reminder = _reminder(due_at=datetime(2026, 3, 12, *due, tzinfo=ZONE))
+    got = new_time(reminder, _args(time=f"{said[0]:02d}:{said[1]:02d}", eitherHalf=True), NOW)
+    morning = datetime(2026, 3, 12, *said, tzinfo=ZONE)
+    evening = morning + timedelta(hours=12)
+    nearer = evening if abs(evening - reminder.due_at) < abs(morning - reminder.due_at) else morning
+    assert got == nearer
+    assert new_time(reminder, _args(time=f"{said[0]:02d}:{said[1]:02d}"), NOW) == morning  # "08:30": as said
 
 
 def test_skipping_the_next_time_of_a_series_moves_it_to_the_one_after() -> None:

@@ -24,8 +24,10 @@ from memo.text.series import next_occurrence, with_skipped
 
 def new_time(reminder: Reminder, args: UpdateReminderArgs, now: datetime) -> datetime | None:
     """The reminder's new time: a full time, or its own day / time of day with the other part
-    changed, in its own timezone (a time alone keeps the day, a day alone keeps the time; a
-    morning hour said without am/pm that has passed on that day is its evening)."""
+    changed, in its own timezone (a time alone keeps the day, a day alone keeps the time). An hour
+    said without am/pm is in the half of the day nearer the reminder's time ("make that 8:30" of a
+    17:00 reminder is 20:30, "move it to 7" of a 09:00 one 07:00), as a bare hour answered just after
+    a reminder was set is; a morning hour that has passed on that day is its evening."""
     if args.when is not None:
         return args.when
     if args.shift_minutes is not None:
@@ -36,9 +38,9 @@ def new_time(reminder: Reminder, args: UpdateReminderArgs, now: datetime) -> dat
     local = reminder.due_at.astimezone(zone)
     at = time.fromisoformat(args.time) if args.time is not None else local.time()
     when = datetime.combine(args.day or local.date(), at, tzinfo=zone)
-    if args.either_half and when <= now < when + timedelta(hours=12):
-        return when + timedelta(hours=12)
-    return when
+    later = when + timedelta(hours=12)
+    nearer = args.day is None and abs(later - reminder.due_at) < abs(when - reminder.due_at)
+    return later if args.either_half and (nearer or when <= now < later) else when
 
 
 class ReminderSchedule:
