@@ -14,16 +14,9 @@ and Hebrew, each followed by what the person says next; the reminders are read b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from itertools import count
-
 import pytest
 
-from memo.local.stack import LocalStack
-from memo.local.whatsapp_user import WhatsAppUser
 from tests.support.conversation import Conversation
-
-_numbers = count(1)
 
 SET = {
     "en": [
@@ -42,17 +35,6 @@ TITLES = {
     "en": ["buy bread", "call dad", "call mom"],
     "he": sorted(["לקנות לחם", "להתקשר לאבא", "להתקשר לאמא"]),
 }
-
-
-@pytest.fixture(scope="module")
-def shared_stack() -> Iterator[Callable[[], LocalStack]]:
-    with LocalStack(start_poller=False) as stack:
-        yield lambda: stack
-
-
-@pytest.fixture
-def talk(shared_stack: Callable[[], LocalStack]) -> Conversation:
-    return Conversation(stack=shared_stack(), user=WhatsAppUser(wa_id=f"97253{next(_numbers):07d}"))
 
 
 def _titles(chat: Conversation, language: str) -> list[str]:

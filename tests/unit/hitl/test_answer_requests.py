@@ -48,3 +48,33 @@ def test_an_answer_that_corrects_or_takes_away_is_never_more_words_of_the_reques
 def test_an_answer_that_completes_the_request_is_appended() -> None:
     state = _asked("remind me tomorrow", "en")
     assert completed_request(state, "to buy stamps", NOW, RULES) == "remind me tomorrow to buy stamps"
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "language"),
+    [
+        ("remind me to email the boss", "remind me to book a haircut on friday", "en"),
+        ("remind me to email the boss", "remind me to call mom tomorrow", "en"),
+        ("remind me to email the boss tomorrow", "remind me to pay rent", "en"),
+        ("תזכיר לי לשלוח מייל לבוס", "תזכיר לי לקבוע תספורת ביום שישי", "he"),
+    ],
+)
+def test_a_reminder_with_its_own_title_is_never_more_words_of_the_one_asked(
+    message: str, answer: str, language: str
+) -> None:
+    # It was appended: “email the boss to book a haircut” was set for Friday, titled with both.
+    assert completed_request(_asked(message, language), answer, NOW, RULES) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "combined"),
+    [
+        ("remind me tomorrow", "remind me to buy stamps", "remind me tomorrow to buy stamps"),
+        ("remind me to call dad", "remind me on friday", "remind me to call dad on friday"),
+        ("remind me to call dad", "on friday", "remind me to call dad on friday"),
+    ],
+)
+def test_an_answer_that_says_remind_me_and_only_the_missing_part_completes_it(
+    message: str, answer: str, combined: str
+) -> None:
+    assert completed_request(_asked(message, "en"), answer, NOW, RULES) == combined

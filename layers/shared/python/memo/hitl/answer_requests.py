@@ -16,7 +16,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from memo.domain import PendingHITL, PlanStep, TurnState
+from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl import narrowing
 from memo.hitl.complete_request import is_complete_request
 from memo.hitl.plan_edits import bare_edit, origin_step
@@ -173,6 +173,8 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         scan = Scan(message)
         if take_unplaced(scan):
             message = tidy(scan.text)
+    if _titled_anew(before, raw, now, state, rules):
+        return None
     combined = f"{message} {after_remind_words(raw)}"
     output = rules.plan(
         PlannerInput(message=combined, now=now, timezone=state.input.timezone, language=state.input.language)
@@ -187,6 +189,20 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         set(new.constraints) > set(old.constraints) for new, old in zip(output.plan, before.plan, strict=True)
     )
     return combined if fewer or more_known else None
+
+
+def _titled_anew(before: PlannerOutput, raw: str, now: datetime, state: TurnState, rules: Planner) -> bool:
+    """ "remind me to email the boss" -> "When?" -> "remind me to book a haircut on friday": a
+    reminder of its own (its own title), never more words of the titled one asked about."""
+    from memo.planner.intents.reminders import after_remind_words
+
+    titled = [step.constraints.get("title") for step in before.plan if step.action == "create"]
+    if not any(titled) or after_remind_words(raw).strip() == raw.strip():
+        return False
+    alone = rules.plan(
+        PlannerInput(message=raw, now=now, timezone=state.input.timezone, language=state.input.language)
+    ).output
+    return any(step.action == "create" and step.constraints.get("title") for step in alone.plan)
 
 
 #: "cancel the call mom reminder", "delete the dentist one", "תבטל את התזכורת של אמא": a cancel word
