@@ -21,7 +21,9 @@ def _bullets(shown: str) -> list[str]:
         ("remind me to email the boss tomorrow", "remind me to pay rent on friday", "at 10", "pay rent"),
     ],
 )
-def test_a_second_reminder_is_its_own(talk: Conversation, first: str, second: str, answer: str, title: str) -> None:
+def test_a_second_reminder_is_its_own(
+    talk: Conversation, first: str, second: str, answer: str, title: str
+) -> None:
     talk.say(first)
     assert talk.say(second).startswith("What time on")
     assert talk.say(answer).startswith(f"⏰ Reminder set: “{title}” for")
