@@ -24,13 +24,21 @@ def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
         yield Conversation(stack=running, user=WhatsAppUser())
 
 
-def test_this_week_lists_the_next_seven_days_only(chat: Conversation) -> None:
-    assert chat.say("what do I have this week?") == "You have no reminders from Mon 2 Mar to Sun 8 Mar."
+def test_this_week_lists_the_days_left_of_it_and_next_week_the_rest(chat: Conversation) -> None:
+    # This week (a Monday in Israel) ends on Saturday: Sunday's reminder was in this week's listing
+    # and in next week's too.
+    assert chat.say("what do I have this week?") == "You have no reminders from Mon 2 Mar to Sat 7 Mar."
     chat.say("remind me to call mom tomorrow at 5pm")
     chat.say("remind me to pay the bills on sunday at 9am")
     chat.say("remind me to renew the passport on march 20 at 9am")
-    week = chat.say("anything this week?")
-    assert week == (
+    assert (
+        chat.say("anything this week?")
+        == "Your reminders from Mon 2 Mar to Sat 7 Mar:\n• “call mom” — Tue 3 Mar, 17:00"
+    )
+    assert chat.say("what do I have next week?") == (
+        "Your reminders from Sun 8 Mar to Sat 14 Mar:\n• “pay the bills” — Sun 8 Mar, 09:00"
+    )
+    assert chat.say("what do I have in the next 7 days?") == (
         "Your reminders from Mon 2 Mar to Sun 8 Mar:\n"
         "• “call mom” — Tue 3 Mar, 17:00\n"
         "• “pay the bills” — Sun 8 Mar, 09:00"
@@ -42,7 +50,7 @@ def test_this_week_lists_the_next_seven_days_only(chat: Conversation) -> None:
 def test_hebrew_this_week_and_a_named_day(chat: Conversation) -> None:
     chat.say("תזכיר לי מחר ב-5 אחה״צ להתקשר לאמא")
     week = chat.say("מה יש לי השבוע?")
-    assert week.startswith("התזכורות שלך מיום ב׳ 2.3 עד יום א׳ 8.3:") and "להתקשר לאמא" in week
+    assert week.startswith("התזכורות שלך מיום ב׳ 2.3 עד שבת 7.3:") and "להתקשר לאמא" in week
     assert chat.say("מה יש לי היום?") == "אין לך תזכורות ביום ב׳ 2.3."
     assert chat.say("what do I have tomorrow?").startswith("Your reminders on Tue 3 Mar:\n• “להתקשר לאמא”")
 

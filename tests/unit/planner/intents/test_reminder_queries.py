@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from memo.planner.base import PlannerInput
 from memo.planner.intents import reminder_queries
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import NOW, latest, pin
@@ -21,7 +25,8 @@ def test_the_reminders_of_a_day() -> None:
 
 def test_the_reminders_of_this_week_and_next() -> None:
     this_week = reminder_queries.show("show my reminders this week", pin("x"))
-    assert this_week is not None and this_week.constraints == {"day": "2024-05-01", "until": "2024-05-07"}
+    # Wednesday 1 May 2024 in Israel: this week ends on Saturday 4 May, and next week is its own.
+    assert this_week is not None and this_week.constraints == {"day": "2024-05-01", "until": "2024-05-04"}
     next_week = reminder_queries.show("show my reminders next week", pin("x"))
     assert next_week is not None and next_week.constraints == {"day": "2024-05-05", "until": "2024-05-11"}
 
@@ -107,25 +112,26 @@ def test_the_days_of_a_month_named() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "days_ahead"),
+    ("text", "days_ahead", "days"),
     [
-        ("תראה לי את התזכורות שלי לשבוע הזה", 0),
-        ("מה התזכורות שלי בשבוע הזה", 0),
-        ("מה התזכורות שלי השבוע", 0),
-        ("מה יש לי לשבוע הקרוב", 0),
-        ("מה התזכורות שלי לשבוע הבא", None),
-        ("show my reminders for this week", 0),
+        ("תראה לי את התזכורות שלי לשבוע הזה", 0, 3),
+        ("מה התזכורות שלי בשבוע הזה", 0, 3),
+        ("מה התזכורות שלי השבוע", 0, 3),
+        ("מה יש לי לשבוע הקרוב", 0, 6),
+        ("מה התזכורות שלי לשבוע הבא", None, 6),
+        ("show my reminders for this week", 0, 3),
     ],
 )
-def test_the_week_asked_about_bounds_the_listing(text: str, days_ahead: int | None) -> None:
-    # "לשבוע הזה" listed every reminder, of every week.
+def test_the_week_asked_about_bounds_the_listing(text: str, days_ahead: int | None, days: int) -> None:
+    # "לשבוע הזה" listed every reminder, of every week. This week (NOW is a Wednesday in Israel)
+    # ends on Saturday; "the coming week" is seven days.
     (step,) = RulePlanner().plan(pin(text)).output.plan
     assert (step.capability, step.action) == ("reminders", "list")
     start, end = (
         date.fromisoformat(str(step.constraints["day"])),
         date.fromisoformat(str(step.constraints["until"])),
     )
-    assert end - start == timedelta(days=6)
+    assert end - start == timedelta(days=days)
     if days_ahead is not None:
         assert start == NOW.date()
     else:
@@ -175,3 +181,29 @@ def test_the_next_reminders_with_no_count_are_every_one_to_come(message: str) ->
 @pytest.mark.parametrize("message", ["when's the next one?", "what's next?", "remind me next week", "next"])
 def test_other_words_with_next_are_not_the_next_reminder(message: str) -> None:
     assert reminder_queries.next_ones(message, pin(message)) is None
+
+
+@given(days=st.integers(0, 13), zone=st.sampled_from(["Asia/Jerusalem", "Europe/London", "America/New_York"]))
+def test_this_week_and_next_week_never_share_a_day(days: int, zone: str) -> None:
+    # "this week" ran seven days from today, so Sunday's reminders were in both weeks.
+    now = datetime(2024, 5, 1, 10, 0, tzinfo=ZoneInfo(zone)) + timedelta(days=days)
+    today = now.date()
+    for this_words, next_words in (
+        ("what do I have this week?", "what do I have next week?"),
+        ("show my reminders this week", "show my reminders next week"),
+        ("מה יש לי השבוע?", "מה יש לי בשבוע הבא?"),
+    ):
+        shown = []
+        for words in (this_words, next_words):
+            inp = PlannerInput(
+                message=words, now=now, timezone=zone, language="he" if "מה" in words else "en"
+            )
+            (step,) = RulePlanner().plan(inp).output.plan
+            shown.append(
+                (date.fromisoformat(step.constraints["day"]), date.fromisoformat(step.constraints["until"]))
+            )
+        (this_first, this_last), (next_first, next_last) = shown
+        assert this_first == today and this_last + timedelta(days=1) == next_first
+        assert next_last - next_first == timedelta(days=6)
+        first = 6 if zone == "Asia/Jerusalem" or "מה" in this_words else 0  # Sunday in Israel and in Hebrew
+        assert next_first.weekday() == first and this_last - this_first < timedelta(days=7)

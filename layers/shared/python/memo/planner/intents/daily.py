@@ -39,10 +39,12 @@ _AGENDA_REST = re.compile(
 _AGENDA_REST_HE = re.compile(r"^(?:לי|בתוכנית|מתוכנן)?\s*$")
 
 
-#: "this week", "the next 7 days", "השבוע", "בשבוע הקרוב": the seven days from today.
+#: "this week", "השבוע": the days from today to the end of this week (the next week's are its own);
+#: "the next 7 days", "the coming week", "בשבוע הקרוב" (`seven`): the seven days from today.
 _WEEK = re.compile(
-    r"^(?:for\s+|in\s+|on\s+)?(?:this\s+(?:coming\s+)?week|the\s+(?:next|coming)\s+(?:7|seven)\s+days|"
-    r"the\s+(?:rest\s+of\s+the|coming)\s+week)\s*$|^(?:ב|ל)?(?:השבוע(?:\s+הזה)?|שבוע\s+הזה|ה?שבוע\s+הקרוב)\s*$",
+    r"^(?:for\s+|in\s+|on\s+)?(?:this\s+week|the\s+rest\s+of\s+the\s+week"
+    r"|(?P<seven>this\s+coming\s+week|the\s+(?:next|coming)\s+(?:7|seven)\s+days|the\s+coming\s+week))\s*$"
+    r"|^(?:ב|ל)?(?:השבוע(?:\s+הזה)?|שבוע\s+הזה|(?P<seven_he>ה?שבוע\s+הקרוב))\s*$",
     re.I,
 )
 _NEXT_WEEK = re.compile(
@@ -89,18 +91,22 @@ _ASKS_WHAT_I_HAVE = re.compile(
 
 
 def agenda(text: str, inp: PlannerInput) -> Match | None:
-    """ "what do I have tomorrow?" -> the reminders of that day; "... this week?" -> of seven days."""
+    """ "what do I have tomorrow?" -> the reminders of that day; "... this week?" -> of the days left
+    of this week."""
     for pattern in _RE_AGENDA:
         match = pattern.search(clean(text))
         if not match:
             continue
-        if _WEEK.match(clean(match.group("rest"))):
+        this = _WEEK.match(clean(match.group("rest")))
+        if this is not None:
             today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
-            week: dict[str, object] = {
-                "day": today.isoformat(),
-                "until": (today + timedelta(days=6)).isoformat(),
-            }
-            return listing(week, "reminders:agenda")
+            end = next_week_start(today, first_weekday(inp.timezone, hebrew=has_hebrew(text)))
+            last = (
+                today + timedelta(days=6)
+                if this.group("seven") or this.group("seven_he")
+                else end - timedelta(days=1)
+            )
+            return listing({"day": today.isoformat(), "until": last.isoformat()}, "reminders:agenda")
         later = _NEXT_WEEK.match(clean(match.group("rest")))
         if later is not None:
             # "what do I have next week?": the seven days of the week after this one ("the week

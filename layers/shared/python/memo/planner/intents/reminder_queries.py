@@ -158,8 +158,8 @@ def show(text: str, inp: PlannerInput) -> Match | None:
 
 
 def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
-    """The days a listing asks about: "tomorrow" is that day, "this week" the seven days from today
-    (as "what do I have this week?"), "next week" the week after this one, "in january" the days of
+    """The days a listing asks about: "tomorrow" is that day, "this week" the days from today to its
+    end (as "what do I have this week?"), "next week" the week after this one, "in january" the days of
     that month still to come; none: every reminder."""
     month = month_period(text, inp.now.astimezone(ZoneInfo(inp.timezone)).date())
     if month is not None:
@@ -170,8 +170,9 @@ def shown_days(text: str, inp: PlannerInput) -> dict[str, object]:
             period, _ = days_named(text, inp)
             last = date.fromisoformat(period["until"]) - timedelta(days=1)
             return {"day": period["from"], "until": last.isoformat()}
-        today = inp.now.astimezone(ZoneInfo(inp.timezone)).date()
-        return {"day": today.isoformat(), "until": (today + timedelta(days=6)).isoformat()}
+        period, _ = days_named(text, inp)  # this week: from today to the day before the next one's
+        last = date.fromisoformat(period["until"]) - timedelta(days=1)
+        return {"day": period["from"], "until": last.isoformat()}
     parsed = parse_when(text, inp)
     day = parsed.day or (parsed.when.date() if parsed.when else None)
     return days_of(text, day, inp)
