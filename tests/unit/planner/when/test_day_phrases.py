@@ -108,6 +108,18 @@ def test_a_week_from_a_day(today: date, weekday: str, weeks: tuple[str, int]) ->
         assert (found, title, problem) == (expected, "remind me to call", None), text
 
 
+@given(
+    today=DAYS,
+    weekday=st.sampled_from(WEEKDAYS),
+    form=st.sampled_from(["the {d} after next", "{d} after next", "on the {d} after next"]),
+)
+def test_the_weekday_after_next_is_a_week_after_the_next_one(today: date, weekday: str, form: str) -> None:
+    # It was the next such day (this Friday), with "the after next" left in the title.
+    following = today + timedelta(days=(WEEKDAYS.index(weekday) - today.weekday() - 1) % 7 + 1)
+    found, title, problem = _read(f"remind me {form.format(d=weekday)} at 9am to call", today)
+    assert (found, title, problem) == (following + timedelta(weeks=1), "remind me to call", None)
+
+
 @pytest.mark.parametrize(
     "text",
     [

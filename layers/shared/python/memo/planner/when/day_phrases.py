@@ -8,7 +8,7 @@ Read before the plain day words (`memo.planner.when.days`), because those would 
 - "the last day of the month", "the end of next month", "ביום האחרון של החודש", "בסוף החודש הבא";
 - "2027-01-05", "2027/1/5": a date written year first;
 - "a week from friday", "a week from today", "two weeks from tomorrow", "monday week", "a week on
-  monday": that day, a week (or two) on;
+  monday", "the friday after next": that day, a week (or two) on;
 - "in a fortnight", "a fortnight from now": two weeks from today.
 
 A day said with a preposition that no calendar places ("on christmas", "before mom's birthday",
@@ -80,7 +80,8 @@ _WEEKS = {"a": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3}
 _WEEK_FROM = re.compile(
     rf"\b(?:(?:on|by)\s+)?(?P<n>a|one|two|three|[123])\s+weeks?\s+(?:from|after)\s+(?:this\s+|next\s+)?{_BASE}\b"
     rf"|\b(?:(?:on|by)\s+)?(?:a\s+)?week\s+on\s+{_BASE.replace('base', 'base2')}\b"
-    rf"|\b(?:(?:on|by)\s+)?{_BASE.replace('base', 'base3')}\s+week\b(?!\s*(?:end|day|night))",
+    rf"|\b(?:(?:on|by)\s+)?{_BASE.replace('base', 'base3')}\s+week\b(?!\s*(?:end|day|night))"
+    rf"|\b(?:(?:on|by)\s+)?(?:the\s+)?(?P<base4>{'|'.join(sorted(_WEEKDAYS, key=len, reverse=True))})\s+after\s+next\b",
     FLAGS,
 )
 _HE_WEEKDAYS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
@@ -320,12 +321,14 @@ def _week_from(scan: Scan, today: date) -> DayPhrase | None:
     match = _WEEK_FROM.search(scan.text)
     if match is None:
         return None
-    base = (match.group("base") or match.group("base2") or match.group("base3")).lower()
+    base = next(match.group(g) for g in ("base", "base2", "base3", "base4") if match.group(g)).lower()
     weeks = _WEEKS[match.group("n").lower()] if match.group("n") else 1
     if base in ("today", "now"):
         start = today
     elif base in ("tomorrow", "tmrw"):
         start = today + timedelta(days=1)
+    elif match.group("base4"):  # "the wednesday after next" said on a Wednesday: not next week's
+        start = today + timedelta(days=(_WEEKDAYS[base] - today.weekday() - 1) % 7 + 1)
     else:
         start = today + timedelta(days=(_WEEKDAYS[base] - today.weekday()) % 7)
     scan.take(match)
