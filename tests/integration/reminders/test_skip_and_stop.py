@@ -385,3 +385,25 @@ def test_a_new_time_said_to_a_skip_question_is_explained_and_changes_nothing(
     chat.say("reject" if said.startswith("There") else "לא")
     (fired,) = _fired(chat, clock, 8, 19)  # neither skipped nor moved
     assert "gym" in fired or "חדר כושר" in fired
+
+
+@pytest.mark.parametrize(
+    "stop", ["stop reminding me about the gym", "stop the gym reminder", "stop my gym reminder"]
+)
+def test_a_stop_of_the_reminder_asked_about_is_its_own_request(chat: Conversation, stop: str) -> None:
+    # While "skip the gym tomorrow" was asked, it was "OK, cancelled. Nothing was changed.": the
+    # request was lost. It is asked as the delete it is, the whole series shown.
+    chat.say("remind me to go to the gym every day at 7am")
+    chat.say("skip the gym tomorrow")
+    asked = chat.say(stop)
+    assert asked.startswith("Before I go ahead: I'm about to delete 1 reminder:\n1. “go to the gym”")
+    assert "the whole series" in asked
+    assert chat.say("yes") == "Deleted the reminder “go to the gym”."
+    assert chat.say("show my reminders") == "You have no upcoming reminders."
+
+
+def test_a_plain_stop_still_cancels_the_question(chat: Conversation) -> None:
+    chat.say("remind me to go to the gym every day at 7am")
+    chat.say("skip the gym tomorrow")
+    assert chat.say("stop") == "OK, cancelled. Nothing was changed."
+    assert "go to the gym" in chat.say("show my reminders")

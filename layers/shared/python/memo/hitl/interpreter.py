@@ -305,8 +305,11 @@ class RuleInterpreter:
 
 
 _HOLD = re.compile(r"(?:^|\s)(?:wait|hold\s+on|hang\s+on|not\s+yet|רגע|חכה|חכי|עוד\s+לא)(?:\s|$)")
+#: "stop reminding me about the gym", "stop the gym reminder" are requests of their own (a stop of a
+#: reminder), not a "stop" to the question.
 _CANCEL_LEAD = re.compile(
-    r"^(?:cancel|never\s*mind|forget\s+(?:it|about\s+it)|abort|stop|ביטול|בטל|תבטל|תבטלי|עזוב|עזבי|לא משנה|תשכח מזה|שכח מזה)\b",
+    r"^(?:cancel|never\s*mind|forget\s+(?:it|about\s+it)|abort|stop(?!\s+(?:reminding|the|my|all)\b)"
+    r"|ביטול|בטל|תבטל|תבטלי|עזוב|עזבי|לא משנה|תשכח מזה|שכח מזה)\b",
     re.I,
 )
 
