@@ -6,6 +6,8 @@ through the webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jeru
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import at, shown
@@ -267,3 +269,11 @@ def test_the_day_after_and_the_time_of_it(chat: Conversation) -> None:
         == f"Updated the reminder “call mom” — now for {shown(2, 15, 15)}."
     )
     assert chat.say("תעביר את זה ליום שאחרי").endswith(f"{shown(3, 15, 15, language='he')}.")
+
+
+@pytest.mark.parametrize("said", ["no wait, 9pm", "no no, 9pm", "no wait 9pm", "nope, wait, 9pm"])
+def test_a_correction_led_in_by_several_words(chat: Conversation, said: str) -> None:
+    # It was "Just to check — you want me to set a reminder “no wait” for ..., 21:00?".
+    chat.say("remind me to water the plants at 8pm")
+    assert chat.say(said) == f"Updated the reminder “water the plants” — now for {shown(0, 21)}."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “water the plants” — {shown(0, 21)}"

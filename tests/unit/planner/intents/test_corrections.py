@@ -116,3 +116,30 @@ def test_a_new_time_said_with_instead_never_renames_the_reminder(
     planned = RulePlanner().plan(pin(message, actions=(latest(),))).output
     for step in planned.plan:
         assert "title" not in step.changes, (message, step.changes)
+
+
+@given(
+    leads=st.lists(st.sampled_from(["no", "no wait", "no no", "nope", "sorry", "oops", "no, wait"]), min_size=1, max_size=1),
+    punctuation=st.sampled_from([", ", "! ", "... "]),
+    said=st.sampled_from([("9pm", {"time": "21:00"}), ("tomorrow", {"when": "2024-05-02T17:00:00+03:00"}),
+                          ("friday", {"when": "2024-05-03T17:00:00+03:00"}), ("at 6", {"time": "18:00"})]),
+)  # fmt: skip
+def test_a_correction_led_in_by_several_words_moves_the_reminder_just_set(
+    leads: list[str], punctuation: str, said: tuple[str, dict[str, str]]
+) -> None:
+    # "no wait, 9pm" was asked as a new reminder titled “no wait”; "no wait, tomorrow" as a skip of
+    # a reminder called “wait”.
+    message = f"{leads[0]}{punctuation}{said[0]}"
+    (step,) = PLANNER.plan(pin(message, actions=(latest(hours=7),))).output.plan
+    assert (step.action, step.constraints.get("targetRef"), step.changes) == (
+        "update",
+        "latest_action",
+        said[1],
+    )
+
+
+def test_hebrew_a_correction_led_in_by_two_words() -> None:
+    (step,) = PLANNER.plan(pin("no wait 9pm", actions=(latest(),))).output.plan
+    assert step.action == "update" and step.changes == {"time": "21:00"}
+    (step,) = PLANNER.plan(pin("לא רגע, ב-9 בערב", actions=(latest(),))).output.plan
+    assert step.action == "update" and step.changes == {"time": "21:00"}

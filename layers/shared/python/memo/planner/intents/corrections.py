@@ -22,7 +22,8 @@ SOON = timedelta(hours=12)
 _CORRECTION = re.compile(
     r"^(?:(?:oops|oh|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+)*"
     r"(?:i\s+meant|i\s+mean|meant|i\s+said|התכוונתי|הכוונה)\s*(?:ל-?(?=\S))?(?P<rest>\S.*)$"
-    r"|^(?:oops|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+(?P<rest2>\S.*)$",
+    # "no wait, 9pm", "no no, 9pm", "לא רגע, ב-9": the lead words, however many
+    r"|^(?:oops|no|nope|sorry|my\s+bad|אופס|לא|סליחה|טעיתי)[\s,!.]+(?:(?:wait|no|רגע|לא)[\s,!.]+)*(?P<rest2>\S.*)$",
     re.I,
 )
 _SAID_ACTUALLY = re.compile(

@@ -39,7 +39,11 @@ _RE_SKIP: tuple[tuple[re.Pattern[str], bool], ...] = (
     ),
     (re.compile(r"^(?:pause|hold|cancel|delete)\s+(?P<rest>.+?)\s*[.!]*$", re.I), True),
     # "no gym next week", "no more gym for two weeks", "without the gym until the 10th"
-    (re.compile(r"^(?:no(?:\s+more)?|without)\s+(?P<rest>.+?)\s*[.!]*$", re.I), True),
+    # ("no wait, tomorrow", "no no, friday" are corrections, never a skip of "wait")
+    (
+        re.compile(r"^(?:no(?:\s+more)?|without)\s+(?!(?:wait|no|hold\s+on)\b)(?P<rest>.+?)\s*[.!]*$", re.I),
+        True,
+    ),
     (re.compile(r"^(?:בלי|ללא)\s+(?P<rest>.+?)\s*[.!]*$"), True),
     (re.compile(r"^אל\s+(?:תזכיר|תזכירי)\s+לי\s+(?:על\s+|ל)?(?P<rest>.+?)\s*[.!]*$"), True),
     (
