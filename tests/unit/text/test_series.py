@@ -19,6 +19,7 @@ from memo.text.series import (
     moved,
     next_occurrence,
     occurrences_on,
+    rezoned,
     series,
     series_end,
     skipped_spans,
@@ -183,3 +184,37 @@ def test_the_days_a_series_skips_are_kept_from_its_next_time_merged_and_bounded(
     assert len(skipped_spans(many)) == MOST_SKIPPED
     with pytest.raises(TooManySkips):
         with_skipped(many, day + timedelta(days=100), day + timedelta(days=101), TZ, since=start)
+
+
+@given(
+    made_hour=st.integers(0, 23),
+    at_hour=st.integers(0, 23),
+    zone=st.sampled_from(["America/New_York", "America/Los_Angeles", "Europe/London", "Asia/Tokyo"]),
+    minutes_later=st.integers(1, 120),
+)
+def test_a_daily_series_moved_to_another_zone_comes_at_its_next_hour_there(
+    made_hour: int, at_hour: int, zone: str, minutes_later: int
+) -> None:
+    """A daily series set in Jerusalem as soon as it could start (today, or tomorrow when its hour
+    had passed): moved to `zone`, its next time is the first time its hour comes there after the
+    move. It was a day later where the new zone's today was still before its first day."""
+    home = ZoneInfo("Asia/Jerusalem")
+    made = datetime(2026, 3, 2, made_hour, 30, tzinfo=home)
+    first = made.replace(hour=at_hour, minute=0) + timedelta(days=0 if at_hour > made_hour else 1)
+    text = series("FREQ=DAILY", first, "Asia/Jerusalem")
+    assert text is not None
+    now = made + timedelta(minutes=minutes_later)
+    got = next_occurrence(rezoned(text, "Asia/Jerusalem", zone, now=now, created_at=made), zone, now)
+    there = now.astimezone(ZoneInfo(zone))
+    expected = there.replace(hour=at_hour, minute=0, second=0, microsecond=0)
+    assert got == (expected if expected > there else expected + timedelta(days=1))
+
+
+def test_a_series_counted_in_times_or_set_for_later_keeps_its_start() -> None:
+    home = ZoneInfo("Asia/Jerusalem")
+    made = datetime(2026, 3, 2, 10, 0, tzinfo=home)
+    counted = series("FREQ=DAILY;COUNT=5", datetime(2026, 3, 3, 9, 0, tzinfo=home), "Asia/Jerusalem")
+    later = series("FREQ=DAILY", datetime(2026, 3, 5, 9, 0, tzinfo=home), "Asia/Jerusalem")
+    assert counted is not None and later is not None
+    assert rezoned(counted, "Asia/Jerusalem", "America/New_York", now=made, created_at=made) == counted
+    assert rezoned(later, "Asia/Jerusalem", "America/New_York", now=made, created_at=made) == later

@@ -24,7 +24,7 @@ from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_ti
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.series import first_time, moved, next_occurrence, series
+from memo.text.series import first_time, moved, next_occurrence, rezoned, series
 from memo.text.wording import quote
 
 
@@ -200,7 +200,8 @@ class ReminderChanges(ReminderSchedule):
         before = kept.was
         if before.recurrence is None or before.timezone == zone:
             return None
-        when = next_occurrence(before.recurrence, zone, now, before.skips)
+        recurrence = rezoned(before.recurrence, before.timezone, zone, now=now, created_at=before.created_at)
+        when = next_occurrence(recurrence, zone, now, before.skips)
         if when is None:
             return None
         name = self._scheduler.schedule(
@@ -208,7 +209,7 @@ class ReminderChanges(ReminderSchedule):
             thread_id=before.thread_id,
             at=when,
             timezone=zone,
-            recurrence=before.recurrence,
+            recurrence=recurrence,
             not_before=now,
         )
         return self._repo.update_reminder(
@@ -216,6 +217,7 @@ class ReminderChanges(ReminderSchedule):
             before.reminder_id,
             due_at=when,
             schedule_name=name,
+            recurrence=recurrence if recurrence != before.recurrence else None,
             timezone=zone,
             changed_at=now,
             revision=kept,

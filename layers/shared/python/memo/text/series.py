@@ -215,3 +215,18 @@ def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, a
             candidate += timedelta(days=1)
     rule = ";".join(f"{k}={v}" for k, v in parts.items())
     return series(rule, candidate, timezone)
+
+
+def rezoned(series_text: str, timezone: str, zone: str, *, now: datetime, created_at: datetime) -> str:
+    """A series moving from `timezone` to `zone` at `now`, its clock time kept. One set to start as
+    soon as it could ("every day at 9" said at 10:00: from tomorrow) starts from today in `zone`
+    when today there is still before its first day ("I'm in New York": 09:00 New York time comes
+    today); any other series, and one counted in times (COUNT), is as it was."""
+    parts = rule_part(series_text)
+    first = first_occurrence(series_text, timezone)
+    made = created_at.astimezone(ZoneInfo(timezone)).date()
+    today = now.astimezone(ZoneInfo(zone)).date()
+    if "COUNT" in parts or not today < first.date() <= made + timedelta(days=1):
+        return series_text
+    rule = ";".join(f"{k}={v}" for k, v in parts.items())
+    return series(rule, datetime.combine(today, first.time(), tzinfo=ZoneInfo(zone)), zone) or series_text
