@@ -102,3 +102,23 @@ def test_snooze_moves_a_one_time_reminder_and_done_finishes_it(
 def test_snooze_of_a_reminder_that_is_gone_is_not_found(executor: CapabilityDispatcher) -> None:
     result = executor.execute("reminders", "snooze", {"reminderId": "gone", "minutes": 10}, ctx())
     assert not result.success and result.error_code == "NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("titles", "about", "listed"),
+    [
+        (["להתקשר לאמא", "להתקשר לאבא"], "להתקשר לאבא", ["להתקשר לאבא"]),
+        (["call mom", "call dad"], "call dad", ["call dad"]),
+        (["pay rent", "pay rent", "call dad"], "rent", ["pay rent", "pay rent"]),
+        (["pay the rent", "pay rent"], "pay rent", ["pay the rent", "pay rent"]),
+    ],
+)
+def test_a_listing_about_a_title_lists_that_title_when_it_is_there(
+    executor: CapabilityDispatcher, titles: list[str], about: str, listed: list[str]
+) -> None:
+    # "מתי זה?" about “להתקשר לאבא” listed “להתקשר לאמא” too: one letter away scores high.
+    for n, title in enumerate(titles):
+        when = (datetime.fromisoformat(LATER) + timedelta(hours=n)).isoformat()
+        assert executor.execute("reminders", "create", {"title": title, "when": when}, ctx(f"s{n}")).success
+    result = executor.execute("reminders", "list", {"about": about}, ctx("q"))
+    assert [r["title"] for r in result.data["reminders"]] == listed

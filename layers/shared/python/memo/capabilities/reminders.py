@@ -55,7 +55,7 @@ from memo.capabilities.scheduler import schedule_name_for
 from memo.capabilities.store import ItemsRepository
 from memo.observability import logger
 from memo.text.dates import format_when
-from memo.text.matching import rank
+from memo.text.matching import EXACT, rank
 from memo.text.recurrence_limits import RecurrenceLimits
 from memo.text.series import first_occurrence, series
 from memo.text.series_words import describe
@@ -134,8 +134,11 @@ class ReminderOperations(ReminderSchedule):
                 (r for r in reminders if r.reminder_id in times), key=lambda r: times[r.reminder_id][0]
             )
         if args.about is not None:
-            # Every reminder whose title has those words, in time order (not only the best match).
-            named = {id(s.item) for s in rank(args.about, reminders, lambda r: r.title)}
+            # Every reminder whose title has those words, in time order (not only the best match);
+            # when some title is those very words, those only ("להתקשר לאבא" is not “להתקשר לאמא”).
+            ranked = rank(args.about, reminders, lambda r: r.title)
+            exact = [s for s in ranked if s.score >= EXACT]
+            named = {id(s.item) for s in exact or ranked}
             reminders = [r for r in reminders if id(r) in named]
         if args.first is not None:
             reminders = sorted(reminders, key=lambda r: r.due_at)[: args.first]
