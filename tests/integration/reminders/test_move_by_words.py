@@ -176,3 +176,24 @@ def test_hebrew_move_to_the_hour_moves_it_there(chat: Conversation, said: str) -
     chat.say("תזכיר לי מחר בצהריים להתקשר לרופא")
     moved = chat.say(said)
     assert moved.startswith("עדכנתי את התזכורת „להתקשר לרופא” — עכשיו ליום") and "15:00" in moved, moved
+
+
+def test_a_meeting_reminder_is_moved_not_refused_as_a_calendar(chat: Conversation) -> None:
+    # It was "To use your calendar I need access to your account ...": the reminder is what Memo holds.
+    chat.say("remind me about the meeting with the accountant on tuesday at 2:30pm")
+    assert chat.say("move the meeting with the accountant to wednesday") == (
+        f"Updated the reminder “the meeting with the accountant” — now for {_shown(2, 14, 30)}."
+    )
+    chat.say("תזכיר לי ביום חמישי ב-10:00 פגישה עם רואה החשבון")
+    assert chat.say("תעביר את הפגישה עם רואה החשבון ליום שישי") == (
+        f"עדכנתי את התזכורת „פגישה עם רואה החשבון” — עכשיו ל{_shown(4, 10, language='he')}."
+    )
+    assert chat.say("add a meeting to my calendar").startswith("To use your calendar I need access")
+
+
+def test_a_move_that_names_someone_else_moves_nothing(chat: Conversation) -> None:
+    # "move the call with dan to 6pm" moved “the call with mom”: the shared words were a match.
+    chat.say("remind me about the call with mom tomorrow at 5pm")
+    assert chat.say("move the call with dan to 6pm") == "I couldn't find a reminder matching “call with dan”."
+    assert chat.say("move my meeting with dan to 5pm").startswith("I couldn't find a reminder matching")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “the call with mom” — {_shown(1, 17)}"

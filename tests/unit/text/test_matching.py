@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from memo.text.matching import MATCH_THRESHOLD, is_plural, match, normalize, score
 
@@ -109,3 +111,29 @@ def test_stem_is_the_word_as_matching_compares_it(word: str, stemmed: str) -> No
     from memo.text.matching import stem
 
     assert stem(word) == stemmed
+
+
+_NAMES = ["dan", "mom", "ron", "the accountant", "grandma", "the landlord", "noa", "בנק", "אבא", "יוסי"]
+_THINGS = ["call with", "meeting with", "lunch with", "pay", "email", "פגישה עם", "לדבר עם"]
+
+
+@given(thing=st.sampled_from(_THINGS), said=st.sampled_from(_NAMES), other=st.sampled_from(_NAMES))
+def test_words_that_name_someone_else_are_no_match(thing: str, said: str, other: str) -> None:
+    # "move the call with dan to 6pm" moved “the call with mom”: the shared words scored a match.
+    assume(said != other)
+    assert score(f"{thing} {said}", f"the {thing} {other}") < MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("call mon", "call mom"),  # a typo is still a match
+        ("dentst", "dentist appointment"),
+        ("dentist appointment", "the dentist"),  # more words than the title
+        ("meeting with the accountant", "the meeting with the accountant"),
+        ("mom", "call mom"),
+        ("2 loaves of bread", "bread"),
+    ],
+)
+def test_a_typo_or_words_around_the_title_still_match(query: str, title: str) -> None:
+    assert score(query, title) >= MATCH_THRESHOLD

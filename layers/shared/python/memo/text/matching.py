@@ -223,7 +223,24 @@ def _score(query: str, text: str) -> float:
             return EXACT
         # token_set_ratio: "mom" is fully contained in "call mom"; ratio catches whole-title typos.
         best = max(best, fuzz.token_set_ratio(a, b), fuzz.ratio(a, b))
-    return float(max(best, _tokenwise(q_tokens, t_tokens)))
+    best = max(best, _tokenwise(q_tokens, t_tokens))
+    if best >= MATCH_THRESHOLD and _unmatched(q_tokens, t_tokens) and _unmatched(t_tokens, q_tokens):
+        # "call with dan" is not “call with mom”: each names something the other does not (the
+        # shared words scored it as a match, and a move went to the wrong reminder).
+        return float(min(best, MATCH_THRESHOLD - 1))
+    return float(best)
+
+
+#: Below this a word has no counterpart in the other words, not even with a typo ("dan" / "mom").
+_COUNTERPART = 60
+
+
+def _unmatched(words: list[str], others: list[str]) -> bool:
+    """Whether some word of `words` has no counterpart among `others`."""
+    return any(
+        max(fuzz.ratio(wf, of) for wf in {w, _stem(w)} for o in others for of in (o, _stem(o))) < _COUNTERPART
+        for w in words
+    )
 
 
 def _tokenwise(q_tokens: list[str], t_tokens: list[str]) -> float:

@@ -22,8 +22,20 @@ _RE_EMAIL_SEND = re.compile(
 )
 
 
+#: "move the meeting with the accountant to wednesday", "תבטל את הפגישה עם רואה החשבון": with no
+#: calendar connected, a change of a meeting is of the reminder Memo holds for it (or of none, said).
+_RE_CHANGE = re.compile(
+    r"^(?:please\s+)?(?:move|cancel|delete|remove|change|reschedule|postpone|push|snooze|rename)\b"
+    r"|^(?:תעביר|תעבירי|העבר|תזיז|תזיזי|הזז|תבטל|תבטלי|בטל|תמחק|תמחקי|מחק|תשנה|תשני|שנה|תדחה|תדחי|דחה)(?=\s|$)",
+    re.I,
+)
+
+_RE_SAYS_CALENDAR = re.compile(r"\bcalendar\b|יומן", re.I)
+
+
 def calendar(text: str, inp: PlannerInput) -> Match | None:
-    if not _RE_CALENDAR.search(text) or THE_X_ONE.search(text):
+    of_a_reminder = _RE_CHANGE.search(text.strip()) and not _RE_SAYS_CALENDAR.search(text)
+    if not _RE_CALENDAR.search(text) or THE_X_ONE.search(text) or of_a_reminder:
         # "move the meeting one to 4": a reminder named by its word, not the calendar.
         return None
     create = bool(_RE_CALENDAR_CREATE.search(text))
