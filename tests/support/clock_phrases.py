@@ -149,7 +149,7 @@ def hebrew_clocks(hour: int, minute: int) -> list[Said]:
 
 
 def hebrew_words(hour: int) -> list[Said]:
-    """ "שש ורבע", "בשש וחצי", "בשמונה ועשרים", "רבע לשבע", "עשרים לשבע" for `hour` (1-12), and
+    """ "שש ורבע", "בשש וחצי", "בשמונה ועשרים", "רבע לשבע", "עשרים לשבע", "בחצי שבע" for `hour` (1-12), and
     some with the part of the day ("בשש וחצי בערב")."""
     word, prior = _HE_HOURS[hour - 1], hour - 1 or 12
     forms = [
@@ -164,6 +164,7 @@ def hebrew_words(hour: int) -> list[Said]:
         Said(f"ברבע ל{word}", prior, 45, False),
         Said(f"עשרים ל{word}", prior, 40, False),
         Said(f"עשרה ל{word}", prior, 50, False),
+        Said(f"בחצי {word}", prior, 30, False),  # "half seven": 6:30
         Said(f"ב{word}", hour, 0, False),
         Said(f"בשעה {word}", hour, 0, False),
         Said(f"ב-{hour} ורבע", hour, 15, False),

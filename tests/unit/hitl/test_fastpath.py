@@ -385,3 +385,27 @@ def test_places_named_in_a_multi_choice(text: str, ids: tuple[str, ...]) -> None
 @pytest.mark.parametrize("text", ["first and fifth", "the first two and more", "first aid kit"])
 def test_words_that_are_no_places_are_no_answer(text: str) -> None:
     assert match(pending("multi_choice", 3), reply(text)) is None
+
+
+@pytest.mark.parametrize("expected", ["single_choice", "multi_choice"])
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("only the first", ("1",)),
+        ("just the second one", ("2",)),
+        ("only 3", ("3",)),
+        ("just 2", ("2",)),
+        ("רק הראשון", ("1",)),
+        ("רק 3", ("3",)),
+    ],
+)
+def test_only_before_a_choice_is_that_choice(expected: str, text: str, ids: tuple[str, ...]) -> None:
+    # "only the first" was "Sorry, I didn't catch that — please reply with a number from 1 to 3."
+    found = match(pending(expected, 3), reply(text))
+    assert found is not None and found.option_ids == ids
+
+
+def test_only_before_two_choices_is_both_in_a_multi_choice() -> None:
+    found = match(pending("multi_choice", 3), reply("only 1 and 3"))
+    assert found is not None and found.option_ids == ("1", "3")
+    assert match(pending("multi_choice", 3), reply("only the fifth")) is None

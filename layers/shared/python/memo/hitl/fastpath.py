@@ -443,6 +443,7 @@ def match(pending: PendingHITL, reply: HITLReply) -> FastPathMatch | None:
         return FastPathMatch(via="free_text", answer=text)
 
     count = len(options)
+    norm = _ONLY.sub("", norm) or norm  # "only the first", "just 2", "רק השני": the choice itself
     index = _single_index(norm, count)
     if index is not None:
         return FastPathMatch(via="index", option_ids=(options[index - 1].id,))
@@ -467,6 +468,7 @@ def _from_option(pending: PendingHITL, option: PendingHITLOption, *, via: Via) -
     return FastPathMatch(via=via, option_ids=(option.id,))
 
 
+_ONLY = re.compile(r"^(?:only|just|רק)\s+")
 _BARE_NUMBERS = re.compile(r"^(?:#\s*)?\d{1,2}(?:\s*(?:,|and|ו-?|&|\s)\s*\d{1,2})*$")
 
 

@@ -167,7 +167,8 @@ _HE_BEFORE_HOUR = {"רבע": 15, "עשרים": 20, "עשרה": 10, "עשר": 10,
 _HE_WORD_TIME = re.compile(
     rf"(?:(?<=\s)|^)(?:(?:בשעה\s+|ב-?|ל-?|בסביבות\s+)(?P<h>{_HE_HOURS})(?:\s+(?P<f>{_HE_FRACTION}))?"
     rf"|(?P<h2>{_HE_HOURS})\s+(?P<f2>{_HE_FRACTION})"
-    rf"|(?:בשעה\s+|ב-?)?(?P<q>{'|'.join(_HE_BEFORE_HOUR)})\s+ל-?(?P<h3>{_HE_HOURS}))(?=\s|$|[,.!?])"
+    rf"|(?:בשעה\s+|ב-?)?(?P<q>{'|'.join(_HE_BEFORE_HOUR)})\s+ל-?(?P<h3>{_HE_HOURS})"
+    rf"|(?:בשעה\s+|ב-?)?(?P<half>חצי)\s+(?P<h4>{_HE_HOURS}))(?=\s|$|[,.!?])"  # "בחצי שבע": 6:30
 )
 _HE_CLOCK_FRACTION = re.compile(
     rf"(?:(?<=\s)|^)(?:בשעה\s+|[בל]-?)(?P<h>\d{{1,2}})\s+(?P<f>{_HE_FRACTION})(?=\s|$|[,.!?])"
@@ -458,14 +459,14 @@ def _he_clock_fraction(scan: Scan) -> SaidTime | None:
 
 
 def _he_word_time(scan: Scan) -> SaidTime | None:
-    """ "בשמונה", "שלוש וחצי", "רבע לשבע"."""
+    """ "בשמונה", "שלוש וחצי", "רבע לשבע", "בחצי שבע"."""
     match = _HE_WORD_TIME.search(scan.text)
     if not match:
         return None
     scan.take(match)
-    if match.group("h3"):
-        hour = _HE_HOUR_WORDS[match.group("h3")]
-        return SaidTime(hour - 1 or 12, 60 - _HE_BEFORE_HOUR[match.group("q")], False, False)
+    if match.group("h3") or match.group("h4"):  # "רבע לשבע": 6:45, "חצי שבע": 6:30
+        hour = _HE_HOUR_WORDS[match.group("h3") or match.group("h4")]
+        return SaidTime(hour - 1 or 12, 60 - _HE_BEFORE_HOUR.get(match.group("q"), 30), False, False)
     word = match.group("h") or match.group("h2")
     fraction = match.group("f") or match.group("f2")
     return SaidTime(_HE_HOUR_WORDS[word], _HE_FRACTIONS[fraction] if fraction else 0, False, False)
