@@ -40,3 +40,36 @@ def test_hebrew_a_second_reminder_is_its_own(talk: Conversation) -> None:
 def test_remind_me_with_only_the_missing_part_still_completes_it(talk: Conversation) -> None:
     talk.say("remind me to call dad")
     assert talk.say("remind me on friday at 10").startswith("⏰ Reminder set: “call dad” for")
+
+
+def test_a_misspelt_request_is_never_a_time_for_the_open_question(talk: Conversation) -> None:
+    # „לשלם ארנונה” (asked for Thu 3.12) was set for today 12:03: "תזקיר" was not read as "תזכיר",
+    # and the request's "in two hours" was taken as the answer, its other words dropped.
+    talk.say("תזכיר לי לשלם ארנונה")
+    assert talk.say("ב-3 לחודש").startswith("באיזו שעה ביום")
+    assert talk.say("תזקיר לי בעוד שעתיים לצלצל לסבתא").startswith("⏰ קבעתי תזכורת „לצלצל לסבתא”")
+    assert _bullets(talk.say("מה התזכורות שלי")) == ["„לצלצל לסבתא”"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "at 5 and also remind me to water plants",
+        "5pm buy the new charger for dad",
+        "tomorrow at 9 call the plumber",
+    ],
+)
+def test_a_time_with_a_request_beside_it_is_asked_again(talk: Conversation, answer: str) -> None:
+    # “buy milk and also remind me to water plants” was set for 17:00.
+    talk.say("remind me to buy milk")
+    assert talk.say(answer).endswith("When should I remind you? (e.g. “tomorrow at 17:00”)")
+    assert talk.say("show my reminders") == "You have no upcoming reminders."
+
+
+@pytest.mark.parametrize(
+    "answer", ["tomorrow at 5pm is fine", "ok lets say friday at 9 please", "at 5 then", "אז מחר ב-9 בבקשה"]
+)
+def test_a_time_with_an_answer_s_words_still_answers(talk: Conversation, answer: str) -> None:
+    talk.say("remind me to buy milk")
+    reply = talk.say(answer)
+    assert reply.startswith("⏰") and "buy milk" in reply  # in the answer's language

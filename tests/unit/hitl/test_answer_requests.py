@@ -78,3 +78,16 @@ def test_an_answer_that_says_remind_me_and_only_the_missing_part_completes_it(
     message: str, answer: str, combined: str
 ) -> None:
     assert completed_request(_asked(message, "en"), answer, NOW, RULES) == combined
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "at 5 and also remind me to water plants",
+        "5pm buy the new charger for dad",
+        "tomorrow at 9 call the plumber",
+    ],
+)
+def test_a_time_beside_a_request_of_its_own_is_never_more_title(answer: str) -> None:
+    # “buy milk buy the new charger for dad” was set for 17:00.
+    assert completed_request(_asked("remind me to buy milk", "en"), answer, NOW, RULES) is None

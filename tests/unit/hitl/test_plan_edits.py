@@ -17,6 +17,7 @@ from memo.hitl.plan_edits import (
     fill_answer,
     origin_step,
     outside_the_month_asked,
+    says_more,
     timeless_edit,
 )
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
@@ -296,3 +297,24 @@ def test_a_question_of_several_days_or_of_no_day_takes_no_other_day() -> None:
     assert another_day(*asked(several), "monday", NOW) is None
     no_day = plan(step(constraints={"title": "call mom"}), missing=["reminder_time_required"])
     assert another_day(*asked(no_day), "monday", NOW) is None
+
+
+@pytest.mark.parametrize(
+    "remainder",
+    ["is fine", "ok lets say please", "no wait", "sorry i meant", "רגע לא", "אז בבקשה", "then", ""],
+)
+def test_an_answer_s_own_words_say_nothing_more(remainder: str) -> None:
+    assert not says_more(remainder)
+
+
+@pytest.mark.parametrize(
+    "remainder",
+    [
+        "and also remind me to water plants",
+        "buy the new charger for dad",
+        "תזקיר לי לצלצל לסבתא",
+        "call the plumber",
+    ],
+)
+def test_words_of_a_request_say_more_than_an_answer(remainder: str) -> None:
+    assert says_more(remainder)

@@ -19,7 +19,7 @@ from typing import Any
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl import narrowing
 from memo.hitl.complete_request import is_complete_request
-from memo.hitl.plan_edits import bare_edit, origin_step
+from memo.hitl.plan_edits import bare_edit, origin_step, says_more
 from memo.hitl.transitions import removes
 from memo.planner.base import Planner, PlannerInput
 from memo.text.language import detect_language
@@ -173,7 +173,11 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         scan = Scan(message)
         if take_unplaced(scan):
             message = tidy(scan.text)
-    if _titled_anew(before, raw, now, state, rules):
+    if (
+        _titled_anew(before, raw, now, state, rules)
+        or _REMIND_LATER.search(raw)
+        or _beside_a_title(before, raw, now, state)
+    ):
         return None
     combined = f"{message} {after_remind_words(raw)}"
     output = rules.plan(
@@ -189,6 +193,22 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         set(new.constraints) > set(old.constraints) for new, old in zip(output.plan, before.plan, strict=True)
     )
     return combined if fewer or more_known else None
+
+
+#: "at 5 and also remind me to water plants": a second request after the answer, never more words
+#: of the one asked about.
+_REMIND_LATER = re.compile(r"\S.*?\b(?:remind\s+me|תזכיר(?:י)?\s+לי)\b", re.I)
+
+
+def _beside_a_title(before: PlannerOutput, raw: str, now: datetime, state: TurnState) -> bool:
+    """ "remind me to buy milk" -> "When?" -> "5pm buy the new charger for dad": the reminder has its
+    title, and the words beside the answer's time say more: a request of their own, never more title."""
+    from memo.planner.timeparse import extract_when
+
+    if not any(step.constraints.get("title") for step in before.plan):
+        return False
+    parsed = extract_when(raw, now=now, timezone=state.input.timezone, language=state.input.language)
+    return parsed.found and says_more(parsed.remainder)
 
 
 def _titled_anew(before: PlannerOutput, raw: str, now: datetime, state: TurnState, rules: Planner) -> bool:

@@ -151,6 +151,10 @@ def _fill_time(
         # The hour said with the question's request ("every 5 months at 9" -> "every 6 months").
         answer = f"{answer} {'ב-' if has_hebrew(answer) else 'at '}{said}"
         parsed = extract_when(answer, now=now, timezone=tz, language=language, default_day=_known_day(bag))
+    if parsed.when is not None and "reminder_title_required" not in missing and says_more(parsed.remainder):
+        # "When?" -> "remnd me in 2 hours to call grandma": a time inside a request of its own is
+        # no answer for this reminder (asked again, nothing set).
+        return False
     when = parsed.when
     if when is None:
         when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
@@ -317,6 +321,25 @@ def _fill_words(
 def _repeats(step: PlanStep) -> bool:
     """Whether the step can take a repetition (`recurrence`): a reminder made or changed can."""
     return step.capability == "reminders" and step.action in ("create", "update")
+
+
+#: Words beside a time that still only answer it: "5pm is fine", "let's say tomorrow at 9 please",
+#: "no wait, 7pm", "אז מחר ב-9 בבקשה".
+_ANSWER_WORDS = frozenset({
+    "ok", "okay", "please", "pls", "then", "so", "lets", "let's", "let", "us", "say", "make", "it", "that", "is",
+    "fine", "good", "works", "great", "perfect", "sure", "yes", "yeah", "yep", "maybe", "around", "about", "ish",
+    "thanks", "thank", "you", "how", "at", "on", "the", "a", "for", "me", "remind", "would", "be", "best", "better",
+    "instead", "no", "nope", "wait", "sorry", "i", "meant", "mean", "actually", "oops", "oh", "hmm", "change",
+    "אוקיי", "אוקי", "בסדר", "טוב", "אז", "נגיד", "שיהיה", "זה", "יהיה", "בבקשה", "תודה", "כן", "אולי", "בערך",
+    "סביב", "מתאים", "עדיף", "לי", "לא", "רגע", "סליחה", "התכוונתי", "בעצם", "אופס", "טעיתי", "תעשה", "תשנה",
+})  # fmt: skip
+
+
+def says_more(remainder: str) -> bool:
+    """Whether the words beside an answer's time say more than an answer does (two words or more
+    that are no answer's words): a request of its own."""
+    words = [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", remainder.lower()) if w not in _ANSWER_WORDS]
+    return len(words) >= 2
 
 
 def _repeating(bag: dict[str, Any], constraints: dict[str, Any]) -> bool:

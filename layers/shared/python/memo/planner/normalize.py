@@ -248,8 +248,8 @@ _HE_LETTER_DAY = re.compile(r"(?:(?<=\s)|^)(?P<pre>[בל]?-?)יום\s+(?P<d>[א�
 _HE_THROW_AWAY = re.compile(
     r"^(?P<and>ו?)(?:תזרוק|תזרקי)(?=\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?ה?(?:פתק|פתקים|תזכורת|תזכורות|הערה|רשימ))"
 )
-#: "תזכר לי" (a letter missing): "תזכיר לי"; "תזכור" alone is "remember".
-_HE_REMIND_TYPO = re.compile(r"(?:^|(?<=\s))(?P<and>ו?)(?:תזכר|תזכיל|תזכירר)(?=\s+לי\b)")
+#: "תזכר לי" (a letter missing), "תזקיר לי" (ק for כ, as said): "תזכיר לי"; "תזכור" alone is "remember".
+_HE_REMIND_TYPO = re.compile(r"(?:^|(?<=\s))(?P<and>ו?)(?:תזכר|תזכיל|תזכירר|תזקיר|תזקר)(?=\s+לי\b)")
 
 
 def fix_typos(text: str) -> str:
