@@ -21,7 +21,7 @@ from memo.planner.intents.month_series import SAID_MONTH, day_in_month
 from memo.planner.intents.reminders import SAID_TIME
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
 from memo.planner.match import SHIFT_BY, SHIFT_DIRECTION_REQUIRED, shift_of
-from memo.planner.timeparse import extract_when, parse_time_answer
+from memo.planner.timeparse import ParsedWhen, extract_when, parse_time_answer
 
 _UPDATE_ACTIONS = frozenset({"update"})
 
@@ -155,16 +155,7 @@ def _fill_time(
         # "When?" -> "remnd me in 2 hours to call grandma": a time inside a request of its own is
         # no answer for this reminder (asked again, nothing set).
         return False
-    when = parsed.when
-    if when is None:
-        when = parse_time_answer(answer, now=now, timezone=tz, language=language, day=_known_day(bag))
-    if (
-        when is not None
-        and parsed.recurrence is None
-        and not parsed.explicit_day
-        and _repeating(bag, constraints)
-    ):
-        when = _series_time(answer, when, now, tz, language, _known_day(bag))
+    when = _answered_when(answer, parsed, now, state, bag, constraints)
     if when is not None and step.action == "create":
         when = _before_the_event(state, answer, when, now, constraints, bag)
     if when is None or when <= now or not _in_month(when, month, tz, parsed.explicit_day):
@@ -340,6 +331,27 @@ def says_more(remainder: str) -> bool:
     that are no answer's words): a request of its own."""
     words = [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", remainder.lower()) if w not in _ANSWER_WORDS]
     return len(words) >= 2
+
+
+def _answered_when(
+    answer: str,
+    parsed: ParsedWhen,
+    now: datetime,
+    state: TurnState,
+    bag: dict[str, Any],
+    constraints: dict[str, Any],
+) -> datetime | None:
+    """The time an answer says (a bare hour too: "5"), a series' hour as a series takes it."""
+    tz, language, day = state.input.timezone, state.input.language, _known_day(bag)
+    when = parsed.when or parse_time_answer(answer, now=now, timezone=tz, language=language, day=day)
+    if (
+        when is not None
+        and parsed.recurrence is None
+        and not parsed.explicit_day
+        and _repeating(bag, constraints)
+    ):
+        return _series_time(answer, when, now, tz, language, day)
+    return when
 
 
 def _repeating(bag: dict[str, Any], constraints: dict[str, Any]) -> bool:
