@@ -129,3 +129,25 @@ def test_a_list_item_change_names_both_words_and_the_list() -> None:
         changes={"text": "12 ביצים"},
     )
     assert templates.describe_step(hebrew, "he", TZ) == "לשנות את „ביצים” ל„12 ביצים” ברשימת הקניות"
+
+
+def test_a_limited_delete_all_is_said_with_its_limit() -> None:
+    # The set-aside line said "delete all your reminders" of a request for tomorrow's alone.
+    only = step(action="delete_all", constraints={"only": "tomorrow's"})
+    assert templates.describe_step(only, "en", TZ) == "delete your reminders for tomorrow"
+    assert templates.describe_step(
+        step(action="delete_all", constraints={"only": "for friday"}), "en", TZ
+    ) == ("delete your reminders for friday")
+    assert templates.describe_step(step(action="delete_all", constraints={"only": "של מחר"}), "he", TZ) == (
+        "למחוק את התזכורות שלך של מחר"
+    )
+    keep = step(action="delete_all", constraints={"keep": "call mom"})
+    assert templates.describe_step(keep, "en", TZ) == "delete all your reminders except “call mom”"
+    assert templates.describe_step(step(action="delete_all"), "en", TZ) == "delete all your reminders"
+
+
+def test_an_add_whose_items_were_asked_says_items() -> None:
+    # It was "add  to your packing list".
+    asked = step(capability="lists", action="add", constraints={"listName": "packing"})
+    assert templates.describe_step(asked, "en", TZ) == "add items to your packing list"
+    assert templates.describe_step(asked, "he", TZ).startswith("להוסיף פריטים לרשימת")

@@ -4,6 +4,7 @@ is not connected."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
@@ -80,8 +81,22 @@ def _reminder_phrase(step: PlanStep, language: Language, timezone: str) -> str |
             else f"delete the reminder {quote(target, language)}"
         )
     if step.action == "delete_all":
-        return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
+        return _delete_all_phrase(c, language)
     return None
+
+
+def _delete_all_phrase(c: dict[str, Any], language: Language) -> str:
+    """ "delete all your reminders", limited as the request was: "delete your reminders for tomorrow",
+    "delete all your reminders except “call mom”"."""
+    he = language == "he"
+    only, keep = c.get("only"), c.get("keep")
+    if isinstance(keep, str) and keep:
+        kept = quote(keep, language)
+        return f"למחוק את כל התזכורות שלך חוץ מ{kept}" if he else f"delete all your reminders except {kept}"
+    if isinstance(only, str) and only:
+        said = re.sub(r"['’]s\b", "", re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I))
+        return f"למחוק את התזכורות שלך של {said}" if he else f"delete your reminders for {said}"
+    return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
 
 
 def _skip_phrase(target: str, within: object, language: Language) -> str:
@@ -168,7 +183,7 @@ def _note_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
 def _list_phrase(step: PlanStep, language: Language, timezone: str) -> str | None:
     he = language == "he"
     name = str(step.constraints.get("listName", ""))
-    items = ", ".join(str(i) for i in step.changes.get("items", []))
+    items = ", ".join(str(i) for i in step.changes.get("items", [])) or ("פריטים" if he else "items")
     if step.action == "add":
         return f"להוסיף {items} לרשימת {he_list_name(name)}" if he else f"add {items} to your {name} list"
     if step.action == "remove":
