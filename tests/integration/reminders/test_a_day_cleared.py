@@ -131,3 +131,32 @@ def test_hebrew_a_later_day_with_only_a_series(chat: Conversation, clock: FakeCl
     )
     assert any("לקחת כדורים" in sent for sent in fired(chat, clock, 3, 8))  # Thursday's
     assert fired(chat, clock, 4, 8) == []  # not Friday's
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["delete tomorrow's reminder", "delete the reminder for tomorrow", "cancel my reminder for tomorrow"],
+)
+def test_the_reminder_of_a_day_shows_that_day_s_reminders(
+    chat: Conversation, clock: FakeClock, said: str
+) -> None:
+    # It was a skip of the latest reminder's time that day: "“buy milk” is on Fri 27 Nov, not then,
+    # so I haven't deleted anything." (or, in Hebrew, one of tomorrow's two, guessed).
+    chat.say("remind me to call dad tomorrow at 10am")
+    chat.say("remind me to call mom tomorrow at 11am")
+    chat.say("remind me to buy milk on friday at 9am")
+    asked = chat.say(said)
+    assert asked.startswith(
+        "Before I go ahead: I'm about to delete 2 reminders:\n"
+        f"1. “call dad” — {shown(1, 10)}\n2. “call mom” — {shown(1, 11)}\n"
+    )
+    assert chat.say("only 1") == "Deleted 1 reminder: “call dad”."
+    assert not any("call dad" in sent for sent in fired(chat, clock, 1, 10))
+    assert any("call mom" in sent for sent in fired(chat, clock, 1, 11))
+
+
+def test_hebrew_the_reminder_of_tomorrow(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר ב-9 להתקשר לאבא")
+    chat.say("תזכיר לי מחר ב-12 לקנות חלב")
+    asked = chat.say("תמחק את התזכורת של מחר")
+    assert "להתקשר לאבא" in asked and "לקנות חלב" in asked and asked.startswith("רגע לפני")

@@ -150,3 +150,23 @@ def test_until_is_from_today_through_the_days_named(said: str, last: date) -> No
 def test_hebrew_without_the_gym_on_some_days_is_its_skip(message: str) -> None:
     constraints = _skip_of(message)
     assert "כושר" in str(constraints["target"]) and isinstance(constraints["within"], dict)
+
+
+@pytest.mark.parametrize(
+    ("message", "only"),
+    [
+        ("delete tomorrow's reminder", "tomorrow"),
+        ("delete the reminder for tomorrow", "for tomorrow"),
+        ("cancel my reminder for friday", "for friday"),
+        ("תמחק את התזכורת של מחר", "מחר"),
+    ],
+)
+def test_the_reminder_of_a_day_is_that_day_s_reminders(message: str, only: str) -> None:
+    # It was a skip of the latest reminder's time that day.
+    (step,) = RulePlanner().plan(pin(message, actions=(latest(),))).output.plan
+    assert (step.action, step.constraints) == ("delete_all", {"only": only})
+
+
+def test_it_on_a_day_is_still_the_latest_reminder_s_time_then() -> None:
+    (step,) = RulePlanner().plan(pin("delete it tomorrow", actions=(latest(),))).output.plan
+    assert step.action == "delete" and step.constraints["targetRef"] == "latest_action"

@@ -20,7 +20,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.intents.reminder_changes import one_dropped
 from memo.planner.intents.reminder_queries import days_named
 from memo.planner.lexicon import NOTE_EN, NOTE_HE, REMINDER_EN, REMINDER_HE, as_title, clean
-from memo.planner.match import REFERENTIAL, Match, latest_action, target_constraints
+from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action, target_constraints
 from memo.planner.when.days import take_day
 from memo.planner.when.periods import month_period
 from memo.planner.when.scan import Scan
@@ -89,6 +89,10 @@ _HE_SPANS = {"יום": 1, "יומיים": 2, "שבוע": 7, "שבועיים": 14
 _UNTIL = re.compile(r"\b(?:until|till|til|through)\s+(?P<day>.+)$|(?:^|\s)עד\s+(?P<he_day>.+)$", re.I)
 
 
+#: A reminder named by nothing but its day ("delete tomorrow's reminder", "תמחק את התזכורת של מחר").
+_THE_REMINDER = re.compile(r"(?:(?:the|my)\s+)?reminder|(?:את\s+)?ה?תזכורת(?:\s+של)?", re.I)
+
+
 def skip(text: str, inp: PlannerInput) -> Match | None:
     for pattern, days_needed in _RE_SKIP:
         match = pattern.search(text)
@@ -100,6 +104,10 @@ def skip(text: str, inp: PlannerInput) -> Match | None:
         if days_needed and (not _names_days(rest, inp) or _NOT_ONE_REMINDER.search(rest)):
             continue  # "cancel the 6pm one", "delete everything tomorrow": no skip
         within, words = _days_of(rest, inp)
+        if days_needed and _THE_REMINDER.fullmatch(clean(words)):
+            # "delete tomorrow's reminder": the reminders of that day, shown and approved as a
+            # "delete my reminders for tomorrow" is, never the latest one's time that day.
+            return _of_the_day(clean(_THE_REMINDER.sub(" ", rest)))
         before = _before(text, inp.message)
         if not within and not days_needed and _names_days(before, inp):
             # "I'm on vacation next week, skip the gym": days said in the clause before the skip
@@ -107,6 +115,18 @@ def skip(text: str, inp: PlannerInput) -> Match | None:
             within = _days_of(before, inp)[0]
         return _skip_match(words, within, inp)
     return None
+
+
+def _of_the_day(day: str) -> Match:
+    return Match(
+        capability="reminders",
+        action="delete_all",
+        confidence=CONFIDENT,
+        risk="high",
+        constraints={"only": day},
+        needs_approval=True,
+        pattern="delete_all",
+    )
 
 
 def _skip_match(words: str, within: dict[str, str], inp: PlannerInput) -> Match | None:
