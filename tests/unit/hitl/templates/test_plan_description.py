@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.hitl import templates
 from tests.unit.hitl.conftest import TZ, plan, step
 
@@ -151,3 +153,22 @@ def test_an_add_whose_items_were_asked_says_items() -> None:
     asked = step(capability="lists", action="add", constraints={"listName": "packing"})
     assert templates.describe_step(asked, "en", TZ) == "add items to your packing list"
     assert templates.describe_step(asked, "he", TZ).startswith("להוסיף פריטים לרשימת")
+
+
+@pytest.mark.parametrize(
+    ("only", "said"),
+    [
+        ("for tomorrow's", "tomorrow"),
+        ("tomorrow's", "tomorrow"),
+        ("on friday", "friday"),
+        ("Friday", "Friday"),
+        ("ביום שישי", "יום שישי"),
+        ("למחר", "מחר"),
+        ("של מחר", "מחר"),
+        ("בדיקה", "בדיקה"),  # a word of its own keeps its first letter
+        ("לימוד", "לימוד"),
+        ("forest", "forest"),
+    ],
+)
+def test_the_day_a_request_was_limited_to_is_said_without_its_preposition(only: str, said: str) -> None:
+    assert templates.day_said(only) == said

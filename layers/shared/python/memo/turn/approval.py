@@ -219,8 +219,7 @@ def _series_left_out(
     if not that_day:
         return items, None
     kept = [c for c in items if affected.base_id(c.id) not in repeating]
-    said = re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I)
-    said = re.sub(r"['’]s\b", "", said)  # "tomorrow's": "tomorrow"
+    said = templates.day_said(only)
     titles = [c.label for c in current if c.id in that_day]
     return kept, templates.series_left_out(titles, said, language, alone=not kept)
 
@@ -307,9 +306,8 @@ def _limited(
             _, left = _series_left_out(step, [], current, state, turn)
             if left is not None:
                 return left
-            said_only = re.sub(r"^(?:for|on|of|של)\s+", "", only, flags=re.I)  # "for saturday": "saturday"
             return _names_not_found(only, items, state, now) or templates.names_not_found(
-                [], [said_only], language
+                [], [templates.day_said(only)], language
             )
         return templates.limit_unclear(keep if isinstance(keep, str) and keep else str(only), language)
     if narrowed.empty:

@@ -93,7 +93,7 @@ from memo.hitl.templates.operator import (
     operator_question,
     operator_question_declined,
 )
-from memo.hitl.templates.plan_description import describe_plan, describe_step, note_change, would_do
+from memo.hitl.templates.plan_description import day_said, describe_plan, describe_step, note_change, would_do
 from memo.hitl.templates.turn_answers import connect_account, sent_to_review
 
 __all__ = [
@@ -121,6 +121,7 @@ __all__ = [
     "candidate_options",
     "connect_account",
     "count_items",
+    "day_said",
     "describe_plan",
     "describe_step",
     "disambiguation_question",

@@ -85,6 +85,18 @@ def _reminder_phrase(step: PlanStep, language: Language, timezone: str) -> str |
     return None
 
 
+#: "for", "on", "of", "של" before a day; Hebrew "ב"/"ל" only where a day word follows ("ביום שישי",
+#: "למחר"), never the first letter of a word of its own ("בדיקה").
+_DAY_PREFIX = re.compile(r"^(?:(?:for|on|of|של)\s+|[בל]-?(?=יום|מחר|שבוע|שבת|ה?ערב|ה?בוקר))", re.I)
+
+
+def day_said(only: str) -> str:
+    """The day a request was limited to, as it is said back: "for tomorrow's" -> "tomorrow",
+    "ביום שישי" -> "יום שישי" (the preposition and the possessive dropped)."""
+    said = _DAY_PREFIX.sub("", only.strip())
+    return re.sub(r"['’]s\b", "", said)
+
+
 def _delete_all_phrase(c: dict[str, Any], language: Language) -> str:
     """ "delete all your reminders", limited as the request was: "delete your reminders for tomorrow",
     "delete all your reminders except “call mom”"."""
@@ -94,7 +106,7 @@ def _delete_all_phrase(c: dict[str, Any], language: Language) -> str:
         kept = quote(keep, language)
         return f"למחוק את כל התזכורות שלך חוץ מ{kept}" if he else f"delete all your reminders except {kept}"
     if isinstance(only, str) and only:
-        said = re.sub(r"['’]s\b", "", re.sub(r"^(?:for|on|of|של|ל|ב)\s*(?=\S)", "", only.strip(), flags=re.I))
+        said = day_said(only)
         return f"למחוק את התזכורות שלך של {said}" if he else f"delete your reminders for {said}"
     return "למחוק את כל התזכורות שלך" if he else "delete all your reminders"
 
