@@ -63,3 +63,31 @@ def test_the_answer_to_what_to_add_said_the_way_people_say_it(chat: Conversation
     assert chat.say("תוסיף חלב לרשימה") == "הוספתי חלב לרשימת הקניות."
     listed = chat.say("show my shopping list").splitlines()
     assert listed[0] == "Your shopping list:" and sorted(listed[1:]) == ["• bread", "• חלב"]  # one instant
+
+
+@pytest.mark.parametrize(
+    ("request_", "verb", "thing", "added"),
+    [
+        ("add to my shopping list", "add", "milk", "Added milk to your shopping list."),
+        ("put something on my shopping list", "add please", "eggs", "Added eggs to your shopping list."),
+        ("תוסיף לרשימת הקניות", "תוסיף", "חלב", "הוספתי חלב לרשימת הקניות."),
+        ("תוסיף לרשימת הקניות", "להוסיף", "לחם", "הוספתי לחם לרשימת הקניות."),
+        ("תכניס משהו לרשימת הקניות", "תוסיף בבקשה", "ביצים", "הוספתי ביצים לרשימת הקניות."),
+    ],
+)
+def test_the_verb_again_is_no_item(
+    chat: Conversation, request_: str, verb: str, thing: str, added: str
+) -> None:
+    # "תוסיף" answering "מה להוסיף?" was added to the list as an item called „תוסיף”.
+    question = chat.say(request_)
+    again = chat.say(verb)
+    assert again.endswith(question) and again != question  # not understood, asked again
+    assert chat.say(thing) == added
+    shown = chat.say("מה ברשימת הקניות?" if thing[0] > "z" else "what's on my shopping list?")
+    assert shown.splitlines()[1:] == [f"• {thing}"]
+
+
+def test_one_thing_with_an_and_in_its_name_is_one_item(chat: Conversation) -> None:
+    said = chat.say("add mac and cheese, eggs and half & half to my shopping list")
+    assert said == "Added mac and cheese, eggs, half & half to your shopping list."
+    assert chat.say("add salt and pepper to my shopping list") == "Added salt, pepper to your shopping list."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import list_words
 
 
@@ -42,3 +44,34 @@ def test_back_and_again_belong_to_the_sentence_not_the_item() -> None:
     # An item whose name starts with "back" keeps it.
     assert list_words.items_of("back scratcher") == ["back scratcher"]
     assert list_words.items_of("the back scratcher") == ["back scratcher"]
+
+
+@pytest.mark.parametrize(
+    "thing",
+    [
+        "mac and cheese",
+        "macaroni and cheese",
+        "fish and chips",
+        "half & half",
+        "half and half",
+        "m&m's",
+        "cookies and cream",
+        "PB&J",
+        "sweet and sour sauce",
+        "salt and vinegar chips",
+        "ham and cheese",
+    ],
+)
+@pytest.mark.parametrize(
+    ("before", "after"), [("", ""), ("eggs, ", ""), ("", " and bread"), ("milk, ", ", tea")]
+)
+def test_a_thing_whose_name_holds_an_and_is_never_split(thing: str, before: str, after: str) -> None:
+    others = [w for w in (before + after).replace(" and ", ",").split(",") if w.strip()]
+    items = list_words.items_of(f"{before}{thing}{after}")
+    assert thing in items and sorted(items) == sorted([thing, *(w.strip() for w in others)])
+
+
+def test_two_things_joined_by_and_are_still_two() -> None:
+    assert list_words.items_of("salt and pepper") == ["salt", "pepper"]
+    assert list_words.items_of("cheese and crackers") == ["cheese", "crackers"]
+    assert list_words.items_of("mac, cheese and fish") == ["mac", "cheese", "fish"]

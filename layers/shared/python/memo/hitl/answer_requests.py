@@ -16,7 +16,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
+from memo.domain import LIST_ITEMS_REQUIRED, PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl import narrowing
 from memo.hitl.complete_request import is_complete_request
 from memo.hitl.plan_edits import bare_edit, origin_step, says_more
@@ -177,6 +177,7 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         _titled_anew(before, raw, now, state, rules)
         or _REMIND_LATER.search(raw)
         or _beside_a_title(before, raw, now, state)
+        or _adds_nothing(before, raw)
     ):
         return None
     combined = f"{message} {after_remind_words(raw)}"
@@ -198,6 +199,16 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
 #: "at 5 and also remind me to water plants": a second request after the answer, never more words
 #: of the one asked about.
 _REMIND_LATER = re.compile(r"\S.*?\b(?:remind\s+me|תזכיר(?:י)?\s+לי)\b", re.I)
+
+
+def _adds_nothing(before: PlannerOutput, raw: str) -> bool:
+    """ "add to my shopping list" -> "What should I add?" -> "add" (or "תוסיף"): the request's own
+    verb again names no item, and the request read with it would add the verb itself."""
+    if LIST_ITEMS_REQUIRED not in before.missing_fields:
+        return False
+    from memo.planner.intents.lists import answered_items  # the planner's own splitting
+
+    return not answered_items(raw)
 
 
 def _beside_a_title(before: PlannerOutput, raw: str, now: datetime, state: TurnState) -> bool:

@@ -25,10 +25,22 @@ def items_of(raw: str) -> list[str]:
     )
     # "the milk" is milk; "The Matrix" (a capital after a capital "The") is a name, kept whole.
     raw = re.sub(r"^(?:את|some|a|an|the)\s+(?!(?-i:(?<=The\s)[A-Z]))", "", raw, flags=re.I)
+    raw = _ONE_THING.sub(lambda m: m.group().translate(_HOLD), raw)
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)
+    parts = [x.translate(_RELEASE) for x in parts]
     items = [clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts]
     return [_without_and(p) if i else p for i, p in enumerate(items) if p]
 
+
+#: One thing whose name holds an "and" ("mac and cheese", "half & half", "m&m's"): never split.
+_ONE_THING = re.compile(
+    r"\b(?:mac(?:aroni)?\s+and\s+cheese|fish\s+and\s+chips|half\s*(?:and|&)\s*half|cookies\s+and\s+cream|"
+    r"sweet\s+and\s+sour|spaghetti\s+and\s+meatballs|ham\s+and\s+cheese|salt\s+and\s+vinegar|"
+    r"sour\s+cream\s+and\s+onion|pb\s*(?:and|&)\s*j|m\s*(?:and|&)\s*m'?s|bread\s+and\s+butter\s+pickles)\b",
+    re.I,
+)
+_HOLD = str.maketrans(" &", "\x00\x01")  # a joined thing's spaces and "&" while the items are split
+_RELEASE = str.maketrans("\x00\x01", " &")
 
 #: Words that begin with ו themselves ("ויטמינים", "וופלים"): a ו there is no "and".
 _VAV_WORDS = re.compile(r"^(?:ויטמינ|וופל|ורד|וניל|ודק|ויסק|וזלין|ואקום|וסט|וילון|וואפל)")

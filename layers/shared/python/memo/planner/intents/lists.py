@@ -389,12 +389,21 @@ _A_QUESTION = re.compile(
 )
 
 
+#: An answer that is only the request's verb again ("add", "תוסיף"): it names nothing to add.
+_BARE_VERB = re.compile(
+    r"(?:please\s+)?(?:add|put|buy|get|include|insert|add\s+(?:it|them|something|items?|stuff)|"
+    r"תוסיף|תוסיפי|תוסיפו|הוסף|הוסיפי|להוסיף|תכניס|תכניסי|לקנות|תקנה|תשים|תשימי|פריטים|דברים)"
+    r"(?:\s+(?:please|בבקשה))?[\s.!?]*",
+    re.I,
+)
+
+
 def answered_items(answer: str) -> list[str]:
     """The things an answer to "What should I add to the list?" names ("milk and eggs"); [] for a
     reference, a question, a list of its own ("let's make a grocery list") or nothing."""
     from memo.planner.intents.list_starts import starts_a_list
 
-    if _A_QUESTION.search(clean(answer)) or starts_a_list(answer):
+    if _A_QUESTION.search(clean(answer)) or starts_a_list(answer) or _BARE_VERB.fullmatch(clean(answer)):
         return []
     said = list_items(list_for(answer), _RE_LIST_ADD, "add", "low")  # "put milk on the list"
     named = (said.changes or {}).get("items") if said is not None else None
