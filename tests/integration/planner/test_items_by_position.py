@@ -96,3 +96,35 @@ def test_in_hebrew_the_last_one_and_take_it_off(chat: Conversation) -> None:
     chat.say("תוסיף תפוחים לרשימת הקניות")
     assert chat.say("תוריד את זה") == "הורדתי תפוחים מרשימת הקניות."
     assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• חלב\n• ביצים"
+
+
+THINGS = ["milk", "eggs", "tea", "bread", "rice"]
+SAID = [
+    "remove {a} and {b} from the shopping list",
+    "remove items {a} and {b} from my shopping list",
+    "take #{a} and #{b} off the shopping list",
+    "remove numbers {a}, {b} from the shopping list",
+]
+
+
+@pytest.mark.parametrize("said", SAID)
+@pytest.mark.parametrize(("a", "b"), [(1, 2), (2, 5), (4, 1), (3, 3)])
+def test_several_items_by_their_numbers(chat: Conversation, said: str, a: int, b: int) -> None:
+    # "remove 2 and 3 from the shopping list" looked for items called “2” and “3” and found none.
+    chat.say("add milk, eggs, tea, bread and rice to my shopping list")
+    gone = [THINGS[n - 1] for n in sorted({a, b})]
+    assert chat.say(said.format(a=a, b=b)) == f"Removed {', '.join(gone)} from your shopping list."
+    left = [t for t in THINGS if t not in gone]
+    assert chat.say("show my shopping list") == "Your shopping list:\n" + "\n".join(f"• {t}" for t in left)
+
+
+def test_a_number_past_the_end_removes_none_of_them(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to my shopping list")
+    assert chat.say("remove 2 and 7 from the shopping list") == "Your shopping list has only 3 items."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• eggs\n• bread"
+
+
+def test_several_numbers_in_hebrew(chat: Conversation) -> None:
+    chat.say("תוסיף חלב, ביצים ולחם לרשימת הקניות")
+    assert chat.say("תמחק את פריטים 1 ו-3 מרשימת הקניות") == "הורדתי חלב, לחם מרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות?") == "רשימת הקניות:\n• ביצים"

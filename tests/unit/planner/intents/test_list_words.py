@@ -75,3 +75,20 @@ def test_two_things_joined_by_and_are_still_two() -> None:
     assert list_words.items_of("salt and pepper") == ["salt", "pepper"]
     assert list_words.items_of("cheese and crackers") == ["cheese", "crackers"]
     assert list_words.items_of("mac, cheese and fish") == ["mac", "cheese", "fish"]
+
+
+@pytest.mark.parametrize(
+    ("items", "places"),
+    [
+        (["items 2", "3"], ["item 2", "item 3"]),
+        (["2", "3"], ["item 2", "item 3"]),
+        (["#1", "#12"], ["item 1", "item 12"]),
+        (["numbers 4", "5", "6"], ["item 4", "item 5", "item 6"]),
+        (["פריטים 1", "3"], ["item 1", "item 3"]),
+        (["milk", "2"], ["milk", "2"]),  # a number among things is a thing
+        (["2 eggs"], ["2 eggs"]),
+        (["100", "3"], ["100", "3"]),
+    ],
+)
+def test_items_said_by_their_numbers_are_places(items: list[str], places: list[str]) -> None:
+    assert list_words.by_number(items) == places

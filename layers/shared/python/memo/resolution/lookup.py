@@ -36,6 +36,9 @@ def lookup(
     spot = position(target.text or (target.texts[0] if len(target.texts) == 1 else ""))
     if spot is not None and target.kind in ("list_item", "reminder"):
         return at_position(target, spot, state, repository, now)
+    spots = [position(text) for text in target.texts] if len(target.texts) > 1 else []
+    if spots and target.kind == "list_item" and all(spot is not None for spot in spots):
+        return _at_positions(target, [spot for spot in spots if spot is not None], state, repository, now)
     if target.kind == "list_item" and target.list_name in (None, "", UNNAMED_LIST):
         return on_some_list(step, target, state, repository, now)
     items = entities(target, repository, state, now)
@@ -56,6 +59,22 @@ def lookup(
         if at is not None:
             return at
     return found
+
+
+def _at_positions(
+    target: TargetQuery, spots: list[int], state: TurnState, repository: ItemsReader, now: datetime
+) -> Lookup:
+    """ "remove items 2 and 3": the items at those places, all of them or none (a place past the
+    end is said, as for one)."""
+    ids: list[str] = []
+    extra: dict[str, object] = {}
+    for spot in spots:
+        found = at_position(target, spot, state, repository, now)
+        if not isinstance(found, Found):
+            return found
+        ids += [i for i in found.ids if i not in ids]
+        extra = extra or dict(found.extra)
+    return Found(ids, extra=extra)
 
 
 def at_position(

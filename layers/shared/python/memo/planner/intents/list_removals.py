@@ -4,6 +4,7 @@ bread") and clearing a whole list."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.planner.base import PlannerInput
@@ -13,6 +14,7 @@ from memo.planner.intents.list_words import (
     KNOWN_LISTS_HE,
     LIST_NAME_EN,
     NAMES_A_KIND,
+    by_number,
     items_of,
     list_for,
     list_items,
@@ -122,7 +124,10 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
     if found is not None:
         said = (found.changes or {}).get("items")
         pronoun = isinstance(said, list) and any(_ONLY_IT.match(str(item)) for item in said)
-        return None if pronoun else found
+        if pronoun:
+            return None
+        numbered = by_number([str(item) for item in said]) if isinstance(said, list) else []
+        return replace(found, changes={**(found.changes or {}), "items": numbered}) if numbered else found
     for pattern in _RE_TAKE_OFF:
         match = pattern.search(text)
         if match and _ONLY_IT.match(match.group("items").strip()):
@@ -136,7 +141,7 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
                 confidence=0.8,
                 risk="medium",
                 constraints={"listName": UNNAMED_LIST},
-                changes={"items": [no_article(i) for i in items_of(match.group("items"))]},
+                changes={"items": by_number([no_article(i) for i in items_of(match.group("items"))])},
                 pattern="lists:take_off",
             )
     got = _RE_GOT.match(text)

@@ -32,6 +32,23 @@ def items_of(raw: str) -> list[str]:
     return [_without_and(p) if i else p for i, p in enumerate(items) if p]
 
 
+#: "items 2 and 3", "numbers 1, 4", "#2 and #5", "פריטים 2 ו-3": places on the list, said by number.
+_NUMBERED_LEAD = re.compile(
+    r"^(?:(?:the\s+)?(?:items?|numbers?|nos?\.?|entries|ה?פריטים|ה?פריט|מספרים|מספר)\s*|#)(?=\d)", re.I
+)
+_A_NUMBER = re.compile(r"^(?:#|-)?(?P<n>\d{1,2})$")
+
+
+def by_number(items: list[str]) -> list[str]:
+    """Items said by their numbers on the list ("items 2 and 3", "remove 2 and 3") as the places
+    they name ("item 2", "item 3"); any other items unchanged. Numbers are read so only when every
+    item is one (a lead word on the first is enough: "items 2, 3")."""
+    said = [_NUMBERED_LEAD.sub("", item.strip()) for item in items]
+    if not said or not all(_A_NUMBER.match(s) for s in said):
+        return items
+    return [f"item {int(m.group('n'))}" for s in said if (m := _A_NUMBER.match(s))]
+
+
 #: One thing whose name holds an "and" ("mac and cheese", "half & half", "m&m's"): never split.
 _ONE_THING = re.compile(
     r"\b(?:mac(?:aroni)?\s+and\s+cheese|fish\s+and\s+chips|half\s*(?:and|&)\s*half|cookies\s+and\s+cream|"
