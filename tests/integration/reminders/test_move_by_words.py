@@ -197,3 +197,68 @@ def test_a_move_that_names_someone_else_moves_nothing(chat: Conversation) -> Non
     assert chat.say("move the call with dan to 6pm") == "I couldn't find a reminder matching “call with dan”."
     assert chat.say("move my meeting with dan to 5pm").startswith("I couldn't find a reminder matching")
     assert chat.say("show my reminders") == f"Your reminders:\n• “the call with mom” — {_shown(1, 17)}"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "change the time of the dentist to 11:30",
+        "change the dentist time to 11:30",
+        "change the dentist's time to 11:30",
+        "set the time of the dentist reminder to 11:30",
+        "move the time of the dentist to 11:30",
+        "תשנה את השעה של רופא השיניים ל-11:30",
+        "תשני את השעה של התזכורת של רופא השיניים ל-11:30",
+        "שנה את רופא השיניים ל-11:30",
+        "תזיז את השעה של רופא השיניים ל-11:30",
+    ],
+)
+def test_the_time_of_a_named_reminder_changed(chat: Conversation, said: str) -> None:
+    # "change the time of the dentist to 11:30" looked for a reminder called “time of the dentist”;
+    # the Hebrew was not understood.
+    he = said[0] > "z"
+    title = "רופא השיניים" if he else "the dentist"
+    chat.say(f"תזכיר לי {title} מחר ב-9" if he else f"remind me about {title} tomorrow at 9")
+    chat.say("תזכיר לי להתקשר לאמא מחר ב-17:00" if he else "remind me to call mom tomorrow at 5pm")
+    moved = chat.say(said)
+    assert (
+        _shown(1, 11, 30, language="he" if he else "en") in moved
+        and ("רופא השיניים" if he else "dentist") in moved
+    )
+    listed = chat.say("מה התזכורות שלי?" if he else "show my reminders")
+    assert (
+        _shown(1, 11, 30, language="he" if he else "en") in listed
+        and _shown(1, 17, language="he" if he else "en") in listed
+    )
+    assert _shown(1, 9, language="he" if he else "en") not in listed
+
+
+def test_change_the_time_of_the_reminder_is_the_one_just_set(chat: Conversation) -> None:
+    chat.say("remind me to water the plants tomorrow at 9")
+    assert chat.say("change the time of the reminder to 4pm") == (
+        f"Updated the reminder “water the plants” — now for {_shown(1, 16)}."
+    )
+    assert chat.say("תשנה את השעה ל-18:30").endswith(f"{_shown(1, 18, 30, language='he')}.")
+
+
+@pytest.mark.parametrize(
+    ("said", "day", "hour"),
+    [
+        ("snooze the dentist until thursday", 3, 9),
+        ("snooze the dentist till 11am", 1, 11),
+        ("snooze it until wednesday at 8pm", 2, 20),
+        ("תעשה נודניק לרופא השיניים עד יום חמישי", 3, 9),
+    ],
+)
+def test_snooze_until_a_day_or_time_moves_it_there(
+    chat: Conversation, said: str, day: int, hour: int
+) -> None:
+    # "snooze the dentist until thursday" was not understood.
+    he = said[0] > "z"
+    chat.say("תזכיר לי רופא השיניים מחר ב-9" if he else "remind me about the dentist tomorrow at 9")
+    assert _shown(day, hour, language="he" if he else "en") in chat.say(said)
+    listed = chat.say("מה התזכורות שלי?" if he else "show my reminders")
+    assert (
+        _shown(day, hour, language="he" if he else "en") in listed
+        and _shown(1, 9, language="he" if he else "en") not in listed
+    )

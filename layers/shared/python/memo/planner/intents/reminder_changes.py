@@ -101,7 +101,8 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         if unsigned is not None and as_title(unsigned[1]):
             return _which_way(text, unsigned, inp)
         parsed = parse_when(strip_scope(rest), inp)
-        target = as_title(parsed.remainder)
+        # "change the time of the reminder to 4pm": the words about its time name no reminder.
+        target = as_title(_LEFT_OF_TIME.sub("", parsed.remainder))
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
         constraints = {**constraints, **scope_of(text)}
         # A time alone keeps the reminder's day, a day alone keeps its time (in its timezone).
@@ -194,8 +195,39 @@ _RE_CHANGE_TO_TIME = re.compile(
 )
 
 
+#: "תשנה את רופא השיניים ל-11:30", "תשני את השעה של הפגישה לשעה 5": as "change X to <a time>".
+_RE_CHANGE_TO_TIME_HE = re.compile(
+    r"^(?:תשנה|תשני|שנה|שני|לשנות)\s+(?:לי\s+)?(?:את\s+)?(?P<target>.+)\s+(?P<when>(?:ל\S|בשעה\s).*)$"
+)
+
+
 #: "change the time to 3:15", "set its time to 9": the time of the reminder just set or named.
-_TIME_OF_IT = re.compile(r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+of\s+(?:it|that|the\s+reminder))?$", re.I)
+_TIME_OF_IT = re.compile(
+    r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+of\s+(?:it|that|the\s+reminder))?$"
+    r"|^(?:את\s+)?ה?שעה(?:\s+של(?:\s+(?:זה|התזכורת)|ה))?$",
+    re.I,
+)
+
+
+#: "the time of the dentist", "the dentist's time", "the dentist time": the dentist.
+_TIME_OF_X = re.compile(
+    r"^(?:the\s+)?(?:time|hour)\s+(?:of|for)\s+(?!(?:it|that|the\s+reminder)$)(?P<x>.+)$"
+    r"|^(?:את\s+)?ה?שעה\s+(?:של\s+|ל)(?!(?:זה|התזכורת)$)(?:ה?תזכורת\s+(?:של\s+|ל)?)?(?P<he>\S.*)$",
+    re.I,
+)
+_X_TIME = re.compile(r"^(?P<x>.+?)(?:['’]s)?\s+(?:time|hour)$", re.I)
+
+
+_LEFT_OF_TIME = re.compile(
+    r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+(?:of|for)(?:\s+(?:the|my))?)?(?=\s|$)\s*", re.I
+)
+
+
+def _time_words_dropped(target: str) -> str:
+    found = _TIME_OF_X.match(target) or _X_TIME.match(target)
+    if found is None or _TIME_OF_IT.match(target):
+        return target
+    return found.group("x") or found.group("he")
 
 
 def one_dropped(target: str) -> str:
@@ -209,15 +241,19 @@ def one_dropped(target: str) -> str:
 
 
 def move_named(text: str, inp: PlannerInput) -> Match | None:
-    change = _RE_CHANGE_TO_TIME.match(text)
+    change = _RE_CHANGE_TO_TIME.match(text) or _RE_CHANGE_TO_TIME_HE.match(text)
     if change is not None:
-        when = change.group("when")
-        if BARE_HOUR.match(when) and not re.search(r"\balarm\b", change.group("target"), re.I):
+        when = re.sub(r"^ל(?=שעה\s)", "ב", change.group("when"))  # "לשעה 5": "בשעה 5"
+        if (
+            BARE_HOUR.match(when)
+            and not when.startswith("ל")
+            and not re.search(r"\balarm\b", change.group("target"), re.I)
+        ):
             when = f"at {when}"  # "change the bank one to 5": an hour (an alarm's bare hour is not)
         parsed = parse_when(when, inp)
-        target = as_title(one_dropped(change.group("target")))
+        target = as_title(one_dropped(_time_words_dropped(change.group("target"))))
         if (
-            _TIME_OF_IT.match(target)
+            (_TIME_OF_IT.match(target) or _TIME_OF_IT.match(change.group("target")))
             and parsed.found
             and parsed.problem is None
             and not clean(parsed.remainder)
@@ -243,7 +279,11 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
         if unsigned is not None:
             return _which_way(text, unsigned, inp) if as_title(unsigned[1]) else None
         parsed = parse_when(rest, inp)
-        target = as_title(one_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I)))
+        target = as_title(
+            one_dropped(
+                _time_words_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I))
+            )
+        )
         if parsed.found and parsed.problem is None and not target and scope_of(text):
             return _latest_moved(text, dict(parsed.change()), inp)  # "move only this time to 9pm"
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
@@ -303,6 +343,9 @@ _RE_SNOOZE = re.compile(
     r"^(?:snooze|נודניק|תעשה\s+נודניק|תעשי\s+נודניק)\b\s*(?:(?:ל|של|על)\s*(?=[\u05d0-\u05ea]))?(?P<rest>.*?)\s*[.!]*$",
     re.I,
 )
+_SNOOZE_UNTIL = re.compile(
+    r"^(?P<target>.*?)\s*(?:\b(?:until|till|'?til|to)|(?<!\S)עד)\s+(?P<when>\S.*)$", re.I
+)
 #: What "snooze" with no amount means: the first of a delivered reminder's snooze buttons.
 SNOOZE_DEFAULT_MINUTES = 10
 
@@ -317,6 +360,16 @@ def snooze(text: str, inp: PlannerInput) -> Match | None:
     rest = re.sub(r"(?:^|\s)(?:for|in)\s+(?=\S+\s*\S*$)", " by ", rest, flags=re.I)
     rest = re.sub(r"(?:^|(?<=\s))ל-?(?=\d)", "ב-", rest)
     shift = shift_of("push", rest)
+    until = _SNOOZE_UNTIL.match(rest) if shift is None else None
+    if until is not None:
+        # "snooze the dentist until thursday", "snooze it till 5pm": to that time, as a move is.
+        when = until.group("when")
+        parsed = parse_when(f"at {when}" if BARE_HOUR.match(when) else when, inp)
+        if parsed.found and parsed.problem is None and not clean(parsed.remainder):
+            target = as_title(one_dropped(_reminder_word_dropped(until.group("target"))))
+            if not target or is_ref(target):
+                return _latest_moved(text, dict(parsed.change()), inp)
+            return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
     if shift is None and rest and not is_ref(one_dropped(_reminder_word_dropped(rest))):
         return None  # "snooze <something that is no amount and no reminder>": not a snooze
     minutes, before = shift if shift is not None else (SNOOZE_DEFAULT_MINUTES, rest)
