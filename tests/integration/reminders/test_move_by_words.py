@@ -262,3 +262,39 @@ def test_snooze_until_a_day_or_time_moves_it_there(
         _shown(day, hour, language="he" if he else "en") in listed
         and _shown(1, 9, language="he" if he else "en") not in listed
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"),
+    [
+        ("push it by ten minutes", 10),
+        ("delay it by three hours", 180),
+        ("push it back by two hours", 120),
+        ("move it two hours later", 120),
+        ("bring it forward twenty minutes", -20),
+        ("postpone it a couple of hours", 120),
+        ("delay it forty-five minutes", 45),
+        ("תדחה את זה בעשר דקות", 10),
+        ("תדחה את זה בשלוש שעות", 180),
+        ("תקדים את זה בשתי שעות", -120),
+        ("תדחה את זה בעשרים דקות", 20),
+    ],
+)
+def test_an_amount_said_in_words_moves_by_that_amount(chat: Conversation, said: str, minutes: int) -> None:
+    # "push it by ten minutes" moved a 10:08 reminder to 22:00 (ten o'clock); "delay it by three hours"
+    # said "updated" of a 15:00 reminder and left it at 15:00.
+    he = said[0] > "z"
+    chat.say("תזכיר לי להתקשר לדני מחר ב-17:00" if he else "remind me to call dan tomorrow at 5pm")
+    hour, minute = divmod(17 * 60 + minutes, 60)
+    language = "he" if he else "en"
+    assert chat.say(said).endswith(f"{_shown(1, hour, minute, language=language)}.")
+    assert _shown(1, hour, minute, language=language) in chat.say(
+        "מה התזכורות שלי?" if he else "show my reminders"
+    )
+
+
+def test_snooze_for_an_amount_in_words_after_it_fired(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to check the oven tomorrow at 5pm")
+    assert "check the oven" in _fired_at(chat, clock, _at(1, 17, 0))[0]
+    assert chat.say("snooze it for ten minutes").endswith(f"{_shown(1, 17, 10)}.")
+    assert "check the oven" in _fired_at(chat, clock, _at(1, 17, 10))[0]

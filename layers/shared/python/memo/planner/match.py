@@ -24,6 +24,7 @@ from memo.domain import (
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.lexicon import REF_EN, REF_HE, as_title, clean, has_hebrew, named_in
 from memo.planner.timeparse import ParsedWhen, extract_when
+from memo.text.amounts import amount_digits
 
 CONFIDENT = 0.9
 REFERENTIAL = 0.85
@@ -204,7 +205,8 @@ def unsigned_shift(verb: str, rest: str) -> tuple[int, str] | None:
 
 def _amount_said(rest: str) -> tuple[int, str, str] | None:
     """The amount of time at the end of `rest` (minutes, up to a week), the direction word said
-    with it ("" for none) and the words before it."""
+    with it ("" for none) and the words before it ("ten minutes" is "10 minutes")."""
+    rest = amount_digits(rest)
     match = _SHIFT_EN.search(rest)
     if match is not None:
         n = match.group("n").lower()

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from memo.replies import Choice
+from memo.text.amounts import amount_digits
 from memo.text.language import Language
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def typed_button(
     asks how much later (`HOW_MUCH_LATER`), never guessed; an amount alone ("in an hour", "עוד 10
     דקות") is a snooze when that was just asked (`asked_how_long`) or when it is the next message
     after the reminder (`right_after`). Anything else is None (the message is planned as usual)."""
-    words = " ".join(text.split())
+    words = amount_digits(" ".join(text.split()))  # "snooze it for ten minutes": 10 minutes
     if _TYPED_DONE.match(words):
         return ReminderButton(action="done", reminder_id=reminder_id)
     alone = _AMOUNT_ALONE.match(words) if asked_how_long or right_after else None

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from memo.planner.when.month_phrases import months_after
 from memo.planner.when.scan import FLAGS, Scan
+from memo.text.amounts import HE_AMOUNT_WORDS
 
 EN_NUMBERS = {
     "a": 1,
@@ -41,13 +42,6 @@ _EN_MORE_MINUTES = re.compile(
     FLAGS,
 )
 _MINUTE_WORDS = {"five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-#: Hebrew amounts said in words before a unit: "בעוד עשר דקות", "תדחה בחמש דקות".
-HE_AMOUNT_WORDS = {
-    "שתי": 2, "שני": 2, "שלוש": 3, "ארבע": 4, "חמש": 5, "שש": 6, "שבע": 7, "שמונה": 8, "תשע": 9, "עשר": 10,
-    "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "עשרה": 10,
-    "חמש עשרה": 15, "עשרים": 20, "עשרים וחמש": 25, "שלושים": 30, "ארבעים": 40, "ארבעים וחמש": 45, "חמישים": 50,
-    "כמה": 3,  # "בעוד כמה דקות": a few
-}  # fmt: skip
 HE_AMOUNT = "|".join(sorted(HE_AMOUNT_WORDS, key=len, reverse=True))
 _HE_REL = re.compile(
     rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דק׳|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
