@@ -178,6 +178,7 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         or _REMIND_LATER.search(raw)
         or _beside_a_title(before, raw, now, state)
         or _adds_nothing(before, raw)
+        or _TAKES_AWAY.match(raw.strip())
     ):
         return None
     combined = f"{message} {after_remind_words(raw)}"
@@ -199,6 +200,15 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
 #: "at 5 and also remind me to water plants": a second request after the answer, never more words
 #: of the one asked about.
 _REMIND_LATER = re.compile(r"\S.*?\b(?:remind\s+me|תזכיר(?:י)?\s+לי)\b", re.I)
+
+
+#: "delete them", "undo that", "תמחק את זה": a request that takes something away, never the words
+#: of the thing asked about ("it delete them" is no reminder).
+_TAKES_AWAY = re.compile(
+    r"(?:please\s+)?(?:delete|remove|erase|clear|undo|cancel)\s+(?:them|it|that|this|those|these|all|everything)\b"
+    r"|(?:תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי|מחק|בטל)\s+(?:אותם|אותן|אותו|אותה|את\s+זה|את\s+הכל|הכל|זה)(?=\s|$|[.!?])",
+    re.I,
+)
 
 
 def _adds_nothing(before: PlannerOutput, raw: str) -> bool:

@@ -403,9 +403,13 @@ _RE_RETITLE = re.compile(r"^(?:to|into|ל-?)\s*(?P<new>\S.*)$", re.I)
 #: "and again in 4 hours", "remind me about it again tomorrow", "ושוב בעוד 4 שעות": the reminder just
 #: set, once more at another time.
 _RE_AGAIN = re.compile(
-    r"^(?:(?:and|also|then)\s+)?(?:remind\s+me\s+)?(?:(?:about\s+)?(?:it|that|this)\s+)?(?:again|once\s+more)"
+    r"^(?:(?:and|also|then)\s+)?(?:remind\s+me\s+)?(?:(?:about\s+|of\s+)?(?:it|that|this)\s+)?(?:again|once\s+more)"
     r"[\s,]+(?P<rest>\S.*)$"
-    r"|^ו?(?:(?:תזכיר|תזכירי)\s+לי\s+)?(?:(?:על\s+)?(?:זה|זאת)\s+)?(?:שוב|עוד\s+פעם)[\s,]+(?P<he>\S.*)$",
+    # "remind me about it on sunday", "remind me of that too at 5": "it" is the reminder just set.
+    r"|^(?:(?:and|also|then)\s+)?remind\s+me\s+(?:about|of)\s+(?:it|that|this)(?:\s+(?:too|also|as\s+well))?"
+    r"[\s,]+(?P<also>\S.*)$"
+    r"|^ו?(?:(?:תזכיר|תזכירי)\s+לי\s+)?(?:(?:על\s+|את\s+)?(?:זה|זאת)\s+)?(?:גם\s+)?(?:שוב|עוד\s+פעם)[\s,]+(?P<he>\S.*)$"
+    r"|^ו?(?:תזכיר|תזכירי)\s+לי\s+(?:על\s+|את\s+)?(?:זה|זאת)(?:\s+גם)?[\s,]+(?P<he_also>\S.*)$",
     re.I,
 )
 
@@ -422,7 +426,8 @@ def again(text: str, inp: PlannerInput) -> Match | None:
     latest = latest_action(inp)
     if found is None or latest is None or latest.capability != "reminders" or latest.action != "create":
         return None
-    parsed = parse_when(found.group("rest") or found.group("he"), inp)
+    said = found.group("rest") or found.group("also") or found.group("he") or found.group("he_also")
+    parsed = parse_when(said, inp)
     title = named_in(latest.summary)
     if not parsed.found or parsed.problem is not None or re.sub(r"[\W_]+", "", parsed.remainder) or not title:
         return None
