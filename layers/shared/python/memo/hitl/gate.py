@@ -39,6 +39,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl import templates
+from memo.hitl.missing import asked_step_id
 from memo.hitl.reasons import (
     KIND_BY_REASON,
     QuestionDraft,
@@ -121,6 +122,8 @@ def origin_step_id_for(output: PlannerOutput | None, reason: HITLReason) -> str:
             for step in output.plan:
                 if step.action == action:
                     return step.id
+    if reason == "missing_fields":
+        return asked_step_id(output)
     return output.plan[0].id
 
 

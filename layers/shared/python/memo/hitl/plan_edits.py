@@ -14,9 +14,9 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import PendingHITL, PlannerOutput, PlanStep, TurnState
 from memo.hitl.interpreter import normalize_modifications, sanitize_modifications
+from memo.hitl.missing import satisfied_fields
 from memo.planner.intents.month_series import SAID_MONTH, day_in_month
 from memo.planner.intents.reminders import SAID_TIME
 from memo.planner.lexicon import BARE_DURATION, has_hebrew
@@ -427,7 +427,7 @@ def apply_modifications(state: TurnState, step: PlanStep, modifications: dict[st
     if output is None:
         raise ValueError("apply_modifications needs a plan holding the step")
     merged = merge_modifications(step, modifications)
-    satisfied = _satisfied_fields(merged)
+    satisfied = satisfied_fields(merged)
     plan = [merged if s.id == step.id else s for s in output.plan]
     new_output = output.model_copy(
         update={"plan": plan, "missing_fields": [f for f in output.missing_fields if f not in satisfied]}
@@ -439,22 +439,6 @@ def apply_modifications(state: TurnState, step: PlanStep, modifications: dict[st
             "executor_args": {k: v for k, v in state.executor_args.items() if k != step.id},
         }
     )
-
-
-def _satisfied_fields(step: PlanStep) -> set[str]:
-    satisfied: set[str] = set()
-    bags = (step.constraints, step.changes)
-    if any("when" in bag for bag in bags):
-        satisfied |= {"reminder_time_required", "time_unclear"}
-    if any(bag.get("title") for bag in bags):
-        satisfied.add("reminder_title_required")
-    if step.capability == "notes" and step.changes.get("text"):
-        satisfied.add("note_text_required")
-    if step.capability == "lists" and step.changes.get("items"):
-        satisfied.add("list_items_required")
-    if step.capability == "lists" and step.constraints.get("listName") not in (None, UNNAMED_LIST):
-        satisfied.add("list_name_required")
-    return satisfied
 
 
 #: Fields a destructive step can take from an edit: only another name picks another target.

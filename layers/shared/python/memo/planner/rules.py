@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from memo.domain import NOTE_TEXT_REQUIRED, PlannerOutput, PlanStep, RiskLevel, RoutingSuggestion
 from memo.planner.base import PlannerInput, PlannerResult
+from memo.planner.continuations import continuations
 from memo.planner.intents import (
     conversation,
     corrections,
@@ -151,8 +152,7 @@ _SPLIT = re.compile(
     r"|\s*,?\s+ו(?!(?:חצי|רבע|עשרים|עשרה|עשר|חמישה|חמש|שלושים|ארבעים|חמישים)(?=\s|$|[,.!?]))(?=\S{2,})",
     re.I,
 )
-_EN_INFINITIVE = re.compile(r"^to\s+\S", re.I)
-_HE_INFINITIVE = re.compile(r"^ל[\u05D0-\u05EA]{2,}")
+
 
 _RISK_ORDER: dict[RiskLevel, int] = {"low": 0, "medium": 1, "high": 2}
 
@@ -311,16 +311,26 @@ class RulePlanner:
                 continue
             left_match = self._match(left, inp)
             if not _is_complete(left_match):
-                found = self._day_then_time(left_match, right, inp, depth)
+                found = self._day_then_time(left_match, right, inp, depth) or _beside_one_asked(
+                    left_match, self._match(right, inp)
+                )
                 if found:
                     return found
                 continue
             assert isinstance(left_match, Match)
-            for variant, guessed in _continuations(right, left_match, inp):
+            for variant, guessed in continuations(right, left_match, inp):
                 right_match = self._match(variant, inp)
                 timed = two_reminders.at_the_same_time(right_match, left_match, inp)
                 if timed is not None:
                     right_match, guessed = timed, True
+                if (
+                    not guessed
+                    and not _is_complete(right_match)
+                    and _beside_one_asked(right_match, left_match)
+                ):
+                    # "add paper to the list and remind me to buy a gift on 15/12": its time is asked
+                    assert isinstance(right_match, Match)
+                    return [left_match, right_match]
                 if _is_complete(right_match):
                     assert isinstance(right_match, Match)
                     right_match = two_reminders.on_the_same_day(right_match, left_match, variant, inp)
@@ -337,7 +347,7 @@ class RulePlanner:
         no time, the second both; the first at the second's time, both a guess the person confirms."""
         if not isinstance(left, Match) or left.capability != "reminders" or left.action != "create":
             return []
-        for variant, guessed in _continuations(right, left, inp):
+        for variant, guessed in continuations(right, left, inp):
             right_match = self._match(variant, inp)
             if not _is_complete(right_match) or (guessed and not parse_when(variant, inp).explicit_day):
                 continue  # "on monday to buy milk and eggs at 10": the time is the one request's
@@ -354,49 +364,31 @@ class RulePlanner:
         return []
 
 
+def _beside_one_asked(
+    asked: Match | PlannerResult | None, other: Match | PlannerResult | None
+) -> list[Match]:
+    """ "remind me to buy a gift on 15/12 and add paper to the list": a reminder whose time alone is
+    still to ask beside a complete request of another kind; both, in the order said (the time is
+    asked, and neither runs before it is answered). [] otherwise: the words are one request."""
+    if not (
+        isinstance(asked, Match) and _is_command(asked) and _is_complete(other) and isinstance(other, Match)
+    ):
+        return []
+    if (asked.capability, asked.action) != ("reminders", "create") or set(asked.missing) != {
+        "reminder_time_required"
+    }:
+        return []
+    if other.capability == "reminders" or not asked.constraints.get("title"):
+        return []
+    return [asked, other]
+
+
 #: "on tues, weds and fridays at 10": the days of one repetition go on after the "and".
 _DAYS_GO_ON = re.compile(r"^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
 
 
 def _clause_starts(text: str) -> list[int]:
     return sorted({m.end() for m in _CLAUSE_START.finditer(text) if 0 < m.end() < len(text)})
-
-
-def _continuations(right: str, left: Match, inp: PlannerInput) -> list[tuple[str, bool]]:
-    """The second request as written, and, after a reminder, "to X at 10" read as "remind me to X
-    at 10" (Hebrew: "ל..." as "תזכיר לי ל..."); each with whether it is a guess. A time with words
-    that are no request of their own ("... and dad at 7", "... וביצים ב7") is a guess: the first
-    reminder's verb with those words ("call dad at 7") when they are one word or start like an
-    object ("my sister", "the plumber"), else those words as the task ("feed the cat at 7")."""
-    variants = [(right, False)]
-    if left.capability != "reminders" or left.action != "create":
-        return variants
-    title = left.constraints.get("title")
-    again = _AGAIN.match(right)
-    if again is not None and isinstance(title, str) and title:
-        # "... to call the vet and again at 6": the same reminder once more, said plainly.
-        lead = "תזכיר לי" if has_hebrew(right) or has_hebrew(title) else "remind me to"
-        return [(f"{lead} {title} {again.group('rest')}", False)]
-    verb = title.split()[0] if isinstance(title, str) and len(title.split()) >= 2 else None
-    parsed = parse_when(right, inp)
-    words = clean(parsed.remainder)
-    hebrew = has_hebrew(right)
-    if _EN_INFINITIVE.match(right) or (parsed.found and _EN_INFINITIVE.match(words)):
-        # "to call dad at 7", "on sunday to call mom": a request of its own with "remind me" unsaid.
-        variants.append((f"remind me {right}", False))
-    elif (
-        hebrew
-        and (_HE_INFINITIVE.match(right) or (parsed.found and _HE_INFINITIVE.match(words)))
-        and not _he_object_of(title, words)
-    ):
-        variants.append((f"תזכיר לי {right}", False))
-    elif parsed.found and words and parsed.problem is None:
-        lead = "תזכיר לי" if hebrew else "remind me to"
-        if verb is not None and (len(words.split()) == 1 or _OBJECT_START.match(words)):
-            variants.append((f"{lead} {verb} {right}", True))
-        elif not hebrew:
-            variants.append((f"{lead} {right}", True))
-    return variants
 
 
 #: "twice a day", "2 times a day", "פעמיים ביום".
@@ -442,20 +434,6 @@ def _at_time(time: str, hebrew: bool) -> str:
     if not hebrew:
         return f"at {time}"
     return f"ב-{time}" if time[0].isdigit() else f"ב{time}"
-
-
-#: "... and again at 6", "... ושוב בשש": the first reminder once more, at another time.
-_AGAIN = re.compile(r"^(?:again|once\s+more|שוב|עוד\s+פעם)\s+(?P<rest>\S.*)$", re.I)
-
-#: Words that start an object, not a task: "... and my sister at 7", "... and the plumber on friday".
-_OBJECT_START = re.compile(r"^(?:my|his|her|our|their|the|a|an|some|more|את)\s", re.I)
-
-
-def _he_object_of(title: object, words: str) -> bool:
-    """After "להתקשר לאמא", "לאבא" is the object of the same verb, not a task ("לקנות" is)."""
-    if not isinstance(title, str) or len(title.split()) != 2 or len(words.split()) != 1:
-        return False
-    return title.split()[1].startswith("ל") and words.startswith("ל")
 
 
 def _to_plan(found: Sequence[Match]) -> PlannerResult:
