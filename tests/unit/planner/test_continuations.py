@@ -38,7 +38,9 @@ def test_a_second_reminder_as_it_is_meant(right: str, title: str, read: tuple[st
 
 
 def test_after_another_kind_only_the_words_as_written() -> None:
-    listed = Match(capability="lists", action="add", confidence=0.9, risk="low", constraints={}, pattern="lists:add")
+    listed = Match(
+        capability="lists", action="add", confidence=0.9, risk="low", constraints={}, pattern="lists:add"
+    )
     assert continuations("to call dad at 7", listed, pin("to call dad at 7")) == [("to call dad at 7", False)]
 
 
