@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from tests.support.clock import TEST_NOW
 from tests.support.conversation import Conversation
 
@@ -171,3 +173,60 @@ def test_append_to_a_note_named_first(chat: Conversation) -> None:
     assert chat.say("append to my wifi note: router in the closet").startswith("📝 Updated your note")
     found = chat.say("show my notes")
     assert "abc123" in found and "router in the closet" in found and found.count("•") == 1
+
+
+WOULD_YOU_MIND = [
+    ("would you mind adding eggs to my shopping list? thank you", "Added eggs to your shopping list."),
+    ("Would you mind putting eggs on my shopping list?", "Added eggs to your shopping list."),
+    ("do you mind adding eggs to the shopping list please", "Added eggs to your shopping list."),
+    ("אכפת לך להוסיף ביצים לרשימת הקניות?", "הוספתי ביצים לרשימת הקניות."),
+    ("אפשר בבקשה שתוסיף ביצים לרשימת הקניות? תודה!", "הוספתי ביצים לרשימת הקניות."),
+    ("תוכל בבקשה להוסיף ביצים לרשימת הקניות", "הוספתי ביצים לרשימת הקניות."),
+]
+
+
+@pytest.mark.parametrize(("said", "done"), WOULD_YOU_MIND)
+def test_would_you_mind_is_the_request(chat: Conversation, said: str, done: str) -> None:
+    # "would you mind adding eggs to my shopping list? thank you" was answered "You're welcome!" and
+    # nothing was added.
+    assert chat.say(said) == done
+
+
+def test_would_you_mind_reminding_me_keeps_a_clean_title(chat: Conversation) -> None:
+    # The title was “mind reminding me to water the plants”; the Hebrew „אכפת לך להזכיר לי ...”.
+    assert "“water the plants”" in chat.say("would you mind reminding me to water the plants at 6pm?")
+    said = chat.say("אכפת לך להזכיר לי מחר בשמונה בבוקר להתקשר לגננת?")
+    assert "„להתקשר לגננת”" in said and "אכפת" not in said
+    assert "„להוציא את העוגה מהתנור”" in chat.say(
+        "אפשר בבקשה שתזכיר לי בעוד עשר דקות להוציא את העוגה מהתנור? תודה!"
+    )
+    listed = chat.say("show my reminders")
+    assert "mind " not in listed and "אכפת" not in listed and "שתזכיר" not in listed
+
+
+def test_would_you_mind_jotting_down_saves_the_note(chat: Conversation) -> None:
+    said = chat.say(
+        "Would you mind jotting down that the babysitter's number is 052-7654321? Thank you so much"
+    )
+    assert said.startswith("📝") and "052-7654321" in said
+    assert "052-7654321" in chat.say("show my notes")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["could you sort out my whole week for me? thank you", "תסדר לי את כל השבוע בבקשה, תודה רבה"],
+)
+def test_a_request_not_understood_with_thanks_after_it_is_not_welcomed(chat: Conversation, said: str) -> None:
+    reply = chat.say(said)
+    assert "welcome" not in reply and "בכיף" not in reply
+    assert reply.startswith(("I'm not sure I understood", "לא בטוח שהבנתי"))
+
+
+@pytest.mark.parametrize(
+    "said", ["thanks", "ok great thanks", "thanks for your help", "תודה רבה", "תודה על העזרה"]
+)
+def test_thanks_alone_is_still_welcomed(chat: Conversation, said: str) -> None:
+    assert chat.say(said) in (
+        "You're welcome! I'm here if you need anything else.",
+        "בכיף! אני כאן אם צריך עוד משהו.",
+    )

@@ -322,11 +322,50 @@ _HE_AND_VERB = re.compile(
 _PLEASE_AFTER_VERB = re.compile(r"^(?P<verb>[\u05D0-\u05EA]{3,8})\s+בבקשה(?=\s+\S)")
 
 
+#: The verbs a request starts with, as "would you mind ...ing" says them ("adding" -> "add").
+_GERUNDS = {
+    "adding": "add", "reminding": "remind", "jotting": "jot", "noting": "note", "writing": "write",
+    "putting": "put", "saving": "save", "setting": "set", "making": "make", "deleting": "delete",
+    "removing": "remove", "cancelling": "cancel", "canceling": "cancel", "moving": "move",
+    "changing": "change", "showing": "show", "telling": "tell", "listing": "list", "clearing": "clear",
+    "taking": "take", "pushing": "push", "snoozing": "snooze", "keeping": "keep", "recording": "record",
+    "scheduling": "schedule", "creating": "create", "starting": "start", "marking": "mark",
+    "getting": "get", "updating": "update", "renaming": "rename", "erasing": "erase",
+}  # fmt: skip
+_WOULD_YOU_MIND = re.compile(
+    rf"^(?:would|do|could)\s+you\s+mind\s+(?:please\s+)?(?P<verb>{'|'.join(_GERUNDS)})\b", re.I
+)
+#: Hebrew "אכפת לך להזכיר לי ...", "אפשר בבקשה שתזכיר לי ...": the verb as a request says it.
+_HE_INFINITIVES = {
+    "להזכיר": "תזכיר", "להוסיף": "תוסיף", "לרשום": "תרשום", "לשמור": "תשמור", "למחוק": "תמחק",
+    "לקבוע": "תקבע", "להעביר": "תעביר", "לבטל": "תבטל", "להראות": "תראה", "לשים": "תשים",
+    "להוריד": "תוריד", "לשנות": "תשנה", "לדחות": "תדחה", "להזיז": "תזיז", "לכתוב": "תכתוב",
+}  # fmt: skip
+_HE_MIND = re.compile(
+    r"^(?:(?:אכפת|איכפת)\s+לך\s+|(?:אפשר|תוכל|תוכלי|אתה\s+יכול|את\s+יכולה)\s+(?:בבקשה\s+)?)"
+    rf"(?:(?P<inf>{'|'.join(_HE_INFINITIVES)})|ש(?P<future>ת[\u05D0-\u05EA]{{2,6}}))(?=\s|$)"
+)
+
+
+def _asked_plainly(text: str) -> str:
+    """ "would you mind adding eggs ..." as "add eggs ...", "אכפת לך להזכיר לי ..." as "תזכיר לי ...",
+    "אפשר שתזכיר לי ..." as "תזכיר לי ..."."""
+    found = _WOULD_YOU_MIND.match(text)
+    if found is not None:
+        return _GERUNDS[found.group("verb").lower()] + text[found.end() :]
+    found = _HE_MIND.match(text)
+    if found is not None:
+        verb = _HE_INFINITIVES[found.group("inf")] if found.group("inf") else found.group("future")
+        return verb + text[found.end() :]
+    return text
+
+
 def strip_pleasantries(text: str) -> str:
     """The request without the greeting before it and the thanks or please after it; the text
     itself when nothing else would be left."""
     core = _GREETING.sub("", text, count=1)
     core = _LEAD_IN.sub("", core, count=1)
+    core = _asked_plainly(core)
     core = _HE_AND_VERB.sub("", core, count=1)
     core = _PLEASE_AFTER_VERB.sub(r"\g<verb>", core, count=1)
     core = _THANKS_TAIL.sub("", core).strip(" ,.;:-")

@@ -26,6 +26,7 @@ from memo.conversation.smalltalk import (
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.lexicon import clean
 from memo.planner.match import Match, unclear
+from memo.planner.normalize import strip_pleasantries
 
 _OPENERS = "|".join((GREETINGS.any, *HE_OPENING_QUESTIONS))
 _GREETING = re.compile(
@@ -66,11 +67,20 @@ def chat(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+#: The most words before a closing thank-you that may still be only thanks ("ok great, that's all").
+_THANKS_BESIDE = 3
+
+
 def small_talk(text: str) -> Match | None:
     """Last resort before intent_unclear: what the conversation responder recognises as small talk
     ("hi there", "bye", "see you later", ...), so the planner and the responder agree."""
     kind = smalltalk.classify(text)
     if kind is None:
+        return None
+    before_thanks = strip_pleasantries(text)
+    if kind == "thanks" and before_thanks != text and len(before_thanks.split()) > _THANKS_BESIDE:
+        # "could you sort out my week? thank you": a request not understood, with thanks after it;
+        # "You're welcome!" would say it was done.
         return None
     return Match(
         capability="general",
