@@ -197,3 +197,39 @@ def test_hebrew_it_in_a_reply_to_a_list_add_removes_that_item(dana: Conversation
     assert "אגסים" in _reply_to(dana, added, "תוריד את זה")
     assert "אגסים" not in dana.say("מה ברשימת הקניות?")
     assert "להתקשר לאמא" in dana.say("תראה לי את התזכורות שלי")
+
+
+@pytest.mark.parametrize(
+    ("said", "first"),
+    [
+        ("move the last one to saturday", False),
+        ("move the last one to saturday at 9", False),
+        ("push the last one by an hour", False),
+        ("תעביר את האחרונה לשבת", False),
+        ("move the first one to saturday", True),
+    ],
+)
+def test_the_last_or_first_one_in_a_reply_to_a_listing_is_that_one(
+    dana: Conversation, said: str, first: bool
+) -> None:
+    # "move the last one to saturday" quoting a listing of two asked "Which one do you mean?", and a
+    # new request then set it aside as "update the reminder “listed 2 reminder(s)”".
+    _said(dana, "remind me to call the bank on monday at 9")
+    _said(dana, "remind me to buy flowers on friday at 10")
+    listing = _said(dana, "show my reminders")
+    moved = _reply_to(dana, listing, said)
+    assert ("call the bank" if first else "buy flowers") in moved
+    assert ("buy flowers" if first else "call the bank") not in moved
+    assert "listed" not in moved and "Which one" not in moved
+    listed = dana.say("show my reminders")
+    assert ("“buy flowers” — Fri 27 Nov, 10:00" in listed) is first
+    assert ("“call the bank” — Mon 23 Nov, 09:00" in listed) is not first
+
+
+def test_a_listing_is_never_named_as_a_reminder(dana: Conversation) -> None:
+    _said(dana, "remind me to call the bank on monday at 9")
+    _said(dana, "remind me to buy flowers on friday at 10")
+    listing = _said(dana, "show my reminders")
+    assert _reply_to(dana, listing, "move it to saturday").startswith("Which one do you mean?")
+    answer = dana.say("delete the gym reminder")
+    assert "listed" not in answer and "reminder(s)" not in answer

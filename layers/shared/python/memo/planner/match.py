@@ -266,6 +266,23 @@ def is_ref(target: str) -> bool:
     return bool(re.fullmatch(rf"(?:{REF_EN}|{REF_HE}|{_LAST})", bare, re.I)) or bare == ""
 
 
+#: "the last one", "האחרונה": of the several items the latest action named, the last.
+_LAST_PLACE = re.compile(
+    r"\b(?:the\s+)?last\s+one\b|(?:^|\s)(?:את\s+)?האחרונ(?:ה|ים|ות)?(?=\s|$|[.!?])", re.I
+)
+
+
+def ref_to(latest: LatestAction, text: str = "") -> dict[str, object]:
+    """Constraints that point at the latest action's items: the title it named (none for a listing,
+    whose summary "listed 2 reminders" names nothing), and the place "the last one" in `text` says."""
+    constraints: dict[str, object] = {"targetRef": "latest_action"}
+    if latest.action not in SHOWN_ONLY:
+        constraints["target"] = named_in(latest.summary)
+    if _LAST_PLACE.search(text):
+        constraints["refPlace"] = "last"
+    return constraints
+
+
 def target_constraints(
     target: str, inp: PlannerInput, capability: Capability
 ) -> tuple[dict[str, object], tuple[str, ...], float]:
@@ -274,5 +291,5 @@ def target_constraints(
         return {"target": as_title(target)}, (), CONFIDENT
     latest = latest_action(inp, capability)
     if latest is not None:
-        return {"targetRef": "latest_action", "target": named_in(latest.summary)}, (), REFERENTIAL
+        return ref_to(latest, target), (), REFERENTIAL
     return {}, ("target_unclear",), CONFIDENT

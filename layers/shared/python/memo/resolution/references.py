@@ -81,6 +81,8 @@ def quoted_lookup(
         return _gone(language)
     if len(alive) == 1 or (target.plural and step.action in MULTI_ACTIONS):
         return Found([e.id for e in alive])
+    if target.place is not None:  # "move the last one" quoting a listing: the last it showed
+        return Found([[i for i in named if i in {e.id for e in alive}][target.place]])
     return Ambiguous([candidate(e) for e in alive[:MAX_OPTIONS]], allow_multiple=False)
 
 

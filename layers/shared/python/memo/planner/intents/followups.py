@@ -42,6 +42,7 @@ from memo.planner.match import (
     iso,
     latest_action,
     parse_when,
+    ref_to,
     shift_of,
     unclear,
     unsigned_shift,
@@ -159,7 +160,7 @@ def _renamed(latest: LatestAction, title: str, when: Mapping[str, object] | None
         action="update",
         confidence=REFERENTIAL,
         risk="medium",
-        constraints={"targetRef": "latest_action", "target": named_in(latest.summary)},
+        constraints=ref_to(latest),
         changes={"title": title, **(when or {})},
         pattern="ref:rename",
     )
@@ -298,7 +299,7 @@ def _shifted(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerResul
         action="update",
         confidence=REFERENTIAL if reminder is latest_action(inp) else 0.75,
         risk="medium",
-        constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
+        constraints=ref_to(reminder, text),
         changes={"shiftMinutes": minutes},
         pattern="ref:shift",
     )
@@ -321,7 +322,7 @@ def _which_way(text: str, minutes: int, inp: PlannerInput) -> Match | PlannerRes
         action="update",
         confidence=REFERENTIAL if reminder is latest_action(inp) else 0.75,
         risk="medium",
-        constraints={"targetRef": "latest_action", "target": named_in(reminder.summary), **named},
+        constraints={**ref_to(reminder, text), **named},
         changes={SHIFT_BY: minutes},
         missing=(SHIFT_DIRECTION_REQUIRED,),
         pattern="ref:shift_which_way",
@@ -346,7 +347,7 @@ def _moved(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult | N
         action="update",
         confidence=REFERENTIAL if reminder is latest_action(inp) else 0.75,
         risk="medium",
-        constraints={"targetRef": "latest_action", "target": named_in(reminder.summary)},
+        constraints=ref_to(reminder, text),
         changes=changes,
         # A day alone keeps the reminder's own time, known or not here ("move it to sunday" after a
         # listing of it).
