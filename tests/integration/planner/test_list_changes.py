@@ -82,3 +82,53 @@ def test_the_new_words_alone_right_after_adding(chat: Conversation) -> None:
     chat.say("add milk and bread to my todo list")
     assert chat.say("actually oat milk") == "Changed “milk” to “oat milk” on your todo list."
     assert chat.say("what's on my todo list?") == "Your todo list:\n• oat milk\n• bread"
+
+
+@pytest.mark.parametrize(
+    ("ask", "answer", "gone_from"),
+    [
+        ("remove batteries", "packing", "packing"),
+        ("take the batteries off", "from the shopping list", "shopping"),
+        ("remove batteries", "the packing one", "packing"),
+        ("remove the batteries", "my shopping list", "shopping"),
+    ],
+)
+def test_which_list_to_take_it_off_is_asked_and_answered(
+    chat: Conversation, ask: str, answer: str, gone_from: str
+) -> None:
+    # "Which list should I take it off?" was a plain reply: "packing" was then "not understood" and
+    # nothing was removed.
+    kept_on = "shopping" if gone_from == "packing" else "packing"
+    chat.say("add batteries to the shopping list")
+    chat.say("add batteries to the packing list")
+    assert chat.say(ask).endswith("Which list should I take it off?")
+    assert chat.say(answer) == f"Removed batteries from your {gone_from} list."
+    assert chat.say(f"what's on my {kept_on} list?") == f"Your {kept_on} list:\n• batteries"
+    assert chat.say(f"what's on my {gone_from} list?") == f"Your {gone_from} list is empty."
+
+
+@pytest.mark.parametrize(("answer", "gone_from"), [("אריזה", "האריזה"), ("מרשימת הקניות", "הקניות")])
+def test_hebrew_which_list_to_take_it_off(chat: Conversation, answer: str, gone_from: str) -> None:
+    chat.say("תוסיף סוללות לרשימת הקניות")
+    chat.say("תוסיף סוללות לרשימת האריזה")
+    assert chat.say("תוריד את הסוללות").endswith("מאיזו רשימה להוריד?")
+    assert chat.say(answer) == f"הורדתי סוללות מרשימת {gone_from}."
+    kept = "הקניות" if gone_from == "האריזה" else "האריזה"
+    assert chat.say(f"מה ברשימת {kept}?") == f"רשימת {kept}:\n• סוללות"
+
+
+def test_which_list_to_change_it_on_is_asked_and_answered(chat: Conversation) -> None:
+    chat.say("add tape to the shopping list")
+    chat.say("add tape to the packing list")
+    assert chat.say("change tape to duct tape").endswith("Which list should I change it on?")
+    assert chat.say("the shopping list") == "Changed “tape” to “duct tape” on your shopping list."
+    assert chat.say("what's on my packing list?") == "Your packing list:\n• tape"
+
+
+def test_an_answer_that_names_no_list_removes_nothing(chat: Conversation) -> None:
+    chat.say("add batteries to the shopping list")
+    chat.say("add batteries to the packing list")
+    chat.say("remove batteries")
+    chat.say("whatever")
+    listed = chat.say("show my lists")
+    assert "shopping (1 item)" in listed and "packing (1 item)" in listed

@@ -16,7 +16,14 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from memo.domain import LIST_ITEMS_REQUIRED, PendingHITL, PlannerOutput, PlanStep, TurnState
+from memo.domain import (
+    LIST_ITEMS_REQUIRED,
+    LIST_NAME_REQUIRED,
+    PendingHITL,
+    PlannerOutput,
+    PlanStep,
+    TurnState,
+)
 from memo.hitl import narrowing
 from memo.hitl.complete_request import is_complete_request
 from memo.hitl.plan_edits import bare_edit, origin_step, says_more
@@ -213,12 +220,13 @@ _TAKES_AWAY = re.compile(
 
 def _adds_nothing(before: PlannerOutput, raw: str) -> bool:
     """ "add to my shopping list" -> "What should I add?" -> "add" (or "תוסיף"): the request's own
-    verb again names no item, and the request read with it would add the verb itself."""
-    if LIST_ITEMS_REQUIRED not in before.missing_fields:
-        return False
-    from memo.planner.intents.lists import answered_items  # the planner's own splitting
+    verb again names no item, and the request read with it would add the verb itself; an answer to
+    "Which list?" that names none is no more of the request either."""
+    from memo.planner.intents.lists import answered_items, answered_list_name  # the planner's own words
 
-    return not answered_items(raw)
+    if LIST_NAME_REQUIRED in before.missing_fields and answered_list_name(raw) is None:
+        return True  # "take bread off the list" to "Which list should I take it off?": a request of its own
+    return LIST_ITEMS_REQUIRED in before.missing_fields and not answered_items(raw)
 
 
 def _beside_a_title(before: PlannerOutput, raw: str, now: datetime, state: TurnState) -> bool:

@@ -53,6 +53,8 @@ class Ambiguous:
 @dataclass(frozen=True)
 class Missing:
     message: str
+    #: the lists the words are on, when they are on several and which one is to be asked
+    lists: tuple[str, ...] = ()
 
 
 Lookup = Found | Ambiguous | Missing

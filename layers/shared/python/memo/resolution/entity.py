@@ -75,6 +75,10 @@ class EntityResolution:
         return d is not None and d.resolver_step_id not in self.state.executor_args
 
 
+#: In a step's failed result: the lists its words are on, when which one is to be asked.
+ON_LISTS = "onLists"
+
+
 @dataclass
 class _Progress:
     """The state as the steps are resolved, and which steps ended how."""
@@ -92,8 +96,8 @@ class _Progress:
         self.state = _failed(self.state, step, code, message)
         self.failed.append(step.id)
 
-    def miss(self, step: PlanStep, message: str) -> None:
-        self.state = _failed(self.state, step, NOT_FOUND, message)
+    def miss(self, step: PlanStep, message: str, lists: tuple[str, ...] = ()) -> None:
+        self.state = _failed(self.state, step, NOT_FOUND, message, {ON_LISTS: list(lists)} if lists else None)
         self.not_found.append(step.id)
 
     def outcome(self) -> EntityResolution:
@@ -218,7 +222,7 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
         progress.resolve(step, executor_args_for(step, {**semantic, **found.extra}, found.ids, once))
         logger.info("ENTITY_RESOLVED", extra={**log, "count": len(found.ids)})
     elif isinstance(found, Missing):
-        progress.miss(step, found.message)
+        progress.miss(step, found.message, found.lists)
         logger.info("ENTITY_NOT_FOUND", extra=log)
     elif state.disambiguation is None:
         kind: DisambiguationKind = scope_kind or ("pick_many" if found.allow_multiple else "pick_one")
@@ -272,9 +276,16 @@ def _narrowed(
     return Ambiguous(candidates=scope_candidates, allow_multiple=False, extra=found.extra), "recurring_scope"
 
 
-def _failed(state: TurnState, step: PlanStep, code: str, message: str) -> TurnState:
+def _failed(
+    state: TurnState, step: PlanStep, code: str, message: str, data: dict[str, Any] | None = None
+) -> TurnState:
     result = ExecutionResult(
-        success=False, capability=step.capability, action=step.action, error_code=code, error=message
+        success=False,
+        capability=step.capability,
+        action=step.action,
+        error_code=code,
+        error=message,
+        data=data or {},
     )
     return state.with_execution_result(step.id, result.model_dump(mode="json"))
 

@@ -150,7 +150,8 @@ def on_some_list(
                 language,
                 f"{what} is on more than one list ({lists}). {ask_en}",
                 f"{what} מופיע ביותר מרשימה אחת ({lists}). {ask_he}",
-            )
+            ),
+            lists=tuple(sorted(name for name, _ in holding)),
         )
     name, found = holding[0]
     return replace(found, extra={**found.extra, "listName": name})

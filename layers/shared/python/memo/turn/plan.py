@@ -12,7 +12,7 @@ from memo.hitl import gate, templates
 from memo.observability import logger
 from memo.planner import PlannerInput
 from memo.replies import Reply
-from memo.resolution.entity import EntityResolution, resolve_entities
+from memo.resolution.entity import ON_LISTS, EntityResolution, resolve_entities
 from memo.resolution.router import resolve_all
 from memo.turn.approval import ask_approval, day_out_of_reach, first_reviewed, rule_broken
 from memo.turn.execute import execute
@@ -127,13 +127,16 @@ def _which_list(
     if output is None or len(output.plan) != 1 or output.missing_fields:
         return None
     step = output.plan[0]
+    failed = resolution.state.execution_results.get(step.id) or {}
+    # "remove batteries" with batteries on two lists: which list is asked too ("packing" answers it).
+    on_lists = (failed.get("data") or {}).get(ON_LISTS)
     if (
-        (step.capability, step.action) != ("lists", "add")
+        step.capability != "lists"
+        or (step.action != "add" and not on_lists)
         or step.constraints.get("listName") != UNNAMED_LIST
         or step.id not in resolution.not_found
     ):
         return None
-    failed = resolution.state.execution_results.get(step.id) or {}
     asked = state.model_copy(
         update={"planner_output": output.model_copy(update={"missing_fields": [LIST_NAME_REQUIRED]})}
     )

@@ -420,7 +420,7 @@ def answered_items(answer: str) -> list[str]:
 #: shopping list", "לא, לרשימת הקניות", "התכוונתי לרשימת המשימות").
 _LIST_ANSWER_LEAD = re.compile(
     r"^(?:(?:no|nope|oops|sorry|actually|oh|ok|okay|um|uh|hmm|well|yes|yeah|i\s+meant|i\s+mean|it'?s|to|on|"
-    r"onto|in|into|the|my|for)\b[\s,.!-]*)+"
+    r"onto|in|into|the|my|for|from|off(?:\s+of)?|of)\b[\s,.!-]*)+"
     r"|^(?:(?:לא|סליחה|אופס|בעצם|התכוונתי|הכוונה|זה)[\s,.!-]+)+",
     re.I,
 )
@@ -431,7 +431,7 @@ _COMMAND_START = re.compile(
     re.I,
 )
 _LIST_ANSWER_WORD = re.compile(
-    r"\s+lists?$|^lists?\s+|^(?:ל|ב|ה)?(?:רשימת|רשימה\s+של|רשימה)\s*|\s+(?:please|בבקשה)$", re.I
+    r"\s+(?:lists?|one)$|^lists?\s+|^(?:ל|ב|ה|מ|מה)?(?:רשימת|רשימה\s+של|רשימה)\s*|\s+(?:please|בבקשה)$", re.I
 )
 
 
