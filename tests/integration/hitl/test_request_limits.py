@@ -88,6 +88,32 @@ def test_delete_all_notes_except_one(chat: Conversation) -> None:
     assert "parking" in question and "wifi" not in question
     chat.say("yes")
     assert "wifi" in chat.say("what's the wifi password?")
+    # The undo question said "deleted all notes (1)" though the wifi note was kept.
+    assert chat.say("cancel").startswith("Undo what I just did — deleted 1 note?")
+
+
+@pytest.mark.parametrize(
+    ("request_", "undo", "said"),
+    [
+        ("delete all my notes except the wifi one", "cancel", "deleted 2 notes"),
+        ("delete all my notes", "cancel", "deleted all notes (3)"),
+        ("תמחק את כל הפתקים חוץ מהוויפי", "בטל", "מחקתי 2 פתקים"),
+        ("תמחק את כל הפתקים", "בטל", "מחקתי את כל הפתקים (3)"),
+    ],
+)
+def test_what_the_undo_question_says_a_delete_of_notes_did(
+    chat: Conversation, request_: str, undo: str, said: str
+) -> None:
+    he = request_[0] > "z"
+    for note in (
+        ("הסיסמה של הוויפי היא 1234", "חניה בקומה 3", "קוד השער 55")
+        if he
+        else ("the wifi password is sunshine42", "parking is on level 3", "gate code 55")
+    ):
+        chat.say(f"{'פתק' if he else 'note'}: {note}")
+    chat.say(request_)
+    chat.say("כן" if he else "yes")
+    assert said in chat.say(undo)
 
 
 def test_the_plural_with_words_that_pick_some_out(chat: Conversation) -> None:

@@ -318,11 +318,10 @@ class NoteOperations:
 
     def delete_all(self, args: DeleteAllNotesArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
-        ids = (
-            [n.note_id for n in self._repo.list_notes(ctx.thread_id)]
-            if args.note_ids is None
-            else args.note_ids
-        )
+        every = [n.note_id for n in self._repo.list_notes(ctx.thread_id)]
+        ids = every if args.note_ids is None else args.note_ids
+        # "all my notes except the wifi one": some are kept, and "all" would say otherwise
+        kept = set(every) - set(ids)
         undo = undo_for(ctx, self._clock())
         deleted = [
             note_id
@@ -335,5 +334,14 @@ class NoteOperations:
             action="delete_all",
             data={"count": len(deleted), **(undo_data(undo) if deleted else {})},
             external_ids={"noteIds": deleted} if deleted else {},
-            summary=say(lang, f"deleted all notes ({len(deleted)})", f"מחקתי את כל הפתקים ({len(deleted)})"),
+            summary=say(lang, f"deleted all notes ({len(deleted)})", f"מחקתי את כל הפתקים ({len(deleted)})")
+            if not kept
+            else say(lang, *_deleted_some(len(deleted))),
         )
+
+
+def _deleted_some(count: int) -> tuple[str, str]:
+    """ "deleted 2 notes", "מחקתי פתק אחד": a delete of some of the notes, in both languages."""
+    if count == 1:
+        return "deleted 1 note", "מחקתי פתק אחד"
+    return f"deleted {count} notes", f"מחקתי {count} פתקים"
