@@ -58,3 +58,25 @@ def test_a_request_that_takes_away_is_never_the_title_asked(
     listed = chat.say("מה התזכורות שלי?" if he else "show my reminders")
     assert away not in listed and away.split()[-1] not in listed  # ... nor glued to any title
     assert ("להתקשר לסבתא" if he else "call grandma") in listed
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "answer", "hour"),
+    [
+        ("remind me to call dad tomorrow at 5pm", "remind me again tomorrow", "at 8pm", 20),
+        ("remind me to call dad tomorrow at 5pm", "and again tomorrow", "9am", 9),
+        ("תזכיר לי להתקשר לאמא מחר בחמש", "תזכיר לי שוב מחר", "בשמונה בערב", 20),
+        ("תזכיר לי להתקשר לאמא מחר בחמש", "ושוב מחר", "ב-9 בבוקר", 9),
+    ],
+)
+def test_again_on_its_own_day_asks_the_time(
+    chat: Conversation, first: str, again: str, answer: str, hour: int
+) -> None:
+    # "remind me again tomorrow" of tomorrow's 17:00 reminder set a second, identical 17:00 one.
+    he = first[0] > "z"
+    language = "he" if he else "en"
+    chat.say(first)
+    assert chat.say(again).startswith(("באיזו שעה" if he else "What time") + (" ביום" if he else " on"))
+    assert shown(1, hour, language=language) in chat.say(answer)
+    listed = chat.say("מה התזכורות שלי?" if he else "show my reminders")
+    assert listed.count(shown(1, 17, language=language)) == 1 and shown(1, hour, language=language) in listed

@@ -440,9 +440,11 @@ def again(text: str, inp: PlannerInput) -> Match | None:
         # "remind me again tomorrow": at the same time of day as the one just set.
         zone = ZoneInfo(inp.timezone)
         when = datetime.combine(parsed.day, latest.when.astimezone(zone).time(), tzinfo=zone)
-    if when is not None and when > inp.now:
+    same = when is not None and latest.when is not None and when == latest.when and parsed.when is None
+    if when is not None and when > inp.now and not same:
         constraints["when"] = iso(when)
     elif parsed.day is not None:
+        # "remind me again tomorrow" of tomorrow's 17:00: not a second 17:00 one; the time is asked
         constraints["day"] = parsed.day.isoformat()
     return Match(
         capability="reminders",
