@@ -10,36 +10,39 @@ from __future__ import annotations
 import pytest
 
 from tests.support.conversation import Conversation
-from tests.support.week import shown
+from tests.support.week import at, shown
+
+#: Three weeks and a day after the week's Monday, as people write a date ("15/12").
+DATE = f"{at(22, 0).day}/{at(22, 0).month}"
 
 CASES = [
     (
-        "remind me to buy a gift for dana on 15/12 and add wrapping paper to the shopping list",
+        "remind me to buy a gift for dana on {date} and add wrapping paper to the shopping list",
         "at 6pm",
         "buy a gift for dana",
         "wrapping paper",
     ),
     (
-        "add wrapping paper to the shopping list and remind me to buy a gift for dana on 15/12",
+        "add wrapping paper to the shopping list and remind me to buy a gift for dana on {date}",
         "at 6pm",
         "buy a gift for dana",
         "wrapping paper",
     ),
     (
         "remind me to call the bank and add stamps to my shopping list",
-        "on 15/12 at 6pm",
+        "on {date} at 6pm",
         "call the bank",
         "stamps",
     ),
-    ("add tape to the shopping list and remind me to call dana", "15/12 at 18:00", "call dana", "tape"),
+    ("add tape to the shopping list and remind me to call dana", "{date} at 18:00", "call dana", "tape"),
     (
-        "תזכיר לי ב-15/12 לקנות מתנה לדנה ותוסיף נייר עטיפה לרשימת הקניות",
+        "תזכיר לי ב-{date} לקנות מתנה לדנה ותוסיף נייר עטיפה לרשימת הקניות",
         "בשש בערב",
         "לקנות מתנה לדנה",
         "נייר עטיפה",
     ),
     (
-        "תוסיף סלוטייפ לרשימת הקניות ותזכיר לי ב-15/12 להתקשר לבנק",
+        "תוסיף סלוטייפ לרשימת הקניות ותזכיר לי ב-{date} להתקשר לבנק",
         "ב-18:00",
         "להתקשר לבנק",
         "סלוטייפ",
@@ -52,6 +55,7 @@ def test_the_time_is_asked_then_both_run(
     chat: Conversation, said: str, answer: str, title: str, item: str
 ) -> None:
     he = said[0] > "z"
+    said, answer = said.format(date=DATE), answer.format(date=DATE)
     question = chat.say(said)
     assert question.startswith(("באיזו שעה", "מתי")) if he else question.startswith(("What time", "When"))
     chat.say(answer)
