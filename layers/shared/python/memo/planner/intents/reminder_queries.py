@@ -87,12 +87,41 @@ def next_ones(text: str, inp: PlannerInput) -> Match | None:
 _NOT_NAMES = frozenset({"next", "upcoming", "first", "soonest", "earliest", "הבאה", "הקרובה", "הראשונה"})
 
 
-def when_is(text: str, inp: PlannerInput) -> Match | None:
-    """The reminders whose titles have the words named, with their times."""
+#: "when is my dentist appointment?", "what time is the parents' meeting?", "when do I have the
+#: dentist?", "מתי התור לרופא שיניים?", "מתי הארנונה?": a question about a thing's time, answered from
+#: the reminders (no calendar is connected). Someone's thing ("when is mom's birthday?", "מתי הטיסה
+#: של אבא") is a question about the notes (`notes.recall`).
+_RE_WHEN_IS_MY = re.compile(
+    r"^(?:when(?:'s|’s|\s+is|\s+are)|what\s+time\s+(?:is|are)|at\s+what\s+time\s+is|what\s+day\s+is)\s+"
+    r"(?:my|the|our)\s+(?P<x>[^?]+?)\s*[?.!]*$"
+    r"|^when\s+(?:do|should|must)\s+i\s+(?:have\s+to\s+|need\s+to\s+|have\s+)(?P<y>[^?]+?)\s*[?.!]*$"
+    r"|^(?:מתי|באיזו\s+שעה|באיזה\s+יום)\s+(?:יש\s+לי\s+(?:את\s+)?)?(?:אני\s+(?:צריך|צריכה)\s+)?"
+    r"(?P<he>(?!(?:זה|זאת|היא|הוא|הבאה|הבא)(?:\s|$)|ה?תזכור)[^?]+?)\s*[?.!]*$",
+    re.I,
+)
+#: The words that say it is an appointment, not what it is about ("dentist appointment", "התור לרופא").
+_APPOINTMENT = re.compile(r"\s+appointments?$|^(?:next|upcoming)\s+(?=\S)|^(?:ה)?תור\s+(?:ל|אצל\s+)?(?=\S)", re.I)
+
+
+def _asked_about(text: str) -> str | None:
     found = _RE_WHEN_IS.match(text)
+    if found is not None:
+        return found.group("a") or found.group("b") or found.group("he") or ""
+    found = _RE_WHEN_IS_MY.match(text)
     if found is None:
         return None
-    about = as_title(the_one_named(found.group("a") or found.group("b") or found.group("he") or ""))
+    said = found.group("x") or found.group("y") or found.group("he") or ""
+    if re.search(r"['’]s\b|(?:^|\s)של\s", said):
+        return None  # someone's thing: the notes
+    return _APPOINTMENT.sub("", said)
+
+
+def when_is(text: str, inp: PlannerInput) -> Match | None:
+    """The reminders whose titles have the words named, with their times."""
+    said = _asked_about(text)
+    if said is None:
+        return None
+    about = as_title(the_one_named(said))
     if not about or is_ref(about):
         return None
     # "when is my next reminder": every one, in time order
