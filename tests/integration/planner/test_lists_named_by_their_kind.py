@@ -45,3 +45,17 @@ def test_a_list_rename_is_answered_and_changes_nothing(chat: Conversation, ask: 
 def test_a_reminder_is_still_renamed(chat: Conversation) -> None:
     chat.say("remind me to call mom tomorrow at 5pm")
     assert chat.say("rename call mom to call dad").startswith("Updated the reminder “call dad”")
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "tell me what's on my shopping list please",
+        "can you tell me what's on my shopping list?",
+        "could you please tell me what is on the shopping list",
+    ],
+)
+def test_tell_me_what_is_on_a_list_shows_it(chat: Conversation, asked: str) -> None:
+    # "tell me what's on my shopping list please" was not understood.
+    chat.say("add milk and eggs to my shopping list")
+    assert chat.say(asked) == "Your shopping list:\n• milk\n• eggs"

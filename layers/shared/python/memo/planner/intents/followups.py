@@ -251,12 +251,7 @@ def _deleted(text: str, inp: PlannerInput) -> Match | PlannerResult:
         action="delete",
         confidence=REFERENTIAL,
         risk="high",
-        constraints={
-            "targetRef": "latest_action",
-            "target": named_in(latest.summary),
-            **({"plural": True} if plural else {}),
-            **place,
-        },
+        constraints={**ref_to(latest), **({"plural": True} if plural else {}), **place},
         pattern="ref:delete",
     )
 

@@ -21,7 +21,7 @@ from memo.planner.match import CONFIDENT, Match, parse_when
 
 _RE_LIST_SHOW = (
     re.compile(
-        rf"^(?:show|read|list|see|view|get|open|give|send|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check|"
+        rf"^(?:show|read|list|see|view|get|open|give|send|tell|what'?s|whats|what\s+is|what\s+are|what\s+do\s+i\s+have|check|"
         rf"what\s+do\s+(?:i|we)\s+need(?:\s+to\s+(?:buy|get))?(?:\s+(?:from|at))?)"
         rf"\s+(?:me\s+)?(?:what'?s\s+|what\s+is\s+|what\s+i\s+have\s+)?(?:left\s+|still\s+)?(?:on|in)?\s*{LIST_NAME_EN}\s+list\b",
         re.I,
