@@ -100,7 +100,9 @@ _RE_WHEN_IS_MY = re.compile(
     re.I,
 )
 #: The words that say it is an appointment, not what it is about ("dentist appointment", "התור לרופא").
-_APPOINTMENT = re.compile(r"\s+appointments?$|^(?:next|upcoming)\s+(?=\S)|^(?:ה)?תור\s+(?:ל|אצל\s+)?(?=\S)", re.I)
+_APPOINTMENT = re.compile(
+    r"\s+appointments?$|^(?:next|upcoming)\s+(?=\S)|^(?:ה)?תור\s+(?:ל|אצל\s+)?(?=\S)", re.I
+)
 
 
 def _asked_about(text: str) -> str | None:
