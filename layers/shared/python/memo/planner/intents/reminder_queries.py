@@ -96,13 +96,16 @@ _RE_WHEN_IS_MY = re.compile(
     r"(?:my|the|our)\s+(?P<x>[^?]+?)\s*[?.!]*$"
     r"|^when\s+(?:do|should|must)\s+i\s+(?:have\s+to\s+|need\s+to\s+|have\s+)(?P<y>[^?]+?)\s*[?.!]*$"
     r"|^(?:מתי|באיזו\s+שעה|באיזה\s+יום)\s+(?:יש\s+לי\s+(?:את\s+)?)?(?:אני\s+(?:צריך|צריכה)\s+)?"
-    r"(?P<he>(?!(?:זה|זאת|היא|הוא|הבאה|הבא)(?:\s|$)|ה?תזכור)[^?]+?)\s*[?.!]*$",
+    r"(?P<he>(?!(?:זה|זאת|היא|הוא|הבאה|הבא)(?:\s|$)|ה?תזכור|ש)[^?]+?)\s*[?.!]*$",
     re.I,
 )
 #: The words that say it is an appointment, not what it is about ("dentist appointment", "התור לרופא").
 _APPOINTMENT = re.compile(
     r"\s+appointments?$|^(?:next|upcoming)\s+(?=\S)|^(?:ה)?תור\s+(?:ל|אצל\s+)?(?=\S)", re.I
 )
+
+
+_ONE = re.compile(r"(?:(?:next|upcoming|first|last|other)\s+)?one|it|that|this", re.I)
 
 
 def _asked_about(text: str) -> str | None:
@@ -113,8 +116,8 @@ def _asked_about(text: str) -> str | None:
     if found is None:
         return None
     said = found.group("x") or found.group("y") or found.group("he") or ""
-    if re.search(r"['’]s\b|(?:^|\s)של\s", said):
-        return None  # someone's thing: the notes
+    if re.search(r"['’]s\b|(?:^|\s)של\s", said) or _ONE.fullmatch(said):
+        return None  # someone's thing: the notes; "when's the next one?": the reminder just set
     return _APPOINTMENT.sub("", said)
 
 
