@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.resolution.candidates import Found, Missing
 from memo.resolution.lookup import at_position, lookup, on_some_list
 from memo.resolution.resolvers import TargetQuery
@@ -17,6 +19,27 @@ def test_the_item_at_a_place_of_the_one_list() -> None:
     assert at_position(target, 1, state_for(), repo, NOW) == Found(["i-2"], extra={"listName": "shopping"})
     too_far = at_position(target, 5, state_for(), repo, NOW)
     assert too_far == Missing("Your shopping list has only 2 items.")
+
+
+@pytest.mark.parametrize("places", [[0, 1], [2, 0, 1], [3, 0], [1, 3, 0, 2]])
+def test_items_at_several_places_come_from_one_read_of_the_list(places: list[int]) -> None:
+    repo = FakeItemsRepository()
+    for n, text in enumerate(["milk", "eggs", "bread", "jam"]):
+        add_list_item(repo, f"i-{n}", "shopping", text)
+    repo.reads = 0
+    target = TargetQuery(kind="list_item", list_name="shopping", texts=[f"item {p + 1}" for p in places])
+    found = lookup(step("s1", "lists", "remove"), target, state_for(), repo, NOW, ())
+    assert found == Found([f"i-{p}" for p in places], extra={"listName": "shopping"})
+    assert repo.reads == 1
+
+
+def test_a_place_past_the_end_among_several_finds_none_of_them() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "shopping", "milk")
+    add_list_item(repo, "i-2", "shopping", "eggs")
+    target = TargetQuery(kind="list_item", list_name="shopping", texts=["item 1", "item 3"])
+    found = lookup(step("s1", "lists", "remove"), target, state_for(), repo, NOW, ())
+    assert found == Missing("Your shopping list has only 2 items.")
 
 
 def test_items_named_without_their_list_are_found_on_the_list_that_has_them() -> None:

@@ -8,16 +8,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from memo.capabilities.common import say
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.domain import LatestAction, PlanStep, TurnState
-from memo.resolution.candidates import NONE, Ambiguous, Found, ItemsReader, Lookup, Missing, entities
+from memo.resolution.candidates import (
+    NONE,
+    Ambiguous,
+    Entity,
+    Found,
+    ItemsReader,
+    Lookup,
+    Missing,
+    entities,
+)
 from memo.resolution.list_names import list_for_position, lists_with_items
 from memo.resolution.matching import by_reminder_time, by_text, by_texts
 from memo.resolution.position import position
 from memo.resolution.references import by_reference
 from memo.resolution.resolvers import TargetQuery
+from memo.text.language import Language
 from memo.text.matching import rank
 from memo.text.wording import he_list_name, quote
 
@@ -65,16 +76,18 @@ def _at_positions(
     target: TargetQuery, spots: list[int], state: TurnState, repository: ItemsReader, now: datetime
 ) -> Lookup:
     """ "remove items 2 and 3": the items at those places, all of them or none (a place past the
-    end is said, as for one)."""
+    end is said, as for one). The list is read once."""
+    listed = _listed(target, state, repository, now)
+    if isinstance(listed, Missing):
+        return listed
+    target, items = listed
     ids: list[str] = []
-    extra: dict[str, object] = {}
     for spot in spots:
-        found = at_position(target, spot, state, repository, now)
+        found = _at(target, items, spot, state.input.language)
         if not isinstance(found, Found):
             return found
         ids += [i for i in found.ids if i not in ids]
-        extra = extra or dict(found.extra)
-    return Found(ids, extra=extra)
+    return Found(ids, extra={"listName": target.list_name} if target.kind == "list_item" else {})
 
 
 def at_position(
@@ -83,13 +96,28 @@ def at_position(
     """ "The second item", "הפריט האחרון": the item at that place in the order Memo shows them (a
     list as its items were added, reminders soonest first). A list left unnamed is the one list
     that has items; with several, which list is asked, never guessed."""
-    language = state.input.language
+    listed = _listed(target, state, repository, now)
+    if isinstance(listed, Missing):
+        return listed
+    target, items = listed
+    return _at(target, items, spot, state.input.language)
+
+
+def _listed(
+    target: TargetQuery, state: TurnState, repository: ItemsReader, now: datetime
+) -> tuple[TargetQuery, list[Entity[Any]]] | Missing:
+    """The target with its list named (the one list that has items, when none was) and the items in
+    the order Memo shows them."""
     if target.kind == "list_item" and target.list_name in (None, "", UNNAMED_LIST):
         named = list_for_position(state, repository)
         if isinstance(named, Missing):
             return named
         target = target.model_copy(update={"list_name": named})
-    items = entities(target, repository, state, now)
+    return target, entities(target, repository, state, now)
+
+
+def _at(target: TargetQuery, items: list[Entity[Any]], spot: int, language: Language) -> Found | Missing:
+    """The item at `spot` (negative from the end), or how many there are."""
     if -len(items) <= spot < len(items):
         found = items[spot]
         return Found([found.id], extra={"listName": target.list_name} if target.kind == "list_item" else {})
