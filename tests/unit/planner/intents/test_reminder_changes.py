@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from memo.domain import LatestAction
 from memo.planner.intents import reminder_changes
+from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import latest, pin
 
 
@@ -109,3 +111,57 @@ def test_the_time_is_the_reminder_just_set_s_time(said: str, time: str) -> None:
     assert (
         reminder_changes.move_named(said, pin(said)) is None
     )  # nothing was just set: no reminder is "the time"
+
+
+_PLANNER = RulePlanner()
+_EN_TIMES = {"11:30": "11:30", "4pm": "16:00", "quarter past 7": "07:15"}
+_HE_TIMES = {"ל-11:30": "11:30", "לשעה 9": "09:00", "לחמש": "17:00"}
+
+
+def _the_change(said: str, *actions: LatestAction) -> tuple[dict[str, object], object]:
+    steps = _PLANNER.plan(pin(said, actions=actions)).output.plan
+    assert len(steps) == 1 and (steps[0].capability, steps[0].action) == ("reminders", "update"), said
+    return steps[0].constraints, steps[0].changes.get("time")
+
+
+@pytest.mark.parametrize("verb", ["change", "move", "set", "update"])
+@pytest.mark.parametrize(
+    "named",
+    [
+        "the time of the dentist",
+        "the time for the dentist",
+        "the dentist's time",
+        "the dentist time",
+        "the time of my dentist",
+        "the time of the dentist reminder",
+        "the dentist reminder's time",
+        "the hour of the dentist",
+    ],
+)
+def test_the_time_of_a_named_reminder_is_that_reminder(verb: str, named: str) -> None:
+    for said, time in _EN_TIMES.items():
+        assert _the_change(f"{verb} {named} to {said}") == ({"target": "dentist"}, time)
+
+
+@pytest.mark.parametrize("verb", ["תשנה", "שנה", "תזיז", "תעביר"])
+@pytest.mark.parametrize(
+    ("named", "target"),
+    [
+        ("את השעה של רופא השיניים", "רופא השיניים"),
+        ("את השעה של התזכורת לרופא שיניים", "רופא שיניים"),
+        ("את השעה לרופא השיניים", "רופא השיניים"),
+        ("את רופא השיניים", "רופא השיניים"),
+    ],
+)
+def test_the_time_of_a_named_reminder_in_hebrew(verb: str, named: str, target: str) -> None:
+    for said, time in _HE_TIMES.items():
+        assert _the_change(f"{verb} {named} {said}") == ({"target": target}, time)
+
+
+@pytest.mark.parametrize("verb", ["change", "move", "set", "update"])
+@pytest.mark.parametrize(
+    "time_of_it", ["the time", "its time", "the hour", "the time of it", "the time of the reminder"]
+)
+def test_the_time_alone_is_the_reminder_just_set(verb: str, time_of_it: str) -> None:
+    constraints, time = _the_change(f"{verb} {time_of_it} to 4pm", latest())
+    assert constraints.get("targetRef") == "latest_action" and time == "16:00"

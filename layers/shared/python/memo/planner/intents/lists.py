@@ -390,9 +390,11 @@ _A_QUESTION = re.compile(
 
 
 #: An answer that is only the request's verb again ("add", "תוסיף"): it names nothing to add.
+#: The verbs of adding that both a bare answer and a command start with.
+_ADD_VERBS = r"add|put|תוסיף|תוסיפי|תשים|תשימי"
 _BARE_VERB = re.compile(
-    r"(?:please\s+)?(?:add|put|buy|get|include|insert|add\s+(?:it|them|something|items?|stuff)|"
-    r"תוסיף|תוסיפי|תוסיפו|הוסף|הוסיפי|להוסיף|תכניס|תכניסי|לקנות|תקנה|תשים|תשימי|פריטים|דברים)"
+    rf"(?:please\s+)?(?:{_ADD_VERBS}|buy|get|include|insert|add\s+(?:it|them|something|items?|stuff)|"
+    r"תוסיפו|הוסף|הוסיפי|להוסיף|תכניס|תכניסי|לקנות|תקנה|פריטים|דברים)"
     r"(?:\s+(?:please|בבקשה))?[\s.!?]*",
     re.I,
 )
@@ -426,8 +428,8 @@ _LIST_ANSWER_LEAD = re.compile(
 )
 #: An answer that starts with a verb asks for something of its own ("add milk", "show my lists").
 _COMMAND_START = re.compile(
-    r"^(?:add|put|delete|remove|clear|show|list|cancel|save|remind|undo|what|how|"
-    r"תוסיף|תוסיפי|תשים|תשימי|תמחק|תמחקי|תבטל|תבטלי|תראה|תראי|תזכיר|תזכירי|מה)(?=\s|$)",
+    rf"^(?:{_ADD_VERBS}|delete|remove|clear|show|list|cancel|save|remind|undo|what|how|"
+    r"תמחק|תמחקי|תבטל|תבטלי|תראה|תראי|תזכיר|תזכירי|מה)(?=\s|$)",
     re.I,
 )
 _LIST_ANSWER_WORD = re.compile(

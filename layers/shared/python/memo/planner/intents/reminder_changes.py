@@ -102,7 +102,7 @@ def move(text: str, inp: PlannerInput) -> Match | None:
             return _which_way(text, unsigned, inp)
         parsed = parse_when(strip_scope(rest), inp)
         # "change the time of the reminder to 4pm": the words about its time name no reminder.
-        target = as_title(_LEFT_OF_TIME.sub("", parsed.remainder))
+        target = as_title(_time_words_dropped(parsed.remainder, bare=""))
         constraints, missing, confidence = target_constraints(target, inp, "reminders")
         constraints = {**constraints, **scope_of(text)}
         # A time alone keeps the reminder's day, a day alone keeps its time (in its timezone).
@@ -191,7 +191,7 @@ _RE_MOVE_NAMED = (
 #: "change the bread one to 9am", "set call mom to 6pm": "change"/"set"/"make" move a reminder only
 #: when everything after the last "to" is a time ("change X to Y" otherwise renames).
 _RE_CHANGE_TO_TIME = re.compile(
-    r"^(?:change|set|make|update|switch)\s+(?P<target>.+?)\s+(?:to|for)\s+(?P<when>[^ ].*)$", re.I
+    r"^(?:change|set|make|update|switch)\s+(?P<target>.+)\s+(?:to|for)\s+(?P<when>[^ ].*)$", re.I
 )
 
 
@@ -203,7 +203,7 @@ _RE_CHANGE_TO_TIME_HE = re.compile(
 
 #: "change the time to 3:15", "set its time to 9": the time of the reminder just set or named.
 _TIME_OF_IT = re.compile(
-    r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+of\s+(?:it|that|the\s+reminder))?$"
+    r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+(?:of|for)\s+(?:it|that|(?:the|my)(?:\s+reminder)?))?$"
     r"|^(?:את\s+)?ה?שעה(?:\s+של(?:\s+(?:זה|התזכורת)|ה))?$",
     re.I,
 )
@@ -211,23 +211,20 @@ _TIME_OF_IT = re.compile(
 
 #: "the time of the dentist", "the dentist's time", "the dentist time": the dentist.
 _TIME_OF_X = re.compile(
-    r"^(?:the\s+)?(?:time|hour)\s+(?:of|for)\s+(?!(?:it|that|the\s+reminder)$)(?P<x>.+)$"
+    r"^(?:the\s+)?(?:time|hour)\s+(?:of|for)\s+(?!(?:it|that|(?:the|my)(?:\s+reminder)?)$)(?:the\s+|my\s+)?(?P<x>.+)$"
     r"|^(?:את\s+)?ה?שעה\s+(?:של\s+|ל)(?!(?:זה|התזכורת)$)(?:ה?תזכורת\s+(?:של\s+|ל)?)?(?P<he>\S.*)$",
     re.I,
 )
 _X_TIME = re.compile(r"^(?P<x>.+?)(?:['’]s)?\s+(?:time|hour)$", re.I)
 
 
-_LEFT_OF_TIME = re.compile(
-    r"^(?:the\s+|its\s+)?(?:time|hour)(?:\s+(?:of|for)(?:\s+(?:the|my))?)?(?=\s|$)\s*", re.I
-)
-
-
-def _time_words_dropped(target: str) -> str:
+def _time_words_dropped(target: str, bare: str | None = None) -> str:
+    """The name in "the time of X" / "X's time" / "השעה של X"; "the time" alone (of it) is `bare`
+    when given, else kept as said."""
+    if _TIME_OF_IT.match(target):
+        return target if bare is None else bare
     found = _TIME_OF_X.match(target) or _X_TIME.match(target)
-    if found is None or _TIME_OF_IT.match(target):
-        return target
-    return found.group("x") or found.group("he")
+    return target if found is None else found.group("x") or found.group("he")
 
 
 def one_dropped(target: str) -> str:
@@ -279,13 +276,16 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
         if unsigned is not None:
             return _which_way(text, unsigned, inp) if as_title(unsigned[1]) else None
         parsed = parse_when(rest, inp)
-        target = as_title(
-            one_dropped(
-                _time_words_dropped(re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I))
-            )
-        )
-        if parsed.found and parsed.problem is None and not target and scope_of(text):
-            return _latest_moved(text, dict(parsed.change()), inp)  # "move only this time to 9pm"
+        said = re.sub(r"\s+(?:to|till|until|for)$", "", parsed.remainder, flags=re.I)
+        target = as_title(one_dropped(_time_words_dropped(said, bare="")))
+        if (
+            parsed.found
+            and parsed.problem is None
+            and not target
+            and (scope_of(text) or _TIME_OF_IT.match(said))
+        ):
+            # "move only this time to 9pm", "move its time to 9pm"
+            return _latest_moved(text, dict(parsed.change()), inp)
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
             return None  # no new time, or "it" (`followups.referential`): not this matcher's
         return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
