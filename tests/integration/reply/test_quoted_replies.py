@@ -233,3 +233,75 @@ def test_a_listing_is_never_named_as_a_reminder(dana: Conversation) -> None:
     assert _reply_to(dana, listing, "move it to saturday").startswith("Which one do you mean?")
     answer = dana.say("delete the gym reminder")
     assert "listed" not in answer and "reminder(s)" not in answer
+
+
+def _sent(chat: Conversation, text: str) -> str:
+    """Send `text`; its own WhatsApp message id (what a reply quoting it carries)."""
+    message = chat.user.text(text)
+    chat.deliver(message)
+    return str(message["id"])
+
+
+def _reply_to_own(chat: Conversation, message_id: str, text: str) -> str:
+    """Reply to one of the user's own earlier messages (long-press -> Reply on it)."""
+    message = chat.user.text(text)
+    message["context"] = {"from": chat.user.wa_id, "id": message_id}
+    (answer,) = chat.deliver(message)
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "said", "changed", "kept"),
+    [
+        (
+            "remind me to call dad today at 6pm",
+            "remind me to buy a birthday card on friday at 11",
+            "make it 7",
+            "“call dad” — Sun 22 Nov, 19:00",
+            "“buy a birthday card” — Fri 27 Nov, 11:00",
+        ),
+        (
+            "remind me to call dad today at 6pm",
+            "remind me to buy a birthday card on friday at 11",
+            "move it to 8pm",
+            "“call dad” — Sun 22 Nov, 20:00",
+            "“buy a birthday card” — Fri 27 Nov, 11:00",
+        ),
+        (
+            "תזכיר לי להתקשר לאבא היום ב-18:00",
+            "תזכיר לי לקנות כרטיס ביום שישי ב-11",
+            "תזיז את זה לשבע",
+            "„להתקשר לאבא” — יום א׳ 22.11 בשעה 19:00",
+            "„לקנות כרטיס” — יום ו׳ 27.11 בשעה 11:00",
+        ),
+    ],
+)
+def test_it_quoting_your_own_request_is_what_that_request_did(
+    dana: Conversation, first: str, second: str, said: str, changed: str, kept: str
+) -> None:
+    # "make it 7" quoting "remind me to call dad…" moved the birthday card reminder set after it.
+    asked = _sent(dana, first)
+    _sent(dana, second)
+    _reply_to_own(dana, asked, said)
+    listed = dana.say("מה התזכורות שלי?" if "„" in changed else "show my reminders")
+    assert changed in listed and kept in listed
+
+
+def test_a_list_item_quoting_your_own_add_is_that_item(dana: Conversation) -> None:
+    # Quoting "add olive oil…", "make it 2 bottles of olive oil" renamed the paper towels added after.
+    oil = _sent(dana, "add olive oil to the shopping list")
+    _sent(dana, "add paper towels to the shopping list")
+    assert "“olive oil”" in _reply_to_own(dana, oil, "actually make it 2 bottles of olive oil")
+    towels = _sent(dana, "add dish soap to the shopping list")
+    assert "dish soap" in _reply_to_own(dana, towels, "תמחק את זה")
+    shown = dana.say("show the shopping list")
+    assert "2 bottles of olive oil" in shown and "paper towels" in shown
+    assert "dish soap" not in shown and "• olive oil" not in shown
+
+
+def test_a_quote_of_your_own_message_that_did_nothing_is_the_latest_action(dana: Conversation) -> None:
+    hello = _sent(dana, "hi")
+    _sent(dana, "remind me to call mom today at 5pm")
+    assert _reply_to_own(dana, hello, "move it to 8pm") == (
+        "Updated the reminder “call mom” — now for Sun 22 Nov, 20:00."
+    )

@@ -36,7 +36,7 @@ from memo.planner import Planner, PlannerInput, PlannerResult
 from memo.planner.intents.followups import says_again
 from memo.planner.rules import RulePlanner
 from memo.reminders.buttons import delivered_lately
-from memo.reply.memory import current_actions
+from memo.reply.memory import LATEST_ACTIONS_MAX, current_actions
 from memo.reply.quotes import refers_back
 from memo.resolution.candidates import label
 from memo.resolution.entity import ItemsReader
@@ -171,10 +171,14 @@ class Turn:
         return self._recalled(quotes)
 
     def _recalled(self, quotes: QuoteReader) -> list[LatestAction]:
-        """What the quoted message named, read once a turn."""
+        """What the quoted message named, read once a turn: one of Memo's messages names what it
+        confirmed or listed; one of the user's own requests, what that request did."""
         if self._quote is None:
             message = self.ctx.message
-            self._quote = quotes.recall(message.thread_id, str(message.context_id), now=self.ctx.now)
+            quoted = str(message.context_id)
+            self._quote = quotes.recall(message.thread_id, quoted, now=self.ctx.now) or done_by(
+                self.ctx, quoted
+            )
         return self._quote
 
     def quoted_first(self, state: TurnState) -> list[LatestAction]:
@@ -276,6 +280,17 @@ def latest_actions(ctx: TurnContext) -> list[LatestAction]:
     if delivered is None or (latest and latest[0].created_at >= delivered.created_at):
         return latest
     return [delivered, *latest][:LATEST_ACTIONS_FOR_PLANNER]
+
+
+def done_by(ctx: TurnContext, message_id: str) -> list[LatestAction]:
+    """What the user's own message `message_id` did, newest first (its actions carry its id as
+    their request's: "<message id>:<step id>"); none when it is no request of theirs still in the
+    12-hour scope."""
+    try:
+        actions = current_actions(ctx.snapshot.latest_actions, now=ctx.now, limit=LATEST_ACTIONS_MAX)
+    except ValidationError:
+        return []
+    return [a for a in actions if (a.operation_id or "").rpartition(":")[0] == message_id]
 
 
 _DELIVERED_TITLE = re.compile(r"^⏰\s*(?:Reminder|תזכורת):\s*(?P<title>.+)$", re.S)
