@@ -143,6 +143,25 @@ def test_done_on_a_repeating_reminder_finishes_that_time_only(chat: Conversation
     assert second.startswith("⏰ Reminder: drink water")
 
 
+@pytest.mark.parametrize(("snooze", "later"), [(2, (7, 11)), (3, (8, 1))])
+def test_snooze_then_done_on_a_repeating_reminder_cancels_the_snoozed_time(
+    chat: Conversation, clock: FakeClock, snooze: int, later: tuple[int, int]
+) -> None:
+    # "Done" after "Snooze" on a series said "Marked done for this time" and the snoozed copy still
+    # went out, and was listed.
+    chat.say("remind me every day at 7 to take my pill")
+    [delivered] = _tick_at(chat, clock, _local(1, 7))
+    assert delivered.startswith("⏰ Reminder: take my pill")
+    chat.tap(snooze)
+    assert chat.tap(1).startswith("✅ Marked “take my pill” done for this time")
+    assert (
+        "(next:" in chat.say("show my reminders") and chat.say("show my reminders").count("take my pill") == 1
+    )
+    assert _tick_at(chat, clock, _local(1, *later)) == []
+    [tomorrow] = _tick_at(chat, clock, _local(2, 7))
+    assert tomorrow.endswith("take my pill") or tomorrow.startswith("⏰ Reminder: take my pill")
+
+
 def test_time_problems_are_asked_never_guessed(chat: Conversation) -> None:
     assert chat.say("remind me to call the bank at 25:00").startswith("That time doesn't exist")
     assert chat.say("tomorrow at 9am") == f"⏰ Reminder set: “call the bank” for {_shown(1, 9)}."

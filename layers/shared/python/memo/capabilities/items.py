@@ -46,6 +46,8 @@ class Reminder(_Item):
     #: local time, the end excluded (`memo.text.series.with_skipped`). Kept beside the series, not
     #: in it, so a release that does not know them still reads the series.
     skips: str | None = None
+    #: a snoozed occurrence of a series: the series' id ("Done" on the series finishes it too)
+    snooze_of: str | None = None
 
 
 class Note(_Item):

@@ -63,8 +63,10 @@ class ReminderSchedule:
         title: str,
         now: datetime,
         undo: Tombstone | None = None,
+        snooze_of: str | None = None,
     ) -> Reminder:
-        """A one-time reminder at `when` in `source`'s place; with `undo`, that undo cancels it."""
+        """A one-time reminder at `when` in `source`'s place; with `undo`, that undo cancels it;
+        `snooze_of`: the series whose occurrence it stands in for."""
         reminder_id = entity_id(ctx, source.reminder_id)
         name = self._scheduler.schedule(
             reminder_id=reminder_id, thread_id=source.thread_id, at=when, timezone=source.timezone
@@ -78,6 +80,7 @@ class ReminderSchedule:
             schedule_name=name,
             created_at=now,
             phone_number_id=source.phone_number_id,
+            snooze_of=snooze_of,
         )
         if not self._repo.put_reminder(single, undo=undo):
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})

@@ -188,7 +188,13 @@ class ReminderOperations(ReminderSchedule):
         when = (now + timedelta(minutes=args.minutes)).replace(second=0, microsecond=0)
         if reminder.recurrence is not None:
             snoozed: Reminder | None = self.one_time_copy(
-                reminder, ctx, when=when, title=reminder.title, now=now, undo=undo_for(ctx, now)
+                reminder,
+                ctx,
+                when=when,
+                title=reminder.title,
+                now=now,
+                undo=undo_for(ctx, now),
+                snooze_of=reminder.reminder_id,
             )
         else:
             name = self._scheduler.schedule(
@@ -232,10 +238,13 @@ class ReminderOperations(ReminderSchedule):
         title = quote(reminder.title, lang)
         if reminder.recurrence is None:
             if reminder.status == "scheduled":  # snoozed, then done: no second delivery
-                self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
-                self._repo.mark_reminder_sent(ctx.thread_id, reminder.reminder_id, sent_at=self._clock())
+                self._finish(reminder)
             summary = say(lang, f"marked {title} done", f"סימנתי את {title} כבוצע")
         else:
+            # This occurrence snoozed, then done: its snoozed copies do not go out either.
+            for snoozed in self._repo.list_upcoming_reminders(ctx.thread_id, self._clock()):
+                if snoozed.snooze_of == reminder.reminder_id:
+                    self._finish(snoozed)
             following = format_when(reminder.due_at, lang, ctx.timezone)
             data["next"] = reminder.due_at.isoformat()
             summary = say(
@@ -251,6 +260,11 @@ class ReminderOperations(ReminderSchedule):
             external_ids={"reminderId": reminder.reminder_id},
             summary=summary,
         )
+
+    def _finish(self, reminder: Reminder) -> None:
+        """A scheduled one-time reminder marked done before it went out: its schedule is cancelled."""
+        self._scheduler.cancel(reminder.schedule_name or schedule_name_for(reminder.reminder_id))
+        self._repo.mark_reminder_sent(reminder.thread_id, reminder.reminder_id, sent_at=self._clock())
 
 
 def _created(
