@@ -132,3 +132,31 @@ def test_an_answer_that_names_no_list_removes_nothing(chat: Conversation) -> Non
     chat.say("whatever")
     listed = chat.say("show my lists")
     assert "shopping (1 item)" in listed and "packing (1 item)" in listed
+
+
+@pytest.mark.parametrize(
+    ("adds", "said", "shown", "asked"),
+    [
+        (
+            ["add olive oil to the shopping list", "add paper towels to the shopping list"],
+            "actually make it 2 bottles of olive oil",
+            ["• 2 bottles of olive oil", "• paper towels"],
+            "show the shopping list",
+        ),
+        (
+            ["תוסיף שמן זית לרשימת הקניות", "תוסיף נייר סופג לרשימת הקניות"],
+            "בעצם תעשה את זה 2 בקבוקי שמן זית",
+            ["• 2 בקבוקי שמן זית", "• נייר סופג"],
+            "מה ברשימת הקניות?",
+        ),
+    ],
+)
+def test_make_it_names_the_thing_added_before_the_last_add(
+    chat: Conversation, adds: list[str], said: str, shown: list[str], asked: str
+) -> None:
+    # The paper towels, added last, were renamed “2 bottles of olive oil”, and olive oil stayed.
+    for add in adds:
+        chat.say(add)
+    chat.say(said)
+    listed = chat.say(asked).splitlines()
+    assert sorted(listed[1:]) == sorted(shown)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.capabilities.lists import UNNAMED_LIST
+from memo.domain import LatestAction
 from memo.planner.intents import list_changes
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import latest, pin
@@ -127,3 +128,40 @@ def test_hebrew_the_new_words_alone_after_adding() -> None:
         found = list_changes.make_it(said, pin(said, actions=(added,)))
         assert found is not None and found.constraints["target"] == old and found.changes == {"text": new}
     assert list_changes.make_it("בעצם בלי הלחם", pin("בעצם בלי הלחם", actions=(added,))) is None
+
+
+def _added(summary: str, key: str) -> LatestAction:
+    return latest("lists", summary).model_copy(update={"external_ids": {"listKey": key}})
+
+
+_EARLIER_THEN_LATER = [
+    ("added olive oil to the shopping list", "added paper towels to the shopping list", "olive oil"),
+    ("added milk to the shopping list", "added eggs, bread to the shopping list", "milk"),
+    ("added nails to the hardware list", "added paper towels to the shopping list", "nails"),
+    ("הוספתי שמן זית לרשימת קניות", "הוספתי נייר סופג לרשימת קניות", "שמן זית"),
+    ("הוספתי חלב לרשימת קניות", "הוספתי ביצים, לחם לרשימת קניות", "חלב"),
+]
+_MORE_PRECISELY = {
+    "olive oil": ["actually make it 2 bottles of olive oil", "make that extra virgin olive oil"],
+    "milk": ["make it oat milk", "actually make it 2 liters of milk"],
+    "nails": ["make it 50 nails", "make that steel nails"],
+    "שמן זית": ["בעצם תעשה את זה 2 בקבוקי שמן זית", "תעשה את זה שמן זית כתית"],
+    "חלב": ["תעשה את זה 2 חלב", "בעצם תעשה את זה חלב סויה"],
+}
+
+
+@pytest.mark.parametrize(("earlier", "later", "thing"), _EARLIER_THEN_LATER)
+def test_make_it_holding_a_thing_added_before_the_latest_add_changes_that_thing(
+    earlier: str, later: str, thing: str
+) -> None:
+    # "make it 2 bottles of olive oil" after olive oil, then paper towels renamed the paper towels.
+    key = "hardware" if "hardware" in earlier else "קניות" if "קניות" in earlier else "shopping"
+    actions = (_added(later, "shopping" if "shopping" in later else "קניות"), _added(earlier, key))
+    for said in _MORE_PRECISELY[thing]:
+        found = list_changes.make_it(said, pin(said, actions=actions))
+        assert found is not None, said
+        assert found.constraints == {"listName": key, "target": thing}, said
+    # Held by two earlier adds: which one is not guessed.
+    twice = (actions[0], actions[1], _added(earlier, key))
+    said = _MORE_PRECISELY[thing][0]
+    assert list_changes.make_it(said, pin(said, actions=twice)) is None

@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 
 from memo.capabilities.lists import UNNAMED_LIST
+from memo.domain import LatestAction
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import is_known_thing
 from memo.planner.intents.list_words import KNOWN_LISTS_HE, LIST_NAME_EN, NAMES_A_KIND, list_name, no_article
@@ -157,7 +158,6 @@ def make_it(text: str, inp: PlannerInput) -> Match | None:
         or (latest.capability, latest.action) != ("lists", "add")
     ):
         return None
-    key = (latest.external_ids or {}).get("listKey")
     new = clean(
         bare.group("bare")
         if bare is not None
@@ -165,7 +165,15 @@ def make_it(text: str, inp: PlannerInput) -> Match | None:
         if said
         else ""
     )
-    if not isinstance(key, str) or not key or not new or _a_time(new, inp):
+    if not new or _a_time(new, inp):
+        return None
+    earlier = _held_earlier(new, inp) if said is not None else []
+    if len(earlier) > 1:
+        return None  # which of the earlier adds is not said: not guessed
+    if earlier:
+        latest = earlier[0]  # "make it 2 bottles of olive oil" after olive oil, then paper towels
+    key = (latest.external_ids or {}).get("listKey")
+    if not isinstance(key, str) or not key:
         return None
     added = _added_things(latest.summary)
     held = [thing for thing in added if _keeps(thing, new)]
@@ -181,6 +189,15 @@ def make_it(text: str, inp: PlannerInput) -> Match | None:
     else:
         return None  # which one is not said: not guessed
     return replace(_changed(old, no_article(new), key, REFERENTIAL), pattern="lists:make_it")
+
+
+def _held_earlier(new: str, inp: PlannerInput) -> list[LatestAction]:
+    """The earlier adds among the latest actions whose things the new words hold, when the latest
+    add's things are not held: the words name such an add's thing, not the one added since."""
+    adds = [a for a in inp.latest_actions if (a.capability, a.action) == ("lists", "add")]
+    if not adds or any(_keeps(thing, new) for thing in _added_things(adds[0].summary)):
+        return []
+    return [a for a in adds[1:] if any(_keeps(thing, new) for thing in _added_things(a.summary))]
 
 
 #: "added eggs, bread to the shopping list" / "הוספתי ביצים, לחם לרשימת קניות": the things added.
