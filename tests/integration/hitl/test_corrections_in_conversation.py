@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.conversation import Conversation
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation, chat_at
+from tests.support.week import START, shown
 
 
 def _bullets(shown: str) -> list[str]:
@@ -371,3 +373,27 @@ def test_moving_another_reminder_while_a_yes_no_question_is_open_moves_that_one_
     listed = talk.say(listing)
     assert time in listed and "bank" not in listed and "לבנק" not in listed, listed
     assert talk.say(YES[language]).startswith(("I'm not waiting", "אני לא מחכה"))
+
+
+@pytest.mark.parametrize(
+    ("request_words", "correction", "hour", "language"),
+    [
+        ("remind me about the team meeting next tuesday at 7:45pm", "no, at 8", 20, "en"),
+        ("remind me about the team meeting next tuesday at 7:45pm", "no, 8:30", 20, "en"),
+        ("remind me about the team meeting next tuesday at 7:45pm", "no, at 8am", 8, "en"),
+        ("remind me about the team meeting next tuesday at 7:45pm", "no, at 21:00", 21, "en"),
+        ("remind me to go for a run next tuesday at 7:15am", "no, at 8", 8, "en"),
+        ("תזכיר לי ישיבת צוות ביום שלישי הבא ב-19:45", "לא, בשמונה", 20, "he"),
+        ("תזכיר לי ישיבת צוות ביום שלישי הבא ב-19:45", "בעצם ב-9", 21, "he"),
+        ("תזכיר לי לרוץ ביום שלישי הבא ב-7:15", "לא, בשמונה", 8, "he"),
+    ],
+)
+def test_a_bare_hour_correcting_a_time_asked_about_keeps_its_half_of_the_day(
+    monkeypatch: pytest.MonkeyPatch, request_words: str, correction: str, hour: int, language: str
+) -> None:
+    # "no, at 8" to "Just to check — … Tue, 19:45?" set the reminder for 08:00.
+    with chat_at(monkeypatch, FakeClock(START)) as chat:
+        asked = chat.say(request_words)
+        assert asked.startswith("Just to check" if language == "en" else "רק מוודא"), asked
+        minute = 30 if "8:30" in correction else 0
+        assert shown(1, hour, minute, language=language) in chat.say(correction)

@@ -158,3 +158,29 @@ def test_edit_details_answer_without_a_change_re_asks() -> None:
     )
     assert interpret("no", pending=editing).decision == "re_ask"
     assert interpret("go ahead", pending=editing).decision == "continue"
+
+
+@pytest.mark.parametrize("hour", range(24))
+def test_a_bare_hour_correcting_a_time_is_the_half_of_the_day_nearer_it(hour: int) -> None:
+    # "no, at 8" to "Just to check — … 19:45?" set 08:00.
+    current = step(constraints={"title": "x", "when": f"2024-05-03T{hour:02d}:45:00+03:00"})
+    for bare in range(1, 12):
+        morning, evening = bare * 60, (bare + 12) * 60
+        said_at = hour * 60 + 45
+        # 1 to 6 without am/pm are afternoon hours, as in any time said (no waking hours).
+        nearer = abs(evening - said_at) < abs(morning - said_at)
+        expected = evening if bare <= 6 or nearer else morning
+        for words, language in ((f"at {bare}", "en"), (str(bare), "en"), (f"ב-{bare}", "he")):
+            mods = normalize_modifications(
+                {"time": words}, step=current, now=NOW, timezone=TZ, language=language
+            )
+            assert mods == {"when": f"2024-05-03T{expected // 60:02d}:00:00+03:00"}, (hour, words)
+    # Said with am/pm, as 24-hour time, or with a day: as said.
+    for words, when in (
+        ("8am", "2024-05-03T08:00"),
+        ("08:00", "2024-05-03T08:00"),
+        ("20:00", "2024-05-03T20:00"),
+        ("saturday at 8", "2024-05-04T08:00"),
+    ):
+        mods = normalize_modifications({"time": words}, step=current, now=NOW, timezone=TZ, language="en")
+        assert mods == {"when": f"{when}:00+03:00"}, (hour, words)

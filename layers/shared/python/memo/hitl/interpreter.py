@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 from zoneinfo import ZoneInfo
 
@@ -149,7 +149,8 @@ def normalize_modifications(
     phrase = " ".join(v for v in (day_words, when_text, time_text) if isinstance(v, str))
     parsed = extract_when(phrase, now=now, timezone=timezone, language=language, default_day=base_day)
     if parsed.when is not None:
-        mods["when"] = parsed.when.isoformat()
+        either_half = parsed.either_half and not parsed.explicit_day and parsed.recurrence is None
+        mods["when"] = _nearer_half(parsed.when, current_when, either_half=either_half).isoformat()
         if parsed.recurrence is not None:
             mods["recurrence"] = parsed.recurrence  # "every day at 8": `when` is its first time
     elif parsed.day is not None:
@@ -162,8 +163,24 @@ def normalize_modifications(
     elif isinstance(time_text, str):
         answered = parse_time_answer(time_text, now=now, timezone=timezone, language=language, day=base_day)
         if answered is not None:
-            mods["when"] = answered.isoformat()
+            either_half = _BARE_MORNING_HOUR.match(time_text.strip()) is not None
+            mods["when"] = _nearer_half(answered, current_when, either_half=either_half).isoformat()
     return mods
+
+
+def _nearer_half(when: datetime, current: datetime | None, *, either_half: bool) -> datetime:
+    """A morning hour said without am/pm to correct a time the step has ("no, at 8" for 19:45) is
+    that hour or 12 hours later, whichever is nearer that time, as when a reminder is moved to a
+    bare hour; a day named with it, a series, or an hour said with am/pm or as 24-hour time is
+    taken as said."""
+    if current is None or not either_half:
+        return when
+    later = when + timedelta(hours=12)
+    return later if abs(later - current) < abs(when - current) else when
+
+
+#: "8", "9:30", "11.15": an hour of the morning said alone, no am/pm (1 to 6 are afternoon hours).
+_BARE_MORNING_HOUR = re.compile(r"^(?:[7-9]|1[01])(?:[:.][0-5]\d)?$")
 
 
 # --- rule interpreter ---------------------------------------------------------------------------
