@@ -257,3 +257,36 @@ def test_once_words_move_that_time_only_and_undo_brings_it_back(chat: Conversati
     undone = chat.say("undo")
     assert undone.startswith("↩️ Undone:") and "is cancelled" in undone
     assert ", 21:00" not in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize(
+    ("request_words", "move", "expected", "listing"),
+    [
+        (
+            "remind me every monday and wednesday at 8pm to take out the trash",
+            "move the trash to 9",
+            "every Monday and Wednesday at 21:00",
+            "show my reminders",
+        ),
+        (
+            "remind me every monday and wednesday at 7am to take out the trash",
+            "move the trash to 9",
+            "every Monday and Wednesday at 09:00",
+            "show my reminders",
+        ),
+        (
+            "תזכיר לי כל יום שני ורביעי ב-20:00 להוציא את הזבל",
+            "תעביר את הזבל לתשע",
+            "ב-21:00",
+            "מה התזכורות שלי?",
+        ),
+    ],
+)
+def test_a_whole_series_moved_to_a_bare_hour_keeps_its_half_of_the_day(
+    chat: Conversation, request_words: str, move: str, expected: str, listing: str
+) -> None:
+    # "move the trash to 9" for the whole 20:00 series set it to 09:00 ("This one" went to 21:00).
+    chat.say(request_words)
+    assert chat.say(move).startswith(("Which one", "לאיזה"))
+    chat.tap(2)
+    assert expected in chat.say(listing)

@@ -95,3 +95,28 @@ def test_a_new_repetition_alone_keeps_its_time_of_day(
     assert after is not None and after.recurrence is not None and "BYDAY=MO" in after.recurrence
     local = after.due_at.astimezone(ZoneInfo("Asia/Jerusalem"))
     assert (local.weekday(), local.hour, local.minute) == (0, 18, 30) and after.due_at > NOW
+
+
+@pytest.mark.parametrize("own_hour", [0, 6, 9, 12, 15, 18, 20, 23])
+def test_a_series_moved_to_a_morning_hour_said_alone_takes_the_half_nearer_its_time(
+    executor: CapabilityDispatcher, repo: FakeItemsRepository, own_hour: int
+) -> None:
+    # Every Monday at 20:00, moved "to 9" for the whole series, went to 09:00 (one time of it: 21:00).
+    zone = ZoneInfo("Asia/Jerusalem")
+    first = (NOW + timedelta(days=2)).astimezone(zone).replace(hour=own_hour, minute=30)
+    for bare in range(7, 12):
+        created = executor.execute(
+            "reminders",
+            "create",
+            {"title": f"trash {bare}", "when": first.isoformat(), "recurrence": "FREQ=WEEKLY"},
+            ctx(f"c{bare}"),
+        )
+        rid = str(created.external_ids["reminderId"])
+        args = {"reminderIds": [rid], "time": f"{bare:02d}:00", "eitherHalf": True}
+        moved = executor.execute("reminders", "update", args, ctx(f"m{bare}"))
+        assert moved.success, moved.error
+        after = repo.get_reminder(THREAD, rid)
+        assert after is not None
+        said, own = bare * 60, own_hour * 60 + 30
+        expected = bare + 12 if abs(said + 720 - own) < abs(said - own) else bare
+        assert after.due_at.astimezone(zone).hour == expected, (own_hour, bare)

@@ -166,6 +166,8 @@ class ReminderChanges(ReminderSchedule):
             args = args.model_copy(update={"shift_minutes": None, "when": shifted})
         local = args.when.astimezone(zone) if args.when is not None else None
         at = time.fromisoformat(args.time) if args.time is not None else (local.time() if local else None)
+        if at is not None and args.either_half and args.day is None:
+            at = _nearer_half(at, before.due_at.astimezone(zone).time())  # "move the trash to 9"
         day = args.day or (local.date() if local else None)
         recurrence = moved(before.recurrence, before.timezone, now=now, day=day, at=at)
         if recurrence is None:
@@ -246,3 +248,12 @@ def _at_its_time_from(reminder: Reminder, now: datetime) -> datetime:
     at = reminder.due_at.astimezone(zone).time()
     candidate = datetime.combine(now.astimezone(zone).date(), at, tzinfo=zone)
     return candidate if candidate > now else candidate + timedelta(days=1)
+
+
+def _nearer_half(at: time, own: time) -> time:
+    """A morning time said without am/pm for a series: that time or 12 hours later, whichever is
+    nearer the series' own time of day (its 20:00 moved "to 9" is 21:00), as for one reminder."""
+    minutes = at.hour * 60 + at.minute
+    said = own.hour * 60 + own.minute
+    later = minutes + 12 * 60
+    return at.replace(hour=at.hour + 12) if abs(later - said) < abs(minutes - said) else at
