@@ -120,3 +120,54 @@ def test_when_about_a_reminder_or_it_is_no_question_about_the_notes(asked: str) 
 def test_write_down_that_keeps_what_follows(said: str, text: str) -> None:
     (step,) = RulePlanner().plan(pin(said)).output.plan
     assert (step.capability, step.action, step.changes) == ("notes", "save", {"text": text})
+
+
+_CODES = ["Blue2024", "4821#", "p@ss", "1234", "Zz9"]
+_MARKS = ["!", "!!", "#!", "*", "$"]
+_SAVES = [
+    "note: the wifi password is {}",
+    "remember that the safe code is {}",
+    "remember the gate code is {}",
+    "save a note: locker {}",
+    "תרשום שהסיסמה של הוויפי היא {}",
+    "פתק: הקוד של השער {}",
+]
+
+
+@pytest.mark.parametrize("phrasing", _SAVES)
+def test_a_code_keeps_the_marks_written_after_it(phrasing: str) -> None:
+    # "note: wifi password is Blue2024!" saved "Blue2024": another password.
+    for code in _CODES:
+        for marks in _MARKS:
+            said = phrasing.format(code + marks)
+            found = RulePlanner().plan(pin(said)).output.plan
+            assert len(found) == 1 and found[0].action == "save", said
+            assert str(found[0].changes["text"]).endswith(code + marks), said
+        # A sentence's own full stop or question mark is not part of it.
+        for end in (".", "?", " !"):
+            said = phrasing.format(code) + end
+            text = str(RulePlanner().plan(pin(said)).output.plan[0].changes["text"])
+            assert text.endswith(code), said
+
+
+@pytest.mark.parametrize("said", ["note: call the plumber!!", "remember that the party is great!"])
+def test_a_plain_word_loses_its_exclamation(said: str) -> None:
+    text = str(RulePlanner().plan(pin(said)).output.plan[0].changes["text"])
+    assert not text.endswith("!")
+
+
+@pytest.mark.parametrize(
+    ("said", "action"),
+    [
+        ("remember the gate code is 1234", "save"),
+        ("remember my flight is on friday at 6", "save"),
+        ("please remember our door code is 55", "save"),
+        ("remember the gate code?", "search"),
+        ("do you remember the gate code?", "search"),
+        ("remember the gate code is what?", "search"),
+    ],
+)
+def test_remember_a_fact_saves_it_and_remember_a_thing_asks_for_it(said: str, action: str) -> None:
+    # "remember the gate code is 1234" searched the notes for “gate code is 1234”.
+    (step,) = RulePlanner().plan(pin(said)).output.plan
+    assert (step.capability, step.action) == ("notes", action)

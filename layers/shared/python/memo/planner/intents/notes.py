@@ -42,6 +42,11 @@ _RE_NOTE_SAVE = (
     ),
     re.compile(r"^note\s+(?:that|down)\s*:?\s*(?P<text>.+)$", re.I),
     re.compile(r"^(?:write|jot)\s+(?:this\s+)?down(?:\s*:\s*|\s+(?:that\s+)?)(?P<text>.+)$", re.I),
+    # "remember the gate code is 1234", "remember my flight is at 6": a fact told, not asked
+    re.compile(
+        r"^(?:please\s+)?remember\s+(?P<text>(?:my|the|our)\s+\S.*?\s+(?:is|are|was|were)\s+(?!what\b)\S.*?)\s*$",
+        re.I,
+    ),
     re.compile(
         r"^(?:remember|save)\s+(?:that|this)(?!\s+(?:as|in|into|to)\s+(?:a\s+|my\s+|the\s+)?notes?\b)"
         r"\s*:?\s*(?P<text>.+)$",
@@ -66,11 +71,29 @@ _RE_NOTE_SAVE = (
 )
 
 
+#: A word that is a code or a password ("Blue2024", "4821#"): it holds a digit or a symbol.
+_A_CODE = re.compile(r"[\d#@$%&*^~+=/\\]")
+#: The marks written right after it that are part of it ("Blue2024!", "4821#!"); a sentence's "."
+#: or "?" is not.
+_ITS_MARKS = r"(?P<marks>[!#@$%&*^~+=]+)(?=[\s.,?\"'”’)]*$)"
+
+
+def as_written(body: str, inp: PlannerInput) -> str:
+    """A note's words with the marks that end its last word in the message when that word is a
+    code or a password ("Blue2024!", "4821#!"): cleaning the message took them off, and a
+    password without them is another password. A plain word's "!" ends the sentence."""
+    last = body.split()[-1] if body.split() else ""
+    if not _A_CODE.search(last):
+        return body
+    found = re.search(re.escape(last) + _ITS_MARKS, inp.message)
+    return body + found.group("marks") if found else body
+
+
 def save(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_NOTE_SAVE:
         match = pattern.search(text)
         if match:
-            body = clean(match.groupdict().get("text") or "")
+            body = as_written(clean(match.groupdict().get("text") or ""), inp)
             return Match(
                 capability="notes",
                 action="save",
@@ -276,7 +299,7 @@ def change(text: str, inp: PlannerInput) -> Match | None:
                 confidence=confidence,
                 risk="medium",
                 constraints=constraints,
-                changes={"text": clean(match.group("text"))},
+                changes={"text": as_written(clean(match.group("text")), inp)},
                 missing=missing,
                 pattern="notes:update",
             )
@@ -352,7 +375,7 @@ KEPT_THINGS = re.compile(
 
 def statement(text: str, inp: PlannerInput) -> Match | None:
     """ "I parked on level 3" -> saved as a note; "my locker code is 1234" -> a note, asked first."""
-    body = clean(text)
+    body = as_written(clean(text), inp)
     if any(p.match(body) for p in _RE_I_LEFT_IT):
         confidence = CONFIDENT
     elif any(p.match(body) for p in _RE_FACT) and KEPT_THINGS.search(body):
