@@ -136,8 +136,9 @@ def english_words(hour: int) -> list[Said]:
 
 
 def hebrew_clocks(hour: int, minute: int) -> list[Said]:
-    """ "ב-18:15", "בשעה 18:15", "ב18:15" (as 24-hour clocks), and with am/pm as people mix them in
-    ("ב-6:15pm", "בשעה 6:15 PM", "ב-6pm": the "ב-" is no word of the title)."""
+    """ "ב-18:15", "בשעה 18:15", "ב18:15" (as 24-hour clocks), "ב-18.45" (with a dot, where it can be
+    no date), and with am/pm as people mix them in ("ב-6:15pm", "בשעה 6:15 PM", "ב-6pm": the "ב-" is no
+    word of the title)."""
     h12, half = hour % 12 or 12, "am" if hour < 12 else "pm"
     mixed = [Said(f"ב-{h12}:{minute:02d}{half}", hour, minute, True)]
     mixed.append(
@@ -145,6 +146,9 @@ def hebrew_clocks(hour: int, minute: int) -> list[Said]:
         if minute == 0
         else Said(f"בשעה {h12}:{minute:02d} {half.upper()}", hour, minute, True)
     )
+    if minute > 12:
+        # "ב-19.45": written with a dot, a time where no month is that number (else it is a date)
+        mixed.append(replace(twenty_four_hours(hour, minute, "ב-"), words=f"ב-{hour:02d}.{minute:02d}"))
     return [*(twenty_four_hours(hour, minute, prefix) for prefix in ("ב-", "בשעה ", "ב")), *mixed]
 
 

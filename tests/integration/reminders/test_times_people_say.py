@@ -321,3 +321,28 @@ def test_a_time_that_names_a_thing_stays_in_the_title(
     assert chat.say(said) == f"⏰ Reminder set: “{title}” for {shown(day, hour, minute)}."
     (fired,) = _fired(chat, clock, day, hour, minute + 1)
     assert title in fired
+
+
+@pytest.mark.parametrize(
+    ("said", "day", "hour", "minute"),
+    [
+        ("תזכיר לי לכבות את הדוד היום ב-19.05", 0, 19, 5),
+        ("תזכיר לי לצאת לריצה מחר ב-7.30", 1, 7, 30),
+        ("תזכיר לי להתקשר לדנה ב-21.15", 0, 21, 15),
+        ("תזכיר לי להתקשר לדנה ביום רביעי ב-8.10", 2, 8, 10),
+    ],
+)
+def test_a_hebrew_time_written_with_a_dot(
+    chat: Conversation, said: str, day: int, hour: int, minute: int
+) -> None:
+    # "היום ב-19.05" asked "באיזו שעה ביום ד׳ 19.5?" (19 May, "today" dropped); "מחר ב-7.30" asked the
+    # time, and "ב-21.15" when.
+    reply = chat.say(said)
+    assert reply.startswith("⏰ קבעתי תזכורת") and reply.endswith(f"{shown(day, hour, minute, 'he')}."), reply
+
+
+def test_a_dotted_time_answering_what_time(chat: Conversation) -> None:
+    # The answer "ב-7.30" to "what time?" became part of the title.
+    assert "?" in chat.say("תזכיר לי לצאת לריצה מחר")
+    reply = chat.say("ב-7.30")
+    assert reply == f"⏰ קבעתי תזכורת „לצאת לריצה” ל{shown(1, 7, 30, 'he')}."

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from memo.planner.when.days import take_day, take_past_day
+from memo.planner.when.days import hebrew_dotted_times, take_day, take_past_day
 from memo.planner.when.scan import Scan
 from tests.unit.planner.conftest import NOW, TZ
 
@@ -155,3 +155,27 @@ def test_an_ordinal_word_before_the_day_leaves_the_day_to_be_read(count: str) ->
     found = take_day(scan, now_local=NOW, language="he", timezone=TZ, repeating=False)
     assert found.day == NOW.date() + timedelta(days=1)
     assert count in scan.text
+
+
+_DAY_WORDS = ["היום", "מחר", "מחרתיים", "ביום רביעי", "בשבת", "הערב"]
+
+
+@pytest.mark.parametrize("lead", ["ב-", "ב", "ל-", "בשעה "])
+def test_a_hebrew_dotted_time_is_a_time_where_it_can_be_no_date_or_a_day_is_named(lead: str) -> None:
+    # "היום ב-19.05" was 19 May, and "מחר ב-7.30" asked the time.
+    for hour in range(24):
+        for minute in range(60):
+            dotted, colon = f"{lead}{hour}.{minute:02d}", f"{lead}{hour}:{minute:02d}"
+            alone = hebrew_dotted_times(f"להתקשר לדנה {dotted}")
+            a_date = 1 <= minute <= 12 and not lead.startswith("בשעה")
+            assert alone == f"להתקשר לדנה {dotted if a_date else colon}", dotted
+            for day in _DAY_WORDS:
+                assert hebrew_dotted_times(f"להתקשר לדנה {day} {dotted}") == f"להתקשר לדנה {day} {colon}"
+                assert hebrew_dotted_times(f"{dotted} {day} להתקשר") == f"{colon} {day} להתקשר"
+
+
+@pytest.mark.parametrize(
+    "said", ["יום הולדת לדנה ב-19.05", "גרסה 2.10", "ב-19.05.2027", "ב-3.5.2027", "מחיר 19.90 ש״ח"]
+)
+def test_what_is_no_dotted_time_stays_as_written(said: str) -> None:
+    assert hebrew_dotted_times(said) == said

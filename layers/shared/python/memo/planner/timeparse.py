@@ -178,7 +178,7 @@ def _read(
     default_day: date | None,
     limits: RecurrenceLimits | None,
 ) -> ParsedWhen:
-    reading = _Reading(Scan(text), now.astimezone(ZoneInfo(timezone)), default_day)
+    reading = _Reading(Scan(days.hebrew_dotted_times(text)), now.astimezone(ZoneInfo(timezone)), default_day)
     _take_repetition(reading, timezone=timezone, language=language, limits=limits or RecurrenceLimits())
     # Before the amounts of time ("monday in two weeks" is a Monday, not two weeks from today) and
     # the days past ("the last friday of the month" is to come).

@@ -53,6 +53,27 @@ _HE_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:[בל]?-?)(?:(?P<after>מחרתיים)|(?P<tomorrow>מחר)|(?P<today>היום)|(?P<tonight>הערב|הלילה)|"
     r"(?:יום\s+)?(?P<weekday>ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?:\s+(?:הקרוב|הבא|הזה|הזאת))?)(?=\s|$|[,.!?])",
 )
+#: "ב-19.05", "ל-7.30", "בשעה 8.10": a Hebrew time of day written with a dot, or a date (19 May).
+_HE_DOTTED = re.compile(
+    r"(?:(?<=\s)|^)(?P<lead>[בל]-?|בשעה\s+)(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?![\d/.])"
+)
+
+
+def hebrew_dotted_times(text: str) -> str:
+    """`text` with each Hebrew dotted time written with a colon ("ב-19.05" -> "ב-19:05") where it is
+    a time: no date has such a month ("ב-7.30", "ב-21.15"), or a day is named in words beside it
+    ("היום ב-19.05", "מחר ב-8.10"). Otherwise it stays a day and a month, as written."""
+    named_day = _HE_DAY.search(_HE_DOTTED.sub(" ", text)) is not None
+
+    def colon(found: re.Match[str]) -> str:
+        month = int(found.group("m"))
+        if named_day or not 1 <= month <= 12 or found.group("lead").startswith("בשעה"):
+            return f"{found.group('lead')}{found.group('h')}:{found.group('m')}"
+        return found.group()
+
+    return _HE_DOTTED.sub(colon, text)
+
+
 #: A weekday's name is also an ordinal ("שני" is "second", "שישי" "sixth"): it is a day when said as
 #: one: "יום שני", "בשבת", "בשישי" ("on Friday"; not "בראשון לחודש", the 1st), "שישי הזה", "שני הבא".
 _HE_WEEKDAY_NEEDS_YOM = re.compile(
