@@ -160,3 +160,38 @@ def test_make_it_names_the_thing_added_before_the_last_add(
     chat.say(said)
     listed = chat.say(asked).splitlines()
     assert sorted(listed[1:]) == sorted(shown)
+
+
+@pytest.mark.parametrize(
+    ("add", "take_off", "asked", "left"),
+    [
+        (
+            "add apples, milk and bread to the shopping list",
+            "delete milk and bread",
+            "show the shopping list",
+            ["• apples"],
+        ),
+        (
+            "תוסיף תפוחים, חלב ולחם לרשימת הקניות",
+            "תמחק את התפוחים ואת החלב",
+            "מה ברשימת הקניות?",
+            ["• לחם"],
+        ),
+        (
+            "תוסיף תפוחים, חלב ולחם לרשימת הקניות",
+            "תוריד מהרשימה את התפוחים והחלב",
+            "מה ברשימת הקניות?",
+            ["• לחם"],
+        ),
+    ],
+)
+def test_several_things_deleted_without_the_list_named_come_off_it(
+    chat: Conversation, add: str, take_off: str, asked: str, left: list[str]
+) -> None:
+    # "delete milk and bread" answered "You don't have any upcoming reminders"; "תוריד מהרשימה את…"
+    # answered that the list was empty. A reminder set before is not touched.
+    chat.say("remind me to buy a gift tomorrow at 9" if "add" in add else "תזכיר לי לקנות מתנה מחר ב-9")
+    chat.say(add)
+    chat.say(take_off)
+    assert chat.say(asked).splitlines()[1:] == left
+    assert "gift" in chat.say("show my reminders") or "מתנה" in chat.say("show my reminders")

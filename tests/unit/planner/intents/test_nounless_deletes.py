@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memo.planner.intents import nounless_deletes
+from memo.planner.lexicon import has_hebrew
 from tests.unit.planner.conftest import latest, pin
 
 
@@ -74,3 +77,29 @@ def test_delete_an_item_just_put_on_a_list_removes_it_from_that_list() -> None:
             {"listName": "shopping"},
             {"items": [item]},
         )
+
+
+_THINGS = {"en": ["milk", "bread", "apples", "eggs", "paper towels"], "he": ["חלב", "לחם", "תפוחים", "ביצים"]}
+
+
+@pytest.mark.parametrize("verb", ["delete", "cancel", "erase", "תמחק", "תמחקי", "מחק"])
+def test_several_things_people_buy_deleted_are_taken_off_a_list(verb: str) -> None:
+    # "delete milk and bread" looked for a reminder called “milk and bread”.
+    language = "he" if has_hebrew(verb) else "en"
+    things = _THINGS[language]
+    for n in (2, 3):
+        for start in range(len(things) - n + 1):
+            named = things[start : start + n]
+            if language == "en":
+                said = f"{verb} {', '.join(named[:-1])} and the {named[-1]}"
+            else:
+                said = f"{verb} את ה{' ואת ה'.join(named)}"
+            found = nounless_deletes.noun_less_delete(said, pin(said))
+            assert found is not None and (found.capability, found.action) == ("lists", "remove"), said
+            assert found.changes == {"items": named}, said
+
+
+@pytest.mark.parametrize("said", ["delete call mom and dad", "delete the gym and the dentist", "delete milk"])
+def test_a_thing_alone_or_things_nobody_buys_stay_with_the_reminders(said: str) -> None:
+    found = nounless_deletes.noun_less_delete(said, pin(said))
+    assert found is not None and found.capability == "reminders", said

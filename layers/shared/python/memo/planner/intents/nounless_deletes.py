@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from memo.capabilities.lists import UNNAMED_LIST
 from memo.planner.base import PlannerInput
-from memo.planner.intents.list_words import no_article
+from memo.planner.groceries import is_known_thing
+from memo.planner.intents.list_words import items_of, no_article
 from memo.planner.intents.reminder_deletes import several, several_named
 from memo.planner.lexicon import DELETE_EN, DELETE_HE, as_title, clean, has_hebrew, the_one_named
 from memo.planner.match import CONFIDENT, GUESS, Match
@@ -108,6 +110,19 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
         # "delete everything tomorrow", "cancel all on friday", "תמחק הכל מחר": only reminders have
         # a day, so every reminder of that day, shown in one approval.
         return several([day], text, {})
+    things = _things_bought(said)
+    if things:
+        # "delete milk and bread", "תמחק את התפוחים ואת החלב": things people buy are list items, taken
+        # off the list that has them (as "remove milk and bread").
+        return Match(
+            capability="lists",
+            action="remove",
+            confidence=0.8,
+            risk="medium",
+            constraints={"listName": UNNAMED_LIST},
+            changes={"items": things},
+            pattern="lists:delete_things",
+        )
     if has_hebrew(said) and (names := several_named(said, plural=True)):
         # "תמחק את הבנק ואת המתנה": two things named with "ואת", each found among the reminders
         # and shown in one approval (a name that matches nothing is said, and nothing runs).
@@ -128,6 +143,16 @@ def noun_less_delete(text: str, inp: PlannerInput) -> Match | None:
         constraints={"target": target},
         pattern="delete:guess",
     )
+
+
+def _things_bought(said: str) -> list[str]:
+    """Several things named, each one people buy ("apples and bread", "התפוחים ואת החלב"); []
+    otherwise (one thing stays with what was just done and entity resolution)."""
+    things = [no_article(_HE_OBJECT.sub("", item)) for item in items_of(said)]
+    return things if len(things) > 1 and all(is_known_thing(thing) for thing in things) else []
+
+
+_HE_OBJECT = re.compile(r"^את\s+")
 
 
 def _of_the_latest(target: str, inp: PlannerInput) -> Match | None:
