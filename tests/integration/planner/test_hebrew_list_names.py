@@ -1,6 +1,7 @@
 """A list's name in a Hebrew reply, through the webhook: the article goes on the name after "רשימת"
 ("לרשימת הקניות", never "לרשימת קניות"), the list is kept under its name without it ("קניות",
-"הוצאות", "טיול"), and an English name in a Hebrew reply takes none ("לרשימת shopping")."""
+"הוצאות", "טיול"), an English name in a Hebrew reply takes none ("לרשימת hardware"), and a list every
+language names is said in Hebrew ("shopping": "לרשימת הקניות")."""
 
 from __future__ import annotations
 
@@ -35,10 +36,17 @@ def test_the_shopping_list_is_named_with_its_article(chat: Conversation) -> None
         ),
         # An English name in a Hebrew reply takes no article.
         (
+            "תוסיף מסמרים לרשימת hardware",
+            "מה ברשימת hardware?",
+            "הוספתי מסמרים לרשימת hardware.",
+            "רשימת hardware:\n• מסמרים",
+        ),
+        # A list every language names is said in Hebrew, whatever it was called.
+        (
             "תוסיף חלב לרשימת shopping",
             "מה ברשימת shopping?",
-            "הוספתי חלב לרשימת shopping.",
-            "רשימת shopping:\n• חלב",
+            "הוספתי חלב לרשימת הקניות.",
+            "רשימת הקניות:\n• חלב",
         ),
     ],
 )
@@ -55,3 +63,24 @@ def test_the_approval_of_a_clear_names_the_list_with_its_article(chat: Conversat
         "רגע לפני: אני עומד לנקות את רשימת ההוצאות (פריט אחד):\n1. „200 שקל חשמל”"
     )
     assert chat.tap(1) == "הורדתי 200 שקל חשמל מרשימת ההוצאות."
+
+
+@pytest.mark.parametrize(
+    ("first", "more", "named"),
+    [
+        ("תוסיף חלב לרשימת הקניות", "גם ביצים", "לרשימת הקניות"),
+        ("add milk to the shopping list", "תוסיף גם ביצים", "לרשימת הקניות"),
+        ("add call the bank to my todo list", "תוסיף גם לתקן את הברז", "לרשימת המשימות"),
+    ],
+)
+def test_a_list_every_language_names_is_said_in_hebrew(
+    chat: Conversation, first: str, more: str, named: str
+) -> None:
+    # "גם ביצים" after "…לרשימת הקניות" answered "הוספתי ביצים לרשימת shopping"; "תוסיף גם …" after
+    # an add to the to-do list asked about the shopping list.
+    chat.say(first)
+    reply = chat.say(more)
+    if reply.startswith("רק מוודא"):
+        assert named in reply, reply
+        reply = chat.say("כן")
+    assert named in reply and "shopping" not in reply and "todo" not in reply, reply

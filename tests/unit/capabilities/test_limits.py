@@ -62,7 +62,7 @@ def test_a_list_at_its_length_is_taken_and_past_it_refused() -> None:
         (
             CapReached(cap="list_items", limit=500, held=499, list_name="shopping"),
             "shopping list has 499 items",
-            "ברשימת shopping יש 499",
+            "ברשימת הקניות יש 499",
         ),
     ],
 )

@@ -42,7 +42,7 @@ def test_an_item_gets_its_new_words_in_its_place(
     assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["12 eggs", "bread"]
     assert "undoUntil" in result.data
     assert format_success(result, "en", TZ) == "Changed “eggs” to “12 eggs” on your shopping list."
-    assert format_success(result, "he", TZ) == "שיניתי את „eggs” ל„12 eggs” ברשימת shopping."
+    assert format_success(result, "he", TZ) == "שיניתי את „eggs” ל„12 eggs” ברשימת הקניות."
     # A re-run of the step finds the words there already: the same change is reported.
     again = lists.execute("lists", "update", args, ctx("b", trace="wamid.2"))
     assert again.success and again.data["to"] == "12 eggs" and again.data["from"] == "12 eggs"

@@ -9,7 +9,7 @@ from tests.unit.reply.factories import ok
 def test_list_contents_and_empty_list() -> None:
     show = ok("s1", "lists", "show", data={"listName": "shopping", "items": [{"text": "milk"}, "bread"]})
     assert list_line(show.result, "en") == "Your shopping list:\n• milk\n• bread"
-    assert list_line(show.result, "he") == "רשימת shopping:\n• milk\n• bread"
+    assert list_line(show.result, "he") == "רשימת הקניות:\n• milk\n• bread"
     empty = ok("s1", "lists", "show", data={"list_name": "todo", "items": []}).result
     assert list_line(empty, "en") == "Your todo list is empty."
 
@@ -22,7 +22,7 @@ def test_capability_shapes_list_add_and_remove() -> None:
         data={"listName": "shopping", "added": ["milk"], "alreadyThere": ["eggs"], "items": ["eggs", "milk"]},
     ).result
     assert list_line(add, "en") == "Added milk to your shopping list. Already there: eggs."
-    assert list_line(add, "he") == "הוספתי milk לרשימת shopping. כבר ברשימה: eggs."
+    assert list_line(add, "he") == "הוספתי milk לרשימת הקניות. כבר ברשימה: eggs."
     remove = ok(
         "s1",
         "lists",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from memo.text.matching import list_synonym
 from memo.text.wording import he_list_name, preview, quote, shorten
 
 #: The Hebrew letters, final forms too (U+05D0..U+05EA), and those a name may start with but "ה".
@@ -48,7 +49,10 @@ def test_a_preview_cuts_a_longer_text_to_the_limit_and_keeps_its_lines() -> None
         ("קניות לסופר", "הקניות לסופר"),  # the article on the first word only
         ("הקניות", "הקניות"),  # a name that came with its article gets no second
         ("ההוצאות", "ההוצאות"),
-        ("shopping", "shopping"),  # an English name in a Hebrew reply: no article
+        ("hardware", "hardware"),  # an English name in a Hebrew reply: no article
+        ("shopping", "הקניות"),  # a list every language names is said in Hebrew
+        ("todo", "המשימות"),
+        ("Packing", "האריזה"),
         ("2024 trip", "2024 trip"),
         ("", ""),
     ],
@@ -75,4 +79,5 @@ def test_a_hebrew_name_gets_the_article_exactly_once_at_its_front(name: str) -> 
 
 @given(st.text(alphabet=string.ascii_letters + string.digits + " -'", min_size=1, max_size=20))
 def test_a_latin_name_is_left_as_it_is(name: str) -> None:
+    assume(list_synonym(name) is None or list_synonym(name) != name.strip().lower())
     assert he_list_name(name) == name

@@ -13,12 +13,25 @@ def quote(text: Any, language: Language) -> str:
     return f"„{text}”" if language == "he" else f"“{text}”"
 
 
+#: The lists every language names (`memo.text.matching.list_synonym`'s keys), in Hebrew.
+_HE_LIST_NAMES = {
+    "shopping": "קניות",
+    "todo": "משימות",
+    "packing": "אריזה",
+    "movies": "סרטים",
+    "books": "ספרים",
+    "gifts": "מתנות",
+    "wish": "משאלות",
+}
+
+
 def he_list_name(name: Any) -> str:
     """A list's name as it follows "רשימת" in a Hebrew sentence: with the article on its first word
     when it starts with a Hebrew letter ("קניות" -> "הקניות", so "לרשימת הקניות"; "קניות לסופר" ->
     "הקניות לסופר"), else as it is ("shopping"). Names are kept without the article; one that came
-    with it ("הקניות", "ההוצאות") does not get a second."""
-    text = str(name)
+    with it ("הקניות", "ההוצאות") does not get a second. A list every language names is said in
+    Hebrew ("shopping" -> "הקניות")."""
+    text = _HE_LIST_NAMES.get(str(name).strip().lower(), str(name))
     if not text or not "\u05d0" <= text[0] <= "\u05ea" or _has_article(text.split()[0]):
         return text
     return "ה" + text

@@ -349,8 +349,11 @@ def add_bare(text: str, inp: PlannerInput) -> Match | None:
             return None
         latest = inp.latest_actions[0] if inp.latest_actions else None
         key = (latest.external_ids or {}).get("listKey") if latest and latest.capability == "lists" else None
-        # (A list is one list in either language: the default is named in the message's language.)
-        same_language = isinstance(key, str) and key and has_hebrew(key) == has_hebrew(text)
+        # (A list is one list in either language: the default is named in the message's language; a
+        # list every language names, "shopping" or "todo", is that list in both.)
+        same_language = (
+            isinstance(key, str) and key and (has_hebrew(key) == has_hebrew(text) or list_synonym(key) == key)
+        )
         name = (
             key if same_language and isinstance(key, str) else ("קניות" if has_hebrew(text) else "shopping")
         )
