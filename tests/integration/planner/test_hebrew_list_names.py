@@ -84,3 +84,19 @@ def test_a_list_every_language_names_is_said_in_hebrew(
         assert named in reply, reply
         reply = chat.say("כן")
     assert named in reply and "shopping" not in reply and "todo" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("add", "asked", "shown"),
+    [
+        ("תוסיף לרשימת הקנית חלב", "מה ברשימת הקניות?", "רשימת הקניות:\n• חלב"),
+        ("תוסיף חלב לרשימת הקנית", "what's on my shopping list?", "Your shopping list:\n• חלב"),
+        ("תוסיף לרשימת המשימת לתקן את הברז", "מה ברשימת המשימות?", "רשימת המשימות:\n• לתקן את הברז"),
+    ],
+)
+def test_a_list_word_typed_one_letter_off_is_that_list(
+    chat: Conversation, add: str, asked: str, shown: str
+) -> None:
+    # "לרשימת הקנית" made a second list „קנית”, and the shopping list was empty.
+    assert "הקנית." not in chat.say(add)
+    assert chat.say(asked) == shown

@@ -4,7 +4,15 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from memo.text.matching import MATCH_THRESHOLD, is_plural, match, normalize, score
+from memo.text.matching import (
+    MATCH_THRESHOLD,
+    is_plural,
+    list_synonym,
+    list_word_spelled,
+    match,
+    normalize,
+    score,
+)
 
 
 @pytest.mark.parametrize(
@@ -137,3 +145,34 @@ def test_words_that_name_someone_else_are_no_match(thing: str, said: str, other:
 )
 def test_a_typo_or_words_around_the_title_still_match(query: str, title: str) -> None:
     assert score(query, title) >= MATCH_THRESHOLD
+
+
+_HE_LETTERS = "אבגדהוזחטיכלמנסעפצקרשת"
+
+
+def _typos(word: str) -> set[str]:
+    """Every spelling of `word` one letter off: missing, extra, wrong, or two swapped."""
+    out = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    out |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _HE_LETTERS}
+    out |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in _HE_LETTERS}
+    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    return out - {word}
+
+
+@pytest.mark.parametrize("word", ["הקניות", "קניות", "המשימות", "משימות", "האריזה", "הסרטים", "הספרים"])
+def test_a_list_word_typed_one_letter_off_is_that_list(word: str) -> None:
+    # "לרשימת הקנית" made a second list „קנית” beside the shopping list.
+    for typo in _typos(word):
+        spelled = list_word_spelled(typo)
+        if list_synonym(typo) is not None:
+            assert spelled is None, typo  # a name of a list already (a synonym, or a doubled letter)
+        elif spelled is not None:
+            assert list_synonym(spelled) == list_synonym(word), (typo, spelled)
+    for typo in ("הקנית", "קנית", "המשימת", "הקנויות", "הקיניות"):
+        if list_synonym(typo) is None and typo in _typos(word):
+            assert list_synonym(str(list_word_spelled(typo))) == list_synonym(word), typo
+
+
+@pytest.mark.parametrize("name", ["טיול", "הטיול", "שופינג", "קנה", "hardware", "הוצאות", "חתונה"])
+def test_a_name_of_its_own_is_no_typo(name: str) -> None:
+    assert list_word_spelled(name) is None

@@ -18,6 +18,8 @@ import re
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from memo.text.matching import list_word_spelled
+
 #: Chat spellings -> words the matchers know (lower case keys; whole tokens only).
 ABBREVIATIONS: dict[str, str] = {
     "tmrw": "tomorrow",
@@ -273,7 +275,14 @@ def fix_typos(text: str) -> str:
     text = _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
     text = _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
     text = _TO_THE_HOUR.sub("בשעה", text)
+    text = _HE_LIST_NAMED.sub(
+        lambda m: m.group("pre") + (list_word_spelled(m.group("name")) or m.group("name")), text
+    )
     return _AT_H_P.sub(lambda m: f"{m.group('t')}{m.group('p')}m", text)
+
+
+#: "לרשימת הקנית" (a letter missing): the name of the list that every language names, spelled right.
+_HE_LIST_NAMED = re.compile(r"(?P<pre>(?:(?<=\s)|^)[לבמ]?רשימת\s+)(?P<name>[\u05D0-\u05EA]+)")
 
 
 #: "תזיז את הרופא לשעה 3", "לשעה 17:30": to the hour, said as "at the hour" is ("בשעה 3").

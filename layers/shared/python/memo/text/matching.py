@@ -357,3 +357,20 @@ def list_synonym(name: str) -> str | None:
         if " " not in spelled and _strip_prefix(spelled) in _LIST_CANONICAL:
             return _LIST_CANONICAL[_strip_prefix(spelled)]
     return None
+
+
+def list_word_spelled(word: str) -> str | None:
+    """The Hebrew name of a list that every language names, which `word` is that name typed with
+    one letter wrong, missing or extra ("הקנית" -> "הקניות", "המשימת" -> "המשימות"); None for a name
+    of its own, or for a word too short to tell."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    if len(word) < 4 or not "\u05d0" <= word[0] <= "\u05ea" or list_synonym(word) is not None:
+        return None
+    near = [w for w in _HE_LIST_WORDS if DamerauLevenshtein.distance(word, w) == 1]
+    return near[0] if len(near) == 1 else None
+
+
+_HE_LIST_WORDS = tuple(
+    w for words in _LIST_SYNONYMS.values() for w in words if "\u05d0" <= w[0] <= "\u05ea" and len(w) >= 4
+)
