@@ -407,3 +407,47 @@ def test_a_plain_stop_still_cancels_the_question(chat: Conversation) -> None:
     chat.say("skip the gym tomorrow")
     assert chat.say("stop") == "OK, cancelled. Nothing was changed."
     assert "go to the gym" in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize(
+    ("series", "skip", "taken_back", "cancelled", "listing"),
+    [
+        (
+            "remind me every day at 8am to take vitamins",
+            "skip tomorrow",
+            "cancel the skip",
+            "OK, cancelled",
+            "show my reminders",
+        ),
+        (
+            "remind me every day at 8am to take vitamins",
+            "skip tomorrow",
+            "don't skip it",
+            "OK, cancelled",
+            "show my reminders",
+        ),
+        (
+            "תזכיר לי כל יום ב-8 בבוקר לקחת ויטמינים",
+            "תדלג על מחר",
+            "תבטל את הדילוג",
+            "בסדר, ביטלתי",
+            "מה התזכורות שלי?",
+        ),
+        (
+            "תזכיר לי כל יום ב-8 בבוקר לקחת ויטמינים",
+            "תדלג על מחר",
+            "אל תדלג",
+            "בסדר, ביטלתי",
+            "מה התזכורות שלי?",
+        ),
+    ],
+)
+def test_a_skip_taken_back_while_it_is_asked_is_cancelled(
+    chat: Conversation, series: str, skip: str, taken_back: str, cancelled: str, listing: str
+) -> None:
+    # "cancel the skip" answered "I couldn't find a reminder matching “skip”. I've set aside the
+    # earlier request (skip “” on Tue 24 Nov)".
+    chat.say(series)
+    assert chat.say(skip).startswith(("Before I go ahead", "רגע לפני"))
+    assert chat.say(taken_back).startswith(cancelled)
+    assert shown(1, 8, language="he" if cancelled.startswith("ב") else "en") in chat.say(listing)

@@ -172,3 +172,31 @@ def test_an_add_whose_items_were_asked_says_items() -> None:
 )
 def test_the_day_a_request_was_limited_to_is_said_without_its_preposition(only: str, said: str) -> None:
     assert templates.day_said(only) == said
+
+
+@pytest.mark.parametrize(
+    ("constraints", "en", "he"),
+    [
+        (
+            {
+                "targetRef": "latest_action",
+                "scope": "occurrence",
+                "within": {"from": "2024-05-02", "until": "2024-05-03"},
+            },
+            "skip the reminder on Thu 2 May",
+            "לדלג על התזכורת ביום ה׳ 2.5",
+        ),
+        (
+            {"targetRef": "latest_action", "scope": "occurrence"},
+            "skip the next time of the reminder",
+            "לדלג על הפעם הבאה של התזכורת",
+        ),
+        ({"targetRef": "latest_action"}, "delete the reminder", "למחוק את התזכורת"),
+        ({"target": "gym"}, "delete the reminder “gym”", "למחוק את התזכורת „gym”"),
+    ],
+)
+def test_a_reminder_named_by_it_is_said_with_no_empty_quotes(constraints: dict, en: str, he: str) -> None:
+    # "skip tomorrow" set aside was said back as "skip “” on Tue 24 Nov".
+    said = step(action="delete", constraints=constraints)
+    assert templates.describe_step(said, "en", TZ) == en
+    assert templates.describe_step(said, "he", TZ) == he

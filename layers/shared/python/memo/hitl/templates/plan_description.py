@@ -72,14 +72,13 @@ def _reminder_phrase(step: PlanStep, language: Language, timezone: str) -> str |
         return "להציג את התזכורות שלך" if he else "show your reminders"
     if step.action == "update":
         return _reminder_update_phrase(str(target), ch, when, language)
+    # "skip it tomorrow", "delete it": the reminder just set or named, with no name said
+    named = quote(target, language) if target else ("התזכורת" if he else "the reminder")
     if step.action == "delete" and c.get("scope") == "occurrence":
-        return _skip_phrase(quote(target, language), c.get("within"), language)
+        return _skip_phrase(named, c.get("within"), language)
     if step.action == "delete":
-        return (
-            f"למחוק את התזכורת {quote(target, language)}"
-            if he
-            else f"delete the reminder {quote(target, language)}"
-        )
+        the = f" {quote(target, language)}" if target else ""
+        return f"למחוק את התזכורת{the}" if he else f"delete the reminder{the}"
     if step.action == "delete_all":
         return _delete_all_phrase(c, language)
     return None
