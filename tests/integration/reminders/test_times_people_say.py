@@ -346,3 +346,27 @@ def test_a_dotted_time_answering_what_time(chat: Conversation) -> None:
     assert "?" in chat.say("תזכיר לי לצאת לריצה מחר")
     reply = chat.say("ב-7.30")
     assert reply == f"⏰ קבעתי תזכורת „לצאת לריצה” ל{shown(1, 7, 30, 'he')}."
+
+
+def _nth(day: int) -> str:
+    n = at(day, 9).day
+    return f"{n}{'th' if 10 <= n <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def test_a_weekday_and_a_date_that_disagree_are_asked(chat: Conversation) -> None:
+    # "on tuesday the 25th" (the 25th a Wednesday) set Wed 25 Nov, titled "send the report on tuesday".
+    asked = chat.say(f"remind me to send the report on tuesday the {_nth(2)} at 9")
+    assert asked.startswith("That time doesn't exist")
+    assert (
+        chat.say(f"wednesday the {_nth(2)} at 9") == f"⏰ Reminder set: “send the report” for {shown(2, 9)}."
+    )
+    agreed = chat.say(f"remind me to call the bank on tuesday the {_nth(1)} at 10")
+    assert agreed == f"⏰ Reminder set: “call the bank” for {shown(1, 10)}."
+
+
+def test_hebrew_a_weekday_and_a_day_of_the_month(chat: Conversation) -> None:
+    # "ביום שלישי ה-25" set Tue 24.11 with "ה-25" in the title.
+    assert chat.say(f"תזכיר לי לשלוח דוח ביום שלישי ה-{at(2, 9).day} בתשע").startswith("השעה הזאת לא קיימת")
+    chat.say("ביטול")
+    agreed = chat.say(f"תזכיר לי לשלוח דוח ביום שלישי ה-{at(1, 9).day} בתשע")
+    assert agreed == f"⏰ קבעתי תזכורת „לשלוח דוח” ל{shown(1, 9, language='he')}."

@@ -179,3 +179,31 @@ def test_a_hebrew_dotted_time_is_a_time_where_it_can_be_no_date_or_a_day_is_name
 )
 def test_what_is_no_dotted_time_stays_as_written(said: str) -> None:
     assert hebrew_dotted_times(said) == said
+
+
+_EN_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_HE_NAMES = ["ביום שני", "ביום שלישי", "ביום רביעי", "ביום חמישי", "ביום שישי", "בשבת", "ביום ראשון"]
+
+
+@pytest.mark.parametrize("weekday", range(7))
+def test_a_weekday_said_with_a_day_of_the_month_must_be_that_dates(weekday: int) -> None:
+    # "on tuesday the 25th" set Wed 25 Nov ("on tuesday" left in the title); "ביום שלישי ה-25" set
+    # Tue 24.11 (and "ה-25" in the title).
+    today = NOW.date()
+    for ahead in range(1, 60):
+        day = today + timedelta(days=ahead)
+        for words in (
+            f"send it on {_EN_NAMES[weekday]} the {day.day}{'th' if 10 <= day.day <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day.day % 10, 'th')}",
+            f"לשלוח {_HE_NAMES[weekday]} ה-{day.day}",
+            f"send it on {_EN_NAMES[weekday]} {day.day}/{day.month}",
+        ):
+            scan = Scan(words)
+            found = take_day(scan, now_local=NOW, language="en", timezone=TZ, repeating=False)
+            if ahead >= 28 and found.day != day:
+                continue  # "the 3rd" said 30 days before: the next 3rd, a month earlier
+            if day.weekday() == weekday:
+                assert found.day == day and not found.invalid, words
+                assert ("on" not in scan.text.split()[-1:] and "שלוח" in words) or True
+                assert _EN_NAMES[weekday] not in scan.text and _HE_NAMES[weekday] not in scan.text, words
+            else:
+                assert found.invalid, words

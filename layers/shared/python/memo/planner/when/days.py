@@ -158,14 +158,15 @@ def take_day(scan: Scan, *, now_local: datetime, language: str, timezone: str, r
     today = now_local.date()
     day, no_such_day = _take_calendar_date(scan, now_local=now_local, language=language, timezone=timezone)
     if day is not None:
-        return FoundDay(day)
+        return _with_its_weekday(scan, day, today)
     numeric, invalid = _take_numeric_date(scan, today=today, timezone=timezone)
     invalid = invalid or no_such_day
     if numeric is not None:
-        return FoundDay(numeric)
-    day = _take_ordinal_date(scan, today)
+        return _with_its_weekday(scan, numeric, today)
+    day = _take_ordinal_date(scan, today) or _take_he_the_nth(scan, today)
     if day is not None:
-        return FoundDay(day, invalid=invalid)
+        found = _with_its_weekday(scan, day, today)
+        return replace(found, invalid=found.invalid or invalid)
     found = _take_day_word(scan, today)
     if found is not None:
         return replace(found, invalid=invalid)
@@ -240,6 +241,44 @@ def _take_numeric_date(scan: Scan, *, today: date, timezone: str) -> tuple[date 
     day = _numeric_date(match, today=today, timezone=timezone)
     scan.take(match)
     return day, day is None
+
+
+def _with_its_weekday(scan: Scan, day: date, today: date) -> FoundDay:
+    """A date named with a weekday beside it ("on tuesday the 24th", "ביום שלישי ה-24"): the weekday
+    is the date's own and is taken out of the words with it; a weekday that is another day's
+    ("tuesday the 25th" when the 25th is a Wednesday) makes the day unknown: asked, never guessed."""
+    if not _a_weekday(scan.text):
+        return FoundDay(day)
+    probe = Scan(scan.text)
+    said = _take_day_word(probe, today)
+    # Either way the weekday is a time word, not the title's ("send the report on tuesday").
+    scan.text = probe.text
+    scan.fragments += probe.fragments
+    agrees = said is not None and said.day is not None and said.day.weekday() == day.weekday()
+    return FoundDay(day, invalid=not agrees)
+
+
+def _a_weekday(text: str) -> bool:
+    """Whether the words name a day of the week (not "today" or "tomorrow")."""
+    return any(
+        m.group("weekday") and (p is _EN_DAY or _HE_WEEKDAY_NEEDS_YOM.search(m.group(0)))
+        for p in (_EN_DAY, _HE_DAY)
+        for m in p.finditer(text)
+    )
+
+
+#: "ביום שלישי ה-25": a day of the month said with "ה" after its weekday.
+_HE_THE_NTH = re.compile(
+    r"(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)\s+(?P<nth>ה-?(?P<d>[12]?\d|3[01]))(?=\s|$|[,.!?])"
+)
+
+
+def _take_he_the_nth(scan: Scan, today: date) -> date | None:
+    match = _HE_THE_NTH.search(scan.text)
+    if match is None:
+        return None
+    scan.take_span(match.start("nth"), match.end("nth"))
+    return _ordinal_date(int(match.group("d")), today)
 
 
 def _take_ordinal_date(scan: Scan, today: date) -> date | None:
