@@ -227,3 +227,24 @@ def test_done_with_a_question_open_and_a_message_since_the_reminder_is_not_its_b
     _after(chat, clock, 11)
     chat.say("remind me to call mom")  # asks when: a question of its own, after the reminder
     assert chat.say("done") != "✅ Marked “drink water” done."
+
+
+@pytest.mark.parametrize(
+    ("request_words", "put_off", "minutes", "again"),
+    [
+        ("תזכיר לי בעוד 5 דקות להתקשר לרופא", "תדחה את זה בעשר דקות", 10, "אזכיר שוב"),
+        ("תזכיר לי בעוד 5 דקות להתקשר לרופא", "תעשה נודניק לרבע שעה", 15, "אזכיר שוב"),
+        ("remind me in 5 minutes to call the doctor", "push it back 20 minutes", 20, "I'll remind you"),
+        ("remind me in 5 minutes to call the doctor", "delay it by an hour", 60, "I'll remind you"),
+    ],
+)
+def test_a_reminder_that_went_out_put_off_by_an_amount_goes_out_again_then(
+    chat: Conversation, clock: FakeClock, request_words: str, put_off: str, minutes: int, again: str
+) -> None:
+    # "תדחה את זה בעשר דקות" right after it went out answered "לא מצאתי את זה יותר".
+    chat.say(request_words)
+    (delivered,) = _after(chat, clock, 6)
+    assert chat.say(put_off).startswith(f"⏰ {again}")
+    assert _after(chat, clock, minutes - 1) == []
+    (sent,) = _after(chat, clock, 2)
+    assert "לרופא" in sent or "doctor" in sent

@@ -147,3 +147,39 @@ def test_no_reminder_button_id_makes_the_parser_raise(reply_id: str) -> None:
 @given(button_ids())
 def test_only_ids_in_the_reminder_namespace_are_reminder_buttons(reply_id: str) -> None:
     assert parse_button(reply_id) is None or is_reminder_button_id(reply_id)
+
+
+_PUT_OFF = {
+    "en": ["push it", "push it back", "delay it", "postpone it", "put it off", "push", "delay"],
+    "he": ["תדחה את זה", "תדחי את זה", "תדחה אותה", "תדחה", "דחה"],
+}
+_AMOUNTS = {
+    "en": {
+        "10 minutes": 10,
+        "by 10 minutes": 10,
+        "by an hour": 60,
+        "20 min": 20,
+        "by ten minutes": 10,
+        "2 hours": 120,
+    },
+    "he": {"בעשר דקות": 10, "ב-10 דקות": 10, "בחצי שעה": 30, "בשעה": 60, "בשעתיים": 120, "ברבע שעה": 15},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_a_reminder_put_off_by_an_amount_is_snoozed_that_long(language: str) -> None:
+    # "תדחה את זה בעשר דקות" right after a reminder went out answered "לא מצאתי את זה יותר".
+    for verb in _PUT_OFF[language]:
+        for amount, minutes in _AMOUNTS[language].items():
+            said = f"{verb} {amount}"
+            assert typed_button(said, "r-1") == ReminderButton(
+                action="snooze", reminder_id="r-1", minutes=minutes
+            ), said
+        assert typed_button(verb, "r-1") is None  # no amount: not a snooze (planned as words)
+    assert typed_button("push it to 6pm", "r-1") is None
+
+
+@pytest.mark.parametrize("said", ["תעשה נודניק", "תעשה נודניק לעשר דקות", "תזכיר לי שוב בעוד רבע שעה"])
+def test_hebrew_snooze_words(said: str) -> None:
+    found = typed_button(said, "r-1")
+    assert isinstance(found, ReminderButton) and found.action == "snooze" and found.minutes in (10, 15)

@@ -109,8 +109,17 @@ _REMIND_ME_IN = re.compile(rf"^(?:remind\s+me|תזכיר\s+לי)\s+(?:{_AMOUNT})
 _TYPED_SNOOZE = re.compile(
     rf"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that|this\s+one))?|"
     rf"remind\s+me\s+(?:again|later|(?:about\s+)?(?:it|this|that)(?:\s+again)?)|again|later|"
-    rf"נודניק|תזכיר\s+לי\s+(?:(?:על\s+)?(?:זה|את\s+זה)\s+)?(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)"
+    rf"(?:תעשה\s+|תעשי\s+)?נודניק|תזכיר\s+לי\s+(?:(?:על\s+)?(?:זה|את\s+זה)\s+)?(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)"
     rf"(?:\s+(?:{_AMOUNT}))?(?:\s+again|\s+שוב)?\s*[.!]*$",
+    re.I,
+)
+
+
+#: "push it 10 minutes", "delay it by an hour", "תדחה את זה בעשר דקות": a reminder that went out,
+#: put off by the amount said (from now, as its snooze buttons do); with no amount, not a snooze.
+_TYPED_PUT_OFF = re.compile(
+    rf"^(?:(?:push|delay|postpone|put\s+off)(?:\s+(?:it|this|that))?(?:\s+back)?|put\s+(?:it|this|that)\s+off|"
+    rf"(?:תדחה|תדחי|דחה|תדחו)(?:\s+(?:את\s+זה|אותה|אותו|לי\s+את\s+זה))?)\s+(?:by\s+|ב-?)?(?:{_AMOUNT})\s*[.!]*$",
     re.I,
 )
 
@@ -138,7 +147,7 @@ def typed_button(
     if _TYPED_DONE.match(words):
         return ReminderButton(action="done", reminder_id=reminder_id)
     alone = _AMOUNT_ALONE.match(words) if asked_how_long or right_after else None
-    match = _TYPED_SNOOZE.match(words) or _REMIND_ME_IN.match(words) or alone
+    match = _TYPED_SNOOZE.match(words) or _REMIND_ME_IN.match(words) or _TYPED_PUT_OFF.match(words) or alone
     if match is None:
         return None
     if match.group("bare") is not None:
