@@ -77,3 +77,21 @@ def test_when_is_someones_day_finds_the_note_that_says_it(chat: Conversation) ->
     )
     chat.say("תזכור שיום ההולדת של אבא ב-3 במרץ")
     assert chat.say("מתי יום ההולדת של אבא?").endswith("• יום ההולדת של אבא ב-3 במרץ")
+
+
+@pytest.mark.parametrize(
+    "noted",
+    [
+        "תרשום שהחניה בעבודה בקומה 2- מקום 38",
+        "תרשום שהחנייה בקניון בקומה 3",
+        "החניתי בקומה 2 ליד המעלית",
+        "חניתי ליד הסופר",
+    ],
+)
+@pytest.mark.parametrize("asked", ["איפה החניתי?", "איפה חניתי", "איפה החנתי?"])
+def test_where_did_i_park_finds_the_parking_however_it_was_noted(
+    chat: Conversation, noted: str, asked: str
+) -> None:
+    # "איפה החניתי?" answered "לא מצאתי פתקים" for a note about „החניה בעבודה”.
+    chat.say(noted)
+    assert chat.say(asked).startswith("מצאתי פתק אחד")

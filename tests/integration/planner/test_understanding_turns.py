@@ -141,7 +141,7 @@ def test_daily_questions(chat: Conversation) -> None:
     chat.say("note that I parked on level 2, row C")
     assert chat.say("where did I park?") == "Found 1 note for “park”:\n• I parked on level 2, row C"
     chat.say("תרשום שהחניתי בקומה מינוס 2")
-    assert chat.say("איפה החניתי?") == "מצאתי פתק אחד עבור „החניתי”:\n• החניתי בקומה מינוס 2"
+    assert chat.say("איפה החניתי?") == "מצאתי פתק אחד עבור „חנייה”:\n• החניתי בקומה מינוס 2"
 
 
 def test_one_shopping_list_in_both_languages_in_the_users_words(chat: Conversation, clock: FakeClock) -> None:

@@ -64,7 +64,7 @@ def test_something_about_a_thing_with_no_saving_word_is_no_search() -> None:
         ("תראה לי את הפתקים שלי", ""),  # "שלי" is no query ("של" + "י")
         ("תחפש בפתקים את המורה", "המורה"),
         ("איפה החנתי את האוטו", "האוטו"),  # spelled without the yod
-        ("איפה החנתי?", "החניתי"),
+        ("איפה החנתי?", "חנייה"),  # the parking itself: the verb's forms and the noun's
         ("מה מספר הלקוח בחברת החשמל?", "מספר הלקוח בחברת החשמל"),  # a noun in the construct state
         ("מה שם הרופא של נועה?", "שם הרופא של נועה"),
     ],

@@ -319,14 +319,15 @@ _RE_WHERE = (
     ),
 )
 #: A "where did I park" question has no object: the verb is what the note says ("I parked on
-#: level 2", "החניתי בקומה 2").
+#: level 2", "parking: level 2"; "החניתי בקומה 2", "החניה בקומה 2"). In Hebrew „חנייה” is near
+#: enough to each of the verb's forms and the noun's to find them all.
 _PARKING = {
     "park": "park",
     "parked": "park",
-    "החניתי": "החניתי",
-    "החנתי": "החניתי",
-    "חניתי": "חניתי",
-    "חנתי": "חניתי",
+    "החניתי": "חנייה",
+    "החנתי": "חנייה",
+    "חניתי": "חנייה",
+    "חנתי": "חנייה",
 }
 
 
