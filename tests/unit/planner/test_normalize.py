@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memo.planner.normalize import fix_typos, strip_pleasantries
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import pin
 
 
 @pytest.mark.parametrize(
@@ -172,3 +174,20 @@ def test_to_the_hour_in_hebrew_is_at_the_hour(hour: int, minute: int | None) -> 
 @pytest.mark.parametrize("text", ["תזיז את זה לשעה", "תדחה לשעה אחת", "שעה 3"])
 def test_to_the_hour_with_no_number_after_it_stays(text: str) -> None:
     assert fix_typos(text) == text
+
+
+@pytest.mark.parametrize("what", ["wat", "wht", "waht", "whta", "what"])
+@pytest.mark.parametrize("reminders", ["reminders", "remiders", "remindrs", "reminers"])
+def test_what_are_my_reminders_typed_fast(what: str, reminders: str) -> None:
+    # "wat are my remiders" was not understood.
+    (step,) = RulePlanner().plan(pin(f"{what} are my {reminders}")).output.plan
+    assert (step.capability, step.action) == ("reminders", "list")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["shwo my shopping list", "sohw my shopping list", "show list", "show me list", "wat is on my list"],
+)
+def test_show_the_list_typed_fast(said: str) -> None:
+    (step,) = RulePlanner().plan(pin(said)).output.plan
+    assert (step.capability, step.action) == ("lists", "show")

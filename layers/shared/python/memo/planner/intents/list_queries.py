@@ -48,7 +48,9 @@ _RE_LIST_SHOW = (
     # "what's on my list?", "show me the list", "my list": no list named.
     re.compile(
         r"^(?:(?:show|read|see|view|get|open|give|send|check)\s+(?:me\s+)?|(?:what'?s|whats|what\s+is|what\s+do\s+i\s+have)\s+"
-        r"(?:on|in)\s+)?(?:my|the|our)\s+list\s*\??$",
+        r"(?:on|in)\s+)?(?:my|the|our)\s+list\s*\??$"
+        # "show list": the verb and the word alone
+        r"|^(?:show|read|see|view|open|check)\s+(?:me\s+)?list\s*[?.!]?$",
         re.I,
     ),
     # "מה יש ברשימה", "מה ברשימה שלי", "תראה לי את הרשימה", "הרשימה שלי"
