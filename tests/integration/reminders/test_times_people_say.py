@@ -370,3 +370,22 @@ def test_hebrew_a_weekday_and_a_day_of_the_month(chat: Conversation) -> None:
     chat.say("ביטול")
     agreed = chat.say(f"תזכיר לי לשלוח דוח ביום שלישי ה-{at(1, 9).day} בתשע")
     assert agreed == f"⏰ קבעתי תזכורת „לשלוח דוח” ל{shown(1, 9, language='he')}."
+
+
+@pytest.mark.parametrize(
+    ("first", "ahead", "hour", "minute", "language"),
+    [
+        ("remind me about the dentist on wednesday at 4pm", "remind me an hour before", 15, 0, "en"),
+        ("remind me about the dentist on wednesday at 4pm", "and 15 minutes before too", 15, 45, "en"),
+        ("תזכיר לי על רופא השיניים ביום רביעי ב-16:00", "תזכיר לי גם חצי שעה לפני", 15, 30, "he"),
+    ],
+)
+def test_a_reminder_ahead_of_the_one_just_set(
+    chat: Conversation, clock: FakeClock, first: str, ahead: str, hour: int, minute: int, language: str
+) -> None:
+    # "remind me an hour before" asked "When should I remind you?".
+    chat.say(first)
+    reply = chat.say(ahead)
+    assert reply.endswith(f"{shown(2, hour, minute, language)}."), reply
+    assert len(_fired(chat, clock, 2, hour, minute)) == 1
+    assert len(_fired(chat, clock, 2, 16)) == 1

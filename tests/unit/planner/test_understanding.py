@@ -208,7 +208,7 @@ def test_an_alarm_without_a_time_asks_for_it() -> None:
         ("where did I park?", "park"),
         ("where did i put my keys", "keys"),
         ("where did I park the car?", "car"),
-        ("איפה החניתי?", "החניתי"),
+        ("איפה החניתי?", "חנייה"),
         ("איפה שמתי את המפתחות", "המפתחות"),
         ("what's Noa's shoe size?", "Noa's shoe size"),
     ],

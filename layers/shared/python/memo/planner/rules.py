@@ -35,6 +35,7 @@ from memo.domain import NOTE_TEXT_REQUIRED, PlannerOutput, PlanStep, RiskLevel, 
 from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.continuations import continuations
 from memo.planner.intents import (
+    ahead_of_it,
     conversation,
     corrections,
     daily,
@@ -81,6 +82,7 @@ MATCHERS: tuple[Matcher, ...] = (
     reminder_queries.show,
     daily.alarm,
     followups.again,
+    ahead_of_it.ahead_of_it,
     reminders.create,
     list_changes.make_it,
     list_changes.change,

@@ -165,8 +165,8 @@ def take_day(scan: Scan, *, now_local: datetime, language: str, timezone: str, r
         return _with_its_weekday(scan, numeric, today)
     day = _take_ordinal_date(scan, today) or _take_he_the_nth(scan, today)
     if day is not None:
-        found = _with_its_weekday(scan, day, today)
-        return replace(found, invalid=found.invalid or invalid)
+        dated = _with_its_weekday(scan, day, today)
+        return replace(dated, invalid=dated.invalid or invalid)
     found = _take_day_word(scan, today)
     if found is not None:
         return replace(found, invalid=invalid)
