@@ -389,3 +389,19 @@ def test_a_reminder_ahead_of_the_one_just_set(
     assert reply.endswith(f"{shown(2, hour, minute, language)}."), reply
     assert len(_fired(chat, clock, 2, hour, minute)) == 1
     assert len(_fired(chat, clock, 2, 16)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_words", "answer", "hour", "language"),
+    [
+        ("remind me in 2 days to check the mail", "morning", 9, "en"),
+        ("remind me in 2 days to check the mail", "evening", 19, "en"),
+        ("תזכיר לי בעוד יומיים לבדוק את הדואר", "ערב", 19, "he"),
+    ],
+)
+def test_a_part_of_the_day_alone_answers_what_time(
+    chat: Conversation, request_words: str, answer: str, hour: int, language: str
+) -> None:
+    # "morning" to "What time on Wed 25 Nov?" answered "Sorry, I didn't catch that."
+    assert "?" in chat.say(request_words)
+    assert chat.say(answer).endswith(f"{shown(2, hour, language=language)}.")

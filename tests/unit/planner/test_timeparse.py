@@ -423,3 +423,25 @@ def test_a_yearly_repetition_said_without_its_time_keeps_its_day() -> None:
     for said in ("call dad every year on march 5", "call dad every march 5", "להתקשר לאבא כל 5 במרץ"):
         parsed = extract_when(said, now=NOW, timezone=TZ, language="he" if said[0] > "z" else "en")
         assert (parsed.recurrence, parsed.day, parsed.when) == ("FREQ=YEARLY", date(2025, 3, 5), None), said
+
+
+@pytest.mark.parametrize(
+    ("answer", "hour"),
+    [
+        ("morning", 9), ("Morning.", 9), ("the morning", 9), ("afternoon", 15), ("evening", 19),
+        ("the evening!", 19), ("night", 21), ("בוקר", 9), ("צהריים", 12), ("ערב", 19), ("לילה", 21),
+    ],
+)  # fmt: skip
+def test_a_part_of_the_day_alone_answers_what_time(answer: str, hour: int) -> None:
+    # "morning" answering "What time on Wed 25 Nov?" was not understood ("in the morning" was).
+    language = "he" if answer[0] > "z" else "en"
+    when = parse_time_answer(answer, now=NOW, timezone=TZ, language=language, day=date(2024, 5, 3))
+    assert when is not None and (when.date(), when.hour, when.minute) == (date(2024, 5, 3), hour, 0)
+
+
+@pytest.mark.parametrize(
+    "answer", ["morning person", "the morning news", "good morning", "ערב טוב", "בוקר טוב"]
+)
+def test_a_part_of_the_day_among_other_words_is_no_answer(answer: str) -> None:
+    language = "he" if answer[0] > "z" else "en"
+    assert parse_time_answer(answer, now=NOW, timezone=TZ, language=language, day=date(2024, 5, 3)) is None

@@ -465,7 +465,9 @@ def parse_time_answer(
     Used when a reminder's time was asked for: a bare time lands on `day` (the day already known)
     unless the answer names its own day.
     """
-    parsed = extract_when(text, now=now, timezone=timezone, language=language, default_day=day)
+    parsed = extract_when(
+        _PART_ALONE.sub(_part_said, text), now=now, timezone=timezone, language=language, default_day=day
+    )
     if parsed.when is not None:
         return parsed.when
     bare = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
@@ -473,3 +475,18 @@ def parse_time_answer(
         return None
     clock_said = f"{bare.group(1)}:{bare.group(2)}" if bare.group(2) else bare.group(1)
     return extract_when(f"at {clock_said}", now=now, timezone=timezone, language="en", default_day=day).when
+
+
+#: "morning", "the evening", "ערב": a part of the day said alone as the answer to "what time?".
+_PART_ALONE = re.compile(
+    r"^\s*(?:the\s+)?(?P<en>morning|afternoon|evening|night)\s*[.!]?\s*$|^\s*(?P<he>בוקר|ערב|צהריים|צהרים|לילה)\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def _part_said(found: re.Match[str]) -> str:
+    """The part of the day as the time parser reads it: "in the morning", "at night", "בערב"."""
+    if found.group("he"):
+        return "ב" + found.group("he")
+    part = found.group("en").lower()
+    return "at night" if part == "night" else f"in the {part}"
