@@ -397,3 +397,26 @@ def test_a_bare_hour_correcting_a_time_asked_about_keeps_its_half_of_the_day(
         assert asked.startswith("Just to check" if language == "en" else "רק מוודא"), asked
         minute = 30 if "8:30" in correction else 0
         assert shown(1, hour, minute, language=language) in chat.say(correction)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "delete_all", "narrowing", "listing", "kept"),
+    [
+        ("remind me to call the bank tomorrow at 9", "remind me to buy a gift tomorrow at 10",
+         "delete all my reminders for tomorrow", "wait, no, only the first", "show my reminders", "buy a gift"),
+        ("תזכיר לי מחר ב-9 להתקשר לבנק", "תזכיר לי מחר ב-10 לקנות מתנה", "תמחק את כל התזכורות של מחר",
+         "רגע לא, רק את הראשונה", "מה התזכורות שלי", "לקנות מתנה"),
+    ],
+)  # fmt: skip
+def test_a_second_thought_then_no_then_a_limit_narrows_the_delete(
+    chat: Conversation, first: str, second: str, delete_all: str, narrowing: str, listing: str, kept: str
+) -> None:
+    # "רגע לא, רק את הראשונה" was answered "לא הבנתי" ("לא, רק את הראשונה" narrowed).
+    chat.say(first)
+    chat.say(second)
+    chat.say(delete_all)
+    shown = chat.say(narrowing)
+    assert kept not in shown and ("1." in shown), shown
+    chat.tap(1)
+    listed = chat.say(listing)
+    assert kept in listed and len(_bullets(listed)) == 1

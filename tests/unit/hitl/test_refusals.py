@@ -55,3 +55,18 @@ def test_a_reason_is_never_longer_than_the_log_takes_and_is_part_of_the_answer(s
     reason = rejection_reason(said)
     assert reason is None or (0 < len(reason) <= 200 and reason in said)
     assert refusal_rest(said) in said.strip()
+
+
+@pytest.mark.parametrize(
+    "hedge", ["", "wait ", "wait, ", "hmm ", "oh ", "actually, ", "sorry ", "רגע ", "רגע, ", "בעצם ", "אה "]
+)
+@pytest.mark.parametrize("no", ["no", "nope", "no,", "לא", "לא,"])
+def test_a_second_thought_before_the_no_leaves_the_rest(hedge: str, no: str) -> None:
+    # "רגע לא, רק את הראשונה" was asked again ("לא, רק את הראשונה" kept the first).
+    for rest in ("only the first", "רק את הראשונה", "just 2"):
+        assert refusal_rest(f"{hedge}{no} {rest}") == rest
+
+
+@pytest.mark.parametrize("said", ["wait", "רגע", "only the first", "actually keep it", "רגע, רק את הראשונה"])
+def test_no_no_no_rest(said: str) -> None:
+    assert refusal_rest(said) == ""

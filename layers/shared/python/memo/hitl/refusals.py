@@ -9,7 +9,9 @@ from memo.hitl import fastpath
 from memo.hitl.transitions import RAW_LOG_LIMIT
 
 _REJECT_LEAD = re.compile(
-    r"^(?:no|nope|nah|reject(?:ed)?|don'?t|do not|לא|דחייה|תדחה|תדחי|אל תעשה|אל תעשי)\b[\s,.:;!-]*"
+    # "wait, no, only 1", "רגע לא, רק את הראשונה": a second thought before the no is no word of its own
+    r"^(?:(?:wait|hmm+|oh|actually|sorry|רגע|בעצם|אה|סליחה)\b[\s,.!]*)*"
+    r"(?:no|nope|nah|reject(?:ed)?|don'?t|do not|לא|דחייה|תדחה|תדחי|אל תעשה|אל תעשי)\b[\s,.:;!-]*"
     r"(?:because|since|as|cause|'cause|כי|מכיוון ש|בגלל ש)?\s*",
     re.I,
 )
