@@ -420,3 +420,21 @@ def test_a_second_thought_then_no_then_a_limit_narrows_the_delete(
     chat.tap(1)
     listed = chat.say(listing)
     assert kept in listed and len(_bullets(listed)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_words", "correction", "day", "language"),
+    [
+        ("remind me to call mom on wednesday at 5pm", "oops, thursday not wednesday", 3, "en"),
+        ("remind me to call mom on wednesday at 5pm", "not wednesday, friday", 4, "en"),
+        ("תזכיר לי להתקשר לאמא ביום רביעי ב-17:00", "אופס, חמישי ולא רביעי", 3, "he"),
+    ],
+)
+def test_a_day_said_instead_of_another_moves_the_reminder_just_set(
+    monkeypatch: pytest.MonkeyPatch, request_words: str, correction: str, day: int, language: str
+) -> None:
+    # "oops, tuesday not monday" was not understood.
+    with chat_at(monkeypatch, FakeClock(START)) as chat:
+        chat.say(request_words)
+        assert shown(day, 17, language=language) in chat.say(correction)
+        assert len(_reminders(chat, language)) == 1

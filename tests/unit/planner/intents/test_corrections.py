@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -143,3 +144,44 @@ def test_hebrew_a_correction_led_in_by_two_words() -> None:
     assert step.action == "update" and step.changes == {"time": "21:00"}
     (step,) = PLANNER.plan(pin("לא רגע, ב-9 בערב", actions=(latest(),))).output.plan
     assert step.action == "update" and step.changes == {"time": "21:00"}
+
+
+_EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_HE_DAYS = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"]
+
+
+@pytest.mark.parametrize(
+    "phrasing",
+    [
+        "{new} not {old}",
+        "oops, {new} not {old}",
+        "sorry {new}, not {old}",
+        "not {old}, {new}",
+        "no wait, {new} not {old}",
+    ],
+)
+def test_a_day_not_another_moves_the_reminder_just_set(phrasing: str) -> None:
+    # "oops, tuesday not monday" was not understood.
+    just_set = (latest(),)
+    for new in _EN_DAYS:
+        for old in _EN_DAYS:
+            if new == old:
+                continue
+            said = phrasing.format(new=new, old=old)
+            assert corrections.correction(said, pin(said, actions=just_set)) == f"move it {new}", said
+
+
+@pytest.mark.parametrize("phrasing", ["{new} ולא {old}", "אופס, {new} ולא {old}", "לא ב{old}, ב{new}"])
+def test_hebrew_a_day_not_another(phrasing: str) -> None:
+    just_set = (latest(),)
+    for n, new in enumerate(_HE_DAYS):
+        old = _HE_DAYS[(n + 1) % 7]
+        said = phrasing.format(new=new, old=old)
+        moved = corrections.correction(said, pin(said, actions=just_set))
+        assert moved is not None and moved.startswith("move it") and new in moved, said
+
+
+@pytest.mark.parametrize("said", ["milk not bread", "call dad not mom", "tuesday not the gym"])
+def test_things_not_times_are_no_such_correction(said: str) -> None:
+    moved = corrections.correction(said, pin(said, actions=(latest(),)))
+    assert moved is None or not moved.startswith("move it")

@@ -105,6 +105,9 @@ def correction(text: str, inp: PlannerInput) -> str | None:
         return None
     found = _CORRECTION.match(text)
     rest = (found.group("rest") or found.group("rest2")) if found else None
+    swapped = _time_not_that(text, inp)
+    if swapped is not None:
+        return f"move it {swapped}"  # "oops, tuesday not monday", "שלישי ולא שני"
     if rest is None and _SAID_ACTUALLY.match(inp.message):
         rest = text  # "actually tomorrow": the lead-in word is already set aside
     if rest is None and _SAYS_INSTEAD.search(text):
@@ -120,6 +123,38 @@ def correction(text: str, inp: PlannerInput) -> str | None:
             return None  # a new title with a time in it: asked
     new = replacement_title(text, now=inp.now)
     return f"change it to {new}" if new else None
+
+
+#: "tuesday not monday", "oops, 6pm not 5pm", "not monday, tuesday", "שלישי ולא שני", "לא בשני, בשלישי"
+_NOT_THAT = re.compile(
+    r"^(?:(?:oops|oh|no|sorry|my\s+bad|wait|אופס|סליחה|טעיתי|רגע)[\s,!.]+)*"
+    r"(?:(?P<new>[^,]+?)[\s,]+(?:and\s+)?(?:not|ולא)\s+(?P<old>[^,]+?)"
+    r"|(?:not|לא)\s+(?P<old2>[^,]+?)[\s,]+(?:but\s+|אלא\s+)?(?P<new2>[^,]+?))\s*[.!]?$",
+    re.I,
+)
+
+
+def _time_not_that(text: str, inp: PlannerInput) -> str | None:
+    """The time in "X not Y" when both X and Y are times or days (the one said first is the new
+    one, or the one after "not Y,"): the words of X as the time parser reads them; None otherwise."""
+    found = _NOT_THAT.match(text.strip())
+    if found is None:
+        return None
+    new, old = found.group("new") or found.group("new2"), found.group("old") or found.group("old2")
+    said_new, said_old = _as_a_time(new, inp), _as_a_time(old, inp)
+    return said_new if said_new is not None and said_old is not None else None
+
+
+def _as_a_time(words: str, inp: PlannerInput) -> str | None:
+    """`words` as a time said alone ("tuesday", "6pm"; in Hebrew a weekday or an hour with its ב:
+    "שלישי" -> "ביום שלישי"), or None when they are not a time and nothing else."""
+    words = words.strip(" ,.!")
+    ways = [words, f"at {words}"] if not has_hebrew(words) else [words, f"ביום {words}", f"ב{words}"]
+    for way in ways:
+        parsed = parse_when(way, inp)
+        if parsed.found and parsed.problem is None and not re.sub(r"[\W_]+", "", parsed.remainder):
+            return way
+    return None
 
 
 #: Words of a time the parser did not read ("change it to the evening"): never a new title.
