@@ -386,6 +386,10 @@ def test_moving_another_reminder_while_a_yes_no_question_is_open_moves_that_one_
         ("תזכיר לי ישיבת צוות ביום שלישי הבא ב-19:45", "לא, בשמונה", 20, "he"),
         ("תזכיר לי ישיבת צוות ביום שלישי הבא ב-19:45", "בעצם ב-9", 21, "he"),
         ("תזכיר לי לרוץ ביום שלישי הבא ב-7:15", "לא, בשמונה", 8, "he"),
+        # "yes but …": the guess is right but for its time ("Sorry, I didn't catch that" before)
+        ("remind me about the team meeting next tuesday at 7:45pm", "yes but at 8", 20, "en"),
+        ("remind me about the team meeting next tuesday at 7:45pm", "ok, but 9", 21, "en"),
+        ("תזכיר לי ישיבת צוות ביום שלישי הבא ב-19:45", "כן אבל בשמונה", 20, "he"),
     ],
 )
 def test_a_bare_hour_correcting_a_time_asked_about_keeps_its_half_of_the_day(

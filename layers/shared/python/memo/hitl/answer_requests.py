@@ -55,7 +55,12 @@ def is_new_request(
     )
 
 
-_NO_THEN = re.compile(r"^\W*(?:no|nope|nah|not\s+that(?:\s+one)?|לא)\b[\s,!.:-]+(?P<rest>\S.*)$", re.I)
+_NO_THEN = re.compile(
+    r"^\W*(?:no|nope|nah|not\s+that(?:\s+one)?|לא)\b[\s,!.:-]+(?P<rest>\S.*)$"
+    # "yes but at 8", "כן אבל בשמונה": the guess is right but for its time
+    r"|^\W*(?:yes|yeah|yep|ok(?:ay)?|sure|כן|אוקיי?|בסדר)\b[\s,!.]*(?:but|אבל)\s+(?P<but>\S.*)$",
+    re.I,
+)
 #: "no, the one after", "the week after", "לא, בשבוע שאחרי": the same day a week later.
 _WEEK_LATER = re.compile(
     r"^(?:the\s+)?(?:one|week|tuesday|wednesday|thursday|friday|saturday|sunday|monday)\s+after(?:\s+that)?|"
@@ -120,7 +125,9 @@ def redated_guess(
         or not isinstance(step.constraints.get("when"), str)
     ):
         return None
-    rest = said.group("rest").strip(" .!")
+    rest = (said.group("rest") or said.group("but")).strip(" .!")
+    if re.fullmatch(r"\d{1,2}(?::\d{2})?", rest):
+        rest = f"at {rest}"  # "no, 9": an hour
     if _WEEK_LATER.match(rest):
         guessed = datetime.fromisoformat(str(step.constraints["when"]))
         return step, {"when": (guessed + timedelta(days=7)).isoformat()}
