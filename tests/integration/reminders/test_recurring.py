@@ -290,3 +290,20 @@ def test_a_whole_series_moved_to_a_bare_hour_keeps_its_half_of_the_day(
     assert chat.say(move).startswith(("Which one", "לאיזה"))
     chat.tap(2)
     assert expected in chat.say(listing)
+
+
+@pytest.mark.parametrize(
+    ("request_words", "said"),
+    [
+        ("remind me to drink water every 3 hours until 8pm", "until Mon"),
+        ("תזכיר לי לשתות מים כל 3 שעות עד 8 בערב", "בשעה 20:00"),
+    ],
+)
+def test_every_few_hours_until_a_time_stops_then(
+    chat: Conversation, clock: FakeClock, request_words: str, said: str
+) -> None:
+    # "every 3 hours until 8pm" said "until Mon 23 Nov" and went on firing at 22:00.
+    reply = chat.say(request_words)
+    assert said in reply and "20:00" in reply, reply
+    assert [len(_tick_at(chat, clock, _local(0, h, 1))) for h in (13, 16, 19, 22)] == [1, 1, 1, 0]
+    assert _tick_at(chat, clock, _local(1, 10, 1)) == []

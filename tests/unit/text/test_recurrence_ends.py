@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import calendar
-from datetime import date, datetime
+from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -98,3 +98,25 @@ def test_until_the_end_of_this_or_next_month_or_year(today: date) -> None:
         end = find_end(said, now_local=now, language="he" if "עד" in said else "en")
         assert end.until == until, said
         assert said[end.spans[0][1] :].strip() in ("to stretch", "למתוח"), said
+
+
+@pytest.mark.parametrize("hour", range(10, 24))
+def test_until_a_time_of_day_ends_then(hour: int) -> None:
+    # "every 3 hours until 8pm" went on to the end of the day (and fired at 22:00).
+    h12, half = hour % 12 or 12, "pm" if hour >= 12 else "am"
+    for words in (
+        f"until {h12}{half}",
+        f"until {hour}:00",
+        f"till {h12}:30 {half}",
+        f"עד {hour}:00",
+        f"עד השעה {hour}:00",
+    ):
+        end = find_end(f"every 2 hours {words}", now_local=NOW, language="he" if "עד" in words else "en")
+        minute = 30 if ":30" in words else 0
+        assert (end.until, end.until_at) == (NOW.date(), time(hour, minute)), words
+
+
+@pytest.mark.parametrize("words", ["until friday", "until march 20", "עד יום שישי", "for 3 weeks"])
+def test_until_a_day_has_no_time(words: str) -> None:
+    end = find_end(f"every 2 hours {words}", now_local=NOW, language="he" if "עד" in words else "en")
+    assert end.until is not None and end.until_at is None

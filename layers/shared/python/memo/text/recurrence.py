@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import Literal
 
 from memo.text.months import month_names
@@ -58,6 +58,7 @@ class Recurrence:
     week_of_month: int | None = None
     count: int | None = None
     until: date | None = None
+    until_at: time | None = None  # a repetition within a day stops at this time of `until`
     part: str | None = None
 
     @property
@@ -78,7 +79,12 @@ class Recurrence:
         if self.count is not None:
             parts.append(f"COUNT={self.count}")
         if self.until is not None:
-            parts.append(f"UNTIL={self.until:%Y%m%d}T235959")
+            at = (
+                self.until_at
+                if self.until_at is not None and not self.needs_time_of_day
+                else time(23, 59, 59)
+            )
+            parts.append(f"UNTIL={self.until:%Y%m%d}T{at:%H%M%S}")
         return ";".join(parts)
 
 
@@ -448,7 +454,7 @@ def find_recurrence(
                 spans.append(excepted.span())
                 masked = _blanked(masked, excepted.span())
             end = find_end(masked, now_local=now_local, language=language)
-            recurrence = replace(recurrence, count=end.count, until=end.until)
+            recurrence = replace(recurrence, count=end.count, until=end.until, until_at=end.until_at)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans) + end.spans)
     return None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 
 from memo.text.months import MONTH_NUMBERS, month_names
 
@@ -63,6 +63,8 @@ class End:
 
     count: int | None = None
     until: date | None = None
+    #: "until 8pm": the time of day on `until` the repetition stops at (else the day's end)
+    until_at: time | None = None
     spans: tuple[tuple[int, int], ...] = ()
 
 
@@ -91,14 +93,15 @@ def _until(text: str, *, now_local: datetime, language: str) -> End:
         ended = _end_of(" ".join(words[:5]), now_local.date()) if len(words) >= 5 else None
         sizes = [5] if ended is not None else range(min(len(words), 4), 0, -1)
         for size in sizes:
-            until = _until_day(" ".join(words[:size]), now_local=now_local, language=language)
-            if until is None:
+            moment = _until_moment(" ".join(words[:size]), now_local=now_local, language=language)
+            if moment is None:
                 continue
+            until, at = moment.date(), moment.time()
             tail = re.match(
                 r"\s*" + r"\s+".join(re.escape(w) for w in words[:size]), text[match.start("what") :]
             )
             end = match.start("what") + (tail.end() if tail else len(match.group("what")))
-            return End(until=until, spans=((match.start(), end),))
+            return End(until=until, until_at=at if at != time(0) else None, spans=((match.start(), end),))
     return End()
 
 
@@ -166,14 +169,15 @@ def _end_of(words: str, today: date) -> date | None:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
-def _until_day(words: str, *, now_local: datetime, language: str) -> date | None:
+def _until_moment(words: str, *, now_local: datetime, language: str) -> datetime | None:
+    """The day (and the time of day, when one is said: "8pm", "8 בערב") the words end on."""
     import dateparser
 
     ended = _end_of(words, now_local.date())
     if ended is not None:
-        return ended
+        return datetime.combine(ended, time(0))
     cleaned = re.sub(r"(\d)(?:st|nd|rd|th)\b", r"\1", words.strip(), flags=_FLAGS)
-    cleaned = re.sub(r"^(?:the|next|this)\s+", "", cleaned, flags=_FLAGS)
+    cleaned = re.sub(r"^(?:the|next|this|ה?שעה|בשעה)\s+", "", cleaned, flags=_FLAGS)  # "עד השעה 20:00"
     parsed = dateparser.parse(
         cleaned,
         languages=["he", "en"] if language == "he" else ["en", "he"],
@@ -181,4 +185,4 @@ def _until_day(words: str, *, now_local: datetime, language: str) -> date | None
     )
     if parsed is None or parsed.date() < now_local.date():
         return None
-    return parsed.date()
+    return parsed

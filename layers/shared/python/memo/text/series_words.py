@@ -123,6 +123,10 @@ def _ending(parts: dict[str, str], first_year: int, language: Language) -> str:
         return f", {parts['COUNT']} פעמים" if he else f", {parts['COUNT']} times"
     if "UNTIL" in parts:
         until = datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").date()
+        at = parts["UNTIL"][9:13]
+        if at and at != "2359":  # "every 3 hours until 8pm": the time it stops at, that day
+            day = f"{until.day}.{until.month}" if he else f"{until:%a %-d %b}"
+            return f", עד {day} בשעה {at[:2]}:{at[2:]}" if he else f", until {day}, {at[:2]}:{at[2:]}"
         if until.year != first_year:
             return f", עד {until.day}.{until.month}.{until.year}" if he else f", until {until:%a %-d %b %Y}"
         return f", עד {until.day}.{until.month}" if he else f", until {until:%a %-d %b}"
