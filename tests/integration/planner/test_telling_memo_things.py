@@ -95,3 +95,15 @@ def test_where_did_i_park_finds_the_parking_however_it_was_noted(
     # "איפה החניתי?" answered "לא מצאתי פתקים" for a note about „החניה בעבודה”.
     chat.say(noted)
     assert chat.say(asked).startswith("מצאתי פתק אחד")
+
+
+@pytest.mark.parametrize(
+    "added",
+    ["add to the wifi note that the router is in the closet", "add router is in the closet to the wifi note"],
+)
+def test_words_added_to_a_note_are_that_note(chat: Conversation, added: str) -> None:
+    # It saved a second note “the router is in the closet” (and "undo" had nothing to undo).
+    chat.say("save a note: wifi password is banana123")
+    chat.say(added)
+    shown = chat.say("show my notes")
+    assert shown.count("•") == 1 and "banana123" in shown and "router is in the closet" in shown, shown

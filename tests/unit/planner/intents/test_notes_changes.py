@@ -120,3 +120,32 @@ def test_the_note_named_before_what_to_add(text: str, named: str, added: str) ->
 
 def test_a_note_not_named_is_no_note_to_add_to() -> None:
     assert notes_changes.add_to_note("append to my note: hello", pin("append to my note: hello")) is None
+
+
+@pytest.mark.parametrize(
+    "phrasing",
+    [
+        "add to the {note} note that {item}",
+        "add to my {note} note: {item}",
+        "append to the {note} note saying {item}",
+        "add {item} to the {note} note",
+        "write {item} in my {note} note",
+    ],
+)
+def test_words_added_to_a_note_go_to_its_end(phrasing: str) -> None:
+    # "add to the wifi note that the router is in the closet" saved a new note; "add router in
+    # closet to the wifi note" looked for a note “closet to the wifi”.
+    for note in ("wifi", "party", "car"):
+        for item in (
+            "the router is in the closet",
+            "router in closet",
+            "bring candles",
+            "code 1234 on the gate",
+        ):
+            said = phrasing.format(note=note, item=item)
+            found = notes_changes.add_to_note(said, pin(said))
+            assert found is not None, said
+            assert found.constraints == {"target": note} and found.changes == {
+                "text": item,
+                "append": True,
+            }, said

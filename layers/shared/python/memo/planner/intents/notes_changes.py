@@ -135,7 +135,7 @@ _RE_ADD_TO_NOTE = (
         re.I,
     ),
     re.compile(
-        r"^(?:add|append|put|write)\s+(?P<item>\S.*?)\s+(?:to|in|into|on)\s+(?:the\s+|my\s+)?"
+        r"^(?:add|append|put|write)\s+(?P<item>\S.*)\s+(?:to|in|into|on)\s+(?:the\s+|my\s+)?"
         r"(?:(?P<named>.+?)\s+(?:note|memo)|(?:note|memo)\s+(?:about|on|for)\s+(?P<about>.+?))\s*[.!]*$",
         re.I,
     ),
@@ -146,7 +146,7 @@ _RE_ADD_TO_NOTE = (
     # "append to my wifi note: router in the closet", "add to the party note - candles": the note first
     re.compile(
         r"^(?:add|append|write)\s+(?:to|in|into|on)\s+(?:the\s+|my\s+)?(?!(?:my|the|a)\s+(?:note|memo))"
-        r"(?P<named>.+?)\s+(?:note|memo)\s*[:\-–]\s*"
+        r"(?P<named>.+?)\s+(?:note|memo)(?:\s*[:\-–]\s*|\s+(?:that|saying)\s+)"
         r"(?P<item>\S.*?)\s*[.!]*$",
         re.I,
     ),
