@@ -394,3 +394,35 @@ def test_a_second_thought_then_no_then_a_limit_narrows_the_delete(
     talk.tap(1)
     listed = talk.say(listing)
     assert kept in listed and len(_bullets(listed)) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "move", "moved", "listing"),
+    [
+        ("en", "move call mom to friday", "Updated the reminder “call mom”", "show my reminders"),
+        ("he", "תעביר את להתקשר לאמא ליום שישי", "עדכנתי את התזכורת „להתקשר לאמא”", "מה התזכורות שלי?"),
+    ],
+)
+def test_a_move_naming_another_reminder_while_a_delete_is_asked_is_its_own_request(
+    talk: Conversation, language: str, move: str, moved: str, listing: str
+) -> None:
+    # "move call mom to friday" while "delete the plumber?" was open answered "There's no time to
+    # change on a delete" and the move was lost.
+    if language == "en":
+        talk.say("remind me to call mom tomorrow at 5pm")
+        talk.say("remind me to call the plumber on thursday at 9am")
+        assert talk.say("delete the plumber reminder").startswith("Before I go ahead")
+    else:
+        talk.say("תזכיר לי מחר ב-17:00 להתקשר לאמא")
+        talk.say("תזכיר לי ביום חמישי ב-9 להתקשר לשרברב")
+        assert talk.say("תמחק את התזכורת של השרברב").startswith("רגע לפני")
+    assert talk.say(move).startswith(moved)
+    listed = talk.say(listing)
+    assert len(_bullets(listed)) == 2  # the plumber is not deleted
+
+
+def test_move_it_while_a_delete_is_asked_stays_with_the_question(talk: Conversation) -> None:
+    talk.say("remind me to call the plumber on thursday at 9am")
+    talk.say("delete the plumber reminder")
+    assert not talk.say("move it to friday").startswith("Updated")
+    assert len(_bullets(talk.say("show my reminders"))) == 1

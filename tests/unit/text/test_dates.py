@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from memo.text.dates import format_span, format_times, format_when
+from memo.text.dates import BARE_MORNING_HOUR, format_span, format_times, format_when, nearer_half
 
 
 def test_a_time_is_shown_in_the_users_timezone() -> None:
@@ -71,4 +72,20 @@ def test_times_of_a_series_are_said_with_how_many_past_two(times: str, en: str, 
             first.isoformat(), last.isoformat() if times != "1" else None, times, "he", "Asia/Jerusalem"
         )
         == he
+    )
+
+
+@pytest.mark.parametrize("hour", range(24))
+def test_a_morning_hour_is_the_half_of_the_day_nearer_the_time_it_corrects(hour: int) -> None:
+    zone = ZoneInfo("Asia/Jerusalem")
+    current = datetime(2027, 3, 10, hour, 45, tzinfo=zone)
+    for bare in range(7, 12):
+        said = datetime(2027, 3, 10, bare, 0, tzinfo=zone)
+        found = nearer_half(said, current, either_half=True)
+        morning, evening = abs(bare * 60 - (hour * 60 + 45)), abs((bare + 12) * 60 - (hour * 60 + 45))
+        assert found.hour == (bare + 12 if evening < morning else bare)
+        assert nearer_half(said, current, either_half=False) == said
+        assert nearer_half(said, None, either_half=True) == said
+    assert (
+        BARE_MORNING_HOUR.match("9") and BARE_MORNING_HOUR.match("11:30") and not BARE_MORNING_HOUR.match("5")
     )

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 from zoneinfo import ZoneInfo
 
@@ -32,6 +32,7 @@ from memo.hitl.fastpath import is_cancel, is_no, is_yes, normalize
 from memo.observability import logger
 from memo.planner.timeparse import extract_when, parse_time_answer
 from memo.settings import LlmSettings
+from memo.text.dates import BARE_MORNING_HOUR, nearer_half
 from memo.text.language import Language
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ def normalize_modifications(
     parsed = extract_when(phrase, now=now, timezone=timezone, language=language, default_day=base_day)
     if parsed.when is not None:
         either_half = parsed.either_half and not parsed.explicit_day and parsed.recurrence is None
-        mods["when"] = _nearer_half(parsed.when, current_when, either_half=either_half).isoformat()
+        mods["when"] = nearer_half(parsed.when, current_when, either_half=either_half).isoformat()
         if parsed.recurrence is not None:
             mods["recurrence"] = parsed.recurrence  # "every day at 8": `when` is its first time
     elif parsed.day is not None:
@@ -163,24 +164,9 @@ def normalize_modifications(
     elif isinstance(time_text, str):
         answered = parse_time_answer(time_text, now=now, timezone=timezone, language=language, day=base_day)
         if answered is not None:
-            either_half = _BARE_MORNING_HOUR.match(time_text.strip()) is not None
-            mods["when"] = _nearer_half(answered, current_when, either_half=either_half).isoformat()
+            either_half = BARE_MORNING_HOUR.match(time_text.strip()) is not None
+            mods["when"] = nearer_half(answered, current_when, either_half=either_half).isoformat()
     return mods
-
-
-def _nearer_half(when: datetime, current: datetime | None, *, either_half: bool) -> datetime:
-    """A morning hour said without am/pm to correct a time the step has ("no, at 8" for 19:45) is
-    that hour or 12 hours later, whichever is nearer that time, as when a reminder is moved to a
-    bare hour; a day named with it, a series, or an hour said with am/pm or as 24-hour time is
-    taken as said."""
-    if current is None or not either_half:
-        return when
-    later = when + timedelta(hours=12)
-    return later if abs(later - current) < abs(when - current) else when
-
-
-#: "8", "9:30", "11.15": an hour of the morning said alone, no am/pm (1 to 6 are afternoon hours).
-_BARE_MORNING_HOUR = re.compile(r"^(?:[7-9]|1[01])(?:[:.][0-5]\d)?$")
 
 
 # --- rule interpreter ---------------------------------------------------------------------------
@@ -288,6 +274,9 @@ class RuleInterpreter:
         if is_cancel(text) or _starts_with_cancel(text):
             return InterpreterOutput(decision="cancel")
         raw_mods = parse_modifications(text)
+        if raw_mods and _removes(inp.origin_step, text) and _is_new_request(text, inp, self._rules):
+            # "move call mom to friday" while "delete the plumber?" is open: a move of its own
+            return InterpreterOutput(decision="switch_intent", parsed=InterpreterParsed(answer=text))
         if raw_mods:
             mods = normalize_modifications(
                 sanitize_modifications(raw_mods),
@@ -333,6 +322,13 @@ _CANCEL_LEAD = re.compile(
 
 def _starts_with_cancel(text: str) -> bool:
     return bool(_CANCEL_LEAD.match(text.strip()))
+
+
+def _removes(step: PlanStep | None, text: str) -> bool:
+    """A step that takes things away (no time of its can be changed), answered with words that name
+    something of their own ("move it to friday" may mean the thing asked about: not switched)."""
+    named = not re.search(r"\b(?:it|that|this|them)\b|(?:^|\s)(?:זה|אותה|אותו|אותם)(?:\s|$)", text, re.I)
+    return named and step is not None and step.action in ("delete", "delete_all", "clear", "remove")
 
 
 def _is_new_request(text: str, inp: InterpreterInput, rules: Planner) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import re
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.text.language import Language
@@ -63,3 +64,18 @@ def format_span(
     if count == 2:
         return f"{shown} ו{end}" if language == "he" else f"{shown} and {end}"
     return f"מ{shown} עד {end}" if language == "he" else f"{shown} to {end}"
+
+
+def nearer_half(when: datetime, current: datetime | None, *, either_half: bool) -> datetime:
+    """A morning hour said without am/pm to correct a time the step has ("no, at 8" for 19:45) is
+    that hour or 12 hours later, whichever is nearer that time, as when a reminder is moved to a
+    bare hour; a day named with it, a series, or an hour said with am/pm or as 24-hour time is
+    taken as said."""
+    if current is None or not either_half:
+        return when
+    later = when + timedelta(hours=12)
+    return later if abs(later - current) < abs(when - current) else when
+
+
+#: "8", "9:30", "11.15": an hour of the morning said alone, no am/pm (1 to 6 are afternoon hours).
+BARE_MORNING_HOUR = re.compile(r"^(?:[7-9]|1[01])(?:[:.][0-5]\d)?$")
