@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memo.domain import InterpreterOutput, InterpreterParsed, PendingHITL, PlanStep
+from memo.hitl.about_asked import names_another_thing
 from memo.hitl.complete_request import default_rules, is_complete_request
 from memo.hitl.fastpath import is_cancel, is_no, is_yes, normalize
 from memo.observability import logger
@@ -274,7 +275,11 @@ class RuleInterpreter:
         if is_cancel(text) or _starts_with_cancel(text):
             return InterpreterOutput(decision="cancel")
         raw_mods = parse_modifications(text)
-        if raw_mods and _removes(inp.origin_step, text) and _is_new_request(text, inp, self._rules):
+        if (
+            raw_mods
+            and names_another_thing(inp.origin_step, inp.pending, text)
+            and _is_new_request(text, inp, self._rules)
+        ):
             # "move call mom to friday" while "delete the plumber?" is open: a move of its own
             return InterpreterOutput(decision="switch_intent", parsed=InterpreterParsed(answer=text))
         if raw_mods:
@@ -322,13 +327,6 @@ _CANCEL_LEAD = re.compile(
 
 def _starts_with_cancel(text: str) -> bool:
     return bool(_CANCEL_LEAD.match(text.strip()))
-
-
-def _removes(step: PlanStep | None, text: str) -> bool:
-    """A step that takes things away (no time of its can be changed), answered with words that name
-    something of their own ("move it to friday" may mean the thing asked about: not switched)."""
-    named = not re.search(r"\b(?:it|that|this|them)\b|(?:^|\s)(?:זה|אותה|אותו|אותם)(?:\s|$)", text, re.I)
-    return named and step is not None and step.action in ("delete", "delete_all", "clear", "remove")
 
 
 def _is_new_request(text: str, inp: InterpreterInput, rules: Planner) -> bool:
