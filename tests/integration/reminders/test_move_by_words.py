@@ -298,3 +298,42 @@ def test_snooze_for_an_amount_in_words_after_it_fired(chat: Conversation, clock:
     assert "check the oven" in _fired_at(chat, clock, _at(1, 17, 0))[0]
     assert chat.say("snooze it for ten minutes").endswith(f"{_shown(1, 17, 10)}.")
     assert "check the oven" in _fired_at(chat, clock, _at(1, 17, 10))[0]
+
+
+@pytest.mark.parametrize(
+    ("setup", "move", "this_one", "moved"),
+    [
+        (
+            "remind me to take vitamins every day at 8am",
+            "move the vitamins on wednesday to 9am",
+            "This one — take vitamins — {wed_8}",
+            "Updated the reminder “take vitamins” — now for {wed_9}.",
+        ),
+        (
+            "remind me to take vitamins every day at 8am",
+            "move wednesday's vitamins to 9am",
+            "This one — take vitamins — {wed_8}",
+            "Updated the reminder “take vitamins” — now for {wed_9}.",
+        ),
+        (
+            "תזכיר לי לקחת ויטמינים כל יום ב-8 בבוקר",
+            "תזיז את הויטמינים ביום רביעי לתשע",
+            "רק הפעם הזאת — לקחת ויטמינים — {wed_8}",
+            "עדכנתי את התזכורת „לקחת ויטמינים” — עכשיו ל{wed_9}.",
+        ),
+    ],
+)
+def test_this_one_of_a_daily_series_said_by_its_day_is_that_days_time(
+    chat: Conversation, clock: FakeClock, setup: str, move: str, this_one: str, moved: str
+) -> None:
+    # "This one" is Wednesday's 08:00, not the series' next time (Tuesday's): moving that lost
+    # Tuesday's and left Wednesday with two.
+    lang = "he" if "תזכיר" in setup else "en"
+    days = {"wed_8": _shown(2, 8, 0, lang), "wed_9": _shown(2, 9, 0, lang)}
+    chat.say(setup)
+    assert this_one.format(**days) in chat.say(move)
+    assert chat.tap(1) == moved.format(**days)
+    assert len(_fired_at(chat, clock, _at(1, 8, 1))) == 1  # Tuesday's stays
+    assert _fired_at(chat, clock, _at(2, 8, 1)) == []  # Wednesday's 08:00 moved ...
+    assert len(_fired_at(chat, clock, _at(2, 9, 1))) == 1  # ... to 09:00, once
+    assert len(_fired_at(chat, clock, _at(3, 8, 1))) == 1  # and the series goes on

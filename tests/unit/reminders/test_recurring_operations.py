@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from memo.capabilities.base import ExecutionContext
 from memo.capabilities.dispatch import CapabilityDispatcher
+from memo.capabilities.items import Reminder
 from memo.capabilities.reminder_args import OCCURRENCE, SERIES, scoped_id, split_scoped
+from memo.capabilities.reminder_results import on_days
 from memo.capabilities.scheduler import recurring_expression
 from tests.unit.capabilities.fakes import FakeItemsRepository, FakeScheduler
 
@@ -223,3 +225,41 @@ def test_done_on_a_series_in_hebrew_says_for_this_time(ops: CapabilityDispatcher
     finished = ops.execute("reminders", "done", {"reminderId": daily}, ctx("done", "wamid.he", "he"))
     assert finished.summary.startswith("סימנתי את „vitamins” כבוצע לפעם הזאת; הבאה ביום ")
     assert "להפעם" not in finished.summary
+
+
+def _times(series: Reminder, first: date, last: date) -> list[datetime]:
+    return on_days([series], first, last, TZ).get(series.reminder_id, [])
+
+
+@pytest.mark.parametrize("rule", ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=TU,TH,SA", "FREQ=WEEKLY;BYDAY=WE"])
+@pytest.mark.parametrize("offset", range(14))
+@pytest.mark.parametrize("hour", [6, 9, 21])
+def test_this_one_moved_to_a_day_is_that_days_time_else_the_next(
+    ops: CapabilityDispatcher, repo: FakeItemsRepository, rule: str, offset: int, hour: int
+) -> None:
+    first = datetime(2026, 3, 10, 8, 0, tzinfo=ZONE)  # Tuesday
+    created = ops.execute(
+        "reminders", "create", {"title": "vitamins", "when": first.isoformat(), "recurrence": rule}, ctx()
+    )
+    rid = str(created.external_ids["reminderId"])
+    series = repo.get_reminder(THREAD, rid)
+    assert series is not None
+    day = (first + timedelta(days=offset)).date()
+    to = datetime.combine(day, time(hour), tzinfo=ZONE)
+    before = _times(series, first.date(), first.date() + timedelta(days=20))
+    result = ops.execute(
+        "reminders",
+        "update",
+        {"reminderIds": [scoped_id(rid, OCCURRENCE)], "when": to.isoformat()},
+        ctx("s2"),
+    )
+    assert result.success, result.error
+    after_series = repo.get_reminder(THREAD, rid)
+    assert after_series is not None
+    after = _times(after_series, first.date(), first.date() + timedelta(days=20))
+    on_that_day = [t for t in before if t.date() == day]
+    # Only the time on the day said, when the series comes then, else its next time, is gone.
+    gone = on_that_day[0] if on_that_day else before[0]
+    assert after == [t for t in before if t != gone]
+    [single] = result.data["reminders"]
+    assert single["when"] == to.isoformat() and "repeats" not in single

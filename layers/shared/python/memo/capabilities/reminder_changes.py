@@ -20,11 +20,20 @@ from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionR
 from memo.capabilities.common import KEPT_LOCAL_TIME, failure, say, undo_for
 from memo.capabilities.items import Reminder, Revision
 from memo.capabilities.reminder_args import OCCURRENCE, UpdateReminderArgs, split_scoped
-from memo.capabilities.reminder_results import CAPABILITY, brief, in_past, no_time_left, not_found, rejected
+from memo.capabilities.reminder_results import (
+    CAPABILITY,
+    brief,
+    in_past,
+    no_time_left,
+    not_found,
+    occurrence_moved,
+    rejected,
+    too_many_skips,
+)
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.series import first_time, moved, next_occurrence, rezoned, series
+from memo.text.series import TooManySkips, first_time, moved, next_occurrence, rezoned, series
 from memo.text.wording import quote
 
 
@@ -228,16 +237,26 @@ class ReminderChanges(ReminderSchedule):
     def _move_occurrence(
         self, kept: Revision[Reminder], args: UpdateReminderArgs, ctx: ExecutionContext, now: datetime
     ) -> Reminder | ExecutionResult | None:
-        """Only the next time of a repeating reminder: the series skips it and a one-time reminder
-        takes its place at the new time (and with the new title); "undo" cancels the one-time
-        reminder and gives the series its next time back."""
+        """One time of a repeating reminder: the series skips it and a one-time reminder takes its
+        place at the new time (and with the new title); "undo" cancels the one-time reminder and
+        gives the series its time back. The time is the series' next one, or, when a day was said,
+        its time on that day (`occurrence_moved`)."""
         before = kept.was
         when = new_time(before, args, now) or before.due_at
         if when <= now:
             return in_past("update", ctx.language)
+        moved_from = before.due_at
+        if args.when is not None or args.day is not None:
+            moved_from = occurrence_moved(before, when, ctx.timezone)
+        if moved_from != before.due_at:
+            try:
+                self.skip_time(before, moved_from, now, undo=kept.undo)
+            except TooManySkips:
+                return too_many_skips([brief(before, ctx.language)], ctx.language)
         title = args.title or before.title
         single = self.one_time_copy(before, ctx, when=when, title=title, now=now, undo=kept.undo)
-        self.skip(before, now, undo=kept.undo)
+        if moved_from == before.due_at:
+            self.skip(before, now, undo=kept.undo)
         return single
 
 

@@ -168,3 +168,13 @@ def changed_failure(action: str, changed: list[dict[str, str]], ctx: ExecutionCo
         ),
     )
     return result.model_copy(update={"data": {CHANGED: changed, "timezone": ctx.timezone}})
+
+
+def occurrence_moved(reminder: Reminder, to: datetime, timezone: str) -> datetime:
+    """Which time of a series "only this one" moves to `to`: its time on `to`'s day (in `timezone`,
+    the user's) when it comes that day, the one nearest `to` when it comes several times ("move the
+    vitamins on wednesday to 9am" moves Wednesday's 08:00, not the series' next time on Tuesday, so
+    no day loses its time and none gets two), else its next time."""
+    day = to.astimezone(ZoneInfo(timezone)).date()
+    times = on_days([reminder], day, day, timezone).get(reminder.reminder_id, [])
+    return min(times, key=lambda t: abs(t - to)) if times else reminder.due_at

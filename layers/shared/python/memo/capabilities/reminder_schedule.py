@@ -110,6 +110,19 @@ class ReminderSchedule:
             revision=Revision(undo=undo, was=reminder),
         )
 
+    def skip_time(
+        self, reminder: Reminder, at: datetime, now: datetime, *, undo: Tombstone
+    ) -> Reminder | None:
+        """The series skips its one time `at`, a later one than its next (which stays), keeping its
+        previous version for `undo`. Raises `TooManySkips` before anything is written."""
+        assert reminder.recurrence is not None
+        skips = with_skipped(
+            reminder.skips, at, at + timedelta(minutes=1), reminder.timezone, since=reminder.due_at
+        )
+        return self._moved_on(
+            reminder, None, skips=skips, changed_at=now, revision=Revision(undo=undo, was=reminder)
+        )
+
     def skip_on(
         self,
         reminder: Reminder,

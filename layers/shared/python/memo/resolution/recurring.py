@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from memo.capabilities.common import say
 from memo.capabilities.items import Reminder
 from memo.capabilities.reminder_args import OCCURRENCE, SERIES, scoped_id
-from memo.capabilities.reminder_results import on_days
+from memo.capabilities.reminder_results import occurrence_moved, on_days
 from memo.domain import DisambiguationCandidate, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
@@ -61,7 +62,8 @@ def scope_question(
     reminder = next((r for r in reminders() if r.reminder_id == ids[0]), None)
     if reminder is None or reminder.recurrence is None:
         return None
-    next_time = format_when(reminder.due_at, language, timezone)
+    this_time = _moved_time(reminder, semantic_args, timezone)
+    next_time = format_when(this_time, language, timezone)
     return [
         DisambiguationCandidate(
             id=scoped_id(reminder.reminder_id, OCCURRENCE),
@@ -74,6 +76,20 @@ def scope_question(
             description=f"{reminder.title} — {describe(reminder.recurrence, language)}",
         ),
     ]
+
+
+def _moved_time(reminder: Reminder, semantic_args: dict[str, Any], timezone: str) -> datetime:
+    """The time of the series "this one" is: the one the move takes (`occurrence_moved`) when a day
+    was said, else its next time."""
+    when, day = semantic_args.get("when"), semantic_args.get("day")
+    if isinstance(day, str) and when is None:
+        local = reminder.due_at.astimezone(ZoneInfo(reminder.timezone))
+        when = datetime.combine(date.fromisoformat(day), local.time(), tzinfo=local.tzinfo)
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when)
+    if isinstance(when, datetime) and when.tzinfo is not None:
+        return occurrence_moved(reminder, when, timezone)
+    return reminder.due_at
 
 
 def one_time(reminders: Callable[[], Sequence[Reminder]], ids: Sequence[str]) -> frozenset[str]:
