@@ -90,3 +90,45 @@ def test_what_is_held_comes_back_as_it_was(text: str) -> None:
     hidden, words = held(text)
     assert len(hidden) == len(text)
     assert restored(hidden, words) == text
+
+
+_OWNERS = st.sampled_from(
+    [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "tomorrow",
+        "today",
+        "tonight",
+    ]
+)
+
+
+@given(
+    owner=_OWNERS,
+    mark=st.sampled_from(["'", "’"]),
+    own=st.sampled_from(["tomorrow", "on friday", "on monday"]),
+    noun=_NOUNS,
+)
+def test_a_day_said_as_an_owner_stays_in_the_title_when_the_rest_says_a_day(
+    owner: str, mark: str, own: str, noun: str
+) -> None:
+    # "prepare for friday's exam on thursday at 6pm" is on Thursday, titled with Friday's exam.
+    task = f"prepare for {owner}{mark}s {noun}"
+    parsed = extract_when(f"{task} {own} at 6pm", now=NOW, timezone=TZ, language="en")
+    alone = extract_when(f"something {own} at 6pm", now=NOW, timezone=TZ, language="en")
+    assert parsed.remainder == task and parsed.when == alone.when is not None
+
+
+@given(owner=_OWNERS, mark=st.sampled_from(["'", "’"]), noun=_NOUNS)
+def test_alone_a_day_said_as_an_owner_is_the_day(owner: str, mark: str, noun: str) -> None:
+    # "move tomorrow's vitamins to 11pm": the day, and no "'s" is left in what names the reminder.
+    parsed = extract_when(f"{owner}{mark}s {noun} at 11pm", now=NOW, timezone=TZ, language="en")
+    alone = extract_when(f"{owner} at 11pm", now=NOW, timezone=TZ, language="en")
+    assert parsed.remainder == noun and parsed.when == alone.when is not None
+    step = PLANNER.plan(pin(f"move {owner}{mark}s {noun} to 11pm")).output.plan[0]
+    assert step.constraints["target"] == noun

@@ -160,6 +160,14 @@ def extract_when(
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
+    hidden, words = attributive.owned(text)
+    if words:
+        # "prepare for friday's exam on thursday": the owner's day is the title's when the rest
+        # says a day of its own; else it is the day ("move tomorrow's vitamins to 10").
+        parsed = _read(hidden, now, timezone, language, default_day, limits)
+        if parsed.explicit_day:
+            return replace(parsed, remainder=attributive.restored(parsed.remainder, words))
+        text = attributive.unowned(text)
     hidden, words = attributive.held(text)
     if words:
         # "prepare for the 5pm meeting at 3pm": the time that names the meeting stays in the title

@@ -6,6 +6,10 @@ the title. It is held out of the reading only when the rest of the message says 
 alone ("15 minutes before my 3pm meeting") it is the time the message is about. `held` hides such
 words behind marks no pattern of the time parser reads (each keeps its length, so positions hold),
 and `restored` puts them back into the title.
+
+A day said as an owner ("prepare for *friday's* exam on thursday", "tomorrow's meeting") is the
+title's when the rest says a day of its own (`owned`); alone it is the day ("move tomorrow's
+vitamins to 10"), and `unowned` drops its "'s" so it reads as one.
 """
 
 from __future__ import annotations
@@ -29,6 +33,28 @@ _ATTRIBUTIVE = re.compile(
     rf"|(?:the|my|our|your|his|her|their)\s+(?P<day>{_WEEKDAY}))(?=\s+(?!{_NOT_A_NOUN})[a-z])",
     re.IGNORECASE,
 )
+
+
+_OWNED = re.compile(
+    rf"\b(?P<day>(?:{_WEEKDAY}|tomorrow|today|tonight)['’]s)(?=\s+(?!{_NOT_A_NOUN})[a-z])", re.IGNORECASE
+)
+_OWNED_ALONE = re.compile(rf"\b({_WEEKDAY}|tomorrow|today|tonight)['’]s\b", re.IGNORECASE)
+
+
+def owned(text: str) -> tuple[str, list[str]]:
+    """`text` with the days said as owners hidden, and those words in order ([] for none)."""
+    words: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        words.append(match.group("day"))
+        return _MARK * len(match.group("day"))
+
+    return _OWNED.sub(hide, text), words
+
+
+def unowned(text: str) -> str:
+    """`text` with each day said as an owner said as a day ("tomorrow's gym" -> "tomorrow gym")."""
+    return _OWNED_ALONE.sub(r"\1", text)
 
 
 def held(text: str) -> tuple[str, list[str]]:
