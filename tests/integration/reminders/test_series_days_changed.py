@@ -58,3 +58,40 @@ def test_mondays_without_on_is_a_weekly_reminder(chat: Conversation) -> None:
     assert chat.say("remind me about mondays meeting tomorrow at 9").startswith(
         "⏰ Reminder set: “mondays meeting”"
     )
+
+
+@pytest.mark.parametrize(
+    "said", ["change the plants reminder to every 3 days", "make the plants reminder every 3 days"]
+)
+def test_every_n_days_said_for_a_series_is_how_it_repeats(
+    chat: Conversation, clock: FakeClock, said: str
+) -> None:
+    # It was "Move “water plants” 3 days earlier or later?", and the answer after it was lost.
+    chat.say(PLANTS)
+    changed = chat.say(said)
+    assert changed.startswith("🔁 Updated the reminder “water plants” — now every 3 days at 09:00"), changed
+    listed = chat.say("show my reminders")
+    assert "every 3 days at 09:00" in listed and "every Sunday" not in listed
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        ("change the plants reminder to say feed the cat", "feed the cat"),
+        ("make the plants reminder say feed the cat", "feed the cat"),
+        ("update my reminder about the plants so it says water the garden", "water the garden"),
+        ("תשנה את התזכורת של העציצים שיהיה כתוב להאכיל את החתול", "להאכיל את החתול"),
+    ],
+)
+def test_a_new_text_said_as_what_it_says_renames_the_series(
+    chat: Conversation, clock: FakeClock, said: str, title: str
+) -> None:
+    # "change the bank reminder to say call the insurance" asked "What time do you mean?".
+    chat.say(PLANTS)
+    renamed = chat.say(said)
+    assert title in renamed and ("every Sunday" in renamed or "כל יום ראשון" in renamed), renamed
+    assert chat.say("undo").startswith("↩️")
+    assert "“water plants”" in chat.say("show my reminders")
+    chat.say(said)
+    (came,) = fired(chat, clock, 6, 9)
+    assert title in came

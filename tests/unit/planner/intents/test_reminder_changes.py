@@ -165,3 +165,50 @@ def test_the_time_of_a_named_reminder_in_hebrew(verb: str, named: str, target: s
 def test_the_time_alone_is_the_reminder_just_set(verb: str, time_of_it: str) -> None:
     constraints, time = _the_change(f"{verb} {time_of_it} to 4pm", latest())
     assert constraints.get("targetRef") == "latest_action" and time == "16:00"
+
+
+_SAY_FORMS = [
+    "{verb} the {old} reminder to say {new}",
+    "{verb} the {old} reminder so it says {new}",
+    "{verb} my reminder about the {old} to read {new}",
+    "{verb} the reminder {old} so that it reads {new}",
+]
+
+
+@pytest.mark.parametrize("form", _SAY_FORMS)
+@pytest.mark.parametrize("verb", ["change", "update", "edit", "make", "set"])
+@pytest.mark.parametrize(("old", "new"), [("bank", "call the insurance"), ("plants", "feed the cat at noon")])
+def test_a_new_text_said_as_what_it_says_renames_it(form: str, verb: str, old: str, new: str) -> None:
+    # "change the bank reminder to say call the insurance" asked for a time and changed nothing.
+    step = RulePlanner().plan(pin(form.format(verb=verb, old=old, new=new))).output.plan[0]
+    assert (step.action, step.changes) == ("update", {"title": new})
+    assert old in str(step.constraints["target"])
+
+
+@pytest.mark.parametrize("said", ["שיהיה כתוב", "שייכתב", "שתגיד"])
+def test_hebrew_a_new_text_said_as_what_it_says_renames_it(said: str) -> None:
+    step = RulePlanner().plan(pin(f"תשנה את התזכורת של הבנק {said} להתקשר לביטוח")).output.plan[0]
+    assert (step.action, step.changes, step.constraints["target"]) == (
+        "update",
+        {"title": "להתקשר לביטוח"},
+        "הבנק",
+    )
+
+
+@pytest.mark.parametrize(
+    ("n", "unit", "rule"),
+    [
+        (3, "days", "FREQ=DAILY;INTERVAL=3"),
+        (2, "hours", "FREQ=HOURLY;INTERVAL=2"),
+        (10, "minutes", "FREQ=MINUTELY;INTERVAL=10"),
+    ],
+)
+def test_every_n_units_said_for_a_reminder_is_how_it_repeats_not_a_move(n: int, unit: str, rule: str) -> None:
+    # "change the plants reminder to every 3 days" asked "3 days earlier or later?".
+    for text in (
+        f"change the plants reminder to every {n} {unit}",
+        f"make the plants reminder every {n} {unit}",
+    ):
+        step = RulePlanner().plan(pin(text)).output.plan[0]
+        assert step.changes.get("recurrence") == rule, text
+        assert step.constraints["target"] == "plants", text

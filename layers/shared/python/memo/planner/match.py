@@ -139,6 +139,7 @@ _SHIFT_EN = re.compile(
     r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?)(?:\s+(?P<dir>later|earlier|back|forward|ahead))?\s*[.!]?$",
     re.I,
 )
+_EVERY_END = re.compile(r"\b(?:every|each)$", re.I)
 _SHIFT_HE = re.compile(
     r"(?:^|\s)ב-?(?:(?P<n>\d{1,3})\s*)?(?P<unit>דקות|דקה|חצי\s+שעה|רבע\s+שעה|שלושה\s+רבעי\s+שעה|שעה\s+וחצי|שעה|שעות|שעתיים|יום|ימים|יומיים)"
     r"(?:\s+(?P<dir>מאוחר\s+יותר|אחר\s+כך|קודם|מוקדם\s+יותר))?\s*[.!]?$"
@@ -229,9 +230,10 @@ def _amount_said(rest: str) -> tuple[int, str, str] | None:
             "קודם": "earlier",
             "מוקדם יותר": "earlier",
         }.get(" ".join((match.group("dir") or "").split()), "")
-    if not minutes or minutes > 7 * 24 * 60:
-        return None
-    return minutes, direction, rest[: match.start()].strip()
+    before = rest[: match.start()].strip()
+    if not minutes or minutes > 7 * 24 * 60 or _EVERY_END.search(before):
+        return None  # "change it to every 3 days": how often it repeats, not an amount to move by
+    return minutes, direction, before
 
 
 def _sign(verb: str, direction: str) -> int:

@@ -47,6 +47,16 @@ _RE_REMINDER_RENAME = (
         r"(?P<old>.*?)\s+(?:to|as)\s+(?P<new>.+)$",
         re.I,
     ),
+    # "change the bank reminder to say call the insurance", "make it read pick up the kids"
+    re.compile(
+        rf"^(?:change|update|edit|make|set|fix)\s+(?:the\s+|my\s+)?(?:{REMINDER_EN}\s+)?(?P<old>.*?)"
+        rf"(?:\s+{REMINDER_EN})?\s+(?:(?:to|so\s+(?:it|that\s+it))\s+)?(?:says?|reads?)\s+(?P<new>\S.*)$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:תשנה|תשני|שנה|שני|לשנות)\s+(?:לי\s+)?(?:את\s+)?(?:{REMINDER_HE}\s*)?(?P<old>.*?)\s+"
+        r"(?:כך\s+)?(?:שיהיה\s+כתוב|שיהיה\s+רשום|שייכתב|שיירשם|שתגיד|שיגיד)\s+(?P<new>\S.*)$"
+    ),
     re.compile(
         rf"^(?:תשנה|תשני|שנה|לשנות)\s+(?:את\s+)?(?:ה)?(?:שם|כותרת|טקסט)\s+(?:של\s+)?(?:{REMINDER_HE}\s*)?"
         r"(?P<old>.*)\s+ל-(?P<new>\S.*)$"
