@@ -3,7 +3,7 @@ reading of cron and rate expressions (what EventBridge Scheduler does, on the fa
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from memo.capabilities.scheduler import recurring_expression
 from memo.local.ticker import recurring_times, restorable
+from memo.text.recurrence_units import Frequency, Window
 from memo.text.series import next_occurrence, series
 
 TZ = "Asia/Jerusalem"
@@ -181,6 +182,29 @@ def _fired_and_due(text: str, *, days: int) -> tuple[list[datetime], list[dateti
         expected.append(upcoming)
         after = upcoming
     return fired, expected
+
+
+@given(
+    start=st.integers(0, 20),
+    length=st.integers(1, 12),
+    every=st.sampled_from([("HOURLY", 1), ("HOURLY", 2), ("HOURLY", 3), ("MINUTELY", 15), ("MINUTELY", 30)]),
+    minute=st.sampled_from([0, 30]),
+    days=st.sampled_from(["", "MO,TU,WE,TH,SU", "SA"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_every_few_hours_within_a_day_fires_when_its_series_says(
+    start: int, length: int, every: tuple[Frequency, int], minute: int, days: str
+) -> None:
+    """ "every 2 hours from 9 to 5 on weekdays": the cron's lists of minutes and hours fire exactly
+    the series' times, and none at night."""
+    freq, n = every
+    window = Window(time(start, 0 if freq == "MINUTELY" else minute), time(min(start + length, 23)))
+    rule = ";".join(["FREQ=WEEKLY;BYDAY=" + days if days else "FREQ=DAILY", *window.by_parts(freq, n)])
+    text = series(rule, START, TZ)
+    assert text is not None
+    fired, expected = _fired_and_due(text, days=14)
+    assert fired == expected and fired
+    assert all(window.start <= t.time() <= window.end for t in fired)
 
 
 def test_every_five_months_is_not_one_schedule() -> None:

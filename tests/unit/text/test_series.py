@@ -19,11 +19,13 @@ from memo.text.series import (
     moved,
     next_occurrence,
     occurrences_on,
+    opens_at,
     rezoned,
     series,
     series_end,
     skipped_spans,
     with_skipped,
+    within_its_hours,
 )
 
 TZ = "Asia/Jerusalem"
@@ -218,3 +220,50 @@ def test_a_series_counted_in_times_or_set_for_later_keeps_its_start() -> None:
     assert counted is not None and later is not None
     assert rezoned(counted, "Asia/Jerusalem", "America/New_York", now=made, created_at=made) == counted
     assert rezoned(later, "Asia/Jerusalem", "America/New_York", now=made, created_at=made) == later
+
+
+_NINE_TO_FIVE = "FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16,17;BYMINUTE=0"
+
+
+def _day_times(text: str, day: date) -> list[time]:
+    found = occurrences_on(text, TZ, NOW, day, day, limit=100)
+    return [t.time() for t in found]
+
+
+@pytest.mark.parametrize("to", range(0, 24))
+def test_a_series_within_hours_moved_to_a_time_opens_then(to: int) -> None:
+    # "move the water reminders to 10am": its hours move with its first one, from its next time on.
+    text = series(_NINE_TO_FIVE, NOW, TZ)
+    assert text is not None and opens_at(text) == time(9)
+    after = moved(text, TZ, now=NOW, day=None, at=time(to, 15))
+    assert after is not None and opens_at(after) == time(to, 15)
+    tomorrow = NOW.date() + timedelta(days=1)
+    assert _day_times(after, tomorrow) == [time(h, 15) for h in range(to, min(to + 8, 23) + 1)]
+    assert next_occurrence(after, TZ, NOW) == min(
+        datetime.combine(d, t, tzinfo=ZONE)
+        for d in (NOW.date(), tomorrow)
+        for t in _day_times(after, d)
+        if datetime.combine(d, t, tzinfo=ZONE) > NOW
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "times"),
+    [
+        ("FREQ=HOURLY;INTERVAL=2", [time(h) for h in range(9, 18, 2)]),
+        ("FREQ=HOURLY;INTERVAL=3", [time(9), time(12), time(15)]),
+        ("FREQ=MINUTELY;INTERVAL=30", [time(h, m) for h in range(9, 17) for m in (0, 30)]),
+        ("FREQ=DAILY", None),  # another kind of repetition is as said
+    ],
+)
+def test_a_new_step_keeps_the_hours_of_a_series_within_hours(rule: str, times: list[time] | None) -> None:
+    text = series(_NINE_TO_FIVE, NOW, TZ)
+    assert text is not None
+    kept = within_its_hours(text, rule)
+    if times is None:
+        assert kept == rule
+        return
+    again = series(kept, NOW, TZ)
+    assert again is not None and _day_times(again, NOW.date() + timedelta(days=1)) == times
+    plain = series("FREQ=DAILY", NOW, TZ)
+    assert plain is not None and within_its_hours(plain, rule) == rule and opens_at(plain) is None

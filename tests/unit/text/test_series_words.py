@@ -94,3 +94,30 @@ def test_how_often_and_how_long(rule: str, en: str, he: str) -> None:
     assert text is not None
     assert describe(text, "en") == en
     assert describe(text, "he") == he
+
+
+@pytest.mark.parametrize(
+    ("rule", "en", "he"),
+    [
+        (
+            "FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16,17;BYMINUTE=0",
+            "every hour from 09:00 to 17:00",
+            "כל שעה בין 09:00 ל-17:00",
+        ),
+        (
+            "FREQ=DAILY;BYHOUR=10,12,14,16,18;BYMINUTE=30",
+            "every 2 hours from 10:30 to 18:30",
+            "כל 2 שעות בין 10:30 ל-18:30",
+        ),
+        (
+            "FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9,10,11;BYMINUTE=0,30",
+            "every 30 minutes from 09:00 to 11:30, every Monday and Wednesday",
+            "כל 30 דקות בין 09:00 ל-11:30, כל יום שני ורביעי",
+        ),
+    ],
+)
+def test_a_series_within_the_hours_of_a_day_says_its_first_and_last_time(rule: str, en: str, he: str) -> None:
+    text = series(rule, datetime(2024, 5, 6, 0, 0, tzinfo=ZONE), TZ)
+    assert text is not None
+    assert describe(text, "en") == en
+    assert describe(text, "he") == he

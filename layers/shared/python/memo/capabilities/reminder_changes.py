@@ -33,7 +33,16 @@ from memo.capabilities.reminder_results import (
 from memo.capabilities.reminder_schedule import ReminderSchedule, new_time
 from memo.text.dates import format_when
 from memo.text.language import Language
-from memo.text.series import TooManySkips, first_time, moved, next_occurrence, rezoned, series
+from memo.text.series import (
+    TooManySkips,
+    first_time,
+    moved,
+    next_occurrence,
+    opens_at,
+    rezoned,
+    series,
+    within_its_hours,
+)
 from memo.text.wording import quote
 
 
@@ -129,7 +138,8 @@ class ReminderChanges(ReminderSchedule):
         assert args.recurrence is not None
         before = kept.was
         start = args.when or _at_its_time_from(before, now)
-        recurrence = series(args.recurrence, start, before.timezone)
+        rule = within_its_hours(before.recurrence, args.recurrence) if before.recurrence else args.recurrence
+        recurrence = series(rule, start, before.timezone)
         if recurrence is None:
             return no_time_left("update", lang)
         when = first_time(recurrence, before.timezone, before.skips)
@@ -168,6 +178,7 @@ class ReminderChanges(ReminderSchedule):
                 before.thread_id, before.reminder_id, title=args.title, changed_at=now, revision=kept
             )
         zone = ZoneInfo(before.timezone)
+        opens, shift = opens_at(before.recurrence), args.shift_minutes
         if args.shift_minutes is not None:
             # The whole series moves by the shift: its next time, moved, sets the new day and time.
             shifted = new_time(before, args, now)
@@ -178,6 +189,8 @@ class ReminderChanges(ReminderSchedule):
         if at is not None and args.either_half and args.day is None:
             at = _nearer_half(at, before.due_at.astimezone(zone).time())  # "move the trash to 9"
         day = args.day or (local.date() if local else None)
+        if opens is not None and shift is not None:  # its hours of the day move by the shift
+            at, day = (datetime.combine(now.date(), opens) + timedelta(minutes=shift)).time(), None
         recurrence = moved(before.recurrence, before.timezone, now=now, day=day, at=at)
         if recurrence is None:
             return in_past("update", lang)

@@ -100,7 +100,8 @@ def recurring_expression(
     freq = parts.get("FREQ", "")
     n = int(parts.get("INTERVAL", "1"))
     days = [d[-2:] for d in parts.get("BYDAY", "").split(",") if d]
-    minute, hour = start.minute, start.hour
+    # Within the hours of a day ("every hour from 9 to 5"), the cron's minutes and hours are lists.
+    minute, hour = parts.get("BYMINUTE", str(start.minute)), parts.get("BYHOUR", str(start.hour))
     if freq == "MINUTELY":
         expression = _rate(n, "minute")
     elif freq == "HOURLY":

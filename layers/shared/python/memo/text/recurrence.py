@@ -14,23 +14,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
-from typing import Literal
 
 from memo.text.months import month_names
+from memo.text.recurrence_days import (
+    EN_ORDINAL_DAYS,
+    EN_WEEKDAY_WORDS,
+    HE_ORDINAL_DAYS,
+    HE_WEEKDAY_WORDS,
+    month_day,
+    weekday_list,
+    weekend,
+    workweek,
+)
 from memo.text.recurrence_ends import HE_COUNT_WORDS, count_word, find_end
-
-Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
+from memo.text.recurrence_units import HE_DUALS, PART_WORDS, Frequency, Window, find_window, unit_freq
 
 _FLAGS = re.IGNORECASE
 #: RRULE weekday codes, Monday first (`date.weekday()` order).
 WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-
-_EN_WEEKDAY_WORDS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
-    "thursday": 3, "thu": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
-    "sunday": 6, "sun": 6,
-}  # fmt: skip
-_HE_WEEKDAY_WORDS = {"ראשון": 6, "שני": 0, "שלישי": 1, "רביעי": 2, "חמישי": 3, "שישי": 4, "שבת": 5}
 
 _EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|weds|wed|thurs|thu|fri|sat|sun)"
 #: A weekday in the plural ("on mondays"); "tues" and "weds" are one day, shortened ("on weds at 10").
@@ -59,6 +60,7 @@ class Recurrence:
     count: int | None = None
     until: date | None = None
     until_at: time | None = None  # a repetition within a day stops at this time of `until`
+    window: Window | None = None  # ... or comes at these hours of each day ("from 9 to 5")
     part: str | None = None
 
     @property
@@ -68,12 +70,15 @@ class Recurrence:
     @property
     def rule(self) -> str:
         """The RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=5"."""
-        parts = [f"FREQ={self.freq}"]
-        if self.interval > 1:
-            parts.append(f"INTERVAL={self.interval}")
+        freq, interval = self.freq, self.interval
+        if self.window is not None:  # the hours of each day, or of the days said
+            freq, interval = ("WEEKLY" if self.weekdays else "DAILY"), 1
+        parts = [f"FREQ={freq}"] + ([f"INTERVAL={interval}"] if interval > 1 else [])
         if self.weekdays:
             nth = "" if self.week_of_month is None else str(self.week_of_month)
             parts.append("BYDAY=" + ",".join(nth + WEEKDAY_CODES[d] for d in sorted(self.weekdays)))
+        if self.window is not None:
+            parts += self.window.by_parts(self.freq, self.interval)
         if self.month_day is not None:
             parts.append(f"BYMONTHDAY={self.month_day}")
         if self.count is not None:
@@ -97,15 +102,8 @@ class RecurrenceMatch:
 # --- finding the phrase ---------------------------------------------------------------------------
 
 _EN_EVERY = r"(?:every|each|once\s+(?:a|every|per))"
-_EN_ORDINAL_DAYS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20,
-}  # fmt: skip
-_EN_ORDINAL_DAY = "(?:" + "|".join(_EN_ORDINAL_DAYS) + ")"
-#: "בראשון לכל חודש", "בכל אחד לחודש": a day of the month said as a Hebrew ordinal.
-_HE_ORDINALS = ("ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שביעי", "שמיני", "תשיעי", "עשירי")
-_HE_ORDINAL_DAYS = {"אחד": 1} | {word: n for n, word in enumerate(_HE_ORDINALS, 1)}
-_HE_MONTH_DAY = r"(?:\d{1,2}|" + "|".join(_HE_ORDINAL_DAYS) + ")"
+_EN_ORDINAL_DAY = "(?:" + "|".join(EN_ORDINAL_DAYS) + ")"
+_HE_MONTH_DAY = r"(?:\d{1,2}|" + "|".join(HE_ORDINAL_DAYS) + ")"
 #: The day of the month a monthly repetition names apart from it: "every month ... on the 1st".
 _ON_MONTH_DAY = re.compile(
     rf"\bon\s+the\s+(?P<en>\d{{1,2}}(?:st|nd|rd|th)|{_EN_ORDINAL_DAY})\b"
@@ -125,16 +123,8 @@ _ON_WEEKDAY = re.compile(
     _FLAGS,
 )
 _EN_NTH = {
-    "first": 1,
-    "1st": 1,
-    "second": 2,
-    "2nd": 2,
-    "third": 3,
-    "3rd": 3,
-    "fourth": 4,
-    "4th": 4,
-    "last": -1,
-}
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1,
+}  # fmt: skip
 _HE_NTH = {"הראשון": 1, "השני": 2, "השלישי": 3, "הרביעי": 4, "האחרון": -1}
 _EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -297,74 +287,33 @@ _HE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
-_UNIT_FREQ: dict[str, Frequency] = {
-    "minute": "MINUTELY", "min": "MINUTELY", "hour": "HOURLY", "hr": "HOURLY", "day": "DAILY",
-    "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY", "hourly": "HOURLY", "daily": "DAILY",
-    "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY", "annually": "YEARLY",
-    "דקות": "MINUTELY", "שעה": "HOURLY", "שעות": "HOURLY", "יום": "DAILY", "ימים": "DAILY",
-    "שבוע": "WEEKLY", "שבועות": "WEEKLY", "חודש": "MONTHLY", "חודשים": "MONTHLY", "שנה": "YEARLY",
-    "שנים": "YEARLY",
-}  # fmt: skip
-_HE_DUALS: dict[str, tuple[Frequency, int]] = {
-    "רבע שעה": ("MINUTELY", 15),
-    "חצי שעה": ("MINUTELY", 30),
-    "שעתיים": ("HOURLY", 2),
-    "יומיים": ("DAILY", 2),
-    "שבועיים": ("WEEKLY", 2),
-    "חודשיים": ("MONTHLY", 2),
-    "שנתיים": ("YEARLY", 2),
-}
-_PART_WORDS = {"בוקר": "morning", "ערב": "evening", "לילה": "night", "צהריים": "noon"}
-
-
-def _unit_freq(unit: str) -> Frequency:
-    word = unit.lower()
-    if word in _UNIT_FREQ:
-        return _UNIT_FREQ[word]
-    return _UNIT_FREQ[word.rstrip("s")]
-
-
-def _weekday_list(words: str, table: dict[str, int]) -> tuple[int, ...]:
-    found: list[int] = []
-    for token in re.findall(r"[^\s,&]+", words):
-        key = token.lower().removeprefix("ו")
-        if key.endswith("s") and key[:-1] in table:
-            key = key[:-1]
-        if key in table and table[key] not in found:
-            found.append(table[key])
-    return tuple(found)
-
 
 #: BYMONTHDAY of "at the end of every month": the month's last day, whatever its length.
 LAST_DAY = -1
 
 
-def _workweek(timezone: str) -> tuple[int, ...]:
-    return (6, 0, 1, 2, 3) if timezone == "Asia/Jerusalem" else (0, 1, 2, 3, 4)
-
-
 def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | None:
     groups = match.groupdict()
     if kind == "weekdays":
-        return Recurrence("WEEKLY", weekdays=_workweek(timezone))
+        return Recurrence("WEEKLY", weekdays=workweek(timezone))
     if kind == "weekend":
-        return Recurrence("WEEKLY", weekdays=_weekend(timezone))
+        return Recurrence("WEEKLY", weekdays=weekend(timezone))
     if kind == "yearly_date":
         return Recurrence("YEARLY")
     if kind == "month_week":
         if groups.get("hw") or groups.get("hw2"):
             day, nth = (
-                _HE_WEEKDAY_WORDS[groups["hw"] or groups["hw2"]],
+                HE_WEEKDAY_WORDS[groups["hw"] or groups["hw2"]],
                 _HE_NTH[groups["hnth"] or groups["hnth2"]],
             )
         else:
-            day = _EN_WEEKDAY_WORDS[(groups["wd"] or groups["wd2"]).lower()]
+            day = EN_WEEKDAY_WORDS[(groups["wd"] or groups["wd2"]).lower()]
             nth = _EN_NTH[(groups["nth"] or groups["nth2"]).lower()]
         return Recurrence("MONTHLY", weekdays=(day,), week_of_month=nth)
     if kind == "weekly_days":
         words = groups.get("days") or groups.get("plural") or ""
-        table = _HE_WEEKDAY_WORDS if re.search(r"[\u0590-\u05ff]", words) else _EN_WEEKDAY_WORDS
-        days = _weekday_list(words, table)
+        table = HE_WEEKDAY_WORDS if re.search(r"[\u0590-\u05ff]", words) else EN_WEEKDAY_WORDS
+        days = weekday_list(words, table)
         if not days:
             return None
         other = bool(groups.get("other"))
@@ -373,10 +322,10 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
         return Recurrence("WEEKLY", interval=2 if other else 1, weekdays=days)
     if kind == "every_n":
         if groups.get("dual"):
-            freq, n = _HE_DUALS[" ".join(groups["dual"].split())]
+            freq, n = HE_DUALS[" ".join(groups["dual"].split())]
             return Recurrence(freq, interval=n)
         n = count_word(groups["n"])
-        freq = _unit_freq(groups["unit"])
+        freq = unit_freq(groups["unit"])
         if n < 1 or (freq == "MINUTELY" and n < 5):
             return None  # more often than every 5 minutes is not a reminder
         return Recurrence(freq, interval=n)
@@ -384,35 +333,54 @@ def _from_match(kind: str, match: re.Match[str], timezone: str) -> Recurrence | 
         return Recurrence("MONTHLY", month_day=LAST_DAY)
     if kind == "month_day":
         said = next(groups[k] for k in ("d1", "d2", "d3", "d4", "d5", "d6") if groups.get(k))
-        day = _month_day(said)
+        day = month_day(said)
         return Recurrence("MONTHLY", month_day=day) if 1 <= day <= 31 else None
     if kind == "every_part":
         part = groups["part"].lower()
-        return Recurrence("DAILY", part=_PART_WORDS.get(part, part))
+        return Recurrence("DAILY", part=PART_WORDS.get(part, part))
     adverb = (groups.get("adverb") or "").lower()
     if adverb == "quarterly" or groups.get("quarter"):
         return Recurrence("MONTHLY", interval=3)
     if adverb == "fortnightly":
         return Recurrence("WEEKLY", interval=2)
     unit = groups.get("unit") or groups.get("unit2") or groups.get("unit3") or adverb
-    freq = _unit_freq(unit)
+    freq = unit_freq(unit)
     if freq == "MINUTELY":
         return None
     return Recurrence(freq)
 
 
-def _month_day(said: str) -> int:
-    """ "1", "1st", "first", "ראשון": the day of the month said."""
-    word = said.lower()
-    if word in _EN_ORDINAL_DAYS or word in _HE_ORDINAL_DAYS:
-        return _EN_ORDINAL_DAYS.get(word) or _HE_ORDINAL_DAYS[word]
-    return int(re.sub(r"\D", "", word))
-
-
 def find_recurrence(
     text: str, *, timezone: str, now_local: datetime, language: str = "en"
 ) -> RecurrenceMatch | None:
-    """The repetition phrase of `text`, if any, with its end ("until Friday", "5 times")."""
+    """The repetition phrase of `text`, if any, with its end ("until Friday", "5 times"); a
+    repetition within the hours of a day comes on the days said beside it ("every hour from 9 to 5
+    on weekdays", "כל שעה בין 9 ל-5 בימי חול")."""
+    found = _find(text, timezone=timezone, now_local=now_local, language=language)
+    if found is None:
+        return None
+    rest = text
+    for span in found.spans:
+        rest = _blanked(rest, span)
+    more = _find(rest, timezone=timezone, now_local=now_local, language=language)
+    if more is None:
+        return found
+    hours, days = (found.recurrence, more.recurrence)[:: 1 if found.recurrence.window else -1]
+    if (
+        hours.window is None
+        or hours.weekdays
+        or days.freq != "WEEKLY"
+        or days.interval > 1
+        or not days.weekdays
+    ):
+        return found
+    both = replace(
+        hours, weekdays=days.weekdays, count=hours.count or days.count, until=hours.until or days.until
+    )
+    return RecurrenceMatch(both, found.spans + more.spans)
+
+
+def _find(text: str, *, timezone: str, now_local: datetime, language: str) -> RecurrenceMatch | None:
     for table in (_HE_PATTERNS, _EN_PATTERNS):
         for kind, pattern in table:
             match = pattern.search(text)
@@ -428,7 +396,7 @@ def find_recurrence(
                 day = _ON_WEEKDAY.search(masked)
                 if day is not None:
                     word = (day.group("en") or day.group("he")).lower()
-                    weekday = _EN_WEEKDAY_WORDS.get(word, _HE_WEEKDAY_WORDS.get(word))
+                    weekday = EN_WEEKDAY_WORDS.get(word, HE_WEEKDAY_WORDS.get(word))
                     if weekday is not None:
                         recurrence = replace(recurrence, weekdays=(weekday,))
                         spans.append(day.span())
@@ -438,7 +406,7 @@ def find_recurrence(
                 day_of_month = _ON_MONTH_DAY.search(masked) or _HE_DAY_AFTER_MONTH.match(masked, match.end())
                 if day_of_month is not None:
                     words = day_of_month.groupdict()
-                    said = _month_day(words.get("en") or words["he"])
+                    said = month_day(words.get("en") or words["he"])
                     if 1 <= said <= 31:
                         recurrence = replace(recurrence, month_day=said)
                         spans.append(day_of_month.span())
@@ -453,6 +421,15 @@ def find_recurrence(
                 recurrence = kept
                 spans.append(excepted.span())
                 masked = _blanked(masked, excepted.span())
+            window = (
+                None
+                if recurrence.needs_time_of_day
+                else find_window(masked, recurrence.freq, recurrence.interval)
+            )
+            if window is not None:  # "every hour between 9am and 5pm"
+                recurrence = replace(recurrence, window=window[0])
+                spans.append(window[1])
+                masked = _blanked(masked, window[1])
             end = find_end(masked, now_local=now_local, language=language)
             recurrence = replace(recurrence, count=end.count, until=end.until, until_at=end.until_at)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans) + end.spans)
@@ -473,19 +450,15 @@ _EXCEPT_DAYS = re.compile(
 )
 
 
-def _weekend(timezone: str) -> tuple[int, ...]:
-    return (4, 5) if timezone == "Asia/Jerusalem" else (5, 6)
-
-
 def _without_days(recurrence: Recurrence, excepted: re.Match[str], timezone: str) -> Recurrence | None:
     """The repetition without the days `excepted` names; None when that leaves no day, or the
     repetition is not by days (every 2 days, monthly)."""
     words = excepted.group("en") or excepted.group("he")
     if re.match(r"weekend|סופ|סוף", words, re.I):
-        out: tuple[int, ...] = _weekend(timezone)
+        out: tuple[int, ...] = weekend(timezone)
     else:
-        table = _HE_WEEKDAY_WORDS if excepted.group("he") else _EN_WEEKDAY_WORDS
-        out = _weekday_list(words, table)
+        table = HE_WEEKDAY_WORDS if excepted.group("he") else EN_WEEKDAY_WORDS
+        out = weekday_list(words, table)
     if recurrence.interval != 1 or not out:
         return None
     if recurrence.freq == "DAILY":

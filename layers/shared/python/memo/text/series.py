@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrule, rrulestr
 
 from memo.text.recurrence import WEEKDAY_CODES, Recurrence
+from memo.text.recurrence_units import Frequency, Window
 
 _LOCAL = "%Y%m%dT%H%M%S"
 #: At most this many stretches ahead a series skips ("skip the gym next week", and again, and
@@ -179,7 +180,10 @@ def rule_part(series_text: str) -> dict[str, str]:
 
 
 def default_start(recurrence: Recurrence, now_local: datetime) -> datetime:
-    """The first occurrence of an hourly or minutely series that named no time: one interval on."""
+    """The first occurrence of an hourly or minutely series that named no time: one interval on;
+    within the hours of a day (`Recurrence.window`), from now on (its first hour to come)."""
+    if recurrence.window is not None:
+        return (now_local + timedelta(minutes=1)).replace(second=0, microsecond=0)
     step = (
         timedelta(hours=recurrence.interval)
         if recurrence.freq == "HOURLY"
@@ -198,6 +202,8 @@ def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, a
     `now`; None when it has none left."""
     zone = ZoneInfo(timezone)
     parts = rule_part(series_text)
+    if "BYHOUR" in parts:
+        return _window_moved(parts, timezone, now=now, day=day, at=at)
     current = next_occurrence(series_text, timezone, now) or first_occurrence(series_text, timezone)
     local = current.astimezone(zone)
     new_time = at or local.time()
@@ -215,6 +221,57 @@ def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, a
             candidate += timedelta(days=1)
     rule = ";".join(f"{k}={v}" for k, v in parts.items())
     return series(rule, candidate, timezone)
+
+
+def _window_moved(
+    parts: dict[str, str], timezone: str, *, now: datetime, day: date | None, at: time | None
+) -> str | None:
+    """A series within the hours of each day ("every hour from 9 to 5") moved to a time: its hours
+    move with its first one ("to 10": 10 to 18, the hours past the day's end dropped), from its
+    next time on (or from `day`)."""
+    hours = [int(h) for h in parts["BYHOUR"].split(",")]
+    if at is not None:
+        shift = at.hour - hours[0]
+        parts["BYHOUR"] = ",".join(str(h + shift) for h in hours if h + shift <= 23)
+        if "," not in parts.get("BYMINUTE", ","):  # one minute of each hour: the one said
+            parts["BYMINUTE"] = str(at.minute)
+    zone = ZoneInfo(timezone)
+    start = now + timedelta(minutes=1)
+    if day is not None:
+        start = max(start, datetime.combine(day, time(), tzinfo=zone))
+    return series(";".join(f"{k}={v}" for k, v in parts.items()), start, timezone)
+
+
+def within_its_hours(series_text: str, rule: str) -> str:
+    """A new repetition within a day ("every 2 hours") of a series within the hours of each day
+    keeps those hours and days: "every hour from 9 to 5" made "every 2 hours" is 09:00, 11:00 ...
+    17:00. Any other new rule is as said."""
+    old, new = rule_part(series_text), dict(p.split("=", 1) for p in rule.split(";") if "=" in p)
+    freq = new.get("FREQ", "")
+    if "BYHOUR" not in old or "BYHOUR" in new or freq not in ("HOURLY", "MINUTELY"):
+        return rule
+    times = sorted(
+        int(h) * 60 + int(m) for h in old["BYHOUR"].split(",") for m in old.get("BYMINUTE", "0").split(",")
+    )
+    first, last = (time(t // 60, t % 60) for t in (times[0], times[-1]))
+    if freq == "MINUTELY" and last.minute:
+        last = time(min(last.hour + 1, 23))  # the minutes fill each hour up to the one it ends in
+    window = Window(first, last)
+    kept = [f"FREQ={old['FREQ']}"] + ([f"BYDAY={old['BYDAY']}"] if "BYDAY" in old else [])
+    ends = [f"{k}={new[k]}" for k in ("COUNT", "UNTIL") if k in new]
+    hourly: Frequency = "HOURLY" if freq == "HOURLY" else "MINUTELY"
+    return ";".join(kept + window.by_parts(hourly, int(new.get("INTERVAL", "1"))) + ends)
+
+
+def opens_at(series_text: str) -> time | None:
+    """The first time of the day of a series within the hours of each day; None for any other."""
+    parts = rule_part(series_text)
+    if "BYHOUR" not in parts:
+        return None
+    return time(
+        min(int(h) for h in parts["BYHOUR"].split(",")),
+        min(int(m) for m in parts.get("BYMINUTE", "0").split(",")),
+    )
 
 
 def rezoned(series_text: str, timezone: str, zone: str, *, now: datetime, created_at: datetime) -> str:

@@ -22,7 +22,9 @@ def describe(series_text: str, language: Language) -> str:
     freq = parts.get("FREQ", "DAILY")
     interval = int(parts.get("INTERVAL", "1"))
     days = [WEEKDAY_CODES.index(c[-2:]) for c in parts.get("BYDAY", "").split(",") if c]
-    if freq in ("MINUTELY", "HOURLY"):
+    if "BYHOUR" in parts:
+        text = _within_hours(parts, days, language)
+    elif freq in ("MINUTELY", "HOURLY"):
         text = _every_few(freq, interval, language)
     elif freq == "DAILY":
         text = _daily(interval, language) + at
@@ -62,6 +64,26 @@ def _every_few(freq: str, interval: int, language: Language) -> str:
             return "כל שעה" if interval == 1 else f"כל {interval} שעות"
         return f"כל {interval} דקות"
     return f"every {interval} {unit_en}" if interval > 1 else f"every {unit_en[:-1]}"
+
+
+def _within_hours(parts: dict[str, str], days: list[int], language: Language) -> str:
+    """ "every hour from 09:00 to 17:00", "every 30 minutes from 09:00 to 16:30, every Sunday,
+    Monday ...": a repetition within the hours of each day (or of the days said), by its first and
+    last time of the day."""
+    times = sorted(
+        int(h) * 60 + int(m)
+        for h in parts["BYHOUR"].split(",")
+        for m in parts.get("BYMINUTE", "0").split(",")
+    )
+    step = times[1] - times[0] if len(times) > 1 else 24 * 60
+    every = (
+        _every_few("HOURLY", step // 60, language)
+        if step % 60 == 0
+        else _every_few("MINUTELY", step, language)
+    )
+    first, last = (f"{t // 60:02d}:{t % 60:02d}" for t in (times[0], times[-1]))
+    text = f"{every} בין {first} ל-{last}" if language == "he" else f"{every} from {first} to {last}"
+    return text + (", " + _weekly(days, 1, language) if days else "")
 
 
 def _daily(interval: int, language: Language) -> str:

@@ -1,0 +1,67 @@
+"""A reminder every hour (or every few hours or minutes) within the hours of a day: "remind me to
+drink water every hour between 9am and 5pm", "every 2 hours from 10 to 6 on weekdays", "כל שעה בין
+9 ל-5". It was every hour of the day and night, titled "drink water between and 5pm". Signed
+payloads through the webhook, the ticker on moto, the fake clock (a Monday at 10:00, Jerusalem): it
+fires at each of its hours and never outside them, and moves and changes as a whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation
+from tests.support.week import fired, shown
+
+
+def _hours_fired(chat: Conversation, clock: FakeClock, day: int) -> list[int]:
+    """The hours of `day` at which the reminder went out, the ticker run a minute past each hour
+    (what came before that day is sent first, and left out)."""
+    fired(chat, clock, day - 1, 23, 59)
+    return [hour for hour in range(24) if fired(chat, clock, day, hour)]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        (
+            "remind me to drink water every hour between 9am and 5pm",
+            "🔁 Reminder set: “drink water” every hour from 09:00 to 17:00 (first: {first}).",
+        ),
+        (
+            "remind me every hour from 9 to 5 to drink water",
+            "🔁 Reminder set: “drink water” every hour from 09:00 to 17:00 (first: {first}).",
+        ),
+        (
+            "תזכיר לי לשתות מים כל שעה בין 9 ל-5",
+            "🔁 קבעתי תזכורת „לשתות מים” כל שעה בין 09:00 ל-17:00 (הראשונה: {first}).",
+        ),
+    ],
+)
+def test_every_hour_within_working_hours_fires_only_then(
+    chat: Conversation, clock: FakeClock, said: str, reply: str
+) -> None:
+    lang = "he" if said[0] > "z" else "en"
+    assert chat.say(said) == reply.format(first=shown(0, 11, 0, lang))
+    assert _hours_fired(chat, clock, 1) == list(range(9, 18))  # none at night
+    assert _hours_fired(chat, clock, 2) == list(range(9, 18))
+
+
+def test_on_the_days_said_and_every_few_hours(chat: Conversation, clock: FakeClock) -> None:
+    # Israel's work week is Sunday to Thursday: Friday (day 4) and Saturday (5) are quiet.
+    answer = chat.say("remind me to stretch every 2 hours from 10 to 6 on weekdays")
+    assert answer.startswith("🔁 Reminder set: “stretch” every 2 hours from 10:00 to 18:00, every weekday")
+    assert _hours_fired(chat, clock, 3) == [10, 12, 14, 16, 18]
+    assert _hours_fired(chat, clock, 4) == []
+    assert _hours_fired(chat, clock, 5) == []
+    assert _hours_fired(chat, clock, 6) == [10, 12, 14, 16, 18]
+
+
+def test_moved_or_made_more_often_it_keeps_its_hours_as_a_whole(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to drink water every hour between 9am and 5pm")
+    assert "The whole series" in chat.say("move the water reminder to 10am")
+    assert chat.tap(2).startswith(
+        "🔁 Updated the reminder “drink water” — now every hour from 10:00 to 18:00"
+    )
+    assert "every 2 hours from 10:00 to 18:00" in chat.say("change the water reminder to every 2 hours")
+    assert "every hour from 11:00 to 19:00" not in chat.say("show my reminders")
+    assert _hours_fired(chat, clock, 1) == [10, 12, 14, 16, 18]
