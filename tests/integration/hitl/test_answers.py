@@ -266,6 +266,41 @@ def test_a_new_request_is_answered_in_its_own_language(chat: Conversation) -> No
     assert all(ch < "\u05d0" or ch > "\u05ea" for ch in reply)  # English, not Hebrew
 
 
+@pytest.mark.parametrize(
+    ("mom", "dad", "delete_dad", "delete_mom", "approve"),
+    [
+        (
+            "remind me to call mom tomorrow at 5pm",
+            "remind me to call dad tomorrow at 6pm",
+            "delete call dad",
+            "delete call mom",
+            "Deleted the reminder “call mom”.",
+        ),
+        (
+            "תזכיר לי מחר ב-5 אחרי הצהריים להתקשר לאמא",
+            "תזכיר לי מחר ב-6 בערב להתקשר לאבא",
+            "תמחק את להתקשר לאבא",
+            "תמחק את להתקשר לאמא",
+            "מחקתי את התזכורת „להתקשר לאמא”.",
+        ),
+    ],
+)
+def test_another_removal_said_to_a_removal_question_is_asked_of_its_own(
+    chat: Conversation, mom: str, dad: str, delete_dad: str, delete_mom: str, approve: str
+) -> None:
+    # "delete mom's" to "delete dad's?": in Hebrew (לאמא / לאבא, a letter apart) it deleted dad's; in
+    # English it answered "I couldn't tell which of them you mean". Now it is a question of its own.
+    chat.say(mom)
+    chat.say(dad)
+    asked = chat.say(delete_dad)
+    assert "call dad" in asked or "להתקשר לאבא" in asked
+    asked = chat.say(delete_mom)
+    assert ("call mom" in asked or "להתקשר לאמא" in asked) and "dad" not in asked and "לאבא" not in asked
+    assert chat.tap(APPROVE) == approve
+    listed = _reminders(chat)
+    assert "mom" not in listed and "לאמא" not in listed and ("call dad" in listed or "לאבא" in listed)
+
+
 # --- 6. expiry and stale replies -------------------------------------------------------------------
 
 

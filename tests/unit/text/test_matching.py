@@ -4,6 +4,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from memo.text import bilingual
+from memo.text.bilingual import PAIRS
 from memo.text.matching import (
     MATCH_THRESHOLD,
     is_plural,
@@ -176,3 +178,45 @@ def test_a_list_word_typed_one_letter_off_is_that_list(word: str) -> None:
 @pytest.mark.parametrize("name", ["טיול", "הטיול", "שופינג", "קנה", "hardware", "הוצאות", "חתונה"])
 def test_a_name_of_its_own_is_no_typo(name: str) -> None:
     assert list_word_spelled(name) is None
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+
+_SHORT_PAIRS = sorted(
+    {
+        (a, b)
+        for a in {w for pair in PAIRS for w in pair if " " not in w and len(w) <= 3}
+        for b in {w for pair in PAIRS for w in pair if " " not in w and len(w) <= 3}
+        if a < b and _one_letter_apart(a, b)
+    }
+)
+
+
+@pytest.mark.parametrize(("a", "b"), _SHORT_PAIRS)
+def test_two_short_words_a_letter_apart_are_two_things(a: str, b: str) -> None:
+    # "delete להתקשר לאמא" to "delete להתקשר לאבא?" deleted dad's: the one letter apart was read as a typo.
+    lead = "להתקשר ל" if bilingual.has_hebrew(a) else "call "
+    assert score(lead + a, lead + b) < MATCH_THRESHOLD
+    assert score(lead + a, lead + a) == 100
+
+
+def test_the_grid_of_short_words_is_not_empty() -> None:
+    assert ("אבא", "אמא") in _SHORT_PAIRS and ("dad", "mom") not in _SHORT_PAIRS
+
+
+@given(st.sampled_from(["mom", "milk", "bread", "dentist", "אמא", "חלב", "לחם"]), st.data())
+def test_a_typo_that_is_no_word_still_finds_its_word(word: str, data: st.DataObject) -> None:
+    # "call mon" is "call mom": one letter changed, doubled or left out, into no word of the table.
+    at = data.draw(st.integers(0, len(word) - 1))
+    kind = data.draw(st.sampled_from(["change", "double", "drop"] if len(word) > 3 else ["change", "double"]))
+    letter = data.draw(st.sampled_from("qxz" if word.isascii() else "ץךף"))
+    typo = {
+        "change": word[:at] + letter + word[at + 1 :],
+        "double": word[:at] + word[at] + word[at:],
+        "drop": word[:at] + word[at + 1 :],
+    }[kind]
+    assume(not bilingual.is_known(typo))
+    lead = "call " if word.isascii() else "להתקשר ל"
+    assert score(lead + typo, lead + word) >= MATCH_THRESHOLD

@@ -20,6 +20,7 @@ from memo.domain import (
     TurnState,
 )
 from memo.hitl import fastpath, gate, narrowing, templates
+from memo.hitl.about_asked import names_another_thing
 from memo.hitl.answer_requests import (
     cancels_another,
     completed_request,
@@ -299,6 +300,8 @@ def _by_the_items(a: _Answer) -> ResumeOutcome | None:
             # A combined approval ("planner") takes items away in each of its steps.
             removal=removes(step) or pending.origin_step_id == "planner",
         )
+        if narrowed is not None and narrowed.unresolved and names_another_thing(step, pending, raw):
+            return None  # "delete call mom" while "delete call dad?" is open: not about its items
         if narrowed is not None:
             return _narrowed(state, pending, raw, narrowed, a.editing, now, a.log)
     if pending.reason == "low_confidence_plan" and step is not None and a.typed:

@@ -146,6 +146,15 @@ def crossed(words: str, *, to_hebrew: bool) -> list[str]:
     return readings
 
 
+_KNOWN = frozenset(word for pair in PAIRS for word in pair if " " not in word)
+
+
+def is_known(word: str) -> bool:
+    """Whether `word` (normalized, a Hebrew prefix off) is one of the words the table crosses: a
+    word of the language, not a typo."""
+    return word in _KNOWN
+
+
 def has_hebrew(text: str) -> bool:
     return bool(_HEBREW.search(text))
 

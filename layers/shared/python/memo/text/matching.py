@@ -237,10 +237,21 @@ _COUNTERPART = 60
 
 def _unmatched(words: list[str], others: list[str]) -> bool:
     """Whether some word of `words` has no counterpart among `others`."""
-    return any(
-        max(fuzz.ratio(wf, of) for wf in {w, _stem(w)} for o in others for of in (o, _stem(o))) < _COUNTERPART
-        for w in words
-    )
+    return any(max(_near(w, o) for o in others) < _COUNTERPART for w in words)
+
+
+def _near(word: str, other: str) -> float:
+    """How near two words are, as said or by their stems; two short words a letter apart that are
+    both words of the language are two words ("mom" and "dad" are far, "לאמא" and "לאבא" too),
+    while a short typo stays near its word ("mon" for "mom")."""
+    stems = _stem(word), _stem(other)
+    if (
+        stems[0] != stems[1]
+        and len(stems[0]) == len(stems[1]) <= 3
+        and all(bilingual.is_known(s) for s in stems)
+    ):
+        return 0.0
+    return float(max(fuzz.ratio(a, b) for a in {word, stems[0]} for b in (other, stems[1])))
 
 
 def _tokenwise(q_tokens: list[str], t_tokens: list[str]) -> float:
