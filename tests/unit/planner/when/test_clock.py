@@ -241,3 +241,20 @@ def test_at_lunch_is_noon(said: str) -> None:
 def test_lunch_alone_names_no_time() -> None:
     parsed = extract_when("have lunch with mom", now=_BEFORE_DAWN, timezone="Asia/Jerusalem", language="en")
     assert parsed.when is None and clean(parsed.remainder) == "have lunch with mom"
+
+
+_HE_AFTERNOONS = ['אחה"צ', "אחה״צ", "אחהצ", "אחה'צ", "אחה׳צ", "אחר הצהריים", "אחרי הצהריים", "אחר הצהרים"]
+
+
+@pytest.mark.parametrize("afternoon", _HE_AFTERNOONS)
+@pytest.mark.parametrize("hour", range(1, 12))
+def test_the_afternoon_as_people_type_it_is_the_afternoon_and_no_title(afternoon: str, hour: int) -> None:
+    # "ב-4 אחהצ" was 16:00 titled "אחהצ לקנות חלב"; "ב-9 אחרי הצהריים" was 09:00.
+    parsed = extract_when(
+        f"מחר ב-{hour} {afternoon} לקנות חלב",
+        now=datetime(2024, 5, 1, 10, 0, tzinfo=ZoneInfo("Asia/Jerusalem")),
+        timezone="Asia/Jerusalem",
+        language="he",
+    )
+    assert parsed.when is not None and (parsed.when.day, parsed.when.hour) == (2, hour + 12)
+    assert parsed.remainder == "לקנות חלב"

@@ -80,8 +80,10 @@ _EN_PART = re.compile(
     FLAGS,
 )
 _HE_PART = re.compile(
-    r"(?:(?<=\s)|^)(?P<p>(?:מיד\s+)?אחרי\s+(?:ה)?ארוחת\s+(?:ה)?צהריים|בבוקר|בצהריים|בצהרים|אחר הצהריים|אחה\"צ|אחה״צ|בערב|בלילה)"
+    r"(?:(?<=\s)|^)(?P<p>(?:מיד\s+)?אחרי\s+(?:ה)?ארוחת\s+(?:ה)?צהריים|בבוקר|בצהריים|בצהרים|אחרי?\s+הצהריי?ם|אחה[\"״'׳]?צ|בערב|בלילה)(?=\s|$|[,.!?])"
 )
+#: The afternoon as people type it: "אחה"צ", "אחה״צ", "אחהצ", "אחה'צ", "אחרי הצהריים", "אחר הצהרים".
+_HE_AFTERNOON = re.compile(r"^(?:אחרי?\s+הצהריי?ם|אחה[\"״'׳]?צ)$")
 _HE_PART_MAP = {
     "בבוקר": "morning",
     "בצהריים": "noon",
@@ -252,7 +254,8 @@ def take_part(scan: Scan, *, day_known: bool) -> FoundPart | None:
                 or "noon"  # "at lunchtime"
             ).lower()
         else:
-            part = _HE_PART_MAP.get(match.group("p"), "after lunch")
+            said = match.group("p")
+            part = "afternoon" if _HE_AFTERNOON.match(said) else _HE_PART_MAP.get(said, "after lunch")
         bare = _BARE_HOUR_BEFORE.search(scan.text, 0, match.start())
         scan.take(match)
         if bare is not None and not 0 <= int(bare.group("h")) <= 23:
