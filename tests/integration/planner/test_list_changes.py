@@ -195,3 +195,41 @@ def test_several_things_deleted_without_the_list_named_come_off_it(
     chat.say(take_off)
     assert chat.say(asked).splitlines()[1:] == left
     assert "gift" in chat.say("show my reminders") or "מתנה" in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize(
+    ("add", "remove", "keep", "added", "listing"),
+    [
+        (
+            "add bananas and apples to my shopping list",
+            "remove the bananas",
+            "actually keep the bananas",
+            "Added bananas to your shopping list.",
+            "show my shopping list",
+        ),
+        (
+            "add bananas and apples to my shopping list",
+            "remove bananas and apples",
+            "oh wait, don't remove the apples",
+            "Added apples to your shopping list.",
+            "show my shopping list",
+        ),
+        (
+            "תוסיף חלב ולחם לרשימת הקניות",
+            "תוריד את החלב",
+            "בעצם תשאיר את החלב",
+            "הוספתי חלב לרשימת הקניות.",
+            "מה ברשימת הקניות",
+        ),
+    ],
+)
+def test_a_removal_taken_back_by_name_puts_that_thing_back(
+    chat: Conversation, add: str, remove: str, keep: str, added: str, listing: str
+) -> None:
+    # "actually keep the bananas" was "I'm not sure I understood", and the bananas stayed off.
+    chat.say(add)
+    chat.say(remove)
+    assert chat.say(keep) == added
+    kept = added.split(" ")[1]
+    assert kept in chat.say(listing)
+    assert chat.say("keep the cheese").startswith(("I'm not sure", "לא בטוח"))  # not what was removed
