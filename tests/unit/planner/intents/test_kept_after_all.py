@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.domain import LatestAction
@@ -39,6 +39,7 @@ _EN_SAID = [
 _HE_SAID = ["בעצם תשאיר את ה{x}", "אל תמחק את ה{x}", "רגע, אל תוריד את ה{x}", "תשאירי את ה{x} בכל זאת"]
 
 
+@settings(deadline=None)  # the first plan of a process loads the planner's words
 @given(
     said=st.sampled_from(_EN_SAID),
     removed=st.lists(
