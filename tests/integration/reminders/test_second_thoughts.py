@@ -277,3 +277,15 @@ def test_a_correction_led_in_by_several_words(chat: Conversation, said: str) -> 
     chat.say("remind me to water the plants at 8pm")
     assert chat.say(said) == f"Updated the reminder “water the plants” — now for {shown(0, 21)}."
     assert chat.say("show my reminders") == f"Your reminders:\n• “water the plants” — {shown(0, 21)}"
+
+
+@pytest.mark.parametrize(
+    "said", ["no wait, make it the electrician", "I meant the electrician", "make it the electrician"]
+)
+def test_a_thing_said_instead_takes_its_place_in_the_title(chat: Conversation, said: str) -> None:
+    # "no wait, make it the electrician" was "I'm not sure I understood"; "I meant the electrician"
+    # renamed it “the electrician”.
+    chat.say("remind me to call the plumber tomorrow at 9")
+    assert chat.say(said) == f"Updated the reminder “call the electrician” — now for {shown(1, 9)}."
+    assert chat.say("undo").startswith("↩️")
+    assert "“call the plumber”" in chat.say("show my reminders")

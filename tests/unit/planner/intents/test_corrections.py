@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from memo.domain import LatestAction
 from memo.planner.intents import corrections
+from memo.planner.intents.corrections import in_its_place
 from memo.planner.match import GUESS
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import NOW, latest, pin
@@ -185,3 +188,46 @@ def test_hebrew_a_day_not_another(phrasing: str) -> None:
 def test_things_not_times_are_no_such_correction(said: str) -> None:
     moved = corrections.correction(said, pin(said, actions=(latest(),)))
     assert moved is None or not moved.startswith("move it")
+
+
+_TITLES_WITH_A_THING = [
+    ("call the plumber", "the", "the electrician", "call the electrician"),
+    ("pick up my daughter from school", "my", "my son", "pick up my son from school"),
+    ("book a haircut for friday", "a", "a massage", "book a massage for friday"),
+    ("drive her mother to the airport", "her", "her sister", "drive her sister to the airport"),
+]
+
+
+@pytest.mark.parametrize(("title", "det", "new", "renamed"), _TITLES_WITH_A_THING)
+@pytest.mark.parametrize(
+    "said", ["no wait, make it {new}", "make it {new}", "I meant {new}", "oops i meant {new}"]
+)
+def test_a_thing_said_to_replace_one_takes_its_place_in_the_title(
+    title: str, det: str, new: str, renamed: str, said: str
+) -> None:
+    # "no wait, make it the electrician" after “call the plumber” was not understood, and "I meant
+    # the electrician" renamed it “the electrician”.
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary=f"reminder “{title}” for Tue 24 Nov, 09:00",
+        when=NOW + timedelta(hours=7),
+        external_ids={"reminderId": "r-1"},
+    )
+    step = RulePlanner().plan(pin(said.format(new=new), actions=(just_set,))).output.plan[0]
+    assert (step.action, step.changes) == ("update", {"title": renamed})
+
+
+def test_a_thing_the_title_has_no_place_for_is_the_whole_title_or_asked() -> None:
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary="reminder “call mom” for Tue 24 Nov, 09:00",
+        external_ids={"reminderId": "r-1"},
+    )
+    assert in_its_place(just_set, "the electrician") == "the electrician"
+    assert in_its_place(just_set, "call dad") == "call dad"
+    result = RulePlanner().plan(pin("make it the gym", actions=(just_set,)))
+    assert result.output.missing_fields  # nothing in “call mom” is a "the ...": asked, never guessed

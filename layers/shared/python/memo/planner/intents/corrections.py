@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timedelta
 
 from memo.capabilities.notes import has_a_value, note_subject, revised_text
+from memo.domain import LatestAction
 from memo.planner.base import PlannerInput
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import BARE_HOUR, as_title, clean, has_hebrew, named_in
@@ -123,6 +124,26 @@ def correction(text: str, inp: PlannerInput) -> str | None:
             return None  # a new title with a time in it: asked
     new = replacement_title(text, now=inp.now)
     return f"change it to {new}" if new else None
+
+
+#: "the electrician", "my son", "a haircut": a thing said with its determiner.
+_THING = re.compile(r"^(?P<det>the|my|a|an|our|his|her|their|your)\s+(?P<word>[^\W\d]+)$", re.I)
+#: A title as a latest action's summary quotes it: “call the plumber”, „להתקשר לאינסטלטור”.
+_QUOTED = re.compile(r"[“„\"](?P<title>[^”\"]+)[”\"]")
+
+
+def in_its_place(latest: LatestAction, new: str) -> str:
+    """A thing said to replace one in the title just given takes its place there: "i meant the
+    electrician" after “call the plumber” is “call the electrician”, "make it my son" after “pick up
+    my daughter from school” is “pick up my son from school”. Anything else is the whole new title."""
+    thing, quoted = _THING.match(new.strip()), _QUOTED.search(latest.summary)
+    if thing is None or quoted is None:
+        return new
+    title = quoted.group("title")
+    said = re.search(rf"\b{thing.group('det')}\s+[^\W\d]+", title, re.I)
+    if said is None:
+        return new
+    return title[: said.start()] + new.strip() + title[said.end() :]
 
 
 #: "tuesday not monday", "oops, 6pm not 5pm", "not monday, tuesday", "שלישי ולא שני", "לא בשני, בשלישי"

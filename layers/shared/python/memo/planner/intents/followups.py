@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
-from memo.planner.intents.corrections import SOON, correction, names_a_time, replacement_title
+from memo.planner.intents.corrections import SOON, correction, in_its_place, names_a_time, replacement_title
 from memo.planner.intents.reminder_changes import scope_of
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
@@ -80,6 +80,10 @@ _RE_REF_RENAME = re.compile(
 )
 
 
+_MAKE_IT_THING = re.compile(
+    r"^(?:(?:no|wait|actually|oops|sorry)[\s,!.]+)*(?:(?P<make>make\s+it)|i\s+meant|i\s+mean)\s+(?P<new>(?:the|my|a|an|our|his|her|their|your)\s+[^\W\d]+)\s*[.!]?$",
+    re.I,
+)
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
 #: "delete both", "the two of them", "שניהם": two things, the latest two even when two requests made
 #: them (`refCount`); "them" alone is what one request made.
@@ -186,6 +190,15 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     both = _retitled_and_moved(text, inp)
     if both is not None:
         return both
+    thing = _MAKE_IT_THING.match(text)
+    latest = latest_action(inp)
+    if thing is not None and latest is not None and latest.capability == "reminders":
+        # "make it the electrician" after “call the plumber”: that thing in its place, else unsaid
+        placed = in_its_place(latest, thing.group("new"))
+        if placed != thing.group("new"):
+            return _renamed(latest, as_title(placed))
+        if thing.group("make"):
+            return unclear(text)
     text = correction(text, inp) or text
     if _RE_REF_DELETE.match(text):
         return _deleted(text, inp)
