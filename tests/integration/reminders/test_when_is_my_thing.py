@@ -54,3 +54,28 @@ def test_when_do_i_need_to_and_a_thing_with_no_reminder(chat: Conversation) -> N
 def test_someones_thing_is_still_looked_up_in_the_notes(chat: Conversation) -> None:
     chat.say("note: mom's birthday is on june 3")
     assert "june 3" in chat.say("when is mom's birthday?")
+
+
+@pytest.mark.parametrize(
+    ("note", "asked", "answer"),
+    [
+        (
+            "note: flight to london on friday at 7am, terminal 3",
+            "when is my flight?",
+            "You have no reminder about “flight”, but a note of yours says:\n"
+            "• flight to london on friday at 7am, terminal 3",
+        ),
+        (
+            "פתק: טיסה ללונדון ביום שישי ב-7",
+            "מתי הטיסה?",
+            "אין לך תזכורת על „הטיסה”, אבל יש פתק:\n• טיסה ללונדון ביום שישי ב-7",
+        ),
+    ],
+)
+def test_with_no_reminder_about_it_a_note_that_says_it_is_shown(
+    chat: Conversation, note: str, asked: str, answer: str
+) -> None:
+    # "when is my flight?" with the flight only in a note answered "You have no reminder about “flight”".
+    chat.say(note)
+    assert chat.say(asked) == answer
+    assert chat.say("when is the dentist?") == "You have no reminder about “dentist”."  # no note says it

@@ -75,3 +75,14 @@ def test_the_next_reminder_is_said_as_the_next() -> None:
     assert reminder_line(two, "en", "UTC") == "Your next reminders:\n• “gym”\n• “rent”"
     none = ok("s1", "reminders", "list", data={"reminders": [], "first": 1}).result
     assert reminder_line(none, "en", "UTC") == "You have no upcoming reminders."
+
+
+def test_no_reminder_about_it_shows_the_notes_that_say_it() -> None:
+    data = {"reminders": [], "about": "flight", "notes": ["flight on friday", "flight to rome"]}
+    found = ok("s1", "reminders", "list", data=data).result
+    assert reminder_line(found, "en", "UTC") == (
+        "You have no reminder about “flight”, but a note of yours says:\n• flight on friday\n• flight to rome"
+    )
+    assert reminder_line(found, "he", "UTC").startswith("אין לך תזכורת על „flight”, אבל יש פתק:")
+    none = ok("s1", "reminders", "list", data={**data, "notes": []}).result
+    assert reminder_line(none, "en", "UTC") == "You have no reminder about “flight”."

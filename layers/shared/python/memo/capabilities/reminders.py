@@ -61,6 +61,9 @@ from memo.text.series import first_occurrence, series
 from memo.text.series_words import describe
 from memo.text.wording import quote
 
+#: At most this many notes are shown when no reminder is about the words asked.
+NOTES_SHOWN = 3
+
 
 class ReminderOperations(ReminderSchedule):
     """The reminder actions: create, list, snooze and done here; update, delete and delete_all by
@@ -150,6 +153,10 @@ class ReminderOperations(ReminderSchedule):
         }
         if args.about is not None:
             data["about"] = args.about
+            if not reminders:
+                # "when is my flight?" with no such reminder: a note that says it (one query, on a miss)
+                notes = rank(args.about, self._repo.list_notes(ctx.thread_id), lambda n: n.text)
+                data["notes"] = [s.item.text for s in notes[:NOTES_SHOWN]]
         if args.how_many:
             data["howMany"] = True
         if args.first is not None:

@@ -100,6 +100,13 @@ def _listed(data: dict[str, Any], language: Language, timezone: str) -> str | No
     if about and not first:
         # "when is the rent reminder?": the ones named so, or that there is none.
         named = quote(str(about), language)
+        notes = data.get("notes")
+        if not rows and isinstance(notes, list) and notes:
+            # "when is my flight?" with only a note about it: what the note says
+            said = bullets([str(n) for n in notes])
+            if he:
+                return f"אין לך תזכורת על {named}, אבל יש פתק:\n{said}"
+            return f"You have no reminder about {named}, but a note of yours says:\n{said}"
         if not rows:
             return f"אין לך תזכורת על {named}." if he else f"You have no reminder about {named}."
         head_about = f"התזכורות שלך על {named}:" if he else f"Your reminders about {named}:"
