@@ -320,6 +320,13 @@ _ACTION_ON = re.compile(
 )
 
 
+def names_by_its_action(text: str) -> bool:
+    """Whether the reply says the removal again with what it removes ("delete call mom", "תמחק את
+    להתקשר לאמא"), no yes or "only" before it."""
+    body, said_yes = _reply_body(text, removal=True)
+    return not said_yes and _ACTION_ON.match(body) is not None and _ONLY.match(body) is None
+
+
 _EXCLUSION_START = re.compile(
     r"^(?:but\s+)?(?:all|everything|every\s+one|the\s+rest|כולם|כולן|הכל|הכול|את\s+כולם|את\s+כולן)?\s*"
     r"(?:(?<=\S\s)but\s|but\s+not|(?:do\s+not|don'?t|dont|don\s+t)\s+(?:delete|remove|touch|clear)\s|אל\s+(?:תמחק|תמחקי|תוריד|תורידי|תיגע|תגע)\s|"

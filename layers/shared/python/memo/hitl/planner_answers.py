@@ -300,7 +300,12 @@ def _by_the_items(a: _Answer) -> ResumeOutcome | None:
             # A combined approval ("planner") takes items away in each of its steps.
             removal=removes(step) or pending.origin_step_id == "planner",
         )
-        if narrowed is not None and narrowed.unresolved and names_another_thing(step, pending, raw):
+        if (
+            narrowed is not None
+            and narrowed.unresolved
+            and narrowing.names_by_its_action(raw)
+            and names_another_thing(step, pending, raw)
+        ):
             return None  # "delete call mom" while "delete call dad?" is open: not about its items
         if narrowed is not None:
             return _narrowed(state, pending, raw, narrowed, a.editing, now, a.log)
