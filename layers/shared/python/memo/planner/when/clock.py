@@ -88,9 +88,6 @@ _HE_PART_MAP = {
     "בבוקר": "morning",
     "בצהריים": "noon",
     "בצהרים": "noon",
-    "אחר הצהריים": "afternoon",
-    'אחה"צ': "afternoon",
-    "אחה״צ": "afternoon",
     "בערב": "evening",
     "בלילה": "night",
 }
