@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
-from tests.support.week import START
+from tests.support.week import START, at, shown
 
 
 def _quoting(chat: Conversation, message_id: str, text: str) -> str:
@@ -248,3 +248,45 @@ def test_a_reminder_that_went_out_put_off_by_an_amount_goes_out_again_then(
     assert _after(chat, clock, minutes - 1) == []
     (sent,) = _after(chat, clock, 2)
     assert "לרופא" in sent or "doctor" in sent
+
+
+@pytest.mark.parametrize(
+    ("said", "day", "hour", "minute", "answer"),
+    [
+        ("snooze it until 5pm", 0, 17, 0, "⏰ I'll remind you about “call mom” again at {when}."),
+        ("remind me again tomorrow", 1, 10, 31, "⏰ I'll remind you about “call mom” again at {when}."),
+        (
+            "remind me about it again on friday at 9",
+            4,
+            9,
+            0,
+            "⏰ I'll remind you about “call mom” again at {when}.",
+        ),
+        ("push it to thursday at 8pm", 3, 20, 0, "⏰ I'll remind you about “call mom” again at {when}."),
+        ("תזכיר לי שוב מחר ב-8 בערב", 1, 20, 0, "⏰ אזכיר שוב על „call mom” ב{when}."),
+        ("תדחה את זה למחר", 1, 10, 31, "⏰ אזכיר שוב על „call mom” ב{when}."),
+    ],
+)
+def test_a_time_typed_after_a_reminder_went_out_brings_it_back_then(
+    chat: Conversation, clock: FakeClock, said: str, day: int, hour: int, minute: int, answer: str
+) -> None:
+    # "snooze it until 5pm" answered "I couldn't find that one anymore"; "remind me again tomorrow"
+    # asked "What should I remind you about, and when?". A day alone keeps the time it went out.
+    chat.say("remind me to call mom at 10:30")
+    (delivered,) = _after(chat, clock, 31)
+    assert delivered.startswith("⏰ Reminder: call mom")
+    lang = "he" if said[0] > "z" else "en"
+    assert chat.say(said) == answer.format(when=shown(day, hour, minute, lang))
+    due = at(day, hour, minute)
+    assert _after(chat, clock, int((due - clock.now).total_seconds() // 60) - 1) == []  # not before
+    (again,) = _after(chat, clock, 2)
+    assert "call mom" in again
+
+
+def test_a_time_past_or_no_time_typed_after_a_reminder_is_read_as_words(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to call mom at 10:30")
+    _after(chat, clock, 31)
+    assert not chat.say("snooze it until yesterday").startswith("⏰ I'll remind you")
+    assert not chat.say("remind me again every day").startswith("⏰ I'll remind you about “call mom” again")

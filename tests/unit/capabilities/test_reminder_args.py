@@ -11,6 +11,7 @@ from memo.capabilities.reminder_args import (
     CreateReminderArgs,
     DeleteRemindersArgs,
     ListRemindersArgs,
+    SnoozeReminderArgs,
     UpdateReminderArgs,
     scoped_id,
     split_scoped,
@@ -97,3 +98,14 @@ def test_the_days_of_a_skip_have_both_ends_in_order_and_at_most_a_year(
     else:
         with pytest.raises(ValidationError):
             DeleteRemindersArgs.model_validate(args)
+
+
+def test_a_snooze_is_by_minutes_or_to_a_time_one_of_them() -> None:
+    at = "2026-05-01T17:00:00+00:00"
+    assert SnoozeReminderArgs.model_validate({"reminderId": "r1", "minutes": 10}).minutes == 10
+    assert SnoozeReminderArgs.model_validate({"reminderId": "r1", "at": at}).at is not None
+    for neither_or_both in ({"reminderId": "r1"}, {"reminderId": "r1", "minutes": 10, "at": at}):
+        with pytest.raises(ValidationError):
+            SnoozeReminderArgs.model_validate(neither_or_both)
+    with pytest.raises(ValidationError):
+        SnoozeReminderArgs.model_validate({"reminderId": "r1", "at": "2026-05-01T17:00:00"})  # no zone

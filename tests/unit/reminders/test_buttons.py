@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -183,3 +185,36 @@ def test_a_reminder_put_off_by_an_amount_is_snoozed_that_long(language: str) -> 
 def test_hebrew_snooze_words(said: str) -> None:
     found = typed_button(said, "r-1")
     assert isinstance(found, ReminderButton) and found.action == "snooze" and found.minutes in (10, 15)
+
+
+@pytest.mark.parametrize(
+    ("text", "to"),
+    [
+        ("snooze it until 5pm", "5pm"),
+        ("snooze till tomorrow", "tomorrow"),
+        ("remind me again tomorrow", "tomorrow"),
+        ("remind me about it again on friday at 9", "friday at 9"),
+        ("תזכיר לי שוב מחר", "מחר"),
+        ("תזכיר לי על זה שוב ביום חמישי", "ביום חמישי"),
+        ("תדחה את זה למחר", "למחר"),
+        ("נודניק עד הערב", "עד הערב"),
+    ],
+)
+def test_a_time_typed_for_a_reminder_that_went_out_is_its_snooze_to_then(text: str, to: str) -> None:
+    # The words of the time are read by the turn (`memo.turn.reminder_buttons.snoozed_to`).
+    button = typed_button(text, "r1")
+    assert isinstance(button, ReminderButton) and (button.action, button.to) == ("snooze", to)
+    assert button.args() == {"reminderId": "r1", "minutes": 0}  # no executor args until it has a time
+
+
+def test_moved_to_a_time_is_its_snooze_only_as_the_next_message() -> None:
+    # Later, "push it to 6pm" may be about a reminder set since: planned as words.
+    assert typed_button("push it to 6pm", "r1") is None
+    button = typed_button("push it to 6pm", "r1", right_after=True)
+    assert isinstance(button, ReminderButton) and button.to == "6pm"
+
+
+def test_a_snooze_to_a_time_carries_the_time_as_its_args() -> None:
+    at = datetime(2026, 5, 1, 17, 0, tzinfo=UTC)
+    button = ReminderButton(action="snooze", reminder_id="r1", at=at)
+    assert button.args() == {"reminderId": "r1", "at": "2026-05-01T17:00:00+00:00"}

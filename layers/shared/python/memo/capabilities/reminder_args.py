@@ -92,8 +92,17 @@ class UpdateReminderArgs(Args):
 
 
 class SnoozeReminderArgs(Args):
+    """Again `minutes` from now, or at the time `at` said ("snooze it until thursday")."""
+
     reminder_id: str = Field(min_length=1)
-    minutes: int = Field(ge=1, le=24 * 60)
+    minutes: int | None = Field(default=None, ge=1, le=24 * 60)
+    at: AwareDatetime | None = None
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> SnoozeReminderArgs:
+        if (self.minutes is None) == (self.at is None):
+            raise ValueError("a snooze is by minutes or to a time, one of them")
+        return self
 
 
 class DoneReminderArgs(Args):

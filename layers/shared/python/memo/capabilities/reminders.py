@@ -43,6 +43,7 @@ from memo.capabilities.reminder_deletes import ReminderDeletes
 from memo.capabilities.reminder_results import (
     CAPABILITY,
     brief,
+    in_past,
     in_period,
     no_time_left,
     not_found,
@@ -192,7 +193,9 @@ class ReminderOperations(ReminderSchedule):
         reminder = self._repo.get_reminder(ctx.thread_id, args.reminder_id)
         if reminder is None:
             return not_found("snooze", lang)
-        when = (now + timedelta(minutes=args.minutes)).replace(second=0, microsecond=0)
+        if args.at is not None and args.at <= now:
+            return in_past("snooze", lang)  # "snooze it until 5pm" said after 5pm reached the executor
+        when = args.at or (now + timedelta(minutes=args.minutes or 0)).replace(second=0, microsecond=0)
         if reminder.recurrence is not None:
             snoozed: Reminder | None = self.one_time_copy(
                 reminder,

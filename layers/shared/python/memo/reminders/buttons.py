@@ -33,9 +33,15 @@ class ReminderButton:
     action: Literal["done", "snooze"]
     reminder_id: str
     minutes: int = 0
+    #: A snooze to a time typed ("snooze it until 5pm", "remind me again tomorrow"): the words of
+    #: the time, read by the turn (`to`), then the time itself (`at`)
+    to: str = ""
+    at: datetime | None = None
 
     def args(self) -> dict[str, object]:
         """The executor args of the tap (`reminders/done` or `reminders/snooze`)."""
+        if self.action == "snooze" and self.at is not None:
+            return {"reminderId": self.reminder_id, "at": self.at.isoformat()}
         if self.action == "snooze":
             return {"reminderId": self.reminder_id, "minutes": self.minutes}
         return {"reminderId": self.reminder_id}
@@ -124,6 +130,26 @@ _TYPED_PUT_OFF = re.compile(
 )
 
 
+#: "snooze it until 5pm", "remind me again tomorrow", "remind me about it again on friday at 9",
+#: "תזכיר לי שוב מחר", "תדחה את זה למחר": a reminder that went out, put off to a time said (read by
+#: the turn, `ReminderButton.to`).
+_TYPED_SNOOZE_TO = re.compile(
+    r"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that))?\s+(?:until|till|'?til|to)|"
+    r"remind\s+me(?:\s+about\s+(?:it|this|that))?\s+again(?:\s+(?:at|on))?|"
+    r"(?:תזכיר|תזכירי)\s+לי\s+(?:על\s+זה\s+|את\s+זה\s+)?(?:שוב|עוד\s+פעם)|"
+    r"(?:תדחה|תדחי)(?:\s+(?:את\s+זה|אותה|אותו))?\s+(?=ל|עד)|(?:תעשה\s+|תעשי\s+)?נודניק\s+(?=עד))"
+    r"\s*(?P<to>\S.*?)\s*[.!]*$",
+    re.I,
+)
+
+
+#: "push it to 6pm", "move it to tomorrow": the same, only as the next message after the reminder
+#: (or quoting it): later, "it" may be a reminder set since.
+_TYPED_MOVE_TO = re.compile(
+    r"^(?:push|move|postpone|delay)\s+(?:it|this|that)\s+(?:to|until|till)\s+(?P<to>\S.*?)\s*[.!]*$", re.I
+)
+
+
 #: What `typed_button` answers for "later" / "remind me later": how much later is asked.
 HOW_MUCH_LATER = "how_much_later"
 
@@ -149,7 +175,8 @@ def typed_button(
     alone = _AMOUNT_ALONE.match(words) if asked_how_long or right_after else None
     match = _TYPED_SNOOZE.match(words) or _REMIND_ME_IN.match(words) or _TYPED_PUT_OFF.match(words) or alone
     if match is None:
-        return None
+        to = _TYPED_SNOOZE_TO.match(words) or (_TYPED_MOVE_TO.match(words) if right_after else None)
+        return ReminderButton(action="snooze", reminder_id=reminder_id, to=to.group("to")) if to else None
     if match.group("bare") is not None:
         minutes = int(match.group("bare"))
         return (

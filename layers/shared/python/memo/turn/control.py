@@ -48,7 +48,7 @@ from memo.turn import questions
 from memo.turn.fresh import fresh, late_answer, withdrawal
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.reads import DecisionPorts, Turn, latest_actions
-from memo.turn.reminder_buttons import handle_button
+from memo.turn.reminder_buttons import handle_button, snoozed_to
 from memo.turn.resumed import resumed
 from memo.turn.travel import zone_changed
 from memo.turn.undo import (
@@ -216,7 +216,10 @@ def _typed_button(ctx: TurnContext) -> ReminderButton | str | None:
     asked = about.text in (how_much_later("en"), how_much_later("he"))
     # Quoting the reminder, or the next message after it: an amount alone is about it.
     right_after = bool(ctx.message.context_id) or ctx.snapshot.recent[-1:] == [about]
-    return typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked, right_after=right_after)
+    button = typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked, right_after=right_after)
+    if isinstance(button, ReminderButton) and button.to:
+        return snoozed_to(ctx, button, about.at)  # "snooze it until 5pm", "remind me again tomorrow"
+    return button
 
 
 def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
