@@ -451,3 +451,42 @@ def test_a_skip_taken_back_while_it_is_asked_is_cancelled(
     assert chat.say(skip).startswith(("Before I go ahead", "רגע לפני"))
     assert chat.say(taken_back).startswith(cancelled)
     assert shown(1, 8, language="he" if cancelled.startswith("ב") else "en") in chat.say(listing)
+
+
+@pytest.mark.parametrize(
+    ("said", "n"),
+    [
+        ("skip the next two vitamins", 2),
+        ("skip the vitamins twice", 2),
+        ("skip the vitamins the next 3 times", 3),
+        ("תדלג על הויטמינים פעמיים", 2),
+        ("תדלג על שלוש הפעמים הבאות של הויטמינים", 3),
+    ],
+)
+def test_skip_the_next_few_times_skips_that_many_and_no_more(
+    chat: Conversation, clock: FakeClock, said: str, n: int
+) -> None:
+    # "skip the next two vitamins" looked for a reminder called "two vitamins".
+    hebrew = said[0] > "z"
+    chat.say(
+        "תזכיר לי לקחת ויטמינים כל יום ב-8 בבוקר" if hebrew else "remind me to take vitamins every day at 8am"
+    )
+    asked = chat.say(said)
+    assert (
+        shown(1, 8, 0, "he" if hebrew else "en") in asked
+        and shown(n + 1, 8, 0, "he" if hebrew else "en") not in asked
+    )
+    assert chat.tap(1).startswith("✅")
+    for day in range(1, n + 1):
+        assert _fired(chat, clock, day, 8) == []  # each of the next n is skipped
+    (came,) = _fired(chat, clock, n + 1, 8)
+    assert "ויטמינים" in came or "vitamins" in came  # and the one after them comes
+
+
+def test_a_number_of_times_of_a_series_within_a_day_is_not_guessed(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to drink water every 2 hours")
+    assert "comes more than once a day" in chat.say("skip the water twice")
+    (came,) = _fired(chat, clock, 0, 12)
+    assert "drink water" in came  # nothing was skipped

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from memo.capabilities.items import Reminder
-from memo.resolution.recurring import coming_within, one_time, scope_question, with_scope
-from memo.text.series import series
+from memo.resolution.recurring import coming_within, next_times, one_time, scope_question, with_scope
+from memo.text.series import occurrences_on, series
 from tests.unit.resolution.helpers import NOW, THREAD, step
 
 TZ = "Asia/Jerusalem"
@@ -87,3 +89,31 @@ def test_a_one_time_reminder_carries_no_part_and_is_said_as_not_then() -> None:
     assert (
         kept == [] and said == "“dentist” is on Wed 11 Mar, 08:00, not then, so I haven't deleted anything."
     )
+
+
+@pytest.mark.parametrize(
+    "rule", ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,TH", "FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=DAILY;INTERVAL=3"]
+)
+@pytest.mark.parametrize("times", range(2, 10))
+def test_the_next_few_times_are_the_days_from_the_first_to_the_last(rule: str, times: int) -> None:
+    # "skip the next two vitamins": the days those times come on, and no day of another time.
+    text = series(rule, DUE, TZ)
+    assert text is not None
+    gym = GYM.model_copy(update={"recurrence": text})
+    days, said = next_times([gym.reminder_id], times, lambda: [gym], language="en", timezone=TZ)
+    assert days is not None and not said
+    first, until = date.fromisoformat(days["from"]), date.fromisoformat(days["until"])
+    upcoming = occurrences_on(text, TZ, DUE, DUE.date(), date.max, limit=times + 1)
+    inside = [t for t in upcoming if first <= t.date() < until]
+    assert inside == upcoming[:times]
+
+
+@pytest.mark.parametrize("rule", ["FREQ=HOURLY;INTERVAL=2", "FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0"])
+def test_a_series_that_comes_several_times_a_day_is_not_skipped_by_a_number(rule: str) -> None:
+    text = series(rule, DUE, TZ)
+    assert text is not None
+    often = GYM.model_copy(update={"recurrence": text})
+    days, said = next_times([often.reminder_id], 2, lambda: [often], language="en", timezone=TZ)
+    assert days is None and "more than once a day" in said
+    once = GYM.model_copy(update={"recurrence": None})
+    assert next_times([once.reminder_id], 2, lambda: [once], language="he", timezone=TZ)[0] is None

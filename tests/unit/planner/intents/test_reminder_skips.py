@@ -170,3 +170,26 @@ def test_the_reminder_of_a_day_is_that_day_s_reminders(message: str, only: str) 
 def test_it_on_a_day_is_still_the_latest_reminder_s_time_then() -> None:
     (step,) = RulePlanner().plan(pin("delete it tomorrow", actions=(latest(),))).output.plan
     assert step.action == "delete" and step.constraints["targetRef"] == "latest_action"
+
+
+@pytest.mark.parametrize(
+    ("said", "times"),
+    [
+        ("skip the next two vitamins", 2),
+        ("skip the next 3 vitamins", 3),
+        ("skip the vitamins twice", 2),
+        ("skip the vitamins 4 times", 4),
+        ("skip the vitamins the next five times", 5),
+        ("תדלג על הויטמינים פעמיים", 2),
+        ("תדלג על שתי הפעמים הבאות של הויטמינים", 2),
+        ("תדלג על הויטמינים 3 פעמים", 3),
+    ],
+)
+def test_the_next_few_times_of_a_skip_are_counted_not_named(said: str, times: int) -> None:
+    # "skip the next two vitamins" looked for a reminder called "two vitamins".
+    step = RulePlanner().plan(pin(said)).output.plan[0]
+    assert step.action == "delete" and step.constraints["times"] == times
+    assert (
+        step.constraints["target"] in ("vitamins", "הויטמינים") and step.constraints["scope"] == "occurrence"
+    )
+    assert "times" not in RulePlanner().plan(pin("skip the next vitamins")).output.plan[0].constraints

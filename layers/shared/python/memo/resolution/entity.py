@@ -207,7 +207,7 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
         reads.quoted,
         reads.in_flight,
     )
-    semantic = {k: v for k, v in result.args.items() if k != "within"}
+    semantic = {k: v for k, v in result.args.items() if k not in ("within", "times")}
     found, scope_kind = _narrowed(step, result, semantic, found, state, reads)
     within = result.args.get("within")
     if isinstance(within, dict) and semantic.get("scope") == OCCURRENCE:
@@ -251,6 +251,18 @@ def _narrowed(
     """The reminders found, narrowed to their next time within the days the words named, and, for
     one repeating reminder, turned into "this one or the whole series?" (`recurring_scope`)."""
     language, timezone = state.input.language, state.input.timezone
+    if isinstance(found, Found) and "times" in result.args:
+        # "skip the next two vitamins": the days of those times, as if they were said
+        days, refused = recurring.next_times(
+            found.ids,
+            int(result.args.pop("times")),
+            recurring.upcoming(reads.repository, state.thread_id, reads.now),
+            language=language,
+            timezone=timezone,
+        )
+        if days is None:
+            return Missing(refused), None
+        result.args["within"] = days
     if isinstance(found, Found) and "within" in result.args:
         kept, outside = recurring.coming_within(
             found.ids,

@@ -22,6 +22,7 @@ from memo.capabilities.reminder_results import occurrence_moved, on_days
 from memo.domain import DisambiguationCandidate, PlanStep
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.series import occurrences_on
 from memo.text.series_words import describe
 
 _SCOPED_ACTIONS = frozenset({"update", "delete"})
@@ -139,3 +140,45 @@ def upcoming(repository: Any, thread_id: str, now: datetime) -> Callable[[], lis
         return reminders
 
     return load
+
+
+def next_times(
+    ids: Sequence[str],
+    times: int,
+    reminders: Callable[[], Sequence[Reminder]],
+    *,
+    language: Language,
+    timezone: str,
+) -> tuple[dict[str, str] | None, str]:
+    """The days of a series' next `times` times ("skip the next two vitamins"): from the day of its
+    next one to the day after its last (days in `timezone`, the user's), so the skip takes those
+    times and no other; or, when there is no such series or it comes more than once on one of those
+    days (skipping the days would take more than was said), nothing and what to say."""
+    by_id = {r.reminder_id: r for r in reminders()}
+    shown = [by_id[i] for i in ids if i in by_id]
+    if len(shown) != 1 or shown[0].recurrence is None:
+        return None, say(
+            language,
+            "I can skip a number of times of one repeating reminder only, so I haven't skipped anything.",
+            "אפשר לדלג על כמה פעמים רק של תזכורת חוזרת אחת, אז לא דילגתי על כלום.",
+        )
+    series = shown[0]
+    upcoming = occurrences_on(
+        series.recurrence or "",
+        series.timezone,
+        series.due_at,
+        series.due_at.date(),
+        date.max,
+        limit=times + 1,
+        skips=series.skips,
+    )
+    zone = ZoneInfo(timezone)
+    days = [t.astimezone(zone).date() for t in upcoming]
+    taken = days[:times]
+    if len(taken) < times or len(set(taken)) < times or (len(days) > times and days[times] == taken[-1]):
+        return None, say(
+            language,
+            f'“{series.title}” comes more than once a day, so I can skip it by its days only ("skip it tomorrow"); I haven\'t skipped anything.',
+            f"„{series.title}” מגיעה יותר מפעם ביום, אז אפשר לדלג עליה רק לפי ימים („תדלג עליה מחר”); לא דילגתי על כלום.",
+        )
+    return {"from": taken[0].isoformat(), "until": (taken[-1] + timedelta(days=1)).isoformat()}, ""

@@ -197,6 +197,18 @@ def _within(constraints: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _times(constraints: dict[str, Any]) -> dict[str, Any]:
+    """How many next times a skip named ("skip the next two vitamins"): entity resolution finds the
+    days they come on (`memo.resolution.recurring.next_times`)."""
+    times = constraints.get("times")
+    if constraints.get("scope") == "occurrence" and "within" not in constraints and isinstance(times, int):
+        return {"times": times} if 2 <= times <= MOST_TIMES_SKIPPED else {}
+    return {}
+
+
+#: The most next times one skip names by their number ("skip the next 9").
+MOST_TIMES_SKIPPED = 9
+
 #: The most days one skip names (`DeleteRemindersArgs`): "skip the gym for 99 weeks" is refused.
 MOST_SKIPPED_DAYS = 366
 
@@ -230,7 +242,7 @@ class ReminderResolver:
                     "I can skip at most a year of days at once, so I haven't skipped anything.",
                     "אפשר לדלג על שנה לכל היותר בבת אחת, אז לא דילגתי על כלום.",
                 )
-            return _result(step, args={**_scope(c), **within}, target=target)
+            return _result(step, args={**_scope(c), **within, **_times(c)}, target=target)
         if step.action == "delete_all":
             return _ready(step, {}, lang)
         return _unsupported(step, lang)

@@ -129,7 +129,40 @@ def _of_the_day(day: str) -> Match:
     )
 
 
+#: "the next two", "the next 3 times", "twice", "3 times", "פעמיים", "3 פעמים", "שתי הפעמים הבאות":
+#: how many of its next times a skip takes.
+_TIMES = re.compile(
+    r"\b(?:the\s+)?next\s+(?P<n>two|three|four|five|[2-9])(?:\s+times)?(?:\s+of)?\b"
+    r"|\b(?P<n2>twice|two\s+times|three\s+times|[2-9]\s+times)\b"
+    r"|(?:^|(?<=\s))(?:את\s+)?(?P<he>פעמיים|(?:שתי|שלוש|ארבע|[2-9])\s+(?:ה)?פעמים(?:\s+ה?באות)?)(?:\s+של)?(?=\s|$)",
+    re.I,
+)
+_COUNT_WORDS = {
+    "two": 2,
+    "twice": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "פעמיים": 2,
+    "שתי": 2,
+    "שלוש": 3,
+    "ארבע": 4,
+}
+
+
+def _times_said(words: str) -> tuple[int | None, str]:
+    """How many next times a skip names ("skip the next two vitamins": 2), and the words without
+    them; None for one (its next time, as a skip is)."""
+    found = _TIMES.search(words)
+    if found is None:
+        return None, words
+    said = (found.group("n") or found.group("n2") or found.group("he")).lower().split()[0]
+    n = int(said) if said.isdigit() else _COUNT_WORDS.get(said, 0)
+    return (n if n >= 2 else None), words[: found.start()] + " " + words[found.end() :]
+
+
 def _skip_match(words: str, within: dict[str, str], inp: PlannerInput) -> Match | None:
+    times, words = _times_said(words) if not within else (None, words)
     words = re.sub(rf"\b{REMINDER_EN}\b|{REMINDER_HE}", " ", _NEXT_ONE.sub(" ", words), flags=re.I)
     # "skip tomorrow's", "skip the one on friday": what is left of the day's words is no name.
     words = _SKIP_LEFTOVERS.sub(" ", words)
@@ -137,6 +170,8 @@ def _skip_match(words: str, within: dict[str, str], inp: PlannerInput) -> Match 
     constraints: dict[str, object] = {"scope": "occurrence"}
     if within:
         constraints["within"] = within
+    if times is not None:
+        constraints["times"] = times  # its next `times` times (entity resolution finds their days)
     if target:
         found, missing, confidence = target_constraints(target, inp, "reminders")
         constraints = {**found, **constraints}
