@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -11,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memo.domain import PendingHITL, TurnInput, TurnState
-from memo.packing import UnreadablePacked, pack, pack_text, unpack, unpack_text
+from memo.packing import _DICTIONARY_V1, UnreadablePacked, pack, pack_text, unpack, unpack_text
 
 # Packed by format 1 when it was released: it must read back forever (the dictionary never changes).
 RELEASED_V1 = bytes.fromhex("0178f9f9347bb9c32c3023304a4b5303080016b000633b0d7a")
@@ -101,3 +102,45 @@ def test_text_that_is_neither_json_nor_packed_is_a_clear_error() -> None:
 def test_any_text_reads_back(document: str) -> None:
     assert unpack(pack(document)) == document
     assert unpack_text(pack_text(document)) == document
+
+
+def _format_1(document: str) -> bytes:
+    """`document` packed as format 1 was: zlib's stream, with its header and checksum."""
+    compressor = zlib.compressobj(
+        9, zlib.DEFLATED, zlib.MAX_WBITS, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_V1
+    )
+    return bytes([1]) + compressor.compress(document.encode()) + compressor.flush()
+
+
+START = json.dumps(
+    {
+        "trace_id": "wamid.HBgL4705A60A1B26429DB6C3099B9A23E79C",
+        "thread_id": "972500000098",
+        "phone_number_id": "100000000000001",
+        "timezone": "Asia/Jerusalem",
+        "groups": [[{"trace_id": "wamid.HBgL4705A60A1B26429DB6C3099B9A23E79C", "step_id": "s1"}]],
+    },
+    separators=(",", ":"),
+)
+
+
+def test_values_are_packed_in_format_2_smaller_than_format_1_and_both_read_back() -> None:
+    packed = pack(START)
+    assert packed[0] == 2 and len(packed) < len(_format_1(START))
+    assert unpack(packed) == START == unpack(_format_1(START))
+
+
+@pytest.mark.parametrize("cut", [1, 5])
+def test_a_format_2_value_cut_short_or_run_on_is_a_clear_error(cut: int) -> None:
+    packed = pack(START)
+    with pytest.raises(UnreadablePacked, match="corrupt"):
+        unpack(packed[:-cut])
+    with pytest.raises(UnreadablePacked, match="corrupt"):
+        unpack(packed + b"\x00" * cut)
+
+
+def test_packed_text_is_base85_and_base64_packed_before_reads_back() -> None:
+    packed = pack_text(START)
+    assert packed.startswith("0") and len(packed) < len(base64.b64encode(pack(START)))
+    assert unpack_text(base64.b64encode(pack(START)).decode()) == START
+    assert unpack_text(base64.b64encode(_format_1(START)).decode()) == START

@@ -239,3 +239,47 @@ def test_a_tombstone_written_with_its_window_as_text_is_restored_by_its_ttl(item
     (restored,) = repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored
     raw = items_db.get_item(TableName=TABLE, Key={"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": "REMINDER#r1"}})
     assert isinstance(restored, Reminder) and restored.title == "gym" and "undo_until" not in raw["Item"]
+
+
+def _stored(items_db: Any, reminder_id: str) -> dict[str, Any]:
+    key = {"pk": {"S": f"USER#{THREAD}"}, "sk": {"S": f"REMINDER#{reminder_id}"}}
+    return dict(items_db.get_item(TableName=TABLE, Key=key)["Item"])
+
+
+def test_a_steps_tombstone_holds_its_operation_which_begins_with_the_undo_key(items_db: Any) -> None:
+    """One value says both: the undo key (what `restore` is given) and the step (what a retry of
+    the same step finds as its own)."""
+    repo = _repo(items_db)
+    repo.remove_reminder(THREAD, "r1", undo=UNDO)
+    stored = _stored(items_db, "r1")
+    assert stored["undo_key"] == {"S": "wamid.1:s1"} and "undo_op" not in stored
+    assert repo.restore(THREAD, "wamid.1:s", now=TEST_NOW).restored == []  # not a key of its own
+    assert len(repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored) == 1
+
+
+def test_an_undo_leaves_the_tombstones_of_a_key_that_only_begins_like_its_own(items_db: Any) -> None:
+    repo = _three(items_db)
+    longer = Tombstone(key="wamid.10", until=UNDO.until, operation="wamid.10:s1")
+    steps_of = Tombstone(key="wamid.1:x", until=UNDO.until, operation="wamid.1:x:s1")
+    repo.remove_reminder(THREAD, "r1", undo=longer)
+    repo.remove_reminder(THREAD, "r2", undo=steps_of)
+    repo.remove_reminder(THREAD, "r3", undo=UNDO)
+
+    (restored,) = repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored
+
+    assert isinstance(restored, Reminder) and restored.reminder_id == "r3"
+    assert [r.reminder_id for r in repo.list_reminders(THREAD)] == ["r3"]
+    (back,) = repo.restore(THREAD, "wamid.1:x", now=TEST_NOW).restored
+    assert isinstance(back, Reminder) and back.reminder_id == "r2"
+
+
+def test_an_operation_that_is_not_a_step_of_the_key_is_kept_apart(items_db: Any) -> None:
+    """A tombstone of an operation that does not begin with its undo key holds both, as they are."""
+    repo = _repo(items_db)
+    apart = UNDO.model_copy(update={"operation": "other"})
+    assert repo.remove_reminder(THREAD, "r1", undo=apart).status == "deleted"
+    assert repo.remove_reminder(THREAD, "r1", undo=apart).status == "deleted"  # its retry
+    assert repo.remove_reminder(THREAD, "r1", undo=UNDO).status == "gone"  # another step's
+    stored = _stored(items_db, "r1")
+    assert stored["undo_key"] == {"S": "wamid.1"} and stored["undo_op"] == {"S": "other"}
+    assert len(repo.restore(THREAD, "wamid.1", now=TEST_NOW).restored) == 1

@@ -121,3 +121,23 @@ def test_an_entry_completed_without_a_replay_reads_without_one(ledger: DynamoLed
 
     entry = ledger.get(OP)
     assert entry is not None and entry.status == "completed" and entry.replay is None
+
+
+def test_a_claim_completed_by_the_steps_own_transaction_holds_no_attempt(
+    ledger: DynamoLedger, dynamodb: Any
+) -> None:
+    """Completed at once, the entry is no attempt's: no `attempt`, and its `at` (when it was claimed,
+    to the second) is its ttl less the ledger's retention."""
+    pending = ledger.pending_claim(OP, capability="reminders", step_id="s1", args_hash="abc", at=T0)
+    pending.completed_as(lambda _written: RESULT)
+    dynamodb.transact_write_items(TransactItems=[pending.entry_for(["r-1"])])
+    pending.sent()
+
+    stored = items(dynamodb)["LEDGER"]
+    assert pending.was_completed and not {"at", "attempt"} & set(stored)
+    entry = ledger.get(OP)
+    assert entry is not None and entry.status == "completed" and entry.replay == replay_of(RESULT)
+    assert entry.at == T0.replace(microsecond=0) and entry.args_hash == "abc"
+    with pytest.raises(OperationAlreadyClaimed) as lost:
+        claim(ledger)
+    assert lost.value.entry is not None and lost.value.entry.at == entry.at

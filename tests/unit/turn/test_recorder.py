@@ -17,10 +17,10 @@ import pytest
 from memo.conversation.model import MemoryMessage, ThreadSnapshot, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange
 from memo.errors import ItemTooLarge
-from memo.executor.contracts import ExecutionInput, ReviewTicket, StepTask
+from memo.executor.contracts import Approval, ExecutionInput, ReviewTicket, StepTask, args_hash
 from memo.ingress.inbound import InboundMessage
 from memo.operator_review.waits import ReviewWait
-from memo.packing import pack_text
+from memo.packing import pack_text, unpack_text
 from memo.replies import Reply
 from memo.turn.outcome import CaseAnswer, Settlement, TurnContext, TurnOutcome, Withdrawal
 from memo.turn.recorder import OperatorAnswersNotConfigured, TurnRecorder
@@ -269,3 +269,47 @@ def test_a_turn_that_would_store_an_item_too_large_says_so_and_changes_nothing()
     assert refused["pending"] is not None and "start" in refused["result"]
     assert kept["pending"] is None and kept["result"] == {}
     assert [m.role for m in kept["messages"]] == ["user", "assistant"]
+
+
+@dataclass
+class Started(Effects):
+    """Effects that keep every execution input started."""
+
+    started: list[ExecutionInput] = field(default_factory=list)
+
+    def start(self, execution: ExecutionInput) -> None:
+        self.started.append(execution)
+        super().start(execution)
+
+
+def test_a_redelivered_message_starts_the_very_plan_its_record_keeps_without_its_args_hashes() -> None:
+    """The record leaves out an args hash that is the hash of the step's args (its approval's too,
+    the same): the start issued again computes them back, and keeps any other as it was."""
+    args = {"reminderIds": ["r1", "r2"]}
+    approval = Approval(hitl_id="hitl-1", args_hash=args_hash(args), expires_at=NOW, asked_at=NOW)
+    hashed = StepTask(
+        trace_id=TRACE,
+        thread_id=THREAD,
+        step_id="s1",
+        capability="reminders",
+        action="delete_all",
+        args=args,
+        args_hash=args_hash(args),
+        approval=approval,
+        titles={"r1": "call mom", "r2": "gym"},
+    )
+    other = hashed.model_copy(update={"step_id": "s2", "args_hash": "h", "approval": None})
+    execution = ExecutionInput(
+        trace_id=TRACE, thread_id=THREAD, phone_number_id="PNID", groups=[[hashed], [other]]
+    )
+    store, effects = Store(), Started()
+    apply(
+        recorder(store, effects),
+        answered_approval().model_copy(update={"start": execution, "review_wait": None}),
+    )
+    (write,) = store.writes
+    assert args_hash(args) not in unpack_text(write["result"]["start"])
+
+    recorder(Store(), effects).restart(write["result"])
+
+    assert effects.started == [execution, execution]

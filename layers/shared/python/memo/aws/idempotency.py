@@ -33,7 +33,8 @@ its write, which is refused. If two runs ever did overlap, both would turn the m
 first transaction would commit; the other is refused and sends nothing.
 
 The records keep the key and attribute names of Powertools' DynamoDB layer (`id`, `expiration` — the
-table's TTL —, `status`, `in_progress_expiration`, `data`, `validation`), so every record a release
+table's TTL —, `status`, `in_progress_expiration`, `data`, `validation`; the turn's record leaves
+`data` out when the turn stored nothing, which Powertools reads as no data), so every record a release
 wrote with that layer is read and honoured as it is, and a release that still claims with its
 INPROGRESS put refuses the records this one completes.
 """
@@ -183,14 +184,12 @@ class TurnIdempotency(BasePersistenceLayer):
         claim = self._claim()
         if claim is None:
             return None
+        item = {**claim.key, EXPIRY: {"N": str(claim.expiry)}, STATUS: {"S": COMPLETED}}
+        if result:  # an empty result is no `data` (read back as none: `check` answers with {})
+            item[DATA] = {"S": json.dumps(dict(result), separators=(",", ":"), sort_keys=True)}
         put: dict[str, Any] = {
             "TableName": self.table_name,
-            "Item": {
-                **claim.key,
-                EXPIRY: {"N": str(claim.expiry)},
-                STATUS: {"S": COMPLETED},
-                DATA: {"S": json.dumps(dict(result), separators=(",", ":"), sort_keys=True)},
-            },
+            "Item": item,
             "ConditionExpression": f"attribute_not_exists({KEY})",
         }
         if claim.taken_over:

@@ -1,12 +1,14 @@
 """Deletes on the items table, and undo.
 
-A delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the turn's traceId,
-`undo_op` = the step's traceId:stepId, and the table's TTL attribute `ttl` = the end of the undo
-window, in epoch seconds; a reminder also becomes `cancelled`, its previous status kept in
-`undo_status`, so no delivery can claim it). Every read of the items adapters skips tombstoned items,
-so for the user they are gone; `restore` brings back the items of one undo key while their `ttl`
-has not passed (the window, to the second; tombstones written before also hold it as `undo_until`,
-left unread) (a
+A delete given a `Tombstone` does not delete. It marks the item (`undo_key` = the step's operation
+id, traceId:stepId, which begins with the turn's traceId, the undo key: one value says both; the
+traceId alone for a delete of no step, and with an operation that does not begin with it, that
+operation apart in `undo_op`; and the table's TTL attribute `ttl` = the end of the undo window, in
+epoch seconds; a reminder also becomes `cancelled`, its previous status kept in `undo_status`, so no
+delivery can claim it). Every read of the items adapters skips tombstoned items, so for the user
+they are gone; `restore` brings back the items of one undo key (marked by it or by one of its
+steps) while their `ttl` has not passed (the window, to the second; tombstones written before also
+hold it as `undo_until`, left unread) (a
 conditional write per item: two undos restore each item once), except an item an equivalent of
 which exists again (an undo restores only what is still missing); DynamoDB's TTL purges the rest.
 The same undo puts back the items its turn updated (`memo.aws.items_revisions`), found by the same
@@ -53,21 +55,27 @@ class _Marks:
 
 
 def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) -> _Marks:
-    """Written compactly (one-letter placeholders, no spaces): a transaction of "delete all" sends
-    them once per item."""
+    """Written compactly (one-letter placeholders, no spaces; the undo key and the step's operation
+    in one value when the operation begins with the key, as a step's does): a transaction of
+    "delete all" sends them once per item."""
     marks = _Marks(
         sets=["undo_key=:k", "#t=:t"],
         condition="attribute_exists(pk) AND attribute_not_exists(undo_key)",
         names={"#t": "ttl"},
         values={":k": undo.key, ":t": _seconds(undo.until)},
     )
-    if undo.operation is not None:
-        # An earlier attempt of this same step may have tombstoned it: that is still our delete.
+    # An earlier attempt of this same step may have tombstoned it: that is still our delete.
+    if undo.operation is not None and _under(undo.operation, undo.key):
+        marks.values[":k"] = undo.operation
+        marks.condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_key=:k)"
+    elif undo.operation is not None:
         marks.sets.append("undo_op=:o")
         marks.values[":o"] = undo.operation
         marks.condition = "attribute_exists(pk) AND (attribute_not_exists(undo_key) OR undo_op=:o)"
     if unchanged_since is not None:
-        marks.condition += f" AND (attribute_not_exists({CHANGED_AT}) OR {CHANGED_AT}<=:s)"
+        # Never changed, or not since: a comparison with an attribute the item lacks is false, so
+        # its NOT holds for an item without `changed_at` (always ISO text when there).
+        marks.condition += f" AND NOT {CHANGED_AT}>:s"
         marks.values[":s"] = iso(unchanged_since)
     if model is Reminder:
         # Both operands read the item as it was: the previous status is kept for a restore
@@ -76,6 +84,15 @@ def _marks(model: type[M], undo: Tombstone, unchanged_since: datetime | None) ->
         marks.names["#s"] = "status"
         marks.values[":c"] = "cancelled"
     return marks
+
+
+def _under(mark: str, undo_key: str) -> bool:
+    """Whether a tombstone's `undo_key` (or an operation) belongs to the undo of `undo_key`: the
+    key itself, or one of its steps' operation ids (the key, ":", a step id, which holds no ":")."""
+    if mark == undo_key:
+        return True
+    step = mark.removeprefix(undo_key + ":")
+    return step != mark and bool(step) and ":" not in step
 
 
 def _seconds(moment: datetime) -> int:
@@ -215,7 +232,7 @@ class TombstoningItems(RevisingItems):
             if is_back(item, live):
                 present.append(item)
                 continue
-            back = self._restore_one(values, undo_key, now)
+            back = self._restore_one(values, str(values[UNDO_KEY]), now)
             if back is not None:
                 restored.append(back)
         if present:
@@ -240,8 +257,10 @@ class TombstoningItems(RevisingItems):
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk",
-            # The undo's own tombstones and every live item; other deletes' tombstones stay behind.
-            "FilterExpression": "undo_key = :key OR attribute_not_exists(undo_key)",
+            # The undo's own tombstones (its key, or its steps': the key then ":") and every live
+            # item; other deletes' tombstones stay behind (and `_under` drops any key that merely
+            # begins like this one).
+            "FilterExpression": "begins_with(undo_key, :key) OR attribute_not_exists(undo_key)",
             "ExpressionAttributeValues": to_item({":pk": user_pk(thread_id), ":key": undo_key}),
             "ConsistentRead": True,
         }
@@ -259,14 +278,16 @@ class TombstoningItems(RevisingItems):
                     live.append(from_values(model, values))
                     if undoes(values, undo_key):
                         revised.append(values)
-                elif values[UNDO_KEY] == undo_key and int(values.get("ttl", 0)) > _seconds(now):
+                elif _under(str(values[UNDO_KEY]), undo_key) and int(values.get("ttl", 0)) > _seconds(now):
                     buried.append((values, _as_it_was(model, values)))
             last = response.get("LastEvaluatedKey")
             if not last:
                 return buried, live, revised
             kwargs["ExclusiveStartKey"] = last
 
-    def _restore_one(self, values: dict[str, Any], undo_key: str, now: datetime) -> Item | None:
+    def _restore_one(self, values: dict[str, Any], mark: str, now: datetime) -> Item | None:
+        """Restore one tombstone, on the condition that it still holds `mark` (its `undo_key`) and
+        its window is open."""
         model = RESTORABLE.get(str(values.get("kind")))
         if model is None:
             return None
@@ -283,7 +304,7 @@ class TombstoningItems(RevisingItems):
                 UpdateExpression=expression,
                 ConditionExpression="undo_key = :key AND #ttl > :now",
                 ExpressionAttributeNames=names,
-                ExpressionAttributeValues=to_item({":key": undo_key, ":now": _seconds(now)}),
+                ExpressionAttributeValues=to_item({":key": mark, ":now": _seconds(now)}),
                 ReturnValues="ALL_NEW",
             )
         except ConditionFailed:

@@ -5,7 +5,9 @@ capability, argsHash, at, status (`in_progress` while an attempt holds the claim
 and attempt; a completed entry holds its `replay` (`memo.executor.ledger.replay_of`: the result
 without the user's words, as compact JSON, the capability left to the entry's own), written by the
 one UpdateItem that completes it, or by the put that claims it when the step's one transaction
-carries the claim and says what it does (`memo.executor.ledger.PendingClaim`). It carries a `ttl` (epoch seconds). The step's id is the end of
+carries the claim and says what it does (`memo.executor.ledger.PendingClaim`): that put, completed
+at once, holds neither `at` nor `attempt` (no attempt holds the entry, and its `at` is its `ttl`
+less the ledger's retention). It carries a `ttl` (epoch seconds). The step's id is the end of
 the operation's.
 
 One more item per waiting review (`memo.operator_review.tokens`): `pk = REVIEW#<case id>`,
@@ -19,7 +21,7 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memo.aws.condition_values import ALL_OLD, old_item
@@ -81,7 +83,7 @@ class DynamoLedger:
         )
         if "Item" not in response:
             return None
-        return _entry(operation_id, from_item(response["Item"]))
+        return _entry(operation_id, from_item(response["Item"]), self._ttl)
 
     def _claim_put(
         self, operation_id: str, *, capability: str, args_hash: str, at: datetime
@@ -115,7 +117,7 @@ class DynamoLedger:
         try:
             conditional_write(self._ddb.put_item, **put)
         except ConditionFailed as exc:
-            raise _already_claimed(operation_id, old_item(exc)) from exc
+            raise _already_claimed(operation_id, old_item(exc), self._ttl) from exc
         return Claim(operation_id=operation_id, attempt_id=attempt_id)
 
     def pending_claim(
@@ -123,7 +125,10 @@ class DynamoLedger:
     ) -> _ClaimPut:
         attempt_id, put = self._claim_put(operation_id, capability=capability, args_hash=args_hash, at=at)
         return _ClaimPut(
-            claim=Claim(operation_id=operation_id, attempt_id=attempt_id), put=put, step_id=step_id
+            claim=Claim(operation_id=operation_id, attempt_id=attempt_id),
+            put=put,
+            step_id=step_id,
+            retention=self._ttl,
         )
 
     def take_over(self, entry: LedgerEntry, *, at: datetime) -> Claim:
@@ -155,7 +160,7 @@ class DynamoLedger:
             found = old_item(exc)
             raise OperationAlreadyClaimed(
                 f"operation {entry.operation_id} was taken over or settled meanwhile",
-                entry=_entry(entry.operation_id, found) if found is not None else None,
+                entry=_entry(entry.operation_id, found, self._ttl) if found is not None else None,
             ) from exc
         return Claim(operation_id=entry.operation_id, attempt_id=attempt_id)
 
@@ -193,10 +198,12 @@ class DynamoLedger:
             raise ClaimLost(f"operation {claim.operation_id}: the claim is gone") from exc
 
 
-def _already_claimed(operation_id: str, found: dict[str, Any] | None) -> OperationAlreadyClaimed:
+def _already_claimed(
+    operation_id: str, found: dict[str, Any] | None, retention: timedelta
+) -> OperationAlreadyClaimed:
     return OperationAlreadyClaimed(
         f"operation {operation_id} is already claimed",
-        entry=_entry(operation_id, found) if found is not None else None,
+        entry=_entry(operation_id, found, retention) if found is not None else None,
     )
 
 
@@ -208,6 +215,7 @@ class _ClaimPut:
     claim: Claim
     put: dict[str, Any]
     step_id: str
+    retention: timedelta  # the ledger's: a completed put's `at` is its ttl less this
     was_sent: bool = False
     was_completed: bool = False
     _result_of: Callable[[Sequence[str]], ExecutionResult] | None = None
@@ -221,9 +229,13 @@ class _ClaimPut:
         if written is None or self._result_of is None:
             return {"Put": self.put}
         # The result as the executor hands it on (`bounded`), so the replay is the one `complete`
-        # would have written.
+        # would have written. Completed at once, it is no attempt's: no `attempt`, and no `at`
+        # (its ttl says when it was claimed).
         result = bounded(self._result_of(written), step_id=self.step_id)
-        item = {**self.put["Item"], **to_item({"status": COMPLETED, REPLAY: _replay_text(result)})}
+        item = {
+            **{k: v for k, v in self.put["Item"].items() if k not in ("at", "attempt")},
+            **to_item({"status": COMPLETED, REPLAY: _replay_text(result)}),
+        }
         return {"Put": {**self.put, "Item": item}}
 
     def sent(self) -> None:
@@ -231,7 +243,7 @@ class _ClaimPut:
         self.was_completed = self._completes
 
     def refused(self, found: dict[str, Any] | None) -> Exception:
-        return _already_claimed(self.claim.operation_id, found)
+        return _already_claimed(self.claim.operation_id, found, self.retention)
 
 
 def _replay_text(result: ExecutionResult) -> str:
@@ -247,18 +259,25 @@ def _replay(item: dict[str, Any]) -> ExecutionResult | None:
     return ExecutionResult.model_validate({**json.loads(raw), "capability": item["capability"]})
 
 
-def _entry(operation_id: str, item: dict[str, Any]) -> LedgerEntry:
+def _entry(operation_id: str, item: dict[str, Any], retention: timedelta) -> LedgerEntry:
+    """An entry as stored; one completed by the step's own transaction holds no `at` (its ttl less
+    the ledger's `retention`, to the second) and no `attempt`."""
+    at = item.get("at")
     return LedgerEntry(
         operation_id=operation_id,
         capability=item["capability"],
         step_id=item.get("stepId") or operation_id.rsplit(":", 1)[-1],
         args_hash=item["argsHash"],
-        at=datetime.fromisoformat(item["at"]),
+        at=datetime.fromisoformat(at) if isinstance(at, str) else _claimed_at(item, retention),
         status="completed" if item["status"] == COMPLETED else "in_progress",
-        attempt_id=item["attempt"],
+        attempt_id=str(item.get("attempt", "")),
         replay=_replay(item),
         reruns=int(item.get("reruns", 0)),
     )
+
+
+def _claimed_at(item: dict[str, Any], retention: timedelta) -> datetime:
+    return datetime.fromtimestamp(int(item["ttl"]), tz=UTC) - retention
 
 
 def _token_key(case_id: str) -> dict[str, Any]:

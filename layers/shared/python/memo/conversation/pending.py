@@ -8,11 +8,15 @@ adapter is `memo.aws.conversation_table.DynamoPendingStore`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from memo.domain import TurnState
+from pydantic import ValidationError
+
+from memo.domain import PlanStep, TurnState
 from memo.errors import MemoError
 from memo.packing import pack, unpack
 
@@ -111,14 +115,43 @@ class PendingChange:
         return PendingChange.replace(later.state, expected_hitl_id=expected)
 
 
+# What a stored state holds for a fingerprint that is the one of its plan's step of that id (64 hex
+# digits compress poorly, and the step they hash is stored beside them); never a fingerprint itself.
+_PLAN_STEPS_OWN = "="
+
+
+def _swap_fingerprints(document: dict[str, Any], swap: Callable[[Any, str], Any]) -> None:
+    """Each fingerprint of a step of the state's plan (its resolver result's, its question's) as
+    `swap(stored, the plan step's own)` has it."""
+    own: dict[str, str] = {}
+    for raw in (document.get("plannerOutput") or {}).get("plan") or []:
+        try:
+            step = PlanStep.model_validate(raw)
+        except ValidationError:
+            continue
+        own[step.id] = step.fingerprint()
+    for step_id, result in (document.get("resolverResults") or {}).items():
+        if isinstance(result, dict) and "fingerprint" in result and step_id in own:
+            result["fingerprint"] = swap(result["fingerprint"], own[step_id])
+    context = (document.get("pendingHITL") or {}).get("context") or {}
+    step_id = context.get("resolverStepId")
+    if "stepFingerprint" in context and step_id in own:
+        context["stepFingerprint"] = swap(context["stepFingerprint"], own[step_id])
+
+
 def state_for_item(state: TurnState) -> bytes:
     """The frozen turn state as a pending item stores it: without its unset and default fields
-    (they come back as defaults when it is read), packed (`memo.packing`): every turn reads it
+    (they come back as defaults when it is read), a fingerprint that is its plan step's own as a
+    mark (`state_from_item` computes it again), packed (`memo.packing`): every turn reads it
     while the question is open."""
-    return pack(state.model_dump_json(exclude_none=True, exclude_defaults=True))
+    document = json.loads(state.model_dump_json(exclude_none=True, exclude_defaults=True))
+    _swap_fingerprints(document, lambda stored, own: _PLAN_STEPS_OWN if stored == own else stored)
+    return pack(json.dumps(document, separators=(",", ":"), ensure_ascii=False))
 
 
 def state_from_item(item: dict[str, Any]) -> TurnState:
     """The frozen turn state of a loaded pending item (`ThreadSnapshot.pending`): packed
     (`memo.packing`), or JSON text as items written before packing hold it."""
-    return TurnState.from_json(unpack(item["state"]))
+    document = json.loads(unpack(item["state"]))
+    _swap_fingerprints(document, lambda stored, own: own if stored == _PLAN_STEPS_OWN else stored)
+    return TurnState.from_json(json.dumps(document, ensure_ascii=False))

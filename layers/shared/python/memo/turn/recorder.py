@@ -18,6 +18,7 @@ In order:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
@@ -26,7 +27,7 @@ from memo.conversation.model import MemoryMessage, TurnRecorded, UserProfile
 from memo.conversation.pending import PendingChange
 from memo.conversation.store import ConversationStore
 from memo.errors import ItemTooLarge, MemoError
-from memo.executor.contracts import ExecutionInput, ExecutionPort
+from memo.executor.contracts import ExecutionInput, ExecutionPort, args_hash
 from memo.ingress.inbound import InboundMessage
 from memo.observability import count, logger
 from memo.operator_review.waits import ReviewWait
@@ -191,9 +192,7 @@ class TurnRecorder:
         # the turn did is its memory and its TURN_DONE log line, not repeated here.
         result: dict[str, object] = {}
         if outcome.start is not None:
-            result["start"] = pack_text(
-                outcome.start.model_dump_json(exclude_none=True, exclude_defaults=True)
-            )
+            result["start"] = pack_text(_start_text(outcome.start))
         return self._store.record_turn(
             message.thread_id,
             message.wamid,
@@ -229,9 +228,9 @@ class TurnRecorder:
         first run died between its write and them."""
         raw = stored.get("start")
         if isinstance(raw, str):  # packed (`memo.packing`)
-            execution = ExecutionInput.model_validate_json(unpack_text(raw))
+            execution = _start_of(json.loads(unpack_text(raw)))
         elif isinstance(raw, dict):  # stored before starts were packed
-            execution = ExecutionInput.model_validate(raw)
+            execution = _start_of(raw)
         else:
             return
         logger.info("TURN_START_REISSUED")
@@ -274,6 +273,33 @@ class TurnRecorder:
                 ]
             )
         return True
+
+
+def _start_text(execution: ExecutionInput) -> str:
+    """The start as the message's record keeps it (JSON text, then packed): a step's args hash, and
+    its approval's when it is the same, left out when it is the hash of the step's args as stored
+    (`_start_of` computes it again); 64 hex digits compress poorly."""
+    document = execution.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+    for step in (step for group in document["groups"] for step in group):
+        digest = step["args_hash"]
+        if digest != args_hash(step.get("args", {})):
+            continue
+        del step["args_hash"]
+        approval = step.get("approval")
+        if approval is not None and approval["args_hash"] == digest:
+            del approval["args_hash"]
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
+def _start_of(document: dict[str, Any]) -> ExecutionInput:
+    """A stored start (`_start_text`, or in full as an earlier release stored it) as it was issued."""
+    for step in (step for group in document.get("groups", []) for step in group):
+        if "args_hash" not in step:
+            step["args_hash"] = args_hash(step.get("args", {}))
+            approval = step.get("approval")
+            if approval is not None and "args_hash" not in approval:
+                approval["args_hash"] = step["args_hash"]
+    return ExecutionInput.model_validate(document)
 
 
 def _change_kind(change: PendingChange | None) -> str | None:
