@@ -490,3 +490,38 @@ def test_a_number_of_times_of_a_series_within_a_day_is_not_guessed(
     assert "comes more than once a day" in chat.say("skip the water twice")
     (came,) = _fired(chat, clock, 0, 12)
     assert "drink water" in came  # nothing was skipped
+
+
+@pytest.mark.parametrize(
+    ("setup", "said", "answer"),
+    [
+        (
+            "remind me to take vitamins every day at 8am",
+            "stop the vitamins after friday",
+            "🔁 Updated the reminder “take vitamins” — now every day at 08:00, until {friday} (next: {first}).",
+        ),
+        (
+            "תזכיר לי לקחת ויטמינים כל יום ב-8 בבוקר",
+            "תפסיק את הויטמינים אחרי יום שישי",
+            "🔁 עדכנתי את התזכורת „לקחת ויטמינים” — עכשיו כל יום ב-08:00, עד {friday} (הבאה: {first}).",
+        ),
+    ],
+)
+def test_a_series_stopped_after_a_day_comes_until_then_only(
+    chat: Conversation, clock: FakeClock, setup: str, said: str, answer: str
+) -> None:
+    # "stop the vitamins after friday" was not understood.
+    hebrew = said[0] > "z"
+    chat.say(setup)
+    friday = f"{MONDAY + timedelta(days=4):%-d.%-m}" if hebrew else f"{MONDAY + timedelta(days=4):%a %-d %b}"
+    assert chat.say(said) == answer.format(friday=friday, first=shown(1, 8, 0, "he" if hebrew else "en"))
+    assert len(_fired(chat, clock, 4, 8)) == 1  # friday's is the last
+    assert _fired(chat, clock, 5, 8) == [] and _fired(chat, clock, 8, 8) == []
+
+
+def test_a_reminder_that_comes_once_has_no_end_to_change(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("stop call mom after friday") == (
+        "“call mom” doesn't repeat, so it has no end to change; nothing was changed."
+    )
+    assert shown(1, 17) in chat.say("show my reminders")

@@ -14,6 +14,7 @@ from memo.text.series import (
     MOST_SKIPPED,
     TooManySkips,
     default_start,
+    ended_on,
     first_occurrence,
     first_time,
     moved,
@@ -267,3 +268,25 @@ def test_a_new_step_keeps_the_hours_of_a_series_within_hours(rule: str, times: l
     assert again is not None and _day_times(again, NOW.date() + timedelta(days=1)) == times
     plain = series("FREQ=DAILY", NOW, TZ)
     assert plain is not None and within_its_hours(plain, rule) == rule and opens_at(plain) is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "FREQ=DAILY",
+        "FREQ=WEEKLY;BYDAY=MO,TH",
+        "FREQ=DAILY;COUNT=30",
+        "FREQ=DAILY;UNTIL=20300101T235959",
+        _NINE_TO_FIVE,
+    ],
+)
+@pytest.mark.parametrize("days", [0, 1, 6, 40])
+def test_a_series_ended_on_a_day_keeps_its_times_up_to_that_day_only(rule: str, days: int) -> None:
+    # "stop the vitamins after friday": every time up to the end of that day, none after.
+    text = series(rule, NOW, TZ)
+    assert text is not None
+    last = NOW.date() + timedelta(days=days)
+    ended = ended_on(text, last)
+    before = occurrences_on(text, TZ, NOW, NOW.date(), last + timedelta(days=60), limit=2000)
+    after = occurrences_on(ended, TZ, NOW, NOW.date(), last + timedelta(days=60), limit=2000)
+    assert after == [t for t in before if t.date() <= last]

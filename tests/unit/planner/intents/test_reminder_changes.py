@@ -212,3 +212,29 @@ def test_every_n_units_said_for_a_reminder_is_how_it_repeats_not_a_move(n: int, 
         step = RulePlanner().plan(pin(text)).output.plan[0]
         assert step.changes.get("recurrence") == rule, text
         assert step.constraints["target"] == "plants", text
+
+
+@pytest.mark.parametrize(
+    ("said", "last"),
+    [
+        ("stop the vitamins after friday", "2024-05-03"),
+        ("end the vitamins reminder on friday", "2024-05-03"),
+        ("make the vitamins stop after friday", "2024-05-03"),
+        ("stop the vitamins from monday", "2024-05-05"),  # monday is the first day without them
+        ("תפסיק את הויטמינים אחרי יום שישי", "2024-05-03"),
+        ("תעצור את התזכורת של הויטמינים מיום ראשון", "2024-05-04"),
+    ],
+)
+def test_a_series_stopped_after_a_day_ends_on_it(said: str, last: str) -> None:
+    # "stop the vitamins after friday" was not understood.
+    step = RulePlanner().plan(pin(said)).output.plan[0]
+    assert (step.action, step.changes) == ("update", {"endsOn": last})
+    assert step.constraints["target"] in ("vitamins", "הויטמינים")
+
+
+@pytest.mark.parametrize(
+    "said", ["stop the gym after work", "stop the vitamins", "stop reminding me about the vitamins"]
+)
+def test_no_day_said_is_no_end(said: str) -> None:
+    plan = RulePlanner().plan(pin(said)).output.plan
+    assert not plan or "endsOn" not in plan[0].changes

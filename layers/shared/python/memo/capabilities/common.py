@@ -25,6 +25,8 @@ TIME_IN_PAST = "TIME_IN_PAST"
 REPEAT_TOO_LONG = "REPEAT_TOO_LONG"
 #: A skip of days refused: the series already skips `memo.text.series.MOST_SKIPPED` stretches ahead.
 TOO_MANY_SKIPS = "TOO_MANY_SKIPS"
+#: "stop it after friday" of a reminder that comes once (worded by the step)
+NOT_REPEATING = "NOT_REPEATING"
 UNSUPPORTED_ACTION = "UNSUPPORTED_ACTION"
 #: Every item a delete was approved for was edited after the question was asked: none was deleted.
 CHANGED_SINCE_APPROVAL = "CHANGED_SINCE_APPROVAL"

@@ -63,10 +63,16 @@ class UpdateReminderArgs(Args):
     #: an IANA zone: each series among the reminders keeps its clock time there (the user's zone
     #: changed, `memo.turn.travel`); a one-time reminder keeps its moment. Nothing else with it.
     timezone: str | None = Field(default=None, min_length=1, max_length=64)
+    #: "stop the vitamins after friday": a series' last day (its times after it are dropped)
+    ends_on: date | None = None
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
         times = [self.when, self.time or self.day, self.shift_minutes]
+        if self.ends_on is not None:
+            if any(t is not None for t in times) or self.title or self.recurrence or self.timezone:
+                raise ValueError("a series' last day is changed alone")
+            return self
         if self.timezone is not None:
             if any(t is not None for t in times) or self.title is not None or self.recurrence is not None:
                 raise ValueError("a zone change moves the series alone")

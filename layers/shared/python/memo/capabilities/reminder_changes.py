@@ -13,7 +13,7 @@ a moved occurrence is kept too: "undo" cancels its one-time copy and gives the s
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memo.capabilities.base import CapabilityError, ExecutionContext, ExecutionResult
@@ -26,6 +26,7 @@ from memo.capabilities.reminder_results import (
     in_past,
     no_time_left,
     not_found,
+    not_repeating,
     occurrence_moved,
     rejected,
     too_many_skips,
@@ -35,6 +36,7 @@ from memo.text.dates import format_when
 from memo.text.language import Language
 from memo.text.series import (
     TooManySkips,
+    ended_on,
     first_time,
     moved,
     next_occurrence,
@@ -60,7 +62,9 @@ class ReminderChanges(ReminderSchedule):
             if before is None:
                 continue
             kept = Revision(undo=undo_for(ctx, now), was=before)
-            if args.timezone is not None:
+            if args.ends_on is not None:
+                outcome = self._end_on(kept, args.ends_on, now, lang)
+            elif args.timezone is not None:
                 outcome = self._keep_local_time(kept, args.timezone, now)
             elif args.recurrence is not None:
                 outcome = self._repeat(kept, args, now, lang)
@@ -103,6 +107,35 @@ class ReminderChanges(ReminderSchedule):
                 f"עדכנתי את התזכורת {quote(first['title'], lang)} ({when_text})",
             ),
             when=datetime.fromisoformat(first["when"]),
+        )
+
+    def _end_on(
+        self, kept: Revision[Reminder], last_day: date, now: datetime, lang: Language
+    ) -> Reminder | ExecutionResult | None:
+        """The series ends with `last_day`: its schedule ends after it; a one-time reminder has no
+        end to change, and a series with no time left by then is not ended (it is asked to be
+        deleted instead, never deleted on a date's word)."""
+        before = kept.was
+        if before.recurrence is None:
+            return not_repeating(before, lang)
+        recurrence = ended_on(before.recurrence, last_day)
+        when = first_time(recurrence, before.timezone, before.skips)
+        if when is None or when < before.due_at:
+            return no_time_left("update", lang)
+        name = self._scheduler.schedule(
+            reminder_id=before.reminder_id,
+            thread_id=before.thread_id,
+            at=before.due_at,
+            timezone=before.timezone,
+            recurrence=recurrence,
+        )
+        return self._repo.update_reminder(
+            before.thread_id,
+            before.reminder_id,
+            schedule_name=name,
+            recurrence=recurrence,
+            changed_at=now,
+            revision=kept,
         )
 
     def _move_one(

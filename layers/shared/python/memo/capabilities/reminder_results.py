@@ -13,6 +13,7 @@ from memo.capabilities.common import (
     CHANGED,
     CHANGED_SINCE_APPROVAL,
     NOT_FOUND,
+    NOT_REPEATING,
     REPEAT_TOO_LONG,
     TIME_IN_PAST,
     TOO_MANY_SKIPS,
@@ -142,6 +143,20 @@ def rejected(language: Language, recurrence: str | None) -> str:
         language,
         "I can't repeat a reminder that way — try e.g. “every Monday at 9”.",
         "אני לא יכול לחזור על תזכורת בצורה הזאת — נסו למשל „כל יום שני ב-9”.",
+    )
+
+
+def not_repeating(reminder: Reminder, language: Language) -> ExecutionResult:
+    """ "stop it after friday" of a reminder that comes once: it has no end to change."""
+    return failure(
+        CAPABILITY,
+        "update",
+        NOT_REPEATING,
+        say(
+            language,
+            f"{quote(reminder.title, language)} doesn't repeat, so it has no end to change; nothing was changed.",
+            f"{quote(reminder.title, language)} לא חוזרת, אז אין לה סוף לשנות; לא שיניתי כלום.",
+        ),
     )
 
 

@@ -72,6 +72,7 @@ MATCHERS: tuple[Matcher, ...] = (
     reminder_deletes.delete_all,
     reminder_deletes.delete_some,
     reminder_deletes.everything,
+    reminder_changes.ends_on,
     reminder_deletes.stop_reminding,
     reminder_skips.skip,
     list_removals.clear,

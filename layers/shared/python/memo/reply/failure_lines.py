@@ -4,7 +4,7 @@
   was not performed.
 - REVIEW_REJECTED: an operator rejected the step (it was not performed); the operator's reason is
   passed on. REVIEW_EXPIRED: no operator decided in time (it was not performed).
-- NOTHING_TO_UNDO, CHANGED_AGAIN, NOTE_TOO_LONG, ITEM_TOO_LARGE: the step's own user-facing error
+- NOTHING_TO_UNDO, CHANGED_AGAIN, NOTE_TOO_LONG, ITEM_TOO_LARGE, NOT_REPEATING: the step's own user-facing error
   (an "Undo" with nothing left to restore, or whose updated items were all changed again since; a
   note over the configured limit, or an item over DynamoDB's, refused before anything was saved).
 - REVIEW_WITHDRAWN: the user withdrew the request while it waited for an operator (not performed).
@@ -43,7 +43,9 @@ _ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("lists", "clear"): ("clear your list", "לנקות את הרשימה"),
 }
 #: Failures whose `error` the step words itself, for the user (`memo.capabilities`).
-_WORDED_BY_THE_STEP = frozenset({"NOTHING_TO_UNDO", "CHANGED_AGAIN", "NOTE_TOO_LONG", "ITEM_TOO_LARGE"})
+_WORDED_BY_THE_STEP = frozenset(
+    {"NOTHING_TO_UNDO", "CHANGED_AGAIN", "NOTE_TOO_LONG", "ITEM_TOO_LARGE", "NOT_REPEATING"}
+)
 _CAPABILITY_ACTIONS: dict[str, tuple[str, str]] = {
     "calendar": ("use your calendar", "להשתמש ביומן שלך"),
     "email": ("use your email", "להשתמש במייל שלך"),

@@ -313,6 +313,8 @@ def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
             args["day"] = day_only.isoformat()
     elif _text(ch.get("recurrence")):
         args["recurrence"] = _text(ch.get("recurrence"))  # "to mondays": at its own time of day
+    elif _day(ch.get("endsOn")):
+        args["endsOn"] = str(ch["endsOn"])  # "stop the vitamins after friday": its last day
     if title is not None:
         args["title"] = title
     return args

@@ -287,3 +287,15 @@ def rezoned(series_text: str, timezone: str, zone: str, *, now: datetime, create
         return series_text
     rule = ";".join(f"{k}={v}" for k, v in parts.items())
     return series(rule, datetime.combine(today, first.time(), tzinfo=ZoneInfo(zone)), zone) or series_text
+
+
+def ended_on(series_text: str, last_day: date) -> str:
+    """The series ending with `last_day` ("stop the vitamins after friday"): its rule, its start and
+    its times kept, UNTIL the end of that day (local, as its DTSTART); one that ends by then already
+    is as it was."""
+    ends = series_end(series_text, "UTC")  # local wall clock, as its DTSTART (the zone is no matter)
+    if ends is not None and ends.date() <= last_day:
+        return series_text
+    start = next(x for x in series_text.splitlines() if x.startswith("DTSTART:"))
+    kept = [f"{k}={v}" for k, v in rule_part(series_text).items() if k not in ("COUNT", "UNTIL")]
+    return f"{start}\nRRULE:{';'.join([*kept, f'UNTIL={last_day:%Y%m%d}T235959'])}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 from memo.conversation.smalltalk import LIST_RENAME
 from memo.domain import Capability
@@ -390,3 +391,54 @@ def snooze(text: str, inp: PlannerInput) -> Match | None:
 def _reminder_word_dropped(words: str) -> str:
     words = re.sub(rf"\b{REMINDER_EN}\b", " ", words, flags=re.I)
     return clean(re.sub(rf"(?:^|(?<=\s))(?:את\s+)?{REMINDER_HE}(?:\s+(?:של|על))?", " ", words))
+
+
+#: "stop the vitamins after friday", "end the gym reminder on the 30th", "make the vitamins stop after
+#: friday", "stop the vitamins from monday", "תפסיק את הויטמינים אחרי יום שישי", "תעצור את
+#: התזכורת של הויטמינים מיום ראשון": a series' last day (after it, or the day before "from").
+_ENDS = (
+    re.compile(
+        rf"^(?:stop|end|finish)\s+(?:the\s+|my\s+)?(?P<target>.+?)(?:\s+{REMINDER_EN})?\s+"
+        r"(?P<how>after|on|from|starting|as\s+of)\s+(?P<day>\S.*?)\s*[.!]?$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:make|have|let)\s+(?:the\s+|my\s+)?(?P<target>.+?)(?:\s+{REMINDER_EN})?\s+(?:stop|end)\s+"
+        r"(?P<how>after|on|from)\s+(?P<day>\S.*?)\s*[.!]?$",
+        re.I,
+    ),
+    re.compile(
+        rf"^(?:תפסיק|תפסיקי|תעצור|תעצרי|תסיים|תסיימי)\s+(?:את\s+)?(?:{REMINDER_HE}\s+(?:של|על)\s+)?(?P<target>.+?)\s+"
+        r"(?P<how>אחרי|מ-?|החל\s+מ-?)\s*(?P<day>\S.*?)\s*[.!]?$"
+    ),
+)
+
+
+def ends_on(text: str, inp: PlannerInput) -> Match | None:
+    """A series stopped after a day: its last day changed (an update of the series itself)."""
+    for pattern in _ENDS:
+        found = pattern.match(text)
+        if found is None:
+            continue
+        parsed = parse_when(found.group("day"), inp)
+        day = parsed.day or (parsed.when.date() if parsed.when is not None else None)
+        if day is None or parsed.named_time or parsed.recurrence or clean(parsed.remainder):
+            return None  # "stop the gym after work": no day
+        how = found.group("how").lower()
+        if how in ("from", "starting", "as of") or how.startswith("מ") or how.startswith("החל"):
+            day = day - timedelta(days=1)  # "from monday": sunday is its last day
+        target = as_title(one_dropped(_reminder_word_dropped(found.group("target"))))
+        if not target:
+            return None
+        constraints, missing, confidence = target_constraints(target, inp, "reminders")
+        return Match(
+            capability="reminders",
+            action="update",
+            confidence=confidence,
+            risk="medium",
+            constraints=constraints,
+            changes={"endsOn": day.isoformat()},
+            missing=missing,
+            pattern="reminders:ends_on",
+        )
+    return None
