@@ -233,3 +233,33 @@ def test_a_removal_taken_back_by_name_puts_that_thing_back(
     kept = added.split(" ")[1]
     assert kept in chat.say(listing)
     assert chat.say("keep the cheese").startswith(("I'm not sure", "לא בטוח"))  # not what was removed
+
+
+@pytest.mark.parametrize(
+    ("add", "move", "answer", "shown_from", "shown_to"),
+    [
+        (
+            "add milk and batteries to my shopping list",
+            "move the batteries to the hardware list",
+            "✅ Removed batteries from your shopping list.\n✅ Added batteries to your hardware list.",
+            "what's on my shopping list?",
+            "what's on my hardware list?",
+        ),
+        (
+            "תוסיף חלב וסוללות לרשימת הקניות",
+            "תעביר את הסוללות לרשימת טיולים",
+            "✅ הורדתי סוללות מרשימת הקניות.\n✅ הוספתי סוללות לרשימת הטיולים.",
+            "מה ברשימת הקניות",
+            "מה ברשימת הטיולים",
+        ),
+    ],
+)
+def test_a_thing_moved_to_another_list_is_there_and_not_here(
+    chat: Conversation, add: str, move: str, answer: str, shown_from: str, shown_to: str
+) -> None:
+    # "move the batteries to the hardware list" was "I'm not sure I understood".
+    chat.say(add)
+    assert chat.say(move) == answer
+    thing = "batteries" if "batteries" in move else "סוללות"
+    assert thing not in chat.say(shown_from)
+    assert thing in chat.say(shown_to)

@@ -43,6 +43,7 @@ from memo.planner.intents import (
     instead,
     kept_after_all,
     list_changes,
+    list_moves,
     list_queries,
     list_removals,
     list_starts,
@@ -231,6 +232,9 @@ class RulePlanner:
         )
         if twice:
             return _to_plan(twice)
+        moved = list_moves.moved_to_list(request, inp)  # "move the batteries to the hardware list"
+        if moved:
+            return _to_plan(moved)
         first = self._match(request, inp)
         if _is_command(first):
             assert isinstance(first, Match)
