@@ -290,3 +290,24 @@ def test_a_series_ended_on_a_day_keeps_its_times_up_to_that_day_only(rule: str, 
     before = occurrences_on(text, TZ, NOW, NOW.date(), last + timedelta(days=60), limit=2000)
     after = occurrences_on(ended, TZ, NOW, NOW.date(), last + timedelta(days=60), limit=2000)
     assert after == [t for t in before if t.date() <= last]
+
+
+@pytest.mark.parametrize(
+    "rule", ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=SU,WE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU"]
+)
+@pytest.mark.parametrize("offset", range(0, 14))
+def test_a_series_on_several_days_moved_with_a_day_said_keeps_its_days_and_its_next_one(
+    rule: str, offset: int
+) -> None:
+    # "move the vitamins on wednesday to 9am" -> the whole series: it began on Wednesday, and
+    # Tuesday's time was lost. The day names one of its times; every day keeps its time, at 09:00.
+    text = series(rule, NOW, TZ)
+    assert text is not None
+    after = moved(text, TZ, now=NOW, day=NOW.date() + timedelta(days=offset), at=time(21, 30))
+    assert after is not None
+    span = (NOW.date(), NOW.date() + timedelta(days=21))
+    days_before = [t.date() for t in occurrences_on(text, TZ, NOW, *span, limit=100)]
+    times_after = occurrences_on(after, TZ, NOW, *span, limit=100)
+    assert [t.date() for t in times_after] == [d for d in days_before if d >= times_after[0].date()]
+    assert times_after[0].date() == days_before[1]  # its next time (the first is now): nothing is lost
+    assert all(t.time() == time(21, 30) for t in times_after)

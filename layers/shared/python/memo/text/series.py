@@ -207,8 +207,13 @@ def moved(series_text: str, timezone: str, *, now: datetime, day: date | None, a
     current = next_occurrence(series_text, timezone, now) or first_occurrence(series_text, timezone)
     local = current.astimezone(zone)
     new_time = at or local.time()
+    one_weekday = parts.get("FREQ") == "WEEKLY" and len(parts.get("BYDAY", "").split(",")) <= 1
+    if day is not None and at is not None and not (one_weekday or parts.get("FREQ") == "MONTHLY"):
+        # "move the vitamins on wednesday to 9am" of a daily series (or one on several weekdays):
+        # the day names one of its times, the whole series moves to 09:00 from its next time.
+        day = None
     if day is not None:
-        if parts.get("FREQ") == "WEEKLY" and len(parts.get("BYDAY", "").split(",")) <= 1:
+        if one_weekday:
             parts["BYDAY"] = WEEKDAY_CODES[day.weekday()]
         if parts.get("FREQ") == "MONTHLY":
             parts["BYMONTHDAY"] = str(day.day)
