@@ -65,3 +65,11 @@ def test_moved_or_made_more_often_it_keeps_its_hours_as_a_whole(chat: Conversati
     assert "every 2 hours from 10:00 to 18:00" in chat.say("change the water reminder to every 2 hours")
     assert "every hour from 11:00 to 19:00" not in chat.say("show my reminders")
     assert _hours_fired(chat, clock, 1) == [10, 12, 14, 16, 18]
+
+
+def test_made_every_two_hours_it_goes_on_from_its_next_time(chat: Conversation, clock: FakeClock) -> None:
+    # It was "next: 13:00": two hours from now, the 11:00 skipped.
+    chat.say("remind me to drink water every hour between 9am and 5pm")
+    changed = chat.say("change it to every 2 hours")
+    assert changed.endswith(f"every 2 hours from 09:00 to 17:00 (next: {shown(0, 11)}).")
+    assert _hours_fired(chat, clock, 1) == [9, 11, 13, 15, 17]

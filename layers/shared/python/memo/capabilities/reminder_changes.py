@@ -172,6 +172,9 @@ class ReminderChanges(ReminderSchedule):
         before = kept.was
         start = args.when or _at_its_time_from(before, now)
         rule = within_its_hours(before.recurrence, args.recurrence) if before.recurrence else args.recurrence
+        if rule != args.recurrence:
+            # "every 2 hours" within the series' hours: from its next time, not two hours from now
+            start = max(before.due_at, now)
         recurrence = series(rule, start, before.timezone)
         if recurrence is None:
             return no_time_left("update", lang)
