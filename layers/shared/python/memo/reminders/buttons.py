@@ -137,16 +137,18 @@ _TYPED_SNOOZE_TO = re.compile(
     r"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that))?\s+(?:until|till|'?til|to)|"
     r"remind\s+me(?:\s+about\s+(?:it|this|that))?\s+again(?:\s+(?:at|on))?|"
     r"(?:תזכיר|תזכירי)\s+לי\s+(?:על\s+זה\s+|את\s+זה\s+)?(?:שוב|עוד\s+פעם)|"
-    r"(?:תדחה|תדחי)(?:\s+(?:את\s+זה|אותה|אותו))?\s+(?=ל|עד)|(?:תעשה\s+|תעשי\s+)?נודניק\s+(?=עד))"
+    r"(?:תעשה\s+|תעשי\s+)?נודניק\s+(?=עד))"
     r"\s*(?P<to>\S.*?)\s*[.!]*$",
     re.I,
 )
 
 
-#: "push it to 6pm", "move it to tomorrow": the same, only as the next message after the reminder
+#: "push it to 6pm", "move it to tomorrow", "תדחה את זה למחר": the same, only as the next message after the reminder
 #: (or quoting it): later, "it" may be a reminder set since.
 _TYPED_MOVE_TO = re.compile(
-    r"^(?:push|move|postpone|delay)\s+(?:it|this|that)\s+(?:to|until|till)\s+(?P<to>\S.*?)\s*[.!]*$", re.I
+    r"^(?:(?:push|move|postpone|delay)\s+(?:it|this|that)\s+(?:to|until|till)\s+|"
+    r"(?:תדחה|תדחי)(?:\s+(?:את\s+זה|אותה|אותו))?\s+(?=ל|עד))(?P<to>\S.*?)\s*[.!]*$",
+    re.I,
 )
 
 
