@@ -73,3 +73,29 @@ def test_made_every_two_hours_it_goes_on_from_its_next_time(chat: Conversation, 
     changed = chat.say("change it to every 2 hours")
     assert changed.endswith(f"every 2 hours from 09:00 to 17:00 (next: {shown(0, 11)}).")
     assert _hours_fired(chat, clock, 1) == [9, 11, 13, 15, 17]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        (
+            "remind me to check the baby every hour from 10pm to 2am",
+            "🔁 Reminder set: “check the baby” every hour from 22:00 to 02:00 (first: {first}).",
+        ),
+        (
+            "תזכיר לי לבדוק את התינוק כל שעה מ-22 עד 2",
+            "🔁 קבעתי תזכורת „לבדוק את התינוק” כל שעה בין 22:00 ל-02:00 (הראשונה: {first}).",
+        ),
+    ],
+)
+def test_hours_over_midnight_fire_through_the_night_only(
+    chat: Conversation, clock: FakeClock, said: str, reply: str
+) -> None:
+    # It was every hour of the day, titled "check the baby from to 2am" (in Hebrew, "עד 2" was
+    # read as February the 2nd).
+    lang = "he" if said[0] > "z" else "en"
+    assert chat.say(said) == reply.format(first=shown(0, 22, 0, lang))
+    # The ticker run a minute past each hour from now on, as EventBridge fires each time.
+    hours = [(day, hour) for day in (0, 1) for hour in range(24) if (day, hour) > (0, 10)]
+    came = [(day, hour) for day, hour in hours if fired(chat, clock, day, hour)]
+    assert came == [(0, 22), (0, 23), (1, 0), (1, 1), (1, 2), (1, 22), (1, 23)]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from memo.text.recurrence import find_recurrence
 from memo.text.recurrence_units import Window, find_window, unit_freq
 from memo.text.series import parse_series, series
+from memo.text.series_words import describe
 
 TZ = "Asia/Jerusalem"
 ZONE = ZoneInfo(TZ)
@@ -93,11 +94,23 @@ def test_hours_said_without_am_or_pm_read_as_working_hours(said: str, first: int
     assert found is not None and found[0] == Window(time(first), time(last))
 
 
-@pytest.mark.parametrize(
-    "said", ["from 5pm to 9am", "between 25 and 26", "between 9 and 9am", "from 11pm to 10pm"]
-)
-def test_hours_over_midnight_or_that_do_not_exist_are_no_window(said: str) -> None:
+@pytest.mark.parametrize("said", ["between 25 and 26", "between 9 and 9am", "from 10pm to 10pm"])
+def test_hours_that_do_not_exist_or_no_stretch_are_no_window(said: str) -> None:
     assert find_window(f"every hour {said}", "HOURLY", 1) is None
+
+
+@pytest.mark.parametrize("start", range(13, 24))
+@pytest.mark.parametrize("end", range(0, 9))
+@pytest.mark.parametrize("form", ["from {a} to {b}", "between {a} and {b}", "מ-{a} עד {b}"])
+def test_hours_over_midnight_keep_their_stretch(start: int, end: int, form: str) -> None:
+    # "every hour from 10pm to 2am" was every hour of the day, titled "check the baby from to 2am".
+    said = form.format(a=f"{start}:00", b=f"{end}:00")
+    found = find_recurrence(f"check the baby every hour {said}", timezone=TZ, now_local=NOW)
+    assert found is not None
+    expected = [time(h % 24) for h in range(start, end + 25)]
+    assert sorted(_times(found.recurrence.rule)) == sorted(expected)
+    text = series(found.recurrence.rule, NOW, TZ)
+    assert text is not None and describe(text, "en") == f"every hour from {start:02d}:00 to {end:02d}:00"
 
 
 @pytest.mark.parametrize(

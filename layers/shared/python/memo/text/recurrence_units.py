@@ -58,6 +58,8 @@ class Window:
         hour from the start's to the one before the end ("every 30 minutes from 9 to 5": 09:00 to
         16:30)."""
         first, last = self.start.hour, self.end.hour
+        if last < first or (last == first and self.end < self.start):
+            last += 24  # over midnight ("from 10pm to 2am"): its hours after midnight
         if freq == "HOURLY":
             if self.end.minute < self.start.minute:
                 last -= 1
@@ -66,11 +68,22 @@ class Window:
 
 
 def _by(name: str, values: range) -> str:
-    return f"{name}={','.join(str(v) for v in values)}"
+    return f"{name}={','.join(str(v) for v in sorted(v % 24 if name == 'BYHOUR' else v for v in values))}"
 
 
-_EN_CLOCK = r"\d{1,2}(?:[:.][0-5]\d)?(?:\s*(?:a\.?m\.?|p\.?m\.?|o'?clock))?|noon"
-_HE_CLOCK = r"\d{1,2}(?::[0-5]\d)?(?:\s+(?:בבוקר|בערב|בלילה|בצהריים|אחה\"?צ|אחר\s+הצהריים))?|הצהריים|צהריים"
+def in_window_order(hours: list[int], minutes: list[int]) -> list[int]:
+    """The times of a day of BYHOUR and BYMINUTE (minutes of the day) in the window's order: from
+    the one after the longest quiet stretch ("from 10pm to 2am": 22:00, 23:00, 00:00 … 02:00)."""
+    times = sorted(h * 60 + m for h in hours for m in minutes)
+    gaps = [(times[i] - times[i - 1]) % (24 * 60) or 24 * 60 for i in range(len(times))]
+    start = max(range(len(times)), key=lambda i: gaps[i])
+    return times[start:] + times[:start]
+
+
+_EN_CLOCK = r"\d{1,2}(?:[:.][0-5]\d)?(?:\s*(?:a\.?m\.?|p\.?m\.?|o'?clock))?|noon|midnight"
+_HE_CLOCK = (
+    r"\d{1,2}(?::[0-5]\d)?(?:\s+(?:בבוקר|בערב|בלילה|בצהריים|אחה\"?צ|אחר\s+הצהריים))?|הצהריים|צהריים|חצות"
+)
 _WINDOW = re.compile(
     rf"(?:(?<=\s)|^)(?:(?:between\s+)(?P<a>{_EN_CLOCK})\s+and\s+(?P<b>{_EN_CLOCK})"
     rf"|from\s+(?P<c>{_EN_CLOCK})\s*(?:to|until|till|-|–)\s*(?P<d>{_EN_CLOCK}))\b"
@@ -92,28 +105,39 @@ def find_window(text: str, freq: Frequency, interval: int) -> tuple[Window, tupl
         return None
     said = [g for g in found.groups() if g is not None]
     start = _clock(said[0], after=None)
-    end = _clock(said[1], after=start)
-    if start is None or end is None or end <= start:
+    # "from 13:00 to 2:00": a start said on the 24-hour clock says the end on it too
+    written = re.match(r"\d+", said[0])
+    twenty_four = written is not None and int(written.group()) > 12
+    end = _clock(said[1], after=None if twenty_four else start, as_said=twenty_four)
+    if start is None or end is None or end == start:
         return None
     if freq == "MINUTELY" and (60 % interval or start.minute or end.minute):
         return None
     return Window(start, end), found.span()
 
 
-def _clock(said: str, *, after: time | None) -> time | None:
+def _clock(said: str, *, after: time | None, as_said: bool = False) -> time | None:
     """A window's clock time: as said with am/pm or as a 24-hour time, else by working hours (the
     module's note); None for a time that does not exist."""
     if "noon" in said.lower() or ("צהריים" in said and not re.search(r"\d", said)):
         return time(12)
+    if "midnight" in said.lower() or "חצות" in said:
+        return time(0)
     digits = re.match(r"(\d{1,2})(?:[:.](\d{2}))?", said)
     assert digits is not None  # the pattern's clock starts with its hour
     hour, minute = int(digits.group(1)), int(digits.group(2) or 0)
     if hour > 23 or (hour > 12 and (_AM.search(said) or _PM.search(said))):
         return None
+    if ("בלילה" in said and hour < 6) or (as_said and not (_AM.search(said) or _PM.search(said))):
+        return time(hour, minute)  # "2 בלילה": two at night; "2:00" after "13:00"
     if _PM.search(said) and hour < 12:
         hour += 12
     elif _AM.search(said):
         hour %= 12
-    elif (1 <= hour <= 6) if after is None else (hour < 12 and time(hour, minute) <= after):
-        hour += 12  # the afternoon of working hours
+    elif (
+        (1 <= hour <= 6)
+        if after is None
+        else (hour < 12 and time(hour, minute) <= after < time(hour + 12, minute))
+    ):
+        hour += 12  # the afternoon of working hours; an end before its start then is after midnight
     return time(hour, minute)

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrule, rrulestr
 
 from memo.text.recurrence import WEEKDAY_CODES, Recurrence
-from memo.text.recurrence_units import Frequency, Window
+from memo.text.recurrence_units import Frequency, Window, in_window_order
 
 _LOCAL = "%Y%m%dT%H%M%S"
 #: At most this many stretches ahead a series skips ("skip the gym next week", and again, and
@@ -236,8 +236,12 @@ def _window_moved(
     next time on (or from `day`)."""
     hours = [int(h) for h in parts["BYHOUR"].split(",")]
     if at is not None:
-        shift = at.hour - hours[0]
-        parts["BYHOUR"] = ",".join(str(h + shift) for h in hours if h + shift <= 23)
+        times = _day_times(parts)
+        shift = at.hour - times[0] // 60
+        if times != sorted(times):  # over midnight: its hours stay one stretch
+            parts["BYHOUR"] = ",".join(str(h) for h in sorted({(h + shift) % 24 for h in hours}))
+        else:
+            parts["BYHOUR"] = ",".join(str(h + shift) for h in hours if 0 <= h + shift <= 23)
         if "," not in parts.get("BYMINUTE", ","):  # one minute of each hour: the one said
             parts["BYMINUTE"] = str(at.minute)
     zone = ZoneInfo(timezone)
@@ -255,9 +259,7 @@ def within_its_hours(series_text: str, rule: str) -> str:
     freq = new.get("FREQ", "")
     if "BYHOUR" not in old or "BYHOUR" in new or freq not in ("HOURLY", "MINUTELY"):
         return rule
-    times = sorted(
-        int(h) * 60 + int(m) for h in old["BYHOUR"].split(",") for m in old.get("BYMINUTE", "0").split(",")
-    )
+    times = _day_times(old)
     first, last = (time(t // 60, t % 60) for t in (times[0], times[-1]))
     if freq == "MINUTELY" and last.minute:
         last = time(min(last.hour + 1, 23))  # the minutes fill each hour up to the one it ends in
@@ -273,10 +275,15 @@ def opens_at(series_text: str) -> time | None:
     parts = rule_part(series_text)
     if "BYHOUR" not in parts:
         return None
-    return time(
-        min(int(h) for h in parts["BYHOUR"].split(",")),
-        min(int(m) for m in parts.get("BYMINUTE", "0").split(",")),
-    )
+    first = _day_times(parts)[0]
+    return time(first // 60, first % 60)
+
+
+def _day_times(parts: dict[str, str]) -> list[int]:
+    """The times of each day of a series within hours (minutes of the day), its window's first one
+    first ("from 10pm to 2am": 22:00 … 02:00)."""
+    hours = [int(h) for h in parts["BYHOUR"].split(",")]
+    return in_window_order(hours, [int(m) for m in parts.get("BYMINUTE", "0").split(",")])
 
 
 def rezoned(series_text: str, timezone: str, zone: str, *, now: datetime, created_at: datetime) -> str:

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from memo.text.language import Language
 from memo.text.recurrence import LAST_DAY, WEEKDAY_CODES
+from memo.text.recurrence_units import in_window_order
 from memo.text.series import parse_series, rule_part
 
 _EN_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -70,12 +71,10 @@ def _within_hours(parts: dict[str, str], days: list[int], language: Language) ->
     """ "every hour from 09:00 to 17:00", "every 30 minutes from 09:00 to 16:30, every Sunday,
     Monday ...": a repetition within the hours of each day (or of the days said), by its first and
     last time of the day."""
-    times = sorted(
-        int(h) * 60 + int(m)
-        for h in parts["BYHOUR"].split(",")
-        for m in parts.get("BYMINUTE", "0").split(",")
+    times = in_window_order(
+        [int(h) for h in parts["BYHOUR"].split(",")], [int(m) for m in parts.get("BYMINUTE", "0").split(",")]
     )
-    step = times[1] - times[0] if len(times) > 1 else 24 * 60
+    step = (times[1] - times[0]) % (24 * 60) if len(times) > 1 else 24 * 60
     every = (
         _every_few("HOURLY", step // 60, language)
         if step % 60 == 0
