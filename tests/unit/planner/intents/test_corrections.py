@@ -231,3 +231,22 @@ def test_a_thing_the_title_has_no_place_for_is_the_whole_title_or_asked() -> Non
     assert in_its_place(just_set, "call dad") == "call dad"
     result = RulePlanner().plan(pin("make it the gym", actions=(just_set,)))
     assert result.output.missing_fields  # nothing in “call mom” is a "the ...": asked, never guessed
+
+
+@pytest.mark.parametrize("said", ["התכוונתי לבן שלי", "לא, התכוונתי את הבן שלי", "אופס, התכוונתי הבן שלי"])
+@pytest.mark.parametrize(
+    ("title", "renamed"),
+    [("לאסוף את הבת שלי", "לאסוף את הבן שלי"), ("להסיע את הבת שלי לחוג", "להסיע את הבן שלי לחוג")],
+)
+def test_hebrew_a_thing_of_ones_own_said_instead_takes_its_place(said: str, title: str, renamed: str) -> None:
+    # "התכוונתי לבן שלי" renamed „לאסוף את הבת שלי” to „לבן שלי”.
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary=f"תזכורת „{title}” ליום ב׳ 23.11 בשעה 16:00",
+        when=NOW + timedelta(hours=7),
+        external_ids={"reminderId": "r-1"},
+    )
+    step = RulePlanner().plan(pin(said, actions=(just_set,))).output.plan[0]
+    assert (step.action, step.changes) == ("update", {"title": renamed})

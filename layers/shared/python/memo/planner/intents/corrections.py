@@ -128,6 +128,9 @@ def correction(text: str, inp: PlannerInput) -> str | None:
 
 #: "the electrician", "my son", "a haircut": a thing said with its determiner.
 _THING = re.compile(r"^(?P<det>the|my|a|an|our|his|her|their|your)\s+(?P<word>[^\W\d]+)$", re.I)
+#: "הבן שלי", "לבן שלי", "את הבן שלי": a thing of one's own, in Hebrew (the noun without its ה).
+_HE_MINE = re.compile(r"^(?:ל|את\s+)?ה?(?P<noun>[\u05d0-\u05ea]{2,})\s+שלי$")
+_HE_MINE_IN = re.compile(r"(?:(?<=\s)|(?<=^))(?P<the>ה)?(?P<noun>[\u05d0-\u05ea]{2,})(?=\s+שלי(?:\s|$))")
 #: A title as a latest action's summary quotes it: “call the plumber”, „להתקשר לאינסטלטור”.
 _QUOTED = re.compile(r"[“„\"](?P<title>[^”\"]+)[”\"]")
 
@@ -137,6 +140,15 @@ def in_its_place(latest: LatestAction, new: str) -> str:
     electrician" after “call the plumber” is “call the electrician”, "make it my son" after “pick up
     my daughter from school” is “pick up my son from school”. Anything else is the whole new title."""
     thing, quoted = _THING.match(new.strip()), _QUOTED.search(latest.summary)
+    mine = _HE_MINE.match(new.strip())
+    if mine is not None and quoted is not None:
+        # "התכוונתי לבן שלי" after „לאסוף את הבת שלי”: „לאסוף את הבן שלי”
+        held = _HE_MINE_IN.search(quoted.group("title"))
+        if held is None:
+            return new
+        noun = ("ה" if held.group("the") else "") + mine.group("noun")
+        title = quoted.group("title")
+        return title[: held.start("the")] + noun + title[held.end("noun") :]
     if thing is None or quoted is None:
         return new
     title = quoted.group("title")

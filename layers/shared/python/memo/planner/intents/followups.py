@@ -81,7 +81,8 @@ _RE_REF_RENAME = re.compile(
 
 
 _MAKE_IT_THING = re.compile(
-    r"^(?:(?:no|wait|actually|oops|sorry)[\s,!.]+)*(?:(?P<make>make\s+it)|i\s+meant|i\s+mean)\s+(?P<new>(?:the|my|a|an|our|his|her|their|your)\s+[^\W\d]+)\s*[.!]?$",
+    r"^(?:(?:no|wait|actually|oops|sorry)[\s,!.]+)*(?:(?P<make>make\s+it)|i\s+meant|i\s+mean)\s+(?P<new>(?:the|my|a|an|our|his|her|their|your)\s+[^\W\d]+)\s*[.!]?$"
+    r"|^(?:(?:לא|רגע|אופס|סליחה|בעצם)[\s,!.]+)*(?:התכוונתי|הכוונה|בעצם)\s+(?P<new_he>(?:ל|את\s+)?\S+\s+שלי)\s*[.!]?$",
     re.I,
 )
 _PLURAL_REF = re.compile(rf"\s(?:{PLURAL_REF_EN}|{PLURAL_REF_HE})\s*[.!]?$", re.I)
@@ -194,8 +195,9 @@ def _referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
     latest = latest_action(inp)
     if thing is not None and latest is not None and latest.capability == "reminders":
         # "make it the electrician" after “call the plumber”: that thing in its place, else unsaid
-        placed = in_its_place(latest, thing.group("new"))
-        if placed != thing.group("new"):
+        said = thing.group("new") or thing.group("new_he")
+        placed = in_its_place(latest, said)
+        if placed != said:
             return _renamed(latest, as_title(placed))
         if thing.group("make"):
             return unclear(text)
