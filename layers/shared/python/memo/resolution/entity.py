@@ -26,7 +26,7 @@ the steps still open.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 from memo.capabilities.base import ExecutionResult
 from memo.capabilities.common import NOT_FOUND
 from memo.capabilities.dispatch import ARGS_MODELS
+from memo.capabilities.items import Reminder
 from memo.capabilities.lists import UNNAMED_LIST
 from memo.capabilities.reminder_args import OCCURRENCE
 from memo.domain import (
@@ -208,7 +209,9 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
         reads.in_flight,
     )
     semantic = {k: v for k, v in result.args.items() if k not in ("within", "times")}
-    found, scope_kind = _narrowed(step, result, semantic, found, state, reads)
+    # One read of the upcoming reminders at most, shared by every check of this step that needs it.
+    upcoming = recurring.upcoming(reads.repository, state.thread_id, reads.now)
+    found, scope_kind = _narrowed(step, result, semantic, found, state, upcoming)
     within = result.args.get("within")
     if isinstance(within, dict) and semantic.get("scope") == OCCURRENCE:
         # "skip the gym next week": each of its times on those days is skipped.
@@ -216,9 +219,7 @@ def _resolve_target(progress: _Progress, step: PlanStep, result: ResolverResult,
     if isinstance(found, Found):
         once = frozenset[str]()
         if "scope" in semantic and step.capability == "reminders":
-            once = recurring.one_time(
-                recurring.upcoming(reads.repository, state.thread_id, reads.now), found.ids
-            )
+            once = recurring.one_time(upcoming, found.ids)
         progress.resolve(step, executor_args_for(step, {**semantic, **found.extra}, found.ids, once))
         logger.info("ENTITY_RESOLVED", extra={**log, "count": len(found.ids)})
     elif isinstance(found, Missing):
@@ -246,17 +247,18 @@ def _narrowed(
     semantic: dict[str, Any],
     found: Lookup,
     state: TurnState,
-    reads: _Reads,
+    upcoming: Callable[[], Sequence[Reminder]],
 ) -> tuple[Lookup, DisambiguationKind | None]:
     """The reminders found, narrowed to their next time within the days the words named, and, for
-    one repeating reminder, turned into "this one or the whole series?" (`recurring_scope`)."""
+    one repeating reminder, turned into "this one or the whole series?" (`recurring_scope`);
+    `upcoming` loads the user's upcoming reminders (once)."""
     language, timezone = state.input.language, state.input.timezone
     if isinstance(found, Found) and "times" in result.args:
         # "skip the next two vitamins": the days of those times, as if they were said
         days, refused = recurring.next_times(
             found.ids,
             int(result.args.pop("times")),
-            recurring.upcoming(reads.repository, state.thread_id, reads.now),
+            upcoming,
             language=language,
             timezone=timezone,
         )
@@ -267,7 +269,7 @@ def _narrowed(
         kept, outside = recurring.coming_within(
             found.ids,
             result.args["within"],
-            recurring.upcoming(reads.repository, state.thread_id, reads.now),
+            upcoming,
             language=language,
             timezone=timezone,
         )
@@ -278,7 +280,7 @@ def _narrowed(
         step,
         {**semantic, **found.extra},
         found.ids,
-        recurring.upcoming(reads.repository, state.thread_id, reads.now),
+        upcoming,
         language=language,
         timezone=timezone,
     )

@@ -133,11 +133,14 @@ def coming_within(
 
 
 def upcoming(repository: Any, thread_id: str, now: datetime) -> Callable[[], list[Reminder]]:
-    """The loader of the user's upcoming reminders (`ItemsReader.list_upcoming_reminders`)."""
+    """The loader of the user's upcoming reminders (`ItemsReader.list_upcoming_reminders`): read on
+    its first call only, and kept for the calls after it."""
+    loaded: list[list[Reminder]] = []
 
     def load() -> list[Reminder]:
-        reminders: list[Reminder] = repository.list_upcoming_reminders(thread_id, now)
-        return reminders
+        if not loaded:
+            loaded.append(repository.list_upcoming_reminders(thread_id, now))
+        return loaded[0]
 
     return load
 
