@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from memo.ingress.webhook import sign
+from memo.local.ticker import due_time, target_event
 from memo.local.whatsapp_user import WhatsAppUser
 from tools.deploy_check import events
 from tools.deploy_check.assembly import CloudAssembly, LambdaFunction
@@ -290,7 +291,10 @@ class Scenario:
         if not schedules:
             raise ScenarioFailed("the executor created no schedule")
         schedule = scheduler.get_schedule(GroupName=group, Name=schedules[0]["Name"])
-        event = json.loads(schedule["Target"]["Input"])
+        when = due_time(schedule["ScheduleExpression"], schedule.get("ScheduleExpressionTimezone"))
+        if when is None:
+            raise ScenarioFailed(f"the executor's schedule is not one-time: {schedule['ScheduleExpression']}")
+        event = target_event(schedule, when)  # its scheduled time filled in, as the Scheduler does
         self.must("reminders", "Scheduler target input", event, field_is("outcome", "sent"))
 
     def review_submit(self, task: Mapping[str, Any]) -> None:

@@ -57,7 +57,11 @@ def test_a_weekly_reminder_is_one_cron_schedule_in_the_users_zone(scheduler: Any
     assert created["ScheduleExpressionTimezone"] == TZ
     assert created["StartDate"].astimezone(UTC) == first.astimezone(UTC)
     assert "EndDate" not in created
-    assert json.loads(created["Target"]["Input"]) == {"threadId": THREAD, "reminderId": "r1"}
+    assert json.loads(created["Target"]["Input"]) == {
+        "threadId": THREAD,
+        "reminderId": "r1",
+        "scheduledAt": "<aws.scheduler.scheduled-time>",
+    }
     assert created["ActionAfterCompletion"] == "DELETE"
 
 

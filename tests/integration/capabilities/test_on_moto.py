@@ -80,7 +80,11 @@ def test_schedule_created_moved_and_deleted(
     assert created["FlexibleTimeWindow"] == {"Mode": "OFF"}
     assert created["ActionAfterCompletion"] == "DELETE"
     assert created["Target"]["Arn"] == TARGET and created["Target"]["RoleArn"] == ROLE
-    assert json.loads(created["Target"]["Input"]) == {"threadId": THREAD, "reminderId": "abc123"}
+    assert json.loads(created["Target"]["Input"]) == {
+        "threadId": THREAD,
+        "reminderId": "abc123",
+        "scheduledAt": "<aws.scheduler.scheduled-time>",
+    }
 
     winter = datetime(2030, 12, 1, 7, 0, tzinfo=UTC)  # 09:00 in Jerusalem (UTC+2)
     assert (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -110,3 +110,25 @@ def test_a_recurring_schedule_fires_once_per_time_that_came(scheduler: Any) -> N
     assert ticker.tick() == []
     clock.now += timedelta(hours=1)
     assert len(ticker.tick()) == 1
+
+
+def test_each_firing_says_the_time_it_was_scheduled_for(scheduler: Any) -> None:
+    # EventBridge Scheduler replaces <aws.scheduler.scheduled-time> in the target's input with the
+    # firing's own time in UTC; firings that came together each carry their own.
+    start = days_ahead(1, 9)
+    clock, handler = Clock(start - timedelta(minutes=1)), Handler()
+    ticker = _ticker(scheduler, handler, clock)
+    said = json.dumps({"reminderId": "r4", "scheduledAt": "<aws.scheduler.scheduled-time>"})
+    scheduler.create_schedule(
+        Name="r4",
+        GroupName=GROUP,
+        ScheduleExpression="rate(1 hour)",
+        ScheduleExpressionTimezone="Asia/Jerusalem",
+        StartDate=start,
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={**TARGET, "Input": said},
+    )
+    clock.now = start + timedelta(hours=1, minutes=30)
+    times = [f.event["scheduledAt"] for f in ticker.tick()]
+    utc = [(start + timedelta(hours=h)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") for h in (0, 1)]
+    assert times == utc

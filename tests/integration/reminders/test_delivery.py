@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -76,7 +76,9 @@ def test_a_reminder_is_delivered_at_its_time_and_not_before(
 
     local_aws.clock.advance(minutes=1)
     [fired] = ticker.tick()
-    assert fired.event == {"threadId": THREAD, "reminderId": reminder_id}
+    # The Scheduler's `<aws.scheduler.scheduled-time>` is replaced by the firing's time, in UTC.
+    due = (START + timedelta(hours=1)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert fired.event == {"threadId": THREAD, "reminderId": reminder_id, "scheduledAt": due}
     assert fired.result["outcome"] == "sent" and fired.result["mode"] == "text"
     [body] = bodies(local_aws)
     assert body["type"] == "interactive" and body["interactive"]["body"]["text"] == "⏰ Reminder: call mom"
@@ -190,7 +192,11 @@ def test_the_schedule_input_is_what_the_handler_reads(local_aws: LocalAws, ticke
     reminder_id = create_reminder(local_aws, "x", START + timedelta(hours=1))
     [summary] = local_aws.scheduler.list_schedules(GroupName=GROUP)["Schedules"]
     schedule = local_aws.scheduler.get_schedule(Name=summary["Name"], GroupName=GROUP)
-    assert json.loads(schedule["Target"]["Input"]) == {"threadId": THREAD, "reminderId": reminder_id}
+    assert json.loads(schedule["Target"]["Input"]) == {
+        "threadId": THREAD,
+        "reminderId": reminder_id,
+        "scheduledAt": "<aws.scheduler.scheduled-time>",
+    }
 
 
 def test_the_background_ticker_delivers_and_stops(local_aws: LocalAws, ticker: ReminderTicker) -> None:

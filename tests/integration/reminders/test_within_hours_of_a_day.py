@@ -99,3 +99,22 @@ def test_hours_over_midnight_fire_through_the_night_only(
     hours = [(day, hour) for day in (0, 1) for hour in range(24) if (day, hour) > (0, 10)]
     came = [(day, hour) for day, hour in hours if fired(chat, clock, day, hour)]
     assert came == [(0, 22), (0, 23), (1, 0), (1, 1), (1, 2), (1, 22), (1, 23)]
+
+
+@pytest.mark.parametrize("minute", [58, 59])
+@pytest.mark.parametrize("hour", [14, 15])
+def test_hours_fired_late_together_send_once_and_the_next_hour_keeps_its_own_time(
+    chat: Conversation, clock: FakeClock, hour: int, minute: int
+) -> None:
+    # The ticker wakes a minute or two before the next hour, with the firings since noon waiting:
+    # one message for them. The next hour was sent with them (within the two minutes a firing may
+    # come early), and then its own firing found it sent.
+    chat.say("remind me to drink water every hour between 9am and 5pm")
+
+    def sent(hour: int, minute: int = 1) -> list[str]:
+        return [text.split("\n")[0] for text in fired(chat, clock, 0, hour, minute)]
+
+    assert sent(12) == ["⏰ Reminder: drink water"]
+    assert sent(hour, minute) == ["⏰ Reminder: drink water"]
+    assert sent(hour + 1) == ["⏰ Reminder: drink water"]
+    assert sent(hour + 2) == ["⏰ Reminder: drink water"]

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from memo.capabilities.items import Reminder
 from memo.capabilities.scheduler import schedule_name_for
@@ -297,3 +300,51 @@ def test_no_phone_number_id_anywhere_is_an_error_not_a_silent_skip() -> None:
     sender = FakeSender()
     run(items, open_window(), sender, default_phone_number_id="PN-default")
     assert sender.texts[0][0] == "PN-default"
+
+
+def _fired_for(scheduled: object, due_in: timedelta) -> str:
+    """The outcome of a firing whose event says `scheduled`, at NOW, of a reminder due `due_in`
+    from NOW."""
+    event = {**EVENT, "scheduledAt": scheduled}
+    result = deliver(
+        event,
+        items=FakeItems(stored(reminder(due_at=NOW + due_in))),
+        conversation=open_window(),
+        sender=FakeSender(),
+        clock=lambda: NOW,
+        template_name="memo_reminder_v2",
+        template_language={"en": "en_US"},
+    )
+    return result.outcome
+
+
+@given(
+    scheduled_in=st.integers(min_value=-180, max_value=180),
+    due_in=st.integers(min_value=-180, max_value=180),
+)
+def test_a_firing_sends_what_is_due_by_its_own_time_and_never_a_later_one(
+    scheduled_in: int, due_in: int
+) -> None:
+    # A firing may come up to two minutes early (its time is then still sent), or late: a late
+    # firing of an earlier time sends what was due by then, not the next time ahead of its own firing.
+    scheduled = (NOW + timedelta(minutes=scheduled_in)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    by = min(0, scheduled_in) + 2
+    expected = "sent" if due_in <= by else "not_due"
+    assert _fired_for(scheduled, timedelta(minutes=due_in)) == expected
+
+
+@pytest.mark.parametrize("scheduled", [None, "<aws.scheduler.scheduled-time>"])
+@pytest.mark.parametrize(
+    ("due_in", "outcome"), [(timedelta(minutes=2), "sent"), (timedelta(minutes=3), "not_due")]
+)
+def test_an_event_that_does_not_say_its_time_is_read_by_the_clock(
+    scheduled: str | None, due_in: timedelta, outcome: str
+) -> None:
+    # A schedule made before events carried their time, or a runner that leaves the attribute as is.
+    assert _fired_for(scheduled, due_in) == outcome
+
+
+@pytest.mark.parametrize("scheduled", ["yesterday", "2025-13-40T00:00:00Z", 12.5e20])
+def test_an_event_with_a_time_that_is_no_time_is_refused(scheduled: object) -> None:
+    with pytest.raises(ValidationError, match="scheduledAt"):
+        _fired_for(scheduled, timedelta())

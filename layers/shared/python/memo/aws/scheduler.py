@@ -8,8 +8,9 @@ same group, so the executor's permissions are the same for both.
 Each schedule (`memo.capabilities.scheduler` names it and writes its `at(...)` expression) is in the
 configured group, with `ScheduleExpressionTimezone` set to the user's IANA zone, `FlexibleTimeWindow`
 OFF (delivered within the minute) and `ActionAfterCompletion` DELETE (no leftovers once fired). The
-target (the reminders Lambda) receives `{"threadId": ..., "reminderId": ...}` and reads the rest
-from the items table, so no message text travels through the Scheduler. The target carries the
+target (the reminders Lambda) receives `{"threadId": ..., "reminderId": ..., "scheduledAt": ...}`
+(the last is the Scheduler's `<aws.scheduler.scheduled-time>`, the time of that firing) and reads the
+rest from the items table, so no message text travels through the Scheduler. The target carries the
 delivery settings (`memo.settings.ScheduleDeliverySettings`): a retry policy, and the dead-letter
 queue where the Scheduler puts an invocation it could not make instead of dropping the reminder.
 
@@ -34,6 +35,7 @@ from memo.aws.faults import call, error_code, fault
 from memo.capabilities.base import CapabilityError
 from memo.capabilities.scheduler import (
     SCHEDULE_REJECTED,
+    SCHEDULED_TIME,
     at_expression,
     recurring_expression,
     schedule_name_for,
@@ -79,7 +81,10 @@ class EventBridgeReminderScheduler:
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
-            "Input": json.dumps({"threadId": thread_id, "reminderId": reminder_id}, separators=(",", ":")),
+            "Input": json.dumps(
+                {"threadId": thread_id, "reminderId": reminder_id, "scheduledAt": SCHEDULED_TIME},
+                separators=(",", ":"),
+            ),
             "RetryPolicy": {
                 "MaximumRetryAttempts": delivery.retry_attempts,
                 "MaximumEventAgeInSeconds": delivery.max_event_age_seconds,

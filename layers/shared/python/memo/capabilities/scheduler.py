@@ -24,6 +24,9 @@ SCHEDULE_PREFIX = "reminder-"
 MAX_SCHEDULE_NAME = 64
 _NAME_SAFE = re.compile(r"^[0-9A-Za-z_.-]+$")
 SCHEDULE_REJECTED = "SCHEDULE_REJECTED"
+# In a schedule's target input, replaced by the Scheduler with the time that firing was scheduled
+# for (an ISO instant in UTC, e.g. "2026-03-22T18:59:00Z"): a firing says which time it is for.
+SCHEDULED_TIME = "<aws.scheduler.scheduled-time>"
 
 
 def schedule_name_for(reminder_id: str) -> str:

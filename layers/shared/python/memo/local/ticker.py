@@ -3,7 +3,7 @@
 It lists the schedules of the reminders' schedule group (on moto, or whatever AWS_ENDPOINT_URL
 points at), and for each one-time schedule whose `at(...)` time, read in its
 ScheduleExpressionTimezone, has come, invokes the reminders handler with the target's Input as the
-event (what the Scheduler sends), then deletes the schedule (ActionAfterCompletion DELETE; a schedule
+event (what the Scheduler sends, its `<aws.scheduler.scheduled-time>` replaced by the firing's time), then deletes the schedule (ActionAfterCompletion DELETE; a schedule
 kept after completion is remembered so it fires once). A recurring schedule (`cron(...)` or
 `rate(...)`, a repeating reminder) fires once for each of its times, in its timezone and between its
 StartDate and EndDate, that came since the previous tick, on the same (fake) clock.
@@ -26,12 +26,13 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from botocore.exceptions import ClientError
 
+from memo.capabilities.scheduler import SCHEDULED_TIME
 from memo.clock import Clock, utc_now
 from memo.errors import MemoError
 from memo.local.context import LocalLambdaContext
@@ -253,7 +254,7 @@ class ReminderTicker:
                 when = due_time(expression, schedule.get("ScheduleExpressionTimezone"))
                 if when is None or when > now or (name, expression) in self._completed:
                     continue
-                fired.append(self._fire(name, expression, schedule))
+                fired.append(self._fire(name, expression, schedule, when))
             return fired
 
     def _fire_recurring(
@@ -277,7 +278,7 @@ class ReminderTicker:
         )
         fired: list[Fired] = []
         for instant in times:
-            result = self._invoke(name, schedule)
+            result = self._invoke(name, schedule, instant)
             fired.append(result)
             if result.error is not None and self._attempts.get(name, 0) > 0:
                 self._recurring_seen[key] = instant - timedelta(microseconds=1)
@@ -287,8 +288,8 @@ class ReminderTicker:
             self._recurring_seen.setdefault(key, since)
         return fired
 
-    def _invoke(self, name: str, schedule: dict[str, Any]) -> Fired:
-        event = json.loads(schedule.get("Target", {}).get("Input") or "{}")
+    def _invoke(self, name: str, schedule: dict[str, Any], instant: datetime) -> Fired:
+        event = target_event(schedule, instant)
         context = LocalLambdaContext(function_name="memo-reminders-local")
         try:
             result = self._reminders_handler()(event, context)
@@ -304,8 +305,8 @@ class ReminderTicker:
         self._attempts.pop(name, None)
         return Fired(name=name, event=event, result=result)
 
-    def _fire(self, name: str, expression: str, schedule: dict[str, Any]) -> Fired:
-        event = json.loads(schedule.get("Target", {}).get("Input") or "{}")
+    def _fire(self, name: str, expression: str, schedule: dict[str, Any], instant: datetime) -> Fired:
+        event = target_event(schedule, instant)
         context = LocalLambdaContext(function_name="memo-reminders-local")
         try:
             result = self._reminders_handler()(event, context)
@@ -352,6 +353,15 @@ class ReminderTicker:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+
+def target_event(schedule: dict[str, Any], instant: datetime) -> dict[str, Any]:
+    """The event the Scheduler sends for the firing at `instant`: the target's Input with its
+    `<aws.scheduler.scheduled-time>` replaced by that time in UTC, as the Scheduler writes it."""
+    text = schedule.get("Target", {}).get("Input") or "{}"
+    scheduled = instant.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    event: dict[str, Any] = json.loads(text.replace(SCHEDULED_TIME, scheduled))
+    return event
 
 
 def restorable(schedule: dict[str, Any], now: datetime) -> dict[str, Any]:

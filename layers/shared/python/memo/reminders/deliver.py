@@ -1,7 +1,8 @@
 """Deliver one due reminder: the EventBridge Scheduler target.
 
-Event: the schedule's target input, `{"threadId": ..., "reminderId": ...}` (see
-`memo.capabilities.scheduler`); everything else is read from the items table.
+Event: the schedule's target input, `{"threadId": ..., "reminderId": ..., "scheduledAt": ...}` (see
+`memo.aws.scheduler`; `scheduledAt` is the time the Scheduler was asked to fire, its
+`<aws.scheduler.scheduled-time>` context attribute); everything else is read from the items table.
 
 Flow: load the reminder -> nothing to do if it is gone, sent, cancelled or not yet due (a schedule
 left behind by a move; the schedule of one gone or cancelled is deleted, `_forget`) -> claim it -> the 24-hour window decides the message: inside it a text
@@ -40,10 +41,10 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memo.capabilities.items import Reminder
-from memo.capabilities.scheduler import schedule_name_for
+from memo.capabilities.scheduler import SCHEDULED_TIME, schedule_name_for
 from memo.conversation.model import MemoryMessage
 from memo.errors import MemoError, ServiceFault
 from memo.observability import count, logger, mask_phone
@@ -68,6 +69,14 @@ class ReminderEvent(BaseModel):
 
     thread_id: str = Field(alias="threadId", min_length=1)
     reminder_id: str = Field(alias="reminderId", min_length=1)
+    # The time this firing was scheduled for; None from an event that does not say (a schedule
+    # made before it was written, or the attribute left unreplaced by a runner that lacks it).
+    scheduled_at: datetime | None = Field(default=None, alias="scheduledAt")
+
+    @field_validator("scheduled_at", mode="before")
+    @classmethod
+    def _unreplaced(cls, value: object) -> object:
+        return None if value == SCHEDULED_TIME else value
 
 
 class DeliveryResult(BaseModel):
@@ -189,7 +198,7 @@ def _deliver(
     stored = items.load(request.thread_id, request.reminder_id)
     if stored is None:
         return skipped("missing")
-    not_now = _not_to_send(stored.reminder, now)
+    not_now = _not_to_send(stored.reminder, now, request.scheduled_at)
     if not_now is not None:
         return skipped(not_now)
     reminder = stored.reminder
@@ -289,13 +298,18 @@ def _forget(leftovers: LeftoverSchedules, reminder_id: str) -> None:
         logger.warning("REMINDER_SCHEDULE_LEFT", extra={"error": type(exc).__name__})
 
 
-def _not_to_send(reminder: Reminder, now: datetime) -> DeliveryOutcome | None:
-    """Why this delivery sends nothing (already sent, cancelled, not yet due); None to send it."""
+def _not_to_send(reminder: Reminder, now: datetime, scheduled_at: datetime | None) -> DeliveryOutcome | None:
+    """Why this delivery sends nothing (already sent, cancelled, not yet due); None to send it.
+
+    Due means due by the firing's own time: a firing a little early sends its time, but a late
+    firing of an earlier time (a repeating reminder's missed hour, delivered after the one before it
+    moved the reminder on) does not send the next time ahead of its own firing."""
     if reminder.status == "sent":
         return "already_sent"
     if reminder.status == "cancelled":
         return "cancelled"
-    if reminder.due_at > now + EARLY_TOLERANCE:
+    fired_for = now if scheduled_at is None else min(now, scheduled_at)
+    if reminder.due_at > fired_for + EARLY_TOLERANCE:
         return "not_due"
     return None
 
