@@ -160,15 +160,23 @@ def test_hebrew_typed_undo_of_a_cleared_list(dana: Conversation) -> None:
     assert dana.say("מה ברשימת הקניות?").count("•") == 2
 
 
-def test_undo_typed_with_nothing_deleted_deletes_nothing_and_says_so(dana: Conversation) -> None:
+def test_undo_typed_after_a_reminder_set_cancels_it_and_bring_it_back_does_not(
+    dana: Conversation, clock: FakeClock
+) -> None:
     dana.say("remind me to call mom at 5pm")
-    assert (
-        dana.say("undo")
-        == "There's nothing to undo: Undo brings back what I deleted or changed in the last 10 minutes."
-    )
-    assert "call mom" in dana.say("what are my reminders?")
+    nothing = "There's nothing to undo: Undo brings back what I deleted or changed in the last 10 minutes."
+    assert dana.say("bring it back") == nothing
+    assert dana.say("undo the delete") == nothing
     # "בטל את המחיקה" was once read as deleting a reminder named "the deletion".
     assert dana.say("בטל את המחיקה") == "אין מה לבטל: ביטול מחזיר את מה שמחקתי או שיניתי ב-10 הדקות האחרונות."
+    assert "call mom" in dana.say("what are my reminders?")
+    undone = dana.say("undo")
+    assert undone.startswith("↩️ Undone: “call mom” at ") and undone.endswith(", 17:00 is cancelled.")
+    assert dana.say("what are my reminders?") == "You have no upcoming reminders."
+    clock.advance(hours=8, minutes=1)  # past 5pm: it does not fire
+    assert dana.stack.ticker is not None
+    dana.stack.ticker.tick()
+    assert dana.replies() == []
 
 
 def test_undo_typed_too_late(dana: Conversation, clock: FakeClock) -> None:

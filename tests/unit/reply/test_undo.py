@@ -14,6 +14,7 @@ from memo.replies import Choice, Reply
 from memo.reply.respond import respond
 from memo.reply.undo import (
     UndoRequest,
+    brings_back,
     is_typed_undo,
     is_undo_said,
     parse_undo,
@@ -238,10 +239,42 @@ def test_typed_undo_is_the_latest_requests_delete_counted_from_when_it_deleted()
     assert typed_undo(latest) == UndoRequest(undo_key="wamid.B", until=NOW + timedelta(minutes=11))
 
 
-def test_typed_undo_without_a_delete_in_the_latest_request_is_nothing() -> None:
+def test_typed_undo_without_a_change_in_the_latest_request_is_nothing() -> None:
     assert typed_undo([]) is None
-    assert typed_undo([_action("create", "wamid.B:s1", 1), _action("delete", "wamid.A:s1", 0)]) is None
     assert typed_undo([_action("delete", None, 0)]) is None  # no operation: nothing was tombstoned by it
+    # A reminder set is undone by "undo" (it is kept as cancelled), never by "bring it back".
+    latest = [_action("create", "wamid.B:s1", 1), _action("delete", "wamid.A:s1", 0)]
+    assert typed_undo(latest) == UndoRequest(
+        undo_key="wamid.B", until=NOW + timedelta(minutes=11), updated=True
+    )
+    assert typed_undo(latest, creates=False) is None
+    note = _action("create", "wamid.B:s1", 1).model_copy(update={"capability": "notes"})
+    assert typed_undo([note]) is None  # a note's add keeps nothing to undo
+
+
+@pytest.mark.parametrize(
+    ("text", "brings"),
+    [
+        ("bring it back", True),
+        ("restore them", True),
+        ("put it back please", True),
+        ("תחזיר את זה", True),
+        ("אופס תחזיר", True),
+        ("תשחזר", True),
+        ("undo the delete", True),
+        ("undo my last delete", True),
+        ("בטל את המחיקה", True),
+        ("תבטל מה שמחקת", True),
+        ("undo the change", True),
+        ("undo", False),
+        ("undo that", False),
+        ("oops undo", False),
+        ("בטל את הפעולה האחרונה", False),
+        ("תבטל מה שעשית", False),
+    ],
+)
+def test_words_that_ask_for_something_back(text: str, brings: bool) -> None:
+    assert is_undo_said(text) and brings_back(text) == brings
 
 
 def test_typed_undo_of_an_update_is_the_latest_requests_update() -> None:
@@ -256,8 +289,8 @@ def test_typed_undo_of_an_update_is_the_latest_requests_update() -> None:
     # A delete in the same request: "too late" speaks of the delete.
     both = typed_undo([update, _action("delete", "wamid.B:s2", 0)])
     assert both is not None and not both.updated
-    # An update of a later request hides an earlier request's update.
-    assert typed_undo([_action("create", "wamid.C:s1", 2), update]) is None
+    # A later request's reminder set hides an earlier request's update.
+    assert typed_undo([_action("create", "wamid.C:s1", 2), update], creates=False) is None
 
 
 def test_too_late_speaks_of_a_change_after_an_update() -> None:

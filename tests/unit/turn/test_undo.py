@@ -35,8 +35,11 @@ def test_a_read_since_the_delete_is_passed_over(read: str, capability: str) -> N
 
 
 def test_a_change_since_the_delete_is_not_passed_over() -> None:
+    # A reminder set since: "undo" takes it away; "bring it back" finds nothing it asks for.
     latest = [_action("create", "t-new", 1), _action("delete", "t-delete", 2)]
-    assert undo_said(latest) is None
+    request = undo_said(latest, "undo")
+    assert request is not None and request.undo_key == "t-new"
+    assert undo_said(latest, "bring it back") is None
 
 
 def _pending() -> PendingHITL:

@@ -124,7 +124,8 @@ class ReminderOperations(ReminderSchedule):
             phone_number_id=args.phone_number_id or ctx.phone_number_id,
             recurrence=recurrence,
         )
-        if not self._repo.put_reminder(reminder):
+        # Kept for the turn's undo ("undo" right after it cancels it), with no Undo button.
+        if not self._repo.put_reminder(reminder, undo=undo_for(ctx, now)):
             logger.info("REMINDER_CREATE_REPLAYED", extra={"reminderId": reminder_id})
         return _created(args.title, reminder_id, when, recurrence, ctx)
 

@@ -97,8 +97,17 @@ _DELETES = TAKES_AWAY
 #: The updates kept for undo (`memo.capabilities.items.Revision`), by capability and action: a
 #: snooze tapped on a delivered one-time reminder is one.
 _UPDATES = frozenset(
-    {("notes", "update"), ("reminders", "update"), ("reminders", "snooze"), ("lists", "update")}
+    {
+        ("notes", "update"),
+        ("reminders", "update"),
+        ("reminders", "snooze"),
+        ("lists", "update"),
+        ("reminders", "create"),
+    }
 )
+#: What a request set that its undo takes away again (kept as an update from nothing: a reminder
+#: cancelled).
+_CREATES = frozenset({"create"})
 
 
 def _undoable(action: LatestAction) -> bool:
@@ -122,14 +131,33 @@ def is_undo_said(text: str | None) -> bool:
     return is_typed_undo(text) or (bool(text) and _MORE_UNDO.match(text or "") is not None)
 
 
-def typed_undo(latest: Sequence[LatestAction]) -> UndoRequest | None:
-    """The "Undo" typed words ask for: the latest request's, when it deleted or updated something
-    (the request is the key its items were tombstoned or their previous versions kept under,
-    whatever else it did); None when it did neither."""
+#: Undo words that ask for something back ("bring it back", "restore them", "תחזיר את זה", "שחזר")
+#: or name what is undone ("undo the delete", "בטל את המחיקה"): they undo a delete or a change, never
+#: a reminder just set (nothing of it was taken away). "undo", "undo that", "בטל את הפעולה" undo that too.
+_BRING_BACK = re.compile(
+    r"\b(?:back|restore|delete|deletion|skip|change)\b|בחזרה|מחיקה|מחקת|דילוג|שינוי|שינית"
+    r"|(?:^|\s)(?:תחזיר|תחזירי|להחזיר|החזר|תשחזר|תשחזרי|שחזר)",
+    re.I,
+)
+
+
+def brings_back(text: str | None) -> bool:
+    """Whether undo words ask only for what was deleted or changed (see `_BRING_BACK`)."""
+    return bool(text) and _BRING_BACK.search(text or "") is not None
+
+
+def typed_undo(latest: Sequence[LatestAction], *, creates: bool = True) -> UndoRequest | None:
+    """The "Undo" typed words ask for: the latest request's, when it deleted, updated or (with
+    `creates`) set something (the request is the key its items were tombstoned or their previous
+    versions kept under, whatever else it did); None when it did none of these."""
     if not latest:
         return None
     request = latest[0].request
-    done = [a for a in latest if a.request == request and _undoable(a) and a.operation_id]
+    done = [
+        a
+        for a in latest
+        if a.request == request and _undoable(a) and a.operation_id and (creates or a.action not in _CREATES)
+    ]
     if not done:
         return None
     updated = not any(a.action in _DELETES for a in done)

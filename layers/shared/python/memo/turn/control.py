@@ -165,9 +165,10 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
     if tapped is None and (is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID):
         return _button_gone(ctx)  # a reminder's button id that none carries, or one too long to read
     if is_undo_said(ctx.message.text) and not _asks_an_answer(ctx):
-        # "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר": the Undo of the latest delete, as
-        # if tapped (a read since, "show my reminders", is passed over).
-        typed = undo_said(latest_actions(ctx))
+        # "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר": the Undo of the latest change, as
+        # if tapped (a read since, "show my reminders", is passed over); "undo" also takes away a
+        # reminder just set.
+        typed = undo_said(latest_actions(ctx), ctx.message.text)
         if typed is None:
             return TurnOutcome(
                 reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"

@@ -46,7 +46,7 @@ from memo.hitl.reasons import policy_source_for, return_to_for
 from memo.hitl.templates.clarification import NO_ID, YES_ID
 from memo.observability import logger
 from memo.replies import Reply
-from memo.reply.undo import UndoRequest, is_undo_said, too_late, typed_undo
+from memo.reply.undo import UndoRequest, brings_back, is_undo_said, too_late, typed_undo
 from memo.text.language import Language
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.questions import pause
@@ -59,11 +59,12 @@ UNDO_STEP_ID = "undo"
 READS = frozenset({"list", "show", "show_all", "search"})
 
 
-def undo_said(latest: Sequence[LatestAction]) -> UndoRequest | None:
+def undo_said(latest: Sequence[LatestAction], text: str | None = None) -> UndoRequest | None:
     """The Undo typed words ask for: the latest request that changed something, past any reads since
-    (`memo.reply.undo.typed_undo`: None when that request deleted and updated nothing)."""
+    (`memo.reply.undo.typed_undo`: None when that request deleted, updated and set nothing). Words
+    that ask for something back ("bring it back") do not take away a reminder just set."""
     changes = [action for action in latest if action.action not in READS]
-    return typed_undo(changes)
+    return typed_undo(changes, creates=not brings_back(text))
 
 
 def undo_execution(ctx: TurnContext, request: UndoRequest) -> ExecutionInput:
