@@ -263,3 +263,33 @@ def test_a_thing_moved_to_another_list_is_there_and_not_here(
     thing = "batteries" if "batteries" in move else "סוללות"
     assert thing not in chat.say(shown_from)
     assert thing in chat.say(shown_to)
+
+
+_SHOPPING_NAMES = ("shopping", "groceries", "grocery", "supermarket", "store", "food shopping")
+
+
+@pytest.mark.parametrize("other", _SHOPPING_NAMES)
+def test_a_thing_moved_to_its_own_list_under_another_name_stays_where_it_is(
+    chat: Conversation, other: str
+) -> None:
+    # It was taken off and added again: the reply spoke of a move, and it went to the end of the list.
+    chat.say("add milk and bread to my shopping list")
+    answer = "\n".join(chat.deliver(chat.user.text(f"move the milk to the {other} list")))
+    assert "Removed" not in answer and "Added" not in answer and answer.endswith("Already there: milk.")
+    first = (
+        "It's on your shopping list already."
+        if other == "shopping"
+        else f"The {other} list is your shopping list"
+    )
+    assert answer.startswith(first)
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk\n• bread"
+
+
+@pytest.mark.parametrize("other", ["הסופר", "קניות", "הקניות"])
+def test_in_hebrew_too_a_thing_moved_to_its_own_list_stays_where_it_is(
+    chat: Conversation, other: str
+) -> None:
+    chat.say("תוסיף חלב ולחם לרשימת הקניות")
+    answer = "\n".join(chat.deliver(chat.user.text(f"תעביר את החלב לרשימת {other}")))
+    assert "הורדתי" not in answer and "הוספתי" not in answer
+    assert chat.say("מה ברשימת הקניות").split("\n")[1:] == ["• חלב", "• לחם"]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from memo.capabilities.items import list_key
+from memo.domain import PlanStep
 from memo.resolution.candidates import Missing
 from memo.resolution.list_names import (
     list_for_position,
     list_to_add_to,
     list_to_clear,
     lists_with_items,
+    moved_where_it_is,
     named_list_to_clear,
 )
 from tests.unit.capabilities.fakes import FakeItemsRepository
@@ -84,3 +86,32 @@ def test_a_named_clear_of_a_list_that_holds_nothing_is_never_a_success() -> None
         )
     empty = named_list_to_clear(state_for(language="he"), FakeItemsRepository(), "קניות")
     assert empty == Missing("אין כלום ברשימת „קניות”, אז אין מה לנקות.")
+
+
+def _move(src: str, dst: str) -> list[PlanStep]:
+    off = PlanStep(id="s1", capability="lists", action="remove", constraints={"listName": src})
+    on = PlanStep(id="s2", capability="lists", action="add", constraints={"listName": dst})
+    return [off, on]
+
+
+@pytest.mark.parametrize("dst", ["groceries", "Supermarket", "הסופר", "רשימת הקניות", "shopping", "store"])
+def test_a_move_to_the_list_the_thing_is_on_is_no_move(dst: str) -> None:
+    steps = _move("default", dst)
+    said = moved_where_it_is(
+        state_for(*steps), "lists", "remove", {"listName": "shopping", "itemIds": ["i-1"]}
+    )
+    assert said is not None and "shopping" in said
+
+
+@pytest.mark.parametrize("dst", ["hardware", "pharmacy", "todo", "shoppingx"])
+def test_a_move_to_another_list_is_a_move(dst: str) -> None:
+    state = state_for(*_move("default", dst))
+    assert moved_where_it_is(state, "lists", "remove", {"listName": "shopping", "itemIds": ["i-1"]}) is None
+
+
+def test_only_a_remove_with_an_add_in_its_plan_is_a_move() -> None:
+    remove = PlanStep(id="s1", capability="lists", action="remove", constraints={"listName": "shopping"})
+    assert moved_where_it_is(state_for(remove), "lists", "remove", {"listName": "shopping"}) is None
+    state = state_for(*_move("default", "groceries"))
+    assert moved_where_it_is(state, "lists", "add", {"listName": "shopping"}) is None
+    assert moved_where_it_is(state, "notes", "remove", {"listName": "shopping"}) is None

@@ -49,7 +49,7 @@ from memo.domain import (
 from memo.observability import logger, mask_phone
 from memo.resolution import recurring
 from memo.resolution.candidates import Ambiguous, Found, ItemsReader, Lookup, Missing
-from memo.resolution.list_names import list_to_add_to, list_to_clear, named_list_to_clear
+from memo.resolution.list_names import list_to_add_to, list_to_clear, moved_where_it_is, named_list_to_clear
 from memo.resolution.lookup import lookup
 from memo.resolution.resolvers import ResolverResult
 
@@ -90,6 +90,10 @@ class _Progress:
     failed: list[str] = field(default_factory=list)
 
     def resolve(self, step: PlanStep, args: dict[str, Any]) -> None:
+        stays = moved_where_it_is(self.state, step.capability, step.action, args)
+        if stays is not None:
+            self.miss(step, stays)
+            return
         self.state = self.state.with_executor_args(step.id, args)
         self.resolved.append(step.id)
 

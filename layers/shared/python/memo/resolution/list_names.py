@@ -121,3 +121,34 @@ def named_list_to_clear(state: TurnState, repository: ItemsReader, name: str) ->
             f"אין לך רשימת „{name}”. הרשימות שלך: {listed}. איזו לנקות?",
         )
     )
+
+
+def moved_where_it_is(state: TurnState, capability: str, action: str, args: dict[str, Any]) -> str | None:
+    """A thing taken off a list to go on the same list under its other name ("move the milk to the
+    groceries list" when it is on the shopping list): no move, so it is not taken off. The words
+    that say so; None for any other step."""
+    plan = state.planner_output.plan if state.planner_output is not None else []
+    if capability != "lists" or action != "remove" or not args.get("listName"):
+        return None
+    name = str(args["listName"])
+    to = next(
+        (
+            str(step.constraints.get("listName"))
+            for step in plan
+            if step.capability == "lists"
+            and step.action == "add"
+            and list_key(str(step.constraints.get("listName", ""))) == list_key(name)
+        ),
+        None,
+    )
+    if to is None:
+        return None
+    if " ".join(to.casefold().split()) == " ".join(name.casefold().split()):
+        return say(
+            state.input.language, f"It's on your {name} list already.", f"זה כבר ברשימת {he_list_name(name)}."
+        )
+    return say(
+        state.input.language,
+        f"The {to} list is your {name} list, so it stays where it is.",
+        f"רשימת {he_list_name(to)} היא רשימת {he_list_name(name)}, אז זה נשאר במקום.",
+    )
