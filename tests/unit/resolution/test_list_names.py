@@ -88,30 +88,47 @@ def test_a_named_clear_of_a_list_that_holds_nothing_is_never_a_success() -> None
     assert empty == Missing("אין כלום ברשימת „קניות”, אז אין מה לנקות.")
 
 
-def _move(src: str, dst: str) -> list[PlanStep]:
-    off = PlanStep(id="s1", capability="lists", action="remove", constraints={"listName": src})
-    on = PlanStep(id="s2", capability="lists", action="add", constraints={"listName": dst})
+def _move(src: str, dst: str, added: str = "milk") -> list[PlanStep]:
+    off = PlanStep(
+        id="s1",
+        capability="lists",
+        action="remove",
+        constraints={"listName": src},
+        changes={"items": ["milk"]},
+    )
+    on = PlanStep(
+        id="s2", capability="lists", action="add", constraints={"listName": dst}, changes={"items": [added]}
+    )
     return [off, on]
+
+
+def _off(steps: list[PlanStep], **args: object) -> str | None:
+    return moved_where_it_is(
+        state_for(*steps), steps[0], {"listName": "shopping", "itemIds": ["i-1"], **args}
+    )
 
 
 @pytest.mark.parametrize("dst", ["groceries", "Supermarket", "הסופר", "רשימת הקניות", "shopping", "store"])
 def test_a_move_to_the_list_the_thing_is_on_is_no_move(dst: str) -> None:
-    steps = _move("default", dst)
-    said = moved_where_it_is(
-        state_for(*steps), "lists", "remove", {"listName": "shopping", "itemIds": ["i-1"]}
-    )
+    said = _off(_move("default", dst))
     assert said is not None and "shopping" in said
 
 
 @pytest.mark.parametrize("dst", ["hardware", "pharmacy", "todo", "shoppingx"])
 def test_a_move_to_another_list_is_a_move(dst: str) -> None:
-    state = state_for(*_move("default", dst))
-    assert moved_where_it_is(state, "lists", "remove", {"listName": "shopping", "itemIds": ["i-1"]}) is None
+    assert _off(_move("default", dst)) is None
+
+
+def test_another_thing_put_on_in_its_place_is_an_exchange_not_a_move() -> None:
+    # "instead add oat milk": milk comes off the shopping list, and oat milk goes on it.
+    assert _off(_move("default", "shopping", added="oat milk")) is None
+    assert _off(_move("default", "groceries", added="Milk")) is not None  # the same thing, as typed
 
 
 def test_only_a_remove_with_an_add_in_its_plan_is_a_move() -> None:
-    remove = PlanStep(id="s1", capability="lists", action="remove", constraints={"listName": "shopping"})
-    assert moved_where_it_is(state_for(remove), "lists", "remove", {"listName": "shopping"}) is None
-    state = state_for(*_move("default", "groceries"))
-    assert moved_where_it_is(state, "lists", "add", {"listName": "shopping"}) is None
-    assert moved_where_it_is(state, "notes", "remove", {"listName": "shopping"}) is None
+    steps = _move("default", "groceries")
+    assert _off(steps[:1]) is None
+    state = state_for(*steps)
+    assert moved_where_it_is(state, steps[1], {"listName": "shopping"}) is None
+    notes = steps[0].model_copy(update={"capability": "notes"})
+    assert moved_where_it_is(state, notes, {"listName": "shopping"}) is None

@@ -90,7 +90,7 @@ class _Progress:
     failed: list[str] = field(default_factory=list)
 
     def resolve(self, step: PlanStep, args: dict[str, Any]) -> None:
-        stays = moved_where_it_is(self.state, step.capability, step.action, args)
+        stays = moved_where_it_is(self.state, step, args)
         if stays is not None:
             self.miss(step, stays)
             return

@@ -9,8 +9,9 @@ from typing import Any
 
 from memo.capabilities.common import say
 from memo.capabilities.items import list_key
-from memo.domain import TurnState
+from memo.domain import PlanStep, TurnState
 from memo.resolution.candidates import ItemsReader, Missing
+from memo.text.matching import normalize
 from memo.text.wording import he_list_name
 
 
@@ -123,21 +124,24 @@ def named_list_to_clear(state: TurnState, repository: ItemsReader, name: str) ->
     )
 
 
-def moved_where_it_is(state: TurnState, capability: str, action: str, args: dict[str, Any]) -> str | None:
+def moved_where_it_is(state: TurnState, step: PlanStep, args: dict[str, Any]) -> str | None:
     """A thing taken off a list to go on the same list under its other name ("move the milk to the
     groceries list" when it is on the shopping list): no move, so it is not taken off. The words
-    that say so; None for any other step."""
+    that say so; None for any other step (an exchange, "instead add oat milk", takes off another
+    thing than it adds)."""
     plan = state.planner_output.plan if state.planner_output is not None else []
-    if capability != "lists" or action != "remove" or not args.get("listName"):
+    if step.capability != "lists" or step.action != "remove" or not args.get("listName"):
         return None
-    name = str(args["listName"])
+    name, things = str(args["listName"]), _things(step)
     to = next(
         (
-            str(step.constraints.get("listName"))
-            for step in plan
-            if step.capability == "lists"
-            and step.action == "add"
-            and list_key(str(step.constraints.get("listName", ""))) == list_key(name)
+            str(other.constraints.get("listName"))
+            for other in plan
+            if other.capability == "lists"
+            and other.action == "add"
+            and list_key(str(other.constraints.get("listName", ""))) == list_key(name)
+            and things
+            and _things(other) == things
         ),
         None,
     )
@@ -152,3 +156,9 @@ def moved_where_it_is(state: TurnState, capability: str, action: str, args: dict
         f"The {to} list is your {name} list, so it stays where it is.",
         f"רשימת {he_list_name(to)} היא רשימת {he_list_name(name)}, אז זה נשאר במקום.",
     )
+
+
+def _things(step: PlanStep) -> frozenset[str]:
+    """The words of the things a list step takes off or puts on."""
+    items = step.changes.get("items")
+    return frozenset(normalize(str(item)) for item in items) if isinstance(items, list) else frozenset()
