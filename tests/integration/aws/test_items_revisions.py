@@ -11,9 +11,9 @@ import pytest
 from dateutil.rrule import rrule, rrulestr
 
 from memo import tables
-from memo.aws.items_revisions import previous_slot
+from memo.aws.items_revisions import added_slot, previous_slot
 from memo.aws.items_table import DynamoItemsRepository
-from memo.capabilities.items import Note, Reminder, Revision, Tombstone
+from memo.capabilities.items import ListItem, Note, Reminder, Revision, Tombstone
 from tests.support.clock import TEST_NOW
 
 TABLE = tables.ITEMS.default_name
@@ -224,3 +224,64 @@ def _values(items_db: Any) -> list[dict[str, Any]]:
         ExpressionAttributeValues={":pk": {"S": f"USER#{THREAD}"}},
     )["Items"]
     return [from_item(r) for r in raw]
+
+
+def _added(repo: DynamoItemsRepository, text: str = "milk", item_id: str = "i1") -> ListItem:
+    item = ListItem(item_id=item_id, thread_id=THREAD, list_name="shopping", text=text, created_at=TEST_NOW)
+    assert repo.add_list_item(item, undo=UNDO)
+    return item
+
+
+def test_a_list_item_added_with_its_undo_is_taken_off_once_by_it(items_db: Any) -> None:
+    counting = Counting(items_db)
+    repo = DynamoItemsRepository(counting, TABLE)  # type: ignore[arg-type]
+    _added(repo)
+    assert counting.calls == ["put_item"]  # the add's one write keeps its undo
+    again = ListItem(item_id="i1", thread_id=THREAD, list_name="shopping", text="milk", created_at=TEST_NOW)
+    assert not repo.add_list_item(again, undo=UNDO)  # a retried add: it is there already
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["milk"]
+    found = repo.restore(THREAD, "wamid.1", now=LATER)
+    assert [i.text for i in found.removed] == ["milk"]  # type: ignore[union-attr]
+    assert repo.list_items(THREAD, "shopping") == []
+    again = repo.restore(THREAD, "wamid.1", now=LATER)  # a second undo, or a re-run
+    assert again.removed == [] and again.changed == []
+
+
+@pytest.mark.parametrize("key", ["wamid.2", "wamid.0"])
+def test_another_requests_undo_leaves_an_added_item(items_db: Any, key: str) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    _added(repo)
+    assert repo.restore(THREAD, key, now=LATER).removed == []
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["milk"]
+
+
+def test_an_added_item_is_left_after_the_window_and_when_changed_since(items_db: Any) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    _added(repo, "milk", "i1")
+    _added(repo, "eggs", "i2")
+    assert repo.restore(THREAD, "wamid.1", now=UNDO.until).removed == []
+    repo.update_list_item(THREAD, "shopping", "i2", text="12 eggs", expected="eggs", changed_at=LATER)
+    found = repo.restore(THREAD, "wamid.1", now=LATER)
+    assert [i.text for i in found.removed] == ["milk"]  # type: ignore[union-attr]
+    assert [i.text for i in found.changed] == ["12 eggs"]  # type: ignore[union-attr]
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["12 eggs"]
+
+
+def test_a_change_racing_the_take_off_wins(items_db: Any) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    _added(repo)
+    (values,) = _values(items_db)
+    repo.update_list_item(THREAD, "shopping", "i1", text="oat milk", expected="milk", changed_at=LATER)
+    reversion = repo._revert(values, "wamid.1", LATER)
+    assert reversion is not None and reversion.status == "changed"
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["oat milk"]
+
+
+def test_the_slot_of_an_add_says_it_was_not_there(items_db: Any) -> None:
+    assert added_slot(UNDO, TEST_NOW) == {
+        "key": "wamid.1",
+        "op": "wamid.1:s1",
+        "until": int(UNDO.until.timestamp()),
+        "at": TEST_NOW.isoformat(),
+        "was": {"gone": True},
+    }

@@ -293,3 +293,78 @@ def test_in_hebrew_too_a_thing_moved_to_its_own_list_stays_where_it_is(
     answer = "\n".join(chat.deliver(chat.user.text(f"תעביר את החלב לרשימת {other}")))
     assert "הורדתי" not in answer and "הוספתי" not in answer
     assert chat.say("מה ברשימת הקניות").split("\n")[1:] == ["• חלב", "• לחם"]
+
+
+@pytest.mark.parametrize(
+    ("add", "undo", "answer", "shown"),
+    [
+        (
+            "add milk to my shopping list",
+            "undo",
+            "↩️ Undone: “milk” is off your shopping list again.",
+            "what's on my shopping list?",
+        ),
+        (
+            "add eggs and bread to my shopping list",
+            "oops, undo that",
+            "↩️ Undone: “eggs”, “bread” are off your shopping list again.",
+            "what's on my shopping list?",
+        ),
+        (
+            "תוסיף חלב לרשימת הקניות",
+            "תבטל מה שעשית",
+            "↩️ ביטלתי: „חלב” ירד שוב מרשימת הקניות.",
+            "מה ברשימת הקניות",
+        ),
+        (
+            "תוסיף ביצים ולחם לרשימת הקניות",
+            "בטל את הפעולה האחרונה",
+            "↩️ ביטלתי: „ביצים”, „לחם” ירדו שוב מרשימת הקניות.",
+            "מה ברשימת הקניות",
+        ),
+    ],
+)
+def test_undo_right_after_an_add_takes_it_off_again(
+    chat: Conversation, add: str, undo: str, answer: str, shown: str
+) -> None:
+    # "undo" after "add milk" answered "There's nothing to undo", and the milk stayed.
+    chat.say("add apples to my shopping list" if add[0] < "z" else "תוסיף תפוחים לרשימת הקניות")
+    chat.say(add)
+    assert chat.say(undo) == answer
+    # Only what that request added comes off; what was there before stays.
+    assert chat.say(shown).split("\n")[1:] == (["• apples"] if add[0] < "z" else ["• תפוחים"])
+
+
+@pytest.mark.parametrize("words", ["bring it back", "restore it", "תחזיר את זה"])
+def test_words_asking_for_something_back_take_nothing_off(chat: Conversation, words: str) -> None:
+    chat.say("add milk to my shopping list")
+    assert chat.say(words).startswith(("There's nothing to undo", "אין מה לבטל"))
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+
+
+def test_undo_of_a_move_puts_it_back_and_takes_the_copy_off(chat: Conversation) -> None:
+    # The copy added to the shopping list used to stay: the batteries were on both lists.
+    chat.say("add batteries and nails to the hardware list")
+    chat.say("move the batteries to the shopping list")
+    assert chat.say("undo") == "↩️ Undone: “batteries” is back; “batteries” is off your shopping list again."
+    assert chat.say("what lists do I have?") == "Your lists:\n• hardware (2 items)"
+
+
+def test_a_bare_cancel_after_an_add_asks_first(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    assert (
+        chat.say("cancel")
+        == "Undo what I just did — added milk to the shopping list?\n   1) Yes\n   2) No\n   (answer with a number)"
+    )
+    assert chat.say("no") == "OK, I left everything as it is."
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"
+    chat.say("cancel")
+    assert chat.say("yes") == "↩️ Undone: “milk” is off your shopping list again."
+
+
+def test_undo_after_a_change_of_what_was_added_undoes_the_change_only(chat: Conversation) -> None:
+    chat.say("add apples to my shopping list")
+    chat.say("change apples to green apples")
+    assert chat.say("undo") == "↩️ Undone: the item on your shopping list is “apples” again."
+    assert chat.say("undo").startswith("There's nothing to undo")
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• apples"

@@ -41,6 +41,8 @@ class FakeItemsRepository:
             tuple[str, str], tuple[Revision[Reminder] | Revision[Note] | Revision[ListItem], datetime]
         ] = {}
         self.item_changed_at: dict[tuple[str, str], datetime] = {}
+        # A list item added with an undo, by (thread, item id): the undo and the add's stamp.
+        self.added: dict[tuple[str, str], tuple[Tombstone, datetime]] = {}
         self.note_changed_at: dict[tuple[str, str], datetime] = {}
 
     def _bury(self, thread_id: str, item: Item | None, undo: Tombstone | None) -> None:
@@ -71,7 +73,31 @@ class FakeItemsRepository:
             else:
                 self.items[(thread_id, list_key(item.list_name), item.item_id)] = item
         reverted, changed = self._revert(thread_id, undo_key, now)
-        return Restoration(restored=restored, present=present, reverted=reverted, changed=changed)
+        removed, changed_since = self._take_off(thread_id, undo_key, now)
+        return Restoration(
+            restored=restored,
+            present=present,
+            reverted=reverted,
+            changed=changed + changed_since,
+            removed=removed,
+        )
+
+    def _take_off(self, thread_id: str, undo_key: str, now: datetime) -> tuple[list[Item], list[Item]]:
+        """The list items the undo's request added, taken off again; those changed since, left."""
+        removed: list[Item] = []
+        changed: list[Item] = []
+        for (thread, item_id), (undo, stamped) in list(self.added.items()):
+            if thread != thread_id or undo.key != undo_key or undo.until <= now:
+                continue
+            key = next((k for k in self.items if k[0] == thread and k[2] == item_id), None)
+            if key is None:
+                continue
+            if self.item_changed_at.get((thread, item_id)) != stamped:
+                changed.append(self.items[key])
+                continue
+            del self.added[(thread, item_id)]
+            removed.append(self.items.pop(key))
+        return removed, changed
 
     def _revert(self, thread_id: str, undo_key: str, now: datetime) -> tuple[list[Item], list[Item]]:
         reverted: list[Item] = []
@@ -259,11 +285,14 @@ class FakeItemsRepository:
         self._bury(thread_id, gone, undo)
         return gone
 
-    def add_list_item(self, item: ListItem) -> bool:
+    def add_list_item(self, item: ListItem, *, undo: Tombstone | None = None) -> bool:
         key = (item.thread_id, list_key(item.list_name), item.item_id)
         if key in self.items:
             return False
         self.items[key] = item
+        if undo is not None:  # its undo takes it off again, unless it is changed since
+            self.added[(item.thread_id, item.item_id)] = (undo, item.created_at)
+            self.item_changed_at[(item.thread_id, item.item_id)] = item.created_at
         return True
 
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:

@@ -77,7 +77,7 @@ def test_bad_args_and_unknown_actions_fail_without_raising(executor: CapabilityD
 
 
 class _NoRoom(FakeItemsRepository):
-    def add_list_item(self, item: Any) -> bool:
+    def add_list_item(self, item: Any, *, undo: Any = None) -> bool:
         raise ItemTooLarge("list_item", 500_000, 400_000)
 
 

@@ -72,3 +72,21 @@ def test_a_list_items_words_put_back_are_said_with_its_list() -> None:
         undo_line(_undo(reverted=[unnamed]), "en", ZONE)
         == "↩️ Undone: the item on your list is “apples” again."
     )
+
+
+def test_items_an_add_put_on_are_said_off_again_by_their_list() -> None:
+    off = [
+        {"text": "eggs", "list": "shopping"},
+        {"text": "bread", "list": "shopping"},
+        {"text": "nails", "list": "hardware"},
+    ]
+    assert undo_line(_undo(takenOff=off), "en", ZONE) == (
+        "↩️ Undone: “eggs”, “bread” are off your shopping list again; “nails” is off your hardware list again."
+    )
+    assert undo_line(_undo(takenOff=off[:1]), "he", ZONE) == "↩️ ביטלתי: „eggs” ירד שוב מרשימת הקניות."
+    # A move undone: back on the list it was on, off the one it went to.
+    moved = undo_line(
+        _undo(restored=["batteries"], takenOff=[{"text": "batteries", "list": "shopping"}]), "en", ZONE
+    )
+    assert moved == "↩️ Undone: “batteries” is back; “batteries” is off your shopping list again."
+    assert undo_line(_undo(takenOff=["not a record"]), "en", ZONE) is None

@@ -7,13 +7,17 @@ from datetime import datetime
 
 from memo.aws.dynamo import batch_write, to_item
 from memo.aws.items_keys import (
+    CHANGED_AT,
     LISTS_PREFIX,
+    PREVIOUS,
     dump,
+    iso,
     list_item_sk,
     list_prefix,
     model_of,
     user_pk,
 )
+from memo.aws.items_revisions import added_slot
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.items import ListItem, Revision, Tombstone
 
@@ -21,9 +25,15 @@ from memo.capabilities.items import ListItem, Revision, Tombstone
 class DynamoLists(TombstoningItems):
     """List items: added once, listed oldest first, removed one by one or a list at a time."""
 
-    def add_list_item(self, item: ListItem) -> bool:
+    def add_list_item(self, item: ListItem, *, undo: Tombstone | None = None) -> bool:
+        """Add the item; False if it exists already (a retried add). With `undo`, its turn's undo
+        takes it off again (`memo.aws.items_revisions.added_slot`), unless it was changed since."""
         sk = list_item_sk(item.list_name, item.item_id)
-        return self._put_new(user_pk(item.thread_id), sk, "list_item", dump(item))
+        values = dump(item)
+        if undo is not None:
+            values[CHANGED_AT] = iso(item.created_at)
+            values[PREVIOUS] = added_slot(undo, item.created_at)
+        return self._put_new(user_pk(item.thread_id), sk, "list_item", values)
 
     def list_items(self, thread_id: str, list_name: str) -> list[ListItem]:
         """The items of one list, oldest first (the order they were added)."""

@@ -31,7 +31,7 @@ from memo.aws.condition_values import ALL_OLD, old_item
 from memo.aws.dynamo import conditional_write, to_item
 from memo.aws.items_access import ItemsAccess
 from memo.aws.items_keys import CHANGED_AT, PREVIOUS, RESTORABLE, UNDO_KEY, dump, from_values, iso, model_of
-from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision
+from memo.capabilities.items import Item, ListItem, Note, Reminder, Revision, Tombstone
 from memo.errors import ConditionFailed
 
 TextItem = TypeVar("TextItem", Note, ListItem)
@@ -65,11 +65,27 @@ def previous_slot(
     }
 
 
+#: In a slot's `was`: the item did not exist before (a list item added): its revert removes it.
+GONE = "gone"
+
+
+def added_slot(undo: Tombstone, created_at: datetime) -> dict[str, Any]:
+    """The `undo_prev` map a list item's add writes with it: its undo takes it off again."""
+    return {
+        "key": undo.key,
+        "op": undo.operation or undo.key,
+        "until": epoch(undo.until),
+        "at": iso(created_at),
+        "was": {GONE: True},
+    }
+
+
 @dataclass(frozen=True)
 class Reversion:
-    """What one revert did: `reverted` (the item as it is again) or `changed` (left as it is now)."""
+    """What one revert did: `reverted` (the item as it is again), `removed` (an item added, taken off
+    again) or `changed` (left as it is now)."""
 
-    status: Literal["reverted", "changed"]
+    status: Literal["reverted", "removed", "changed"]
     item: Item
 
 
@@ -129,6 +145,8 @@ class RevisingItems(ItemsAccess):
             return Reversion("changed", from_values(model, values))
         fields = REMINDER_FIELDS if model is Reminder else ("text",)
         was: dict[str, Any] = dict(slot.get("was") or {})
+        if was.get(GONE):
+            return self._take_off(model, values, undo_key, now)
         names = {"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"}
         sets, removes = [f"{CHANGED_AT} = :now_at"], [PREVIOUS]
         values_out: dict[str, Any] = {":key": undo_key, ":now": epoch(now), ":now_at": iso(now)}
@@ -157,6 +175,27 @@ class RevisingItems(ItemsAccess):
         except ConditionFailed as exc:
             return _lost(model, old_item(exc), undo_key, now)
         return Reversion("reverted", model_of(model, response["Attributes"]))
+
+    def _take_off(
+        self, model: type[Item], values: dict[str, Any], undo_key: str, now: datetime
+    ) -> Reversion | None:
+        """Delete an item its undo's request added, on the revert's condition (not changed since)."""
+        try:
+            conditional_write(
+                self._ddb.delete_item,
+                TableName=self._table,
+                Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
+                ConditionExpression=(
+                    f"attribute_not_exists({UNDO_KEY}) AND #prev.#key = :key AND #prev.#until > :now"
+                    f" AND {CHANGED_AT} = #prev.#at"
+                ),
+                ExpressionAttributeNames={"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"},
+                ExpressionAttributeValues=to_item({":key": undo_key, ":now": epoch(now)}),
+                ReturnValuesOnConditionCheckFailure=ALL_OLD,
+            )
+        except ConditionFailed as exc:
+            return _lost(model, old_item(exc), undo_key, now)
+        return Reversion("removed", from_values(model, values))
 
 
 def _lost(model: type[Item], found: dict[str, Any] | None, undo_key: str, now: datetime) -> Reversion | None:

@@ -246,6 +246,7 @@ class TombstoningItems(RevisingItems):
             present=present,
             reverted=[r.item for r in reversions if r.status == "reverted"],
             changed=changed,
+            removed=[r.item for r in reversions if r.status == "removed"],
         )
 
     def _buried_and_live(

@@ -111,12 +111,14 @@ class Restoration:
     """What an undo found under its key (`ItemsRepository.restore`): the items it brought back, and
     those it left deleted because an equivalent one is there again (`is_back`); the items it put
     back as they were before an update (`reverted`, as they are now again), and those it left as
-    they are because they were changed again after that update (`changed`, as they are now)."""
+    they are because they were changed again after that update (`changed`, as they are now); and the
+    list items its request added that it took off again (`removed`)."""
 
     restored: list[Item]
     present: list[Item]
     reverted: list[Item] = field(default_factory=list)
     changed: list[Item] = field(default_factory=list)
+    removed: list[Item] = field(default_factory=list)
 
 
 def is_back(item: Item, live: Sequence[Item]) -> bool:

@@ -95,6 +95,7 @@ class ListOperations:
         already: list[str] = []
         ids: list[str] = []
         now = self._clock()
+        undo = undo_for(ctx, now)  # "undo" right after takes what this added off again (no button)
         for index, raw in enumerate(args.items):
             text = " ".join(raw.split())
             item_id = entity_id(ctx, str(index))
@@ -111,7 +112,7 @@ class ListOperations:
                 # "milk and eggs" are listed in the order the person wrote them (lists sort by time).
                 created_at=now + timedelta(microseconds=index),
             )
-            self._repo.add_list_item(item)  # False on a retried step: the item is there already
+            self._repo.add_list_item(item, undo=undo)  # False on a retried step: the item is there already
             present.add(normalize(text))
             added.append(text)
             ids.append(item_id)

@@ -36,6 +36,7 @@ from memo.capabilities.undo_reverts import (
     CHANGED_AGAIN,
     CHANGED_AGAIN_CODE,
     REVERTED,
+    TAKEN_OFF,
     label,
     reschedule_reverted,
     reverted_data,
@@ -80,7 +81,8 @@ class UndoOperations:
         # The store gives them back in no set order: said by time, then name, the same every time.
         restored, present = sorted(found.restored, key=_in_order), sorted(found.present, key=_in_order)
         reverted = sorted(found.reverted, key=_in_order)
-        if not restored and not present and not reverted:
+        removed = sorted(found.removed, key=_in_order)
+        if not restored and not present and not reverted and not removed:
             return _nothing_undone(found, lang)
         passed = self._schedule_again(restored, ctx, now)
         passed += reschedule_reverted(reverted, ctx, now, scheduler=self._scheduler, repository=self._repo)
@@ -96,8 +98,12 @@ class UndoOperations:
                 "alreadyThere": [_label(i) for i in present],
                 REVERTED: reverted_data(reverted, ctx),
                 CHANGED_AGAIN: [label(i) for i in found.changed],
+                # What the request added, taken off again.
+                TAKEN_OFF: [
+                    {"text": i.text, "list": i.list_name} for i in removed if isinstance(i, ListItem)
+                ],
             },
-            external_ids=_ids(restored + reverted),
+            external_ids=_ids(restored + reverted + removed),
             summary=_summary(restored, present, found, lang),
         )
 
@@ -151,6 +157,9 @@ def _summary(restored: list[Item], present: list[Item], found: Restoration, lang
     )
     if names:
         return say(lang, f"restored {names}", f"שחזרתי את {names}")
+    if found.removed:
+        off = ", ".join(quote(_label(i), lang) for i in found.removed)
+        return say(lang, f"took {off} off the list again", f"הורדתי שוב את {off} מהרשימה")
     again = ", ".join(quote(_label(i), lang) for i in present)
     return say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
 

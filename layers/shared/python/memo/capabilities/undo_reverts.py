@@ -32,6 +32,8 @@ from memo.text.series import next_occurrence
 #: those left as they are because they were changed again since.
 REVERTED = "reverted"
 CHANGED_AGAIN = "changedAgain"
+#: The list items the request added that the undo took off again ([{text, list}]).
+TAKEN_OFF = "takenOff"
 #: Every item the undo would have put back was changed again since: nothing was reverted.
 CHANGED_AGAIN_CODE = "CHANGED_AGAIN"
 

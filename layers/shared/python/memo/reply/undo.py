@@ -103,11 +103,12 @@ _UPDATES = frozenset(
         ("reminders", "snooze"),
         ("lists", "update"),
         ("reminders", "create"),
+        ("lists", "add"),
     }
 )
-#: What a request set that its undo takes away again (kept as an update from nothing: a reminder
-#: cancelled).
-_CREATES = frozenset({"create"})
+#: What a request set or added that its undo takes away again (a reminder kept as cancelled, a list
+#: item kept as not there).
+_CREATES = frozenset({"create", "add"})
 
 
 def _undoable(action: LatestAction) -> bool:

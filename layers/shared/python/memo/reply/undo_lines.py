@@ -5,6 +5,7 @@ before an update, which reminders' times passed meanwhile, and what was left as 
     ↩️ Undone: the note “gate code” is back to “gate code is 1234”. (a note's update undone)
     ↩️ Undone: “call mom” is back at Sun 29 Nov, 17:00.             (a reminder's update undone)
     ↩️ Undone: the item on your shopping list is “apples” again.    (a list item's change undone)
+    ↩️ Undone: “milk” is off your shopping list again.              (a list item's add undone)
 """
 
 from __future__ import annotations
@@ -24,13 +25,25 @@ def undo_line(result: ExecutionResult, language: Language, timezone: str) -> str
     restored = item_texts(result.data.get("restored"))
     again = item_texts(result.data.get("alreadyThere"))
     reverted = [r for r in result.data.get("reverted") or [] if isinstance(r, dict)]
-    if not restored and not again and not reverted:
+    off = [r for r in result.data.get("takenOff") or [] if isinstance(r, dict)]
+    if not restored and not again and not reverted and not off:
         return None
+    reverted = reverted + _taken_off(off, language)
     if language == "he":
         text = _hebrew(restored, reverted, timezone)
     else:
         text = _english(restored, reverted, timezone)
     return text + _after(result.data, again, language)
+
+
+def _taken_off(off: list[dict[str, Any]], language: Language) -> list[dict[str, Any]]:
+    """The list items taken off again, one line part per list: "“eggs”, “bread” are off ..."."""
+    by_list: dict[str, list[str]] = {}
+    for item in off:
+        by_list.setdefault(str(item.get("list", "")), []).append(quote(str(item.get("text", "")), language))
+    return [
+        {"off": ", ".join(names), "many": len(names) > 1, "list": name} for name, names in by_list.items()
+    ]
 
 
 def _english(restored: list[str], reverted: list[dict[str, Any]], timezone: str) -> str:
@@ -64,6 +77,11 @@ def _put_back(item: dict[str, Any], language: Language, timezone: str) -> str:
             if subject
             else f"the note is back to {text}"
         )
+    if item.get("off"):  # list items the request added, taken off again
+        names, name = item["off"], str(item.get("list", ""))
+        if he:
+            return f"{names} {'ירדו' if item.get('many') else 'ירד'} שוב מרשימת {he_list_name(name)}"
+        return f"{names} {'are' if item.get('many') else 'is'} off your {name} list again"
     if item.get("kind") == "list_item":
         # "change apples to green apples", then undo: the item's words as they were
         text, name = quote(item.get("text", ""), language), str(item.get("list", ""))
