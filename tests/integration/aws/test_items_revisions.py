@@ -285,3 +285,15 @@ def test_the_slot_of_an_add_says_it_was_not_there(items_db: Any) -> None:
         "at": TEST_NOW.isoformat(),
         "was": {"gone": True},
     }
+
+
+def test_a_note_saved_with_its_undo_is_deleted_once_by_it(items_db: Any) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    note = Note(note_id="n9", thread_id=THREAD, text="wifi is moon7", created_at=TEST_NOW)
+    assert repo.put_note(note, undo=UNDO)
+    assert not repo.put_note(note, undo=UNDO)  # a retried save: it is there already
+    assert [n.text for n in repo.list_notes(THREAD)] == ["wifi is moon7"]
+    found = repo.restore(THREAD, "wamid.1", now=LATER)
+    assert [n.text for n in found.removed] == ["wifi is moon7"]  # type: ignore[union-attr]
+    assert repo.list_notes(THREAD) == []
+    assert repo.restore(THREAD, "wamid.1", now=LATER).removed == []

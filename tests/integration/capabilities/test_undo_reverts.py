@@ -98,11 +98,12 @@ def test_undo_after_the_window_changes_nothing(dana: Conversation, clock: FakeCl
     assert "moon7" in dana.say("search my notes for wifi")
 
 
-def test_a_new_request_then_undo_leaves_the_update(dana: Conversation) -> None:
+def test_a_new_request_then_undo_undoes_that_request_and_leaves_the_update(dana: Conversation) -> None:
     dana.say("save a note: gate code is 1234")
     dana.say("they changed the gate code to 5678")
     assert dana.say("add milk to my shopping list") == "Added milk to your shopping list."
-    assert dana.say("undo") == NOTHING
+    assert dana.say("undo") == "↩️ Undone: “milk” is off your shopping list again."
+    assert dana.say("undo") == NOTHING  # the undo is now the latest request
     assert "gate code is 5678" in dana.say("search my notes for gate code")
 
 

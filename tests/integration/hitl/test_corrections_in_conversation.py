@@ -331,11 +331,11 @@ def test_undo_after_a_read_still_undoes_the_last_delete(talk: Conversation, read
     assert _reminders(talk) == KEPT["en"]
 
 
-def test_undo_with_no_delete_before_the_read_still_has_nothing_to_undo(talk: Conversation) -> None:
+def test_undo_after_a_read_undoes_the_add_before_it(talk: Conversation) -> None:
     talk.say("add milk to the shopping list")
     talk.say("show my shopping list")
-    assert talk.say("undo").startswith("There's nothing to undo")
-    assert _shopping(talk) == ["milk"]
+    assert talk.say("undo") == "↩️ Undone: “milk” is off your shopping list again."
+    assert _shopping(talk) == []
 
 
 MOVE_ANOTHER = {

@@ -140,8 +140,10 @@ def test_clearing_a_twelve_item_list_waits_for_an_operator_and_cancel_withdraws_
     assert not [i for i in local.stepfunctions.invocations if i.event.get("action") == "clear"]  # type: ignore[union-attr]
     shown = dana.say("show my shopping list")
     assert all(f"item{i}" in shown for i in range(12))
-    # Nothing waits any more, and nothing can be undone: "cancel" says so.
-    assert dana.say("cancel") == "There's nothing to cancel or undo right now."
+    # Nothing waits any more: "cancel" asks about the latest change, the add, and "no" keeps it.
+    assert dana.say("cancel").startswith("Undo what I just did — added item0, item1")
+    assert dana.say("no") == "OK, I left everything as it is."
+    assert all(f"item{i}" in dana.say("show my shopping list") for i in range(12))
 
 
 @pytest.mark.parametrize("local", [REVIEW_ALL_REMINDER_DELETES], indirect=True)

@@ -290,3 +290,49 @@ def test_a_time_past_or_no_time_typed_after_a_reminder_is_read_as_words(
     _after(chat, clock, 31)
     assert not chat.say("snooze it until yesterday").startswith("⏰ I'll remind you")
     assert not chat.say("remind me again every day").startswith("⏰ I'll remind you about “call mom” again")
+
+
+@pytest.mark.parametrize(
+    ("title", "set_it", "said", "answer"),
+    [
+        (
+            "call mom",
+            "remind me to call mom at 10:30",
+            "snooze call mom until 5pm",
+            "⏰ I'll remind you about “call mom” again at {when}.",
+        ),
+        (
+            "call mom",
+            "remind me to call mom at 10:30",
+            "push the call mom reminder to 5pm",
+            "⏰ I'll remind you about “call mom” again at {when}.",
+        ),
+        (
+            "להתקשר לאמא",
+            "תזכיר לי להתקשר לאמא ב-10:30",
+            "תדחה את להתקשר לאמא ל-5 אחה״צ",
+            "⏰ אזכיר שוב על „להתקשר לאמא” ב{when}.",
+        ),
+    ],
+)
+def test_the_reminder_that_went_out_snoozed_by_its_name_even_after_another_request(
+    chat: Conversation, clock: FakeClock, title: str, set_it: str, said: str, answer: str
+) -> None:
+    # "snooze call mom until 5pm" after it went out answered "You don't have any upcoming reminders."
+    chat.say(set_it)
+    (delivered,) = _after(chat, clock, 31)
+    assert title in delivered
+    chat.say(
+        "add milk to my shopping list" if said[0] < "z" else "תוסיף חלב לרשימת הקניות"
+    )  # another request between
+    lang = "he" if said[0] > "z" else "en"
+    assert chat.say(said) == answer.format(when=shown(0, 17, 0, lang))
+    assert _after(chat, clock, int((at(0, 17) - clock.now).total_seconds() // 60) - 1) == []  # not before
+    (again,) = _after(chat, clock, 2)
+    assert title in again
+
+
+def test_another_reminders_name_is_not_the_one_that_went_out(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("remind me to call mom at 10:30")
+    _after(chat, clock, 31)
+    assert not chat.say("snooze call dad until 5pm").startswith("⏰ I'll remind you about “call mom”")

@@ -41,7 +41,7 @@ class FakeItemsRepository:
             tuple[str, str], tuple[Revision[Reminder] | Revision[Note] | Revision[ListItem], datetime]
         ] = {}
         self.item_changed_at: dict[tuple[str, str], datetime] = {}
-        # A list item added with an undo, by (thread, item id): the undo and the add's stamp.
+        # A list item added or a note saved with an undo, by (thread, id): the undo and its stamp.
         self.added: dict[tuple[str, str], tuple[Tombstone, datetime]] = {}
         self.note_changed_at: dict[tuple[str, str], datetime] = {}
 
@@ -88,6 +88,13 @@ class FakeItemsRepository:
         changed: list[Item] = []
         for (thread, item_id), (undo, stamped) in list(self.added.items()):
             if thread != thread_id or undo.key != undo_key or undo.until <= now:
+                continue
+            if (thread, item_id) in self.notes:
+                if self.note_changed_at.get((thread, item_id)) != stamped:
+                    changed.append(self.notes[(thread, item_id)])
+                    continue
+                del self.added[(thread, item_id)]
+                removed.append(self.notes.pop((thread, item_id)))
                 continue
             key = next((k for k in self.items if k[0] == thread and k[2] == item_id), None)
             if key is None:
@@ -249,11 +256,14 @@ class FakeItemsRepository:
         )
         return True
 
-    def put_note(self, note: Note) -> bool:
+    def put_note(self, note: Note, *, undo: Tombstone | None = None) -> bool:
         key = (note.thread_id, note.note_id)
         if key in self.notes:
             return False
         self.notes[key] = note
+        if undo is not None:  # its undo deletes it again, unless it is changed since
+            self.added[key] = (undo, note.created_at)
+            self.note_changed_at[key] = note.created_at
         return True
 
     def list_notes(self, thread_id: str) -> list[Note]:

@@ -194,3 +194,40 @@ def test_restored_reminders_are_named_by_time_then_title_whatever_order_the_stor
     undone = executor.execute("items", "undo", {"undoKey": "wamid.del"}, ctx("wamid.tap"))
     assert undone.data["restored"] == ["buy bread", "call mom", "water plants"]
     assert undone.summary == "restored “buy bread”, “call mom”, “water plants”"
+
+
+def test_what_a_request_added_or_saved_comes_off_again_once(
+    executor: CapabilityDispatcher, clock: Clock
+) -> None:
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["apples"]}, ctx("t-before"))
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["eggs", "bread"]}, ctx("t-add"))
+    executor.execute("notes", "save", {"text": "wifi is moon7"}, ctx("t-add", "s2"))
+    clock.now = NOW + timedelta(minutes=5)
+    result = executor.execute("items", "undo", {"undoKey": "t-add"}, ctx("t-undo"))
+    assert result.success
+    assert result.data["takenOff"] == [
+        {"text": "eggs", "list": "shopping"},
+        {"text": "bread", "list": "shopping"},
+    ]
+    assert result.data["deletedAgain"] == ["wifi"]  # a note is named by its subject
+    shown = executor.execute("lists", "show", {"listName": "shopping"}, ctx("t-show"))
+    assert shown.data["items"] == ["apples"]  # what was there before stays
+    again = executor.execute("items", "undo", {"undoKey": "t-add"}, ctx("t-undo-2"))
+    assert not again.success and again.error_code == "NOTHING_TO_UNDO"
+
+
+def test_an_added_item_changed_since_or_after_the_window_stays(
+    executor: CapabilityDispatcher, clock: Clock
+) -> None:
+    added = executor.execute("lists", "add", {"listName": "shopping", "items": ["eggs"]}, ctx("t-add"))
+    (item_id,) = added.external_ids["listItemIds"]
+    clock.now = NOW + timedelta(minutes=1)
+    executor.execute(
+        "lists", "update", {"listName": "shopping", "itemIds": [item_id], "text": "12 eggs"}, ctx("t-change")
+    )
+    result = executor.execute("items", "undo", {"undoKey": "t-add"}, ctx("t-undo"))
+    assert not result.success and result.error_code == "CHANGED_AGAIN"
+    executor.execute("lists", "add", {"listName": "shopping", "items": ["milk"]}, ctx("t-late"))
+    clock.now = NOW + timedelta(minutes=11)
+    late = executor.execute("items", "undo", {"undoKey": "t-late"}, ctx("t-undo-late"))
+    assert not late.success and late.error_code == "NOTHING_TO_UNDO"

@@ -14,6 +14,7 @@ from memo.reminders.buttons import (
     SNOOZE_CHOICES,
     ReminderButton,
     buttons,
+    by_its_name,
     is_reminder_button_id,
     parse_button,
     typed_button,
@@ -218,3 +219,47 @@ def test_a_snooze_to_a_time_carries_the_time_as_its_args() -> None:
     at = datetime(2026, 5, 1, 17, 0, tzinfo=UTC)
     button = ReminderButton(action="snooze", reminder_id="r1", at=at)
     assert button.args() == {"reminderId": "r1", "at": "2026-05-01T17:00:00+00:00"}
+
+
+_TITLES = ("call mom", "take the pills", "pay rent", "להתקשר לאמא", "לקחת כדורים")
+_NAMED = (
+    ("snooze {t} until 5pm", "snooze it until 5pm"),
+    ("Snooze the {t} reminder to tomorrow", "Snooze it to tomorrow"),
+    ("please snooze {t} for 10 minutes", "please snooze it for 10 minutes"),
+    ("push {t} to 6pm", "push it to 6pm"),
+    ("delay the {t} one by an hour", "delay it by an hour"),
+    ("remind me about {t} again tomorrow", "remind me about it again tomorrow"),
+    ("snooze {t}", "snooze it"),
+    ("תדחה את {t} למחר", "תדחה את זה למחר"),
+)
+
+
+def _hebrew(text: str) -> bool:
+    return "\u05d0" <= text[0] <= "\u05ea"
+
+
+@pytest.mark.parametrize(
+    ("title", "said", "meant"),
+    [(t, said, meant) for t in _TITLES for said, meant in _NAMED if _hebrew(t) == _hebrew(said)],
+)
+def test_the_delivered_reminder_named_in_typed_words_is_it(title: str, said: str, meant: str) -> None:
+    delivered = f"⏰ {'תזכורת' if _hebrew(title) else 'Reminder'}: {title}"
+    words = by_its_name(said.format(t=title), delivered)
+    assert words == meant
+    button = typed_button(words, "r1", right_after=True)
+    assert isinstance(button, ReminderButton) and button.action == "snooze"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "snooze call dad until 5pm",  # another reminder's name
+        "snooze call momma until 5pm",  # a longer name that begins like it
+        "move call mom to 6pm",  # a move is a request of its own (a series moves whole)
+        "call mom until 5pm",
+        "remind me to call mom at 5pm",
+    ],
+)
+def test_other_words_are_left_as_they_are(said: str) -> None:
+    assert by_its_name(said, "⏰ Reminder: call mom") == said
+    assert by_its_name(said, "no prefix, nothing delivered") == said

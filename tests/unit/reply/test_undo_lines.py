@@ -90,3 +90,10 @@ def test_items_an_add_put_on_are_said_off_again_by_their_list() -> None:
     )
     assert moved == "↩️ Undone: “batteries” is back; “batteries” is off your shopping list again."
     assert undo_line(_undo(takenOff=["not a record"]), "en", ZONE) is None
+
+
+def test_a_note_saved_then_undone_is_said_deleted() -> None:
+    assert undo_line(_undo(deletedAgain=["wifi password"]), "en", ZONE) == (
+        "↩️ Undone: the note “wifi password” is deleted."
+    )
+    assert undo_line(_undo(deletedAgain=["קוד השער"]), "he", ZONE) == "↩️ ביטלתי: הפתק „קוד השער” נמחק."

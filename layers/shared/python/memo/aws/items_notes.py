@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memo.aws.items_keys import NOTE_PREFIX, dump, model_of, note_sk, user_pk
+from memo.aws.items_keys import CHANGED_AT, NOTE_PREFIX, PREVIOUS, dump, iso, model_of, note_sk, user_pk
+from memo.aws.items_revisions import added_slot
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.items import Note, Revision, Tombstone
 
@@ -14,8 +15,14 @@ from memo.capabilities.items import Note, Revision, Tombstone
 class DynamoNotes(TombstoningItems):
     """Notes: created once, listed newest first, rewritten, deleted or tombstoned."""
 
-    def put_note(self, note: Note) -> bool:
-        return self._put_new(user_pk(note.thread_id), note_sk(note.note_id), "note", dump(note))
+    def put_note(self, note: Note, *, undo: Tombstone | None = None) -> bool:
+        """Save the note; False if it exists already (a retried save). With `undo`, its turn's undo
+        deletes it again (`memo.aws.items_revisions.added_slot`), unless it was changed since."""
+        values = dump(note)
+        if undo is not None:
+            values[CHANGED_AT] = iso(note.created_at)
+            values[PREVIOUS] = added_slot(undo, note.created_at)
+        return self._put_new(user_pk(note.thread_id), note_sk(note.note_id), "note", values)
 
     def list_notes(self, thread_id: str) -> list[Note]:
         """All notes, newest first."""

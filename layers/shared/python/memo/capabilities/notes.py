@@ -201,8 +201,10 @@ class NoteOperations:
         refused = self._too_long("save", args.text, ctx)
         if refused is not None:
             return refused
-        note = Note(note_id=entity_id(ctx), thread_id=ctx.thread_id, text=args.text, created_at=self._clock())
-        if not self._repo.put_note(note):
+        now = self._clock()
+        note = Note(note_id=entity_id(ctx), thread_id=ctx.thread_id, text=args.text, created_at=now)
+        # "undo" right after deletes it again (no button).
+        if not self._repo.put_note(note, undo=undo_for(ctx, now)):
             logger.info("NOTE_SAVE_REPLAYED", extra={"noteId": note.note_id})
         return ExecutionResult(
             success=True,

@@ -35,6 +35,7 @@ from memo.capabilities.store import ItemsRepository
 from memo.capabilities.undo_reverts import (
     CHANGED_AGAIN,
     CHANGED_AGAIN_CODE,
+    DELETED_AGAIN,
     REVERTED,
     TAKEN_OFF,
     label,
@@ -102,6 +103,7 @@ class UndoOperations:
                 TAKEN_OFF: [
                     {"text": i.text, "list": i.list_name} for i in removed if isinstance(i, ListItem)
                 ],
+                DELETED_AGAIN: [label(i) for i in removed if isinstance(i, Note)],
             },
             external_ids=_ids(restored + reverted + removed),
             summary=_summary(restored, present, found, lang),
@@ -159,7 +161,7 @@ def _summary(restored: list[Item], present: list[Item], found: Restoration, lang
         return say(lang, f"restored {names}", f"שחזרתי את {names}")
     if found.removed:
         off = ", ".join(quote(_label(i), lang) for i in found.removed)
-        return say(lang, f"took {off} off the list again", f"הורדתי שוב את {off} מהרשימה")
+        return say(lang, f"took {off} away again", f"הורדתי שוב את {off}")
     again = ", ".join(quote(_label(i), lang) for i in present)
     return say(lang, f"left {again} as it is: it's there again", f"השארתי את {again}: הוא כבר קיים שוב")
 

@@ -32,8 +32,10 @@ from memo.text.series import next_occurrence
 #: those left as they are because they were changed again since.
 REVERTED = "reverted"
 CHANGED_AGAIN = "changedAgain"
-#: The list items the request added that the undo took off again ([{text, list}]).
+#: The list items the request added that the undo took off again ([{text, list}]), and the notes
+#: it saved that the undo deleted again (their labels).
 TAKEN_OFF = "takenOff"
+DELETED_AGAIN = "deletedAgain"
 #: Every item the undo would have put back was changed again since: nothing was reverted.
 CHANGED_AGAIN_CODE = "CHANGED_AGAIN"
 

@@ -162,6 +162,28 @@ def how_much_later(language: Language) -> str:
     return "How much later? For example “snooze 30 min” or “remind me again in an hour”."
 
 
+#: What a delivered reminder's message says before its title ("⏰ Reminder: call mom").
+_DELIVERED = re.compile(r"^⏰\s*(?:Reminder|תזכורת):\s*", re.I)
+#: The words before a reminder named in typed words about it: "snooze call mom until 5pm", "push the
+#: call mom reminder to 6", "remind me about call mom again tomorrow", "תדחה את להתקשר לאמא למחר".
+#: ("move call mom to 6pm" stays a request of its own: it moves what is ahead, a series included.)
+_NAMING = r"((?:please\s+)?snooze|push|delay|postpone|remind\s+me\s+about|תדחה|תדחי)\s+(?:את\s+)?(?:the\s+)?"
+
+
+def by_its_name(text: str, delivered: str) -> str:
+    """Typed words that name the delivered reminder (its message `delivered`, "⏰ Reminder: call mom")
+    right after their verb, said of "it": "snooze call mom until 5pm" is "snooze it until 5pm". Any
+    other words are returned as they are."""
+    title = _DELIVERED.sub("", delivered).strip()
+    if not title:
+        return text
+    named = re.match(rf"^{_NAMING}{re.escape(title)}(?:\s+reminder|\s+one)?(?=\s|[.!]*$)", text, re.I)
+    if named is None:
+        return text
+    it = "את זה" if "\u05d0" <= title[0] <= "\u05ea" else "it"
+    return f"{named.group(1)} {it}{text[named.end() :]}"
+
+
 def typed_button(
     text: str, reminder_id: str, *, asked_how_long: bool = False, right_after: bool = False
 ) -> ReminderButton | str | None:

@@ -104,11 +104,12 @@ _UPDATES = frozenset(
         ("lists", "update"),
         ("reminders", "create"),
         ("lists", "add"),
+        ("notes", "save"),
     }
 )
-#: What a request set or added that its undo takes away again (a reminder kept as cancelled, a list
-#: item kept as not there).
-_CREATES = frozenset({"create", "add"})
+#: What a request set, added or saved that its undo takes away again (a reminder kept as cancelled,
+#: a list item or a note kept as not there).
+_CREATES = frozenset({"create", "add", "save"})
 
 
 def _undoable(action: LatestAction) -> bool:

@@ -6,6 +6,7 @@ before an update, which reminders' times passed meanwhile, and what was left as 
     ↩️ Undone: “call mom” is back at Sun 29 Nov, 17:00.             (a reminder's update undone)
     ↩️ Undone: the item on your shopping list is “apples” again.    (a list item's change undone)
     ↩️ Undone: “milk” is off your shopping list again.              (a list item's add undone)
+    ↩️ Undone: the note “wifi password” is deleted.                 (a note's save undone)
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ def undo_line(result: ExecutionResult, language: Language, timezone: str) -> str
     again = item_texts(result.data.get("alreadyThere"))
     reverted = [r for r in result.data.get("reverted") or [] if isinstance(r, dict)]
     off = [r for r in result.data.get("takenOff") or [] if isinstance(r, dict)]
-    if not restored and not again and not reverted and not off:
+    notes = item_texts(result.data.get("deletedAgain"))
+    if not restored and not again and not reverted and not off and not notes:
         return None
-    reverted = reverted + _taken_off(off, language)
+    reverted = reverted + _taken_off(off, language) + [{"kind": "note", "gone": note} for note in notes]
     if language == "he":
         text = _hebrew(restored, reverted, timezone)
     else:
@@ -67,6 +69,9 @@ def _hebrew(restored: list[str], reverted: list[dict[str, Any]], timezone: str) 
 def _put_back(item: dict[str, Any], language: Language, timezone: str) -> str:
     """One item put back as it was before an update."""
     he = language == "he"
+    if item.get("gone"):  # a note the request saved, deleted again
+        name = quote(str(item["gone"]), language)
+        return f"הפתק {name} נמחק" if he else f"the note {name} is deleted"
     if item.get("kind") == "note":
         text = quote(item.get("text", ""), language)
         subject = item.get("subject")

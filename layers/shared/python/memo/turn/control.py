@@ -36,6 +36,7 @@ from memo.observability import bind_turn, logger
 from memo.reminders.buttons import (
     HOW_MUCH_LATER,
     ReminderButton,
+    by_its_name,
     delivered_lately,
     how_much_later,
     is_reminder_button_id,
@@ -217,7 +218,10 @@ def _typed_button(ctx: TurnContext) -> ReminderButton | str | None:
     asked = about.text in (how_much_later("en"), how_much_later("he"))
     # Quoting the reminder, or the next message after it: an amount alone is about it.
     right_after = bool(ctx.message.context_id) or ctx.snapshot.recent[-1:] == [about]
-    button = typed_button(ctx.message.text, about.reminder_id, asked_how_long=asked, right_after=right_after)
+    said = " ".join(ctx.message.text.split())
+    words = by_its_name(said, about.text)  # "snooze call mom until 5pm": named, as if right after it
+    right_after = right_after or words != said
+    button = typed_button(words, about.reminder_id, asked_how_long=asked, right_after=right_after)
     if isinstance(button, ReminderButton) and button.to:
         return snoozed_to(ctx, button, about.at)  # "snooze it until 5pm", "remind me again tomorrow"
     return button
