@@ -297,3 +297,24 @@ def test_a_note_saved_with_its_undo_is_deleted_once_by_it(items_db: Any) -> None
     assert [n.text for n in found.removed] == ["wifi is moon7"]  # type: ignore[union-attr]
     assert repo.list_notes(THREAD) == []
     assert repo.restore(THREAD, "wamid.1", now=LATER).removed == []
+
+
+def test_a_reminder_created_with_its_undo_keeps_only_its_status_and_is_cancelled_once(items_db: Any) -> None:
+    repo = DynamoItemsRepository(items_db, TABLE)
+    series = Reminder(
+        reminder_id="r7",
+        thread_id=THREAD,
+        title="take vitamins",
+        due_at=TEST_NOW + timedelta(days=1),
+        created_at=TEST_NOW,
+        recurrence=SERIES,
+        schedule_name="reminder-r7",
+    )
+    assert repo.put_reminder(series, undo=UNDO)
+    (values,) = _values(items_db)
+    assert values["undo_prev"]["was"] == {"status": "cancelled"}  # not a copy of the reminder
+    found = repo.restore(THREAD, "wamid.1", now=LATER)
+    (cancelled,) = found.reverted
+    assert isinstance(cancelled, Reminder) and cancelled.status == "cancelled"
+    assert (cancelled.title, cancelled.due_at) == ("take vitamins", series.due_at)
+    assert repo.restore(THREAD, "wamid.1", now=LATER).reverted == []

@@ -22,7 +22,7 @@ from memo.aws.items_keys import (
     reminder_sk,
     user_pk,
 )
-from memo.aws.items_revisions import previous_slot
+from memo.aws.items_revisions import cancelled_slot, previous_slot
 from memo.aws.items_tombstones import TombstoningItems
 from memo.capabilities.base import FirstWrite
 from memo.capabilities.items import Deletion, Reminder, Revision, Tombstone
@@ -101,9 +101,8 @@ class DynamoReminders(TombstoningItems):
         at its creation: the undo's revert cancels it (`memo.aws.items_revisions`)."""
         values = dump(reminder)
         if undo is not None:
-            cancelled = reminder.model_copy(update={"status": "cancelled"})
             values[CHANGED_AT] = iso(reminder.created_at)
-            values[PREVIOUS] = previous_slot(Revision(undo=undo, was=cancelled), reminder.created_at)
+            values[PREVIOUS] = cancelled_slot(undo, reminder.created_at)
         return self._put_new(
             user_pk(reminder.thread_id), reminder_sk(reminder.reminder_id), "reminder", values
         )

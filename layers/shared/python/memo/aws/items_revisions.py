@@ -80,6 +80,13 @@ def added_slot(undo: Tombstone, created_at: datetime) -> dict[str, Any]:
     }
 
 
+def cancelled_slot(undo: Tombstone, created_at: datetime) -> dict[str, Any]:
+    """The `undo_prev` map a reminder's create writes with it: its undo cancels it. Only the status
+    is kept (the revert leaves title, time and zone, and drops its series and schedule name: the
+    undo removes the schedule by the reminder's id)."""
+    return {**added_slot(undo, created_at), "was": {"status": "cancelled"}}
+
+
 @dataclass(frozen=True)
 class Reversion:
     """What one revert did: `reverted` (the item as it is again), `removed` (an item added, taken off
@@ -151,12 +158,14 @@ class RevisingItems(ItemsAccess):
         sets, removes = [f"{CHANGED_AT} = :now_at"], [PREVIOUS]
         values_out: dict[str, Any] = {":key": undo_key, ":now": epoch(now), ":now_at": iso(now)}
         for name in fields:
-            names[f"#{name}"] = name
             if name in was:
                 sets.append(f"#{name} = :{name}")
                 values_out[f":{name}"] = was[name]
             elif name in _OPTIONAL:
                 removes.append(f"#{name}")
+            else:
+                continue  # kept as it is (a create's slot keeps only the status)
+            names[f"#{name}"] = name
         try:
             response = conditional_write(
                 self._ddb.update_item,
