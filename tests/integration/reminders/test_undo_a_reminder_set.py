@@ -103,3 +103,22 @@ def test_after_ten_minutes_it_is_too_late_and_the_reminder_stays(
     clock.advance(minutes=11)
     assert chat.say("undo") == "That can't be undone anymore: Undo works for 10 minutes after a change."
     assert _first_lines(fired(chat, clock, 0, 17)) == ["⏰ Reminder: call mom"]
+
+
+@pytest.mark.parametrize("undo", ["undo", "undo that", "Undo!"])
+@pytest.mark.parametrize(
+    "asks",
+    ["delete the call reminder", "delete all my reminders", "skip call mom today"],
+)
+def test_undo_said_to_a_question_before_anything_ran_cancels_it(
+    chat: Conversation, clock: FakeClock, asks: str, undo: str
+) -> None:
+    # It was "Sorry, I didn't catch that — please reply with a number": nothing ran yet, so "undo"
+    # is the way out of the question, and everything stays as it is.
+    chat.say("remind me to call mom at 5pm today")
+    chat.say("remind me to call dad at 6pm today")
+    asked = chat.say(asks)
+    assert asked.startswith(("Which one", "Before I go ahead", "I couldn't")), asked
+    assert chat.say(undo) == "OK, cancelled. Nothing was changed."
+    assert _first_lines(fired(chat, clock, 0, 17)) == ["⏰ Reminder: call mom"]
+    assert _first_lines(fired(chat, clock, 0, 18)) == ["⏰ Reminder: call dad"]
