@@ -107,3 +107,19 @@ def test_words_added_to_a_note_are_that_note(chat: Conversation, added: str) -> 
     chat.say(added)
     shown = chat.say("show my notes")
     assert shown.count("•") == 1 and "banana123" in shown and "router is in the closet" in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember the flight is at 6am from gate B4", "gate B4"),
+        ("remember my seat is row R, seat 12", "row R"),
+        ("save a note: locker u2 at the gym", "locker u2"),
+        ("save a note: take vitamin b4 with food", "vitamin b4"),
+    ],
+)
+def test_a_code_in_a_note_is_saved_as_written(chat: Conversation, said: str, kept: str) -> None:
+    # "gate B4" was saved as "gate BEFORE": a chat spelling read into the person's own words.
+    saved = chat.say(said)
+    assert kept in saved, saved
+    assert kept in chat.say("show my notes")

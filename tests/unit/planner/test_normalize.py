@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memo.planner.normalize import fix_typos, strip_pleasantries
+from memo.planner.normalize import ABBREVIATIONS, fix_typos, strip_pleasantries
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import pin
 
@@ -191,3 +191,43 @@ def test_what_are_my_reminders_typed_fast(what: str, reminders: str) -> None:
 def test_show_the_list_typed_fast(said: str) -> None:
     (step,) = RulePlanner().plan(pin(said)).output.plan
     assert (step.capability, step.action) == ("lists", "show")
+
+
+_CODES = sorted(k for k in ABBREVIATIONS if k.isascii() and len(k) <= 4)
+_LABEL_WORDS = ("gate", "seat", "row", "room", "apartment", "section", "platform", "vitamin", "locker", "bus")
+
+
+@given(
+    label=st.sampled_from(_LABEL_WORDS),
+    code=st.sampled_from(_CODES),
+    upper=st.booleans(),
+    lead=st.sampled_from(("remember the flight is from", "save a note: my", "the", "remember")),
+)
+def test_a_code_after_a_label_is_kept_as_written(label: str, code: str, upper: bool, lead: str) -> None:
+    # "gate B4" was saved as "gate BEFORE": a chat spelling read into a code.
+    written = code.upper() if upper else code
+    said = f"{lead} {label} {written}"
+    assert fix_typos(said).endswith(f"{label} {written}")
+
+
+@given(
+    code=st.sampled_from([k for k in _CODES if any(ch.isalpha() for ch in k)]),
+    lead=st.sampled_from(("the code is", "remember", "note:")),
+)
+def test_a_chat_spelling_in_capitals_inside_a_message_is_a_code(code: str, lead: str) -> None:
+    said = f"{lead} {code.upper()} ok"
+    assert fix_typos(said) == said
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("call mom b4 work", "call mom before work"),
+        ("Pls remind me tmrw at 5", "Please remind me tomorrow at 5"),
+        ("r u free tmrw", "are you free tomorrow"),
+        ("PLS REMIND ME TMRW AT 5", "PLEASE REMIND ME TOMORROW AT 5"),
+        ("remind me 2nite to take vitamin b4", "remind me tonight to take vitamin b4"),
+    ],
+)
+def test_chat_spellings_typed_as_chat_are_still_spelled_out(said: str, read: str) -> None:
+    assert fix_typos(said) == read

@@ -176,6 +176,31 @@ def _correct(word: str) -> str | None:
     return best
 
 
+#: Words a code or a label follows ("gate B4", "seat r", "vitamin b4"): the token after them is kept.
+_LABELS = re.compile(
+    r"(?:gate|seat|row|room|rm|apt|apartment|flat|unit|section|sec|platform|terminal|level|floor|bay|"
+    r"locker|table|bus|line|route|vitamin|building|block|spot|space|hall|desk|box|suite|ward|car|coach|"
+    r"plan|option|type|size|grade|class|zone|wing|door|pier|dock|stand|court|field|lot|aisle)\W*$",
+    re.I,
+)
+
+
+def _chat_spelling(text: str, match: re.Match[str]) -> bool:
+    """Whether a token that reads as a chat spelling ("b4", "u", "2nite") is one: typed in lower case
+    (or capitalized as the message's first word, or in a message all in capitals), and not right after
+    a word a code or a label follows. "Gate B4", "row R", "seat u" keep their letters."""
+    word = match.group(0)
+    first = text[: match.start()].strip() == ""
+    shouted = text.upper() == text  # "REMIND ME TMRW": every word is in capitals
+    if (
+        word != word.lower()
+        and not shouted
+        and not (first and word[1:] == word[1:].lower() and word[1:].isalpha())
+    ):
+        return False
+    return _LABELS.search(text[: match.start()]) is None
+
+
 def _keep_case(original: str, fixed: str) -> str:
     if original.isupper() and len(original) > 1:
         return fixed.upper()
@@ -265,6 +290,8 @@ def fix_typos(text: str) -> str:
 
     def replace(match: re.Match[str]) -> str:
         word = match.group(0)
+        if word.lower() in ABBREVIATIONS and not _chat_spelling(text, match):
+            return word  # "gate B4", "row r": a name or a code, kept as written
         fixed = _correct(word)
         return word if fixed is None else _keep_case(word, fixed)
 
