@@ -368,3 +368,10 @@ def test_undo_after_a_change_of_what_was_added_undoes_the_change_only(chat: Conv
     assert chat.say("undo") == "↩️ Undone: the item on your shopping list is “apples” again."
     assert chat.say("undo").startswith("There's nothing to undo")
     assert chat.say("what's on my shopping list?") == "Your shopping list:\n• apples"
+
+
+def test_undo_after_an_add_that_found_it_there_takes_nothing_off(chat: Conversation) -> None:
+    chat.say("add milk to my shopping list")
+    assert chat.say("add milk to my shopping list") == "Already there: milk."
+    assert chat.say("undo").startswith("There's nothing to undo")
+    assert chat.say("what's on my shopping list?") == "Your shopping list:\n• milk"

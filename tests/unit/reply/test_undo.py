@@ -300,3 +300,15 @@ def test_too_late_speaks_of_a_change_after_an_update() -> None:
     )
     assert too_late("he", updated=True) == "כבר אי אפשר לבטל את זה: ביטול אפשרי רק 10 דקות אחרי שינוי."
     assert too_late("en").endswith("after a delete.")
+
+
+def test_an_add_that_put_nothing_on_the_list_is_nothing_to_undo() -> None:
+    # "add milk" with milk there already: "Already there: milk"; "undo" then has nothing to take off.
+    nothing = _action("add", "wamid.B:s1", 1).model_copy(
+        update={"capability": "lists", "external_ids": {"listItemIds": [], "listKey": "shopping"}}
+    )
+    assert typed_undo([nothing]) is None
+    added = nothing.model_copy(update={"external_ids": {"listItemIds": ["i1"], "listKey": "shopping"}})
+    assert typed_undo([added]) == UndoRequest(
+        undo_key="wamid.B", until=NOW + timedelta(minutes=11), updated=True
+    )

@@ -113,6 +113,9 @@ _CREATES = frozenset({"create", "add", "save"})
 
 
 def _undoable(action: LatestAction) -> bool:
+    if (action.capability, action.action) == ("lists", "add"):
+        # "Already there: milk": an add that put nothing on the list has nothing to take off.
+        return bool((action.external_ids or {}).get("listItemIds"))
     return action.action in _DELETES or (action.capability, action.action) in _UPDATES
 
 
