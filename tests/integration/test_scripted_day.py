@@ -505,7 +505,9 @@ DELETIONS: list[Say | Clock] = [
     ),
     Say("dana", "never mind", "OK, cancelled. Nothing was changed."),
     Say("dana", "delete the dentist reminder", "I'm about to delete 1 reminder"),
-    Say("dana", "undo", ("Sorry, I didn't catch that", "I'm about to delete 1 reminder")),
+    # Nothing ran yet: "undo" is the way out of the question, as "never mind" is.
+    Say("dana", "undo", "OK, cancelled. Nothing was changed."),
+    Say("dana", "delete the dentist reminder", "I'm about to delete 1 reminder"),
     Say("dana", "yes", "Deleted the reminder “call the dentist”.", reminders={"call the dentist": None}),
     Say("dana", "undo", "↩️ Undone: “call the dentist” is back.", reminders={"call the dentist": once(1, 10)}),
     Say("noa", "תמחק את התזכורת של הרופא", ("רגע לפני: אני עומד למחוק תזכורת אחת", "„להתקשר לרופא”")),
