@@ -15,8 +15,10 @@ from memo.reminders.buttons import (
     ReminderButton,
     buttons,
     by_its_name,
+    delivered_title,
     is_reminder_button_id,
     parse_button,
+    reminder_text,
     typed_button,
 )
 from tests.support.button_ids import button_ids, reminder_ids
@@ -263,3 +265,15 @@ def test_the_delivered_reminder_named_in_typed_words_is_it(title: str, said: str
 def test_other_words_are_left_as_they_are(said: str) -> None:
     assert by_its_name(said, "⏰ Reminder: call mom") == said
     assert by_its_name(said, "no prefix, nothing delivered") == said
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+@pytest.mark.parametrize("title", ["call mom", "להתקשר לאמא", "B4 gate check", " spaced "])
+def test_a_delivered_reminders_title_is_read_back_from_its_message(language: str, title: str) -> None:
+    assert delivered_title(reminder_text(title, language)) == title.strip()  # type: ignore[arg-type]
+    assert delivered_title(title) == ""  # any other message names no delivered reminder
+
+
+def test_it_is_said_in_the_language_of_the_verb_not_of_the_title() -> None:
+    assert by_its_name("snooze להתקשר לאמא until 5pm", "⏰ Reminder: להתקשר לאמא") == "snooze it until 5pm"
+    assert by_its_name("תדחה את call mom למחר", "⏰ תזכורת: call mom") == "תדחה את זה למחר"

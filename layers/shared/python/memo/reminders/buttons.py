@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from memo.replies import Choice
 from memo.text.amounts import amount_digits
-from memo.text.language import Language
+from memo.text.language import Language, detect_language
 
 if TYPE_CHECKING:
     from memo.conversation.model import MemoryMessage
@@ -162,8 +162,19 @@ def how_much_later(language: Language) -> str:
     return "How much later? For example “snooze 30 min” or “remind me again in an hour”."
 
 
-#: What a delivered reminder's message says before its title ("⏰ Reminder: call mom").
-_DELIVERED = re.compile(r"^⏰\s*(?:Reminder|תזכורת):\s*", re.I)
+_LEADS: dict[Language, str] = {"en": "⏰ Reminder: ", "he": "⏰ תזכורת: "}
+
+
+def reminder_text(title: str, language: Language) -> str:
+    """A delivered reminder's message: "⏰ Reminder: call mom"."""
+    return _LEADS[language] + title
+
+
+def delivered_title(text: str) -> str:
+    """The title in a delivered reminder's message (`reminder_text`); "" for any other text."""
+    return next((text[len(lead) :].strip() for lead in _LEADS.values() if text.startswith(lead)), "")
+
+
 #: The words before a reminder named in typed words about it: "snooze call mom until 5pm", "push the
 #: call mom reminder to 6", "remind me about call mom again tomorrow", "תדחה את להתקשר לאמא למחר".
 #: ("move call mom to 6pm" stays a request of its own: it moves what is ahead, a series included.)
@@ -174,13 +185,13 @@ def by_its_name(text: str, delivered: str) -> str:
     """Typed words that name the delivered reminder (its message `delivered`, "⏰ Reminder: call mom")
     right after their verb, said of "it": "snooze call mom until 5pm" is "snooze it until 5pm". Any
     other words are returned as they are."""
-    title = _DELIVERED.sub("", delivered).strip()
+    title = delivered_title(delivered)
     if not title:
         return text
     named = re.match(rf"^{_NAMING}{re.escape(title)}(?:\s+reminder|\s+one)?(?=\s|[.!]*$)", text, re.I)
     if named is None:
         return text
-    it = "את זה" if "\u05d0" <= title[0] <= "\u05ea" else "it"
+    it = "את זה" if detect_language(named.group(1), "en") == "he" else "it"  # in the verb's language
     return f"{named.group(1)} {it}{text[named.end() :]}"
 
 

@@ -48,11 +48,10 @@ from memo.capabilities.scheduler import SCHEDULED_TIME, schedule_name_for
 from memo.conversation.model import MemoryMessage
 from memo.errors import MemoError, ServiceFault
 from memo.observability import count, logger, mask_phone
-from memo.reminders.buttons import buttons
+from memo.reminders.buttons import buttons, reminder_text
 from memo.reminders.store import StoredReminder, ThreadWindow
 from memo.reminders.template import TemplateMessage
 from memo.replies import Reply
-from memo.text.language import Language
 from memo.text.series import next_occurrence
 from memo.whatsapp.sender import SentMessage, WhatsAppSendError, log_send_failure
 from memo.whatsapp.tracking import OutboundTag
@@ -134,10 +133,6 @@ class LeftoverSchedules(Protocol):
     def cancel(self, schedule_name: str) -> None:
         """Delete the schedule; one already gone is fine."""
         ...
-
-
-def reminder_text(title: str, language: Language) -> str:
-    return f"⏰ תזכורת: {title}" if language == "he" else f"⏰ Reminder: {title}"
 
 
 def deliver(
