@@ -65,6 +65,11 @@ def previous_slot(
     }
 
 
+#: The condition of every revert (a put back and a take-off alike): not deleted, the slot is the
+#: undo's and its window open, and the item not changed since the slot's change.
+_STILL_THE_UNDOS = f"attribute_not_exists({UNDO_KEY}) AND #prev.#key = :key AND #prev.#until > :now AND {CHANGED_AT} = #prev.#at"
+_SLOT_NAMES = {"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"}
+
 #: In a slot's `was`: the item did not exist before (a list item added): its revert removes it.
 GONE = "gone"
 
@@ -154,7 +159,7 @@ class RevisingItems(ItemsAccess):
         was: dict[str, Any] = dict(slot.get("was") or {})
         if was.get(GONE):
             return self._take_off(model, values, undo_key, now)
-        names = {"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"}
+        names = dict(_SLOT_NAMES)
         sets, removes = [f"{CHANGED_AT} = :now_at"], [PREVIOUS]
         values_out: dict[str, Any] = {":key": undo_key, ":now": epoch(now), ":now_at": iso(now)}
         for name in fields:
@@ -172,10 +177,7 @@ class RevisingItems(ItemsAccess):
                 TableName=self._table,
                 Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
                 UpdateExpression="SET " + ", ".join(sets) + " REMOVE " + ", ".join(removes),
-                ConditionExpression=(
-                    f"attribute_not_exists({UNDO_KEY}) AND #prev.#key = :key AND #prev.#until > :now"
-                    f" AND {CHANGED_AT} = #prev.#at"
-                ),
+                ConditionExpression=_STILL_THE_UNDOS,
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues=to_item(values_out),
                 ReturnValues="ALL_NEW",
@@ -194,11 +196,8 @@ class RevisingItems(ItemsAccess):
                 self._ddb.delete_item,
                 TableName=self._table,
                 Key=to_item({"pk": values["pk"], "sk": values["sk"]}),
-                ConditionExpression=(
-                    f"attribute_not_exists({UNDO_KEY}) AND #prev.#key = :key AND #prev.#until > :now"
-                    f" AND {CHANGED_AT} = #prev.#at"
-                ),
-                ExpressionAttributeNames={"#prev": PREVIOUS, "#key": "key", "#until": "until", "#at": "at"},
+                ConditionExpression=_STILL_THE_UNDOS,
+                ExpressionAttributeNames=_SLOT_NAMES,
                 ExpressionAttributeValues=to_item({":key": undo_key, ":now": epoch(now)}),
                 ReturnValuesOnConditionCheckFailure=ALL_OLD,
             )
