@@ -190,7 +190,7 @@ def _chat_spelling(text: str, match: re.Match[str]) -> bool:
     (or capitalized as the message's first word, or in a message all in capitals), and not right after
     a word a code or a label follows. "Gate B4", "row R", "seat u" keep their letters."""
     word = match.group(0)
-    first = text[: match.start()].strip() == ""
+    first = match.start() == len(text) - len(text.lstrip())
     shouted = text.upper() == text  # "REMIND ME TMRW": every word is in capitals
     if (
         word != word.lower()
@@ -198,7 +198,8 @@ def _chat_spelling(text: str, match: re.Match[str]) -> bool:
         and not (first and word[1:] == word[1:].lower() and word[1:].isalpha())
     ):
         return False
-    return _LABELS.search(text[: match.start()]) is None
+    # Only the word before counts: a bounded look back, however long the message.
+    return _LABELS.search(text[max(0, match.start() - 24) : match.start()]) is None
 
 
 def _keep_case(original: str, fixed: str) -> str:
