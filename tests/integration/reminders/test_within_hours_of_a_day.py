@@ -118,3 +118,39 @@ def test_hours_fired_late_together_send_once_and_the_next_hour_keeps_its_own_tim
     assert sent(hour, minute) == ["⏰ Reminder: drink water"]
     assert sent(hour + 1) == ["⏰ Reminder: drink water"]
     assert sent(hour + 2) == ["⏰ Reminder: drink water"]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        (
+            "remind me to stretch every day between 10am and 6pm every 2 hours",
+            "🔁 Reminder set: “stretch” every 2 hours from 10:00 to 18:00 (first: {first}).",
+        ),
+        (
+            "remind me daily to stretch every 2 hours from 10 to 6",
+            "🔁 Reminder set: “stretch” every 2 hours from 10:00 to 18:00 (first: {first}).",
+        ),
+        (
+            "remind me to stretch every 2 hours between 10am and 6pm every day",
+            "🔁 Reminder set: “stretch” every 2 hours from 10:00 to 18:00 (first: {first}).",
+        ),
+        (
+            "תזכיר לי כל יום להתמתח כל שעתיים בין 10 ל-18",
+            "🔁 קבעתי תזכורת „להתמתח” כל שעתיים בין 10:00 ל-18:00 (הראשונה: {first}).",
+        ),
+        (
+            "תזכיר לי להתמתח כל שעתיים מ-10 עד 18 כל יום",
+            "🔁 קבעתי תזכורת „להתמתח” כל שעתיים בין 10:00 ל-18:00 (הראשונה: {first}).",
+        ),
+    ],
+)
+def test_every_day_said_beside_the_hours_is_no_part_of_the_title(
+    chat: Conversation, clock: FakeClock, said: str, reply: str
+) -> None:
+    # It was "stretch every day", and "כל יום ... עד 18" read "עד 18" as "until the 18th".
+    hebrew = said.startswith("תזכיר")
+    first = shown(0, 12, language="he" if hebrew else "en")
+    assert chat.say(said) == reply.format(first=first)
+    assert _hours_fired(chat, clock, 1) == [10, 12, 14, 16, 18]
+    assert _hours_fired(chat, clock, 30) == [10, 12, 14, 16, 18]

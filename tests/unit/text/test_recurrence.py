@@ -265,3 +265,32 @@ def test_a_weekday_in_the_plural_that_names_no_repetition(text: str) -> None:
 )
 def test_plural_weekdays_beside_other_words(text: str, rule: str) -> None:
     assert rule_of(text) == rule
+
+
+_EVERY_DAY = {"en": ["every day", "daily", "each day"], "he": ["כל יום", "מדי יום"]}
+_WITHIN = {
+    "en": [
+        "every 2 hours between 10am and 6pm",
+        "every hour from 9 to 5",
+        "every 30 minutes between 8am and noon",
+    ],
+    "he": ["כל שעתיים בין 10 ל-18", "כל שעה מ-9 עד 17"],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+@pytest.mark.parametrize("before", [True, False])
+def test_every_day_beside_hours_of_a_day_is_that_repetition(language: str, before: bool) -> None:
+    # "remind me to stretch every day between 10am and 6pm every 2 hours" was titled "stretch every
+    # day": the hours of each day already come every day, so the words are the repetition's.
+    for every_day in _EVERY_DAY[language]:
+        for within in _WITHIN[language]:
+            said = f"{every_day} {within}" if before else f"{within} {every_day}"
+            found = find_recurrence(said, timezone=TZ, now_local=NOW, language=language)
+            assert found is not None, said
+            alone = find_recurrence(within, timezone=TZ, now_local=NOW, language=language)
+            assert alone is not None and found.recurrence == alone.recurrence, said
+            rest = said
+            for start, end in found.spans:
+                rest = rest[:start] + " " * (end - start) + rest[end:]
+            assert not rest.strip(), (said, rest)

@@ -36,7 +36,7 @@ ZONE = ZoneInfo(TZ)
             "every month on the last day at 08:00",
             "ביום האחרון של כל חודש ב-08:00",
         ),
-        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
+        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל שעתיים"),
         ("FREQ=DAILY;COUNT=5", "every day at 08:00, 5 times", "כל יום ב-08:00, 5 פעמים"),
     ],
 )
@@ -50,7 +50,7 @@ def test_describe(rule: str, en: str, he: str) -> None:
 @pytest.mark.parametrize(
     ("rule", "en", "he"),
     [
-        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל 2 שעות"),
+        ("FREQ=HOURLY;INTERVAL=2", "every 2 hours", "כל שעתיים"),
         ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "every other Friday at 08:00", "כל שבועיים ביום שישי ב-08:00"),
         (
             "FREQ=WEEKLY;INTERVAL=4;BYDAY=MO",
@@ -107,7 +107,7 @@ def test_how_often_and_how_long(rule: str, en: str, he: str) -> None:
         (
             "FREQ=DAILY;BYHOUR=10,12,14,16,18;BYMINUTE=30",
             "every 2 hours from 10:30 to 18:30",
-            "כל 2 שעות בין 10:30 ל-18:30",
+            "כל שעתיים בין 10:30 ל-18:30",
         ),
         (
             "FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9,10,11;BYMINUTE=0,30",

@@ -359,6 +359,14 @@ def find_recurrence(
     found = _find(text, timezone=timezone, now_local=now_local, language=language)
     if found is None:
         return None
+    if _every_day(found.recurrence):
+        # "כל יום כל שעה מ-9 עד 17": the hours of each day said after "every day" (whose end
+        # "עד 17" would otherwise be "until the 17th").
+        within = _find(
+            _blanked(text, found.spans[0]), timezone=timezone, now_local=now_local, language=language
+        )
+        if within is not None and within.recurrence.window is not None and not within.recurrence.weekdays:
+            return RecurrenceMatch(within.recurrence, (found.spans[0], *within.spans))
     rest = text
     for span in found.spans:
         rest = _blanked(rest, span)
@@ -366,13 +374,14 @@ def find_recurrence(
     if more is None:
         return found
     hours, days = (found.recurrence, more.recurrence)[:: 1 if found.recurrence.window else -1]
-    if (
-        hours.window is None
-        or hours.weekdays
-        or days.freq != "WEEKLY"
-        or days.interval > 1
-        or not days.weekdays
-    ):
+    if hours.window is None or hours.weekdays or days.interval > 1:
+        return found
+    if _every_day(days):
+        # "every day between 10 and 6 every 2 hours": the window's hours come every day already;
+        # the words are the repetition's, not the reminder's.
+        both = replace(hours, count=hours.count or days.count, until=hours.until or days.until)
+        return RecurrenceMatch(both, found.spans + more.spans)
+    if days.freq != "WEEKLY" or not days.weekdays:
         return found
     both = replace(
         hours, weekdays=days.weekdays, count=hours.count or days.count, until=hours.until or days.until
@@ -434,6 +443,11 @@ def _find(text: str, *, timezone: str, now_local: datetime, language: str) -> Re
             recurrence = replace(recurrence, count=end.count, until=end.until, until_at=end.until_at)
             return RecurrenceMatch(recurrence=recurrence, spans=tuple(spans) + end.spans)
     return None
+
+
+def _every_day(recurrence: Recurrence) -> bool:
+    """ "every day", "daily", "כל יום", whatever its end."""
+    return replace(recurrence, count=None, until=None, until_at=None) == Recurrence("DAILY")
 
 
 def _blanked(text: str, span: tuple[int, int]) -> str:

@@ -62,7 +62,7 @@ def _every_few(freq: str, interval: int, language: Language) -> str:
     unit_en = "minutes" if freq == "MINUTELY" else "hours"
     if language == "he":
         if freq == "HOURLY":
-            return "כל שעה" if interval == 1 else f"כל {interval} שעות"
+            return {1: "כל שעה", 2: "כל שעתיים"}.get(interval, f"כל {interval} שעות")
         return f"כל {interval} דקות"
     return f"every {interval} {unit_en}" if interval > 1 else f"every {unit_en[:-1]}"
 
