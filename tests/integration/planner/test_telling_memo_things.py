@@ -123,3 +123,62 @@ def test_a_code_in_a_note_is_saved_as_written(chat: Conversation, said: str, kep
     saved = chat.say(said)
     assert kept in saved, saved
     assert kept in chat.say("show my notes")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember {}",
+        "please remember {}",
+        "Remember: {}",
+        "remember, {}",
+        "remember that {}",
+    ],
+)
+@pytest.mark.parametrize(
+    ("kept", "asked", "found"),
+    [
+        ("the dose: 5ml twice a day", "what's the dose?", "5ml twice a day"),
+        ("wifi password: Blue2024!", "what's the wifi password?", "Blue2024!"),
+        ("my passport number 12345678", "what's my passport number?", "12345678"),
+        ("John's number 054-1234567", "what's John's number?", "054-1234567"),
+    ],
+)
+def test_remember_with_something_to_keep_saves_it_and_finds_it(
+    chat: Conversation, said: str, kept: str, asked: str, found: str
+) -> None:
+    # "remember the dose: 5ml twice a day" answered "I found no notes matching ..." and kept
+    # nothing; "remember wifi password: Blue2024!" was not understood.
+    assert chat.say(said.format(kept)) == f"📝 Saved your note “{kept}”."
+    assert found in chat.say(asked)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember my keys r in the blue bag, thx", "my keys r in the blue bag"),
+        ("remember ur charger is in the drawer", "ur charger is in the drawer"),
+        ("note: bake 40 min at 180 thx", "bake 40 min at 180"),
+        ("save a note: pick up the kids b4 5 from gate B4", "pick up the kids b4 5 from gate B4"),
+        ("note to self: appt w/ dr Levi tmrw 4pm", "appt w/ dr Levi tmrw 4pm"),
+        ("תרשום: ביום ששי ב 5 אצל סבתא", "ביום ששי ב 5 אצל סבתא"),
+    ],
+)
+def test_a_note_is_saved_in_the_words_typed(chat: Conversation, said: str, kept: str) -> None:
+    # "my keys r in the blue bag" was saved as "my keys are in the blue bag", "40 min" as
+    # "40 minutes": how Memo read the chat spellings was written into the person's note.
+    saved = chat.say(said)
+    assert f"“{kept}”" in saved or f"„{kept}”" in saved, saved
+    assert kept in chat.say("show my notes" if said.isascii() else "תראה לי את הפתקים")
+
+
+def test_remember_a_thing_alone_finds_it_and_keeps_nothing(chat: Conversation) -> None:
+    assert chat.say("remember my wifi password") == "I found no notes matching “wifi password”."
+    assert chat.say("show my notes") == "I found no notes."
+
+
+def test_remember_a_thing_at_a_time_sets_a_reminder(chat: Conversation) -> None:
+    # It asked the calendar Memo cannot reach.
+    reply = chat.say("remember the meeting at 5pm tomorrow")
+    assert reply.startswith("⏰ Reminder set: “the meeting” for ") and reply.endswith("17:00."), reply
+    assert "the meeting" in chat.say("show my reminders")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memo.planner.intents import notes
 from memo.planner.rules import RulePlanner
@@ -171,3 +173,51 @@ def test_remember_a_fact_saves_it_and_remember_a_thing_asks_for_it(said: str, ac
     # "remember the gate code is 1234" searched the notes for “gate code is 1234”.
     (step,) = RulePlanner().plan(pin(said)).output.plan
     assert (step.capability, step.action) == ("notes", action)
+
+
+_TYPED_WORDS = st.sampled_from(
+    [
+        "my",
+        "keys",
+        "r",
+        "in",
+        "the",
+        "car",
+        "u",
+        "ur",
+        "b4",
+        "2nite",
+        "tmrw",
+        "min",
+        "hrs",
+        "appt",
+        "B4",
+        "gate",
+        "Blue2024",
+        "wifi",
+        "is",
+        "54",
+        "level",
+        "kids",
+        "pick",
+        "up",
+        "shoping",
+        "lisst",
+        "remindr",
+        "40",
+        "bake",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(_TYPED_WORDS, min_size=1, max_size=9),
+    lead=st.sampled_from(["note: ", "save a note: ", "note to self: "]),
+)
+def test_a_note_keeps_the_words_as_typed(words: list[str], lead: str) -> None:
+    # "note: bake 40 min" saved "bake 40 minutes", "my keys r in the car" saved "are": the planner's
+    # reading of chat spellings and keyword typos was written into the person's own words.
+    body = " ".join(words)
+    (step,) = RulePlanner().plan(pin(lead + body + ", thx")).output.plan
+    assert (step.action, step.changes) == ("save", {"text": body})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from memo.domain import NOTE_TEXT_REQUIRED
 from memo.planner.base import PlannerInput
@@ -16,6 +17,7 @@ from memo.planner.lexicon import (
     clean,
 )
 from memo.planner.match import CONFIDENT, GUESS, Match, target_constraints
+from memo.planner.normalize import fix_typos, strip_pleasantries
 
 _RE_NOTE_SAVE = (
     # "save this as a note", "put that in my notes: gate 1234", "תשמור את זה כפתק": what "this" is
@@ -89,11 +91,44 @@ def as_written(body: str, inp: PlannerInput) -> str:
     return body + found.group("marks") if found else body
 
 
+def as_typed(body: str, inp: PlannerInput) -> str:
+    """A note's words as the user typed them. The planner reads the message with chat spellings
+    spelled out and typos of its keywords corrected ("my keys r in the car" -> "are"), but a note
+    keeps what was written: the message as typed (less its greeting and thanks) is lined up word
+    by word with the message as read, and the typed words that read as `body` are taken; `body`
+    itself when they cannot be told apart."""
+    typed = clean(strip_pleasantries(clean(inp.message)))
+    said = list(_WORD.finditer(typed))
+    read = _WORD.findall(fix_typos(typed))
+    wanted = _WORD.findall(body)
+    first = next((k for k in range(len(read) - len(wanted) + 1) if read[k : k + len(wanted)] == wanted), None)
+    if not wanted or first is None:
+        return body
+    last = first + len(wanted)
+    span: list[int] = []
+    lined_up = SequenceMatcher(a=[w.group() for w in said], b=read, autojunk=False)
+    for tag, i1, i2, j1, j2 in lined_up.get_opcodes():
+        if j1 <= first < j2 and (tag == "equal" or first == j1):
+            span.append(i1 + (first - j1 if tag == "equal" else 0))
+        if j1 < last <= j2 and (tag == "equal" or last == j2):
+            span.append(i1 + (last - j1) if tag == "equal" else i2)
+    if len(span) != 2 or span[0] >= span[1]:
+        return body
+    # The last word with the marks typed onto it ("4821#", "Blue2024!"): `clean` takes off a
+    # sentence's own.
+    end = re.compile(r"\S*").match(typed, said[span[1] - 1].end())
+    return clean(typed[said[span[0]].start() : end.end() if end else len(typed)])
+
+
+#: A word as `as_typed` lines words up: letters and digits, without the marks around them.
+_WORD = re.compile(r"[^\W_]+")
+
+
 def save(text: str, inp: PlannerInput) -> Match | None:
     for pattern in _RE_NOTE_SAVE:
         match = pattern.search(text)
         if match:
-            body = as_written(clean(match.groupdict().get("text") or ""), inp)
+            body = as_written(as_typed(clean(match.groupdict().get("text") or ""), inp), inp)
             return Match(
                 capability="notes",
                 action="save",
@@ -376,13 +411,14 @@ KEPT_THINGS = re.compile(
 
 def statement(text: str, inp: PlannerInput) -> Match | None:
     """ "I parked on level 3" -> saved as a note; "my locker code is 1234" -> a note, asked first."""
-    body = as_written(clean(text), inp)
-    if any(p.match(body) for p in _RE_I_LEFT_IT):
+    read = clean(text)
+    if any(p.match(read) for p in _RE_I_LEFT_IT):
         confidence = CONFIDENT
-    elif any(p.match(body) for p in _RE_FACT) and KEPT_THINGS.search(body):
+    elif any(p.match(read) for p in _RE_FACT) and KEPT_THINGS.search(read):
         confidence = GUESS
     else:
         return None
+    body = as_written(as_typed(read, inp), inp)
     return Match(
         capability="notes",
         action="save",
