@@ -104,3 +104,42 @@ def test_a_reminder_found_by_its_time_when_no_title_has_the_words(reminders: lis
     afternoon = by_reminder_time(TargetQuery(kind="reminder", text="afternoon"), reminders, state, NOW)
     assert afternoon == Found(["r-mom"])
     assert by_reminder_time(TargetQuery(kind="reminder", text="rent"), reminders, state, NOW) is None
+
+
+@pytest.fixture
+def two_at_three() -> list[Entity[Any]]:
+    repo = FakeItemsRepository()
+    add_reminder(repo, "r-water", "Water the plants", hours=4)  # 15:00 in Jerusalem
+    add_reminder(repo, "r-mom", "Call mom", hours=4)  # 15:00
+    add_reminder(repo, "r-gym", "Go to the gym", hours=6)  # 17:00
+    return entities(TargetQuery(kind="reminder"), repo, state_for(), NOW)
+
+
+@pytest.mark.parametrize(
+    ("words", "found"),
+    [
+        ("3pm water", "r-water"),
+        ("water 3pm", "r-water"),
+        ("3 water", "r-water"),
+        ("15:00 call", "r-mom"),
+        ("call mom at 3pm", "r-mom"),
+        ("5pm gym", "r-gym"),
+        ("5pm", "r-gym"),
+    ],
+)
+def test_a_reminder_named_by_its_time_and_title_words(
+    two_at_three: list[Entity[Any]], words: str, found: str
+) -> None:
+    # "move the 3pm water to 3:30" answered "I couldn't find a reminder matching “3pm water”".
+    target = TargetQuery(kind="reminder", text=words)
+    assert by_reminder_time(target, two_at_three, state_for(), NOW) == Found([found])
+
+
+def test_a_time_two_reminders_share_asks_which_and_a_time_none_has_finds_nothing(
+    two_at_three: list[Entity[Any]],
+) -> None:
+    state = state_for()
+    both = by_reminder_time(TargetQuery(kind="reminder", text="3pm"), two_at_three, state, NOW)
+    assert isinstance(both, Ambiguous) and {c.id for c in both.candidates} == {"r-water", "r-mom"}
+    assert by_reminder_time(TargetQuery(kind="reminder", text="4pm water"), two_at_three, state, NOW) is None
+    assert by_reminder_time(TargetQuery(kind="reminder", text="5pm water"), two_at_three, state, NOW) is None

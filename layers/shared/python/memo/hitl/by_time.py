@@ -41,15 +41,31 @@ def answer_by_time(
     language: Language,
 ) -> int | None:
     """The index of the one candidate the answer names by its time, or None."""
+    if len(candidates) < 2:
+        return None
+    fits = named_by_time(answer, candidates, now=now, timezone=timezone, language=language)
+    return fits[0] if len(fits) == 1 else None
+
+
+def named_by_time(
+    answer: str,
+    candidates: Sequence[DisambiguationCandidate],
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+) -> list[int]:
+    """The indexes of the candidates whose time the answer names (all that fit it); [] when the
+    answer is not a time alone, or names none of them."""
     zone = ZoneInfo(timezone)
     times = [_at(c, zone) for c in candidates]
-    if len(candidates) < 2 or any(t is None for t in times):
-        return None
+    if not candidates or any(t is None for t in times):
+        return []
     known = [t for t in times if t is not None]
     norm = normalize(answer)
     if _EARLIER.match(norm) or _LATER.match(norm):
         wanted = min(known) if _EARLIER.match(norm) else max(known)
-        return known.index(wanted) if known.count(wanted) == 1 else None
+        return [i for i, t in enumerate(known) if t == wanted]
     parsed = extract_when(answer, now=now, timezone=timezone, language=language)
     bare = [word for word in norm.split() if word not in _FILLER]
     if not parsed.found and len(bare) == 1:
@@ -59,11 +75,13 @@ def answer_by_time(
             f"ב{bare[0]}" if hebrew else f"at {bare[0]}", now=now, timezone=timezone, language=language
         )
     if not parsed.found or parsed.recurrence is not None or parsed.problem is not None:
-        return None
+        return []
     if any(word not in _FILLER for word in normalize(parsed.remainder).split()):
-        return None  # "the 6pm call with dad": words beyond the time are the label's to match
+        return []  # "the 6pm call with dad": words beyond the time are the label's to match
     fits = list(range(len(known)))
     day = parsed.day or (parsed.when.astimezone(zone).date() if parsed.when and parsed.explicit_day else None)
+    if day is None and not (parsed.named_time and parsed.when is not None):
+        return []  # "the evening one": a part of the day, no time (`memo.resolution.matching`)
     if day is not None:
         fits = [i for i in fits if known[i].date() == day]
     if parsed.named_time and parsed.when is not None:
@@ -71,7 +89,7 @@ def answer_by_time(
         either = [i for i in fits if (known[i].hour % 12, known[i].minute) == (said.hour % 12, said.minute)]
         exact = [i for i in either if known[i].hour == said.hour]
         fits = either if len(either) == 1 else exact
-    return fits[0] if len(fits) == 1 else None
+    return fits
 
 
 def _at(candidate: DisambiguationCandidate, zone: ZoneInfo) -> datetime | None:

@@ -1,7 +1,7 @@
 """Matching a target's words against the user's items (`memo.text.matching`, English and Hebrew).
 
 `by_text` matches one phrase (plural words on a delete take every match); `by_texts` matches each
-list item of "remove milk and eggs" on its own; `by_time` and `in_part_of_day` find a reminder by
+list item of "remove milk and eggs" on its own; `at_time` and `in_part_of_day` find a reminder by
 the time the words name ("the 8pm one", "the evening one") when no title has those words.
 """
 
@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from memo.capabilities.items import Reminder
 from memo.domain import PlanStep, TurnState
-from memo.hitl.by_time import answer_by_time
+from memo.hitl.by_time import named_by_time
 from memo.hitl.templates import MAX_OPTIONS
 from memo.resolution.candidates import (
     MULTI_ACTIONS,
@@ -91,14 +91,41 @@ def by_reminder_time(
     """ "cancel the 8pm one", "זו של שמונה בערב": no title has those words, but one reminder has that
     time (or several that part of the day: which one is asked). None when the words name no time."""
     words = target.text or ""
-    at = by_time(words, entities, state, now)
-    if at is not None:
-        return Found([at])
+    timed = at_time(words, entities, state, now)
+    if len(timed) == 1:
+        return Found([timed[0].id])
+    if timed:  # "the 3pm one" with two at 3pm: which one is asked
+        return Ambiguous([candidate(e) for e in timed[:MAX_OPTIONS]], allow_multiple=False)
+    named = by_time_and_title(target, entities, state, now)
+    if named is not None:
+        return named
     within = in_part_of_day(words, entities, state.input.timezone)
     if len(within) == 1:
         return Found([within[0].id])
     if within:  # "the evening one" with two that evening: which one is asked
         return Ambiguous([candidate(e) for e in within[:MAX_OPTIONS]], allow_multiple=False)
+    return None
+
+
+def by_time_and_title(
+    target: TargetQuery, entities: list[Entity[Any]], state: TurnState, now: datetime
+) -> Lookup | None:
+    """ "the 3pm water", "the dentist from 3", "tuesday dentist": a reminder named by its time and
+    some of its title's words, the time first or last. Of the reminders at that time, the title
+    words pick one (or several, asked); None when no time at either end of the words fits one."""
+    words = (target.text or "").split()
+    for cut in range(1, len(words)):
+        for at, title in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
+            timed = at_time(" ".join(at), entities, state, now)
+            if not timed:
+                continue
+            named = match(" ".join(title), timed, lambda e: e.label)
+            if named.unique is not None:
+                return Found([named.unique.id])
+            if named.found:
+                return Ambiguous(
+                    [candidate(s.item) for s in named.matches[:MAX_OPTIONS]], allow_multiple=False
+                )
     return None
 
 
@@ -126,13 +153,13 @@ def in_part_of_day(words: str, entities: list[Entity[Any]], timezone: str) -> li
     return []
 
 
-def by_time(words: str, entities: list[Entity[Any]], state: TurnState, now: datetime) -> str | None:
-    """The id of the one reminder whose time the words name (`memo.hitl.by_time`), or None."""
+def at_time(words: str, entities: list[Entity[Any]], state: TurnState, now: datetime) -> list[Entity[Any]]:
+    """The reminders whose time the words name (`memo.hitl.by_time`): [] when they name no time."""
     language = state.input.language
     candidates = [candidate(e) for e in entities]
     ways = (words, f"ב{words}") if language == "he" else (words, f"in the {words}")
     for way in ways:
-        index = answer_by_time(way, candidates, now=now, timezone=state.input.timezone, language=language)
-        if index is not None:
-            return entities[index].id
-    return None
+        fits = named_by_time(way, candidates, now=now, timezone=state.input.timezone, language=language)
+        if fits:
+            return [entities[i] for i in fits]
+    return []
