@@ -154,3 +154,16 @@ def test_every_day_said_beside_the_hours_is_no_part_of_the_title(
     assert chat.say(said) == reply.format(first=first)
     assert _hours_fired(chat, clock, 1) == [10, 12, 14, 16, 18]
     assert _hours_fired(chat, clock, 30) == [10, 12, 14, 16, 18]
+
+
+@pytest.mark.parametrize(
+    "said", ["make it every hour between 10am and 6pm", "change it to every hour between 10 and 6"]
+)
+def test_new_hours_said_with_between_are_one_change(chat: Conversation, clock: FakeClock, said: str) -> None:
+    # "make it every hour between 10am and 6pm" was two changes ("from 10am" and "to 6pm"), asked
+    # about as such, and an answer to that question ran both.
+    chat.say("remind me to drink water every hour between 9am and 5pm")
+    assert chat.say(said) == (
+        f"🔁 Updated the reminder “drink water” — now every hour from 10:00 to 18:00 (next: {shown(0, 11)})."
+    )
+    assert _hours_fired(chat, clock, 1) == list(range(10, 19))

@@ -883,3 +883,16 @@ def test_two_times_one_on_the_24_hour_clock_are_both_on_it(
     output = RulePlanner().plan(pin(text, language=lang).model_copy(update={"now": late})).output
     hours = sorted(datetime.fromisoformat(str(s.constraints["when"])).hour for s in output.plan)
     assert hours == [morning, evening], text
+
+
+@pytest.mark.parametrize("every", ["every hour", "every 2 hours", "every 30 minutes"])
+@pytest.mark.parametrize(("start", "end"), [("10am", "6pm"), ("9", "5"), ("8am", "noon")])
+@pytest.mark.parametrize("verb", ["make it", "change it to", "set it to"])
+def test_the_and_of_between_joins_one_window_and_never_splits_the_request(
+    every: str, start: str, end: str, verb: str
+) -> None:
+    # "make it every hour between 10am and 6pm" was two changes: "every hour from 10am" and "6pm".
+    said = f"{verb} {every} between {start} and {end}"
+    steps = RulePlanner().plan(pin(said, actions=(latest(),))).output.plan
+    assert len(steps) == 1, said
+    assert "BYHOUR=" in str(steps[0].changes.get("recurrence")), said

@@ -7,7 +7,7 @@ import pytest
 
 from memo.planner.intents import reminder_from_to
 from memo.planner.rules import RulePlanner
-from tests.unit.planner.conftest import pin
+from tests.unit.planner.conftest import latest, pin
 
 _NEW = {
     "4pm": {"time": "16:00"},
@@ -68,7 +68,18 @@ def test_hours_said_bare_are_times_of_day_never_minutes_to_the_hour(
         "move monday's meeting to 11pm",
         "move the 3pm reminder to the top",
         "move",
+        "change it to every hour from 10 to 6",
+        "make it from 10am to 6pm",
+        "change the hours to 10am to 6pm",
     ],
 )
 def test_no_time_before_to_is_left_to_the_other_moves(said: str) -> None:
     assert reminder_from_to.from_to(said, pin(said)) is None
+
+
+def test_it_from_a_time_is_the_reminder_just_set_when_there_is_one() -> None:
+    said = "move it from 3pm to 4pm"
+    (step,) = RulePlanner().plan(pin(said, actions=(latest(),))).output.plan
+    assert (step.constraints.get("targetRef"), step.changes) == ("latest_action", {"time": "16:00"})
+    (alone,) = RulePlanner().plan(pin(said)).output.plan
+    assert (alone.constraints["target"], alone.changes) == ("3pm", {"time": "16:00"})

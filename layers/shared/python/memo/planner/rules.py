@@ -320,7 +320,7 @@ class RulePlanner:
             return []
         for split in _SPLIT.finditer(text):
             left, right = text[: split.start()], text[split.end() :]
-            if not left.strip() or not right.strip() or _DAYS_GO_ON.match(right):
+            if not left.strip() or not right.strip() or _DAYS_GO_ON.match(right) or _BETWEEN.search(left):
                 continue
             left_match = self._match(left, inp)
             if not _is_complete(left_match):
@@ -397,6 +397,8 @@ def _beside_one_asked(
 
 
 #: "on tues, weds and fridays at 10": the days of one repetition go on after the "and".
+#: "every hour between 10am and 6pm": the "and" joins the hours of one window.
+_BETWEEN = re.compile(r"(?:\bbetween|(?<!\S)בין)\s+\S+\s*$", re.I)
 _DAYS_GO_ON = re.compile(r"^\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
 
 

@@ -13,11 +13,14 @@ import re
 
 from memo.planner.base import PlannerInput
 from memo.planner.intents.reminder_changes import one_dropped, scope_of, strip_scope
-from memo.planner.lexicon import MOVE_EN, MOVE_HE, REMINDER_EN, REMINDER_HE, as_title, clean, has_hebrew
-from memo.planner.match import Match, is_ref, parse_when, target_constraints
+from memo.planner.lexicon import MOVE_HE, REMINDER_EN, REMINDER_HE, as_title, clean, has_hebrew
+from memo.planner.match import Match, is_ref, latest_action, parse_when, target_constraints
 from memo.planner.timeparse import ParsedWhen
 
-_MOVE = re.compile(rf"^(?:{MOVE_EN})\s+(?P<rest>\S.*)$", re.I)
+#: The move verbs ("make it from 10 to 6" is more often the hours of a repeating reminder).
+_MOVE = re.compile(
+    r"^(?:move|reschedule|push|postpone|delay|shift|change|update|bring)\s+(?P<rest>\S.*)$", re.I
+)
 _MOVE_HE = re.compile(rf"^(?:{MOVE_HE})\s+(?:לי\s+)?(?:את\s+)?(?P<rest>\S.*)$")
 #: "to" before the new time: "to 4pm", "ל-16:00", "לשעה 4", "ל4".
 _TO = re.compile(r"\s+(?:to|till|until|->|→)\s+|\s+ל(?:-|שעה\s+)?(?=\d)", re.I)
@@ -27,6 +30,7 @@ _BARE_HOUR = re.compile(r"^(?:1[0-2]|0?\d|1[3-9]|2[0-3])(?::[0-5]\d)?$")
 _NOT_A_NAME = re.compile(
     rf"\b(?:{REMINDER_EN}|one)\b|['’]s\b|(?<!\S){REMINDER_HE}(?!\S)|(?<!\S)של(?!\S)", re.I
 )
+_ITS_HOURS = re.compile(r"\b(?:hours?|times?|window)\b|שעות", re.I)
 #: Words at either end of the name that are no part of it: "the", "my", "at".
 _EDGES = re.compile(r"^(?:(?:the|my|our|a|an|at|on|of|for)\b\s*)+|(?:\s+\b(?:the|my|at|on|of|for))+$", re.I)
 
@@ -36,6 +40,8 @@ def from_to(text: str, inp: PlannerInput) -> Match | None:
     if move is None:
         return None
     rest = strip_scope(move.group("rest"))
+    if parse_when(rest, inp).recurrence is not None:
+        return None  # "change it to every hour from 10 to 6": the hours of a repetition
     for to in reversed(list(_TO.finditer(rest))):
         new = _a_time(rest[to.end() :], inp)
         if new is None:
@@ -69,6 +75,10 @@ def _which(words: str, inp: PlannerInput) -> str | None:
             return None  # "move monday's meeting to 11pm": a day alone is where it goes
         at, title = " ".join(parsed.fragments), parsed.remainder
     title = as_title(one_dropped(clean(_EDGES.sub("", _NOT_A_NAME.sub(" ", title).strip()))))
+    if _ITS_HOURS.search(title):
+        return None  # "change the hours to 10am to 6pm": the hours of a repetition, not a name
+    if title and is_ref(title) and latest_action(inp, "reminders") is not None:
+        return title  # "move it from 3pm to 4pm": the reminder just set
     return at if not title or is_ref(title) else f"{at} {title}"
 
 
