@@ -3,13 +3,15 @@ request is appended to it; one that corrects or takes away never is."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from memo.domain import LIST_NAME_REQUIRED, TurnInput, TurnState
-from memo.hitl.answer_requests import completed_request
+from memo.domain import LIST_NAME_REQUIRED, PendingHITL, TurnInput, TurnState
+from memo.hitl.answer_requests import completed_request, of_several
 from memo.hitl.complete_request import default_rules
 from memo.planner.base import PlannerInput
-from tests.unit.hitl.conftest import NOW, TZ
+from tests.unit.hitl.conftest import NOW, TZ, make_state, plan, step
 
 RULES = default_rules()
 
@@ -91,3 +93,22 @@ def test_an_answer_that_says_remind_me_and_only_the_missing_part_completes_it(
 def test_a_time_beside_a_request_of_its_own_is_never_more_title(answer: str) -> None:
     # “buy milk buy the new charger for dad” was set for 17:00.
     assert completed_request(_asked("remind me to buy milk", "en"), answer, NOW, RULES) is None
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+@pytest.mark.parametrize("kind", ["clarification", "approval"])
+def test_of_several_is_a_question_about_several_requests_that_is_no_approval(steps: int, kind: str) -> None:
+    output = plan(*[step(step_id=f"s{i}") for i in range(1, steps + 1)])
+    asked = PendingHITL(
+        hitl_id="h-1",
+        kind=kind,
+        source="planner",
+        reason="low_confidence_plan" if kind == "clarification" else "high_risk",
+        origin_step_id="s1",
+        return_to={"node": "resolver_router", "mode": "continue"},
+        expected_input="yes_no",
+        question="Just to check?",
+        expires_at=NOW + timedelta(minutes=5),
+        created_at=NOW,
+    )
+    assert of_several(make_state(output), asked) is (steps > 1 and kind == "clarification")

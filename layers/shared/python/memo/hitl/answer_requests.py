@@ -109,6 +109,12 @@ def yes_and_more(raw: str, state: TurnState, pending: PendingHITL, now: datetime
     return named is None or named.unresolved or not named.ids
 
 
+def of_several(state: TurnState, pending: PendingHITL) -> bool:
+    """A question about several requests that is no approval (a "Just to check")."""
+    output = state.planner_output
+    return pending.kind != "approval" and output is not None and len(output.plan) > 1
+
+
 def redated_guess(
     state: TurnState, pending: PendingHITL, raw: str, now: datetime
 ) -> tuple[PlanStep, dict[str, Any]] | None:

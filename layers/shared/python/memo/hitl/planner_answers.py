@@ -27,6 +27,7 @@ from memo.hitl.answer_requests import (
     corrects_with_a_request,
     is_new_request,
     moves_another,
+    of_several,
     redated_guess,
     retimed_request,
     retitled_request,
@@ -184,6 +185,8 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # a time: the question is asked again, saying so; nothing runs.
         return re_ask(state, pending, raw, log, hint=templates.one_at_a_time(state.input.language))
     redated = redated_guess(state, pending, raw, now) if a.typed else None
+    if redated is not None and of_several(a.state, a.pending):
+        return _which_one_unsaid(a, redated[0])
     if redated is not None:
         # "Just to check — Tue 8 Dec, 10:00?" -> "no, the 15th": that day, not a cancel.
         guessed, mods = redated
@@ -355,6 +358,8 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
     mods = sanitize_modifications(interpreted.parsed.modifications if interpreted.parsed else None)
     if step is None or not mods or outside_the_month_asked(step, mods, state.input.timezone):
         return re_ask(state, pending, raw, log)
+    if of_several(a.state, a.pending):
+        return _which_one_unsaid(a, step)
     if a.approval:
         problem = edit_problem(step, mods)
         if problem:
@@ -372,6 +377,13 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
             return back_to_approval(state, pending, note, now, log)
         return re_ask(state, pending, raw, log, hint=note)
     return continued_with_modifications(state, pending, step, raw, mods, interpreted, now, log)
+
+
+def _which_one_unsaid(a: _Answer, step: PlanStep) -> ResumeOutcome:
+    """ "make it 8pm" to "Just to check — call mom at 17:00, then call dad at 19:00?": which one is
+    not said, and a change never runs unseen. The question is asked again; nothing runs."""
+    a.log.info("HITL_EDIT_UNCLEAR", originStepId=step.id)
+    return re_ask(a.state, a.pending, a.raw, a.log, hint=templates.which_one_changes(a.state.input.language))
 
 
 def _continued(a: _Answer, interpreted: InterpreterOutput) -> ResumeOutcome:

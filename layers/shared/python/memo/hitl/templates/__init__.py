@@ -86,6 +86,7 @@ from memo.hitl.templates.open_question import (
     retry_options,
     set_aside,
     stale_reply,
+    which_one_changes,
 )
 from memo.hitl.templates.operator import (
     operator_answer_passed_on,
@@ -165,6 +166,7 @@ __all__ = [
     "time_of_series_question",
     "time_on_day_question",
     "which_item_question",
+    "which_one_changes",
     "would_do",
     "yes_no_options",
 ]

@@ -133,3 +133,13 @@ def one_at_a_time(language: Language) -> str:
             "דבר אחד בכל פעם 🙂 קודם תענו על השאלה הזאת, ואז תשלחו לי את הבקשה החדשה. לא עשיתי כלום בינתיים."
         )
     return "One thing at a time 🙂 Please answer this question first, then send me the new request. I haven't done anything yet."
+
+
+def which_one_changes(language: Language) -> str:
+    """A change said to a question about several requests, without saying which it is for."""
+    if language == "he":
+        return "לא ברור לי מה לשנות. ענו כן כדי שאעשה את זה כמו שכתוב, לא כדי לבטל, או שלחו את הבקשה מחדש כמו שאתם רוצים. לא עשיתי כלום בינתיים."
+    return (
+        "I'm not sure which one to change. Say yes to go ahead as shown, no to cancel, or send the "
+        "request again the way you want it. I haven't done anything yet."
+    )
