@@ -167,3 +167,37 @@ def test_new_hours_said_with_between_are_one_change(chat: Conversation, clock: F
         f"🔁 Updated the reminder “drink water” — now every hour from 10:00 to 18:00 (next: {shown(0, 11)})."
     )
     assert _hours_fired(chat, clock, 1) == list(range(10, 19))
+
+
+@pytest.mark.parametrize(
+    ("said", "answer", "lang"),
+    [
+        ("remind me to check the baby every hour from 10pm to 2am on weekdays", "every day", "en"),
+        ("remind me to check the baby every hour between 11pm and 1am on weekends", "daily", "en"),
+        ("תזכיר לי לבדוק את התינוק כל שעה בין 22 ל-2 בימי חול", "כל יום", "he"),
+    ],
+)
+def test_hours_past_midnight_on_some_days_are_asked_and_every_day_sets_them(
+    chat: Conversation, clock: FakeClock, said: str, answer: str, lang: str
+) -> None:
+    # "from 10pm to 2am on weekdays" fired on Sunday's small hours (after Saturday night) and
+    # never on Friday's: the days of one schedule are the days of each of its times.
+    asked = chat.say(said)
+    assert asked.startswith("Hours past midnight on some days only" if lang == "en" else "שעות אחרי חצות")
+    assert chat.say("show my reminders" if lang == "en" else "תראה לי את התזכורות") in (
+        "You have no upcoming reminders.",
+        "אין לך תזכורות קרובות.",
+    )
+    chat.say(said)
+    set_now = chat.say(answer)
+    assert set_now.startswith("🔁"), set_now
+    came = [
+        (day, hour)
+        for day in (0, 1)
+        for hour in range(24)
+        if (day, hour) > (0, 10) and fired(chat, clock, day, hour)
+    ]
+    # Every night, through midnight: Monday night's hours and Tuesday's small hours both come.
+    assert {(0, 23), (1, 0), (1, 23)} <= set(came) and all(hour in (22, 23, 0, 1, 2) for _, hour in came), (
+        came
+    )

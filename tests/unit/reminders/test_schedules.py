@@ -249,3 +249,25 @@ def test_a_series_with_no_time_left_is_refused() -> None:
     text = "DTSTART:20260105T090000\nRRULE:FREQ=DAILY;COUNT=2"
     with pytest.raises(ValueError, match="no occurrence left"):
         recurring_expression(text, TZ, not_before=datetime(2026, 2, 1, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(
+    ("hours", "days", "refused"),
+    [
+        ("22,23,0,1,2", "SU,MO,TU,WE,TH", True),
+        ("23,1", "FR,SA", True),
+        ("22,23,0,1,2", "MO,TU,WE,TH,FR,SA,SU", False),
+        ("9,21", "SU,MO,TU,WE,TH", False),
+        ("8,20,23", "MO", False),
+        ("9,10,11,12", "SU,MO", False),
+    ],
+)
+def test_hours_past_midnight_on_some_days_are_no_one_schedule(hours: str, days: str, refused: bool) -> None:
+    # A rule from the model planner that the rules planner would have asked about: the cron would
+    # send the hours after midnight on the wrong mornings.
+    text = f"DTSTART:20300107T220000\nRRULE:FREQ=WEEKLY;BYDAY={days};BYHOUR={hours};BYMINUTE=0"
+    if refused:
+        with pytest.raises(ValueError, match="past midnight"):
+            recurring_expression(text, TZ)
+    else:
+        assert recurring_expression(text, TZ).expression.startswith("cron(")

@@ -4,7 +4,8 @@ walked lazily, never materialised."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date, datetime, timedelta
+from dataclasses import replace
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -13,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.planner.timeparse import extract_when
-from memo.text.recurrence import find_recurrence
+from memo.text.recurrence import Recurrence, find_recurrence
 from memo.text.recurrence_ends import span_end
-from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says
+from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says, over_midnight_on_days
+from memo.text.recurrence_units import Window
 from memo.text.series import next_occurrence, series, series_end
 from tests.support.clock import TEST_NOW
 
@@ -160,3 +162,25 @@ def test_every_n_months_is_one_schedule_only_when_n_divides_a_year(months: int) 
     found = find_recurrence(f"every {months} months", timezone="UTC", now_local=NOW)
     assert found is not None
     assert one_schedule_says(found.recurrence) is (12 % months == 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=st.integers(0, 23),
+    end=st.integers(0, 23),
+    days=st.sets(st.integers(0, 6), min_size=1, max_size=7),
+    every=st.sampled_from([1, 2, 3]),
+)
+def test_hours_past_midnight_on_some_days_are_asked_and_every_day_is_one_schedule(
+    start: int, end: int, days: set[int], every: int
+) -> None:
+    # "every hour from 10pm to 2am on weekdays" fired on Sunday's small hours (after Saturday
+    # night) and never on Friday's: a cron's days are the days of each of its times.
+    if start == end:
+        return
+    window = Window(time(start), time(end))
+    recurrence = Recurrence("HOURLY", interval=every, weekdays=tuple(sorted(days)), window=window)
+    hours = [int(h) for h in recurrence.rule.split("BYHOUR=")[1].split(";")[0].split(",")]
+    past_midnight = any(h < start for h in hours)
+    assert over_midnight_on_days(recurrence) is (past_midnight and len(days) < 7)
+    assert not over_midnight_on_days(replace(recurrence, weekdays=()))

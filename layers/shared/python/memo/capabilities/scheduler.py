@@ -16,6 +16,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 from memo.text.series import first_occurrence, next_occurrence, rule_part, series_end
@@ -84,6 +85,22 @@ def _monthly_cron(parts: dict[str, str], start: datetime, n: int, days: list[str
     return f"cron({start.minute} {start.hour} {'L' if day == -1 else day} {months} ? *)"
 
 
+def _past_midnight(hours: str) -> bool:
+    """Whether BYHOUR is the hours of a window that goes past midnight ("22,23,0,1,2": every hour
+    from 10pm to 2am, in steps of the same size): its hours after midnight belong to the night
+    before, which a cron's days cannot say."""
+    said = sorted({int(h) for h in hours.split(",")})
+    if len(said) < 2:
+        return False
+    gaps = [(said[(i + 1) % len(said)] - h) % 24 for i, h in enumerate(said)]
+    widest = max(range(len(said)), key=lambda i: gaps[i])
+    if gaps.count(gaps[widest]) > 1:
+        return False  # "9,21": twice a day, no window
+    ordered = said[widest + 1 :] + said[: widest + 1]
+    steps = {(b - a) % 24 for a, b in pairwise(ordered)}
+    return len(steps) == 1 and ordered[0] > ordered[-1]
+
+
 def recurring_expression(
     series_text: str, timezone: str, *, not_before: datetime | None = None
 ) -> RecurringExpression:
@@ -112,6 +129,8 @@ def recurring_expression(
     elif freq == "DAILY":
         expression = f"cron({minute} {hour} * * ? *)" if n == 1 else _rate(n, "day")
     elif freq == "WEEKLY":
+        if 0 < len(set(days)) < 7 and _past_midnight(hour):
+            raise ValueError("hours past midnight on some days are not one schedule")
         if n == 1:
             names = (
                 ",".join(_CRON_DAYS[d] for d in days)

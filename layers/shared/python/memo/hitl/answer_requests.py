@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from memo.domain import (
     LIST_ITEMS_REQUIRED,
@@ -171,6 +172,32 @@ _CORRECTS = re.compile(
 )
 
 
+_EVERY_DAY = re.compile(
+    r"^(?:(?:ok|okay|yes|כן)[,\s]+)?(?:every\s*day|daily|each\s+day|כל\s+יום|מדי\s+יום|כל\s+הימים)[.!]?$",
+    re.I,
+)
+
+
+def _without_days(message: str, state: TurnState, now: datetime) -> str:
+    """`message` without the words that name the days of its repetition ("on weekdays", "בימי חול")."""
+    from memo.text.recurrence import find_recurrence
+
+    zone = ZoneInfo(state.input.timezone)
+    found = find_recurrence(
+        message, timezone=state.input.timezone, now_local=now.astimezone(zone), language=state.input.language
+    )
+    for start, end in sorted(found.spans if found else (), reverse=True):
+        alone = find_recurrence(
+            message[start:end],
+            timezone=state.input.timezone,
+            now_local=now.astimezone(zone),
+            language=state.input.language,
+        )
+        if alone is not None and alone.recurrence.weekdays and alone.recurrence.window is None:
+            message = " ".join(f"{message[:start]} {message[end:]}".split())
+    return message
+
+
 def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner) -> str | None:
     """The original request with the answer appended, when that reads as the same operation with
     fewer missing parts than before, or as many but more known ("remind me to stretch" -> "When?"
@@ -193,6 +220,10 @@ def completed_request(state: TurnState, raw: str, now: datetime, rules: Planner)
         scan = Scan(message)
         if take_unplaced(scan):
             message = tidy(scan.text)
+    if "repeat_over_midnight" in before.missing_fields and _EVERY_DAY.match(raw.strip()):
+        # "... from 10pm to 2am on weekdays" -> "every day or by midnight?" -> "every day": the
+        # days said give way to every day.
+        message = _without_days(message, state, now)
     if (
         _titled_anew(before, raw, now, state, rules)
         or _REMIND_LATER.search(raw)

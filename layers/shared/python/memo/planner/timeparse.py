@@ -35,10 +35,10 @@ from zoneinfo import ZoneInfo
 from memo.planner.when import attributive, clock, day_phrases, days, month_phrases, offsets
 from memo.planner.when.scan import Scan, tidy
 from memo.text.recurrence import Recurrence, find_recurrence
-from memo.text.recurrence_limits import RecurrenceLimits, one_schedule_says
+from memo.text.recurrence_limits import RecurrenceLimits, schedule_problem
 from memo.text.series import default_start, series
 
-TimeProblem = Literal["invalid_time", "past", "too_long", "unplaced_day", "unschedulable"]
+TimeProblem = Literal["invalid_time", "past", "too_long", "unplaced_day", "unschedulable", "over_midnight"]
 
 
 @dataclass(frozen=True)
@@ -214,10 +214,10 @@ def _take_repetition(reading: _Reading, *, timezone: str, language: str, limits:
         return
     reading.repeat = found.recurrence
     reading.part = found.recurrence.part
-    if not limits.allows(found.recurrence, reading.today):
-        reading.flag("too_long")
-    if not one_schedule_says(found.recurrence):
-        reading.flag("unschedulable")  # "every 5 months": asked how often instead
+    allowed = limits.allows(found.recurrence, reading.today)
+    problem = schedule_problem(found.recurrence) if allowed else "too_long"
+    if problem is not None:
+        reading.flag(problem)  # "until 2099", "every 5 months", "from 10pm to 2am on weekdays": asked
     for start, end in sorted(found.spans, reverse=True):
         reading.scan.take_span(start, end)
 
@@ -417,7 +417,7 @@ def _take_lead(reading: _Reading) -> None:
 def _first_repetition(reading: _Reading, timezone: str) -> None:
     """A repetition starts at its first occurrence from now (or from the day named)."""
     repeat = reading.repeat
-    if repeat is None or reading.problem in ("too_long", "unschedulable"):
+    if repeat is None or reading.problem in ("too_long", "unschedulable", "over_midnight"):
         return
     reading.rule = repeat.rule
     if reading.when is None and not repeat.needs_time_of_day:

@@ -1,6 +1,6 @@
 """How far a repetition may reach: an end date at most `max_years` from today, at most `max_count`
 occurrences (`MEMO_RECURRENCE_MAX_YEARS`, `MEMO_RECURRENCE_MAX_COUNT` in `memo.settings`); and
-what one schedule can say (`one_schedule_says`).
+what one schedule can say (`schedule_problem`).
 
 A repetition that says no end goes on, and is only ever expanded an occurrence at a time
 (`memo.text.series`); one that says its end is held to these bounds, so no single message can ask
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
 from memo.text.recurrence import Recurrence
 from memo.text.recurrence_ends import span_end
@@ -56,3 +57,22 @@ def one_schedule_says(recurrence: Recurrence) -> bool:
     if recurrence.freq == "MONTHLY":
         return 12 % recurrence.interval == 0
     return not (recurrence.freq == "WEEKLY" and recurrence.interval > 1 and len(recurrence.weekdays) > 1)
+
+
+def over_midnight_on_days(recurrence: Recurrence) -> bool:
+    """Hours past midnight on some days of the week only ("every hour from 10pm to 2am on
+    weekdays"). One schedule's days are the days of each of its times, so the hours after midnight
+    would come on the mornings of those days (Sunday's, after Saturday night), not the mornings
+    after them: asked, never set on the wrong mornings. Every day, it is one schedule."""
+    window = recurrence.window
+    if window is None or not recurrence.weekdays or len(set(recurrence.weekdays)) == 7:
+        return False
+    hours = window.by_parts(recurrence.freq, recurrence.interval)[0].split("=", 1)[1]
+    return any(int(hour) < window.start.hour for hour in hours.split(","))
+
+
+def schedule_problem(recurrence: Recurrence) -> Literal["unschedulable", "over_midnight"] | None:
+    """What keeps one schedule from saying `recurrence`, or None."""
+    if not one_schedule_says(recurrence):
+        return "unschedulable"  # "every 5 months": asked how often instead
+    return "over_midnight" if over_midnight_on_days(recurrence) else None

@@ -55,6 +55,16 @@ _MISSING_FIELD_QUESTIONS: dict[str, dict[Language, str]] = {
         "he": "אפשר לחזור כל 1, 2, 3, 4, 6 או 12 חודשים, אבל לא ככה, אז לא קבעתי אותה. "
         "כל כמה זמן לקבוע? (למשל „כל 6 חודשים ב-9”)",
     },
+    # "every hour from 10pm to 2am on weekdays": the hours after midnight would come on the wrong mornings.
+    "repeat_over_midnight": {
+        "en": "Hours past midnight on some days only are something I can't set as one reminder yet (the "
+        "hours after midnight would come on the wrong mornings), so I haven't set it. Should it be every "
+        "day, or end by midnight? (e.g. “every hour from 10pm to 2am” or “every hour from 8pm to 11pm on "
+        "weekdays”)",
+        "he": "שעות אחרי חצות רק בחלק מהימים אני עוד לא יודע לקבוע כתזכורת אחת (השעות שאחרי חצות היו "
+        "מגיעות בבקרים הלא נכונים), אז לא קבעתי אותה. לקבוע כל יום, או עד חצות? (למשל „כל שעה מ-22 עד 2” "
+        "או „כל שעה מ-20 עד 23 בימי חול”)",
+    },
     # "on christmas", "before mom's birthday", "בחנוכה": a day no calendar of Memo's places.
     "day_unclear": {
         "en": "Which day is that? (e.g. “on Dec 25 at 9:00”)",

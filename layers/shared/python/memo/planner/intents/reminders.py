@@ -42,11 +42,12 @@ TIME_PROBLEMS = {
     "too_long": "repeat_too_long",
     "unschedulable": "repeat_unsupported",
     "unplaced_day": "day_unclear",
+    "over_midnight": "repeat_over_midnight",
 }
 
 
 #: Problems of the day or the repetition, not the hour: the hour said is kept for the answer.
-KEEPS_THE_HOUR = frozenset({"too_long", "unschedulable", "unplaced_day"})
+KEEPS_THE_HOUR = frozenset({"too_long", "unschedulable", "unplaced_day", "over_midnight"})
 #: The step's constraint holding that hour ("09:00") while the question is open.
 SAID_TIME = "saidTime"
 
