@@ -182,3 +182,9 @@ def test_remember_a_thing_at_a_time_sets_a_reminder(chat: Conversation) -> None:
     reply = chat.say("remember the meeting at 5pm tomorrow")
     assert reply.startswith("⏰ Reminder set: “the meeting” for ") and reply.endswith("17:00."), reply
     assert "the meeting" in chat.say("show my reminders")
+
+
+def test_hebrew_a_note_to_me_with_a_colon_is_kept(chat: Conversation) -> None:
+    # "תרשום לי: מספר הפוליסה 88213" was not understood.
+    assert chat.say("תרשום לי: מספר הפוליסה 88213") == "📝 שמרתי את הפתק „מספר הפוליסה 88213”."
+    assert "88213" in chat.say("מה מספר הפוליסה?")

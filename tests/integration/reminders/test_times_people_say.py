@@ -405,3 +405,9 @@ def test_a_part_of_the_day_alone_answers_what_time(
     # "morning" to "What time on Wed 25 Nov?" answered "Sorry, I didn't catch that."
     assert "?" in chat.say(request_words)
     assert chat.say(answer).endswith(f"{shown(2, hour, language=language)}.")
+
+
+def test_hebrew_a_lead_in_words_is_set_before_the_time_said(chat: Conversation) -> None:
+    # "עשר דקות לפני הפגישה בארבע" was a reminder at 16:00 titled "עשר דקות לפני הפגישה".
+    reply = chat.say("תזכיר לי מחר עשר דקות לפני הפגישה בארבע")
+    assert "„הפגישה ב-16:00”" in reply and shown(1, 15, 50, language="he") in reply, reply

@@ -221,3 +221,13 @@ def test_a_note_keeps_the_words_as_typed(words: list[str], lead: str) -> None:
     body = " ".join(words)
     (step,) = RulePlanner().plan(pin(lead + body + ", thx")).output.plan
     assert (step.action, step.changes) == ("save", {"text": body})
+
+
+@pytest.mark.parametrize("verb", ["תרשום", "תרשמי", "רשום", "תשמור", "שמור", "תזכור", "תכתוב"])
+@pytest.mark.parametrize("lead", [" לי: ", " לי:", ": ", " לי ש", " ש"])
+@pytest.mark.parametrize("body", ["מספר הפוליסה 88213", "הקוד של השער 4821"])
+def test_a_hebrew_note_said_to_me_with_a_colon_is_saved(verb: str, lead: str, body: str) -> None:
+    # "תרשום לי: מספר הפוליסה 88213" was not understood.
+    said = f"{verb}{lead}{body}"
+    (step,) = RulePlanner().plan(pin(said)).output.plan
+    assert (step.capability, step.action, step.changes) == ("notes", "save", {"text": body}), said

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from memo.planner.when.offsets import counted_back, find_before, find_lead, lead_delta, take_offset
 from memo.planner.when.scan import Scan
+from memo.text.amounts import HE_AMOUNT_WORDS
 
 
 @pytest.mark.parametrize(
@@ -223,3 +224,13 @@ def test_the_day_before_a_date_is_one_day_before_it(day: date, unit: str, lead: 
 @pytest.mark.parametrize("text", ["the day before yesterday", "the day before last", "before the day"])
 def test_the_day_before_yesterday_counts_nothing_back(text: str) -> None:
     assert find_before(text) is None
+
+
+@pytest.mark.parametrize("word", [w for w in HE_AMOUNT_WORDS if w != "כמה"])
+@pytest.mark.parametrize(("unit", "minutes"), [("דקות", 1), ("שעות", 60)])
+def test_a_hebrew_lead_said_in_words_counts_back_as_in_digits(word: str, unit: str, minutes: int) -> None:
+    # "תזכיר לי עשר דקות לפני הפגישה בארבע" was a reminder at 16:00 titled "עשר דקות לפני הפגישה".
+    said = f"תזכיר לי {word} {unit} לפני הפגישה בארבע"
+    found = find_lead(said)
+    assert found is not None, said
+    assert lead_delta(found) == timedelta(minutes=HE_AMOUNT_WORDS[word] * minutes), said
