@@ -201,3 +201,36 @@ def test_hours_past_midnight_on_some_days_are_asked_and_every_day_sets_them(
     assert {(0, 23), (1, 0), (1, 23)} <= set(came) and all(hour in (22, 23, 0, 1, 2) for _, hour in came), (
         came
     )
+
+
+@pytest.mark.parametrize(
+    "said", ["make it from 10am to 6pm", "change it to between 10 and 6", "change the hours to 10 to 6"]
+)
+def test_new_hours_alone_keep_how_often_and_undo_brings_the_old_ones_back(
+    chat: Conversation, clock: FakeClock, said: str
+) -> None:
+    # "make it from 10am to 6pm" moved the reminder to 10:00; "change it to between 10 and 6" was
+    # not understood.
+    chat.say("remind me to drink water every 2 hours between 9am and 5pm")
+    assert chat.say(said) == (
+        f"🔁 Updated the reminder “drink water” — now every 2 hours from 10:00 to 18:00 (next: {shown(0, 12)})."
+    )
+    assert chat.say("undo").startswith("↩️")
+    assert "every 2 hours from 09:00 to 17:00" in chat.say("show my reminders")
+    assert _hours_fired(chat, clock, 1) == [9, 11, 13, 15, 17]
+
+
+def test_hebrew_new_hours_alone(chat: Conversation, clock: FakeClock) -> None:
+    chat.say("תזכיר לי לשתות מים כל שעתיים בין 9 ל-17")
+    changed = chat.say("תעשה את זה בין 10 ל-18")
+    assert changed.startswith("🔁") and "כל שעתיים בין 10:00 ל-18:00" in changed, changed
+    assert _hours_fired(chat, clock, 1) == [10, 12, 14, 16, 18]
+
+
+def test_new_hours_for_a_reminder_that_comes_once_change_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("make it from 10 to 6") == (
+        "“call mom” doesn't repeat within hours of the day, so it has no hours to change; nothing was "
+        "changed. To have it come every hour, say so (e.g. “every hour from 10 to 6”)."
+    )
+    assert f"“call mom” — {shown(1, 17)}" in chat.say("show my reminders")

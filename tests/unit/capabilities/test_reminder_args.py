@@ -46,6 +46,10 @@ def test_a_repetition_is_a_rule_value() -> None:
         {"reminderIds": ["r-1"], "time": "15:00", "eitherHalf": True},  # an afternoon hour
         {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "time": "09:00"},  # a part of a first time
         {"reminderIds": ["r-1"], "recurrence": "FREQ=DAILY", "day": "2026-03-12"},
+        {"reminderIds": ["r-1"], "hours": "10:00-18:00", "time": "09:00"},  # new hours are the change
+        {"reminderIds": ["r-1"], "hours": "10:00-18:00", "recurrence": "FREQ=HOURLY"},
+        {"reminderIds": ["r-1"], "hours": "10-18"},  # HH:MM-HH:MM
+        {"reminderIds": ["r-1"], "hours": "25:00-18:00"},
     ],
 )
 def test_an_update_must_change_one_thing_one_way(args: dict[str, object]) -> None:
@@ -109,3 +113,8 @@ def test_a_snooze_is_by_minutes_or_to_a_time_one_of_them() -> None:
             SnoozeReminderArgs.model_validate(neither_or_both)
     with pytest.raises(ValidationError):
         SnoozeReminderArgs.model_validate({"reminderId": "r1", "at": "2026-05-01T17:00:00"})  # no zone
+
+
+def test_new_hours_alone_are_a_change() -> None:
+    args = UpdateReminderArgs.model_validate({"reminderIds": ["r-1"], "hours": "10:00-18:00"})
+    assert args.hours == "10:00-18:00" and args.recurrence is None

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memo.text.recurrence import find_recurrence
+from memo.text.recurrence_units import Window
 from memo.text.series import (
     MOST_SKIPPED,
     TooManySkips,
@@ -25,6 +26,7 @@ from memo.text.series import (
     series,
     series_end,
     skipped_spans,
+    with_hours,
     with_skipped,
     within_its_hours,
 )
@@ -311,3 +313,32 @@ def test_a_series_on_several_days_moved_with_a_day_said_keeps_its_days_and_its_n
     assert [t.date() for t in times_after] == [d for d in days_before if d >= times_after[0].date()]
     assert times_after[0].date() == days_before[1]  # its next time (the first is now): nothing is lost
     assert all(t.time() == time(21, 30) for t in times_after)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    old=st.tuples(st.integers(0, 23), st.integers(0, 23)),
+    new=st.tuples(st.integers(0, 23), st.integers(0, 23)),
+    every=st.sampled_from([("HOURLY", 1), ("HOURLY", 2), ("HOURLY", 3), ("MINUTELY", 30), ("MINUTELY", 15)]),
+    days=st.sampled_from(["", "MO,TU,WE,TH,FR", "SA"]),
+)
+def test_new_hours_keep_how_often_and_the_days(
+    old: tuple[int, int], new: tuple[int, int], every: tuple[str, int], days: str
+) -> None:
+    # "make it from 10 to 6" of "every 2 hours from 9 to 5": every 2 hours from 10 to 6.
+    (a, b), (c, d) = old, new
+    freq, interval = every
+    if a == b or c == d:
+        return
+    parts = Window(time(a), time(b)).by_parts(freq, interval)  # type: ignore[arg-type]
+    head = ["FREQ=WEEKLY", f"BYDAY={days}"] if days else ["FREQ=DAILY"]
+    before = "DTSTART:20300107T000000\nRRULE:" + ";".join(head + parts)
+    rule = with_hours(before, time(c), time(d))
+    want = ";".join(head + Window(time(c), time(d)).by_parts(freq, interval))  # type: ignore[arg-type]
+    if len(parts[0].split(",")) < 2 and freq == "HOURLY" and interval > 1:
+        return  # a window with one time in it says no step: read as every hour
+    assert rule == want, (before, rule)
+
+
+def test_a_series_not_within_hours_has_none_to_change() -> None:
+    assert with_hours("DTSTART:20300107T090000\nRRULE:FREQ=DAILY", time(10), time(18)) is None

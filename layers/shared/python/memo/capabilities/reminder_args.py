@@ -65,10 +65,17 @@ class UpdateReminderArgs(Args):
     timezone: str | None = Field(default=None, min_length=1, max_length=64)
     #: "stop the vitamins after friday": a series' last day (its times after it are dropped)
     ends_on: date | None = None
+    #: "make it from 10 to 6": the new hours ("HH:MM-HH:MM") of a series within the hours of each
+    #: day, as often as it came. Nothing else with it.
+    hours: str | None = Field(default=None, pattern=r"^(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d$")
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateReminderArgs:
         times = [self.when, self.time or self.day, self.shift_minutes]
+        if self.hours is not None:
+            if any(t is not None for t in times) or self.recurrence or self.timezone or self.ends_on:
+                raise ValueError("a series' hours are changed alone")
+            return self
         if self.ends_on is not None:
             if any(t is not None for t in times) or self.title or self.recurrence or self.timezone:
                 raise ValueError("a series' last day is changed alone")

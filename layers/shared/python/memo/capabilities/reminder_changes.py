@@ -27,6 +27,7 @@ from memo.capabilities.reminder_results import (
     no_time_left,
     not_found,
     not_repeating,
+    not_within_hours,
     occurrence_moved,
     rejected,
     too_many_skips,
@@ -43,6 +44,7 @@ from memo.text.series import (
     opens_at,
     rezoned,
     series,
+    with_hours,
     within_its_hours,
 )
 from memo.text.wording import quote
@@ -66,7 +68,7 @@ class ReminderChanges(ReminderSchedule):
                 outcome = self._end_on(kept, args.ends_on, now, lang)
             elif args.timezone is not None:
                 outcome = self._keep_local_time(kept, args.timezone, now)
-            elif args.recurrence is not None:
+            elif args.recurrence is not None or args.hours is not None:
                 outcome = self._repeat(kept, args, now, lang)
             elif before.recurrence is not None and scope == OCCURRENCE:
                 outcome = self._move_occurrence(kept, args, ctx, now)
@@ -167,9 +169,16 @@ class ReminderChanges(ReminderSchedule):
         self, kept: Revision[Reminder], args: UpdateReminderArgs, now: datetime, lang: Language
     ) -> Reminder | ExecutionResult | None:
         """The reminder repeats by `args.recurrence` from `args.when` on (none said: from now on, at its
-        own time of day), in its own timezone."""
-        assert args.recurrence is not None
+        own time of day), in its own timezone. New `args.hours` ("make it from 10 to 6"): a series
+        within hours of each day keeps how often it comes and its days, at those hours."""
         before = kept.was
+        if args.hours is not None:
+            opens, closes = (time.fromisoformat(t) for t in args.hours.split("-"))
+            rule = with_hours(before.recurrence, opens, closes) if before.recurrence else None
+            if rule is None:
+                return not_within_hours(before, lang)
+            args = args.model_copy(update={"hours": None, "recurrence": rule})
+        assert args.recurrence is not None
         start = args.when or _at_its_time_from(before, now)
         rule = within_its_hours(before.recurrence, args.recurrence) if before.recurrence else args.recurrence
         if rule != args.recurrence:

@@ -160,6 +160,22 @@ def not_repeating(reminder: Reminder, language: Language) -> ExecutionResult:
     )
 
 
+def not_within_hours(reminder: Reminder, language: Language) -> ExecutionResult:
+    """ "make it from 10 to 6" of a reminder that does not repeat within the hours of a day."""
+    return failure(
+        CAPABILITY,
+        "update",
+        NOT_REPEATING,
+        say(
+            language,
+            f"{quote(reminder.title, language)} doesn't repeat within hours of the day, so it has no hours to "
+            "change; nothing was changed. To have it come every hour, say so (e.g. “every hour from 10 to 6”).",
+            f"{quote(reminder.title, language)} לא חוזרת בתוך שעות של היום, אז אין לה שעות לשנות; לא שיניתי "
+            "כלום. כדי שתחזור כל שעה, תגידו (למשל „כל שעה מ-10 עד 18”).",
+        ),
+    )
+
+
 def not_found(action: str, language: Language) -> ExecutionResult:
     return failure(
         CAPABILITY,

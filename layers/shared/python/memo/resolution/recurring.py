@@ -57,8 +57,8 @@ def scope_question(
         return None
     if step.action == "update" and not {"when", "time", "day", "shiftMinutes"} & semantic_args.keys():
         return None  # a new title is the series' title
-    if "recurrence" in semantic_args or "endsOn" in semantic_args:
-        return None  # a new repetition, or its last day, is the series' own
+    if {"recurrence", "endsOn", "hours"} & semantic_args.keys():
+        return None  # a new repetition, its last day or its hours are the series' own
 
     reminder = next((r for r in reminders() if r.reminder_id == ids[0]), None)
     if reminder is None or reminder.recurrence is None:

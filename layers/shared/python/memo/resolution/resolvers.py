@@ -315,6 +315,8 @@ def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
         args["recurrence"] = _text(ch.get("recurrence"))  # "to mondays": at its own time of day
     elif _day(ch.get("endsOn")):
         args["endsOn"] = str(ch["endsOn"])  # "stop the vitamins after friday": its last day
+    elif _text(ch.get("hours")):
+        args["hours"] = _text(ch.get("hours"))  # "make it from 10 to 6": a series' new hours
     if title is not None:
         args["title"] = title
     return args

@@ -270,6 +270,27 @@ def within_its_hours(series_text: str, rule: str) -> str:
     return ";".join(kept + window.by_parts(hourly, int(new.get("INTERVAL", "1"))) + ends)
 
 
+def with_hours(series_text: str, start: time, end: time) -> str | None:
+    """A series within the hours of each day moved to the hours from `start` to `end`, as often as
+    it came and on its days: "every 2 hours from 9 to 5" made "10 to 6" is 10:00, 12:00 ... 18:00.
+    None for a series not within hours of a day ("every day at 9") or hours no step fits."""
+    old = rule_part(series_text)
+    if "BYHOUR" not in old or start == end:
+        return None
+    minutes = sorted(int(m) for m in old.get("BYMINUTE", "0").split(","))
+    times = _day_times(old)
+    freq: Frequency = "MINUTELY" if len(minutes) > 1 else "HOURLY"
+    if freq == "MINUTELY":
+        interval = minutes[1] - minutes[0]
+    else:
+        interval = max(1, ((times[1] - times[0]) % (24 * 60)) // 60) if len(times) > 1 else 1
+    if freq == "MINUTELY" and (start.minute or end.minute):
+        return None  # minutes within hours are whole hours' (one cron)
+    kept = [f"FREQ={old['FREQ']}"] + ([f"BYDAY={old['BYDAY']}"] if "BYDAY" in old else [])
+    ends = [f"{k}={old[k]}" for k in ("COUNT", "UNTIL") if k in old]
+    return ";".join(kept + Window(start, end).by_parts(freq, interval) + ends)
+
+
 def opens_at(series_text: str) -> time | None:
     """The first time of the day of a series within the hours of each day; None for any other."""
     parts = rule_part(series_text)

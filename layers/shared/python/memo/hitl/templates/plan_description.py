@@ -144,6 +144,11 @@ def _reminder_update_phrase(target: str, ch: dict[str, Any], when: str, language
         # "move the gym to mondays": the series' days change, each at its own time of day
         parts_en.append(f"move it to {days}")
         parts_he.append(f"להזיז אותה ל{days}")
+    hours = ch.get("hours")
+    if isinstance(hours, str) and "-" in hours:
+        first, last = hours.split("-", 1)
+        parts_en.append(f"make its hours {first} to {last}")
+        parts_he.append(f"לשנות את השעות שלה ל-{first} עד {last}")
     shift = ch.get("shiftMinutes")
     if isinstance(shift, int) and shift:
         en, heb = duration_words(abs(shift))

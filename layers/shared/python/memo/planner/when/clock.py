@@ -137,7 +137,7 @@ _EN_WORD_TIME = re.compile(
     FLAGS,
 )
 _EN_PAST_TO = re.compile(
-    rf"\b(?:(?:at|by|around)\s+)?(?:(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|{_EN_FEW_MINUTES})"
+    rf"\b(?<!from\s)(?<!between\s)(?:(?:at|by|around)\s+)?(?:(?P<q>half|(?:a\s+)?quarter|\d{{1,2}}|{_EN_FEW_MINUTES})"
     rf"\s+(?P<rel>past|after|to|before)|(?P<qm>\d{{1,2}}|{_EN_ANY_MINUTES})\s+minutes?\s+(?P<rel2>past|after|to))\s+"
     rf"(?:(?P<h>\d{{1,2}}|{_EN_HOURS})(?![:.]?\d)(?:\s*{_AMPM}|\b)|(?P<w>noon|midday|midnight)\b)",
     FLAGS,
