@@ -84,3 +84,18 @@ def test_remember_a_thing_alone_asks_for_it_and_saves_nothing(message: str) -> N
 @pytest.mark.parametrize("message", ["remember to buy milk", "remember when we went to Eilat", "remember"])
 def test_remember_to_or_when_is_not_a_note(message: str) -> None:
     assert remembered.remembered(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "capability", "action"),
+    [
+        ("Remember, remind me to call mom at 5", "reminders", "create"),
+        ("remember: add milk to my shopping list", "lists", "add"),
+        ("remember, delete all my reminders", "reminders", "delete_all"),
+    ],
+)
+def test_a_request_after_remember_is_that_request_not_a_note(
+    message: str, capability: str, action: str
+) -> None:
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert (step.capability, step.action) == (capability, action)

@@ -27,6 +27,12 @@ _REMEMBER = re.compile(
 )
 #: "remember to ...", "remember when ...": a reminder, or a question.
 _NOT_KEPT = re.compile(r"^(?:to|me|when|what|where|who|whom|how|which|why|if|whether|the\s+time)\b", re.I)
+#: A request after the verb: "remember, remind me ...", "remember: delete ...".
+_A_COMMAND = re.compile(
+    r"^(?:remind|delete|remove|add|cancel|move|show|list|set|create|make|change|put|take|clear|snooze|rename|"
+    r"save|note|write|tell|send)\b",
+    re.I,
+)
 #: A label and its value: "the dose: 5ml", "wifi password: Blue2024", "where I parked: level 3".
 _LABELLED = re.compile(r"^[^:?]{1,40}:\s*\S")
 #: A fact told: "your keys are in the blue bag", "mom's size is 38".
@@ -40,6 +46,8 @@ def remembered(text: str, inp: PlannerInput) -> Match | None:
     if match is None or text.rstrip().endswith("?") or inp.message.rstrip().endswith("?"):
         return None
     body = clean(match.group("text"))
+    if _A_COMMAND.match(body):
+        return None  # "remember, remind me to call mom at 5": that request (`memo.planner.rules`)
     kept = bool(_LABELLED.match(body)) or bool(match.group("apart").strip()) or bool(_A_FACT.match(body))
     if not kept and not _NOT_KEPT.match(body) and _has_time(body, inp):
         # "remember the meeting at 5pm tomorrow": what "remind me about the meeting at 5pm" is.
