@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from memo.resolution import matching
 from memo.resolution.candidates import Ambiguous, Entity, Found, Missing, entities
 from memo.resolution.matching import by_reminder_time, by_text, by_texts, in_part_of_day
 from memo.resolution.resolvers import TargetQuery
@@ -143,3 +144,26 @@ def test_a_time_two_reminders_share_asks_which_and_a_time_none_has_finds_nothing
     assert isinstance(both, Ambiguous) and {c.id for c in both.candidates} == {"r-water", "r-mom"}
     assert by_reminder_time(TargetQuery(kind="reminder", text="4pm water"), two_at_three, state, NOW) is None
     assert by_reminder_time(TargetQuery(kind="reminder", text="5pm water"), two_at_three, state, NOW) is None
+
+
+@pytest.mark.parametrize("filler", [0, 3, 200])
+def test_time_words_beside_the_title_are_at_most_four_at_either_end(
+    two_at_three: list[Entity[Any]], filler: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The words are split only where a time can be (four words at either end), so a long target
+    # costs at most eight readings of a time, not one per word.
+    read: list[str] = []
+    real = matching.at_time
+
+    def counted(words: str, *args: Any) -> list[Entity[Any]]:
+        read.append(words)
+        return real(words, *args)
+
+    monkeypatch.setattr(matching, "at_time", counted)
+    state = state_for()
+    words = " ".join(["water"] + ["the", "plants"] * filler)
+    found = by_reminder_time(TargetQuery(kind="reminder", text=f"at 3pm {words}"), two_at_three, state, NOW)
+    assert found == Found(["r-water"])
+    assert len(read) <= 1 + 2 * 4
+    at_end = by_reminder_time(TargetQuery(kind="reminder", text="water at 3 pm"), two_at_three, state, NOW)
+    assert at_end == Found(["r-water"])

@@ -83,3 +83,12 @@ def test_it_from_a_time_is_the_reminder_just_set_when_there_is_one() -> None:
     assert (step.constraints.get("targetRef"), step.changes) == ("latest_action", {"time": "16:00"})
     (alone,) = RulePlanner().plan(pin(said)).output.plan
     assert (alone.constraints["target"], alone.changes) == ("3pm", {"time": "16:00"})
+
+
+@pytest.mark.parametrize("many", [1, 50, 500])
+def test_only_a_to_near_the_end_can_start_the_new_time(many: int) -> None:
+    # Each "to" further back than a time's words is never read as the start of one.
+    said = "move the 3pm reminder " + "to go to the shop " * many + "to 4pm"
+    found = reminder_from_to.from_to(said, pin(said))
+    assert found is not None and found.changes == {"time": "16:00"}
+    assert reminder_from_to.from_to(said + " and then to the bank and back home", pin(said)) is None

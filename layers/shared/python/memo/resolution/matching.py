@@ -107,6 +107,10 @@ def by_reminder_time(
     return None
 
 
+#: The most words a reminder's time takes when it names the reminder beside its title words.
+_TIME_WORDS = 4
+
+
 def by_time_and_title(
     target: TargetQuery, entities: list[Entity[Any]], state: TurnState, now: datetime
 ) -> Lookup | None:
@@ -114,8 +118,9 @@ def by_time_and_title(
     some of its title's words, the time first or last. Of the reminders at that time, the title
     words pick one (or several, asked); None when no time at either end of the words fits one."""
     words = (target.text or "").split()
-    for cut in range(1, len(words)):
-        for at, title in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
+    for size in range(1, min(_TIME_WORDS, len(words) - 1) + 1):
+        # the time words first or last: at most `_TIME_WORDS` of them ("tomorrow at 3pm")
+        for at, title in ((words[:size], words[size:]), (words[-size:], words[:-size])):
             timed = at_time(" ".join(at), entities, state, now)
             if not timed:
                 continue

@@ -136,7 +136,9 @@ def move(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
-def _moved(text: str, target: str, changes: dict[str, object], inp: PlannerInput, pattern: str) -> Match:
+def moved_reminder(
+    text: str, target: str, changes: dict[str, object], inp: PlannerInput, pattern: str
+) -> Match:
     """The reminder `target` names, given `changes` of its time (the part of a series `text` says)."""
     constraints, missing, confidence = target_constraints(target, inp, "reminders")
     return Match(
@@ -170,14 +172,16 @@ def _latest_moved(text: str, changes: dict[str, object], inp: PlannerInput) -> M
 def _shifted(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
     """ "push the call mom reminder by an hour": the named reminder's own time, moved."""
     minutes, before = shift
-    return _moved(text, as_title(one_dropped(before)), {"shiftMinutes": minutes}, inp, "reminders:shift")
+    return moved_reminder(
+        text, as_title(one_dropped(before)), {"shiftMinutes": minutes}, inp, "reminders:shift"
+    )
 
 
 def _which_way(text: str, shift: tuple[int, str], inp: PlannerInput) -> Match:
     """ "move the dentist an hour": the named reminder, earlier or later asked (never guessed)."""
     minutes, before = shift
     target = as_title(one_dropped(before))
-    found = _moved(text, target, {SHIFT_BY: minutes}, inp, "reminders:shift_which_way")
+    found = moved_reminder(text, target, {SHIFT_BY: minutes}, inp, "reminders:shift_which_way")
     return replace(
         found,
         constraints={**found.constraints, SHIFT_NAMES: target},
@@ -274,7 +278,7 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
             and target
             and not is_ref(target)
         ):
-            return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
+            return moved_reminder(text, target, dict(parsed.change()), inp, "reminders:update")
     for pattern in _RE_MOVE_NAMED:
         match = pattern.search(text)
         if not match:
@@ -299,7 +303,7 @@ def move_named(text: str, inp: PlannerInput) -> Match | None:
             return _latest_moved(text, dict(parsed.change()), inp)
         if not parsed.found or parsed.problem is not None or not target or is_ref(target):
             return None  # no new time, or "it" (`followups.referential`): not this matcher's
-        return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
+        return moved_reminder(text, target, dict(parsed.change()), inp, "reminders:update")
     return None
 
 
@@ -380,12 +384,12 @@ def snooze(text: str, inp: PlannerInput) -> Match | None:
             target = as_title(one_dropped(_reminder_word_dropped(until.group("target"))))
             if not target or is_ref(target):
                 return _latest_moved(text, dict(parsed.change()), inp)
-            return _moved(text, target, dict(parsed.change()), inp, "reminders:update")
+            return moved_reminder(text, target, dict(parsed.change()), inp, "reminders:update")
     if shift is None and rest and not is_ref(one_dropped(_reminder_word_dropped(rest))):
         return None  # "snooze <something that is no amount and no reminder>": not a snooze
     minutes, before = shift if shift is not None else (SNOOZE_DEFAULT_MINUTES, rest)
     target = as_title(one_dropped(_reminder_word_dropped(before)))
-    return _moved(text, target, {"shiftMinutes": minutes}, inp, "reminders:snooze")
+    return moved_reminder(text, target, {"shiftMinutes": minutes}, inp, "reminders:snooze")
 
 
 def _reminder_word_dropped(words: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from memo.planner.base import PlannerInput
-from memo.planner.intents.reminder_changes import one_dropped, scope_of, strip_scope
+from memo.planner.intents.reminder_changes import moved_reminder, one_dropped, strip_scope
 from memo.planner.lexicon import MOVE_HE, REMINDER_EN, REMINDER_HE, as_title, clean, has_hebrew
-from memo.planner.match import Match, is_ref, latest_action, parse_when, target_constraints
+from memo.planner.match import Match, is_ref, latest_action, parse_when
 from memo.planner.timeparse import ParsedWhen
 
 #: The move verbs ("make it from 10 to 6" is more often the hours of a repeating reminder).
@@ -30,6 +30,8 @@ _BARE_HOUR = re.compile(r"^(?:1[0-2]|0?\d|1[3-9]|2[0-3])(?::[0-5]\d)?$")
 _NOT_A_NAME = re.compile(
     rf"\b(?:{REMINDER_EN}|one)\b|['’]s\b|(?<!\S){REMINDER_HE}(?!\S)|(?<!\S)של(?!\S)", re.I
 )
+#: The most words a new time takes ("next tuesday at 5:30 pm"): a "to" further back is no time's.
+_LONGEST_TIME = 6
 _ITS_HOURS = re.compile(r"\b(?:hours?|times?|window)\b|שעות", re.I)
 #: Words at either end of the name that are no part of it: "the", "my", "at".
 _EDGES = re.compile(r"^(?:(?:the|my|our|a|an|at|on|of|for)\b\s*)+|(?:\s+\b(?:the|my|at|on|of|for))+$", re.I)
@@ -43,22 +45,16 @@ def from_to(text: str, inp: PlannerInput) -> Match | None:
     if parse_when(rest, inp).recurrence is not None:
         return None  # "change it to every hour from 10 to 6": the hours of a repetition
     for to in reversed(list(_TO.finditer(rest))):
+        if len(rest[to.end() :].split()) > _LONGEST_TIME:
+            return None  # the words after this "to" are more than a time (and so after each before it)
         new = _a_time(rest[to.end() :], inp)
         if new is None:
             continue
         which = _which(rest[: to.start()], inp)
-        if which is None:
-            return None
-        constraints, missing, confidence = target_constraints(which, inp, "reminders")
-        return Match(
-            capability="reminders",
-            action="update",
-            confidence=confidence,
-            risk="medium",
-            constraints={**constraints, **scope_of(text)},
-            changes=dict(new.change()),
-            missing=missing,
-            pattern="reminders:update",
+        return (
+            None
+            if which is None
+            else moved_reminder(text, which, dict(new.change()), inp, "reminders:update")
         )
     return None
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from memo.planner.base import PlannerInput
+from memo.planner.intents.reminder_changes import moved_reminder
 from memo.planner.lexicon import REMINDER_EN, REMINDER_HE, as_title, clean, has_hebrew
-from memo.planner.match import Match, is_ref, parse_when, target_constraints
+from memo.planner.match import Match, is_ref, parse_when
 from memo.text.recurrence_units import find_window
 
 #: "make it from 10 to 6", "set it between 10 and 6", "change it to between 10 and 6", "change it to
@@ -51,18 +52,8 @@ def hours_changed(text: str, inp: PlannerInput) -> Match | None:
         return None  # more than the hours ("from 10 to 6 on friday")
     name = as_title(clean(_HOURS_WORDS.sub(" ", which)))
     target = name if name and not is_ref(name) else "it"
-    constraints, missing, confidence = target_constraints(target, inp, "reminders")
     start, end = window[0].start, window[0].end
-    return Match(
-        capability="reminders",
-        action="update",
-        confidence=confidence,
-        risk="medium",
-        constraints=constraints,
-        changes={"hours": f"{start:%H:%M}-{end:%H:%M}"},
-        missing=missing,
-        pattern="reminders:update",
-    )
+    return moved_reminder(text, target, {"hours": f"{start:%H:%M}-{end:%H:%M}"}, inp, "reminders:update")
 
 
 def _said(text: str) -> tuple[str, str] | None:
