@@ -163,24 +163,24 @@ def test_no_user_text_stays_in_the_ledger_and_a_late_rerun_does_not_save_twice(
     dana: Conversation, local: LocalStack, executions: HeldExecutions
 ) -> None:
     executions.holding = True
-    assert dana.deliver(dana.user.text("note: secret gate code 5678")) == []
+    assert dana.deliver(dana.user.text("note: secret gate code Q7Z4")) == []
     (held,) = executions.held
     executions.held.append(held)  # the same execution again, after the reply (a redrive)
 
     executions.release(local)
 
     (saved,) = dana.replies()
-    assert "secret gate code 5678" in saved
+    assert "secret gate code Q7Z4" in saved
     ledger = _ledger_text()
     assert '"completed"' in ledger  # the step's entry: what exactly-once needs
-    assert "5678" not in ledger and "secret" not in ledger and "gate" not in ledger
+    assert "Q7Z4" not in ledger.upper() and "secret" not in ledger and "gate" not in ledger
 
     executions.release(local)
 
     # The step is known done: not run again, and the turn already replied.
     assert dana.replies() == []
-    assert dana.say("show my notes").count("secret gate code 5678") == 1
-    assert "5678" not in _ledger_text()
+    assert dana.say("show my notes").count("secret gate code Q7Z4") == 1
+    assert "Q7Z4" not in _ledger_text().upper()  # Q and Z are in no hex id
 
 
 def test_a_reminder_moved_after_the_approval_is_left_alone_and_named(
