@@ -97,3 +97,14 @@ def test_which_way_names_the_amount_and_the_reminder(minutes: int, english: str,
     assert templates.shift_direction_question("he", minutes, "לאמא") == (
         f"להקדים את „לאמא” ב{hebrew} או לדחות ב{hebrew}? (למשל „מאוחר יותר”)"
     )
+
+
+def test_what_to_take_off_a_list_names_the_list() -> None:
+    assert (
+        templates.list_items_question("en", "shopping", "remove")
+        == "What should I take off your shopping list?"
+    )
+    assert templates.list_items_question("he", "קניות", "remove") == "מה להוריד מרשימת הקניות?"
+    assert templates.list_items_question("en", "default", "remove") == "What should I take off the list?"
+    assert templates.list_items_question("he", "default", "remove") == "מה להוריד מהרשימה?"
+    assert templates.list_items_question("en", "packing") == "What should I add to your packing list?"

@@ -250,3 +250,21 @@ def test_hebrew_a_thing_of_ones_own_said_instead_takes_its_place(said: str, titl
     )
     step = RulePlanner().plan(pin(said, actions=(just_set,))).output.plan[0]
     assert (step.action, step.changes) == ("update", {"title": renamed})
+
+
+@pytest.mark.parametrize(
+    ("words", "read"),
+    [
+        ("nine", "at nine"),
+        ("to nine thirty", "at nine thirty"),
+        ("at eleven fifteen", "at eleven fifteen"),
+        ("seven o'clock", "at seven o'clock"),
+        ("seven apples", None),
+        ("buy milk", None),
+        ("the dentist", None),
+        ("תשע", None),
+    ],
+)
+def test_a_clock_time_in_words_is_all_the_words_say(words: str, read: str | None) -> None:
+    assert corrections.spoken_clock(words, NOW) == read
+    assert corrections.names_a_time(words, NOW) is (read is not None)

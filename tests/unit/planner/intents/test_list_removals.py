@@ -125,3 +125,38 @@ def test_hebrew_not_after_all() -> None:
         found = list_removals.not_after_all(text, pin(text, actions=(added,)))
         assert found is not None and found.changes == {"items": items}, text
     assert list_removals.not_after_all("בלי גבינה", pin("בלי גבינה", actions=(added,))) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "list_name"),
+    [
+        ("delete from the shopping list", "shopping"),
+        ("remove something from my shopping list", "shopping"),
+        ("take an item off the todo list", "todo"),
+        ("remove from my groceries", "groceries"),
+        ("remove from the list", UNNAMED_LIST),
+        ("תמחק מרשימת הקניות", "קניות"),
+        ("תוריד מרשימת הקניות", "קניות"),
+        ("תוריד לי משהו מרשימת המשימות", "משימות"),
+        ("תמחק מהרשימה", UNNAMED_LIST),
+    ],
+)
+def test_a_list_with_nothing_named_to_take_off_asks_what(message: str, list_name: str) -> None:
+    # "delete from the shopping list" was a reminder named "from the shopping list"; "תמחק מרשימת
+    # הקניות" took "קניות" off an unnamed list.
+    found = list_removals.from_a_list_only(message, pin(message))
+    assert found is not None and found.missing == ("list_items_required",)
+    assert found.constraints == {"listName": list_name} and found.changes == {"items": []}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remove milk from the shopping list",
+        "תוריד מרשימת הקניות חלב",
+        "תמחק מרשימת הקניות את החלב",
+        "delete the list",
+    ],
+)
+def test_things_named_are_not_asked(message: str) -> None:
+    assert list_removals.from_a_list_only(message, pin(message)) is None

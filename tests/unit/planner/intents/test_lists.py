@@ -224,3 +224,16 @@ def test_needing_anything_else_is_no_shopping(said: str) -> None:
 def test_the_list_said_before_its_items(said: str, name: str, items: list[str]) -> None:
     (step,) = RulePlanner().plan(pin(said)).output.plan
     assert (step.action, step.constraints, step.changes) == ("add", {"listName": name}, {"items": items})
+
+
+@pytest.mark.parametrize("verb", ["תעביר", "תזיז", "תשנה", "תבטל", "תנקה", "תראה", "תשלח", "העבר"])
+def test_a_verb_before_a_list_is_never_a_thing_on_it(verb: str) -> None:
+    # "תעביר לרשימת הקניות" (move to the shopping list) put "תעביר" on the shopping list.
+    message = f"{verb} לרשימת הקניות"
+    output = RulePlanner().plan(pin(message)).output
+    assert not any(step.action == "add" for step in output.plan), (message, output.plan)
+
+
+def test_a_thing_before_its_list_is_still_put_on_it_once_confirmed() -> None:
+    (step,) = RulePlanner().plan(pin("אורז לרשימת הקניות")).output.plan
+    assert (step.action, step.changes) == ("add", {"items": ["אורז"]})

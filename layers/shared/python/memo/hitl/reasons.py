@@ -137,7 +137,10 @@ def question_for(state: TurnState, reason: HITLReason, step: PlanStep | None) ->
             return templates.which_item_question(language, step), summary
         if missing == [LIST_ITEMS_REQUIRED] and step is not None:
             # "create a packing list", "add to my todo list": which list is known, its items are asked.
-            return templates.list_items_question(language, step.constraints.get("listName")), summary
+            return (
+                templates.list_items_question(language, step.constraints.get("listName"), step.action),
+                summary,
+            )
         return templates.missing_fields_question(language, missing), summary
     if reason == "low_confidence_plan":
         if output is not None and len(output.plan) > 1:

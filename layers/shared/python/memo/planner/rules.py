@@ -81,6 +81,7 @@ MATCHERS: tuple[Matcher, ...] = (
     reminder_deletes.stop_reminding,
     reminder_skips.skip,
     list_removals.clear,
+    list_removals.from_a_list_only,
     list_queries.show_all,
     daily.reminders_word,
     reminder_queries.next_ones,

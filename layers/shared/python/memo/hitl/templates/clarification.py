@@ -165,10 +165,17 @@ def which_item_question(language: Language, step: PlanStep) -> str:
     return f"Which {what} should I {verb}? A word of its name is enough."
 
 
-def list_items_question(language: Language, list_name: object) -> str:
-    """What to add to a list named with nothing on it yet ("create a packing list"): the list by
-    name when one was said, else the plain question."""
-    if not isinstance(list_name, str) or list_name.casefold() in ("", UNNAMED_LIST):
+def list_items_question(language: Language, list_name: object, action: str = "add") -> str:
+    """What to add to a list named with nothing on it yet ("create a packing list"), or what to take
+    off one ("remove something from the shopping list"): the list by name when one was said."""
+    named = isinstance(list_name, str) and list_name.casefold() not in ("", UNNAMED_LIST)
+    if action == "remove":
+        if language == "he":
+            return f"מה להוריד מרשימת {he_list_name(str(list_name))}?" if named else "מה להוריד מהרשימה?"
+        return (
+            f"What should I take off your {list_name} list?" if named else "What should I take off the list?"
+        )
+    if not isinstance(list_name, str) or not named:
         return _MISSING_FIELD_QUESTIONS["list_items_required"][language]
     if language == "he":
         return f"מה להוסיף לרשימת {he_list_name(list_name)}?"

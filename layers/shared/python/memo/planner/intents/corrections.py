@@ -67,7 +67,22 @@ def names_a_time(words: str, now: datetime) -> bool:
     if _TIMEISH.search(words):
         return True
     hebrew = has_hebrew(words)
-    return extract_when(words, now=now, timezone="UTC", language="he" if hebrew else "en").found
+    if extract_when(words, now=now, timezone="UTC", language="he" if hebrew else "en").found:
+        return True
+    return spoken_clock(words, now) is not None
+
+
+_LEADING_TO = re.compile(r"^(?:to|at|for)\s+", re.I)
+
+
+def spoken_clock(words: str, now: datetime) -> str | None:
+    """ "nine", "to nine thirty", "eleven fifteen": a clock time in English words and nothing else,
+    as "at nine thirty" (which reads as the time); None for anything more ("seven apples")."""
+    if has_hebrew(words):
+        return None
+    bare = "at " + _LEADING_TO.sub("", words.strip())
+    spoken = extract_when(bare, now=now, timezone="UTC", language="en")
+    return bare if spoken.when is not None and not clean(spoken.remainder) else None
 
 
 def replacement_title(text: str, *, with_time: bool = False, now: datetime | None = None) -> str | None:

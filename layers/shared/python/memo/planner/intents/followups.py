@@ -11,7 +11,14 @@ from zoneinfo import ZoneInfo
 
 from memo.domain import LatestAction
 from memo.planner.base import PlannerInput, PlannerResult
-from memo.planner.intents.corrections import SOON, correction, in_its_place, names_a_time, replacement_title
+from memo.planner.intents.corrections import (
+    SOON,
+    correction,
+    in_its_place,
+    names_a_time,
+    replacement_title,
+    spoken_clock,
+)
 from memo.planner.intents.reminder_changes import scope_of
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
@@ -71,6 +78,12 @@ _OFF_THE_LIST = re.compile(
 )
 _RE_REF_MOVE = re.compile(
     rf"^(?:{MOVE_EN}|{MOVE_HE}|bring|pull|תעשה|תעשי|תקבע|תקבעי)\s+(?:{REF_EN}|{REF_HE})\b\s*(?P<rest>.*)$",
+    re.I,
+)
+#: "change to 9", "move to tomorrow", "תשנה לתשע", "תעביר למחר": "it" left unsaid before a time.
+_IT_UNSAID = re.compile(
+    r"^(?P<en>change|move|switch|push|reschedule)\s+(?P<rest>to\s+\S.*)$"
+    r"|^(?P<he>תשנה|תשני|שנה|שני|תעביר|תעבירי|העבר|תזיז|תזיזי|הזז|תדחה|תדחי)\s+(?P<rest_he>ל-?\S.*)$",
     re.I,
 )
 _RE_REF_SWITCH = re.compile(rf"^switch\s+(?:{REF_EN})\s+(?P<rest>to\s+.+)$", re.I)
@@ -139,6 +152,14 @@ def _nearer_half(said: str, inp: PlannerInput) -> str:
 
 
 def referential(text: str, inp: PlannerInput) -> Match | PlannerResult | None:
+    unsaid = _IT_UNSAID.match(text)
+    if unsaid is not None and names_a_time(unsaid.group("rest") or unsaid.group("rest_he"), inp.now):
+        en = unsaid.group("en")
+        text = (
+            f"{en} it {unsaid.group('rest')}"
+            if en
+            else f"{unsaid.group('he')} את זה {unsaid.group('rest_he')}"
+        )
     if a_time_for_the_reminder_just_set(text, inp.latest_actions, inp.now):
         # "remind me every morning to water the plants" (09:00) -> "8": move it to 8? (confirmed)
         found = _referential(f"make it {_nearer_half(clean(text), inp)}", inp)
@@ -283,6 +304,7 @@ def _changed(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult |
         return _which_way(text, unsigned[0], inp)
     if BARE_HOUR.match(rest):
         rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
+    rest = spoken_clock(rest, inp.now) or rest  # "make it nine thirty": one in words
     duration = BARE_DURATION.match(rest)
     if duration is not None:
         # "in an hour" -> "actually make it 45 minutes": 45 minutes from now, for a reminder

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from memo.capabilities.lists import UNNAMED_LIST
+from memo.domain import LIST_ITEMS_REQUIRED
 from memo.planner.base import PlannerInput
 from memo.planner.groceries import is_known_thing
 from memo.planner.intents.list_words import (
@@ -45,10 +46,42 @@ _RE_LIST_REMOVE = (
     ),
     # "תוריד מרשימת המשימות לתקן את הברז": the list, then the things
     re.compile(
-        r"^(?:תוריד|הורד|להוריד|תמחק|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:מ|מה)רשימ(?:ת|ה)(?:\s+(?:של\s+)?(?P<name>(?!את\s)\S+))?\s+"
+        # ("מרשימת" is always followed by the list's name: "תמחק מרשימת הקניות" names no things)
+        r"^(?:תוריד|הורד|להוריד|תמחק|מחק|תסיר|הסר)\s+(?:לי\s+)?(?:מ|מה)רשימ(?:ת(?=\s+(?:של\s+)?\S+\s+\S)|ה)"
+        r"(?:\s+(?:של\s+)?(?P<name>(?!את\s)\S+))?\s+"
         r"(?:את\s+)?(?P<items>.+)$"
     ),
 )
+
+
+#: "remove something from the shopping list", "תמחק מרשימת הקניות": a list, and nothing named to take off.
+_FROM_A_LIST_ONLY = re.compile(
+    r"^(?:remove|delete|take|cross|strike|erase)\s+(?:(?:something|an?\s+item|items|things|stuff)\s+)?"
+    r"(?:off|from|out\s+of)\s+(?:my\s+|the\s+|our\s+)?"
+    rf"(?:(?P<name>[\w\-']+(?:\s+[\w\-']+)?)\s+list|(?P<known>{KNOWN_LISTS}))\s*[.!?]*$"
+    r"|^(?:תוריד|הורד|להוריד|תמחק|מחק|למחוק|תסיר|הסר)\s+(?:לי\s+)?(?:משהו\s+|פריט\s+|דברים\s+)?"
+    r"(?:מ|מה)(?:רשימת\s+(?:ה)?(?P<he>\S+)|רשימה)\s*[.!?]*$",
+    re.I,
+)
+
+
+def from_a_list_only(text: str, inp: PlannerInput) -> Match | None:
+    """ "delete from the shopping list", "תוריד מרשימת הקניות": what to take off is asked (it was read
+    as a reminder named "from the shopping list", or the thing "קניות" off an unnamed list)."""
+    match = _FROM_A_LIST_ONLY.match(text.strip())
+    if match is None:
+        return None
+    name = match.group("name") or match.group("known") or match.group("he")
+    return Match(
+        capability="lists",
+        action="remove",
+        confidence=CONFIDENT,
+        risk="medium",
+        constraints={"listName": UNNAMED_LIST if unnamed(name) else list_name(name)},
+        changes={"items": []},
+        missing=(LIST_ITEMS_REQUIRED,),
+        pattern="lists:remove_unnamed",
+    )
 
 
 _RE_LIST_CLEAR = (

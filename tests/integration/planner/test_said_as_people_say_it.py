@@ -1,0 +1,77 @@
+"""Changes said the short way people say them, through the webhook: a time in words ("change it to
+nine"), "it" left unsaid ("change to 9", "תשנה לתשע"), and a list named with nothing to take off it
+("delete from the shopping list"). Each was misread before: the reminder renamed "nine", not
+understood, a reminder looked for by the name "from the shopping list", the thing "קניות" taken off;
+and "תעביר לרשימת הקניות" put the verb itself on the shopping list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.clock import FakeClock
+from tests.support.conversation import Conversation, chat_at
+from tests.support.week import START, shown
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
+    with chat_at(monkeypatch, FakeClock(START)) as conversation:
+        yield conversation
+
+
+@pytest.mark.parametrize(
+    ("said", "hour", "minute"),
+    [
+        ("change it to nine", 21, 0),  # the nearer nine after 17:00
+        ("make it nine thirty", 21, 30),
+        ("no, make it seven fifteen", 19, 15),
+        ("change to 6", 18, 0),
+        ("move to eight o'clock", 20, 0),
+    ],
+)
+def test_a_new_time_in_words_or_with_it_unsaid_moves_the_reminder(
+    chat: Conversation, said: str, hour: int, minute: int
+) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say(said) == f"Updated the reminder “call mom” — now for {shown(1, hour, minute)}."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, hour, minute)}"
+
+
+def test_words_that_are_more_than_a_time_are_the_new_title(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("change it to call dad") == f"Updated the reminder “call dad” — now for {shown(1, 17)}."
+
+
+@pytest.mark.parametrize(
+    ("said", "hour", "minute"),
+    [("תשנה לתשע", 9, 0), ("תעביר לעשר וחצי", 10, 30), ("תזיז ל-11", 11, 0), ("תשני לתשע ורבע", 9, 15)],
+)
+def test_hebrew_change_to_a_time_with_it_unsaid(
+    chat: Conversation, said: str, hour: int, minute: int
+) -> None:
+    chat.say("תזכיר לי מחר בשמונה בבוקר לקחת תרופה")
+    assert chat.say(said) == f"עדכנתי את התזכורת „לקחת תרופה” — עכשיו ל{shown(1, hour, minute, 'he')}."
+
+
+def test_a_list_with_nothing_named_asks_what_to_take_off(chat: Conversation) -> None:
+    chat.say("add milk, eggs and bread to the shopping list")
+    assert chat.say("delete from the shopping list") == "What should I take off your shopping list?"
+    assert chat.say("the eggs") == "Removed eggs from your shopping list."
+    assert chat.say("remove something from my shopping list") == "What should I take off your shopping list?"
+    assert chat.say("never mind") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• bread"
+
+
+def test_hebrew_a_list_with_nothing_named_asks_what_to_take_off(chat: Conversation) -> None:
+    chat.say("תוסיף חלב, ביצים ולחם לרשימת קניות")
+    assert chat.say("תמחק מרשימת הקניות") == "מה להוריד מרשימת הקניות?"
+    assert chat.say("לחם") == "הורדתי לחם מרשימת הקניות."
+    assert chat.say("מה ברשימת הקניות") == "רשימת הקניות:\n• חלב\n• ביצים"
+
+
+def test_a_move_to_a_list_puts_no_verb_on_it(chat: Conversation) -> None:
+    chat.say("תוסיף חלב לרשימת קניות")
+    chat.say("תעביר לרשימת הקניות")
+    assert chat.say("מה ברשימת הקניות") == "רשימת הקניות:\n• חלב"
