@@ -164,9 +164,9 @@ _NO_EMOJI = {"👎", "❌", "✖️", "🚫"}
 
 _CANCEL = (
     {
-        "cancel", "cancel it", "cancel that", "cancel this", "stop", "never mind", "nevermind", "nvm",
+        "cancel", "cancel it", "cancel that", "cancel this", "stop", "never mind", "nevermind", "nvm", "reject", "reject it",
         "forget it", "forget about it", "abort", "quit", "no cancel", "dont bother", "don't bother", "undo", "undo that",
-        "ביטול", "בטל", "תבטל", "תבטלי", "לבטל", "עזוב", "עזבי", "עזוב את זה", "עזבי את זה", "לא משנה",
+        "ביטול", "בטל", "תבטל", "תבטלי", "לבטל", "עזוב", "עזבי", "עזוב את זה", "עזבי את זה", "לא משנה", "דחייה",
         "תשכח מזה", "תשכחי מזה", "שכח מזה", "די", "עצור", "תעצור", "בטל את זה", "תבטל את זה",
         "תעזוב", "תעזבי", "תעזוב את זה", "תעזבי את זה", "עזבו", "עזבו את זה", "לא חשוב", "לא צריך",
         # "Which one?" answered with none of them

@@ -61,6 +61,7 @@ from memo.hitl.transitions import (
     re_ask,
     removes,
     replan_with,
+    skips,
     switch_intent,
     with_result,
 )
@@ -364,7 +365,7 @@ def _modified(a: _Answer, step: PlanStep | None, interpreted: InterpreterOutput)
         problem = edit_problem(step, mods)
         if problem:
             log.info("HITL_EDIT_NOT_APPLICABLE", fields=problem, originStepId=step.id)
-            skip = step.action == "delete" and _skips(pending)
+            skip = step.action == "delete" and skips(pending)
             note = templates.edit_not_applicable(step, problem, state.input.language, skip=skip)
             return back_to_approval(state, pending, note, now, log)
     timeless = timeless_edit(step, mods)
@@ -490,9 +491,3 @@ def _narrowed(
         selected_ids=narrowed.ids,
         approved=not editing,
     )
-
-
-def _skips(pending: PendingHITL) -> bool:
-    """Whether the approval shows times of series skipped (`templates.SKIPPED_ONCE`), not deletes."""
-    shown = (pending.context.candidates if pending.context else None) or []
-    return bool(shown) and all(c.data.get(templates.SKIPPED_ONCE) for c in shown)

@@ -219,6 +219,12 @@ def removes(step: PlanStep | None) -> bool:
     return step is not None and step.action in ("delete", "delete_all", "clear", "remove")
 
 
+def skips(pending: PendingHITL) -> bool:
+    """Whether the approval shows times of series skipped (`templates.SKIPPED_ONCE`), not deletes."""
+    shown = (pending.context.candidates if pending.context else None) or []
+    return bool(shown) and all(c.data.get(templates.SKIPPED_ONCE) for c in shown)
+
+
 def edit_requested(state: TurnState, pending: PendingHITL, log: ResumeLog, now: datetime) -> ResumeOutcome:
     """Edit on an approval: the same hitlId asks what to change, with a fresh TTL of its own length
     (the user is typing the details now; the first question's clock must not cut them off)."""
@@ -232,7 +238,9 @@ def edit_requested(state: TurnState, pending: PendingHITL, log: ResumeLog, now: 
         update={
             "expected_input": "free_text",
             "options": None,
-            "question": templates.edit_prompt(language, removal=removes(origin_step(state, pending))),
+            "question": templates.edit_prompt(
+                language, removal=removes(origin_step(state, pending)), skip=skips(pending)
+            ),
             "context": context,
             "expires_at": now + (pending.expires_at - pending.created_at),
         }

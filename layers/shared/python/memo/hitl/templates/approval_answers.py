@@ -9,8 +9,13 @@ from memo.text.language import Language
 from memo.text.wording import quote
 
 
-def edit_prompt(language: Language, *, removal: bool = False) -> str:
-    """What Edit asks next; for a delete (`removal`), which of the shown items to keep."""
+def edit_prompt(language: Language, *, removal: bool = False, skip: bool = False) -> str:
+    """What Edit asks next; for a delete (`removal`), which of the shown items to keep; for the skip
+    of a series' times (`skip`), which to skip (a skip has no time or title to change)."""
+    if skip:
+        if language == "he":
+            return "מה לשנות? בדילוג אפשר רק לדלג על פחות: למשל „רק 1” או „חוץ מ-2”. אפשר גם לאשר, או לבטל."
+        return 'What should I change? A skip can only skip fewer: for example "only 1" or "not 2". You can also approve it, or cancel.'
     if removal:
         if language == "he":
             return "מה לשנות? אפשר להשאיר חלק: למשל „תשאיר את 2” או „אל תמחק את אבא”, או „רק 1” כדי למחוק רק אותה."
