@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation, chat_at
-from tests.support.week import START, shown
+from tests.support.week import START, at, shown
 
 
 @pytest.fixture
@@ -75,3 +75,12 @@ def test_a_move_to_a_list_puts_no_verb_on_it(chat: Conversation) -> None:
     chat.say("תוסיף חלב לרשימת קניות")
     chat.say("תעביר לרשימת הקניות")
     assert chat.say("מה ברשימת הקניות") == "רשימת הקניות:\n• חלב"
+
+
+@pytest.mark.parametrize("weekend", ["בסופ״ש", "בסופש", "בסוף השבוע"])
+def test_hebrew_the_weekend_abbreviated_is_saturday(chat: Conversation, weekend: str) -> None:
+    # "בסופ״ש" was no day: Memo asked when, and the title kept "בסופ״ש".
+    saturday = at(5, 10)
+    asked = chat.say(f"תזכיר לי {weekend} לנקות את המרפסת")
+    assert asked == f"באיזו שעה בשבת {saturday.day}.{saturday.month}? (למשל „ב-17:00”)"
+    assert chat.say("ב-10") == f"⏰ קבעתי תזכורת „לנקות את המרפסת” ל{shown(5, 10, 0, 'he')}."

@@ -6,9 +6,10 @@ from datetime import date, timedelta
 
 import pytest
 
+from memo.planner.rules import RulePlanner
 from memo.planner.when.days import hebrew_dotted_times, take_day, take_past_day
 from memo.planner.when.scan import Scan
-from tests.unit.planner.conftest import NOW, TZ
+from tests.unit.planner.conftest import NOW, TZ, pin
 
 # NOW is Wednesday 1 May 2024.
 
@@ -207,3 +208,15 @@ def test_a_weekday_said_with_a_day_of_the_month_must_be_that_dates(weekday: int)
                 assert _EN_NAMES[weekday] not in scan.text and _HE_NAMES[weekday] not in scan.text, words
             else:
                 assert found.invalid, words
+
+
+@pytest.mark.parametrize("spelled", ["סוף השבוע", "סופ״ש", 'סופ"ש', "סופש", "סופ'ש"])
+@pytest.mark.parametrize("lead", ["ב", "ל"])
+@pytest.mark.parametrize("next_", ["", " הבא"])
+def test_every_spelling_of_the_weekend_is_its_saturday_and_leaves_the_title_whole(
+    spelled: str, lead: str, next_: str
+) -> None:
+    # "בסופ״ש" was no day (the title "בסופ״ש לנקות"); "בסוף השבוע הבא" left "הבא" in the title.
+    message = f"תזכיר לי {lead}{spelled}{next_} לנקות"
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert step.constraints == {"title": "לנקות", "day": "2024-05-04"}, message

@@ -124,7 +124,7 @@ _NEXT_MONTH = re.compile(
     re.I,
 )
 _WEEKEND = re.compile(
-    r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:ב)?(?:סוף\s+השבוע|סופ\"?ש)(?=\s|$|[,.!?])",
+    r"\b(?:this|the|over\s+the|on\s+the|next)?\s*week\s*-?\s*end\b|(?:(?<=\s)|^)(?:[בל])?(?:סוף\s+השבוע|סופ\"?ש)(?P<he_next>\s+הבא)?(?=\s|$|[,.!?])",
     re.I,
 )
 
@@ -339,7 +339,7 @@ def _take_weekend(scan: Scan, today: date) -> date | None:
         return None
     scan.take(match)
     saturday = _next_weekday(today, 5) if today.weekday() != 5 else today
-    if re.match(r"\s*next\b", match.group(0), re.I) and saturday == today:
+    if (re.match(r"\s*next\b", match.group(0), re.I) or match.group("he_next")) and saturday == today:
         saturday += timedelta(weeks=1)  # "next weekend" said on a Saturday: the one after it
     return saturday
 
