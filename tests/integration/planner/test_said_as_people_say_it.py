@@ -84,3 +84,28 @@ def test_hebrew_the_weekend_abbreviated_is_saturday(chat: Conversation, weekend:
     asked = chat.say(f"תזכיר לי {weekend} לנקות את המרפסת")
     assert asked == f"באיזו שעה בשבת {saturday.day}.{saturday.month}? (למשל „ב-17:00”)"
     assert chat.say("ב-10") == f"⏰ קבעתי תזכורת „לנקות את המרפסת” ל{shown(5, 10, 0, 'he')}."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "move all my reminders from tomorrow to wednesday",
+        "move all tomorrow's reminders to wednesday",
+        "push everything tomorrow by an hour",
+        "reschedule every reminder tomorrow to 9am",
+        "תזיז את כל התזכורות של מחר ליום רביעי",
+    ],
+)
+def test_a_change_of_all_the_reminders_changes_none_and_says_how(chat: Conversation, said: str) -> None:
+    # "move all my reminders from tomorrow to wednesday" moved “call mom” alone ("all" is in "call").
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to buy milk tomorrow at 6pm")
+    before = chat.say("show my reminders")
+
+    answer = chat.say(said)
+
+    assert "one reminder at a time" in answer or "תזכורת אחת בכל פעם" in answer, answer
+    assert chat.say("show my reminders") == before
+    assert (
+        chat.say("move call mom to wednesday") == f"Updated the reminder “call mom” — now for {shown(2, 17)}."
+    )

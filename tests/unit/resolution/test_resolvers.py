@@ -104,3 +104,32 @@ def test_a_skip_names_at_most_a_year_of_days() -> None:
     assert past.error == "I can skip at most a year of days at once, so I haven't skipped anything."
     hebrew = ReminderResolver().resolve(step("s1", "reminders", "delete", constraints=_skip(700)), HE)
     assert hebrew.error == "אפשר לדלג על שנה לכל היותר בבת אחת, אז לא דילגתי על כלום."
+
+
+def test_a_change_asked_of_several_reminders_names_none_of_them() -> None:
+    # "move all my reminders from tomorrow to wednesday" moved “call mom” alone ("all" is in "call").
+    for target in (
+        "tomorrow all",
+        "all 's to wednesday",
+        "everything tomorrow",
+        "every reminder on friday",
+        "כל התזכורות של מחר",
+    ):
+        for language, said in ((EN, "one reminder at a time"), (HE, "תזכורת אחת בכל פעם")):
+            result = ReminderResolver().resolve(
+                step(
+                    "s1", "reminders", "update", constraints={"target": target}, changes={"shiftMinutes": 60}
+                ),
+                language,
+            )
+            assert result.target is None and result.error_code == "MISSING_DETAILS", target
+            assert result.error is not None and said in result.error
+
+
+def test_a_title_with_the_letters_of_all_is_still_one_reminder() -> None:
+    for target in ("call mom", "the ball game", "mall", "every-day vitamins"):
+        result = ReminderResolver().resolve(
+            step("s1", "reminders", "update", constraints={"target": target}, changes={"shiftMinutes": 60}),
+            EN,
+        )
+        assert result.ok and result.target is not None and result.target.text == target, target

@@ -15,6 +15,7 @@ so a resume reuses it and a changed step is resolved again.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any, Literal, Protocol
 
@@ -286,7 +287,22 @@ def _reminder_update(step: PlanStep, lang: Language) -> ResolverResult:
     target = _target(step, "reminder")
     if target is None:
         return _no_target(step, lang, "Which reminder should I change?", "איזו תזכורת לשנות?")
+    if target.ref is None and target.text and _SEVERAL.search(target.text):
+        # "move all my reminders to wednesday": a change is made to one reminder, never to whichever
+        # one the words happen to match best ("all" is in "call mom").
+        return _no_target(
+            step,
+            lang,
+            "I change one reminder at a time: say which one, e.g. “move the dentist reminder to Wednesday”.",
+            "אני משנה תזכורת אחת בכל פעם: כתבו איזו, למשל „תזיז את התזכורת של רופא השיניים ליום רביעי”.",
+        )
     return _result(step, args={**args, **_scope(step.constraints)}, target=target)
+
+
+#: Words that ask for several reminders at once.
+_SEVERAL = re.compile(
+    r"(?<![\w-])(?:all|every|everything|each|both)(?![\w-])|(?:^|\s)(?:כל|כולן|שתיהן|שתי)(?=\s|$)", re.I
+)
 
 
 def _reminder_changes(ch: dict[str, Any]) -> dict[str, Any]:
