@@ -109,3 +109,20 @@ def test_a_change_of_all_the_reminders_changes_none_and_says_how(chat: Conversat
     assert (
         chat.say("move call mom to wednesday") == f"Updated the reminder “call mom” — now for {shown(2, 17)}."
     )
+
+
+def test_a_named_reminder_renamed_or_moved_in_words(chat: Conversation) -> None:
+    chat.say("remind me to buy milk tomorrow at 6pm")
+    # "rename milk to ..." meant the reminder: how to say it is told, and the way told works.
+    hint = chat.say("rename milk to buy oat milk")
+    assert hint.endswith("To rename it, say e.g. “rename the reminder buy milk to …”."), hint
+    assert chat.say("rename the reminder buy milk to buy oat milk") == (
+        f"Updated the reminder “buy oat milk” — now for {shown(1, 18)}."
+    )
+    # "change ... to <words>" renames; "change ... to <a time in words>" moves (both asked "what time?").
+    assert chat.say("change the reminder buy oat milk to buy soy milk") == (
+        f"Updated the reminder “buy soy milk” — now for {shown(1, 18)}."
+    )
+    assert chat.say("change the buy soy milk reminder to seven thirty") == (
+        f"Updated the reminder “buy soy milk” — now for {shown(1, 19, 30)}."
+    )

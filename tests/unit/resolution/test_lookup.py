@@ -66,6 +66,23 @@ def test_words_on_no_list_that_name_a_reminder_say_how_to_delete_it() -> None:
     assert isinstance(found, Missing) and "delete the reminder dentist" in found.message
 
 
+def test_words_on_no_list_that_name_a_reminder_say_how_to_rename_it_for_a_change() -> None:
+    # A list item's rename that meant a reminder said how to delete the reminder.
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-1", "shopping", "bread")
+    add_reminder(repo, "r-1", "buy milk")
+    found = lookup(
+        step("s1", "lists", "update"),
+        TargetQuery(kind="list_item", texts=["milk"]),
+        state_for(),
+        repo,
+        NOW,
+        (),
+    )
+    assert isinstance(found, Missing) and "rename the reminder buy milk to" in found.message
+    assert "delete" not in found.message
+
+
 def test_it_with_nothing_named_before_and_no_words_is_not_guessed() -> None:
     repo = FakeItemsRepository()
     add_reminder(repo, "r-1", "dentist")

@@ -166,7 +166,7 @@ def on_some_list(
     words = ", ".join(target.texts) or target.text or ""
     what = quote(words, language)
     if not holding:
-        return _on_no_list(words, state, repository, now)
+        return _on_no_list(words, step.action, state, repository, now)
     if len(holding) > 1:
         lists = ", ".join(sorted(name for name, _ in holding))
         if step.action == "update":
@@ -185,21 +185,26 @@ def on_some_list(
     return replace(found, extra={**found.extra, "listName": name})
 
 
-def _on_no_list(words: str, state: TurnState, repository: ItemsReader, now: datetime) -> Missing:
-    """Words found on no list; when they name a reminder, how to ask for that is said."""
+def _on_no_list(words: str, action: str, state: TurnState, repository: ItemsReader, now: datetime) -> Missing:
+    """Words found on no list; when they name a reminder, how to ask for that (the same `action`:
+    a change, or a delete) is said."""
     language = state.input.language
     what = quote(words, language)
     reminder = rank(words, repository.list_upcoming_reminders(state.thread_id, now), lambda r: r.title)
     if reminder:
         # "remove the dentist" meant a reminder: say how to ask for that; nothing is deleted on a guess.
-        title = quote(reminder[0].item.title, language)
+        title, named = quote(reminder[0].item.title, language), reminder[0].item.title
+        if action == "update":
+            how_en = f"To rename it, say e.g. “rename the reminder {named} to …”."
+            how_he = f"כדי לשנות את השם שלה, כתבו למשל „תשנה את השם של התזכורת {named} ל-…”."
+        else:
+            how_en = f"To delete it, say “delete the reminder {named}”."
+            how_he = f"כדי למחוק אותה, כתבו „תמחק את התזכורת {named}”."
         return Missing(
             say(
                 language,
-                f"{what} isn't on your lists. Did you mean the reminder {title}? "
-                f"To delete it, say “delete the reminder {reminder[0].item.title}”.",
-                f"{what} לא ברשימות שלך. התכוונת לתזכורת {title}? "
-                f"כדי למחוק אותה, כתבו „תמחק את התזכורת {reminder[0].item.title}”.",
+                f"{what} isn't on your lists. Did you mean the reminder {title}? {how_en}",
+                f"{what} לא ברשימות שלך. התכוונת לתזכורת {title}? {how_he}",
             )
         )
     return Missing(
