@@ -10,6 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from memo.planner.lexicon import clean
+from memo.planner.rules import RulePlanner
 from memo.planner.timeparse import extract_when
 from memo.planner.when.clock import (
     SaidTime,
@@ -20,6 +21,7 @@ from memo.planner.when.clock import (
     take_time,
 )
 from memo.planner.when.scan import Scan
+from tests.unit.planner.conftest import pin
 
 
 @pytest.mark.parametrize(
@@ -258,3 +260,15 @@ def test_the_afternoon_as_people_type_it_is_the_afternoon_and_no_title(afternoon
     )
     assert parsed.when is not None and (parsed.when.day, parsed.when.hour) == (2, hour + 12)
     assert parsed.remainder == "לקנות חלב"
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"), [("quarter", 15), ("a quarter", 15), ("10", 10), ("twenty", 20), ("five", 5)]
+)
+@pytest.mark.parametrize("ampm", ["12am", "12 am", "12 a.m.", "midnight"])
+def test_minutes_to_12am_are_before_midnight_and_leave_no_words(said: str, minutes: int, ampm: str) -> None:
+    # "quarter to 12am" was 00:00 with "at quarter to" left in the title.
+    message = f"remind me at {said} to {ampm} to sleep"
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert step.constraints["title"] == "sleep", message
+    assert str(step.constraints["when"]).endswith(f"T23:{60 - minutes:02d}:00+03:00"), message

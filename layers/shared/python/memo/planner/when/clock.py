@@ -399,10 +399,11 @@ def _past_to(scan: Scan) -> SaidTime | None:
         return _around_noon(scan, match, minutes, before=before)
     hour = _EN_HOUR_WORDS.get(match.group("h").lower()) or int(match.group("h"))
     said = _with_ampm(hour, 0, match.group("ampm"))
-    # ("quarter to 12am" would be 23:45 of the day before.)
-    if not 1 <= hour <= 12 or not 0 < minutes < 60 or (before and said.explicit_ampm and said.hour == 0):
+    if not 1 <= hour <= 12 or not 0 < minutes < 60:
         return None
     scan.take(match)
+    if before and said.explicit_ampm and said.hour == 0:
+        return SaidTime(23, 60 - minutes, True, False)  # "quarter to 12am": to midnight, as said
     if not before:
         return replace(said, minute=minutes)
     if said.explicit_ampm:
