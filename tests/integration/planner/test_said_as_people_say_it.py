@@ -126,3 +126,23 @@ def test_a_named_reminder_renamed_or_moved_in_words(chat: Conversation) -> None:
     assert chat.say("change the buy soy milk reminder to seven thirty") == (
         f"Updated the reminder “buy soy milk” — now for {shown(1, 19, 30)}."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("move the dentist to wednesday at the same time", "Updated the reminder “the dentist” — now for {}."),
+        ("move it to wednesday, same time", "Updated the reminder “the dentist” — now for {}."),
+    ],
+)
+def test_a_new_day_at_the_same_time(chat: Conversation, said: str, reply: str) -> None:
+    # "move the dentist to wednesday at the same time" looked for a reminder "dentist at the same".
+    chat.say("remind me about the dentist tomorrow at 4pm")
+    assert chat.say(said) == reply.format(shown(2, 16))
+
+
+def test_hebrew_a_new_day_at_the_same_time(chat: Conversation) -> None:
+    chat.say("תזכיר לי מחר בארבע אחר הצהריים רופא שיניים")
+    assert chat.say("תזיז את רופא השיניים ליום רביעי באותה שעה") == (
+        f"עדכנתי את התזכורת „רופא שיניים” — עכשיו ל{shown(2, 16, 0, 'he')}."
+    )

@@ -270,3 +270,29 @@ def test_change_a_named_reminder_to_words_that_are_no_time_renames_it(verb: str,
 def test_a_new_title_that_cannot_be_told_apart_is_not_guessed(message: str) -> None:
     output = RulePlanner().plan(pin(message)).output
     assert "time_unclear" in output.missing_fields and not (output.plan[0].changes or {}), message
+
+
+@pytest.mark.parametrize("same", ["at the same time", "same time", ", same time", "at same time"])
+@pytest.mark.parametrize("day", ["tomorrow", "friday", "on friday"])
+def test_a_new_day_at_the_same_time_keeps_the_time_and_the_name(same: str, day: str) -> None:
+    # "move the dentist to tomorrow at the same time" looked for a reminder "dentist at the same".
+    for message in (
+        f"move the dentist to {day} {same}",
+        f"reschedule the dentist reminder to {day}{' ' if not same.startswith(',') else ''}{same}",
+    ):
+        (step,) = RulePlanner().plan(pin(message)).output.plan
+        assert step.constraints == {"target": "dentist"} and set(step.changes or {}) == {"day"}, message
+
+
+@pytest.mark.parametrize("same", ["באותה שעה", "באותה השעה", "באותו זמן"])
+@pytest.mark.parametrize("day", ["למחר", "ליום שישי"])
+def test_hebrew_a_new_day_at_the_same_time(same: str, day: str) -> None:
+    message = f"תזיז את הרופא {day} {same}"
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert step.constraints == {"target": "הרופא"} and set(step.changes or {}) == {"day"}, message
+
+
+@pytest.mark.parametrize("message", ["move it to tomorrow same time", "תעביר את זה למחר באותה שעה"])
+def test_it_to_a_new_day_at_the_same_time(message: str) -> None:
+    (step,) = RulePlanner().plan(pin(message, actions=(latest(),))).output.plan
+    assert step.constraints["targetRef"] == "latest_action" and "when" in (step.changes or {}), message

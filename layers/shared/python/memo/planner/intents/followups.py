@@ -19,7 +19,7 @@ from memo.planner.intents.corrections import (
     replacement_title,
     spoken_clock,
 )
-from memo.planner.intents.reminder_changes import scope_of
+from memo.planner.intents.reminder_changes import scope_of, without_same_time
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import (
     BARE_DURATION,
@@ -302,6 +302,7 @@ def _changed(text: str, rest: str, inp: PlannerInput) -> Match | PlannerResult |
     unsigned = None if _NEW_VALUE_VERBS.match(text) else unsigned_shift(text.split()[0], rest)
     if unsigned is not None and not unsigned[1]:
         return _which_way(text, unsigned[0], inp)
+    rest = without_same_time(rest)  # "move it to tomorrow, same time": its time kept
     if BARE_HOUR.match(rest):
         rest = f"at {rest}"  # "make it 6", "change it to 17:30": a time of day
     rest = spoken_clock(rest, inp.now) or rest  # "make it nine thirty": one in words

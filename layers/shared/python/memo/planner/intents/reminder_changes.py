@@ -378,9 +378,20 @@ def scope_of(text: str) -> dict[str, object]:
 
 
 def strip_scope(text: str) -> str:
-    """The target words without the scope words."""
-    text = _SCOPE_OCCURRENCE.sub(" ", text)
+    """The target words without the scope words (and "at the same time": a new day keeps the time)."""
+    text = _SCOPE_OCCURRENCE.sub(" ", without_same_time(text))
     return " ".join(_SCOPE_SERIES.sub(" ", text).split()).strip(" ,.-—")
+
+
+#: "to tomorrow, same time", "למחר באותה שעה": the time the reminder has, kept (as a new day alone does).
+_SAME_TIME = re.compile(
+    r"[,\s]*\b(?:at\s+)?(?:the\s+)?same\s+time\b|[,\s]*(?:(?<=\s)|^)(?:ב)?אות[הו]\s+(?:ה)?(?:שעה|זמן)(?=\s|$|[,.!?])",
+    re.I,
+)
+
+
+def without_same_time(text: str) -> str:
+    return _SAME_TIME.sub(" ", text).strip()
 
 
 #: Hebrew amounts said in words before a unit: "בעשר דקות" ("ברבע שעה" is elsewhere, "חצי שעה" too).
