@@ -131,7 +131,10 @@ def test_a_named_reminder_renamed_or_moved_in_words(chat: Conversation) -> None:
 @pytest.mark.parametrize(
     ("said", "reply"),
     [
-        ("move the dentist to wednesday at the same time", "Updated the reminder “the dentist” — now for {}."),
+        (
+            "move the dentist to wednesday at the same time",
+            "Updated the reminder “the dentist” — now for {}.",
+        ),
         ("move it to wednesday, same time", "Updated the reminder “the dentist” — now for {}."),
     ],
 )
