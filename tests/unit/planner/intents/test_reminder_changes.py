@@ -240,38 +240,6 @@ def test_no_day_said_is_no_end(said: str) -> None:
     assert not plan or "endsOn" not in plan[0].changes
 
 
-@pytest.mark.parametrize("verb", ["change", "move", "update", "reschedule"])
-@pytest.mark.parametrize("named", ["the reminder buy milk", "the buy milk reminder", "my buy milk reminder"])
-@pytest.mark.parametrize(
-    ("spoken", "time"), [("nine", "09:00"), ("nine thirty", "09:30"), ("ten fifteen", "10:15")]
-)
-def test_a_named_reminder_moved_to_a_time_in_words(verb: str, named: str, spoken: str, time: str) -> None:
-    # "change the reminder buy milk to nine" asked "What time do you mean?"
-    message = f"{verb} {named} to {spoken}"
-    (step,) = RulePlanner().plan(pin(message)).output.plan
-    assert step.constraints == {"target": "buy milk"} and (step.changes or {}).get("time") == time, message
-
-
-@pytest.mark.parametrize("verb", ["change", "update"])
-@pytest.mark.parametrize("named", ["the reminder buy milk", "the buy milk reminder"])
-def test_change_a_named_reminder_to_words_that_are_no_time_renames_it(verb: str, named: str) -> None:
-    # It asked "What time do you mean?"
-    (step,) = RulePlanner().plan(pin(f"{verb} {named} to buy oat milk")).output.plan
-    assert (step.constraints, step.changes) == ({"target": "buy milk"}, {"title": "buy oat milk"})
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "change the reminder talk to mom to talk to dad",  # where the old title ends is not said
-        "move the reminder buy milk to buy oat milk",  # "move" asks for a time
-    ],
-)
-def test_a_new_title_that_cannot_be_told_apart_is_not_guessed(message: str) -> None:
-    output = RulePlanner().plan(pin(message)).output
-    assert "time_unclear" in output.missing_fields and not (output.plan[0].changes or {}), message
-
-
 @pytest.mark.parametrize("same", ["at the same time", "same time", ", same time", "at same time"])
 @pytest.mark.parametrize("day", ["tomorrow", "friday", "on friday"])
 def test_a_new_day_at_the_same_time_keeps_the_time_and_the_name(same: str, day: str) -> None:

@@ -10,7 +10,7 @@ from datetime import timedelta
 from memo.conversation.smalltalk import LIST_RENAME
 from memo.domain import Capability
 from memo.planner.base import PlannerInput
-from memo.planner.intents.corrections import names_a_time, spoken_clock
+from memo.planner.intents.reminder_retitles import renamed_instead, spoken_time_last
 from memo.planner.intents.reminders import TIME_PROBLEMS
 from memo.planner.lexicon import (
     BARE_HOUR,
@@ -112,7 +112,7 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         unsigned = unsigned_shift(text.split()[0], he_amount_digits(strip_scope(rest)))
         if unsigned is not None and as_title(unsigned[1]):
             return _which_way(text, unsigned, inp)
-        rest = _spoken_time_last(rest, inp)
+        rest = spoken_time_last(rest, inp)
         parsed = parse_when(strip_scope(rest), inp)
         # "change the time of the reminder to 4pm": the words about its time name no reminder.
         target = as_title(_time_words_dropped(parsed.remainder, bare=""))
@@ -124,7 +124,7 @@ def move(text: str, inp: PlannerInput) -> Match | None:
         if parsed.problem is not None:
             missing_fields += [TIME_PROBLEMS[parsed.problem], "time_unclear"]
         elif not changes:
-            renamed = _renamed_instead(text, rest, inp)
+            renamed = renamed_instead(text, rest, inp)
             if renamed is not None:
                 return renamed
             missing_fields.append("time_unclear")
@@ -139,44 +139,6 @@ def move(text: str, inp: PlannerInput) -> Match | None:
             pattern="reminders:update",
         )
     return None
-
-
-_TO_LAST = re.compile(r"^(?P<before>.*?)\s+to\s+(?P<after>(?:(?!\bto\b).)+)$", re.I)
-
-
-def _spoken_time_last(rest: str, inp: PlannerInput) -> str:
-    """ "buy milk to nine thirty": the new time in words, read as one ("buy milk at nine thirty")."""
-    last = _TO_LAST.match(rest.strip())
-    spoken = spoken_clock(last.group("after"), inp.now) if last is not None else None
-    return f"{last.group('before')} {spoken}" if last is not None and spoken is not None else rest
-
-
-#: "change the reminder buy milk to buy oat milk": its new title, when the words after "to" are no time.
-_NEW_TITLE = re.compile(r"^(?P<old>\S.*?)\s+to\s+(?P<new>\S.*)$", re.I)
-
-
-def _renamed_instead(text: str, rest: str, inp: PlannerInput) -> Match | None:
-    """ "change the reminder X to Y" where Y names no time: Y is its new title. Only with one "to"
-    ("change talk to mom to talk to dad" could split anywhere: the time is asked, as before)."""
-    if not re.match(r"^(?:change|update)\b", text, re.I) or len(re.findall(r"\bto\b", rest, re.I)) != 1:
-        return None
-    said = _NEW_TITLE.match(clean(rest))
-    if said is None or names_a_time(said.group("new"), inp.now):
-        return None
-    old, new = as_title(said.group("old")), as_title(said.group("new"))
-    if not old or not new or is_ref(old):
-        return None
-    constraints, missing, confidence = target_constraints(old, inp, "reminders")
-    return Match(
-        capability="reminders",
-        action="update",
-        confidence=confidence,
-        risk="medium",
-        constraints=constraints,
-        changes={"title": new},
-        missing=missing,
-        pattern="reminders:rename",
-    )
 
 
 def moved_reminder(
