@@ -71,6 +71,17 @@ def test_move_it_in_a_reply_to_the_first_confirmation_moves_that_reminder(dana: 
     assert dana.say("move it to 9pm") == "Updated the reminder “call mom” — now for Sun 22 Nov, 21:00."
 
 
+@pytest.mark.parametrize(
+    "asked", ["what time is this?", "What time is that one?", "what time's this reminder"]
+)
+def test_what_time_is_this_in_a_reply_is_the_quoted_reminder_s_time(dana: Conversation, asked: str) -> None:
+    # "what time is this?" quoting a confirmation was not understood.
+    mom = _said(dana, "remind me to call mom today at 5pm")
+    _said(dana, "remind me to call dad today at 6pm")
+    assert _reply_to(dana, mom, asked) == "Your reminders about “call mom”:\n• “call mom” — Sun 22 Nov, 17:00"
+    assert dana.say("what time is it?") == "It's 09:00 on Sun 22 Nov."  # the clock, as before
+
+
 def test_the_record_of_a_sent_message_names_its_items_and_expires(dana: Conversation) -> None:
     mom = _said(dana, "remind me to call mom today at 5pm")
     ddb = boto3.client("dynamodb", region_name="us-east-1")

@@ -69,7 +69,15 @@ WHEN_IS_IT = [
     "מתי זה?",
     "לאיזו שעה קבעת?",
     "מתי התזכורת הבאה?",
+    "what time is this?",
+    "what time is that one?",
+    "what time's this reminder",
 ]
+
+
+def test_what_time_is_it_stays_the_clock() -> None:
+    asked = "what time is it?"
+    assert reminder_queries.when_is_it(asked, pin(asked, actions=(latest(),))) is None
 
 
 @pytest.mark.parametrize("asked", WHEN_IS_IT)

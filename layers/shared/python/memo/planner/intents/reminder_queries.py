@@ -142,6 +142,8 @@ _RE_WHEN_IS_IT = re.compile(
     r"(?:\s+(?:set\s+)?for|\s+(?:going\s+to\s+)?(?:go\s+off|ring|fire|be))?"
     r"|what\s+time\s+(?:is|was|did\s+you\s+set)\s+(?:it|that|this)(?:\s+(?:one|reminder))?\s+(?:set\s+)?for"
     r"|what\s+time\s+(?:is|was)\s+(?:it|that|this)\s+set|when\s+will\s+you\s+remind\s+me"
+    # "what time is this?" (quoting the reminder): "this", "that" are no clock ("what time is it?" is)
+    r"|what\s+time(?:\s+is|\s+was|'s|’s)\s+(?:that|this)(?:\s+(?:one|reminder))?"
     r"|for\s+when\s+(?:is\s+)?(?:it|that)(?:\s+set)?)\s*[?.!]*$"
     r"|^ו?(?:מתי|לאיזו\s+שעה|לאיזה\s+יום|באיזו\s+שעה|למתי)\s+"
     r"(?:זה|היא|הבאה|קבעת(?:\s+(?:את\s+)?זה|\s+אותה)?|התזכורת(?:\s+הזאת|\s+הבאה)?|תזכיר\s+לי)\s*[?.!]*$",
