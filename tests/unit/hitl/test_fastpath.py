@@ -171,6 +171,26 @@ def test_single_choice(text: str, ids: tuple[str, ...]) -> None:
     assert found is not None and found.option_ids == ids
 
 
+@pytest.mark.parametrize(
+    ("typed", "index"),
+    [
+        ("frist", 1),
+        ("fisrt", 1),
+        ("firts", 1),
+        ("secnd", 2),
+        ("scond", 2),
+        ("seccond", 2),
+        ("secound", 2),
+        ("thrid", 3),
+    ],
+)
+@pytest.mark.parametrize("form", ["{}", "the {}", "the {} one", "{} option"])
+def test_an_ordinal_typed_with_a_slip_is_still_that_place(typed: str, index: int, form: str) -> None:
+    # "the frist one" to "which one?" was "please reply with a number".
+    found = match(pending("single_choice"), reply(form.format(typed)))
+    assert found is not None and found.option_ids == (str(index),), form.format(typed)
+
+
 @pytest.mark.parametrize("text", ["4", "0", "-1", "1 2", "both", "all", "Option", "option d", "7 options"])
 def test_single_choice_rejects(text: str) -> None:
     assert match(pending("single_choice"), reply(text)) is None
