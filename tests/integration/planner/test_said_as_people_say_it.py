@@ -149,3 +149,23 @@ def test_hebrew_a_new_day_at_the_same_time(chat: Conversation) -> None:
     assert chat.say("תזיז את רופא השיניים ליום רביעי באותה שעה") == (
         f"עדכנתי את התזכורת „רופא שיניים” — עכשיו ל{shown(2, 16, 0, 'he')}."
     )
+
+
+def test_did_i_add_milk_shows_the_list_and_adds_nothing(chat: Conversation) -> None:
+    # "did i add milk?" put a second milk on the shopping list.
+    chat.say("add milk and eggs to the shopping list")
+    assert chat.say("did I add milk?") == "Your shopping list:\n• milk\n• eggs"
+    assert chat.say("is bread on my shopping list?") == "Your shopping list:\n• milk\n• eggs"
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• eggs"
+
+
+def test_a_question_about_a_reminder_or_about_memo_changes_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert (
+        chat.say("did you remind me to call mom?")
+        == f"Your reminders about “call mom”:\n• “call mom” — {shown(1, 17)}"
+    )
+    assert chat.say("how do I delete a reminder?").startswith("Just tell me in your own words, for example:")
+    assert chat.say("איך מוחקים תזכורת?").startswith("פשוט לכתוב לי במילים שלך, למשל:")
+    assert chat.say("why did you remind me").startswith("Just tell me in your own words")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from memo.conversation import smalltalk
+from memo.planner.rules import RulePlanner
+from tests.unit.planner.conftest import pin
 
 MORNING = datetime(2026, 11, 22, 8, 30, tzinfo=ZoneInfo("Asia/Jerusalem"))
 
@@ -121,3 +124,13 @@ def test_asking_for_the_timezone_is_answered_with_it(text: str) -> None:
 @pytest.mark.parametrize("text", ["what time is it", "my timezone is London", "timezone"])
 def test_other_words_about_time_are_no_timezone_question(text: str) -> None:
     assert smalltalk.classify(text) != "timezone"
+
+
+def test_how_to_gives_examples_that_memo_understands() -> None:
+    for language in ("en", "he"):
+        text = smalltalk.reply("how_to", language=language, local_now=MORNING, name=None)
+        examples = re.findall(r"[“„]([^”]+)”", text)
+        assert len(examples) == 5, text
+        for example in examples:  # each example is a request Memo reads as one
+            (step,) = RulePlanner().plan(pin(example)).output.plan
+            assert step.capability in ("reminders", "lists", "notes"), example

@@ -27,6 +27,7 @@ SmallTalk = Literal[
     "laugh",
     "list_rename",
     "series_to_once",
+    "how_to",
 ]
 
 
@@ -227,6 +228,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "אפשר לכתוב לי איפה נמצאים עכשיו (למשל „אני בלונדון”).",
             "list_rename": "אין לי אפשרות לשנות שם של רשימה: רשימה נשארת עם השם שבו נפתחה. אפשר להוסיף את "
             "הפריטים לרשימה בשם החדש (למשל „תוסיף חלב לרשימת האוכל”) ולנקות את הישנה.",
+            "how_to": "פשוט לכתוב לי במילים שלך, למשל: „תזכיר לי מחר ב-9 להתקשר לאמא”, „תזיז את רופא השיניים "
+            "ל-5”, „תמחק את התזכורת של רופא השיניים”, „תוסיף חלב לרשימת הקניות”, „תרשום: קוד השער 4411”.",
             "series_to_once": "אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית. אפשר למחוק את הסדרה ולקבוע "
             "תזכורת חדשה לפעם אחת, או לדלג רק על הפעם הבאה („תדלג על הפעם הבאה”). לא שיניתי כלום.",
         }
@@ -245,6 +248,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "tell me where you are (e.g. “I'm in London”).",
         "list_rename": "I can't rename a list: a list keeps the name it was started with. You can add its "
         "items to a list with the new name (e.g. “add milk to my food list”) and clear the old one.",
+        "how_to": "Just tell me in your own words, for example: “remind me tomorrow at 9 to call mom”, “move the "
+        "dentist to 5pm”, “delete the dentist reminder”, “add milk to my shopping list”, “note: gate code 4411”.",
         "series_to_once": "I can't turn a repeating reminder into a one-time one. You can delete the series "
         "and set a new reminder for once, or skip only its next time (“skip the next one”). I haven't changed anything.",
     }

@@ -36,6 +36,7 @@ from memo.planner.base import PlannerInput, PlannerResult
 from memo.planner.continuations import continuations
 from memo.planner.intents import (
     ahead_of_it,
+    asked_not_told,
     conversation,
     corrections,
     daily,
@@ -227,6 +228,9 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
+        asked = asked_not_told.asked_not_told(fixed, inp) or asked_not_told.asked_not_told(request, inp)
+        if asked is not None:  # "did I add milk?": a question, whatever command words it holds
+            return to_result(asked)
         corrected = instead.corrected_request(request, inp, self._match)
         if corrected:  # "no wait, add napkins instead": that request; never a change of another item
             return _to_plan(corrected)

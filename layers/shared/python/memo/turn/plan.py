@@ -39,7 +39,8 @@ def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> 
     output = result.output
     conversational = all(step.capability == "general" for step in output.plan)
     if output.intent_type in ("conversation", "meta") and conversational and not output.missing_fields:
-        return small_talk(ctx).model_copy(update={"user_kind": user_kind})
+        asked_help = any(step.constraints.get("kind") == "help" for step in output.plan)
+        return small_talk(ctx, help_asked=asked_help).model_copy(update={"user_kind": user_kind})
     blocked: set[str] = {str(step.capability) for step in output.plan} & UNCONNECTED_CAPABILITIES
     if blocked:
         logger.info("CAPABILITY_BLOCKED", extra={"capabilities": sorted(blocked)})
@@ -146,10 +147,11 @@ def _which_list(
     return pause(turn.ctx, checked, user_kind=user_kind, note=note)
 
 
-def small_talk(ctx: TurnContext) -> TurnOutcome:
-    """Friendly small talk, honest about what it did not understand."""
+def small_talk(ctx: TurnContext, *, help_asked: bool = False) -> TurnOutcome:
+    """Friendly small talk, honest about what it did not understand; a question about Memo the
+    planner read ("how do I delete a reminder?": `help_asked`) is answered with what Memo does."""
     language = ctx.profile.language
-    kind = smalltalk.classify(ctx.message.text)
+    kind = smalltalk.classify(ctx.message.text) or ("how_to" if help_asked else None)
     if kind is None:
         return TurnOutcome(reply=Reply.plain(smalltalk.not_understood(language)), outcome="not_understood")
     text = smalltalk.reply(kind, language=language, local_now=ctx.local_now, name=ctx.profile.name)

@@ -1,0 +1,89 @@
+"""Questions that carry a command's words, answered as questions: "did I add milk?", "is milk on my
+list?" (the list is shown), "did you remind me to call mom?" (the reminders about it), "how do I delete
+a reminder?", "can you set reminders in Hebrew?" (what Memo does). "Did I add milk?" put milk on the
+shopping list, and "how do I delete a reminder" looked for a reminder named "a": a question never
+changes anything.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memo.capabilities.lists import UNNAMED_LIST
+from memo.planner.base import PlannerInput
+from memo.planner.intents.daily import listing
+from memo.planner.intents.list_words import list_name, unnamed
+from memo.planner.lexicon import as_title, clean
+from memo.planner.match import CONFIDENT, Match, parse_when
+
+#: "did I add milk?", "have we put eggs on the shopping list yet?"
+_DID_I_ADD = re.compile(
+    r"^(?:did|have|has)\s+(?:i|we|you|he|she)\s+(?:already\s+)?(?:add(?:ed)?|put)\s+(?P<thing>\S.*?)"
+    r"(?:\s+(?:to|on|in)\s+(?:my|the|our)\s+(?P<list>[\w\-' ]{1,30}?)(?:\s+list)?)?(?:\s+(?:yet|already))?\s*\??$",
+    re.I,
+)
+#: "is milk on my list?", "are eggs on the shopping list already?"
+_ON_THE_LIST = re.compile(
+    r"^(?:is|are)\s+(?:the\s+)?(?P<thing>\S.*?)\s+(?:on|in)\s+(?:my|the|our)\s+(?P<list>[\w\-' ]{1,30}?)"
+    r"(?:\s+list)?(?:\s+(?:already|still|yet))?\s*\??$",
+    re.I,
+)
+#: "did you remind me to call mom?", "did I ask you to remind me about the dentist", "is the dentist
+#: reminder still on?"
+_REMINDED = re.compile(
+    r"^(?:did|have)\s+you\s+(?:already\s+)?remind(?:ed)?\s+me\s+(?:to|about|of)\s+(?P<a>\S.*?)\s*\??$"
+    r"|^(?:did|have)\s+i\s+(?:ask(?:ed)?|tell|told)\s+you\s+to\s+remind\s+me\s+(?:to|about|of)\s+(?P<b>\S.*?)\s*\??$"
+    r"|^is\s+(?:the|my)\s+(?P<c>\S.*?)\s+reminder\s+(?:still\s+)?(?:on|set|there|active)\s*\??$",
+    re.I,
+)
+#: "how do I delete a reminder?", "why did you remind me", "איך מוחקים תזכורת?": about Memo.
+_HOW_OR_WHY = re.compile(
+    r"^(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|why\s+(?:did|do|does|would)\s+you)\b"
+    r"|^(?:איך|למה)\s+(?:אני\s+|אפשר\s+|עושים\s+)?(?:מוחקים|מוסיפים|קובעים|משנים|הזכרת|מוחק|מוסיף|קובע|משנה|למחוק|"
+    r"להוסיף|לקבוע|לשנות)(?=\s|$)",
+    re.I,
+)
+#: "can you set reminders in hebrew?", "אתה יכול להזכיר לי דברים?": asked (a "?"), of things in general.
+_CAN_YOU = re.compile(
+    r"^(?:can|could|do)\s+you\s+(?:\w+\s+){1,2}?(?:reminders?|notes?|lists?|things|stuff|me)(?:\s+(?:in|on)\s+\w+)?$"
+    r"|^(?:אתה|את)\s+(?:יכול|יכולה|יודע|יודעת)\s+ל\S+(?:\s+לי)?\s+(?:דברים|תזכורות|פתקים|רשימות|משהו)(?:\s+ב\S+)?$",
+    re.I,
+)
+
+
+def asked_not_told(text: str, inp: PlannerInput) -> Match | None:
+    said = clean(text)
+    asked = inp.message.rstrip().endswith("?")
+    if (_HOW_OR_WHY.search(said) or (asked and _CAN_YOU.match(said))) and not _names_a_time(said, inp):
+        return Match(
+            capability="general",
+            action="reply",
+            confidence=CONFIDENT,
+            risk="low",
+            constraints={"kind": "help"},
+            intent="meta",
+            pattern="general:asked_about_memo",
+        )
+    on_list = _DID_I_ADD.match(said) or _ON_THE_LIST.match(said)
+    if on_list is not None:
+        name = on_list.group("list")
+        name = None if name is None or name.lower() in ("list", "lists") else name
+        return Match(
+            capability="lists",
+            action="show",
+            confidence=CONFIDENT,
+            risk="low",
+            constraints={"listName": UNNAMED_LIST if unnamed(name) else list_name(name or "")},
+            pattern="lists:asked_on_list",
+        )
+    reminded = _REMINDED.match(said)
+    if reminded is not None and not _names_a_time(said, inp):
+        about = as_title(reminded.group("a") or reminded.group("b") or reminded.group("c") or "")
+        return listing({"about": about}, "reminders:asked_reminded") if about else None
+    return None
+
+
+def _names_a_time(text: str, inp: PlannerInput) -> bool:
+    """ "will you remind me about mom tomorrow at 5?": a request, asked politely."""
+    when = parse_when(text, inp)
+    return when.when is not None or when.day is not None or when.recurrence is not None
