@@ -169,3 +169,9 @@ def test_a_question_about_a_reminder_or_about_memo_changes_nothing(chat: Convers
     assert chat.say("איך מוחקים תזכורת?").startswith("פשוט לכתוב לי במילים שלך, למשל:")
     assert chat.say("why did you remind me").startswith("Just tell me in your own words")
     assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"
+
+
+def test_hebrew_is_it_on_the_list_shows_it_and_adds_nothing(chat: Conversation) -> None:
+    chat.say("תוסיף חלב וביצים לרשימת הקניות")
+    assert chat.say("הוספתי חלב?") == "רשימת הקניות:\n• חלב\n• ביצים"
+    assert chat.say("יש לחם ברשימת הקניות?") == "רשימת הקניות:\n• חלב\n• ביצים"

@@ -29,6 +29,10 @@ _QUESTIONS = [
     ("איך מוחקים תזכורת?", ("general", "reply")),
     ("למה הזכרת לי?", ("general", "reply")),
     ("אתה יכול להזכיר לי דברים?", ("general", "reply")),
+    ("יש חלב ברשימת הקניות?", ("lists", "show")),
+    ("האם חלב ברשימה?", ("lists", "show")),
+    ("הוספתי חלב?", ("lists", "show")),
+    ("הוספתי חלב לרשימת הקניות?", ("lists", "show")),
 ]
 
 
@@ -58,6 +62,8 @@ def test_a_question_with_a_command_s_words_changes_nothing(message: str, answer:
         ("can you delete all my reminders?", "delete_all"),
         ("can you add milk to my list?", "add"),
         ("add milk", "add"),
+        ("תוסיף חלב לרשימת הקניות", "add"),
+        ("אורז לרשימת הקניות", "add"),
     ],
 )
 def test_a_request_asked_politely_is_still_the_request(request_: str, action: str) -> None:

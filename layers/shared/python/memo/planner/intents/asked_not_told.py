@@ -28,6 +28,12 @@ _ON_THE_LIST = re.compile(
     r"(?:\s+list)?(?:\s+(?:already|still|yet))?\s*\??$",
     re.I,
 )
+#: "יש חלב ברשימת הקניות?", "האם חלב ברשימה?", "הוספתי חלב?": asked (a "?") whether a thing is on a list.
+_ON_THE_LIST_HE = re.compile(
+    r"^(?:האם\s+)?(?:(?:יש|נמצא|נמצאים)\s+)?(?P<thing>\S.*?)\s+ב(?:רשימת\s+(?P<list>\S+)|רשימה)(?:\s+(?:כבר|עדיין))?$"
+    r"|^(?:האם\s+)?(?:הוספתי|הוספת|הוספנו|שמתי|רשמתי)\s+(?:את\s+)?(?P<thing_added>\S.*?)"
+    r"(?:\s+ל(?:רשימת\s+(?P<list_added>\S+)|רשימה))?(?:\s+(?:כבר|עדיין))?$"
+)
 #: "did you remind me to call mom?", "did I ask you to remind me about the dentist", "is the dentist
 #: reminder still on?"
 _REMINDED = re.compile(
@@ -64,9 +70,11 @@ def asked_not_told(text: str, inp: PlannerInput) -> Match | None:
             intent="meta",
             pattern="general:asked_about_memo",
         )
-    on_list = _DID_I_ADD.match(said) or _ON_THE_LIST.match(said)
+    on_list = (
+        _DID_I_ADD.match(said) or _ON_THE_LIST.match(said) or (asked and _ON_THE_LIST_HE.match(said)) or None
+    )
     if on_list is not None:
-        name = on_list.group("list")
+        name = on_list.groupdict().get("list") or on_list.groupdict().get("list_added")
         name = None if name is None or name.lower() in ("list", "lists") else name
         return Match(
             capability="lists",
