@@ -175,3 +175,26 @@ def test_hebrew_is_it_on_the_list_shows_it_and_adds_nothing(chat: Conversation) 
     chat.say("תוסיף חלב וביצים לרשימת הקניות")
     assert chat.say("הוספתי חלב?") == "רשימת הקניות:\n• חלב\n• ביצים"
     assert chat.say("יש לחם ברשימת הקניות?") == "רשימת הקניות:\n• חלב\n• ביצים"
+
+
+def test_the_same_thing_in_another_amount_is_one_line_and_undo_gives_it_back(chat: Conversation) -> None:
+    # "add 2 milk" with milk on the list put a second line "2 milk" on it.
+    chat.say("add milk and eggs to the shopping list")
+    assert chat.say("add 2 milk to the shopping list") == "Changed “milk” to “2 milk” on your shopping list."
+    assert chat.say("add milk to the shopping list") == "Already there: 2 milk."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• 2 milk\n• eggs"
+    assert (
+        chat.say("add 3 milk to the shopping list") == "Changed “2 milk” to “3 milk” on your shopping list."
+    )
+    assert chat.say("undo") == "↩️ Undone: the item on your shopping list is “2 milk” again."
+    assert chat.say("add a dozen eggs and bread to the shopping list") == (
+        "Added bread to your shopping list. Changed “eggs” to “dozen eggs” on your shopping list."
+    )
+    shown_list = chat.say("show my shopping list").split("\n")  # (one fake time: its order is not the point)
+    assert sorted(shown_list[1:]) == ["• 2 milk", "• bread", "• dozen eggs"]
+
+
+def test_hebrew_the_same_thing_in_another_amount(chat: Conversation) -> None:
+    chat.say("תוסיף חלב לרשימת הקניות")
+    assert chat.say("תוסיף 3 חלב לרשימת הקניות") == "שיניתי את „חלב” ל„3 חלב” ברשימת הקניות."
+    assert chat.say("מה ברשימת הקניות") == "רשימת הקניות:\n• 3 חלב"

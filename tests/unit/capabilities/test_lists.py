@@ -78,3 +78,42 @@ def test_one_item_and_bounded_words(args: dict[str, object]) -> None:
         UpdateListItemArgs.model_validate(args)
     at_the_limit = {**args, "itemIds": ["a"], "text": "x" * MAX_ITEM_CHARS}
     assert UpdateListItemArgs.model_validate(at_the_limit).text == "x" * MAX_ITEM_CHARS
+
+
+def test_the_same_thing_in_another_amount_changes_its_line(
+    lists: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    # "add 6 eggs" with "eggs" on the list put a second line "6 eggs" on it.
+    result = lists.execute(
+        "lists", "add", {"listName": "shopping", "items": ["6 eggs", "milk"]}, ctx("b", trace="wamid.2")
+    )
+    assert result.success and result.data["added"] == ["milk"]
+    assert result.data["amounts"] == [{"from": "eggs", "to": "6 eggs"}]
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["6 eggs", "bread", "milk"]
+    assert format_success(result, "en", TZ) == (
+        "Added milk to your shopping list. Changed “eggs” to “6 eggs” on your shopping list."
+    )
+    # "eggs" with "6 eggs" on it: there already, and a dozen is the amount said last.
+    again = lists.execute(
+        "lists", "add", {"listName": "shopping", "items": ["eggs"]}, ctx("c", trace="wamid.3")
+    )
+    assert again.data["alreadyThere"] == ["6 eggs"] and again.data["amounts"] == []
+    dozen = lists.execute(
+        "lists", "add", {"listName": "shopping", "items": ["a dozen eggs"]}, ctx("d", trace="wamid.4")
+    )
+    assert dozen.data["amounts"] == [{"from": "6 eggs", "to": "a dozen eggs"}]
+    assert format_success(dozen, "he", TZ) == "שיניתי את „6 eggs” ל„a dozen eggs” ברשימת הקניות."
+    # Undo of that add gives the line its words back.
+    lists.execute("items", "undo", {"undoKey": "wamid.4"}, ctx("e", trace="wamid.5"))
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["6 eggs", "bread", "milk"]
+
+
+def test_a_rerun_of_an_add_that_changed_an_amount_adds_no_line(
+    lists: CapabilityDispatcher, repo: FakeItemsRepository
+) -> None:
+    args = {"listName": "shopping", "items": ["2 bread"]}
+    first = lists.execute("lists", "add", args, ctx("b", trace="wamid.2"))
+    again = lists.execute("lists", "add", args, ctx("b", trace="wamid.2"))
+    assert first.data["amounts"] == [{"from": "bread", "to": "2 bread"}]
+    assert again.success and again.data["added"] == []
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["eggs", "2 bread"]

@@ -2,7 +2,9 @@
 
 A list exists as long as it has items; its name is normalised (`items.list_key`), and the reply
 shows it as the user wrote it. Adding an item that is already on the list (same normalised text)
-does not add it twice.
+does not add it twice; the same thing in another amount ("2 milk" with "milk" on the list) changes
+that line's words to the amount said, kept for undo, and "milk" with "2 milk" on it is there already
+(`memo.text.list_amounts`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from pydantic import Field
 
 from memo.capabilities.base import ExecutionContext, ExecutionResult
 from memo.capabilities.common import NOT_FOUND, Args, entity_id, failure, say, undo_data, undo_for
-from memo.capabilities.items import ListItem, Revision, list_key
+from memo.capabilities.items import ListItem, Revision, Tombstone, list_key
 from memo.capabilities.store import ItemsRepository
 from memo.text.language import Language
+from memo.text.list_amounts import amount_and_thing
 from memo.text.matching import normalize
 from memo.text.wording import he_list_name, quote
 
@@ -77,6 +80,15 @@ def _not_there(list_name: str, lang: Language, *, meanwhile: bool) -> ExecutionR
     return failure(CAPABILITY, "update", NOT_FOUND, say(lang, en, he))
 
 
+def _same_thing(text: str, items: list[ListItem], skipped: set[str]) -> ListItem | None:
+    """The item on the list of the same thing as `text` in another amount ("milk" for "2 milk")."""
+    thing = amount_and_thing(text)[1]
+    return next(
+        (i for i in items if i.item_id not in skipped and amount_and_thing(i.text)[1] == thing),
+        None,
+    )
+
+
 def _texts(items: list[ListItem]) -> list[str]:
     return [i.text for i in items]
 
@@ -93,6 +105,7 @@ class ListOperations:
         existing_ids = {i.item_id for i in existing}
         added: list[str] = []
         already: list[str] = []
+        amounts: list[dict[str, str]] = []
         ids: list[str] = []
         now = self._clock()
         undo = undo_for(ctx, now)  # "undo" right after takes what this added off again (no button)
@@ -103,6 +116,15 @@ class ListOperations:
                 continue
             if normalize(text) in present and item_id not in existing_ids:
                 already.append(text)
+                continue
+            # (a retried step finds its own item there: `item_id`, added as before)
+            twin = None if item_id in existing_ids else _same_thing(text, existing, set(ids))
+            if twin is not None:
+                changed = self._amount_said(twin, text, now, undo, ctx)
+                amounts += [{"from": twin.text, "to": text}] if changed else []
+                ids += [twin.item_id] if changed else []  # the item this add changed: "it" next, and its undo
+                already += [] if changed else [twin.text]
+                present.add(normalize(text))
                 continue
             item = ListItem(
                 item_id=item_id,
@@ -122,7 +144,13 @@ class ListOperations:
             success=True,
             capability=CAPABILITY,
             action="add",
-            data={"listName": args.list_name, "added": added, "alreadyThere": already, "items": contents},
+            data={
+                "listName": args.list_name,
+                "added": added,
+                "alreadyThere": already,
+                "amounts": amounts,
+                "items": contents,
+            },
             external_ids={"listItemIds": ids, "listKey": list_key(args.list_name)},
             summary=say(
                 lang,
@@ -130,6 +158,25 @@ class ListOperations:
                 f"הוספתי {names} לרשימת {he_list_name(args.list_name)}",
             ),
         )
+
+    def _amount_said(
+        self, item: ListItem, text: str, now: datetime, undo: Tombstone, ctx: ExecutionContext
+    ) -> bool:
+        """ "2 milk" with "milk" on the list: its line says the amount now (kept for undo); False when
+        `text` says no amount ("milk" with "2 milk" on it: there already) or the item changed
+        meanwhile. Never a second line of the same thing."""
+        if not amount_and_thing(text)[0]:
+            return False
+        changed = self._repo.update_list_item(
+            ctx.thread_id,
+            item.list_name,
+            item.item_id,
+            text=text,
+            expected=item.text,
+            changed_at=now,
+            revision=Revision(undo=undo, was=item),
+        )
+        return changed is not None
 
     def remove(self, args: RemoveListItemsArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language

@@ -63,6 +63,16 @@ def _added_or_removed(action: str, data: dict[str, Any], name: Any, language: La
             if he
             else f"Removed {', '.join(changed)} from your {name} list."
         )
+    amounts = [a for a in data.get("amounts") or [] if isinstance(a, dict)] if action == "add" else []
+    if amounts:
+        # "2 milk" with "milk" on the list: the one line says the amount now
+        said = ", ".join(
+            f"„{a.get('from')}” ל„{a.get('to')}”" if he else f"“{a.get('from')}” to “{a.get('to')}”"
+            for a in amounts
+        )
+        parts.append(
+            f"שיניתי את {said} ברשימת {he_list_name(name)}." if he else f"Changed {said} on your {name} list."
+        )
     if already and action == "add":
         parts.append(f"כבר ברשימה: {', '.join(already)}." if he else f"Already there: {', '.join(already)}.")
     elif already:
