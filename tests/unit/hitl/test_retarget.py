@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from memo.domain import HITLReturnTo, PendingHITL, TurnState
+from memo.domain import HITLReturnTo, PendingHITL, PendingHITLContext, TurnState
 from memo.hitl.complete_request import default_rules
-from memo.hitl.retarget import meant_instead
+from memo.hitl.retarget import meant_instead, retitled_reminder
 from tests.unit.hitl.conftest import NOW, make_state, plan, step
 
 RULES = default_rules()
@@ -90,3 +90,66 @@ def test_a_no_that_names_nothing_else_is_not_read_so(answer: str) -> None:
 def test_only_a_deletes_approval_is_read_so(action: str, capability: str) -> None:
     assert _meant("no, the milk one instead", _asked(action=action, capability=capability)) is None
     assert _meant("no, the milk one instead", _asked(kind="clarification")) is None
+
+
+def _time_asked(
+    constraints: dict[str, object] | None = None, missing: str = "reminder_time_required"
+) -> TurnState:
+    pending = PendingHITL(
+        hitl_id="h-2",
+        kind="clarification",
+        source="planner",
+        reason="missing_fields",
+        origin_step_id="s1",
+        return_to=HITLReturnTo(node="planner", mode="continue"),
+        expected_input="free_text",
+        question="When should I remind you?",
+        context=PendingHITLContext(missing_fields=[missing]),
+        expires_at=NOW + timedelta(minutes=5),
+        created_at=NOW,
+    )
+    said = make_state(
+        plan(step("reminders", "create", constraints=constraints or {"title": "call mom"})),
+        message="remind me",
+    )
+    return said.model_copy(update={"pending_hitl": pending})
+
+
+@pytest.mark.parametrize(
+    ("answer", "request_"),
+    [
+        ("actually call dad", "remind me to call dad"),
+        ("no, call dad instead", "remind me to call dad"),
+        ("sorry, I meant call dad", "remind me to call dad"),
+        ("בעצם להתקשר לאבא", "תזכיר לי להתקשר לאבא"),
+    ],
+)
+def test_another_reminder_meant_while_its_time_is_asked_is_that_request(answer: str, request_: str) -> None:
+    asked = _time_asked()
+    assert asked.pending_hitl is not None
+    assert retitled_reminder(answer, asked, asked.pending_hitl, NOW, RULES) == request_
+
+
+def test_its_day_goes_with_it() -> None:
+    asked = _time_asked({"title": "pay rent", "day": "2026-03-03"})
+    assert asked.pending_hitl is not None
+    found = retitled_reminder("actually pay the bill", asked, asked.pending_hitl, NOW, RULES)
+    assert found == "remind me to pay the bill on 3 March"
+
+
+@pytest.mark.parametrize(
+    "answer", ["actually tomorrow at 5", "no, 6pm", "no, never mind", "call dad", "no, delete it"]
+)
+def test_a_time_a_way_out_or_words_without_a_correction_are_not_another_reminder(answer: str) -> None:
+    asked = _time_asked()
+    assert asked.pending_hitl is not None
+    assert retitled_reminder(answer, asked, asked.pending_hitl, NOW, RULES) is None
+
+
+def test_only_a_reminder_s_time_question_is_read_this_way() -> None:
+    asked = _time_asked(missing="reminder_title_required")
+    assert asked.pending_hitl is not None
+    assert retitled_reminder("actually call dad", asked, asked.pending_hitl, NOW, RULES) is None
+    approval = _asked()
+    assert approval.pending_hitl is not None
+    assert retitled_reminder("actually call dad", approval, approval.pending_hitl, NOW, RULES) is None

@@ -46,7 +46,7 @@ from memo.hitl.plan_edits import (
 )
 from memo.hitl.reasons import question_for
 from memo.hitl.refusals import refusal_rest, rejection_reason
-from memo.hitl.retarget import meant_instead
+from memo.hitl.retarget import meant_request
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
     ResumeLog,
@@ -165,10 +165,10 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
     if a.typed and not a.editing and moves_another(raw, state, pending, now, a.rules):
         # "move the milk to 6pm" while "set “call the bank” for 10:00?" is open: that move.
         return switch_intent(state, pending, raw, None, now, log)
-    instead = meant_instead(raw, state, pending, now, a.rules) if a.typed and not a.editing else None
-    if instead is not None:
-        # "no, the milk one": that delete, planned and approved as its own; nothing shown is deleted.
-        return switch_intent(state, pending, raw, None, now, log, request=instead)
+    meant = meant_request(raw, state, pending, now, a.rules) if a.typed and not a.editing else None
+    if meant is not None:
+        # "no, the milk one" to a delete's approval, "actually call dad" to "When?": that request.
+        return switch_intent(state, pending, raw, None, now, log, request=meant)
     if a.typed and not a.editing and corrects_with_a_request(raw, state, now, a.rules):
         # "no wait, add napkins instead": the new request takes the open question's place.
         return switch_intent(state, pending, raw, None, now, log)

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from memo.domain import PendingHITL, TurnState
 from memo.hitl.complete_request import is_complete_request
+from memo.hitl.fastpath import is_way_out
 from memo.hitl.plan_edits import origin_step
 from memo.planner.base import Planner
 from memo.text.language import detect_language
@@ -93,3 +94,77 @@ def _meant(rest: str) -> str | None:
             if words and len(words) <= _MAX_NAME_WORDS and not _REASON_WORDS.intersection(words):
                 return what
     return None
+
+
+_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December")  # fmt: skip
+_HE_MONTHS = (
+    "ינואר",
+    "פברואר",
+    "מרץ",
+    "אפריל",
+    "מאי",
+    "יוני",
+    "יולי",
+    "אוגוסט",
+    "ספטמבר",
+    "אוקטובר",
+    "נובמבר",
+    "דצמבר",
+)
+
+#: "When should I remind you?" for "call mom" -> "actually call dad", "no, I meant call dad",
+#: "בעצם להתקשר לאבא": another reminder meant, its time still to ask.
+_RETITLED = re.compile(
+    r"^\W*(?:(?:actually|no|nope|sorry|oops|wait|i\s+mean[t]?|בעצם|לא|סליחה|אופס|רגע|התכוונתי)\b[\s,!.:;-]*)+"
+    r"(?:to\s+)?(?P<rest>\S.*?)(?:[\s,]+(?:instead|במקום(?:\s+זה)?))?\s*[.!]*$",
+    re.I,
+)
+
+
+def retitled_reminder(
+    raw: str, state: TurnState, pending: PendingHITL, now: datetime, rules: Planner
+) -> str | None:
+    """The reminder an answer to "when?" says was meant instead ("actually call dad"), as the request
+    to plan (its time asked again); None for anything else. Before, it was "Sorry, I didn't catch
+    that", and the time said next set the reminder the person had just taken back."""
+    step = origin_step(state, pending)
+    missing = (pending.context.missing_fields if pending.context else None) or []
+    if (
+        pending.reason != "missing_fields"
+        or step is None
+        or (step.capability, step.action) != ("reminders", "create")
+        or "reminder_time_required" not in missing
+    ):
+        return None
+    said = _RETITLED.match(raw.strip())
+    if said is None or _DELETES.match(said.group("rest")):
+        return None
+    rest = said.group("rest")
+    from memo.planner.intents.corrections import names_a_time  # the planner's reading of a time
+
+    if names_a_time(rest, now) or is_way_out(rest):
+        return None  # "actually tomorrow at 5": the answer, with its time; "no, never mind": out
+    language = detect_language(rest, state.input.language)
+    request = f"תזכיר לי {rest}" if language == "he" else f"remind me to {rest}"
+    day = step.constraints.get("day")
+    if isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        # "remind me tomorrow to pay rent" -> "What time on Tue?" -> "I meant pay the bill": that day still
+        _, month, date_ = (int(part) for part in day.split("-"))
+        he, en = _HE_MONTHS[month - 1], _EN_MONTHS[month - 1]
+        request += f" ב-{date_} ב{he}" if language == "he" else f" on {date_} {en}"
+    if not is_complete_request(
+        request, now=now, timezone=state.input.timezone, language=language, allow_missing=True, rules=rules
+    ):
+        return None
+    return request
+
+
+def meant_request(
+    raw: str, state: TurnState, pending: PendingHITL, now: datetime, rules: Planner
+) -> str | None:
+    """The request an answer says was meant instead of what it was asked about: another delete
+    (`meant_instead`) or another reminder (`retitled_reminder`); None when it says neither."""
+    return meant_instead(raw, state, pending, now, rules) or retitled_reminder(
+        raw, state, pending, now, rules
+    )
