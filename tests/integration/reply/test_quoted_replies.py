@@ -316,3 +316,28 @@ def test_a_quote_of_your_own_message_that_did_nothing_is_the_latest_action(dana:
     assert _reply_to_own(dana, hello, "move it to 8pm") == (
         "Updated the reminder “call mom” — now for Sun 22 Nov, 20:00."
     )
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer", "set_"),
+    [
+        ("remind me to buy a gift", "tomorrow at 10", "⏰ Reminder set: “buy a gift” for Mon 23 Nov, 10:00."),
+        ("remind me to call the bank", "at 4pm", "⏰ Reminder set: “call the bank” for Sun 22 Nov, 16:00."),
+        ("תזכיר לי לקנות מתנה", "מחר ב-10", "⏰ קבעתי תזכורת „לקנות מתנה” ליום ב׳ 23.11 בשעה 10:00."),
+    ],
+)
+def test_a_time_quoting_your_own_request_whose_question_was_set_aside_answers_it(
+    dana: Conversation, request_: str, answer: str, set_: str
+) -> None:
+    # "When should I remind you?" was set aside by another request; "tomorrow at 10" quoting the
+    # request was "I'm not sure I understood".
+    asked = _sent(dana, request_)
+    _sent(dana, "add milk to the shopping list")
+    assert _reply_to_own(dana, asked, answer) == set_
+    assert set_.split("”")[0].split("“" if "“" in set_ else "„")[1] in dana.say("show my reminders")
+
+
+def test_words_quoting_a_message_that_asked_nothing_are_still_not_understood(dana: Conversation) -> None:
+    hello = _sent(dana, "hi")
+    assert _reply_to_own(dana, hello, "tomorrow at 10").startswith("I'm not sure I understood")
+    assert dana.say("show my reminders") == "You have no upcoming reminders."

@@ -19,22 +19,31 @@ from memo.turn.execute import execute
 from memo.turn.note_check import checks_a_delete, checks_a_note_update, confirm_note_update, finds_nothing
 from memo.turn.outcome import TurnContext, TurnOutcome
 from memo.turn.questions import pause
-from memo.turn.reads import Turn, latest_actions
+from memo.turn.reads import Turn, done_by, latest_actions
 
 UNCONNECTED_CAPABILITIES = frozenset({"calendar", "email"})
 
 
 def plan(turn: Turn, state: TurnState, *, user_kind: MemoryKind = "message") -> TurnOutcome:
     ctx = turn.ctx
-    result = turn.planner.plan(
-        PlannerInput.for_turn(
-            state,
-            now=ctx.now,
-            recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
-            latest_actions=turn.quoted_first(state),
-            recurrence_limits=turn.ports.recurrence_limits,
-        )
+    planned = PlannerInput.for_turn(
+        state,
+        now=ctx.now,
+        recent_messages=[RecentMessage(role=m.role, text=m.text) for m in ctx.snapshot.recent],
+        latest_actions=turn.quoted_first(state),
+        recurrence_limits=turn.ports.recurrence_limits,
     )
+    result = turn.planner.plan(planned)
+    quoted = _quoted_request(ctx) if "intent_unclear" in result.output.missing_fields else None
+    if quoted is not None and planned.clarification is None:
+        # "tomorrow at 10" quoting "remind me to buy a gift" (its "when?" set aside since): that
+        # request, with the words that answer it; anything still unclear is asked as before.
+        joined = turn.planner.plan(
+            planned.model_copy(update={"message": quoted, "clarification": planned.message})
+        )
+        if "intent_unclear" not in joined.output.missing_fields:
+            logger.info("QUOTED_REQUEST_JOINED", extra={"quoted": ctx.message.context_id})
+            result = joined
     state = state.with_planner_result(result.output, result.routing_suggestions)
     output = result.output
     conversational = all(step.capability == "general" for step in output.plan)
@@ -156,3 +165,21 @@ def small_talk(ctx: TurnContext, *, help_asked: bool = False) -> TurnOutcome:
         return TurnOutcome(reply=Reply.plain(smalltalk.not_understood(language)), outcome="not_understood")
     text = smalltalk.reply(kind, language=language, local_now=ctx.local_now, name=ctx.profile.name)
     return TurnOutcome(reply=Reply.plain(text), outcome=f"smalltalk_{kind}")
+
+
+def _quoted_request(ctx: TurnContext) -> str | None:
+    """The words of the user's own earlier message this one quotes, when that message did nothing
+    (a request whose question was set aside); None otherwise."""
+    message = ctx.message
+    if not message.context_id or message.reply_id:
+        return None
+    quoted = next(
+        (m for m in ctx.snapshot.recent if m.role == "user" and m.wamid == message.context_id), None
+    )
+    if (
+        quoted is None
+        or quoted.text.strip() == (message.text or "").strip()
+        or done_by(ctx, quoted.wamid or "")
+    ):
+        return None
+    return quoted.text
