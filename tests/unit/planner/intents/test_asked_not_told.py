@@ -71,6 +71,13 @@ def test_a_request_asked_politely_is_still_the_request(request_: str, action: st
     assert step.action == action, request_
 
 
+def test_how_many_or_what_on_a_list_is_still_that_question() -> None:
+    (step,) = RulePlanner().plan(pin("כמה דברים יש ברשימת הקניות?")).output.plan
+    assert step.constraints == {"listName": "קניות", "howMany": True}
+    (step,) = RulePlanner().plan(pin("מה יש ברשימת הקניות?")).output.plan
+    assert step.constraints == {"listName": "קניות"}
+
+
 def test_the_list_asked_about_is_the_one_shown() -> None:
     (step,) = RulePlanner().plan(pin("is milk on my shopping list?")).output.plan
     assert step.constraints == {"listName": "shopping"}
