@@ -32,3 +32,15 @@ def test_words_that_only_look_like_an_amount_are_the_thing() -> None:
     assert amount_and_thing("milk chocolate") == (False, "milk chocolate")
     assert amount_and_thing("7up") == (False, normalize("7up"))
     assert amount_and_thing("one") == (False, "one")
+
+
+@given(
+    _THINGS, st.integers(min_value=1, max_value=99), st.sampled_from(["x{}", "x {}", "×{}", "{}x", "{} x"])
+)
+def test_a_count_after_the_thing_is_that_thing(thing: str, count: int, form: str) -> None:
+    assert amount_and_thing(f"{thing} {form.format(count)}") == (True, normalize(thing))
+
+
+def test_letters_ending_in_x_and_a_digit_are_the_thing() -> None:
+    assert amount_and_thing("tax2") == (False, "tax2")
+    assert amount_and_thing("xbox") == (False, "xbox")

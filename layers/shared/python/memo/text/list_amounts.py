@@ -31,7 +31,13 @@ _EN_AMOUNT = re.compile(
 _HE_AMOUNT = re.compile(rf"^(?:{_HE_NUMBERS})\s+(?:(?:{_HE_UNITS})\s+)?(?P<thing>\S.*)$")
 
 
+#: "milk x2", "חלב ×3", "eggs 2x": an amount after the thing, as a count.
+_TIMES_AFTER = re.compile(r"^(?P<thing>\S.*?)\s+(?:[x×]\s*\d+|\d+\s*[x×])$", re.I)
+
+
 def amount_and_thing(text: str) -> tuple[bool, str]:
     """Whether `text` says an amount, and the thing it is of (normalised for comparing)."""
-    said = (_HE_AMOUNT if has_hebrew(text) else _EN_AMOUNT).match(text.strip())
+    said = (_HE_AMOUNT if has_hebrew(text) else _EN_AMOUNT).match(text.strip()) or _TIMES_AFTER.match(
+        text.strip()
+    )
     return (True, normalize(said.group("thing"))) if said is not None else (False, normalize(text))
