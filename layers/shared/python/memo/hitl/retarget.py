@@ -146,6 +146,9 @@ def retitled_reminder(
     if names_a_time(rest, now) or is_way_out(rest):
         return None  # "actually tomorrow at 5": the answer, with its time; "no, never mind": out
     language = detect_language(rest, state.input.language)
+    tz = state.input.timezone
+    if is_complete_request(rest, now=now, timezone=tz, language=language, allow_missing=True, rules=rules):
+        return None  # "no wait, add napkins to the list instead": that request (`corrects_with_a_request`)
     request = f"תזכיר לי {rest}" if language == "he" else f"remind me to {rest}"
     day = step.constraints.get("day")
     if isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
@@ -154,7 +157,7 @@ def retitled_reminder(
         he, en = _HE_MONTHS[month - 1], _EN_MONTHS[month - 1]
         request += f" ב-{date_} ב{he}" if language == "he" else f" on {date_} {en}"
     if not is_complete_request(
-        request, now=now, timezone=state.input.timezone, language=language, allow_missing=True, rules=rules
+        request, now=now, timezone=tz, language=language, allow_missing=True, rules=rules
     ):
         return None
     return request
