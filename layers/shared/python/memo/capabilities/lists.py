@@ -80,13 +80,13 @@ def _not_there(list_name: str, lang: Language, *, meanwhile: bool) -> ExecutionR
     return failure(CAPABILITY, "update", NOT_FOUND, say(lang, en, he))
 
 
-def _same_thing(text: str, items: list[ListItem], skipped: set[str]) -> ListItem | None:
-    """The item on the list of the same thing as `text` in another amount ("milk" for "2 milk")."""
+def _same_thing(
+    text: str, items: list[ListItem], things: dict[str, str], skipped: set[str]
+) -> ListItem | None:
+    """The item on the list of the same thing as `text` in another amount ("milk" for "2 milk");
+    `things`: each item's thing, by its id."""
     thing = amount_and_thing(text)[1]
-    return next(
-        (i for i in items if i.item_id not in skipped and amount_and_thing(i.text)[1] == thing),
-        None,
-    )
+    return next((i for i in items if i.item_id not in skipped and things[i.item_id] == thing), None)
 
 
 def _texts(items: list[ListItem]) -> list[str]:
@@ -103,6 +103,7 @@ class ListOperations:
         existing = self._repo.list_items(ctx.thread_id, args.list_name)
         present = {normalize(i.text) for i in existing}
         existing_ids = {i.item_id for i in existing}
+        things = {i.item_id: amount_and_thing(i.text)[1] for i in existing}  # "2 milk": milk
         added: list[str] = []
         already: list[str] = []
         amounts: list[dict[str, str]] = []
@@ -117,8 +118,7 @@ class ListOperations:
             if normalize(text) in present and item_id not in existing_ids:
                 already.append(text)
                 continue
-            # (a retried step finds its own item there: `item_id`, added as before)
-            twin = None if item_id in existing_ids else _same_thing(text, existing, set(ids))
+            twin = _same_thing(text, existing, things, {*ids, item_id})  # (a retry finds its own item)
             if twin is not None:
                 changed = self._amount_said(twin, text, now, undo, ctx)
                 amounts += [{"from": twin.text, "to": text}] if changed else []

@@ -21,6 +21,7 @@ from memo.hitl.fastpath import is_way_out
 from memo.hitl.plan_edits import origin_step
 from memo.planner.base import Planner
 from memo.text.language import detect_language
+from memo.text.months import MONTHS_EN, MONTHS_HE
 
 _CORRECTION = re.compile(
     r"^\W*(?:no|nope|nah|not\s+(?:that|this)(?:\s+one)?|wrong\s+one|לא|לא\s+זה|לא\s+את\s+זה)\b[\s,!.:;-]*"
@@ -96,23 +97,6 @@ def _meant(rest: str) -> str | None:
     return None
 
 
-_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-              "November", "December")  # fmt: skip
-_HE_MONTHS = (
-    "ינואר",
-    "פברואר",
-    "מרץ",
-    "אפריל",
-    "מאי",
-    "יוני",
-    "יולי",
-    "אוגוסט",
-    "ספטמבר",
-    "אוקטובר",
-    "נובמבר",
-    "דצמבר",
-)
-
 #: "When should I remind you?" for "call mom" -> "actually call dad", "no, I meant call dad",
 #: "בעצם להתקשר לאבא": another reminder meant, its time still to ask.
 _RETITLED = re.compile(
@@ -154,7 +138,7 @@ def retitled_reminder(
     if isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
         # "remind me tomorrow to pay rent" -> "What time on Tue?" -> "I meant pay the bill": that day still
         _, month, date_ = (int(part) for part in day.split("-"))
-        he, en = _HE_MONTHS[month - 1], _EN_MONTHS[month - 1]
+        he, en = MONTHS_HE[month - 1], MONTHS_EN[month - 1]
         request += f" ב-{date_} ב{he}" if language == "he" else f" on {date_} {en}"
     if not is_complete_request(
         request, now=now, timezone=tz, language=language, allow_missing=True, rules=rules

@@ -120,6 +120,13 @@ def parse_when(text: str, inp: PlannerInput, *, day: date | None = None) -> Pars
     )
 
 
+def says_when(text: str, inp: PlannerInput) -> bool:
+    """Whether `text` names a time, a day or a repetition ("remember the meeting at 5pm", "did you
+    remind me to call mom tomorrow?"): a request's when, whatever else it says."""
+    when = parse_when(text, inp)
+    return when.when is not None or when.day is not None or when.recurrence is not None
+
+
 _SHIFT_UNITS = {
     "m": 1,
     "min": 1,

@@ -301,7 +301,7 @@ def _reminder_update(step: PlanStep, lang: Language) -> ResolverResult:
 
 #: Words that ask for several reminders at once.
 _SEVERAL = re.compile(
-    r"(?<![\w-])(?:all|every|everything|each|both)(?![\w-])|(?:^|\s)(?:כל|כולן|שתיהן|שתי)(?=\s|$)", re.I
+    r"(?<![\w-])(?:all|every|everything|each|both)(?![\w-])|(?:^|\s)(?:כל|כולן|שתיהן)(?=\s|$)", re.I
 )
 
 

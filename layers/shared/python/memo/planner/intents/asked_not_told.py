@@ -14,7 +14,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.intents.daily import listing
 from memo.planner.intents.list_words import list_name, unnamed
 from memo.planner.lexicon import as_title, clean
-from memo.planner.match import CONFIDENT, Match, parse_when
+from memo.planner.match import CONFIDENT, Match, says_when
 
 #: "did I add milk?", "have we put eggs on the shopping list yet?"
 _DID_I_ADD = re.compile(
@@ -60,7 +60,7 @@ _CAN_YOU = re.compile(
 def asked_not_told(text: str, inp: PlannerInput) -> Match | None:
     said = clean(text)
     asked = inp.message.rstrip().endswith("?")
-    if (_HOW_OR_WHY.search(said) or (asked and _CAN_YOU.match(said))) and not _names_a_time(said, inp):
+    if (_HOW_OR_WHY.search(said) or (asked and _CAN_YOU.match(said))) and not says_when(said, inp):
         return Match(
             capability="general",
             action="reply",
@@ -85,13 +85,7 @@ def asked_not_told(text: str, inp: PlannerInput) -> Match | None:
             pattern="lists:asked_on_list",
         )
     reminded = _REMINDED.match(said)
-    if reminded is not None and not _names_a_time(said, inp):
+    if reminded is not None and not says_when(said, inp):
         about = as_title(reminded.group("a") or reminded.group("b") or reminded.group("c") or "")
         return listing({"about": about}, "reminders:asked_reminded") if about else None
     return None
-
-
-def _names_a_time(text: str, inp: PlannerInput) -> bool:
-    """ "will you remind me about mom tomorrow at 5?": a request, asked politely."""
-    when = parse_when(text, inp)
-    return when.when is not None or when.day is not None or when.recurrence is not None

@@ -18,7 +18,7 @@ from memo.planner.base import PlannerInput
 from memo.planner.intents import reminders
 from memo.planner.intents.notes import as_typed, as_written
 from memo.planner.lexicon import clean
-from memo.planner.match import CONFIDENT, Match, parse_when
+from memo.planner.match import CONFIDENT, Match, says_when
 
 _REMEMBER = re.compile(
     r"^(?:please\s+)?(?:remember|memori[sz]e|keep\s+in\s+mind)"
@@ -49,7 +49,7 @@ def remembered(text: str, inp: PlannerInput) -> Match | None:
     if _A_COMMAND.match(body):
         return None  # "remember, remind me to call mom at 5": that request (`memo.planner.rules`)
     kept = bool(_LABELLED.match(body)) or bool(match.group("apart").strip()) or bool(_A_FACT.match(body))
-    if not kept and not _NOT_KEPT.match(body) and _has_time(body, inp):
+    if not kept and not _NOT_KEPT.match(body) and says_when(body, inp):
         # "remember the meeting at 5pm tomorrow": what "remind me about the meeting at 5pm" is.
         return reminders.create(f"remind me about {body}", inp)
     if not kept and (_NOT_KEPT.match(body) or not _A_NUMBER.search(body)):
@@ -63,8 +63,3 @@ def remembered(text: str, inp: PlannerInput) -> Match | None:
         changes={"text": as_written(as_typed(body, inp), inp)},
         pattern="notes:save",
     )
-
-
-def _has_time(body: str, inp: PlannerInput) -> bool:
-    when = parse_when(body, inp)
-    return when.when is not None or when.day is not None or when.recurrence is not None

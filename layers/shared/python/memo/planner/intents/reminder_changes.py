@@ -125,8 +125,8 @@ def move(text: str, inp: PlannerInput) -> Match | None:
             missing_fields += [TIME_PROBLEMS[parsed.problem], "time_unclear"]
         elif not changes:
             renamed = renamed_instead(text, rest, inp)
-            if renamed is not None:
-                return renamed
+            if renamed is not None:  # "change the reminder buy milk to buy oat milk"
+                return moved_reminder(text, renamed[0], {"title": renamed[1]}, inp, "reminders:rename")
             missing_fields.append("time_unclear")
         return Match(
             capability="reminders",

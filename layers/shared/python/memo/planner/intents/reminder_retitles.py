@@ -9,7 +9,7 @@ import re
 from memo.planner.base import PlannerInput
 from memo.planner.intents.corrections import names_a_time, spoken_clock
 from memo.planner.lexicon import as_title, clean
-from memo.planner.match import Match, is_ref, target_constraints
+from memo.planner.match import is_ref
 
 _TO_LAST = re.compile(r"^(?P<before>.*?)\s+to\s+(?P<after>(?:(?!\bto\b).)+)$", re.I)
 
@@ -25,25 +25,14 @@ def spoken_time_last(rest: str, inp: PlannerInput) -> str:
 _NEW_TITLE = re.compile(r"^(?P<old>\S.*?)\s+to\s+(?P<new>\S.*)$", re.I)
 
 
-def renamed_instead(text: str, rest: str, inp: PlannerInput) -> Match | None:
-    """ "change the reminder X to Y" where Y names no time: Y is its new title. Only with one "to"
-    ("change talk to mom to talk to dad" could split anywhere: the time is asked, as before)."""
+def renamed_instead(text: str, rest: str, inp: PlannerInput) -> tuple[str, str] | None:
+    """ "change the reminder X to Y" where Y names no time: (X, Y), the reminder and its new title.
+    Only with one "to" ("change talk to mom to talk to dad" could split anywhere: the time is asked,
+    as before)."""
     if not re.match(r"^(?:change|update)\b", text, re.I) or len(re.findall(r"\bto\b", rest, re.I)) != 1:
         return None
     said = _NEW_TITLE.match(clean(rest))
     if said is None or names_a_time(said.group("new"), inp.now):
         return None
     old, new = as_title(said.group("old")), as_title(said.group("new"))
-    if not old or not new or is_ref(old):
-        return None
-    constraints, missing, confidence = target_constraints(old, inp, "reminders")
-    return Match(
-        capability="reminders",
-        action="update",
-        confidence=confidence,
-        risk="medium",
-        constraints=constraints,
-        changes={"title": new},
-        missing=missing,
-        pattern="reminders:rename",
-    )
+    return (old, new) if old and new and not is_ref(old) else None
