@@ -171,6 +171,17 @@ def test_a_question_about_a_reminder_or_about_memo_changes_nothing(chat: Convers
     assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"
 
 
+def test_asked_what_memo_does_after_a_greeting_sets_nothing(chat: Conversation) -> None:
+    # "hi! can you remind me of stuff?" asked when to remind about "stuff"; the Hebrew too.
+    assert "I can set reminders" in chat.say("hi! can you remind me of stuff?")
+    assert "אני יכול לקבוע תזכורות" in chat.say("היי, אתה יכול להזכיר לי דברים?")
+    assert chat.say("hello can you set reminders").startswith("Good morning")
+    assert chat.say("show my reminders") == "You have no upcoming reminders."
+    # What a person says next is the request itself, with nothing set aside before it.
+    assert chat.say("ok remind me to call mom at 5pm") == f"⏰ Reminder set: “call mom” for {shown(0, 17)}."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(0, 17)}"
+
+
 def test_hebrew_is_it_on_the_list_shows_it_and_adds_nothing(chat: Conversation) -> None:
     chat.say("תוסיף חלב וביצים לרשימת הקניות")
     assert chat.say("הוספתי חלב?") == "רשימת הקניות:\n• חלב\n• ביצים"

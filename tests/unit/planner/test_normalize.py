@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memo.planner.normalize import ABBREVIATIONS, fix_typos, strip_pleasantries
+from memo.planner.normalize import ABBREVIATIONS, fix_typos, greeted_off, strip_pleasantries
 from memo.planner.rules import RulePlanner
 from tests.unit.planner.conftest import pin
 
@@ -231,3 +231,11 @@ def test_a_chat_spelling_in_capitals_inside_a_message_is_a_code(code: str, lead:
 )
 def test_chat_spellings_typed_as_chat_are_still_spelled_out(said: str, read: str) -> None:
     assert fix_typos(said) == read
+
+
+def test_the_greeting_off_leaves_the_words_as_they_were_asked() -> None:
+    # strip_pleasantries turns "אתה יכול להזכיר" into the request "תזכיר"; greeted_off does not.
+    assert greeted_off("היי, אתה יכול להזכיר לי דברים?") == "אתה יכול להזכיר לי דברים?"
+    assert strip_pleasantries("היי, אתה יכול להזכיר לי דברים?").startswith("תזכיר")
+    assert greeted_off("hi memo, oh and can you set reminders") == "can you set reminders"
+    assert greeted_off("hi!") == "hi!"  # nothing else: the message itself

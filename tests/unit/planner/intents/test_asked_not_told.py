@@ -40,7 +40,7 @@ _QUESTIONS = [
 _ASKED = [
     (lead + question, answer)
     for question, answer in _QUESTIONS
-    for lead in (("", "hi memo, ", "ok ") if question.isascii() else ("",))
+    for lead in (("", "hi memo, ", "ok ") if question.isascii() else ("", "היי, ", "שלום! "))
 ]
 
 
@@ -60,6 +60,8 @@ def test_a_question_with_a_command_s_words_changes_nothing(message: str, answer:
         ("can you remind me tomorrow at 9 to call mom?", "create"),
         ("אתה יכול להזכיר לי מחר ב-5 להתקשר לאמא?", "create"),
         ("can you delete all my reminders?", "delete_all"),
+        ("can you delete all my reminders", "delete_all"),
+        ("can you delete my reminders?", "delete_all"),
         ("can you add milk to my list?", "add"),
         ("add milk", "add"),
         ("תוסיף חלב לרשימת הקניות", "add"),
@@ -83,3 +85,28 @@ def test_the_list_asked_about_is_the_one_shown() -> None:
     assert step.constraints == {"listName": "shopping"}
     (step,) = RulePlanner().plan(pin("did you remind me to call mom?")).output.plan
     assert step.constraints == {"about": "call mom"}
+
+
+@pytest.mark.parametrize("lead", ["", "hi, ", "hello ", "hey! ", "ok "])
+@pytest.mark.parametrize(
+    "verb", ["set", "make", "keep", "do", "remind me of", "remind me about", "help me with"]
+)
+@pytest.mark.parametrize("things", ["reminders", "notes", "lists", "things", "stuff"])
+@pytest.mark.parametrize("asked", ["can you", "could you", "do you", "will you"])
+def test_asked_what_memo_does_of_things_in_general_is_answered_with_or_without_a_question_mark(
+    lead: str, verb: str, things: str, asked: str
+) -> None:
+    # "hi! can you remind me of stuff?" set a reminder titled "stuff" and asked when.
+    for message in (f"{lead}{asked} {verb} {things}", f"{lead}{asked} {verb} {things}?"):
+        (step,) = RulePlanner().plan(pin(message)).output.plan
+        assert (step.capability, step.action) == ("general", "reply"), message
+
+
+@pytest.mark.parametrize("lead", ["", "היי, ", "שלום ", "בוקר טוב! "])
+@pytest.mark.parametrize("who", ["אתה יכול", "את יכולה", "אתה יודע", "את יודעת"])
+@pytest.mark.parametrize("ask", ["להזכיר לי דברים", "לקבוע תזכורות", "לשמור פתקים", "לנהל רשימות"])
+def test_the_same_in_hebrew_after_a_greeting(lead: str, who: str, ask: str) -> None:
+    # With a greeting before it, "אתה יכול להזכיר" was read as "תזכיר" and the time was asked.
+    for message in (f"{lead}{who} {ask}", f"{lead}{who} {ask}?"):
+        (step,) = RulePlanner().plan(pin(message)).output.plan
+        assert (step.capability, step.action) == ("general", "reply"), message

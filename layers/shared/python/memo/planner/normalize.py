@@ -405,6 +405,13 @@ def _asked_plainly(text: str) -> str:
     return text
 
 
+def greeted_off(text: str) -> str:
+    """The words after the greeting and the lead-in ("hi, ...", "oh and ..."), as they were said:
+    "היי, אתה יכול להזכיר לי דברים?" is still asked, not yet turned into a request."""
+    core = _LEAD_IN.sub("", _GREETING.sub("", text, count=1), count=1)
+    return core or text
+
+
 def strip_pleasantries(text: str) -> str:
     """The request without the greeting before it and the thanks or please after it; the text
     itself when nothing else would be left."""

@@ -68,7 +68,7 @@ from memo.planner.intents import (
 )
 from memo.planner.lexicon import POLITE_EN, POLITE_HE, clean, has_hebrew
 from memo.planner.match import GUESS, REFERENTIAL, Match, parse_when, to_result, unclear
-from memo.planner.normalize import fix_typos, strip_pleasantries
+from memo.planner.normalize import fix_typos, greeted_off, strip_pleasantries
 
 Matcher = Callable[[str, PlannerInput], Match | PlannerResult | None]
 
@@ -228,7 +228,12 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
-        asked = asked_not_told.asked_not_told(fixed, inp) or asked_not_told.asked_not_told(request, inp)
+        asked = next(
+            filter(
+                None, (asked_not_told.asked_not_told(t, inp) for t in (fixed, greeted_off(fixed), request))
+            ),
+            None,
+        )
         if asked is not None:  # "did I add milk?": a question, whatever command words it holds
             return to_result(asked)
         corrected = instead.corrected_request(request, inp, self._match)

@@ -51,8 +51,16 @@ _HOW_OR_WHY = re.compile(
 )
 #: "can you set reminders in hebrew?", "אתה יכול להזכיר לי דברים?": asked (a "?"), of things in general.
 _CAN_YOU = re.compile(
-    r"^(?:can|could|do)\s+you\s+(?:\w+\s+){1,2}?(?:reminders?|notes?|lists?|things|stuff|me)(?:\s+(?:in|on)\s+\w+)?$"
+    r"^(?:can|could|do|will|would)\s+you\s+(?:(?!(?:my|our|all|the|these|those|every|his|her|their)\s)\w+\s+){1,3}?"
+    r"(?:reminders?|notes?|lists?|things|stuff|me)"
+    r"(?:\s+(?:in|on)\s+\w+)?$"
     r"|^(?:אתה|את)\s+(?:יכול|יכולה|יודע|יודעת)\s+ל\S+(?:\s+לי)?\s+(?:דברים|תזכורות|פתקים|רשימות|משהו)(?:\s+ב\S+)?$",
+    re.I,
+)
+#: The same of things in no way one thing ("can you remind me of stuff", "can you set reminders",
+#: "אתה יכול להזכיר לי דברים"): asked, with or without a "?"; no reminder is ever titled "stuff".
+_CAN_YOU_THINGS = re.compile(
+    r"(?:\bthings|\bstuff|\breminders|\bnotes|\blists|(?<!\S)(?:דברים|תזכורות|פתקים|רשימות))(?:\s+(?:in|on)\s+\w+|\s+ב\S+)?$",
     re.I,
 )
 
@@ -60,7 +68,8 @@ _CAN_YOU = re.compile(
 def asked_not_told(text: str, inp: PlannerInput) -> Match | None:
     said = clean(text)
     asked = inp.message.rstrip().endswith("?")
-    if (_HOW_OR_WHY.search(said) or (asked and _CAN_YOU.match(said))) and not says_when(said, inp):
+    can_you = _CAN_YOU.match(said) and (asked or _CAN_YOU_THINGS.search(said))
+    if (_HOW_OR_WHY.search(said) or can_you) and not says_when(said, inp):
         return Match(
             capability="general",
             action="reply",
