@@ -209,3 +209,10 @@ def test_hebrew_the_same_thing_in_another_amount(chat: Conversation) -> None:
     chat.say("תוסיף חלב לרשימת הקניות")
     assert chat.say("תוסיף 3 חלב לרשימת הקניות") == "שיניתי את „חלב” ל„3 חלב” ברשימת הקניות."
     assert chat.say("מה ברשימת הקניות") == "רשימת הקניות:\n• 3 חלב"
+
+
+@pytest.mark.parametrize("said", ["remind me too walk the dog at 8pm", "remind em to walk the dog at 8pm"])
+def test_the_to_of_remind_me_to_mistyped(chat: Conversation, said: str) -> None:
+    # The reminder was titled "too walk the dog", or the whole message with "remind em" in it.
+    assert chat.say(said) == f"⏰ Reminder set: “walk the dog” for {shown(0, 20)}."
+    assert chat.say("show my reminders") == f"Your reminders:\n• “walk the dog” — {shown(0, 20)}"

@@ -171,6 +171,20 @@ def test_excluding_everything_is_empty() -> None:
     assert result is not None and result.empty
 
 
+@pytest.mark.parametrize("spare", ["don't delete", "do not delete", "keep", "except", "not"])
+@pytest.mark.parametrize("every", ["all", "all of them", "any", "any of them", "none of them", "them all"])
+def test_sparing_every_one_in_any_words_is_empty(spare: str, every: str) -> None:
+    # "don't delete any" was "I couldn't tell which of them you mean".
+    result = removal(f"{spare} {every}")
+    assert result is not None and result.empty, f"{spare} {every}"
+
+
+@pytest.mark.parametrize("text", ["delete any of them", "delete any", "yes any"])
+def test_any_never_names_what_an_approval_acts_on(text: str) -> None:
+    result = removal(text)
+    assert result is None or not result.ids, text
+
+
 @pytest.mark.parametrize(
     ("text", "limited"),
     [

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memo.hitl.refusals import refusal_rest, rejection_reason
+from memo.domain import PlanStep
+from memo.hitl.refusals import drops_the_new_item, refusal_rest, rejection_reason
 
 
 @pytest.mark.parametrize(
@@ -70,3 +71,33 @@ def test_a_second_thought_before_the_no_leaves_the_rest(hedge: str, no: str) -> 
 @pytest.mark.parametrize("said", ["wait", "רגע", "only the first", "actually keep it", "רגע, רק את הראשונה"])
 def test_no_no_no_rest(said: str) -> None:
     assert refusal_rest(said) == ""
+
+
+def _step(action: str) -> PlanStep:
+    return PlanStep(id="s1", capability="reminders", action=action, constraints={}, changes={})
+
+
+@pytest.mark.parametrize("lead", ["", "actually ", "no ", "oh, ", "nah, wait, "])
+@pytest.mark.parametrize("verb", ["delete", "remove", "scratch", "drop", "cancel", "just delete"])
+@pytest.mark.parametrize("it", ["it", "that", "this", "that one", "the reminder", "the note"])
+def test_dropping_the_new_item_in_any_words(lead: str, verb: str, it: str) -> None:
+    said = f"{lead}{verb} {it}"
+    assert drops_the_new_item(said, _step("create")), said
+    assert drops_the_new_item(said.upper(), _step("add")), said
+    # Said of a delete's question ("which one?"), the same words are no drop: they are read there.
+    assert not drops_the_new_item(said, _step("delete")), said
+
+
+@pytest.mark.parametrize("lead", ["", "בעצם ", "לא, ", "רגע "])
+@pytest.mark.parametrize("verb", ["תמחק", "תמחקי", "מחק", "תוריד", "תבטל"])
+@pytest.mark.parametrize("it", ["את זה", "אותו", "אותה", "את התזכורת"])
+def test_hebrew_dropping_the_new_item(lead: str, verb: str, it: str) -> None:
+    assert drops_the_new_item(f"{lead}{verb} {it}", _step("create"))
+
+
+@pytest.mark.parametrize(
+    "said", ["delete the dentist reminder", "delete it tomorrow", "at 5 then delete it", "delete", "תמחק את החלב", None]
+)
+def test_an_answer_that_names_something_else_is_no_drop(said: str | None) -> None:
+    assert not drops_the_new_item(said or "tomorrow at 5", _step("create"))
+    assert not drops_the_new_item("delete it", None)

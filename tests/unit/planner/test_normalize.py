@@ -239,3 +239,18 @@ def test_the_greeting_off_leaves_the_words_as_they_were_asked() -> None:
     assert strip_pleasantries("היי, אתה יכול להזכיר לי דברים?").startswith("תזכיר")
     assert greeted_off("hi memo, oh and can you set reminders") == "can you set reminders"
     assert greeted_off("hi!") == "hi!"  # nothing else: the message itself
+
+
+@pytest.mark.parametrize("typo", ["too", "t", "tp", "ti", "yo", "ot", "tto", "Too"])
+@pytest.mark.parametrize("task", ["walk the dog", "call mom", "take out the trash", "email dana"])
+def test_the_to_of_remind_me_to_mistyped_is_to(typo: str, task: str) -> None:
+    # "remind me too walk the dog" set a reminder titled "too walk the dog".
+    assert fix_typos(f"remind me {typo} {task} at 8pm") == f"remind me to {task} at 8pm"
+    assert fix_typos(f"remind em to {task}") == f"remind me to {task}"
+
+
+@pytest.mark.parametrize(
+    "kept", ["remind me to call mom too", "note: me too", "remind Em to call", "it's too late"]
+)
+def test_too_elsewhere_is_kept(kept: str) -> None:
+    assert fix_typos(kept) == kept

@@ -138,7 +138,6 @@ def test_an_answer_runs_exactly_the_kept_items(reply: str, kept: list[str]) -> N
         "only the ones for the moon",
         "yes, not that",
         "כן אבל רק של הירח",
-        "except everything",  # picks nothing it understands
     ],
 )
 def test_a_yes_with_a_limit_nobody_can_map_is_asked_again(reply: str) -> None:
@@ -152,12 +151,20 @@ def test_a_yes_with_a_limit_nobody_can_map_is_asked_again(reply: str) -> None:
     assert kept.pending_hitl.hitl_id == paused.pending_hitl.hitl_id
 
 
-def test_keeping_nothing_is_asked_again() -> None:
+@pytest.mark.parametrize(
+    "reply", ["not 1 2 3", "keep all of them", "except 1, 2 and 3", "except everything", "תשאיר את כולם"]
+)
+def test_keeping_every_item_closes_the_question_as_a_no(reply: str) -> None:
+    # Asked again, the "yes" a person says next approved every item they had just kept.
     turn = Turn(FakePlanner(DELETE_ALL), items=three())
     paused = ask(turn)
-    outcome = turn.say("not 1 2 3", paused=paused)
-    assert outcome.outcome == "hitl_re_ask" and outcome.reply is not None
-    assert outcome.reply.text.startswith("That leaves nothing")
+    outcome = turn.say(reply, paused=paused)
+    assert outcome.outcome == "hitl_cancel" and outcome.reply is not None, outcome
+    assert outcome.reply.text in (
+        "That leaves nothing to do, so I've cancelled it. Nothing was changed.",
+        "זה לא משאיר אף פריט, אז ביטלתי. לא שיניתי כלום.",
+    )
+    assert not turn.executions.started
     assert not turn.executions.started
 
 

@@ -459,3 +459,24 @@ def corrects_with_a_request(raw: str, state: TurnState, now: datetime, rules: Pl
 
     rest, said = set_aside(raw)
     return said and bool(rest) and is_new_request(raw, state, now, rules)
+
+
+def names_the_list(pending: PendingHITL, raw: str) -> bool:
+    """ "the todo list" to "Which list should I add eggs to?": the answer, though it would read as a
+    request to show that list on its own."""
+    missing = (pending.context.missing_fields if pending.context else None) or []
+    if LIST_NAME_REQUIRED not in missing:
+        return False
+    from memo.planner.intents.lists import answered_list_name  # the planner's own words
+
+    return answered_list_name(raw) is not None
+
+
+def starts_another_list(pending: PendingHITL, raw: str) -> bool:
+    """A list started as the answer to what to add to a list: a request, never the thing added."""
+    missing = (pending.context.missing_fields if pending.context else None) or []
+    if LIST_ITEMS_REQUIRED not in missing:
+        return False
+    from memo.planner.intents.list_starts import starts_a_list  # the planner's own words
+
+    return starts_a_list(raw)

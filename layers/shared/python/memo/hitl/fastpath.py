@@ -165,7 +165,7 @@ _NO_EMOJI = {"👎", "❌", "✖️", "🚫"}
 _CANCEL = (
     {
         "cancel", "cancel it", "cancel that", "cancel this", "stop", "never mind", "nevermind", "nvm", "reject", "reject it",
-        "forget it", "forget about it", "no never mind", "no nevermind", "no forget it", "nah never mind", "abort", "quit", "no cancel", "dont bother", "don't bother", "undo", "undo that",
+        "forget it", "forget about it", "no never mind", "no nevermind", "no forget it", "nah never mind", "abort", "quit", "no cancel", "dont bother", "don't bother", "nah don't bother", "nah dont bother", "no don't bother", "undo", "undo that", "scratch that", "scratch it", "scratch this",
         "ביטול", "בטל", "תבטל", "תבטלי", "לבטל", "עזוב", "עזבי", "עזוב את זה", "עזבי את זה", "לא משנה", "דחייה",
         "תשכח מזה", "תשכחי מזה", "שכח מזה", "די", "עצור", "תעצור", "בטל את זה", "תבטל את זה",
         "תעזוב", "תעזבי", "תעזוב את זה", "תעזבי את זה", "עזבו", "עזבו את זה", "לא חשוב", "לא צריך",

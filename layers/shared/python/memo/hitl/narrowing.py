@@ -272,7 +272,7 @@ def _excluding(
     rest: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
 ) -> Narrowing:
     """ "not 2", "except dad", "keep the bread": every shown item but those `rest` names."""
-    if _ALL.match(rest):
+    if _ALL.match(rest) or _ANY.match(rest):
         # "keep all", "not all", "תשאיר את כולם": every one spared, none named ("all" is no title,
         # though "call mom" has it in it)
         return Narrowing(ids=())
@@ -314,6 +314,9 @@ _ALL = re.compile(
     r"^(?:them|it|all|everything|every\s+one|all\s+of\s+them|them\s+all|all\s+three|all\s+\d+|the\s+lot|"
     r"(?:את\s+)?(?:כולם|כולן|הכל|הכול|אותם|אותן|אותו|אותה|זה))(?:\s+(?:please|now|בבקשה))?[.!]*$"
 )
+#: Spared, "any" is every one: "don't delete any", "keep any of them", "אל תמחק אף אחד" (never in
+#: what an approval acts on: "delete any of them" names no set).
+_ANY = re.compile(r"^(?:any(?:\s+of\s+them)?|none(?:\s+of\s+them)?|אף\s+(?:אחד|אחת)(?:\s+מהם|\s+מהן)?)[.!]*$")
 #: The approved action with what it is to act on: "delete mom and dad", "remove the milk", "תמחק את אבא".
 _ACTION_ON = re.compile(
     r"^(?:(?:delete|remove|clear|cancel|erase)|(?:תמחק|תמחקי|תבטל|תבטלי|תוריד|תורידי))\s+(?:only\s+|just\s+|רק\s+)?(?P<rest>\S.*)$"

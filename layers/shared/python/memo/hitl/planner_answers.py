@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memo.domain import (
-    LIST_ITEMS_REQUIRED,
-    LIST_NAME_REQUIRED,
     DisambiguationCandidate,
     HITLReply,
     InterpreterOutput,
@@ -27,10 +25,12 @@ from memo.hitl.answer_requests import (
     corrects_with_a_request,
     is_new_request,
     moves_another,
+    names_the_list,
     of_several,
     redated_guess,
     retimed_request,
     retitled_request,
+    starts_another_list,
     yes_and_more,
 )
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
@@ -45,7 +45,7 @@ from memo.hitl.plan_edits import (
     timeless_edit,
 )
 from memo.hitl.reasons import question_for
-from memo.hitl.refusals import refusal_rest, rejection_reason
+from memo.hitl.refusals import drops_the_new_item, refusal_rest, rejection_reason
 from memo.hitl.retarget import meant_request
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
@@ -58,6 +58,7 @@ from memo.hitl.transitions import (
     continued,
     continued_with_modifications,
     edit_requested,
+    kept_all,
     re_ask,
     removes,
     replan_with,
@@ -145,18 +146,29 @@ def _another_day_said(a: _Answer) -> ResumeOutcome | None:
     )
 
 
-def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
-    """A cancel, or an answer that carries a request of its own (`memo.hitl.answer_requests`)."""
-    state, pending, raw, now, log = a.state, a.pending, a.raw, a.now, a.log
+def _a_way_out(a: _Answer) -> ResumeOutcome | None:
+    """ "never mind", "keep it", "leave it"; a plain "no" to a question that is not a yes/no ("what
+    time?" -> "no": a yes/no question's "no" is its answer, read by the fast path); "actually delete
+    that" to "When should I remind you?" (nothing was set, nothing will be): nothing changes."""
+    state, pending, raw = a.state, a.pending, a.raw
     if fastpath.is_way_out(raw) and (pending.expected_input != "yes_no" or not fastpath.is_no(raw)):
-        # "never mind", "keep it", "leave it"; and a plain "no" to a question that is not a yes/no
-        # ("what time?" -> "no"; "what would you like me to do?" -> "no"): nothing changes. A yes/no
-        # question's "no" is its answer, read by the fast path.
-        log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
-        return cancel(state, pending, raw, None, now, log)
-    if _names_the_list(pending, raw):
+        a.log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
+        return cancel(state, pending, raw, None, a.now, a.log)
+    if a.asks_for_more and drops_the_new_item(raw, origin_step(state, pending)):
+        a.log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "dropped"})
+        return cancel(state, pending, raw, None, a.now, a.log)
+    return None
+
+
+def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
+    """A way out, or an answer that carries a request of its own (`memo.hitl.answer_requests`)."""
+    state, pending, raw, now, log = a.state, a.pending, a.raw, a.now, a.log
+    out = _a_way_out(a)
+    if out is not None:
+        return out
+    if names_the_list(pending, raw):
         return None  # "no, the shopping list" to "Which list?": the answer, read by the fast path
-    if a.typed and _starts_another_list(pending, raw):
+    if a.typed and starts_another_list(pending, raw):
         # "let's make a grocery list" to "What should I add to your books list?": its own request.
         return switch_intent(state, pending, raw, None, now, log)
     if a.typed and not a.editing and cancels_another(raw, state, pending, now, a.rules):
@@ -205,27 +217,6 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # "no, call mom instead (at 6)": the title is replaced before any time in it is taken.
         return replan_with(state, pending, raw, retitled, log, now)
     return None
-
-
-def _names_the_list(pending: PendingHITL, raw: str) -> bool:
-    """ "the todo list" to "Which list should I add eggs to?": the answer, though it would read as a
-    request to show that list on its own."""
-    missing = (pending.context.missing_fields if pending.context else None) or []
-    if LIST_NAME_REQUIRED not in missing:
-        return False
-    from memo.planner.intents.lists import answered_list_name  # the planner's own words
-
-    return answered_list_name(raw) is not None
-
-
-def _starts_another_list(pending: PendingHITL, raw: str) -> bool:
-    """A list started as the answer to what to add to a list: a request, never the thing added."""
-    missing = (pending.context.missing_fields if pending.context else None) or []
-    if LIST_ITEMS_REQUIRED not in missing:
-        return False
-    from memo.planner.intents.list_starts import starts_a_list  # the planner's own words
-
-    return starts_a_list(raw)
 
 
 def _no_but_only(a: _Answer) -> ResumeOutcome | None:
@@ -435,12 +426,11 @@ def _kept_items(
     narrowed = narrowing.parse(answer, shown, now=now, timezone=state.input.timezone, language=language)
     if narrowed is None:
         return None
-    if narrowed.unresolved or narrowed.empty:
-        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:RAW_LOG_LIMIT], empty=narrowed.empty)
-        hint = (
-            templates.narrowing_empty(language) if narrowed.empty else templates.narrowing_unclear(language)
-        )
-        return re_ask(state, pending, raw, log, hint=hint)
+    if narrowed.empty:
+        return kept_all(state, pending, raw, now, log)
+    if narrowed.unresolved:
+        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:RAW_LOG_LIMIT])
+        return re_ask(state, pending, raw, log, hint=templates.narrowing_unclear(language))
     kept = [items[int(index)] for index in narrowed.ids]
     log.info("HITL_NARROWED", kept=len(kept), approved=True)
     interpreted = InterpreterOutput(
@@ -460,14 +450,14 @@ def _narrowed(
     log: ResumeLog,
 ) -> ResumeOutcome:
     """An answer that keeps some of the approval's items: approved as is, or (typed after Edit)
-    applied and shown again for approval. Nothing kept, or nothing understood: asked again."""
+    applied and shown again for approval. Every item kept away ("keep grandma", the only one): a no.
+    Nothing understood: asked again."""
     language = state.input.language
-    if narrowed.unresolved or narrowed.empty:
-        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:RAW_LOG_LIMIT], empty=narrowed.empty)
-        hint = (
-            templates.narrowing_empty(language) if narrowed.empty else templates.narrowing_unclear(language)
-        )
-        return re_ask(state, pending, raw, log, hint=hint)
+    if narrowed.empty:
+        return kept_all(state, pending, raw, now, log)
+    if narrowed.unresolved:
+        log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:RAW_LOG_LIMIT])
+        return re_ask(state, pending, raw, log, hint=templates.narrowing_unclear(language))
     shown = (pending.context.candidates if pending.context else None) or []
     listed = {str((c.data or {}).get(gate.PLAN_STEP_KEY, "")) for c in shown}
     if gate.along(state, listed if pending.origin_step_id == "planner" else {pending.origin_step_id}):

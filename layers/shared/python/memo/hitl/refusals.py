@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memo.domain import PlanStep
 from memo.hitl import fastpath
 from memo.hitl.transitions import RAW_LOG_LIMIT
 
@@ -58,3 +59,21 @@ def refusal_rest(raw: str) -> str:
     """The words after a refusal's lead ("no, only 1" -> "only 1"); "" when it does not open with one."""
     lead = _REJECT_LEAD.match(raw.strip())
     return raw.strip()[lead.end() :] if lead is not None else ""
+
+
+_NEW = frozenset({"create", "add", "save"})  # the actions that make a new item
+#: "actually delete that", "scratch the reminder", "בעצם תמחק את זה": said to a question that asks
+#: what a new item still needs ("When should I remind you?"), the item is dropped.
+_DROPPED = re.compile(
+    r"^(?:(?:actually|no|nah|oh|wait|hmm+|בעצם|לא|רגע|אה)\b[\s,.!]*)*"
+    r"(?:(?:just\s+)?(?:delete|remove|erase|drop|scratch|cancel)\s+(?:it|that|this|that\s+one|this\s+one|"
+    r"the\s+(?:reminder|note|request))"
+    r"|(?:תמחק|תמחקי|מחק|תוריד|תורידי|תבטל|תבטלי)\s+(?:את\s+זה|אותו|אותה|את\s+התזכורת|את\s+הבקשה))[.!]*$",
+    re.I,
+)
+
+
+def drops_the_new_item(raw: str, step: PlanStep | None) -> bool:
+    """Whether an answer to "what does the new item still need?" (of a `step` that makes a new
+    item) drops the item instead. Said of a delete ("delete it" to "which one?") it is no drop."""
+    return step is not None and step.action in _NEW and _DROPPED.match(raw.strip()) is not None

@@ -190,7 +190,10 @@ def cancel(
     log: ResumeLog,
     *,
     feedback: str | None = None,
+    text: str | None = None,
 ) -> ResumeOutcome:
+    """The question closed as a no: nothing of it runs. `feedback`: the reason the no gave;
+    `text`: the reply, when the cancel says more than "cancelled" (what the answer left)."""
     parsed: dict[str, Any] = {"cancelled": True}
     if feedback:
         parsed["feedback"] = feedback
@@ -202,9 +205,21 @@ def cancel(
         goto="response",
         decision="cancel",
         state=with_result(state, pending, entry),
-        text=templates.rejected_with_reason(language) if feedback else templates.cancelled(language),
+        text=text
+        or (templates.rejected_with_reason(language) if feedback else templates.cancelled(language)),
         feedback=feedback,
     )
+
+
+def kept_all(
+    state: TurnState, pending: PendingHITL, raw: str, now: datetime, log: ResumeLog
+) -> ResumeOutcome:
+    """An answer that keeps every item away ("keep grandma", the only one; "not 1 2 3") leaves
+    nothing to do: the question is closed as a no, so a "yes" said after it approves nothing (asked
+    again instead, a "yes" would have run every item)."""
+    log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "kept_all"})
+    language = detect_language(raw, state.input.language)
+    return cancel(state, pending, raw, None, now, log, text=templates.kept_all(language))
 
 
 def re_ask(

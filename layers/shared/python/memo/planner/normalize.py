@@ -214,6 +214,12 @@ def _keep_case(original: str, fixed: str) -> str:
 _TO_CAL = re.compile(r"\b(to|and)\s+cal\b", re.I)
 #: "to by milk": "buy", as only "to" before it makes certain.
 _TO_BY = re.compile(r"\b(to)\s+by\b(?=\s+(?!the\s+(?:way|end))\w)", re.I)
+#: "remind me too walk the dog", "remind me t call mom", "remind em to ...": the "to" (or "me") of
+#: "remind me to" mistyped; right after "remind me" no word is anything else.
+_REMIND_ME_TO = re.compile(r"\b(?P<remind>remind\s+(?:me|us))\s+(?:too|tp|ti|yo|t|ot|tto)\s+(?=[a-z])", re.I)
+_REMIND_EM = re.compile(
+    r"\b(?P<remind>remind)\s+(?-i:em)\b(?=\s+(?:to|at|in|on|tomorrow|tonight|every|about)\b)", re.I
+)
 #: "remind me tmrw 2 call mom": "2" for "to" before a verb of a task (never a count: "2 eggs").
 _TWO_FOR_TO = re.compile(
     r"(?<=\s)2\s+(?=(?:call|buy|get|take|pick|pay|send|check|go|do|book|email|text|water|feed|clean|make|"
@@ -309,6 +315,8 @@ def fix_typos(text: str) -> str:
         text = spelled.sub(read, text)
     text = _HE_LETTER_DAY.sub(lambda m: f"{m.group('pre')}יום {_HE_LETTER_DAYS[m.group('d')]}", text)
     text = _AT_SIGN.sub("at ", _TWO_FOR_TO.sub("to ", text))
+    text = _REMIND_EM.sub(lambda m: f"{m.group('remind')} me", text)
+    text = _REMIND_ME_TO.sub(lambda m: f"{m.group('remind')} to ", text)
     text = _AT_H_MM.sub(lambda m: f"{m.group('at')} {m.group('h')}:{m.group('m')}", text)
     text = _TO_THE_HOUR.sub("בשעה", text)
     text = _HE_LIST_NAMED.sub(

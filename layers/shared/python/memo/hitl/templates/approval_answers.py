@@ -119,6 +119,14 @@ def names_not_found(found: list[str], missing: list[str], language: Language) ->
     return f"I found {have}, but nothing for {gone}, so I haven't done anything. Tell me again which ones to delete."
 
 
+def kept_all(language: Language) -> str:
+    """An answer to an approval that keeps every item ("keep grandma", the only one; "not 1 2 3"):
+    nothing is left to do, so the question is closed as a no."""
+    if language == "he":
+        return "זה לא משאיר אף פריט, אז ביטלתי. לא שיניתי כלום."
+    return "That leaves nothing to do, so I've cancelled it. Nothing was changed."
+
+
 def narrowing_empty(language: Language) -> str:
     if language == "he":
         return "זה לא משאיר אף פריט, אז לא עשיתי כלום."
