@@ -21,9 +21,12 @@ def chat(monkeypatch: pytest.MonkeyPatch) -> Iterator[Conversation]:
 
 
 @pytest.mark.parametrize(
-    "dropped", ["actually delete that", "scratch that", "delete it", "nah don't bother", "no, remove the reminder"]
+    "dropped",
+    ["actually delete that", "scratch that", "delete it", "nah don't bother", "no, remove the reminder"],
 )
-def test_a_new_reminder_dropped_while_its_time_is_asked_sets_nothing(chat: Conversation, dropped: str) -> None:
+def test_a_new_reminder_dropped_while_its_time_is_asked_sets_nothing(
+    chat: Conversation, dropped: str
+) -> None:
     assert chat.say("remind me to renew the car insurance").startswith("When should I remind you?")
     assert chat.say(dropped) == "OK, cancelled. Nothing was changed."
     # The time said next is not the dropped reminder's.

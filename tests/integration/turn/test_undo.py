@@ -111,3 +111,32 @@ def test_a_delete_all_kept_short_is_named_by_its_count_not_as_all(
     assert chat.say(word).startswith(said)
     chat.say("כן" if word == "בטל" else "yes")
     assert all(title in chat.say("show my reminders") for title in ("call mom", "call bob", "call dan"))
+
+
+@pytest.mark.parametrize(
+    ("add", "remove", "back", "undone", "listed"),
+    [
+        (
+            "add milk, eggs and bread to the shopping list",
+            "remove the bread",
+            "actually put it back",
+            "↩️ Undone: “bread” is back.",
+            "Your shopping list:\n• milk\n• eggs\n• bread",
+        ),
+        (
+            "תוסיף לרשימת הקניות חלב, ביצים ולחם",
+            "תוריד את הלחם",
+            "בעצם תחזיר אותו",
+            "↩️ ביטלתי את המחיקה ושחזרתי את „לחם”.",
+            "רשימת הקניות:\n• חלב\n• ביצים\n• לחם",
+        ),
+    ],
+)
+def test_put_it_back_after_a_second_thought_word(
+    chat: Conversation, add: str, remove: str, back: str, undone: str, listed: str
+) -> None:
+    # "בעצם תחזיר אותו" was "לא בטוח שהבנתי"; the bread stayed off the list.
+    chat.say(add)
+    chat.say(remove)
+    assert chat.say(back) == undone
+    assert chat.say("מה ברשימת הקניות" if add.startswith("ת") else "show my shopping list") == listed

@@ -96,7 +96,15 @@ def test_hebrew_dropping_the_new_item(lead: str, verb: str, it: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["delete the dentist reminder", "delete it tomorrow", "at 5 then delete it", "delete", "תמחק את החלב", None]
+    "said",
+    [
+        "delete the dentist reminder",
+        "delete it tomorrow",
+        "at 5 then delete it",
+        "delete",
+        "תמחק את החלב",
+        None,
+    ],
 )
 def test_an_answer_that_names_something_else_is_no_drop(said: str | None) -> None:
     assert not drops_the_new_item(said or "tomorrow at 5", _step("create"))

@@ -312,3 +312,16 @@ def test_an_add_that_put_nothing_on_the_list_is_nothing_to_undo() -> None:
     assert typed_undo([added]) == UndoRequest(
         undo_key="wamid.B", until=NOW + timedelta(minutes=11), updated=True
     )
+
+
+@pytest.mark.parametrize("lead", ["", "actually ", "oops, ", "oh ", "sorry, ", "oops actually ", "hmm, "])
+@pytest.mark.parametrize("words", ["put it back", "bring them back", "undo that", "restore it", "undo"])
+def test_undo_after_a_second_thought_word(lead: str, words: str) -> None:
+    # "actually put it back" and "בעצם תחזיר אותו" were not understood.
+    assert is_undo_said(f"{lead}{words}")
+
+
+@pytest.mark.parametrize("lead", ["", "בעצם ", "אופס ", "סליחה, ", "אה ", "בעצם, אופס "])
+@pytest.mark.parametrize("words", ["תחזיר אותו", "תחזירי את זה", "תחזיר", "בטל את המחיקה", "שחזר אותם"])
+def test_hebrew_undo_after_a_second_thought_word(lead: str, words: str) -> None:
+    assert is_undo_said(f"{lead}{words}")

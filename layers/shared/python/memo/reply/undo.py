@@ -81,7 +81,7 @@ def sent_by_memo(request: UndoRequest, now: datetime) -> bool:
 #: "undo", "undo that", "can you undo that?", "oops, bring it back", "restore them", "בטל את המחיקה",
 #: "תחזיר את זה".
 _TYPED_UNDO = re.compile(
-    r"^\W*(?:(?:oops|oh\s+no|wait|no|אופס|אוי|רגע|לא)[\s,!.]+)?"
+    r"^\W*(?:(?:oops|oh\s+no|oh|wait|no|actually|sorry|hmm+|אופס|אוי|רגע|לא|בעצם|אה|סליחה)[\s,!.]+)*"
     r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?|please\s+|אפשר\s+)?"
     r"(?:undo(?:\s+(?:that|it|this|the\s+(?:delete|deletion|skip|change|last\s+one)|my\s+last\s+delete"
     r"|what\s+you\s+(?:just\s+)?did))?"
@@ -126,7 +126,7 @@ def is_typed_undo(text: str | None) -> bool:
 #: Hebrew ways of saying undo beyond `_TYPED_UNDO`'s: "אופס תחזיר", "תחזיר את הכל", "תחזירי הכל
 #: בבקשה" (bring it / everything back).
 _MORE_UNDO = re.compile(
-    r"^\W*(?:(?:אופס|אוי|רגע|לא)[\s,!.]+)*(?:אפשר\s+)?(?:תחזיר|תחזירי|להחזיר|החזר)"
+    r"^\W*(?:(?:אופס|אוי|רגע|לא|בעצם|אה|סליחה)[\s,!.]+)*(?:אפשר\s+)?(?:תחזיר|תחזירי|להחזיר|החזר)"
     r"(?:\s+(?:את\s+)?(?:הכל|הכול|כולם|כולן|מה\s+שמחקת))?(?:\s+בחזרה)?(?:\s+בבקשה)?\s*[.!?]*$"
 )
 
