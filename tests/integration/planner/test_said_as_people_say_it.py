@@ -216,3 +216,22 @@ def test_the_to_of_remind_me_to_mistyped(chat: Conversation, said: str) -> None:
     # The reminder was titled "too walk the dog", or the whole message with "remind em" in it.
     assert chat.say(said) == f"⏰ Reminder set: “walk the dog” for {shown(0, 20)}."
     assert chat.say("show my reminders") == f"Your reminders:\n• “walk the dog” — {shown(0, 20)}"
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "answer", "set_"),
+    [
+        ("remind me eod to submit my timesheet", "When should I remind you?", "6pm", (0, 18)),
+        ("remind me tomorrow by end of day to send the report", "What time on ", "at 5", (1, 17)),
+    ],
+)
+def test_the_end_of_the_day_is_asked_and_never_the_title(
+    chat: Conversation, said: str, asked: str, answer: str, set_: tuple[int, int]
+) -> None:
+    # "eod" and "end of day" went into the title ("eod to submit my timesheet").
+    question = chat.say(said)
+    assert question.startswith(asked)
+    if asked.startswith("What time on"):  # the day said is kept
+        assert shown(1, 17).rsplit(",", 1)[0] in question
+    title = said.split(" to ", 1)[1]
+    assert chat.say(answer) == f"⏰ Reminder set: “{title}” for {shown(*set_)}."

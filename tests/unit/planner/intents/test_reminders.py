@@ -183,3 +183,40 @@ def test_hebrew_dont_forget_to_remind_me() -> None:
     text = "אל תשכח להזכיר לי לקנות חלב מחר ב-9"
     found = reminders.create(text, pin(text))
     assert found is not None and found.constraints["title"] == "לקנות חלב"
+
+
+_END_OF_DAY = [
+    "end of day",
+    "eod",
+    "by eod",
+    "by end of day",
+    "at the end of the day",
+    "by the end of the workday",
+]
+
+
+@pytest.mark.parametrize("said", _END_OF_DAY)
+@pytest.mark.parametrize("day", ["", "tomorrow ", "on friday "])
+@pytest.mark.parametrize("task", ["send the report", "call dana", "submit timesheet"])
+def test_the_end_of_the_day_is_asked_and_never_in_the_title(said: str, day: str, task: str) -> None:
+    # "remind me eod to send report" was titled "eod to send report"; after a day, "end of day to ...".
+    for message in (f"remind me {day}{said} to {task}", f"remind me to {task} {day}{said}"):
+        match = reminders.create(message, pin(message))
+        assert match is not None, message
+        assert match.constraints.get("title") == task, message
+        assert "when" not in match.constraints and "reminder_time_required" in match.missing, message
+        assert ("day" in match.constraints) == bool(day), message
+
+
+@pytest.mark.parametrize("said", ["בסוף היום", "עד סוף היום", "לקראת סוף היום"])
+@pytest.mark.parametrize("day", ["", "מחר "])
+def test_hebrew_the_end_of_the_day_is_asked(said: str, day: str) -> None:
+    message = f"תזכיר לי {day}{said} לשלוח דוח"
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints.get("title") == "לשלוח דוח", message
+    assert "when" not in match.constraints and ("day" in match.constraints) == bool(day), message
+
+
+def test_the_end_of_the_day_inside_a_title_stays() -> None:
+    match = reminders.create("remind me at 5 to read the end of the day chapter", pin("x"))
+    assert match is not None and match.constraints["title"] == "read the end of the day chapter"

@@ -146,11 +146,19 @@ def lead_title(title: str, event_time: str) -> str:
 _VAGUE = (
     r"(?:in\s+a\s+(?:bit|while|little\s+while|sec|second|moment|jiffy|"
     r"few(?!\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b))|later(?:\s+on)?|soon|sometime|some\s+time|at\s+some\s+point|"
-    r"afterwards|at\s+the\s+end\s+of\s+the\s+day|end\s+of\s+(?:the\s+)?day|אחר\s+כך|עוד\s+מעט|בהמשך|מאוחר\s+יותר)"
+    r"afterwards|(?:(?:at|by|before|around|towards?)\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:work\s*|business\s+)?day|eod|"
+    r"אחר\s+כך|עוד\s+מעט|בהמשך|מאוחר\s+יותר|(?:עד\s+|לקראת\s+)?ב?סוף\s+היום)"
 )
 _VAGUE_TIME = re.compile(
     rf"^{_VAGUE}(?=\s|$|[,.!?])|(?<=\s){_VAGUE}(?=\s*(?:today|היום)?\s*[.!?]*$)", re.I
 )  # "... later today": the day stays
+#: "remind me tomorrow end of day to send it", "מחר בסוף היום לשלוח": the end of the day after a day,
+#: before what to do (in a title, "the end of the day chapter", it stays).
+_END_OF_DAY = re.compile(
+    r"(?:(?<=\s)|^)(?:(?:at|by|before|around|towards?)\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:work\s*|business\s+)?day|eod)"
+    r"(?=\s+to\s|\s*[.!?]*$)|(?:(?<=\s)|^)(?:עד\s+|לקראת\s+)?ב?סוף\s+היום(?=\s+ל|\s*[.!?]*$)",
+    re.I,
+)
 
 #: "remind me again to call dad at 5", "תזכיר לי שוב להתקשר לאבא": "again" is no part of the title.
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
@@ -160,7 +168,7 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
         return None
-    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", rest)))
+    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", _END_OF_DAY.sub(" ", rest))))
     month = month_without_day(rest)
     if isinstance(month, MonthSaid):
         return _month_asked(month, inp)
