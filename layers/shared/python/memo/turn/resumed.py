@@ -38,6 +38,11 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
         state = state.model_copy(
             update={"input": state.input.model_copy(update={"timezone": ctx.profile.timezone})}
         )
+    if _quotes_another_request(turn, state, reply):
+        # "move this to 6pm" quoting "remind me to call mom ..." while "When should I remind you?"
+        # waits on the bank: about that request, planned as its own; the question stays open.
+        logger.info("HITL_QUOTED_ANOTHER_REQUEST", extra={"quoted": turn.ctx.message.context_id})
+        return plan(turn, turn.fresh_state())
     if _quotes_another_message(turn, pending, reply):
         outcome = quoted_elsewhere(state, pending, reply.text or "")
     else:
@@ -83,6 +88,25 @@ def _set_aside(outcome: TurnOutcome, line: str) -> TurnOutcome:
     if reply is None or outcome.reply_kind == "hitl_question" or reply.choices:
         return outcome
     return outcome.model_copy(update={"reply": reply.model_copy(update={"text": f"{reply.text}\n{line}"})})
+
+
+def _quotes_another_request(turn: Turn, state: TurnState, reply: HITLReply) -> bool:
+    """A typed answer that quotes one of the user's own messages (their messages' ids are kept) that
+    is neither the open question's request nor an answer to it: about that message, not this
+    question."""
+    quoted = turn.ctx.message.context_id
+    if not quoted or reply.interactive_id or quoted == state.trace_id:
+        return False
+    recent = turn.ctx.snapshot.recent
+    found = [i for i, m in enumerate(recent) if m.role == "user" and m.wamid == quoted]
+    if not found or recent[found[0]].started == state.trace_id:
+        return False
+    if recent[found[0]].kind == "hitl_reply" and recent[found[0]].started is None:
+        # An answer that started nothing ("tomorrow" -> "What time on Tue?"): this question's
+        # when said after its request, another's when said before it.
+        asked = next((i for i, m in enumerate(recent) if m.wamid == state.trace_id), -1)
+        return found[0] < asked
+    return True
 
 
 def _quotes_another_message(turn: Turn, pending: PendingHITL, reply: HITLReply) -> bool:
