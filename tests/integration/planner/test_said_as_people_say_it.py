@@ -235,3 +235,12 @@ def test_the_end_of_the_day_is_asked_and_never_the_title(
         assert shown(1, 17).rsplit(",", 1)[0] in question
     title = said.split(" to ", 1)[1]
     assert chat.say(answer) == f"⏰ Reminder set: “{title}” for {shown(*set_)}."
+
+
+def test_hebrew_minutes_abbreviated_without_the_geresh(chat: Conversation) -> None:
+    # "בעוד 5 דק" was no time: the words were the title and the time was asked.
+    assert chat.say("תזכיר לי בעוד 5 דק לבדוק את התנור") == (
+        f"⏰ קבעתי תזכורת „לבדוק את התנור” ל{shown(0, 10, 5, 'he')}."
+    )
+    assert chat.say("תזכיר לי לתלות כביסה").startswith("מתי להזכיר לך?")
+    assert chat.say("10 דק") == f"⏰ קבעתי תזכורת „לתלות כביסה” ל{shown(0, 10, 10, 'he')}."

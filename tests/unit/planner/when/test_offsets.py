@@ -234,3 +234,17 @@ def test_a_hebrew_lead_said_in_words_counts_back_as_in_digits(word: str, unit: s
     found = find_lead(said)
     assert found is not None, said
     assert lead_delta(found) == timedelta(minutes=HE_AMOUNT_WORDS[word] * minutes), said
+
+
+@pytest.mark.parametrize("unit", ["דקות", "דק'", "דק׳", "דק"])
+@pytest.mark.parametrize("minutes", [1, 5, 10, 25, 45, 90])
+@pytest.mark.parametrize("space", [" ", ""])
+def test_hebrew_minutes_in_every_spelling(unit: str, minutes: int, space: str) -> None:
+    # "בעוד 5 דק" (the abbreviation without its geresh) was no time at all; the title was the words.
+    scan = Scan(f"תזכיר לי בעוד {minutes}{space}{unit} לבדוק")
+    assert take_offset(scan) == (timedelta(minutes=minutes), True), (minutes, unit)
+    assert "דק" not in scan.text
+
+
+def test_a_word_that_starts_with_the_abbreviation_is_no_minutes() -> None:
+    assert take_offset(Scan("בעוד 5 דקלומים")) is None

@@ -117,7 +117,7 @@ BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?
 #: "make it 45 minutes", "change it to half an hour", "תעשה את זה 45 דקות": an amount from now.
 BARE_DURATION = re.compile(
     r"^(?:to\s+|ל-?)?(?P<amount>(?:\d+(?:\.\d+)?|an?|one|two|three|half\s+an)\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?)"
-    r"|(?:\d+\s+)?(?:דקות|דק'|שעות)|חצי\s+שעה|רבע\s+שעה|שעה|שעתיים|שעה\s+וחצי)\s*[.!]?$",
+    r"|(?:\d+\s+)?(?:דקות|דק'|דק׳|דק|שעות)|חצי\s+שעה|רבע\s+שעה|שעה|שעתיים|שעה\s+וחצי)\s*[.!]?$",
     re.I,
 )
 #: "the bank one", "the email one": a thing named by a word of it (a reminder, when it has a time).

@@ -44,7 +44,7 @@ _EN_MORE_MINUTES = re.compile(
 _MINUTE_WORDS = {"five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 HE_AMOUNT = "|".join(sorted(HE_AMOUNT_WORDS, key=len, reverse=True))
 _HE_REL = re.compile(
-    rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דק׳|דקה|שעות|שעה|ימים|יום|שבועות|שבוע)|"
+    rf"(?:ב)?עוד\s+(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דק׳|דקה|דק(?![\u05D0-\u05EA])|שעות|שעה|ימים|יום|שבועות|שבוע)|"
     r"(?P<word>שלושה רבעי שעה|שלושת רבעי שעה|חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה|דקה|יומיים|יום|שבועיים|שבוע))"
     r"(?P<half>\s+וחצי)?",
 )
@@ -77,7 +77,7 @@ _EN_LEAD = re.compile(
     FLAGS,
 )
 _HE_LEAD = re.compile(
-    rf"(?:(?<=\s)|^)(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|שעות)|(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה))"
+    rf"(?:(?<=\s)|^)(?:(?P<n>\d+|{HE_AMOUNT})\s*(?P<unit>דקות|דק'|דק׳|דק(?![\u05D0-\u05EA])|שעות)|(?P<word>חצי שעה|רבע שעה|שעה וחצי|שעתיים|שעה))"
     r"\s+(?:לפני|קודם)(?=\s)"
 )
 
@@ -133,7 +133,7 @@ def _he_amount(match: re.Match[str]) -> tuple[timedelta, bool]:
 
 #: The minutes after Hebrew hours: "בעוד שעה ועשרים דקות", "בעוד שעתיים ורבע", "בעוד 3 שעות ו-10 דקות".
 _HE_MORE_MINUTES = re.compile(
-    rf"\s+ו-?(?:(?P<quarter>רבע)|(?P<n>\d{{1,2}}|{HE_AMOUNT})\s*(?:דקות|דק'|דק׳))(?=\s|$|[,.!?])"
+    rf"\s+ו-?(?:(?P<quarter>רבע)|(?P<n>\d{{1,2}}|{HE_AMOUNT})\s*(?:דקות|דק'|דק׳|דק))(?=\s|$|[,.!?])"
 )
 
 
