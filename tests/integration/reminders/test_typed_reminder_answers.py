@@ -336,3 +336,21 @@ def test_another_reminders_name_is_not_the_one_that_went_out(chat: Conversation,
     chat.say("remind me to call mom at 10:30")
     _after(chat, clock, 31)
     assert not chat.say("snooze call dad until 5pm").startswith("⏰ I'll remind you about “call mom”")
+
+
+@pytest.mark.parametrize(
+    ("set_", "title", "said", "marked"),
+    [
+        ("remind me to stretch in 15 min", "stretch", "thanks, done", "✅ Marked “stretch” done."),
+        ("remind me to stretch in 15 min", "stretch", "done, thank you!", "✅ Marked “stretch” done."),
+        ("תזכיר לי בעוד 15 דקות להתמתח", "להתמתח", "תודה, סיימתי", "✅ סימנתי את „להתמתח” כבוצע."),
+    ],
+)
+def test_done_said_with_thanks_marks_it_done(
+    chat: Conversation, clock: FakeClock, set_: str, title: str, said: str, marked: str
+) -> None:
+    # "thanks, done" was "You're welcome!" and the reminder stayed open.
+    chat.say(set_)
+    (delivered,) = _after(chat, clock, 16)
+    assert title in delivered
+    assert chat.say(said) == marked

@@ -277,3 +277,28 @@ def test_a_delivered_reminders_title_is_read_back_from_its_message(language: str
 def test_it_is_said_in_the_language_of_the_verb_not_of_the_title() -> None:
     assert by_its_name("snooze להתקשר לאמא until 5pm", "⏰ Reminder: להתקשר לאמא") == "snooze it until 5pm"
     assert by_its_name("תדחה את call mom למחר", "⏰ תזכורת: call mom") == "תדחה את זה למחר"
+
+
+@pytest.mark.parametrize("done", ["done", "did it", "finished", "all done", "סיימתי", "בוצע"])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "thanks, {}",
+        "thank you! {}",
+        "{}, thanks",
+        "{} thank you 🙏",
+        "yes {}",
+        "תודה, {}",
+        "{} תודה רבה",
+        "כן {}",
+    ],
+)
+def test_done_said_with_thanks_is_done(done: str, said: str) -> None:
+    # "thanks, done" right after a reminder was "You're welcome!", and the reminder stayed open.
+    button = typed_button(said.format(done), "r1")
+    assert isinstance(button, ReminderButton) and button.action == "done", said.format(done)
+
+
+@pytest.mark.parametrize("said", ["thanks", "thank you", "תודה", "thanks, not yet", "done with the dishes"])
+def test_thanks_alone_or_more_words_is_no_done(said: str) -> None:
+    assert typed_button(said, "r1") is None

@@ -94,9 +94,12 @@ def delivered_lately(recent: Sequence[MemoryMessage], *, now: datetime) -> Memor
     return sent
 
 
+#: The thanks said with it ("thanks, done", "done, thank you", "תודה, סיימתי"): still the done.
+_THANKS = r"(?:thanks|thank\s+you|thx|ty|תודה(?:\s+רבה)?)"
 _TYPED_DONE = re.compile(
-    r"^(?:ok(?:ay)?[\s,]+)?(?:done|did\s+it|i\s+did(?:\s+it)?|finished|completed|all\s+done|got\s+it\s+done|"
-    r"בוצע|עשיתי(?:\s+את\s+זה)?|סיימתי|טופל)\s*[.!✅👍]*$",
+    rf"^(?:{_THANKS}[\s,.!]+)?(?:(?:ok(?:ay)?|yes|yep|yeah|כן|אוקיי)[\s,]+)?"
+    r"(?:done|did\s+it|i\s+did(?:\s+it)?|finished|completed|all\s+done|got\s+it\s+done|"
+    rf"בוצע|עשיתי(?:\s+את\s+זה)?|סיימתי|טופל)(?:[\s,.!]+{_THANKS})?\s*[.!✅👍🙏]*$",
     re.I,
 )
 _UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
