@@ -244,3 +244,20 @@ def test_hebrew_minutes_abbreviated_without_the_geresh(chat: Conversation) -> No
     )
     assert chat.say("תזכיר לי לתלות כביסה").startswith("מתי להזכיר לך?")
     assert chat.say("10 דק") == f"⏰ קבעתי תזכורת „לתלות כביסה” ל{shown(0, 10, 10, 'he')}."
+
+
+def test_a_thing_said_again_in_another_spelling_or_as_meant(chat: Conversation) -> None:
+    # "actually make it 3 tomatoes" after "tomatos" and "i meant almond milk" were not understood.
+    chat.say("add tomatos and cucumbers to the shopping list")
+    assert (
+        chat.say("actually make it 3 tomatoes") == "Changed “tomatos” to “3 tomatoes” on your shopping list."
+    )
+    chat.say("add milk to the shopping list")
+    assert chat.say("i meant almond milk") == "Changed “milk” to “almond milk” on your shopping list."
+    assert chat.say("show my shopping list") == (
+        "Your shopping list:\n• almond milk\n• 3 tomatoes\n• cucumbers"
+    )
+    # The list of a thing not named is said as "your list", never "your default list".
+    assert chat.say("remove cucumbers and add lettuce").startswith(
+        "Just to check — you want me to remove cucumbers from your list, then add lettuce"
+    )

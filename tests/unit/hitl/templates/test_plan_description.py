@@ -200,3 +200,22 @@ def test_a_reminder_named_by_it_is_said_with_no_empty_quotes(constraints: dict, 
     said = step(action="delete", constraints=constraints)
     assert templates.describe_step(said, "en", TZ) == en
     assert templates.describe_step(said, "he", TZ) == he
+
+
+@pytest.mark.parametrize(
+    ("action", "en", "he"),
+    [
+        ("remove", "remove cucumbers from your list", "להוריד cucumbers מהרשימה"),
+        ("add", "add cucumbers to your list", "להוסיף cucumbers לרשימה"),
+    ],
+)
+def test_a_list_not_named_is_never_called_default(action: str, en: str, he: str) -> None:
+    # "remove cucumbers and add lettuce" was confirmed as "remove cucumbers from your default list".
+    said = step(
+        capability="lists",
+        action=action,
+        constraints={"listName": "default"},
+        changes={"items": ["cucumbers"]},
+    )
+    assert templates.describe_step(said, "en", TZ) == en
+    assert templates.describe_step(said, "he", TZ) == he

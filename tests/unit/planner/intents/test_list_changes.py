@@ -165,3 +165,38 @@ def test_make_it_holding_a_thing_added_before_the_latest_add_changes_that_thing(
     twice = (actions[0], actions[1], _added(earlier, key))
     said = _MORE_PRECISELY[thing][0]
     assert list_changes.make_it(said, pin(said, actions=twice)) is None
+
+
+_TWO_ADDED = latest("lists", "added tomatos, cucumbers to the shopping list").model_copy(
+    update={"external_ids": {"listKey": "shopping"}}
+)
+
+
+@pytest.mark.parametrize(
+    "lead", ["actually make it", "make that", "oh wait, make it", "actually", "i meant", "sorry, i meant"]
+)
+@pytest.mark.parametrize(
+    ("new", "old"), [("3 tomatoes", "tomatos"), ("2 cucumber", "cucumbers"), ("cherry tomatoes", "tomatos")]
+)
+def test_the_thing_said_again_in_another_spelling_or_number_is_still_that_thing(
+    lead: str, new: str, old: str
+) -> None:
+    # "actually make it 3 tomatoes" after "tomatos" was not understood (the words did not hold the
+    # thing as written); "i meant almond milk" neither.
+    message = f"{lead} {new}"
+    found = list_changes.make_it(message, pin(message, actions=(_TWO_ADDED,)))
+    assert found is not None, message
+    assert found.constraints == {"listName": "shopping", "target": old} and found.changes == {"text": new}
+
+
+def test_i_meant_after_one_thing_added() -> None:
+    one = latest("lists", "added milk to the shopping list").model_copy(
+        update={"external_ids": {"listKey": "shopping"}}
+    )
+    for message in ("i meant almond milk", "I mean oat milk", "no, i meant soy milk"):
+        found = list_changes.make_it(message, pin(message, actions=(one,)))
+        assert found is not None and found.constraints["target"] == "milk", message
+    assert list_changes.make_it("i meant tomorrow", pin("i meant tomorrow", actions=(one,))) is None
+    he = latest("lists", "הוספתי חלב לרשימת קניות").model_copy(update={"external_ids": {"listKey": "קניות"}})
+    found = list_changes.make_it("התכוונתי חלב סויה", pin("התכוונתי חלב סויה", actions=(he,)))
+    assert found is not None and found.changes == {"text": "חלב סויה"}

@@ -200,9 +200,14 @@ def _list_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
     he = language == "he"
     name = str(step.constraints.get("listName", ""))
     items = ", ".join(str(i) for i in step.changes.get("items", [])) or ("פריטים" if he else "items")
+    unnamed = name == UNNAMED_LIST  # the list the thing is on, found when it runs: never "default"
     if step.action == "add":
+        if unnamed:
+            return f"להוסיף {items} לרשימה" if he else f"add {items} to your list"
         return f"להוסיף {items} לרשימת {he_list_name(name)}" if he else f"add {items} to your {name} list"
     if step.action == "remove":
+        if unnamed:
+            return f"להוריד {items} מהרשימה" if he else f"remove {items} from your list"
         return (
             f"להוריד {items} מרשימת {he_list_name(name)}" if he else f"remove {items} from your {name} list"
         )
@@ -213,9 +218,9 @@ def _list_phrase(step: PlanStep, language: Language, timezone: str) -> str | Non
             quote(str(step.changes.get("text", "")), language),
         )
         if he:
-            where = "ברשימה" if name == UNNAMED_LIST else f"ברשימת {he_list_name(name)}"
+            where = "ברשימה" if unnamed else f"ברשימת {he_list_name(name)}"
             return f"לשנות את {old} ל{new} {where}"
-        where = "on your list" if name == UNNAMED_LIST else f"on your {name} list"
+        where = "on your list" if unnamed else f"on your {name} list"
         return f"change {old} to {new} {where}"
     if step.action == "show":
         return f"להציג את רשימת {he_list_name(name)}" if he else f"show your {name} list"

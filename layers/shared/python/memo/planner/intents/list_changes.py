@@ -21,6 +21,7 @@ from memo.planner.groceries import is_known_thing
 from memo.planner.intents.list_words import KNOWN_LISTS_HE, LIST_NAME_EN, NAMES_A_KIND, list_name, no_article
 from memo.planner.lexicon import NOTE_EN, REMINDER_EN, clean, has_hebrew
 from memo.planner.match import CONFIDENT, REFERENTIAL, Match, latest_action, parse_when
+from memo.text.matching import stem
 
 _VERB_EN = r"(?:change|replace|swap|switch|update|correct|fix|rename|turn|make)"
 _CHANGE_EN = (
@@ -52,7 +53,11 @@ _MAKE_IT = re.compile(
 )
 #: "actually 12 eggs", "בעצם 12 ביצים": the new words alone, after a word that corrects (read from
 #: the message as sent: the planner sets such lead-in words aside)
-_BARE = re.compile(r"^(?:(?:oh|no)[\s,]+)?(?:actually|wait|בעצם|רגע)[\s,!.]+(?P<bare>[^?]+?)\s*[.!]*$", re.I)
+_BARE = re.compile(
+    r"^(?:(?:oh|no|sorry)[\s,]+)?(?:actually|wait|i\s+meant|i\s+mean|בעצם|רגע|התכוונתי(?=\s+\S))[\s,!.:]+"
+    r"(?P<bare>[^?]+?)\s*[.!]*$",
+    re.I,
+)
 _NEGATED = re.compile(r"^(?:not|no|without|minus|except|לא|בלי|חוץ|מלבד)(?=\s|$)", re.I)
 #: Words of a reminder or a note, a time or a day: not a list's thing.
 _NOT_A_THING = re.compile(rf"\b(?:{REMINDER_EN}|{NOTE_EN}|title|name)\b|תזכור|פתק|שם|כותרת", re.I)
@@ -113,8 +118,18 @@ def _a_time(words: str, inp: PlannerInput) -> bool:
 
 
 def _keeps(old: str, new: str) -> bool:
-    """The new words hold the old ones ("12 eggs" for "eggs", "lactose-free milk" for "milk")."""
-    return bool(old) and re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", new.lower()) is not None
+    """The new words hold the old ones ("12 eggs" for "eggs", "lactose-free milk" for "milk"), as
+    written or word by word as matching compares words ("3 tomatoes" for "tomatos")."""
+    if not old:
+        return False
+    if re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", new.lower()) is not None:
+        return True
+    olds, news = _stems(old), _stems(new)
+    return any(news[i : i + len(olds)] == olds for i in range(len(news) - len(olds) + 1))
+
+
+def _stems(text: str) -> list[str]:
+    return [stem(word) for word in re.findall(r"\w+", text.lower())]
 
 
 def _about_a_thing(old: str, new: str, inp: PlannerInput) -> bool:
@@ -134,7 +149,7 @@ def _refines(old: str, new: str, *, either_side: bool = False) -> bool:
     "sourdough bread"), in Hebrew a number before it or words after it ("12 ביצים", "חלב סויה").
     "call mom and dad" for "call mom" adds after it: a reminder's title, more likely (`either_side`:
     the thing is known to be on the list, so both)."""
-    old_words, new_words = old.lower().split(), new.lower().split()
+    old_words, new_words = _stems(old), _stems(new)
     if not old_words or len(new_words) <= len(old_words):
         return False
     before = new_words[-len(old_words) :] == old_words
