@@ -261,3 +261,14 @@ def test_a_thing_said_again_in_another_spelling_or_as_meant(chat: Conversation) 
     assert chat.say("remove cucumbers and add lettuce").startswith(
         "Just to check — you want me to remove cucumbers from your list, then add lettuce"
     )
+
+
+def test_one_word_meant_takes_its_place_in_the_title(chat: Conversation) -> None:
+    # "sorry i meant dad" after “call mom” renamed the reminder “dad”.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    assert chat.say("sorry i meant dad") == f"Updated the reminder “call dad” — now for {shown(1, 17)}."
+    chat.say("תזכיר לי מחר בשמונה בבוקר להתקשר לאמא")
+    assert chat.say("התכוונתי לאבא") == f"עדכנתי את התזכורת „להתקשר לאבא” — עכשיו ל{shown(1, 8, 0, 'he')}."
+    assert chat.say("show my reminders") == (
+        f"Your reminders:\n• “להתקשר לאבא” — {shown(1, 8)}\n• “call dad” — {shown(1, 17)}"
+    )

@@ -268,3 +268,46 @@ def test_hebrew_a_thing_of_ones_own_said_instead_takes_its_place(said: str, titl
 def test_a_clock_time_in_words_is_all_the_words_say(words: str, read: str | None) -> None:
     assert corrections.spoken_clock(words, NOW) == read
     assert corrections.names_a_time(words, NOW) is (read is not None)
+
+
+@pytest.mark.parametrize(
+    ("title", "new", "renamed"),
+    [
+        ("call mom", "dad", "call dad"),
+        ("buy flowers", "roses", "buy roses"),
+        ("text dana", "Noa", "text Noa"),
+        ("להתקשר לאמא", "לאבא", "להתקשר לאבא"),
+        ("להתקשר לאמא", "אבא", "להתקשר לאבא"),
+    ],
+)
+@pytest.mark.parametrize(
+    "said", ["i meant {new}", "sorry i meant {new}", "oops, i meant {new}", "התכוונתי {new}"]
+)
+def test_one_word_meant_for_a_verb_and_its_word_takes_that_word_s_place(
+    title: str, new: str, renamed: str, said: str
+) -> None:
+    # "sorry i meant dad" after “call mom” renamed the reminder “dad”.
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary=f"reminder “{title}” for Tue 24 Nov, 09:00",
+        when=NOW + timedelta(hours=7),
+        external_ids={"reminderId": "r-1"},
+    )
+    step = RulePlanner().plan(pin(said.format(new=new), actions=(just_set,))).output.plan[0]
+    assert (step.action, step.changes) == ("update", {"title": renamed}), said.format(new=new)
+
+
+@pytest.mark.parametrize(
+    ("title", "new"), [("pick up the kids", "dad"), ("call mom", "call dad"), ("call mom", "call")]
+)
+def test_one_word_for_a_longer_title_or_a_whole_title_is_the_whole_new_title(title: str, new: str) -> None:
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary=f"reminder “{title}” for Tue 24 Nov, 09:00",
+        external_ids={"reminderId": "r-1"},
+    )
+    assert in_its_place(just_set, new) == new

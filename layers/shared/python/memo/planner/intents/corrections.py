@@ -138,6 +138,8 @@ def correction(text: str, inp: PlannerInput) -> str | None:
         if parsed.found:
             return None  # a new title with a time in it: asked
     new = replacement_title(text, now=inp.now)
+    if new and _MEANT.match(text):
+        new = in_its_place(latest, new)  # "i meant dad" after “call mom”: “call dad”
     return f"change it to {new}" if new else None
 
 
@@ -164,6 +166,8 @@ def in_its_place(latest: LatestAction, new: str) -> str:
         noun = ("ה" if held.group("the") else "") + mine.group("noun")
         title = quoted.group("title")
         return title[: held.start("the")] + noun + title[held.end("noun") :]
+    if thing is None and quoted is not None:
+        return _one_word_in_place(quoted.group("title"), new.strip())
     if thing is None or quoted is None:
         return new
     title = quoted.group("title")
@@ -171,6 +175,17 @@ def in_its_place(latest: LatestAction, new: str) -> str:
     if said is None:
         return new
     return title[: said.start()] + new.strip() + title[said.end() :]
+
+
+def _one_word_in_place(title: str, new: str) -> str:
+    """One word said for a title of a verb and one word: its word ("dad" after “call mom”: “call
+    dad”; "לאבא" or "אבא" after „להתקשר לאמא”: „להתקשר לאבא”). Anything else: the whole new title."""
+    words = title.split()
+    if len(words) != 2 or not re.fullmatch(r"[^\W\d_]+", new) or new.lower() == words[0].lower():
+        return new
+    if has_hebrew(new) and words[1].startswith("ל") and not new.startswith("ל"):
+        new = f"ל{new}"
+    return f"{words[0]} {new}"
 
 
 #: "tuesday not monday", "oops, 6pm not 5pm", "not monday, tuesday", "שלישי ולא שני", "לא בשני, בשלישי"
