@@ -148,3 +148,29 @@ def test_a_note_is_found_by_another_form_of_its_words(chat: Conversation) -> Non
         chat.say("update the parking note to level 4")
         == "📝 Updated your note: “the car is parked on level 4”."
     )
+
+
+@pytest.mark.parametrize(
+    ("saved", "looked", "correction", "updated"),
+    [
+        (
+            "save a note: parking spot is B4 level 2",
+            "where did i park",
+            "actually it's level 3",
+            "📝 Updated your note: “parking spot is B4 level 3”.",
+        ),
+        (
+            "save a note: wifi password is sunshine42",
+            "what's my wifi password?",
+            "sorry, it's sunshine43",
+            "📝 Updated your note: “wifi password is sunshine43”.",
+        ),
+    ],
+)
+def test_the_value_said_again_after_looking_the_note_up(
+    chat: Conversation, saved: str, looked: str, correction: str, updated: str
+) -> None:
+    # Looking the note up first made the correction "I'm not sure I understood".
+    chat.say(saved)
+    assert chat.say(looked).startswith("Found 1 note")
+    assert chat.say(correction) == updated

@@ -311,3 +311,24 @@ def test_one_word_for_a_longer_title_or_a_whole_title_is_the_whole_new_title(tit
         external_ids={"reminderId": "r-1"},
     )
     assert in_its_place(just_set, new) == new
+
+
+@pytest.mark.parametrize("looked", [("notes", "search"), ("notes", "find"), ("notes", "list")])
+def test_a_note_said_again_after_only_looking_at_notes_still_corrects_it(looked: tuple[str, str]) -> None:
+    # "where did i park?" -> the note -> "actually it's level 3" was not understood.
+    read = LatestAction(created_at=NOW, capability=looked[0], action=looked[1], summary="Found 1 note")
+    said = "actually it's level 3"
+    found = corrections.note_said_again(said, pin(said, actions=(read, _saved("parking spot is B4 level 2"))))
+    assert found is not None and found.constraints["target"] == "parking spot is B4 level 2"
+
+
+@pytest.mark.parametrize("since", [("lists", "show"), ("reminders", "list"), ("reminders", "create")])
+def test_anything_else_done_or_looked_at_since_the_note_is_no_correction_of_it(
+    since: tuple[str, str],
+) -> None:
+    other = LatestAction(created_at=NOW, capability=since[0], action=since[1], summary="x")
+    said = "actually it's level 3"
+    assert (
+        corrections.note_said_again(said, pin(said, actions=(other, _saved("parking spot is B4 level 2"))))
+        is None
+    )

@@ -11,7 +11,7 @@ from memo.domain import LatestAction
 from memo.planner.base import PlannerInput
 from memo.planner.intents.reminders import after_remind_words
 from memo.planner.lexicon import BARE_HOUR, as_title, clean, has_hebrew, named_in
-from memo.planner.match import GUESS, REFERENTIAL, Match, latest_action, parse_when
+from memo.planner.match import GUESS, REFERENTIAL, SHOWN_ONLY, Match, latest_action, parse_when
 from memo.planner.timeparse import extract_when
 
 #: Twelve hours: how recent a saved note is for "actually it's X" to correct it, and how soon a
@@ -247,8 +247,11 @@ def note_said_again(text: str, inp: PlannerInput) -> Match | None:
     """ "save a note: wifi password is sunshine42" -> "actually it's sunshine43": that note, its value
     replaced ("wifi password is sunshine43", approved first). "the school play is on the 20th" ->
     "actually the school play is on the 21st": the note said again by its subject, offered as that
-    note's new text. Only right after a note was saved."""
-    latest = latest_action(inp)
+    note's new text. Only right after a note was saved (notes only looked at since count as right
+    after: "where did i park?" -> the note -> "actually it's level 3")."""
+    latest = next(
+        (a for a in inp.latest_actions if not (a.capability == "notes" and a.action in SHOWN_ONLY)), None
+    )
     if latest is None or (latest.capability, latest.action) != ("notes", "save"):
         return None
     if inp.now - latest.created_at > SOON:
