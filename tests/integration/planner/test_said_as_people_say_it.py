@@ -272,3 +272,31 @@ def test_one_word_meant_takes_its_place_in_the_title(chat: Conversation) -> None
     assert chat.say("show my reminders") == (
         f"Your reminders:\n• “להתקשר לאבא” — {shown(1, 8)}\n• “call dad” — {shown(1, 17)}"
     )
+
+
+@pytest.mark.parametrize(
+    ("request_", "time", "later", "moved"),
+    [
+        (
+            "remind me next tuesday to pay the gardener",
+            "at 4",
+            "no, the one after",
+            "Updated the reminder “pay the gardener” — now for ",
+        ),
+        (
+            "תזכיר לי ביום שלישי הבא לשלם לגנן",
+            "בארבע",
+            "לא, בשבוע שאחרי",
+            "עדכנתי את התזכורת „לשלם לגנן” — עכשיו ל",
+        ),
+    ],
+)
+def test_the_one_after_said_once_the_near_tuesday_was_set(
+    chat: Conversation, request_: str, time: str, later: str, moved: str
+) -> None:
+    # On a Monday "next tuesday" is tomorrow (the date is shown when its time is asked); "no, the one
+    # after" said once it was set was not understood.
+    chat.say(request_)
+    chat.say(time)
+    language = "he" if moved.startswith("ע") else "en"
+    assert chat.say(later) == f"{moved}{shown(8, 16, 0, language)}."

@@ -332,3 +332,48 @@ def test_anything_else_done_or_looked_at_since_the_note_is_no_correction_of_it(
         corrections.note_said_again(said, pin(said, actions=(other, _saved("parking spot is B4 level 2"))))
         is None
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "no, the one after",
+        "the one after that",
+        "no the week after",
+        "i meant the one after",
+        "לא, בשבוע שאחרי",
+        "התכוונתי לזה שאחרי",
+    ],
+)
+@pytest.mark.parametrize("hours", [2, 30, 150])
+def test_the_one_after_moves_the_reminder_just_set_a_week_later(said: str, hours: int) -> None:
+    # "next tuesday" said on a Monday is tomorrow, the date shown; "no, the one after" said after it
+    # was set was not understood.
+    when = NOW + timedelta(hours=hours)
+    just_set = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary="reminder “pay the gardener” for Tue 24 Nov, 16:00",
+        when=when,
+        external_ids={"reminderId": "r-1"},
+    )
+    step = RulePlanner().plan(pin(said, actions=(just_set,))).output.plan[0]
+    assert (step.capability, step.action) == ("reminders", "update"), said
+    assert step.changes["when"] == (when + timedelta(weeks=1)).isoformat(), said
+
+
+def test_the_one_after_of_a_series_or_of_a_delete_is_no_week_later() -> None:
+    series = LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary="reminder “stretch” every day at 08:00",
+        when=NOW + timedelta(hours=3),
+        external_ids={"reminderId": "r-1"},
+    )
+    deleted = series.model_copy(update={"action": "delete", "summary": "deleted “call mom”"})
+    for latest_ in (series, deleted):
+        assert (
+            corrections.correction("no, the one after", pin("no, the one after", actions=(latest_,))) is None
+        )

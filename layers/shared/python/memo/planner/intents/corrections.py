@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from memo.capabilities.notes import has_a_value, note_subject, revised_text
 from memo.domain import LatestAction
@@ -119,6 +120,9 @@ def correction(text: str, inp: PlannerInput) -> str | None:
     latest = latest_action(inp)
     if latest is None or latest.capability != "reminders":
         return None
+    later = _week_later(text, latest, inp)
+    if later is not None:
+        return later  # "no, the one after" right after "next tuesday" was set for tomorrow
     found = _CORRECTION.match(text)
     rest = (found.group("rest") or found.group("rest2")) if found else None
     swapped = _time_not_that(text, inp)
@@ -141,6 +145,26 @@ def correction(text: str, inp: PlannerInput) -> str | None:
     if new and _MEANT.match(text):
         new = in_its_place(latest, new)  # "i meant dad" after “call mom”: “call dad”
     return f"change it to {new}" if new else None
+
+
+#: "no, the one after", "the week after", "לא, בשבוע שאחרי": the reminder just set, a week later.
+_ONE_AFTER = re.compile(
+    r"^(?:(?:no|nope|oops|sorry|wait|actually|לא|אופס|רגע|בעצם)[\s,!.]+)*"
+    r"(?:(?:i\s+meant\s+)?(?:the\s+)?(?:one|week)\s+after(?:\s+that)?|(?:התכוונתי\s+)?(?:ב?שבוע\s+שאחרי|לזה\s+שאחרי|זה\s+שאחרי))"
+    r"\s*[.!]*$",
+    re.I,
+)
+
+
+def _week_later(text: str, latest: LatestAction, inp: PlannerInput) -> str | None:
+    """ "move it <the same time a week later>" for "no, the one after" said of a one-time reminder
+    just set or moved; None otherwise."""
+    if not _ONE_AFTER.match(text.strip()) or latest.when is None or latest.action not in ("create", "update"):
+        return None
+    if re.search(r"\bevery\b|(?:^|\s)כל\s", latest.summary, re.I):
+        return None  # a series has no "one after": asked as usual
+    moved = latest.when.astimezone(ZoneInfo(inp.timezone)) + timedelta(weeks=1)
+    return f"move it {moved:%Y-%m-%d} at {moved:%H:%M}"
 
 
 #: "the electrician", "my son", "a haircut": a thing said with its determiner.
