@@ -300,3 +300,21 @@ def test_the_one_after_said_once_the_near_tuesday_was_set(
     chat.say(time)
     language = "he" if moved.startswith("ע") else "en"
     assert chat.say(later) == f"{moved}{shown(8, 16, 0, language)}."
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("pause all my reminders", "I can't pause reminders."),
+        ("תשהה את כל התזכורות", "אין לי אפשרות להשהות תזכורות."),
+    ],
+)
+def test_pausing_reminders_says_what_can_be_done_and_changes_nothing(
+    chat: Conversation, said: str, reply: str
+) -> None:
+    # It was "I'm not sure I understood".
+    chat.say("remind me every monday at 9 to take out the trash")
+    assert chat.say(said).startswith(reply)
+    assert chat.say("show my reminders") == (
+        f"Your reminders:\n• “take out the trash” — every Monday at 09:00 (next: {shown(7, 9)})"
+    )

@@ -134,3 +134,28 @@ def test_how_to_gives_examples_that_memo_understands() -> None:
         for example in examples:  # each example is a request Memo reads as one
             (step,) = RulePlanner().plan(pin(example)).output.plan
             assert step.capability in ("reminders", "lists", "notes"), example
+
+
+@pytest.mark.parametrize(
+    "verb", ["pause", "mute", "silence", "turn off", "disable", "please pause", "can you mute"]
+)
+@pytest.mark.parametrize(
+    "what", ["all my reminders", "my reminders", "reminders", "the notifications", "all reminders for a week"]
+)
+def test_pausing_reminders_is_answered_with_what_can_be_done(verb: str, what: str) -> None:
+    # "pause all my reminders" was "I'm not sure I understood".
+    assert smalltalk.classify(f"{verb} {what}") == "pause"
+
+
+@pytest.mark.parametrize(
+    "said", ["תשהה את כל התזכורות", "תשתיק את התזכורות", "תכבה לי את ההתראות", "תקפיא את כל התזכורות לשבוע"]
+)
+def test_hebrew_pausing_reminders(said: str) -> None:
+    assert smalltalk.classify(said) == "pause"
+
+
+@pytest.mark.parametrize(
+    "said", ["pause", "turn off the oven at 5", "remind me to pause the movie", "mute the tv"]
+)
+def test_other_pausing_is_no_pause_of_reminders(said: str) -> None:
+    assert smalltalk.classify(said) != "pause"

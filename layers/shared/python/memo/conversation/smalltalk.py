@@ -27,6 +27,7 @@ SmallTalk = Literal[
     "laugh",
     "list_rename",
     "series_to_once",
+    "pause",
     "how_to",
 ]
 
@@ -156,6 +157,15 @@ SERIES_TO_ONCE = re.compile(
     re.I,
 )
 
+#: "pause all my reminders", "mute my reminders for a week", "תשהה את כל התזכורות": reminders cannot be
+#: paused; the answer says what can be done instead.
+PAUSE = re.compile(
+    r"^\W*(?:(?:please|can\s+you|could\s+you)\s+)?(?:pause|mute|silence|disable|turn\s+off|switch\s+off|freeze|suspend)"
+    r"\s+(?:all\s+)?(?:(?:of\s+)?(?:my|the)\s+)?(?:reminders|notifications|alerts)\b.*$"
+    r"|^\W*(?:תשהה|תשהי|תשתיק|תשתיקי|תקפיא|תקפיאי|תכבה|תכבי|תעצור|תעצרי)\s+(?:לי\s+)?(?:את\s+)?(?:כל\s+)?(?:ה)?(?:תזכורות|התראות)(?:\s+.*)?$",
+    re.I,
+)
+
 #: "what's my timezone?", "which time zone am I in?", "מה אזור הזמן שלי?": the zone Memo uses for them.
 TIMEZONE_ASKED = re.compile(
     r"^\W*(?:what(?:'s|’s|\s+is)\s+my\s+time\s*zone|which\s+time\s*zone\s+(?:am\s+i\s+in|are\s+you\s+using|do\s+you\s+use)"
@@ -167,6 +177,7 @@ TIMEZONE_ASKED = re.compile(
 _PATTERNS: tuple[tuple[SmallTalk, re.Pattern[str]], ...] = (
     ("list_rename", LIST_RENAME),
     ("series_to_once", SERIES_TO_ONCE),
+    ("pause", PAUSE),
     ("timezone", TIMEZONE_ASKED),
     ("clock", CLOCK),
     ("how_are_you", re.compile(HOW_ARE_YOU.any, re.I)),
@@ -230,6 +241,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
             "הפריטים לרשימה בשם החדש (למשל „תוסיף חלב לרשימת האוכל”) ולנקות את הישנה.",
             "how_to": "פשוט לכתוב לי במילים שלך, למשל: „תזכיר לי מחר ב-9 להתקשר לאמא”, „תזיז את רופא השיניים "
             "ל-5”, „תמחק את התזכורת של רופא השיניים”, „תוסיף חלב לרשימת הקניות”, „תרשום: קוד השער 4411”.",
+            "pause": "אין לי אפשרות להשהות תזכורות. אפשר לדלג על הפעם הבאה של תזכורת חוזרת („תדלג על הפעם "
+            "הבאה”), לדחות תזכורת כשהיא מגיעה, או למחוק את אלה שלא צריך. לא שיניתי כלום.",
             "series_to_once": "אין לי אפשרות להפוך תזכורת חוזרת לחד־פעמית. אפשר למחוק את הסדרה ולקבוע "
             "תזכורת חדשה לפעם אחת, או לדלג רק על הפעם הבאה („תדלג על הפעם הבאה”). לא שיניתי כלום.",
         }
@@ -250,6 +263,8 @@ def reply(kind: SmallTalk, *, language: Language, local_now: datetime, name: str
         "items to a list with the new name (e.g. “add milk to my food list”) and clear the old one.",
         "how_to": "Just tell me in your own words, for example: “remind me tomorrow at 9 to call mom”, “move the "
         "dentist to 5pm”, “delete the dentist reminder”, “add milk to my shopping list”, “note: gate code 4411”.",
+        "pause": "I can't pause reminders. You can skip a repeating one's next time (“skip the next one”), "
+        "snooze one when it goes off, or delete the ones you don't need. I haven't changed anything.",
         "series_to_once": "I can't turn a repeating reminder into a one-time one. You can delete the series "
         "and set a new reminder for once, or skip only its next time (“skip the next one”). I haven't changed anything.",
     }
