@@ -318,3 +318,13 @@ def test_pausing_reminders_says_what_can_be_done_and_changes_nothing(
     assert chat.say("show my reminders") == (
         f"Your reminders:\n• “take out the trash” — every Monday at 09:00 (next: {shown(7, 9)})"
     )
+
+
+def test_is_there_anything_on_a_day(chat: Conversation) -> None:
+    # "is there anything today" was "I'm not sure I understood".
+    chat.say("remind me to buy milk friday at 10am")
+    assert (
+        chat.say("is there anything on friday?")
+        == f"Your reminders on {shown(4, 10).split(',')[0]}:\n• “buy milk” — {shown(4, 10)}"
+    )
+    assert chat.say("יש משהו מחר?").startswith("אין לך תזכורות")

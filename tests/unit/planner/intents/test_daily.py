@@ -101,3 +101,29 @@ def test_what_am_i_doing_and_show_me_a_day_list_that_day(message: str, day: str)
 @pytest.mark.parametrize("message", ["show me how", "show me the money", "what am i doing wrong", "show me"])
 def test_show_me_without_a_day_is_no_agenda(message: str) -> None:
     assert daily.agenda(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    "asked", ["is there anything", "have i got anything", "got anything", "anything", "do i have anything"]
+)
+@pytest.mark.parametrize(
+    ("day", "on"), [("today", "2024-05-01"), ("tomorrow", "2024-05-02"), ("on friday", "2024-05-03")]
+)
+def test_asked_whether_there_is_anything_on_a_day(asked: str, day: str, on: str) -> None:
+    # "is there anything today" was "I'm not sure I understood".
+    for message in (f"{asked} {day}", f"{asked} {day}?"):
+        found = daily.agenda(message, pin(message))
+        assert found is not None and found.constraints == {"day": on}, message
+
+
+@pytest.mark.parametrize(("message", "on"), [("יש משהו היום?", "2024-05-01"), ("יש משהו מחר", "2024-05-02")])
+def test_hebrew_is_there_anything_on_a_day(message: str, on: str) -> None:
+    found = daily.agenda(message, pin(message))
+    assert found is not None and found.constraints == {"day": on}
+
+
+@pytest.mark.parametrize(
+    "message", ["is there anything i need to buy", "is there anything else", "יש משהו חדש?"]
+)
+def test_anything_about_something_else_is_no_agenda(message: str) -> None:
+    assert daily.agenda(message, pin(message)) is None

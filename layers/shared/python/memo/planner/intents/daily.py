@@ -22,14 +22,14 @@ _RE_AGENDA = (
     re.compile(
         r"^(?:(?:what(?:'s|’s|\s+is)?|whats)\s+(?:do\s+i\s+have|have\s+i\s+got|is\s+on|on|planned|happening|up|"
         r"my\s+(?:day|schedule|plan|agenda)(?:\s+look\s+like)?|(?:my\s+)?plan)|what\s+have\s+i\s+got|"
-        r"anything(?:\s+(?:on|planned|for\s+me))?|do\s+i\s+have\s+anything(?:\s+(?:on|planned))?|"
+        r"(?:is\s+there\s+|have\s+i\s+got\s+|got\s+)?anything(?:\s+(?:on|planned|for\s+me))?|do\s+i\s+have\s+anything(?:\s+(?:on|planned))?|"
         r"am\s+i\s+(?:free|busy)|what'?s\s+(?:the\s+)?plan|how\s+does\s+my\s+day\s+look|"
         r"what\s+am\s+i\s+(?:doing|up\s+to)|what'?s\s+(?:planned|happening|coming\s+up)|show\s+me)\b(?P<rest>.*)$",
         re.I,
     ),
     re.compile(
         r"^(?:מה\s+(?:יש\s+לי|קורה|מתוכנן|על\s+הלו\"?״?ז|התוכניות\s+שלי|בתוכנית|הלו\"?״?ז\s+שלי)|"
-        r"יש\s+לי\s+משהו|אני\s+פנוי|אני\s+פנויה)(?P<rest>.*)$"
+        r"יש\s+(?:לי\s+)?משהו|אני\s+פנוי|אני\s+פנויה)(?P<rest>.*)$"
     ),
 )
 #: What may remain of an agenda question once its day is read: nothing that names something else.
