@@ -328,3 +328,17 @@ def test_is_there_anything_on_a_day(chat: Conversation) -> None:
         == f"Your reminders on {shown(4, 10).split(',')[0]}:\n• “buy milk” — {shown(4, 10)}"
     )
     assert chat.say("יש משהו מחר?").startswith("אין לך תזכורות")
+
+
+def test_tell_me_at_a_time_and_tell_me_what_i_have(chat: Conversation) -> None:
+    # "tell me at 5 to call mom" was titled "tell me to call mom"; "tell me what i have tomorrow"
+    # was not understood.
+    assert (
+        chat.say("tell me tomorrow at 5pm to call mom") == f"⏰ Reminder set: “call mom” for {shown(1, 17)}."
+    )
+    assert chat.say("can you make sure i remember to buy bread tomorrow at 9am") == (
+        f"⏰ Reminder set: “buy bread” for {shown(1, 9)}."
+    )
+    assert chat.say("tell me what i have tomorrow") == (
+        f"Your reminders on {shown(1, 9).split(',')[0]}:\n• “buy bread” — {shown(1, 9)}\n• “call mom” — {shown(1, 17)}"
+    )

@@ -127,3 +127,11 @@ def test_hebrew_is_there_anything_on_a_day(message: str, on: str) -> None:
 )
 def test_anything_about_something_else_is_no_agenda(message: str) -> None:
     assert daily.agenda(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    "message", ["tell me what i have tomorrow", "can you tell me what's on tomorrow", "תגיד לי מה יש לי מחר"]
+)
+def test_tell_me_what_i_have_is_the_agenda(message: str) -> None:
+    found = daily.agenda(message, pin(message))
+    assert found is not None and found.constraints == {"day": "2024-05-02"}, message

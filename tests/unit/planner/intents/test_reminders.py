@@ -220,3 +220,27 @@ def test_hebrew_the_end_of_the_day_is_asked(said: str, day: str) -> None:
 def test_the_end_of_the_day_inside_a_title_stays() -> None:
     match = reminders.create("remind me at 5 to read the end of the day chapter", pin("x"))
     assert match is not None and match.constraints["title"] == "read the end of the day chapter"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "make sure i remember to call mom at 5",
+        "can you make sure i remember to call mom at 5",
+        "tell me at 5 to call mom",
+        "tell me in 10 minutes to call mom",
+    ],
+)
+def test_more_ways_to_ask_for_a_reminder_keep_the_title_clean(message: str) -> None:
+    # The title was "remember to call mom" / "tell me to call mom".
+    from memo.planner.rules import RulePlanner
+
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert (step.action, step.constraints["title"]) == ("create", "call mom"), message
+
+
+@pytest.mark.parametrize(
+    "message", ["tell me my reminders", "tell me a joke", "tell me what i have tomorrow"]
+)
+def test_tell_me_without_a_time_and_a_task_is_no_reminder(message: str) -> None:
+    assert reminders.create(message, pin(message)) is None

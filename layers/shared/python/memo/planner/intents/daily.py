@@ -20,7 +20,7 @@ from memo.planner.when.periods import month_period, weekend_period
 
 _RE_AGENDA = (
     re.compile(
-        r"^(?:(?:what(?:'s|’s|\s+is)?|whats)\s+(?:do\s+i\s+have|have\s+i\s+got|is\s+on|on|planned|happening|up|"
+        r"^(?:(?:what(?:'s|’s|\s+is)?|whats)\s+(?:(?:do\s+)?i\s+have|have\s+i\s+got|is\s+on|on|planned|happening|up|"
         r"my\s+(?:day|schedule|plan|agenda)(?:\s+look\s+like)?|(?:my\s+)?plan)|what\s+have\s+i\s+got|"
         r"(?:is\s+there\s+|have\s+i\s+got\s+|got\s+)?anything(?:\s+(?:on|planned|for\s+me))?|do\s+i\s+have\s+anything(?:\s+(?:on|planned))?|"
         r"am\s+i\s+(?:free|busy)|what'?s\s+(?:the\s+)?plan|how\s+does\s+my\s+day\s+look|"
@@ -90,9 +90,17 @@ _ASKS_WHAT_I_HAVE = re.compile(
 )
 
 
+#: "tell me what I have tomorrow", "can you tell me what's on friday", "תגיד לי מה יש לי מחר": the question.
+_TELL_ME = re.compile(
+    r"^(?:(?:can|could)\s+you\s+)?tell\s+me\s+(?=what|if\s+i\s+have|whether\s+i\s+have)|^(?:תגיד|תגידי)\s+לי\s+(?=מה)",
+    re.I,
+)
+
+
 def agenda(text: str, inp: PlannerInput) -> Match | None:
     """ "what do I have tomorrow?" -> the reminders of that day; "... this week?" -> of the days left
     of this week."""
+    text = _TELL_ME.sub("", clean(text), count=1)  # "tell me what I have tomorrow"
     for pattern in _RE_AGENDA:
         match = pattern.search(clean(text))
         if not match:

@@ -13,7 +13,9 @@ _RE_REMIND = (
     re.compile(
         r"^(?:remind\s+me|set\s+(?:up\s+)?(?:a\s+|an\s+|me\s+a\s+)?reminder|create\s+(?:a\s+)?reminder|"
         r"add\s+(?:a\s+)?reminder|new\s+reminder|make\s+(?:a\s+)?reminder|reminder|"
-        r"don'?t\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t\s+forget\s+)?|"
+        r"don'?t\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t\s+forget\s+|remember\s+(?=to\s))?|"
+        # "tell me at 5 to call mom": a time, then what to do ("tell me my reminders" is no reminder)
+        r"tell\s+me(?=\s+(?:at|in|on|tomorrow|tonight|every|this|next)\b.*\bto\s)|"
         # "don't forget to buy milk", "i need to remember to call bob": said to Memo, a reminder
         r"(?:please\s+)?(?:don'?t|do\s+not)\s+forget(?:\s+to\s+remind\s+me)?(?=\s+to\s)|"
         r"remember\s+to\s+remind\s+me|(?:(?:i\s+)?(?:need|have)\s+to\s+)?remember(?=\s+to\s)|"
