@@ -342,3 +342,15 @@ def test_tell_me_at_a_time_and_tell_me_what_i_have(chat: Conversation) -> None:
     assert chat.say("tell me what i have tomorrow") == (
         f"Your reminders on {shown(1, 9).split(',')[0]}:\n• “buy bread” — {shown(1, 9)}\n• “call mom” — {shown(1, 17)}"
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "תדאג שאזכור מחר בחמש להתקשר לאמא",
+        "תזכיר לי מחר בחמש שאני צריך להתקשר לאמא",
+        "תגיד לי מחר בחמש להתקשר לאמא",
+    ],
+)
+def test_hebrew_more_ways_to_ask_for_a_reminder(chat: Conversation, said: str) -> None:
+    assert chat.say(said) == f"⏰ קבעתי תזכורת „להתקשר לאמא” ל{shown(1, 17, 0, 'he')}."

@@ -244,3 +244,41 @@ def test_more_ways_to_ask_for_a_reminder_keep_the_title_clean(message: str) -> N
 )
 def test_tell_me_without_a_time_and_a_task_is_no_reminder(message: str) -> None:
     assert reminders.create(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "תדאג שאזכור להתקשר לאמא בחמש",
+        "תדאגי שלא אשכח להתקשר לאמא בחמש",
+        "תזכיר לי שאני צריך להתקשר לאמא בחמש",
+        "תזכיר לי שאני חייבת להתקשר לאמא בחמש",
+        "תרשום לי להתקשר לאמא היום בחמש",
+        "תגיד לי היום בחמש להתקשר לאמא",
+    ],
+)
+def test_hebrew_more_ways_to_ask_keep_the_title_clean(message: str) -> None:
+    # The title held "תדאג שאזכור", "אני צריך", "תרשום לי", "תגיד לי".
+    from memo.planner.rules import RulePlanner
+
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert (step.action, step.constraints["title"]) == ("create", "להתקשר לאמא"), message
+    assert step.constraints["when"] == "2024-05-01T17:00:00+03:00", message
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("remind me that i need to call mom at 5", "call mom"),
+        ("remind me i have to pick up the kids at 4", "pick up the kids"),
+        ("remind me i gotta pay rent at 5", "pay rent"),
+        ("remind me to tell my boss i need to leave early at 5", "tell my boss i need to leave early"),
+    ],
+)
+def test_the_need_is_no_part_of_the_task(message: str, title: str) -> None:
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints["title"] == title, message
+
+
+def test_write_down_without_a_time_is_no_reminder() -> None:
+    assert reminders.create("תרשום לי לקנות חלב", pin("תרשום לי לקנות חלב")) is None

@@ -28,6 +28,10 @@ _RE_REMIND = (
         r"|^(?:תקבע|תקבעי|קבע|תיצור|צור|תוסיף|הוסף|תגדיר|הגדר)\s+(?:לי\s+)?תזכורת\s*(?P<rest2>.*)$"
         r"|^תזכורת\s*[:\-]?\s*(?P<rest3>.*)$"
         r"|^(?:(?:אל\s+תיתן|אל\s+תתן|אל\s+תני)\s+לי\s+לשכוח|אל\s+(?:תשכח|תשכחי)\s+להזכיר\s+לי)\s*(?P<rest4>.*)$"
+        # "תדאג שאזכור להתקשר לאמא", and with a time said: "תגיד לי מחר בחמש ...", "תרשום לי להתקשר ... מחר"
+        r"|^(?:תדאג|תדאגי|דאג)\s+ש(?:אזכור|לא\s+אשכח)\s*(?P<rest5>.*)$"
+        r"|^(?:תגיד|תגידי)\s+לי\s+(?=(?:מחר|היום|הערב|בעוד|ביום|ב-?\d))(?P<rest6>.*)$"
+        r"|^(?:תרשום|תרשמי)\s+לי\s+(?=ל\S)(?=.*(?:\sמחר|\sהיום|\sהערב|\sבעוד|\sביום|\sבשעה|\sב-?\d))(?P<rest7>.*)$"
     ),
 )
 
@@ -166,6 +170,13 @@ _END_OF_DAY = re.compile(
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
 
 
+#: "remind me that i need to call mom", "תזכיר לי שאני צריך להתקשר לאמא": the need is no part of the task.
+_NEED_TO = re.compile(
+    r"^(?:i\s+(?:need|have|must|should|got)\s+to|i\s+gotta|(?:ש)?(?:אני\s+)?(?:צריך|צריכה|חייב|חייבת))\s+(?=\S+\s*\S)",
+    re.I,
+)
+
+
 def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
@@ -177,7 +188,7 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if month is not None:
         rest = month  # "every march on the 5th": "every march 5"
     parsed = parse_when(rest, inp)
-    title = as_title(parsed.remainder)
+    title = _NEED_TO.sub("", as_title(parsed.remainder), count=1)  # "that i need to call mom"
     if names_nothing(parsed.remainder, title):
         title = ""
     if title and parsed.lead_for:
