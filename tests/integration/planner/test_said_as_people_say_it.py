@@ -354,3 +354,13 @@ def test_tell_me_at_a_time_and_tell_me_what_i_have(chat: Conversation) -> None:
 )
 def test_hebrew_more_ways_to_ask_for_a_reminder(chat: Conversation, said: str) -> None:
     assert chat.say(said) == f"⏰ קבעתי תזכורת „להתקשר לאמא” ל{shown(1, 17, 0, 'he')}."
+
+
+def test_more_of_a_thing_on_the_list_is_one_line_of_it(chat: Conversation) -> None:
+    # "add more milk" put a line "more milk" beside "milk"; "תוסיף עוד חלב" a line "עוד חלב".
+    chat.say("add milk and 12 eggs to the shopping list")
+    assert chat.say("add more milk to the shopping list") == "Already there: milk."
+    assert chat.say("add 2 more eggs to the shopping list") == "Already there: 12 eggs."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• 12 eggs"
+    chat.say("תוסיף חלב לרשימת הקניות")
+    assert chat.say("תוסיף עוד חלב לרשימת הקניות").startswith("כבר ברשימה")

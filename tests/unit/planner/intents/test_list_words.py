@@ -92,3 +92,23 @@ def test_two_things_joined_by_and_are_still_two() -> None:
 )
 def test_items_said_by_their_numbers_are_places(items: list[str], places: list[str]) -> None:
     assert list_words.by_number(items) == places
+
+
+@pytest.mark.parametrize("more", ["more", "2 more", "some more", "a few more", "another", "a couple more"])
+@pytest.mark.parametrize("thing", ["milk", "eggs", "olive oil", "paper towels"])
+def test_more_of_a_thing_is_the_thing(more: str, thing: str) -> None:
+    # "add more milk" put a line "more milk" on the list (and "2 more eggs" would change "12 eggs" to 2).
+    assert list_words.items_of(f"{more} {thing}") == [thing]
+    assert list_words.items_of(f"bread and {more} {thing}") == ["bread", thing]
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"), [("עוד חלב", "חלב"), ("עוד 2 ביצים", "ביצים"), ("עוד שמן זית", "שמן זית")]
+)
+def test_hebrew_more_of_a_thing(said: str, thing: str) -> None:
+    assert list_words.items_of(said) == [thing]
+
+
+@pytest.mark.parametrize("kept", ["extra virgin olive oil", "extra firm tofu", "morels", "moreno cherries"])
+def test_things_whose_name_starts_that_way_stay_whole(kept: str) -> None:
+    assert list_words.items_of(kept) == [kept]

@@ -28,8 +28,18 @@ def items_of(raw: str) -> list[str]:
     raw = _ONE_THING.sub(lambda m: m.group().translate(_HOLD), raw)
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+וגם\s+|\s+(?=ו\S)", raw, flags=re.I)
     parts = [x.translate(_RELEASE) for x in parts]
-    items = [clean(re.sub(r"^(?:את|some)\s+", "", x, flags=re.I)) for x in parts]
+    items = [clean(_MORE.sub("", re.sub(r"^(?:את|some)\s+", "", x, flags=re.I), count=1)) for x in parts]
     return [_without_and(p) if i else p for i, p in enumerate(items) if p]
+
+
+#: "more milk", "another loaf", "2 more eggs", "עוד חלב", "עוד 2 ביצים": the thing, once on the list (a
+#: line "more milk" is no thing; "2 eggs" would change "12 eggs" to fewer). "extra virgin olive oil"
+#: and "extra firm tofu" are things of their own.
+_MORE = re.compile(
+    r"^(?:\d{1,3}\s+|(?:a\s+)?(?:few|couple(?:\s+of)?)\s+|some\s+)?more\s+(?=\S)"
+    r"|^another\s+(?=\S)|^עוד\s+(?:\d{1,3}\s+)?(?=\S)",
+    re.I,
+)
 
 
 #: "items 2 and 3", "numbers 1, 4", "#2 and #5", "פריטים 2 ו-3": places on the list, said by number.
