@@ -77,3 +77,42 @@ def test_a_reply_to_an_older_request_while_a_delete_waits_leaves_the_delete_aske
     )
     assert chat.say("no") == "OK, cancelled. Nothing was changed."
     assert chat.say("show my reminders").count("•") == 2
+
+
+def _confirmation_of(chat: Conversation, title: str) -> str:
+    """The WhatsApp id of Memo's confirmation that named `title`."""
+    sent = chat.stack.sink.messages(to=chat.user.wa_id)
+    return next(
+        r.message_id for r in reversed(sent) if f"“{title}”" in str(r.body) and "Reminder set" in str(r.body)
+    )
+
+
+def _replying_to_memo(chat: Conversation, message_id: str, text: str) -> str:
+    message = chat.user.text(text)
+    message["context"] = {"from": "15550000000", "id": message_id}
+    (reply,) = chat.deliver(message)
+    return reply
+
+
+def test_a_change_quoting_a_confirmation_while_a_delete_waits_changes_that_item(chat: Conversation) -> None:
+    # It was "I can't tell which of my messages you answered" and the delete asked again.
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("remind me to buy milk friday at 10am")
+    assert chat.say("delete all my reminders").startswith("Before I go ahead:")
+    milk = _confirmation_of(chat, "buy milk")
+    assert (
+        _replying_to_memo(chat, milk, "move this to 11")
+        == f"Updated the reminder “buy milk” — now for {shown(4, 11)}."
+    )
+    assert chat.say("no") == "OK, cancelled. Nothing was changed."
+    assert chat.say("show my reminders") == (
+        f"Your reminders:\n• “call mom” — {shown(1, 17)}\n• “buy milk” — {shown(4, 11)}"
+    )
+
+
+def test_a_bare_yes_quoting_a_confirmation_approves_nothing(chat: Conversation) -> None:
+    chat.say("remind me to call mom tomorrow at 5pm")
+    chat.say("delete all my reminders")
+    reply = _replying_to_memo(chat, _confirmation_of(chat, "call mom"), "yes")
+    assert reply.startswith("I can't tell which of my messages you answered, so I didn't act on it.")
+    assert chat.say("show my reminders") == f"Your reminders:\n• “call mom” — {shown(1, 17)}"

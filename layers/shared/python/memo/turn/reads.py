@@ -170,6 +170,14 @@ class Turn:
             return []
         return self._recalled(quotes)
 
+    def quote_named(self) -> list[LatestAction]:
+        """What the message the user replied to named, whatever the plan says; [] with no quote."""
+        message = self.ctx.message
+        quotes = self.ports.quotes
+        if quotes is None or not message.context_id or message.reply_id:
+            return []
+        return self._recalled(quotes)
+
     def _recalled(self, quotes: QuoteReader) -> list[LatestAction]:
         """What the quoted message named, read once a turn: one of Memo's messages names what it
         confirmed or listed; one of the user's own requests, what that request did."""

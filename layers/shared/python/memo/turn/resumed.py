@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from memo.conversation.pending import PendingChange
 from memo.domain import DisambiguationCandidate, HITLReply, PendingHITL, TurnState
-from memo.hitl import affected, gate, templates
+from memo.hitl import affected, fastpath, gate, templates
+from memo.hitl.numbered import typed_number
 from memo.hitl.resume import ResumeOutcome, quoted_elsewhere, resume
 from memo.observability import bind_hitl, bind_turn, logger
 from memo.replies import Reply
@@ -38,7 +39,7 @@ def resumed(turn: Turn, state: TurnState, reply: HITLReply) -> TurnOutcome:
         state = state.model_copy(
             update={"input": state.input.model_copy(update={"timezone": ctx.profile.timezone})}
         )
-    if _quotes_another_request(turn, state, reply):
+    if _quotes_another_request(turn, state, reply) or _quotes_a_confirmation(turn, pending, reply):
         # "move this to 6pm" quoting "remind me to call mom ..." while "When should I remind you?"
         # waits on the bank: about that request, planned as its own; the question stays open.
         logger.info("HITL_QUOTED_ANOTHER_REQUEST", extra={"quoted": turn.ctx.message.context_id})
@@ -97,16 +98,22 @@ def _quotes_another_request(turn: Turn, state: TurnState, reply: HITLReply) -> b
     quoted = turn.ctx.message.context_id
     if not quoted or reply.interactive_id or quoted == state.trace_id:
         return False
-    recent = turn.ctx.snapshot.recent
-    found = [i for i, m in enumerate(recent) if m.role == "user" and m.wamid == quoted]
-    if not found or recent[found[0]].started == state.trace_id:
+    own = next((m for m in turn.ctx.snapshot.recent if m.role == "user" and m.wamid == quoted), None)
+    if own is None or own.started == state.trace_id:
         return False
-    if recent[found[0]].kind == "hitl_reply" and recent[found[0]].started is None:
-        # An answer that started nothing ("tomorrow" -> "What time on Tue?"): this question's
-        # when said after its request, another's when said before it.
-        asked = next((i for i, m in enumerate(recent) if m.wamid == state.trace_id), -1)
-        return found[0] < asked
-    return True
+    # An answer that started nothing ("tomorrow" -> "What time on Tue?") is taken as this question's:
+    # which question it answered is not kept.
+    return not (own.kind == "hitl_reply" and own.started is None)
+
+
+def _quotes_a_confirmation(turn: Turn, pending: PendingHITL, reply: HITLReply) -> bool:
+    """A typed change that quotes one of Memo's confirmations ("move this to 11" quoting "⏰ Reminder
+    set: “buy milk” ...") while an approval or a pick is open: about what that confirmation named
+    (its `CTX#` record; a question keeps none). A bare yes, no or number is still asked again."""
+    text = reply.text or ""
+    if not _quotes_another_message(turn, pending, reply) or fastpath.parse_yes_no(text) is not None:
+        return False
+    return typed_number(text) is None and bool(turn.quote_named())
 
 
 def _quotes_another_message(turn: Turn, pending: PendingHITL, reply: HITLReply) -> bool:
