@@ -87,6 +87,10 @@ def reply(text: str) -> HITLReply:
         "סגור",
         "יס",
         "אין בעיה",
+        # the imperative, as the Approve button says it ("אשר" alone was asked again)
+        "אשר",
+        "תאשר",
+        "תאשרי",
     ],
 )
 def test_yes_words(text: str) -> None:
