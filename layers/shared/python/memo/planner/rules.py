@@ -228,14 +228,12 @@ class RulePlanner:
             if chat is not None:
                 return to_result(chat)
         request = clean(strip_pleasantries(fixed))
-        asked = next(
-            filter(
-                None, (asked_not_told.asked_not_told(t, inp) for t in (fixed, greeted_off(fixed), request))
-            ),
-            None,
-        )
-        if asked is not None:  # "did I add milk?": a question, whatever command words it holds
-            return to_result(asked)
+        # With a greeting or a lead-in set aside, also the words after it as they were said.
+        said = (fixed, request) if request == fixed else (fixed, greeted_off(fixed), request)
+        for words in said:
+            asked = asked_not_told.asked_not_told(words, inp)
+            if asked is not None:  # "did I add milk?": a question, whatever command words it holds
+                return to_result(asked)
         corrected = instead.corrected_request(request, inp, self._match)
         if corrected:  # "no wait, add napkins instead": that request; never a change of another item
             return _to_plan(corrected)
