@@ -365,3 +365,11 @@ def test_more_of_a_thing_on_the_list_is_one_line_of_it(chat: Conversation) -> No
     assert chat.say("show my shopping list") == "Your shopping list:\n• milk\n• 12 eggs"
     chat.say("תוסיף חלב לרשימת הקניות")
     assert chat.say("תוסיף עוד חלב לרשימת הקניות").startswith("כבר ברשימה")
+
+
+@pytest.mark.parametrize("said", ["scrap the gym reminder", "i don't need the gym reminder anymore"])
+def test_more_ways_to_drop_a_reminder_ask_to_delete_it(chat: Conversation, said: str) -> None:
+    # Both were "I'm not sure I understood".
+    chat.say("remind me to go to the gym tomorrow at 7am")
+    assert chat.say(said).startswith("Before I go ahead: I'm about to delete 1 reminder:")
+    assert chat.say("yes") == "Deleted the reminder “go to the gym”."

@@ -103,3 +103,40 @@ def test_everything_right_after_a_list_add_is_that_list_cleared_with_an_approval
 )
 def test_everything_is_only_everything_said_alone(message: str) -> None:
     assert reminder_deletes.everything(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "scrap the {x} reminder",
+        "ditch my {x} reminder",
+        "nix the {x} reminder",
+        "i don't need the {x} reminder anymore",
+        "i no longer need my {x} reminder",
+        "I do not need the {x} reminder any more.",
+    ],
+)
+@pytest.mark.parametrize("target", ["gym", "dentist", "call mom"])
+def test_more_ways_to_drop_a_named_reminder_delete_it(said: str, target: str) -> None:
+    # "scrap the gym reminder" and "i don't need the dentist reminder anymore" were not understood.
+    from memo.planner.rules import RulePlanner
+
+    message = said.format(x=target)
+    (step,) = RulePlanner().plan(pin(message)).output.plan
+    assert (step.action, step.constraints) == ("delete", {"target": target}), message
+
+
+def test_hebrew_i_no_longer_need_the_reminder() -> None:
+    from memo.planner.rules import RulePlanner
+
+    (step,) = RulePlanner().plan(pin("אני לא צריך את התזכורת של הרופא יותר")).output.plan
+    assert (step.action, step.constraints) == ("delete", {"target": "הרופא"})
+
+
+@pytest.mark.parametrize(
+    "said", ["take out the trash reminder", "remind me to take out the trash", "kill time"]
+)
+def test_the_same_words_elsewhere_delete_nothing(said: str) -> None:
+    from memo.planner.rules import RulePlanner
+
+    assert all(s.action != "delete" for s in RulePlanner().plan(pin(said)).output.plan)

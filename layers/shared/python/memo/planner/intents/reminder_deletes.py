@@ -146,6 +146,8 @@ def delete_some(text: str, inp: PlannerInput) -> Match | None:
     return None
 
 
+#: Words that delete a reminder named as one ("scrap the gym reminder"): no list item or note is.
+_SCRAP = r"scrap|ditch|nix|trash|kill|bin"
 _PLURAL_NOUN = re.compile(r"\breminders\b|\bnotes\b|תזכורות|פתקים", re.I)
 
 _RE_REMINDER_DELETE = (
@@ -154,9 +156,19 @@ _RE_REMINDER_DELETE = (
         re.I,
     ),
     re.compile(
-        rf"^(?:{DELETE_EN}|{FORGET_EN})\s+(?:the\s+|my\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b\s*$", re.I
+        rf"^(?:{DELETE_EN}|{FORGET_EN}|{_SCRAP})\s+(?:the\s+|my\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b\s*$",
+        re.I,
     ),
     re.compile(rf"^(?:{DELETE_HE})\s+(?:לי\s+)?(?:את\s+)?{REMINDER_HE}\s*(?P<target>.*)$"),
+    # "i don't need the dentist reminder anymore", "אני לא צריך את התזכורת של הרופא יותר"
+    re.compile(
+        rf"^i\s+(?:don'?t|do\s+not|no\s+longer)\s+need\s+(?:the\s+|my\s+|that\s+)?(?P<target>.+?)\s+{REMINDER_EN}\b"
+        r"(?:\s+(?:anymore|any\s+more))?\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^אני\s+(?:כבר\s+)?לא\s+(?:צריך|צריכה)\s+(?:את\s+)?{REMINDER_HE}\s*(?P<target>.*?)(?:\s+(?:יותר|כבר))?\s*$"
+    ),
 )
 
 
