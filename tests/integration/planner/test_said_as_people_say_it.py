@@ -373,3 +373,13 @@ def test_more_ways_to_drop_a_reminder_ask_to_delete_it(chat: Conversation, said:
     chat.say("remind me to go to the gym tomorrow at 7am")
     assert chat.say(said).startswith("Before I go ahead: I'm about to delete 1 reminder:")
     assert chat.say("yes") == "Deleted the reminder “go to the gym”."
+
+
+def test_errands_said_the_short_way(chat: Conversation) -> None:
+    # "need milk", "grab some bread on the way home" and "mark milk as bought" were not understood.
+    assert chat.say("need milk").startswith("Just to check — you want me to add milk to your shopping list?")
+    assert chat.say("yes") == "Added milk to your shopping list."
+    assert chat.say("grab some bread on the way home").startswith("Just to check — you want me to add bread")
+    assert chat.say("yes") == "Added bread to your shopping list."
+    assert chat.say("mark milk as bought") == "Removed milk from your shopping list."
+    assert chat.say("show my shopping list") == "Your shopping list:\n• bread"

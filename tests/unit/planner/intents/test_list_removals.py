@@ -160,3 +160,17 @@ def test_a_list_with_nothing_named_to_take_off_asks_what(message: str, list_name
 )
 def test_things_named_are_not_asked(message: str) -> None:
     assert list_removals.from_a_list_only(message, pin(message)) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [("mark milk as bought", ["milk"]), ("mark the eggs and bread bought", ["eggs", "bread"])],
+)
+def test_marked_as_bought_comes_off(said: str, items: list[str]) -> None:
+    # "mark milk as bought" was not understood.
+    found = list_removals.remove(said, pin(said))
+    assert found is not None and found.action == "remove" and found.changes == {"items": items}
+
+
+def test_marked_done_is_no_list_removal() -> None:
+    assert list_removals.remove("mark call mom as done", pin("mark call mom as done")) is None

@@ -237,3 +237,29 @@ def test_a_verb_before_a_list_is_never_a_thing_on_it(verb: str) -> None:
 def test_a_thing_before_its_list_is_still_put_on_it_once_confirmed() -> None:
     (step,) = RulePlanner().plan(pin("אורז לרשימת הקניות")).output.plan
     assert (step.action, step.changes) == ("add", {"items": ["אורז"]})
+
+
+@pytest.mark.parametrize("lead", ["need", "pick up", "grab", "grab some", "pick up some", "we need"])
+@pytest.mark.parametrize("things", [["milk"], ["eggs", "bread"]])
+@pytest.mark.parametrize("tail", ["", " on the way home", " on the way"])
+def test_things_people_buy_said_as_a_need_or_an_errand_go_on_the_list(
+    lead: str, things: list[str], tail: str
+) -> None:
+    # "need milk", "pick up milk", "grab some milk on the way home" were not understood.
+    message = f"{lead} {' and '.join(things)}{tail}"
+    found = lists.ran_out(message, pin(message))
+    assert found is not None and found.changes == {"items": things}, message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pick up the kids",
+        "pick up the dry cleaning",
+        "grab lunch with dana",
+        "need a break",
+        "need to call mom",
+    ],
+)
+def test_errands_that_are_no_shopping_stay_out_of_the_list(message: str) -> None:
+    assert lists.ran_out(message, pin(message)) is None

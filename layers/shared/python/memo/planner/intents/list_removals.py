@@ -117,6 +117,8 @@ _RE_TAKE_OFF = (
         r"^(?:remove|take\s+off|cross\s+off|strike\s+off|tick\s+off|check\s+off)\s+(?P<items>.+?)\s*$", re.I
     ),
     re.compile(r"^(?:take|cross|strike|tick|check)\s+(?P<items>.+?)\s+off\s*$", re.I),
+    # "mark the milk as bought": bought, so off the list that has it ("as done" is a reminder's word)
+    re.compile(r"^mark\s+(?P<items>.+?)\s+(?:as\s+)?(?:bought|purchased)\s*[.!]*$", re.I),
     re.compile(r"^(?:תוריד|תורידי|הורד|להוריד|תסיר|תסירי|הסר|להסיר)\s+(?:לי\s+)?(?P<items>.+?)\s*$"),
     # "bought the milk", "picked up eggs and bread", "קניתי לחם": bought, so off the list that has it.
     re.compile(

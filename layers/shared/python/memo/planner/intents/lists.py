@@ -221,13 +221,18 @@ _RE_RAN_OUT = (
         re.I,
     ),
     # "I need to buy a gift for Noa" reaches the matchers without its lead ("buy a gift for Noa").
-    re.compile(r"^(?:buy|go\s+buy|pick\s+up\s+some)\s+(?P<items>[^?]+?)\s*[.!]*$", re.I),
+    re.compile(
+        r"^(?:buy|go\s+buy|pick\s+up\s+some)\s+(?P<items>[^?]+?)(?:\s+on\s+the\s+way(?:\s+home)?)?\s*[.!]*$",
+        re.I,
+    ),
     # "we need more toilet paper": only things people buy ("I need more sleep" is no shopping)
     re.compile(r"^(?:we|i)\s+(?:need|could\s+use)\s+(?:some\s+)?more\s+(?P<known>[^?]+?)\s*[.!]*$", re.I),
-    # "we need milk", "I need eggs and bread", "we're missing butter": things people buy, only
-    # ("I need a break", "I need to call mom" are no shopping).
+    # "we need milk", "I need eggs and bread", "we're missing butter", "need milk", "pick up milk",
+    # "grab some bread on the way home": things people buy, only ("I need a break", "I need to call
+    # mom", "pick up the kids" are no shopping).
     re.compile(
-        r"^(?:we|i)(?:\s+(?:still\s+)?need|(?:'re|\s+are|'m|\s+am)\s+missing)\s+(?!to\s)(?:some\s+)?(?P<known>[^?]+?)\s*[.!]*$",
+        r"^(?:(?:we|i)(?:\s+(?:still\s+)?need|(?:'re|\s+are|'m|\s+am)\s+missing)|need|pick\s+up|grab)\s+(?!to\s)(?:some\s+)?"
+        r"(?P<known>[^?]+?)(?:\s+on\s+the\s+way(?:\s+home)?)?\s*[.!]*$",
         re.I,
     ),
     # "צריך חלב", "אנחנו צריכים ביצים", "חסר לנו חלב": the same in Hebrew
