@@ -383,3 +383,27 @@ def test_errands_said_the_short_way(chat: Conversation) -> None:
     assert chat.say("yes") == "Added bread to your shopping list."
     assert chat.say("mark milk as bought") == "Removed milk from your shopping list."
     assert chat.say("show my shopping list") == "Your shopping list:\n• bread"
+
+
+@pytest.mark.parametrize(
+    ("answer", "day", "hour", "minute"),
+    [("tmrw 9", 1, 9, 0), ("9ish", 0, 21, 0), ("1730", 0, 17, 30), ("friday 10", 4, 10, 0)],
+)
+def test_a_time_answered_the_short_way(
+    chat: Conversation, answer: str, day: int, hour: int, minute: int
+) -> None:
+    # Each was "When should I remind you?" again.
+    chat.say("remind me to call the bank")
+    assert chat.say(answer) == f"⏰ Reminder set: “call the bank” for {shown(day, hour, minute)}."
+
+
+def test_four_digits_that_may_be_a_year_are_asked_again(chat: Conversation) -> None:
+    chat.say("remind me to renew the passport")
+    assert chat.say("2030").startswith("Sorry, I didn't catch that.")
+    assert chat.say("show my reminders") == "You have no upcoming reminders."
+
+
+def test_a_bare_hour_after_its_day_in_a_request(chat: Conversation) -> None:
+    # "remind me tomorrow 9 to call mom" was titled "9 to call mom" and its time asked.
+    assert chat.say("remind me tomorrow 9 to call mom") == f"⏰ Reminder set: “call mom” for {shown(1, 9)}."
+    assert chat.say("תזכיר לי מחר 10 להתקשר לסבתא") == f"⏰ קבעתי תזכורת „להתקשר לסבתא” ל{shown(1, 10, 0, 'he')}."

@@ -282,3 +282,24 @@ def test_the_need_is_no_part_of_the_task(message: str, title: str) -> None:
 
 def test_write_down_without_a_time_is_no_reminder() -> None:
     assert reminders.create("תרשום לי לקנות חלב", pin("תרשום לי לקנות חלב")) is None
+
+
+@pytest.mark.parametrize(
+    "day",
+    [("tomorrow", "2024-05-02"), ("tmrw", "2024-05-02"), ("on friday", "2024-05-03"), ("מחר", "2024-05-02")],
+)
+@pytest.mark.parametrize("hour", [9, 10, 11])
+def test_a_bare_hour_right_after_its_day_is_its_time(day: tuple[str, str], hour: int) -> None:
+    # "remind me tomorrow 9 to call mom" was titled "9 to call mom", and its time asked.
+    said, on = day
+    message = (
+        f"תזכיר לי {said} {hour} להתקשר לאמא" if said == "מחר" else f"remind me {said} {hour} to call mom"
+    )
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints["title"] in ("call mom", "להתקשר לאמא"), message
+    assert str(match.constraints["when"]).startswith(f"{on}T{hour:02d}:00"), message
+
+
+def test_a_count_after_a_day_is_no_hour() -> None:
+    match = reminders.create("remind me tomorrow 2 eggs", pin("remind me tomorrow 2 eggs"))
+    assert match is not None and "when" not in match.constraints

@@ -19,7 +19,7 @@ from memo.hitl.interpreter import normalize_modifications, sanitize_modification
 from memo.hitl.missing import satisfied_fields
 from memo.planner.intents.month_series import SAID_MONTH, day_in_month
 from memo.planner.intents.reminders import SAID_TIME
-from memo.planner.lexicon import BARE_DURATION, has_hebrew
+from memo.planner.lexicon import BARE_DURATION, clock_said_plainly, has_hebrew
 from memo.planner.match import SHIFT_BY, SHIFT_DIRECTION_REQUIRED, shift_of
 from memo.planner.timeparse import ParsedWhen, extract_when, parse_time_answer
 
@@ -141,6 +141,7 @@ def _fill_time(
     if duration is not None:
         # "When?" -> "10 min", "חצי שעה": that long from now.
         answer = f"{'בעוד' if has_hebrew(answer) else 'in'} {duration.group('amount')}"
+    answer = clock_said_plainly(answer)  # "1730", "9ish", "tmrw 9"
     month = constraints.pop(SAID_MONTH, None)
     if isinstance(month, int):
         # "every march" -> "Which day of March?" -> "the 5th": March 5.

@@ -114,6 +114,30 @@ MOVE_HE = r"תזיז|תזיזי|הזז|להזיז|תדחה|תדחי|דחה|לד�
 RENAME_EN = r"rename|retitle|call"
 #: "make it 6", "change it to 17:30", "change the bank one to 5": a bare hour after "to" is a time of day.
 BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
+#: "1730", "0930": a clock without its colon. "2027" could be a year as well as 20:27: asked.
+_HHMM = re.compile(r"^(?P<h>[01]\d|2[1-3])(?P<m>[0-5]\d)$")
+_ISH = re.compile(r"^(?:at\s+|around\s+|about\s+)?(?P<t>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)\s*-?ish$", re.I)
+_DAY_THEN_HOUR = re.compile(
+    r"^(?P<day>today|tomorrow|tmrw|tmr|tonight|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב)"
+    r"\s+(?P<t>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)$",
+    re.I,
+)
+
+
+def clock_said_plainly(answer: str) -> str:
+    """A time answered the short way, said as the time parser reads it: "1730" -> "at 17:30", "9ish"
+    -> "at 9", "tmrw 9" -> "tmrw at 9", "מחר 9" -> "מחר ב-9"; anything else as it is."""
+    said = answer.strip().rstrip(".!")
+    if (found := _HHMM.match(said)) is not None:
+        return f"at {found.group('h')}:{found.group('m')}"
+    if (found := _ISH.match(said)) is not None:
+        return f"at {found.group('t')}"
+    if (found := _DAY_THEN_HOUR.match(said)) is not None:
+        day, hour = found.group("day"), found.group("t")
+        return f"{day} ב-{hour}" if has_hebrew(day) else f"{day} at {hour}"
+    return answer
+
+
 #: "make it 45 minutes", "change it to half an hour", "תעשה את זה 45 דקות": an amount from now.
 BARE_DURATION = re.compile(
     r"^(?:to\s+|ל-?)?(?P<amount>(?:\d+(?:\.\d+)?|an?|one|two|three|half\s+an)\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?)"

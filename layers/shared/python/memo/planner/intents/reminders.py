@@ -170,6 +170,12 @@ _END_OF_DAY = re.compile(
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
 
 
+#: "tomorrow 9 to call mom", "מחר 9 להתקשר": a bare hour right after its day is its time.
+_DAY_BARE_HOUR = re.compile(
+    r"(?:(?<=\s)|^)(?P<day>today|tomorrow|tmrw|tmr|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב)"
+    r"\s+(?P<h>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)(?=\s+(?:to|about|that)\s|\s+ל|\s*$)",
+    re.I,
+)
 #: "remind me that i need to call mom", "תזכיר לי שאני צריך להתקשר לאמא": the need is no part of the task.
 _NEED_TO = re.compile(
     r"^(?:i\s+(?:need|have|must|should|got)\s+to|i\s+gotta|(?:ש)?(?:אני\s+)?(?:צריך|צריכה|חייב|חייבת))\s+(?=\S+\s*\S)",
@@ -182,6 +188,9 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if rest is None:
         return None
     rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", _END_OF_DAY.sub(" ", rest))))
+    rest = _DAY_BARE_HOUR.sub(
+        lambda m: f"{m.group('day')} {'ב-' if has_hebrew(m.group('day')) else 'at '}{m.group('h')}", rest
+    )
     month = month_without_day(rest)
     if isinstance(month, MonthSaid):
         return _month_asked(month, inp)
