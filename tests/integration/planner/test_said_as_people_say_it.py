@@ -406,4 +406,7 @@ def test_four_digits_that_may_be_a_year_are_asked_again(chat: Conversation) -> N
 def test_a_bare_hour_after_its_day_in_a_request(chat: Conversation) -> None:
     # "remind me tomorrow 9 to call mom" was titled "9 to call mom" and its time asked.
     assert chat.say("remind me tomorrow 9 to call mom") == f"⏰ Reminder set: “call mom” for {shown(1, 9)}."
-    assert chat.say("תזכיר לי מחר 10 להתקשר לסבתא") == f"⏰ קבעתי תזכורת „להתקשר לסבתא” ל{shown(1, 10, 0, 'he')}."
+    assert (
+        chat.say("תזכיר לי מחר 10 להתקשר לסבתא")
+        == f"⏰ קבעתי תזכורת „להתקשר לסבתא” ל{shown(1, 10, 0, 'he')}."
+    )
