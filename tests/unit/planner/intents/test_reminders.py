@@ -303,3 +303,12 @@ def test_a_bare_hour_right_after_its_day_is_its_time(day: tuple[str, str], hour:
 def test_a_count_after_a_day_is_no_hour() -> None:
     match = reminders.create("remind me tomorrow 2 eggs", pin("remind me tomorrow 2 eggs"))
     assert match is not None and "when" not in match.constraints
+
+
+@pytest.mark.parametrize(
+    "message", ["remind me tomorrow 1", "remind me to call mom tomorrow 9", "תזכיר לי מחר 1"]
+)
+def test_a_bare_number_at_the_end_after_a_day_is_no_hour(message: str) -> None:
+    # "remind me tomorrow" -> "1" (meant for another question) must set no time.
+    match = reminders.create(message, pin(message))
+    assert match is None or "when" not in match.constraints, message

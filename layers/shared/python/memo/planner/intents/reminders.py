@@ -170,10 +170,11 @@ _END_OF_DAY = re.compile(
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
 
 
-#: "tomorrow 9 to call mom", "מחר 9 להתקשר": a bare hour right after its day is its time.
+#: "tomorrow 9 to call mom", "מחר 9 להתקשר": a bare hour right after its day, before what to do, is its
+#: time. At the end it is not: "remind me tomorrow" -> "1" (meant for another question) is no time.
 _DAY_BARE_HOUR = re.compile(
     r"(?:(?<=\s)|^)(?P<day>today|tomorrow|tmrw|tmr|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב)"
-    r"\s+(?P<h>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)(?=\s+(?:to|about|that)\s|\s+ל|\s*$)",
+    r"\s+(?P<h>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)(?=\s+(?:to|about|that)\s|\s+ל)",
     re.I,
 )
 #: "remind me that i need to call mom", "תזכיר לי שאני צריך להתקשר לאמא": the need is no part of the task.
