@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -270,6 +270,18 @@ def test_a_clock_time_in_words_is_all_the_words_say(words: str, read: str | None
     assert corrections.names_a_time(words, NOW) is (read is not None)
 
 
+def _reminder_just_set(summary: str, *, when: datetime | None = None) -> LatestAction:
+    """A reminder set a minute ago, as the latest actions hold it."""
+    return LatestAction(
+        created_at=NOW - timedelta(minutes=1),
+        capability="reminders",
+        action="create",
+        summary=summary,
+        when=when,
+        external_ids={"reminderId": "r-1"},
+    )
+
+
 @pytest.mark.parametrize(
     ("title", "new", "renamed"),
     [
@@ -287,14 +299,7 @@ def test_one_word_meant_for_a_verb_and_its_word_takes_that_word_s_place(
     title: str, new: str, renamed: str, said: str
 ) -> None:
     # "sorry i meant dad" after “call mom” renamed the reminder “dad”.
-    just_set = LatestAction(
-        created_at=NOW - timedelta(minutes=1),
-        capability="reminders",
-        action="create",
-        summary=f"reminder “{title}” for Tue 24 Nov, 09:00",
-        when=NOW + timedelta(hours=7),
-        external_ids={"reminderId": "r-1"},
-    )
+    just_set = _reminder_just_set(f"reminder “{title}” for Tue 24 Nov, 09:00", when=NOW + timedelta(hours=7))
     step = RulePlanner().plan(pin(said.format(new=new), actions=(just_set,))).output.plan[0]
     assert (step.action, step.changes) == ("update", {"title": renamed}), said.format(new=new)
 
@@ -303,13 +308,7 @@ def test_one_word_meant_for_a_verb_and_its_word_takes_that_word_s_place(
     ("title", "new"), [("pick up the kids", "dad"), ("call mom", "call dad"), ("call mom", "call")]
 )
 def test_one_word_for_a_longer_title_or_a_whole_title_is_the_whole_new_title(title: str, new: str) -> None:
-    just_set = LatestAction(
-        created_at=NOW - timedelta(minutes=1),
-        capability="reminders",
-        action="create",
-        summary=f"reminder “{title}” for Tue 24 Nov, 09:00",
-        external_ids={"reminderId": "r-1"},
-    )
+    just_set = _reminder_just_set(f"reminder “{title}” for Tue 24 Nov, 09:00")
     assert in_its_place(just_set, new) == new
 
 
@@ -350,30 +349,23 @@ def test_the_one_after_moves_the_reminder_just_set_a_week_later(said: str, hours
     # "next tuesday" said on a Monday is tomorrow, the date shown; "no, the one after" said after it
     # was set was not understood.
     when = NOW + timedelta(hours=hours)
-    just_set = LatestAction(
-        created_at=NOW - timedelta(minutes=1),
-        capability="reminders",
-        action="create",
-        summary="reminder “pay the gardener” for Tue 24 Nov, 16:00",
-        when=when,
-        external_ids={"reminderId": "r-1"},
-    )
+    just_set = _reminder_just_set("reminder “pay the gardener” for Tue 24 Nov, 16:00", when=when)
     step = RulePlanner().plan(pin(said, actions=(just_set,))).output.plan[0]
     assert (step.capability, step.action) == ("reminders", "update"), said
     assert step.changes["when"] == (when + timedelta(weeks=1)).isoformat(), said
 
 
 def test_the_one_after_of_a_series_or_of_a_delete_is_no_week_later() -> None:
-    series = LatestAction(
-        created_at=NOW - timedelta(minutes=1),
-        capability="reminders",
-        action="create",
-        summary="reminder “stretch” every day at 08:00",
-        when=NOW + timedelta(hours=3),
-        external_ids={"reminderId": "r-1"},
-    )
+    series = _reminder_just_set("reminder “stretch” every day at 08:00", when=NOW + timedelta(hours=3))
     deleted = series.model_copy(update={"action": "delete", "summary": "deleted “call mom”"})
     for latest_ in (series, deleted):
         assert (
             corrections.correction("no, the one after", pin("no, the one after", actions=(latest_,))) is None
         )
+    # "every" in a one-time reminder's title is no series: it moves a week on.
+    titled = _reminder_just_set(
+        "reminder “read every chapter” for Tue 24 Nov, 16:00", when=NOW + timedelta(hours=3)
+    )
+    assert (
+        corrections.correction("no, the one after", pin("no, the one after", actions=(titled,))) is not None
+    )

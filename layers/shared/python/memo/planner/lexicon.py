@@ -116,12 +116,19 @@ RENAME_EN = r"rename|retitle|call"
 BARE_HOUR = re.compile(r"^(?:to\s+|ל-?)?(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*[.!]?$")
 #: "1730", "0930": a clock without its colon. "2027" could be a year as well as 20:27: asked.
 _HHMM = re.compile(r"^(?P<h>[01]\d|2[1-3])(?P<m>[0-5]\d)$")
-_ISH = re.compile(r"^(?:at\s+|around\s+|about\s+)?(?P<t>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)\s*-?ish$", re.I)
-_DAY_THEN_HOUR = re.compile(
-    r"^(?P<day>today|tomorrow|tmrw|tmr|tonight|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב)"
-    r"\s+(?P<t>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)$",
-    re.I,
+#: A day said by a word ("tomorrow", "on friday", "מחר") and a bare hour ("9", "17:30"): the parts of
+#: "tomorrow 9", read as "tomorrow at 9" (`at_the_hour`).
+DAY_SAID = (
+    r"today|tomorrow|tmrw|tmr|tonight|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב"
 )
+HOUR_SAID = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
+_ISH = re.compile(rf"^(?:at\s+|around\s+|about\s+)?(?P<t>{HOUR_SAID})\s*-?ish$", re.I)
+_DAY_THEN_HOUR = re.compile(rf"^(?P<day>{DAY_SAID})\s+(?P<t>{HOUR_SAID})$", re.I)
+
+
+def at_the_hour(day: str, hour: str) -> str:
+    """A day and its bare hour as the time parser reads them: "tomorrow at 9", "מחר ב-9"."""
+    return f"{day} ב-{hour}" if has_hebrew(day) else f"{day} at {hour}"
 
 
 def clock_said_plainly(answer: str) -> str:
@@ -133,8 +140,7 @@ def clock_said_plainly(answer: str) -> str:
     if (found := _ISH.match(said)) is not None:
         return f"at {found.group('t')}"
     if (found := _DAY_THEN_HOUR.match(said)) is not None:
-        day, hour = found.group("day"), found.group("t")
-        return f"{day} ב-{hour}" if has_hebrew(day) else f"{day} at {hour}"
+        return at_the_hour(found.group("day"), found.group("t"))
     return answer
 
 

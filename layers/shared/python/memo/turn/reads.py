@@ -164,11 +164,7 @@ class Turn:
     def quoted(self, state: TurnState) -> list[LatestAction]:
         """What the message the user replied to (WhatsApp `context.id`) named, read only when a step
         says "it/that" (`memo.reply.quotes`)."""
-        message = self.ctx.message
-        quotes = self.ports.quotes
-        if quotes is None or not message.context_id or message.reply_id or not refers_back(state):
-            return []
-        return self._recalled(quotes)
+        return self.quote_named() if refers_back(state) else []
 
     def quote_named(self) -> list[LatestAction]:
         """What the message the user replied to named, whatever the plan says; [] with no quote."""
@@ -196,11 +192,7 @@ class Turn:
         the reminder it set). A quoted listing of several names no one item: none is put first, and
         to "again" no reminder is the latest."""
         latest = latest_actions(self.ctx)
-        message = self.ctx.message
-        quotes = self.ports.quotes
-        if quotes is None or not message.context_id or message.reply_id:
-            return latest
-        quoted = self._recalled(quotes)
+        quoted = self.quote_named()
         if len(quoted) != 1:
             again = quoted and says_again(state.input.message)
             return [a for a in latest if a.capability != "reminders"] if again else latest

@@ -161,8 +161,8 @@ def _week_later(text: str, latest: LatestAction, inp: PlannerInput) -> str | Non
     just set or moved; None otherwise."""
     if not _ONE_AFTER.match(text.strip()) or latest.when is None or latest.action not in ("create", "update"):
         return None
-    if re.search(r"\bevery\b|(?:^|\s)כל\s", latest.summary, re.I):
-        return None  # a series has no "one after": asked as usual
+    if re.search(r"\bevery\b|(?:^|\s)כל\s", _QUOTED.sub("", latest.summary), re.I):
+        return None  # a series ("… every day at 8", its title aside) has no "one after": asked as usual
     moved = latest.when.astimezone(ZoneInfo(inp.timezone)) + timedelta(weeks=1)
     return f"move it {moved:%Y-%m-%d} at {moved:%H:%M}"
 

@@ -6,7 +6,7 @@ import re
 
 from memo.planner.base import PlannerInput
 from memo.planner.intents.month_series import MONTH_DAY_REQUIRED, SAID_MONTH, MonthSaid, month_without_day
-from memo.planner.lexicon import as_title, clean, has_hebrew
+from memo.planner.lexicon import DAY_SAID, HOUR_SAID, as_title, at_the_hour, clean, has_hebrew
 from memo.planner.match import CONFIDENT, GUESS, Match, iso, parse_when
 
 _RE_REMIND = (
@@ -173,9 +173,7 @@ _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+�
 #: "tomorrow 9 to call mom", "מחר 9 להתקשר": a bare hour right after its day, before what to do, is its
 #: time. At the end it is not: "remind me tomorrow" -> "1" (meant for another question) is no time.
 _DAY_BARE_HOUR = re.compile(
-    r"(?:(?<=\s)|^)(?P<day>today|tomorrow|tmrw|tmr|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|מחר|היום|הערב)"
-    r"\s+(?P<h>(?:[01]?\d|2[0-3])(?::[0-5]\d)?)(?=\s+(?:to|about|that)\s|\s+ל)",
-    re.I,
+    rf"(?:(?<=\s)|^)(?P<day>{DAY_SAID})\s+(?P<h>{HOUR_SAID})(?=\s+(?:to|about|that)\s|\s+ל)", re.I
 )
 #: "remind me that i need to call mom", "תזכיר לי שאני צריך להתקשר לאמא": the need is no part of the task.
 _NEED_TO = re.compile(
@@ -189,9 +187,7 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if rest is None:
         return None
     rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", _END_OF_DAY.sub(" ", rest))))
-    rest = _DAY_BARE_HOUR.sub(
-        lambda m: f"{m.group('day')} {'ב-' if has_hebrew(m.group('day')) else 'at '}{m.group('h')}", rest
-    )
+    rest = _DAY_BARE_HOUR.sub(lambda m: at_the_hour(m.group("day"), m.group("h")), rest)
     month = month_without_day(rest)
     if isinstance(month, MonthSaid):
         return _month_asked(month, inp)
