@@ -164,7 +164,8 @@ class Turn:
     def quoted(self, state: TurnState) -> list[LatestAction]:
         """What the message the user replied to (WhatsApp `context.id`) named, read only when a step
         says "it/that" (`memo.reply.quotes`)."""
-        return self.quote_named() if refers_back(state) else []
+        # (No quote, no look at the plan: most turns quote nothing.)
+        return self.quote_named() if self.ctx.message.context_id and refers_back(state) else []
 
     def quote_named(self) -> list[LatestAction]:
         """What the message the user replied to named, whatever the plan says; [] with no quote."""
