@@ -117,3 +117,61 @@ def test_a_rerun_of_an_add_that_changed_an_amount_adds_no_line(
     assert first.data["amounts"] == [{"from": "bread", "to": "2 bread"}]
     assert again.success and again.data["added"] == []
     assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["eggs", "2 bread"]
+
+
+def test_some_of_a_line_taken_off_leaves_the_rest_once_and_undo_gives_it_back(
+    repo: FakeItemsRepository,
+) -> None:
+    lists = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW)
+    lists.execute("lists", "add", {"listName": "shopping", "items": ["3 tomatoes", "bread"]}, ctx("a"))
+    tomatoes, bread = _ids(repo)
+    args = {
+        "listName": "shopping",
+        "itemIds": [tomatoes, bread],
+        "lower": {tomatoes: {"was": "3 tomatoes", "left": "2 tomatoes"}},
+    }
+    result = lists.execute("lists", "remove", args, ctx("b", trace="wamid.2"))
+    assert result.success
+    assert result.data["removed"] == ["bread"]
+    assert result.data["lowered"] == [{"from": "3 tomatoes", "to": "2 tomatoes"}]
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["2 tomatoes"]
+    assert format_success(result, "en", TZ) == (
+        "Removed bread from your shopping list. Changed “3 tomatoes” to “2 tomatoes” on your shopping list."
+    )
+    # A re-run after a crash finds the new words there: never 1 tomato.
+    again = lists.execute("lists", "remove", args, ctx("b", trace="wamid.2"))
+    assert again.data["lowered"] == [{"from": "3 tomatoes", "to": "2 tomatoes"}]
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["2 tomatoes"]
+    undone = lists.execute("items", "undo", {"undoKey": "wamid.2"}, ctx("c", trace="wamid.3"))
+    assert undone.success
+    assert sorted(i.text for i in repo.list_items(THREAD, "shopping")) == ["3 tomatoes", "bread"]
+
+
+def test_a_line_changed_since_the_request_was_read_is_left_as_it_is(repo: FakeItemsRepository) -> None:
+    lists = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW)
+    lists.execute("lists", "add", {"listName": "shopping", "items": ["3 tomatoes"]}, ctx("a"))
+    (tomatoes,) = _ids(repo)
+    lists.execute(
+        "lists", "update", {"listName": "shopping", "itemIds": [tomatoes], "text": "6 tomatoes"}, ctx("b")
+    )
+    args = {
+        "listName": "shopping",
+        "itemIds": [tomatoes],
+        "lower": {tomatoes: {"was": "3 tomatoes", "left": "2 tomatoes"}},
+    }
+    result = lists.execute("lists", "remove", args, ctx("c", trace="wamid.3"))
+    assert not result.success
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["6 tomatoes"]
+
+
+def test_a_line_left_as_it_is_is_said_with_how_to_take_it_off(repo: FakeItemsRepository) -> None:
+    lists = CapabilityDispatcher(repo, FakeScheduler(), lambda: NOW)
+    lists.execute("lists", "add", {"listName": "shopping", "items": ["2 liters of milk", "bread"]}, ctx("a"))
+    _, bread = _ids(repo)
+    args = {"listName": "shopping", "itemIds": [bread], "unclear": ["2 liters of milk"]}
+    result = lists.execute("lists", "remove", args, ctx("b", trace="wamid.2"))
+    assert format_success(result, "he", TZ) == (
+        "הורדתי bread מרשימת הקניות. השארתי את „2 liters of milk” כמו שהוא: לא בטוח כמה להוריד ממנו. "
+        "כדי להוריד הכול, אפשר לכתוב „תוריד milk”."
+    )
+    assert [i.text for i in repo.list_items(THREAD, "shopping")] == ["2 liters of milk"]

@@ -167,3 +167,36 @@ def test_time_words_beside_the_title_are_at_most_four_at_either_end(
     assert len(read) <= 1 + 2 * 4
     at_end = by_reminder_time(TargetQuery(kind="reminder", text="water at 3 pm"), two_at_three, state, NOW)
     assert at_end == Found(["r-water"])
+
+
+@pytest.mark.parametrize(
+    ("said", "extra"),
+    [
+        (["one tomato"], {"lower": {"i-t": {"was": "3 tomatoes", "left": "2 tomatoes"}}}),
+        (["2 tomatoes", "milk"], {"lower": {"i-t": {"was": "3 tomatoes", "left": "1 tomato"}}}),
+        (["3 tomatoes"], {}),
+        (["5 tomatoes"], {}),
+        (["tomatoes"], {}),
+    ],
+)
+def test_a_count_said_takes_that_many_off_its_line(said: list[str], extra: dict[str, Any]) -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-t", "shopping", "3 tomatoes")
+    add_list_item(repo, "i-m", "shopping", "milk")
+    target = TargetQuery(kind="list_item", texts=said, list_name="shopping")
+    found = by_texts(target, entities(target, repo, state_for(), NOW), "en")
+    ids = ["i-t", "i-m"] if "milk" in said else ["i-t"]
+    assert found == Found(ids, extra={"notFound": [], **extra})
+
+
+def test_a_count_of_another_kind_names_the_line_and_leaves_it() -> None:
+    repo = FakeItemsRepository()
+    add_list_item(repo, "i-m", "shopping", "2 liters of milk")
+    add_list_item(repo, "i-b", "shopping", "bread")
+    only = TargetQuery(kind="list_item", texts=["one milk"], list_name="shopping")
+    missing = by_texts(only, entities(only, repo, state_for(), NOW), "en")
+    assert isinstance(missing, Missing) and missing.left_as_is
+    assert missing.message.startswith("I left “2 liters of milk” as it is")
+    both = TargetQuery(kind="list_item", texts=["one milk", "bread"], list_name="shopping")
+    found = by_texts(both, entities(both, repo, state_for(), NOW), "en")
+    assert found == Found(["i-b"], extra={"notFound": [], "unclear": ["2 liters of milk"]})

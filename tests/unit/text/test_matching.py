@@ -14,6 +14,7 @@ from memo.text.matching import (
     match,
     normalize,
     score,
+    stem,
 )
 
 
@@ -115,7 +116,7 @@ def test_a_stem_is_no_match_for_other_words(said: str, title: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "stemmed"), [("eggs", "egg"), ("parking", "park"), ("הביצים", "ביצים"), ("milk", "milk")]
+    ("word", "stemmed"), [("eggs", "egg"), ("parking", "park"), ("הביצים", "ביצ"), ("milk", "milk")]
 )
 def test_stem_is_the_word_as_matching_compares_it(word: str, stemmed: str) -> None:
     from memo.text.matching import stem
@@ -220,3 +221,26 @@ def test_a_typo_that_is_no_word_still_finds_its_word(word: str, data: st.DataObj
     assume(not bilingual.is_known(typo))
     lead = "call " if word.isascii() else "להתקשר ל"
     assert score(lead + typo, lead + word) >= MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("one", "many"),
+    [
+        ("עגבניה", "עגבניות"),
+        ("מלפפון", "מלפפונים"),
+        ("ביצה", "ביצים"),
+        ("בננה", "בננות"),
+        ("פגישה", "פגישות"),
+        ("תפוח", "תפוחים"),
+        ("בדיקה", "בדיקות"),
+    ],
+)
+def test_a_hebrew_word_matches_its_plural(one: str, many: str) -> None:
+    assert stem(one) == stem(many)
+    assert score(one, f"3 {many}") >= MATCH_THRESHOLD
+    assert score(f"ה{many}", one) >= MATCH_THRESHOLD
+
+
+@pytest.mark.parametrize(("word", "other"), [("לחם", "לחמניה"), ("חלב", "חלבון"), ("אמא", "אבא")])
+def test_a_hebrew_word_does_not_match_another_word_through_its_ending(word: str, other: str) -> None:
+    assert stem(word) != stem(other)

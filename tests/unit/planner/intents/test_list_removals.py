@@ -174,3 +174,21 @@ def test_marked_as_bought_comes_off(said: str, items: list[str]) -> None:
 
 def test_marked_done_is_no_list_removal() -> None:
     assert list_removals.remove("mark call mom as done", pin("mark call mom as done")) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [
+        ("remove a tomato from my shopping list", ["one tomato"]),
+        ("take a tomato off the list", ["one tomato"]),
+        ("remove an egg and a tomato", ["one egg", "one tomato"]),
+        ("remove a dozen eggs", ["dozen eggs"]),  # twelve (`memo.text.list_counts`)
+        ("remove a few apples from my shopping list", ["few apples"]),  # no count: the line
+        ("remove 2 tomatoes from my shopping list", ["2 tomatoes"]),
+        ("remove the tomatoes", ["tomatoes"]),
+    ],
+)
+def test_a_thing_taken_off_says_its_count(said: str, items: list[str]) -> None:
+    # "a tomato" off "3 tomatoes" is one of them (the resolver leaves 2), not the line.
+    found = list_removals.remove(said, pin("x"))
+    assert found is not None and found.changes == {"items": items}

@@ -112,3 +112,20 @@ def test_hebrew_more_of_a_thing(said: str, thing: str) -> None:
 @pytest.mark.parametrize("kept", ["extra virgin olive oil", "extra firm tofu", "morels", "moreno cherries"])
 def test_things_whose_name_starts_that_way_stay_whole(kept: str) -> None:
     assert list_words.items_of(kept) == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("a tomato", "one tomato"),
+        ("an egg", "one egg"),
+        ("A loaf of bread", "one loaf of bread"),
+        ("a few apples", "a few apples"),
+        ("a dozen eggs", "a dozen eggs"),
+        ("a couple of eggs", "a couple of eggs"),
+        ("apples", "apples"),
+        ("avocado", "avocado"),
+    ],
+)
+def test_a_thing_said_with_a_is_one_of_it(said: str, expected: str) -> None:
+    assert list_words.a_as_one(said) == expected

@@ -33,10 +33,21 @@ class AddListItemsArgs(Args):
     items: list[str] = Field(min_length=1)
 
 
+class CountLeft(Args):
+    """ "one tomato" off "3 tomatoes": the line's words as they were, and with the count left."""
+
+    was: str = Field(min_length=1)
+    left: str = Field(min_length=1, max_length=MAX_ITEM_CHARS)
+
+
 class RemoveListItemsArgs(Args):
     list_name: str = Field(min_length=1)
     item_ids: list[str] = Field(min_length=1)
     not_found: list[str] = Field(default_factory=list)  # the user's words that matched nothing
+    #: of `item_ids`, the lines some of which is taken off (`memo.text.list_counts`), by id
+    lower: dict[str, CountLeft] | None = None
+    #: lines a count was said for that they do not count the same way: left as they are
+    unclear: list[str] | None = None
 
 
 class UpdateListItemArgs(Args):
@@ -181,14 +192,16 @@ class ListOperations:
     def remove(self, args: RemoveListItemsArgs, ctx: ExecutionContext) -> ExecutionResult:
         lang = ctx.language
         undo = undo_for(ctx, self._clock())
+        lowered = self._lower(args, ctx, undo)
         removed = [
             gone
             for item_id in args.item_ids
-            if (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id, undo=undo))
+            if item_id not in (args.lower or {})
+            and (gone := self._repo.remove_list_item(ctx.thread_id, args.list_name, item_id, undo=undo))
             is not None
         ]
         removed.sort(key=lambda i: i.created_at)  # named in the list's order, as it is shown
-        if not removed:
+        if not removed and not lowered:
             return failure(
                 CAPABILITY,
                 "remove",
@@ -201,8 +214,9 @@ class ListOperations:
             )
         contents = _texts(self._repo.list_items(ctx.thread_id, args.list_name))
         names = ", ".join(_texts(removed))
+        changes = ", ".join(f"{was} → {now}" for was, now in lowered.values())
         # The list as the person named it when the items went on ("קניות"), not a synonym's key.
-        list_name = removed[0].list_name or args.list_name
+        list_name = (removed[0].list_name if removed else "") or args.list_name
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
@@ -210,17 +224,56 @@ class ListOperations:
             data={
                 "listName": list_name,
                 "removed": _texts(removed),
+                "lowered": [{"from": was, "to": now} for was, now in lowered.values()],
+                "unclear": list(args.unclear or []),
                 "notFound": list(args.not_found),
                 "items": contents,
                 **undo_data(undo),
             },
-            external_ids={"listItemIds": [i.item_id for i in removed], "listKey": list_key(args.list_name)},
+            external_ids={
+                "listItemIds": [i.item_id for i in removed] + list(lowered),
+                "listKey": list_key(args.list_name),
+            },
             summary=say(
                 lang,
-                f"removed {names} from the {list_name} list",
-                f"הסרתי {names} מרשימת {he_list_name(list_name)}",
+                "; ".join(
+                    ([f"removed {names} from the {list_name} list"] if names else [])
+                    + ([f"changed {changes} on the {list_name} list"] if changes else [])
+                ),
+                "; ".join(
+                    ([f"הסרתי {names} מרשימת {he_list_name(list_name)}"] if names else [])
+                    + ([f"שיניתי {changes} ברשימת {he_list_name(list_name)}"] if changes else [])
+                ),
             ),
         )
+
+    def _lower(
+        self, args: RemoveListItemsArgs, ctx: ExecutionContext, undo: Tombstone
+    ) -> dict[str, tuple[str, str]]:
+        """ "one tomato" off "3 tomatoes": each such line says the count left ("2 tomatoes"), kept for
+        undo; by id, (the words it had, the words it has). A line changed or taken off since the
+        request was read is left as it is; a re-run finds its new words there already."""
+        if not args.lower:
+            return {}
+        items = {i.item_id: i for i in self._repo.list_items(ctx.thread_id, args.list_name)}
+        lowered: dict[str, tuple[str, str]] = {}
+        for item_id, count in args.lower.items():
+            item = items.get(item_id)
+            if item is None or item_id not in args.item_ids:
+                continue
+            was = item.model_copy(update={"text": count.was})
+            changed = self._repo.update_list_item(
+                ctx.thread_id,
+                item.list_name,
+                item_id,
+                text=count.left,
+                expected=count.was,
+                changed_at=self._clock(),
+                revision=Revision(undo=undo, was=was),
+            )
+            if changed is not None:
+                lowered[item_id] = (count.was, count.left)
+        return lowered
 
     def update(self, args: UpdateListItemArgs, ctx: ExecutionContext) -> ExecutionResult:
         """The item's words replaced in its place on the list, what it said kept for "undo". A re-run

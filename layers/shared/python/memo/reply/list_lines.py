@@ -7,6 +7,7 @@ from typing import Any
 
 from memo.capabilities.base import ExecutionResult
 from memo.reply.result_data import bullets, counted, first_value, item_texts
+from memo.resolution.candidates import not_counted_text
 from memo.text.language import Language
 from memo.text.wording import he_list_name
 
@@ -73,11 +74,32 @@ def _added_or_removed(action: str, data: dict[str, Any], name: Any, language: La
         parts.append(
             f"שיניתי את {said} ברשימת {he_list_name(name)}." if he else f"Changed {said} on your {name} list."
         )
+    parts += _lowered(data, name, language) if action == "remove" else []
     if already and action == "add":
         parts.append(f"כבר ברשימה: {', '.join(already)}." if he else f"Already there: {', '.join(already)}.")
     elif already:
         parts.append(f"לא היו ברשימה: {', '.join(already)}." if he else f"Not on it: {', '.join(already)}.")
     return " ".join(parts) or None
+
+
+def _lowered(data: dict[str, Any], name: Any, language: Language) -> list[str]:
+    """ "one tomato" off "3 tomatoes": what each such line says now; and the lines a count was said
+    for that were left as they are (they count another way: "2 liters of milk")."""
+    he = language == "he"
+    lowered = [c for c in data.get("lowered") or [] if isinstance(c, dict)]
+    parts: list[str] = []
+    if lowered:
+        said = ", ".join(
+            f"„{c.get('from')}” ל„{c.get('to')}”" if he else f"“{c.get('from')}” to “{c.get('to')}”"
+            for c in lowered
+        )
+        parts.append(
+            f"שיניתי את {said} ברשימת {he_list_name(name)}." if he else f"Changed {said} on your {name} list."
+        )
+    unclear = item_texts(data.get("unclear"))
+    if unclear:
+        parts.append(not_counted_text(unclear, language))
+    return parts
 
 
 def _cleared(data: dict[str, Any], name: Any, language: Language) -> str:

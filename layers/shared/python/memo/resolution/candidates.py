@@ -18,6 +18,7 @@ from memo.domain import DisambiguationCandidate, TurnState
 from memo.resolution.resolvers import TargetKind, TargetQuery
 from memo.text.dates import format_when
 from memo.text.language import Language
+from memo.text.list_counts import counted
 from memo.text.wording import preview, quote
 
 T = TypeVar("T")
@@ -55,6 +56,8 @@ class Missing:
     message: str
     #: the lists the words are on, when they are on several and which one is to be asked
     lists: tuple[str, ...] = ()
+    #: the words name an item, left as it is (the message says why): not a miss of another list
+    left_as_is: bool = False
 
 
 Lookup = Found | Ambiguous | Missing
@@ -118,3 +121,17 @@ def not_found_text(kind: TargetKind, words: Sequence[str], language: Language) -
     noun_en, noun_he = _NOUNS[kind]
     shown = ", ".join(quote(w, language) for w in words)
     return say(language, f"I couldn't find {noun_en} matching {shown}.", f"לא מצאתי {noun_he} ל{shown}.")
+
+
+def not_counted_text(lines: Sequence[str], language: Language) -> str:
+    """Lines a count was said for that they do not count the same way ("one milk" off "2 liters of
+    milk"): nothing is changed, and how to say it is given."""
+    shown = ", ".join(quote(line, language) for line in lines)
+    thing = counted(lines[0]).thing
+    return say(
+        language,
+        f"I left {shown} as it is: I'm not sure how much of it to take off. "
+        f"To take it all off, say {quote('remove ' + thing, language)}.",
+        f"השארתי את {shown} כמו שהוא: לא בטוח כמה להוריד ממנו. "
+        f"כדי להוריד הכול, אפשר לכתוב {quote('תוריד ' + thing, language)}.",
+    )

@@ -329,6 +329,8 @@ def executor_args_for(
             "itemIds": list(dict.fromkeys([*resolved, *unique])),
             "notFound": list(semantic_args.get("notFound", [])),
         }
+        # "one tomato" off "3 tomatoes", "one milk" off "2 liters of milk": only when said
+        args |= {key: semantic_args[key] for key in ("lower", "unclear") if semantic_args.get(key)}
     elif key == ("lists", "update"):
         args = {"listName": semantic_args["listName"], "itemIds": unique[:1], "text": semantic_args["text"]}
     else:

@@ -29,6 +29,7 @@ from memo.resolution.position import position
 from memo.resolution.references import by_reference
 from memo.resolution.resolvers import TargetQuery
 from memo.text.language import Language
+from memo.text.list_counts import counted
 from memo.text.matching import rank
 from memo.text.wording import he_list_name, quote
 
@@ -159,14 +160,18 @@ def on_some_list(
     language = state.input.language
     names = list(lists_with_items(state, repository).values())
     holding: list[tuple[str, Found | Ambiguous]] = []
+    kept: list[Missing] = []  # "one milk" with "2 liters of milk" on a list: left as it is, and why
     for name in names:
         found = lookup(step, target.model_copy(update={"list_name": name}), state, repository, now, ())
         if isinstance(found, Ambiguous) or (isinstance(found, Found) and found.ids):
             holding.append((name, found))
-    words = ", ".join(target.texts) or target.text or ""
+        elif isinstance(found, Missing) and found.left_as_is:
+            kept.append(found)
+    # The things as named ("one new car" bought is a "new car" on no list).
+    words = ", ".join(counted(text).thing for text in target.texts) or target.text or ""
     what = quote(words, language)
     if not holding:
-        return _on_no_list(words, step.action, state, repository, now)
+        return kept[0] if kept else _on_no_list(words, step.action, state, repository, now)
     if len(holding) > 1:
         lists = ", ".join(sorted(name for name, _ in holding))
         if step.action == "update":

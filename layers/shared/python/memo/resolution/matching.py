@@ -24,10 +24,12 @@ from memo.resolution.candidates import (
     Lookup,
     Missing,
     candidate,
+    not_counted_text,
     not_found_text,
 )
 from memo.resolution.resolvers import TargetQuery
 from memo.text.language import Language
+from memo.text.list_counts import GONE, UNCLEAR, counted, left_after
 from memo.text.matching import Scored, match, rank, stem, tokens
 
 
@@ -55,25 +57,35 @@ def by_texts(target: TargetQuery, entities: list[Entity[Any]], language: Languag
     resolved: list[str] = []
     missing: list[str] = []
     ambiguous: dict[str, Entity[Any]] = {}
+    lower: dict[str, dict[str, str]] = {}  # "one tomato" off "3 tomatoes": that line, then "2 tomatoes"
+    unclear: list[str] = []  # "one milk" off "2 liters of milk": left as it is
     for text in target.texts:
-        outcome = match(text, entities, lambda e: e.label)
-        chosen = outcome.unique if outcome.unique is not None else _named_whole(text, outcome.matches)
-        if chosen is not None:
+        thing = counted(text).thing  # "עגבניה אחת" names the line "3 עגבניות" too
+        outcome = match(thing, entities, lambda e: e.label)
+        chosen = outcome.unique if outcome.unique is not None else _named_whole(thing, outcome.matches)
+        left = left_after(chosen.label, text) if chosen is not None else GONE
+        if chosen is not None and left == UNCLEAR:
+            unclear.append(chosen.label)
+        elif chosen is not None:
             resolved.append(chosen.id)
+            lower.update({chosen.id: {"was": chosen.label, "left": left}} if left != GONE else {})
         elif outcome.found:
             for scored in outcome.matches:
                 ambiguous.setdefault(scored.item.id, scored.item)
         else:
-            missing.append(text)
+            missing.append(thing)  # "2 tomatoes" on no list: "tomatoes" is not there
     for entity_id in resolved:
         ambiguous.pop(entity_id, None)
     if not resolved and not ambiguous:
+        if unclear and not missing:
+            return Missing(not_counted_text(unclear, language), left_as_is=True)
         return Missing(not_found_text(target.kind, missing, language))
-    extra = {"resolvedIds": resolved, "notFound": missing}
+    counts = {key: said for key, said in (("lower", lower), ("unclear", unclear)) if said}
+    extra = {"resolvedIds": resolved, "notFound": missing, **counts}
     if ambiguous:
         candidates = [candidate(e) for e in list(ambiguous.values())[:MAX_OPTIONS]]
         return Ambiguous(candidates, allow_multiple=True, extra=extra)
-    return Found(resolved, extra={"notFound": missing})
+    return Found(resolved, extra={"notFound": missing, **counts})
 
 
 def _named_whole(text: str, matches: tuple[Scored[Entity[Any]], ...]) -> Entity[Any] | None:

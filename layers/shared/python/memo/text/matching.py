@@ -160,7 +160,19 @@ def _stem(token: str) -> str:
     """An English word's stem ("parking", "parked" -> "park"); a Hebrew word without its prefix."""
     if _LATIN_WORD.match(token):
         return str(_english_stemmer().stemWord(token))
-    return _strip_prefix(token)
+    return _strip_prefix(_he_number_off(token))
+
+
+_HE_NUMBER = re.compile(r"^(?P<base>[\u05d0-\u05ea]{3,}?)(?:ות|ים|ה)$")
+_HE_FINAL = str.maketrans("ךםןףץ", "כמנפצ")
+
+
+def _he_number_off(word: str) -> str:
+    """A Hebrew word of four letters or more without its plural or feminine ending, its letters in
+    their plain forms: "עגבניות" and "עגבניה" -> "עגבני", "מלפפונים" and "מלפפון" -> "מלפפונ"."""
+    said = _HE_NUMBER.match(word) if len(word) >= 4 else None
+    base = said.group("base") if said else word
+    return base[:-1] + base[-1:].translate(_HE_FINAL)
 
 
 def tokens(text: str) -> list[str]:

@@ -15,6 +15,7 @@ from memo.planner.intents.list_words import (
     KNOWN_LISTS_HE,
     LIST_NAME_EN,
     NAMES_A_KIND,
+    a_as_one,
     by_number,
     items_of,
     list_for,
@@ -176,7 +177,11 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
                 confidence=0.8,
                 risk="medium",
                 constraints={"listName": UNNAMED_LIST},
-                changes={"items": by_number([no_article(i) for i in items_of(match.group("items"))])},
+                changes={
+                    "items": by_number(
+                        [a_as_one(no_article(i)) for i in items_of(a_as_one(match.group("items")))]
+                    )
+                },
                 pattern="lists:take_off",
             )
     got = _RE_GOT.match(text)

@@ -127,7 +127,8 @@ def list_items(
         match = pattern.search(text)
         if not match:
             continue
-        items = items_of(match.group("items"))
+        items = items_of(a_as_one(match.group("items")) if action == "remove" else match.group("items"))
+        items = [a_as_one(i) for i in items] if action == "remove" else items
         said_with_the = _THE_OBJECT.search(text[: match.start("items")])
         if action == "add" and said_with_the and not _QUOTED.search(match.group("items")):
             # "תוסיף את החלב": "חלב", as it is on the list; a name in quotes is kept as written.
@@ -155,6 +156,15 @@ def list_items(
             pattern=f"lists:{action}",
         )
     return None
+
+
+#: "a tomato" taken off a list is one of them ("3 tomatoes" leave 2); "a few", "a dozen" are amounts.
+_A_ONE = re.compile(r"^(?:a|an)\s+(?!(?:few|couple|bit|lot|dozen|little|pair|bunch)\b)", re.I)
+
+
+def a_as_one(items: str) -> str:
+    """ "a tomato" -> "one tomato": what is taken off says its count."""
+    return _A_ONE.sub("one ", items.strip())
 
 
 #: "את" right before the things: they are said with their article ("את החלב").
