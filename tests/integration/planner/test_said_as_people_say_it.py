@@ -237,6 +237,29 @@ def test_the_end_of_the_day_is_asked_and_never_the_title(
     assert chat.say(answer) == f"⏰ Reminder set: “{title}” for {shown(*set_)}."
 
 
+@pytest.mark.parametrize(
+    ("said", "answer", "set_"),
+    [
+        ("remind me before bed to take my pills", "10pm", (0, 22)),
+        ("remind me to call grandma when i get home", "at 7pm", (0, 19)),
+        ("remind me after work tomorrow to buy milk", "6", (1, 18)),
+    ],
+)
+def test_a_moment_of_the_day_is_asked_and_never_the_title(
+    chat: Conversation, said: str, answer: str, set_: tuple[int, int]
+) -> None:
+    # "before bed", "when i get home" and "after work" went into the title.
+    assert chat.say(said).startswith(("When should I remind you?", "What time on "))
+    title = next(t for t in ("take my pills", "call grandma", "buy milk") if t in said)
+    assert chat.say(answer) == f"⏰ Reminder set: “{title}” for {shown(*set_)}."
+
+
+def test_hebrew_a_moment_of_the_day_is_asked(chat: Conversation) -> None:
+    assert chat.say("תזכיר לי לפני השינה לקחת כדורים").startswith("מתי להזכיר לך?")
+    assert chat.say("ב-22") == f"⏰ קבעתי תזכורת „לקחת כדורים” ל{shown(0, 22, 0, 'he')}."
+    assert chat.say("תזכיר לי להתקשר לסבתא כשאגיע הביתה").startswith("מתי להזכיר לך?")
+
+
 def test_hebrew_minutes_abbreviated_without_the_geresh(chat: Conversation) -> None:
     # "בעוד 5 דק" was no time: the words were the title and the time was asked.
     assert chat.say("תזכיר לי בעוד 5 דק לבדוק את התנור") == (

@@ -222,6 +222,64 @@ def test_the_end_of_the_day_inside_a_title_stays() -> None:
     assert match is not None and match.constraints["title"] == "read the end of the day chapter"
 
 
+_MOMENTS = [
+    "before bed",
+    "right before bed",
+    "before i go to sleep",
+    "at bedtime",
+    "after work",
+    "after school",
+    "when i get home",
+    "when i get back",
+    "when i wake up",
+]
+
+
+@pytest.mark.parametrize("said", _MOMENTS)
+@pytest.mark.parametrize("day", ["", "tomorrow "])
+@pytest.mark.parametrize("task", ["take my pills", "call grandma", "buy milk"])
+def test_a_moment_of_the_day_is_asked_and_never_in_the_title(said: str, day: str, task: str) -> None:
+    # "remind me before bed to take my pills" was titled "before bed to take my pills".
+    for message in (f"remind me {day}{said} to {task}", f"remind me to {task} {said} {day}".strip()):
+        match = reminders.create(message, pin(message))
+        assert match is not None, message
+        assert match.constraints.get("title") == task, message
+        assert "when" not in match.constraints and "reminder_time_required" in match.missing, message
+        assert ("day" in match.constraints) == bool(day), message
+
+
+@pytest.mark.parametrize("said", _MOMENTS[:4])
+def test_a_moment_of_the_day_with_a_time_said_keeps_the_time(said: str) -> None:
+    message = f"remind me at 10pm {said} to take my pills"
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints["title"] == "take my pills"
+    assert match.constraints["when"] == "2024-05-01T22:00:00+03:00"
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["לפני השינה", "לפני שאני הולך לישון", "אחרי העבודה", "כשאגיע הביתה", "כשאני חוזר הביתה", "כשאתעורר"],
+)
+@pytest.mark.parametrize("first", [True, False])
+def test_hebrew_a_moment_of_the_day_is_asked(said: str, first: bool) -> None:
+    message = f"תזכיר לי {said} לקחת כדורים" if first else f"תזכיר לי לקחת כדורים {said}"
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints.get("title") == "לקחת כדורים", message
+    assert "when" not in match.constraints, message
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("remind me at 5 to finish the after school project", "finish the after school project"),
+        ("remind me at 9 to read before bed stories to the kids", "read before bed stories to the kids"),
+    ],
+)
+def test_a_moment_inside_a_title_stays(message: str, title: str) -> None:
+    match = reminders.create(message, pin(message))
+    assert match is not None and match.constraints["title"] == title
+
+
 @pytest.mark.parametrize(
     "message",
     [

@@ -166,6 +166,19 @@ _END_OF_DAY = re.compile(
     re.I,
 )
 
+#: "remind me before bed to take my pills", "... to call grandma when i get home", "תזכיר לי אחרי העבודה
+#: לקנות חלב": a moment of the person's day, no time; at the start, before what to do or at the end it is
+#: no part of the title (the time is asked, as for "later").
+_MOMENT = (
+    r"(?:(?:right|just)\s+)?(?:before\s+(?:bed|bedtime|sleep|i\s+(?:go\s+to\s+(?:bed|sleep)|sleep))|at\s+bedtime|"
+    r"after\s+(?:work|school|class|the\s+gym)|when\s+i\s+(?:get|come)\s+(?:home|back)|when\s+i\s+wake\s+up|"
+    r"once\s+i(?:'m|\s+am)\s+home)"
+    r"|לפני\s+(?:ה?שינה|שאני\s+(?:הולך|הולכת)\s+לישון|שאלך\s+לישון)|אחרי\s+(?:ה?עבודה|בית\s+הספר|הלימודים)|"
+    r"(?:כשאני\s+(?:מגיע|מגיעה|חוזר|חוזרת)|כשאגיע|כשאחזור)\s+הביתה|כשאני\s+(?:קם|קמה|מתעורר|מתעוררת)|כשאתעורר"
+)
+_A_MOMENT = re.compile(rf"(?:(?<=\s)|^)(?:{_MOMENT})(?=\s+to\s|\s+ל|\s*[.!?]*$)|^(?:{_MOMENT})(?=\s)", re.I)
+_A_MOMENT_AT_THE_END = re.compile(rf"\s+(?:{_MOMENT})\s*[.!?]*$", re.I)
+
 #: "remind me again to call dad at 5", "תזכיר לי שוב להתקשר לאבא": "again" is no part of the title.
 _AGAIN_TO = re.compile(r"^(?:again|once\s+more)\s+(?=to\s)|^(?:שוב|עוד\s+פעם)\s+(?=ל)", re.I)
 
@@ -186,7 +199,8 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     rest = _remind_rest(text, inp)
     if rest is None:
         return None
-    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", _END_OF_DAY.sub(" ", rest))))
+    rest = _A_MOMENT.sub(" ", _END_OF_DAY.sub(" ", rest)).strip()
+    rest = _FOR_HOUR.sub("at ", _AGAIN_TO.sub("", _VAGUE_TIME.sub(" ", rest)))
     rest = _DAY_BARE_HOUR.sub(lambda m: at_the_hour(m.group("day"), m.group("h")), rest)
     month = month_without_day(rest)
     if isinstance(month, MonthSaid):
@@ -194,7 +208,8 @@ def create(text: str, inp: PlannerInput) -> Match | None:
     if month is not None:
         rest = month  # "every march on the 5th": "every march 5"
     parsed = parse_when(rest, inp)
-    title = _NEED_TO.sub("", as_title(parsed.remainder), count=1)  # "that i need to call mom"
+    # "that i need to call mom"; "call mom after work" (the day said after it: "... tomorrow")
+    title = _A_MOMENT_AT_THE_END.sub("", _NEED_TO.sub("", as_title(parsed.remainder), count=1))
     if names_nothing(parsed.remainder, title):
         title = ""
     if title and parsed.lead_for:
