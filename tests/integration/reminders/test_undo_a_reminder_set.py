@@ -122,3 +122,51 @@ def test_undo_said_to_a_question_before_anything_ran_cancels_it(
     assert chat.say(undo) == "OK, cancelled. Nothing was changed."
     assert _first_lines(fired(chat, clock, 0, 17)) == ["⏰ Reminder: call mom"]
     assert _first_lines(fired(chat, clock, 0, 18)) == ["⏰ Reminder: call dad"]
+
+
+CANNOT_REDO = {
+    "en": "I can't undo an undo, so what I undid stays undone. To have it again, just ask me for it again.",
+    "he": "אני לא יכול לבטל ביטול, אז מה שביטלתי נשאר מבוטל. כדי שזה יחזור, פשוט תבקשו את זה שוב.",
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "undo", "redo"),
+    [
+        ("en", "undo", "redo"),
+        ("en", "undo", "undo the undo"),
+        ("en", "undo", "put it back"),
+        ("en", "oops, undo that", "can you redo that?"),
+        ("he", "תבטל מה שעשית", "בטל את הביטול"),
+        ("he", "תבטל מה שעשית", "תחזיר את מה שביטלת"),
+        ("he", "בטל את הפעולה האחרונה", "שחזר"),
+    ],
+)
+def test_an_undo_is_not_undone_and_says_to_ask_again(
+    chat: Conversation, clock: FakeClock, lang: str, undo: str, redo: str
+) -> None:
+    # "redo" was "I'm not sure I understood"; "put it back" said "There's nothing to undo". A second
+    # "undo" still says that (`test_undo_takes_away_only_the_latest_request`).
+    said, title, _ = SET[lang]
+    chat.say(said)
+    chat.say(undo)
+    assert chat.say(redo) == CANNOT_REDO[lang]
+    assert chat.say(said).startswith("⏰")  # asked again, it is set again
+    # Once: what was undone stays undone.
+    assert [title in text for text in fired(chat, clock, 0, 17)] == [True]
+
+
+@pytest.mark.parametrize(("lang", "redo"), [("en", "redo"), ("he", "בטל את הביטול")])
+def test_redo_with_nothing_undone_changes_nothing(
+    chat: Conversation, clock: FakeClock, lang: str, redo: str
+) -> None:
+    said, title, _ = SET[lang]
+    chat.say(said)
+    assert (
+        chat.say(redo)
+        == {
+            "en": "There's nothing to redo: I haven't undone anything.",
+            "he": "אין מה לשחזר: לא ביטלתי כלום.",
+        }[lang]
+    )
+    assert [title in text for text in fired(chat, clock, 0, 17)] == [True]

@@ -14,7 +14,10 @@ from memo.replies import Choice, Reply
 from memo.reply.respond import respond
 from memo.reply.undo import (
     UndoRequest,
+    asks_back,
     brings_back,
+    cannot_redo,
+    is_redo_said,
     is_typed_undo,
     is_undo_said,
     parse_undo,
@@ -325,3 +328,52 @@ def test_undo_after_a_second_thought_word(lead: str, words: str) -> None:
 @pytest.mark.parametrize("words", ["תחזיר אותו", "תחזירי את זה", "תחזיר", "בטל את המחיקה", "שחזר אותם"])
 def test_hebrew_undo_after_a_second_thought_word(lead: str, words: str) -> None:
     assert is_undo_said(f"{lead}{words}")
+
+
+_REDO_SAID = [
+    "redo",
+    "Redo!",
+    "redo that",
+    "can you redo that?",
+    "undo the undo",
+    "undo undo",
+    "oops, undo your undo",
+    "בטל את הביטול",
+    "תבטל את הביטול בבקשה",
+    "תחזיר את מה שביטלת",
+    "רגע, לבטל את הביטול",
+]
+_NO_REDO = ["undo", "redo the kitchen", "undo the delete", "remind me to redo my taxes", "בטל", "תחזיר את זה"]
+
+
+@pytest.mark.parametrize("text", _REDO_SAID)
+def test_an_undo_of_an_undo_is_said(text: str) -> None:
+    assert is_redo_said(text)
+
+
+@pytest.mark.parametrize("text", _NO_REDO)
+def test_other_words_ask_no_redo(text: str) -> None:
+    assert not is_redo_said(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("put it back", True),
+        ("bring them back", True),
+        ("restore it", True),
+        ("תחזיר את זה", True),
+        ("שחזר", True),
+        ("undo", False),
+        ("undo the delete", False),  # names what is undone: no "back"
+        ("אפשר לבטל את המחיקה", False),
+    ],
+)
+def test_words_asking_for_something_back(text: str, back: bool) -> None:
+    assert asks_back(text) is back
+
+
+def test_the_answer_to_redo_says_whether_anything_was_undone() -> None:
+    assert cannot_redo("en", undone=True).startswith("I can't undo an undo")
+    assert cannot_redo("he", undone=True).startswith("אני לא יכול לבטל ביטול")
+    assert cannot_redo("en", undone=False) == "There's nothing to redo: I haven't undone anything."

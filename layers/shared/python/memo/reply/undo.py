@@ -146,6 +146,18 @@ _BRING_BACK = re.compile(
 )
 
 
+#: Undo words that ask for something back, not naming what is undone ("put it back", "restore
+#: them", "תחזיר את זה", "שחזר"): right after an undo, they ask for what it took away.
+_ASKS_BACK = re.compile(
+    r"\b(?:back|restore)\b|בחזרה|(?:^|\s)(?:תחזיר|תחזירי|להחזיר|החזר|תשחזר|תשחזרי|שחזר)", re.I
+)
+
+
+def asks_back(text: str | None) -> bool:
+    """Whether undo words ask for something back (see `_ASKS_BACK`)."""
+    return bool(text) and _ASKS_BACK.search(text or "") is not None
+
+
 def brings_back(text: str | None) -> bool:
     """Whether undo words ask only for what was deleted or changed (see `_BRING_BACK`)."""
     return bool(text) and _BRING_BACK.search(text or "") is not None
@@ -167,6 +179,37 @@ def typed_undo(latest: Sequence[LatestAction], *, creates: bool = True) -> UndoR
         return None
     updated = not any(a.action in _DELETES for a in done)
     return UndoRequest(undo_key=request, until=min(a.created_at for a in done) + UNDO_WINDOW, updated=updated)
+
+
+#: "redo", "redo that", "undo the undo", "undo undo", "בטל את הביטול", "תחזיר את מה שביטלת": the undo
+#: of an undo, which Memo does not do (what was undone is asked for again).
+_REDO = re.compile(
+    r"^\W*(?:(?:oops|oh|wait|no|actually|sorry|אופס|רגע|לא|בעצם|אה|סליחה)[\s,!.]+)*"
+    r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?|please\s+|אפשר\s+)?"
+    r"(?:redo(?:\s+(?:that|it|this))?|undo\s+(?:the\s+|that\s+|your\s+|my\s+)?undo"
+    r"|(?:תבטל|בטל|תבטלי|לבטל)\s+(?:את\s+)?ה?ביטול|(?:תחזיר|תחזירי|להחזיר)\s+(?:את\s+)?מה\s+שביטלת)"
+    r"(?:\s+please|\s+בבקשה)?\s*[.!?]*$",
+    re.I,
+)
+
+
+def is_redo_said(text: str | None) -> bool:
+    """ "redo", "undo the undo", "בטל את הביטול": asked to undo an undo."""
+    return bool(text) and _REDO.match(text or "") is not None
+
+
+def cannot_redo(language: Language, *, undone: bool) -> str:
+    """The answer to "redo" (or "bring it back" right after an undo): an undo is not undone; what
+    it took away is asked for again. `undone`: the latest change was an undo."""
+    if not undone:
+        return say(
+            language, "There's nothing to redo: I haven't undone anything.", "אין מה לשחזר: לא ביטלתי כלום."
+        )
+    return say(
+        language,
+        "I can't undo an undo, so what I undid stays undone. To have it again, just ask me for it again.",
+        "אני לא יכול לבטל ביטול, אז מה שביטלתי נשאר מבוטל. כדי שזה יחזור, פשוט תבקשו את זה שוב.",
+    )
 
 
 def nothing_to_undo(language: Language) -> str:

@@ -26,6 +26,7 @@ comes from `memo.hitl.templates`; the executor's input is built by `memo.executo
 
 from __future__ import annotations
 
+from memo.capabilities.undo import ACTION as UNDO_ACTION
 from memo.conversation.model import MemoryMessage
 from memo.conversation.pending import PendingChange, state_from_item
 from memo.domain import HITLReply, TurnState
@@ -44,7 +45,16 @@ from memo.reminders.buttons import (
     typed_button,
 )
 from memo.replies import Reply
-from memo.reply.undo import is_undo_id, is_undo_said, nothing_to_undo, parse_undo, sent_by_memo
+from memo.reply.undo import (
+    asks_back,
+    cannot_redo,
+    is_redo_said,
+    is_undo_id,
+    is_undo_said,
+    nothing_to_undo,
+    parse_undo,
+    sent_by_memo,
+)
 from memo.turn import questions
 from memo.turn.fresh import fresh, late_answer, withdrawal
 from memo.turn.outcome import TurnContext, TurnOutcome
@@ -53,6 +63,7 @@ from memo.turn.reminder_buttons import handle_button, snoozed_to
 from memo.turn.resumed import resumed
 from memo.turn.travel import zone_changed
 from memo.turn.undo import (
+    READS,
     UNDO_ASK_STEP,
     answer_of,
     ask_undo,
@@ -165,16 +176,13 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
     tapped = parse_button(reply_id)
     if tapped is None and (is_reminder_button_id(reply_id) or reply_id == UNKNOWN_REPLY_ID):
         return _button_gone(ctx)  # a reminder's button id that none carries, or one too long to read
-    if is_undo_said(ctx.message.text) and not _asks_an_answer(ctx):
+    redo = is_redo_said(ctx.message.text)
+    if (redo or is_undo_said(ctx.message.text)) and not _asks_an_answer(ctx):
         # "undo", "bring it back", "בטל את המחיקה", "אופס תחזיר": the Undo of the latest change, as
         # if tapped (a read since, "show my reminders", is passed over); "undo" also takes away a
-        # reminder just set.
-        typed = undo_said(latest_actions(ctx), ctx.message.text)
-        if typed is None:
-            return TurnOutcome(
-                reply=Reply.plain(nothing_to_undo(ctx.profile.language)), outcome="undo_nothing"
-            )
-        return handle_undo(ctx, typed)
+        # reminder just set. "redo" / "undo the undo" undoes nothing.
+        typed = None if redo else undo_said(latest_actions(ctx), ctx.message.text)
+        return handle_undo(ctx, typed) if typed is not None else _nothing_undone(ctx, redo=redo)
     button = tapped or _typed_button(ctx)
     if isinstance(button, ReminderButton):  # "Done" / "Snooze" on a delivered reminder
         return handle_button(ctx, button)
@@ -189,6 +197,18 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
             reply_reminder_id=about.reminder_id if about is not None else None,
         )
     return None
+
+
+def _nothing_undone(ctx: TurnContext, *, redo: bool) -> TurnOutcome:
+    """Undo words with nothing to undo: "redo", or words asking for something back ("put it back")
+    right after an undo: an undo is not undone, and what it took away is asked for again; else
+    ("undo" again) there is nothing to undo. Nothing runs."""
+    language = ctx.profile.language
+    changes = [action for action in latest_actions(ctx) if action.action not in READS]
+    undone = bool(changes) and changes[0].action == UNDO_ACTION
+    if redo or (undone and asks_back(ctx.message.text)):
+        return TurnOutcome(reply=Reply.plain(cannot_redo(language, undone=undone)), outcome="undo_nothing")
+    return TurnOutcome(reply=Reply.plain(nothing_to_undo(language)), outcome="undo_nothing")
 
 
 def _button_gone(ctx: TurnContext) -> TurnOutcome:
