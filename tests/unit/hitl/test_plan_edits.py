@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from memo.domain import PendingHITL, PlannerOutput, TurnState
 from memo.hitl import gate
 from memo.hitl.plan_edits import (
-    another_day,
     apply_modifications,
     bare_edit,
     fill_answer,
@@ -237,66 +232,6 @@ def test_a_way_said_with_a_not_is_asked_again(answer: str) -> None:
     )
     state, pending = asked(output)
     assert fill_answer(state, pending, answer, NOW) is None
-
-
-_WEEKDAYS = (
-    ("monday", "ביום שני", 0), ("tuesday", "ביום שלישי", 1), ("thursday", "ביום חמישי", 3),
-    ("friday", "ביום שישי", 4), ("saturday", "בשבת", 5), ("sunday", "ביום ראשון", 6),
-)  # fmt: skip
-_EN_LEADS = ("", "actually ", "actualy ", "no, ", "make it ", "actually make it ", "on ", "oops, make it ")
-_HE_LEADS = ("", "בעצם ", "לא, ", "לא, תעשה את זה ", "רגע, ")
-
-
-@given(
-    day=st.sampled_from(_WEEKDAYS),
-    hebrew=st.booleans(),
-    lead=st.integers(min_value=0, max_value=len(_EN_LEADS) - 1),
-    instead=st.booleans(),
-)
-def test_a_day_said_instead_of_the_one_asked_moves_the_reminder_and_keeps_asking_its_time(
-    day: tuple[str, str, int], hebrew: bool, lead: int, instead: bool
-) -> None:
-    state, pending = asked(
-        plan(
-            step(constraints={"title": "call grandma", "day": "2024-05-05"}),
-            missing=["reminder_time_required"],
-        )
-    )
-    en, he, weekday = day
-    leads = _HE_LEADS if hebrew else _EN_LEADS
-    answer = f"{leads[lead % len(leads)]}{he if hebrew else en}" + (
-        (" במקום" if hebrew else " instead") if instead else ""
-    )
-    moved = another_day(state, pending, answer, NOW)
-    assert moved is not None, answer
-    said = date.fromisoformat(moved.constraints["day"])
-    # The coming such day: NOW is Wednesday 1 May 2024.
-    assert said.weekday() == weekday and NOW.date() < said <= NOW.date() + timedelta(days=7), (answer, said)
-    assert moved.constraints["title"] == "call grandma" and "when" not in moved.constraints
-
-
-@pytest.mark.parametrize(
-    "answer", ["monday at 5", "5pm", "yesterday", "every monday", "monday for the dentist", "call mom", "no"]
-)
-def test_a_time_a_past_day_a_repetition_or_other_words_are_no_other_day(answer: str) -> None:
-    state, pending = asked(
-        plan(
-            step(constraints={"title": "call grandma", "day": "2024-05-05"}),
-            missing=["reminder_time_required"],
-        )
-    )
-    assert another_day(state, pending, answer, NOW) is None
-
-
-def test_a_question_of_several_days_or_of_no_day_takes_no_other_day() -> None:
-    several = plan(
-        step(step_id="s1", constraints={"title": "call mom", "day": "2024-05-03"}),
-        step(step_id="s2", constraints={"title": "call mom", "day": "2024-05-05"}),
-        missing=["reminder_time_required"],
-    )
-    assert another_day(*asked(several), "monday", NOW) is None
-    no_day = plan(step(constraints={"title": "call mom"}), missing=["reminder_time_required"])
-    assert another_day(*asked(no_day), "monday", NOW) is None
 
 
 @pytest.mark.parametrize(

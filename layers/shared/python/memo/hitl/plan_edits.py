@@ -71,40 +71,6 @@ def fill_answer(
     return _replace_steps(state, output, filled_steps)
 
 
-#: What leads a day said instead of the one asked about: "actually", "make it", "בעצם", "תעשה את זה".
-_DAY_LEADS = re.compile(
-    r"^(?:(?:actually|actualy|no|nope|wait|oops|sorry|ok|okay|hmm|then|or|בעצם|לא|רגע|אופס|סליחה|או)[\s,!.]+)*"
-    r"(?:(?:make|change|move|set|switch)\s+it\s+(?:to\s+|for\s+)?"
-    r"|(?:תעשה|תעשי|תשנה|תשני|תזיז|תזיזי|תעביר|תעבירי)\s+(?:את\s+)?(?:זה|זאת|אותה|אותו)\s+)?",
-    re.I,
-)
-_INSTEAD = re.compile(r"[\s,]+(?:instead|במקום(?:\s+זה)?)\s*[.!]?$", re.I)
-
-
-def another_day(state: TurnState, pending: PendingHITL, answer: str, now: datetime) -> PlanStep | None:
-    """ "What time on Sun 29 Nov?" answered "actually monday": the reminder asked about, on that day
-    (its time is still missing: the caller asks again, of the new day). None unless the question
-    asks only the time of one reminder's day and the answer is a day alone, still to come."""
-    step, output = origin_step(state, pending), state.planner_output
-    if step is None or output is None or pending.reason != "missing_fields":
-        return None
-    missing = list((pending.context.missing_fields if pending.context else None) or output.missing_fields)
-    if missing != ["reminder_time_required"] or same_time_asked(output, step, missing):
-        return None
-    if (step.capability, step.action) != ("reminders", "create") or not isinstance(
-        step.constraints.get("day"), str
-    ):
-        return None
-    tz, language = state.input.timezone, state.input.language
-    words = _INSTEAD.sub("", _DAY_LEADS.sub("", answer.strip(), count=1)).strip()
-    parsed = extract_when(words, now=now, timezone=tz, language="he" if has_hebrew(words) else language)
-    if parsed.day is None or parsed.when is not None or parsed.named_time or parsed.recurrence is not None:
-        return None
-    if re.sub(r"[\W_]+", "", parsed.remainder) or parsed.day < now.astimezone(ZoneInfo(tz)).date():
-        return None
-    return step.model_copy(update={"constraints": {**step.constraints, "day": parsed.day.isoformat()}})
-
-
 def same_time_asked(output: PlannerOutput, step: PlanStep, missing: list[str]) -> list[PlanStep]:
     """The other steps the time question asked about with `step`: "remind me on monday and
     wednesday to call mom" is one reminder on each day, the same title, each without its time; one

@@ -19,6 +19,7 @@ from memo.domain import (
 )
 from memo.hitl import fastpath, gate, narrowing, templates
 from memo.hitl.about_asked import names_another_thing
+from memo.hitl.another_day import another_day
 from memo.hitl.answer_requests import (
     cancels_another,
     completed_request,
@@ -36,7 +37,6 @@ from memo.hitl.answer_requests import (
 from memo.hitl.interpreter import Interpreter, InterpreterInput, sanitize_modifications
 from memo.hitl.numbered import number_means_two_things, typed_number
 from memo.hitl.plan_edits import (
-    another_day,
     bare_edit,
     edit_problem,
     fill_answer,

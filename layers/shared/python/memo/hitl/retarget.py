@@ -16,6 +16,7 @@ import re
 from datetime import datetime
 
 from memo.domain import PendingHITL, TurnState
+from memo.hitl.another_day import a_weekday_alone
 from memo.hitl.complete_request import is_complete_request
 from memo.hitl.fastpath import is_way_out
 from memo.hitl.plan_edits import origin_step
@@ -127,8 +128,9 @@ def retitled_reminder(
     rest = said.group("rest")
     from memo.planner.intents.corrections import names_a_time  # the planner's reading of a time
 
-    if names_a_time(rest, now) or is_way_out(rest):
-        return None  # "actually tomorrow at 5": the answer, with its time; "no, never mind": out
+    if names_a_time(rest, now) or is_way_out(rest) or a_weekday_alone(rest):
+        # "actually tomorrow at 5", "בעצם שלישי": the answer, a time or a day; "no, never mind": out
+        return None
     language = detect_language(rest, state.input.language)
     tz = state.input.timezone
     if is_complete_request(rest, now=now, timezone=tz, language=language, allow_missing=True, rules=rules):

@@ -148,9 +148,9 @@ def correction(text: str, inp: PlannerInput) -> str | None:
 
 
 #: "no, the one after", "the week after", "לא, בשבוע שאחרי": the reminder just set, a week later.
-_ONE_AFTER = re.compile(
+ONE_AFTER = re.compile(
     r"^(?:(?:no|nope|oops|sorry|wait|actually|לא|אופס|רגע|בעצם)[\s,!.]+)*"
-    r"(?:(?:i\s+meant\s+)?(?:the\s+)?(?:one|week)\s+after(?:\s+that)?|(?:התכוונתי\s+)?(?:ב?שבוע\s+שאחרי|לזה\s+שאחרי|זה\s+שאחרי))"
+    r"(?:(?:i\s+meant\s+)?(?:the\s+)?(?:one|week)\s+after(?:\s+that)?|a\s+week\s+later|(?:התכוונתי\s+)?(?:ב?שבוע\s+שאחרי|לזה\s+שאחרי|זה\s+שאחרי))"
     r"\s*[.!]*$",
     re.I,
 )
@@ -159,7 +159,7 @@ _ONE_AFTER = re.compile(
 def _week_later(text: str, latest: LatestAction, inp: PlannerInput) -> str | None:
     """ "move it <the same time a week later>" for "no, the one after" said of a one-time reminder
     just set or moved; None otherwise."""
-    if not _ONE_AFTER.match(text.strip()) or latest.when is None or latest.action not in ("create", "update"):
+    if not ONE_AFTER.match(text.strip()) or latest.when is None or latest.action not in ("create", "update"):
         return None
     if re.search(r"\bevery\b|(?:^|\s)כל\s", _QUOTED.sub("", latest.summary), re.I):
         return None  # a series ("… every day at 8", its title aside) has no "one after": asked as usual
