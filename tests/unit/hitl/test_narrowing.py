@@ -313,3 +313,37 @@ def test_only_a_title_keeps_that_title_not_the_ones_holding_it(thing: str, kind:
     # what is to be kept spares every title close to the words: the run is only ever narrower
     assert kept(f"keep the {thing}") == ("other",)
     assert kept(f"not {thing}") == ("other",)
+
+
+# A repeating reminder deleted whole ("take vitamins" every day, next tomorrow) beside one-time ones.
+SERIES_SHOWN = [
+    DisambiguationCandidate(id="v", label="take vitamins", data={"day": TOMORROW, "goesOn": True}),
+    DisambiguationCandidate(id="r1", label="call mom", data={"day": TOMORROW}),
+    DisambiguationCandidate(id="r3", label="pay the bank", data={"day": FRIDAY}),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("only tomorrow's", ("r1",)),  # the series is not "tomorrow's": one of its times is
+        ("just the ones for tomorrow", ("r1",)),
+        ("only friday", ("r3",)),
+        ("not tomorrow's", ("r3",)),  # what to keep: the series has a time tomorrow, so it stays
+        ("except tomorrow", ("r3",)),
+        ("only take vitamins", ("v",)),  # named by its title, the series is what the words say
+    ],
+)
+def test_a_day_never_names_a_series_to_delete_but_keeps_one(text: str, kept: tuple[str, ...]) -> None:
+    result = parse(text, SERIES_SHOWN)
+    assert result is not None and result.ids == kept and not result.unresolved
+
+
+@pytest.mark.parametrize("text", ["only tomorrow", "just tomorrow's", "רק מחר", "yes but only tomorrow"])
+def test_a_day_said_to_a_series_alone_picks_nothing(text: str) -> None:
+    shown = SERIES_SHOWN[:1]
+    result = parse(text, shown, language="he" if "רק" in text else "en")
+    assert result is not None and result.unresolved
+    assert narrowing.a_time_of_a_series(text, shown, now=NOW, timezone=TZ, language="en")
+    assert not narrowing.a_time_of_a_series("only friday", shown, now=NOW, timezone=TZ, language="en")
+    assert not narrowing.a_time_of_a_series(text, SHOWN, now=NOW, timezone=TZ, language="en")

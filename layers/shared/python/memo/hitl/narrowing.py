@@ -22,6 +22,7 @@ from datetime import date, datetime
 from memo.domain import DisambiguationCandidate
 from memo.hitl import places
 from memo.hitl.fastpath import normalize
+from memo.hitl.templates.approval import GOES_ON
 from memo.planner.timeparse import extract_when
 from memo.text.language import Language
 from memo.text.matching import CLOSE_WINDOW, match, rank, tokens
@@ -121,14 +122,35 @@ def _day_of(candidate: DisambiguationCandidate) -> date | None:
 
 
 def _by_day(
-    words: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+    words: str,
+    shown: Sequence[DisambiguationCandidate],
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+    sparing: bool = False,
 ) -> list[str] | None:
     """The shown items due on the day the words name ("tomorrow", "friday", "מחר"); None when the
-    words are not only a day."""
+    words are not only a day. A repeating reminder that goes on after that day is one of them only
+    when the words name what to keep (`sparing`: "except tomorrow's" keeps it): the day names one
+    of its times, never the series the question lists to run ("only tomorrow" to "delete
+    “vitamins” every day" deleted the whole series)."""
     if not any(_day_of(c) is not None for c in shown):
         return None
     day = day_named(words, now=now, timezone=timezone, language=language)
-    return None if day is None else [c.id for c in shown if _day_of(c) == day]
+    if day is None:
+        return None
+    return [c.id for c in shown if _day_of(c) == day and (sparing or GOES_ON not in c.data)]
+
+
+def a_time_of_a_series(
+    text: str, shown: Sequence[DisambiguationCandidate], *, now: datetime, timezone: str, language: Language
+) -> bool:
+    """Whether a reply names only a day ("only tomorrow", "רק מחר") on which a listed repeating
+    reminder comes, while the question deletes its whole series."""
+    only = _ONLY.match(_reply_body(text, removal=True)[0])
+    day = day_named(only.group("rest"), now=now, timezone=timezone, language=language) if only else None
+    return day is not None and any(GOES_ON in c.data and _day_of(c) == day for c in shown)
 
 
 def day_named(text: str, *, now: datetime, timezone: str, language: Language) -> date | None:
@@ -169,7 +191,7 @@ def _select(
     named = places.ordinals(words, len(shown))
     if named is not None:
         return [shown[i - 1].id for i in named]
-    by_day = _by_day(words, shown, now=now, timezone=timezone, language=language)
+    by_day = _by_day(words, shown, now=now, timezone=timezone, language=language, sparing=sparing)
     if by_day is not None:
         return by_day or None
     whole = _titled(words, shown, sparing=sparing)

@@ -47,6 +47,7 @@ from memo.hitl.plan_edits import (
 from memo.hitl.reasons import question_for
 from memo.hitl.refusals import drops_the_new_item, refusal_rest, rejection_reason
 from memo.hitl.retarget import meant_request
+from memo.hitl.skip_instead import skip_instead
 from memo.hitl.transitions import (
     RAW_LOG_LIMIT,
     ResumeLog,
@@ -178,6 +179,8 @@ def _before_the_fast_path(a: _Answer) -> ResumeOutcome | None:
         # "move the milk to 6pm" while "set “call the bank” for 10:00?" is open: that move.
         return switch_intent(state, pending, raw, None, now, log)
     meant = meant_request(raw, state, pending, now, a.rules) if a.typed and not a.editing else None
+    # "skip tomorrow" to a repeating reminder's delete: that skip, asked as usual (the series stays).
+    meant = meant or (skip_instead(raw, state, pending, now, a.rules) if a.typed and not a.editing else None)
     if meant is not None:
         # "no, the milk one" to a delete's approval, "actually call dad" to "When?": that request.
         return switch_intent(state, pending, raw, None, now, log, request=meant)
@@ -455,10 +458,14 @@ def _narrowed(
     language = state.input.language
     if narrowed.empty:
         return kept_all(state, pending, raw, now, log)
+    shown = (pending.context.candidates if pending.context else None) or []
     if narrowed.unresolved:
         log.info("HITL_NARROWING_UNCLEAR", rawReply=raw[:RAW_LOG_LIMIT])
-        return re_ask(state, pending, raw, log, hint=templates.narrowing_unclear(language))
-    shown = (pending.context.candidates if pending.context else None) or []
+        one_time = narrowing.a_time_of_a_series(
+            raw, shown, now=now, timezone=state.input.timezone, language=language
+        )
+        hint = templates.one_time_of_a_series if one_time else templates.narrowing_unclear
+        return re_ask(state, pending, raw, log, hint=hint(language))
     listed = {str((c.data or {}).get(gate.PLAN_STEP_KEY, "")) for c in shown}
     if gate.along(state, listed if pending.origin_step_id == "planner" else {pending.origin_step_id}):
         # "only the bread" to a question that also sets a reminder: only the bread, or the bread and

@@ -259,6 +259,8 @@ def _scoped(candidate: DisambiguationCandidate, held: str, state: TurnState) -> 
     _, scope = split_scoped(held)
     data = {k: v for k, v in candidate.data.items() if k != templates.NEXT_TIME}
     next_time = candidate.data.get(templates.NEXT_TIME)
+    if next_time is not None and scope != OCCURRENCE:
+        data[templates.GOES_ON] = True  # "only tomorrow" names one of its times, not the series
     if scope is None:
         return candidate.model_copy(update={"data": data})
     he = state.input.language == "he"

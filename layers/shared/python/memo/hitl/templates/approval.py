@@ -16,6 +16,9 @@ NEXT_TIME = "next"
 #: The listed reminder's next time is skipped once, and the series goes on (its description is
 #: that time).
 SKIPPED_ONCE = "skip"
+#: The listed item is a repeating reminder that goes on after its next time (deleted whole): a
+#: day names one of its times, never it (`memo.hitl.narrowing`).
+GOES_ON = "goesOn"
 #: How many times of a series a skip of some days skips, as text ("2", "366+"; its `NEXT_TIME`
 #: then names them).
 SKIP_TIMES = "skipTimes"

@@ -68,6 +68,14 @@ def narrowing_unclear(language: Language) -> str:
     return "I couldn't tell which of them you mean, so I haven't done anything. You can answer with numbers, e.g. \"only 1 and 3\"."
 
 
+def one_time_of_a_series(language: Language) -> str:
+    """A day said to the delete of a repeating reminder ("only tomorrow"): one of its times, while
+    the delete takes the whole series."""
+    if language == "he":
+        return "זו פעם אחת של תזכורת חוזרת, והמחיקה הזאת מוחקת את כל הסדרה, אז לא עשיתי כלום. כדי לדלג רק על הפעם ההיא, אפשר לכתוב למשל „תדלג על מחר”."
+    return "That's one time of a repeating reminder, and this deletes the whole series, so I haven't done anything. To skip just that time, say e.g. \"skip tomorrow\"."
+
+
 def number_item_or_button(language: Language, number: int, label: str) -> str:
     """A bare number to an approval that is both an item it lists and one of its buttons."""
     if language == "he":
