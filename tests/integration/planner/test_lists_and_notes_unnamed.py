@@ -360,3 +360,39 @@ def test_a_correction_said_to_which_list_is_asked_again_and_never_becomes_an_ite
     assert again.endswith(asked) and again != asked
     assert chat.say("לרשימת הקניות") == "הוספתי חלב, לחם לרשימת הקניות."
     assert "בעצם" not in chat.say("מה ברשימת הקניות?")
+
+
+@pytest.mark.parametrize(
+    ("add", "done", "removed", "left", "ask"),
+    [
+        (
+            "add fix the faucet and change the bulb to my todo list",
+            "done with fix the faucet",
+            "Removed fix the faucet from your todo list.",
+            "Your todo list:\n• change the bulb",
+            "show my todo list",
+        ),
+        (
+            "תוסיף לרשימת המשימות לתקן את הברז ולהחליף נורה",
+            "סיימתי לתקן את הברז",
+            "הורדתי לתקן את הברז מרשימת המשימות.",
+            "רשימת המשימות:\n• להחליף נורה",
+            "מה ברשימת המשימות?",
+        ),
+    ],
+)
+def test_a_task_said_done_comes_off_its_list(
+    chat: Conversation, add: str, done: str, removed: str, left: str, ask: str
+) -> None:
+    # "done with fix the faucet" and "סיימתי לתקן את הברז" were "I'm not sure I understood".
+    chat.say(add)
+    assert chat.say(done) == removed
+    assert chat.say(ask) == left
+    assert chat.say("undo").startswith("↩️")
+    assert chat.say(ask).count("•") == 2
+    # Done with something on no list: said, nothing removed.
+    assert chat.say("finished the report") == "I couldn't find “report” on your lists."
+    # A thing people buy that was "finished" ran out: it is not taken off the shopping list.
+    chat.say("add milk to my shopping list")
+    assert "Removed" not in chat.say("we finished the milk")
+    assert "milk" in chat.say("what's on my shopping list?")

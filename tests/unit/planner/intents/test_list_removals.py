@@ -192,3 +192,47 @@ def test_a_thing_taken_off_says_its_count(said: str, items: list[str]) -> None:
     # "a tomato" off "3 tomatoes" is one of them (the resolver leaves 2), not the line.
     found = list_removals.remove(said, pin("x"))
     assert found is not None and found.changes == {"items": items}
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [
+        ("done with fix the faucet", ["fix the faucet"]),
+        ("finished change the bulb", ["change the bulb"]),
+        ("i finished the report", ["report"]),
+        ("I'm done with the tax forms", ["tax forms"]),
+        ("completed renew passport", ["renew passport"]),
+        ("ok, done with fix the faucet", ["fix the faucet"]),
+        ("סיימתי לתקן את הברז", ["לתקן את הברז"]),
+        ("כבר סיימתי את הדוח", ["דוח"]),
+        ("לתקן את הברז בוצע", ["לתקן את הברז"]),
+    ],
+)
+def test_a_task_said_done_comes_off_the_list_that_has_it(said: str, items: list[str]) -> None:
+    found = list_removals.remove(said, pin("x"))
+    assert found is not None and found.action == "remove" and found.pattern == "lists:done"
+    assert found.constraints == {"listName": UNNAMED_LIST} and found.changes == {"items": items}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i'm done",
+        "done",
+        "done for today",
+        "finished work",
+        "finished with it",
+        "we finished the milk",  # a thing people buy: it ran out, it is not done
+        "finished the eggs and bread",
+        "done with the reminder",
+        "סיימתי",
+        "סיימתי לעבוד",
+        "mark call mom as done",
+    ],
+)
+def test_done_with_nothing_on_a_list_or_a_thing_that_ran_out_is_no_removal(said: str) -> None:
+    assert list_removals.remove(said, pin("x")) is None
+
+
+def test_done_with_what_was_just_set_is_no_list_removal() -> None:
+    assert list_removals.remove("done with call mom", pin("x", actions=(latest(),))) is None

@@ -130,6 +130,55 @@ _RE_TAKE_OFF = (
         r"^(?:כבר\s+)?(?:קניתי|קנינו|קנית|לקחתי\s+מהסופר)\s+(?:כבר\s+|גם\s+)?(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"
     ),
 )
+#: "done with fix the faucet", "finished the report", "סיימתי לתקן את הברז", "לתקן את הברז בוצע": a task
+#: done, so off the list that has it (on none, that is said). Not a thing people buy: "finished the
+#: milk" is that it ran out.
+_RE_DONE = (
+    re.compile(
+        r"^(?:ok(?:ay)?[\s,]+)?(?:i(?:'m|\s+am)\s+|i\s+|we\s+)?(?:just\s+|already\s+)?"
+        r"(?:done\s+with|finished(?:\s+with)?|completed)\s+(?P<items>[^?]+?)\s*[.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:כבר\s+)?(?:סיימתי|גמרתי|ביצעתי)\s+(?:כבר\s+)?(?:עם\s+)?(?:את\s+)?(?P<items>[^?]+?)\s*[.!]*$"
+    ),
+    re.compile(r"^(?P<items>[^?]+?)\s+(?:בוצע|בוצעה|הושלם|הושלמה)\s*[.!]*$"),
+)
+#: What is done that is no thing on a list: "done for today", "finished work", "סיימתי לעבוד".
+_DONE_NOTHING = re.compile(
+    r"^(?:for\s+)?(?:today|the\s+day|now|work|everything|all|it\s+all|eating|lunch|dinner|breakfast|here|"
+    r"talking|that|this|it|them|היום|לעבוד|הכל|הכול|לאכול|העבודה|זה|אותו|אותה|אותם)$",
+    re.I,
+)
+
+
+def _done(text: str, inp: PlannerInput) -> Match | None:
+    """ "done with fix the faucet": that task off the list that has it (`_RE_DONE`)."""
+    said = next((m for m in (p.match(text) for p in _RE_DONE) if m is not None), None)
+    if (
+        said is None
+        or _DONE_NOTHING.match(said.group("items").strip())
+        or NAMES_A_KIND.search(said.group("items"))
+    ):
+        return None
+    items = [no_article(i) for i in items_of(said.group("items"))]
+    if (
+        not items
+        or any(is_known_thing(i) for i in items)
+        or _names_something_just_done(said.group("items"), inp)
+    ):
+        return None
+    return Match(
+        capability="lists",
+        action="remove",
+        confidence=0.8,
+        risk="medium",
+        constraints={"listName": UNNAMED_LIST},
+        changes={"items": items},
+        pattern="lists:done",
+    )
+
+
 #: "got the eggs (too)": bought, when every thing named is a thing people buy ("got a call from mom"
 #: is no purchase).
 _RE_GOT = re.compile(r"^(?:i\s+|we\s+)?(?:just\s+|already\s+|also\s+)?got\s+(?P<items>[^?]+?)\s*[.!]*$", re.I)
@@ -184,6 +233,9 @@ def remove(text: str, inp: PlannerInput) -> Match | None:
                 },
                 pattern="lists:take_off",
             )
+    done = _done(text, inp)
+    if done is not None:
+        return done
     got = _RE_GOT.match(text)
     items = [no_article(i) for i in items_of(got.group("items"))] if got is not None else []
     if items and all(is_known_thing(i) for i in items):
