@@ -71,3 +71,21 @@ def test_a_day_keeps_a_series_and_names_the_one_time_reminders_of_that_day(chat:
     assert chat.say("all except tomorrow's") == "Deleted 1 reminder: “pay the bank”."
     listed = chat.say("what are my reminders?")
     assert "take vitamins" in listed and "call mom" not in listed and "pay the bank" not in listed
+
+
+@pytest.mark.parametrize(
+    ("lang", "set_", "delete", "only"),
+    [
+        ("en", "remind me every day at 9am to stretch", "delete the stretch reminder", "only tomorrow"),
+        ("he", "תזכיר לי כל יום ב-8 לקחת ויטמינים", "תמחק את התזכורת של הויטמינים", "רק מחר"),
+    ],
+)
+def test_this_one_or_the_whole_series_answered_by_its_day(
+    chat: Conversation, lang: str, set_: str, delete: str, only: str
+) -> None:
+    # "רק מחר" to "this one or the whole series?" was "please reply with a number".
+    chat.say(set_)
+    assert chat.say(delete).startswith(("Which one do you mean?", "לאיזה מהם התכוונת?"))
+    assert chat.say(only).startswith("✅")
+    listed = chat.say("what are my reminders?")
+    assert "every day" in listed and shown(2, 9 if lang == "en" else 8, 0, "en") in listed, listed

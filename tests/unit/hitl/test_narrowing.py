@@ -347,3 +347,28 @@ def test_a_day_said_to_a_series_alone_picks_nothing(text: str) -> None:
     assert narrowing.a_time_of_a_series(text, shown, now=NOW, timezone=TZ, language="en")
     assert not narrowing.a_time_of_a_series("only friday", shown, now=NOW, timezone=TZ, language="en")
     assert not narrowing.a_time_of_a_series(text, SHOWN, now=NOW, timezone=TZ, language="en")
+
+
+THIS_OR_ALL = [
+    DisambiguationCandidate(id="v~occurrence", label="This one", data={"day": TOMORROW}),
+    DisambiguationCandidate(id="v~series", label="The whole series"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "picked"),
+    [
+        ("only tomorrow", "v~occurrence"),
+        ("tomorrow", "v~occurrence"),
+        ("just tomorrow's", "v~occurrence"),
+        ("רק מחר", "v~occurrence"),
+        ("only friday", None),  # not this one's day: asked again
+        ("the whole series", None),  # words of a part: `by_words.scope_picked`
+        ("yes", None),
+    ],
+)
+def test_this_one_named_by_its_day(text: str, picked: str | None) -> None:
+    lang = "he" if "רק" in text else "en"
+    found = narrowing.this_time_by_day(text, THIS_OR_ALL, now=NOW, timezone=TZ, language=lang)  # type: ignore[arg-type]
+    assert found == picked
+    assert narrowing.this_time_by_day(text, SHOWN, now=NOW, timezone=TZ, language="en") is None

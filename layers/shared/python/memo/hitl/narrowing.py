@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from memo.capabilities.reminder_args import OCCURRENCE, split_scoped
 from memo.domain import DisambiguationCandidate
 from memo.hitl import places
 from memo.hitl.fastpath import normalize
@@ -151,6 +152,28 @@ def a_time_of_a_series(
     only = _ONLY.match(_reply_body(text, removal=True)[0])
     day = day_named(only.group("rest"), now=now, timezone=timezone, language=language) if only else None
     return day is not None and any(GOES_ON in c.data and _day_of(c) == day for c in shown)
+
+
+def this_time_by_day(
+    text: str,
+    candidates: Sequence[DisambiguationCandidate],
+    *,
+    now: datetime,
+    timezone: str,
+    language: Language,
+) -> str | None:
+    """To "this one or the whole series?", the answer "only tomorrow", "tomorrow's", "רק מחר" when
+    tomorrow is this one's day: its id; None for any other answer or day (asked again)."""
+    this = [c for c in candidates if split_scoped(c.id)[1] == OCCURRENCE]
+    if len(candidates) != 2 or len(this) != 1 or _day_of(this[0]) is None:
+        return None
+    only = _ONLY.match(normalize(text))
+    words = only.group("rest") if only else normalize(text)
+    return (
+        this[0].id
+        if day_named(words, now=now, timezone=timezone, language=language) == _day_of(this[0])
+        else None
+    )
 
 
 def day_named(text: str, *, now: datetime, timezone: str, language: Language) -> date | None:

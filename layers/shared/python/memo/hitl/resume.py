@@ -52,7 +52,7 @@ from typing import Any
 
 from memo.conversation import smalltalk
 from memo.domain import HITLReply, PendingHITL, TurnState
-from memo.hitl import affected, fastpath, templates
+from memo.hitl import affected, fastpath, narrowing, templates
 from memo.hitl.answer_requests import is_new_request
 from memo.hitl.by_time import answer_by_time
 from memo.hitl.by_words import answer_by_words, scope_picked
@@ -158,7 +158,9 @@ def _resume_disambiguation(
         # "no", "leave it", "never mind" to "which one?": none of them, nothing changes.
         log.info("HITL_FAST_PATH_MATCH", decision="cancel", parsed={"via": "cancel_word"})
         return cancel(state, pending, raw, None, now, log)
-    part = scope_picked(raw, [c.id for c in candidates])
+    part = scope_picked(raw, [c.id for c in candidates]) or narrowing.this_time_by_day(
+        raw, candidates, now=now, timezone=state.input.timezone, language=state.input.language
+    )
     if part is not None:
         # "just this one", "the whole series" to "this one or the whole series?"
         return _chosen(state, pending, raw, {"via": "scope", "candidateIds": [part]}, now, log)

@@ -70,6 +70,8 @@ def scope_question(
             id=scoped_id(reminder.reminder_id, OCCURRENCE),
             label=say(language, "This one", "רק הפעם הזאת"),
             description=f"{reminder.title} — {next_time}",
+            # "only tomorrow" picks it when that is its day (`memo.hitl.narrowing.this_time_by_day`)
+            data={"day": this_time.astimezone(ZoneInfo(timezone)).date().isoformat()},
         ),
         DisambiguationCandidate(
             id=scoped_id(reminder.reminder_id, SERIES),
