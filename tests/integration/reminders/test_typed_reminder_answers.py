@@ -354,3 +354,27 @@ def test_done_said_with_thanks_marks_it_done(
     (delivered,) = _after(chat, clock, 16)
     assert title in delivered
     assert chat.say(said) == marked
+
+
+@pytest.mark.parametrize(("lang", "set_", "snooze"), [("en", "remind me to stretch in 5 minutes", "snooze 10"),
+                                                      ("he", "תזכיר לי בעוד 5 דקות להתמתח", "נודניק 10")])  # fmt: skip
+def test_snooze_10_typed_as_the_button_says_it(
+    chat: Conversation, clock: FakeClock, lang: str, set_: str, snooze: str
+) -> None:
+    # "snooze 10" was "I'm not sure I understood": the number needed its "min".
+    chat.say(set_)
+    _after(chat, clock, 6)
+    assert chat.say(snooze).startswith("⏰")
+    assert _after(chat, clock, 9) == []
+    assert len(_after(chat, clock, 2)) == 1
+
+
+def test_done_after_a_message_memo_did_not_understand_is_still_the_reminder_s(
+    chat: Conversation, clock: FakeClock
+) -> None:
+    chat.say("remind me to stretch in 5 minutes")
+    _after(chat, clock, 6)
+    # "What would you like me to do?" asks about nothing: "done" next is still the reminder's (it was
+    # read as the answer to that question, and not understood again).
+    assert "not sure I understood" in chat.say("what's the weather")
+    assert chat.say("done") == "✅ Marked “stretch” done."

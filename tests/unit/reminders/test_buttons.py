@@ -84,6 +84,10 @@ def test_any_other_reply_id_is_no_reminder_button(reply_id: str | None) -> None:
         ("remind me again in an hour", "snooze", 60),
         ("again in 20 minutes", "snooze", 20),
         ("נודניק 10 דקות", "snooze", 10),
+        ("snooze 10", "snooze", 10),  # as the button says it ("Snooze 10 min")
+        ("snooze 30", "snooze", 30),
+        ("please snooze 5", "snooze", 5),
+        ("נודניק 10", "snooze", 10),
         ("תזכיר לי שוב בעוד חצי שעה", "snooze", 30),
         ("תזכיר לי שוב בעוד שעתיים", "snooze", 120),
     ],
@@ -135,7 +139,13 @@ def test_later_without_an_amount_asks_how_much(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["remind me to call mom in an hour", "done with the report, remind me at 5", "ok", "snooze 3 days"],
+    [
+        "remind me to call mom in an hour",
+        "done with the report, remind me at 5",
+        "ok",
+        "snooze 3 days",
+        "snooze 100",
+    ],
 )
 def test_anything_else_is_no_typed_button(text: str) -> None:
     assert typed_button(text, "r1") is None
@@ -302,3 +312,12 @@ def test_done_said_with_thanks_is_done(done: str, said: str) -> None:
 @pytest.mark.parametrize("said", ["thanks", "thank you", "תודה", "thanks, not yet", "done with the dishes"])
 def test_thanks_alone_or_more_words_is_no_done(said: str) -> None:
     assert typed_button(said, "r1") is None
+
+
+@given(st.integers(min_value=1, max_value=99), st.sampled_from(["snooze {}", "נודניק {}", "snooze it {}"]))
+def test_a_bare_number_after_snooze_is_minutes_up_to_an_hour(n: int, form: str) -> None:
+    button = typed_button(form.format(n), "r1")
+    if n <= 60:
+        assert isinstance(button, ReminderButton) and button.minutes == n
+    else:
+        assert button is None

@@ -119,7 +119,8 @@ _TYPED_SNOOZE = re.compile(
     rf"^(?:(?:please\s+)?snooze(?:\s+(?:it|this|that|this\s+one))?|"
     rf"remind\s+me\s+(?:again|later|(?:about\s+)?(?:it|this|that)(?:\s+again)?)|again|later|"
     rf"(?:תעשה\s+|תעשי\s+)?נודניק|תזכיר\s+לי\s+(?:(?:על\s+)?(?:זה|את\s+זה)\s+)?(?:שוב|עוד\s+פעם|אחר\s+כך)|שוב)"
-    rf"(?:\s+(?:{_AMOUNT}))?(?:\s+again|\s+שוב)?\s*[.!]*$",
+    # "snooze 10", "נודניק 10": minutes, as the button says ("Snooze 10 min")
+    rf"(?:\s+(?:{_AMOUNT}|(?P<minutes>[1-9]\d?)))?(?:\s+again|\s+שוב)?\s*[.!]*$",
     re.I,
 )
 
@@ -215,8 +216,9 @@ def typed_button(
     if match is None:
         to = _TYPED_SNOOZE_TO.match(words) or (_TYPED_MOVE_TO.match(words) if right_after else None)
         return ReminderButton(action="snooze", reminder_id=reminder_id, to=to.group("to")) if to else None
-    if match.group("bare") is not None:
-        minutes = int(match.group("bare"))
+    bare = match.group("bare") or match.groupdict().get("minutes")
+    if bare is not None:
+        minutes = int(bare)
         return (
             ReminderButton(action="snooze", reminder_id=reminder_id, minutes=minutes)
             if minutes <= 60

@@ -258,8 +258,9 @@ def _typed_reminder(ctx: TurnContext) -> MemoryMessage | None:
         # latest reminder's, and goes on as words.
         shown = next((m for m in ctx.snapshot.recent if m.wamid == quoted), None)
         return shown if shown is not None and shown.kind == "reminder" else None
-    if ctx.snapshot.pending is not None:
+    if _asks_an_answer(ctx):
         # A question is open: only the very next message after a reminder that went out since is
-        # about that reminder ("done" right after it), and the question stays open.
+        # about that reminder ("done" right after it), and the question stays open. "What would
+        # you like me to do?" asks about nothing: "done" after it is still the reminder's.
         return delivered_lately(ctx.snapshot.recent[-1:], now=ctx.now)
     return delivered_lately(ctx.snapshot.recent, now=ctx.now)
