@@ -86,7 +86,8 @@ def test_delete_all_notes_except_one(chat: Conversation) -> None:
     chat.say("note: parking is on level 3")
     question = chat.say("delete all my notes except the wifi one")
     assert "parking" in question and "wifi" not in question
-    chat.say("yes")
+    # It said "Deleted 1 note." without naming it, where a delete of reminders names them.
+    assert chat.say("yes") == "Deleted 1 note: “parking is on level 3”."
     assert "wifi" in chat.say("what's the wifi password?")
     # The undo question said "deleted all notes (1)" though the wifi note was kept.
     assert chat.say("cancel").startswith("Undo what I just did — deleted 1 note?")

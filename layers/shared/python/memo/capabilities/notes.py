@@ -325,21 +325,28 @@ class NoteOperations:
         # "all my notes except the wifi one": some are kept, and "all" would say otherwise
         kept = set(every) - set(ids)
         undo = undo_for(ctx, self._clock())
-        deleted = [
-            note_id
+        gone = [
+            n
             for note_id in ids
-            if self._repo.delete_note(ctx.thread_id, note_id, undo=undo) is not None
+            if (n := self._repo.delete_note(ctx.thread_id, note_id, undo=undo)) is not None
         ]
+        deleted = [n.note_id for n in gone]
+        # A few are named, as a delete of reminders names them ("Deleted 1 note: “gym locker 341”").
+        titles = {"titles": [_brief(n) for n in gone]} if len(gone) <= _NAMED_AT_MOST else {}
         return ExecutionResult(
             success=True,
             capability=CAPABILITY,
             action="delete_all",
-            data={"count": len(deleted), **(undo_data(undo) if deleted else {})},
+            data={"count": len(deleted), **titles, **(undo_data(undo) if deleted else {})},
             external_ids={"noteIds": deleted} if deleted else {},
             summary=say(lang, f"deleted all notes ({len(deleted)})", f"מחקתי את כל הפתקים ({len(deleted)})")
             if not kept
             else say(lang, *_deleted_some(len(deleted))),
         )
+
+
+#: The most notes a delete of several names in its reply (more are counted).
+_NAMED_AT_MOST = 5
 
 
 def _deleted_some(count: int) -> tuple[str, str]:
