@@ -6,10 +6,12 @@ later ones; days it does not come on are answered, and nothing is skipped instea
 
 from __future__ import annotations
 
-from datetime import timedelta
+import calendar
+from datetime import date, timedelta
 
 import pytest
 
+from memo.text.months import MONTHS_EN, MONTHS_HE
 from tests.support.clock import FakeClock
 from tests.support.conversation import Conversation
 from tests.support.week import MONDAY, shown
@@ -525,3 +527,35 @@ def test_a_reminder_that_comes_once_has_no_end_to_change(chat: Conversation) -> 
         "“call mom” doesn't repeat, so it has no end to change; nothing was changed."
     )
     assert shown(1, 17) in chat.say("show my reminders")
+
+
+@pytest.mark.parametrize(
+    ("setup", "said", "lang"),
+    [
+        (
+            "remind me every monday at 8 to take out the trash",
+            "stop reminding me about the trash after {month}",
+            "en",
+        ),
+        (
+            "remind me every monday at 8 to take out the trash",
+            "stop the trash reminder at the end of {month}",
+            "en",
+        ),
+        ("תזכיר לי כל יום שני ב-8 להוציא את הזבל", "תפסיק להזכיר לי על הזבל אחרי {month}", "he"),
+    ],
+)
+def test_a_series_stopped_after_a_month_ends_on_its_last_day(
+    chat: Conversation, setup: str, said: str, lang: str
+) -> None:
+    # "stop reminding me about the trash after december" asked to delete the whole series; "stop
+    # the trash reminder after december" was not understood. The month two months on, whatever the
+    # fake clock's date.
+    later = MONDAY + timedelta(days=62)
+    last = date(later.year, later.month, calendar.monthrange(later.year, later.month)[1])
+    chat.say(setup)
+    answer = chat.say(said.format(month=(MONTHS_HE if lang == "he" else MONTHS_EN)[later.month - 1]))
+    assert answer.startswith("🔁"), answer
+    assert (f"עד {last:%-d.%-m}" if lang == "he" else f"until {last:%a %-d %b}") in answer, answer
+    listed = chat.say("מה התזכורות שלי?" if lang == "he" else "what are my reminders?")
+    assert "זבל" in listed or "trash" in listed  # ended, not deleted

@@ -223,13 +223,24 @@ def test_every_n_units_said_for_a_reminder_is_how_it_repeats_not_a_move(n: int, 
         ("stop the vitamins from monday", "2024-05-05"),  # monday is the first day without them
         ("תפסיק את הויטמינים אחרי יום שישי", "2024-05-03"),
         ("תעצור את התזכורת של הויטמינים מיום ראשון", "2024-05-04"),
+        # A month, or the year, with no day of its own: its last day (was not understood, and
+        # "stop reminding me about the vitamins after december" deleted the whole series).
+        ("stop the vitamins reminder after december", "2024-12-31"),
+        ("stop the vitamins at the end of december", "2024-12-31"),
+        ("stop the vitamins at the end of the year", "2024-12-31"),
+        ("stop the vitamins from january", "2024-12-31"),
+        ("stop the vitamins after february", "2025-02-28"),  # NOW is May 2024: next February
+        ("stop reminding me about the vitamins after december", "2024-12-31"),
+        ("stop reminding me to take the vitamins after friday", "2024-05-03"),
+        ("תפסיק את התזכורת של הויטמינים אחרי דצמבר", "2024-12-31"),
+        ("תפסיק להזכיר לי על הויטמינים אחרי סוף השנה", "2024-12-31"),
     ],
 )
 def test_a_series_stopped_after_a_day_ends_on_it(said: str, last: str) -> None:
     # "stop the vitamins after friday" was not understood.
     step = RulePlanner().plan(pin(said)).output.plan[0]
     assert (step.action, step.changes) == ("update", {"endsOn": last})
-    assert step.constraints["target"] in ("vitamins", "הויטמינים")
+    assert step.constraints["target"] in ("vitamins", "הויטמינים", "take the vitamins")
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from memo.conversation.smalltalk import LIST_RENAME
 from memo.domain import Capability
@@ -38,6 +39,7 @@ from memo.planner.match import (
     unsigned_shift,
 )
 from memo.planner.when.offsets import HE_AMOUNT, HE_AMOUNT_WORDS
+from memo.text.months import last_day_said
 
 _RE_REMINDER_RENAME = (
     re.compile(
@@ -418,8 +420,17 @@ def _reminder_word_dropped(words: str) -> str:
 #: התזכורת של הויטמינים מיום ראשון": a series' last day (after it, or the day before "from").
 _ENDS = (
     re.compile(
+        r"^(?:please\s+)?stop\s+reminding\s+me\s+(?:about\s+|to\s+)?(?P<target>.+?)\s+"
+        r"(?P<how>after|from|starting|as\s+of|at)\s+(?P<day>\S.*?)\s*[.!]?$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:תפסיק|תפסיקי)\s+להזכיר\s+לי\s+(?:על\s+|את\s+)?(?P<target>.+?)\s+"
+        r"(?P<how>אחרי|מ-?|החל\s+מ-?)\s*(?P<day>\S.*?)\s*[.!]?$"
+    ),
+    re.compile(
         rf"^(?:stop|end|finish)\s+(?:the\s+|my\s+)?(?P<target>.+?)(?:\s+{REMINDER_EN})?\s+"
-        r"(?P<how>after|on|from|starting|as\s+of)\s+(?P<day>\S.*?)\s*[.!]?$",
+        r"(?P<how>after|on|from|starting|as\s+of|at)\s+(?P<day>\S.*?)\s*[.!]?$",
         re.I,
     ),
     re.compile(
@@ -440,13 +451,18 @@ def ends_on(text: str, inp: PlannerInput) -> Match | None:
         found = pattern.match(text)
         if found is None:
             continue
-        parsed = parse_when(found.group("day"), inp)
-        day = parsed.day or (parsed.when.date() if parsed.when is not None else None)
-        if day is None or parsed.named_time or parsed.recurrence or clean(parsed.remainder):
-            return None  # "stop the gym after work": no day
         how = found.group("how").lower()
-        if how in ("from", "starting", "as of") or how.startswith("מ") or how.startswith("החל"):
-            day = day - timedelta(days=1)  # "from monday": sunday is its last day
+        starts = how in ("from", "starting", "as of") or how.startswith("מ") or how.startswith("החל")
+        # "after december", "at the end of the year", "אחרי דצמבר": that month's (year's) last day
+        day = last_day_said(found.group("day"), inp.now.astimezone(ZoneInfo(inp.timezone)).date())
+        if day is not None:
+            day = day.replace(day=1) - timedelta(days=1) if starts else day  # "from december"
+        else:
+            parsed = parse_when(found.group("day"), inp)
+            day = parsed.day or (parsed.when.date() if parsed.when is not None else None)
+            if day is None or parsed.named_time or parsed.recurrence or clean(parsed.remainder):
+                return None  # "stop the gym after work": no day
+            day = day - timedelta(days=1) if starts else day  # "from monday": sunday is its last day
         target = as_title(one_dropped(_reminder_word_dropped(found.group("target"))))
         if not target:
             return None
