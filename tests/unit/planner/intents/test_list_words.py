@@ -94,7 +94,9 @@ def test_items_said_by_their_numbers_are_places(items: list[str], places: list[s
     assert list_words.by_number(items) == places
 
 
-@pytest.mark.parametrize("more", ["more", "2 more", "some more", "a few more", "another", "a couple more"])
+@pytest.mark.parametrize(
+    "more", ["more", "2 more", "one more", "two more", "some more", "a few more", "another", "a couple more"]
+)
 @pytest.mark.parametrize("thing", ["milk", "eggs", "olive oil", "paper towels"])
 def test_more_of_a_thing_is_the_thing(more: str, thing: str) -> None:
     # "add more milk" put a line "more milk" on the list (and "2 more eggs" would change "12 eggs" to 2).
@@ -103,7 +105,8 @@ def test_more_of_a_thing_is_the_thing(more: str, thing: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("said", "thing"), [("עוד חלב", "חלב"), ("עוד 2 ביצים", "ביצים"), ("עוד שמן זית", "שמן זית")]
+    ("said", "thing"),
+    [("עוד חלב", "חלב"), ("עוד 2 ביצים", "ביצים"), ("עוד שתי ביצים", "ביצים"), ("עוד שמן זית", "שמן זית")],
 )
 def test_hebrew_more_of_a_thing(said: str, thing: str) -> None:
     assert list_words.items_of(said) == [thing]

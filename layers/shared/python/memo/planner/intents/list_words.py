@@ -36,8 +36,8 @@ def items_of(raw: str) -> list[str]:
 #: line "more milk" is no thing; "2 eggs" would change "12 eggs" to fewer). "extra virgin olive oil"
 #: and "extra firm tofu" are things of their own.
 _MORE = re.compile(
-    r"^(?:\d{1,3}\s+|(?:a\s+)?(?:few|couple(?:\s+of)?)\s+|some\s+)?more\s+(?=\S)"
-    r"|^another\s+(?=\S)|^עוד\s+(?:\d{1,3}\s+)?(?=\S)",
+    r"^(?:(?:\d{1,3}|one|two|three|four|five|six|ten|twelve)\s+|(?:a\s+)?(?:few|couple(?:\s+of)?)\s+|some\s+)?"
+    r"more\s+(?=\S)|^another\s+(?=\S)|^עוד\s+(?:(?:\d{1,3}|שני|שתי|שלוש|שלושה|ארבע|ארבעה)\s+)?(?=\S)",
     re.I,
 )
 
