@@ -3,6 +3,9 @@ in a language Memo does not read, or a request."""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+
 from memo.conversation import smalltalk
 from memo.conversation.model import question_set_aside
 from memo.domain import HITLReply, PendingHITL, TurnState
@@ -11,6 +14,8 @@ from memo.hitl.resume import stale_reply_guard
 from memo.observability import logger
 from memo.operator_review.withdraw import WithdrawResult, withdraw_reply
 from memo.planner.intents.followups import a_time_for_the_reminder_just_set
+from memo.planner.lexicon import has_hebrew
+from memo.planner.timeparse import extract_when
 from memo.replies import Reply
 from memo.text.language import other_language
 from memo.turn.outcome import Settlement, TurnOutcome, Withdrawal
@@ -75,6 +80,15 @@ def withdrawal(turn: Turn, reply: HITLReply) -> TurnOutcome | None:
     )
 
 
+def _a_time_alone(text: str | None, state: TurnState, now: datetime) -> bool:
+    """Whether `text` is a time and nothing else ("friday at 9", "מחר ב-5")."""
+    if not text:
+        return False
+    language = "he" if has_hebrew(text) else "en"
+    parsed = extract_when(text, now=now, timezone=state.input.timezone, language=language)
+    return parsed.found and not re.sub(r"[\W_]+", "", parsed.remainder)
+
+
 def late_answer(turn: Turn, state: TurnState, expired: PendingHITL, reply: HITLReply) -> TurnOutcome | None:
     """A bare answer ("yes", "2", a button) to a question that expired: the expiry message with a
     one-tap "Try again" that re-plans the original request. None: the message is a new request."""
@@ -83,7 +97,9 @@ def late_answer(turn: Turn, state: TurnState, expired: PendingHITL, reply: HITLR
     ):
         return None
     bare = reply.interactive_id is not None or fastpath.looks_like_hitl_answer(reply.text)
-    if not bare:
+    # "friday at 9" a day after "When should I remind you?": its late answer, not a request of its own
+    late_time = expired.reason == "missing_fields" and _a_time_alone(reply.text, state, turn.ctx.now)
+    if not bare and not late_time:
         return None
     retry = gate.build_retry_hitl(state, now=turn.ctx.now, ttl_seconds=turn.ttl)
     logger.info("HITL_EXPIRED_ANSWER", extra={"hitlId": expired.hitl_id})
