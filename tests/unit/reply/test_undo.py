@@ -14,7 +14,6 @@ from memo.replies import Choice, Reply
 from memo.reply.respond import respond
 from memo.reply.undo import (
     UndoRequest,
-    asks_back,
     brings_back,
     cannot_redo,
     is_redo_said,
@@ -354,23 +353,6 @@ def test_an_undo_of_an_undo_is_said(text: str) -> None:
 @pytest.mark.parametrize("text", _NO_REDO)
 def test_other_words_ask_no_redo(text: str) -> None:
     assert not is_redo_said(text)
-
-
-@pytest.mark.parametrize(
-    ("text", "back"),
-    [
-        ("put it back", True),
-        ("bring them back", True),
-        ("restore it", True),
-        ("תחזיר את זה", True),
-        ("שחזר", True),
-        ("undo", False),
-        ("undo the delete", False),  # names what is undone: no "back"
-        ("אפשר לבטל את המחיקה", False),
-    ],
-)
-def test_words_asking_for_something_back(text: str, back: bool) -> None:
-    assert asks_back(text) is back
 
 
 def test_the_answer_to_redo_says_whether_anything_was_undone() -> None:

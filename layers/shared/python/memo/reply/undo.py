@@ -146,18 +146,6 @@ _BRING_BACK = re.compile(
 )
 
 
-#: Undo words that ask for something back, not naming what is undone ("put it back", "restore
-#: them", "תחזיר את זה", "שחזר"): right after an undo, they ask for what it took away.
-_ASKS_BACK = re.compile(
-    r"\b(?:back|restore)\b|בחזרה|(?:^|\s)(?:תחזיר|תחזירי|להחזיר|החזר|תשחזר|תשחזרי|שחזר)", re.I
-)
-
-
-def asks_back(text: str | None) -> bool:
-    """Whether undo words ask for something back (see `_ASKS_BACK`)."""
-    return bool(text) and _ASKS_BACK.search(text or "") is not None
-
-
 def brings_back(text: str | None) -> bool:
     """Whether undo words ask only for what was deleted or changed (see `_BRING_BACK`)."""
     return bool(text) and _BRING_BACK.search(text or "") is not None

@@ -46,7 +46,6 @@ from memo.reminders.buttons import (
 )
 from memo.replies import Reply
 from memo.reply.undo import (
-    asks_back,
     cannot_redo,
     is_redo_said,
     is_undo_id,
@@ -200,13 +199,13 @@ def _taps(ctx: TurnContext) -> TurnOutcome | None:
 
 
 def _nothing_undone(ctx: TurnContext, *, redo: bool) -> TurnOutcome:
-    """Undo words with nothing to undo: "redo", or words asking for something back ("put it back")
-    right after an undo: an undo is not undone, and what it took away is asked for again; else
-    ("undo" again) there is nothing to undo. Nothing runs."""
+    """Undo words with nothing to undo: "redo" (an undo is not undone, and what it took away is
+    asked for again); else ("undo" again, "תחזיר" again: a second undo) there is nothing to undo.
+    Nothing runs."""
     language = ctx.profile.language
     changes = [action for action in latest_actions(ctx) if action.action not in READS]
     undone = bool(changes) and changes[0].action == UNDO_ACTION
-    if redo or (undone and asks_back(ctx.message.text)):
+    if redo:
         return TurnOutcome(reply=Reply.plain(cannot_redo(language, undone=undone)), outcome="undo_nothing")
     return TurnOutcome(reply=Reply.plain(nothing_to_undo(language)), outcome="undo_nothing")
 
